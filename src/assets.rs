@@ -1,0 +1,1 @@
+//! Embedded assets: the sample skill (`assets/sample-skill/`), default config and keymap.

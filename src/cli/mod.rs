@@ -1,0 +1,1 @@
+//! Command-line interface: clap definitions and the subcommand printers.

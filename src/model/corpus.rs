@@ -1,0 +1,332 @@
+//! The [`Corpus`]: an arena of [`Node`]s plus the [`Source`] texts they point into.
+//!
+//! Loaders build one corpus per root with [`Corpus::add_root`]/[`Corpus::add_child`], then
+//! call [`Corpus::finalize`] to assign string ids and container sizes. Corpora of several
+//! roots are joined with [`Corpus::append`].
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::id;
+use super::node::{Flag, Node, NodeId, NodeKind, SourceId};
+use super::source::Source;
+
+/// Scoring data of a lazytools bundle (FORMATS §2.2–2.3), kept so search on the bundle can
+/// reproduce lazytools' scores exactly.
+#[derive(Clone, Debug, Default)]
+pub struct BundleStats {
+    /// manifest `name` (raw, not slugified).
+    pub name: String,
+    /// manifest `avgdl`.
+    pub avgdl: f64,
+    /// vocab.json: token → IDF.
+    pub idf: HashMap<String, f64>,
+    /// SKILL.md text of the bundle, if present.
+    pub skill_md: Option<String>,
+    /// Chunk nodes in chunks.jsonl order.
+    pub chunks: Vec<NodeId>,
+    /// Each chunk's `tokens` array from chunks.jsonl, parallel to `chunks`.
+    pub chunk_tokens: Vec<Vec<String>>,
+    /// Each chunk's `path` (absolute, as written at build time), parallel to `chunks`.
+    pub chunk_paths: Vec<String>,
+    /// Each chunk's `heading`, parallel to `chunks`.
+    pub chunk_headings: Vec<String>,
+}
+
+/// All loaded roots: node arena, texts, and per-bundle scoring data.
+#[derive(Clone, Debug, Default)]
+pub struct Corpus {
+    /// The arena; [`NodeId`] indexes it.
+    pub nodes: Vec<Node>,
+    /// Root nodes in display order.
+    pub roots: Vec<NodeId>,
+    /// Source texts; [`SourceId`] indexes it.
+    pub sources: Vec<Source>,
+    /// lazytools bundles: the bundle's node (root or skill) and its scoring data.
+    pub bundles: Vec<(NodeId, Arc<BundleStats>)>,
+    id_map: HashMap<String, NodeId>,
+}
+
+impl Corpus {
+    /// An empty corpus.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node `id`. Panics on an id from another corpus (a programming error).
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.ix()]
+    }
+
+    /// Mutable access to node `id`.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.ix()]
+    }
+
+    /// Store a source text and return its id.
+    pub fn add_source(&mut self, source: Source) -> SourceId {
+        self.sources.push(source);
+        SourceId((self.sources.len() - 1) as u32)
+    }
+
+    /// Add a root node (its `title` is the root label, which becomes its id).
+    pub fn add_root(&mut self, mut node: Node) -> NodeId {
+        node.parent = None;
+        let id = self.push(node);
+        self.roots.push(id);
+        id
+    }
+
+    /// Add `node` as the last child of `parent`.
+    pub fn add_child(&mut self, parent: NodeId, mut node: Node) -> NodeId {
+        node.parent = Some(parent);
+        let id = self.push(node);
+        self.nodes[parent.ix()].children.push(id);
+        id
+    }
+
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        NodeId((self.nodes.len() - 1) as u32)
+    }
+
+    /// The full text of `id` (children included); empty for nodes without text.
+    pub fn text(&self, id: NodeId) -> &str {
+        match self.node(id).span {
+            Some(s) => self.slice(s.source, s.start, s.end),
+            None => "",
+        }
+    }
+
+    /// The node's own text without its children's (a section up to its first sub-heading).
+    pub fn own_text(&self, id: NodeId) -> &str {
+        match self.node(id).span {
+            Some(s) => self.slice(s.source, s.start, s.own_end),
+            None => "",
+        }
+    }
+
+    fn slice(&self, src: SourceId, start: usize, end: usize) -> &str {
+        let text = &self.sources[src.0 as usize].text;
+        text.get(start..end.min(text.len())).unwrap_or("")
+    }
+
+    /// The root a node belongs to.
+    pub fn root_of(&self, mut id: NodeId) -> NodeId {
+        while let Some(p) = self.node(id).parent {
+            id = p;
+        }
+        id
+    }
+
+    /// Ancestors of `id`, nearest first (excluding `id`).
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.node(id).parent, move |p| self.node(*p).parent)
+    }
+
+    /// Whether `anc` is `id` or one of its ancestors.
+    pub fn is_within(&self, id: NodeId, anc: NodeId) -> bool {
+        id == anc || self.ancestors(id).any(|a| a == anc)
+    }
+
+    /// `id` and all its descendants in pre-order (document order).
+    pub fn preorder(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.node(n).children.iter().rev().copied());
+        }
+        out
+    }
+
+    /// All nodes of all roots in pre-order.
+    pub fn all_preorder(&self) -> Vec<NodeId> {
+        self.roots.iter().flat_map(|r| self.preorder(*r)).collect()
+    }
+
+    /// Look a node up by its string id.
+    pub fn find(&self, id: &str) -> Option<NodeId> {
+        self.id_map.get(id).copied()
+    }
+
+    /// Whether `id` or an ancestor carries `duplicate`/`alias`.
+    pub fn is_copy(&self, id: NodeId) -> bool {
+        self.node(id).flags.is_copy() || self.ancestors(id).any(|a| self.node(a).flags.is_copy())
+    }
+
+    /// Whether `id` or an ancestor carries `flag`.
+    pub fn has_flag_inherited(&self, id: NodeId, flag: Flag) -> bool {
+        self.node(id).flags.has(flag) || self.ancestors(id).any(|a| self.node(a).flags.has(flag))
+    }
+
+    /// Scoring data of the lazytools bundle that contains `id`, if any.
+    pub fn bundle_of(&self, id: NodeId) -> Option<&Arc<BundleStats>> {
+        self.bundles.iter().find(|(b, _)| self.is_within(id, *b)).map(|(_, s)| s)
+    }
+
+    /// Assign string ids (DESIGN.md §2) and container sizes, and rebuild the id lookup.
+    /// Call after loading; calling again is harmless.
+    pub fn finalize(&mut self) {
+        let roots = self.roots.clone();
+        for r in roots {
+            let label = self.node(r).title.clone();
+            self.nodes[r.ix()].id = label;
+            self.assign_ids(r);
+            self.sum_sizes(r);
+        }
+        self.rebuild_id_map();
+    }
+
+    fn assign_ids(&mut self, parent: NodeId) {
+        let mut stack = vec![parent];
+        while let Some(p) = stack.pop() {
+            let pid = self.nodes[p.ix()].id.clone();
+            let below_file = !matches!(
+                self.nodes[p.ix()].kind,
+                NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
+            ) || self.nodes[p.ix()].seg.is_some();
+            let root_label = {
+                let r = self.root_of(p);
+                self.nodes[r.ix()].title.clone()
+            };
+            let mut taken: HashSet<String> = HashSet::new();
+            let children = self.nodes[p.ix()].children.clone();
+            for c in children {
+                let node = &self.nodes[c.ix()];
+                let id = match &node.seg {
+                    Some(seg) => {
+                        let seg = id::dedupe(seg, &mut taken);
+                        if below_file {
+                            let sep = if pid.contains('#') { '/' } else { '#' };
+                            format!("{pid}{sep}{seg}")
+                        } else {
+                            format!("{pid}#{seg}")
+                        }
+                    }
+                    None if node.path.is_empty() => format!("{pid}/{}", node.title),
+                    None => format!("{root_label}/{}", node.path),
+                };
+                self.nodes[c.ix()].id = id;
+                stack.push(c);
+            }
+        }
+    }
+
+    fn sum_sizes(&mut self, root: NodeId) {
+        for n in self.preorder(root).into_iter().rev() {
+            let node = &self.nodes[n.ix()];
+            if let Some(span) = node.span {
+                let (b, ob) = ((span.end - span.start) as u64, (span.own_end - span.start) as u64);
+                let node = &mut self.nodes[n.ix()];
+                if node.kind != NodeKind::File || node.bytes == 0 {
+                    node.bytes = b;
+                }
+                node.own_bytes = ob;
+            } else if !node.children.is_empty() {
+                let sum: u64 = node
+                    .children
+                    .iter()
+                    .map(|c| &self.nodes[c.ix()])
+                    .filter(|c| !c.flags.is_copy())
+                    .map(|c| c.bytes)
+                    .sum();
+                let node = &mut self.nodes[n.ix()];
+                node.bytes = sum;
+                node.own_bytes = 0;
+            }
+        }
+    }
+
+    fn rebuild_id_map(&mut self) {
+        self.id_map = self.nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), NodeId(i as u32))).collect();
+    }
+
+    /// Move every node, source and bundle of `other` into `self` (ids are re-based);
+    /// `other`'s roots are appended after ours. Call [`Corpus::finalize`] afterwards if root
+    /// labels changed.
+    pub fn append(&mut self, other: Corpus) {
+        let off = self.nodes.len() as u32;
+        let soff = self.sources.len() as u32;
+        let map = |id: NodeId| NodeId(id.0 + off);
+        for mut n in other.nodes {
+            n.parent = n.parent.map(map);
+            for c in &mut n.children {
+                *c = map(*c);
+            }
+            if let Some(s) = &mut n.span {
+                s.source = SourceId(s.source.0 + soff);
+            }
+            self.id_map.insert(n.id.clone(), NodeId(self.nodes.len() as u32));
+            self.nodes.push(n);
+        }
+        self.sources.extend(other.sources);
+        self.roots.extend(other.roots.into_iter().map(map));
+        self.bundles.extend(other.bundles.into_iter().map(|(b, s)| (map(b), s)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, TextSpan};
+
+    fn sample() -> (Corpus, NodeId, NodeId, NodeId) {
+        let mut c = Corpus::new();
+        let src = c.add_source(Source::virtual_text("# A\nx\n## B\ny\n".into()));
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
+        f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: 14 });
+        f.bytes = 14;
+        let file = c.add_child(root, f);
+        let mut a = Node::new(NodeKind::Section, Format::Markdown, "A", "a.md");
+        a.seg = Some("a".into());
+        a.span = Some(TextSpan { source: src, start: 0, own_end: 6, end: 14 });
+        let sa = c.add_child(file, a);
+        let mut b = Node::new(NodeKind::Section, Format::Markdown, "B", "a.md");
+        b.seg = Some("b".into());
+        b.span = Some(TextSpan { source: src, start: 6, own_end: 14, end: 14 });
+        let sb = c.add_child(sa, b);
+        c.finalize();
+        (c, file, sa, sb)
+    }
+
+    #[test]
+    fn ids_follow_grammar() {
+        let (c, file, sa, sb) = sample();
+        assert_eq!(c.node(file).id, "docs/a.md");
+        assert_eq!(c.node(sa).id, "docs/a.md#a");
+        assert_eq!(c.node(sb).id, "docs/a.md#a/b");
+        assert_eq!(c.find("docs/a.md#a/b"), Some(sb));
+    }
+
+    #[test]
+    fn sizes_and_texts() {
+        let (c, file, sa, sb) = sample();
+        assert_eq!(c.node(sa).bytes, 14);
+        assert_eq!(c.node(sa).own_bytes, 6);
+        assert_eq!(c.own_text(sa), "# A\nx\n");
+        assert_eq!(c.text(sb), "## B\ny\n");
+        assert_eq!(c.node(c.roots[0]).bytes, c.node(file).bytes);
+    }
+
+    #[test]
+    fn append_rebases_ids() {
+        let (mut c, ..) = sample();
+        let (d, _, _, sb) = sample();
+        let n = c.len() as u32;
+        c.append(d);
+        assert_eq!(c.roots.len(), 2);
+        assert_eq!(c.text(NodeId(sb.0 + n)), "## B\ny\n");
+    }
+}

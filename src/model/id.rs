@@ -1,0 +1,70 @@
+//! Stable node ids (DESIGN.md §2): `<root>/<relpath>[#<seg>(/<seg>)*]`, GitHub-style heading
+//! slugs, sibling collision suffixes `-2`, `-3`.
+
+/// GitHub-style heading slug: lower-case, keep letters/digits/`-`/`_` (Unicode aware),
+/// spaces become `-`, everything else is dropped. Empty slugs become `section`.
+pub fn slug(heading: &str) -> String {
+    let mut out = String::with_capacity(heading.len());
+    for ch in heading.trim().chars() {
+        if ch.is_alphanumeric() || ch == '-' || ch == '_' {
+            out.extend(ch.to_lowercase());
+        } else if ch == ' ' {
+            out.push('-');
+        }
+    }
+    if out.is_empty() { "section".to_string() } else { out }
+}
+
+/// Make `seg` unique among `taken` by appending `-2`, `-3`, … (GitHub anchor style).
+pub fn dedupe(seg: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    if taken.insert(seg.to_string()) {
+        return seg.to_string();
+    }
+    let mut n = 2;
+    loop {
+        let cand = format!("{seg}-{n}");
+        if taken.insert(cand.clone()) {
+            return cand;
+        }
+        n += 1;
+    }
+}
+
+/// Split an id into `(root, relpath, segments)`. `relpath` is empty for a root id.
+pub fn split(id: &str) -> (&str, &str, Vec<&str>) {
+    let (head, frag) = match id.split_once('#') {
+        Some((h, f)) => (h, Some(f)),
+        None => (id, None),
+    };
+    let (root, rel) = head.split_once('/').unwrap_or((head, ""));
+    let segs = frag.map(|f| f.split('/').collect()).unwrap_or_default();
+    (root, rel, segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_slugs() {
+        assert_eq!(slug("CORS Middleware"), "cors-middleware");
+        assert_eq!(slug("What's `new`? (v2.1)"), "whats-new-v21");
+        assert_eq!(slug("  "), "section");
+        assert_eq!(slug("Über Café"), "über-café");
+        assert_eq!(slug("snake_case-name"), "snake_case-name");
+    }
+
+    #[test]
+    fn collisions_get_numbers() {
+        let mut t = Default::default();
+        assert_eq!(dedupe("usage", &mut t), "usage");
+        assert_eq!(dedupe("usage", &mut t), "usage-2");
+        assert_eq!(dedupe("usage", &mut t), "usage-3");
+    }
+
+    #[test]
+    fn split_ids() {
+        assert_eq!(split("hono/references/api.md#app/get"), ("hono", "references/api.md", vec!["app", "get"]));
+        assert_eq!(split("hono"), ("hono", "", vec![]));
+    }
+}

@@ -1,0 +1,13 @@
+//! The corpus model: an arena of [`Node`]s with kinds, sizes, flags and stable ids, the
+//! [`Source`] texts they point into, and the user's [`Selection`]. No I/O, no terminal.
+
+mod corpus;
+pub mod id;
+mod node;
+mod selection;
+mod source;
+
+pub use corpus::{BundleStats, Corpus};
+pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
+pub use selection::{Mark, Selection};
+pub use source::{INVALID_BYTE_PLACEHOLDER, Source, lossless_len_utf8};

@@ -1,0 +1,338 @@
+//! One node of the corpus arena: kinds, formats, flags, warnings and the [`Node`] record.
+//!
+//! Sizes are in **bytes** (exact, of the UTF-8/raw file bytes) unless a field says tokens.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a node in [`crate::model::Corpus::nodes`]. Stable only within one loaded corpus;
+/// the string id ([`Node::id`]) is what survives reloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The arena index as `usize`.
+    pub fn ix(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Closed set of node kinds (DESIGN.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeKind {
+    /// One opened root (a PATH argument or a discovered scope).
+    Root,
+    /// A skill folder (holds a `SKILL.md`).
+    Skill,
+    /// A plain folder.
+    Dir,
+    /// A file.
+    File,
+    /// A markdown heading section.
+    Section,
+    /// A bundle chunk (lazytools `chunks.jsonl` line).
+    Chunk,
+    /// A piece of a merged doc.md or an llms-ctx `<doc>`.
+    Part,
+    /// An llms.txt link entry.
+    Link,
+    /// An architecture decision record.
+    Adr,
+    /// A synthetic grouping (llms variants, a scope, a duplicate tree).
+    Group,
+}
+
+impl NodeKind {
+    /// Lower-case name as used in JSON and the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Root => "root",
+            Self::Skill => "skill",
+            Self::Dir => "dir",
+            Self::File => "file",
+            Self::Section => "section",
+            Self::Chunk => "chunk",
+            Self::Part => "part",
+            Self::Link => "link",
+            Self::Adr => "adr",
+            Self::Group => "group",
+        }
+    }
+
+    /// Kinds whose own text is a search/brief unit (a "document" for BM25).
+    pub fn is_text_unit(self) -> bool {
+        matches!(self, Self::Section | Self::Chunk | Self::Part | Self::Link | Self::Adr)
+    }
+}
+
+/// Which loader produced a node (FORMATS.md families plus plain markdown/text/assets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Agent Skills / Claude Code skill folder (FORMATS §3).
+    Skill,
+    /// A folder holding many skill folders.
+    SkillsDir,
+    /// Skill_Seekers output (FORMATS §1).
+    Seekers,
+    /// Active-skills `catalog.json` (FORMATS §1.6).
+    Catalog,
+    /// lazytools doc-skill bundle (FORMATS §2).
+    Lazytools,
+    /// Progressive-exposure README/doc.md tree (FORMATS §6).
+    DocTree,
+    /// llms.txt family (FORMATS §7).
+    LlmsTxt,
+    /// Plain markdown, sectioned by headings.
+    Markdown,
+    /// git-adr skill and ADR notes (FORMATS §4).
+    GitAdr,
+    /// Plain text (`.txt`) not otherwise recognised.
+    Text,
+    /// Listed with its size, never parsed or executed (scripts/, assets/, binaries).
+    Asset,
+}
+
+impl Format {
+    /// snake_case name as used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Skill => "skill",
+            Self::SkillsDir => "skills_dir",
+            Self::Seekers => "seekers",
+            Self::Catalog => "catalog",
+            Self::Lazytools => "lazytools",
+            Self::DocTree => "doc_tree",
+            Self::LlmsTxt => "llms_txt",
+            Self::Markdown => "markdown",
+            Self::GitAdr => "git_adr",
+            Self::Text => "text",
+            Self::Asset => "asset",
+        }
+    }
+}
+
+/// Node flags (DESIGN.md §2). Stored as a bit set; serialised as a list of kebab-case names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// Same content exists elsewhere in the root; not counted in container sums, not indexed.
+    Duplicate,
+    /// A same-named skill from another scope wins over this one.
+    Shadowed,
+    /// Skippable for a short context (llms.txt `## Optional`).
+    Optional,
+    /// A placeholder summary or file (crawler placeholder, `*.placeholder`).
+    Placeholder,
+    /// A symlink to a file already in the corpus; not counted, not indexed.
+    Alias,
+    /// The file had bytes that are not valid UTF-8 (shown as U+FFFD).
+    InvalidUtf8,
+    /// Binary content; listed with its size only.
+    Binary,
+    /// Never loaded as text (scripts/assets).
+    Asset,
+    /// Only part of the file was read (over the size limit).
+    Truncated,
+    /// A symlink escaping the opened roots; listed, not read.
+    ExternalLink,
+}
+
+impl Flag {
+    /// Every flag, in bit order.
+    pub const ALL: [Flag; 10] = [
+        Flag::Duplicate,
+        Flag::Shadowed,
+        Flag::Optional,
+        Flag::Placeholder,
+        Flag::Alias,
+        Flag::InvalidUtf8,
+        Flag::Binary,
+        Flag::Asset,
+        Flag::Truncated,
+        Flag::ExternalLink,
+    ];
+
+    fn bit(self) -> u16 {
+        1 << (Self::ALL.iter().position(|f| *f == self).unwrap_or(0) as u16)
+    }
+
+    /// kebab-case name as used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Duplicate => "duplicate",
+            Self::Shadowed => "shadowed",
+            Self::Optional => "optional",
+            Self::Placeholder => "placeholder",
+            Self::Alias => "alias",
+            Self::InvalidUtf8 => "invalid-utf8",
+            Self::Binary => "binary",
+            Self::Asset => "asset",
+            Self::Truncated => "truncated",
+            Self::ExternalLink => "external-link",
+        }
+    }
+}
+
+/// A set of [`Flag`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags(u16);
+
+impl Flags {
+    /// Whether `f` is set.
+    pub fn has(self, f: Flag) -> bool {
+        self.0 & f.bit() != 0
+    }
+    /// Set `f`.
+    pub fn set(&mut self, f: Flag) {
+        self.0 |= f.bit();
+    }
+    /// Clear `f`.
+    pub fn clear(&mut self, f: Flag) {
+        self.0 &= !f.bit();
+    }
+    /// The set flags in bit order.
+    pub fn iter(self) -> impl Iterator<Item = Flag> {
+        Flag::ALL.into_iter().filter(move |f| self.has(*f))
+    }
+    /// True for `duplicate` or `alias`: excluded from container sums and from the index.
+    pub fn is_copy(self) -> bool {
+        self.has(Flag::Duplicate) || self.has(Flag::Alias)
+    }
+}
+
+impl Serialize for Flags {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(Flag::as_str))
+    }
+}
+
+/// A problem found while loading: never fatal, attached to the node it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// Human-readable message (one line).
+    pub message: String,
+    /// File the problem is in, relative to its root when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// 1-based line in that file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+impl Warning {
+    /// A warning with no location.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into(), path: None, line: None }
+    }
+    /// A warning at `path` (and `line`, 1-based, if known).
+    pub fn at(message: impl Into<String>, path: impl Into<String>, line: Option<u32>) -> Self {
+        Self { message: message.into(), path: Some(path.into()), line }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.path, self.line) {
+            (Some(p), Some(l)) => write!(f, "{p}:{l}: {}", self.message),
+            (Some(p), None) => write!(f, "{p}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+/// Index of a [`crate::model::Source`] in [`crate::model::Corpus::sources`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(pub u32);
+
+/// Where a node's text lives: byte offsets into one source's text.
+///
+/// The node's full text is `start..end`; its *own* text (without child nodes) is the prefix
+/// `start..own_end` (a section's heading and body up to its first sub-heading, a file's
+/// frontmatter). Offsets are bytes, `start <= own_end <= end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextSpan {
+    /// The source holding the text.
+    pub source: SourceId,
+    /// First byte (inclusive).
+    pub start: usize,
+    /// End of the node's own text (exclusive).
+    pub own_end: usize,
+    /// End of the full text including children (exclusive).
+    pub end: usize,
+}
+
+/// One node of the arena. See DESIGN.md §2 for field meanings; sizes are bytes. Token
+/// counts live outside the node, in a [`crate::tokens::TokenTable`], because they are
+/// counted in the background and depend on the chosen encoding.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Stable string id `<root>/<relpath>[#<seg>(/<seg>)*]` (assigned by `Corpus::finalize`).
+    pub id: String,
+    /// This node's own id segment below its file (`slug`, `chunk-3`, `part-2`, `link-5`);
+    /// `None` for file-level and container nodes.
+    pub seg: Option<String>,
+    /// Kind.
+    pub kind: NodeKind,
+    /// Producing loader.
+    pub format: Format,
+    /// Display title (heading text, skill name, file name).
+    pub title: String,
+    /// One-line summary (frontmatter description, README bullet, llms note, first sentence).
+    pub summary: String,
+    /// Longer summary when the format has one.
+    pub detail: Option<String>,
+    /// Path relative to its root, `/`-separated (the file the node lives in, or the folder).
+    pub path: String,
+    /// 1-based first line in its file.
+    pub line_start: Option<u32>,
+    /// 1-based last line in its file (inclusive).
+    pub line_end: Option<u32>,
+    /// Total bytes: file size on disk; a section's byte range; a container's sum of its
+    /// children that are not `duplicate`/`alias`.
+    pub bytes: u64,
+    /// Bytes of the node's own text without its children.
+    pub own_bytes: u64,
+    /// Flags.
+    pub flags: Flags,
+    /// Format-specific fields (frontmatter keys, ADR status, link url, ...).
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    /// Load problems.
+    pub warnings: Vec<Warning>,
+    /// Children in display order.
+    pub children: Vec<NodeId>,
+    /// Parent (`None` for roots).
+    pub parent: Option<NodeId>,
+    /// Text location, for nodes that have text.
+    pub span: Option<TextSpan>,
+    /// Heading level for sections (1–6), 0 otherwise.
+    pub level: u8,
+}
+
+impl Node {
+    /// A node with the given kind, format, title and relative path; everything else empty.
+    pub fn new(kind: NodeKind, format: Format, title: impl Into<String>, path: impl Into<String>) -> Self {
+        Self {
+            id: String::new(),
+            seg: None,
+            kind,
+            format,
+            title: title.into(),
+            summary: String::new(),
+            detail: None,
+            path: path.into(),
+            line_start: None,
+            line_end: None,
+            bytes: 0,
+            own_bytes: 0,
+            flags: Flags::default(),
+            meta: serde_json::Map::new(),
+            warnings: Vec::new(),
+            children: Vec::new(),
+            parent: None,
+            span: None,
+            level: 0,
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Neutralise untrusted text before it reaches a terminal: control characters and escape
+//! sequences from documents must never be interpreted by the terminal.
+
+use std::borrow::Cow;
+
+/// Replace C0/C1 control characters (except `\n`; `\t` becomes spaces to the next multiple
+/// of 4 is *not* done here: a tab becomes one space) and DEL with visible stand-ins, and the
+/// invalid-UTF-8 placeholder byte with U+FFFD. ESC is shown as `␛`, other C0 controls as
+/// their Control Pictures (U+2400 block), C1 controls and DEL as U+FFFD.
+/// Returns the input unchanged (borrowed) when nothing needs replacing.
+pub fn sanitize(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_replacing) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for ch in s.chars() {
+        if needs_replacing(ch) {
+            out.push(replacement(ch));
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`sanitize`] but for one display line: `\n` and `\r` are also replaced (by a space).
+pub fn sanitize_line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| needs_replacing(c) || c == '\n') {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| if c == '\n' || c == '\r' { ' ' } else if needs_replacing(c) { replacement(c) } else { c })
+            .collect(),
+    )
+}
+
+fn needs_replacing(c: char) -> bool {
+    (c.is_control() && c != '\n') || c == '\u{1A}'
+}
+
+fn replacement(c: char) -> char {
+    match c {
+        '\t' => ' ',
+        '\u{1A}' => '\u{FFFD}',
+        '\u{1B}' => '␛',
+        '\r' => ' ',
+        c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+        _ => '\u{FFFD}',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_neutralised() {
+        let s = sanitize("a\x1b[2Jb\x07c\u{9b}31m");
+        assert_eq!(s, "a␛[2Jb␇c\u{FFFD}31m");
+        assert!(!s.contains('\x1b'));
+    }
+
+    #[test]
+    fn clean_text_is_borrowed() {
+        assert!(matches!(sanitize("plain\ntext 中文"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn placeholder_byte_shows_replacement_char() {
+        assert_eq!(sanitize("a\u{1A}b"), "a\u{FFFD}b");
+        assert_eq!(sanitize_line("a\r\nb\tc"), "a  b c");
+    }
+}
