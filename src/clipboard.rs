@@ -25,3 +25,10 @@ pub enum CopyOutcome {
 pub fn copy(_text: &str) -> crate::error::Result<CopyOutcome> {
     todo!("clipboard helper")
 }
+
+/// Entry point of the hidden `skillnav __clipboard-serve` child: read the text from stdin,
+/// take the clipboard and keep serving it until another program takes ownership. Returns
+/// the process exit code.
+pub fn serve_main() -> i32 {
+    todo!("clipboard helper")
+}

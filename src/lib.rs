@@ -11,6 +11,7 @@
 
 pub mod assets;
 pub mod brief;
+pub mod build;
 pub mod cli;
 pub mod clipboard;
 pub mod error;

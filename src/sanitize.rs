@@ -30,7 +30,15 @@ pub fn sanitize_line(s: &str) -> Cow<'_, str> {
     }
     Cow::Owned(
         s.chars()
-            .map(|c| if c == '\n' || c == '\r' { ' ' } else if needs_replacing(c) { replacement(c) } else { c })
+            .map(|c| {
+                if c == '\n' || c == '\r' {
+                    ' '
+                } else if needs_replacing(c) {
+                    replacement(c)
+                } else {
+                    c
+                }
+            })
             .collect(),
     )
 }

@@ -39,3 +39,6 @@ pub fn root_specs(_paths: &[PathBuf]) -> Vec<RootSpec> {
 pub fn discover_roots(_cwd: &Path) -> Vec<RootSpec> {
     todo!("formats helper")
 }
+
+pub mod lazytools;
+pub mod markdown;

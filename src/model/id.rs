@@ -64,7 +64,10 @@ mod tests {
 
     #[test]
     fn split_ids() {
-        assert_eq!(split("hono/references/api.md#app/get"), ("hono", "references/api.md", vec!["app", "get"]));
+        assert_eq!(
+            split("hono/references/api.md#app/get"),
+            ("hono", "references/api.md", vec!["app", "get"])
+        );
         assert_eq!(split("hono"), ("hono", "", vec![]));
     }
 }
