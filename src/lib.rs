@@ -18,9 +18,11 @@ pub mod error;
 pub mod formats;
 pub mod frontmatter;
 pub mod index;
+pub mod listing;
 pub mod model;
 pub mod render;
 pub mod sanitize;
 pub mod tokens;
+pub mod validate;
 #[cfg(feature = "tui")]
 pub mod tui;

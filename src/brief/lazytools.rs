@@ -1,3 +1,243 @@
-//! lazytools' `query_skill` brief layout (FORMATS §2.8–2.9), byte for byte.
+//! lazytools' `query_skill` brief layout (FORMATS §2.8–2.9), byte for byte: intent detection,
+//! the `[skill]…[execution_policy]` brief and the per-mode `[result]` part, cut to
+//! `max_chars` characters.
 //!
-//! CONTRACT (owned by the lazytools helper).
+//! Owned by the lazytools helper. Lengths and limits are in characters (Python code points).
+
+use std::fmt;
+
+use crate::build::pystr::{collapse_ws, path_name, take_chars, trim};
+use crate::index::lazytools::rank;
+use crate::model::BundleStats;
+
+/// A `query_skill` mode (FORMATS §2.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Detect the intent from the task wording ([`resolve_mode`]).
+    #[default]
+    Auto,
+    /// Evidence bullets (+ full excerpts with `include_quotes`).
+    Answer,
+    /// Every selected chunk as an excerpt.
+    Extract,
+    /// The distinct source paths.
+    Locate,
+    /// Condensed bullets of the first 6 chunks.
+    Summarize,
+}
+
+impl Mode {
+    /// The lower-case name lazytools prints in `[mode]`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Answer => "answer",
+            Mode::Extract => "extract",
+            Mode::Locate => "locate",
+            Mode::Summarize => "summarize",
+        }
+    }
+
+    /// Parse `auto|answer|extract|locate|summarize` (exact, lower-case).
+    pub fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "auto" => Mode::Auto,
+            "answer" => Mode::Answer,
+            "extract" => Mode::Extract,
+            "locate" => Mode::Locate,
+            "summarize" => Mode::Summarize,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Arguments of `query_skill` besides the task (lazytools' defaults in [`Default`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuerySkillOptions {
+    /// Mode; `Auto` resolves with [`resolve_mode`].
+    pub mode: Mode,
+    /// Chunks to retrieve (default 8; 0 behaves as 1, like lazytools' `max(1, top_k)`).
+    pub top_k: usize,
+    /// Cut of the whole output, in characters (default 10 000; cuts mid-line, no ellipsis).
+    pub max_chars: usize,
+    /// In answer mode, append the first 3 chunks as full excerpts (default true).
+    pub include_quotes: bool,
+}
+
+impl Default for QuerySkillOptions {
+    fn default() -> Self {
+        Self { mode: Mode::Auto, top_k: 8, max_chars: 10_000, include_quotes: true }
+    }
+}
+
+/// lazytools' `_auto_mode` (FORMATS §2.8): plain substring tests on the lower-cased task,
+/// first match wins — locate (`where`, `find`, `locate`, `which file`, `in quale`, `dove`,
+/// `trova`), then extract (`extract`, `list all`, `enumerate`, `all examples`, `estrai`,
+/// `elenca`), then summarize (`summarize`, `summarise`, `overview`, `brief`, `riassumi`,
+/// `panoramica`), else answer. Never returns [`Mode::Auto`].
+pub fn resolve_mode(task: &str) -> Mode {
+    let t = task.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    if any(&["where", "find", "locate", "which file", "in quale", "dove", "trova"]) {
+        Mode::Locate
+    } else if any(&["extract", "list all", "enumerate", "all examples", "estrai", "elenca"]) {
+        Mode::Extract
+    } else if any(&["summarize", "summarise", "overview", "brief", "riassumi", "panoramica"]) {
+        Mode::Summarize
+    } else {
+        Mode::Answer
+    }
+}
+
+/// One selected chunk, borrowed from the bundle.
+struct Sel<'a> {
+    path: &'a str,
+    heading: &'a str,
+    text: &'a str,
+}
+
+impl Sel<'_> {
+    fn file(&self) -> &str {
+        path_name(self.path)
+    }
+}
+
+/// Distinct paths in first-seen order (`dict.fromkeys`).
+fn distinct_paths<'a>(sel: &[Sel<'a>]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for s in sel {
+        if !out.contains(&s.path) {
+            out.push(s.path);
+        }
+    }
+    out
+}
+
+/// lazytools' `query_skill(skill_dir, task, mode, top_k, max_chars, include_quotes)` on a
+/// loaded bundle (FORMATS §2.9): ranks the chunks with lazytools' BM25, then renders the
+/// brief and the mode's result part, or the fixed "No relevant documentation…" text when no
+/// chunk scores > 0. The whole string is cut to `opts.max_chars` characters. Byte-identical
+/// to the real package on its bundles.
+pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -> String {
+    let mode = if opts.mode == Mode::Auto { resolve_mode(task) } else { opts.mode };
+    let ranked = rank(bundle, task, opts.top_k.max(1));
+    let sel: Vec<Sel> = ranked
+        .iter()
+        .filter_map(|(i, _)| {
+            Some(Sel {
+                path: bundle.chunk_paths.get(*i)?,
+                heading: bundle.chunk_headings.get(*i)?,
+                text: bundle.chunk_texts.get(*i)?,
+            })
+        })
+        .collect();
+    if sel.is_empty() {
+        let s = format!(
+            "[skill] {}\n[task] {task}\n\nNo relevant documentation was retrieved for this task. \
+             Do not answer beyond the indexed evidence.",
+            bundle.name
+        );
+        return take_chars(&s, opts.max_chars).to_string();
+    }
+
+    let mut lines: Vec<String> = vec![
+        format!("[skill]   {}", bundle.name),
+        format!("[task]    {task}"),
+        format!("[mode]    {mode}"),
+        String::new(),
+        "[skill_instructions]".into(),
+        match bundle.skill_md.as_deref() {
+            Some(md) if !md.is_empty() => trim(md, 2500),
+            _ => "No SKILL.md present.".into(),
+        },
+        String::new(),
+        "[sources_retrieved]".into(),
+    ];
+    lines.extend(distinct_paths(&sel).iter().map(|p| format!("  • {p}")));
+    lines.push(String::new());
+    lines.push("[excerpts]".into());
+    lines.extend(
+        sel.iter().take(6).map(|c| format!("### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 800))),
+    );
+    lines.extend(
+        [
+            "",
+            "[execution_policy]",
+            "  1. Use only the evidence above.",
+            "  2. Do not infer behaviour not shown in the excerpts.",
+            "  3. Cite source file names in every answer.",
+            "  4. If evidence is partial or missing, say so explicitly.",
+        ]
+        .map(String::from),
+    );
+    let brief = lines.join("\n");
+
+    let mut result: Vec<String> = Vec::new();
+    match mode {
+        Mode::Locate => {
+            result.push("Relevant files:".into());
+            result.extend(distinct_paths(&sel).iter().map(|p| format!("  • {p}")));
+        }
+        Mode::Extract => {
+            result.push("Excerpts:".into());
+            for c in &sel {
+                result.push(format!("\n### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 1000)));
+            }
+        }
+        Mode::Summarize => {
+            result.push("Summary:".into());
+            for c in sel.iter().take(6) {
+                result.push(format!("  - {}  [{}]", trim(&collapse_ws(c.text), 300), c.file()));
+            }
+        }
+        Mode::Answer | Mode::Auto => {
+            result.push("Best evidence:".into());
+            for c in sel.iter().take(5) {
+                result.push(format!("  - {}  [{}]", trim(&collapse_ws(c.text), 400), c.file()));
+            }
+            if opts.include_quotes {
+                result.push("\nFull excerpts:".into());
+                for c in sel.iter().take(3) {
+                    result.push(format!("\n### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 800)));
+                }
+            }
+        }
+    }
+    let out = format!("{brief}\n\n[result]\n{}", result.join("\n"));
+    take_chars(&out, opts.max_chars).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_mode_first_match_wins() {
+        assert_eq!(resolve_mode("Where is X? Summarize it"), Mode::Locate);
+        assert_eq!(resolve_mode("these findings"), Mode::Locate);
+        assert_eq!(resolve_mode("List all examples"), Mode::Extract);
+        assert_eq!(resolve_mode("Give me an OVERVIEW"), Mode::Summarize);
+        assert_eq!(resolve_mode("a brief note"), Mode::Summarize);
+        assert_eq!(resolve_mode("How do I add CORS?"), Mode::Answer);
+        assert_eq!(resolve_mode("dove si trova"), Mode::Locate);
+    }
+
+    #[test]
+    fn no_result_text_is_cut_in_chars() {
+        let b = BundleStats { name: "Ünï".into(), avgdl: 1.0, ..Default::default() };
+        let opts = QuerySkillOptions { max_chars: 12, ..Default::default() };
+        assert_eq!(query_skill(&b, "zz", &opts), "[skill] Ünï\n");
+        let full = query_skill(&b, "zz", &QuerySkillOptions::default());
+        assert_eq!(
+            full,
+            "[skill] Ünï\n[task] zz\n\nNo relevant documentation was retrieved for this task. \
+             Do not answer beyond the indexed evidence."
+        );
+    }
+}

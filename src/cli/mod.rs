@@ -1,6 +1,102 @@
-//! Command-line interface: clap definitions and the subcommand printers.
+//! Command-line interface (DESIGN.md §7): clap definitions ([`args`]) and one module per
+//! subcommand. Exit codes: 0 ok, 1 findings (`validate`), 2 usage or I/O error with a
+//! one-line message on stderr — never a panic trace.
+
+pub mod args;
+mod brief;
+mod json;
+mod open;
+mod search;
+mod show;
+mod tree;
+
+use std::io::Write;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use crate::tokens::{TokenCounter, TokenTable};
 
 /// Run the command line; returns the exit code (0 ok, 1 findings, 2 usage or I/O error).
 pub fn main() -> i32 {
-    todo!("cli")
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return 0;
+            }
+            let msg = e.render().to_string();
+            let first = msg.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
+            eprintln!("skillnav: {}", first.trim_start_matches("error: "));
+            return 2;
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("skillnav: {msg}");
+            2
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    let g = cli.global.clone();
+    let counter = TokenCounter::new(g.encoding);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = match cli.command {
+        None => return run_tui(cli),
+        Some(Command::Tree { paths, depth, json }) => {
+            let corpus = open::open(&paths, &g)?;
+            let tokens = TokenTable::count_all(&corpus, counter);
+            tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
+        }
+        Some(Command::Search { query, paths, top_k, prefix, json }) => {
+            let corpus = open::open(&paths, &g)?;
+            search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
+        }
+        Some(Command::Show { id, paths, variant: _, json }) => {
+            let corpus = open::open(&paths, &g)?;
+            let tokens = TokenTable::count_all(&corpus, counter);
+            show::run(&mut out, &corpus, &tokens, &id, json)
+        }
+        Some(Command::Brief(a)) => {
+            let corpus = open::open(&a.paths, &g)?;
+            brief::run(&mut out, &corpus, &a, counter)
+        }
+    };
+    match result {
+        Ok(()) => {
+            out.flush().ok();
+            Ok(0)
+        }
+        // A closed pipe (`skillnav tree | head`) is not an error.
+        Err(e) if is_broken_pipe(&e) => Ok(0),
+        Err(e) => Err(e),
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+#[cfg(feature = "tui")]
+fn run_tui(cli: Cli) -> anyhow::Result<i32> {
+    let specs = open::specs(&cli.paths, cli.sample)?;
+    let opts = crate::tui::TuiOptions {
+        encoding: cli.global.encoding,
+        load: open::load_options(&cli.global),
+        theme: cli.theme.clone(),
+    };
+    crate::tui::run(specs, opts)?;
+    Ok(0)
+}
+
+#[cfg(not(feature = "tui"))]
+fn run_tui(_cli: Cli) -> anyhow::Result<i32> {
+    anyhow::bail!("this build has no TUI (built without the `tui` feature); use a subcommand, see --help")
 }

@@ -1,39 +1,421 @@
 //! Heading-aware sectioning of markdown (DESIGN.md §2), CommonMark-correct from
 //! pulldown-cmark offsets.
 //!
-//! CONTRACT (owned by the formats helper; bodies to be written).
+//! One pass over `Parser::new_ext(..).into_offset_iter()` finds the headings (ATX and
+//! setext) and, for each section, the first sentence of its body as a one-line summary.
+//! Because the events come from a real CommonMark parser, a `#` line inside a ``` or `~~~`
+//! fence or an HTML block is never a heading, and a `---` after a list or code block is a
+//! thematic break, not a setext underline. Headings nested inside block quotes, list items
+//! or footnote definitions are content of that block, not sections (they cannot split the
+//! surrounding block).
 
-use crate::model::{Corpus, Format, NodeId, SourceId};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+use crate::model::{Corpus, Format, Node, NodeId, NodeKind, SourceId, TextSpan, id};
+
+/// Longest summary kept, in chars (the rest is cut and ends with `…`).
+pub const SUMMARY_MAX_CHARS: usize = 160;
+
+/// Bytes of body text gathered per section while looking for its first sentence.
+const SUMMARY_SCAN_BYTES: usize = 600;
 
 /// One heading found in a markdown text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
     /// 1–6.
     pub level: u8,
-    /// Heading text (inline markup removed, trimmed).
+    /// Heading text (inline markup removed, whitespace collapsed, trimmed).
     pub title: String,
-    /// Byte offset of the heading's first line start.
+    /// Byte offset of the heading's first line start (into the whole text).
     pub start: usize,
-    /// 1-based line of `start`.
+    /// 1-based line of `start` in the whole text.
     pub line: u32,
 }
 
+/// Result of one scan: the headings plus summaries (`summaries[0]` is the text before the
+/// first heading, `summaries[i + 1]` belongs to `headings[i]`).
+struct Scan {
+    headings: Vec<Heading>,
+    summaries: Vec<String>,
+}
+
 /// Headings of `text[from..to]` (offsets are into `text`): ATX and setext, never inside
-/// fenced code or HTML blocks; a `---` thematic break is not a heading.
-pub fn headings(_text: &str, _from: usize, _to: usize) -> Vec<Heading> {
-    todo!("formats helper")
+/// fenced code or HTML blocks; a `---` thematic break is not a heading. Out-of-range or
+/// non-char-boundary offsets are clamped, never a panic.
+pub fn headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
+    scan(text, from, to, false).headings
 }
 
 /// Add section nodes for `text[from..to]` of source `src` under `file` (nested by level;
-/// text before the first heading becomes a section titled after the file). Returns the
-/// top-level section ids. Sets spans, lines, titles, slugs (`seg`) and `format`.
+/// text before the first heading, if not blank, becomes a level-0 section titled after the
+/// file). Returns the top-level section ids. Sets spans (`start` = heading line start,
+/// `own_end` = next heading, `end` = next heading of the same or a higher level, or `to`),
+/// 1-based inclusive lines, titles, `seg` (GitHub slug of the title; `Corpus::finalize`
+/// adds `-2`, `-3` among siblings), `level`, one-line `summary` (first sentence of the
+/// body, at most [`SUMMARY_MAX_CHARS`] chars) and `format`. Sizes are left to
+/// [`Corpus::finalize`], which derives them from the spans.
 pub fn add_sections(
-    _corpus: &mut Corpus,
-    _file: NodeId,
-    _src: SourceId,
-    _from: usize,
-    _to: usize,
-    _format: Format,
+    corpus: &mut Corpus,
+    file: NodeId,
+    src: SourceId,
+    from: usize,
+    to: usize,
+    format: Format,
 ) -> Vec<NodeId> {
-    todo!("formats helper")
+    let Some(source) = corpus.sources.get(src.0 as usize) else {
+        return Vec::new();
+    };
+    let text = source.text.as_str();
+    let (from, to) = clamp_range(text, from, to);
+    let Scan { headings, mut summaries } = scan(text, from, to, true);
+    let first_start = headings.first().map_or(to, |h| h.start);
+    let prelude_blank = text[from..first_start].trim().is_empty();
+    let base_line = line_of(text, from);
+    let last_line = if to > from { line_of(text, to - 1) } else { base_line };
+    let prelude_line_end = if first_start > from { line_of(text, first_start - 1) } else { base_line };
+
+    let file_node = corpus.node(file);
+    let (file_title, file_path) = (file_node.title.clone(), file_node.path.clone());
+    let mut top = Vec::new();
+
+    if !prelude_blank {
+        let mut n = Node::new(NodeKind::Section, format, file_title.clone(), file_path.clone());
+        n.seg = Some(id::slug(&file_title));
+        n.summary = std::mem::take(&mut summaries[0]);
+        n.line_start = Some(base_line);
+        n.line_end = Some(prelude_line_end);
+        n.span = Some(TextSpan { source: src, start: from, own_end: first_start, end: first_start });
+        top.push(corpus.add_child(file, n));
+    }
+
+    // Stack of open sections: (level, node, index into `headings`).
+    let mut stack: Vec<(u8, NodeId, usize)> = Vec::new();
+    let close = |corpus: &mut Corpus, node: NodeId, end: usize, line_end: u32| {
+        let n = corpus.node_mut(node);
+        if let Some(span) = &mut n.span {
+            span.end = end;
+        }
+        n.line_end = Some(line_end);
+    };
+    for (i, h) in headings.iter().enumerate() {
+        while let Some(&(lvl, node, _)) = stack.last() {
+            if lvl < h.level {
+                break;
+            }
+            stack.pop();
+            close(corpus, node, h.start, h.line.saturating_sub(1).max(1));
+        }
+        let own_end = headings.get(i + 1).map_or(to, |n| n.start);
+        let mut n = Node::new(NodeKind::Section, format, h.title.clone(), file_path.clone());
+        n.seg = Some(id::slug(&h.title));
+        n.level = h.level;
+        n.summary = std::mem::take(&mut summaries[i + 1]);
+        n.line_start = Some(h.line);
+        n.span = Some(TextSpan { source: src, start: h.start, own_end, end: to });
+        let parent = stack.last().map_or(file, |s| s.1);
+        let node = corpus.add_child(parent, n);
+        if stack.is_empty() {
+            top.push(node);
+        }
+        stack.push((h.level, node, i));
+    }
+    for (_, node, _) in stack {
+        close(corpus, node, to, last_line);
+    }
+    top
+}
+
+/// Clamp `from..to` into `text` and onto char boundaries.
+fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
+    let mut to = to.min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let mut from = from.min(to);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    (from, to)
+}
+
+/// 1-based line of byte `pos` in `text`.
+pub fn line_of(text: &str, pos: usize) -> u32 {
+    let pos = pos.min(text.len());
+    1 + count_newlines(&text.as_bytes()[..pos])
+}
+
+fn count_newlines(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u32
+}
+
+/// Markdown extensions we parse with (GitHub-flavoured features that change block
+/// structure; no metadata blocks: the caller strips frontmatter by passing `from`).
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
+    let (from, to) = clamp_range(text, from, to);
+    let slice = &text[from..to];
+    let bytes = text.as_bytes();
+    let mut headings = Vec::new();
+    let mut summaries = vec![String::new()];
+    let mut done = !want_summaries;
+    let mut buf = String::new();
+    let mut heading: Option<(u8, usize, String)> = None;
+    let mut container = 0u32;
+    let mut skip = 0u32;
+    // Incremental line counting: `line` is the line of byte `line_pos`.
+    let (mut line_pos, mut line) = (from, line_of(text, from));
+
+    let flush = |buf: &mut String, done: &mut bool, summaries: &mut Vec<String>| {
+        if !*done && !buf.trim().is_empty() {
+            if let Some(last) = summaries.last_mut() {
+                *last = first_sentence(buf);
+            }
+            *done = true;
+        }
+        buf.clear();
+    };
+
+    for (ev, range) in Parser::new_ext(slice, options()).into_offset_iter() {
+        match ev {
+            Event::Start(Tag::Heading { level, .. }) if container == 0 && heading.is_none() => {
+                flush(&mut buf, &mut done, &mut summaries);
+                let abs = from + range.start;
+                let ls = bytes[from..abs].iter().rposition(|&b| b == b'\n').map_or(from, |p| from + p + 1);
+                heading = Some((level as u8, ls, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) if container == 0 && heading.is_some() => {
+                if let Some((level, start, title)) = heading.take() {
+                    line += count_newlines(&bytes[line_pos..start]);
+                    line_pos = start;
+                    headings.push(Heading { level, title: collapse_ws(&title), start, line });
+                    summaries.push(String::new());
+                    done = !want_summaries;
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, _, title)) = &mut heading {
+                    title.push_str(&t);
+                } else if !done && skip == 0 && buf.len() < SUMMARY_SCAN_BYTES {
+                    buf.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some((_, _, title)) = &mut heading {
+                    title.push(' ');
+                } else if !done && skip == 0 {
+                    buf.push(' ');
+                }
+            }
+            Event::Start(tag) => match tag {
+                Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_) | Tag::DefinitionList => {
+                    flush(&mut buf, &mut done, &mut summaries);
+                    container += 1;
+                }
+                Tag::CodeBlock(_) | Tag::HtmlBlock | Tag::Table(_) | Tag::MetadataBlock(_) => {
+                    flush(&mut buf, &mut done, &mut summaries);
+                    skip += 1;
+                }
+                Tag::Paragraph | Tag::Item => flush(&mut buf, &mut done, &mut summaries),
+                _ => {}
+            },
+            Event::End(tag) => match tag {
+                TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition | TagEnd::DefinitionList => {
+                    flush(&mut buf, &mut done, &mut summaries);
+                    container = container.saturating_sub(1);
+                }
+                TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table | TagEnd::MetadataBlock(_) => {
+                    skip = skip.saturating_sub(1);
+                }
+                TagEnd::Paragraph | TagEnd::Item => flush(&mut buf, &mut done, &mut summaries),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    flush(&mut buf, &mut done, &mut summaries);
+    Scan { headings, summaries }
+}
+
+/// Collapse runs of whitespace (including newlines) to one space and trim.
+pub fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The first sentence of `s` on one line: whitespace collapsed, cut after the first `.`,
+/// `!` or `?` followed by a space (or after `。`, `！`, `？`), then limited to
+/// [`SUMMARY_MAX_CHARS`] chars (a longer one ends with `…`).
+pub fn first_sentence(s: &str) -> String {
+    let flat = collapse_ws(s);
+    let mut cut = flat.len();
+    let mut prev: Option<char> = None;
+    for (i, ch) in flat.char_indices() {
+        if matches!(ch, '。' | '！' | '？') {
+            cut = i + ch.len_utf8();
+            break;
+        }
+        if ch == ' ' && matches!(prev, Some('.' | '!' | '?')) {
+            cut = i;
+            break;
+        }
+        prev = Some(ch);
+    }
+    truncate_chars(&flat[..cut], SUMMARY_MAX_CHARS)
+}
+
+/// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some(_) => {
+            let keep = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+            format!("{}…", s[..keep].trim_end())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+
+    fn titles(text: &str) -> Vec<(u8, String, u32)> {
+        headings(text, 0, text.len()).into_iter().map(|h| (h.level, h.title, h.line)).collect()
+    }
+
+    #[test]
+    fn atx_and_setext_headings() {
+        let t = "# One\ntext\n\nTwo\n===\n\nThree\n---\nbody\n### Four ###\n";
+        assert_eq!(
+            titles(t),
+            vec![
+                (1, "One".into(), 1),
+                (1, "Two".into(), 4),
+                (2, "Three".into(), 7),
+                (3, "Four".into(), 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn hashes_in_fences_and_html_are_not_headings() {
+        let t = "# A\n```bash\n# comment\n```\n~~~\n# tilde\n~~~\n<div>\n# html\n</div>\n\n## B\n";
+        assert_eq!(titles(t), vec![(1, "A".into(), 1), (2, "B".into(), 12)]);
+    }
+
+    #[test]
+    fn rule_after_list_or_code_is_not_setext() {
+        let t = "# A\n- item\n---\n```\ncode\n```\n---\ntext\n\n---\n";
+        assert_eq!(titles(t), vec![(1, "A".into(), 1)]);
+    }
+
+    #[test]
+    fn inline_markup_removed_from_titles() {
+        let t = "## The `app.get()` *method* and [links](x)\n";
+        assert_eq!(titles(t)[0].1, "The app.get() method and links");
+    }
+
+    #[test]
+    fn headings_in_lists_and_quotes_are_content() {
+        let t = "# A\n- # not a section\n> ## quoted\n";
+        assert_eq!(titles(t), vec![(1, "A".into(), 1)]);
+    }
+
+    #[test]
+    fn headings_respect_from_offset() {
+        let t = "# Skip\n# Keep\n";
+        let h = headings(t, 7, t.len());
+        assert_eq!(h, vec![Heading { level: 1, title: "Keep".into(), start: 7, line: 2 }]);
+        // Offsets out of range or inside a char never panic.
+        assert!(headings("é# x", 1, 99).is_empty());
+    }
+
+    #[test]
+    fn first_sentence_cuts_and_truncates() {
+        assert_eq!(first_sentence("Use it.  Then more."), "Use it.");
+        assert_eq!(first_sentence("版本说明。第二句。"), "版本说明。");
+        assert_eq!(first_sentence("no end"), "no end");
+        let long = "a".repeat(200);
+        let s = first_sentence(&long);
+        assert_eq!(s.chars().count(), SUMMARY_MAX_CHARS);
+        assert!(s.ends_with('…'));
+    }
+
+    fn load(text: &str) -> (Corpus, NodeId) {
+        let mut c = Corpus::new();
+        let src = c.add_source(Source::virtual_text(text.to_string()));
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
+        let mut f = Node::new(NodeKind::File, Format::Markdown, "doc.md", "doc.md");
+        f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: text.len() });
+        let file = c.add_child(root, f);
+        add_sections(&mut c, file, src, 0, text.len(), Format::Markdown);
+        c.finalize();
+        (c, file)
+    }
+
+    fn dump(c: &Corpus, file: NodeId) -> Vec<String> {
+        c.preorder(file)
+            .into_iter()
+            .skip(1)
+            .map(|n| {
+                let n = c.node(n);
+                let s = n.span.unwrap_or(TextSpan { source: SourceId(0), start: 0, own_end: 0, end: 0 });
+                format!(
+                    "{} L{}-{} {}..{}..{} {:?}",
+                    n.id,
+                    n.line_start.unwrap_or(0),
+                    n.line_end.unwrap_or(0),
+                    s.start,
+                    s.own_end,
+                    s.end,
+                    n.summary
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sections_nest_with_level_jumps_and_prelude() {
+        let t = "Intro text. More.\n\n# A\nalpha body.\n### C\ngamma\n## D\n# A\nagain\n";
+        let (c, file) = load(t);
+        assert_eq!(
+            dump(&c, file),
+            vec![
+                "r/doc.md#docmd L1-2 0..19..19 \"Intro text.\"",
+                "r/doc.md#a L3-7 19..35..52 \"alpha body.\"",
+                "r/doc.md#a/c L5-6 35..47..47 \"gamma\"",
+                "r/doc.md#a/d L7-7 47..52..52 \"\"",
+                "r/doc.md#a-2 L8-9 52..62..62 \"again\"",
+            ]
+        );
+        let a = c.find("r/doc.md#a").unwrap_or(NodeId(0));
+        assert_eq!(c.node(a).bytes, 33);
+        assert_eq!(c.node(a).own_bytes, 16);
+        assert_eq!(c.node(a).level, 1);
+    }
+
+    #[test]
+    fn blank_prelude_is_not_a_section() {
+        let (c, file) = load("\n\n# Only\n");
+        assert_eq!(dump(&c, file), vec!["r/doc.md#only L3-3 2..9..9 \"\""]);
+    }
+
+    #[test]
+    fn summary_skips_code_and_tables_uses_list_items() {
+        let t = "# A\n```\ncode.\n```\n| x |\n|---|\n| y |\n\n- first item. second\n";
+        let (c, file) = load(t);
+        assert_eq!(c.node(c.node(file).children[0]).summary, "first item.");
+    }
 }

@@ -1,15 +1,43 @@
-//! Loading: detect the format of each folder and run its loader into a [`crate::model::Corpus`].
+//! Loading: detect the format of each folder and run its loader into a
+//! [`crate::model::Corpus`] (DESIGN.md §2, FORMATS.md).
 //!
-//! CONTRACT (owned by the formats helper):
+//! Owns: root labels ([`root_specs`], [`discover_roots`]), [`load_root`], per-folder
+//! detection ([`detect::detect`]), the shared folder walker (`load`), the Agent Skills loader
+//! (`skill`), duplicate detection (`dupes`), markdown sectioning ([`markdown`]).
+//!
+//! Shapes recognised today: a single file; a skill folder (`SKILL.md`); a lazytools bundle;
+//! any other folder, walked folder by folder (a folder of skills such as
+//! `~/.claude/skills` or `plugins/*/skills/*`, a plain doc tree, or a mix). In plain folders
+//! only doc files (`.md .mdx .markdown .txt`) are listed and folders without any are left
+//! out; inside a skill every file is listed (non-doc files as assets, never read).
+//!
+//! **Adding a format loader:** write `formats/<name>.rs` with
+//! `pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str)`, add its rule
+//! to [`detect::detect`] (more specific rules first) and a match arm in
+//! `load::Loader::load_folder` (sub-folders) and in [`load_root`] (the opened folder itself).
 
 use std::path::{Path, PathBuf};
 
-use crate::model::Corpus;
+use crate::model::{Corpus, Format, Node, NodeKind, Warning};
+
+pub mod detect;
+mod dupes;
+pub mod lazytools;
+pub mod llms_txt;
+mod load;
+pub mod markdown;
+pub mod read;
+mod roots;
+mod skill;
+pub mod walk;
+
+pub use roots::{discover_roots, root_specs};
+pub use skill::{frontmatter_meta, frontmatter_warnings};
 
 /// Options for loading.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
-    /// Follow symlinks that escape the opened roots.
+    /// Follow symlinks that escape the opened roots (`--follow-links`).
     pub follow_links: bool,
     /// Same-named skills across scopes: first wins (default last wins).
     pub first_wins: bool,
@@ -25,20 +53,72 @@ pub struct RootSpec {
 }
 
 /// Load one root. Never fails: problems become warnings on nodes.
-pub fn load_root(_spec: &RootSpec, _opts: &LoadOptions, _progress: &mut dyn FnMut(usize)) -> Corpus {
-    todo!("formats helper")
+///
+/// The result holds one `Root` node (title = `spec.label`, path `""`) and is finalized
+/// (ids and container sizes assigned). Below it:
+/// - a file PATH: that file (`<label>/<file name>`);
+/// - a skill folder: one `Skill` node with path `""`, whose id is `<label>/<skill name>`
+///   (its files are `<label>/SKILL.md`, `<label>/references/x.md`, …);
+/// - a lazytools bundle: whatever `lazytools::load` adds;
+/// - any other folder: its contents (Dir, Skill and File nodes).
+///
+/// The root's `format` is [`Format::Skill`] for a skill folder, [`Format::SkillsDir`] when
+/// skills were found below it, [`Format::Lazytools`] for a bundle, else
+/// [`Format::Markdown`]. `progress(files_loaded_so_far)` is called every 32 files and once
+/// at the end.
+pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(usize)) -> Corpus {
+    let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
+    let root_dir = if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
+    let mut ld = load::Loader::new(opts, progress, root_dir);
+    let root = ld.corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, spec.label.as_str(), ""));
+    match std::fs::metadata(&real) {
+        Err(e) => {
+            let msg = format!("cannot open {}: {e}", spec.path.display());
+            ld.corpus.node_mut(root).warnings.push(Warning::new(msg));
+        }
+        Ok(m) if m.is_dir() => {
+            ld.visit(&real);
+            let fmt = detect::detect(&real);
+            match fmt {
+                Format::Lazytools => lazytools::load(&mut ld.corpus, root, &real, ""),
+                Format::Skill => {
+                    skill::load_skill(&mut ld, root, &real, "");
+                }
+                _ => ld.load_contents(root, &real, "", load::Mode::Plain),
+            }
+            let holds_skills = ld.corpus.node(root).children.iter().any(|c| {
+                let n = ld.corpus.node(*c);
+                n.kind == NodeKind::Skill || n.format == Format::SkillsDir
+            });
+            ld.corpus.node_mut(root).format = match fmt {
+                Format::Lazytools | Format::Skill => fmt,
+                _ if holds_skills => Format::SkillsDir,
+                _ => Format::Markdown,
+            };
+        }
+        Ok(_) => {
+            ld.visit(&real);
+            let name = real.file_name().map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
+            let fmt = match detect::file_format(&name) {
+                Format::Markdown => Format::Markdown,
+                _ => Format::Text,
+            };
+            ld.add_doc_file(root, &name, &real, &name, fmt);
+            ld.corpus.node_mut(root).format = fmt;
+        }
+    }
+    let files = ld.files();
+    let mut corpus = ld.corpus;
+    dupes::mark_duplicates(&mut corpus, root);
+    if corpus.node(root).children.is_empty() && corpus.node(root).warnings.is_empty() {
+        let msg = format!("no documents found in {}", spec.path.display());
+        corpus.node_mut(root).warnings.push(Warning::new(msg));
+    }
+    progress(files);
+    corpus.finalize();
+    corpus
 }
-
-/// Labels for PATH arguments: folder names, deduplicated in sorted real-path order.
-pub fn root_specs(_paths: &[PathBuf]) -> Vec<RootSpec> {
-    todo!("formats helper")
-}
-
-/// The default roots when no PATH is given (`./.claude/skills`, `./.agents/skills`,
-/// `~/.claude/skills`, `~/.agents/skills`; scopes `project`, `user`).
-pub fn discover_roots(_cwd: &Path) -> Vec<RootSpec> {
-    todo!("formats helper")
-}
-
-pub mod lazytools;
-pub mod markdown;
+pub mod seekers;
+pub mod catalog;
+pub mod git_adr;
+pub mod doc_tree;

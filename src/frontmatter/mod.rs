@@ -4,9 +4,28 @@
 //! can later be spliced in without touching any other byte, and reports problems as
 //! warnings with line numbers instead of failing.
 //!
-//! CONTRACT (owned by the frontmatter helper; `parse` body to be written).
+//! Layout: `lines` (line table), `scalar` (YAML scalar rules), `parse` (the structural
+//! parser and key tree), `strict` (verification with a strict YAML reader); write side:
+//! `quote` (least quoting), `edit` (splicing edits into raw bytes), `save` (atomic save,
+//! undo, line diff), `ops` (`fm get/set/unset` for the CLI).
 
 use std::ops::Range;
+
+pub mod edit;
+mod lines;
+pub mod ops;
+pub mod parse;
+pub mod quote;
+pub mod save;
+pub mod scalar;
+mod strict;
+
+pub use edit::{EditValue, repair, set, unset};
+pub use ops::{GetMode, SetReport, fm_get, fm_set, fm_unset};
+pub use parse::{KeyNode, Parsed, parse_tree};
+pub use save::{DiffKind, DiffLine, LoadedFile, SaveReport, line_diff, load, save, undo};
+pub use scalar::{BlockHeader, Chomp};
+pub use strict::verify_strict;
 
 /// How a value is written in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +184,12 @@ fn split_space_tools(s: &str) -> Vec<String> {
 /// Parse the frontmatter at the start of `text` (after an optional BOM). Returns `None`
 /// when the file does not start with a `---` line. Never panics; problems go to `warnings`.
 /// A `---` later in the body (a thematic break) is body text.
-pub fn parse(_text: &str) -> Option<Frontmatter> {
-    todo!("frontmatter helper")
+///
+/// Rules (FORMATS §3.2–3.3, §5.1): the opening fence is the first line, exactly `---`
+/// (trailing spaces allowed); the closing fence is the next line whose trimmed text is
+/// `---` or `...`. Without a closing fence the result has `block: 0..0`, no entries and
+/// the warning `(1, "no closing --- fence; treated as body")`. All spans are byte offsets
+/// into `text` (BOM bytes included); O(n) in the length of the frontmatter.
+pub fn parse(text: &str) -> Option<Frontmatter> {
+    parse_tree(text).map(|p| p.fm)
 }

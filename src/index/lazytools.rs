@@ -1,12 +1,223 @@
 //! lazytools' BM25 (FORMATS §2.5–2.7) on bundles: its tokenizer, stopwords, vocab.json IDF,
-//! manifest avgdl, heading and phrase boosts — reproducing its scores exactly.
+//! manifest avgdl, heading and phrase boosts — reproducing its scores exactly (same floating
+//! point operation order as lazybridge 0.7.9 `_bm25`).
 //!
-//! CONTRACT (owned by the lazytools helper).
+//! Owned by the lazytools helper. The index calls [`search`] for every bundle in
+//! `corpus.bundles`; the `brief --format lazytools` path uses [`rank`].
+
+use std::collections::HashMap;
 
 use crate::model::{BundleStats, NodeId};
 
+/// BM25 `k1` of lazytools (FORMATS §2.7).
+pub const K1: f64 = 1.5;
+/// BM25 `b` of lazytools (FORMATS §2.7).
+pub const B: f64 = 0.75;
+/// Added once per query token that is a substring of the lower-cased heading.
+pub const HEADING_BOOST: f64 = 1.2;
+/// Added when the first [`PHRASE_TOKENS`] query tokens, space-joined, occur in the
+/// lower-cased chunk text.
+pub const PHRASE_BOOST: f64 = 4.0;
+/// How many leading query tokens form the boosted phrase.
+pub const PHRASE_TOKENS: usize = 6;
+/// IDF used for a query token missing from vocab.json.
+pub const UNKNOWN_IDF: f64 = 0.5;
+
+/// The 69 stopwords (45 English + 24 Italian) of FORMATS §2.5, dropped after tokenizing.
+pub const STOPWORDS: [&str; 69] = [
+    "the", "a", "an", "and", "or", "of", "to", "for", "in", "on", "with", "by", "from", "is", "are", "was",
+    "were", "be", "as", "that", "this", "it", "its", "at", "into", "how", "what", "why", "when", "which",
+    "who", "can", "could", "should", "would", "use", "using", "used", "about", "than", "then", "them",
+    "they", "their", "there", "de", "del", "della", "di", "e", "il", "la", "lo", "gli", "le", "un", "una",
+    "uno", "che", "come", "per", "con", "su", "da", "nel", "nella", "delle", "dei", "degli",
+];
+
+/// Whether `t` is one of lazytools' [`STOPWORDS`].
+pub fn is_stopword(t: &str) -> bool {
+    STOPWORDS.contains(&t)
+}
+
+/// lazytools' `_tokenize` (FORMATS §2.5): lower-case the whole text (full Unicode lowering, as
+/// Python's `str.lower`), take every maximal run of `[a-zA-Z0-9_.]` of at least 2 chars, drop
+/// stopwords. Order and duplicates are kept.
+pub fn tokenize(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    let mut run_start: Option<usize> = None;
+    let is_tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    let bytes = lower.as_bytes();
+    for i in 0..=bytes.len() {
+        let inside = i < bytes.len() && is_tok(bytes[i]);
+        match (inside, run_start) {
+            (true, None) => run_start = Some(i),
+            (false, Some(s)) => {
+                let tok = &lower[s..i];
+                if tok.len() >= 2 && !is_stopword(tok) {
+                    out.push(tok.to_string());
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// lazytools' `_bm25` score of chunk `i` of `bundle` for the already tokenized query
+/// `q_tokens` (FORMATS §2.7): BM25 sum over query tokens (duplicates count), then +1.2 per
+/// query token contained in the lower-cased heading, then +4.0 for the phrase. `0.0` for an
+/// empty query or an index out of range.
+pub fn score_chunk(bundle: &BundleStats, i: usize, q_tokens: &[String]) -> f64 {
+    Query::new(q_tokens).score(bundle, i)
+}
+
+/// A tokenized query prepared for scoring many chunks: its distinct tokens (for one pass
+/// over each chunk's tokens) and the boosted phrase.
+struct Query<'a> {
+    tokens: &'a [String],
+    slot: HashMap<&'a str, usize>,
+    phrase: String,
+}
+
+impl<'a> Query<'a> {
+    fn new(tokens: &'a [String]) -> Self {
+        let mut slot = HashMap::new();
+        for t in tokens {
+            let n = slot.len();
+            slot.entry(t.as_str()).or_insert(n);
+        }
+        let phrase = tokens[..tokens.len().min(PHRASE_TOKENS)].join(" ");
+        Self { tokens, slot, phrase }
+    }
+
+    fn score(&self, bundle: &BundleStats, i: usize) -> f64 {
+        if self.tokens.is_empty() {
+            return 0.0;
+        }
+        let Some(tokens) = bundle.chunk_tokens.get(i) else {
+            return 0.0;
+        };
+        let mut tf_of = vec![0u64; self.slot.len()];
+        for t in tokens {
+            if let Some(&k) = self.slot.get(t.as_str()) {
+                tf_of[k] += 1;
+            }
+        }
+        let doc_len = bundle.chunk_doc_lens.get(i).copied().unwrap_or(tokens.len() as u64);
+        let dl = if doc_len == 0 { 1.0 } else { doc_len as f64 };
+        let avgdl = bundle.avgdl;
+        let mut score = 0.0_f64;
+        for tok in self.tokens {
+            let tf = self.slot.get(tok.as_str()).map(|&k| tf_of[k]).unwrap_or(0);
+            if tf == 0 {
+                continue;
+            }
+            let tf = tf as f64;
+            let idf = bundle.idf.get(tok.as_str()).copied().unwrap_or(UNKNOWN_IDF);
+            // Same operation order as Python: idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)).
+            score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
+        }
+        let heading = bundle.chunk_headings.get(i).map(|h| h.to_lowercase()).unwrap_or_default();
+        for tok in self.tokens {
+            if heading.contains(tok.as_str()) {
+                score += HEADING_BOOST;
+            }
+        }
+        if !self.phrase.is_empty()
+            && bundle.chunk_texts.get(i).is_some_and(|t| t.to_lowercase().contains(self.phrase.as_str()))
+        {
+            score += PHRASE_BOOST;
+        }
+        score
+    }
+}
+
+/// Rank all chunks of `bundle` for `query` as lazytools does: score each, stable sort by
+/// score descending (ties keep chunks.jsonl order), take the first `limit`, drop scores ≤ 0.
+/// Returns `(chunk index into the bundle's parallel vectors, score)`.
+pub fn rank(bundle: &BundleStats, query: &str, limit: usize) -> Vec<(usize, f64)> {
+    let q_tokens = tokenize(query);
+    let q = Query::new(&q_tokens);
+    let mut scored: Vec<(usize, f64)> =
+        (0..bundle.chunk_tokens.len()).map(|i| (i, q.score(bundle, i))).collect();
+    scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+    scored.truncate(limit);
+    scored.retain(|(_, s)| *s > 0.0);
+    scored
+}
+
 /// Score every chunk of `bundle` for `query`; return the top `top_k` `(chunk node, score)`
-/// pairs with score > 0, best first, ties in chunk order (lazytools' stable sort).
-pub fn search(_bundle: &BundleStats, _query: &str, _top_k: usize) -> Vec<(NodeId, f64)> {
-    todo!("lazytools helper")
+/// pairs with score > 0, best first, ties in chunk order (lazytools' stable sort). Scores
+/// equal lazytools' `_bm25` bit for bit on its own bundles.
+pub fn search(bundle: &BundleStats, query: &str, top_k: usize) -> Vec<(NodeId, f64)> {
+    rank(bundle, query, top_k)
+        .into_iter()
+        .filter_map(|(i, s)| bundle.chunks.get(i).map(|n| (*n, s)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizer_keeps_dots_and_drops_stopwords() {
+        assert_eq!(
+            tokenize("How do I use app.get()? The returned. value… x 1.3 É_é"),
+            vec!["do", "app.get", "returned.", "value", "1.3"]
+        );
+        assert_eq!(
+            tokenize("Where is the JWT helper documented?"),
+            vec!["where", "jwt", "helper", "documented"]
+        );
+    }
+
+    #[test]
+    fn stopword_list_has_69_distinct_words() {
+        let set: std::collections::HashSet<_> = STOPWORDS.iter().collect();
+        assert_eq!(set.len(), 69);
+        assert!(!is_stopword("where") && !is_stopword("do") && !is_stopword("me"));
+    }
+
+    fn bundle() -> BundleStats {
+        let toks = |s: &str| tokenize(s);
+        let texts = ["alpha beta gamma", "beta beta delta", "nothing here"];
+        BundleStats {
+            name: "t".into(),
+            avgdl: 2.0,
+            idf: [("beta".to_string(), 0.25), ("alpha".to_string(), 1.0)].into_iter().collect(),
+            skill_md: None,
+            chunks: vec![NodeId(1), NodeId(2), NodeId(3)],
+            chunk_tokens: texts.iter().map(|t| toks(t)).collect(),
+            chunk_paths: vec!["/x/a.md".into(); 3],
+            chunk_headings: vec!["Alpha".into(), "Other".into(), "Beta things".into()],
+            chunk_texts: texts.iter().map(|t| t.to_string()).collect(),
+            chunk_doc_lens: vec![3, 3, 0],
+        }
+    }
+
+    #[test]
+    fn scores_follow_formula_and_boosts() {
+        let b = bundle();
+        let q = tokenize("alpha beta");
+        let norm = K1 * (1.0 - B + B * 3.0 / 2.0);
+        let expect0 = 1.0 * 1.0 * 2.5 / (1.0 + norm) + 0.25 * 1.0 * 2.5 / (1.0 + norm) + 1.2 + 4.0;
+        assert_eq!(score_chunk(&b, 0, &q), expect0);
+        let expect1 = 0.25 * 2.0 * 2.5 / (2.0 + norm);
+        assert_eq!(score_chunk(&b, 1, &q), expect1);
+        // Heading boost fires without any term match; doc_len 0 is treated as 1.
+        assert_eq!(score_chunk(&b, 2, &q), 1.2);
+        let hits = search(&b, "alpha beta", 2);
+        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![NodeId(1), NodeId(3)]);
+    }
+
+    #[test]
+    fn unknown_terms_use_idf_half_and_zero_scores_are_dropped() {
+        let b = bundle();
+        let s = score_chunk(&b, 1, &tokenize("delta"));
+        // tf 1, IDF 0.5, plus the phrase boost ("delta" occurs in the text).
+        assert_eq!(s, 0.5 * 1.0 * 2.5 / (1.0 + K1 * (1.0 - B + B * 3.0 / 2.0)) + PHRASE_BOOST);
+        assert!(search(&b, "zzz", 10).is_empty());
+        assert!(search(&b, "the of", 10).is_empty());
+    }
 }

@@ -31,6 +31,12 @@ pub struct BundleStats {
     pub chunk_paths: Vec<String>,
     /// Each chunk's `heading`, parallel to `chunks`.
     pub chunk_headings: Vec<String>,
+    /// Each chunk's `text` (as stored in chunks.jsonl), parallel to `chunks`; lazytools'
+    /// phrase boost tests the lower-cased text (FORMATS §2.7).
+    pub chunk_texts: Vec<String>,
+    /// Each chunk's `doc_len` field (tokens; lazytools uses it, not `tokens.len()`, as dl),
+    /// parallel to `chunks`.
+    pub chunk_doc_lens: Vec<u64>,
 }
 
 /// All loaded roots: node arena, texts, and per-bundle scoring data.

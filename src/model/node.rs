@@ -137,11 +137,15 @@ pub enum Flag {
     Truncated,
     /// A symlink escaping the opened roots; listed, not read.
     ExternalLink,
+    /// An alternative rendering of content the skill holds elsewhere (Skill_Seekers'
+    /// `llms-small`/`llms`/`llms-full` variants beside the category references): shown with
+    /// its size, but like a duplicate not summed into containers nor indexed.
+    Variant,
 }
 
 impl Flag {
     /// Every flag, in bit order.
-    pub const ALL: [Flag; 10] = [
+    pub const ALL: [Flag; 11] = [
         Flag::Duplicate,
         Flag::Shadowed,
         Flag::Optional,
@@ -152,6 +156,7 @@ impl Flag {
         Flag::Asset,
         Flag::Truncated,
         Flag::ExternalLink,
+        Flag::Variant,
     ];
 
     fn bit(self) -> u16 {
@@ -171,6 +176,7 @@ impl Flag {
             Self::Asset => "asset",
             Self::Truncated => "truncated",
             Self::ExternalLink => "external-link",
+            Self::Variant => "variant",
         }
     }
 }
@@ -196,9 +202,10 @@ impl Flags {
     pub fn iter(self) -> impl Iterator<Item = Flag> {
         Flag::ALL.into_iter().filter(move |f| self.has(*f))
     }
-    /// True for `duplicate` or `alias`: excluded from container sums and from the index.
+    /// True for `duplicate`, `alias` or `variant`: excluded from container sums and from
+    /// the index.
     pub fn is_copy(self) -> bool {
-        self.has(Flag::Duplicate) || self.has(Flag::Alias)
+        self.has(Flag::Duplicate) || self.has(Flag::Alias) || self.has(Flag::Variant)
     }
 }
 

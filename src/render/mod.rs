@@ -2,3 +2,26 @@
 //! syntect. The TUI converts these lines to ratatui text in one bridge.
 //!
 //! CONTRACT (owned by the render helper).
+//!
+//! - [`text`]: [`Rgb`], [`Role`], [`Style`], [`Span`], [`Line`] (sanitised text).
+//! - [`width`]: cell widths, [`truncate`] with `…`, [`wrap`] of styled spans.
+//! - [`markdown`]: [`render_markdown`] → [`Rendered`] (lines, source offsets, code blocks,
+//!   headings, search-hit lines).
+//! - [`highlight`]: [`Highlighter`] (syntect + two-face) and [`apply`] to swap highlighted
+//!   code lines into a [`Rendered`].
+//! - [`theme`]: [`Theme`] (built-in dark/light TOML, user overrides), [`no_color`].
+//! - [`terms`]: search-term hit marking ([`Role::Match`]).
+
+pub mod highlight;
+pub mod markdown;
+mod table;
+pub mod terms;
+pub mod text;
+pub mod theme;
+pub mod width;
+
+pub use highlight::{Highlighter, SyntaxTheme, apply};
+pub use markdown::{CodeBlock, RenderOptions, Rendered, render_markdown};
+pub use text::{Line, Rgb, Role, Span, Style};
+pub use theme::{Theme, ThemeError, no_color};
+pub use width::{str_width, truncate, truncate_line, wrap};

@@ -1,1 +1,78 @@
-//! The terminal UI.
+//! The terminal UI (DESIGN §6): a drillable tree with sizes and selection marks, a preview
+//! of rendered markdown, live search (BM25 + fuzzy), a running token total and brief copy.
+//!
+//! Architecture: every user intent is an [`action::Action`]; [`update::update`] is the only
+//! mutator of [`app::App`]; [`view`] draws from `&App`; workers ([`workers`]) load, count,
+//! index, search, highlight and copy off the UI thread, their results tagged with a
+//! generation; [`runtime`] multiplexes input and results and draws once per batch;
+//! [`bridge`] is the one converter from the core's styled text to ratatui.
+
+pub mod action;
+pub mod app;
+pub mod bridge;
+pub mod config;
+pub mod format;
+pub mod glyphs;
+pub mod headless;
+pub mod keymap;
+pub mod layout;
+pub mod preview;
+pub mod results;
+pub mod runtime;
+pub mod terminal;
+pub mod theme;
+pub mod tree;
+pub mod update;
+pub mod view;
+pub mod workers;
+
+use crate::model::Corpus;
+
+/// Options of a TUI session (from the command line).
+#[derive(Clone, Debug, Default)]
+pub struct TuiOptions {
+    /// Token encoding for sizes and the selection total.
+    pub encoding: crate::tokens::Encoding,
+    /// Loader options.
+    pub load: crate::formats::LoadOptions,
+    /// `"dark"`, `"light"` or a theme TOML path; `None` uses the config (default dark).
+    pub theme: Option<String>,
+}
+
+/// Build the app for a session: settings, keymap and theme from the config (problems
+/// become warnings in the status bar), an empty corpus that fills as roots load.
+pub fn new_app(opts: &TuiOptions, roots: usize) -> app::App {
+    let (settings, keymap, mut warnings) = config::load();
+    let spec = opts.theme.clone().unwrap_or_else(|| settings.ui.theme.clone());
+    let (theme, tw) = theme::UiTheme::load(&spec, crate::render::no_color());
+    warnings.extend(tw);
+    let mut app = app::App::new(Corpus::new(), opts.encoding, keymap, settings, theme);
+    app.progress.loading = Some((0, 0, roots));
+    if let Some(w) = warnings.first() {
+        app.status = w.clone();
+    }
+    app.warnings = warnings;
+    app
+}
+
+/// Run the TUI on `specs` until the user quits. The first frame shows at once; roots load
+/// in the background. The terminal is restored on every exit path (return, error, panic).
+///
+/// Errors: the terminal cannot be set up (stdout is not a terminal) or drawing failed.
+pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Result<()> {
+    terminal::install_panic_hook();
+    let mut app = new_app(&opts, specs.len());
+    let mut session = terminal::Session::enter(app.settings.ui.mouse)?;
+    let size = session.terminal.size()?;
+    update::update(&mut app, action::Action::Resize(size.width, size.height));
+    let workers = runtime::Workers::start();
+    if specs.is_empty() {
+        app.progress.loading = None;
+        app.status = "Nothing to open".into();
+    } else {
+        workers::load(&workers.tx, specs, opts.load.clone());
+    }
+    let result = runtime::run_loop(&mut session, &mut app, &workers);
+    drop(session);
+    result
+}

@@ -1,0 +1,325 @@
+//! Search benchmark (DESIGN.md §8): `cargo bench --bench search`.
+//!
+//! With `SKILLNAV_BENCH_BUILD_ONLY=N` it only rebuilds the index N times (for profiling).
+//!
+//! Loads the corpus at `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`, relative to
+//! the package root; a clear message and exit 0 when it is missing) and measures:
+//! - load (`formats::load_root`) and BM25 index build (`Index::build`), i.e. time to
+//!   searchable, plus the fuzzy index build and peak RSS;
+//! - BM25 query latency p50/p95 over ~50 realistic queries (exact, as the CLI runs them), and
+//!   over every prefix of those queries with prefix expansion (as the TUI runs while typing);
+//! - fuzzy (nucleo) query latency p50/p95;
+//! - the baseline: the same section texts written to a temporary JSONL and indexed by
+//!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run; the ratio of its
+//!   time to searchable (tokenize + build) to ours (load + build) must be ≥ 6.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use skillnav::formats::{LoadOptions, load_root, root_specs};
+use skillnav::index::{FuzzyIndex, Index, SearchOptions};
+use skillnav::model::Corpus;
+
+/// Realistic queries for a KEP-like corpus: topics, identifiers, headings, and a few typos
+/// (which exercise "did you mean").
+const QUERIES: &[&str] = &[
+    "graduation criteria",
+    "feature gate",
+    "version skew strategy",
+    "pod scheduling",
+    "kubelet restart",
+    "api server",
+    "kube-apiserver flags",
+    "admission webhook",
+    "custom resource definition",
+    "CRD validation",
+    "node lifecycle",
+    "container runtime interface",
+    "topology manager",
+    "cpu manager policy",
+    "memory pressure eviction",
+    "horizontal pod autoscaler",
+    "service account token",
+    "rbac authorization",
+    "etcd storage",
+    "dual stack ipv6",
+    "endpoint slices",
+    "ingress controller",
+    "network policy",
+    "load balancer",
+    "kubectl apply",
+    "server side apply",
+    "windows containers",
+    "cgroup v2",
+    "seccomp profile",
+    "pod security standards",
+    "rollback planning",
+    "monitoring requirements",
+    "scalability",
+    "test plan e2e",
+    "upgrade downgrade",
+    "metrics SLI SLO",
+    "deprecation policy",
+    "beta to GA",
+    "alpha feature",
+    "sidecar containers",
+    "job completion",
+    "statefulset",
+    "DaemonSet rolling update",
+    "volume snapshot",
+    "csi driver",
+    "garbage collection",
+    "leader election",
+    "schedulr plugin",
+    "kubelte",
+    "topolgy spread constraints",
+];
+
+/// Title-like queries for the fuzzy matcher.
+const FUZZY_QUERIES: &[&str] = &[
+    "graduation",
+    "test plan",
+    "risks",
+    "design details",
+    "kubelet",
+    "scheduler",
+    "apiserver",
+    "version skew",
+    "readme",
+    "non goals",
+    "sidecar",
+    "topology",
+    "dual stack",
+    "eviction",
+    "crd",
+    "grduation critria",
+    "rollout",
+    "monitoring",
+    "upgrade",
+    "alternatives",
+];
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let k = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[k.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn load(path: &Path) -> Corpus {
+    let mut corpus = Corpus::new();
+    for spec in root_specs(&[path.to_path_buf()]) {
+        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
+    }
+    corpus.finalize();
+    corpus
+}
+
+/// Time `f` over every query, `reps` times each; returns sorted per-call durations.
+fn time_queries(queries: &[String], reps: usize, mut f: impl FnMut(&str)) -> Vec<Duration> {
+    let mut v = Vec::with_capacity(queries.len() * reps);
+    for _ in 0..reps {
+        for q in queries {
+            let t = Instant::now();
+            f(q);
+            v.push(t.elapsed());
+        }
+    }
+    v.sort();
+    v
+}
+
+fn python_has_rank_bm25() -> bool {
+    Command::new("python3").args(["-c", "import rank_bm25"]).output().is_ok_and(|o| o.status.success())
+}
+
+fn main() {
+    let path = PathBuf::from(
+        std::env::var("SKILLNAV_BENCH_CORPUS").unwrap_or_else(|_| "../shared/corpus/large".into()),
+    );
+    if !path.exists() {
+        println!(
+            "search bench: corpus {} not found; set SKILLNAV_BENCH_CORPUS to a folder to benchmark. Skipping.",
+            path.display()
+        );
+        return;
+    }
+    println!("search bench on {}", path.display());
+
+    // Warm the page cache so both sides read from memory.
+    let _ = load(&path);
+
+    if let Ok(n) = std::env::var("SKILLNAV_BENCH_BUILD_ONLY") {
+        // Profiling aid: load once, then only rebuild the index `n` times.
+        let corpus = load(&path);
+        for _ in 0..n.parse::<usize>().unwrap_or(10) {
+            let t = Instant::now();
+            let index = Index::build(&corpus, &mut |_, _| {});
+            println!("index build {:.1} ms ({} documents)", ms(t.elapsed()), index.doc_count());
+        }
+        return;
+    }
+
+    let t0 = Instant::now();
+    let corpus = load(&path);
+    let t_load = t0.elapsed();
+    let t1 = Instant::now();
+    let index = Index::build(&corpus, &mut |_, _| {});
+    let t_index = t1.elapsed();
+    let t2 = Instant::now();
+    let fuzzy = FuzzyIndex::build(&corpus);
+    let t_fuzzy_build = t2.elapsed();
+    let to_searchable = t_load + t_index;
+    let text_bytes: usize = corpus.sources.iter().map(|s| s.text.len()).sum();
+    println!(
+        "corpus: {} nodes, {} sources, {:.1} MB text; index: {} documents, {} terms, {} postings, ~{:.1} MB",
+        corpus.len(),
+        corpus.sources.len(),
+        text_bytes as f64 / 1e6,
+        index.doc_count(),
+        index.vocab_len(),
+        index.posting_count(),
+        index.heap_bytes() as f64 / 1e6
+    );
+    println!(
+        "load {:.1} ms + index build {:.1} ms = to searchable {:.1} ms (budget 500 ms); fuzzy build {:.1} ms ({} haystacks)",
+        ms(t_load),
+        ms(t_index),
+        ms(to_searchable),
+        ms(t_fuzzy_build),
+        fuzzy.len()
+    );
+
+    let queries: Vec<String> = QUERIES.iter().map(|s| s.to_string()).collect();
+    let exact = SearchOptions { top_k: 10, prefix: false };
+    let mut hits_total = 0;
+    for q in &queries {
+        hits_total += index.search(&corpus, q, &exact).hits.len();
+    }
+    let bm = time_queries(&queries, 20, |q| {
+        std::hint::black_box(index.search(&corpus, q, &exact));
+    });
+    println!(
+        "BM25 exact: {} queries x 20, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms (budget p95 1 ms); {} hits over the set",
+        queries.len(),
+        ms(pct(&bm, 50.0)),
+        ms(pct(&bm, 95.0)),
+        ms(pct(&bm, 100.0)),
+        hits_total
+    );
+    let typed: Vec<String> = queries
+        .iter()
+        .flat_map(|q| q.char_indices().skip(1).map(|(i, _)| q[..i].to_string()).chain([q.clone()]))
+        .collect();
+    let pre = SearchOptions { top_k: 10, prefix: true };
+    let bp = time_queries(&typed, 3, |q| {
+        std::hint::black_box(index.search(&corpus, q, &pre));
+    });
+    println!(
+        "BM25 while typing (prefix): {} keystroke queries x 3, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms",
+        typed.len(),
+        ms(pct(&bp, 50.0)),
+        ms(pct(&bp, 95.0)),
+        ms(pct(&bp, 100.0))
+    );
+    let fq: Vec<String> = FUZZY_QUERIES.iter().map(|s| s.to_string()).collect();
+    let fz = time_queries(&fq, 5, |q| {
+        std::hint::black_box(fuzzy.search(q, 10));
+    });
+    println!(
+        "fuzzy: {} queries x 5, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms",
+        fq.len(),
+        ms(pct(&fz, 50.0)),
+        ms(pct(&fz, 95.0)),
+        ms(pct(&fz, 100.0))
+    );
+    if let Some(rss) = peak_rss_mb() {
+        println!("peak RSS {rss:.1} MB (whole bench process, two loads; budget 100 MB)");
+    }
+
+    baseline(&corpus, &index, &queries, to_searchable);
+}
+
+fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline_rank_bm25.py");
+    if !python_has_rank_bm25() {
+        println!("baseline: installing rank-bm25 (pip install rank-bm25)");
+        let _ = Command::new("python3").args(["-m", "pip", "install", "--quiet", "rank-bm25"]).status();
+        if !python_has_rank_bm25() {
+            println!("baseline: python3 with rank_bm25 unavailable; ratio not measured");
+            return;
+        }
+    }
+    let Ok(dir) = tempfile::tempdir() else {
+        println!("baseline: cannot create a temp dir; ratio not measured");
+        return;
+    };
+    let docs_path = dir.path().join("docs.jsonl");
+    let queries_path = dir.path().join("queries.txt");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&docs_path)?);
+        for n in index.documents() {
+            let line = serde_json::json!({ "id": corpus.node(n).id, "text": corpus.own_text(n) });
+            writeln!(f, "{line}")?;
+        }
+        f.flush()?;
+        std::fs::write(&queries_path, queries.join("\n"))
+    };
+    if let Err(e) = write() {
+        println!("baseline: cannot write {}: {e}", docs_path.display());
+        return;
+    }
+    let out = Command::new("python3").arg(&script).arg(&docs_path).arg(&queries_path).output();
+    let out = match out {
+        Ok(o) if o.status.success() => o,
+        Ok(o) => {
+            println!("baseline failed: {}", String::from_utf8_lossy(&o.stderr).trim());
+            return;
+        }
+        Err(e) => {
+            println!("baseline: cannot run python3: {e}");
+            return;
+        }
+    };
+    let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => {
+            println!("baseline: unreadable output ({e}): {}", String::from_utf8_lossy(&out.stdout));
+            return;
+        }
+    };
+    let f = |k: &str| v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN);
+    let theirs = f("to_searchable_s");
+    println!(
+        "rank-bm25 (Python): {} docs, read {:.1} ms, tokenize {:.1} ms + BM25Okapi {:.1} ms = to searchable {:.1} ms; query p50 {:.1} ms, p95 {:.1} ms",
+        v.get("docs").and_then(serde_json::Value::as_u64).unwrap_or(0),
+        f("read_s") * 1000.0,
+        f("tokenize_s") * 1000.0,
+        f("index_s") * 1000.0,
+        theirs * 1000.0,
+        f("query_p50_ms"),
+        f("query_p95_ms"),
+    );
+    let ratio = theirs / ours.as_secs_f64();
+    println!(
+        "to searchable: skillnav {:.1} ms (load from disk + index) vs rank-bm25 {:.1} ms (tokenize + index, text already in memory): {:.1}x faster (target >= 6x) {}",
+        ms(ours),
+        theirs * 1000.0,
+        ratio,
+        if ratio >= 6.0 { "OK" } else { "BELOW TARGET" }
+    );
+}

@@ -1,0 +1,94 @@
+//! Human-readable numbers shared by briefs, clipboard statuses, the CLI and the TUI:
+//! decimal (SI) byte sizes and counts with thousands separators. Pure, no I/O.
+
+/// SI units after bytes; each step is ×1000 (DESIGN.md §4: "bytes are exact", so sizes are
+/// decimal like `du --si`, never binary KiB).
+const UNITS: [&str; 6] = ["kB", "MB", "GB", "TB", "PB", "EB"];
+
+/// A byte count for people, in decimal (SI) units.
+///
+/// Rules: below 1000 the exact count and `B` (`"999 B"`); otherwise the largest unit that
+/// keeps the value under 1000, with one decimal below 100 (`"4.2 kB"`, `"12.3 kB"`) and none
+/// from 100 on (`"100 kB"`, `"312 kB"`). Rounding is half-up on the shown digit, and a value
+/// that rounds up to 1000 moves to the next unit (`999_950` → `"1.0 MB"`).
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let n = u128::from(bytes);
+    let mut unit: u128 = 1000;
+    for name in UNITS {
+        // Tenths of this unit, rounded half-up.
+        let tenths = (n * 10 + unit / 2) / unit;
+        if tenths < 1000 {
+            return format!("{}.{} {name}", tenths / 10, tenths % 10);
+        }
+        let whole = (n + unit / 2) / unit;
+        if whole < 1000 {
+            return format!("{whole} {name}");
+        }
+        unit *= 1000;
+    }
+    // u64::MAX is 18.4 EB, so the loop always returns; keep an exact fallback anyway.
+    format!("{bytes} B")
+}
+
+/// A count with `,` thousands separators: `1034` → `"1,034"`, `999` → `"999"`,
+/// `1234567` → `"1,234,567"`.
+pub fn human_count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_below_one_kilobyte_are_exact() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(999), "999 B");
+    }
+
+    #[test]
+    fn bytes_use_one_decimal_below_100() {
+        assert_eq!(human_bytes(1000), "1.0 kB");
+        assert_eq!(human_bytes(4200), "4.2 kB");
+        assert_eq!(human_bytes(4249), "4.2 kB");
+        assert_eq!(human_bytes(4250), "4.3 kB");
+        assert_eq!(human_bytes(12_345), "12.3 kB");
+        assert_eq!(human_bytes(1_500_000), "1.5 MB");
+    }
+
+    #[test]
+    fn bytes_drop_the_decimal_from_100() {
+        assert_eq!(human_bytes(99_949), "99.9 kB");
+        assert_eq!(human_bytes(99_950), "100 kB");
+        assert_eq!(human_bytes(100_000), "100 kB");
+        assert_eq!(human_bytes(312_400), "312 kB");
+        assert_eq!(human_bytes(19_000_000), "19.0 MB");
+    }
+
+    #[test]
+    fn bytes_rounding_up_to_1000_moves_to_the_next_unit() {
+        assert_eq!(human_bytes(999_499), "999 kB");
+        assert_eq!(human_bytes(999_500), "1.0 MB");
+        assert_eq!(human_bytes(u64::MAX), "18.4 EB");
+    }
+
+    #[test]
+    fn counts_get_thousands_separators() {
+        assert_eq!(human_count(0), "0");
+        assert_eq!(human_count(999), "999");
+        assert_eq!(human_count(1034), "1,034");
+        assert_eq!(human_count(100_000), "100,000");
+        assert_eq!(human_count(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,148 @@
+//! clap definitions of the command line (DESIGN.md §7).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::tokens::Encoding;
+
+/// skillnav — navigate, search, size and curate agent skills and documentation trees.
+#[derive(Debug, Parser)]
+#[command(
+    name = "skillnav",
+    version,
+    about = "Terminal navigator for agent skills and doc trees: drill, search (BM25 + fuzzy), \
+             see byte and token sizes, curate sections and copy briefs",
+    args_conflicts_with_subcommands = true,
+    after_help = "With no PATH: the skills in ./.claude/skills, ./.agents/skills, ~/.claude/skills \
+                  and ~/.agents/skills; if there are none, the bundled sample skill."
+)]
+pub struct Cli {
+    /// Folders or files to open in the TUI.
+    pub paths: Vec<PathBuf>,
+    /// Open the bundled sample skill.
+    #[arg(long)]
+    pub sample: bool,
+    /// UI theme: dark, light, or a path to a theme TOML file.
+    #[arg(long)]
+    pub theme: Option<String>,
+    #[command(flatten)]
+    pub global: GlobalOpts,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options every subcommand accepts.
+#[derive(Debug, Args, Clone)]
+pub struct GlobalOpts {
+    /// Token encoding for sizes and budgets.
+    #[arg(long, global = true, default_value = "o200k_base", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+    /// Same-named skills across scopes: the first root wins (default: the last wins).
+    #[arg(long, global = true)]
+    pub first_wins: bool,
+    /// Read symlinks that point outside the opened roots.
+    #[arg(long, global = true)]
+    pub follow_links: bool,
+}
+
+fn parse_encoding(s: &str) -> Result<Encoding, String> {
+    s.parse()
+}
+
+/// Subcommands (each read-only one has `--json`).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the node tree with sizes.
+    Tree {
+        /// Roots to open (default: discovered skills, else the sample).
+        paths: Vec<PathBuf>,
+        /// Print at most N levels below the roots.
+        #[arg(long)]
+        depth: Option<usize>,
+        /// JSON: {"schema": 1, "encoding": …, "roots": [node…]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search: BM25 content hits and fuzzy title hits.
+    Search {
+        /// The query.
+        query: String,
+        /// Roots to search.
+        paths: Vec<PathBuf>,
+        /// Hits per group.
+        #[arg(long, default_value_t = 10)]
+        top_k: usize,
+        /// Expand the last word as a prefix (as while typing in the TUI).
+        #[arg(long)]
+        prefix: bool,
+        /// JSON: {"query": …, "hits": […]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print one node's text by id (or exact title).
+    Show {
+        /// Node id (`root/path#section`) or an exact section title.
+        id: String,
+        /// Roots to open.
+        paths: Vec<PathBuf>,
+        /// Which llms variant to read the section from (Skill_Seekers / catalog skills).
+        #[arg(long, value_enum)]
+        variant: Option<Variant>,
+        /// JSON: the node with its text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build a context brief from selected ids and/or a query.
+    Brief(BriefArgs),
+}
+
+/// llms variants (FORMATS §1.2).
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Variant {
+    /// llms-small.
+    Quick,
+    /// llms.txt link index.
+    Standard,
+    /// llms-full.
+    Complete,
+    /// complete unless the text exceeds 50 KB, then quick.
+    Auto,
+}
+
+/// `skillnav brief` arguments.
+#[derive(Debug, Args)]
+pub struct BriefArgs {
+    /// Roots to open.
+    pub paths: Vec<PathBuf>,
+    /// Retrieve sections for this query.
+    #[arg(long, short)]
+    pub query: Option<String>,
+    /// Include this node id (repeatable); selected sections come first.
+    #[arg(long = "select", short = 's')]
+    pub select: Vec<String>,
+    /// Brief mode.
+    #[arg(long, default_value = "auto")]
+    pub mode: String,
+    /// Output format.
+    #[arg(long, default_value = "md")]
+    pub format: String,
+    /// Retrieved sections at most.
+    #[arg(long, default_value_t = 8)]
+    pub top_k: usize,
+    /// Token budget: pack sections in order while they fit; the brief says what it left out.
+    #[arg(long)]
+    pub max_tokens: Option<u64>,
+    /// Character budget (lazytools format; default 10000 there).
+    #[arg(long)]
+    pub max_chars: Option<usize>,
+    /// lazytools answer mode: leave out the full excerpts.
+    #[arg(long)]
+    pub no_quotes: bool,
+    /// Copy the brief to the clipboard (native → OSC 52 → file) instead of printing it.
+    #[arg(long)]
+    pub copy: bool,
+    /// Write the brief to FILE.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+}

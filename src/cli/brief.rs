@@ -1,0 +1,68 @@
+//! `skillnav brief`: a context brief from `--select` ids and/or a `--query`, printed, written
+//! to a file, or copied.
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::{Context, bail};
+
+use super::args::BriefArgs;
+use super::show;
+use crate::brief::{self, Brief};
+use crate::clipboard;
+use crate::model::{Corpus, Selection};
+use crate::sanitize::sanitize;
+use crate::tokens::TokenCounter;
+
+/// Build the brief described by `a` and deliver it.
+pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCounter) -> anyhow::Result<()> {
+    if a.query.is_none() && a.select.is_empty() {
+        bail!("brief needs --query Q or --select ID");
+    }
+    let mut sel = Selection::new();
+    for key in &a.select {
+        let Some(id) = show::find(corpus, key) else { bail!("no node with id or title {key:?}") };
+        sel.select(corpus, id);
+    }
+    let brief: Brief = match (&a.query, sel.is_empty()) {
+        (Some(q), true) => {
+            let index = crate::index::Index::build(corpus, &mut |_, _| {});
+            let opts = brief::QueryBriefOptions { top_k: a.top_k, max_tokens: a.max_tokens, counter };
+            brief::query_brief(corpus, &index, q, &opts)
+        }
+        _ => {
+            let units = sel.units(corpus);
+            match a.max_tokens {
+                Some(max) => brief::pack(corpus, &units, max, counter),
+                None => brief::selection_brief(corpus, &units, counter),
+            }
+        }
+    };
+    deliver(out, &brief.text, brief.bytes as u64, brief.tokens, counter, a)
+}
+
+/// Print, write (`-o`) or copy (`--copy`) `text`.
+pub fn deliver(
+    out: &mut dyn Write,
+    text: &str,
+    bytes: u64,
+    tokens: u64,
+    counter: TokenCounter,
+    a: &BriefArgs,
+) -> anyhow::Result<()> {
+    if let Some(path) = &a.output {
+        std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
+        eprintln!("Wrote {} · {bytes} bytes · {tokens} tokens ({})", path.display(), counter.encoding());
+    }
+    if a.copy {
+        let outcome = clipboard::copy(text)?;
+        eprintln!("{}", clipboard::status_line(&outcome, bytes, tokens, counter.encoding()));
+    }
+    if a.output.is_none() && !a.copy {
+        if std::io::stdout().is_terminal() {
+            write!(out, "{}", sanitize(text))?;
+        } else {
+            write!(out, "{text}")?;
+        }
+    }
+    Ok(())
+}

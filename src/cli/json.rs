@@ -1,0 +1,45 @@
+//! JSON shapes of the CLI (DESIGN.md §7): nodes with the fields of DESIGN.md §2.
+
+use serde_json::{Map, Value, json};
+
+use crate::model::{Corpus, NodeId};
+use crate::tokens::TokenTable;
+
+/// One node as JSON, with children down to `depth` more levels (`None` = all).
+/// `tokens` is always a count (the table must be fully counted).
+pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usize>) -> Value {
+    let n = corpus.node(id);
+    let mut o = Map::new();
+    o.insert("id".into(), json!(n.id));
+    o.insert("kind".into(), json!(n.kind.as_str()));
+    o.insert("format".into(), json!(n.format.as_str()));
+    o.insert("title".into(), json!(n.title));
+    o.insert("summary".into(), json!(n.summary));
+    if let Some(d) = &n.detail {
+        o.insert("detail".into(), json!(d));
+    }
+    o.insert("path".into(), json!(n.path));
+    if let Some(l) = n.line_start {
+        o.insert("line_start".into(), json!(l));
+    }
+    if let Some(l) = n.line_end {
+        o.insert("line_end".into(), json!(l));
+    }
+    o.insert("bytes".into(), json!(n.bytes));
+    o.insert("own_bytes".into(), json!(n.own_bytes));
+    o.insert("tokens".into(), json!(tokens.total(id).unwrap_or(0)));
+    o.insert("own_tokens".into(), json!(tokens.own(id).unwrap_or(0)));
+    o.insert("flags".into(), json!(n.flags));
+    o.insert("meta".into(), Value::Object(n.meta.clone()));
+    o.insert("warnings".into(), json!(n.warnings));
+    let children: Vec<Value> = match depth {
+        Some(0) => Vec::new(),
+        _ => n.children.iter().map(|c| node(corpus, tokens, *c, depth.map(|d| d - 1))).collect(),
+    };
+    if depth != Some(0) || n.children.is_empty() {
+        o.insert("children".into(), Value::Array(children));
+    } else {
+        o.insert("children_count".into(), json!(n.children.len()));
+    }
+    Value::Object(o)
+}

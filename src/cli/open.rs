@@ -1,0 +1,67 @@
+//! Resolve the PATH arguments of a subcommand into a loaded [`Corpus`] (synchronously).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+use super::args::GlobalOpts;
+use crate::formats::{self, LoadOptions, RootSpec};
+use crate::model::Corpus;
+
+/// The root specs for `paths`: the given paths (each must exist), else the discovered
+/// skill roots, else the bundled sample skill.
+pub fn specs(paths: &[PathBuf], sample: bool) -> anyhow::Result<Vec<RootSpec>> {
+    if sample {
+        return sample_spec();
+    }
+    if paths.is_empty() {
+        let cwd = std::env::current_dir().context("current directory")?;
+        let found = formats::discover_roots(&cwd);
+        if found.is_empty() {
+            return sample_spec();
+        }
+        return Ok(found);
+    }
+    for p in paths {
+        if let Err(e) = std::fs::metadata(p) {
+            bail!("{}: {}", p.display(), io_reason(&e));
+        }
+    }
+    Ok(formats::root_specs(paths))
+}
+
+fn sample_spec() -> anyhow::Result<Vec<RootSpec>> {
+    let dir = crate::assets::sample_dir().context("cannot write the sample skill")?;
+    Ok(vec![RootSpec { path: dir, label: "sample".into() }])
+}
+
+/// Short reason of an I/O error, without the "(os error N)" suffix.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Load options from the global flags.
+pub fn load_options(g: &GlobalOpts) -> LoadOptions {
+    LoadOptions { follow_links: g.follow_links, first_wins: g.first_wins }
+}
+
+/// Load every spec into one corpus.
+pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
+    let opts = load_options(g);
+    let mut corpus = Corpus::new();
+    for spec in specs {
+        let piece = formats::load_root(spec, &opts, &mut |_| {});
+        corpus.append(piece);
+    }
+    corpus
+}
+
+/// [`specs`] then [`load`].
+pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
+    let specs = specs(paths, false)?;
+    Ok(load(&specs, g))
+}

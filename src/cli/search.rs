@@ -1,0 +1,63 @@
+//! `skillnav search`: BM25 content hits and fuzzy title hits, as text or JSON.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use crate::index::{FuzzyIndex, Hit, Index, SearchOptions};
+use crate::model::Corpus;
+use crate::sanitize::sanitize_line;
+
+/// Run `query` and print both hit groups (BM25 first, then fuzzy).
+pub fn run(out: &mut dyn Write, corpus: &Corpus, query: &str, top_k: usize, prefix: bool, as_json: bool) -> std::io::Result<()> {
+    let index = Index::build(corpus, &mut |_, _| {});
+    let res = index.search(corpus, query, &SearchOptions { top_k, prefix });
+    let fuzzy = FuzzyIndex::build(corpus).search(query, top_k);
+    if as_json {
+        let hits: Vec<_> = res.hits.iter().chain(fuzzy.iter()).map(|h| hit_json(corpus, h)).collect();
+        let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();
+        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym});
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        return writeln!(out);
+    }
+    for (typed, used) in &res.did_you_mean {
+        writeln!(out, "did you mean: {} → {}", sanitize_line(typed), sanitize_line(used))?;
+    }
+    writeln!(out, "Content (BM25): {} hits", res.hits.len())?;
+    for h in &res.hits {
+        print_hit(out, corpus, h)?;
+    }
+    writeln!(out, "Titles (fuzzy): {} hits", fuzzy.len())?;
+    for h in &fuzzy {
+        print_hit(out, corpus, h)?;
+    }
+    Ok(())
+}
+
+fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<()> {
+    let n = corpus.node(h.node);
+    let copies = if h.copies.is_empty() { String::new() } else { format!("  (+{} copies)", h.copies.len()) };
+    let line = n.line_start.map(|l| format!(":{l}")).unwrap_or_default();
+    writeln!(
+        out,
+        "  {:>8.3}  {}  {}{line}{copies}",
+        h.score,
+        sanitize_line(&n.title),
+        sanitize_line(&n.id),
+    )
+}
+
+fn hit_json(corpus: &Corpus, h: &Hit) -> serde_json::Value {
+    let n = corpus.node(h.node);
+    json!({
+        "id": n.id,
+        "title": n.title,
+        "path": n.path,
+        "line_start": n.line_start,
+        "line_end": n.line_end,
+        "score": h.score,
+        "source": h.source,
+        "scorer": h.scorer,
+        "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,70 @@
+//! `skillnav tree`: the node tree as indented text or JSON.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::json;
+use crate::brief::{human_bytes, human_count};
+use crate::model::{Corpus, NodeId, NodeKind};
+use crate::sanitize::sanitize_line;
+use crate::tokens::TokenTable;
+
+/// Print the tree of every root, `depth` levels deep (`None` = all).
+pub fn print(out: &mut dyn Write, corpus: &Corpus, tokens: &TokenTable, depth: Option<usize>, as_json: bool) -> std::io::Result<()> {
+    if as_json {
+        let roots: Vec<_> = corpus.roots.iter().map(|r| json::node(corpus, tokens, *r, depth)).collect();
+        let v = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        return writeln!(out);
+    }
+    for r in &corpus.roots {
+        print_node(out, corpus, tokens, *r, 0, depth)?;
+    }
+    writeln!(out, "tokens: {}", tokens.encoding.as_str())
+}
+
+fn print_node(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    level: usize,
+    depth: Option<usize>,
+) -> std::io::Result<()> {
+    let n = corpus.node(id);
+    let glyph = match n.kind {
+        NodeKind::Root => "◆",
+        NodeKind::Skill => "★",
+        NodeKind::Dir | NodeKind::Group => "▸",
+        NodeKind::File => "·",
+        NodeKind::Section => "#",
+        NodeKind::Chunk | NodeKind::Part => "¶",
+        NodeKind::Link => "→",
+        NodeKind::Adr => "§",
+    };
+    let sigma = if n.children.is_empty() { "" } else { "Σ" };
+    let tok = tokens.total(id).map(human_count).unwrap_or_else(|| "?".into());
+    let mut flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
+    if !n.warnings.is_empty() {
+        flags.push("warnings");
+    }
+    let flags = if flags.is_empty() { String::new() } else { format!("  [{}]", flags.join(", ")) };
+    writeln!(
+        out,
+        "{}{glyph} {}  {} · {sigma}{tok} tok{flags}",
+        "  ".repeat(level),
+        sanitize_line(&n.title),
+        human_bytes(n.bytes),
+    )?;
+    for w in &n.warnings {
+        writeln!(out, "{}  ! {}", "  ".repeat(level), sanitize_line(&w.to_string()))?;
+    }
+    if depth.is_some_and(|d| level >= d) {
+        return Ok(());
+    }
+    for c in &n.children {
+        print_node(out, corpus, tokens, *c, level + 1, depth)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! Last link of the clipboard chain: save the text to
+//! `<data dir>/clipboard-<UTC timestamp>.md` (`directories::ProjectDirs` for `skillnav`,
+//! e.g. `~/.local/share/skillnav/` on Linux), falling back to `<temp dir>/skillnav/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::error::{Error, Result};
+
+/// The default folder for saved clipboards: the platform data dir of `skillnav`
+/// (`ProjectDirs::from("", "", "skillnav")`), `None` when the platform has no home dir.
+pub fn default_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "skillnav").map(|d| d.data_dir().to_path_buf())
+}
+
+/// Save `text` to a new file `clipboard-<YYYYMMDD-HHMMSS>.md` (UTC) in `dir` (or
+/// [`default_dir`]), adding `-2`, `-3`, … rather than overwriting an existing file. When the
+/// folder cannot be created or written, `<temp dir>/skillnav/` is tried. Errors: the I/O
+/// error of the last folder tried.
+pub fn save(text: &str, dir: Option<&Path>) -> Result<PathBuf> {
+    let stamp = utc_stamp(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()));
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    match dir {
+        Some(d) => dirs.push(d.to_path_buf()),
+        None => dirs.extend(default_dir()),
+    }
+    dirs.push(std::env::temp_dir().join("skillnav"));
+    let mut last_err = None;
+    for d in &dirs {
+        match save_in(text, d, &stamp) {
+            Ok(p) => return Ok(p),
+            Err(e) => last_err = Some(e),
+        }
+    }
+    Err(last_err.unwrap_or_else(|| Error::Usage("no folder to save the clipboard text in".into())))
+}
+
+fn save_in(text: &str, dir: &Path, stamp: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    for n in 1..1000u32 {
+        let name = if n == 1 { format!("clipboard-{stamp}.md") } else { format!("clipboard-{stamp}-{n}.md") };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut f) => {
+                f.write_all(text.as_bytes()).and_then(|()| f.flush()).map_err(|e| Error::io(&path, e))?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+    Err(Error::Refused(format!("{}: too many clipboard files for {stamp}", dir.display())))
+}
+
+/// `YYYYMMDD-HHMMSS` (UTC) of `secs` since the Unix epoch (civil-from-days, proleptic
+/// Gregorian calendar).
+pub(crate) fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 → (year, month, day).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_are_utc_civil_time() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+        assert_eq!(utc_stamp(1_798_544_706), "20261229-114506");
+    }
+
+    #[test]
+    fn save_never_overwrites() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let a = save_in("one", dir.path(), "20260101-000000").expect("first");
+        let b = save_in("two", dir.path(), "20260101-000000").expect("second");
+        assert_eq!(a, dir.path().join("clipboard-20260101-000000.md"));
+        assert_eq!(b, dir.path().join("clipboard-20260101-000000-2.md"));
+        assert_eq!(std::fs::read_to_string(a).expect("read a"), "one");
+        assert_eq!(std::fs::read_to_string(b).expect("read b"), "two");
+    }
+}

@@ -1,0 +1,64 @@
+//! Per-folder format detection (DESIGN.md §2: "paths → `formats::detect` (per folder) →
+//! loader").
+//!
+//! [`detect`] looks only at the folder itself (a few `stat`s, no reads) and returns the
+//! [`Format`] whose loader should take the folder over; [`super::load::Loader::load_folder`]
+//! dispatches on it. To add a format: add a rule here (more specific formats first — a
+//! Skill_Seekers output or a git-adr skill also holds a `SKILL.md`, so their rules go above
+//! the skill rule), then add a match arm in `Loader::load_folder` calling the new loader
+//! with `(corpus, parent, dir, rel)`.
+
+use std::path::{Path, PathBuf};
+
+use crate::model::Format;
+
+/// The format of folder `dir`, checked in this order:
+/// 1. [`Format::Lazytools`]: `manifest.json` + `vocab.json` + `chunks.jsonl` (FORMATS §2);
+/// 2. [`Format::Skill`]: holds a `SKILL.md` (or `skill.md`) file (FORMATS §3.1);
+/// 3. [`Format::Markdown`]: anything else — walked folder by folder, each sub-folder
+///    detected again (a folder of skills, a plain doc tree, or a mix).
+pub fn detect(dir: &Path) -> Format {
+    if super::lazytools::is_bundle(dir) {
+        Format::Lazytools
+    } else if skill_md(dir).is_some() {
+        Format::Skill
+    } else {
+        Format::Markdown
+    }
+}
+
+/// The skill file of `dir`: `SKILL.md`, else the lower-case `skill.md` the reference
+/// validator also accepts (FORMATS §3.1).
+pub fn skill_md(dir: &Path) -> Option<PathBuf> {
+    ["SKILL.md", "skill.md"].iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
+
+/// Extensions parsed as markdown (lower-case, without the dot).
+pub const MARKDOWN_EXTS: [&str; 3] = ["md", "mdx", "markdown"];
+
+/// How a file is treated by name: markdown, plain text (`.txt`) or an asset (anything
+/// else: listed with its size, never parsed).
+pub fn file_format(name: &str) -> Format {
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    if MARKDOWN_EXTS.contains(&ext.as_str()) {
+        Format::Markdown
+    } else if ext == "txt" {
+        Format::Text
+    } else {
+        Format::Asset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_formats_by_extension() {
+        assert_eq!(file_format("a.MD"), Format::Markdown);
+        assert_eq!(file_format("x.mdx"), Format::Markdown);
+        assert_eq!(file_format("LICENSE.txt"), Format::Text);
+        assert_eq!(file_format("run.py"), Format::Asset);
+        assert_eq!(file_format("Makefile"), Format::Asset);
+    }
+}

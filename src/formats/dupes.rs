@@ -1,0 +1,96 @@
+//! Duplicate detection (DESIGN.md §2 flag `duplicate`): doc files with byte-identical
+//! content, and folders whose documents are all such copies.
+//!
+//! Scope: files are compared within one *unit* — a skill folder (its nearest `Skill`
+//! ancestor) or, outside skills, the whole root. Skills are self-contained (each official
+//! Anthropic skill ships the same `LICENSE.txt`), so a file in one skill is never called a
+//! copy of a file in another; a Skill_Seekers `references/documentation/` mirror inside one
+//! skill is.
+
+use std::collections::HashMap;
+
+use super::walk::natural_path_cmp;
+use crate::model::{Corpus, Flag, Format, NodeId, NodeKind, Warning};
+
+/// Flag duplicate doc files and all-duplicate folders below `root`. The canonical copy is
+/// the shallowest, then the first in natural path order; the others get [`Flag::Duplicate`]
+/// and the warning `same content as <path>`. Empty files are never duplicates.
+pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
+    // (scope, size) → candidate files; texts compared exactly within each group.
+    let mut groups: HashMap<(NodeId, u64), Vec<NodeId>> = HashMap::new();
+    for n in corpus.preorder(root) {
+        let node = corpus.node(n);
+        let scope = match node.kind {
+            NodeKind::Root | NodeKind::Skill => n,
+            _ => nearest_scope(corpus, n),
+        };
+        if node.kind == NodeKind::File
+            && node.span.is_some()
+            && node.bytes > 0
+            && !node.flags.has(Flag::Truncated)
+            && matches!(node.format, Format::Markdown | Format::Text)
+        {
+            groups.entry((scope, node.bytes)).or_default().push(n);
+        }
+    }
+    let mut dups: Vec<(NodeId, String)> = Vec::new();
+    for (_, mut files) in groups.into_iter().filter(|(_, v)| v.len() > 1) {
+        files.sort_by(|a, b| {
+            let (pa, pb) = (&corpus.node(*a).path, &corpus.node(*b).path);
+            depth(pa).cmp(&depth(pb)).then_with(|| natural_path_cmp(pa, pb))
+        });
+        let mut canon: HashMap<&str, NodeId> = HashMap::new();
+        for f in files {
+            let text = corpus.text(f);
+            match canon.get(text) {
+                Some(c) => dups.push((f, corpus.node(*c).path.clone())),
+                None => {
+                    canon.insert(text, f);
+                }
+            }
+        }
+    }
+    for (f, canonical) in dups {
+        let n = corpus.node_mut(f);
+        n.flags.set(Flag::Duplicate);
+        let w = Warning::at(format!("same content as {canonical}"), n.path.clone(), None);
+        n.warnings.push(w);
+    }
+    mark_folders(corpus, root);
+}
+
+fn nearest_scope(corpus: &Corpus, n: NodeId) -> NodeId {
+    corpus
+        .ancestors(n)
+        .find(|a| matches!(corpus.node(*a).kind, NodeKind::Skill | NodeKind::Root))
+        .unwrap_or(n)
+}
+
+fn depth(path: &str) -> usize {
+    path.bytes().filter(|b| *b == b'/').count()
+}
+
+/// Post-order: a `Dir` whose doc files (at any depth) are all duplicates or aliases is
+/// flagged duplicate. Returns (doc files, copies) per node.
+fn mark_folders(corpus: &mut Corpus, root: NodeId) {
+    let mut counts: HashMap<NodeId, (u32, u32)> = HashMap::new();
+    for n in corpus.preorder(root).into_iter().rev() {
+        let node = corpus.node(n);
+        let (docs, copies) = if node.kind == NodeKind::File {
+            if matches!(node.format, Format::Markdown | Format::Text) {
+                (1, u32::from(node.flags.is_copy()))
+            } else {
+                (0, 0)
+            }
+        } else {
+            node.children.iter().filter_map(|c| counts.get(c)).fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
+        };
+        counts.insert(n, (docs, copies));
+        if node.kind == NodeKind::Dir && docs > 0 && docs == copies && !node.flags.is_copy() {
+            let n = corpus.node_mut(n);
+            n.flags.set(Flag::Duplicate);
+            let w = Warning::at("every document in this folder duplicates another", n.path.clone(), None);
+            n.warnings.push(w);
+        }
+    }
+}

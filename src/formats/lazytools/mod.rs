@@ -1,0 +1,232 @@
+//! lazytools / lazytoolkit doc-skill bundles (FORMATS §2): manifest.json + vocab.json +
+//! chunks.jsonl (+ SKILL.md) loaded into corpus nodes and a registered
+//! [`crate::model::BundleStats`].
+//!
+//! Owned by the lazytools helper. Node layout under the bundle node `parent`:
+//! - `SKILL.md` (kind `file`), sectioned by [`crate::formats::markdown::add_sections`];
+//! - one `file` node per source path, in order of first appearance in chunks.jsonl, its path
+//!   relative to the manifest's `source_dirs` (DESIGN.md §2; with several source dirs it is
+//!   prefixed by the source dir's folder name);
+//! - under it one `chunk` node per chunks.jsonl line (seg `chunk-<ordinal>`, title = heading,
+//!   summary = first sentence, meta `ordinal`, `heading`, `title`, `doc_len`, `path`).
+//!
+//! All chunk texts live in ONE virtual source, grouped by file and separated by a blank line;
+//! each chunk's span is exactly its text, each file node spans its chunks.
+
+pub mod json;
+pub mod read;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
+pub use read::{BundleFiles, ChunkRecord, Manifest, Problem, read_bundle};
+
+/// Whether `dir` holds a bundle (manifest.json, vocab.json and chunks.jsonl).
+pub fn is_bundle(dir: &Path) -> bool {
+    dir.join("manifest.json").is_file()
+        && dir.join("vocab.json").is_file()
+        && dir.join("chunks.jsonl").is_file()
+}
+
+/// Join the bundle's relative path `rel` (`""` for a root bundle) and `file`.
+fn rel_join(rel: &str, file: &str) -> String {
+    if rel.is_empty() { file.to_string() } else { format!("{}/{file}", rel.trim_end_matches('/')) }
+}
+
+/// The display path of chunk path `abs` relative to `source_dirs` (DESIGN.md §2): with one
+/// source dir, the path below it (`api/context.md`); with several, prefixed by the matching
+/// dir's folder name (`docs/api/context.md`); a path under none of them loses its leading `/`.
+pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
+    for sd in source_dirs {
+        let sd = sd.trim_end_matches('/');
+        if let Some(rest) = abs.strip_prefix(sd).and_then(|r| r.strip_prefix('/'))
+            && !rest.is_empty()
+        {
+            return if source_dirs.len() > 1 {
+                format!("{}/{rest}", crate::build::pystr::path_name(sd))
+            } else {
+                rest.to_string()
+            };
+        }
+    }
+    abs.trim_start_matches('/').to_string()
+}
+
+/// One-line summary of a chunk: its first sentence. Leading heading lines (`#…`) and blank
+/// lines are skipped, whitespace runs collapse to one space, and the text is cut after the
+/// first `.`, `!` or `?` followed by a space (or at 200 characters, ending in `…`). Falls
+/// back to `heading` when nothing else is left.
+pub fn first_sentence(text: &str, heading: &str) -> String {
+    let body: Vec<&str> =
+        text.lines().skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#')).collect();
+    let flat = crate::build::pystr::collapse_ws(&body.join(" "));
+    let flat = flat.trim();
+    if flat.is_empty() {
+        return heading.to_string();
+    }
+    let chars: Vec<char> = flat.chars().collect();
+    for i in 0..chars.len() {
+        if matches!(chars[i], '.' | '!' | '?') && chars.get(i + 1) == Some(&' ') {
+            if i < 200 {
+                return chars[..=i].iter().collect();
+            }
+            break;
+        }
+    }
+    if chars.len() <= 200 {
+        flat.to_string()
+    } else {
+        let cut: String = chars[..199].iter().collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+/// Load the bundle in `dir` (relative path `rel` inside its root, `""` for the root itself)
+/// as children of `parent`, registering its [`crate::model::BundleStats`] in
+/// `corpus.bundles` keyed by `parent`. Never fails: problems become warnings on `parent`
+/// naming the bundle file (relative to the root) and, for chunks.jsonl, the 1-based line.
+///
+/// `parent` gets the manifest fields in `meta` (`name`, `description`, `total_chunks`,
+/// `indexed_files` (a count), `avgdl`, `version`, `created_by`, `source_dirs`) and the
+/// description as its summary.
+pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
+    let files = read_bundle(dir);
+    let m = &files.manifest;
+    {
+        let p = corpus.node_mut(parent);
+        p.summary = m.description.clone();
+        let meta = &mut p.meta;
+        meta.insert("name".into(), m.name.clone().into());
+        meta.insert("description".into(), m.description.clone().into());
+        meta.insert("total_chunks".into(), m.total_chunks.into());
+        meta.insert("indexed_files".into(), (m.indexed_files.len() as u64).into());
+        meta.insert(
+            "avgdl".into(),
+            serde_json::Number::from_f64(m.avgdl).map(Into::into).unwrap_or_default(),
+        );
+        meta.insert("version".into(), m.version.clone().into());
+        meta.insert("created_by".into(), m.created_by.clone().into());
+        meta.insert("source_dirs".into(), m.source_dirs.clone().into());
+        for pr in &files.problems {
+            p.warnings.push(Warning::at(pr.message.clone(), rel_join(rel, pr.file), pr.line));
+        }
+    }
+
+    if let Some(bytes) = &files.skill_md_bytes {
+        add_skill_md(corpus, parent, dir, rel, bytes.clone());
+    }
+
+    let chunk_nodes = add_chunks(corpus, parent, rel, &files);
+    let stats = files.stats(chunk_nodes);
+    corpus.bundles.push((parent, Arc::new(stats)));
+}
+
+/// The SKILL.md file node with its markdown sections (kept apart: sectioning is the
+/// markdown loader's job).
+fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, bytes: Vec<u8>) {
+    let abs = dir.join("SKILL.md");
+    let meta = std::fs::metadata(&abs).ok();
+    let size = meta.as_ref().map(|m| m.len()).unwrap_or(bytes.len() as u64);
+    let mtime = meta
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let source = Source::from_bytes(Some(abs), bytes, size, mtime);
+    let len = source.text.len();
+    let invalid = source.invalid_utf8;
+    let src = corpus.add_source(source);
+    let mut file = Node::new(NodeKind::File, Format::Lazytools, "SKILL.md", rel_join(rel, "SKILL.md"));
+    file.bytes = size;
+    file.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
+    if invalid {
+        file.flags.set(Flag::InvalidUtf8);
+    }
+    let file = corpus.add_child(parent, file);
+    crate::formats::markdown::add_sections(corpus, file, src, 0, len, Format::Lazytools);
+}
+
+/// File and chunk nodes; returns the chunk node of each record, in chunks.jsonl order.
+fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFiles) -> Vec<NodeId> {
+    // Group record indices by source path, in order of first appearance.
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut pos: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, c) in files.chunks.iter().enumerate() {
+        let g = *pos.entry(c.path.as_str()).or_insert_with(|| {
+            groups.push((c.path.as_str(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
+    }
+
+    let mut text = String::new();
+    let mut spans = vec![(0usize, 0usize); files.chunks.len()];
+    for (_, idxs) in &groups {
+        for &i in idxs {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            let start = text.len();
+            text.push_str(&files.chunks[i].text);
+            spans[i] = (start, text.len());
+        }
+    }
+    let src = corpus.add_source(Source::virtual_text(text));
+
+    let mut nodes = vec![NodeId(0); files.chunks.len()];
+    for (abs, idxs) in &groups {
+        let shown = display_path(abs, &files.manifest.source_dirs);
+        let first = &files.chunks[idxs[0]];
+        let name = crate::build::pystr::path_name(&shown).to_string();
+        let mut f = Node::new(NodeKind::File, Format::Lazytools, name, rel_join(rel, &shown));
+        f.summary = first.title.clone();
+        f.meta.insert("title".into(), first.title.clone().into());
+        f.meta.insert("source_path".into(), abs.to_string().into());
+        let (start, _) = spans[idxs[0]];
+        let end = idxs.iter().map(|i| spans[*i].1).max().unwrap_or(start);
+        f.span = Some(TextSpan { source: src, start, own_end: start, end });
+        // Size = its chunks' texts, without the blank-line separators of the virtual source.
+        f.bytes = idxs.iter().map(|i| files.chunks[*i].text.len() as u64).sum();
+        let fid = corpus.add_child(parent, f);
+        for &i in idxs {
+            let c = &files.chunks[i];
+            let mut n =
+                Node::new(NodeKind::Chunk, Format::Lazytools, c.heading.clone(), rel_join(rel, &shown));
+            n.seg = Some(format!("chunk-{}", c.ordinal));
+            n.summary = first_sentence(&c.text, &c.heading);
+            n.meta.insert("ordinal".into(), c.ordinal.into());
+            n.meta.insert("heading".into(), c.heading.clone().into());
+            n.meta.insert("title".into(), c.title.clone().into());
+            n.meta.insert("doc_len".into(), c.doc_len.into());
+            n.meta.insert("path".into(), c.path.clone().into());
+            let (s, e) = spans[i];
+            n.span = Some(TextSpan { source: src, start: s, own_end: e, end: e });
+            nodes[i] = corpus.add_child(fid, n);
+        }
+    }
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_paths_relative_to_source_dirs() {
+        let one = vec!["/tmp/lt-run/hono-docs".to_string()];
+        assert_eq!(display_path("/tmp/lt-run/hono-docs/api/context.md", &one), "api/context.md");
+        let two = vec!["/a/docs".to_string(), "/b/ref/".to_string()];
+        assert_eq!(display_path("/b/ref/x.md", &two), "ref/x.md");
+        assert_eq!(display_path("/elsewhere/y.md", &two), "elsewhere/y.md");
+        assert_eq!(display_path("/a/docsx/y.md", &two), "a/docsx/y.md");
+    }
+
+    #[test]
+    fn first_sentence_skips_headings() {
+        let t = "# Context\n\nThe `Context` object is made per request. You can put values.";
+        assert_eq!(first_sentence(t, "Context"), "The `Context` object is made per request.");
+        assert_eq!(first_sentence("## Only a heading", "Only"), "Only");
+        assert_eq!(first_sentence("v1.2 is out", "H"), "v1.2 is out");
+    }
+}

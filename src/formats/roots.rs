@@ -1,0 +1,93 @@
+//! Root labels (DESIGN.md §2 "Ids": `<root>` is the scope label for discovered roots, else
+//! the folder name, deduplicated in sorted real-path order).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::RootSpec;
+
+/// Labels for PATH arguments: the folder (or file) name of each path, deduplicated in
+/// sorted real-path order with `-2`, `-3` (the path that sorts first keeps the plain
+/// name). Output is in argument order. `#` and `/` in names become `-` (they delimit ids);
+/// a path without a name (`/`) is labelled `root`.
+pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
+    let reals: Vec<PathBuf> = paths.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
+    let bases: Vec<String> = reals.iter().map(|r| base_label(r)).collect();
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by(|a, b| reals[*a].cmp(&reals[*b]).then(a.cmp(b)));
+    let mut labels = vec![String::new(); paths.len()];
+    let mut taken = HashSet::new();
+    for i in order {
+        labels[i] = unique(&bases[i], &mut taken);
+    }
+    paths.iter().zip(labels).map(|(p, label)| RootSpec { path: p.clone(), label }).collect()
+}
+
+/// The default roots when no PATH is given, in this order: `cwd/.claude/skills`,
+/// `cwd/.agents/skills` (label `project`), `~/.claude/skills`, `~/.agents/skills` (label
+/// `user`; home from `directories::BaseDirs`). Only existing folders; a folder reached
+/// twice (cwd is home) is listed once; labels deduplicated (`project-2`, `user-2`).
+pub fn discover_roots(cwd: &Path) -> Vec<RootSpec> {
+    let mut cands: Vec<(PathBuf, &str)> =
+        vec![(cwd.join(".claude/skills"), "project"), (cwd.join(".agents/skills"), "project")];
+    if let Some(home) = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()) {
+        cands.push((home.join(".claude/skills"), "user"));
+        cands.push((home.join(".agents/skills"), "user"));
+    }
+    let mut seen = HashSet::new();
+    let mut taken = HashSet::new();
+    let mut out = Vec::new();
+    for (path, scope) in cands {
+        if !path.is_dir() {
+            continue;
+        }
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(real) {
+            continue;
+        }
+        out.push(RootSpec { label: unique(scope, &mut taken), path });
+    }
+    out
+}
+
+fn base_label(real: &Path) -> String {
+    let name = real.file_name().map(|n| n.to_string_lossy().replace(['#', '/'], "-")).unwrap_or_default();
+    if name.is_empty() { "root".to_string() } else { name }
+}
+
+fn unique(base: &str, taken: &mut HashSet<String>) -> String {
+    crate::model::id::dedupe(base, taken)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_dedupe_in_real_path_order_output_in_argument_order() {
+        let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let (a, b) = (t.path().join("a/docs"), t.path().join("b/docs"));
+        for d in [&a, &b] {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        let specs = root_specs(&[b.clone(), a.clone(), t.path().join("a")]);
+        let labels: Vec<&str> = specs.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, vec!["docs-2", "docs", "a"]);
+        assert_eq!(specs[0].path, b);
+    }
+
+    #[test]
+    fn discover_project_roots() {
+        let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        for d in [".claude/skills", ".agents/skills"] {
+            std::fs::create_dir_all(t.path().join(d)).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        let specs = discover_roots(t.path());
+        let project: Vec<(&str, PathBuf)> =
+            specs.iter().filter(|s| s.label.starts_with("project")).map(|s| (s.label.as_str(), s.path.clone())).collect();
+        assert_eq!(
+            project,
+            vec![("project", t.path().join(".claude/skills")), ("project-2", t.path().join(".agents/skills"))]
+        );
+    }
+}

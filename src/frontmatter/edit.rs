@@ -1,0 +1,510 @@
+//! Splicing frontmatter edits into a file's raw bytes (issue 4; DESIGN §9): only the lines
+//! of the edited key change; other keys, comments, quoting, block scalars, blank lines, the
+//! BOM, line endings and the body (even bytes that are not UTF-8) stay byte-identical.
+//! Every edit is re-parsed and checked to read back as the value asked for.
+
+use std::ops::Range;
+
+use super::parse::{KeyNode, Parsed, parse_tree};
+use super::quote::{self, BlockText, Context, Quoting};
+use super::{LineEnding, Value, ValueStyle};
+use crate::error::{Error, Result};
+
+/// A new value for a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditValue {
+    /// A string; one containing `\n` is written as a block scalar (`|`, `|-`, `|+`, or the
+    /// entry's own `>` style) with the entry's indentation.
+    Str(String),
+    /// A list of strings (flow `[a, b]`, or `- a` lines when the entry already was one).
+    List(Vec<String>),
+}
+
+impl EditValue {
+    fn as_value(&self) -> Value {
+        match self {
+            Self::Str(s) => Value::Str(s.clone()),
+            Self::List(l) => Value::List(l.clone()),
+        }
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// Content width used when wrapping a folded (`>`) block.
+const FOLD_WIDTH: usize = 80;
+
+/// The longest valid UTF-8 prefix of `bytes` (the frontmatter must lie inside it).
+pub(crate) fn text_prefix(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    }
+}
+
+/// Parse the frontmatter of raw file bytes. `Ok(None)` when there is none; an error when it
+/// never closes (or holds bytes that are not UTF-8), since no edit can be placed safely.
+pub(crate) fn parse_bytes(bytes: &[u8]) -> Result<Option<Parsed>> {
+    let text = text_prefix(bytes);
+    match parse_tree(text) {
+        None => Ok(None),
+        Some(p) if p.fm.block.is_empty() => Err(Error::Refused(
+            "the frontmatter has no closing --- fence (or holds bytes that are not UTF-8); nothing written"
+                .to_string(),
+        )),
+        Some(p) => Ok(Some(p)),
+    }
+}
+
+/// Split a key path: an existing top-level key spelled exactly `key_path` wins, otherwise
+/// dots separate nested keys (`metadata.version`).
+fn segments(nodes: &[KeyNode], key_path: &str) -> Result<Vec<String>> {
+    if key_path.is_empty() {
+        return Err(Error::Usage("empty key".to_string()));
+    }
+    if nodes.iter().any(|n| n.key == key_path) || !key_path.contains('.') {
+        return Ok(vec![key_path.to_string()]);
+    }
+    let segs: Vec<String> = key_path.split('.').map(str::to_string).collect();
+    if segs.iter().any(String::is_empty) {
+        return Err(Error::Usage(format!("bad key path `{key_path}`")));
+    }
+    Ok(segs)
+}
+
+/// The node at `segs` (last duplicate wins at every level, like [`super::Frontmatter::get`]).
+pub(crate) fn find<'a>(nodes: &'a [KeyNode], segs: &[String]) -> Option<&'a KeyNode> {
+    let (first, rest) = segs.split_first()?;
+    let n = nodes.iter().rev().find(|n| &n.key == first)?;
+    if rest.is_empty() { Some(n) } else { find(&n.children, rest) }
+}
+
+/// Look up `key_path` in raw file bytes (dotted for nested maps).
+pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
+    let Some(p) = parse_bytes(bytes)? else { return Ok(None) };
+    let segs = segments(&p.nodes, key_path)?;
+    Ok(find(&p.nodes, &segs).cloned())
+}
+
+/// Set `key_path` to `value` in a SKILL.md's raw bytes and return the new bytes.
+///
+/// Only the edited entry's lines change. An existing key keeps its key spelling, spacing,
+/// trailing comment and style where the new value allows (quoted stays quoted, a `>`/`|`
+/// block stays a block, a `- item` list stays one); a value equal to the current one leaves
+/// the bytes untouched. A new key is appended at the end of the frontmatter (or of its
+/// parent map for a dotted path, creating parents as needed); a file without frontmatter
+/// gets a new block (after the BOM, in the file's line ending).
+///
+/// Errors: `Refused` when the frontmatter never closes or the value cannot be written so
+/// that it reads back unchanged; `Usage` when a dotted path crosses a value that is not a
+/// block map.
+pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
+    let Some(p) = parse_bytes(bytes)? else { return Ok(create_block(bytes, key_path, value)) };
+    let segs = segments(&p.nodes, key_path)?;
+    if let Some(n) = find(&p.nodes, &segs)
+        && n.value == value.as_value()
+    {
+        return Ok(bytes.to_vec());
+    }
+    let text = text_prefix(bytes);
+    for force_double in [false, true] {
+        let (range, repl) = plan_set(text, &p, &segs, value, force_double)?;
+        let out = splice(bytes, range, &repl);
+        if reads_back(&out, &p, &segs, value) {
+            return Ok(out);
+        }
+    }
+    Err(Error::Refused(format!("cannot write `{key_path}` so that it reads back unchanged; nothing written")))
+}
+
+/// Remove `key_path` (its whole entry: key line, value lines) from the raw bytes.
+/// Errors: `Usage` when the file has no frontmatter or no such key.
+pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
+    let Some(p) = parse_bytes(bytes)? else {
+        return Err(Error::Usage("the file has no frontmatter".to_string()));
+    };
+    let segs = segments(&p.nodes, key_path)?;
+    let n = find(&p.nodes, &segs)
+        .ok_or_else(|| Error::Usage(format!("no key `{key_path}` in the frontmatter")))?;
+    // A nested key's span starts at the key; take its indentation too.
+    let text = text_prefix(bytes);
+    let line_start = text[..n.span.start].rfind('\n').map_or(0, |i| i + 1);
+    let start = if text[line_start..n.span.start].bytes().all(|b| b == b' ' || b == b'\t') {
+        line_start
+    } else {
+        n.span.start
+    };
+    Ok(splice(bytes, start..n.span.end, ""))
+}
+
+/// Quote exactly the plain values that strict YAML rejects (an unquoted `: `, a trailing
+/// `:`, a leading indicator such as `@` or `` ` ``), as Skill_Seekers writes them (FORMATS
+/// §1.4). Returns the new bytes and the 1-based file lines of the repaired values (empty
+/// when nothing needed repair; the bytes are then unchanged).
+pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {
+    let Ok(Some(p)) = parse_bytes(bytes) else { return (bytes.to_vec(), Vec::new()) };
+    let mut fixes: Vec<(Range<usize>, String, u32)> = Vec::new();
+    collect_repairs(&p.nodes, &mut fixes);
+    fixes.sort_by_key(|f| f.0.start);
+    let mut out = bytes.to_vec();
+    for (range, repl, _) in fixes.iter().rev() {
+        out = splice(&out, range.clone(), repl);
+    }
+    (out, fixes.iter().map(|f| f.2).collect())
+}
+
+fn collect_repairs(nodes: &[KeyNode], out: &mut Vec<(Range<usize>, String, u32)>) {
+    for n in nodes {
+        if n.style == ValueStyle::Plain
+            && let Value::Str(s) = &n.value
+            && !s.is_empty()
+            && !quote::plain_ok(&s.replace(['\t', '\n'], " "), Context::Block)
+        {
+            let q = match quote::least_quoting(s, Context::Block) {
+                Quoting::Plain => Quoting::Single,
+                q => q,
+            };
+            out.push((n.value_span.clone(), quote::render(s, q, Context::Block), n.lines.start));
+        }
+        collect_repairs(&n.children, out);
+    }
+}
+
+fn splice(bytes: &[u8], range: Range<usize>, repl: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + repl.len());
+    out.extend_from_slice(&bytes[..range.start]);
+    out.extend_from_slice(repl.as_bytes());
+    out.extend_from_slice(&bytes[range.end..]);
+    out
+}
+
+/// The edit reads back: the target holds `value`, every other top-level entry is unchanged,
+/// and no new parser warning appeared.
+fn reads_back(out: &[u8], before: &Parsed, segs: &[String], value: &EditValue) -> bool {
+    let Ok(Some(after)) = parse_bytes(out) else { return false };
+    if find(&after.nodes, segs).map(|n| &n.value) != Some(&value.as_value()) {
+        return false;
+    }
+    if after.fm.warnings.len() > before.fm.warnings.len() {
+        return false;
+    }
+    let others = |p: &Parsed| -> Vec<(String, Value)> {
+        p.nodes.iter().filter(|n| n.key != segs[0]).map(|n| (n.key.clone(), n.value.clone())).collect()
+    };
+    others(before) == others(&after)
+}
+
+fn nl_of(le: LineEnding) -> &'static str {
+    match le {
+        LineEnding::Lf => "\n",
+        LineEnding::CrLf => "\r\n",
+    }
+}
+
+/// Content end of the line containing byte `pos` (before `\r\n` / `\n`).
+fn line_content_end(text: &str, pos: usize) -> usize {
+    let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    if end > pos && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+}
+
+/// Content end of an entry's last line (its span ends after the line ending).
+fn last_content_end(text: &str, span: &Range<usize>) -> usize {
+    let b = text.as_bytes();
+    let mut e = span.end;
+    if e > span.start && b[e - 1] == b'\n' {
+        e -= 1;
+        if e > span.start && b[e - 1] == b'\r' {
+            e -= 1;
+        }
+    }
+    e
+}
+
+fn render_key(key: &str) -> String {
+    if quote::plain_ok(key, Context::Flow) {
+        key.to_string()
+    } else {
+        quote::render(key, quote::least_quoting(key, Context::Flow), Context::Flow)
+    }
+}
+
+/// How a value will be written.
+enum Rendering {
+    Inline(String),
+    Block(BlockText),
+    Dashes(Vec<String>),
+}
+
+fn inline_str(s: &str, q: Quoting, force_double: bool) -> String {
+    if force_double { quote::double_quote(s) } else { quote::render(s, q, Context::Block) }
+}
+
+fn flow_list(items: &[String], force_double: bool) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|i| {
+            if force_double {
+                quote::double_quote(i)
+            } else {
+                quote::render(i, quote::least_quoting(i, Context::Flow), Context::Flow)
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Choose the rendering for `value` replacing `old` (None for a new key at column `indent`).
+fn choose(
+    text: &str,
+    old: Option<&KeyNode>,
+    indent: usize,
+    value: &EditValue,
+    force_double: bool,
+) -> Rendering {
+    let style = old.map_or(ValueStyle::Empty, |n| n.style);
+    match value {
+        EditValue::Str(s) => {
+            let block_style = matches!(style, ValueStyle::Literal | ValueStyle::Folded);
+            if !force_double && (s.contains('\n') || block_style) {
+                let step = old.and_then(|n| block_step(text, n)).unwrap_or(2);
+                let bt = if style == ValueStyle::Folded {
+                    quote::folded_block(s, indent + step, FOLD_WIDTH)
+                        .or_else(|| quote::literal_block(s, indent, step))
+                } else {
+                    quote::literal_block(s, indent, step)
+                };
+                if let Some(bt) = bt {
+                    return Rendering::Block(bt);
+                }
+            }
+            let q = match style {
+                ValueStyle::SingleQuoted => Quoting::Single,
+                ValueStyle::DoubleQuoted => Quoting::Double,
+                _ => quote::least_quoting(s, Context::Block),
+            };
+            Rendering::Inline(inline_str(s, q, force_double))
+        }
+        EditValue::List(items) if style == ValueStyle::BlockList && !items.is_empty() => Rendering::Dashes(
+            items
+                .iter()
+                .map(|i| inline_str(i, quote::least_quoting(i, Context::Block), force_double))
+                .collect(),
+        ),
+        EditValue::List(items) => Rendering::Inline(flow_list(items, force_double)),
+    }
+}
+
+/// Content indentation of an existing block scalar, relative to its key.
+fn block_step(text: &str, n: &KeyNode) -> Option<usize> {
+    if !matches!(n.style, ValueStyle::Literal | ValueStyle::Folded) {
+        return None;
+    }
+    let body = &text[n.value_span.clone()];
+    body.split('\n').skip(1).find(|l| !l.trim().is_empty()).map(|l| {
+        let ind = l.len() - l.trim_start_matches([' ', '\t']).len();
+        ind.saturating_sub(n.indent).max(1)
+    })
+}
+
+/// Lines for a new `key: value` entry (and missing parents) at column `indent`, each
+/// ending with `nl`.
+fn new_entry_text(segs: &[String], value: &EditValue, indent: usize, nl: &str, force_double: bool) -> String {
+    let pad = " ".repeat(indent);
+    let key = render_key(&segs[0]);
+    if segs.len() > 1 {
+        return format!("{pad}{key}:{nl}{}", new_entry_text(&segs[1..], value, indent + 2, nl, force_double));
+    }
+    match choose("", None, indent, value, force_double) {
+        Rendering::Inline(r) => format!("{pad}{key}: {r}{nl}"),
+        Rendering::Block(bt) => format!("{pad}{key}: {}{nl}{}{nl}", bt.header, bt.lines.join(nl)),
+        Rendering::Dashes(items) => {
+            let lines: Vec<String> = items.iter().map(|i| format!("{pad}- {i}")).collect();
+            format!("{pad}{key}:{nl}{}{nl}", lines.join(nl))
+        }
+    }
+}
+
+fn create_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Vec<u8> {
+    let bom = bytes.starts_with(BOM);
+    let rest = if bom { &bytes[3..] } else { bytes };
+    let crlf = rest.iter().position(|&b| b == b'\n').is_some_and(|i| i > 0 && rest[i - 1] == b'\r');
+    let nl = if crlf { "\r\n" } else { "\n" };
+    let segs: Vec<String> = if key_path.contains('.') && !key_path.split('.').any(str::is_empty) {
+        key_path.split('.').map(str::to_string).collect()
+    } else {
+        vec![key_path.to_string()]
+    };
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    if bom {
+        out.extend_from_slice(BOM);
+    }
+    out.extend_from_slice(format!("---{nl}{}---{nl}", new_entry_text(&segs, value, 0, nl, false)).as_bytes());
+    out.extend_from_slice(rest);
+    out
+}
+
+/// Byte range to replace and its replacement for setting `segs` to `value`.
+fn plan_set(
+    text: &str,
+    p: &Parsed,
+    segs: &[String],
+    value: &EditValue,
+    force_double: bool,
+) -> Result<(Range<usize>, String)> {
+    let nl = nl_of(p.fm.line_ending);
+    if let Some(n) = find(&p.nodes, segs) {
+        return Ok(replace_value(text, n, choose(text, Some(n), n.indent, value, force_double), nl));
+    }
+    // Deepest existing ancestor.
+    let mut depth = segs.len() - 1;
+    while depth > 0 && find(&p.nodes, &segs[..depth]).is_none() {
+        depth -= 1;
+    }
+    if depth == 0 {
+        let at = p.fm.yaml.end;
+        return Ok((at..at, new_entry_text(segs, value, 0, nl, force_double)));
+    }
+    let parent = find(&p.nodes, &segs[..depth]).ok_or_else(|| Error::Usage("no parent".into()))?;
+    let rest = &segs[depth..];
+    match (parent.style, parent.children.last()) {
+        (ValueStyle::Map, Some(last)) => {
+            let at = last.span.end;
+            Ok((at..at, new_entry_text(rest, value, last.indent, nl, force_double)))
+        }
+        (ValueStyle::Empty, _) => {
+            let colon_end = colon_end(text, parent);
+            let key_line_end = line_content_end(text, parent.key_span.start);
+            let comment = &text[colon_end..key_line_end];
+            let body = new_entry_text(rest, value, parent.indent + 2, nl, force_double);
+            let body = body.strip_suffix(nl).unwrap_or(&body);
+            Ok((colon_end..key_line_end, format!("{comment}{nl}{body}")))
+        }
+        _ => Err(Error::Usage(format!(
+            "`{}` is not a map; cannot set `{}`",
+            segs[..depth].join("."),
+            segs.join(".")
+        ))),
+    }
+}
+
+/// Byte just after the `:` that follows the key of `n`.
+fn colon_end(text: &str, n: &KeyNode) -> usize {
+    text[n.key_span.end..].find(':').map_or(n.key_span.end, |i| n.key_span.end + i + 1)
+}
+
+fn replace_value(text: &str, n: &KeyNode, r: Rendering, nl: &str) -> (Range<usize>, String) {
+    let key_line_end = line_content_end(text, n.key_span.start);
+    let last_end = last_content_end(text, &n.span);
+    let colon = colon_end(text, n);
+    let on_key_line = n.value_span.start <= key_line_end && n.style != ValueStyle::Empty;
+    match r {
+        Rendering::Inline(v) => {
+            if n.style == ValueStyle::Empty {
+                let at = n.value_span.start;
+                let lead = if at == colon { " " } else { "" };
+                let tail = if at < key_line_end { " " } else { "" };
+                (at..at, format!("{lead}{v}{tail}"))
+            } else if on_key_line {
+                (n.value_span.clone(), v)
+            } else {
+                (colon..last_end, format!(" {v}{}", &text[colon..key_line_end]))
+            }
+        }
+        Rendering::Block(bt) => {
+            let lines = bt.lines.join(nl);
+            if on_key_line && matches!(n.style, ValueStyle::Literal | ValueStyle::Folded) {
+                let vs = n.value_span.start;
+                let hdr_len = text[vs..key_line_end]
+                    .bytes()
+                    .position(|b| !matches!(b, b'|' | b'>' | b'+' | b'-' | b'1'..=b'9'))
+                    .unwrap_or(key_line_end - vs);
+                let comment = &text[vs + hdr_len..key_line_end];
+                (n.value_span.clone(), format!("{}{comment}{nl}{lines}", bt.header))
+            } else if on_key_line {
+                let trailing = &text[n.value_span.end..last_end];
+                (n.value_span.start..last_end, format!("{}{trailing}{nl}{lines}", bt.header))
+            } else {
+                let comment = &text[colon..key_line_end];
+                (colon..last_end, format!(" {}{comment}{nl}{lines}", bt.header))
+            }
+        }
+        Rendering::Dashes(items) => {
+            // Only chosen when the entry already is a block list: keep its dash column.
+            let line_start = text[..n.value_span.start].rfind('\n').map_or(0, |i| i + 1);
+            let pad = " ".repeat(n.value_span.start - line_start);
+            let body: Vec<String> = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("{}- {v}", if i == 0 { "" } else { &pad }))
+                .collect();
+            (n.value_span.clone(), body.join(nl))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_str(t: &str, k: &str, v: &str) -> String {
+        String::from_utf8(set(t.as_bytes(), k, &EditValue::Str(v.into())).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn plain_value_replaced_in_place_keeping_comment() {
+        assert_eq!(set_str("---\na: x  # c\nb: y\n---\n", "a", "z"), "---\na: z  # c\nb: y\n---\n");
+    }
+
+    #[test]
+    fn empty_value_gets_space_and_keeps_comment() {
+        assert_eq!(set_str("---\na:\nb: # c\n---\n", "a", "v"), "---\na: v\nb: # c\n---\n");
+        assert_eq!(set_str("---\na:\nb: # c\n---\n", "b", "v"), "---\na:\nb: v # c\n---\n");
+    }
+
+    #[test]
+    fn new_key_appended_and_nested_parent_created() {
+        assert_eq!(set_str("---\na: x\n---\nbody\n", "b", "y"), "---\na: x\nb: y\n---\nbody\n");
+        assert_eq!(
+            set_str("---\na: x\n---\n", "metadata.version", "1.10"),
+            "---\na: x\nmetadata:\n  version: 1.10\n---\n"
+        );
+        assert_eq!(
+            set_str("---\nmetadata:\n  author: j\nz: 1\n---\n", "metadata.version", "2"),
+            "---\nmetadata:\n  author: j\n  version: 2\nz: 1\n---\n"
+        );
+        assert_eq!(set_str("---\nm: # c\n---\n", "m.k", "v"), "---\nm: # c\n  k: v\n---\n");
+    }
+
+    #[test]
+    fn multi_line_value_becomes_literal_block() {
+        assert_eq!(set_str("---\nd: x\n---\n", "d", "a\nb"), "---\nd: |-\n  a\n  b\n---\n");
+        assert_eq!(set_str("---\nd: >\n  old\n---\n", "d", "new text\n"), "---\nd: >\n  new text\n---\n");
+    }
+
+    #[test]
+    fn scalar_parent_is_not_a_map() {
+        let e = set(b"---\na: x\n---\n", "a.b", &EditValue::Str("v".into())).unwrap_err();
+        assert_eq!(e.to_string(), "`a` is not a map; cannot set `a.b`");
+    }
+
+    #[test]
+    fn unset_removes_entry_lines() {
+        assert_eq!(unset(b"---\na: x\nb: |\n  y\nc: z\n---\n", "b").unwrap(), b"---\na: x\nc: z\n---\n");
+        assert!(unset(b"---\na: x\n---\n", "q").is_err());
+    }
+
+    #[test]
+    fn unset_first_nested_child_takes_its_indentation() {
+        let out = unset(b"---\nm:\n  a: 1\n  b: 2\n---\n", "m.a").unwrap();
+        assert_eq!(out, b"---\nm:\n  b: 2\n---\n");
+    }
+
+    #[test]
+    fn repair_quotes_only_offending_values() {
+        let (out, lines) = repair(b"---\nname: n\ndescription: Use when: you need X\n---\n");
+        assert_eq!(out, b"---\nname: n\ndescription: 'Use when: you need X'\n---\n");
+        assert_eq!(lines, [3]);
+        let (same, none) = repair(b"---\nname: n\n---\n");
+        assert_eq!(same, b"---\nname: n\n---\n");
+        assert!(none.is_empty());
+    }
+}

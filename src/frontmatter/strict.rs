@@ -1,0 +1,114 @@
+//! Verification of frontmatter YAML with a strict YAML reader (serde-saphyr), as DESIGN §10
+//! asks: the lenient parser reads what real skills ship; this says whether a strict reader
+//! would accept it, and where it first fails.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// A frontmatter value as a strict reader sees it: a scalar, a list of scalars, or a
+/// nested map. Only used to decide acceptance; values are never read back from it (the
+/// lenient parser keeps the text exactly as written, so `1.10` never becomes `1.1`).
+#[derive(Debug)]
+enum StrictValue {
+    /// A scalar (string, or any scalar the reader typed on its own).
+    Str,
+    /// A list of scalars.
+    List,
+    /// A nested map.
+    Map,
+}
+
+impl<'de> Deserialize<'de> for StrictValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = StrictValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string, a list of strings or a map")
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<StrictValue, E> {
+        Ok(StrictValue::Str)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StrictValue, A::Error> {
+        // Items are read as `String` (typed, so `1.10` stays text); a nested list or map
+        // inside a list is rejected, matching the frontmatter model (lists of scalars).
+        while seq.next_element::<String>()?.is_some() {}
+        Ok(StrictValue::List)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StrictValue, A::Error> {
+        while map.next_key::<String>()?.is_some() {
+            map.next_value::<StrictValue>()?;
+        }
+        Ok(StrictValue::Map)
+    }
+}
+
+/// Check `yaml` (the text between the fences, `Frontmatter::yaml`) with serde-saphyr into
+/// `BTreeMap<String, StrictValue>` (string keys; values are scalars, lists of scalars, or
+/// nested maps). Empty or comment-only YAML is accepted.
+///
+/// Errors: `(line, message)` of the first problem, where `line` is 1-based RELATIVE TO THE
+/// START OF `yaml` (add the opening fence's line, i.e. `+ 1`, for a file line), or 0 when
+/// the reader gives no location.
+pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
+    if yaml.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#')
+    }) {
+        return Ok(());
+    }
+    match serde_saphyr::from_str::<BTreeMap<String, StrictValue>>(yaml) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let line = e.location().map_or(0, |l| u32::try_from(l.line()).unwrap_or(u32::MAX));
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+            Err((line, first))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_versions_lists_and_nested_maps() {
+        let y = "name: x\nversion: 1.10\nok: yes\ntools: [Read, Bash]\nmetadata:\n  author: a\n  version: \"1.0\"\n";
+        assert_eq!(verify_strict(y), Ok(()));
+        assert_eq!(verify_strict(""), Ok(()));
+    }
+
+    #[test]
+    fn rejects_unquoted_colon_space_with_line() {
+        let r = verify_strict("name: x\ndescription: Use when: you need X\n");
+        let (line, _msg) = r.expect_err("strict YAML rejects `: ` in a plain value");
+        assert_eq!(line, 2);
+    }
+}

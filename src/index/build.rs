@@ -1,0 +1,229 @@
+//! Building a root's [`RootIndex`] from its documents: tokenization in parallel shards
+//! (contiguous runs of documents, balanced by bytes), each with a local term map, then one
+//! merge into a sorted vocabulary and CSR postings. Terms are interned as `u32` ids; a
+//! posting is `(document: u32, tf: u32)`.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::bm25::{RootIndex, Vocab};
+use super::fold::RootDocs;
+use super::intern::Interner;
+use super::tokenize::scan;
+
+/// Roots smaller than this many bytes of text are tokenized on the calling thread only.
+const PARALLEL_MIN_BYTES: usize = 512 * 1024;
+/// Most worker threads used for one root.
+const MAX_SHARDS: usize = 4;
+/// Progress is reported every this many documents.
+const PROGRESS_EVERY: usize = 256;
+
+/// Tokenized documents of one shard, with shard-local term ids.
+#[derive(Default)]
+struct Shard {
+    /// Local id → term.
+    terms: Interner,
+    /// `(local term, tf)` of every document, documents one after the other.
+    pairs: Vec<(u32, u32)>,
+    /// End of each document's run in `pairs`.
+    doc_end: Vec<usize>,
+    /// Token count of each document.
+    doc_len: Vec<u32>,
+}
+
+fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
+    let mut sh = Shard::default();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        let mut len = 0u32;
+        scan(text, &mut |t| {
+            if t.stop {
+                return;
+            }
+            len = len.saturating_add(1);
+            let id = sh.terms.intern(t.term);
+            if id as usize >= counts.len() {
+                counts.push(0);
+            }
+            let c = &mut counts[id as usize];
+            if *c == 0 {
+                touched.push(id);
+            }
+            *c = c.saturating_add(1);
+        });
+        for &t in &touched {
+            sh.pairs.push((t, std::mem::take(&mut counts[t as usize])));
+        }
+        touched.clear();
+        sh.doc_end.push(sh.pairs.len());
+        sh.doc_len.push(len);
+        if (i + 1) % PROGRESS_EVERY == 0 {
+            tick(PROGRESS_EVERY);
+        }
+    }
+    tick(texts.len() % PROGRESS_EVERY);
+    sh
+}
+
+/// Split `docs` into at most `n` contiguous runs of roughly equal bytes.
+fn shard_bounds(docs: &[(crate::model::NodeId, &str)], n: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = docs.iter().map(|(_, t)| t.len()).sum();
+    let per = total.div_ceil(n.max(1)).max(1);
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0, 0);
+    for (i, (_, t)) in docs.iter().enumerate() {
+        acc += t.len();
+        if acc >= per && out.len() + 1 < n {
+            out.push(start..i + 1);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    if start < docs.len() || out.is_empty() {
+        out.push(start..docs.len());
+    }
+    out
+}
+
+/// Build the index of one root. `done` counts indexed documents (shared across roots);
+/// `progress(done)` is called on the calling thread.
+pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dyn FnMut(usize)) -> RootIndex {
+    let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| *t).collect();
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(MAX_SHARDS);
+    let n_shards = if bytes >= PARALLEL_MIN_BYTES { threads } else { 1 };
+    let bounds = shard_bounds(&rd.docs, n_shards);
+    let shards: Vec<Shard> = std::thread::scope(|s| {
+        let workers: Vec<_> = bounds[1..]
+            .iter()
+            .map(|r| {
+                let part = &texts[r.clone()];
+                s.spawn(move || {
+                    tokenize_shard(part, &mut |k| {
+                        done.fetch_add(k, Ordering::Relaxed);
+                    })
+                })
+            })
+            .collect();
+        let first = tokenize_shard(&texts[bounds[0].clone()], &mut |k| {
+            let now = done.fetch_add(k, Ordering::Relaxed) + k;
+            progress(now);
+        });
+        let mut all = vec![first];
+        for w in workers {
+            // A worker can only fail by panicking inside the tokenizer (a bug); index its
+            // documents as empty rather than bring the whole search down.
+            all.push(w.join().unwrap_or_default());
+        }
+        all
+    });
+    progress(done.load(Ordering::Relaxed));
+    merge(rd, shards, &bounds)
+}
+
+fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]) -> RootIndex {
+    // Global vocabulary: shard 0's interner absorbs the others' terms, then is sorted.
+    let mut shards = shards;
+    let mut global = std::mem::take(&mut shards[0].terms);
+    let mut maps: Vec<Vec<u32>> = vec![(0..global.len() as u32).collect()];
+    for s in &shards[1..] {
+        maps.push((0..s.terms.len() as u32).map(|t| global.intern(s.terms.get(t))).collect());
+    }
+    let sorted = global.sorted_ids();
+    let mut rank = vec![0u32; sorted.len()];
+    for (r, &id) in sorted.iter().enumerate() {
+        rank[id as usize] = r as u32;
+    }
+    for m in &mut maps {
+        for g in m.iter_mut() {
+            *g = rank[*g as usize];
+        }
+    }
+    let vocab = Vocab::from_sorted(sorted.iter().map(|&id| global.get(id)));
+    drop(global);
+    let v = vocab.len();
+    // Count postings per term, then scatter in document order.
+    let mut post_off = vec![0usize; v + 1];
+    for (s, m) in shards.iter().zip(&maps) {
+        for &(t, _) in &s.pairs {
+            post_off[m[t as usize] as usize + 1] += 1;
+        }
+    }
+    for i in 0..v {
+        post_off[i + 1] += post_off[i];
+    }
+    let total = post_off[v];
+    let mut fill = post_off.clone();
+    let mut post_doc = vec![0u32; total];
+    let mut post_tf = vec![0u32; total];
+    let mut doc_len = Vec::with_capacity(rd.docs.len());
+    for ((s, m), r) in shards.iter().zip(&maps).zip(bounds) {
+        let mut begin = 0;
+        for (local_d, &end) in s.doc_end.iter().enumerate() {
+            let d = (r.start + local_d) as u32;
+            for &(t, tf) in &s.pairs[begin..end] {
+                let g = m[t as usize] as usize;
+                post_doc[fill[g]] = d;
+                post_tf[fill[g]] = tf;
+                fill[g] += 1;
+            }
+            begin = end;
+        }
+        doc_len.extend_from_slice(&s.doc_len);
+    }
+    let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
+    let avgdl = if doc_len.is_empty() { 0.0 } else { sum as f64 / doc_len.len() as f64 };
+    RootIndex {
+        root: rd.root,
+        docs: rd.docs.iter().map(|(n, _)| *n).collect(),
+        doc_len,
+        copies: rd.copies,
+        avgdl,
+        vocab,
+        post_off,
+        post_doc,
+        post_tf,
+        pool: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::NodeId;
+
+    #[test]
+    fn shard_bounds_cover_all_documents() {
+        let docs: Vec<(NodeId, &str)> = (0..10).map(|i| (NodeId(i), "abcdefghij")).collect();
+        let b = |n: usize, docs: &[(NodeId, &str)]| -> Vec<(usize, usize)> {
+            shard_bounds(docs, n).into_iter().map(|r| (r.start, r.end)).collect()
+        };
+        assert_eq!(b(1, &docs), [(0, 10)]);
+        assert_eq!(b(2, &docs), [(0, 5), (5, 10)]);
+        assert_eq!(b(3, &docs), [(0, 4), (4, 8), (8, 10)]);
+        assert_eq!(b(2, &[]), [(0, 0)]);
+    }
+
+    #[test]
+    fn sharded_build_equals_single_build() {
+        let texts = ["alpha beta", "beta gamma gamma", "delta alpha", "epsilon", "beta beta zeta"];
+        let docs: Vec<(NodeId, &str)> =
+            texts.iter().enumerate().map(|(i, t)| (NodeId(i as u32), *t)).collect();
+        let one = tokenize_shard(&texts, &mut |_| {});
+        let single = merge(
+            RootDocs { docs: docs.clone(), ..RootDocs::empty(NodeId(0)) },
+            vec![one],
+            std::slice::from_ref(&(0..5)),
+        );
+        let a = tokenize_shard(&texts[..2], &mut |_| {});
+        let b = tokenize_shard(&texts[2..], &mut |_| {});
+        let split = merge(RootDocs { docs, ..RootDocs::empty(NodeId(0)) }, vec![a, b], &[0..2, 2..5]);
+        assert_eq!(single.post_off, split.post_off);
+        assert_eq!(single.post_doc, split.post_doc);
+        assert_eq!(single.post_tf, split.post_tf);
+        assert_eq!(split.doc_len, [2, 3, 2, 1, 3]);
+        let beta = split.vocab.find("beta").unwrap_or(u32::MAX);
+        assert_eq!(split.df(beta), 3);
+        assert!((split.avgdl - 11.0 / 5.0).abs() < 1e-15);
+    }
+}

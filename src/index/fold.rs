@@ -1,0 +1,98 @@
+//! Which nodes are BM25 documents, in document order, and the folding of identical texts
+//! (DESIGN.md §3).
+//!
+//! A document is a node with a text span whose kind is a text unit (section, chunk, part,
+//! link, adr) or a `File` with a span and no children (plain `.txt`); its text is the node's
+//! own text. Skipped: nodes flagged `duplicate`/`alias` or inside such a node, everything
+//! inside a lazytools bundle (scored by lazytools' own BM25), and texts that are empty after
+//! trimming. Documents whose own text is byte-identical after trimming are indexed once — the
+//! first in document order — and the others are that document's *copies* ("+N copies").
+
+use std::collections::HashSet;
+
+use super::hash::FxHashMap;
+use crate::model::{Corpus, NodeId, NodeKind};
+
+/// The documents of one root, ready to be tokenized.
+#[derive(Debug)]
+pub(crate) struct RootDocs<'c> {
+    /// The root node.
+    pub root: NodeId,
+    /// Documents in document order: node and its own text.
+    pub docs: Vec<(NodeId, &'c str)>,
+    /// Copies folded into document `d`, sorted by `d`.
+    pub copies: Vec<(u32, Vec<NodeId>)>,
+}
+
+impl RootDocs<'_> {
+    /// No documents under `root`.
+    pub fn empty(root: NodeId) -> Self {
+        Self { root, docs: Vec::new(), copies: Vec::new() }
+    }
+}
+
+/// Global pre-order rank of every node (roots in `corpus.roots` order, then pre-order):
+/// the document order used to break ties. Nodes not under a root get `u32::MAX`.
+pub(crate) fn document_order(corpus: &Corpus) -> Vec<u32> {
+    let mut order = vec![u32::MAX; corpus.len()];
+    let mut rank = 0u32;
+    let mut stack = Vec::new();
+    for &r in &corpus.roots {
+        stack.push(r);
+        while let Some(n) = stack.pop() {
+            if let Some(slot) = order.get_mut(n.ix()) {
+                if *slot != u32::MAX {
+                    continue; // a malformed arena with a cycle or shared child
+                }
+                *slot = rank;
+                rank += 1;
+                stack.extend(corpus.node(n).children.iter().rev().copied());
+            }
+        }
+    }
+    order
+}
+
+/// Whether node `n` (not counting its ancestors) is a BM25 document kind with text.
+fn is_document(corpus: &Corpus, n: NodeId) -> bool {
+    let node = corpus.node(n);
+    node.span.is_some()
+        && (node.kind.is_text_unit() || (node.kind == NodeKind::File && node.children.is_empty()))
+}
+
+/// Collect the documents of root `root`, folding identical texts.
+pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
+    let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
+    let mut out = RootDocs::empty(root);
+    let mut seen: FxHashMap<&'c str, u32> = FxHashMap::default();
+    seen.reserve(corpus.len() / corpus.roots.len().max(1));
+    let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.ix() >= corpus.len() {
+            continue;
+        }
+        let node = corpus.node(n);
+        if node.flags.is_copy() || (!bundles.is_empty() && bundles.contains(&n)) {
+            continue; // the whole subtree is a copy or a lazytools bundle
+        }
+        if is_document(corpus, n) {
+            let text = corpus.own_text(n);
+            let key = text.trim();
+            if !key.is_empty() {
+                match seen.get(key) {
+                    Some(&d) => copies.entry(d).or_default().push(n),
+                    None => {
+                        let d = out.docs.len() as u32;
+                        seen.insert(key, d);
+                        out.docs.push((n, text));
+                    }
+                }
+            }
+        }
+        stack.extend(node.children.iter().rev().copied());
+    }
+    out.copies = copies.into_iter().collect();
+    out.copies.sort_unstable_by_key(|(d, _)| *d);
+    out
+}

@@ -1,0 +1,177 @@
+//! Running a query (DESIGN.md §3): tokenize it with our tokenizer, resolve each query word to
+//! index terms (exact, prefix expansion of the last word, or a "did you mean" fallback),
+//! score every root's BM25 index and every lazytools bundle, and merge the hits.
+//!
+//! Choices, documented here because they shape the scores:
+//! - A query word is a token of [`crate::index::tokenize`]: `getUserById` yields five words
+//!   (the whole identifier and its parts), each scored.
+//! - Duplicated query words count **once** (`cache cache` = `cache`): BM25's query-term
+//!   frequency is taken as 1.
+//! - With [`SearchOptions::prefix`], the **last** token of the query (even a stopword, which
+//!   is never in the vocabulary itself) also matches up to [`MAX_EXPANSIONS`] vocabulary terms
+//!   starting with it, highest document frequency first (ties alphabetical); its score in a
+//!   document is the **max** over those terms.
+//! - "Did you mean" applies to a word found in **no** root's vocabulary (and, for the prefix
+//!   word, with no expansion in any root): the best suggestion over all roots (see
+//!   [`crate::index::distance`]) is then scored in every root, and reported once.
+//! - Hits of all roots and bundles are merged by score, ties by document order.
+
+use super::bm25::RootIndex;
+use super::distance::{Suggestion, suggest};
+use super::tokenize::scan;
+use super::{Hit, HitSource, Index, Scorer, SearchOptions, SearchResult};
+
+/// Most vocabulary terms one prefix word expands to (DESIGN.md §3).
+pub const MAX_EXPANSIONS: usize = 64;
+
+/// One query word after tokenization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct QueryWord {
+    /// Lower-case term.
+    pub term: String,
+    /// Expand as a prefix.
+    pub prefix: bool,
+}
+
+/// Tokenize `query` into distinct words; with `prefix`, the last token becomes a prefix word.
+pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
+    let mut words: Vec<QueryWord> = Vec::new();
+    let mut last: Option<String> = None;
+    scan(query, &mut |t| {
+        last = Some(t.term.to_owned());
+        if !t.stop && !words.iter().any(|w| w.term == t.term) {
+            words.push(QueryWord { term: t.term.to_owned(), prefix: false });
+        }
+    });
+    if prefix && let Some(last) = last {
+        words.retain(|w| w.term != last);
+        words.push(QueryWord { term: last, prefix: true });
+    }
+    words
+}
+
+/// Up to [`MAX_EXPANSIONS`] terms of `root` starting with `prefix`, highest df first.
+fn expansions(root: &RootIndex, prefix: &str) -> Vec<u32> {
+    let mut ids: Vec<u32> = root.vocab.prefix_range(prefix).collect();
+    if ids.len() > MAX_EXPANSIONS {
+        let cmp = |a: &u32, b: &u32| root.df(*b).cmp(&root.df(*a)).then(a.cmp(b));
+        ids.select_nth_unstable_by(MAX_EXPANSIONS - 1, cmp);
+        ids.truncate(MAX_EXPANSIONS);
+        ids.sort_unstable_by(cmp);
+    }
+    ids
+}
+
+fn push_unique(terms: &mut Vec<String>, t: &str) {
+    if !terms.iter().any(|x| x == t) {
+        terms.push(t.to_owned());
+    }
+}
+
+/// Run `query` over every root and bundle of `index` (see the module doc).
+pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> SearchResult {
+    let mut result = SearchResult::default();
+    if opts.top_k == 0 || query.trim().is_empty() {
+        return result;
+    }
+    let words = parse(query, opts.prefix);
+    // groups[root][word] = term ids of that word in that root.
+    let mut groups: Vec<Vec<Vec<u32>>> = vec![Vec::with_capacity(words.len()); index.roots.len()];
+    for w in &words {
+        let mut found = false;
+        let mut per_root: Vec<Vec<u32>> = Vec::with_capacity(index.roots.len());
+        for r in &index.roots {
+            let ids =
+                if w.prefix { expansions(r, &w.term) } else { r.vocab.find(&w.term).into_iter().collect() };
+            found |= !ids.is_empty();
+            for &t in &ids {
+                push_unique(&mut result.terms, r.vocab.term(t));
+            }
+            per_root.push(ids);
+        }
+        if !found {
+            let mut best: Option<Suggestion> = None;
+            for r in &index.roots {
+                if let Some(s) = suggest(r, &w.term)
+                    && best.as_ref().is_none_or(|b| s.better_than(b))
+                {
+                    best = Some(s);
+                }
+            }
+            let Some(best) = best else { continue };
+            for (r, ids) in index.roots.iter().zip(per_root.iter_mut()) {
+                *ids = r.vocab.find(&best.term).into_iter().collect();
+            }
+            push_unique(&mut result.terms, &best.term);
+            result.did_you_mean.push((w.term.clone(), best.term));
+        }
+        for (g, ids) in groups.iter_mut().zip(per_root) {
+            if !ids.is_empty() {
+                g.push(ids);
+            }
+        }
+    }
+
+    let mut cands: Vec<(u32, Hit)> = Vec::new();
+    for (r, g) in index.roots.iter().zip(&groups) {
+        if g.is_empty() {
+            continue;
+        }
+        let mut scratch = r.take_scratch();
+        let scored = r.score(g, opts.top_k, &mut scratch);
+        r.put_scratch(scratch);
+        for (d, score) in scored {
+            let node = r.docs[d as usize];
+            let hit = Hit {
+                node,
+                score,
+                source: HitSource::Bm25,
+                scorer: Scorer::Skillnav,
+                copies: r.copies_of(d).to_vec(),
+            };
+            cands.push((index.order_of(node), hit));
+        }
+    }
+    for (_, stats) in &index.bundles {
+        for (node, score) in super::lazytools::search(stats, query, opts.top_k) {
+            if !score.is_finite() {
+                continue;
+            }
+            let hit =
+                Hit { node, score, source: HitSource::Bm25, scorer: Scorer::Lazytools, copies: Vec::new() };
+            cands.push((index.order_of(node), hit));
+        }
+    }
+    cands.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    cands.truncate(opts.top_k);
+    result.hits = cands.into_iter().map(|(_, h)| h).collect();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(term: &str, prefix: bool) -> QueryWord {
+        QueryWord { term: term.into(), prefix }
+    }
+
+    #[test]
+    fn duplicated_words_count_once() {
+        assert_eq!(parse("cache Cache CACHE", false), [w("cache", false)]);
+    }
+
+    #[test]
+    fn prefix_marks_last_token_even_a_stopword() {
+        assert_eq!(parse("cors midd", true), [w("cors", false), w("midd", true)]);
+        assert_eq!(parse("cors us", true), [w("cors", false), w("us", true)]);
+        assert_eq!(parse("cors use", true), [w("cors", false), w("use", true)]);
+        assert_eq!(parse("cors use", false), [w("cors", false)]);
+        assert_eq!(parse("midd cors midd", true), [w("cors", false), w("midd", true)]);
+    }
+
+    #[test]
+    fn identifier_query_yields_parts() {
+        assert_eq!(parse("app.get", false), [w("app.get", false), w("app", false), w("get", false)]);
+    }
+}

@@ -1,0 +1,453 @@
+//! Our search tokenizer (DESIGN.md §3), used for documents, queries and highlighting alike.
+//!
+//! Rules, in order:
+//! - **Words** are maximal runs of Unicode letters/digits and `_`; a `.` is part of a word
+//!   only *between* two word characters, so `app.get` and `c.req.param` stay whole while the
+//!   trailing dot of `returned.` is not kept.
+//! - Every word yields its **whole** form, lower-cased (`getUserById` → `getuserbyid`), then,
+//!   when it has more than one piece, its **parts**: split at `.` and `_`, then at camel-case
+//!   boundaries (lower/digit → upper, and the last capital of a capital run that starts a
+//!   lower-case word: `HTTPServer` → `http`, `server`). Letters and digits are not split
+//!   from each other (`base64`, `utf8`, `h2` stay whole).
+//! - **Stopwords**: the 45 English words of lazytools' list (FORMATS §2.5, without the
+//!   Italian ones), see [`STOPWORDS`]. A *whole* word equal to a stopword is dropped; *parts*
+//!   of an identifier are always kept (`getUserById` keeps `by`).
+//! - **CJK**: Han, Hiragana, Katakana and Hangul characters never join words; each maximal
+//!   run of them yields its overlapping character bigrams (`東京都` → `東京`, `京都`); a run of
+//!   one character yields that character.
+//! - Words longer than [`MAX_WORD_BYTES`] bytes (base64 blobs, minified code) are skipped,
+//!   whole and parts.
+//!
+//! Offsets are byte offsets into the original text (before lower-casing).
+
+use std::ops::Range;
+
+/// The stopwords dropped as whole words: the 45 English stopwords of lazytools' tokenizer
+/// (FORMATS §2.5). `where`, `do`, `me`, `give` are not stopwords. Sorted for binary search.
+pub const STOPWORDS: [&str; 45] = [
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "for", "from", "how", "in",
+    "into", "is", "it", "its", "of", "on", "or", "should", "than", "that", "the", "their", "them", "then",
+    "there", "they", "this", "to", "use", "used", "using", "was", "were", "what", "when", "which", "who",
+    "why", "with", "would",
+];
+
+/// Longest word (in bytes of the original text) that is indexed; longer runs are skipped.
+pub const MAX_WORD_BYTES: usize = 128;
+
+/// Whether `term` (already lower-case) is one of [`STOPWORDS`].
+pub fn is_stopword(term: &str) -> bool {
+    matches!(
+        term,
+        "a" | "about"
+            | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "can"
+            | "could"
+            | "for"
+            | "from"
+            | "how"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "of"
+            | "on"
+            | "or"
+            | "should"
+            | "than"
+            | "that"
+            | "the"
+            | "their"
+            | "them"
+            | "then"
+            | "there"
+            | "they"
+            | "this"
+            | "to"
+            | "use"
+            | "used"
+            | "using"
+            | "was"
+            | "were"
+            | "what"
+            | "when"
+            | "which"
+            | "who"
+            | "why"
+            | "with"
+            | "would"
+    )
+}
+
+/// One token with its place in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// Lower-cased term as indexed.
+    pub term: String,
+    /// Byte range of the token in the original text.
+    pub range: Range<usize>,
+    /// True for a part of a split identifier, false for a whole word or a CJK bigram.
+    pub part: bool,
+}
+
+/// A token as seen by [`scan`]: the term borrows a scratch buffer.
+#[derive(Debug)]
+pub(crate) struct RawToken<'a> {
+    /// Lower-cased term.
+    pub term: &'a str,
+    /// Byte range in the original text.
+    pub range: Range<usize>,
+    /// Part of a split identifier.
+    pub part: bool,
+    /// A whole word that is a stopword (callers other than highlighting drop it).
+    pub stop: bool,
+}
+
+/// The index terms of `text`, in text order (each whole word followed by its parts),
+/// stopwords removed. Duplicates are kept (they are term frequencies).
+pub fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    scan(text, &mut |t| {
+        if !t.stop {
+            out.push(t.term.to_owned());
+        }
+    });
+    out
+}
+
+/// Like [`tokenize`], with each token's byte range in `text` (for highlighting).
+pub fn tokenize_with_offsets(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    scan(text, &mut |t| {
+        if !t.stop {
+            out.push(Token { term: t.term.to_owned(), range: t.range, part: t.part });
+        }
+    });
+    out
+}
+
+/// Han, Hiragana, Katakana (incl. half-width) and Hangul: characters that form bigrams.
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF      // Hangul Jamo
+        | 0x3040..=0x30FF    // Hiragana, Katakana
+        | 0x3130..=0x318F    // Hangul Compatibility Jamo
+        | 0x31F0..=0x31FF    // Katakana Phonetic Extensions
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul Syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9F    // Half-width Katakana
+        | 0x20000..=0x2FA1F) // CJK Extensions B–F, Compatibility Supplement
+}
+
+fn is_word_char(c: char) -> bool {
+    if c.is_ascii() { c.is_ascii_alphanumeric() || c == '_' } else { c.is_alphanumeric() && !is_cjk(c) }
+}
+
+fn push_lower(buf: &mut String, s: &str) {
+    buf.clear();
+    if s.is_ascii() {
+        buf.push_str(s);
+        buf.make_ascii_lowercase();
+    } else {
+        for c in s.chars() {
+            buf.extend(c.to_lowercase());
+        }
+    }
+}
+
+/// Walk `text` and call `f` for every token (stopwords included, flagged), in text order.
+pub(crate) fn scan<F: FnMut(RawToken<'_>)>(text: &str, f: &mut F) {
+    let bytes = text.as_bytes();
+    let mut buf = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match CLASS[bytes[i] as usize] {
+            OTHER | DOT => i += 1,
+            LOWER | UPPER => {
+                let (end, plain) = word_end(text, i);
+                emit_word(text, i, end, plain, &mut buf, f);
+                i = end;
+            }
+            _ => {
+                let Some(c) = text[i..].chars().next() else { break };
+                if is_cjk(c) {
+                    i = emit_cjk_run(text, i, f);
+                } else if is_word_char(c) {
+                    let (end, plain) = word_end(text, i);
+                    emit_word(text, i, end, plain, &mut buf, f);
+                    i = end;
+                } else {
+                    i += c.len_utf8();
+                }
+            }
+        }
+    }
+}
+
+/// Byte classes for the ASCII fast path of [`scan`].
+const OTHER: u8 = 0;
+/// `a-z`, `0-9`.
+const LOWER: u8 = 1;
+/// `A-Z`, `_`.
+const UPPER: u8 = 2;
+const DOT: u8 = 3;
+/// Any byte of a non-ASCII char.
+const HIGH: u8 = 4;
+
+const CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            LOWER
+        } else if c.is_ascii_uppercase() || c == b'_' {
+            UPPER
+        } else if c == b'.' {
+            DOT
+        } else if c >= 0x80 {
+            HIGH
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    t
+};
+
+/// End (exclusive) of the word starting at `start` (a word character), and whether the word
+/// is *plain* (only `a-z0-9`: no case to fold, nothing to split).
+fn word_end(text: &str, start: usize) -> (usize, bool) {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    let mut plain = true;
+    while i < bytes.len() {
+        match CLASS[bytes[i] as usize] {
+            LOWER => i += 1,
+            UPPER => {
+                plain = false;
+                i += 1;
+            }
+            DOT => match next_char(text, i + 1) {
+                Some(c) if is_word_char(c) => {
+                    plain = false;
+                    i += 1;
+                }
+                _ => break,
+            },
+            OTHER => break,
+            _ => match next_char(text, i) {
+                Some(c) if is_word_char(c) => {
+                    plain = false;
+                    i += c.len_utf8();
+                }
+                _ => break,
+            },
+        }
+    }
+    (i, plain)
+}
+
+fn next_char(text: &str, at: usize) -> Option<char> {
+    text.get(at..).and_then(|s| s.chars().next())
+}
+
+fn emit_word<F: FnMut(RawToken<'_>)>(
+    text: &str,
+    start: usize,
+    end: usize,
+    plain: bool,
+    buf: &mut String,
+    f: &mut F,
+) {
+    if end - start > MAX_WORD_BYTES {
+        return;
+    }
+    let word = &text[start..end];
+    if plain {
+        // Fast path: a plain lower-case ASCII word is its own only part.
+        let stop = is_stopword(word);
+        f(RawToken { term: word, range: start..end, part: false, stop });
+        return;
+    }
+    let mut parts: [Range<usize>; 16] = Default::default();
+    let mut n = 0;
+    let mut overflow: Vec<Range<usize>> = Vec::new();
+    split_parts(word, &mut |r| {
+        if n < parts.len() {
+            parts[n] = r;
+            n += 1;
+        } else {
+            overflow.push(r);
+        }
+    });
+    if n == 0 {
+        // Only underscores (`___`): not a word.
+        return;
+    }
+    push_lower(buf, word);
+    let stop = is_stopword(buf);
+    f(RawToken { term: buf, range: start..end, part: false, stop });
+    if n == 1 && parts[0] == (0..word.len()) {
+        return;
+    }
+    for r in parts[..n].iter().chain(overflow.iter()) {
+        push_lower(buf, &word[r.clone()]);
+        f(RawToken { term: buf, range: start + r.start..start + r.end, part: true, stop: false });
+    }
+}
+
+/// Split a word into its parts (ranges relative to `word`): at `.`/`_`, then camel case.
+fn split_parts(word: &str, f: &mut dyn FnMut(Range<usize>)) {
+    let mut seg_start = 0;
+    for (i, c) in word.char_indices().chain(std::iter::once((word.len(), '.'))) {
+        if c == '.' || c == '_' {
+            if i > seg_start {
+                split_camel(&word[seg_start..i], seg_start, f);
+            }
+            seg_start = i + 1;
+        }
+    }
+}
+
+fn split_camel(seg: &str, offset: usize, f: &mut dyn FnMut(Range<usize>)) {
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut it = seg.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        if let Some(p) = prev {
+            let next = it.peek().map(|(_, n)| *n);
+            let boundary = c.is_uppercase()
+                && ((p.is_lowercase() || p.is_numeric())
+                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase())));
+            if boundary && i > start {
+                f(offset + start..offset + i);
+                start = i;
+            }
+        }
+        prev = Some(c);
+    }
+    if start < seg.len() {
+        f(offset + start..offset + seg.len());
+    }
+}
+
+/// Emit the bigrams of the CJK run starting at `start`; return the run's end.
+fn emit_cjk_run<F: FnMut(RawToken<'_>)>(text: &str, start: usize, f: &mut F) -> usize {
+    let mut bounds: Vec<usize> = vec![start];
+    let mut end = start;
+    for c in text[start..].chars() {
+        if !is_cjk(c) {
+            break;
+        }
+        end += c.len_utf8();
+        bounds.push(end);
+    }
+    if bounds.len() == 2 {
+        f(RawToken { term: &text[start..end], range: start..end, part: false, stop: false });
+    } else {
+        for w in bounds.windows(3) {
+            f(RawToken { term: &text[w[0]..w[2]], range: w[0]..w[2], part: false, stop: false });
+        }
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        tokenize(s)
+    }
+
+    #[test]
+    fn stopwords_sorted_and_counted() {
+        let mut sorted = STOPWORDS;
+        sorted.sort_unstable();
+        assert_eq!(sorted, STOPWORDS);
+        assert!(STOPWORDS.iter().all(|w| is_stopword(w)));
+        assert!(!is_stopword("where") && !is_stopword("do") && !is_stopword("give") && !is_stopword("de"));
+    }
+
+    #[test]
+    fn camel_case_identifier() {
+        assert_eq!(toks("getUserById"), ["getuserbyid", "get", "user", "by", "id"]);
+    }
+
+    #[test]
+    fn snake_case_call() {
+        assert_eq!(toks("parse_frontmatter()"), ["parse_frontmatter", "parse", "frontmatter"]);
+    }
+
+    #[test]
+    fn dotted_member_access() {
+        assert_eq!(toks("app.get"), ["app.get", "app", "get"]);
+        assert_eq!(toks("c.req.param('id')"), ["c.req.param", "c", "req", "param", "id"]);
+    }
+
+    #[test]
+    fn capital_run_then_word() {
+        assert_eq!(toks("HTTPServer"), ["httpserver", "http", "server"]);
+        assert_eq!(toks("HTTP2Server"), ["http2server", "http2", "server"]);
+    }
+
+    #[test]
+    fn trailing_dot_and_ellipsis_are_not_words() {
+        assert_eq!(toks("It returned. Then..."), ["returned"]);
+        assert_eq!(toks("v1.3 base64"), ["v1.3", "v1", "3", "base64"]);
+    }
+
+    #[test]
+    fn stopwords_dropped_only_as_whole_words() {
+        assert_eq!(toks("The middleware for the app"), ["middleware", "app"]);
+        assert_eq!(toks("is_copy"), ["is_copy", "is", "copy"]);
+    }
+
+    #[test]
+    fn dunder_keeps_inner_part() {
+        assert_eq!(toks("__init__"), ["__init__", "init"]);
+        assert_eq!(toks("a ___ rule"), ["rule"]);
+    }
+
+    #[test]
+    fn unicode_lowercase_and_letters() {
+        assert_eq!(toks("Größe ÜBER straße"), ["größe", "über", "straße"]);
+    }
+
+    #[test]
+    fn cjk_bigrams() {
+        assert_eq!(toks("東京都に行く"), ["東京", "京都", "都に", "に行", "行く"]);
+        assert_eq!(toks("한국어 字"), ["한국", "국어", "字"]);
+        assert_eq!(toks("Hono框架"), ["hono", "框架"]);
+    }
+
+    #[test]
+    fn offsets_point_into_original_text() {
+        let t = tokenize_with_offsets("  İstanbul getX");
+        let ranges: Vec<_> = t.iter().map(|t| (t.term.as_str(), t.range.clone(), t.part)).collect();
+        assert_eq!(
+            ranges,
+            [
+                ("i\u{307}stanbul", 2..11, false),
+                ("getx", 12..16, false),
+                ("get", 12..15, true),
+                ("x", 15..16, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn overlong_words_are_skipped() {
+        let blob = "A".repeat(MAX_WORD_BYTES + 1);
+        assert_eq!(toks(&format!("{blob} ok")), ["ok"]);
+    }
+}

@@ -1,0 +1,268 @@
+//! The styled-text model every renderer in the core produces: [`Line`]s of [`Span`]s, each
+//! with a [`Style`] naming its semantic [`Role`] (DESIGN §6: the core has no ratatui types;
+//! the TUI converts these in one bridge, resolving colours through
+//! [`crate::render::theme::Theme::resolve`]).
+//!
+//! Invariant: text entering a span through [`Span::new`] is passed through
+//! [`crate::sanitize::sanitize_line`], so control characters and escape sequences never reach
+//! the terminal (ESC shows as `␛`, the invalid-UTF-8 placeholder as U+FFFD).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::render::width;
+use crate::sanitize::sanitize_line;
+
+/// A 24-bit colour. In theme TOML it is written `"#rrggbb"` (see [`Rgb::from_hex`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// Parse `#rrggbb` (the `#` is required, hex digits in either case). `None` otherwise.
+    pub fn from_hex(s: &str) -> Option<Rgb> {
+        let hex = s.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
+    }
+
+    /// Format as lowercase `#rrggbb`.
+    pub fn to_hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+impl fmt::Display for Rgb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl Serialize for Rgb {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rgb {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        Rgb::from_hex(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("invalid colour {s:?}: expected \"#rrggbb\"")))
+    }
+}
+
+/// What a piece of text *is*; the theme maps each role to colours and attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Role {
+    /// Body text.
+    #[default]
+    Text,
+    /// A heading line (marker and text); the level is 1..=6.
+    Heading(u8),
+    /// `*emphasis*`.
+    Emphasis,
+    /// `**strong**`.
+    Strong,
+    /// `~~strikethrough~~`.
+    Strike,
+    /// `` `inline code` ``.
+    InlineCode,
+    /// A line of a fenced or indented code block (plain or highlighted).
+    CodeBlock,
+    /// The language label line above a code block.
+    CodeLang,
+    /// Link text.
+    Link,
+    /// The ` (url)` shown after link text.
+    LinkUrl,
+    /// The `│ ` bar of a block quote.
+    Quote,
+    /// A list bullet, number or task box.
+    ListMarker,
+    /// A thematic break (`───`) or a heading underline.
+    Rule,
+    /// Table box-drawing characters.
+    TableBorder,
+    /// Header-row table cells.
+    TableHeader,
+    /// Raw HTML (blocks and inline).
+    Html,
+    /// An image placeholder `[image: alt]`.
+    Image,
+    /// A search term hit (DESIGN §6 `n/N`).
+    Match,
+    /// The YAML frontmatter block.
+    FrontMatter,
+    /// A footnote reference `[1]` or a footnote definition label `[1]:`.
+    Footnote,
+    /// De-emphasised text (hints, placeholders).
+    Dim,
+}
+
+/// A span's style: its [`Role`] plus explicit colours and attributes. `fg`/`bg` are `None`
+/// unless the producer fixed a colour (syntax highlighting); the theme fills them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Style {
+    /// Semantic role.
+    pub role: Role,
+    /// Foreground colour fixed by the producer, if any.
+    pub fg: Option<Rgb>,
+    /// Background colour fixed by the producer, if any.
+    pub bg: Option<Rgb>,
+    /// Bold.
+    pub bold: bool,
+    /// Italic.
+    pub italic: bool,
+    /// Underlined.
+    pub underline: bool,
+    /// Struck through.
+    pub strike: bool,
+    /// Dimmed (faint).
+    pub dim: bool,
+}
+
+impl Style {
+    /// A style with `role` and no colours or attributes.
+    pub fn new(role: Role) -> Style {
+        Style { role, ..Style::default() }
+    }
+
+    /// Builder: set bold.
+    pub fn bold(mut self) -> Style {
+        self.bold = true;
+        self
+    }
+
+    /// Builder: set italic.
+    pub fn italic(mut self) -> Style {
+        self.italic = true;
+        self
+    }
+
+    /// Builder: set underline.
+    pub fn underline(mut self) -> Style {
+        self.underline = true;
+        self
+    }
+
+    /// Builder: set strikethrough.
+    pub fn strike(mut self) -> Style {
+        self.strike = true;
+        self
+    }
+
+    /// Builder: set dim.
+    pub fn dim(mut self) -> Style {
+        self.dim = true;
+        self
+    }
+
+    /// Builder: set the foreground colour.
+    pub fn fg(mut self, rgb: Rgb) -> Style {
+        self.fg = Some(rgb);
+        self
+    }
+}
+
+/// A run of text with one style. Build with [`Span::new`] so the text is sanitised.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// The text (one display line: no `\n`, no control characters).
+    pub text: String,
+    /// Its style.
+    pub style: Style,
+}
+
+impl Span {
+    /// A span of `text` (sanitised with [`sanitize_line`]) in `style`.
+    pub fn new(text: impl AsRef<str>, style: Style) -> Span {
+        Span { text: sanitize_line(text.as_ref()).into_owned(), style }
+    }
+
+    /// A span with role `role` and no attributes.
+    pub fn role(text: impl AsRef<str>, role: Role) -> Span {
+        Span::new(text, Style::new(role))
+    }
+
+    /// Display width in terminal cells ([`width::str_width`]).
+    pub fn width(&self) -> usize {
+        width::str_width(&self.text)
+    }
+}
+
+/// One display line: spans laid out left to right.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Line {
+    /// The spans, in order.
+    pub spans: Vec<Span>,
+}
+
+impl Line {
+    /// An empty line.
+    pub fn new() -> Line {
+        Line { spans: Vec::new() }
+    }
+
+    /// A line made of the given spans.
+    pub fn from_spans(spans: Vec<Span>) -> Line {
+        Line { spans }
+    }
+
+    /// Append a span (empty spans are dropped).
+    pub fn push(&mut self, span: Span) {
+        if !span.text.is_empty() {
+            self.spans.push(span);
+        }
+    }
+
+    /// Display width in terminal cells (sum of the spans' widths).
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(Span::width).sum()
+    }
+
+    /// The text without styles.
+    pub fn plain(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// True when some span has role `role`.
+    pub fn has_role(&self, role: Role) -> bool {
+        self.spans.iter().any(|s| s.style.role == role)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trip_and_rejects() {
+        assert_eq!(Rgb::from_hex("#1a2B3c"), Some(Rgb(0x1a, 0x2b, 0x3c)));
+        assert_eq!(Rgb(0x1a, 0x2b, 0x3c).to_hex(), "#1a2b3c");
+        assert_eq!(Rgb::from_hex("1a2b3c"), None);
+        assert_eq!(Rgb::from_hex("#1a2b3"), None);
+        assert_eq!(Rgb::from_hex("#1a2b3g"), None);
+        assert_eq!(Rgb::from_hex("#é12345"), None);
+    }
+
+    #[test]
+    fn span_new_sanitises_escape_sequences() {
+        let s = Span::role("a\x1b[31mb\u{1A}\n", Role::Text);
+        assert_eq!(s.text, "a␛[31mb\u{FFFD} ");
+    }
+
+    #[test]
+    fn line_width_counts_cells() {
+        let mut l = Line::new();
+        l.push(Span::role("ab", Role::Text));
+        l.push(Span::role("", Role::Text));
+        l.push(Span::role("中文", Role::Strong));
+        assert_eq!(l.spans.len(), 2);
+        assert_eq!(l.width(), 6);
+        assert_eq!(l.plain(), "ab中文");
+    }
+}

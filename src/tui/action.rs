@@ -1,0 +1,191 @@
+//! Every user intent as one [`Action`] value (DESIGN §6, STYLE habit 2).
+//!
+//! Key handling only maps keys to actions ([`crate::tui::keymap`]); [`crate::tui::update`]
+//! alone mutates the app. The serde names (snake_case) are the names used in
+//! `assets/keymap.toml`; variants that carry data are produced by the event loop, never by
+//! the keymap.
+
+use serde::Deserialize;
+
+/// One user intent.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Leave skillnav (`q`, `Ctrl-C`).
+    Quit,
+    /// Move the cursor down one row (tree, results) or scroll the preview one line.
+    MoveDown,
+    /// Move the cursor up one row or scroll the preview up one line.
+    MoveUp,
+    /// Jump to the first row / top of the preview.
+    Top,
+    /// Jump to the last row / bottom of the preview.
+    Bottom,
+    /// Expand the node, or drill into its first child when already expanded; on a search
+    /// result, jump to it.
+    Expand,
+    /// Collapse the node, or move to its parent when collapsed or a leaf.
+    Collapse,
+    /// Move the focus to the other pane (tree ↔ preview).
+    FocusNext,
+    /// Select or deselect the node and its subtree (partial selection shows as `◐`).
+    ToggleSelect,
+    /// Copy a brief of the selection (or of the current node when nothing is selected).
+    CopyBrief,
+    /// Focus the search box.
+    SearchOpen,
+    /// Close the popup, leave the search box, or clear the search.
+    Escape,
+    /// Scroll the preview to the next search match.
+    NextMatch,
+    /// Scroll the preview to the previous search match.
+    PrevMatch,
+    /// Scroll the preview down one page.
+    PageDown,
+    /// Scroll the preview up one page.
+    PageUp,
+    /// Scroll the preview down half a page.
+    HalfPageDown,
+    /// Scroll the preview up half a page.
+    HalfPageUp,
+    /// Show or hide the key help.
+    Help,
+    /// Clear and redraw the whole screen (after another program wrote over it).
+    Redraw,
+    /// Search box: jump to the highlighted result.
+    SearchAccept,
+    /// Search box: delete the character before the cursor.
+    SearchBackspace,
+    /// Search box: delete the character under the cursor.
+    SearchDelete,
+    /// Search box: delete the word before the cursor.
+    SearchDeleteWord,
+    /// Search box: clear the query.
+    SearchClear,
+    /// Search box: move the cursor left.
+    SearchLeft,
+    /// Search box: move the cursor right.
+    SearchRight,
+    /// Search box: move the cursor to the start.
+    SearchHome,
+    /// Search box: move the cursor to the end.
+    SearchEnd,
+    /// Search box: type a character (any printable key not bound in search mode).
+    #[serde(skip)]
+    SearchInsert(char),
+    /// Text pasted into the search box (newlines become spaces).
+    #[serde(skip)]
+    Paste(String),
+    /// The terminal was resized to (columns, rows).
+    #[serde(skip)]
+    Resize(u16, u16),
+    /// Mouse wheel over the cell (column, row); `down` scrolls forward.
+    #[serde(skip)]
+    ScrollAt {
+        /// Column (0-based).
+        col: u16,
+        /// Row (0-based).
+        row: u16,
+        /// Wheel down (forward) when true.
+        down: bool,
+    },
+    /// Left click on the cell (column, row).
+    #[serde(skip)]
+    ClickAt {
+        /// Column (0-based).
+        col: u16,
+        /// Row (0-based).
+        row: u16,
+    },
+}
+
+impl Action {
+    /// Actions that can be bound in the keymap, in the order the help popup lists them.
+    pub const BINDABLE: [Action; 29] = [
+        Action::MoveDown,
+        Action::MoveUp,
+        Action::Top,
+        Action::Bottom,
+        Action::Expand,
+        Action::Collapse,
+        Action::FocusNext,
+        Action::ToggleSelect,
+        Action::CopyBrief,
+        Action::SearchOpen,
+        Action::NextMatch,
+        Action::PrevMatch,
+        Action::PageDown,
+        Action::PageUp,
+        Action::HalfPageDown,
+        Action::HalfPageUp,
+        Action::Escape,
+        Action::Help,
+        Action::Redraw,
+        Action::Quit,
+        Action::SearchAccept,
+        Action::SearchBackspace,
+        Action::SearchDelete,
+        Action::SearchDeleteWord,
+        Action::SearchClear,
+        Action::SearchLeft,
+        Action::SearchRight,
+        Action::SearchHome,
+        Action::SearchEnd,
+    ];
+
+    /// One-line description shown in the help popup.
+    pub fn desc(&self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::MoveDown => "move down / scroll down",
+            Action::MoveUp => "move up / scroll up",
+            Action::Top => "go to top",
+            Action::Bottom => "go to bottom",
+            Action::Expand => "expand / drill in / open result",
+            Action::Collapse => "collapse / up to parent",
+            Action::FocusNext => "switch pane",
+            Action::ToggleSelect => "select / deselect subtree",
+            Action::CopyBrief => "copy brief of selection",
+            Action::SearchOpen => "search",
+            Action::Escape => "close / clear",
+            Action::NextMatch => "next match",
+            Action::PrevMatch => "previous match",
+            Action::PageDown => "preview page down",
+            Action::PageUp => "preview page up",
+            Action::HalfPageDown => "preview half page down",
+            Action::HalfPageUp => "preview half page up",
+            Action::Help => "help",
+            Action::Redraw => "redraw the screen",
+            Action::SearchAccept => "jump to result",
+            Action::SearchBackspace => "delete back",
+            Action::SearchDelete => "delete forward",
+            Action::SearchDeleteWord => "delete word",
+            Action::SearchClear => "clear query",
+            Action::SearchLeft => "cursor left",
+            Action::SearchRight => "cursor right",
+            Action::SearchHome => "cursor to start",
+            Action::SearchEnd => "cursor to end",
+            Action::SearchInsert(_) => "type",
+            Action::Paste(_) => "paste",
+            Action::Resize(..) => "resize",
+            Action::ScrollAt { .. } => "mouse wheel",
+            Action::ClickAt { .. } => "mouse click",
+        }
+    }
+
+    /// Short label for the key-hint bar (`select`, `copy`, …).
+    pub fn hint(&self) -> &'static str {
+        match self {
+            Action::ToggleSelect => "select",
+            Action::CopyBrief => "copy",
+            Action::SearchOpen => "search",
+            Action::Help => "help",
+            Action::Quit => "quit",
+            Action::SearchAccept => "open",
+            Action::Escape => "close",
+            Action::NextMatch => "next",
+            Action::FocusNext => "pane",
+            _ => self.desc(),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Settings: `assets/config.toml` (embedded) overridden by the user's `config.toml`, and the
+//! config folder lookup shared with the keymap (`$SKILLNAV_CONFIG_DIR`, else the platform
+//! config dir from `directories`, e.g. `~/.config/skillnav`).
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use super::keymap::Keymap;
+
+/// The embedded default settings.
+pub const DEFAULT_CONFIG: &str = include_str!("../../assets/config.toml");
+
+/// UI settings (`[ui]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UiSettings {
+    /// `"dark"`, `"light"` or a theme TOML path.
+    pub theme: String,
+    /// Capture the mouse.
+    pub mouse: bool,
+    /// Tree pane width in percent (clamped to 20..=80).
+    pub tree_percent: u16,
+    /// Show dim summaries in tree rows.
+    pub summaries: bool,
+}
+
+impl Default for UiSettings {
+    fn default() -> Self {
+        Self { theme: "dark".into(), mouse: true, tree_percent: 42, summaries: true }
+    }
+}
+
+/// Search settings (`[search]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Hits per group.
+    pub top_k: usize,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self { top_k: 50 }
+    }
+}
+
+/// All settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// `[ui]`.
+    pub ui: UiSettings,
+    /// `[search]`.
+    pub search: SearchSettings,
+}
+
+impl Settings {
+    /// Parse settings TOML; unknown keys are errors (reported as warnings by [`load`]).
+    pub fn from_toml(text: &str) -> Result<Settings, String> {
+        toml::from_str(text).map_err(|e| format!("config: {}", e.message().trim()))
+    }
+}
+
+/// The user config folder: `$SKILLNAV_CONFIG_DIR`, else the platform config dir.
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("SKILLNAV_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "skillnav").map(|p| p.config_dir().to_path_buf())
+}
+
+fn read_user(name: &str) -> Option<String> {
+    let path = config_dir()?.join(name);
+    std::fs::read_to_string(path).ok()
+}
+
+/// Load settings and keymap (defaults, then user files); problems become warnings.
+pub fn load() -> (Settings, Keymap, Vec<String>) {
+    let mut warnings = Vec::new();
+    let settings = match read_user("config.toml") {
+        // A user file replaces only the keys it sets: merge at the TOML table level.
+        Some(user) => match merge_tables(DEFAULT_CONFIG, &user).and_then(|t| Settings::from_toml(&t)) {
+            Ok(s) => s,
+            Err(e) => {
+                warnings.push(e);
+                Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default()
+            }
+        },
+        None => Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default(),
+    };
+    let (keymap, kw) = Keymap::with_user(read_user("keymap.toml").as_deref());
+    warnings.extend(kw);
+    (settings, keymap, warnings)
+}
+
+fn merge_tables(base: &str, user: &str) -> Result<String, String> {
+    let mut base: toml::Table = toml::from_str(base).map_err(|e| format!("config: {}", e.message()))?;
+    let user: toml::Table = toml::from_str(user).map_err(|e| format!("config: {}", e.message()))?;
+    for (k, v) in user {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(u)) => b.extend(u),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+    toml::to_string(&base).map_err(|e| format!("config: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_config_parses() {
+        let s = Settings::from_toml(DEFAULT_CONFIG).expect("embedded config");
+        assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn user_config_patches_one_key() {
+        let merged = merge_tables(DEFAULT_CONFIG, "[ui]\nmouse = false\n").expect("merge");
+        let s = Settings::from_toml(&merged).expect("parse");
+        assert!(!s.ui.mouse);
+        assert_eq!(s.ui.theme, "dark");
+        assert_eq!(s.search.top_k, 50);
+        assert!(Settings::from_toml("[ui]\nmose = 1\n").unwrap_err().contains("mose"));
+    }
+}

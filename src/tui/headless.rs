@@ -1,0 +1,66 @@
+//! Running the app without a terminal: feed a loaded corpus, run the queued worker jobs
+//! synchronously, apply their results. Screen tests and benchmarks drive the real
+//! `update`/`apply` path through this, exactly as the event loop does, minus threads.
+
+use std::sync::Arc;
+
+use crate::index::{FuzzyIndex, Index};
+use crate::model::{Corpus, NodeId};
+use crate::tokens::TokenCounter;
+
+use super::app::{App, Effect};
+use super::update::apply;
+use super::workers::{SearchJob, WorkerMsg, run_search};
+
+/// Append `corpus` as one loaded root batch and finish loading (as the loader would).
+pub fn load(app: &mut App, corpus: Corpus) {
+    apply(app, WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: 1, total: 1 });
+    apply(app, WorkerMsg::LoadDone);
+}
+
+/// Run every queued effect synchronously until none is left: token counting, indexing,
+/// searches and highlighting. Copy jobs are not run; their units are returned.
+pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
+    let mut copies = Vec::new();
+    while !app.effects.is_empty() {
+        for effect in std::mem::take(&mut app.effects) {
+            match effect {
+                Effect::Search { generation, query } => {
+                    let job = SearchJob {
+                        generation,
+                        query,
+                        corpus: Arc::clone(&app.corpus),
+                        index: app.index.clone(),
+                        fuzzy: app.fuzzy.clone(),
+                        top_k: app.settings.search.top_k,
+                    };
+                    let (content, titles) = run_search(&job);
+                    apply(app, WorkerMsg::SearchDone { generation, content, titles });
+                }
+                Effect::StartBackground => {
+                    let corpus = Arc::clone(&app.corpus);
+                    let generation = app.data_gen;
+                    let ids: Vec<NodeId> = (0..corpus.len() as u32).map(NodeId).collect();
+                    let counts = crate::tokens::count_nodes(&corpus, TokenCounter::new(app.encoding()), &ids);
+                    let n = counts.len();
+                    apply(app, WorkerMsg::Tokens { generation, counts, done: (n, n) });
+                    let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
+                    apply(app, WorkerMsg::FuzzyReady { generation, fuzzy });
+                    let index = Arc::new(Index::build(&corpus, &mut |_, _| {}));
+                    apply(app, WorkerMsg::IndexReady { generation, index });
+                }
+                Effect::Highlight { generation, node, width, blocks } => {
+                    let h = crate::render::Highlighter::shared();
+                    let theme = app.theme.md.syntax();
+                    let blocks = blocks
+                        .into_iter()
+                        .map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme)))
+                        .collect();
+                    apply(app, WorkerMsg::Highlighted { generation, node, width, blocks });
+                }
+                Effect::Copy { units } => copies.push(units),
+            }
+        }
+    }
+    copies
+}

@@ -1,0 +1,357 @@
+//! Per-mode keymaps: `assets/keymap.toml` (embedded) merged with the user's file, key
+//! parsing (`"ctrl-d"`, `"pgdn"`, `"G"`), lookup `(mode, key) → Action`, and the entries the
+//! help popup and the hint bar are generated from.
+//!
+//! Typing into the search box never triggers a command: printable keys without ctrl/alt
+//! become [`Action::SearchInsert`] in [`Mode::Search`], and the loader refuses to bind them.
+
+use std::collections::BTreeMap;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::Action;
+
+/// The embedded default keymap.
+pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
+
+/// Which keymap table applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// Tree, results and preview.
+    Normal,
+    /// The search box has the focus.
+    Search,
+    /// The help popup is open.
+    Help,
+}
+
+impl Mode {
+    /// All modes, in help order.
+    pub const ALL: [Mode; 3] = [Mode::Normal, Mode::Search, Mode::Help];
+
+    /// The table name in `keymap.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Normal => "normal",
+            Mode::Search => "search",
+            Mode::Help => "help",
+        }
+    }
+}
+
+/// A key with its modifiers, normalised (shift is implied by the character for char keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KeyChord {
+    /// The key.
+    pub code: KeyCode,
+    /// Ctrl/Alt/Shift (Shift only for non-character keys).
+    pub mods: KeyModifiers,
+}
+
+impl KeyChord {
+    /// Normalise a crossterm key event.
+    pub fn from_event(ev: &KeyEvent) -> KeyChord {
+        let mut mods = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let code = match ev.code {
+            KeyCode::Char(c) => {
+                mods.remove(KeyModifiers::SHIFT);
+                // Ctrl-letters arrive lower-case on most terminals; keep them lower-case.
+                if mods.contains(KeyModifiers::CONTROL) {
+                    KeyCode::Char(c.to_ascii_lowercase())
+                } else {
+                    KeyCode::Char(c)
+                }
+            }
+            KeyCode::BackTab => {
+                mods.remove(KeyModifiers::SHIFT);
+                KeyCode::BackTab
+            }
+            other => other,
+        };
+        KeyChord { code, mods }
+    }
+
+    /// Parse `"ctrl-d"`, `"G"`, `"pgdn"`, `"space"`, `"-"`. `None` for an unknown name.
+    pub fn parse(s: &str) -> Option<KeyChord> {
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = s;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            let (m, len) = if lower.starts_with("ctrl-") && rest.len() > 5 {
+                (KeyModifiers::CONTROL, 5)
+            } else if lower.starts_with("alt-") && rest.len() > 4 {
+                (KeyModifiers::ALT, 4)
+            } else if lower.starts_with("shift-") && rest.len() > 6 {
+                (KeyModifiers::SHIFT, 6)
+            } else {
+                break;
+            };
+            mods |= m;
+            rest = &rest[len..];
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => {
+                if mods.contains(KeyModifiers::SHIFT) {
+                    mods.remove(KeyModifiers::SHIFT);
+                    KeyCode::Char(c.to_ascii_uppercase())
+                } else if mods.contains(KeyModifiers::CONTROL) {
+                    KeyCode::Char(c.to_ascii_lowercase())
+                } else {
+                    KeyCode::Char(c)
+                }
+            }
+            _ => named_key(&rest.to_ascii_lowercase())?,
+        };
+        if code == KeyCode::BackTab {
+            mods.remove(KeyModifiers::SHIFT);
+        }
+        Some(KeyChord { code, mods })
+    }
+
+    /// Whether this is a plain printable key (no ctrl/alt): text in the search box.
+    pub fn is_text(&self) -> bool {
+        matches!(self.code, KeyCode::Char(_))
+            && !self.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    }
+
+    /// Short display label (`j`, `↓`, `C-d`, `␣`, `PgDn`).
+    pub fn label(&self) -> String {
+        let mut s = String::new();
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            s.push_str("C-");
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            s.push_str("M-");
+        }
+        if self.mods.contains(KeyModifiers::SHIFT) {
+            s.push_str("S-");
+        }
+        let key = match self.code {
+            KeyCode::Char(' ') => "␣".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            KeyCode::Backspace => "Bksp".into(),
+            KeyCode::Delete => "Del".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::F(n) => format!("F{n}"),
+            other => format!("{other:?}"),
+        };
+        s.push_str(&key);
+        s
+    }
+}
+
+fn named_key(name: &str) -> Option<KeyCode> {
+    Some(match name {
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "enter" | "return" => KeyCode::Enter,
+        "esc" | "escape" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "space" => KeyCode::Char(' '),
+        "backspace" => KeyCode::Backspace,
+        "delete" | "del" => KeyCode::Delete,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pgup" | "pageup" => KeyCode::PageUp,
+        "pgdn" | "pagedown" => KeyCode::PageDown,
+        f if f.starts_with('f') => KeyCode::F(f[1..].parse().ok().filter(|n| (1..=12).contains(n))?),
+        _ => return None,
+    })
+}
+
+/// Bindings of every mode: mode → action → keys, in [`Action::BINDABLE`] order for help.
+#[derive(Clone, Debug, Default)]
+pub struct Keymap {
+    modes: BTreeMap<Mode, Vec<(Action, Vec<KeyChord>)>>,
+}
+
+type RawKeymap = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+impl Keymap {
+    /// The embedded default keymap.
+    pub fn defaults() -> Keymap {
+        let mut km = Keymap::default();
+        // The embedded file is tested (`default_keymap_loads_clean`); warnings cannot occur.
+        let _ = km.merge_toml(DEFAULT_KEYMAP);
+        km
+    }
+
+    /// Defaults merged with `user` TOML text; returns the keymap and one warning per
+    /// problem (bad TOML, unknown mode/action/key, a printable key bound in search mode).
+    pub fn with_user(user: Option<&str>) -> (Keymap, Vec<String>) {
+        let mut km = Keymap::defaults();
+        let warnings = match user {
+            Some(text) => km.merge_toml(text),
+            None => Vec::new(),
+        };
+        (km, warnings)
+    }
+
+    /// Merge bindings from TOML text: each listed action replaces its keys in that mode.
+    pub fn merge_toml(&mut self, text: &str) -> Vec<String> {
+        let raw: RawKeymap = match toml::from_str(text) {
+            Ok(r) => r,
+            Err(e) => return vec![format!("keymap: {}", e.message())],
+        };
+        let mut warnings = Vec::new();
+        for (mode_name, table) in raw {
+            let Some(mode) = Mode::ALL.into_iter().find(|m| m.as_str() == mode_name) else {
+                warnings.push(format!("keymap: unknown mode [{mode_name}]"));
+                continue;
+            };
+            for (action_name, keys) in table {
+                let action: Action = match toml::Value::String(action_name.clone()).try_into() {
+                    Ok(a) => a,
+                    Err(_) => {
+                        warnings.push(format!("keymap: unknown action {action_name:?} in [{mode_name}]"));
+                        continue;
+                    }
+                };
+                let mut chords = Vec::new();
+                for k in keys {
+                    match KeyChord::parse(&k) {
+                        Some(c) if mode == Mode::Search && c.is_text() => warnings.push(format!(
+                            "keymap: {k:?} types text in the search box and cannot be bound there"
+                        )),
+                        Some(c) => chords.push(c),
+                        None => warnings.push(format!("keymap: unknown key {k:?} for {action_name}")),
+                    }
+                }
+                self.set(mode, action, chords);
+            }
+        }
+        warnings
+    }
+
+    fn set(&mut self, mode: Mode, action: Action, chords: Vec<KeyChord>) {
+        let entries = self.modes.entry(mode).or_default();
+        // A key moves to the action that claims it last.
+        for (_, ks) in entries.iter_mut() {
+            ks.retain(|k| !chords.contains(k));
+        }
+        match entries.iter_mut().find(|(a, _)| *a == action) {
+            Some((_, ks)) => *ks = chords,
+            None => entries.push((action, chords)),
+        }
+        let order = |a: &Action| Action::BINDABLE.iter().position(|b| b == a).unwrap_or(usize::MAX);
+        entries.sort_by_key(|(a, _)| order(a));
+    }
+
+    /// The action bound to `key` in `mode`; in search mode an unbound printable key types.
+    pub fn lookup(&self, mode: Mode, key: &KeyChord) -> Option<Action> {
+        let bound = self
+            .modes
+            .get(&mode)
+            .and_then(|es| es.iter().find(|(_, ks)| ks.contains(key)).map(|(a, _)| a.clone()));
+        match (bound, mode, key.code) {
+            (Some(a), ..) => Some(a),
+            (None, Mode::Search, KeyCode::Char(c)) if key.is_text() => Some(Action::SearchInsert(c)),
+            _ => None,
+        }
+    }
+
+    /// `(keys label, description)` of every bound action in `mode`, in help order.
+    pub fn entries(&self, mode: Mode) -> Vec<(String, &'static str)> {
+        self.modes
+            .get(&mode)
+            .map(|es| {
+                es.iter()
+                    .filter(|(_, ks)| !ks.is_empty())
+                    .map(|(a, ks)| (ks.iter().map(KeyChord::label).collect::<Vec<_>>().join(" "), a.desc()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The first key label of `action` in `mode`, if bound.
+    pub fn first_key(&self, mode: Mode, action: &Action) -> Option<String> {
+        self.modes
+            .get(&mode)?
+            .iter()
+            .find(|(a, _)| a == action)
+            .and_then(|(_, ks)| ks.first())
+            .map(KeyChord::label)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(s: &str) -> KeyChord {
+        KeyChord::parse(s).unwrap_or_else(|| panic!("bad key {s}"))
+    }
+
+    #[test]
+    fn default_keymap_loads_clean() {
+        let mut km = Keymap::default();
+        assert_eq!(km.merge_toml(DEFAULT_KEYMAP), Vec::<String>::new());
+        assert_eq!(km.lookup(Mode::Normal, &key("j")), Some(Action::MoveDown));
+        assert_eq!(km.lookup(Mode::Normal, &key("G")), Some(Action::Bottom));
+        assert_eq!(km.lookup(Mode::Normal, &key("ctrl-d")), Some(Action::HalfPageDown));
+        assert_eq!(km.lookup(Mode::Normal, &key("space")), Some(Action::ToggleSelect));
+        assert_eq!(km.lookup(Mode::Help, &key("q")), Some(Action::Escape));
+    }
+
+    #[test]
+    fn search_mode_keys_type_text() {
+        let km = Keymap::defaults();
+        for c in ['q', 'j', 'y', '/', '?', ' ', 'G'] {
+            assert_eq!(km.lookup(Mode::Search, &key(&c.to_string())), Some(Action::SearchInsert(c)));
+        }
+        assert_eq!(km.lookup(Mode::Search, &key("ctrl-c")), Some(Action::Quit));
+        assert_eq!(km.lookup(Mode::Search, &key("enter")), Some(Action::SearchAccept));
+    }
+
+    #[test]
+    fn user_overrides_replace_and_warn() {
+        let user = "[normal]\ntoggle_select = [\"x\"]\nbogus = [\"z\"]\n[search]\nquit = [\"q\"]\n";
+        let (km, warnings) = Keymap::with_user(Some(user));
+        assert_eq!(km.lookup(Mode::Normal, &key("x")), Some(Action::ToggleSelect));
+        assert_eq!(km.lookup(Mode::Normal, &key("space")), None);
+        assert_eq!(km.lookup(Mode::Search, &key("q")), Some(Action::SearchInsert('q')));
+        assert_eq!(
+            warnings,
+            vec![
+                "keymap: unknown action \"bogus\" in [normal]".to_string(),
+                "keymap: \"q\" types text in the search box and cannot be bound there".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn shifted_chars_and_labels() {
+        let ev = KeyEvent::new(KeyCode::Char('N'), KeyModifiers::SHIFT);
+        assert_eq!(KeyChord::from_event(&ev), key("N"));
+        assert_eq!(key("shift-n"), key("N"));
+        assert_eq!(key("ctrl-d").label(), "C-d");
+        assert_eq!(key("space").label(), "␣");
+        assert_eq!(key("f1"), KeyChord { code: KeyCode::F(1), mods: KeyModifiers::NONE });
+        assert_eq!(KeyChord::parse("f13"), None);
+        assert_eq!(KeyChord::parse("hyper-x"), None);
+        assert_eq!(key("-").code, KeyCode::Char('-'));
+    }
+
+    #[test]
+    fn help_entries_follow_action_order() {
+        let km = Keymap::defaults();
+        let e = km.entries(Mode::Normal);
+        assert_eq!(e[0], ("j ↓".to_string(), "move down / scroll down"));
+        assert_eq!(e.last().map(|x| x.1), Some("quit"));
+    }
+}

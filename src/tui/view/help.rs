@@ -1,0 +1,59 @@
+//! The help popup, generated from the keymap: one section per mode, one line per bound
+//! action with its keys and description.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::row::fit;
+use crate::tui::app::App;
+use crate::tui::keymap::Mode;
+
+/// The help lines (also used to size the scroll range).
+pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut out = Vec::new();
+    for mode in Mode::ALL {
+        let title = match mode {
+            Mode::Normal => "Tree, results and preview",
+            Mode::Search => "Search box (letters always type)",
+            Mode::Help => "This help",
+        };
+        out.push(fit(vec![(title.into(), t.header)], vec![], width, 0));
+        for (keys, desc) in app.keymap.entries(mode) {
+            out.push(fit(
+                vec![(format!("  {keys:<16} "), t.key), (desc.to_string(), t.popup)],
+                vec![],
+                width,
+                0,
+            ));
+        }
+        out.push(Line::default());
+    }
+    out
+}
+
+/// Draw the popup centred in `screen`.
+pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
+    let w = screen.width.min(64);
+    let h = screen.height.saturating_sub(2).max(screen.height.min(3));
+    let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
+    if area.area() == 0 {
+        return;
+    }
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(app.theme.border)
+        .style(app.theme.popup)
+        .title(" keys · Esc closes ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let body: Vec<Line> = lines(app, inner.width as usize)
+        .into_iter()
+        .skip(app.help_scroll)
+        .take(inner.height as usize)
+        .collect();
+    frame.render_widget(Paragraph::new(body), inner);
+}

@@ -1,0 +1,37 @@
+//! Drawing: pure functions of `&App` into a ratatui frame. Views never mutate state, never
+//! do I/O and never parse; they slice the cached preview lines and format rows.
+
+mod help;
+mod preview;
+mod results;
+mod row;
+mod status;
+mod top;
+mod tree;
+
+use ratatui::Frame;
+
+use super::app::App;
+use super::keymap::Mode;
+use super::update::areas;
+
+/// Draw the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let a = areas(app);
+    top::draw(frame, app, a.top);
+    if app.search.showing {
+        results::draw(frame, app, a.left);
+    } else {
+        tree::draw(frame, app, a.left);
+    }
+    if a.sep.width > 0 {
+        let lines: Vec<ratatui::text::Line> =
+            (0..a.sep.height).map(|_| ratatui::text::Line::styled("│", app.theme.border)).collect();
+        frame.render_widget(ratatui::widgets::Paragraph::new(lines), a.sep);
+    }
+    preview::draw(frame, app, a.preview_header, a.preview);
+    status::draw(frame, app, a.status);
+    if app.mode == Mode::Help {
+        help::draw(frame, app, frame.area());
+    }
+}

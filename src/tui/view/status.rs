@@ -1,0 +1,69 @@
+//! The bottom line: progress or the last action on the left, key hints on the right
+//! (generated from the keymap of the current mode).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::widgets::Paragraph;
+
+use super::row::{Piece, fit};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::keymap::Mode;
+
+/// Draw the status line into `area`.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    if area.area() == 0 {
+        return;
+    }
+    let t = &app.theme;
+    let mut left: Vec<Piece> = vec![(" ".into(), t.status)];
+    let p = &app.progress;
+    if let Some((files, done, total)) = p.loading {
+        left.push((format!("Loading… {files} files ({done}/{total} roots)  "), t.warn.patch(t.status)));
+    }
+    if let Some((done, total)) = p.indexing {
+        left.push((format!("Indexing {}%  ", percent(done, total)), t.warn.patch(t.status)));
+    }
+    if let Some((done, total)) = p.counting {
+        left.push((format!("Counting tokens {}%  ", percent(done, total)), t.warn.patch(t.status)));
+    }
+    if !app.warnings.is_empty() {
+        left.push((format!("! {} warnings  ", app.warnings.len()), t.warn.patch(t.status)));
+    }
+    left.push((app.status.clone(), t.status));
+    let mut right = hints(app);
+    if !right.is_empty() {
+        right.insert(0, (" ".into(), t.status));
+    }
+    let mut line = fit(left, right, area.width as usize, 20);
+    let w = line.width();
+    if w < area.width as usize {
+        line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), t.status));
+    }
+    frame.render_widget(Paragraph::new(line).style(t.status), area);
+}
+
+fn percent(done: usize, total: usize) -> usize {
+    (done * 100).checked_div(total).unwrap_or(0).min(100)
+}
+
+/// Key hints of the current mode: `␣ select  y copy  / search  ? help  q quit`.
+fn hints(app: &App) -> Vec<Piece> {
+    let actions: &[Action] = match app.mode {
+        Mode::Normal => {
+            &[Action::ToggleSelect, Action::CopyBrief, Action::SearchOpen, Action::Help, Action::Quit]
+        }
+        Mode::Search => &[Action::SearchAccept, Action::MoveDown, Action::Escape],
+        Mode::Help => &[Action::Escape],
+    };
+    let t = &app.theme;
+    let mut out = Vec::new();
+    for a in actions {
+        if let Some(k) = app.keymap.first_key(app.mode, a) {
+            out.push((format!("{k} "), t.key.patch(t.status)));
+            let label = if *a == Action::MoveDown { "next" } else { a.hint() };
+            out.push((format!("{label}  "), t.status));
+        }
+    }
+    out
+}

@@ -1,0 +1,276 @@
+//! Background workers and the messages they send to the UI thread: loading, token
+//! counting, index building, per-keystroke search, clipboard copy and code highlighting.
+//!
+//! Every worker body runs under `catch_unwind`: a panic becomes [`WorkerMsg::Failed`] (a
+//! status message), never a crash. Results carry the generation they were asked for; the
+//! UI drops stale ones.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::formats::{LoadOptions, RootSpec};
+use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult};
+use crate::model::{Corpus, NodeId};
+use crate::tokens::{Encoding, TokenCounter};
+
+/// A message from a worker to the UI thread.
+pub enum WorkerMsg {
+    /// Files read so far while loading the current root.
+    LoadProgress {
+        /// Files read in the root being loaded.
+        files: usize,
+    },
+    /// One root finished loading.
+    RootLoaded {
+        /// The root's corpus (to be appended).
+        corpus: Box<Corpus>,
+        /// Roots done so far.
+        done: usize,
+        /// Roots to load.
+        total: usize,
+    },
+    /// All roots are loaded.
+    LoadDone,
+    /// A batch of own-text token counts.
+    Tokens {
+        /// Data generation counted.
+        generation: u64,
+        /// `(node, tokens)` pairs.
+        counts: Vec<(NodeId, u64)>,
+        /// Nodes counted so far and in all.
+        done: (usize, usize),
+    },
+    /// The fuzzy title index is ready.
+    FuzzyReady {
+        /// Data generation indexed.
+        generation: u64,
+        /// The index.
+        fuzzy: Arc<FuzzyIndex>,
+    },
+    /// BM25 indexing progress.
+    IndexProgress {
+        /// Data generation.
+        generation: u64,
+        /// Documents done and in all.
+        done: (usize, usize),
+    },
+    /// The BM25 index is ready.
+    IndexReady {
+        /// Data generation indexed.
+        generation: u64,
+        /// The index.
+        index: Arc<Index>,
+    },
+    /// Results of one query.
+    SearchDone {
+        /// Query generation.
+        generation: u64,
+        /// Content hits (empty while the BM25 index is being built).
+        content: SearchResult,
+        /// Title hits.
+        titles: Vec<Hit>,
+    },
+    /// The clipboard copy finished: the status line, or an error message.
+    Copied(Result<String, String>),
+    /// Highlighted code blocks for the preview.
+    Highlighted {
+        /// Preview cache generation.
+        generation: u64,
+        /// Node previewed.
+        node: NodeId,
+        /// Body width.
+        width: u16,
+        /// `(block index, one highlighted line per code line)`.
+        blocks: Vec<(usize, Vec<crate::render::Line>)>,
+    },
+    /// A worker panicked or failed.
+    Failed {
+        /// Which worker.
+        worker: &'static str,
+        /// What happened.
+        message: String,
+    },
+}
+
+/// Run `f`, turning a panic into [`WorkerMsg::Failed`] on `tx`.
+pub fn guarded(tx: &Sender<WorkerMsg>, worker: &'static str, f: impl FnOnce()) {
+    if let Err(p) = catch_unwind(AssertUnwindSafe(f)) {
+        let message = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panicked".into());
+        let _ = tx.send(WorkerMsg::Failed { worker, message });
+    }
+}
+
+/// Spawn a named thread running `f` under [`guarded`].
+pub fn spawn(
+    tx: &Sender<WorkerMsg>,
+    worker: &'static str,
+    f: impl FnOnce(&Sender<WorkerMsg>) + Send + 'static,
+) {
+    let tx = tx.clone();
+    let res = std::thread::Builder::new().name(format!("skillnav-{worker}")).spawn(move || {
+        guarded(&tx, worker, || f(&tx));
+    });
+    if let Err(e) = res {
+        // The thread could not start: the worker's message channel is still ours.
+        let _ = e;
+    }
+}
+
+/// Load `specs` one root at a time, streaming each corpus as it is ready.
+pub fn load(tx: &Sender<WorkerMsg>, specs: Vec<RootSpec>, opts: LoadOptions) {
+    spawn(tx, "loader", move |tx| {
+        let total = specs.len();
+        for (i, spec) in specs.iter().enumerate() {
+            let mut last = Instant::now();
+            let progress_tx = tx.clone();
+            let mut progress = move |files: usize| {
+                if last.elapsed() >= Duration::from_millis(50) {
+                    last = Instant::now();
+                    let _ = progress_tx.send(WorkerMsg::LoadProgress { files });
+                }
+            };
+            let loaded =
+                catch_unwind(AssertUnwindSafe(|| crate::formats::load_root(spec, &opts, &mut progress)));
+            match loaded {
+                Ok(corpus) => {
+                    let _ = tx.send(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total });
+                }
+                Err(_) => {
+                    let message = format!("{}: loading failed", spec.path.display());
+                    let _ = tx.send(WorkerMsg::Failed { worker: "loader", message });
+                }
+            }
+        }
+        let _ = tx.send(WorkerMsg::LoadDone);
+    });
+}
+
+/// Count tokens of every text-bearing node, sending a batch about every 60 ms.
+pub fn count_tokens(tx: &Sender<WorkerMsg>, corpus: Arc<Corpus>, encoding: Encoding, generation: u64) {
+    spawn(tx, "tokens", move |tx| {
+        let counter = TokenCounter::new(encoding);
+        counter.warm_up();
+        let ids: Vec<NodeId> =
+            corpus.all_preorder().into_iter().filter(|i| corpus.node(*i).span.is_some()).collect();
+        let total = ids.len();
+        let mut done = 0;
+        let mut pending = Vec::new();
+        let mut last = Instant::now();
+        for chunk in ids.chunks(256) {
+            pending.extend(crate::tokens::count_nodes(&corpus, counter, chunk));
+            done += chunk.len();
+            if last.elapsed() >= Duration::from_millis(60) || done == total {
+                last = Instant::now();
+                let counts = std::mem::take(&mut pending);
+                if tx.send(WorkerMsg::Tokens { generation, counts, done: (done, total) }).is_err() {
+                    return;
+                }
+            }
+        }
+        if total == 0 {
+            let _ = tx.send(WorkerMsg::Tokens { generation, counts: Vec::new(), done: (0, 0) });
+        }
+    });
+}
+
+/// Build the fuzzy title index, then the BM25 index (with progress).
+pub fn build_indexes(tx: &Sender<WorkerMsg>, corpus: Arc<Corpus>, generation: u64) {
+    spawn(tx, "index", move |tx| {
+        let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
+        let _ = tx.send(WorkerMsg::FuzzyReady { generation, fuzzy });
+        let mut last = Instant::now();
+        let progress_tx = tx.clone();
+        let index = Index::build(&corpus, &mut |done, total| {
+            if last.elapsed() >= Duration::from_millis(80) {
+                last = Instant::now();
+                let _ = progress_tx.send(WorkerMsg::IndexProgress { generation, done: (done, total) });
+            }
+        });
+        let _ = tx.send(WorkerMsg::IndexReady { generation, index: Arc::new(index) });
+    });
+}
+
+/// One query for the search worker.
+pub struct SearchJob {
+    /// Query generation.
+    pub generation: u64,
+    /// Query text.
+    pub query: String,
+    /// Corpus searched.
+    pub corpus: Arc<Corpus>,
+    /// BM25 index, when built.
+    pub index: Option<Arc<Index>>,
+    /// Fuzzy index, when built.
+    pub fuzzy: Option<Arc<FuzzyIndex>>,
+    /// Hits per group.
+    pub top_k: usize,
+}
+
+/// Start the long-lived search worker; it always runs only the newest queued query.
+pub fn search_worker(tx: &Sender<WorkerMsg>) -> Sender<SearchJob> {
+    let (job_tx, job_rx) = crossbeam_channel::unbounded::<SearchJob>();
+    spawn(tx, "search", move |tx| search_loop(tx, &job_rx));
+    job_tx
+}
+
+fn search_loop(tx: &Sender<WorkerMsg>, rx: &Receiver<SearchJob>) {
+    while let Ok(mut job) = rx.recv() {
+        // Skip queries typed over: only the newest matters.
+        while let Ok(newer) = rx.try_recv() {
+            job = newer;
+        }
+        let ran = catch_unwind(AssertUnwindSafe(|| run_search(&job)));
+        let msg = match ran {
+            Ok((content, titles)) => WorkerMsg::SearchDone { generation: job.generation, content, titles },
+            Err(_) => {
+                WorkerMsg::Failed { worker: "search", message: format!("query {:?} failed", job.query) }
+            }
+        };
+        if tx.send(msg).is_err() {
+            return;
+        }
+    }
+}
+
+/// Run one query: fuzzy titles and (when the index is built) BM25 with prefix expansion.
+pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
+    let titles = job.fuzzy.as_ref().map(|f| f.search(&job.query, job.top_k)).unwrap_or_default();
+    let opts = SearchOptions { top_k: job.top_k, prefix: true };
+    let content = job.index.as_ref().map(|i| i.search(&job.corpus, &job.query, &opts)).unwrap_or_default();
+    (content, titles)
+}
+
+/// Build a brief of `units` and copy it; reports the clipboard status line.
+pub fn copy(tx: &Sender<WorkerMsg>, corpus: Arc<Corpus>, units: Vec<NodeId>, encoding: Encoding) {
+    spawn(tx, "clipboard", move |tx| {
+        let brief = crate::brief::selection_brief(&corpus, &units, TokenCounter::new(encoding));
+        let result = crate::clipboard::copy(&brief.text)
+            .map(|o| crate::clipboard::status_line(&o, brief.bytes as u64, brief.tokens, brief.encoding))
+            .map_err(|e| format!("copy failed: {e}"));
+        let _ = tx.send(WorkerMsg::Copied(result));
+    });
+}
+
+/// Highlight `blocks` (`(index, language, code)`) with `theme` and report them.
+pub fn highlight(
+    tx: &Sender<WorkerMsg>,
+    generation: u64,
+    node: NodeId,
+    width: u16,
+    blocks: Vec<(usize, String, String)>,
+    theme: crate::render::SyntaxTheme,
+) {
+    spawn(tx, "highlight", move |tx| {
+        let h = crate::render::Highlighter::shared();
+        let blocks =
+            blocks.into_iter().map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme))).collect();
+        let _ = tx.send(WorkerMsg::Highlighted { generation, node, width, blocks });
+    });
+}

@@ -1,0 +1,493 @@
+//! SKILL.md validation (FORMATS §3.2, §3.4): the Agent Skills spec rules as the reference
+//! validator (`agentskills/agentskills` `skills-ref/src/skills_ref/validator.py`) applies
+//! them, plus a Claude Code profile that accepts Claude Code's extra keys, and the size
+//! guidance (body under 500 lines and ~5 000 tokens). Also the `validate --json` report
+//! shape ([`report_json`]).
+//!
+//! Lengths are counted in Unicode scalar values (chars) after NFKC normalisation and
+//! trimming, as Python's `len(unicodedata.normalize("NFKC", s.strip()))` does.
+
+use serde_json::{Value as Json, json};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::frontmatter::{self, Frontmatter, Value};
+
+/// Which rule set to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// The Agent Skills specification / reference validator: `name` and `description`
+    /// required, only the six spec keys allowed, strict YAML.
+    Spec,
+    /// Claude Code: `name` optional (defaults to the folder), a missing description is a
+    /// warning (it falls back to the first paragraph), Claude Code's extra keys allowed,
+    /// unknown keys are warnings (ignored there), name ≠ folder is a warning.
+    ClaudeCode,
+}
+
+impl Profile {
+    /// Parse `spec` / `claude-code`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "spec" => Some(Self::Spec),
+            "claude-code" => Some(Self::ClaudeCode),
+            _ => None,
+        }
+    }
+
+    /// `spec` / `claude-code`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Spec => "spec",
+            Self::ClaudeCode => "claude-code",
+        }
+    }
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Violates the profile's rules (the reference validator would reject the skill).
+    Error,
+    /// Guidance or a tolerated deviation.
+    Warning,
+}
+
+impl Severity {
+    /// `error` / `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+        }
+    }
+}
+
+/// One validation finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Severity.
+    pub severity: Severity,
+    /// Stable rule id (kebab-case), e.g. `name-length`, `description-length`.
+    pub rule: &'static str,
+    /// Human-readable message (one line).
+    pub message: String,
+    /// 1-based line in SKILL.md, when known.
+    pub line: Option<u32>,
+}
+
+/// The six top-level keys the spec allows (FORMATS §3.2).
+pub const SPEC_KEYS: [&str; 6] =
+    ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+
+/// Keys Claude Code reads beyond the spec (FORMATS §3.2).
+pub const CLAUDE_CODE_KEYS: [&str; 12] = [
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
+];
+
+/// Max `name` length in chars (FORMATS §3.2).
+pub const NAME_MAX_CHARS: usize = 64;
+/// Max `description` length in chars.
+pub const DESCRIPTION_MAX_CHARS: usize = 1024;
+/// Max `compatibility` length in chars.
+pub const COMPATIBILITY_MAX_CHARS: usize = 500;
+/// Body guidance: lines (FORMATS §3.4).
+pub const BODY_MAX_LINES: usize = 500;
+/// Body guidance: tokens (FORMATS §3.4, "< 5 000 tokens recommended").
+pub const BODY_MAX_TOKENS: u64 = 5000;
+
+/// NFKC-normalise and trim (the reference validator's `normalize("NFKC", s.strip())`).
+pub fn nfkc_trim(s: &str) -> String {
+    s.trim().nfkc().collect()
+}
+
+fn push(out: &mut Vec<Finding>, severity: Severity, rule: &'static str, message: String, line: Option<u32>) {
+    out.push(Finding { severity, rule, message, line });
+}
+
+/// Validate one skill's frontmatter and body size.
+///
+/// `folder_name` is the skill folder's name; `body_lines` the number of lines after the
+/// frontmatter; `body_tokens` the body's token count when known (any encoding; the limit is
+/// [`BODY_MAX_TOKENS`]). Rules (FORMATS §3.2, §3.4) and their ids:
+/// - `name-missing`, `name-empty`, `name-length` (> 64 chars after NFKC + trim),
+///   `name-case` (not lower-case), `name-chars` (only letters, digits and `-`; Unicode
+///   letters/digits allowed), `name-hyphen` (leading/trailing `-`), `name-double-hyphen`,
+///   `name-folder` (≠ the NFKC folder name);
+/// - `description-missing`, `description-length` (> 1024 chars);
+/// - `compatibility-length` (empty or > 500 chars);
+/// - `metadata-type` (not a map), `metadata-value` (a value that is not a string);
+/// - `unknown-key` (Spec: any key outside [`SPEC_KEYS`], error; ClaudeCode: outside
+///   [`SPEC_KEYS`] + [`CLAUDE_CODE_KEYS`], warning), `alias-key` (ClaudeCode:
+///   `when-to-use`/`whenToUse`/`user-invokable`/`allowedTools` spelled otherwise);
+/// - `effort-value`, `bool-value` (ClaudeCode: `effort` ∉ low|medium|high|max, a boolean
+///   key not `true`/`false`);
+/// - `yaml` (the lenient parser's own warnings, warning); `yaml-strict` needs the file
+///   text and is added by [`validate_skill_md`];
+/// - `body-lines` (> 500), `body-tokens` (> 5 000): warnings in both profiles.
+///
+/// Findings come in that order, each rule at most once per key.
+pub fn validate_skill(
+    fm: &Frontmatter,
+    folder_name: &str,
+    body_lines: usize,
+    body_tokens: Option<u64>,
+    profile: Profile,
+) -> Vec<Finding> {
+    let spec = profile == Profile::Spec;
+    let strictness = if spec { Severity::Error } else { Severity::Warning };
+    let mut out = Vec::new();
+
+    // name
+    match fm.get("name") {
+        None if spec => {
+            push(&mut out, Severity::Error, "name-missing", "missing required field: name".into(), None)
+        }
+        None => {}
+        Some(e) => {
+            let line = Some(e.lines.start);
+            let name = nfkc_trim(&e.value.as_text());
+            if !matches!(e.value, Value::Str(_)) || name.is_empty() {
+                push(&mut out, Severity::Error, "name-empty", "name must be a non-empty string".into(), line);
+            } else {
+                let n = name.chars().count();
+                if n > NAME_MAX_CHARS {
+                    push(
+                        &mut out,
+                        Severity::Error,
+                        "name-length",
+                        format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"),
+                        line,
+                    );
+                }
+                if name != name.to_lowercase() {
+                    push(
+                        &mut out,
+                        Severity::Error,
+                        "name-case",
+                        format!("name '{name}' must be lower-case"),
+                        line,
+                    );
+                }
+                if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
+                    push(
+                        &mut out,
+                        Severity::Error,
+                        "name-chars",
+                        format!("name '{name}' may only hold letters, digits and hyphens"),
+                        line,
+                    );
+                }
+                if name.starts_with('-') || name.ends_with('-') {
+                    push(
+                        &mut out,
+                        Severity::Error,
+                        "name-hyphen",
+                        "name must not start or end with a hyphen".into(),
+                        line,
+                    );
+                }
+                if name.contains("--") {
+                    push(
+                        &mut out,
+                        Severity::Error,
+                        "name-double-hyphen",
+                        "name must not contain consecutive hyphens".into(),
+                        line,
+                    );
+                }
+                let folder = nfkc_trim(folder_name);
+                if !folder.is_empty() && folder != name {
+                    push(
+                        &mut out,
+                        strictness,
+                        "name-folder",
+                        format!("name '{name}' differs from its folder '{folder_name}'"),
+                        line,
+                    );
+                }
+            }
+        }
+    }
+
+    // description
+    match fm.get("description") {
+        Some(e) if !nfkc_trim(&e.value.as_text()).is_empty() => {
+            let n = nfkc_trim(&e.value.as_text()).chars().count();
+            if n > DESCRIPTION_MAX_CHARS {
+                push(
+                    &mut out,
+                    Severity::Error,
+                    "description-length",
+                    format!("description is {n} chars; the limit is {DESCRIPTION_MAX_CHARS}"),
+                    Some(e.lines.start),
+                );
+            }
+        }
+        other => push(
+            &mut out,
+            strictness,
+            "description-missing",
+            if spec {
+                "missing required field: description (non-empty)".into()
+            } else {
+                "no description; Claude Code falls back to the first paragraph".into()
+            },
+            other.map(|e| e.lines.start),
+        ),
+    }
+
+    // compatibility
+    if let Some(e) = fm.get("compatibility") {
+        let n = nfkc_trim(&e.value.as_text()).chars().count();
+        if n == 0 || n > COMPATIBILITY_MAX_CHARS {
+            push(
+                &mut out,
+                Severity::Error,
+                "compatibility-length",
+                format!("compatibility is {n} chars; it must be 1–{COMPATIBILITY_MAX_CHARS}"),
+                Some(e.lines.start),
+            );
+        }
+    }
+
+    // metadata
+    if let Some(e) = fm.get("metadata") {
+        match &e.value {
+            Value::Map(m) => {
+                for (k, v) in m {
+                    if !matches!(v, Value::Str(_)) {
+                        push(
+                            &mut out,
+                            Severity::Warning,
+                            "metadata-value",
+                            format!("metadata.{k} is not a string (validators stringify it)"),
+                            Some(e.lines.start),
+                        );
+                    }
+                }
+            }
+            Value::Str(s) if s.trim().is_empty() => {}
+            _ => push(
+                &mut out,
+                Severity::Error,
+                "metadata-type",
+                "metadata must be a map of string to string".into(),
+                Some(e.lines.start),
+            ),
+        }
+    }
+
+    // keys
+    for e in &fm.entries {
+        let k = e.key.as_str();
+        if SPEC_KEYS.contains(&k) {
+            continue;
+        }
+        if spec {
+            push(
+                &mut out,
+                Severity::Error,
+                "unknown-key",
+                format!("'{k}' is not a spec field (allowed: {})", SPEC_KEYS.join(", ")),
+                Some(e.lines.start),
+            );
+            continue;
+        }
+        if CLAUDE_CODE_KEYS.contains(&k) {
+            continue;
+        }
+        let alias = match k {
+            "when-to-use" | "whenToUse" => Some("when_to_use"),
+            "user-invokable" => Some("user-invocable"),
+            "allowedTools" => Some("allowed-tools"),
+            _ => None,
+        };
+        match alias {
+            Some(a) => push(
+                &mut out,
+                Severity::Warning,
+                "alias-key",
+                format!("'{k}' is not read by Claude Code; it expects '{a}'"),
+                Some(e.lines.start),
+            ),
+            None => push(
+                &mut out,
+                Severity::Warning,
+                "unknown-key",
+                format!("'{k}' is not a spec or Claude Code field (ignored)"),
+                Some(e.lines.start),
+            ),
+        }
+    }
+    if !spec {
+        if let Some(e) = fm.get("effort") {
+            let v = e.value.as_text();
+            if !["low", "medium", "high", "max"].contains(&v.trim()) {
+                push(
+                    &mut out,
+                    Severity::Warning,
+                    "effort-value",
+                    format!("effort '{v}' is not one of low, medium, high, max"),
+                    Some(e.lines.start),
+                );
+            }
+        }
+        for k in ["disable-model-invocation", "user-invocable"] {
+            if let Some(e) = fm.get(k) {
+                let v = e.value.as_text();
+                if !["true", "false"].contains(&v.trim()) {
+                    push(
+                        &mut out,
+                        Severity::Warning,
+                        "bool-value",
+                        format!("{k} should be true or false, not '{v}'"),
+                        Some(e.lines.start),
+                    );
+                }
+            }
+        }
+    }
+
+    // YAML (the strict check needs the file text: see `validate_skill_md`)
+    for (l, msg) in &fm.warnings {
+        push(&mut out, Severity::Warning, "yaml", msg.clone(), Some(*l));
+    }
+
+    // sizes
+    if body_lines > BODY_MAX_LINES {
+        push(
+            &mut out,
+            Severity::Warning,
+            "body-lines",
+            format!(
+                "body is {body_lines} lines; keep SKILL.md under {BODY_MAX_LINES} and move detail to references/"
+            ),
+            None,
+        );
+    }
+    if let Some(t) = body_tokens.filter(|t| *t > BODY_MAX_TOKENS) {
+        push(
+            &mut out,
+            Severity::Warning,
+            "body-tokens",
+            format!("body is {t} tokens; under {BODY_MAX_TOKENS} is recommended"),
+            None,
+        );
+    }
+    out
+}
+
+/// Validate a whole SKILL.md text: parses the frontmatter, counts body lines, and runs
+/// [`validate_skill`]; adds `frontmatter-missing` (error) when the file does not start with
+/// a `---` fence and `yaml-strict` (Spec profile) when a strict YAML reader rejects the
+/// block. `body_tokens` as in [`validate_skill`].
+pub fn validate_skill_md(
+    text: &str,
+    folder_name: &str,
+    body_tokens: Option<u64>,
+    profile: Profile,
+) -> Vec<Finding> {
+    let Some(fm) = frontmatter::parse(text) else {
+        return vec![Finding {
+            severity: Severity::Error,
+            rule: "frontmatter-missing",
+            message: "SKILL.md must start with a --- frontmatter block".into(),
+            line: Some(1),
+        }];
+    };
+    let body = text.get(fm.block.end..).unwrap_or("");
+    let body_lines = body.trim_matches('\n').lines().count();
+    let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
+    if profile == Profile::Spec
+        && let Some(yaml) = text.get(fm.yaml.clone())
+        && let Err((l, msg)) = frontmatter::verify_strict(yaml)
+    {
+        let fence_line = text[..fm.yaml.start].matches('\n').count() as u32;
+        let line = (l > 0).then_some(l + fence_line);
+        let f = Finding {
+            severity: Severity::Error,
+            rule: "yaml-strict",
+            message: format!("a strict YAML reader rejects it: {msg}"),
+            line,
+        };
+        let at = out.iter().position(|f| f.rule == "yaml").unwrap_or(out.len());
+        out.insert(at, f);
+    }
+    out
+}
+
+/// Whether any finding is an error.
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// One validated skill for [`report_json`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillReport {
+    /// Path of the SKILL.md as given/displayed.
+    pub path: String,
+    /// The skill's `name` (or folder name when absent).
+    pub name: String,
+    /// Its findings.
+    pub findings: Vec<Finding>,
+}
+
+/// The `validate --json` document:
+/// ```json
+/// {"schema": 1, "profile": "spec", "errors": 2, "warnings": 1,
+///  "skills": [{"path": "…/SKILL.md", "name": "claude-api", "errors": 1, "warnings": 0,
+///              "findings": [{"severity": "error", "rule": "description-length",
+///                            "message": "description is 1068 chars; the limit is 1024",
+///                            "line": 3}]}]}
+/// ```
+/// `line` is `null` when unknown. Skills keep the given order. The CLI exits 1 when any
+/// skill has a finding (DESIGN.md §7).
+pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
+    let count = |f: &[Finding], s: Severity| f.iter().filter(|x| x.severity == s).count();
+    let skills: Vec<Json> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "path": r.path,
+                "name": r.name,
+                "errors": count(&r.findings, Severity::Error),
+                "warnings": count(&r.findings, Severity::Warning),
+                "findings": r.findings.iter().map(|f| json!({
+                    "severity": f.severity.as_str(), "rule": f.rule, "message": f.message, "line": f.line,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let all: Vec<Finding> = reports.iter().flat_map(|r| r.findings.iter().cloned()).collect();
+    json!({
+        "schema": 1,
+        "profile": profile.as_str(),
+        "errors": count(&all, Severity::Error),
+        "warnings": count(&all, Severity::Warning),
+        "skills": skills,
+    })
+}
+
+/// Plain-text lines for `validate` without `--json`: `path:line: severity[rule]: message`
+/// (`path: …` when the line is unknown).
+pub fn report_lines(report: &SkillReport) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .map(|f| match f.line {
+            Some(l) => format!("{}:{l}: {}[{}]: {}", report.path, f.severity.as_str(), f.rule, f.message),
+            None => format!("{}: {}[{}]: {}", report.path, f.severity.as_str(), f.rule, f.message),
+        })
+        .collect()
+}

@@ -1,0 +1,139 @@
+//! End to end: the real `skillnav` binary in a pseudo-terminal (portable-pty, 120×40),
+//! its output parsed by a vt100 screen. Opens a fixture skill, searches, jumps to a hit,
+//! selects it and quits; checks the screen at each step, the exit status and that the
+//! alternate screen was left (the terminal was restored).
+//!
+//! Timeouts come from `SKILLNAV_E2E_TIMEOUT_SECS` (default 30 s, 90 s under `CI`). Nothing
+//! here is skipped: a missing PTY fails the test.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+fn timeout() -> Duration {
+    let default = if std::env::var_os("CI").is_some() { 90 } else { 30 };
+    let secs =
+        std::env::var("SKILLNAV_E2E_TIMEOUT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    Duration::from_secs(secs)
+}
+
+fn nonzero(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).unwrap_or(std::num::NonZeroU16::MIN)
+}
+
+struct Screen {
+    parser: vt100::Parser,
+    rx: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Screen {
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(bytes) = self.rx.recv_timeout(wait) {
+            self.parser.process(&bytes);
+            while let Ok(more) = self.rx.try_recv() {
+                self.parser.process(&more);
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Wait until `pred` holds on the screen text; panics with the screen on timeout.
+    #[track_caller]
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout();
+        loop {
+            let text = self.text();
+            if pred(&text) {
+                return text;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}; screen:\n{text}");
+            self.pump(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn search_jump_select_quit_in_a_real_pty() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
+    let config = tempfile::tempdir().expect("temp config dir");
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
+        .expect("open a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
+    cmd.arg(&fixture);
+    cmd.env("TERM", "xterm-256color");
+    // Keep the user's config and the clipboard out of the test (no `y` is pressed).
+    cmd.env("SKILLNAV_CONFIG_DIR", config.path());
+    cmd.env_remove("NO_COLOR");
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn skillnav");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("pty reader");
+    let mut writer = pair.master.take_writer().expect("pty writer");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen { parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0), rx };
+    let mut send = |s: &[u8]| {
+        writer.write_all(s).expect("write to pty");
+        writer.flush().expect("flush pty");
+    };
+
+    // 1. The tree appears with sizes, tokens get counted.
+    let text =
+        screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
+    assert!(screen.parser.screen().alternate_screen(), "runs on the alternate screen");
+    assert!(text.contains("o200k · sel 0 · 0 tok"), "{text}");
+    assert!(text.contains("★ hono"), "{text}");
+
+    // 2. `/` + query: results update as we type, both groups shown.
+    send(b"/");
+    screen.wait_for("the search box", |t| t.contains("Type to search"));
+    send(b"cors");
+    let text =
+        screen.wait_for("hits", |t| t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·"));
+    assert!(text.contains(" / cors  2 content · "), "{text}");
+    assert!(text.contains("# CORS Middleware"), "{text}");
+
+    // 3. Enter jumps to the hit in the tree; the preview shows it.
+    send(b"\r");
+    let text = screen.wait_for("the tree at the hit", |t| {
+        !t.contains("Content (BM25)") && t.contains("▾ ≡ middleware.md")
+    });
+    assert!(text.contains("## CORS Middleware"), "{text}");
+
+    // 4. Space selects it; the status bar shows the running token total.
+    send(b" ");
+    let text = screen.wait_for("the selection total", |t| t.contains("sel 1 · 922 tok"));
+    assert!(text.contains("Selected CORS Middleware"), "{text}");
+    assert!(text.contains("✓"), "{text}");
+
+    // 5. `q` quits with status 0 and leaves the alternate screen.
+    send(b"q");
+    let deadline = Instant::now() + timeout();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "skillnav did not exit; screen:\n{}", screen.text());
+        screen.pump(Duration::from_millis(50));
+    };
+    screen.pump(Duration::from_millis(200));
+    assert!(status.success(), "exit status {status:?}");
+    assert!(!screen.parser.screen().alternate_screen(), "alternate screen left on exit");
+}

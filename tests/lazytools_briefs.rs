@@ -1,0 +1,45 @@
+//! `query_skill` parity: the seven real briefs of lazybridge 0.7.9 on the Hono bundle
+//! (fixtures/lazytools/briefs/, arguments from `_queries.json`) reproduced byte for byte.
+
+use std::path::PathBuf;
+
+use skillnav::brief::lazytools::{Mode, QuerySkillOptions, query_skill, resolve_mode};
+use skillnav::formats::lazytools::json::{self, Json};
+use skillnav::formats::lazytools::read_bundle;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools")
+}
+
+#[test]
+fn seven_real_briefs_are_byte_identical() {
+    let files = read_bundle(&fixtures().join("hono-docs"));
+    let stats = files.stats(Vec::new());
+    let text = std::fs::read_to_string(fixtures().join("briefs/_queries.json")).unwrap();
+    let Json::Arr(queries) = json::parse(&text).unwrap() else { panic!("not an array") };
+    assert_eq!(queries.len(), 7);
+    for q in &queries {
+        let file = q.get("file").and_then(Json::as_str).unwrap();
+        let task = q.get("task").and_then(Json::as_str).unwrap();
+        let mode = Mode::parse(q.get("mode_arg").and_then(Json::as_str).unwrap()).unwrap();
+        let resolved = q.get("resolved_mode").and_then(Json::as_str).unwrap();
+        let kw = q.get("kwargs").unwrap();
+        let mut opts = QuerySkillOptions { mode, ..Default::default() };
+        if let Some(Json::Bool(b)) = kw.get("include_quotes") {
+            opts.include_quotes = *b;
+        }
+        if let Some(n) = kw.get("top_k").and_then(Json::as_u64) {
+            opts.top_k = n as usize;
+        }
+        if let Some(n) = kw.get("max_chars").and_then(Json::as_u64) {
+            opts.max_chars = n as usize;
+        }
+        let want = std::fs::read_to_string(fixtures().join("briefs").join(file)).unwrap();
+        let got = query_skill(&stats, task, &opts);
+        if mode == Mode::Auto {
+            assert_eq!(resolve_mode(task).as_str(), resolved, "{file}");
+        }
+        assert_eq!(got.chars().count() as u64, q.get("chars").and_then(Json::as_u64).unwrap(), "{file}");
+        assert!(got == want, "{file} differs:\n--- got\n{got}\n--- want\n{want}");
+    }
+}
