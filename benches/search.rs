@@ -10,8 +10,10 @@
 //!   over every prefix of those queries with prefix expansion (as the TUI runs while typing);
 //! - fuzzy (nucleo) query latency p50/p95;
 //! - the baseline: the same section texts written to a temporary JSONL and indexed by
-//!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run; the ratio of its
-//!   time to searchable (tokenize + build) to ours (load + build) must be ≥ 6.
+//!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run, with two ratios
+//!   (target ≥ 6×): from files (our load + index vs its JSONL read + tokenize + index; note
+//!   our load parses markdown from the folder while it reads ready-cut sections) and indexing
+//!   only (our index build vs its tokenize + index).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -221,6 +223,19 @@ fn main() {
         ms(pct(&bm, 100.0)),
         hits_total
     );
+    let mut slowest: Vec<(Duration, &str)> = queries
+        .iter()
+        .map(|q| {
+            let t = Instant::now();
+            for _ in 0..5 {
+                std::hint::black_box(index.search(&corpus, q, &exact));
+            }
+            (t.elapsed() / 5, q.as_str())
+        })
+        .collect();
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let list: Vec<String> = slowest.iter().take(4).map(|(d, q)| format!("{q:?} {:.3} ms", ms(*d))).collect();
+    println!("  slowest exact queries: {}", list.join(", "));
     let typed: Vec<String> = queries
         .iter()
         .flat_map(|q| q.char_indices().skip(1).map(|(i, _)| q[..i].to_string()).chain([q.clone()]))
@@ -247,14 +262,64 @@ fn main() {
         ms(pct(&fz, 95.0)),
         ms(pct(&fz, 100.0))
     );
+    did_you_mean_100k();
     if let Some(rss) = peak_rss_mb() {
         println!("peak RSS {rss:.1} MB (whole bench process, two loads; budget 100 MB)");
     }
 
-    baseline(&corpus, &index, &queries, to_searchable);
+    baseline(&corpus, &index, &queries, to_searchable, t_index);
 }
 
-fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration) {
+/// "Did you mean" on a synthetic 100 000-term vocabulary (pseudo-words of 4–12 letters).
+fn did_you_mean_100k() {
+    use skillnav::model::{Format, Node, NodeKind, Source, TextSpan};
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut words = Vec::with_capacity(100_000);
+    while words.len() < 100_000 {
+        let len = 4 + (next() % 9) as usize;
+        let w: String = (0..len).map(|_| (b'a' + (next() % 26) as u8) as char).collect();
+        words.push(w);
+    }
+    let mut c = Corpus::new();
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Text, "synthetic", ""));
+    for (i, chunk) in words.chunks(1000).enumerate() {
+        let text = chunk.join(" ");
+        let len = text.len();
+        let src = c.add_source(Source::virtual_text(text));
+        let name = format!("f{i}.txt");
+        let mut f = Node::new(NodeKind::File, Format::Text, name.as_str(), name.as_str());
+        f.span = Some(TextSpan { source: src, start: 0, own_end: len, end: len });
+        c.add_child(root, f);
+    }
+    c.finalize();
+    let index = Index::build(&c, &mut |_, _| {});
+    // Typos: drop one letter of real words (4+ letters left so a suggestion is allowed).
+    let typos: Vec<String> =
+        words.iter().step_by(997).take(50).map(|w| format!("{}{}", &w[..1], &w[2..])).collect();
+    let opts = SearchOptions { top_k: 10, prefix: false };
+    let mut suggested = 0;
+    for q in &typos {
+        suggested += usize::from(!index.search(&c, q, &opts).did_you_mean.is_empty());
+    }
+    let t = time_queries(&typos, 5, |q| {
+        std::hint::black_box(index.search(&c, q, &opts));
+    });
+    println!(
+        "did you mean, {} terms: {} typo queries x 5 ({suggested} suggested), p50 {:.3} ms, p95 {:.3} ms",
+        index.vocab_len(),
+        typos.len(),
+        ms(pct(&t, 50.0)),
+        ms(pct(&t, 95.0))
+    );
+}
+
+fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration, ours_index: Duration) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline_rank_bm25.py");
     if !python_has_rank_bm25() {
         println!("baseline: installing rank-bm25 (pip install rank-bm25)");
@@ -314,12 +379,20 @@ fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration) 
         f("query_p50_ms"),
         f("query_p95_ms"),
     );
-    let ratio = theirs / ours.as_secs_f64();
+    let theirs_from_files = theirs + f("read_s");
+    let verdict = |r: f64| if r >= 6.0 { "OK" } else { "BELOW TARGET" };
+    let r1 = theirs_from_files / ours.as_secs_f64();
     println!(
-        "to searchable: skillnav {:.1} ms (load from disk + index) vs rank-bm25 {:.1} ms (tokenize + index, text already in memory): {:.1}x faster (target >= 6x) {}",
+        "to searchable from files: skillnav load + index {:.1} ms vs rank-bm25 read JSONL + tokenize + index {:.1} ms: {r1:.1}x (target >= 6x: {})",
         ms(ours),
+        theirs_from_files * 1000.0,
+        verdict(r1)
+    );
+    let r2 = theirs / ours_index.as_secs_f64();
+    println!(
+        "indexing the same sections: skillnav {:.1} ms vs rank-bm25 tokenize + index {:.1} ms: {r2:.1}x (target >= 6x: {})",
+        ms(ours_index),
         theirs * 1000.0,
-        ratio,
-        if ratio >= 6.0 { "OK" } else { "BELOW TARGET" }
+        verdict(r2)
     );
 }

@@ -23,6 +23,6 @@ pub mod model;
 pub mod render;
 pub mod sanitize;
 pub mod tokens;
-pub mod validate;
 #[cfg(feature = "tui")]
 pub mod tui;
+pub mod validate;

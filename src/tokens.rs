@@ -153,7 +153,8 @@ impl TokenTable {
     }
 
     /// Recompute totals bottom-up. Nodes without text count 0 of their own; a total is
-    /// `None` while any part of it is uncounted.
+    /// `None` while any part of it is uncounted. Containers skip `duplicate`/`alias`/`variant`
+    /// children, except a container that is itself such a copy (it shows its copies' Σ).
     pub fn aggregate(&mut self, corpus: &Corpus) {
         self.resize(corpus);
         for r in &corpus.roots {
@@ -161,8 +162,9 @@ impl TokenTable {
                 let node = corpus.node(n);
                 let own = if node.span.is_some() { self.own[n.ix()] } else { Some(0) };
                 let mut total = own;
+                let keep_copies = node.flags.is_copy();
                 for c in &node.children {
-                    if corpus.node(*c).flags.is_copy() {
+                    if !keep_copies && corpus.node(*c).flags.is_copy() {
                         continue;
                     }
                     total = match (total, self.total[c.ix()]) {

@@ -61,8 +61,35 @@ impl Screen {
     }
 }
 
-#[test]
-fn search_jump_select_quit_in_a_real_pty() {
+struct Session {
+    screen: Screen,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    _config: tempfile::TempDir,
+}
+
+impl Session {
+    fn send(&mut self, s: &[u8]) {
+        self.writer.write_all(s).expect("write to pty");
+        self.writer.flush().expect("flush pty");
+    }
+
+    /// Wait for the process to exit, pumping the screen; panics on timeout.
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + timeout();
+        loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                self.screen.pump(Duration::from_millis(200));
+                return s;
+            }
+            assert!(Instant::now() < deadline, "skillnav did not exit; screen:\n{}", self.screen.text());
+            self.screen.pump(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Start the real binary on the hono-mini fixture in a 120×40 pseudo-terminal.
+fn start() -> Session {
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
     let config = tempfile::tempdir().expect("temp config dir");
     let pty = native_pty_system();
@@ -75,12 +102,15 @@ fn search_jump_select_quit_in_a_real_pty() {
     // Keep the user's config and the clipboard out of the test (no `y` is pressed).
     cmd.env("SKILLNAV_CONFIG_DIR", config.path());
     cmd.env_remove("NO_COLOR");
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn skillnav");
+    let child = pair.slave.spawn_command(cmd).expect("spawn skillnav");
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().expect("pty reader");
-    let mut writer = pair.master.take_writer().expect("pty writer");
+    let writer = pair.master.take_writer().expect("pty writer");
+    // The master stays open while the reader thread reads (closing it would end the PTY).
+    let master = pair.master;
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
+        let _master = master;
         let mut buf = [0u8; 8192];
         while let Ok(n) = reader.read(&mut buf) {
             if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
@@ -88,52 +118,61 @@ fn search_jump_select_quit_in_a_real_pty() {
             }
         }
     });
-    let mut screen = Screen { parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0), rx };
-    let mut send = |s: &[u8]| {
-        writer.write_all(s).expect("write to pty");
-        writer.flush().expect("flush pty");
-    };
+    let screen = Screen { parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0), rx };
+    Session { screen, child, writer, _config: config }
+}
+
+#[test]
+fn search_jump_select_quit_in_a_real_pty() {
+    let mut s = start();
 
     // 1. The tree appears with sizes, tokens get counted.
     let text =
-        screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
-    assert!(screen.parser.screen().alternate_screen(), "runs on the alternate screen");
+        s.screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
+    assert!(s.screen.parser.screen().alternate_screen(), "runs on the alternate screen");
     assert!(text.contains("o200k · sel 0 · 0 tok"), "{text}");
     assert!(text.contains("★ hono"), "{text}");
 
     // 2. `/` + query: results update as we type, both groups shown.
-    send(b"/");
-    screen.wait_for("the search box", |t| t.contains("Type to search"));
-    send(b"cors");
+    s.send(b"/");
+    s.screen.wait_for("the search box", |t| t.contains("Type to search"));
+    s.send(b"cors");
     let text =
-        screen.wait_for("hits", |t| t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·"));
+        s.screen.wait_for("hits", |t| t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·"));
     assert!(text.contains(" / cors  2 content · "), "{text}");
     assert!(text.contains("# CORS Middleware"), "{text}");
 
     // 3. Enter jumps to the hit in the tree; the preview shows it.
-    send(b"\r");
-    let text = screen.wait_for("the tree at the hit", |t| {
+    s.send(b"\r");
+    let text = s.screen.wait_for("the tree at the hit", |t| {
         !t.contains("Content (BM25)") && t.contains("▾ ≡ middleware.md")
     });
     assert!(text.contains("## CORS Middleware"), "{text}");
 
     // 4. Space selects it; the status bar shows the running token total.
-    send(b" ");
-    let text = screen.wait_for("the selection total", |t| t.contains("sel 1 · 922 tok"));
+    s.send(b" ");
+    let text = s.screen.wait_for("the selection total", |t| t.contains("sel 1 · 922 tok"));
     assert!(text.contains("Selected CORS Middleware"), "{text}");
     assert!(text.contains("✓"), "{text}");
 
     // 5. `q` quits with status 0 and leaves the alternate screen.
-    send(b"q");
-    let deadline = Instant::now() + timeout();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "skillnav did not exit; screen:\n{}", screen.text());
-        screen.pump(Duration::from_millis(50));
-    };
-    screen.pump(Duration::from_millis(200));
+    s.send(b"q");
+    let status = s.wait_exit();
     assert!(status.success(), "exit status {status:?}");
-    assert!(!screen.parser.screen().alternate_screen(), "alternate screen left on exit");
+    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left on exit");
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let mut s = start();
+    s.screen.wait_for("the tree", |t| t.contains("◆ hono-mini"));
+    assert!(s.screen.parser.screen().alternate_screen());
+    let pid = s.child.process_id().expect("child pid");
+    let killed =
+        std::process::Command::new("kill").arg("-TERM").arg(pid.to_string()).status().expect("run kill");
+    assert!(killed.success());
+    let status = s.wait_exit();
+    assert_eq!(status.exit_code(), 2, "error exit after a signal");
+    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left after SIGTERM");
+    assert!(s.screen.text().contains("skillnav: terminated by signal 15"), "{}", s.screen.text());
 }

@@ -141,3 +141,14 @@ fn readme_and_parts_parsers() {
     assert_eq!(r.paragraph, "- plain bullet Para one.");
     assert_eq!(merged_parts("a\n---\n```\n---\n```\n---  \n\n"), [(0, 2), (6, 18)]);
 }
+
+#[test]
+fn load_into_root_keeps_root_title() {
+    let mut c = Corpus::new();
+    let r = c.add_root(Node::new(NodeKind::Root, Format::DocTree, "ptx", ""));
+    doc_tree::load_into(&mut c, r, &dir(), "");
+    c.finalize();
+    assert_eq!(c.node(r).title, "ptx");
+    assert_eq!(kids(&c, r), ["README.md", "1. Introduction", "4. Syntax", "9. Instructions"]);
+    assert!(c.find("ptx/4-Syntax/4-10-Constants/doc.md#part-1").is_some());
+}

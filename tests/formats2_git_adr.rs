@@ -86,3 +86,14 @@ fn bad_status_and_missing_frontmatter_warn() {
     assert_eq!(r.effective_status(), "proposed");
     assert_eq!(r.warnings, [(1, "ADR has no title".to_string())]);
 }
+
+#[test]
+fn load_into_root() {
+    let mut c = Corpus::new();
+    let r = c.add_root(Node::new(NodeKind::Root, Format::GitAdr, "notes", ""));
+    git_adr::load_into(&mut c, r, &dir(), "");
+    c.finalize();
+    assert_eq!(c.node(r).summary, "34 ADRs: 33 accepted, 1 proposed");
+    let n = c.find("notes/00000000-use-adrs.md").expect("adr id");
+    assert_eq!(c.node(n).kind, NodeKind::Adr);
+}

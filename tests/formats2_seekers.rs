@@ -116,7 +116,7 @@ fn unified_documentation_mirror_is_duplicate_and_not_counted() {
         .node(refs)
         .children
         .iter()
-        .filter(|k| !c.node(**k).flags.has(Flag::Duplicate))
+        .filter(|k| !c.node(**k).flags.is_copy())
         .map(|k| c.node(*k).bytes)
         .sum();
     assert_eq!(c.node(refs).bytes, counted);
@@ -200,4 +200,23 @@ fn config_file_node() {
     c.finalize();
     assert!(c.node(f).summary.starts_with("unified config: 2 sources (documentation "));
     assert_eq!(c.node(f).meta["config"]["name"], "godot");
+}
+
+#[test]
+fn llms_links_resolve_to_page_sections() {
+    assert_eq!(seekers::url_key("https://hono.dev/docs/api/routing"), "/docs/api/routing");
+    assert_eq!(seekers::url_key("http://127.0.0.1:8765/docs/api/routing.md"), "/docs/api/routing");
+    assert_eq!(seekers::url_key("https://hono.dev/docs/index"), "/docs");
+    let (mut c, refs) = load("hono-single-mini");
+    let n = seekers::resolve_links(&mut c, refs);
+    let routing = c
+        .preorder(refs)
+        .into_iter()
+        .find(|k| c.node(*k).kind == NodeKind::Link && c.node(*k).title == "Routing")
+        .expect("routing link");
+    let target = c.node(routing).meta["node"].as_str().unwrap_or("").to_string();
+    let page = c.find(&target).expect("page section");
+    assert_eq!(c.node(page).meta["url"], "http://127.0.0.1:8765/docs/api/routing.md");
+    assert_eq!(c.node(page).path, "references/api.md");
+    assert_eq!(n, 14);
 }

@@ -42,7 +42,10 @@ fn handmade_doc_tree_exact_nodes() {
     let cjk = c.node(get(&c, "docs/guide/cjk.md#概要"));
     assert_eq!(cjk.summary, "这是第一句话。");
     assert_eq!(cjk.level, 1);
-    assert_eq!(c.node(get(&c, "docs/fences.md#fenced-code")).summary, "Shell comments inside fences are not headings.");
+    assert_eq!(
+        c.node(get(&c, "docs/fences.md#fenced-code")).summary,
+        "Shell comments inside fences are not headings."
+    );
     // A .txt file is its own text.
     let notes = get(&c, "docs/notes.txt");
     assert_eq!(c.own_text(notes), "Plain notes.\nSecond line.\n");
@@ -173,6 +176,7 @@ fn duplicate_files_and_all_duplicate_folder() {
     write(t.path(), "guide.md", b"# Guide\nsame\n");
     write(t.path(), "mirror/deep/guide.md", b"# Guide\nsame\n");
     write(t.path(), "mirror/copy.md", b"# Guide\nsame\n");
+    write(t.path(), "mirror/README.md", b"# Mirror\n- [copy](copy.md)\n");
     write(t.path(), "other/guide.md", b"# Guide\nsame\n");
     write(t.path(), "other/own.md", b"# Own\n");
     write(t.path(), "e1.md", b"");
@@ -189,12 +193,16 @@ fn duplicate_files_and_all_duplicate_folder() {
             "r/mirror/copy.md file markdown [duplicate]",
             "r/mirror/deep dir markdown [duplicate]",
             "r/mirror/deep/guide.md file markdown [duplicate]",
+            "r/mirror/README.md file markdown",
             "r/other dir markdown",
             "r/other/guide.md file markdown [duplicate]",
             "r/other/own.md file markdown",
         ]
     );
-    assert_eq!(warnings(&c, "r/mirror/deep/guide.md"), vec!["mirror/deep/guide.md: same content as guide.md"]);
+    assert_eq!(
+        warnings(&c, "r/mirror/deep/guide.md"),
+        vec!["mirror/deep/guide.md: same content as guide.md"]
+    );
     // Containers leave copies out of their sums.
     assert_eq!(c.node(c.roots[0]).bytes, 13 + 6);
     assert_eq!(c.node(get(&c, "r/other")).bytes, 6);
@@ -212,7 +220,10 @@ fn gitignore_respected_in_repos_and_hidden_folders_walked() {
     let c = load_as(t.path(), "r");
     let files: Vec<String> =
         dump(&c).into_iter().filter(|l| l.contains(" file ") || l.contains(" dir ")).collect();
-    assert_eq!(files, vec!["r/.claude dir markdown", "r/.claude/notes.md file markdown", "r/kept.md file markdown"]);
+    assert_eq!(
+        files,
+        vec!["r/.claude dir markdown", "r/.claude/notes.md file markdown", "r/kept.md file markdown"]
+    );
 }
 
 #[cfg(unix)]
@@ -282,4 +293,50 @@ fn progress_is_reported_every_32_files_and_at_the_end() {
     assert_eq!(c.node(c.roots[0]).children.len(), 70);
     assert_eq!(c.node(c.roots[0]).kind, NodeKind::Root);
     assert_eq!(c.node(c.roots[0]).format, Format::Markdown);
+}
+
+#[cfg(unix)]
+#[test]
+fn skill_linked_from_inside_the_root_is_loaded_once() {
+    let t = tempdir();
+    let root = t.path();
+    write(root, "src/kit/SKILL.md", b"# Kit\n");
+    std::fs::create_dir_all(root.join("skills")).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(root.join("src/kit"), root.join("skills/kit"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let c = load_as(root, "r");
+    assert_eq!(
+        dump(&c),
+        vec![
+            "r root skills_dir",
+            "r/skills dir skills_dir",
+            "r/skills/kit skill skill",
+            "r/skills/kit/SKILL.md file markdown",
+            "r/skills/kit/SKILL.md#kit section markdown L1-1",
+            "r/src dir markdown",
+            "r/src/kit dir markdown [alias]",
+        ]
+    );
+    assert_eq!(c.node(c.roots[0]).bytes, 6);
+}
+
+#[test]
+fn large_markdown_roots_are_sectioned_on_worker_threads_in_file_order() {
+    // Over the parallel threshold (256 KiB of markdown): same result as one thread.
+    let t = tempdir();
+    for i in 0..6 {
+        let mut text = String::new();
+        for j in 0..1500 {
+            text.push_str(&format!("## Part {j}\nBody of part {j} in file {i}. More.\n\n"));
+        }
+        write(t.path(), &format!("f{i}.md"), text.as_bytes());
+    }
+    let c = load_as(t.path(), "r");
+    for i in 0..6 {
+        let file = c.node(get(&c, &format!("r/f{i}.md")));
+        assert_eq!(file.children.len(), 1500);
+        let n = c.node(get(&c, &format!("r/f{i}.md#part-1499")));
+        assert_eq!((n.line_start, n.line_end), (Some(4498), Some(4500)));
+        assert_eq!(n.summary, format!("Body of part 1499 in file {i}."));
+    }
 }

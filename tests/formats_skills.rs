@@ -89,13 +89,11 @@ fn claude_api_literal_block_description() {
     assert!(detail.starts_with("Reference for the Claude API / Anthropic SDK — model ids"));
     assert!(!skill.summary.contains('\n'));
     assert_eq!(skill.summary, detail.split('\n').collect::<Vec<_>>().join(" "));
-    assert_eq!(
-        no_sections(&c).len() + 5,
-        dump(&c).len(),
-        "five sections: {:?}",
-        dump(&c)
+    assert_eq!(no_sections(&c).len() + 5, dump(&c).len(), "five sections: {:?}", dump(&c));
+    let drift = get(
+        &c,
+        "claude-api/SKILL.md#building-llm-powered-applications-with-claude/-api-drift--your-training-prior-may-be-stale",
     );
-    let drift = get(&c, "claude-api/SKILL.md#building-llm-powered-applications-with-claude/-api-drift--your-training-prior-may-be-stale");
     assert_eq!(c.node(drift).title, "⚠️ API Drift — Your Training Prior May Be Stale");
 }
 
@@ -106,29 +104,35 @@ fn hono_unified_documentation_tree_is_duplicate() {
     assert_eq!(
         no_sections(&c),
         vec![
-            "hono-unified root skill",
-            "hono-unified/hono skill skill",
+            "hono-unified root seekers",
+            "hono-unified/hono skill seekers",
             "hono-unified/SKILL.md file markdown",
-            "hono-unified/references dir skill",
-            "hono-unified/references/documentation dir skill [duplicate]",
-            "hono-unified/references/documentation/hono_docs dir skill [duplicate]",
-            "hono-unified/references/documentation/hono_docs/llms.md file markdown [duplicate]",
-            "hono-unified/references/documentation/hono_docs/other.md file markdown [duplicate]",
-            "hono-unified/references/llms.md file markdown",
-            "hono-unified/references/other.md file markdown",
+            "hono-unified/references dir seekers",
+            "hono-unified/references/other.md file seekers L1-104",
+            "hono-unified/references/variants group seekers [variant]",
+            "hono-unified/references/llms.md file llms_txt L1-100 [variant]",
+            "hono-unified/references/documentation dir seekers [duplicate]",
+            "hono-unified/references/documentation/index.md file seekers L1-7 [duplicate]",
+            "hono-unified/references/documentation/hono_docs dir seekers [duplicate]",
+            "hono-unified/references/documentation/hono_docs/index.md file seekers L1-18 [duplicate]",
+            "hono-unified/references/documentation/hono_docs/other.md file seekers L1-104 [duplicate]",
+            "hono-unified/references/documentation/hono_docs/variants group seekers [duplicate,variant]",
+            "hono-unified/references/documentation/hono_docs/llms.md file llms_txt L1-100 [duplicate,variant]",
         ]
     );
-    assert_eq!(
-        warnings(&c, "hono-unified/references/documentation/hono_docs/other.md"),
-        vec!["references/documentation/hono_docs/other.md: same content as references/other.md"]
-    );
-    let expect = size(&dir.join("SKILL.md"))
-        + size(&dir.join("references/llms.md"))
-        + size(&dir.join("references/other.md"));
+    let mirror = warnings(&c, "hono-unified/references/documentation");
+    assert_eq!(mirror.len(), 1);
+    assert!(mirror[0].starts_with("references/documentation: per-source mirror of "), "{mirror:?}");
+    assert!(mirror[0].ends_with("(2 files byte-identical to references/*.md); counted once"), "{mirror:?}");
+    // The llms variant is an alternative rendering of the category pages: shown, not summed.
+    let expect = size(&dir.join("SKILL.md")) + size(&dir.join("references/other.md"));
     assert_eq!(c.node(get(&c, "hono-unified/hono")).bytes, expect);
     assert_eq!(c.node(c.roots[0]).bytes, expect);
     let skill = c.node(get(&c, "hono-unified/hono"));
-    assert_eq!(skill.summary, "Hono web application framework for building fast, lightweight APIs. Use for Hono routing, middleware, context handling, and modern JavaScript/TypeScript web development.");
+    assert_eq!(
+        skill.summary,
+        "Hono web application framework for building fast, lightweight APIs. Use for Hono routing, middleware, context handling, and modern JavaScript/TypeScript web development."
+    );
 }
 
 #[test]
@@ -153,7 +157,10 @@ fn frontmatter_fixtures_into_meta() {
     assert!(!broken.warnings.is_empty(), "an unclosed frontmatter is reported");
     assert!(broken.warnings.iter().all(|w| w.path.as_deref() == Some("invalid-frontmatter/SKILL.md")));
     // The file node carries the same warnings.
-    assert_eq!(c.node(get(&c, "frontmatter-fixtures/invalid-frontmatter/SKILL.md")).warnings, broken.warnings);
+    assert_eq!(
+        c.node(get(&c, "frontmatter-fixtures/invalid-frontmatter/SKILL.md")).warnings,
+        broken.warnings
+    );
 }
 
 #[test]

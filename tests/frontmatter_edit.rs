@@ -351,3 +351,38 @@ fn every_fixture_accepts_every_value_shape_and_reads_back() {
         }
     }
 }
+
+#[test]
+fn multi_line_value_in_crlf_file_uses_crlf_and_keeps_folded_style() {
+    let out = set_desc(&fixture("hm-crlf.md"), "First paragraph\nSecond");
+    assert_eq!(
+        s(&out),
+        "---\r\nname: crlf-skill\r\ndescription: >-\r\n  First paragraph\r\n\r\n  Second\r\nlicense: MIT\r\n---\r\nBody line\r\n"
+    );
+    let f = frontmatter::parse(s(&out)).unwrap();
+    assert_eq!(f.description().unwrap(), "First paragraph\nSecond");
+}
+
+#[test]
+fn multi_line_plain_value_replaced_by_one_line() {
+    let old = fixture("hm-plain-multiline.md");
+    let out = set_desc(&old, "Short");
+    assert_eq!(s(&out), "---\nname: plainml\ndescription: Short\nnext:\n  starts below\n---\n");
+}
+
+#[test]
+fn map_entry_set_to_scalar_and_empty_entry_to_list() {
+    let old = fixture("hm-nested-metadata.md");
+    let out = frontmatter::set(&old, "metadata", &EditValue::Str("none".into())).unwrap();
+    assert_eq!(s(&out), "---\nname: nested\nmetadata: none\nlicense: Apache-2.0\n---\n");
+    let out2 = frontmatter::set(&fixture("hm-empty-values.md"), "empty", &EditValue::List(vec!["a".into()]))
+        .unwrap();
+    assert_eq!(s(&out2), "---\nname: e\nempty: [a]\nalso_empty: # just a comment\nlast: \"\"\n---\n");
+}
+
+#[test]
+fn file_with_lenient_warnings_can_still_be_edited() {
+    let old = fixture("hm-lenient.md");
+    let out = frontmatter::set(&old, "ok", &EditValue::Str("no".into())).unwrap();
+    assert_eq!(s(&out), s(&old).replace("ok: yes", "ok: no"));
+}

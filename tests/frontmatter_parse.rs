@@ -288,7 +288,8 @@ fn empty_values_have_empty_style_and_empty_span() {
 fn lenient_lines_become_warnings() {
     let (_, f) = fm("hm-lenient.md");
     assert_eq!(f.name().as_deref(), Some("lenient"));
-    assert_eq!(f.get("bad").unwrap().value, s("unterminated"));
+    assert_eq!(f.get("bad").unwrap().value, s("\"unterminated"));
+    assert_eq!(f.get("bad").unwrap().style, ValueStyle::Plain);
     assert_eq!(f.get("ok").unwrap().value, s("yes"));
     assert_eq!(
         f.warnings,
@@ -336,10 +337,110 @@ fn plain_value_with_colon_in_flow_free_text_keeps_rest() {
 }
 
 #[test]
+fn value_starting_with_quote_but_continuing_is_taken_as_written() {
+    let t = "---\ndescription: \"Hono\" is fast: really # c\nname: n\n---\n";
+    let f = frontmatter::parse(t).unwrap();
+    let d = f.get("description").unwrap();
+    assert_eq!(d.value, s("\"Hono\" is fast: really"));
+    assert_eq!(d.style, ValueStyle::Plain);
+    assert_eq!(&t[d.value_span.clone()], "\"Hono\" is fast: really");
+    assert_eq!(
+        f.warnings,
+        vec![(
+            2,
+            "value of `description` continues after its closing quote; taken as written; strict YAML parsers \
+             reject this"
+                .to_string()
+        )]
+    );
+    let (out, lines) = frontmatter::repair(t.as_bytes());
+    assert_eq!(lines, [2]);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "---\ndescription: '\"Hono\" is fast: really' # c\nname: n\n---\n"
+    );
+}
+
+#[test]
 fn closing_fence_may_be_dots_and_indented_fence_is_trimmed() {
     let f = frontmatter::parse("---\nname: a\n...\nbody").unwrap();
     assert_eq!(f.block, 0..16);
     let g = frontmatter::parse("---\r\nname: a\r\n  ---  \r\n").unwrap();
     assert_eq!(g.entries.len(), 1);
     assert_eq!(g.block.end, 23);
+}
+
+/// Duplicate keys: the last one wins (as in PyYAML and [`Frontmatter::get`]).
+fn dedup(v: &Value) -> Value {
+    match v {
+        Value::Map(m) => {
+            let mut out: Vec<(String, Value)> = Vec::new();
+            for (k, x) in m {
+                out.retain(|(ok, _)| ok != k);
+                out.push((k.clone(), dedup(x)));
+            }
+            sorted(&Value::Map(out))
+        }
+        o => o.clone(),
+    }
+}
+
+fn has_dup(v: &Value) -> bool {
+    match v {
+        Value::Map(m) => {
+            let mut keys: Vec<&String> = m.iter().map(|(k, _)| k).collect();
+            keys.sort();
+            keys.windows(2).any(|w| w[0] == w[1]) || m.iter().any(|(_, x)| has_dup(x))
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn random_yaml_documents_match_pyyaml_baseloader() {
+    let lines = read("random-pyyaml.jsonl");
+    let mut n = 0;
+    for (i, line) in lines.lines().enumerate() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let yaml = case["yaml"].as_str().unwrap();
+        let nl = if yaml.contains("\r\n") { "\r\n" } else { "\n" };
+        let text = format!("---{nl}{yaml}---{nl}body{nl}");
+        let f = frontmatter::parse(&text).expect("frontmatter");
+        let got = Value::Map(f.entries.iter().map(|e| (e.key.clone(), e.value.clone())).collect());
+        assert_eq!(dedup(&got), dedup(&json_to_value(&case["expected"])), "case {i}: {yaml:?}");
+        let strict = verify_strict(&text[f.yaml.clone()]);
+        if !has_dup(&got) {
+            // Edits keep the document strict-valid and read back exactly.
+            for (k, v) in [("description", "Use when: x # y"), ("k1", "multi\nline\n"), ("meta.sub", "'q'")] {
+                let r = frontmatter::set(text.as_bytes(), k, &frontmatter::EditValue::Str(v.into()));
+                if k.contains('.') && r.is_err() {
+                    continue; // `meta` may hold a scalar: a dotted path cannot cross it.
+                }
+                let out = String::from_utf8(r.unwrap()).unwrap();
+                let g = frontmatter::parse(&out).unwrap();
+                assert_eq!(verify_strict(&out[g.yaml.clone()]), Ok(()), "case {i} {k}: {out:?}");
+                assert!(out.ends_with(&format!("---{nl}body{nl}")));
+            }
+        }
+        if has_dup(&got) {
+            assert!(strict.unwrap_err().1.contains("duplicate mapping key"), "case {i}");
+        } else {
+            assert_eq!(strict, Ok(()), "case {i}: {yaml:?}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 400);
+}
+
+#[test]
+fn markdown_starting_with_a_rule_caps_warnings() {
+    let mut t = String::from("---\n");
+    for i in 0..120 {
+        t.push_str(&format!("Paragraph {i} without a colon\n"));
+    }
+    t.push_str("---\n");
+    let f = frontmatter::parse(&t).unwrap();
+    assert!(f.entries.is_empty());
+    assert_eq!(f.warnings.len(), 51);
+    assert_eq!(f.warnings[50], (52, "… and 70 more problems in the frontmatter".to_string()));
 }

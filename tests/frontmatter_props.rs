@@ -135,3 +135,20 @@ proptest! {
         prop_assert_eq!(&after.get("tags").unwrap().value, &frontmatter::Value::List(items));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Arbitrary key paths and fixtures: `set`/`unset` never panic, and a successful `set`
+    /// reads back through `edit::get`.
+    #[test]
+    fn arbitrary_keys_never_panic_and_read_back(key in "[a-z.:# \"'\\-\n]{0,12}", v in any::<String>(), which in 0usize..6) {
+        let old = EDIT_FIXTURES[which].as_bytes();
+        if let Ok(out) = frontmatter::set(old, &key, &frontmatter::EditValue::Str(v.clone())) {
+            let node = frontmatter::edit::get(&out, &key).unwrap().unwrap();
+            prop_assert_eq!(node.value, frontmatter::Value::Str(v));
+        }
+        let _ = frontmatter::unset(old, &key);
+        let _ = frontmatter::repair(old);
+    }
+}

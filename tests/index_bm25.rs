@@ -255,6 +255,21 @@ fn did_you_mean_ties_prefer_df_then_alphabet() {
 }
 
 #[test]
+fn did_you_mean_alphabetical_tie_across_lengths() {
+    // "bcdef" (delete the a) and "abcdefg" (add a g) are both 1 edit from "abcdef", with the
+    // same df: the alphabetically first wins although it is longer.
+    let (c, _) = corpus_of(&[("a.md", &["bcdef abcdefg\n"])]);
+    assert_eq!(search(&c, "abcdef").did_you_mean, [("abcdef".to_string(), "abcdefg".to_string())]);
+}
+
+#[test]
+fn did_you_mean_needs_three_chars() {
+    let (c, _) = corpus_of(&[("a.md", &["go js\n"])]);
+    assert!(search(&c, "gx").did_you_mean.is_empty());
+    assert!(search(&c, "gx").hits.is_empty());
+}
+
+#[test]
 fn transposition_counts_as_one_edit() {
     let (c, _) = corpus_of(&[("a.md", &["frontmatter\n"])]);
     assert_eq!(search(&c, "fornt").did_you_mean, []);

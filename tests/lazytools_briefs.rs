@@ -43,3 +43,30 @@ fn seven_real_briefs_are_byte_identical() {
         assert!(got == want, "{file} differs:\n--- got\n{got}\n--- want\n{want}");
     }
 }
+
+/// Briefs on the hand-made quirks bundle (top_k 0 → 1, a Kelvin sign lowering to ASCII `k`,
+/// extract with top_k 20, summarize, a 137-char cut inside multi-byte text, answer without
+/// quotes, an all-stopword task): expected texts written by the real lazybridge 0.7.9
+/// `query_skill` on `fixtures/lazytools/quirks/expected`.
+#[test]
+fn quirks_briefs_match_real_lazytools_output() {
+    let dir = fixtures().join("quirks/expected");
+    let files = read_bundle(&dir);
+    assert!(files.problems.is_empty(), "{:?}", files.problems);
+    let stats = files.stats(Vec::new());
+    let text = std::fs::read_to_string(dir.join("briefs.json")).unwrap();
+    let Json::Arr(cases) = json::parse(&text).unwrap() else { panic!("not an array") };
+    assert_eq!(cases.len(), 6);
+    for q in &cases {
+        let task = q.get("task").and_then(Json::as_str).unwrap();
+        let opts = QuerySkillOptions {
+            mode: Mode::parse(q.get("mode").and_then(Json::as_str).unwrap()).unwrap(),
+            top_k: q.get("top_k").and_then(Json::as_u64).unwrap() as usize,
+            max_chars: q.get("max_chars").and_then(Json::as_u64).unwrap() as usize,
+            include_quotes: q.get("iq") == Some(&Json::Bool(true)),
+        };
+        let want = q.get("brief").and_then(Json::as_str).unwrap();
+        let got = query_skill(&stats, task, &opts);
+        assert!(got == want, "{task:?} differs:\n--- got\n{got}\n--- want\n{want}");
+    }
+}

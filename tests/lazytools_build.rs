@@ -104,3 +104,33 @@ fn build_without_documents_is_a_usage_error() {
         .unwrap_err();
     assert!(matches!(err, Error::Usage(ref m) if m.starts_with("not a directory")), "{err:?}");
 }
+
+/// Hand-made inputs with the chunker's quirks (lone `#` line joining the next heading, CRLF
+/// and CR, tabs, a kept long preamble, a merged tiny section, an H5 that is no boundary, a
+/// heading inside a fence, a split section `[2]`, char mode for .txt/.rst, invalid UTF-8,
+/// Unicode whitespace, a hidden folder kept and a hidden file skipped, an upper-case `.MD`):
+/// the expected files were written by the real lazybridge 0.7.9 `build_skill` on the same
+/// inputs (root path replaced by `<ROOT>`).
+#[test]
+fn quirks_build_matches_real_lazytools_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let quirks = fixtures().join("quirks");
+    let input = std::fs::canonicalize(quirks.join("input/docs")).unwrap();
+    let dir =
+        build_bundle(std::slice::from_ref(&input), tmp.path(), &BuildOptions::new("Quirks Ünï")).unwrap();
+    assert_eq!(dir.file_name().unwrap(), "quirks-n");
+    let root = input.to_string_lossy().into_owned();
+    for f in ["chunks.jsonl", "manifest.json", "SKILL.md", "vocab.json"] {
+        let ours = read(&dir.join(f)).replace(&root, "<ROOT>").replace(CREATED_BY, REAL_CREATED_BY);
+        let theirs = read(&quirks.join("expected").join(f));
+        if f == "vocab.json" {
+            let mut a: Vec<&str> = ours.lines().map(|l| l.trim_end_matches(',')).collect();
+            let mut b: Vec<&str> = theirs.lines().map(|l| l.trim_end_matches(',')).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        } else {
+            assert!(ours == theirs, "{f} differs:\n{ours}\n---\n{theirs}");
+        }
+    }
+}

@@ -57,8 +57,8 @@ fn style_for_roles() {
 
 #[test]
 fn no_color_reads_env() {
-    // Only this test touches NO_COLOR in this test binary.
-    // SAFETY-free: set_var is unsafe in edition 2024, so spawn a child process instead.
+    // `std::env::set_var` is unsafe in edition 2024 (and the crate forbids unsafe), so the
+    // test re-runs itself as a child process with NO_COLOR set in its environment.
     let exe = std::env::current_exe().expect("test exe");
     if std::env::var_os("SKILLNAV_NO_COLOR_CHILD").is_some() {
         let expected = std::env::var("SKILLNAV_EXPECT").ok() == Some("1".into());

@@ -180,3 +180,49 @@ fn mouse_click_selects_a_row_and_wheel_scrolls() {
     act(&mut app, &[Action::ClickAt { col: 60, row: 0 }]);
     assert_eq!(app.mode, skillnav::tui::keymap::Mode::Search);
 }
+
+#[test]
+fn did_you_mean_shows_in_the_search_box() {
+    let mut app = app(100, 12);
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "corz".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    assert_eq!(app.search.view.did_you_mean, vec![("corz".to_string(), "cors".to_string())]);
+    let mut t = Terminal::new(TestBackend::new(100, 12)).expect("terminal");
+    t.draw(|f| view::draw(f, &app)).expect("draw");
+    let top: String = (0..100).map(|x| t.backend().buffer()[(x, 0)].symbol().to_string()).collect();
+    assert!(top.starts_with(" / corz  "), "{top}");
+    assert!(top.contains("· did you mean cors"), "{top}");
+}
+
+#[test]
+fn large_texts_render_on_a_worker_with_a_placeholder() {
+    // A 77 KB file: above the synchronous render limit.
+    let body: String = (0..2000).map(|i| format!("Line {i} of the long file with cors.\n\n")).collect();
+    let text = format!("# Big\n\n{body}");
+    assert!(text.len() > skillnav::tui::preview::SYNC_RENDER_MAX_BYTES);
+    let mut c = Corpus::new();
+    let src = c.add_source(Source::virtual_text(text.clone()));
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "big", ""));
+    let mut f = Node::new(NodeKind::File, Format::Markdown, "big.md", "big.md");
+    f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+    let file = c.add_child(root, f);
+    c.finalize();
+    let theme = UiTheme::new(Theme::dark(), false);
+    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
+    update::update(&mut app, Action::Resize(100, 30));
+    update::apply(&mut app, WorkerMsg::RootLoaded { corpus: Box::new(c), done: 1, total: 1 });
+    update::update(&mut app, Action::MoveDown);
+    assert_eq!(app.tree.current(), Some(file));
+    let doc = app.preview.doc.clone().expect("placeholder");
+    assert!(doc.pending);
+    assert_eq!(text.len(), 76_897);
+    assert_eq!(doc.rendered.lines[0].plain(), "Rendering 77k…");
+    assert!(app.effects.iter().any(|e| matches!(e, Effect::Render { node, .. } if *node == file)));
+    headless::settle(&mut app);
+    let doc = app.preview.doc.clone().expect("rendered");
+    assert!(!doc.pending);
+    assert_eq!(doc.rendered.lines[0].plain(), "# Big");
+    assert!(doc.len() > 2000);
+}

@@ -22,10 +22,13 @@
 //!
 //! ---
 //! …one block per section…
-//! [
-//! Left out (over the <max>-token budget): <id>, <id>, …]   (only when a budget dropped some)
-//! (past 50 ids: the first 50, then ` and <n> more (<total> in all)`)
+//!
+//! Left out (over the <max>-token budget): <id>, <id>, …
 //! ```
+//!
+//! - The last two lines (a blank line and `Left out …`) appear only when a budget left
+//!   sections out; past 50 ids the line names the first 50, then ` and <n> more (<total> in
+//!   all)`.
 //!
 //! - `<roots>`: root labels of the *included* sections, comma-separated, in first-appearance
 //!   order (`none` when a budget left every section out).

@@ -95,6 +95,57 @@ pub enum Command {
     },
     /// Build a context brief from selected ids and/or a query.
     Brief(BriefArgs),
+    /// Read or edit SKILL.md frontmatter, changing only the edited key's lines.
+    Fm {
+        #[command(subcommand)]
+        op: FmOp,
+    },
+    /// Build a lazytools-format bundle (manifest.json, vocab.json, chunks.jsonl, SKILL.md).
+    Build(BuildArgs),
+}
+
+/// `skillnav build` arguments (lazytools' `build_skill` options, FORMATS §2).
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Input folders to index.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output root; the bundle goes to OUTPUT_ROOT/<slug(name)>/.
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Skill name (kept as given in the manifest; slugified for the folder).
+    #[arg(long)]
+    pub name: String,
+    /// Description (default: "Documentation skill built from N files.").
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Chunk size in characters.
+    #[arg(long, default_value_t = 1800)]
+    pub chunk_size: usize,
+    /// Overlap between character-mode windows, in characters.
+    #[arg(long, default_value_t = 180)]
+    pub overlap: usize,
+    /// Eligible extensions (repeatable, with or without the dot); default lazytools' list.
+    #[arg(long = "ext")]
+    pub extensions: Vec<String>,
+    /// Copy the input documents into the bundle's sources/ folder.
+    #[arg(long)]
+    pub copy_sources: bool,
+    /// Text for the SKILL.md "Additional notes" section.
+    #[arg(long)]
+    pub usage_notes: Option<String>,
+    /// Replace an existing bundle folder.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Output formats of `skillnav brief`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum BriefFormat {
+    /// Markdown: header, then each section with id, path, line range and text.
+    Md,
+    /// lazytools' `query_skill` text, byte for byte (bundles only; needs --query).
+    Lazytools,
 }
 
 /// llms variants (FORMATS §1.2).
@@ -121,12 +172,12 @@ pub struct BriefArgs {
     /// Include this node id (repeatable); selected sections come first.
     #[arg(long = "select", short = 's')]
     pub select: Vec<String>,
-    /// Brief mode.
+    /// lazytools brief mode: auto, answer, extract, locate or summarize.
     #[arg(long, default_value = "auto")]
     pub mode: String,
     /// Output format.
-    #[arg(long, default_value = "md")]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: BriefFormat,
     /// Retrieved sections at most.
     #[arg(long, default_value_t = 8)]
     pub top_k: usize,
@@ -145,4 +196,38 @@ pub struct BriefArgs {
     /// Write the brief to FILE.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+}
+
+/// `skillnav fm` operations. KEY may be dotted for nested maps (`metadata.version`).
+#[derive(Debug, Subcommand)]
+pub enum FmOp {
+    /// Print a value (text; lists one item per line).
+    Get {
+        /// The SKILL.md file.
+        file: PathBuf,
+        /// Key or dotted key path.
+        key: String,
+        /// Print the value as JSON.
+        #[arg(long, conflicts_with = "raw")]
+        json: bool,
+        /// Print the value exactly as written in the file.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Set a value (a new key is appended to its map); prints the changed lines.
+    Set {
+        /// The SKILL.md file.
+        file: PathBuf,
+        /// Key or dotted key path.
+        key: String,
+        /// New value (for an existing list key: comma-separated items).
+        value: String,
+    },
+    /// Remove a key; prints the changed lines.
+    Unset {
+        /// The SKILL.md file.
+        file: PathBuf,
+        /// Key or dotted key path.
+        key: String,
+    },
 }

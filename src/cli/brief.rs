@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, bail};
 
-use super::args::BriefArgs;
+use super::args::{BriefArgs, BriefFormat};
 use super::show;
 use crate::brief::{self, Brief};
 use crate::clipboard;
@@ -17,6 +17,9 @@ use crate::tokens::TokenCounter;
 pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCounter) -> anyhow::Result<()> {
     if a.query.is_none() && a.select.is_empty() {
         bail!("brief needs --query Q or --select ID");
+    }
+    if a.format == BriefFormat::Lazytools {
+        return lazytools(out, corpus, a, counter);
     }
     let mut sel = Selection::new();
     for key in &a.select {
@@ -65,4 +68,31 @@ pub fn deliver(
         }
     }
     Ok(())
+}
+
+/// `--format lazytools`: lazytools' `query_skill` output on the first bundle opened.
+fn lazytools(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    a: &BriefArgs,
+    counter: TokenCounter,
+) -> anyhow::Result<()> {
+    use crate::brief::lazytools::{Mode, QuerySkillOptions, query_skill};
+    let Some(task) = &a.query else { bail!("--format lazytools needs --query") };
+    let Some((_, stats)) = corpus.bundles.first() else {
+        bail!("--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)")
+    };
+    let Some(mode) = Mode::parse(&a.mode) else {
+        bail!("unknown --mode {:?} (auto, answer, extract, locate, summarize)", a.mode)
+    };
+    let defaults = QuerySkillOptions::default();
+    let opts = QuerySkillOptions {
+        mode,
+        top_k: a.top_k,
+        max_chars: a.max_chars.unwrap_or(defaults.max_chars),
+        include_quotes: !a.no_quotes,
+    };
+    let text = query_skill(stats, task, &opts);
+    let tokens = counter.count(&text);
+    deliver(out, &text, text.len() as u64, tokens, counter, a)
 }

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod brief;
+mod fm;
 mod json;
 mod open;
 mod search;
@@ -14,8 +15,8 @@ use std::io::Write;
 
 use clap::Parser;
 
-use args::{Cli, Command};
 use crate::tokens::{TokenCounter, TokenTable};
+use args::{Cli, Command};
 
 /// Run the command line; returns the exit code (0 ok, 1 findings, 2 usage or I/O error).
 pub fn main() -> i32 {
@@ -63,6 +64,31 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             let corpus = open::open(&paths, &g)?;
             let tokens = TokenTable::count_all(&corpus, counter);
             show::run(&mut out, &corpus, &tokens, &id, json)
+        }
+        Some(Command::Fm { op }) => fm::run(&mut out, op),
+        Some(Command::Build(b)) => {
+            let mut opts = crate::build::BuildOptions::new(b.name.clone());
+            opts.description = b.description.clone();
+            opts.chunk_size = b.chunk_size;
+            opts.overlap = b.overlap;
+            if !b.extensions.is_empty() {
+                opts.extensions =
+                    b.extensions
+                        .iter()
+                        .map(|e| {
+                            if e.starts_with('.') {
+                                e.to_lowercase()
+                            } else {
+                                format!(".{}", e.to_lowercase())
+                            }
+                        })
+                        .collect();
+            }
+            opts.copy_sources = b.copy_sources;
+            opts.usage_notes = b.usage_notes.clone();
+            opts.force = b.force;
+            let dir = crate::build::build_bundle(&b.dirs, &b.output, &opts)?;
+            writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
         }
         Some(Command::Brief(a)) => {
             let corpus = open::open(&a.paths, &g)?;

@@ -9,7 +9,14 @@ use crate::model::Corpus;
 use crate::sanitize::sanitize_line;
 
 /// Run `query` and print both hit groups (BM25 first, then fuzzy).
-pub fn run(out: &mut dyn Write, corpus: &Corpus, query: &str, top_k: usize, prefix: bool, as_json: bool) -> std::io::Result<()> {
+pub fn run(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    query: &str,
+    top_k: usize,
+    prefix: bool,
+    as_json: bool,
+) -> std::io::Result<()> {
     let index = Index::build(corpus, &mut |_, _| {});
     let res = index.search(corpus, query, &SearchOptions { top_k, prefix });
     let fuzzy = FuzzyIndex::build(corpus).search(query, top_k);
@@ -38,13 +45,7 @@ fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<(
     let n = corpus.node(h.node);
     let copies = if h.copies.is_empty() { String::new() } else { format!("  (+{} copies)", h.copies.len()) };
     let line = n.line_start.map(|l| format!(":{l}")).unwrap_or_default();
-    writeln!(
-        out,
-        "  {:>8.3}  {}  {}{line}{copies}",
-        h.score,
-        sanitize_line(&n.title),
-        sanitize_line(&n.id),
-    )
+    writeln!(out, "  {:>8.3}  {}  {}{line}{copies}", h.score, sanitize_line(&n.title), sanitize_line(&n.id),)
 }
 
 fn hit_json(corpus: &Corpus, h: &Hit) -> serde_json::Value {

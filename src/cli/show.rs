@@ -17,14 +17,19 @@ pub fn find(corpus: &Corpus, key: &str) -> Option<NodeId> {
         return Some(id);
     }
     let all = corpus.all_preorder();
-    all.iter()
-        .copied()
-        .find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n))
-        .or_else(|| all.iter().copied().find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n)))
+    all.iter().copied().find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n)).or_else(|| {
+        all.iter().copied().find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n))
+    })
 }
 
 /// Print the node's text (sanitised when stdout is a terminal) or its JSON with `text`.
-pub fn run(out: &mut dyn Write, corpus: &Corpus, tokens: &TokenTable, key: &str, as_json: bool) -> anyhow::Result<()> {
+pub fn run(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    key: &str,
+    as_json: bool,
+) -> anyhow::Result<()> {
     let Some(id) = find(corpus, key) else {
         bail!("no node with id or title {key:?}");
     };

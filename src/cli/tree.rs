@@ -11,7 +11,13 @@ use crate::sanitize::sanitize_line;
 use crate::tokens::TokenTable;
 
 /// Print the tree of every root, `depth` levels deep (`None` = all).
-pub fn print(out: &mut dyn Write, corpus: &Corpus, tokens: &TokenTable, depth: Option<usize>, as_json: bool) -> std::io::Result<()> {
+pub fn print(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    depth: Option<usize>,
+    as_json: bool,
+) -> std::io::Result<()> {
     if as_json {
         let roots: Vec<_> = corpus.roots.iter().map(|r| json::node(corpus, tokens, *r, depth)).collect();
         let v = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});

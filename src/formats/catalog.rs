@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 use super::llms_txt::{LineIndex, add_text_file, split_full};
 use super::markdown;
 use crate::error::{Error, Result};
-use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
 /// One `sections[]` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -456,7 +456,8 @@ pub struct ShownSection {
     pub bytes: u64,
 }
 
-/// The variant file nodes below `skill` (not inside duplicate copies): `meta.variant` set by
+/// The variant file nodes below `skill` (not inside duplicate or alias copies; variants are
+/// flagged `variant` themselves, so that flag is not a reason to skip): `meta.variant` set by
 /// the Skill_Seekers loader, else the file name.
 fn variant_node(corpus: &Corpus, skill: NodeId, v: Variant) -> Option<NodeId> {
     let want = v.as_str();
@@ -464,7 +465,8 @@ fn variant_node(corpus: &Corpus, skill: NodeId, v: Variant) -> Option<NodeId> {
     corpus.preorder(skill).into_iter().find(|n| {
         let node = corpus.node(n.to_owned());
         node.kind == NodeKind::File
-            && !corpus.is_copy(*n)
+            && !corpus.has_flag_inherited(*n, Flag::Duplicate)
+            && !corpus.has_flag_inherited(*n, Flag::Alias)
             && (node.meta.get("variant").and_then(Json::as_str) == Some(want)
                 || (node.title == file && node.format == Format::LlmsTxt))
     })

@@ -14,14 +14,25 @@ use crate::model::Format;
 
 /// The format of folder `dir`, checked in this order:
 /// 1. [`Format::Lazytools`]: `manifest.json` + `vocab.json` + `chunks.jsonl` (FORMATS §2);
-/// 2. [`Format::Skill`]: holds a `SKILL.md` (or `skill.md`) file (FORMATS §3.1);
-/// 3. [`Format::Markdown`]: anything else — walked folder by folder, each sub-folder
+/// 2. [`Format::Seekers`]: a skill whose `references/` holds `index.md` or llms variants
+///    (FORMATS §1; [`super::seekers::detect`]);
+/// 3. [`Format::Skill`]: holds a `SKILL.md` (or `skill.md`) file (FORMATS §3.1);
+/// 4. [`Format::GitAdr`]: exported ADR notes (FORMATS §4; [`super::git_adr::detect`]);
+/// 5. [`Format::DocTree`]: a progressive-exposure README/doc.md tree (FORMATS §6;
+///    [`super::doc_tree::detect`]);
+/// 6. [`Format::Markdown`]: anything else — walked folder by folder, each sub-folder
 ///    detected again (a folder of skills, a plain doc tree, or a mix).
 pub fn detect(dir: &Path) -> Format {
     if super::lazytools::is_bundle(dir) {
         Format::Lazytools
+    } else if super::seekers::detect(dir) {
+        Format::Seekers
     } else if skill_md(dir).is_some() {
         Format::Skill
+    } else if super::git_adr::detect(dir) {
+        Format::GitAdr
+    } else if super::doc_tree::detect(dir) {
+        Format::DocTree
     } else {
         Format::Markdown
     }

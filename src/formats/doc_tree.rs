@@ -159,6 +159,13 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeI
     load_folder(corpus, parent, dir, rel, None, 0)
 }
 
+/// Like [`load`], but fills the existing node `folder` (e.g. the `Root` node when the opened
+/// path itself is a doc tree) instead of adding a `Dir`; the node's title is kept and its
+/// `detail` set from the README paragraph. Everything below is as in [`load`].
+pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
+    fill_folder(corpus, folder, dir, rel, 0, false);
+}
+
 fn join(rel: &str, name: &str) -> String {
     if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") }
 }
@@ -188,13 +195,20 @@ fn load_folder(
         }
     }
     let folder = corpus.add_child(parent, node);
+    fill_folder(corpus, folder, dir, rel, depth, true);
+    folder
+}
+
+/// Load the contents of doc-tree folder `dir` into the existing node `folder` (see
+/// [`load`]); `set_title` replaces the node's title with the README H1.
+fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth: usize, set_title: bool) {
     if depth > 32 {
         corpus.node_mut(folder).warnings.push(Warning::at(
             "folder nesting deeper than 32; not read",
             rel,
             None,
         ));
-        return folder;
+        return;
     }
     let mut dirs: Vec<String> = Vec::new();
     let mut files: Vec<String> = Vec::new();
@@ -236,7 +250,7 @@ fn load_folder(
     }
     {
         let n = corpus.node_mut(folder);
-        if let Some(t) = &readme.title {
+        if let Some(t) = readme.title.as_ref().filter(|_| set_title) {
             n.title = t.clone();
         }
         if !readme.paragraph.is_empty() {
@@ -300,7 +314,6 @@ fn load_folder(
             add_asset(corpus, folder, &p, f, &r);
         }
     }
-    folder
 }
 
 fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &str) {

@@ -70,27 +70,46 @@ fn depth(path: &str) -> usize {
     path.bytes().filter(|b| *b == b'/').count()
 }
 
-/// Post-order: a `Dir` whose doc files (at any depth) are all duplicates or aliases is
-/// flagged duplicate. Returns (doc files, copies) per node.
+/// Post-order: a `Dir` is flagged duplicate when at least one of its doc files (at any
+/// depth) is a duplicate or alias and every other doc file is an index page (`index.*` or
+/// `README.*`, the table of contents a mirrored tree brings along). Real case: the
+/// Skill_Seekers `references/documentation/` tree, whose `index.md` files are unique
+/// link lists over byte-identical copies of `references/*.md`.
 fn mark_folders(corpus: &mut Corpus, root: NodeId) {
+    // Per node: (copies, other non-index doc files).
     let mut counts: HashMap<NodeId, (u32, u32)> = HashMap::new();
     for n in corpus.preorder(root).into_iter().rev() {
         let node = corpus.node(n);
-        let (docs, copies) = if node.kind == NodeKind::File {
-            if matches!(node.format, Format::Markdown | Format::Text) {
-                (1, u32::from(node.flags.is_copy()))
-            } else {
+        let (copies, others) = if node.kind == NodeKind::File {
+            if !matches!(node.format, Format::Markdown | Format::Text) {
                 (0, 0)
+            } else if node.flags.is_copy() {
+                (1, 0)
+            } else {
+                (0, u32::from(!is_index_page(&node.title)))
             }
         } else {
-            node.children.iter().filter_map(|c| counts.get(c)).fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
+            node.children
+                .iter()
+                .filter_map(|c| counts.get(c))
+                .fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
         };
-        counts.insert(n, (docs, copies));
-        if node.kind == NodeKind::Dir && docs > 0 && docs == copies && !node.flags.is_copy() {
+        counts.insert(n, (copies, others));
+        if node.kind == NodeKind::Dir && copies > 0 && others == 0 && !node.flags.is_copy() {
             let n = corpus.node_mut(n);
             n.flags.set(Flag::Duplicate);
-            let w = Warning::at("every document in this folder duplicates another", n.path.clone(), None);
+            let w = Warning::at(
+                "a mirror: only copies of documents found elsewhere (and index pages)",
+                n.path.clone(),
+                None,
+            );
             n.warnings.push(w);
         }
     }
+}
+
+/// `index.md`, `README.md`, `readme.txt`, … (any case, any doc extension).
+fn is_index_page(name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_ascii_lowercase();
+    stem == "index" || stem == "readme"
 }

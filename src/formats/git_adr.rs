@@ -60,7 +60,7 @@ fn list_of(v: &Value) -> Vec<String> {
     }
 }
 
-/// Parse one ADR note (FORMATS §4) with [`crate::frontmatter::parse`]. Never fails: a
+/// Parse one ADR note (FORMATS §4) with [`crate::frontmatter::parse()`]. Never fails: a
 /// missing frontmatter, a missing title, or a status outside [`STATUSES`] (including a
 /// capitalised one, which git-adr rejects) become warnings.
 pub fn parse_adr(text: &str) -> AdrRecord {
@@ -180,6 +180,14 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexEntry>, String> {
 pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
     let title = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| rel.to_string());
     let folder = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::GitAdr, title, rel));
+    load_into(corpus, folder, dir, rel);
+    folder
+}
+
+/// Like [`load`], but fills the existing node `folder` (e.g. the `Root` node when the opened
+/// path itself is the notes folder) instead of adding a `Dir`; sets its summary and
+/// `meta.statuses`.
+pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
     let join = |n: &str| if rel.is_empty() { n.to_string() } else { format!("{rel}/{n}") };
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|rd| {
@@ -284,7 +292,6 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeI
     node.summary = format!("{total} ADR{}: {}", if total == 1 { "" } else { "s" }, parts.join(", "));
     node.meta
         .insert("statuses".into(), Json::Object(counts.into_iter().map(|(s, c)| (s, c.into())).collect()));
-    folder
 }
 
 /// `s` with every whitespace run (newlines included) replaced by one space, trimmed.

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use super::detect::{self, file_format};
 use super::read::{ReadOutcome, read_file};
-use super::walk::{Entry, EntryKind, list_dir};
+use super::walk::{Entry, EntryKind, IgnoreStack, list_dir};
 use super::{LoadOptions, markdown, skill};
 use crate::frontmatter::{self, Frontmatter};
-use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, TextSpan, Warning};
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 
 /// How the files of a folder are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,12 @@ pub(crate) enum Mode {
 /// Call the progress callback every this many files.
 const PROGRESS_EVERY: usize = 32;
 
+/// Most threads used to section markdown files.
+pub(crate) const SECTION_THREADS: usize = 4;
+
+/// Below this many markdown bytes in a root, sectioning stays on the calling thread.
+const PARALLEL_SECTION_BYTES: usize = 256 * 1024;
+
 /// Loading state of one root.
 pub(crate) struct Loader<'a> {
     pub corpus: Corpus,
@@ -38,6 +44,14 @@ pub(crate) struct Loader<'a> {
     visited: HashSet<PathBuf>,
     /// Frontmatter of SKILL.md files, by file node, for the skill loader to pick up.
     pub skill_fms: HashMap<NodeId, Frontmatter>,
+    /// `.gitignore` rules in force for the folder being listed.
+    ignores: IgnoreStack,
+    /// Markdown files read but not yet sectioned: (file node, source, body start, end).
+    pending: Vec<(NodeId, SourceId, usize, usize)>,
+    /// Real paths of folders another loader reads itself (a Skill_Seekers `references/`).
+    skip: HashSet<PathBuf>,
+    /// Skill_Seekers `references/` nodes, whose llms links are resolved after ids exist.
+    pub seekers_refs: Vec<NodeId>,
 }
 
 impl<'a> Loader<'a> {
@@ -47,9 +61,13 @@ impl<'a> Loader<'a> {
             opts,
             progress,
             files: 0,
+            ignores: IgnoreStack::for_root(&root_real),
             root_real,
             visited: HashSet::new(),
             skill_fms: HashMap::new(),
+            pending: Vec::new(),
+            skip: HashSet::new(),
+            seekers_refs: Vec::new(),
         }
     }
 
@@ -65,6 +83,52 @@ impl<'a> Loader<'a> {
         }
     }
 
+    /// Section every markdown file read so far (DESIGN.md §2 "Sectioning"). The scans run
+    /// on up to [`SECTION_THREADS`] threads (they only read texts); nodes are then added in
+    /// file order, so the result equals sectioning each file as it is read.
+    pub fn finish_sections(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        let total: usize = pending.iter().map(|p| p.3 - p.2).sum();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(SECTION_THREADS)
+            .min(pending.len());
+        let sources = &self.corpus.sources;
+        let plan = |&(_, src, from, to): &(NodeId, SourceId, usize, usize)| {
+            let text = sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
+            markdown::plan_sections(text, from, to)
+        };
+        let plans: Vec<markdown::SectionPlan> = if threads < 2 || total < PARALLEL_SECTION_BYTES {
+            pending.iter().map(plan).collect()
+        } else {
+            let mut slots: Vec<Option<markdown::SectionPlan>> = Vec::new();
+            slots.resize_with(pending.len(), || None);
+            std::thread::scope(|s| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|k| {
+                        let pending = &pending;
+                        s.spawn(move || {
+                            (k..pending.len())
+                                .step_by(threads)
+                                .map(|i| (i, plan(&pending[i])))
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                for w in workers {
+                    // A worker panic would be a bug in the scanner; keep loading without it.
+                    for (i, p) in w.join().unwrap_or_default() {
+                        slots[i] = Some(p);
+                    }
+                }
+            });
+            slots.into_iter().zip(&pending).map(|(p, item)| p.unwrap_or_else(|| plan(item))).collect()
+        };
+        for ((file, src, _, _), plan) in pending.into_iter().zip(plans) {
+            markdown::apply_sections(&mut self.corpus, file, src, plan, Format::Markdown);
+        }
+    }
+
     /// Mark `real` visited; false if it was already.
     pub fn visit(&mut self, real: &Path) -> bool {
         self.visited.insert(real.to_path_buf())
@@ -77,12 +141,16 @@ impl<'a> Loader<'a> {
         let name = folder_name(real, rel);
         match detect::detect(real) {
             Format::Lazytools => {
-                let dir = self.corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Lazytools, name, rel));
+                let dir =
+                    self.corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Lazytools, name, rel));
                 super::lazytools::load(&mut self.corpus, dir, real, rel);
                 Some(dir)
             }
             Format::Skill => Some(skill::load_skill(self, parent, real, rel)),
-            // Every other format (added by later loaders) falls back to a folder walk.
+            Format::Seekers => Some(self.load_seekers(parent, real, rel)),
+            Format::GitAdr => Some(super::git_adr::load(&mut self.corpus, parent, real, rel)),
+            Format::DocTree => Some(super::doc_tree::load(&mut self.corpus, parent, real, rel)),
+            // Plain folders: a walk, each sub-folder detected again.
             _ => {
                 let mode = if in_skill { Mode::Skill } else { Mode::Plain };
                 let fmt = if in_skill { Format::Skill } else { Format::Markdown };
@@ -91,6 +159,20 @@ impl<'a> Loader<'a> {
                 self.finish_dir(parent, dir, mode)
             }
         }
+    }
+
+    /// A Skill_Seekers skill (FORMATS §1): the skill loader for everything but
+    /// `references/`, which [`super::seekers::load`] reads (categories, index, variants).
+    pub fn load_seekers(&mut self, parent: NodeId, real: &Path, rel: &str) -> NodeId {
+        let refs = real.join("references");
+        self.skip.insert(refs.clone());
+        self.visit(&refs);
+        let skill = skill::load_skill(self, parent, real, rel);
+        self.corpus.node_mut(skill).format = Format::Seekers;
+        if let Some(r) = super::seekers::load(&mut self.corpus, skill, real, rel) {
+            self.seekers_refs.push(r);
+        }
+        skill
     }
 
     /// After loading a folder: prune it when a plain folder holds nothing, and mark a
@@ -119,41 +201,65 @@ impl<'a> Loader<'a> {
 
     /// Load the entries of folder `real` (relative path `rel`) as children of `parent`.
     pub fn load_contents(&mut self, parent: NodeId, real: &Path, rel: &str, mode: Mode) {
-        let mut entries = match list_dir(real) {
+        let (mut entries, pushed) = match list_dir(real, &mut self.ignores) {
             Ok(e) => e,
             Err(e) => {
                 let shown = if rel.is_empty() { "." } else { rel };
-                self.corpus.node_mut(parent).warnings.push(Warning::at(format!("cannot read folder: {e}"), shown, None));
+                self.corpus.node_mut(parent).warnings.push(Warning::at(
+                    format!("cannot read folder: {e}"),
+                    shown,
+                    None,
+                ));
                 return;
             }
         };
         if mode == Mode::Skill {
             // SKILL.md first, then everything else in natural order (FORMATS §3.1).
-            entries.sort_by_key(|e| !(e.kind == EntryKind::File && (e.name == "SKILL.md" || e.name == "skill.md")));
+            entries.sort_by_key(|e| {
+                !(e.kind == EntryKind::File && (e.name == "SKILL.md" || e.name == "skill.md"))
+            });
         }
         for e in entries {
             let child_rel = join_rel(rel, &e.name);
+            if e.kind == EntryKind::Dir && self.skip.contains(&real.join(&e.name)) {
+                continue;
+            }
             match e.kind {
                 EntryKind::Dir => self.load_subdir(parent, &real.join(&e.name), &child_rel, &e.name, mode),
                 EntryKind::File => {
                     let real_file = real.join(&e.name);
-                    if !self.visit(&real_file) {
-                        continue;
+                    if self.visit(&real_file) {
+                        self.load_file(parent, &e, &real_file, &child_rel, mode);
+                    } else if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
+                        // Reached before through a followed symlink: list it, don't count it.
+                        let mut n =
+                            Node::new(NodeKind::File, file_format(&e.name), e.name.as_str(), child_rel);
+                        n.flags.set(Flag::Alias);
+                        n.bytes = file_size(&real_file);
+                        n.meta.insert("note".into(), "already loaded through a symbolic link".into());
+                        self.count_file();
+                        self.corpus.add_child(parent, n);
                     }
-                    self.load_file(parent, &e, &real_file, &child_rel, mode);
                 }
                 EntryKind::Symlink => self.load_link(parent, real, &e, &child_rel, mode),
                 EntryKind::Other => {}
             }
         }
+        if pushed {
+            self.ignores.pop();
+        }
     }
 
     fn load_subdir(&mut self, parent: NodeId, real: &Path, rel: &str, name: &str, mode: Mode) {
         if !self.visit(real) {
+            let note = "already loaded through a symbolic link".to_string();
+            self.add_link_dir(parent, name, rel, Flag::Alias, note);
             return;
         }
         match mode {
-            Mode::Skill if name == "scripts" || name == "assets" => self.load_asset_dir(parent, real, rel, name),
+            Mode::Skill if name == "scripts" || name == "assets" => {
+                self.load_asset_dir(parent, real, rel, name)
+            }
             Mode::Asset => self.load_asset_dir(parent, real, rel, name),
             _ => {
                 self.load_folder(parent, real, rel, mode == Mode::Skill);
@@ -171,16 +277,46 @@ impl<'a> Loader<'a> {
     /// A regular file (or a followed link's target `real`) shown as `e.name` at `rel`.
     fn load_file(&mut self, parent: NodeId, e: &Entry, real: &Path, rel: &str, mode: Mode) {
         let fmt = file_format(&e.name);
+        if mode != Mode::Asset && self.load_special_file(parent, &e.name, real, rel, fmt) {
+            return;
+        }
         match (mode, fmt) {
             (Mode::Asset, _) | (Mode::Skill, Format::Asset) => {
-                let size = if e.kind == EntryKind::File { e.size } else { file_size(real) };
-                self.add_asset(parent, &e.name, rel, size);
+                self.add_asset(parent, &e.name, rel, file_size(real));
             }
             (Mode::Plain, Format::Asset) => {}
             _ => {
                 self.add_doc_file(parent, &e.name, real, rel, fmt);
             }
         }
+    }
+
+    /// Files with a loader of their own: llms.txt family (FORMATS §7), Skill_Seekers configs
+    /// (FORMATS §1.5) and `catalog.json` (FORMATS §1.6). Returns whether it took the file.
+    fn load_special_file(&mut self, parent: NodeId, name: &str, real: &Path, rel: &str, fmt: Format) -> bool {
+        let lower = name.to_ascii_lowercase();
+        if lower.contains("llms") && fmt != Format::Asset {
+            let head = read_head(real, 256);
+            if super::llms_txt::detect_file(real, &head).is_some() {
+                self.count_file();
+                super::llms_txt::load_file(&mut self.corpus, parent, real, rel);
+                return true;
+            }
+        }
+        if lower.ends_with(".json") && file_size(real) <= 4 << 20 {
+            if lower == "catalog.json" {
+                self.count_file();
+                super::catalog::load(&mut self.corpus, parent, real, rel);
+                return true;
+            }
+            let text = std::fs::read_to_string(real).unwrap_or_default();
+            if super::seekers::is_config(real, &text) {
+                self.count_file();
+                super::seekers::load_config(&mut self.corpus, parent, real, rel);
+                return true;
+            }
+        }
+        false
     }
 
     /// An asset: listed with its size, never read (FORMATS §3.1 `scripts/`, `assets/`).
@@ -196,7 +332,14 @@ impl<'a> Loader<'a> {
     }
 
     /// Read and parse a doc file (`fmt` Markdown or Text) as a File node under `parent`.
-    pub fn add_doc_file(&mut self, parent: NodeId, name: &str, real: &Path, rel: &str, fmt: Format) -> NodeId {
+    pub fn add_doc_file(
+        &mut self,
+        parent: NodeId,
+        name: &str,
+        real: &Path,
+        rel: &str,
+        fmt: Format,
+    ) -> NodeId {
         let mut n = Node::new(NodeKind::File, fmt, name, rel);
         self.count_file();
         match read_file(real) {
@@ -216,7 +359,10 @@ impl<'a> Loader<'a> {
                 if truncated {
                     n.flags.set(Flag::Truncated);
                     n.warnings.push(Warning::at(
-                        format!("larger than {} MiB; only the start was read", super::read::MAX_READ_BYTES >> 20),
+                        format!(
+                            "larger than {} MiB; only the start was read",
+                            super::read::MAX_READ_BYTES >> 20
+                        ),
                         rel,
                         None,
                     ));
@@ -240,7 +386,7 @@ impl<'a> Loader<'a> {
                 }
                 let file = self.corpus.add_child(parent, n);
                 if fmt == Format::Markdown {
-                    markdown::add_sections(&mut self.corpus, file, src, own_end, len, Format::Markdown);
+                    self.pending.push((file, src, own_end, len));
                 }
                 if let Some(fm) = fm
                     && (name == "SKILL.md" || name == "skill.md")
@@ -258,15 +404,17 @@ impl<'a> Loader<'a> {
         let Ok(target) = std::fs::canonicalize(&e.path) else {
             if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
                 let id = self.add_asset(parent, &e.name, rel, 0);
-                self.corpus
-                    .node_mut(id)
-                    .warnings
-                    .push(Warning::at(format!("broken symbolic link to {shown_target}"), rel, None));
+                self.corpus.node_mut(id).warnings.push(Warning::at(
+                    format!("broken symbolic link to {shown_target}"),
+                    rel,
+                    None,
+                ));
             }
             return;
         };
         let inside = target.starts_with(&self.root_real);
-        let target_rel = target.strip_prefix(&self.root_real).map(|p| p.to_string_lossy().replace('\\', "/")).ok();
+        let target_rel =
+            target.strip_prefix(&self.root_real).map(|p| p.to_string_lossy().replace('\\', "/")).ok();
         if target.is_dir() {
             if self.visited.contains(&target) || dir_real.starts_with(&target) {
                 let note = if dir_real.starts_with(&target) {
@@ -280,7 +428,10 @@ impl<'a> Loader<'a> {
             let follow_skill = mode == Mode::Plain && detect::skill_md(&target).is_some();
             if follow_skill || (!inside && self.opts.follow_links) {
                 self.visit(&target);
+                // The target lives elsewhere: its own repository's ignore rules apply.
+                let saved = std::mem::replace(&mut self.ignores, IgnoreStack::for_root(&target));
                 self.load_folder(parent, &target, rel, mode == Mode::Skill);
+                self.ignores = saved;
             } else if inside {
                 let note = format!("link to {}", shown_rel(&target_rel, &target));
                 self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
@@ -303,7 +454,7 @@ impl<'a> Loader<'a> {
             n.meta.insert("alias_of".into(), shown_rel(&target_rel, &target).into());
             self.count_file();
             self.corpus.add_child(parent, n);
-        } else if self.opts.follow_links {
+        } else if self.opts.follow_links && target.is_file() {
             self.visit(&target);
             self.load_file(parent, e, &target, rel, mode);
         } else {
@@ -331,7 +482,10 @@ impl<'a> Loader<'a> {
 
 fn external_warning(target: &Path, rel: &str) -> Warning {
     Warning::at(
-        format!("symbolic link leaves the opened root (to {}); not read without --follow-links", target.display()),
+        format!(
+            "symbolic link leaves the opened root (to {}); not read without --follow-links",
+            target.display()
+        ),
         rel,
         None,
     )
@@ -343,6 +497,16 @@ fn shown_rel(rel: &Option<String>, abs: &Path) -> String {
         Some(r) => r.clone(),
         None => abs.display().to_string(),
     }
+}
+
+/// The first `n` bytes of a file as (lossy) text; empty when unreadable.
+fn read_head(path: &Path, n: usize) -> String {
+    use std::io::Read as _;
+    let mut buf = Vec::with_capacity(n);
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(n as u64).read_to_end(&mut buf);
+    }
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// Parse frontmatter only when the text starts with `---` (after an optional BOM).
@@ -359,7 +523,9 @@ pub(crate) fn join_rel(rel: &str, name: &str) -> String {
 pub(crate) fn folder_name(real: &Path, rel: &str) -> String {
     match rel.rsplit('/').next() {
         Some(n) if !n.is_empty() => n.to_string(),
-        _ => real.file_name().map_or_else(|| real.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        _ => {
+            real.file_name().map_or_else(|| real.display().to_string(), |n| n.to_string_lossy().into_owned())
+        }
     }
 }
 

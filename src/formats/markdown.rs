@@ -17,7 +17,7 @@ use crate::model::{Corpus, Format, Node, NodeId, NodeKind, SourceId, TextSpan, i
 pub const SUMMARY_MAX_CHARS: usize = 160;
 
 /// Bytes of body text gathered per section while looking for its first sentence.
-const SUMMARY_SCAN_BYTES: usize = 600;
+const SUMMARY_SCAN_BYTES: usize = 400;
 
 /// One heading found in a markdown text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,9 +34,14 @@ pub struct Heading {
 
 /// Result of one scan: the headings plus summaries (`summaries[0]` is the text before the
 /// first heading, `summaries[i + 1]` belongs to `headings[i]`).
+#[derive(Debug)]
 struct Scan {
     headings: Vec<Heading>,
     summaries: Vec<String>,
+    /// 1-based line of the scanned range's first byte.
+    first_line: u32,
+    /// 1-based line of the scanned range's last byte (`first_line` when empty).
+    last_line: u32,
 }
 
 /// Headings of `text[from..to]` (offsets are into `text`): ATX and setext, never inside
@@ -65,14 +70,43 @@ pub fn add_sections(
     let Some(source) = corpus.sources.get(src.0 as usize) else {
         return Vec::new();
     };
-    let text = source.text.as_str();
+    let plan = plan_sections(&source.text, from, to);
+    apply_sections(corpus, file, src, plan, format)
+}
+
+/// The sections of one text, computed without a corpus so it can run on any thread
+/// ([`plan_sections`]); [`apply_sections`] turns it into nodes.
+#[derive(Debug)]
+pub struct SectionPlan {
+    scan: Scan,
+    from: usize,
+    to: usize,
+    prelude_blank: bool,
+}
+
+/// Scan `text[from..to]` for [`add_sections`] (offsets clamped as in [`headings`]).
+pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
     let (from, to) = clamp_range(text, from, to);
-    let Scan { headings, mut summaries } = scan(text, from, to, true);
-    let first_start = headings.first().map_or(to, |h| h.start);
+    let scan = scan(text, from, to, true);
+    let first_start = scan.headings.first().map_or(to, |h| h.start);
     let prelude_blank = text[from..first_start].trim().is_empty();
-    let base_line = line_of(text, from);
-    let last_line = if to > from { line_of(text, to - 1) } else { base_line };
-    let prelude_line_end = if first_start > from { line_of(text, first_start - 1) } else { base_line };
+    SectionPlan { scan, from, to, prelude_blank }
+}
+
+/// Add the section nodes of `plan` (made from source `src`'s text) under `file`; same
+/// result as [`add_sections`].
+pub fn apply_sections(
+    corpus: &mut Corpus,
+    file: NodeId,
+    src: SourceId,
+    plan: SectionPlan,
+    format: Format,
+) -> Vec<NodeId> {
+    let SectionPlan { scan, from, to, prelude_blank } = plan;
+    let Scan { headings, mut summaries, first_line: base_line, last_line } = scan;
+    let first_start = headings.first().map_or(to, |h| h.start);
+    // Headings start at line starts, so the prelude ends on the line before the first one.
+    let prelude_line_end = headings.first().map_or(last_line, |h| h.line.saturating_sub(1).max(base_line));
 
     let file_node = corpus.node(file);
     let (file_title, file_path) = (file_node.title.clone(), file_node.path.clone());
@@ -169,7 +203,8 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let mut container = 0u32;
     let mut skip = 0u32;
     // Incremental line counting: `line` is the line of byte `line_pos`.
-    let (mut line_pos, mut line) = (from, line_of(text, from));
+    let first_line = line_of(text, from);
+    let (mut line_pos, mut line) = (from, first_line);
 
     let flush = |buf: &mut String, done: &mut bool, summaries: &mut Vec<String>| {
         if !*done && !buf.trim().is_empty() {
@@ -202,7 +237,11 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 if let Some((_, _, title)) = &mut heading {
                     title.push_str(&t);
                 } else if !done && skip == 0 && buf.len() < SUMMARY_SCAN_BYTES {
-                    buf.push_str(&t);
+                    let mut take = (SUMMARY_SCAN_BYTES - buf.len()).min(t.len());
+                    while !t.is_char_boundary(take) {
+                        take -= 1;
+                    }
+                    buf.push_str(&t[..take]);
                 }
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -225,7 +264,10 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 _ => {}
             },
             Event::End(tag) => match tag {
-                TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition | TagEnd::DefinitionList => {
+                TagEnd::BlockQuote(_)
+                | TagEnd::List(_)
+                | TagEnd::FootnoteDefinition
+                | TagEnd::DefinitionList => {
                     flush(&mut buf, &mut done, &mut summaries);
                     container = container.saturating_sub(1);
                 }
@@ -239,7 +281,9 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
         }
     }
     flush(&mut buf, &mut done, &mut summaries);
-    Scan { headings, summaries }
+    let last_line =
+        if to > from { line + count_newlines(&bytes[line_pos..(to - 1).max(line_pos)]) } else { first_line };
+    Scan { headings, summaries, first_line, last_line }
 }
 
 /// Collapse runs of whitespace (including newlines) to one space and trim.
@@ -254,25 +298,32 @@ pub fn collapse_ws(s: &str) -> String {
     out
 }
 
-/// The first sentence of `s` on one line: whitespace collapsed, cut after the first `.`,
-/// `!` or `?` followed by a space (or after `。`, `！`, `？`), then limited to
+/// The first sentence of `s` on one line: cut after the first `.`, `!` or `?` followed by
+/// whitespace (or after `。`, `！`, `？`), whitespace collapsed, then limited to
 /// [`SUMMARY_MAX_CHARS`] chars (a longer one ends with `…`).
 pub fn first_sentence(s: &str) -> String {
-    let flat = collapse_ws(s);
-    let mut cut = flat.len();
-    let mut prev: Option<char> = None;
-    for (i, ch) in flat.char_indices() {
+    let s = s.trim_start();
+    let mut cut = s.len();
+    let mut prev = ' ';
+    let mut seen = 0usize;
+    for (i, ch) in s.char_indices() {
         if matches!(ch, '。' | '！' | '？') {
             cut = i + ch.len_utf8();
             break;
         }
-        if ch == ' ' && matches!(prev, Some('.' | '!' | '?')) {
+        if ch.is_whitespace() && matches!(prev, '.' | '!' | '?') {
             cut = i;
             break;
         }
-        prev = Some(ch);
+        // Past twice the summary length the result is truncated anyway.
+        seen += 1;
+        if seen > 2 * SUMMARY_MAX_CHARS {
+            cut = i;
+            break;
+        }
+        prev = ch;
     }
-    truncate_chars(&flat[..cut], SUMMARY_MAX_CHARS)
+    truncate_chars(&collapse_ws(&s[..cut]), SUMMARY_MAX_CHARS)
 }
 
 /// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).
@@ -300,12 +351,7 @@ mod tests {
         let t = "# One\ntext\n\nTwo\n===\n\nThree\n---\nbody\n### Four ###\n";
         assert_eq!(
             titles(t),
-            vec![
-                (1, "One".into(), 1),
-                (1, "Two".into(), 4),
-                (2, "Three".into(), 7),
-                (3, "Four".into(), 10)
-            ]
+            vec![(1, "One".into(), 1), (1, "Two".into(), 4), (2, "Three".into(), 7), (3, "Four".into(), 10)]
         );
     }
 
@@ -347,6 +393,8 @@ mod tests {
         assert_eq!(first_sentence("Use it.  Then more."), "Use it.");
         assert_eq!(first_sentence("版本说明。第二句。"), "版本说明。");
         assert_eq!(first_sentence("no end"), "no end");
+        assert_eq!(first_sentence("  Line one.\nLine two."), "Line one.");
+        assert_eq!(first_sentence("v1.2 is out! Yes"), "v1.2 is out!");
         let long = "a".repeat(200);
         let s = first_sentence(&long);
         assert_eq!(s.chars().count(), SUMMARY_MAX_CHARS);

@@ -11,10 +11,21 @@
 //! only doc files (`.md .mdx .markdown .txt`) are listed and folders without any are left
 //! out; inside a skill every file is listed (non-doc files as assets, never read).
 //!
-//! **Adding a format loader:** write `formats/<name>.rs` with
-//! `pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str)`, add its rule
-//! to [`detect::detect`] (more specific rules first) and a match arm in
-//! `load::Loader::load_folder` (sub-folders) and in [`load_root`] (the opened folder itself).
+//! **Adding a format loader** (seekers, catalog, llms_txt, doc_tree, git_adr):
+//! 1. write `formats/<name>.rs` with
+//!    `pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str)` that adds the
+//!    folder's contents as children of `parent` (`rel` = the folder's root-relative path,
+//!    `""` at the root; node paths are `rel`-prefixed) and reports problems as warnings;
+//! 2. declare it below (`pub mod <name>;`);
+//! 3. add its rule to [`detect::detect`] (more specific rules first: a Skill_Seekers output
+//!    or a git-adr skill also holds a `SKILL.md`, so its rule goes above the skill rule);
+//! 4. add a match arm in `load::Loader::load_folder` (a sub-folder: create the folder's
+//!    `Dir` node with the new [`Format`], then call `load` with it as `parent`, as the
+//!    lazytools arm does) and in [`load_root`] (the opened folder: call `load` with the root
+//!    as `parent`, and set the root's `format`).
+//!
+//! Duplicate flags (`dupes`) and `Corpus::finalize` run after every loader, so a loader
+//! only sets its own flags, spans, `seg`s and `bytes` of files (size on disk).
 
 use std::path::{Path, PathBuf};
 
@@ -68,7 +79,8 @@ pub struct RootSpec {
 /// at the end.
 pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(usize)) -> Corpus {
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
-    let root_dir = if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
+    let root_dir =
+        if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
     let mut ld = load::Loader::new(opts, progress, root_dir);
     let root = ld.corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, spec.label.as_str(), ""));
     match std::fs::metadata(&real) {
@@ -84,6 +96,11 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
                 Format::Skill => {
                     skill::load_skill(&mut ld, root, &real, "");
                 }
+                Format::Seekers => {
+                    ld.load_seekers(root, &real, "");
+                }
+                Format::GitAdr => git_adr::load_into(&mut ld.corpus, root, &real, ""),
+                Format::DocTree => doc_tree::load_into(&mut ld.corpus, root, &real, ""),
                 _ => ld.load_contents(root, &real, "", load::Mode::Plain),
             }
             let holds_skills = ld.corpus.node(root).children.iter().any(|c| {
@@ -91,14 +108,15 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
                 n.kind == NodeKind::Skill || n.format == Format::SkillsDir
             });
             ld.corpus.node_mut(root).format = match fmt {
-                Format::Lazytools | Format::Skill => fmt,
+                Format::Lazytools | Format::Skill | Format::Seekers | Format::GitAdr | Format::DocTree => fmt,
                 _ if holds_skills => Format::SkillsDir,
                 _ => Format::Markdown,
             };
         }
         Ok(_) => {
             ld.visit(&real);
-            let name = real.file_name().map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
+            let name =
+                real.file_name().map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
             let fmt = match detect::file_format(&name) {
                 Format::Markdown => Format::Markdown,
                 _ => Format::Text,
@@ -107,7 +125,9 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
             ld.corpus.node_mut(root).format = fmt;
         }
     }
+    ld.finish_sections();
     let files = ld.files();
+    let seekers_refs = std::mem::take(&mut ld.seekers_refs);
     let mut corpus = ld.corpus;
     dupes::mark_duplicates(&mut corpus, root);
     if corpus.node(root).children.is_empty() && corpus.node(root).warnings.is_empty() {
@@ -116,9 +136,12 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     }
     progress(files);
     corpus.finalize();
+    for refs in seekers_refs {
+        seekers::resolve_links(&mut corpus, refs);
+    }
     corpus
 }
-pub mod seekers;
 pub mod catalog;
-pub mod git_adr;
 pub mod doc_tree;
+pub mod git_adr;
+pub mod seekers;

@@ -11,7 +11,8 @@ use super::RootSpec;
 /// name). Output is in argument order. `#` and `/` in names become `-` (they delimit ids);
 /// a path without a name (`/`) is labelled `root`.
 pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
-    let reals: Vec<PathBuf> = paths.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
+    let reals: Vec<PathBuf> =
+        paths.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
     let bases: Vec<String> = reals.iter().map(|r| base_label(r)).collect();
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by(|a, b| reals[*a].cmp(&reals[*b]).then(a.cmp(b)));
@@ -83,11 +84,17 @@ mod tests {
             std::fs::create_dir_all(t.path().join(d)).unwrap_or_else(|e| panic!("mkdir: {e}"));
         }
         let specs = discover_roots(t.path());
-        let project: Vec<(&str, PathBuf)> =
-            specs.iter().filter(|s| s.label.starts_with("project")).map(|s| (s.label.as_str(), s.path.clone())).collect();
+        let project: Vec<(&str, PathBuf)> = specs
+            .iter()
+            .filter(|s| s.label.starts_with("project"))
+            .map(|s| (s.label.as_str(), s.path.clone()))
+            .collect();
         assert_eq!(
             project,
-            vec![("project", t.path().join(".claude/skills")), ("project-2", t.path().join(".agents/skills"))]
+            vec![
+                ("project", t.path().join(".claude/skills")),
+                ("project-2", t.path().join(".agents/skills"))
+            ]
         );
     }
 }

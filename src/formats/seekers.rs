@@ -276,9 +276,20 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         let mut g = Node::new(NodeKind::Group, Format::Seekers, "variants", "");
         g.summary = "llms.txt variants: quick (llms-small), standard (llms), complete (llms-full)".into();
         let gid = corpus.add_child(node, g);
+        if !categories.is_empty() {
+            corpus.node_mut(gid).flags.set(Flag::Variant);
+            corpus.node_mut(gid).summary.push_str(
+                " — alternative renderings of the category references: sizes shown, not summed, not searched",
+            );
+        }
         for name in variants {
             let f = llms_txt::load_file(corpus, gid, &dir.join(name), &join_rel(rel, name));
             let n = corpus.node_mut(f);
+            if !categories.is_empty() {
+                // The category files hold the same pages: counting or indexing the variants
+                // too would double every size and every hit (DESIGN.md §2 sizes).
+                n.flags.set(Flag::Variant);
+            }
             if let Some((_, v)) = VARIANTS.iter().find(|(f, _)| *f == name.as_str()) {
                 n.meta.insert("variant".into(), (*v).into());
                 n.summary = format!("{v} variant, {} bytes", n.bytes);
@@ -591,4 +602,51 @@ pub fn load_config(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -
         Err(e) => corpus.node_mut(f).warnings.push(Warning::at(e, rel, None)),
     }
     f
+}
+
+/// The path part of a URL for matching pages to llms links: scheme and host removed, then a
+/// trailing `.md`, `/index`/`/index.html` and `/` removed, lower-cased
+/// (`https://hono.dev/docs/api/routing` and `http://127.0.0.1:8765/docs/api/routing.md`
+/// both give `/docs/api/routing`).
+pub fn url_key(url: &str) -> String {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let path = if url.contains("://") { rest.find('/').map(|i| &rest[i..]).unwrap_or("/") } else { rest };
+    let path = path.split(['#', '?']).next().unwrap_or("");
+    let mut p = path.trim_end_matches(".md").to_string();
+    for suffix in ["/index.html", "/index"] {
+        if let Some(s) = p.strip_suffix(suffix) {
+            p = s.to_string();
+        }
+    }
+    let p = p.trim_end_matches(".html").trim_end_matches('/');
+    if p.is_empty() { "/".into() } else { p.to_lowercase() }
+}
+
+/// Resolve the `Link` nodes below `under` (an llms.txt `llms.md` of a Skill_Seekers skill)
+/// to the page sections below `under` that carry `meta.url` (FORMATS §1.3): a link whose
+/// [`url_key`] equals a page's gets `meta.node` = that section's string id (DESIGN.md §2
+/// "link url and resolved node id"). Call AFTER [`Corpus::finalize`] (ids are needed);
+/// duplicate copies are never targets. Returns how many links were resolved.
+pub fn resolve_links(corpus: &mut Corpus, under: NodeId) -> usize {
+    let mut pages: std::collections::HashMap<String, String> = Default::default();
+    let mut links: Vec<(NodeId, String)> = Vec::new();
+    for n in corpus.preorder(under) {
+        let node = corpus.node(n);
+        let Some(url) = node.meta.get("url").and_then(Json::as_str) else { continue };
+        match node.kind {
+            NodeKind::Link => links.push((n, url_key(url))),
+            NodeKind::Section if !corpus.is_copy(n) => {
+                pages.entry(url_key(url)).or_insert_with(|| node.id.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut resolved = 0;
+    for (n, key) in links {
+        if let Some(id) = pages.get(&key) {
+            corpus.node_mut(n).meta.insert("node".into(), id.clone().into());
+            resolved += 1;
+        }
+    }
+    resolved
 }

@@ -1,14 +1,16 @@
-//! Directory listing for the loaders: one folder at a time through `ignore::WalkBuilder`
-//! (hidden entries included because skills live in dot-folders, `.gitignore` respected
-//! inside git repositories only, `.git` never entered, symlinks reported, not followed),
-//! sorted in natural (numeric-aware) order.
+//! Directory listing for the loaders, one folder at a time: hidden entries included
+//! (skills live in dot-folders), `.git` never entered, symlinks reported (not followed),
+//! and `.gitignore` rules applied only inside a git repository (git's own rule), built from
+//! `ignore`'s per-directory pieces ([`ignore::gitignore::Gitignore`]) as the walk descends, so
+//! each `.gitignore` is read once. Entries are sorted in natural (numeric-aware) order.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use ignore::WalkBuilder;
+use ignore::Match;
+use ignore::gitignore::Gitignore;
 
-/// What a directory entry is (from `lstat`: a symlink is reported as such).
+/// What a directory entry is (from the directory listing: a symlink is reported as such).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntryKind {
     /// A directory.
@@ -30,29 +32,104 @@ pub struct Entry {
     pub path: PathBuf,
     /// Kind.
     pub kind: EntryKind,
-    /// Size in bytes from `lstat` (0 for folders).
-    pub size: u64,
 }
 
-/// List `dir` (one level). Entries ignored by `.gitignore` (inside a git repository),
-/// `.ignore` files and `.git` itself are left out. Errors on individual entries are
-/// skipped; an unreadable `dir` gives `Err` with the reason.
-pub fn list_dir(dir: &Path) -> Result<Vec<Entry>, String> {
-    std::fs::read_dir(dir).map_err(|e| e.to_string())?;
+/// The `.gitignore` rules in force while walking down from a root: the global excludes
+/// file, `.git/info/exclude` and every `.gitignore` from the repository top down to the
+/// folder being listed. Empty (nothing ignored) outside git repositories.
+#[derive(Clone, Debug, Default)]
+pub struct IgnoreStack {
+    in_repo: bool,
+    /// Global excludes and `info/exclude` (lowest precedence).
+    base: Vec<Gitignore>,
+    /// One `.gitignore` per folder level that has one (deepest last: highest precedence).
+    layers: Vec<Gitignore>,
+}
+
+impl IgnoreStack {
+    /// Rules for walking below `dir` (a real path): finds the enclosing repository (a
+    /// parent holding `.git`) and loads the `.gitignore` files of `dir`'s ancestors up to it.
+    pub fn for_root(dir: &Path) -> Self {
+        let Some(repo) = dir.ancestors().find(|a| a.join(".git").exists()) else {
+            return Self::default();
+        };
+        let mut st = Self { in_repo: true, ..Self::default() };
+        let (global, _) = Gitignore::global();
+        st.base.push(global);
+        let exclude = repo.join(".git/info/exclude");
+        if exclude.is_file() {
+            st.base.push(Self::build_at(repo, &exclude));
+        }
+        let mut chain: Vec<&Path> = dir.ancestors().skip(1).take_while(|a| a.starts_with(repo)).collect();
+        chain.reverse();
+        for a in chain {
+            let gi = a.join(".gitignore");
+            if gi.is_file() {
+                st.layers.push(Gitignore::new(&gi).0);
+            }
+        }
+        st
+    }
+
+    fn build_at(root: &Path, file: &Path) -> Gitignore {
+        let mut b = ignore::gitignore::GitignoreBuilder::new(root);
+        // A bad line is skipped by the builder; an unreadable file means no rules.
+        let _ = b.add(file);
+        b.build().unwrap_or_else(|_| Gitignore::empty())
+    }
+
+    /// Whether rules apply at all (inside a git repository).
+    pub fn in_repo(&self) -> bool {
+        self.in_repo
+    }
+
+    /// Push the rules of `dir/.gitignore` (call when entering `dir`, if it has one).
+    /// Returns whether a layer was pushed (pop it with [`IgnoreStack::pop`] when leaving).
+    pub fn push_dir(&mut self, dir: &Path) -> bool {
+        if !self.in_repo {
+            return false;
+        }
+        self.layers.push(Gitignore::new(dir.join(".gitignore")).0);
+        true
+    }
+
+    /// Drop the deepest layer.
+    pub fn pop(&mut self) {
+        self.layers.pop();
+    }
+
+    /// Whether `path` is ignored; the deepest matching rule wins (a `!` rule re-includes).
+    pub fn is_ignored(&self, path: &Path, is_dir: bool) -> bool {
+        if !self.in_repo {
+            return false;
+        }
+        for g in self.layers.iter().rev().chain(self.base.iter().rev()) {
+            match g.matched(path, is_dir) {
+                Match::Ignore(_) => return true,
+                Match::Whitelist(_) => return false,
+                Match::None => {}
+            }
+        }
+        false
+    }
+}
+
+/// List `dir` (one level, no `stat` per entry) under the rules of `ignores`, which gets a
+/// new layer when `dir` holds a `.gitignore` (the returned bool says so: pop it after the
+/// folder's children are done). `.git` is always left out. An unreadable `dir` gives `Err`
+/// with the reason; unreadable entries are skipped.
+pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<(Vec<Entry>, bool), String> {
+    let rd = std::fs::read_dir(dir).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
-    let walker = WalkBuilder::new(dir)
-        .max_depth(Some(1))
-        .hidden(false)
-        .require_git(true)
-        .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    for item in walker {
+    let mut has_gitignore = false;
+    for item in rd {
         let Ok(e) = item else { continue };
-        if e.depth() == 0 {
+        let name = e.file_name();
+        if name == ".git" {
             continue;
         }
-        let Some(ft) = e.file_type() else { continue };
+        has_gitignore |= name == ".gitignore";
+        let Ok(ft) = e.file_type() else { continue };
         let kind = if ft.is_symlink() {
             EntryKind::Symlink
         } else if ft.is_dir() {
@@ -62,16 +139,14 @@ pub fn list_dir(dir: &Path) -> Result<Vec<Entry>, String> {
         } else {
             EntryKind::Other
         };
-        let size = if kind == EntryKind::File { e.metadata().map(|m| m.len()).unwrap_or(0) } else { 0 };
-        out.push(Entry {
-            name: e.file_name().to_string_lossy().into_owned(),
-            path: e.path().to_path_buf(),
-            kind,
-            size,
-        });
+        out.push(Entry { name: name.to_string_lossy().into_owned(), path: e.path(), kind });
+    }
+    let pushed = has_gitignore && ignores.push_dir(dir);
+    if ignores.in_repo() {
+        out.retain(|e| !ignores.is_ignored(&e.path, e.kind == EntryKind::Dir));
     }
     out.sort_by(|a, b| natural_cmp(&a.name, &b.name));
-    Ok(out)
+    Ok((out, pushed))
 }
 
 /// Natural order of names: digit runs compare by numeric value (`4-9` < `4-10`), other

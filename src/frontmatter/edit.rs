@@ -378,6 +378,10 @@ fn plan_set(
             let body = body.strip_suffix(nl).unwrap_or(&body);
             Ok((colon_end..key_line_end, format!("{comment}{nl}{body}")))
         }
+        (ValueStyle::Map, None) => Err(Error::Usage(format!(
+            "`{}` is a flow map ({{…}}); set it as a whole",
+            segs[..depth].join(".")
+        ))),
         _ => Err(Error::Usage(format!(
             "`{}` is not a map; cannot set `{}`",
             segs[..depth].join("."),
@@ -484,6 +488,12 @@ mod tests {
     fn scalar_parent_is_not_a_map() {
         let e = set(b"---\na: x\n---\n", "a.b", &EditValue::Str("v".into())).unwrap_err();
         assert_eq!(e.to_string(), "`a` is not a map; cannot set `a.b`");
+    }
+
+    #[test]
+    fn flow_map_parent_is_refused_with_reason() {
+        let e = set(b"---\nm: {a: b}\n---\n", "m.c", &EditValue::Str("v".into())).unwrap_err();
+        assert_eq!(e.to_string(), "`m` is a flow map ({…}); set it as a whole");
     }
 
     #[test]

@@ -1,16 +1,21 @@
 //! SKILL.md frontmatter: a lenient, span-recording parser of our own (DESIGN.md §10). It
 //! reads every real-world shape (FORMATS §3.3, §5.1) without coercing values, records where
 //! each key and value lives (byte spans, 1-based lines, value style, indentation) so edits
-//! can later be spliced in without touching any other byte, and reports problems as
-//! warnings with line numbers instead of failing.
+//! are spliced in without touching any other byte (issue 4), and reports problems as
+//! warnings with line numbers instead of failing. Values agree exactly with PyYAML's
+//! string-only BaseLoader on every strict-valid input tested (tests/frontmatter_parse.rs);
+//! not modelled: anchors, aliases and tags (`&a`, `*a`, `!t` are read as text), complex
+//! `?` keys, multi-document streams.
 //!
 //! Layout: `lines` (line table), `scalar` (YAML scalar rules), `parse` (the structural
-//! parser and key tree), `strict` (verification with a strict YAML reader); write side:
-//! `quote` (least quoting), `edit` (splicing edits into raw bytes), `save` (atomic save,
-//! undo, line diff), `ops` (`fm get/set/unset` for the CLI).
+//! parser and key tree), `values` (its value parsers), `strict` (verification with a
+//! strict YAML reader); write side: `quote` (least quoting), `edit` (splicing edits into
+//! raw bytes), `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset`
+//! for the CLI).
 
 use std::ops::Range;
 
+pub mod diff;
 pub mod edit;
 mod lines;
 pub mod ops;
@@ -19,11 +24,13 @@ pub mod quote;
 pub mod save;
 pub mod scalar;
 mod strict;
+mod values;
 
+pub use diff::{DiffKind, DiffLine, line_diff};
 pub use edit::{EditValue, repair, set, unset};
 pub use ops::{GetMode, SetReport, fm_get, fm_set, fm_unset};
 pub use parse::{KeyNode, Parsed, parse_tree};
-pub use save::{DiffKind, DiffLine, LoadedFile, SaveReport, line_diff, load, save, undo};
+pub use save::{LoadedFile, SaveReport, load, save, undo};
 pub use scalar::{BlockHeader, Chomp};
 pub use strict::verify_strict;
 
@@ -84,7 +91,11 @@ pub struct Entry {
     /// Bytes of the whole entry in the file: from the key's first byte to the end of its
     /// last line including the line ending (so removing this range removes the entry).
     pub span: Range<usize>,
-    /// Bytes of the value text (after `key:` and spaces, through the block's last line).
+    /// Bytes of the value text: from after `key:` and spaces (or the first byte of a value
+    /// that starts on the next line, e.g. a `- item` list or nested map) through the last
+    /// content byte of its last line, excluding the line ending and a trailing `# comment`.
+    /// Block scalars include their header (`|-`); quoted values include the quotes. An
+    /// empty value has an empty span where the value would start.
     pub value_span: Range<usize>,
     /// 1-based file lines of the entry (inclusive start, exclusive end).
     pub lines: Range<u32>,

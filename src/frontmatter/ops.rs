@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::diff::{self, DiffLine};
 use super::edit::{self, EditValue};
-use super::save::{self, DiffLine, SaveReport};
+use super::save::{self, SaveReport};
 use super::{Value, ValueStyle};
 use crate::error::{Error, Result};
 
@@ -122,7 +123,7 @@ fn prefix(path: &Path, e: Error) -> Error {
 
 fn finish(file: &save::LoadedFile, edited: Vec<u8>) -> Result<SetReport> {
     let (new_bytes, repaired) = edit::repair(&edited);
-    let diff = save::line_diff(&file.bytes, &new_bytes);
+    let diff = diff::line_diff(&file.bytes, &new_bytes);
     let save = if new_bytes == file.bytes { None } else { Some(save::save(file, &new_bytes)?) };
     Ok(SetReport { path: file.path.clone(), diff, repaired, save })
 }

@@ -40,16 +40,15 @@ pub fn plain_ok(s: &str, ctx: Context) -> bool {
         return false;
     }
     let second = s[first.len_utf8()..].chars().next();
-    match first {
-        '-' | '?' | ':' => {
-            if second.is_none_or(|c| c == ' ' || (ctx == Context::Flow && ",[]{}".contains(c))) {
-                return false;
-            }
-        }
+    let bad_start = match first {
+        '-' | '?' | ':' => second.is_none_or(|c| c == ' ' || (ctx == Context::Flow && ",[]{}".contains(c))),
         ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
-            return false;
+            true
         }
-        _ => {}
+        _ => false,
+    };
+    if bad_start {
+        return false;
     }
     if s.contains(": ") || s.contains(" #") || s.ends_with(':') || s == "---" || s == "..." {
         return false;

@@ -2,7 +2,9 @@
 //! the file changed since it was read (SHA-256 of its bytes), write through a symlink to
 //! the real file, write a temp file in the same folder, fsync, keep permissions, rename over
 //! the target, fsync the folder. A failure at any step leaves the original untouched and no
-//! temp file behind. Also the undo of a save and the line diff shown before/after saving.
+//! temp file behind. Also the undo of a save.
+//! Limits of rename-based saves: a hard-linked file is replaced by a new inode (other links
+//! keep the old bytes); extended attributes and ACLs are not copied.
 
 use std::fs;
 use std::io::Write;
@@ -96,6 +98,7 @@ pub fn save_with_hook(
         .map_err(denied)?;
     tmp.write_all(new_bytes).map_err(denied)?;
     tmp.as_file().set_permissions(perms).map_err(denied)?;
+    keep_owner(tmp.as_file(), &meta);
     tmp.as_file().sync_all().map_err(denied)?;
     before_rename(tmp.path()).map_err(denied)?;
     tmp.persist(real).map_err(|e| denied(e.error))?;
@@ -113,6 +116,22 @@ pub fn save_with_hook(
     })
 }
 
+/// Best effort: give the temp file the original's owner and group (only possible when the
+/// editing user may chown, e.g. root; otherwise the saved file belongs to the editing user,
+/// as with any rename-based save).
+#[cfg(unix)]
+fn keep_owner(f: &fs::File, meta: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(now) = f.metadata()
+        && (now.uid() != meta.uid() || now.gid() != meta.gid())
+    {
+        let _ = std::os::unix::fs::fchown(f, Some(meta.uid()), Some(meta.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &fs::File, _: &fs::Metadata) {}
+
 /// Undo a save (`u`): restore `report.previous`, refusing when the file changed since that
 /// save. Returns the report of the restoring save (undoing it redoes the edit).
 pub fn undo(report: &SaveReport) -> Result<SaveReport> {
@@ -124,130 +143,4 @@ pub fn undo(report: &SaveReport) -> Result<SaveReport> {
         )));
     }
     save(&now, &report.previous)
-}
-
-/// Whether a diff line was removed or added.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiffKind {
-    /// Present only in the old bytes.
-    Removed,
-    /// Present only in the new bytes.
-    Added,
-}
-
-/// One changed line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffLine {
-    /// Removed or added.
-    pub kind: DiffKind,
-    /// 1-based line number in the old file (removed) or the new file (added).
-    pub line: u32,
-    /// The line's text without its line ending (invalid UTF-8 shown as U+FFFD).
-    pub text: String,
-}
-
-fn split_lines(b: &[u8]) -> Vec<&[u8]> {
-    if b.is_empty() {
-        return Vec::new();
-    }
-    let mut v: Vec<&[u8]> = b.split_inclusive(|&c| c == b'\n').collect();
-    if v.last().is_some_and(|l| l.is_empty()) {
-        v.pop();
-    }
-    v
-}
-
-fn show(l: &[u8]) -> String {
-    let l = l.strip_suffix(b"\n").unwrap_or(l);
-    let l = l.strip_suffix(b"\r").unwrap_or(l);
-    String::from_utf8_lossy(l).into_owned()
-}
-
-/// Exactly the changed lines between `old` and `new` (lines compared as bytes, line endings
-/// included, so a CRLF→LF change shows), removed lines before added ones in each hunk, with
-/// 1-based line numbers. Common leading/trailing lines are skipped first; the middle uses a
-/// longest-common-subsequence diff (falls back to remove-all/add-all when it exceeds
-/// 4 million cell comparisons).
-pub fn line_diff(old: &[u8], new: &[u8]) -> Vec<DiffLine> {
-    let a = split_lines(old);
-    let b = split_lines(new);
-    let mut pre = 0;
-    while pre < a.len() && pre < b.len() && a[pre] == b[pre] {
-        pre += 1;
-    }
-    let mut suf = 0;
-    while suf < a.len() - pre && suf < b.len() - pre && a[a.len() - 1 - suf] == b[b.len() - 1 - suf] {
-        suf += 1;
-    }
-    let am = &a[pre..a.len() - suf];
-    let bm = &b[pre..b.len() - suf];
-    let line = |i: usize| u32::try_from(pre + i + 1).unwrap_or(u32::MAX);
-    let mut out = Vec::new();
-    let rm = |i: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Removed, line: line(i), text: show(am[i]) })
-    };
-    let add = |j: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Added, line: line(j), text: show(bm[j]) })
-    };
-    if am.len().saturating_mul(bm.len()) > 4_000_000 {
-        (0..am.len()).for_each(|i| rm(i, &mut out));
-        (0..bm.len()).for_each(|j| add(j, &mut out));
-        return out;
-    }
-    // lcs[i][j] = LCS length of am[i..] and bm[j..].
-    let w = bm.len() + 1;
-    let mut lcs = vec![0u32; (am.len() + 1) * w];
-    for i in (0..am.len()).rev() {
-        for j in (0..bm.len()).rev() {
-            lcs[i * w + j] = if am[i] == bm[j] {
-                lcs[(i + 1) * w + j + 1] + 1
-            } else {
-                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut added = Vec::new();
-    while i < am.len() || j < bm.len() {
-        if i < am.len() && j < bm.len() && am[i] == bm[j] {
-            added.drain(..).for_each(|k| add(k, &mut out));
-            i += 1;
-            j += 1;
-        } else if j < bm.len() && (i == am.len() || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
-            added.push(j);
-            j += 1;
-        } else {
-            rm(i, &mut out);
-            i += 1;
-        }
-    }
-    added.drain(..).for_each(|k| add(k, &mut out));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn diff_shows_exactly_changed_lines() {
-        let d = line_diff(b"a\nb\nc\nd\n", b"a\nB\nc\nd\ne\n");
-        assert_eq!(
-            d,
-            vec![
-                DiffLine { kind: DiffKind::Removed, line: 2, text: "b".into() },
-                DiffLine { kind: DiffKind::Added, line: 2, text: "B".into() },
-                DiffLine { kind: DiffKind::Added, line: 5, text: "e".into() },
-            ]
-        );
-        assert!(line_diff(b"same\n", b"same\n").is_empty());
-    }
-
-    #[test]
-    fn diff_sees_line_ending_change() {
-        let d = line_diff(b"a\r\nb\n", b"a\nb\n");
-        assert_eq!(d.len(), 2);
-        assert_eq!(d[0].kind, DiffKind::Removed);
-        assert_eq!(d[0].text, "a");
-    }
 }

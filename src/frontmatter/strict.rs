@@ -1,6 +1,9 @@
 //! Verification of frontmatter YAML with a strict YAML reader (serde-saphyr), as DESIGN §10
 //! asks: the lenient parser reads what real skills ship; this says whether a strict reader
-//! would accept it, and where it first fails.
+//! would accept it, and where it first fails. Values are never taken from here: a serde
+//! `untagged` enum of `String`/`Vec<String>`/map cannot be used (saphyr's inference turns
+//! `1.10` into a float that matches no variant), so `StrictValue` has its own visitor that
+//! accepts any scalar, reads list items as `String`, and recurses into maps.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -103,6 +106,25 @@ mod tests {
         let y = "name: x\nversion: 1.10\nok: yes\ntools: [Read, Bash]\nmetadata:\n  author: a\n  version: \"1.0\"\n";
         assert_eq!(verify_strict(y), Ok(()));
         assert_eq!(verify_strict(""), Ok(()));
+    }
+
+    /// Why `StrictValue` has its own visitor: a `#[serde(untagged)]` enum of `String` /
+    /// `Vec<String>` / map goes through serde-saphyr's type inference, sees the float 1.1
+    /// for `1.10`, matches no variant, and would reject valid frontmatter.
+    #[test]
+    fn untagged_string_enum_rejects_plain_numbers_so_a_visitor_is_used() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        enum Untagged {
+            S(String),
+            L(Vec<String>),
+            M(BTreeMap<String, Untagged>),
+        }
+        let y = "version: 1.10\n";
+        let r = serde_saphyr::from_str::<BTreeMap<String, Untagged>>(y);
+        assert!(r.unwrap_err().to_string().contains("did not match any variant"));
+        assert_eq!(verify_strict(y), Ok(()));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! score(D, Q) = Σ_{q ∈ Q} idf(q) · tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)),
 //! idf(q) = ln(1 + (N − df + 0.5)/(df + 0.5)), with [`K1`] = 1.5 and [`B`] = 0.75; `dl` and
-//! `avgdl` count tokens of our tokenizer ([`crate::index::tokenize`]).
+//! `avgdl` count tokens of our tokenizer ([`crate::index::tokenize`](mod@crate::index::tokenize)).
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -118,6 +118,14 @@ pub(crate) struct RootIndex {
     pub post_off: Vec<usize>,
     pub post_doc: Vec<u32>,
     pub post_tf: Vec<u32>,
+    /// Term ids grouped by length in chars (alphabetical within a length), for "did you
+    /// mean": terms of `l` chars are `by_len[len_start[l]..len_start[l + 1]]`; the last group
+    /// holds every longer term.
+    pub by_len: Vec<u32>,
+    pub len_start: Vec<usize>,
+    /// Per term id: the set of its chars hashed into 64 bits (`1 << (c mod 64)`), a cheap
+    /// lower bound on edit distance for "did you mean" ([`crate::index::distance`]).
+    pub sig: Vec<u64>,
     /// Reusable query scratch (dense accumulators are large; allocating them per query
     /// costs page faults). A query takes one and puts it back.
     pub pool: Mutex<Vec<Scratch>>,
@@ -242,6 +250,15 @@ impl RootIndex {
         hits
     }
 
+    /// Term ids of `chars` chars (terms longer than the last group are all in it).
+    pub fn terms_of_len(&self, chars: usize) -> &[u32] {
+        let l = chars.min(self.len_start.len().saturating_sub(2));
+        match (self.len_start.get(l), self.len_start.get(l + 1)) {
+            (Some(&a), Some(&b)) => &self.by_len[a..b],
+            _ => &[],
+        }
+    }
+
     /// Approximate heap bytes of this index.
     pub fn heap_bytes(&self) -> usize {
         self.vocab.heap_bytes()
@@ -250,6 +267,8 @@ impl RootIndex {
             + self.post_off.capacity() * std::mem::size_of::<usize>()
             + self.post_doc.capacity() * 4
             + self.post_tf.capacity() * 4
+            + self.by_len.capacity() * 4
+            + self.sig.capacity() * 8
             + self.copies.iter().map(|(_, v)| 32 + v.capacity() * 4).sum::<usize>()
     }
 }

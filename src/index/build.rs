@@ -32,6 +32,10 @@ struct Shard {
 
 fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
     let mut sh = Shard::default();
+    // About one distinct term per 12 bytes of markdown (measured on corpus/large).
+    sh.pairs.reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 12);
+    sh.doc_end.reserve(texts.len());
+    sh.doc_len.reserve(texts.len());
     let mut counts: Vec<u32> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
     for (i, text) in texts.iter().enumerate() {
@@ -98,11 +102,13 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
             .iter()
             .map(|r| {
                 let part = &texts[r.clone()];
-                s.spawn(move || {
-                    tokenize_shard(part, &mut |k| {
-                        done.fetch_add(k, Ordering::Relaxed);
-                    })
-                })
+                let spawned =
+                    std::thread::Builder::new().name("skillnav-index".into()).spawn_scoped(s, move || {
+                        tokenize_shard(part, &mut |k| {
+                            done.fetch_add(k, Ordering::Relaxed);
+                        })
+                    });
+                (r.clone(), spawned)
             })
             .collect();
         let first = tokenize_shard(&texts[bounds[0].clone()], &mut |k| {
@@ -110,10 +116,17 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
             progress(now);
         });
         let mut all = vec![first];
-        for w in workers {
-            // A worker can only fail by panicking inside the tokenizer (a bug); index its
-            // documents as empty rather than bring the whole search down.
-            all.push(w.join().unwrap_or_default());
+        for (r, w) in workers {
+            let shard = match w {
+                // A worker fails only by panicking inside the tokenizer (a bug): its documents
+                // are then indexed as empty rather than bringing search down.
+                Ok(handle) => handle.join().unwrap_or_default(),
+                // No thread available: tokenize this shard here.
+                Err(_) => tokenize_shard(&texts[r], &mut |k| {
+                    done.fetch_add(k, Ordering::Relaxed);
+                }),
+            };
+            all.push(shard);
         }
         all
     });
@@ -156,10 +169,10 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     let mut fill = post_off.clone();
     let mut post_doc = vec![0u32; total];
     let mut post_tf = vec![0u32; total];
-    let mut doc_len = Vec::with_capacity(rd.docs.len());
+    let mut doc_len = vec![0u32; rd.docs.len()];
     for ((s, m), r) in shards.iter().zip(&maps).zip(bounds) {
         let mut begin = 0;
-        for (local_d, &end) in s.doc_end.iter().enumerate() {
+        for (local_d, &end) in s.doc_end.iter().enumerate().take(r.len()) {
             let d = (r.start + local_d) as u32;
             for &(t, tf) in &s.pairs[begin..end] {
                 let g = m[t as usize] as usize;
@@ -169,8 +182,12 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
             }
             begin = end;
         }
-        doc_len.extend_from_slice(&s.doc_len);
+        for (slot, &l) in doc_len[r.clone()].iter_mut().zip(&s.doc_len) {
+            *slot = l;
+        }
     }
+    let (by_len, len_start) = group_by_len(&vocab);
+    let sig = (0..vocab.len() as u32).map(|t| char_signature(vocab.term(t))).collect();
     let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
     let avgdl = if doc_len.is_empty() { 0.0 } else { sum as f64 / doc_len.len() as f64 };
     RootIndex {
@@ -183,8 +200,40 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
         post_off,
         post_doc,
         post_tf,
+        by_len,
+        len_start,
+        sig,
         pool: Default::default(),
     }
+}
+
+/// The set of `term`'s chars hashed into 64 bits: bit `c mod 64` for each char `c`.
+pub(crate) fn char_signature(term: &str) -> u64 {
+    term.chars().fold(0u64, |s, c| s | 1u64 << (c as u32 % 64))
+}
+
+/// Longest term length (in chars) with its own group in [`RootIndex::by_len`].
+const LEN_GROUPS: usize = 64;
+
+/// Term ids of `vocab` grouped by char length (counting sort; stable, so alphabetical within
+/// a group), with group starts.
+fn group_by_len(vocab: &Vocab) -> (Vec<u32>, Vec<usize>) {
+    let n = vocab.len();
+    let lens: Vec<usize> = (0..n as u32).map(|t| vocab.term(t).chars().count().min(LEN_GROUPS)).collect();
+    let mut start = vec![0usize; LEN_GROUPS + 2];
+    for &l in &lens {
+        start[l + 1] += 1;
+    }
+    for i in 0..=LEN_GROUPS {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut by_len = vec![0u32; n];
+    for (t, &l) in lens.iter().enumerate() {
+        by_len[fill[l]] = t as u32;
+        fill[l] += 1;
+    }
+    (by_len, start)
 }
 
 #[cfg(test)]

@@ -5,8 +5,10 @@
 //! The allowed distance grows with the typed term's length in chars ([`max_distance`]):
 //! 1–2 chars: no suggestion (everything short is within 2 edits of everything); 3–4 chars:
 //! 1 edit; 5 or more: 2 edits. Ties: higher document frequency, then alphabetical.
-//! Fast on 100k-term vocabularies: a length filter, then a DP bounded by the allowed distance
-//! that stops as soon as a whole row exceeds it.
+//! Fast on 100k-term vocabularies: only terms whose length in chars is within the allowed
+//! distance are visited (the index keeps terms grouped by length), a 64-bit char-set
+//! signature per term rules most of them out with one popcount, and a DP bounded by the best
+//! distance so far stops as soon as two rows exceed it.
 
 use super::bm25::RootIndex;
 
@@ -21,7 +23,7 @@ pub fn max_distance(len: usize) -> usize {
 
 /// Optimal-string-alignment distance of `a` and `b` if it is `<= k`, else `None`.
 /// `rows` is scratch space (three rows of `b.len() + 1`).
-pub(crate) fn bounded_osa(a: &[char], b: &[char], k: usize, rows: &mut Vec<usize>) -> Option<usize> {
+pub(crate) fn bounded_osa<T: PartialEq>(a: &[T], b: &[T], k: usize, rows: &mut Vec<usize>) -> Option<usize> {
     if a.len().abs_diff(b.len()) > k {
         return None;
     }
@@ -32,6 +34,7 @@ pub(crate) fn bounded_osa(a: &[char], b: &[char], k: usize, rows: &mut Vec<usize
     for (j, slot) in rows[p..p + w].iter_mut().enumerate() {
         *slot = j;
     }
+    let mut prev_min = 0;
     for i in 1..=a.len() {
         rows[c] = i;
         let mut row_min = i;
@@ -44,9 +47,12 @@ pub(crate) fn bounded_osa(a: &[char], b: &[char], k: usize, rows: &mut Vec<usize
             rows[c + j] = v;
             row_min = row_min.min(v);
         }
-        if row_min > k {
+        // A transposition reaches back two rows, so stop only when two rows in a row are
+        // beyond the bound.
+        if row_min > k && prev_min > k {
             return None;
         }
+        prev_min = row_min;
         (pp, p, c) = (p, c, pp);
     }
     let d = rows[p + b.len()];
@@ -71,38 +77,52 @@ impl Suggestion {
 }
 
 /// The best suggestion for `typed` (lower-case) in `root`'s vocabulary, if any is within
-/// [`max_distance`]. The exact term itself is never suggested.
+/// [`max_distance`]. The exact term itself is never suggested. Only terms whose length in
+/// chars is within the allowed distance are compared; ASCII pairs are compared as bytes.
 pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
     let a: Vec<char> = typed.chars().collect();
     let k = max_distance(a.len());
     if k == 0 {
         return None;
     }
-    let (lo, hi) = (a.len().saturating_sub(k), a.len() + k);
+    let ascii = typed.is_ascii();
+    let sig_a = super::build::char_signature(typed);
     let mut best: Option<Suggestion> = None;
     let mut b: Vec<char> = Vec::new();
     let mut rows = Vec::new();
-    for t in 0..root.vocab.len() as u32 {
-        let term = root.vocab.term(t);
-        // Byte length bounds char length: chars <= bytes <= 4·chars.
-        if term.len() < lo || term.len() > 4 * hi || (term.is_ascii() && term.len() > hi) {
-            continue;
-        }
-        b.clear();
-        b.extend(term.chars());
-        let bound = best.as_ref().map_or(k, |s| s.dist);
-        let Some(d) = bounded_osa(&a, &b, bound, &mut rows) else { continue };
-        if d == 0 {
-            continue;
-        }
-        let cand = Suggestion { dist: d, df: root.df(t), term: String::new() };
-        let wins = match &best {
-            None => true,
-            Some(s) => (cand.dist, std::cmp::Reverse(cand.df)) < (s.dist, std::cmp::Reverse(s.df)),
-        };
-        // Vocabulary order is alphabetical, so an equal (dist, df) later term never wins.
-        if wins {
-            best = Some(Suggestion { term: term.to_owned(), ..cand });
+    for len in a.len().saturating_sub(k)..=a.len() + k {
+        for &t in root.terms_of_len(len) {
+            let bound = best.as_ref().map_or(k, |s| s.dist);
+            // Each edit removes at most one char of `typed` and adds at most one: a char
+            // class on one side only costs at least one edit.
+            let sig_b = root.sig.get(t as usize).copied().unwrap_or(0);
+            let only = (sig_a & !sig_b).count_ones().max((sig_b & !sig_a).count_ones());
+            if only as usize > bound {
+                continue;
+            }
+            let term = root.vocab.term(t);
+            let d = if ascii && term.is_ascii() {
+                bounded_osa(typed.as_bytes(), term.as_bytes(), bound, &mut rows)
+            } else {
+                b.clear();
+                b.extend(term.chars());
+                bounded_osa(&a, &b, bound, &mut rows)
+            };
+            let Some(d) = d else { continue };
+            if d == 0 {
+                continue;
+            }
+            let cand = Suggestion { dist: d, df: root.df(t), term: String::new() };
+            let wins = match &best {
+                None => true,
+                Some(s) => {
+                    (cand.dist, std::cmp::Reverse(cand.df), term)
+                        < (s.dist, std::cmp::Reverse(s.df), s.term.as_str())
+                }
+            };
+            if wins {
+                best = Some(Suggestion { term: term.to_owned(), ..cand });
+            }
         }
     }
     best

@@ -15,6 +15,11 @@ use nucleo_matcher::{Config, Matcher, Utf32String};
 use super::{Hit, HitSource, Scorer};
 use crate::model::{Corpus, NodeId};
 
+/// Searches over at least this many haystacks are split across threads.
+const PARALLEL_MIN_ITEMS: usize = 8192;
+/// Most threads one fuzzy search uses.
+const MAX_THREADS: usize = 4;
+
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
 
@@ -71,6 +76,8 @@ impl FuzzyIndex {
 
     /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
     /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
+    /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
+    /// same as on one).
     pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
         if top_k == 0 || query.trim().is_empty() {
             return Vec::new();
@@ -79,14 +86,46 @@ impl FuzzyIndex {
         if pattern.atoms.is_empty() {
             return Vec::new();
         }
-        let mut matcher = Matcher::new(Config::DEFAULT);
-        let mut scored: Vec<(u32, usize)> = self
-            .items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (_, hay))| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i)))
-            .collect();
         let cmp = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        let score_range = |range: std::ops::Range<usize>| -> Vec<(u32, usize)> {
+            let mut matcher = Matcher::new(Config::DEFAULT);
+            let mut out: Vec<(u32, usize)> = self.items[range.clone()]
+                .iter()
+                .zip(range)
+                .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i)))
+                .collect();
+            if out.len() > top_k {
+                out.select_nth_unstable_by(top_k - 1, cmp);
+                out.truncate(top_k);
+            }
+            out
+        };
+        let n = self.items.len();
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(MAX_THREADS);
+        let mut scored: Vec<(u32, usize)> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
+            score_range(0..n)
+        } else {
+            let per = n.div_ceil(threads);
+            std::thread::scope(|s| {
+                let score_range = &score_range;
+                let handles: Vec<_> = (1..threads)
+                    .map(|t| {
+                        let r = (t * per).min(n)..((t + 1) * per).min(n);
+                        (r.clone(), std::thread::Builder::new().spawn_scoped(s, move || score_range(r)))
+                    })
+                    .collect();
+                let mut all = score_range(0..per.min(n));
+                for (r, h) in handles {
+                    // A failed spawn or a panicking matcher: score that slice here instead.
+                    let part = match h {
+                        Ok(h) => h.join().ok(),
+                        Err(_) => None,
+                    };
+                    all.extend(part.unwrap_or_else(|| score_range(r)));
+                }
+                all
+            })
+        };
         if scored.len() > top_k {
             scored.select_nth_unstable_by(top_k - 1, cmp);
             scored.truncate(top_k);
@@ -109,7 +148,42 @@ impl FuzzyIndex {
 mod tests {
     use super::*;
 
+    use crate::model::{Format, Node, NodeKind};
+
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn parallel_search_equals_sequential_order() {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let n = PARALLEL_MIN_ITEMS + 1000;
+        for i in 0..n {
+            let title = match i % 3 {
+                0 => format!("Middleware {i}"),
+                1 => format!("Routing {i}"),
+                _ => format!("Mid level ware {i}"),
+            };
+            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, title, ""));
+        }
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        assert_eq!(fz.len(), n);
+        let hits = fz.search("midleware", 50);
+        // Sequential reference: score every haystack, stable sort by score descending.
+        let pattern = Pattern::parse("midleware", CaseMatching::Ignore, Normalization::Smart);
+        let mut m = Matcher::new(Config::DEFAULT);
+        let mut all: Vec<(u32, usize)> = fz
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
+            .collect();
+        all.sort_by_key(|a| std::cmp::Reverse(a.0));
+        let want: Vec<NodeId> = all.iter().take(50).map(|(_, i)| fz.items[*i].0).collect();
+        assert_eq!(hits.iter().map(|h| h.node).collect::<Vec<_>>(), want);
+        // nucleo rewards matches at word starts: "Mid level ware" beats "Middleware".
+        assert_eq!(c.node(hits[0].node).title, "Mid level ware 2");
+    }
 
     #[test]
     fn fuzzy_index_is_send_sync() {

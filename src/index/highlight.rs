@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::tokenize::scan;
 
 /// Byte ranges in `text` of every token (a whole word, a part of a split identifier, or a CJK
-/// bigram, see [`crate::index::tokenize`]) equal to one of `terms` (compared lower-cased).
+/// bigram, see [`crate::index::tokenize`](mod@crate::index::tokenize)) equal to one of `terms` (compared lower-cased).
 /// A matching whole identifier covers its parts; overlapping CJK bigrams merge into one
 /// range. The ranges are sorted, non-overlapping and on char boundaries of `text`.
 pub fn match_ranges(text: &str, terms: &[String]) -> Vec<Range<usize>> {

@@ -1,11 +1,12 @@
 //! Search over a corpus: BM25 per root with an inverted index (DESIGN.md §3), lazytools'
 //! own scorer on bundles (FORMATS §2.7), and fuzzy title matching (nucleo-matcher).
 //!
-//! Modules: [`tokenize`] (our tokenizer, shared by documents, queries and highlighting),
+//! Modules: [`tokenize`](mod@tokenize) (our tokenizer, shared by documents, queries and highlighting),
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
 //! (parallel tokenization into interned terms and CSR postings), [`bm25`] (the per-root
 //! inverted index and scoring), [`query`] (prefix expansion, "did you mean", merging),
-//! [`distance`] (bounded Damerau–Levenshtein), [`fuzzy`] and `highlight`.
+//! [`distance`] (bounded Damerau–Levenshtein), [`fuzzy`], `highlight` ([`match_ranges`]),
+//! and the build-time helpers `intern` (term interner) and `hash` (Fx hash).
 //!
 //! [`Index`] and [`FuzzyIndex`] are `Send + Sync`: build them on a worker thread and share
 //! them in an `Arc`.
@@ -36,7 +37,7 @@ pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};
 pub enum HitSource {
     /// Content match, ranked by BM25.
     Bm25,
-    /// Title · path match, ranked by nucleo-matcher.
+    /// Title/path match (`title | path`, see [`fuzzy`]), ranked by nucleo-matcher.
     Fuzzy,
 }
 
@@ -61,7 +62,9 @@ pub struct Hit {
     pub source: HitSource,
     /// Which scorer.
     pub scorer: Scorer,
-    /// Other nodes with identical text folded into this hit ("+N copies").
+    /// Other nodes of the same root whose own text is byte-identical after trimming, folded
+    /// into this hit ("+N copies"), in document order. Always empty for fuzzy and lazytools
+    /// hits.
     pub copies: Vec<NodeId>,
 }
 
@@ -85,15 +88,24 @@ impl Default for SearchOptions {
 pub struct SearchResult {
     /// Hits, best first (ties by document order).
     pub hits: Vec<Hit>,
-    /// Index terms that matched (after prefix expansion and did-you-mean), for highlighting.
+    /// Index terms the query resolved to (lower-case; exact words found in some root, prefix
+    /// expansions, did-you-mean replacements), in query order, without duplicates: pass them
+    /// to [`match_ranges`] to highlight a hit's text.
     pub terms: Vec<String>,
-    /// `(typed, suggested)` pairs for query words absent from the vocabulary.
+    /// `(typed, used)` pairs, lower-case, for query words found in no root's vocabulary that
+    /// were replaced by the closest term (see [`distance`]); in query order.
     pub did_you_mean: Vec<(String, String)>,
 }
 
-/// The BM25 index of a whole corpus: one inverted index per root (documents: see
-/// `fold`), plus the lazytools bundles, which are scored by
-/// [`lazytools::search`] with their own statistics. `Send + Sync`.
+/// The BM25 index of a whole corpus: one inverted index per root, plus the lazytools
+/// bundles, which are scored by [`lazytools::search`] with their own statistics.
+/// `Send + Sync`.
+///
+/// Documents (DESIGN.md §3): nodes with a text span whose kind is a text unit (section,
+/// chunk, part, link, adr) or a `File` with a span and no children (plain `.txt`); the text is
+/// the node's own text. Not indexed: `duplicate`/`alias` nodes and everything inside them,
+/// everything inside a lazytools bundle, texts empty after trimming. Byte-identical texts
+/// (after trimming) within a root are indexed once and reported as [`Hit::copies`].
 #[derive(Debug, Default)]
 pub struct Index {
     roots: Vec<bm25::RootIndex>,
@@ -164,7 +176,7 @@ impl Index {
         self.roots.iter().map(|r| r.heap_bytes()).sum::<usize>() + self.order.capacity() * 4
     }
 
-    /// Document frequency of `term` (lower-case, as [`tokenize`] yields it) in the index of
+    /// Document frequency of `term` (lower-case, as [`tokenize()`] yields it) in the index of
     /// `root`; `None` if `root` is not an indexed root.
     pub fn df(&self, root: NodeId, term: &str) -> Option<usize> {
         let r = self.roots.iter().find(|r| r.root == root)?;

@@ -3,7 +3,7 @@
 //! score every root's BM25 index and every lazytools bundle, and merge the hits.
 //!
 //! Choices, documented here because they shape the scores:
-//! - A query word is a token of [`crate::index::tokenize`]: `getUserById` yields five words
+//! - A query word is a token of [`crate::index::tokenize`](mod@crate::index::tokenize): `getUserById` yields five words
 //!   (the whole identifier and its parts), each scored.
 //! - Duplicated query words count **once** (`cache cache` = `cache`): BM25's query-term
 //!   frequency is taken as 1.

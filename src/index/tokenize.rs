@@ -172,8 +172,8 @@ pub(crate) fn scan<F: FnMut(RawToken<'_>)>(text: &str, f: &mut F) {
         match CLASS[bytes[i] as usize] {
             OTHER | DOT => i += 1,
             LOWER | UPPER => {
-                let (end, plain) = word_end(text, i);
-                emit_word(text, i, end, plain, &mut buf, f);
+                let (end, shape) = word_end(text, i);
+                emit_word(text, i, end, shape, &mut buf, f);
                 i = end;
             }
             _ => {
@@ -181,8 +181,8 @@ pub(crate) fn scan<F: FnMut(RawToken<'_>)>(text: &str, f: &mut F) {
                 if is_cjk(c) {
                     i = emit_cjk_run(text, i, f);
                 } else if is_word_char(c) {
-                    let (end, plain) = word_end(text, i);
-                    emit_word(text, i, end, plain, &mut buf, f);
+                    let (end, shape) = word_end(text, i);
+                    emit_word(text, i, end, shape, &mut buf, f);
                     i = end;
                 } else {
                     i += c.len_utf8();
@@ -223,22 +223,33 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// End (exclusive) of the word starting at `start` (a word character), and whether the word
-/// is *plain* (only `a-z0-9`: no case to fold, nothing to split).
-fn word_end(text: &str, start: usize) -> (usize, bool) {
+/// How much work a word needs: none (`a-z0-9` only), lower-casing only (one leading ASCII
+/// capital, then `a-z0-9`), or the full split.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Plain,
+    Capitalized,
+    Other,
+}
+
+/// End (exclusive) of the word starting at `start` (a word character), and its [`Shape`].
+fn word_end(text: &str, start: usize) -> (usize, Shape) {
     let bytes = text.as_bytes();
     let mut i = start;
-    let mut plain = true;
+    let mut shape = if bytes[start].is_ascii_uppercase() { Shape::Capitalized } else { Shape::Plain };
+    if shape == Shape::Capitalized {
+        i += 1;
+    }
     while i < bytes.len() {
         match CLASS[bytes[i] as usize] {
             LOWER => i += 1,
             UPPER => {
-                plain = false;
+                shape = Shape::Other;
                 i += 1;
             }
             DOT => match next_char(text, i + 1) {
                 Some(c) if is_word_char(c) => {
-                    plain = false;
+                    shape = Shape::Other;
                     i += 1;
                 }
                 _ => break,
@@ -246,14 +257,14 @@ fn word_end(text: &str, start: usize) -> (usize, bool) {
             OTHER => break,
             _ => match next_char(text, i) {
                 Some(c) if is_word_char(c) => {
-                    plain = false;
+                    shape = Shape::Other;
                     i += c.len_utf8();
                 }
                 _ => break,
             },
         }
     }
-    (i, plain)
+    (i, shape)
 }
 
 fn next_char(text: &str, at: usize) -> Option<char> {
@@ -264,7 +275,7 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
     text: &str,
     start: usize,
     end: usize,
-    plain: bool,
+    shape: Shape,
     buf: &mut String,
     f: &mut F,
 ) {
@@ -272,11 +283,21 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
         return;
     }
     let word = &text[start..end];
-    if plain {
-        // Fast path: a plain lower-case ASCII word is its own only part.
-        let stop = is_stopword(word);
-        f(RawToken { term: word, range: start..end, part: false, stop });
-        return;
+    match shape {
+        Shape::Plain => {
+            // Fast path: a plain lower-case ASCII word is its own only part.
+            let stop = is_stopword(word);
+            f(RawToken { term: word, range: start..end, part: false, stop });
+            return;
+        }
+        Shape::Capitalized => {
+            // `Kubernetes`, `The`: lower-case it; one part only, so no split.
+            push_lower(buf, word);
+            let stop = is_stopword(buf);
+            f(RawToken { term: buf, range: start..end, part: false, stop });
+            return;
+        }
+        Shape::Other => {}
     }
     let mut parts: [Range<usize>; 16] = Default::default();
     let mut n = 0;
@@ -306,7 +327,7 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
 }
 
 /// Split a word into its parts (ranges relative to `word`): at `.`/`_`, then camel case.
-fn split_parts(word: &str, f: &mut dyn FnMut(Range<usize>)) {
+fn split_parts<F: FnMut(Range<usize>)>(word: &str, f: &mut F) {
     let mut seg_start = 0;
     for (i, c) in word.char_indices().chain(std::iter::once((word.len(), '.'))) {
         if c == '.' || c == '_' {
@@ -318,7 +339,7 @@ fn split_parts(word: &str, f: &mut dyn FnMut(Range<usize>)) {
     }
 }
 
-fn split_camel(seg: &str, offset: usize, f: &mut dyn FnMut(Range<usize>)) {
+fn split_camel<F: FnMut(Range<usize>)>(seg: &str, offset: usize, f: &mut F) {
     let mut start = 0;
     let mut prev: Option<char> = None;
     let mut it = seg.char_indices().peekable();
@@ -443,6 +464,13 @@ mod tests {
                 ("x", 15..16, true)
             ]
         );
+    }
+
+    #[test]
+    fn capitalized_words_fold_without_parts() {
+        assert_eq!(toks("The Kubernetes API"), ["kubernetes", "api"]);
+        assert_eq!(toks("Kubelet2 A1b"), ["kubelet2", "a1b"]);
+        assert_eq!(toks("Ab_c Ab.c AbC"), ["ab_c", "ab", "c", "ab.c", "ab", "c", "abc", "ab", "c"]);
     }
 
     #[test]

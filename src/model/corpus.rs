@@ -181,7 +181,8 @@ impl Corpus {
         self.bundles.iter().find(|(b, _)| self.is_within(id, *b)).map(|(_, s)| s)
     }
 
-    /// Assign string ids (DESIGN.md §2) and container sizes, and rebuild the id lookup.
+    /// Assign string ids (DESIGN.md §2) and container sizes (Σ of non-`duplicate`/`alias`/
+    /// `variant` children; a container that is itself such a copy sums all its children), and rebuild the id lookup.
     /// Call after loading; calling again is harmless.
     pub fn finalize(&mut self) {
         let roots = self.roots.clone();
@@ -240,11 +241,14 @@ impl Corpus {
                 }
                 node.own_bytes = ob;
             } else if !node.children.is_empty() {
+                // A copy container (a duplicate mirror, the variants group) shows what its
+                // copies weigh; its own parent skips it, so nothing is counted twice.
+                let keep_copies = node.flags.is_copy();
                 let sum: u64 = node
                     .children
                     .iter()
                     .map(|c| &self.nodes[c.ix()])
-                    .filter(|c| !c.flags.is_copy())
+                    .filter(|c| keep_copies || !c.flags.is_copy())
                     .map(|c| c.bytes)
                     .sum();
                 let node = &mut self.nodes[n.ix()];

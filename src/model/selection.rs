@@ -110,7 +110,9 @@ impl Selection {
             let mut stack = vec![*root];
             while let Some(n) = stack.pop() {
                 let node = corpus.node(n);
-                if node.flags.is_copy() {
+                // Copies reached through a selected parent are skipped (their canonical text
+                // is counted once); a copy the user selected itself is included.
+                if node.flags.is_copy() && !self.set.contains(&n) {
                     continue;
                 }
                 if node.span.is_some() && self.mark(corpus, n) == Mark::Full {

@@ -22,7 +22,7 @@ use crate::render::terms::Terms;
 use crate::render::text::{Line, Rgb, Role, Span, Style};
 use crate::render::width::truncate_line;
 
-/// How many highlighted blocks the cache keeps (oldest evicted first).
+/// How many highlighted blocks the cache keeps (least recently used evicted first).
 pub const CACHE_CAPACITY: usize = 128;
 
 /// A syntect colour theme from two-face's embedded set (bat's themes).
@@ -193,16 +193,23 @@ impl Highlighter {
     /// [`Role::CodeBlock`] and `fg` from the theme (bold/italic/underline from its font
     /// styles); tabs expanded to 4-column stops, text sanitised. An unknown or empty `lang`
     /// gives [`plain_lines`] (no `fg`). If syntect fails on a line, that line and the rest are
-    /// plain. Results are cached by (hash of code, lang, theme), [`CACHE_CAPACITY`] entries.
+    /// plain. Results are cached by (hash of code, lang, theme) — a hit also compares the code
+    /// itself — keeping the [`CACHE_CAPACITY`] most recently used.
     pub fn highlight(&self, code: &str, lang: &str, theme: SyntaxTheme) -> Vec<Line> {
         let Some(syntax) = self.find_syntax(lang) else { return plain_lines(code) };
         let mut hasher = DefaultHasher::new();
         code.hash(&mut hasher);
         let key: Key = (hasher.finish(), lang.trim().to_ascii_lowercase(), theme);
         {
-            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(e) = cache.map.get(&key).filter(|e| e.code == code) {
-                return e.lines.clone();
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            let hit = cache.map.get(&key).filter(|e| e.code == code).map(|e| e.lines.clone());
+            if let Some(lines) = hit {
+                // Least recently used goes first: move this key to the back.
+                if let Some(pos) = cache.order.iter().position(|k| *k == key) {
+                    cache.order.remove(pos);
+                }
+                cache.order.push_back(key);
+                return lines;
             }
         }
         let ss = self.syntaxes();
@@ -247,5 +254,27 @@ pub fn apply(rendered: &mut Rendered, block_index: usize, highlighted: Vec<Line>
         spans.extend(content);
         let line = Line::from_spans(spans);
         rendered.lines[block.first_line + i] = truncate_line(&line, usize::from(width));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_is_bounded_and_keeps_recently_used() {
+        let h = Highlighter::new();
+        let first = "let keep = 0;\n";
+        h.highlight(first, "rust", SyntaxTheme::DARK);
+        for i in 0..CACHE_CAPACITY + 10 {
+            h.highlight(&format!("let x{i} = {i};\n"), "rust", SyntaxTheme::DARK);
+            // Touch `first` so it stays among the most recently used.
+            h.highlight(first, "rust", SyntaxTheme::DARK);
+        }
+        let cache = h.cache.lock().unwrap_or_else(|e| e.into_inner());
+        assert_eq!(cache.map.len(), CACHE_CAPACITY);
+        assert_eq!(cache.order.len(), CACHE_CAPACITY);
+        assert!(cache.map.values().any(|e| e.code == first));
+        assert!(!cache.map.values().any(|e| e.code == "let x0 = 0;\n"));
     }
 }

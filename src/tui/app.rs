@@ -50,6 +50,17 @@ pub enum Effect {
         /// `(block index, language, code)` of each block to highlight.
         blocks: Vec<(usize, String, String)>,
     },
+    /// Render the preview of a large text node on a worker.
+    Render {
+        /// Preview cache generation the result belongs to.
+        generation: u64,
+        /// The node.
+        node: NodeId,
+        /// Body width in cells.
+        width: u16,
+        /// Search terms to mark.
+        terms: Vec<String>,
+    },
     /// Start token counting and index building (all roots are loaded).
     StartBackground,
 }

@@ -58,6 +58,11 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
                         .collect();
                     apply(app, WorkerMsg::Highlighted { generation, node, width, blocks });
                 }
+                Effect::Render { generation, node, width, terms } => {
+                    let tokens = crate::tokens::TokenTable::default();
+                    let doc = super::preview::build(&app.corpus, &tokens, node, width, &terms);
+                    apply(app, WorkerMsg::Rendered { generation, doc: Box::new(doc) });
+                }
                 Effect::Copy { units } => copies.push(units),
             }
         }

@@ -7,8 +7,11 @@
 //! generation; [`runtime`] multiplexes input and results and draws once per batch;
 //! [`bridge`] is the one converter from the core's styled text to ratatui.
 
+#![warn(missing_docs)]
+
 pub mod action;
 pub mod app;
+mod apply;
 pub mod bridge;
 pub mod config;
 pub mod format;
@@ -16,9 +19,11 @@ pub mod glyphs;
 pub mod headless;
 pub mod keymap;
 pub mod layout;
+mod mouse;
 pub mod preview;
 pub mod results;
 pub mod runtime;
+mod search;
 pub mod terminal;
 pub mod theme;
 pub mod tree;

@@ -93,6 +93,9 @@ impl Workers {
                 Effect::Highlight { generation, node, width, blocks } => {
                     workers::highlight(&self.tx, generation, node, width, blocks, app.theme.md.syntax());
                 }
+                Effect::Render { generation, node, width, terms } => {
+                    workers::render(&self.tx, Arc::clone(&app.corpus), generation, node, width, terms);
+                }
                 Effect::StartBackground => {
                     workers::count_tokens(&self.tx, Arc::clone(&app.corpus), app.encoding(), app.data_gen);
                     workers::build_indexes(&self.tx, Arc::clone(&app.corpus), app.data_gen);
@@ -102,16 +105,45 @@ impl Workers {
     }
 }
 
-/// Run the loop until the app quits. Errors: drawing to the terminal failed.
+/// Termination signals (SIGTERM, SIGHUP, SIGQUIT, SIGINT) arrive on the returned channel, so
+/// the loop ends normally and the terminal is restored. The handle stops the thread.
+#[cfg(unix)]
+fn signal_thread() -> (Receiver<i32>, Option<signal_hook::iterator::Handle>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
+        return (rx, None);
+    };
+    let handle = signals.handle();
+    let _ = std::thread::Builder::new().name("skillnav-signals".into()).spawn(move || {
+        for sig in signals.forever() {
+            if tx.send(sig).is_err() {
+                return;
+            }
+        }
+    });
+    (rx, Some(handle))
+}
+
+#[cfg(not(unix))]
+fn signal_thread() -> (Receiver<i32>, Option<()>) {
+    (crossbeam_channel::never(), None)
+}
+
+/// Run the loop until the app quits.
+///
+/// Errors: drawing to the terminal failed, or a termination signal arrived (the message
+/// names it; the terminal is restored by the caller's [`Session`] either way).
 pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyhow::Result<()> {
     let (etx, erx) = crossbeam_channel::unbounded();
     let stop = Arc::new(AtomicBool::new(false));
     input_thread(etx, Arc::clone(&stop));
+    let (sig_rx, sig_handle) = signal_thread();
     let result = (|| -> anyhow::Result<()> {
         loop {
             workers.dispatch(app);
             if std::mem::take(&mut app.redraw) {
-                session.terminal.clear()?;
+                super::terminal::clear(&mut session.terminal)?;
             }
             session.terminal.draw(|f| view::draw(f, app))?;
             if app.quit {
@@ -123,6 +155,9 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
                     Err(_) => return Ok(()),
                 },
                 recv(workers.rx) -> msg => if let Ok(msg) = msg { apply(app, msg) },
+                recv(sig_rx) -> sig => if let Ok(sig) = sig {
+                    anyhow::bail!("terminated by signal {sig}");
+                },
             }
             // Drain everything pending, then draw once.
             loop {
@@ -140,6 +175,12 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
         }
     })();
     stop.store(true, Ordering::Relaxed);
+    #[cfg(unix)]
+    if let Some(h) = sig_handle {
+        h.close();
+    }
+    #[cfg(not(unix))]
+    let _ = sig_handle;
     result
 }
 

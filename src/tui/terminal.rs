@@ -4,7 +4,9 @@
 //! then prints the panic).
 
 use std::io::{self, Stdout, Write};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
+use std::thread::ThreadId;
 
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -14,17 +16,27 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+/// Whether a session is active (the terminal is in raw mode on the alternate screen).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// The thread that runs the session (the UI thread).
+static UI_THREAD: Mutex<Option<ThreadId>> = Mutex::new(None);
+
 /// Install (once per process) a panic hook that restores the terminal before the previous
 /// hook prints the panic. Call before anything touches the terminal.
+///
+/// While a session is active, a panic on another thread (a worker, or a thread a worker
+/// started) is left to the worker's `catch_unwind`, which reports it in the status bar:
+/// printing it would scribble over the screen, and restoring would break the live session.
 pub fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            // Worker panics are caught and reported in the status bar; only a panic on
-            // the UI thread ends the session.
-            let on_worker = std::thread::current().name().is_some_and(|n| n.starts_with("skillnav-"));
-            if !on_worker {
+            let ui = UI_THREAD.lock().map(|t| *t).unwrap_or(None);
+            let on_ui = ui.is_none_or(|t| t == std::thread::current().id());
+            if !ACTIVE.load(Ordering::SeqCst) {
+                previous(info);
+            } else if on_ui {
                 restore();
                 previous(info);
             }
@@ -33,12 +45,24 @@ pub fn install_panic_hook() {
 }
 
 /// Leave raw mode, the alternate screen, mouse capture and bracketed paste; show the cursor.
-/// Safe to call more than once and when the terminal was never set up.
+/// Does nothing unless a session is active, so it is safe to call more than once and
+/// never writes escape sequences to a stdout that was not set up.
 pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let mut out = io::stdout();
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
     let _ = out.flush();
+}
+
+/// Clear the screen and force a full redraw on the next draw. Unlike `Terminal::clear`,
+/// this never asks the terminal for the cursor position (a query some terminals and
+/// terminal emulators in tests never answer).
+pub fn clear(t: &mut Terminal<CrosstermBackend<Stdout>>) -> io::Result<()> {
+    let size = t.size()?;
+    t.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// An active terminal session; dropping it restores the terminal.
@@ -49,8 +73,15 @@ pub struct Session {
 
 impl Session {
     /// Enter raw mode and the alternate screen (and mouse capture when `mouse`).
-    /// Errors: the terminal cannot be set up (not a TTY); it is restored before returning.
+    /// Errors: stdout is not a terminal, or the terminal cannot be set up (it is restored
+    /// before returning).
     pub fn enter(mouse: bool) -> io::Result<Session> {
+        use std::io::IsTerminal;
+        if !io::stdout().is_terminal() {
+            return Err(io::Error::other(
+                "the TUI needs a terminal (stdout is not a TTY); use a subcommand such as `skillnav tree`",
+            ));
+        }
         let setup = || -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
             enable_raw_mode()?;
             let mut out = io::stdout();
@@ -59,9 +90,13 @@ impl Session {
                 execute!(out, EnableMouseCapture)?;
             }
             let mut t = Terminal::new(CrosstermBackend::new(out))?;
-            t.clear()?;
+            clear(&mut t)?;
             Ok(t)
         };
+        if let Ok(mut t) = UI_THREAD.lock() {
+            *t = Some(std::thread::current().id());
+        }
+        ACTIVE.store(true, Ordering::SeqCst);
         match setup() {
             Ok(terminal) => Ok(Session { terminal }),
             Err(e) => {

@@ -1,22 +1,22 @@
-//! The only mutator of [`App`]: [`update`] applies one [`Action`], [`apply`] one worker
-//! result. Both finish with [`sync`], which keeps the cursors visible and the preview in
-//! step with the current node. Work for the workers is queued in [`App::effects`].
+//! The only mutators of [`App`]: [`update`] applies one [`Action`] (the search box's
+//! actions live in `search.rs`, the mouse's in `mouse.rs`), [`apply`] one worker result
+//! (`apply.rs`). Both finish with [`sync`], which keeps the cursors visible and the preview
+//! in step with the current node. Work for the workers is queued in [`App::effects`].
 
 use std::sync::Arc;
 
 use crate::model::Selection;
 
 use super::action::Action;
-use super::app::{App, Effect, Focus, SearchView};
+use super::app::{App, Effect, Focus};
+pub use super::apply::apply;
 use super::format;
 use super::keymap::Mode;
 use super::layout::{self, Areas};
+use super::mouse::{mouse_click, mouse_scroll};
 use super::preview;
-use super::results::{self, ResultRow};
-use super::workers::WorkerMsg;
-
-/// Lines the mouse wheel scrolls per notch.
-const WHEEL_LINES: isize = 3;
+use super::results;
+use super::search::{jump_to_hit, move_hit, search_action, set_query};
 
 /// The layout of the current frame.
 pub fn areas(app: &App) -> Areas {
@@ -56,7 +56,7 @@ fn help_page(app: &App) -> usize {
     (app.size.1 as usize).saturating_sub(4).max(1)
 }
 
-fn normal_action(app: &mut App, action: Action) {
+pub(super) fn normal_action(app: &mut App, action: Action) {
     let results = app.search.showing && app.focus == Focus::Left;
     match action {
         Action::MoveDown | Action::MoveUp => {
@@ -116,129 +116,9 @@ fn normal_action(app: &mut App, action: Action) {
             app.mode = Mode::Help;
             app.help_scroll = 0;
         }
-        Action::Paste(_) | Action::SearchInsert(_) => {}
+        // Text input only means something in the search box.
         _ => {}
     }
-}
-
-fn search_action(app: &mut App, action: Action) {
-    let s = &mut app.search;
-    let chars: Vec<char> = s.query.chars().collect();
-    let cur = s.cursor.min(chars.len());
-    let mut edited: Option<Vec<char>> = None;
-    match action {
-        Action::SearchInsert(c) => {
-            let mut v = chars.clone();
-            v.insert(cur, c);
-            s.cursor = cur + 1;
-            edited = Some(v);
-        }
-        Action::Paste(text) => {
-            let ins: Vec<char> = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-            let mut v = chars.clone();
-            s.cursor = cur + ins.len();
-            v.splice(cur..cur, ins);
-            edited = Some(v);
-        }
-        Action::SearchBackspace if cur > 0 => {
-            let mut v = chars.clone();
-            v.remove(cur - 1);
-            s.cursor = cur - 1;
-            edited = Some(v);
-        }
-        Action::SearchDelete if cur < chars.len() => {
-            let mut v = chars.clone();
-            v.remove(cur);
-            edited = Some(v);
-        }
-        Action::SearchDeleteWord => {
-            let mut start = cur;
-            while start > 0 && chars[start - 1] == ' ' {
-                start -= 1;
-            }
-            while start > 0 && chars[start - 1] != ' ' {
-                start -= 1;
-            }
-            let mut v = chars.clone();
-            v.drain(start..cur);
-            s.cursor = start;
-            edited = Some(v);
-        }
-        Action::SearchClear => {
-            s.cursor = 0;
-            edited = Some(Vec::new());
-        }
-        Action::SearchLeft => s.cursor = cur.saturating_sub(1),
-        Action::SearchRight => s.cursor = (cur + 1).min(chars.len()),
-        Action::SearchHome => s.cursor = 0,
-        Action::SearchEnd => s.cursor = chars.len(),
-        Action::MoveDown => move_hit(app, 1),
-        Action::MoveUp => move_hit(app, -1),
-        Action::PageDown => move_hit(app, page(app) as isize),
-        Action::PageUp => move_hit(app, -(page(app) as isize)),
-        Action::FocusNext => {
-            app.mode = Mode::Normal;
-            app.focus = Focus::Left;
-        }
-        Action::SearchAccept => {
-            app.mode = Mode::Normal;
-            if app.search.view.is_empty() {
-                app.search.showing = false;
-            } else {
-                jump_to_hit(app);
-            }
-        }
-        Action::Escape => {
-            app.mode = Mode::Normal;
-            app.search.showing = false;
-            set_query(app, String::new());
-        }
-        _ => {}
-    }
-    if let Some(v) = edited {
-        set_query(app, v.into_iter().collect());
-    }
-}
-
-/// Replace the query and ask the search worker for results (a new generation).
-fn set_query(app: &mut App, query: String) {
-    let s = &mut app.search;
-    if s.query == query {
-        return;
-    }
-    s.cursor = s.cursor.min(query.chars().count());
-    s.query = query;
-    s.generation += 1;
-    s.selected = 0;
-    s.offset = 0;
-    if s.query.trim().is_empty() {
-        s.view = SearchView::default();
-        s.pending = false;
-    } else {
-        s.pending = true;
-        app.effects.push(Effect::Search { generation: s.generation, query: s.query.clone() });
-    }
-}
-
-fn move_hit(app: &mut App, delta: isize) {
-    let n = app.search.view.len();
-    if n == 0 {
-        return;
-    }
-    let max = n as isize - 1;
-    app.search.selected = (app.search.selected as isize).saturating_add(delta).clamp(0, max) as usize;
-}
-
-/// Jump to the selected hit: reveal it in the tree and scroll the preview to its first match.
-fn jump_to_hit(app: &mut App) {
-    let Some(hit) = app.search.view.hit(app.search.selected).cloned() else { return };
-    app.search.showing = false;
-    app.mode = Mode::Normal;
-    app.focus = Focus::Left;
-    let corpus = Arc::clone(&app.corpus);
-    app.tree.reveal(&corpus, hit.node);
-    app.preview.want_first_match = true;
-    app.status = format!("→ {}", corpus.node(hit.node).id);
 }
 
 fn expand(app: &mut App) {
@@ -307,11 +187,11 @@ fn copy_brief(app: &mut App) {
     app.effects.push(Effect::Copy { units });
 }
 
-fn page(app: &App) -> usize {
+pub(super) fn page(app: &App) -> usize {
     (areas(app).preview.height as usize).max(1)
 }
 
-fn scroll_preview(app: &mut App, delta: isize) {
+pub(super) fn scroll_preview(app: &mut App, delta: isize) {
     app.preview.scroll = (app.preview.scroll as isize).saturating_add(delta).max(0) as usize;
 }
 
@@ -341,172 +221,6 @@ fn step_match(app: &mut App, forward: bool) {
 /// Scroll so that `line` sits a third of the way down the page.
 fn match_scroll(line: usize, page: usize) -> usize {
     line.saturating_sub(page / 3)
-}
-
-fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
-    let a = areas(app);
-    let d = if down { WHEEL_LINES } else { -WHEEL_LINES };
-    let pos = ratatui::layout::Position { x: col, y: row };
-    if a.left.contains(pos) {
-        if app.search.showing {
-            move_hit(app, d);
-        } else {
-            app.tree.move_by(d);
-        }
-    } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
-        scroll_preview(app, d);
-    } else if app.mode == Mode::Help {
-        app.help_scroll = (app.help_scroll as isize + d).max(0) as usize;
-    }
-}
-
-fn mouse_click(app: &mut App, col: u16, row: u16) {
-    if app.mode == Mode::Help {
-        return;
-    }
-    let a = areas(app);
-    let pos = ratatui::layout::Position { x: col, y: row };
-    if a.top.contains(pos) {
-        normal_action(app, Action::SearchOpen);
-    } else if a.left.contains(pos) {
-        app.focus = Focus::Left;
-        let line = (row - a.left.y) as usize;
-        if app.search.showing {
-            if app.mode == Mode::Search {
-                app.mode = Mode::Normal;
-            }
-            let rows = results::rows(&app.search.view);
-            if let Some(ResultRow::Hit(i)) = rows.get(app.search.offset + line) {
-                app.search.selected = *i;
-            }
-        } else if app.tree.offset + line < app.tree.rows.len() {
-            app.tree.cursor = app.tree.offset + line;
-        }
-    } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
-        if app.mode == Mode::Search {
-            app.mode = Mode::Normal;
-        }
-        app.focus = Focus::Preview;
-    }
-}
-
-/// Apply one worker result (stale generations are dropped).
-pub fn apply(app: &mut App, msg: WorkerMsg) {
-    match msg {
-        WorkerMsg::LoadProgress { files } => {
-            let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
-            app.progress.loading = Some((files, done, total));
-        }
-        WorkerMsg::RootLoaded { corpus, done, total } => {
-            let files = app.progress.loading.map_or(0, |l| l.0);
-            app.progress.loading = Some((files, done, total));
-            let first_new = app.corpus.roots.len();
-            Arc::make_mut(&mut app.corpus).append(*corpus);
-            app.data_gen += 1;
-            app.tokens.resize(&app.corpus);
-            let corpus = Arc::clone(&app.corpus);
-            for r in &corpus.roots[first_new..] {
-                app.tree.expanded.insert(*r);
-                for w in &corpus.node(*r).warnings {
-                    app.warnings.push(w.to_string());
-                }
-            }
-            // A single root with a single child (a skill folder) opens one level deeper.
-            if corpus.roots.len() == 1 {
-                if let [only] = corpus.node(corpus.roots[0]).children.as_slice() {
-                    app.tree.expanded.insert(*only);
-                }
-            }
-            app.tree.rebuild(&corpus);
-            app.preview.invalidate();
-        }
-        WorkerMsg::LoadDone => {
-            app.progress.loading = None;
-            let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
-            app.progress.counting = (texts > 0).then_some((0, texts));
-            app.effects.push(Effect::StartBackground);
-            let n = app.corpus.len();
-            if app.status.is_empty() {
-                app.status = format!("Loaded {} roots · {} nodes", app.corpus.roots.len(), n);
-            }
-        }
-        WorkerMsg::Tokens { generation, counts, done } => {
-            if generation != app.data_gen {
-                return;
-            }
-            for (id, n) in counts {
-                app.tokens.set_own(id, n);
-            }
-            app.tokens.aggregate(&app.corpus);
-            app.selection_tokens = app.selection.tokens(&app.corpus, &app.tokens);
-            app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
-            // Container summaries list child token sizes: re-render the shown one.
-            let corpus = Arc::clone(&app.corpus);
-            app.preview.cache.retain(|(n, _), _| corpus.node(*n).span.is_some());
-            if app.preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
-                app.preview.doc = None;
-            }
-        }
-        WorkerMsg::FuzzyReady { generation, fuzzy } => {
-            if generation == app.data_gen {
-                app.fuzzy = Some(fuzzy);
-                rerun_query(app);
-            }
-        }
-        WorkerMsg::IndexProgress { generation, done } => {
-            if generation == app.data_gen {
-                app.progress.indexing = Some(done);
-            }
-        }
-        WorkerMsg::IndexReady { generation, index } => {
-            if generation == app.data_gen {
-                app.index = Some(index);
-                app.progress.indexing = None;
-                rerun_query(app);
-            }
-        }
-        WorkerMsg::SearchDone { generation, content, titles } => {
-            if generation != app.search.generation {
-                return;
-            }
-            app.search.pending = false;
-            app.search.view = SearchView {
-                query: app.search.query.clone(),
-                content: content.hits,
-                titles,
-                terms: content.terms,
-                did_you_mean: content.did_you_mean,
-            };
-            app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
-        }
-        WorkerMsg::Copied(result) => {
-            app.copying = false;
-            app.status = match result {
-                Ok(s) => s,
-                Err(e) => e,
-            };
-        }
-        WorkerMsg::Highlighted { generation, node, width, blocks } => {
-            preview::apply_highlight(app, generation, node, width, blocks);
-        }
-        WorkerMsg::Failed { worker, message } => {
-            if worker == "clipboard" {
-                app.copying = false;
-            }
-            app.status = format!("{worker} worker failed: {message}");
-        }
-    }
-    sync(app);
-}
-
-/// Re-run the current query (an index became available).
-fn rerun_query(app: &mut App) {
-    if !app.search.query.trim().is_empty() {
-        app.search.generation += 1;
-        app.search.pending = true;
-        app.effects
-            .push(Effect::Search { generation: app.search.generation, query: app.search.query.clone() });
-    }
 }
 
 /// Keep cursors visible and the preview on the current node.

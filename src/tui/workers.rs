@@ -75,6 +75,13 @@ pub enum WorkerMsg {
     },
     /// The clipboard copy finished: the status line, or an error message.
     Copied(Result<String, String>),
+    /// A preview document rendered off the UI thread.
+    Rendered {
+        /// Preview cache generation.
+        generation: u64,
+        /// The document (its node and width inside).
+        doc: Box<super::preview::PreviewDoc>,
+    },
     /// Highlighted code blocks for the preview.
     Highlighted {
         /// Preview cache generation.
@@ -107,19 +114,19 @@ pub fn guarded(tx: &Sender<WorkerMsg>, worker: &'static str, f: impl FnOnce()) {
     }
 }
 
-/// Spawn a named thread running `f` under [`guarded`].
+/// Spawn a named thread running `f` under [`guarded`]. A thread that cannot start is
+/// reported as [`WorkerMsg::Failed`].
 pub fn spawn(
     tx: &Sender<WorkerMsg>,
     worker: &'static str,
     f: impl FnOnce(&Sender<WorkerMsg>) + Send + 'static,
 ) {
-    let tx = tx.clone();
+    let thread_tx = tx.clone();
     let res = std::thread::Builder::new().name(format!("skillnav-{worker}")).spawn(move || {
-        guarded(&tx, worker, || f(&tx));
+        guarded(&thread_tx, worker, || f(&thread_tx));
     });
     if let Err(e) = res {
-        // The thread could not start: the worker's message channel is still ours.
-        let _ = e;
+        let _ = tx.send(WorkerMsg::Failed { worker, message: format!("cannot start a thread: {e}") });
     }
 }
 
@@ -258,6 +265,22 @@ pub fn copy(tx: &Sender<WorkerMsg>, corpus: Arc<Corpus>, units: Vec<NodeId>, enc
     });
 }
 
+/// Render the preview of `node` at `width` with `terms` marked (a large text).
+pub fn render(
+    tx: &Sender<WorkerMsg>,
+    corpus: Arc<Corpus>,
+    generation: u64,
+    node: NodeId,
+    width: u16,
+    terms: Vec<String>,
+) {
+    spawn(tx, "preview", move |tx| {
+        let tokens = crate::tokens::TokenTable::default();
+        let doc = super::preview::build(&corpus, &tokens, node, width, &terms);
+        let _ = tx.send(WorkerMsg::Rendered { generation, doc: Box::new(doc) });
+    });
+}
+
 /// Highlight `blocks` (`(index, language, code)`) with `theme` and report them.
 pub fn highlight(
     tx: &Sender<WorkerMsg>,
@@ -273,4 +296,28 @@ pub fn highlight(
             blocks.into_iter().map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme))).collect();
         let _ = tx.send(WorkerMsg::Highlighted { generation, node, width, blocks });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_panic_becomes_a_failed_message() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        guarded(&tx, "index", || panic!("index exploded"));
+        match rx.try_recv() {
+            Ok(WorkerMsg::Failed { worker, message }) => {
+                assert_eq!((worker, message.as_str()), ("index", "index exploded"));
+            }
+            _ => panic!("expected a Failed message"),
+        }
+        spawn(&tx, "search", |_| panic!("formatted {}", 42));
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(WorkerMsg::Failed { worker, message }) => {
+                assert_eq!((worker, message.as_str()), ("search", "formatted 42"))
+            }
+            _ => panic!("expected a Failed message from the thread"),
+        }
+    }
 }

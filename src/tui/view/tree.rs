@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let msg = if app.progress.loading.is_some() { "Loading…" } else { "Nothing loaded" };
         lines.push(fit(vec![(msg.into(), app.theme.dim)], vec![], area.width as usize, 0));
     }
-    for (i, row) in app.tree.rows.iter().enumerate().skip(app.tree.offset).take(h) {
+    for i in (app.tree.offset..app.tree.rows.len()).take(h) {
         let mut line = row_line(app, i, area.width as usize);
         if i == app.tree.cursor {
             let style = if app.focus == Focus::Left { app.theme.cursor } else { app.theme.cursor_dim };
@@ -34,7 +34,6 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), style));
             }
         }
-        let _ = row;
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), area);

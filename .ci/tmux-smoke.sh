@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Drive the real binary in a real terminal (tmux, 120x40) on the bundled sample skill:
+# first frame, a live search, select a hit, quit — and check the shell gets its screen back.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --quiet
+bin="$PWD/target/debug/skillnav"
+sock="skillnav-smoke-$$"
+out=$(mktemp -d)
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$out"' EXIT
+
+tmux -L "$sock" new-session -d -x 120 -y 40 \
+  "env -u DISPLAY -u WAYLAND_DISPLAY SKILLNAV_CONFIG_DIR=$out/cfg $bin --sample; echo EXIT=\$? > $out/exit; sleep 30"
+screen() { tmux -L "$sock" capture-pane -p; }
+wait_for() { # wait_for PATTERN WHAT
+  for _ in $(seq 1 100); do
+    if screen | grep -q -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  echo "tmux smoke: timed out waiting for $2 ($1); screen was:"; screen; exit 1
+}
+wait_for "skillnav-sample" "the tree"
+tmux -L "$sock" send-keys '/'
+tmux -L "$sock" send-keys 'token'
+wait_for "content" "search hits"
+tmux -L "$sock" send-keys Enter
+sleep 0.3
+tmux -L "$sock" send-keys ' '
+wait_for "sel 1 · " "the selection total"
+tmux -L "$sock" send-keys 'q'
+for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
+if [ "$(cat "$out/exit" 2>/dev/null)" != "EXIT=0" ]; then
+  echo "tmux smoke: skillnav did not exit 0: $(cat "$out/exit" 2>/dev/null)"; screen; exit 1
+fi
+if screen | grep -q "skillnav-sample"; then
+  echo "tmux smoke: the TUI is still on screen after q"; screen; exit 1
+fi
+echo "tmux smoke: ok (search, select, quit, screen restored)"

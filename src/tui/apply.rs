@@ -1,0 +1,132 @@
+//! Applying worker results to the app: loaded roots, token counts, indexes, search
+//! results, highlighted code, copy outcomes and failures. Results of a stale generation
+//! are dropped.
+
+use std::sync::Arc;
+
+use super::app::{App, Effect, SearchView};
+use super::preview;
+use super::update::sync;
+use super::workers::WorkerMsg;
+
+/// Apply one worker result (stale generations are dropped).
+pub fn apply(app: &mut App, msg: WorkerMsg) {
+    match msg {
+        WorkerMsg::LoadProgress { files } => {
+            let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
+            app.progress.loading = Some((files, done, total));
+        }
+        WorkerMsg::RootLoaded { corpus, done, total } => {
+            let files = app.progress.loading.map_or(0, |l| l.0);
+            app.progress.loading = Some((files, done, total));
+            let first_new = app.corpus.roots.len();
+            Arc::make_mut(&mut app.corpus).append(*corpus);
+            app.data_gen += 1;
+            app.tokens.resize(&app.corpus);
+            let corpus = Arc::clone(&app.corpus);
+            for r in &corpus.roots[first_new..] {
+                app.tree.expanded.insert(*r);
+                for w in &corpus.node(*r).warnings {
+                    app.warnings.push(w.to_string());
+                }
+            }
+            // A single root with a single child (a skill folder) opens one level deeper.
+            if corpus.roots.len() == 1 {
+                if let [only] = corpus.node(corpus.roots[0]).children.as_slice() {
+                    app.tree.expanded.insert(*only);
+                }
+            }
+            app.tree.rebuild(&corpus);
+            app.preview.invalidate();
+        }
+        WorkerMsg::LoadDone => {
+            app.progress.loading = None;
+            let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
+            app.progress.counting = (texts > 0).then_some((0, texts));
+            app.effects.push(Effect::StartBackground);
+            let n = app.corpus.len();
+            if app.status.is_empty() {
+                let roots = app.corpus.roots.len();
+                let plural = if roots == 1 { "" } else { "s" };
+                app.status = format!("Loaded {roots} root{plural} · {n} nodes");
+            }
+        }
+        WorkerMsg::Tokens { generation, counts, done } => {
+            if generation != app.data_gen {
+                return;
+            }
+            for (id, n) in counts {
+                app.tokens.set_own(id, n);
+            }
+            app.tokens.aggregate(&app.corpus);
+            app.selection_tokens = app.selection.tokens(&app.corpus, &app.tokens);
+            app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
+            // Container summaries list child token sizes: re-render the shown one.
+            let corpus = Arc::clone(&app.corpus);
+            app.preview.cache.retain(|(n, _), _| corpus.node(*n).span.is_some());
+            if app.preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
+                app.preview.doc = None;
+            }
+        }
+        WorkerMsg::FuzzyReady { generation, fuzzy } => {
+            if generation == app.data_gen {
+                app.fuzzy = Some(fuzzy);
+                rerun_query(app);
+            }
+        }
+        WorkerMsg::IndexProgress { generation, done } => {
+            if generation == app.data_gen {
+                app.progress.indexing = Some(done);
+            }
+        }
+        WorkerMsg::IndexReady { generation, index } => {
+            if generation == app.data_gen {
+                app.index = Some(index);
+                app.progress.indexing = None;
+                rerun_query(app);
+            }
+        }
+        WorkerMsg::SearchDone { generation, content, titles } => {
+            if generation != app.search.generation {
+                return;
+            }
+            app.search.pending = false;
+            app.search.view = SearchView {
+                query: app.search.query.clone(),
+                content: content.hits,
+                titles,
+                terms: content.terms,
+                did_you_mean: content.did_you_mean,
+            };
+            app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
+        }
+        WorkerMsg::Copied(result) => {
+            app.copying = false;
+            app.status = match result {
+                Ok(s) => s,
+                Err(e) => e,
+            };
+        }
+        WorkerMsg::Rendered { generation, doc } => preview::apply_rendered(app, generation, *doc),
+        WorkerMsg::Highlighted { generation, node, width, blocks } => {
+            preview::apply_highlight(app, generation, node, width, blocks);
+        }
+        WorkerMsg::Failed { worker, message } => {
+            if worker == "clipboard" {
+                app.copying = false;
+            }
+            app.status = format!("{worker} worker failed: {message}");
+        }
+    }
+    sync(app);
+}
+
+/// Re-run the current query (an index became available).
+fn rerun_query(app: &mut App) {
+    if !app.search.query.trim().is_empty() {
+        app.search.generation += 1;
+        app.search.pending = true;
+        app.effects
+            .push(Effect::Search { generation: app.search.generation, query: app.search.query.clone() });
+    }
+}
