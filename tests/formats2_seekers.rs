@@ -112,13 +112,8 @@ fn unified_documentation_mirror_is_duplicate_and_not_counted() {
     let sub = c.preorder(doc);
     assert!(sub.len() > 10);
     assert!(sub.iter().all(|n| c.node(*n).flags.has(Flag::Duplicate)));
-    let counted: u64 = c
-        .node(refs)
-        .children
-        .iter()
-        .filter(|k| !c.node(**k).flags.is_copy())
-        .map(|k| c.node(*k).bytes)
-        .sum();
+    let counted: u64 =
+        c.node(refs).children.iter().filter(|k| !c.node(**k).flags.is_copy()).map(|k| c.node(*k).bytes).sum();
     assert_eq!(c.node(refs).bytes, counted);
     let flat = c.find("t/references/api.md").expect("api");
     assert!(!c.node(flat).flags.has(Flag::Duplicate));
