@@ -21,6 +21,7 @@ pub mod index;
 pub mod listing;
 pub mod model;
 pub mod render;
+pub mod render_skill;
 pub mod sanitize;
 pub mod tokens;
 #[cfg(feature = "tui")]

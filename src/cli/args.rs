@@ -44,6 +44,9 @@ pub struct GlobalOpts {
     /// Read symlinks that point outside the opened roots.
     #[arg(long, global = true)]
     pub follow_links: bool,
+    /// Prefix skill names with their scope label (`project:pdf`, `user:pdf`).
+    #[arg(long, global = true)]
+    pub namespace: bool,
 }
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {
@@ -99,6 +102,39 @@ pub enum Command {
     Fm {
         #[command(subcommand)]
         op: FmOp,
+    },
+    /// Check skills against the Agent Skills rules (exit 1 when any error).
+    Validate {
+        /// Roots to check.
+        paths: Vec<PathBuf>,
+        /// Rule set: `spec` (agentskills.io) or `claude-code` (also accepts Claude Code keys).
+        #[arg(long, default_value = "spec", value_parser = ["spec", "claude-code"])]
+        profile: String,
+        /// JSON: {"schema": 1, "profile", "errors", "warnings", "skills": […]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the skill listing an agent loads (name + description per skill).
+    List {
+        /// Roots to list.
+        paths: Vec<PathBuf>,
+        /// Layout: context-chef `plain`/`xml`, or Anthropic's `available-skills`.
+        #[arg(long, default_value = "plain", value_parser = ["plain", "xml", "available-skills"])]
+        format: String,
+        /// Cut the listing to N characters, ending with `...`.
+        #[arg(long)]
+        max_chars: Option<usize>,
+    },
+    /// Sections of each catalog (catalog.json, or generated for Skill_Seekers skills) by
+    /// complexity, with sizes.
+    Topics {
+        /// Roots to inspect.
+        paths: Vec<PathBuf>,
+    },
+    /// Generate the active-skills catalog.json of a Skill_Seekers skill (printed to stdout).
+    Catalog {
+        /// The skill folder (SKILL.md + references/ with llms-small.md or llms-full.md).
+        skill_dir: PathBuf,
     },
     /// Build a lazytools-format bundle (manifest.json, vocab.json, chunks.jsonl, SKILL.md).
     Build(BuildArgs),

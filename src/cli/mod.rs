@@ -9,6 +9,7 @@ mod json;
 mod open;
 mod search;
 mod show;
+mod skills;
 mod tree;
 
 use std::io::Write;
@@ -36,6 +37,8 @@ pub fn main() -> i32 {
     };
     match run(cli) {
         Ok(code) => code,
+        // A closed pipe (`skillnav tree | head`) is not an error.
+        Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             let msg = format!("{e:#}").replace('\n', " ");
             eprintln!("skillnav: {msg}");
@@ -60,11 +63,31 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             let corpus = open::open(&paths, &g)?;
             search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
         }
-        Some(Command::Show { id, paths, variant: _, json }) => {
+        Some(Command::Show { id, paths, variant, json }) => {
             let corpus = open::open(&paths, &g)?;
-            let tokens = TokenTable::count_all(&corpus, counter);
-            show::run(&mut out, &corpus, &tokens, &id, json)
+            match variant {
+                Some(v) => show::run_variant(&mut out, &corpus, &id, v, json),
+                None => {
+                    let tokens = TokenTable::count_all(&corpus, counter);
+                    show::run(&mut out, &corpus, &tokens, &id, json)
+                }
+            }
         }
+        Some(Command::Validate { paths, profile, json }) => {
+            let corpus = open::open(&paths, &g)?;
+            let code = skills::validate(&mut out, &corpus, &profile, counter, json)?;
+            out.flush().ok();
+            return Ok(code);
+        }
+        Some(Command::List { paths, format, max_chars }) => {
+            let corpus = open::open(&paths, &g)?;
+            skills::list(&mut out, &corpus, &format, max_chars)
+        }
+        Some(Command::Topics { paths }) => {
+            let corpus = open::open(&paths, &g)?;
+            skills::topics(&mut out, &corpus)
+        }
+        Some(Command::Catalog { skill_dir }) => skills::catalog(&mut out, &skill_dir),
         Some(Command::Fm { op }) => fm::run(&mut out, op),
         Some(Command::Build(b)) => {
             let mut opts = crate::build::BuildOptions::new(b.name.clone());
@@ -95,19 +118,17 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             brief::run(&mut out, &corpus, &a, counter)
         }
     };
-    match result {
-        Ok(()) => {
-            out.flush().ok();
-            Ok(0)
-        }
-        // A closed pipe (`skillnav tree | head`) is not an error.
-        Err(e) if is_broken_pipe(&e) => Ok(0),
-        Err(e) => Err(e),
-    }
+    result?;
+    out.flush()?;
+    Ok(0)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    })
 }
 
 #[cfg(feature = "tui")]

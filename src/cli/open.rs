@@ -46,7 +46,7 @@ pub fn io_reason(e: &std::io::Error) -> String {
 
 /// Load options from the global flags.
 pub fn load_options(g: &GlobalOpts) -> LoadOptions {
-    LoadOptions { follow_links: g.follow_links, first_wins: g.first_wins }
+    LoadOptions { follow_links: g.follow_links, first_wins: g.first_wins, namespace: g.namespace }
 }
 
 /// Load every spec into one corpus.
@@ -56,6 +56,10 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
     for spec in specs {
         let piece = formats::load_root(spec, &opts, &mut |_| {});
         corpus.append(piece);
+    }
+    formats::resolve_scopes(&mut corpus, opts.first_wins);
+    if opts.namespace {
+        formats::namespace_skills(&mut corpus);
     }
     corpus
 }

@@ -5,7 +5,9 @@ use std::io::{IsTerminal, Write};
 use anyhow::bail;
 use serde_json::json;
 
+use super::args::Variant;
 use super::json;
+use crate::formats::catalog;
 use crate::model::{Corpus, NodeId};
 use crate::sanitize::sanitize;
 use crate::tokens::TokenTable;
@@ -45,4 +47,59 @@ pub fn run(
         write!(out, "{text}")?;
     }
     Ok(())
+}
+
+/// `show ID --variant V`: the section in one llms variant of a Skill_Seekers skill (the
+/// active-skills design's `get_section`): `quick`/`complete` print the matching H1 part,
+/// `standard` the matching llms.md links, `auto` complete unless it exceeds 50 KB.
+pub fn run_variant(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    key: &str,
+    v: Variant,
+    as_json: bool,
+) -> anyhow::Result<()> {
+    let variant = match v {
+        Variant::Quick => catalog::Variant::Quick,
+        Variant::Standard => catalog::Variant::Standard,
+        Variant::Complete => catalog::Variant::Complete,
+        Variant::Auto => catalog::Variant::Auto,
+    };
+    let skills: Vec<NodeId> = corpus
+        .all_preorder()
+        .into_iter()
+        .filter(|n| corpus.node(*n).kind == crate::model::NodeKind::Skill)
+        .collect();
+    let scopes = if skills.is_empty() { corpus.roots.clone() } else { skills };
+    let mut last_err = None;
+    for skill in scopes {
+        match catalog::show_section(corpus, skill, key, variant) {
+            Ok(shown) => {
+                let text: Vec<&str> = shown.nodes.iter().map(|n| corpus.text(*n)).collect();
+                let text = text.join("\n");
+                if as_json {
+                    let ids: Vec<&str> = shown.nodes.iter().map(|n| corpus.node(*n).id.as_str()).collect();
+                    let v = json!({
+                        "variant": shown.variant.as_str(),
+                        "file": corpus.node(shown.file).id,
+                        "ids": ids,
+                        "bytes": shown.bytes,
+                        "text": text,
+                    });
+                    serde_json::to_writer_pretty(&mut *out, &v)?;
+                    writeln!(out)?;
+                } else if std::io::stdout().is_terminal() {
+                    write!(out, "{}", sanitize(&text))?;
+                } else {
+                    write!(out, "{text}")?;
+                }
+                return Ok(());
+            }
+            Err(e) => last_err = Some(e),
+        }
+    }
+    match last_err {
+        Some(e) => Err(e.into()),
+        None => bail!("nothing loaded"),
+    }
 }

@@ -39,10 +39,12 @@ mod load;
 pub mod markdown;
 pub mod read;
 mod roots;
+pub mod scopes;
 mod skill;
 pub mod walk;
 
 pub use roots::{discover_roots, root_specs};
+pub use scopes::{namespace_skills, resolve_scopes};
 pub use skill::{frontmatter_meta, frontmatter_warnings};
 
 /// Options for loading.
@@ -52,6 +54,8 @@ pub struct LoadOptions {
     pub follow_links: bool,
     /// Same-named skills across scopes: first wins (default last wins).
     pub first_wins: bool,
+    /// Prefix skill names with their scope (`project:pdf`), context-chef's namespace option.
+    pub namespace: bool,
 }
 
 /// One root to open.

@@ -9,7 +9,8 @@ use super::RootSpec;
 /// Labels for PATH arguments: the folder (or file) name of each path, deduplicated in
 /// sorted real-path order with `-2`, `-3` (the path that sorts first keeps the plain
 /// name). Output is in argument order. `#` and `/` in names become `-` (they delimit ids);
-/// a path without a name (`/`) is labelled `root`.
+/// a path without a name (`/`) is labelled `root`. A path whose real path repeats an earlier
+/// one is dropped (each root is opened once).
 pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
     let reals: Vec<PathBuf> =
         paths.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
@@ -21,7 +22,15 @@ pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
     for i in order {
         labels[i] = unique(&bases[i], &mut taken);
     }
-    paths.iter().zip(labels).map(|(p, label)| RootSpec { path: p.clone(), label }).collect()
+    // The same real folder given twice (or through a link) is opened once.
+    let mut seen = HashSet::new();
+    paths
+        .iter()
+        .zip(labels)
+        .zip(&reals)
+        .filter(|(_, real)| seen.insert((*real).clone()))
+        .map(|((p, label), _)| RootSpec { path: p.clone(), label })
+        .collect()
 }
 
 /// The default roots when no PATH is given, in this order: `cwd/.claude/skills`,

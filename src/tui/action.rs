@@ -70,9 +70,39 @@ pub enum Action {
     SearchHome,
     /// Search box: move the cursor to the end.
     SearchEnd,
+    /// Edit the frontmatter of the SKILL.md of the current node in the form editor (issue 4).
+    EditOpen,
+    /// Open the SKILL.md of the current node in `$VISUAL`/`$EDITOR` (default `vi`), then
+    /// reload it.
+    EditExternal,
+    /// Undo the last save made in this session (restores the previous bytes; again redoes).
+    UndoSave,
+    /// Editor: show the diff of the edit and ask to save it.
+    EditorSave,
+    /// Editor: move to the next field (the text area keeps the focus when it had it).
+    NextField,
+    /// Editor: move to the previous field.
+    PrevField,
+    /// Editor: edit the value of the selected field (focus its text area).
+    EditField,
+    /// Editor: add a key (asks for its name; `metadata.x` adds a metadata entry).
+    AddKey,
+    /// Editor: delete the selected key or metadata entry (again restores it).
+    DeleteKey,
+    /// Editor: switch between the form and the raw YAML text.
+    ToggleRaw,
+    /// Editor: switch the validation profile (Claude Code ↔ Agent Skills spec).
+    ToggleProfile,
+    /// Popup: confirm (save the shown diff, discard changes, add the typed key).
+    Confirm,
+    /// Editor: reload the file from disk after a refused save (drops the edits).
+    Reload,
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
+    /// A key typed into an editor text area (any key not bound in that mode).
+    #[serde(skip)]
+    TextKey(super::keymap::KeyChord),
     /// Text pasted into the search box (newlines become spaces).
     #[serde(skip)]
     Paste(String),
@@ -101,7 +131,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 29] = [
+    pub const BINDABLE: [Action; 42] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -118,6 +148,19 @@ impl Action {
         Action::PageUp,
         Action::HalfPageDown,
         Action::HalfPageUp,
+        Action::EditOpen,
+        Action::EditExternal,
+        Action::UndoSave,
+        Action::EditField,
+        Action::NextField,
+        Action::PrevField,
+        Action::AddKey,
+        Action::DeleteKey,
+        Action::ToggleRaw,
+        Action::ToggleProfile,
+        Action::EditorSave,
+        Action::Confirm,
+        Action::Reload,
         Action::Escape,
         Action::Help,
         Action::Redraw,
@@ -165,7 +208,21 @@ impl Action {
             Action::SearchRight => "cursor right",
             Action::SearchHome => "cursor to start",
             Action::SearchEnd => "cursor to end",
+            Action::EditOpen => "edit the skill's frontmatter (form)",
+            Action::EditExternal => "open SKILL.md in $EDITOR",
+            Action::UndoSave => "undo the last save (again: redo)",
+            Action::EditorSave => "save: show the diff first",
+            Action::NextField => "next field",
+            Action::PrevField => "previous field",
+            Action::EditField => "edit the field's value",
+            Action::AddKey => "add a key (metadata.x: metadata entry)",
+            Action::DeleteKey => "delete / restore the key",
+            Action::ToggleRaw => "switch form ↔ raw YAML",
+            Action::ToggleProfile => "validation profile claude-code ↔ spec",
+            Action::Confirm => "confirm",
+            Action::Reload => "reload the file (drops edits)",
             Action::SearchInsert(_) => "type",
+            Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",
             Action::Resize(..) => "resize",
             Action::ScrollAt { .. } => "mouse wheel",
@@ -185,6 +242,16 @@ impl Action {
             Action::Escape => "close",
             Action::NextMatch => "next",
             Action::FocusNext => "pane",
+            Action::EditOpen => "edit",
+            Action::EditorSave => "save",
+            Action::NextField => "next field",
+            Action::EditField => "edit value",
+            Action::AddKey => "add key",
+            Action::DeleteKey => "delete key",
+            Action::ToggleRaw => "raw/form",
+            Action::ToggleProfile => "profile",
+            Action::Confirm => "confirm",
+            Action::Reload => "reload",
             _ => self.desc(),
         }
     }

@@ -4,6 +4,8 @@
 //!
 //! Typing into the search box never triggers a command: printable keys without ctrl/alt
 //! become [`Action::SearchInsert`] in [`Mode::Search`], and the loader refuses to bind them.
+//! The editor's text areas ([`Mode::Field`], [`Mode::Raw`], [`Mode::Prompt`]) work the same
+//! way: every key not bound there (printable or not) becomes [`Action::TextKey`].
 
 use std::collections::BTreeMap;
 
@@ -23,11 +25,33 @@ pub enum Mode {
     Search,
     /// The help popup is open.
     Help,
+    /// Frontmatter editor, the field list has the focus (letters are commands).
+    Form,
+    /// Frontmatter editor, a field's text area has the focus (letters type).
+    Field,
+    /// Frontmatter editor in raw mode: the whole YAML block in one text area.
+    Raw,
+    /// The diff popup of a save.
+    Diff,
+    /// The editor asks for the name of a new key.
+    Prompt,
+    /// The editor asks whether to discard unsaved changes.
+    Confirm,
 }
 
 impl Mode {
     /// All modes, in help order.
-    pub const ALL: [Mode; 3] = [Mode::Normal, Mode::Search, Mode::Help];
+    pub const ALL: [Mode; 9] = [
+        Mode::Normal,
+        Mode::Search,
+        Mode::Help,
+        Mode::Form,
+        Mode::Field,
+        Mode::Raw,
+        Mode::Diff,
+        Mode::Prompt,
+        Mode::Confirm,
+    ];
 
     /// The table name in `keymap.toml`.
     pub fn as_str(self) -> &'static str {
@@ -35,7 +59,23 @@ impl Mode {
             Mode::Normal => "normal",
             Mode::Search => "search",
             Mode::Help => "help",
+            Mode::Form => "form",
+            Mode::Field => "field",
+            Mode::Raw => "raw",
+            Mode::Diff => "diff",
+            Mode::Prompt => "prompt",
+            Mode::Confirm => "confirm",
         }
+    }
+
+    /// Modes where a text area has the focus: printable keys type and cannot be bound.
+    pub fn types_text(self) -> bool {
+        matches!(self, Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt)
+    }
+
+    /// Modes of the frontmatter editor (its popups included).
+    pub fn is_editor(self) -> bool {
+        matches!(self, Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm)
     }
 }
 
@@ -225,8 +265,8 @@ impl Keymap {
                 let mut chords = Vec::new();
                 for k in keys {
                     match KeyChord::parse(&k) {
-                        Some(c) if mode == Mode::Search && c.is_text() => warnings.push(format!(
-                            "keymap: {k:?} types text in the search box and cannot be bound there"
+                        Some(c) if mode.types_text() && c.is_text() => warnings.push(format!(
+                            "keymap: {k:?} types text in [{mode_name}] and cannot be bound there"
                         )),
                         Some(c) => chords.push(c),
                         None => warnings.push(format!("keymap: unknown key {k:?} for {action_name}")),
@@ -252,7 +292,8 @@ impl Keymap {
         entries.sort_by_key(|(a, _)| order(a));
     }
 
-    /// The action bound to `key` in `mode`; in search mode an unbound printable key types.
+    /// The action bound to `key` in `mode`; in search mode an unbound printable key types,
+    /// in the editor's text modes every unbound key goes to the text area.
     pub fn lookup(&self, mode: Mode, key: &KeyChord) -> Option<Action> {
         let bound = self
             .modes
@@ -261,6 +302,7 @@ impl Keymap {
         match (bound, mode, key.code) {
             (Some(a), ..) => Some(a),
             (None, Mode::Search, KeyCode::Char(c)) if key.is_text() => Some(Action::SearchInsert(c)),
+            (None, Mode::Field | Mode::Raw | Mode::Prompt, _) => Some(Action::TextKey(*key)),
             _ => None,
         }
     }
@@ -329,7 +371,7 @@ mod tests {
             warnings,
             vec![
                 "keymap: unknown action \"bogus\" in [normal]".to_string(),
-                "keymap: \"q\" types text in the search box and cannot be bound there".to_string(),
+                "keymap: \"q\" types text in [search] and cannot be bound there".to_string(),
             ]
         );
     }

@@ -1,0 +1,256 @@
+//! Rendered skills (issue 5 part 6): context-chef's `renderSkill` substitution on a skill's
+//! body (FORMATS §5.3, the interop design's locked semantics), loading a skill folder for it,
+//! and the "copy several skills" text: their listing followed by each rendered body.
+//!
+//! Pure string work; the only I/O is [`load_skill_dir`] reading one `SKILL.md`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::frontmatter::{self, Value};
+use crate::listing::{ListingEntry, ListingOptions, format_listing};
+
+/// Options of [`render_body`] (context-chef `RenderSkillOptions`, FORMATS §5.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// The raw argument string. `None` leaves every `$`-placeholder untouched; `Some("")`
+    /// empties them all.
+    pub args: Option<String>,
+    /// `${NAME}` values; names not present are left as written.
+    pub vars: BTreeMap<String, String>,
+    /// Prepend `Base directory for this skill: <base_dir>` and a blank line (only when the
+    /// skill has a base directory).
+    pub include_base_dir: bool,
+    /// Append `\n\nARGUMENTS: <args>` when no `$`-placeholder changed the text and `args`
+    /// is non-empty (context-chef default: true).
+    pub append_args_if_no_placeholder: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self { args: None, vars: BTreeMap::new(), include_base_dir: false, append_args_if_no_placeholder: true }
+    }
+}
+
+/// A skill as `renderSkill` sees it: its name, body and argument names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillText {
+    /// Listing entry (name, description, when-to-use, absolute SKILL.md location).
+    pub entry: ListingEntry,
+    /// The body after the frontmatter, trimmed (context-chef `instructions`).
+    pub body: String,
+    /// Names for `$name` placeholders, in position order (from the frontmatter `arguments`
+    /// key: a list, or a string split on whitespace and commas).
+    pub argument_names: Vec<String>,
+    /// Absolute directory of the SKILL.md (context-chef `baseDir`).
+    pub base_dir: Option<PathBuf>,
+}
+
+/// Quote-aware split of an argument string (context-chef `parseArgs`): at each position
+/// after whitespace, a `"…"` or `'…'` pair (quotes removed, may contain spaces and line
+/// breaks, no escapes) or else a run of non-whitespace (an unmatched quote stays in it).
+/// Blank input → no tokens. Example: `a "b c" 'd'` → `["a", "b c", "d"]`.
+pub fn split_args(raw: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = raw;
+    loop {
+        rest = rest.trim_start();
+        let Some(first) = rest.chars().next() else { break };
+        if (first == '"' || first == '\'')
+            && let Some(close) = rest[1..].find(first)
+        {
+            out.push(rest[1..1 + close].to_string());
+            rest = &rest[close + 2..];
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        out.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    out
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Replace every `${NAME}` (`NAME` = `[A-Za-z_][A-Za-z0-9_]*`) found in `vars`; others kept.
+fn substitute_vars(text: &str, vars: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find("${") {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + 2..];
+        let name_len = after
+            .char_indices()
+            .find(|&(i, c)| !(c.is_ascii_alphabetic() || c == '_' || (i > 0 && c.is_ascii_digit())))
+            .map_or(after.len(), |(i, _)| i);
+        let name = &after[..name_len];
+        match vars.get(name) {
+            Some(v) if name_len > 0 && after[name_len..].starts_with('}') => {
+                out.push_str(v);
+                rest = &after[name_len + 1..];
+            }
+            _ => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replace `$<name>` not followed by `[` or a word char (ASCII alnum or `_`) with `value`.
+fn substitute_named(text: &str, name: &str, value: &str) -> String {
+    let pat = format!("${name}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find(&pat) {
+        let after = &rest[pos + pat.len()..];
+        out.push_str(&rest[..pos]);
+        match after.chars().next() {
+            Some(c) if c == '[' || is_word(c) => out.push_str(&pat),
+            _ => out.push_str(value),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `$ARGUMENTS[<digits>]` → token, then `$<digits>` not followed by a word char → token
+/// (0-based; missing → empty).
+fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find(prefix) {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + prefix.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let tail = &after[digits..];
+        let ok = digits > 0
+            && if bracketed { tail.starts_with(']') } else { !tail.chars().next().is_some_and(is_word) };
+        if ok {
+            let value = after[..digits].parse::<usize>().ok().and_then(|i| tokens.get(i));
+            out.push_str(value.map_or("", String::as_str));
+            rest = if bracketed { &tail[1..] } else { tail };
+        } else {
+            out.push_str(prefix);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// context-chef `renderSkill` on `body` (FORMATS §5.3), in this order:
+/// 1. `include_base_dir` and `base_dir` set → prepend `Base directory for this skill: <dir>\n\n`;
+/// 2. `${NAME}` → `vars[NAME]` when present (before the `$` family, so a value holding `$0`
+///    is substituted next);
+/// 3. only when `args` is `Some`: tokens = [`split_args`]; (a) for each non-empty
+///    `argument_names[i]`, `$<name>` not followed by `[` or a word char → token i or `""`;
+///    (b) `$ARGUMENTS[i]` → token i or `""`; (c) `$i` not followed by a word char → token
+///    i or `""` (0-based: `$0` is the first); (d) remaining `$ARGUMENTS` → the raw args;
+///    (e) if a–d changed nothing, `args` is non-empty and `append_args_if_no_placeholder`
+///    → append `\n\nARGUMENTS: <args>`.
+///
+/// Values are inserted literally (context-chef's JS `String.replace` would also expand
+/// `$&`-style patterns inside the args; that quirk is not reproduced). No escape exists
+/// for a literal `$ARGUMENTS`.
+pub fn render_body(body: &str, argument_names: &[String], base_dir: Option<&Path>, opts: &RenderOptions) -> String {
+    let mut text = match (opts.include_base_dir, base_dir) {
+        (true, Some(dir)) => format!("Base directory for this skill: {}\n\n{body}", dir.display()),
+        _ => body.to_string(),
+    };
+    text = substitute_vars(&text, &opts.vars);
+    let Some(args) = &opts.args else { return text };
+    let before = text.clone();
+    let tokens = split_args(args);
+    for (i, name) in argument_names.iter().enumerate() {
+        if name.is_empty() {
+            continue;
+        }
+        text = substitute_named(&text, name, tokens.get(i).map_or("", String::as_str));
+    }
+    text = substitute_indexed(&text, &tokens, "$ARGUMENTS[", true);
+    text = substitute_indexed(&text, &tokens, "$", false);
+    text = text.replace("$ARGUMENTS", args);
+    if text == before && opts.append_args_if_no_placeholder && !args.is_empty() {
+        text.push_str("\n\nARGUMENTS: ");
+        text.push_str(args);
+    }
+    text
+}
+
+/// Render a loaded skill's body ([`render_body`] with its argument names and base dir).
+pub fn render_skill(skill: &SkillText, opts: &RenderOptions) -> String {
+    render_body(&skill.body, &skill.argument_names, skill.base_dir.as_deref(), opts)
+}
+
+/// Argument names from a frontmatter `arguments` value: a list as is, a string split on
+/// whitespace and commas; empties dropped; a nested map gives none.
+pub fn argument_names(value: &Value) -> Vec<String> {
+    let items: Vec<String> = match value {
+        Value::List(l) => l.clone(),
+        Value::Str(s) => s.split(|c: char| c.is_whitespace() || c == ',').map(str::to_string).collect(),
+        Value::Map(_) => Vec::new(),
+    };
+    items.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// A skill from its text: frontmatter (our lenient parser) → name (else `folder_name`),
+/// description, when-to-use and `arguments`; body = the text after the closing fence,
+/// trimmed (the whole text trimmed when there is no frontmatter).
+pub fn skill_from_text(text: &str, folder_name: &str, location: &str, base_dir: Option<PathBuf>) -> SkillText {
+    match frontmatter::parse(text) {
+        Some(fm) if fm.block.end > 0 => SkillText {
+            entry: ListingEntry::from_frontmatter(&fm, folder_name, location),
+            body: text.get(fm.block.end..).unwrap_or("").trim().to_string(),
+            argument_names: fm.get("arguments").map(|e| argument_names(&e.value)).unwrap_or_default(),
+            base_dir,
+        },
+        _ => SkillText {
+            entry: ListingEntry {
+                name: folder_name.to_string(),
+                description: String::new(),
+                when_to_use: None,
+                location: location.to_string(),
+            },
+            body: text.trim().to_string(),
+            argument_names: Vec::new(),
+            base_dir,
+        },
+    }
+}
+
+/// Load `dir/SKILL.md` (or `dir/skill.md`). The base dir and location are made absolute
+/// (canonicalised when possible). Errors: `Error::Usage` when there is no SKILL.md,
+/// `Error::Io` when it is unreadable or not UTF-8.
+pub fn load_skill_dir(dir: &Path) -> crate::error::Result<SkillText> {
+    let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let file = ["SKILL.md", "skill.md"]
+        .iter()
+        .map(|n| abs.join(n))
+        .find(|p| p.is_file())
+        .ok_or_else(|| crate::error::Error::Usage(format!("{}: no SKILL.md in this folder", dir.display())))?;
+    let text = std::fs::read_to_string(&file).map_err(|e| crate::error::Error::io(&file, e))?;
+    let folder = abs.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(skill_from_text(&text, &folder, &file.to_string_lossy(), Some(abs)))
+}
+
+/// The text copied for several skills: their listing (`listing` options: plain, xml or
+/// available-skills) then, per skill in order, a blank line, a `## <name>` heading, a
+/// blank line and its rendered body. Output ends with one `\n`.
+pub fn render_many(skills: &[SkillText], listing: ListingOptions, opts: &RenderOptions) -> String {
+    let entries: Vec<ListingEntry> = skills.iter().map(|s| s.entry.clone()).collect();
+    let mut out = format_listing(&entries, listing);
+    for s in skills {
+        out.push_str("\n\n## ");
+        out.push_str(&s.entry.name);
+        out.push_str("\n\n");
+        out.push_str(render_skill(s, opts).trim_end());
+    }
+    out.push('\n');
+    out
+}
