@@ -1,7 +1,8 @@
 //! End to end: the real `skillnav` binary in a pseudo-terminal (portable-pty, 120×40),
 //! its output parsed by a vt100 screen. Opens a fixture skill, searches, jumps to a hit,
 //! selects it and quits; checks the screen at each step, the exit status and that the
-//! alternate screen was left (the terminal was restored).
+//! alternate screen was left (the terminal was restored). Also edits a description in the
+//! frontmatter form and saves it, and runs `$EDITOR` (`E`), checking the file on disk.
 //!
 //! Timeouts come from `SKILLNAV_E2E_TIMEOUT_SECS` (default 30 s, 90 s under `CI`). Nothing
 //! here is skipped: a missing PTY fails the test.
@@ -91,14 +92,22 @@ impl Session {
 /// Start the real binary on the hono-mini fixture in a 120×40 pseudo-terminal.
 fn start() -> Session {
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
+    start_on(&fixture, &[])
+}
+
+/// Start the real binary on `fixture` with extra environment variables.
+fn start_on(fixture: &std::path::Path, env: &[(&str, &std::ffi::OsStr)]) -> Session {
     let config = tempfile::tempdir().expect("temp config dir");
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
         .expect("open a pseudo-terminal");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
-    cmd.arg(&fixture);
+    cmd.arg(fixture);
     cmd.env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     // Keep the user's config and the clipboard out of the test (no `y` is pressed).
     cmd.env("SKILLNAV_CONFIG_DIR", config.path());
     cmd.env_remove("NO_COLOR");
@@ -175,4 +184,65 @@ fn sigterm_restores_the_terminal() {
     assert_eq!(status.exit_code(), 2, "error exit after a signal");
     assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left after SIGTERM");
     assert!(s.screen.text().contains("skillnav: terminated by signal 15"), "{}", s.screen.text());
+}
+
+/// A temp copy of `tests/fixtures/tui/edit/crlf-skill` (CRLF line endings).
+fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/edit/crlf-skill/SKILL.md");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("crlf-skill");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(src, dir.join("SKILL.md")).expect("copy fixture");
+    (tmp, dir)
+}
+
+#[test]
+fn form_edit_of_description_is_saved_to_disk() {
+    let (_tmp, dir) = crlf_skill();
+    let mut s = start_on(&dir, &[]);
+    s.screen.wait_for("the tree", |t| t.contains("◆ crlf-skill"));
+    // `e` on the root (it holds one skill) opens the form; `j` selects description.
+    s.send(b"e");
+    s.screen.wait_for("the form", |t| t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form"));
+    s.send(b"j\r");
+    s.screen.wait_for("the description's text area", |t| t.contains("Esc field list"));
+    // Home, Ctrl-k (delete to the end of the line), the new text; `q` types here.
+    s.send(b"\x1b[H\x0b");
+    s.send(b"Saved from a quick PTY test");
+    s.screen.wait_for("the typed text", |t| t.contains("Saved from a quick PTY test"));
+    s.send(b"\x13");
+    let text = s.screen.wait_for("the diff popup", |t| t.contains("Save? 3 changed lines"));
+    assert!(text.contains("+4 │   Saved from a quick PTY test"), "{text}");
+    s.send(b"y");
+    s.screen.wait_for("the saved status", |t| t.contains("Saved crlf-skill: crlf-skill/SKILL.md"));
+    s.send(b"q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    let on_disk = std::fs::read(dir.join("SKILL.md")).expect("read back");
+    assert_eq!(
+        String::from_utf8_lossy(&on_disk),
+        "---\r\nname: crlf-skill\r\ndescription: >-\r\n  Saved from a quick PTY test\r\nlicense: MIT\r\n---\r\nBody line\r\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn external_editor_runs_and_the_file_is_reloaded() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir) = crlf_skill();
+    let script = tmp.path().join("append.sh");
+    std::fs::write(&script, "#!/bin/sh\nprintf 'Appended by the editor\\r\\n' >> \"$1\"\n").expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut s = start_on(&dir, &[("EDITOR", script.as_os_str()), ("VISUAL", std::ffi::OsStr::new(""))]);
+    s.screen.wait_for("the tree with sizes", |t| t.contains("◆ crlf-skill") && t.contains("Σ"));
+    s.send(b"E");
+    let text = s
+        .screen
+        .wait_for("the reload after the editor", |t| t.contains("Edited ") && t.contains("reloading"));
+    assert!(s.screen.parser.screen().alternate_screen(), "back on the alternate screen: {text}");
+    s.send(b"q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    let on_disk = std::fs::read_to_string(dir.join("SKILL.md")).expect("read back");
+    assert!(on_disk.ends_with("Body line\r\nAppended by the editor\r\n"), "{on_disk:?}");
 }

@@ -46,10 +46,15 @@
 //! - No sections: `# Context brief\n\nNo sections selected.\n` for a selection;
 //!   for a query the header lines, a blank line and `No sections matched.`.
 
+pub mod curated;
+pub mod curated_md;
 mod fmt;
+pub mod json;
 pub mod lazytools;
 mod markdown;
+pub mod xml;
 
+pub use curated::{BriefFormat, BriefSection, CuratedRequest, Origin, curated_brief};
 pub use fmt::{human_bytes, human_count};
 
 use crate::index::{Index, SearchOptions};

@@ -63,6 +63,29 @@ pub enum Effect {
     },
     /// Start token counting and index building (all roots are loaded).
     StartBackground,
+    /// Load root `root` again (after a save, an undo or `$EDITOR`) and swap it in.
+    Reload {
+        /// Index into [`App::specs`] and the corpus roots.
+        root: usize,
+    },
+    /// Suspend the TUI, run `$VISUAL`/`$EDITOR` on `path`, resume, reload `root`.
+    External {
+        /// The file to edit.
+        path: std::path::PathBuf,
+        /// Root to reload afterwards.
+        root: Option<usize>,
+    },
+}
+
+/// The last save made in the editor, kept for `u` (undo; undoing again redoes).
+#[derive(Clone, Debug)]
+pub struct SavedEdit {
+    /// What the save did (holds the previous bytes).
+    pub report: crate::frontmatter::SaveReport,
+    /// Root of the file (reloaded after an undo).
+    pub root: Option<usize>,
+    /// Path shown in messages.
+    pub shown: String,
 }
 
 /// Results of the current query, as shown in the left pane.
@@ -211,6 +234,14 @@ pub struct App {
     pub redraw: bool,
     /// Jobs for the workers, drained by the event loop.
     pub effects: Vec<Effect>,
+    /// The frontmatter editor, while open (modes [`Mode::Form`] … [`Mode::Confirm`]).
+    pub editor: Option<Box<super::editor::Editor>>,
+    /// The last save of this session (`u` undoes it).
+    pub last_save: Option<SavedEdit>,
+    /// What each root was loaded from (index = root position), for reloads after edits.
+    pub specs: Vec<crate::formats::RootSpec>,
+    /// Loader options used for reloads.
+    pub load_opts: crate::formats::LoadOptions,
 }
 
 impl App {
@@ -248,6 +279,10 @@ impl App {
             quit: false,
             redraw: false,
             effects: Vec::new(),
+            editor: None,
+            last_save: None,
+            specs: Vec::new(),
+            load_opts: crate::formats::LoadOptions::default(),
         };
         for r in app.corpus.roots.clone() {
             app.tree.expanded.insert(r);

@@ -39,6 +39,12 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.tree.rebuild(&corpus);
             app.preview.invalidate();
         }
+        WorkerMsg::RootReloaded { root, corpus } => {
+            super::reload::apply_reloaded(app, root, *corpus);
+            if app.status.is_empty() {
+                app.status = "Reloaded".into();
+            }
+        }
         WorkerMsg::LoadDone => {
             app.progress.loading = None;
             let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();

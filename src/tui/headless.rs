@@ -18,8 +18,22 @@ pub fn load(app: &mut App, corpus: Corpus) {
     apply(app, WorkerMsg::LoadDone);
 }
 
+/// Load `specs` synchronously as the loader worker would, remembering them (with
+/// `opts`) for reloads after edits.
+pub fn load_specs(app: &mut App, specs: Vec<crate::formats::RootSpec>, opts: crate::formats::LoadOptions) {
+    let total = specs.len();
+    for (i, spec) in specs.iter().enumerate() {
+        let corpus = crate::formats::load_root(spec, &opts, &mut |_| {});
+        apply(app, WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total });
+    }
+    app.specs = specs;
+    app.load_opts = opts;
+    apply(app, WorkerMsg::LoadDone);
+}
+
 /// Run every queued effect synchronously until none is left: token counting, indexing,
-/// searches and highlighting. Copy jobs are not run; their units are returned.
+/// searches, highlighting and reloads. Copy jobs are not run (their units are returned),
+/// nor `$EDITOR` runs (no terminal).
 pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
     let mut copies = Vec::new();
     while !app.effects.is_empty() {
@@ -64,6 +78,14 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
                     apply(app, WorkerMsg::Rendered { generation, doc: Box::new(doc) });
                 }
                 Effect::Copy { units } => copies.push(units),
+                Effect::Reload { root } => {
+                    if let Some(spec) = app.specs.get(root).cloned() {
+                        let corpus = crate::formats::load_root(&spec, &app.load_opts, &mut |_| {});
+                        apply(app, WorkerMsg::RootReloaded { root, corpus: Box::new(corpus) });
+                    }
+                }
+                // No terminal here to hand to an editor.
+                Effect::External { .. } => {}
             }
         }
     }

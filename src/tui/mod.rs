@@ -14,6 +14,7 @@ pub mod app;
 mod apply;
 pub mod bridge;
 pub mod config;
+pub mod editor;
 pub mod format;
 pub mod glyphs;
 pub mod headless;
@@ -21,6 +22,7 @@ pub mod keymap;
 pub mod layout;
 mod mouse;
 pub mod preview;
+pub mod reload;
 pub mod results;
 pub mod runtime;
 mod search;
@@ -75,6 +77,8 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
         app.progress.loading = None;
         app.status = "Nothing to open".into();
     } else {
+        app.specs = specs.clone();
+        app.load_opts = opts.load.clone();
         workers::load(&workers.tx, specs, opts.load.clone());
     }
     let result = runtime::run_loop(&mut session, &mut app, &workers);

@@ -36,9 +36,40 @@ pub fn action_for(app: &App, ev: &Event) -> Option<Action> {
     }
 }
 
-fn input_thread(tx: Sender<Event>, stop: Arc<AtomicBool>) {
+/// Flags shared with the input thread: `stop` ends it; while `paused` it does not touch
+/// the terminal (another program owns it) and sets `idle` once it has stopped polling.
+#[derive(Default)]
+struct InputControl {
+    stop: AtomicBool,
+    paused: AtomicBool,
+    idle: AtomicBool,
+}
+
+impl InputControl {
+    /// Pause the reader and wait (up to 1 s) until it no longer polls, so no key typed
+    /// into the other program is stolen.
+    fn pause(&self) {
+        self.paused.store(true, Ordering::SeqCst);
+        let deadline = std::time::Instant::now() + Duration::from_secs(1);
+        while !self.idle.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn resume(&self) {
+        self.paused.store(false, Ordering::SeqCst);
+    }
+}
+
+fn input_thread(tx: Sender<Event>, ctl: Arc<InputControl>) {
     let _ = std::thread::Builder::new().name("skillnav-input".into()).spawn(move || {
-        while !stop.load(Ordering::Relaxed) {
+        while !ctl.stop.load(Ordering::Relaxed) {
+            if ctl.paused.load(Ordering::SeqCst) {
+                ctl.idle.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            ctl.idle.store(false, Ordering::SeqCst);
             match event::poll(Duration::from_millis(50)) {
                 Ok(true) => match event::read() {
                     Ok(ev) => {
@@ -100,6 +131,13 @@ impl Workers {
                     workers::count_tokens(&self.tx, Arc::clone(&app.corpus), app.encoding(), app.data_gen);
                     workers::build_indexes(&self.tx, Arc::clone(&app.corpus), app.data_gen);
                 }
+                Effect::Reload { root } => {
+                    if let Some(spec) = app.specs.get(root) {
+                        workers::reload(&self.tx, root, spec.clone(), app.load_opts.clone());
+                    }
+                }
+                // Needs the terminal: handled by the loop before dispatching.
+                Effect::External { .. } => {}
             }
         }
     }
@@ -136,11 +174,12 @@ fn signal_thread() -> (Receiver<i32>, Option<()>) {
 /// names it; the terminal is restored by the caller's [`Session`] either way).
 pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyhow::Result<()> {
     let (etx, erx) = crossbeam_channel::unbounded();
-    let stop = Arc::new(AtomicBool::new(false));
-    input_thread(etx, Arc::clone(&stop));
+    let ctl = Arc::new(InputControl::default());
+    input_thread(etx, Arc::clone(&ctl));
     let (sig_rx, sig_handle) = signal_thread();
     let result = (|| -> anyhow::Result<()> {
         loop {
+            run_external_editors(session, app, &ctl)?;
             workers.dispatch(app);
             if std::mem::take(&mut app.redraw) {
                 super::terminal::clear(&mut session.terminal)?;
@@ -174,7 +213,7 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
             }
         }
     })();
-    stop.store(true, Ordering::Relaxed);
+    ctl.stop.store(true, Ordering::Relaxed);
     #[cfg(unix)]
     if let Some(h) = sig_handle {
         h.close();
@@ -182,6 +221,56 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
     #[cfg(not(unix))]
     let _ = sig_handle;
     result
+}
+
+/// Run each queued `$EDITOR` request: pause the input thread, hand the terminal over, wait
+/// for the editor, take the terminal back, then reload the file's root.
+///
+/// Errors: the terminal cannot be set up again.
+fn run_external_editors(session: &mut Session, app: &mut App, ctl: &InputControl) -> anyhow::Result<()> {
+    let (external, rest): (Vec<Effect>, Vec<Effect>) =
+        std::mem::take(&mut app.effects).into_iter().partition(|e| matches!(e, Effect::External { .. }));
+    app.effects = rest;
+    for effect in external {
+        let Effect::External { path, root } = effect else { continue };
+        ctl.pause();
+        session.suspend();
+        let outcome = run_editor(&path);
+        let resumed = session.resume(app.settings.ui.mouse);
+        ctl.resume();
+        resumed?;
+        let size = session.terminal.size()?;
+        update(app, Action::Resize(size.width, size.height));
+        app.status = match outcome {
+            Ok(()) => format!("Edited {} · reloading", path.display()),
+            Err(e) => e,
+        };
+        super::editor::actions::request_reload(app, root);
+    }
+    Ok(())
+}
+
+/// The editor command: `$VISUAL`, else `$EDITOR`, else `vi` (may carry arguments, run
+/// through `sh -c` with the file as `$1`).
+fn editor_command() -> String {
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "vi".into())
+}
+
+/// Run the editor on `path` and wait. Errors: a message for the status line.
+fn run_editor(path: &std::path::Path) -> Result<(), String> {
+    let cmd = editor_command();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{cmd} \"$1\""))
+        .arg("skillnav-editor")
+        .arg(path)
+        .status()
+        .map_err(|e| format!("cannot run {cmd}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{cmd} exited with {status}; reloading anyway")) }
 }
 
 fn handle_event(app: &mut App, ev: &Event) {

@@ -107,6 +107,31 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Hand the terminal to another program (`$EDITOR`): leave raw mode, the alternate
+    /// screen, mouse capture and bracketed paste, show the cursor.
+    pub fn suspend(&mut self) {
+        restore();
+    }
+
+    /// Take the terminal back after [`Session::suspend`]: raw mode, alternate screen,
+    /// bracketed paste (and mouse capture when `mouse`), then a full redraw on the next draw.
+    /// Errors: the terminal cannot be set up again (it is restored before returning).
+    pub fn resume(&mut self, mouse: bool) -> io::Result<()> {
+        ACTIVE.store(true, Ordering::SeqCst);
+        let setup = |t: &mut Terminal<CrosstermBackend<Stdout>>| -> io::Result<()> {
+            enable_raw_mode()?;
+            let mut out = io::stdout();
+            execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
+            if mouse {
+                execute!(out, EnableMouseCapture)?;
+            }
+            clear(t)
+        };
+        setup(&mut self.terminal).inspect_err(|_| restore())
+    }
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         restore();

@@ -10,6 +10,7 @@ use crate::model::Selection;
 use super::action::Action;
 use super::app::{App, Effect, Focus};
 pub use super::apply::apply;
+use super::editor::actions::{self as edit, editor_action};
 use super::format;
 use super::keymap::Mode;
 use super::layout::{self, Areas};
@@ -27,6 +28,7 @@ pub fn areas(app: &App) -> Areas {
 pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Resize(w, h) => app.size = (w, h),
+        Action::ScrollAt { .. } | Action::ClickAt { .. } if app.mode.is_editor() => {}
         Action::ScrollAt { col, row, down } => mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse_click(app, col, row),
         Action::Quit => app.quit = true,
@@ -35,6 +37,9 @@ pub fn update(app: &mut App, action: Action) {
             Mode::Help => help_action(app, other),
             Mode::Search => search_action(app, other),
             Mode::Normal => normal_action(app, other),
+            Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm => {
+                editor_action(app, other)
+            }
         },
     }
     sync(app);
@@ -116,6 +121,9 @@ pub(super) fn normal_action(app: &mut App, action: Action) {
             app.mode = Mode::Help;
             app.help_scroll = 0;
         }
+        Action::EditOpen => edit::open(app),
+        Action::EditExternal => edit::open_external(app),
+        Action::UndoSave => edit::undo(app),
         // Text input only means something in the search box.
         _ => {}
     }

@@ -34,6 +34,13 @@ pub enum WorkerMsg {
     },
     /// All roots are loaded.
     LoadDone,
+    /// One root was loaded again after an edit (to be swapped in at `root`).
+    RootReloaded {
+        /// Index of the root in the corpus.
+        root: usize,
+        /// The root's new corpus.
+        corpus: Box<Corpus>,
+    },
     /// A batch of own-text token counts.
     Tokens {
         /// Data generation counted.
@@ -156,6 +163,14 @@ pub fn load(tx: &Sender<WorkerMsg>, specs: Vec<RootSpec>, opts: LoadOptions) {
             }
         }
         let _ = tx.send(WorkerMsg::LoadDone);
+    });
+}
+
+/// Load `spec` again (root number `root`) after an edit of one of its files.
+pub fn reload(tx: &Sender<WorkerMsg>, root: usize, spec: RootSpec, opts: LoadOptions) {
+    spawn(tx, "loader", move |tx| {
+        let corpus = crate::formats::load_root(&spec, &opts, &mut |_| {});
+        let _ = tx.send(WorkerMsg::RootReloaded { root, corpus: Box::new(corpus) });
     });
 }
 

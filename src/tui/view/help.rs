@@ -19,6 +19,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Mode::Normal => "Tree, results and preview",
             Mode::Search => "Search box (letters always type)",
             Mode::Help => "This help",
+            Mode::Form => "Frontmatter editor: field list (e on a skill)",
+            Mode::Field => "Editor: a field's text (letters always type)",
+            Mode::Raw => "Editor: raw YAML (letters always type)",
+            Mode::Diff => "Editor: diff before saving",
+            Mode::Prompt => "Editor: name of a new key",
+            Mode::Confirm => "Editor: discard changes?",
         };
         out.push(fit(vec![(title.into(), t.header)], vec![], width, 0));
         for (keys, desc) in app.keymap.entries(mode) {

@@ -1,6 +1,7 @@
 //! Drawing: pure functions of `&App` into a ratatui frame. Views never mutate state, never
 //! do I/O and never parse; they slice the cached preview lines and format rows.
 
+mod editor;
 mod help;
 mod preview;
 mod results;
@@ -33,5 +34,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     status::draw(frame, app, a.status);
     if app.mode == Mode::Help {
         help::draw(frame, app, frame.area());
+    }
+    if app.mode.is_editor() {
+        editor::draw(frame, app, frame.area());
     }
 }

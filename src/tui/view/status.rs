@@ -55,6 +55,8 @@ fn hints(app: &App) -> Vec<Piece> {
         }
         Mode::Search => &[Action::SearchAccept, Action::MoveDown, Action::Escape],
         Mode::Help => &[Action::Escape],
+        // The editor's popups show their keys in their own footer.
+        Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm => &[],
     };
     let t = &app.theme;
     let mut out = Vec::new();

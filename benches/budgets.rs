@@ -1,0 +1,109 @@
+//! Budgets of DESIGN.md §8 that are not search: load, heading tree, markdown render and token
+//! counting, each printed beside a baseline measured in the same run (ratios, not absolute
+//! thresholds). Run with `cargo bench --bench budgets`; the corpus comes from
+//! `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus`); missing inputs are reported and
+//! skipped (exit 0), since benchmarks never gate CI.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use skillnav::formats::{LoadOptions, load_root, markdown, root_specs};
+use skillnav::render::{RenderOptions, render_markdown};
+use skillnav::tokens::{Encoding, TokenCounter, TokenTable};
+
+fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut out = f();
+    for _ in 0..runs {
+        let t = Instant::now();
+        out = f();
+        best = best.min(t.elapsed());
+    }
+    (best, out)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Baseline: read every file of the tree (what any loader must at least do).
+fn read_all(dir: &Path) -> usize {
+    let mut n = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                n += std::fs::read(&p).map(|b| b.len()).unwrap_or(0);
+            }
+        }
+    }
+    n
+}
+
+fn main() {
+    let base = std::env::var_os("SKILLNAV_BENCH_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/corpus"));
+    let large = base.join("large");
+    let full = base.join("skill-seekers/hono-unified/references/llms-full.md");
+    if !large.is_dir() || !full.is_file() {
+        println!("budgets: {} not found; set SKILLNAV_BENCH_CORPUS to the corpus folder", base.display());
+        return;
+    }
+
+    // Load of the 19 MB tree vs. just reading its bytes.
+    let spec = root_specs(std::slice::from_ref(&large)).remove(0);
+    let (read, bytes) = best_of(3, || read_all(&large));
+    let (load, corpus) = best_of(3, || load_root(&spec, &LoadOptions::default(), &mut |_| {}));
+    println!(
+        "load large: {:.1} ms for {} nodes ({bytes} bytes); reading the files alone {:.1} ms; ratio {:.2}",
+        ms(load),
+        corpus.len(),
+        ms(read),
+        load.as_secs_f64() / read.as_secs_f64()
+    );
+
+    // Token counts of the whole tree (both cores) vs. the bytes/4 estimate.
+    // One cold run each: counts are cached by (path, size, mtime, range, encoding) after it.
+    let t = Instant::now();
+    let table = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::O200kBase));
+    let tok = t.elapsed();
+    let t = Instant::now();
+    let _ = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::Bytes4));
+    let est = t.elapsed();
+    let t = Instant::now();
+    let _ = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::O200kBase));
+    let cached = t.elapsed();
+    println!(
+        "tokens large: {:.1} ms o200k_base ({} tokens), {:.1} ms again from the cache, {:.1} ms bytes/4",
+        ms(tok),
+        table.total(corpus.roots[0]).unwrap_or(0),
+        ms(cached),
+        ms(est)
+    );
+
+    // Heading tree of llms-full.md (365 KB) vs. a pulldown-cmark pass over the same text.
+    let text = std::fs::read_to_string(&full).unwrap_or_default();
+    let (heads, h) = best_of(5, || markdown::headings(&text, 0, text.len()));
+    let (parse, _) = best_of(5, || pulldown_cmark::Parser::new(&text).count());
+    println!(
+        "headings llms-full.md: {:.2} ms for {} headings; bare pulldown-cmark pass {:.2} ms; ratio {:.2}",
+        ms(heads),
+        h.len(),
+        ms(parse),
+        heads.as_secs_f64() / parse.as_secs_f64()
+    );
+
+    // Rendering the same file for the preview, once per (node, width).
+    let opts = RenderOptions { width: 100, terms: vec!["cors".into()], show_frontmatter: true };
+    let (render, r) = best_of(3, || render_markdown(&text, &opts));
+    println!(
+        "render llms-full.md: {:.1} ms into {} lines; ratio to the bare parse {:.1}",
+        ms(render),
+        r.lines.len(),
+        render.as_secs_f64() / parse.as_secs_f64()
+    );
+}

@@ -1,0 +1,74 @@
+//! Claude-style XML layout of curated briefs ([`super::curated`]). Exact:
+//!
+//! ```text
+//! <context_brief mode="answer" encoding="o200k_base" sections="N" tokens="T"[ query="…"][ max_tokens="M"]>
+//! <document id="…" title="…"[ path="…"][ lines="a-b"][ score="s.sss"] origin="selected" exposure="on-demand">
+//! <text; `&`, `<`, `>` escaped>                  (not in locate mode; the element is then empty)
+//! </document>
+//! <left_out max_tokens="M" count="n">id, id</left_out>   (when a budget left sections out)
+//! </context_brief>
+//! ```
+//!
+//! Attribute values escape `&`, `<`, `>`, `"` ([`crate::listing::escape_xml`]); `T` = Σ
+//! tokens of the section texts. `lines` is `a-b`, or `a` for a one-line range. Each line
+//! ends with `\n`. Did-you-mean corrections add `searched_as="typed→used, …"`.
+
+use super::curated::{BriefHead, BriefSection};
+use super::lazytools::Mode;
+use crate::listing::escape_xml;
+
+/// Escape element text: `&`, `<`, `>`.
+pub fn escape_text(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// Render the XML brief of `kept` sections, naming `left` ids as left out.
+pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
+    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
+    let mut out = format!(
+        "<context_brief mode=\"{}\" encoding=\"{}\" sections=\"{}\" tokens=\"{tokens}\"",
+        head.mode,
+        head.encoding.as_str(),
+        kept.len()
+    );
+    if let Some(q) = &head.query {
+        out.push_str(&format!(" query=\"{}\"", escape_xml(q)));
+    }
+    if !head.corrections.is_empty() {
+        let list: Vec<String> = head.corrections.iter().map(|(a, b)| format!("{a}→{b}")).collect();
+        out.push_str(&format!(" searched_as=\"{}\"", escape_xml(&list.join(", "))));
+    }
+    if let Some(m) = head.max_tokens {
+        out.push_str(&format!(" max_tokens=\"{m}\""));
+    }
+    out.push_str(">\n");
+    for s in kept {
+        out.push_str(&format!("<document id=\"{}\" title=\"{}\"", escape_xml(&s.id), escape_xml(&s.title)));
+        if !s.path.is_empty() {
+            out.push_str(&format!(" path=\"{}\"", escape_xml(&s.path)));
+        }
+        match (s.line_start, s.line_end) {
+            (Some(a), Some(b)) if b > a => out.push_str(&format!(" lines=\"{a}-{b}\"")),
+            (Some(a), _) => out.push_str(&format!(" lines=\"{a}\"")),
+            _ => {}
+        }
+        if let Some(sc) = s.score {
+            out.push_str(&format!(" score=\"{sc:.3}\""));
+        }
+        out.push_str(&format!(" origin=\"{}\" exposure=\"{}\">\n", s.origin, s.exposure));
+        if head.mode != Mode::Locate && !s.text.is_empty() {
+            out.push_str(&escape_text(&s.text));
+            out.push('\n');
+        }
+        out.push_str("</document>\n");
+    }
+    if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
+        out.push_str(&format!(
+            "<left_out max_tokens=\"{max}\" count=\"{}\">{}</left_out>\n",
+            left.len(),
+            escape_text(&left.join(", "))
+        ));
+    }
+    out.push_str("</context_brief>\n");
+    out
+}

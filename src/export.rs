@@ -1,0 +1,395 @@
+//! Export a curated selection as a new Agent Skills folder (issue 5 part 7, FORMATS §3):
+//! `SKILL.md` (frontmatter with a validated `name` equal to the folder name, and a
+//! navigation skeleton: one table row per exposed section with its id, reference path,
+//! one-line summary, token size and exposure level) plus `references/` holding the exposed
+//! text, packed in order into files of at most `max_reference_bytes` bytes (a larger section
+//! is split at line breaks). The SKILL.md body is kept under [`MAX_BODY_LINES`] lines and
+//! [`MAX_BODY_TOKENS`] tokens (FORMATS §3.4): rows that do not fit go to
+//! `references/index.md`, which the body links. Optionally `assets/catalog.json` in the
+//! active-skills schema (FORMATS §1.6). The result is checked with
+//! [`crate::validate::validate_skill_md`] (spec profile) before returning.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::exposure::{Exposure, ExposureMap};
+use crate::model::{Corpus, NodeId};
+use crate::tokens::TokenCounter;
+use crate::validate::{Profile, Severity, nfkc_trim, validate_skill_md};
+
+/// SKILL.md body line limit (spec guidance, FORMATS §3.4).
+pub const MAX_BODY_LINES: usize = 500;
+/// SKILL.md body token limit (spec guidance, FORMATS §3.4).
+pub const MAX_BODY_TOKENS: u64 = 5_000;
+/// Default size limit of one reference file, in bytes.
+pub const DEFAULT_MAX_REFERENCE_BYTES: usize = 32 * 1024;
+
+/// Options of [`export_skill`].
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// Frontmatter description (trimmed; cut to 1 024 chars). `None`: a generated one
+    /// naming the section count and the first section titles.
+    pub description: Option<String>,
+    /// Size limit of each reference file in bytes (minimum 256).
+    pub max_reference_bytes: usize,
+    /// Also write `assets/catalog.json`.
+    pub with_catalog: bool,
+    /// Replace an existing non-empty folder.
+    pub force: bool,
+    /// Token counter for the table and the body limit.
+    pub counter: TokenCounter,
+}
+
+/// One exported section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportedSection {
+    /// Source node id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Reference file(s) holding its text, relative to the skill folder.
+    pub references: Vec<String>,
+    /// One-line summary.
+    pub summary: String,
+    /// Tokens of its text.
+    pub tokens: u64,
+    /// Effective exposure level.
+    pub exposure: Exposure,
+}
+
+/// What [`export_skill`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportReport {
+    /// The skill folder.
+    pub dir: PathBuf,
+    /// The skill name (= folder name).
+    pub name: String,
+    /// Files written, relative to `dir`, in write order.
+    pub files: Vec<String>,
+    /// The sections, in order.
+    pub sections: Vec<ExportedSection>,
+    /// SKILL.md body lines and tokens.
+    pub body_lines: usize,
+    /// SKILL.md body tokens.
+    pub body_tokens: u64,
+    /// Validation warnings (spec profile) of the written SKILL.md (errors abort instead).
+    pub warnings: Vec<String>,
+}
+
+/// The sections an export holds: `always` units, then `units` in order, without `hidden`
+/// ones, copies, duplicates, or units inside an already listed one.
+pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> Vec<NodeId> {
+    let mut out: Vec<NodeId> = exposure.always_units(corpus);
+    for &u in units {
+        if u.ix() >= corpus.len() || exposure.level(corpus, u) == Exposure::Hidden || corpus.is_copy(u) {
+            continue;
+        }
+        if out.iter().any(|o| corpus.is_within(u, *o)) {
+            continue;
+        }
+        out.push(u);
+    }
+    out
+}
+
+fn slug(s: &str) -> String {
+    let s = crate::model::id::slug(s);
+    let s: String = s.chars().take(40).collect();
+    if s.is_empty() { "section".into() } else { s.trim_end_matches('-').to_string() }
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// Split `text` into pieces of at most `max` bytes at line breaks (a single longer line is
+/// cut at a char boundary).
+fn split_text(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.split_inclusive('\n') {
+        let mut line = line;
+        while line.len() > max {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            let mut cut = max;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.push(line[..cut].to_string());
+            line = &line[cut..];
+        }
+        if cur.len() + line.len() > max {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push_str(line);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The text a section contributes: its full text (`Corpus::text`), trailing whitespace
+/// trimmed, with `# <title>` prepended when it does not start with a heading (so reopening
+/// the export shows it as a section of its own), ending in one `\n`.
+fn section_text(corpus: &Corpus, id: NodeId) -> String {
+    let n = corpus.node(id);
+    let body = corpus.text(id).trim_end();
+    let title = if n.title.trim().is_empty() { n.id.as_str() } else { n.title.as_str() };
+    if body.trim_start().starts_with('#') {
+        format!("{}\n", body.trim_start_matches('\n'))
+    } else {
+        format!("# {}\n\n{body}\n", title.replace(['\n', '\r'], " "))
+    }
+}
+
+/// Pieces of a section larger than `max` bytes: its own text (up to its first
+/// sub-section), then each sub-section, recursively, so each piece starts at a heading;
+/// only a heading-less run longer than `max` is cut at line breaks (its continuation
+/// pieces then start mid-text).
+fn split_section(corpus: &Corpus, id: NodeId, max: usize) -> Vec<String> {
+    let text = corpus.text(id);
+    let n = corpus.node(id);
+    if text.len() <= max || n.children.is_empty() || n.span.is_none() {
+        return split_text(&section_text(corpus, id), max);
+    }
+    let mut out = Vec::new();
+    let own = corpus.own_text(id).trim_end();
+    if !own.trim().is_empty() {
+        out.extend(split_text(&format!("{}\n", own.trim_start_matches('\n')), max));
+    }
+    for c in &n.children {
+        if corpus.node(*c).span.is_some() {
+            out.extend(split_section(corpus, *c, max));
+        }
+    }
+    out
+}
+
+/// Export `units` (e.g. a recipe's selection units) of `corpus` as a skill in `dir`, whose
+/// folder name is the skill name. Errors: `Usage` when the folder name is not a valid skill
+/// name (lower-case letters, digits, single `-`, 1–64 chars), when nothing is exposed, or
+/// when `dir` is a non-empty folder without `force`; `Io` on write failures; `Refused` when
+/// the written SKILL.md fails spec validation (not expected; reported with the findings).
+pub fn export_skill(
+    corpus: &Corpus,
+    units: &[NodeId],
+    exposure: &ExposureMap,
+    dir: &Path,
+    opts: &ExportOptions,
+) -> Result<ExportReport> {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ok_name = !name.is_empty()
+        && name.len() <= 64
+        && nfkc_trim(&name) == name
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--");
+    if !ok_name {
+        return Err(Error::Usage(format!(
+            "{}: the folder name is the skill name and must be 1-64 of a-z 0-9 and single '-'",
+            dir.display()
+        )));
+    }
+    let picked = exported_units(corpus, units, exposure);
+    if picked.is_empty() {
+        return Err(Error::Usage("nothing to export: the selection has no exposed sections".into()));
+    }
+    if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        if !opts.force {
+            return Err(Error::Usage(format!("{}: folder exists and is not empty (use --force)", dir.display())));
+        }
+        std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let refs_dir = dir.join("references");
+    std::fs::create_dir_all(&refs_dir).map_err(|e| Error::io(&refs_dir, e))?;
+    let max = opts.max_reference_bytes.max(256);
+    let counter = opts.counter;
+
+    // Pack section texts into reference files.
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut sections = Vec::new();
+    let mut cur: Option<(String, String)> = None;
+    for &id in &picked {
+        let n = corpus.node(id);
+        let text = section_text(corpus, id);
+        let mut refs = Vec::new();
+        let pieces = if text.len() > max { split_section(corpus, id, max) } else { vec![text.clone()] };
+        for piece in pieces {
+            let fits = cur.as_ref().is_some_and(|(_, t)| t.len() + 1 + piece.len() <= max);
+            if !fits {
+                if let Some(done) = cur.take() {
+                    files.push(done);
+                }
+                let file = format!("references/{:02}-{}.md", files.len() + 1, slug(&n.title));
+                cur = Some((file, String::new()));
+            }
+            if let Some((file, t)) = cur.as_mut() {
+                if !t.is_empty() {
+                    t.push('\n');
+                }
+                t.push_str(&piece);
+                if !refs.contains(file) {
+                    refs.push(file.clone());
+                }
+            }
+        }
+        let summary = crate::brief::curated::summary_of(&n.summary, corpus.text(id));
+        sections.push(ExportedSection {
+            id: n.id.clone(),
+            title: n.title.replace(['\n', '\r'], " "),
+            references: refs,
+            summary: summary.chars().take(160).collect(),
+            tokens: counter.count(&text),
+            exposure: exposure.level(corpus, id),
+        });
+    }
+    if let Some(done) = cur.take() {
+        files.push(done);
+    }
+
+    let description = opts.description.clone().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).unwrap_or_else(|| {
+        let titles: Vec<&str> = sections.iter().take(5).map(|s| s.title.as_str()).collect();
+        format!(
+            "Curated documentation: {} section(s) ({}{}). Use when a task needs these topics; read the referenced file of a section only when needed.",
+            sections.len(),
+            titles.join(", "),
+            if sections.len() > 5 { ", …" } else { "" }
+        )
+    });
+    let description: String = description.chars().take(1024).collect();
+
+    // SKILL.md body with as many table rows as fit; the rest in references/index.md.
+    let total_tokens: u64 = sections.iter().map(|s| s.tokens).sum();
+    let intro = format!(
+        "# {name}\n\n{} section(s), {} tokens ({}) in `references/`. Pick a section from the table and read only its reference file.\n\n## Sections\n\n",
+        sections.len(),
+        crate::brief::human_count(total_tokens),
+        counter.encoding().as_str()
+    );
+    let header = "| id | reference | summary | tokens | exposure |\n|---|---|---|---|---|\n";
+    let row = |s: &ExportedSection| {
+        let refs: Vec<String> = s.references.iter().map(|r| format!("[{r}]({r})")).collect();
+        format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            cell(&s.id),
+            refs.join(", "),
+            cell(&s.summary),
+            s.tokens,
+            s.exposure
+        )
+    };
+    let mut body = format!("{intro}{header}");
+    let mut shown = 0;
+    let reserve = "\nMore sections: see [references/index.md](references/index.md).\n";
+    for s in &sections {
+        let r = row(s);
+        let candidate = format!("{body}{r}");
+        if candidate.lines().count() + 3 > MAX_BODY_LINES
+            || counter.count(&candidate) + counter.count(reserve) > MAX_BODY_TOKENS
+        {
+            break;
+        }
+        body = candidate;
+        shown += 1;
+    }
+    if shown < sections.len() {
+        let mut index = format!("# {name}: all sections\n\n{header}");
+        for s in &sections {
+            index.push_str(&row(s));
+        }
+        files.push(("references/index.md".into(), index));
+        body.push_str(reserve);
+    }
+    let skill_md = format!("---\nname: {name}\ndescription: {}\n---\n\n{body}", yaml_scalar(&description));
+
+    let mut written = Vec::new();
+    for (file, text) in &files {
+        let p = dir.join(file);
+        std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
+        written.push(file.clone());
+    }
+    let skill_path = dir.join("SKILL.md");
+    std::fs::write(&skill_path, &skill_md).map_err(|e| Error::io(&skill_path, e))?;
+    written.insert(0, "SKILL.md".into());
+    if opts.with_catalog {
+        let catalog = catalog_json(&name, &sections, corpus, &picked);
+        let assets = dir.join("assets");
+        std::fs::create_dir_all(&assets).map_err(|e| Error::io(&assets, e))?;
+        let p = assets.join("catalog.json");
+        let text = serde_json::to_string_pretty(&catalog).unwrap_or_default() + "\n";
+        std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
+        written.push("assets/catalog.json".into());
+    }
+    let body_tokens = counter.count(&body);
+    let findings = validate_skill_md(&skill_md, &name, Some(body_tokens), Profile::Spec);
+    let errors: Vec<String> =
+        findings.iter().filter(|f| f.severity == Severity::Error).map(|f| f.message.clone()).collect();
+    if !errors.is_empty() {
+        return Err(Error::Refused(format!("{}: exported SKILL.md fails validation: {}", dir.display(), errors.join("; "))));
+    }
+    Ok(ExportReport {
+        dir: dir.to_path_buf(),
+        name,
+        files: written,
+        body_lines: body.trim_matches('\n').lines().count(),
+        body_tokens,
+        sections,
+        warnings: findings.iter().map(|f| f.message.clone()).collect(),
+    })
+}
+
+/// A description as a YAML scalar: plain when safe, else double-quoted.
+fn yaml_scalar(s: &str) -> String {
+    use crate::frontmatter::quote::{Context, Quoting, least_quoting, render};
+    let q = least_quoting(s, Context::Block);
+    let q = if q == Quoting::Plain { q } else { Quoting::Double };
+    render(s, q, Context::Block)
+}
+
+/// The active-skills catalog (FORMATS §1.6) of an export: one section per exported
+/// section (`id` = the design's id of the title, deduplicated; `topics` = lower-cased
+/// titles of the section and its sub-sections; `size_bytes` = bytes of its text;
+/// `variants` = `[]`, plus `reference` = its first reference file), no llms variants.
+fn catalog_json(name: &str, sections: &[ExportedSection], corpus: &Corpus, picked: &[NodeId]) -> serde_json::Value {
+    let mut taken = std::collections::HashSet::new();
+    let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut out = Vec::new();
+    for (s, &node) in sections.iter().zip(picked) {
+        let id = crate::model::id::dedupe(&crate::formats::catalog::section_id(&s.title), &mut taken);
+        let mut topics: Vec<String> =
+            corpus.node(node).children.iter().map(|c| corpus.node(*c).title.to_lowercase()).collect();
+        topics.push(s.title.to_lowercase());
+        for t in &topics {
+            let ids = index.entry(t.clone()).or_default();
+            if !ids.contains(&id) {
+                ids.push(id.clone());
+            }
+        }
+        out.push(json!({
+            "id": id,
+            "title": s.title,
+            "h1_marker": format!("# {}", s.title),
+            "topics": topics,
+            "size_bytes": corpus.text(node).len(),
+            "variants": [],
+            "reference": s.references.first(),
+        }));
+    }
+    json!({
+        "metadata": {
+            "framework": name,
+            "version": "unknown",
+            "generated": crate::formats::catalog::now_iso8601(),
+            "total_sections": out.len(),
+            "variants": {},
+        },
+        "sections": out,
+        "search_index": index,
+    })
+}

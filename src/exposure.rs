@@ -1,0 +1,154 @@
+//! Exposure levels (issue 5 part 2, DESIGN.md §5): how eagerly a node's text reaches an
+//! agent. `always` nodes are in every brief, `on-demand` ones (the default) when selected
+//! or retrieved, `explicit` ones only when selected by id, `hidden` ones never. A level set
+//! on a node applies to its whole subtree unless a descendant sets its own.
+//!
+//! Levels come from node metadata (`meta.exposure`, e.g. the git-adr loader marks ADRs
+//! `explicit`) and from overrides a user or a recipe sets ([`ExposureMap::set`]).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::model::{Corpus, NodeId};
+
+/// One exposure level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Exposure {
+    /// In every brief (and counted as always-loaded).
+    Always,
+    /// In a brief when selected or retrieved by a query (the default).
+    #[default]
+    OnDemand,
+    /// In a brief only when selected by id (never retrieved).
+    Explicit,
+    /// Never in a brief.
+    Hidden,
+}
+
+impl Exposure {
+    /// All levels, in the order the UI cycles through them.
+    pub const ALL: [Exposure; 4] = [Exposure::Always, Exposure::OnDemand, Exposure::Explicit, Exposure::Hidden];
+
+    /// `always`, `on-demand`, `explicit`, `hidden`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Exposure::Always => "always",
+            Exposure::OnDemand => "on-demand",
+            Exposure::Explicit => "explicit",
+            Exposure::Hidden => "hidden",
+        }
+    }
+
+    /// Parse one of the [`Exposure::as_str`] names (also `on_demand`/`ondemand`, any case).
+    pub fn parse(s: &str) -> Option<Exposure> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "always" => Some(Exposure::Always),
+            "on-demand" | "on_demand" | "ondemand" => Some(Exposure::OnDemand),
+            "explicit" => Some(Exposure::Explicit),
+            "hidden" => Some(Exposure::Hidden),
+            _ => None,
+        }
+    }
+
+    /// The next level in [`Exposure::ALL`] (wrapping), for a UI toggle.
+    pub fn next(self) -> Exposure {
+        let i = Exposure::ALL.iter().position(|e| *e == self).unwrap_or(0);
+        Exposure::ALL[(i + 1) % Exposure::ALL.len()]
+    }
+
+    /// Whether a node at this level enters a brief when it was `selected` by id and/or
+    /// `retrieved` by a query.
+    pub fn admits(self, selected: bool, retrieved: bool) -> bool {
+        match self {
+            Exposure::Always => true,
+            Exposure::OnDemand => selected || retrieved,
+            Exposure::Explicit => selected,
+            Exposure::Hidden => false,
+        }
+    }
+}
+
+impl fmt::Display for Exposure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Levels set on nodes; everything else inherits from its nearest ancestor with a level,
+/// else [`Exposure::OnDemand`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExposureMap {
+    set: HashMap<NodeId, Exposure>,
+}
+
+impl ExposureMap {
+    /// No levels set: everything is on-demand.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The levels carried by node metadata: every node whose `meta.exposure` is a level name.
+    /// Unknown names are ignored (the loader already warned about them, or they are foreign).
+    pub fn from_corpus(corpus: &Corpus) -> Self {
+        let mut map = Self::new();
+        for (i, n) in corpus.nodes.iter().enumerate() {
+            if let Some(e) = n.meta.get("exposure").and_then(|v| v.as_str()).and_then(Exposure::parse) {
+                map.set.insert(NodeId(i as u32), e);
+            }
+        }
+        map
+    }
+
+    /// Set (`Some`) or clear (`None`) the level of `id` itself.
+    pub fn set(&mut self, id: NodeId, level: Option<Exposure>) {
+        match level {
+            Some(e) => {
+                self.set.insert(id, e);
+            }
+            None => {
+                self.set.remove(&id);
+            }
+        }
+    }
+
+    /// The level set on `id` itself, if any.
+    pub fn own(&self, id: NodeId) -> Option<Exposure> {
+        self.set.get(&id).copied()
+    }
+
+    /// The effective level of `id`: its own, else its nearest ancestor's, else on-demand.
+    pub fn level(&self, corpus: &Corpus, id: NodeId) -> Exposure {
+        std::iter::once(id)
+            .chain(corpus.ancestors(id))
+            .find_map(|n| self.set.get(&n).copied())
+            .unwrap_or_default()
+    }
+
+    /// Nodes with a level set, with their level, sorted by node id (stable order).
+    pub fn entries(&self) -> Vec<(NodeId, Exposure)> {
+        let mut v: Vec<(NodeId, Exposure)> = self.set.iter().map(|(k, v)| (*k, *v)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Text units (`NodeKind::is_text_unit`) whose effective level is `always`, in
+    /// document order, skipping a unit whose ancestor unit is already listed (its text is
+    /// part of the ancestor's; pre-order puts it right after that ancestor's subtree start) and copies (`duplicate`/`alias`, [`Corpus::is_copy`]).
+    pub fn always_units(&self, corpus: &Corpus) -> Vec<NodeId> {
+        if !self.set.values().any(|e| *e == Exposure::Always) {
+            return Vec::new();
+        }
+        let mut out: Vec<NodeId> = Vec::new();
+        for id in corpus.all_preorder() {
+            let n = corpus.node(id);
+            if !n.kind.is_text_unit() || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
+                continue;
+            }
+            if out.last().is_some_and(|o| corpus.is_within(id, *o)) {
+                continue;
+            }
+            out.push(id);
+        }
+        out
+    }
+}

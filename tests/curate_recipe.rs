@@ -1,0 +1,106 @@
+//! Recipes (src/recipe.rs): save on one load, load on the next, report changed and
+//! missing sections; the store's save/list/load/delete.
+
+use std::path::Path;
+
+use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::formats::{LoadOptions, RootSpec, load_root};
+use skillnav::model::{Corpus, Selection};
+use skillnav::recipe::{Recipe, Store, node_hash, valid_name};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+fn load(dir: &Path) -> Corpus {
+    load_root(&RootSpec { path: dir.to_path_buf(), label: "skills".into() }, &LoadOptions::default(), &mut |_| {})
+}
+
+#[test]
+fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), &skills);
+    let store = Store::new(tmp.path().join("recipes"));
+
+    // Run 1: select two sections and a skill, set levels, save.
+    let c = load(&skills);
+    let mut sel = Selection::new();
+    for id in ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format/tags", "skills/deploy"] {
+        sel.select(&c, c.find(id).unwrap());
+    }
+    let mut exp = ExposureMap::new();
+    exp.set(c.find("skills/notes/references").unwrap(), Some(Exposure::Explicit));
+    let mut r = Recipe::capture("notes-kit", &c, &sel, &exp);
+    r.max_tokens = Some(2000);
+    let path = store.save(&r).unwrap();
+    assert_eq!(path, tmp.path().join("recipes/notes-kit.json"));
+    assert_eq!(store.list(), ["notes-kit"]);
+    assert_eq!(r.selected.len(), 3);
+    assert_eq!(r.selected[0].hash.len(), 16);
+
+    // Run 2, unchanged: same selection, nothing reported.
+    let c2 = load(&skills);
+    let back = store.load("notes-kit").unwrap();
+    assert_eq!(back, r);
+    let a = back.apply(&c2);
+    assert!(a.changed.is_empty() && a.missing.is_empty(), "{:?}", a.warnings());
+    let ids: Vec<&str> = a.selection.members().map(|n| c2.node(n).id.as_str()).collect();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(a.exposure.level(&c2, c2.find("skills/notes/references/format.md#note-format/tags").unwrap()), Exposure::Explicit);
+
+    // Edit the Tags section, remove the Rollback heading: changed + (skill hash) changed.
+    let fmt = skills.join("notes/references/format.md");
+    let text = std::fs::read_to_string(&fmt).unwrap().replace("lower-case words", "short words");
+    std::fs::write(&fmt, text).unwrap();
+    let c3 = load(&skills);
+    let a = back.apply(&c3);
+    assert_eq!(a.changed, ["skills/notes/references/format.md#note-format/tags", "skills/notes/references"]);
+    assert!(a.missing.is_empty());
+    assert_eq!(a.warnings()[0], "changed since the recipe was saved: skills/notes/references/format.md#note-format/tags");
+
+    // Remove the Record section: missing.
+    let md = skills.join("notes/SKILL.md");
+    let text = std::fs::read_to_string(&md).unwrap().replace("## Record", "Record:");
+    std::fs::write(&md, text).unwrap();
+    let c4 = load(&skills);
+    let a = back.apply(&c4);
+    assert_eq!(a.missing, ["skills/notes/SKILL.md#notes/record"]);
+    assert_eq!(a.selection.len(), 2);
+
+    store.delete("notes-kit").unwrap();
+    assert!(store.list().is_empty());
+    assert!(store.delete("notes-kit").is_err());
+}
+
+#[test]
+fn node_hash_is_stable_and_content_based() {
+    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"));
+    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
+    assert_eq!(node_hash(&c, tags), node_hash(&c, tags));
+    assert_ne!(node_hash(&c, tags), node_hash(&c, record));
+    let skill = c.find("skills/deploy").unwrap();
+    assert_eq!(node_hash(&c, skill).len(), 16);
+}
+
+#[test]
+fn recipe_names_and_bad_files() {
+    assert!(valid_name("my-kit_2.v1"));
+    for bad in ["", ".hidden", "a/b", "a b", &"x".repeat(65)] {
+        assert!(!valid_name(bad), "{bad:?}");
+    }
+    let err = Recipe::from_json("{\"schema\": 9, \"name\": \"x\"}", Path::new("r.json")).unwrap_err();
+    assert_eq!(err.to_string(), "r.json: recipe schema 9 is newer than this skillnav (1)");
+    assert!(Recipe::from_json("[]", Path::new("r.json")).is_err());
+    assert!(Store::new("/tmp").path("../x").is_err());
+}
