@@ -199,7 +199,8 @@ pub fn prefix_str(name: &str) -> Option<&str> {
 }
 
 fn prefix_tuple(name: &str) -> Vec<u64> {
-    prefix_str(name).map_or_else(|| vec![999], |p| p.split('-').map(|x| x.parse().unwrap_or(u64::MAX)).collect())
+    prefix_str(name)
+        .map_or_else(|| vec![999], |p| p.split('-').map(|x| x.parse().unwrap_or(u64::MAX)).collect())
 }
 
 /// The folder name and README title of a merged group (`merge.py` `merge_group`): title =
@@ -243,7 +244,7 @@ pub fn plan_merge(top: &Path, opts: MergeOptions) -> Result<Vec<Step>> {
         }
     }
     walk(&root, Vec::new(), &mut paths);
-    paths.sort_by(|a, b| b.0.cmp(&a.0));
+    paths.sort_by_key(|p| std::cmp::Reverse(p.0));
     // Merges reorder children, so resolve each folder by its names, not its indexes; a
     // folder merged away earlier is skipped.
     let named: Vec<Vec<String>> = paths.iter().map(|(_, p)| names_of(&root, p)).collect();
@@ -410,7 +411,8 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                 let d = top.join(dir);
                 let new = d.join(name);
                 std::fs::create_dir_all(&new).map_err(|e| Error::io(&new, e))?;
-                let (first, last) = (leaves.first().cloned().unwrap_or_default(), leaves.last().cloned().unwrap_or_default());
+                let (first, last) =
+                    (leaves.first().cloned().unwrap_or_default(), leaves.last().cloned().unwrap_or_default());
                 merge_docs(&d, leaves, &new)?;
                 write(
                     &new.join("README.md"),

@@ -133,12 +133,14 @@ fn split_text(text: &str, max: usize) -> Vec<String> {
     out
 }
 
-/// The text a section contributes: its full text (`Corpus::text`), trailing whitespace
+/// The text a section contributes: its full text without hidden sub-sections
+/// ([`ExposureMap::visible_text`]), trailing whitespace
 /// trimmed, with `# <title>` prepended when it does not start with a heading (so reopening
 /// the export shows it as a section of its own), ending in one `\n`.
-fn section_text(corpus: &Corpus, id: NodeId) -> String {
+fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
     let n = corpus.node(id);
-    let body = corpus.text(id).trim_end();
+    let full = exposure.visible_text(corpus, id);
+    let body = full.trim_end();
     let title = if n.title.trim().is_empty() { n.id.as_str() } else { n.title.as_str() };
     if body.trim_start().starts_with('#') {
         format!("{}\n", body.trim_start_matches('\n'))
@@ -151,11 +153,11 @@ fn section_text(corpus: &Corpus, id: NodeId) -> String {
 /// sub-section), then each sub-section, recursively, so each piece starts at a heading;
 /// only a heading-less run longer than `max` is cut at line breaks (its continuation
 /// pieces then start mid-text).
-fn split_section(corpus: &Corpus, id: NodeId, max: usize) -> Vec<String> {
-    let text = corpus.text(id);
+fn split_section(corpus: &Corpus, exposure: &ExposureMap, id: NodeId, max: usize) -> Vec<String> {
+    let text = exposure.visible_text(corpus, id);
     let n = corpus.node(id);
     if text.len() <= max || n.children.is_empty() || n.span.is_none() {
-        return split_text(&section_text(corpus, id), max);
+        return split_text(&section_text(corpus, exposure, id), max);
     }
     let mut out = Vec::new();
     let own = corpus.own_text(id).trim_end();
@@ -163,8 +165,8 @@ fn split_section(corpus: &Corpus, id: NodeId, max: usize) -> Vec<String> {
         out.extend(split_text(&format!("{}\n", own.trim_start_matches('\n')), max));
     }
     for c in &n.children {
-        if corpus.node(*c).span.is_some() {
-            out.extend(split_section(corpus, *c, max));
+        if corpus.node(*c).span.is_some() && exposure.level(corpus, *c) != Exposure::Hidden {
+            out.extend(split_section(corpus, exposure, *c, max));
         }
     }
     out
@@ -202,7 +204,10 @@ pub fn export_skill(
     }
     if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
         if !opts.force {
-            return Err(Error::Usage(format!("{}: folder exists and is not empty (use --force)", dir.display())));
+            return Err(Error::Usage(format!(
+                "{}: folder exists and is not empty (use --force)",
+                dir.display()
+            )));
         }
         std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
@@ -217,9 +222,10 @@ pub fn export_skill(
     let mut cur: Option<(String, String)> = None;
     for &id in &picked {
         let n = corpus.node(id);
-        let text = section_text(corpus, id);
+        let text = section_text(corpus, exposure, id);
         let mut refs = Vec::new();
-        let pieces = if text.len() > max { split_section(corpus, id, max) } else { vec![text.clone()] };
+        let pieces =
+            if text.len() > max { split_section(corpus, exposure, id, max) } else { vec![text.clone()] };
         for piece in pieces {
             let fits = cur.as_ref().is_some_and(|(_, t)| t.len() + 1 + piece.len() <= max);
             if !fits {
@@ -239,7 +245,7 @@ pub fn export_skill(
                 }
             }
         }
-        let summary = crate::brief::curated::summary_of(&n.summary, corpus.text(id));
+        let summary = crate::brief::curated::summary_of(&n.summary, &exposure.visible_text(corpus, id));
         sections.push(ExportedSection {
             id: n.id.clone(),
             title: n.title.replace(['\n', '\r'], " "),
@@ -331,7 +337,11 @@ pub fn export_skill(
     let errors: Vec<String> =
         findings.iter().filter(|f| f.severity == Severity::Error).map(|f| f.message.clone()).collect();
     if !errors.is_empty() {
-        return Err(Error::Refused(format!("{}: exported SKILL.md fails validation: {}", dir.display(), errors.join("; "))));
+        return Err(Error::Refused(format!(
+            "{}: exported SKILL.md fails validation: {}",
+            dir.display(),
+            errors.join("; ")
+        )));
     }
     Ok(ExportReport {
         dir: dir.to_path_buf(),
@@ -356,7 +366,12 @@ fn yaml_scalar(s: &str) -> String {
 /// section (`id` = the design's id of the title, deduplicated; `topics` = lower-cased
 /// titles of the section and its sub-sections; `size_bytes` = bytes of its text;
 /// `variants` = `[]`, plus `reference` = its first reference file), no llms variants.
-fn catalog_json(name: &str, sections: &[ExportedSection], corpus: &Corpus, picked: &[NodeId]) -> serde_json::Value {
+fn catalog_json(
+    name: &str,
+    sections: &[ExportedSection],
+    corpus: &Corpus,
+    picked: &[NodeId],
+) -> serde_json::Value {
     let mut taken = std::collections::HashSet::new();
     let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut out = Vec::new();

@@ -6,6 +6,7 @@
 //! Levels come from node metadata (`meta.exposure`, e.g. the git-adr loader marks ADRs
 //! `explicit`) and from overrides a user or a recipe sets ([`ExposureMap::set`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -27,7 +28,8 @@ pub enum Exposure {
 
 impl Exposure {
     /// All levels, in the order the UI cycles through them.
-    pub const ALL: [Exposure; 4] = [Exposure::Always, Exposure::OnDemand, Exposure::Explicit, Exposure::Hidden];
+    pub const ALL: [Exposure; 4] =
+        [Exposure::Always, Exposure::OnDemand, Exposure::Explicit, Exposure::Hidden];
 
     /// `always`, `on-demand`, `explicit`, `hidden`.
     pub fn as_str(self) -> &'static str {
@@ -150,5 +152,43 @@ impl ExposureMap {
             out.push(id);
         }
         out
+    }
+
+    /// The full text of `id` (`Corpus::text`) without the text of descendants whose
+    /// effective level is `hidden` (their byte ranges in the same source are cut out), so
+    /// a hidden sub-section never leaks through a visible parent. Borrowed when nothing is
+    /// hidden.
+    pub fn visible_text<'c>(&self, corpus: &'c Corpus, id: NodeId) -> Cow<'c, str> {
+        let text = corpus.text(id);
+        let Some(span) = corpus.node(id).span else { return Cow::Borrowed(text) };
+        if !self.set.values().any(|e| *e == Exposure::Hidden) {
+            return Cow::Borrowed(text);
+        }
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        let mut stack: Vec<NodeId> = corpus.node(id).children.clone();
+        while let Some(n) = stack.pop() {
+            match corpus.node(n).span {
+                Some(s) if s.source == span.source && self.level(corpus, n) == Exposure::Hidden => {
+                    let a = s.start.clamp(span.start, span.end) - span.start;
+                    let b = s.end.clamp(span.start, span.end) - span.start;
+                    cuts.push((a, b));
+                }
+                _ => stack.extend(corpus.node(n).children.iter().copied()),
+            }
+        }
+        if cuts.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        cuts.sort_unstable();
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (a, b) in cuts {
+            if a > at {
+                out.push_str(text.get(at..a).unwrap_or(""));
+            }
+            at = at.max(b);
+        }
+        out.push_str(text.get(at.min(text.len())..).unwrap_or(""));
+        Cow::Owned(out)
     }
 }

@@ -150,7 +150,11 @@ pub fn skill_layers(corpus: &Corpus, skill: NodeId, counter: TokenCounter) -> Sk
                 bytes: n.bytes,
                 tokens: if asset { 0 } else { counter.count(corpus.text(id)) },
             };
-            if asset { assets.push(layer) } else { references.push(layer) }
+            if asset {
+                assets.push(layer)
+            } else {
+                references.push(layer)
+            }
             continue;
         }
         stack.extend(n.children.iter().rev().copied());

@@ -205,7 +205,9 @@ impl Recipe {
                     a.exposure.set(f, Some(level));
                     note(&mut a, &e.id, st);
                 }
-                (Some(_), None) => note(&mut a, &format!("{} (unknown level {:?})", e.id, e.level), NodeState::Missing),
+                (Some(_), None) => {
+                    note(&mut a, &format!("{} (unknown level {:?})", e.id, e.level), NodeState::Missing)
+                }
                 (None, _) => note(&mut a, &e.id, st),
             }
         }

@@ -28,7 +28,12 @@ pub struct RenderOptions {
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        Self { args: None, vars: BTreeMap::new(), include_base_dir: false, append_args_if_no_placeholder: true }
+        Self {
+            args: None,
+            vars: BTreeMap::new(),
+            include_base_dir: false,
+            append_args_if_no_placeholder: true,
+        }
     }
 }
 
@@ -158,7 +163,12 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
 /// Values are inserted literally (context-chef's JS `String.replace` would also expand
 /// `$&`-style patterns inside the args; that quirk is not reproduced). No escape exists
 /// for a literal `$ARGUMENTS`.
-pub fn render_body(body: &str, argument_names: &[String], base_dir: Option<&Path>, opts: &RenderOptions) -> String {
+pub fn render_body(
+    body: &str,
+    argument_names: &[String],
+    base_dir: Option<&Path>,
+    opts: &RenderOptions,
+) -> String {
     let mut text = match (opts.include_base_dir, base_dir) {
         (true, Some(dir)) => format!("Base directory for this skill: {}\n\n{body}", dir.display()),
         _ => body.to_string(),
@@ -202,7 +212,12 @@ pub fn argument_names(value: &Value) -> Vec<String> {
 /// A skill from its text: frontmatter (our lenient parser) → name (else `folder_name`),
 /// description, when-to-use and `arguments`; body = the text after the closing fence,
 /// trimmed (the whole text trimmed when there is no frontmatter).
-pub fn skill_from_text(text: &str, folder_name: &str, location: &str, base_dir: Option<PathBuf>) -> SkillText {
+pub fn skill_from_text(
+    text: &str,
+    folder_name: &str,
+    location: &str,
+    base_dir: Option<PathBuf>,
+) -> SkillText {
     match frontmatter::parse(text) {
         Some(fm) if fm.block.end > 0 => SkillText {
             entry: ListingEntry::from_frontmatter(&fm, folder_name, location),
@@ -229,11 +244,10 @@ pub fn skill_from_text(text: &str, folder_name: &str, location: &str, base_dir: 
 /// `Error::Io` when it is unreadable or not UTF-8.
 pub fn load_skill_dir(dir: &Path) -> crate::error::Result<SkillText> {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let file = ["SKILL.md", "skill.md"]
-        .iter()
-        .map(|n| abs.join(n))
-        .find(|p| p.is_file())
-        .ok_or_else(|| crate::error::Error::Usage(format!("{}: no SKILL.md in this folder", dir.display())))?;
+    let file =
+        ["SKILL.md", "skill.md"].iter().map(|n| abs.join(n)).find(|p| p.is_file()).ok_or_else(|| {
+            crate::error::Error::Usage(format!("{}: no SKILL.md in this folder", dir.display()))
+        })?;
     let text = std::fs::read_to_string(&file).map_err(|e| crate::error::Error::io(&file, e))?;
     let folder = abs.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok(skill_from_text(&text, &folder, &file.to_string_lossy(), Some(abs)))

@@ -75,7 +75,8 @@ fn json_golden_parses_and_names_origins() {
     let b = curated_brief(&c, Some(&index), &req(&sel, Some("note heading"), BriefFormat::Json), counter());
     golden("combined.json", &b.text);
     let v: serde_json::Value = serde_json::from_str(&b.text).expect("valid JSON");
-    let origins: Vec<&str> = v["sections"].as_array().unwrap().iter().map(|s| s["origin"].as_str().unwrap()).collect();
+    let origins: Vec<&str> =
+        v["sections"].as_array().unwrap().iter().map(|s| s["origin"].as_str().unwrap()).collect();
     assert_eq!(origins, ["selected", "retrieved", "retrieved"]);
     assert_eq!(v["mode"], "answer");
 }
@@ -114,7 +115,11 @@ fn summarize_mode_golden_condenses_each_section() {
 fn extract_mode_gives_retrieved_hits_their_whole_text() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
-    let top = CuratedRequest { top_k: 1, mode: Mode::Extract, ..req(&[], Some("note format heading"), BriefFormat::Md) };
+    let top = CuratedRequest {
+        top_k: 1,
+        mode: Mode::Extract,
+        ..req(&[], Some("note format heading"), BriefFormat::Md)
+    };
     let b = curated_brief(&c, Some(&index), &top, counter());
     let answer = CuratedRequest { mode: Mode::Answer, ..top.clone() };
     let a = curated_brief(&c, Some(&index), &answer, counter());
@@ -175,4 +180,18 @@ fn over_budget_brief_names_what_it_left_out() {
     let r = CuratedRequest { max_tokens: Some(120), ..req(&sel, None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     golden("budget.md", &b.text);
+}
+
+#[test]
+fn hidden_sub_sections_never_leak_through_a_visible_parent() {
+    let c = fixture();
+    let mut exp = ExposureMap::new();
+    exp.set(id(&c, "skills/notes/references/format.md#note-format"), Some(Exposure::Always));
+    exp.set(id(&c, TAGS), Some(Exposure::Hidden));
+    let r = CuratedRequest { exposure: Some(&exp), ..req(&[], None, BriefFormat::Md) };
+    let b = curated_brief(&c, None, &r, counter());
+    assert!(b.text.contains("Every note starts with a level-one heading."), "{}", b.text);
+    assert!(b.text.contains("Old notes move to archive/"));
+    assert!(!b.text.contains("Tags go on"), "{}", b.text);
+    assert!(!b.text.contains("## Tags"));
 }

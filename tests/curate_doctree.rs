@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use skillnav::doctree_ops::{MergeOptions, Step, apply, group_name, name_suffix, plan_collapse, plan_merge, prefix_str};
+use skillnav::doctree_ops::{
+    MergeOptions, Step, apply, group_name, name_suffix, plan_collapse, plan_merge, prefix_str,
+};
 
 fn words(n: usize, tag: &str) -> String {
     format!("# {tag}\n\n{}\n", vec!["w"; n.saturating_sub(2)].join(" "))
@@ -45,8 +47,14 @@ fn name_rules_follow_merge_py() {
     assert_eq!(prefix_str("11-4-Performance"), Some("11-4"));
     assert_eq!(prefix_str("Key"), None);
     let g = |v: &[&str]| group_name(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    assert_eq!(g(&["2-2-4-weak-Directive", "2-2-5-weak-Directive-Alt"]), ("2-2-4-to-2-2-5-weak-Directive".into(), "weak-Directive".into()));
-    assert_eq!(g(&["2-2-1-extern-Directive", "2-2-2-visible-Directive"]), ("2-2-1-to-2-2-2-extern-Directive".into(), "extern-Directive".into()));
+    assert_eq!(
+        g(&["2-2-4-weak-Directive", "2-2-5-weak-Directive-Alt"]),
+        ("2-2-4-to-2-2-5-weak-Directive".into(), "weak-Directive".into())
+    );
+    assert_eq!(
+        g(&["2-2-1-extern-Directive", "2-2-2-visible-Directive"]),
+        ("2-2-1-to-2-2-2-extern-Directive".into(), "extern-Directive".into())
+    );
     assert_eq!(g(&["5-a-x", "5-b-x"]), ("5-a-x".into(), "a-x".into()));
 }
 
@@ -94,11 +102,14 @@ fn merge_applies_the_plan_with_placeholders() {
     assert_eq!(std::fs::read(top.join("3-Big/3-1-to-3-2-Part/img/fig.png")).unwrap(), b"png");
     assert_eq!(
         std::fs::read_to_string(top.join("3-Big/README.md")).unwrap(),
-        "# Big\n\n- **Part** — (placeholder - 20-word summary goes here)\n- **Part** — (placeholder - 20-word summary goes here)\n"
+        // merge.py's name_suffix keeps `to-…` of a merged folder name (its regex stops at the
+        // first prefix); reproduced as is.
+        "# Big\n\n- **to-3-2-Part** — (placeholder - 20-word summary goes here)\n- **to-3-4-Part** — (placeholder - 20-word summary goes here)\n"
     );
-    // A second plan on the result is empty apart from nothing-to-do folders.
+    // A second plan only rewrites the READMEs of folders that still have leaves.
     let again = plan_merge(top, MergeOptions { min_words: 300, max_words: 600 }).unwrap();
-    assert_eq!(again.iter().map(|s| s.to_string()).collect::<Vec<_>>(), ["merge into 3-Big <- 3-1-to-3-2-Part, 3-3-to-3-4-Part (1003 words)"].iter().filter(|_| false).map(|s| s.to_string()).collect::<Vec<_>>());
+    let lines: Vec<String> = again.iter().map(|s| s.to_string()).collect();
+    assert_eq!(lines, ["rewrite 2-Directives/2-2-Linking/README.md", "rewrite 3-Big/README.md"]);
 }
 
 #[test]
@@ -111,5 +122,8 @@ fn collapse_pulls_a_single_child_up() {
     apply(top, &steps).unwrap();
     assert!(top.join("4-Solo/doc.md").is_file());
     assert!(!top.join("4-Solo/4-1-Only").exists());
-    assert_eq!(std::fs::read_to_string(top.join("4-Solo/README.md")).unwrap(), "# 4-Solo/4-1-Only\n\nSummary.\n");
+    assert_eq!(
+        std::fs::read_to_string(top.join("4-Solo/README.md")).unwrap(),
+        "# 4-Solo/4-1-Only\n\nSummary.\n"
+    );
 }

@@ -2,15 +2,19 @@
 
 use std::path::Path;
 
-use skillnav::exposure::{Exposure, ExposureMap};
 use skillnav::export::{ExportOptions, MAX_BODY_LINES, MAX_BODY_TOKENS, export_skill};
+use skillnav::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, NodeKind, Selection};
 use skillnav::tokens::{Encoding, TokenCounter};
 use skillnav::validate::{Profile, Severity, validate_skill_md};
 
 fn load(path: &Path, label: &str) -> Corpus {
-    load_root(&RootSpec { path: path.to_path_buf(), label: label.into() }, &LoadOptions::default(), &mut |_| {})
+    load_root(
+        &RootSpec { path: path.to_path_buf(), label: label.into() },
+        &LoadOptions::default(),
+        &mut |_| {},
+    )
 }
 
 fn opts(max: usize) -> ExportOptions {
@@ -27,7 +31,9 @@ fn section_titles(c: &Corpus) -> Vec<String> {
     let mut t: Vec<String> = c
         .nodes
         .iter()
-        .filter(|n| n.kind == NodeKind::Section && n.path.contains("references/") && !n.path.ends_with("index.md"))
+        .filter(|n| {
+            n.kind == NodeKind::Section && n.path.contains("references/") && !n.path.ends_with("index.md")
+        })
         .map(|n| n.title.clone())
         .collect();
     t.sort();
@@ -38,11 +44,20 @@ fn section_titles(c: &Corpus) -> Vec<String> {
 fn export_of_a_hono_selection_validates_and_reopens_with_the_same_sections() {
     let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/hono-mini"), "hono");
     let mut sel = Selection::new();
-    let concepts = c.nodes.iter().position(|n| n.path.ends_with("references/concepts.md") && n.kind == NodeKind::File).unwrap();
+    let concepts = c
+        .nodes
+        .iter()
+        .position(|n| n.path.ends_with("references/concepts.md") && n.kind == NodeKind::File)
+        .unwrap();
     sel.select(&c, skillnav::model::NodeId(concepts as u32));
     let units = sel.units(&c);
     let picked_titles: Vec<String> = {
-        let mut v: Vec<String> = c.preorder(skillnav::model::NodeId(concepts as u32)).iter().filter(|n| c.node(**n).kind == NodeKind::Section).map(|n| c.node(*n).title.clone()).collect();
+        let mut v: Vec<String> = c
+            .preorder(skillnav::model::NodeId(concepts as u32))
+            .iter()
+            .filter(|n| c.node(**n).kind == NodeKind::Section)
+            .map(|n| c.node(*n).title.clone())
+            .collect();
         v.sort();
         v
     };
@@ -67,7 +82,8 @@ fn export_of_a_hono_selection_validates_and_reopens_with_the_same_sections() {
     // Reopen: the same section titles.
     let back = load(&dir, "export");
     assert_eq!(section_titles(&back), picked_titles);
-    let catalog: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("assets/catalog.json")).unwrap()).unwrap();
+    let catalog: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("assets/catalog.json")).unwrap()).unwrap();
     assert_eq!(catalog["metadata"]["framework"], "hono-concepts");
     assert_eq!(catalog["metadata"]["total_sections"].as_u64(), Some(units.len() as u64));
     // A second export into the same folder needs --force.
@@ -81,7 +97,8 @@ fn export_rejects_bad_names_and_hidden_only_selections() {
     let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let err = export_skill(&c, &[tags], &ExposureMap::new(), &tmp.path().join("Bad_Name"), &opts(4096)).unwrap_err();
+    let err = export_skill(&c, &[tags], &ExposureMap::new(), &tmp.path().join("Bad_Name"), &opts(4096))
+        .unwrap_err();
     assert!(err.to_string().contains("must be 1-64 of a-z 0-9"), "{err}");
     let mut exp = ExposureMap::new();
     exp.set(tags, Some(Exposure::Hidden));
@@ -97,7 +114,8 @@ fn export_table_shows_exposure_and_tokens() {
     exp.set(tags, Some(Exposure::Explicit));
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("tags-kit");
-    let r = export_skill(&c, &[tags], &exp, &dir, &ExportOptions { with_catalog: false, ..opts(4096) }).unwrap();
+    let r =
+        export_skill(&c, &[tags], &exp, &dir, &ExportOptions { with_catalog: false, ..opts(4096) }).unwrap();
     assert_eq!(r.files, ["SKILL.md", "references/01-tags.md"]);
     let refs = std::fs::read_to_string(dir.join("references/01-tags.md")).unwrap();
     assert_eq!(refs, "## Tags\n\nTags go on the second line as `tags: a, b`. Tags are lower-case words.\n");

@@ -28,8 +28,16 @@ fn layers_of_a_skill_add_up_to_its_total() {
     assert_eq!(l.body_bytes, body_text.len() as u64);
     let refs: Vec<(&str, u64)> = l.references.iter().map(|r| (r.path.as_str(), r.bytes)).collect();
     assert_eq!(refs, [("references/format.md", 193)]);
-    assert_eq!(l.references[0].tokens, counter.count(&std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills/notes/references/format.md")).unwrap()));
+    assert_eq!(
+        l.references[0].tokens,
+        counter.count(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/curate/skills/notes/references/format.md")
+            )
+            .unwrap()
+        )
+    );
     assert_eq!(l.total_tokens, l.metadata_tokens + l.body_tokens + l.references[0].tokens);
     assert!(l.assets.is_empty());
 }
@@ -39,7 +47,8 @@ fn scripts_are_assets_with_bytes_and_no_tokens() {
     let c = fixture();
     let counter = TokenCounter::new(Encoding::O200kBase);
     let l = skill_layers(&c, c.find("skills/deploy").unwrap(), counter);
-    let assets: Vec<(&str, u64, u64)> = l.assets.iter().map(|a| (a.path.as_str(), a.bytes, a.tokens)).collect();
+    let assets: Vec<(&str, u64, u64)> =
+        l.assets.iter().map(|a| (a.path.as_str(), a.bytes, a.tokens)).collect();
     assert_eq!(assets, [("scripts/deploy.sh", 30, 0)]);
     assert!(l.references.is_empty());
     assert_eq!(l.total_tokens, l.metadata_tokens + l.body_tokens);
@@ -53,7 +62,10 @@ fn always_loaded_equals_the_available_skills_listing() {
     let r = root_layers(&c, root, counter);
     let names: Vec<&str> = r.skills.iter().map(|s| s.entry.name.as_str()).collect();
     assert_eq!(names, ["deploy", "notes"]);
-    let entries = vec![listing_entry(&c, c.find("skills/deploy").unwrap()), listing_entry(&c, c.find("skills/notes").unwrap())];
+    let entries = vec![
+        listing_entry(&c, c.find("skills/deploy").unwrap()),
+        listing_entry(&c, c.find("skills/notes").unwrap()),
+    ];
     let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
     let listing = format_listing(&entries, opts);
     assert!(listing.contains("<location>\n/"), "absolute location: {listing}");
@@ -61,5 +73,8 @@ fn always_loaded_equals_the_available_skills_listing() {
     assert_eq!(r.always_loaded_tokens, counter.count(&listing));
     // The per-skill metadata layers cover everything but the wrapper lines.
     let meta: u64 = r.skills.iter().map(|s| s.metadata_tokens).sum();
-    assert_eq!(meta + counter.count("<available_skills>\n") + counter.count("</available_skills>"), r.always_loaded_tokens);
+    assert_eq!(
+        meta + counter.count("<available_skills>\n") + counter.count("</available_skills>"),
+        r.always_loaded_tokens
+    );
 }

@@ -22,7 +22,11 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn load(dir: &Path) -> Corpus {
-    load_root(&RootSpec { path: dir.to_path_buf(), label: "skills".into() }, &LoadOptions::default(), &mut |_| {})
+    load_root(
+        &RootSpec { path: dir.to_path_buf(), label: "skills".into() },
+        &LoadOptions::default(),
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -35,7 +39,11 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
     // Run 1: select two sections and a skill, set levels, save.
     let c = load(&skills);
     let mut sel = Selection::new();
-    for id in ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format/tags", "skills/deploy"] {
+    for id in [
+        "skills/notes/SKILL.md#notes/record",
+        "skills/notes/references/format.md#note-format/tags",
+        "skills/deploy",
+    ] {
         sel.select(&c, c.find(id).unwrap());
     }
     let mut exp = ExposureMap::new();
@@ -56,7 +64,10 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
     assert!(a.changed.is_empty() && a.missing.is_empty(), "{:?}", a.warnings());
     let ids: Vec<&str> = a.selection.members().map(|n| c2.node(n).id.as_str()).collect();
     assert_eq!(ids.len(), 3);
-    assert_eq!(a.exposure.level(&c2, c2.find("skills/notes/references/format.md#note-format/tags").unwrap()), Exposure::Explicit);
+    assert_eq!(
+        a.exposure.level(&c2, c2.find("skills/notes/references/format.md#note-format/tags").unwrap()),
+        Exposure::Explicit
+    );
 
     // Edit the Tags section, remove the Rollback heading: changed + (skill hash) changed.
     let fmt = skills.join("notes/references/format.md");
@@ -66,7 +77,10 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
     let a = back.apply(&c3);
     assert_eq!(a.changed, ["skills/notes/references/format.md#note-format/tags", "skills/notes/references"]);
     assert!(a.missing.is_empty());
-    assert_eq!(a.warnings()[0], "changed since the recipe was saved: skills/notes/references/format.md#note-format/tags");
+    assert_eq!(
+        a.warnings()[0],
+        "changed since the recipe was saved: skills/notes/references/format.md#note-format/tags"
+    );
 
     // Remove the Record section: missing.
     let md = skills.join("notes/SKILL.md");

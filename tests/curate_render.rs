@@ -86,13 +86,17 @@ fn vars_alone_do_not_trigger_the_arguments_append() {
 #[test]
 fn base_dir_is_prepended_when_asked() {
     let opts = RenderOptions { include_base_dir: true, ..RenderOptions::default() };
-    assert_eq!(render_body("Body", &[], Some(Path::new("/sk/a")), &opts), "Base directory for this skill: /sk/a\n\nBody");
+    assert_eq!(
+        render_body("Body", &[], Some(Path::new("/sk/a")), &opts),
+        "Base directory for this skill: /sk/a\n\nBody"
+    );
     assert_eq!(render_body("Body", &[], None, &opts), "Body");
 }
 
 #[test]
 fn skill_text_reads_arguments_from_frontmatter() {
-    let text = "---\nname: fix\ndescription: Fix a file\narguments: [file, level]\n---\n\n  Fix $file at $level.\n";
+    let text =
+        "---\nname: fix\ndescription: Fix a file\narguments: [file, level]\n---\n\n  Fix $file at $level.\n";
     let s = skill_from_text(text, "fix", "/x/fix/SKILL.md", None);
     assert_eq!(s.argument_names, names(&["file", "level"]));
     assert_eq!(s.body, "Fix $file at $level.");
@@ -126,4 +130,19 @@ fn load_skill_dir_reads_the_fixture() {
     let out = skillnav::render_skill::render_skill(&s, &args("42 main"));
     assert_eq!(out, "# Fix issue\n\nFix issue 42 on branch main (all: 42 main).");
     assert!(load_skill_dir(&dir.join("missing")).is_err());
+}
+
+#[test]
+fn whitespace_only_args_are_appended_like_context_chef() {
+    // context-chef tests `args` for truthiness (non-empty), not for non-blank text.
+    assert_eq!(render_body("Go.", &[], None, &args("  ")), "Go.\n\nARGUMENTS:   ");
+    assert_eq!(render_body("[$0]", &[], None, &args("  ")), "[]");
+}
+
+#[test]
+fn malformed_placeholders_stay_as_written() {
+    let out = render_body("$ARGUMENTS[x] $ARGUMENTS[1 $ $_ ${} ${A", &[], None, &args("a b"));
+    assert_eq!(out, "a b[x] a b[1 $ $_ ${} ${A");
+    let huge = render_body("[$99999999999999999999999]", &[], None, &args("a"));
+    assert_eq!(huge, "[]");
 }

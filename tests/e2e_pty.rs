@@ -211,7 +211,11 @@ fn form_edit_of_description_is_saved_to_disk() {
     s.send(b"Saved from a quick PTY test");
     s.screen.wait_for("the typed text", |t| t.contains("Saved from a quick PTY test"));
     s.send(b"\x13");
-    let text = s.screen.wait_for("the diff popup", |t| t.contains("Save? 3 changed lines"));
+    let text = s.screen.wait_for("the diff popup", |t| {
+        t.contains("Save? 3 changed lines") && t.contains("Enter save  Esc back")
+    });
+    assert!(text.contains("-4 │   Windows line"), "{text}");
+    assert!(text.contains("-5 │   endings here"), "{text}");
     assert!(text.contains("+4 │   Saved from a quick PTY test"), "{text}");
     s.send(b"y");
     s.screen.wait_for("the saved status", |t| t.contains("Saved crlf-skill: crlf-skill/SKILL.md"));

@@ -236,6 +236,13 @@ fn save_reloads_tree_and_keeps_cursor() {
     assert_eq!(app.progress.counting, None, "re-counted");
     let file = app.corpus.node(cur).children[0];
     assert_eq!(app.corpus.node(file).bytes, skill_md(&dir).len() as u64, "sizes updated");
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "body".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    let hits: Vec<String> =
+        app.search.view.content.iter().map(|h| app.corpus.node(h.node).id.clone()).collect();
+    assert_eq!(hits, ["form-skill/SKILL.md#form-skill"], "the reloaded corpus is indexed");
 }
 
 #[test]
@@ -325,4 +332,126 @@ fn snapshot_diff_popup_shows_repaired_lines() {
         String::from_utf8(skill_md(&dir)).expect("utf8"),
         "---\nname: colon-skill\ndescription: 'Use when: you need X'\nversion: 1.0\nlicense: MIT\n---\nBody.\n"
     );
+}
+
+#[test]
+fn validation_updates_as_you_type_and_profile_switches() {
+    let (_tmp, dir) = copy_fixture("crlf-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "name");
+    let rules = |app: &App| -> Vec<&'static str> {
+        app.editor.as_deref().map(|e| e.findings.iter().map(|f| f.rule).collect()).unwrap_or_default()
+    };
+    assert_eq!(rules(&app), Vec::<&str>::new());
+    act(&mut app, &[Action::EditField, key(KeyCode::End, KeyModifiers::NONE)]);
+    type_text(&mut app, "_X");
+    let ed = app.editor.as_deref().expect("editor");
+    let msgs: Vec<String> =
+        ed.findings.iter().map(|f| format!("{} {:?} {}", f.rule, f.severity, f.message)).collect();
+    assert_eq!(
+        msgs,
+        [
+            "name-case Error name 'crlf-skill_X' must be lower-case",
+            "name-chars Error name 'crlf-skill_X' may only hold letters, digits and hyphens",
+            "name-folder Warning name 'crlf-skill_X' differs from its folder 'crlf-skill'",
+        ]
+    );
+    act(&mut app, &[Action::Escape, Action::ToggleProfile]);
+    assert_eq!(app.status, "Validating with the spec profile");
+    let ed = app.editor.as_deref().expect("editor");
+    let folder = ed.findings.iter().find(|f| f.rule == "name-folder").map(|f| f.severity);
+    assert_eq!(folder, Some(skillnav::validate::Severity::Error), "the spec requires name = folder");
+    // Rule findings are warnings the user may accept: the diff still opens and saves.
+    act(&mut app, &[Action::EditorSave]);
+    assert_eq!(app.mode, Mode::Diff);
+    assert!(screen(&app, 100, 30).contains("validation finding"));
+}
+
+#[test]
+fn list_field_edits_one_item_per_line() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "allowed-tools");
+    act(&mut app, &[Action::EditField, key(KeyCode::Char('>'), KeyModifiers::ALT)]);
+    act(&mut app, &[key(KeyCode::End, KeyModifiers::NONE)]);
+    type_text(&mut app, "\nBash(git:*)");
+    act(&mut app, &[Action::EditorSave, Action::Confirm]);
+    let text = String::from_utf8(skill_md(&dir)).expect("utf8");
+    assert!(text.contains("\nallowed-tools: [Read, Grep, 'Bash(git:*)']\nx-team: docs\n"), "{text}");
+}
+
+#[test]
+fn delete_key_then_restore_and_remove_unknown_key() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "x-team");
+    act(&mut app, &[Action::DeleteKey]);
+    assert!(screen(&app, 100, 30).contains("Marked for removal"));
+    act(&mut app, &[Action::DeleteKey]);
+    assert!(!app.editor.as_deref().is_some_and(|e| e.dirty()), "d again restores it");
+    act(&mut app, &[Action::DeleteKey, Action::EditorSave, Action::Confirm]);
+    let text = String::from_utf8(skill_md(&dir)).expect("utf8");
+    assert!(text.contains("allowed-tools: [Read, Grep]\n---\n# Form skill"), "{text}");
+}
+
+#[test]
+fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
+    let (_tmp, dir) = copy_fixture("colon-skill");
+    let mut app = app_on(&dir, 100, 30);
+    let skill_warnings = |app: &App| -> Vec<String> {
+        let skill = app.corpus.nodes.iter().find(|n| n.kind == NodeKind::Skill).expect("skill node");
+        skill.warnings.iter().map(|w| w.message.clone()).collect()
+    };
+    assert_eq!(
+        skill_warnings(&app),
+        ["unquoted ': ' in value of `description`; strict YAML parsers reject this"]
+    );
+    act(&mut app, &[Action::EditOpen]);
+    assert!(!app.editor.as_deref().is_some_and(|e| e.dirty()));
+    act(&mut app, &[Action::EditorSave]);
+    assert_eq!(app.mode, Mode::Diff);
+    act(&mut app, &[Action::Confirm]);
+    assert_eq!(
+        String::from_utf8(skill_md(&dir)).expect("utf8"),
+        "---\nname: colon-skill\ndescription: 'Use when: you need X'\nversion: 1.0\n---\nBody.\n"
+    );
+    assert_eq!(skill_warnings(&app), Vec::<String>::new(), "validation warnings updated after the save");
+    act(&mut app, &[Action::EditOpen, Action::Escape]);
+    assert_eq!(app.mode, Mode::Normal, "nothing to discard");
+}
+
+#[test]
+fn file_without_frontmatter_gets_a_block() {
+    let (_tmp, dir) = copy_fixture("crlf-skill");
+    std::fs::write(dir.join("SKILL.md"), "# Just a body\n").expect("write");
+    let mut app = app_on(&dir, 100, 30);
+    act(&mut app, &[Action::MoveDown]);
+    open_at(&mut app, "name");
+    act(&mut app, &[Action::EditField]);
+    type_text(&mut app, "crlf-skill");
+    act(&mut app, &[Action::EditorSave, Action::Confirm]);
+    assert_eq!(
+        String::from_utf8(skill_md(&dir)).expect("utf8"),
+        "---\nname: crlf-skill\n---\n# Just a body\n"
+    );
+}
+
+#[test]
+fn e_on_a_section_of_skill_md_opens_that_file() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
+    let mut app = app_on(&fixture, 100, 30);
+    let section = app
+        .corpus
+        .nodes
+        .iter()
+        .position(|n| n.kind == NodeKind::Section && n.path == "SKILL.md")
+        .expect("a SKILL.md section");
+    let id = skillnav::model::NodeId(section as u32);
+    let (path, shown, folder, root) =
+        skillnav::tui::editor::actions::skill_file(&app.corpus, id).expect("inside SKILL.md");
+    assert_eq!(path, fixture.canonicalize().expect("real path").join("SKILL.md"));
+    assert_eq!((shown.as_str(), folder.as_str(), root), ("hono-mini: hono-mini/SKILL.md", "hono-mini", 0));
+    act(&mut app, &[Action::EditOpen, Action::Escape]);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.status, "Closed the editor (no changes)");
 }

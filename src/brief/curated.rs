@@ -10,9 +10,9 @@
 
 use std::fmt;
 
+use super::Brief;
 use super::lazytools::{Mode, resolve_mode};
 use super::markdown::trim_trailing_blank_lines;
-use super::Brief;
 use crate::exposure::{Exposure, ExposureMap};
 use crate::index::{Index, SearchOptions};
 use crate::model::{Corpus, NodeId};
@@ -194,7 +194,7 @@ pub fn gather(
     }
     let sections = picked
         .into_iter()
-        .map(|(id, origin, score)| section(corpus, id, origin, score, mode, exp.level(corpus, id), counter))
+        .map(|(id, origin, score)| section(corpus, id, origin, score, mode, exp, counter))
         .collect();
     (sections, corrections, mode)
 }
@@ -205,9 +205,10 @@ fn section(
     origin: Origin,
     score: Option<f64>,
     mode: Mode,
-    exposure: Exposure,
+    exp: &ExposureMap,
     counter: TokenCounter,
 ) -> BriefSection {
+    let exposure = exp.level(corpus, id);
     let node = corpus.node(id);
     let root = corpus.node(corpus.root_of(id));
     let own = origin == Origin::Retrieved && mode != Mode::Extract;
@@ -215,11 +216,11 @@ fn section(
         Some(sp) if own && sp.own_end < sp.end => {
             let t = corpus.own_text(id);
             let lines = t.split_inclusive('\n').count() as u32;
-            (t, node.line_start.map(|a| a + lines.max(1) - 1))
+            (std::borrow::Cow::Borrowed(t), node.line_start.map(|a| a + lines.max(1) - 1))
         }
-        _ => (corpus.text(id), node.line_end),
+        _ => (exp.visible_text(corpus, id), node.line_end),
     };
-    let body = trim_trailing_blank_lines(raw);
+    let body = trim_trailing_blank_lines(&raw);
     let text = match mode {
         Mode::Locate => String::new(),
         Mode::Summarize => summary_of(&node.summary, body),
@@ -265,8 +266,8 @@ pub(crate) fn one_line(s: &str) -> String {
 }
 
 /// Build a curated brief: [`gather`], then pack under `req.max_tokens` (first-fit in order
-/// of value; the result's exact token count stays within the budget unless even an empty
-/// brief exceeds it), then render in `req.format`. Left-out ids are in
+/// of value, each step checked on the exact text, so the result's token count stays within
+/// the budget unless even an empty brief exceeds it), then render in `req.format`. Left-out ids are in
 /// [`Brief::left_out`] and stated in the text.
 pub fn curated_brief(
     corpus: &Corpus,
@@ -287,11 +288,21 @@ pub fn curated_brief(
 }
 
 /// Render `sections` under `head` in `format`, packing under `head.max_tokens`.
-pub fn render_packed(head: &BriefHead, sections: &[BriefSection], format: BriefFormat, counter: TokenCounter) -> Brief {
-    let render = |keep: &[bool]| -> String {
-        let kept: Vec<&BriefSection> = sections.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
-        let left: Vec<&str> =
-            sections.iter().zip(keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.as_str()).collect();
+pub fn render_packed(
+    head: &BriefHead,
+    sections: &[BriefSection],
+    format: BriefFormat,
+    counter: TokenCounter,
+) -> Brief {
+    // `list_left`: name the left-out ids (the real text) or not (for per-section costs).
+    let render = |keep: &[bool], list_left: bool| -> String {
+        let kept: Vec<&BriefSection> =
+            sections.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        let left: Vec<&str> = if list_left {
+            sections.iter().zip(keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.as_str()).collect()
+        } else {
+            Vec::new()
+        };
         match format {
             BriefFormat::Md => super::curated_md::render(head, &kept, &left),
             BriefFormat::Xml => super::xml::render(head, &kept, &left),
@@ -299,31 +310,25 @@ pub fn render_packed(head: &BriefHead, sections: &[BriefSection], format: BriefF
         }
     };
     let mut keep = vec![true; sections.len()];
-    if let Some(max) = head.max_tokens {
-        let all = render(&keep);
-        if counter.count(&all) > max {
-            keep.iter_mut().for_each(|k| *k = false);
-            // Upper bound: the empty brief lists every id; each kept section adds its block.
-            let empty = counter.count(&render(&keep));
-            let mut used = empty;
-            for i in 0..sections.len() {
-                let mut one = vec![false; sections.len()];
-                one[i] = true;
-                let cost = counter.count(&render(&one)).saturating_sub(empty);
-                if used + cost <= max {
-                    keep[i] = true;
-                    used += cost;
-                }
+    if let Some(max) = head.max_tokens
+        && counter.count(&render(&keep, true)) > max
+    {
+        keep.iter_mut().for_each(|k| *k = false);
+        // First-fit in order of value, each step checked on the exact text. A section
+        // whose brief alone is over the budget is skipped without a full render.
+        for i in 0..sections.len() {
+            let mut one = vec![false; sections.len()];
+            one[i] = true;
+            if counter.count(&render(&one, false)) > max {
+                continue;
             }
-            while counter.count(&render(&keep)) > max {
-                match keep.iter().rposition(|k| *k) {
-                    Some(last) => keep[last] = false,
-                    None => break,
-                }
+            keep[i] = true;
+            if counter.count(&render(&keep, true)) > max {
+                keep[i] = false;
             }
         }
     }
-    let text = render(&keep);
+    let text = render(&keep, true);
     Brief {
         bytes: text.len(),
         tokens: counter.count(&text),

@@ -37,3 +37,20 @@ fn walk(v: &mut Value, by_id: &std::collections::HashMap<&str, Value>) {
         }
     }
 }
+
+/// `tree --json` with layer annotations: the document of `tree::print` (`{"schema": 1,
+/// "encoding": …, "roots": [node…]}`) plus [`annotate`], pretty-printed with a newline.
+pub fn print_tree_json(
+    out: &mut dyn std::io::Write,
+    corpus: &Corpus,
+    tokens: &crate::tokens::TokenTable,
+    depth: Option<usize>,
+    counter: TokenCounter,
+) -> std::io::Result<()> {
+    let roots: Vec<Value> =
+        corpus.roots.iter().map(|r| super::json::node(corpus, tokens, *r, depth)).collect();
+    let mut doc = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
+    annotate(corpus, counter, &mut doc);
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)
+}

@@ -361,6 +361,38 @@ mod tests {
     }
 
     #[test]
+    fn editor_text_modes_send_unbound_keys_to_the_text_area() {
+        let km = Keymap::defaults();
+        for mode in [Mode::Field, Mode::Raw, Mode::Prompt] {
+            for k in ["q", "a", "d", "e", "j", "enter", "backspace", "home", "ctrl-k"] {
+                let chord = key(k);
+                if mode == Mode::Prompt && k == "enter" {
+                    continue;
+                }
+                assert_eq!(km.lookup(mode, &chord), Some(Action::TextKey(chord)), "{k} in {mode:?}");
+            }
+            let save = km.lookup(mode, &key("ctrl-s")) == Some(Action::EditorSave);
+            assert_eq!(save, mode != Mode::Prompt, "ctrl-s in {mode:?}");
+            assert_eq!(km.lookup(mode, &key("esc")), Some(Action::Escape));
+        }
+        assert_eq!(km.lookup(Mode::Field, &key("tab")), Some(Action::NextField));
+        assert_eq!(km.lookup(Mode::Field, &key("backtab")), Some(Action::PrevField));
+        assert_eq!(km.lookup(Mode::Form, &key("a")), Some(Action::AddKey));
+        assert_eq!(km.lookup(Mode::Form, &key("d")), Some(Action::DeleteKey));
+        assert_eq!(km.lookup(Mode::Form, &key("x")), None, "letters are not text in the field list");
+        assert_eq!(km.lookup(Mode::Prompt, &key("enter")), Some(Action::Confirm));
+        assert_eq!(km.lookup(Mode::Diff, &key("y")), Some(Action::Confirm));
+        assert_eq!(km.lookup(Mode::Normal, &key("e")), Some(Action::EditOpen));
+        assert_eq!(km.lookup(Mode::Normal, &key("E")), Some(Action::EditExternal));
+        assert_eq!(km.lookup(Mode::Normal, &key("u")), Some(Action::UndoSave));
+        let (_, warnings) = Keymap::with_user(Some("[field]\nadd_key = [\"a\"]\n"));
+        assert_eq!(
+            warnings,
+            vec!["keymap: \"a\" types text in [field] and cannot be bound there".to_string()]
+        );
+    }
+
+    #[test]
     fn user_overrides_replace_and_warn() {
         let user = "[normal]\ntoggle_select = [\"x\"]\nbogus = [\"z\"]\n[search]\nquit = [\"q\"]\n";
         let (km, warnings) = Keymap::with_user(Some(user));

@@ -80,6 +80,16 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     });
     let expanded = ids(&mut app.tree.expanded.iter().copied());
     let selected = ids(&mut app.selection.members());
+    // The status bar's warning count: swap the root's load warnings for the new ones.
+    for w in &old.node(old.roots[ix]).warnings {
+        let w = w.to_string();
+        if let Some(i) = app.warnings.iter().position(|x| *x == w) {
+            app.warnings.remove(i);
+        }
+    }
+    app.warnings.extend(
+        corpus.roots.first().map_or(&[][..], |r| &corpus.node(*r).warnings[..]).iter().map(|w| w.to_string()),
+    );
     let new = Arc::new(replace_root(&old, ix, corpus));
     app.corpus = Arc::clone(&new);
     app.data_gen += 1;

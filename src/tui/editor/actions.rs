@@ -30,9 +30,8 @@ pub fn skill_file(corpus: &Corpus, id: NodeId) -> Option<(PathBuf, String, Strin
     {
         return skill_file(corpus, *only);
     }
-    let is_skill_md = |p: &std::path::Path| {
-        p.file_name().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md") && n != "Skill.md")
-    };
+    // The names the skill loader accepts (FORMATS §3.1).
+    let is_skill_md = |p: &std::path::Path| p.file_name().is_some_and(|n| n == "SKILL.md" || n == "skill.md");
     let source_path = |n: NodeId| -> Option<PathBuf> {
         let span = corpus.node(n).span.as_ref()?;
         corpus.sources.get(span.source.0 as usize)?.abs_path.clone()

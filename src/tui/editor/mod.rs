@@ -15,7 +15,7 @@ use ratatui_textarea::TextArea;
 use crate::frontmatter::{self, LoadedFile, parse_tree, verify_strict};
 use crate::validate::{Finding, Profile, validate_skill_md};
 
-use fields::{Field, FieldKind, area_text, text_area};
+use fields::{Field, FieldKind, text_area};
 
 /// Which editor view is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,7 @@ impl RawText {
                 let fence = valid[..p.fm.yaml.start].matches('\n').count() as u32;
                 let mut area = text_area(&lines.join("\n"));
                 area.set_wrap_mode(ratatui_textarea::WrapMode::None);
+                area.set_tab_length(2);
                 Some(RawText {
                     area,
                     prefix: bytes[..p.fm.yaml.start].to_vec(),
@@ -78,6 +79,7 @@ impl RawText {
                 suffix.extend_from_slice(&bytes[bom..]);
                 let mut area = text_area("");
                 area.set_wrap_mode(ratatui_textarea::WrapMode::None);
+                area.set_tab_length(2);
                 Some(RawText { area, prefix, suffix, eol, fence: 1 })
             }
         }
@@ -234,11 +236,14 @@ impl Editor {
         self.fields.get(self.selected)
     }
 
-    /// Whether the edit differs from the file.
+    /// Whether the user changed something (a row, or the raw text). A repair the form
+    /// would apply to invalid YAML alone does not count: closing then asks nothing, while
+    /// `Ctrl-s` still offers the repair in the diff.
     pub fn dirty(&self) -> bool {
-        match &self.candidate {
-            Ok(b) => *b != self.file.bytes,
-            Err(_) => true,
+        match (self.view, &self.candidate) {
+            (View::Form, _) => self.base != self.file.bytes || self.fields.iter().any(Field::changed),
+            (View::Raw, Ok(b)) => *b != self.file.bytes,
+            (View::Raw, Err(_)) => true,
         }
     }
 
@@ -380,9 +385,35 @@ impl Editor {
         }
         self.recompute();
     }
+}
 
-    /// The text of the selected row (for tests and the view).
-    pub fn field_text(&self) -> String {
-        self.field().map(|f| area_text(&f.text)).unwrap_or_default()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_text_round_trips_bom_and_crlf() {
+        let file = b"\xEF\xBB\xBF---\r\nname: a\r\nlist:\r\n  - x\r\n---\r\nbody\r\n";
+        let raw = RawText::of(file).expect("closed frontmatter");
+        assert_eq!(raw.area.lines(), ["name: a", "list:", "  - x"]);
+        assert_eq!(raw.fence, 1);
+        assert_eq!(raw.bytes(), file.to_vec());
+    }
+
+    #[test]
+    fn raw_text_of_file_without_frontmatter_inserts_a_block_after_the_bom() {
+        let mut raw = RawText::of(b"\xEF\xBB\xBF# Title\n").expect("no frontmatter is fine");
+        raw.area.insert_str("name: a");
+        assert_eq!(raw.bytes(), b"\xEF\xBB\xBF---\nname: a\n---\n# Title\n".to_vec());
+        assert!(RawText::of(b"---\nname: a\nno close\n").is_none());
+    }
+
+    #[test]
+    fn strict_messages_lose_their_yaml_relative_line() {
+        assert_eq!(
+            strip_location("error: line 2 column 22: mapping values are not allowed"),
+            "column 22: mapping values are not allowed"
+        );
+        assert_eq!(strip_location("error: duplicate key"), "duplicate key");
     }
 }

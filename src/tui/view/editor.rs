@@ -131,8 +131,14 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
     ));
     let inner = block.inner(value);
     frame.render_widget(block, value);
-    if f.editable() && !f.removed {
+    if f.editable() && !f.removed && app.mode == Mode::Field {
         frame.render_widget(&f.text, inner);
+    } else if f.editable() && !f.removed {
+        // Not focused: no cursor, no cursor-line underline (a small copy; values are short).
+        let mut quiet = f.text.clone();
+        quiet.set_cursor_style(Style::new());
+        quiet.set_cursor_line_style(Style::new());
+        frame.render_widget(&quiet, inner);
     } else {
         let msg = if f.removed {
             "Marked for removal: saving deletes this key (d restores it)."

@@ -1,0 +1,33 @@
+//! `skillnav doctree collapse|merge DIR`: organise a progressive-exposure doc tree
+//! (FORMATS §6); `--dry-run` prints the plan, one step per line, and changes nothing.
+
+use std::io::Write;
+
+use super::args::DoctreeOp;
+use crate::doctree_ops::{MergeOptions, apply, plan_collapse, plan_merge};
+
+/// Plan (and unless `--dry-run`, apply) the operation; prints each step, then a summary
+/// line `<n> step(s) planned|applied`.
+pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
+    let (dir, dry, steps) = match op {
+        DoctreeOp::Collapse { dir, dry_run } => (dir, *dry_run, plan_collapse(dir)?),
+        DoctreeOp::Merge { dir, dry_run, min_words, max_words } => {
+            let opts = MergeOptions { min_words: *min_words, max_words: *max_words };
+            (dir, *dry_run, plan_merge(dir, opts)?)
+        }
+    };
+    for s in &steps {
+        writeln!(out, "{}", crate::sanitize::sanitize_line(&s.to_string()))?;
+    }
+    if !dry {
+        apply(dir, &steps)?;
+    }
+    let n = steps.len();
+    writeln!(
+        out,
+        "{n} step{} {}",
+        if n == 1 { "" } else { "s" },
+        if dry { "planned (dry run)" } else { "applied" }
+    )?;
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! `skillnav render`: a skill's body with context-chef's substitution (FORMATS §5.3); with
+//! several skill folders, their listing followed by each rendered body.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+
+use anyhow::bail;
+
+use super::args::RenderArgs;
+use crate::listing::{ListingFormat, ListingOptions};
+use crate::render_skill::{RenderOptions, load_skill_dir, render_many, render_skill};
+
+/// Parse `K=V` pairs (`K` an identifier `[A-Za-z_][A-Za-z0-9_]*`; the value may hold `=`).
+pub fn parse_vars(pairs: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
+    let mut vars = BTreeMap::new();
+    for p in pairs {
+        let Some((k, v)) = p.split_once('=') else { bail!("--var {p:?}: expected NAME=VALUE") };
+        let ok = k.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ok {
+            bail!("--var {p:?}: NAME must match [A-Za-z_][A-Za-z0-9_]*");
+        }
+        vars.insert(k.to_string(), v.to_string());
+    }
+    Ok(vars)
+}
+
+/// Render the skill(s) of `a` to `out`. One skill: its rendered body and a newline.
+pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
+    let opts = RenderOptions {
+        args: a.args.clone(),
+        vars: parse_vars(&a.var)?,
+        include_base_dir: a.include_base_dir,
+        append_args_if_no_placeholder: !a.no_append,
+    };
+    let mut skills = Vec::new();
+    for d in &a.skill_dirs {
+        skills.push(load_skill_dir(d)?);
+    }
+    if let [one] = skills.as_slice() {
+        return emit(out, &format!("{}\n", render_skill(one, &opts)));
+    }
+    let Some(format) = ListingFormat::parse(&a.listing) else {
+        bail!("unknown --listing {:?} (plain, xml, available-skills)", a.listing)
+    };
+    let listing = ListingOptions { format, ..ListingOptions::default() };
+    emit(out, &render_many(&skills, listing, &opts))
+}
+
+/// Write `text` as is to a pipe or file, sanitised on a terminal (DESIGN.md §7).
+fn emit(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+    if std::io::stdout().is_terminal() {
+        write!(out, "{}", crate::sanitize::sanitize(text))?;
+    } else {
+        write!(out, "{text}")?;
+    }
+    Ok(())
+}

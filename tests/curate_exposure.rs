@@ -1,0 +1,53 @@
+//! Exposure levels (src/exposure.rs): names, inheritance, admission rules, always units.
+
+use std::path::Path;
+
+use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::formats::{LoadOptions, RootSpec, load_root};
+
+#[test]
+fn names_parse_and_cycle() {
+    for e in Exposure::ALL {
+        assert_eq!(Exposure::parse(e.as_str()), Some(e));
+    }
+    assert_eq!(Exposure::parse("On_Demand"), Some(Exposure::OnDemand));
+    assert_eq!(Exposure::parse("sometimes"), None);
+    assert_eq!(Exposure::Hidden.next(), Exposure::Always);
+    assert_eq!(Exposure::default(), Exposure::OnDemand);
+}
+
+#[test]
+fn admission_rules() {
+    let table = [
+        (Exposure::Always, [true, true, true, true]),
+        (Exposure::OnDemand, [false, true, true, true]),
+        (Exposure::Explicit, [false, false, true, true]),
+        (Exposure::Hidden, [false, false, false, false]),
+    ];
+    for (e, want) in table {
+        let got =
+            [e.admits(false, false), e.admits(false, true), e.admits(true, false), e.admits(true, true)];
+        assert_eq!(got, want, "{e}");
+    }
+}
+
+#[test]
+fn a_parent_level_applies_to_its_subtree_unless_overridden() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
+    let c = load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {});
+    let notes = c.find("skills/notes").unwrap();
+    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
+    let mut m = ExposureMap::new();
+    assert_eq!(m.level(&c, tags), Exposure::OnDemand);
+    m.set(notes, Some(Exposure::Always));
+    m.set(tags, Some(Exposure::Hidden));
+    assert_eq!(m.level(&c, record), Exposure::Always);
+    assert_eq!(m.level(&c, tags), Exposure::Hidden);
+    assert_eq!(m.own(record), None);
+    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
+    assert_eq!(ids, ["skills/notes/SKILL.md#notes", "skills/notes/references/format.md#note-format"]);
+    m.set(notes, None);
+    assert!(m.always_units(&c).is_empty());
+    assert_eq!(m.entries().len(), 1);
+}
