@@ -3,10 +3,10 @@
 
 use std::borrow::Cow;
 
-/// Replace C0/C1 control characters (except `\n`; `\t` becomes spaces to the next multiple
-/// of 4 is *not* done here: a tab becomes one space) and DEL with visible stand-ins, and the
-/// invalid-UTF-8 placeholder byte with U+FFFD. ESC is shown as `␛`, other C0 controls as
-/// their Control Pictures (U+2400 block), C1 controls and DEL as U+FFFD.
+/// Replace C0/C1 control characters (except `\n`; a tab becomes one space), DEL and the
+/// bidirectional override/isolate controls with visible stand-ins, and the invalid-UTF-8
+/// placeholder byte with U+FFFD. ESC is shown as `␛`, other C0 controls as their Control
+/// Pictures (U+2400 block), C1 controls, DEL and bidi controls as U+FFFD.
 /// Returns the input unchanged (borrowed) when nothing needs replacing.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(needs_replacing) {
@@ -44,7 +44,14 @@ pub fn sanitize_line(s: &str) -> Cow<'_, str> {
 }
 
 fn needs_replacing(c: char) -> bool {
-    (c.is_control() && c != '\n') || c == '\u{1A}'
+    (c.is_control() && c != '\n') || c == '\u{1A}' || is_bidi_control(c)
+}
+
+/// Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069)
+/// and the directional marks' stronger cousins: they reorder what the terminal shows
+/// ("Trojan Source", CVE-2021-42574), so they are never passed through.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn replacement(c: char) -> char {
@@ -67,6 +74,11 @@ mod tests {
         let s = sanitize("a\x1b[2Jb\x07c\u{9b}31m");
         assert_eq!(s, "a␛[2Jb␇c\u{FFFD}31m");
         assert!(!s.contains('\x1b'));
+    }
+
+    #[test]
+    fn bidi_override_is_not_passed_through() {
+        assert_eq!(sanitize("abc\u{202E}fed\u{2066}x"), "abc\u{FFFD}fed\u{FFFD}x");
     }
 
     #[test]

@@ -418,13 +418,23 @@ pub fn validate_skill_md(
         let f = Finding {
             severity: Severity::Error,
             rule: "yaml-strict",
-            message: format!("a strict YAML reader rejects it: {msg}"),
+            message: format!("a strict YAML reader rejects it: {}", strip_position(&msg)),
             line,
         };
         let at = out.iter().position(|f| f.rule == "yaml").unwrap_or(out.len());
         out.insert(at, f);
     }
     out
+}
+
+/// The YAML reader's message without its own `error: line N column M:` prefix: that line is
+/// relative to the YAML block, while the finding carries the file line.
+fn strip_position(msg: &str) -> &str {
+    let m = msg.trim_start_matches("error: ");
+    match m.split_once(": ") {
+        Some((pos, rest)) if pos.starts_with("line ") && pos.contains(" column ") => rest,
+        _ => m,
+    }
 }
 
 /// Whether any finding is an error.

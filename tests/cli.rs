@@ -243,3 +243,33 @@ fn brief_select_prints_a_markdown_brief_with_provenance() {
     assert!(text.starts_with("# Context brief\n\nSources: brand-guidelines · 1 section · "), "{text}");
     assert!(text.contains(&format!("`{section}` · SKILL.md · lines ")), "{text}");
 }
+
+#[test]
+fn usage_errors_name_what_is_missing_or_mistyped() {
+    let out = skillnav(&["search"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "skillnav: the following required arguments were not provided: <QUERY>"
+    );
+    let out = skillnav(&["serch", "cors"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean the `search` subcommand?"));
+}
+
+#[test]
+fn show_of_a_skill_lists_its_children_and_show_of_invalid_utf8_prints_the_real_bytes() {
+    let skills = fixtures().join("formats/skills");
+    let out = skillnav(&["show", "skills/brand-guidelines", s(&skills)]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("★ brand-guidelines")), "{text}");
+    assert!(text.contains("  · SKILL.md "), "{text}");
+
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let f = t.path().join("inv.md");
+    std::fs::write(&f, b"# T\nhello \xff\xfe world\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = skillnav(&["show", "T", s(&f)]);
+    assert_eq!(out.stdout, b"# T\nhello \xff\xfe world\n");
+    let v = json_of(&["show", "T", s(&f), "--json"]);
+    assert_eq!(v["text"], "# T\nhello \u{FFFD}\u{FFFD} world\n");
+}

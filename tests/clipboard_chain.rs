@@ -16,6 +16,8 @@ use skillnav::clipboard::{CopyOptions, copy_with};
 const CHILD_DIR: &str = "SKILLNAV_TEST_OSC52_DIR";
 /// Env var with the OSC 52 limit (bytes) for the child.
 const CHILD_LIMIT: &str = "SKILLNAV_TEST_OSC52_LIMIT";
+/// Env var telling the child what to do above the limit: `file` (default) or `send`.
+const CHILD_OVERSIZE: &str = "SKILLNAV_TEST_OSC52_OVERSIZE";
 const TEXT: &str = "brief: über\n";
 /// base64 of [`TEXT`].
 const TEXT_B64: &str = "YnJpZWY6IMO8YmVyCg==";
@@ -31,9 +33,11 @@ fn under_ci() -> bool {
 fn osc52_child() {
     let Some(dir) = std::env::var_os(CHILD_DIR) else { return };
     let limit = std::env::var(CHILD_LIMIT).ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let oversize_to_file = std::env::var(CHILD_OVERSIZE).map_or(true, |v| v != "send");
     let opts = CopyOptions {
         native: false,
         osc52_limit: limit,
+        oversize_to_file,
         fallback_dir: Some(dir.into()),
         ..CopyOptions::default()
     };
@@ -43,6 +47,11 @@ fn osc52_child() {
 
 /// Run [`osc52_child`] in a fresh pseudo-terminal; everything the terminal received.
 fn run_in_pty(dir: &Path, tmux: bool, limit: usize) -> String {
+    run_in_pty_with(dir, tmux, limit, true)
+}
+
+/// [`run_in_pty`] choosing what happens above the limit (`oversize_to_file`).
+fn run_in_pty_with(dir: &Path, tmux: bool, limit: usize, oversize_to_file: bool) -> String {
     let pair = native_pty_system()
         .openpty(PtySize { rows: 24, cols: 200, pixel_width: 0, pixel_height: 0 })
         .expect("open a pty");
@@ -50,6 +59,7 @@ fn run_in_pty(dir: &Path, tmux: bool, limit: usize) -> String {
     cmd.args(["--exact", "osc52_child", "--ignored", "--nocapture", "--test-threads=1"]);
     cmd.env(CHILD_DIR, dir);
     cmd.env(CHILD_LIMIT, limit.to_string());
+    cmd.env(CHILD_OVERSIZE, if oversize_to_file { "file" } else { "send" });
     if tmux {
         cmd.env("TMUX", "/tmp/tmux-0/default,1,0");
     } else {
@@ -95,9 +105,20 @@ fn osc52_inside_tmux_is_wrapped_in_dcs_passthrough() {
 }
 
 #[test]
-fn osc52_over_the_limit_is_sent_and_flagged() {
+fn osc52_over_the_limit_falls_back_to_a_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = run_in_pty(dir.path(), false, TEXT.len() - 1);
+    assert!(!out.contains("\x1b]52;"), "{out:?}");
+    assert!(out.contains("OUTCOME:Saved("), "{out:?}");
+    let saved: Vec<_> = std::fs::read_dir(dir.path()).expect("read dir").flatten().collect();
+    assert_eq!(saved.len(), 1);
+    assert_eq!(std::fs::read_to_string(saved[0].path()).expect("saved file"), TEXT);
+}
+
+#[test]
+fn osc52_over_the_limit_is_sent_and_flagged_when_asked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = run_in_pty_with(dir.path(), false, TEXT.len() - 1, false);
     assert!(out.contains(&format!("\x1b]52;c;{TEXT_B64}\x07")), "{out:?}");
     assert!(out.contains("OUTCOME:Osc52 { over_limit: true }"), "{out:?}");
 }

@@ -266,9 +266,10 @@ fn symlinks_alias_loop_external_and_followed_skill() {
     assert_eq!(c.node(ext).meta["target_bytes"], 11);
     assert!(warnings(&c, "r/ext.md")[0].starts_with("ext.md: symbolic link leaves the opened root (to "));
     assert_eq!(
-        warnings(&c, "r/my-skill"),
+        warnings(&c, "r/my-skill/SKILL.md"),
         vec!["my-skill/SKILL.md:1: no frontmatter (the file must start with a `---` line)"]
     );
+    assert!(warnings(&c, "r/my-skill").is_empty(), "the warning is shown once, on SKILL.md");
     // Aliases and external links are not counted: root = real.md + the skill's SKILL.md.
     assert_eq!(c.node(c.roots[0]).bytes, 7 + 22);
 

@@ -29,9 +29,7 @@ pub fn main() -> i32 {
                 let _ = e.print();
                 return 0;
             }
-            let msg = e.render().to_string();
-            let first = msg.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-            eprintln!("skillnav: {}", first.trim_start_matches("error: "));
+            eprintln!("skillnav: {}", one_line(&e.render().to_string()));
             return 2;
         }
     };
@@ -121,6 +119,17 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     result?;
     out.flush()?;
     Ok(0)
+}
+
+/// clap's error as one line: its first line, plus the next one when the first ends in `:`
+/// (e.g. "the following required arguments were not provided: <QUERY>").
+fn one_line(msg: &str) -> String {
+    let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+    match lines.next() {
+        Some(next) if first.ends_with(':') && !next.starts_with("Usage:") => format!("{first} {next}"),
+        _ => first.to_string(),
+    }
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -22,8 +22,11 @@ pub fn specs(paths: &[PathBuf], sample: bool) -> anyhow::Result<Vec<RootSpec>> {
         }
         return Ok(found);
     }
-    for p in paths {
+    for (i, p) in paths.iter().enumerate() {
         if let Err(e) = std::fs::metadata(p) {
+            if let Some(cmd) = (i == 0).then(|| subcommand_like(p)).flatten() {
+                bail!("{}: no such file or directory (did you mean the `{cmd}` subcommand?)", p.display());
+            }
             bail!("{}: {}", p.display(), io_reason(&e));
         }
     }
@@ -33,6 +36,18 @@ pub fn specs(paths: &[PathBuf], sample: bool) -> anyhow::Result<Vec<RootSpec>> {
 fn sample_spec() -> anyhow::Result<Vec<RootSpec>> {
     let dir = crate::assets::sample_dir().context("cannot write the sample skill")?;
     Ok(vec![RootSpec { path: dir, label: "sample".into() }])
+}
+
+/// A subcommand name within edit distance 2 of a missing first PATH (`serch` → `search`).
+fn subcommand_like(p: &std::path::Path) -> Option<String> {
+    use clap::CommandFactory;
+    let word = p.to_str().filter(|w| !w.contains('/') && w.len() >= 3)?;
+    super::args::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter_map(|n| crate::index::distance::within(word, &n, 2).map(|d| (d, n)))
+        .min()
+        .map(|(_, n)| n)
 }
 
 /// Short reason of an I/O error, without the "(os error N)" suffix.
@@ -57,10 +72,11 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
         let piece = formats::load_root(spec, &opts, &mut |_| {});
         corpus.append(piece);
     }
-    formats::resolve_scopes(&mut corpus, opts.first_wins);
+    // Namespaced names (`project:pdf`) no longer collide, so nothing is shadowed then.
     if opts.namespace {
         formats::namespace_skills(&mut corpus);
     }
+    formats::resolve_scopes(&mut corpus, opts.first_wins);
     corpus
 }
 

@@ -24,7 +24,10 @@ pub fn find(corpus: &Corpus, key: &str) -> Option<NodeId> {
     })
 }
 
-/// Print the node's text (sanitised when stdout is a terminal) or its JSON with `text`.
+/// Print the node's text or its JSON with `text`. On a terminal the text is sanitised;
+/// piped, it is written as the file's own bytes (bytes that are not UTF-8 included). A node
+/// without text (a skill, a folder) prints its summary and children with sizes instead. When
+/// a title matches several nodes, stderr says which id was chosen.
 pub fn run(
     out: &mut dyn Write,
     corpus: &Corpus,
@@ -35,18 +38,43 @@ pub fn run(
     let Some(id) = find(corpus, key) else {
         bail!("no node with id or title {key:?}");
     };
-    let text = corpus.text(id);
+    if corpus.find(key).is_none() {
+        let same = corpus.all_preorder().into_iter().filter(|n| corpus.node(*n).title == key).count();
+        if same > 1 {
+            eprintln!(
+                "note: {same} nodes are titled {key:?}; showing {} (pass an id to choose)",
+                corpus.node(id).id
+            );
+        }
+    }
+    let node = corpus.node(id);
     if as_json {
         let mut v = json::node(corpus, tokens, id, Some(0));
-        v["text"] = json!(text);
+        v["text"] = json!(printable(corpus.text(id)));
         serde_json::to_writer_pretty(&mut *out, &v)?;
         writeln!(out)?;
-    } else if std::io::stdout().is_terminal() {
-        write!(out, "{}", sanitize(text))?;
+        return Ok(());
+    }
+    let Some(span) = node.span else {
+        return Ok(super::tree::print_subtree(out, corpus, tokens, id, Some(1))?);
+    };
+    let terminal = std::io::stdout().is_terminal();
+    let src = &corpus.sources[span.source.0 as usize];
+    if terminal {
+        write!(out, "{}", sanitize(corpus.text(id)))?;
+    } else if let (true, Some(path)) = (src.invalid_utf8, &src.abs_path) {
+        // The text holds placeholder bytes for invalid UTF-8: print the file's real bytes.
+        let bytes = std::fs::read(path)?;
+        out.write_all(bytes.get(span.start..span.end.min(bytes.len())).unwrap_or_default())?;
     } else {
-        write!(out, "{text}")?;
+        write!(out, "{}", corpus.text(id))?;
     }
     Ok(())
+}
+
+/// Text for JSON: the invalid-UTF-8 placeholder byte becomes U+FFFD.
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\u{1A}') { text.replace('\u{1A}', "\u{FFFD}").into() } else { text.into() }
 }
 
 /// `show ID --variant V`: the section in one llms variant of a Skill_Seekers skill (the

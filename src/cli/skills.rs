@@ -79,7 +79,15 @@ pub fn validate(
         let (e, w) = reports.iter().flat_map(|r| &r.findings).fold((0, 0), |(e, w), f| {
             if f.severity == crate::validate::Severity::Error { (e + 1, w) } else { (e, w + 1) }
         });
-        writeln!(out, "{} skills checked ({}): {e} errors, {w} warnings", reports.len(), profile.as_str())?;
+        let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        writeln!(
+            out,
+            "{} checked ({}): {}, {}",
+            n(reports.len(), "skill", "skills"),
+            profile.as_str(),
+            n(e, "error", "errors"),
+            n(w, "warning", "warnings")
+        )?;
     }
     Ok(i32::from(errors))
 }

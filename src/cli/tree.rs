@@ -30,6 +30,22 @@ pub fn print(
     writeln!(out, "tokens: {}", tokens.encoding.as_str())
 }
 
+/// Print one node (with its summary, when it has one) and its subtree `depth` levels deep:
+/// what `show` prints for a node that has no text of its own (a skill, a folder).
+pub fn print_subtree(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    depth: Option<usize>,
+) -> std::io::Result<()> {
+    let summary = &corpus.node(id).summary;
+    if !summary.is_empty() {
+        writeln!(out, "{}", sanitize_line(summary))?;
+    }
+    print_node(out, corpus, tokens, id, 0, depth)
+}
+
 fn print_node(
     out: &mut dyn Write,
     corpus: &Corpus,

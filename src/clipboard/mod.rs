@@ -52,6 +52,10 @@ pub struct CopyOptions {
     pub serve_exe: Option<PathBuf>,
     /// How long to wait for the serving child's confirmation (default 2 s).
     pub native_timeout: Duration,
+    /// Above `osc52_limit`, skip OSC 52 and save to a file instead (default `true`): many
+    /// terminals silently drop large OSC 52 payloads, and a file path is an honest result.
+    /// With `false` the text is still sent and reported `over_limit`.
+    pub oversize_to_file: bool,
 }
 
 impl Default for CopyOptions {
@@ -63,6 +67,7 @@ impl Default for CopyOptions {
             fallback_dir: None,
             serve_exe: None,
             native_timeout: Duration::from_secs(2),
+            oversize_to_file: true,
         }
     }
 }
@@ -85,8 +90,12 @@ pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOut
     if opts.native && native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout).is_ok() {
         return Ok(CopyOutcome::Copied);
     }
-    if opts.osc52 && osc52::write_to_terminal(&osc52_sequence(text, osc52::inside_tmux())) {
-        return Ok(CopyOutcome::Osc52 { over_limit: text.len() > opts.osc52_limit });
+    let over_limit = text.len() > opts.osc52_limit;
+    if opts.osc52
+        && !(over_limit && opts.oversize_to_file)
+        && osc52::write_to_terminal(&osc52_sequence(text, osc52::inside_tmux()))
+    {
+        return Ok(CopyOutcome::Osc52 { over_limit });
     }
     save_to_file(text, opts.fallback_dir.as_deref()).map(CopyOutcome::Saved)
 }

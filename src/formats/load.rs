@@ -141,10 +141,7 @@ impl<'a> Loader<'a> {
         let name = folder_name(real, rel);
         match detect::detect(real) {
             Format::Lazytools => {
-                let dir =
-                    self.corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Lazytools, name, rel));
-                super::lazytools::load(&mut self.corpus, dir, real, rel);
-                Some(dir)
+                Some(super::lazytools::load_bundle(&mut self.corpus, parent, real, rel, &name))
             }
             Format::Skill => Some(skill::load_skill(self, parent, real, rel)),
             Format::Seekers => Some(self.load_seekers(parent, real, rel)),
@@ -293,7 +290,14 @@ impl<'a> Loader<'a> {
 
     /// Files with a loader of their own: llms.txt family (FORMATS §7), Skill_Seekers configs
     /// (FORMATS §1.5) and `catalog.json` (FORMATS §1.6). Returns whether it took the file.
-    fn load_special_file(&mut self, parent: NodeId, name: &str, real: &Path, rel: &str, fmt: Format) -> bool {
+    pub fn load_special_file(
+        &mut self,
+        parent: NodeId,
+        name: &str,
+        real: &Path,
+        rel: &str,
+        fmt: Format,
+    ) -> bool {
         let lower = name.to_ascii_lowercase();
         if lower.contains("llms") && fmt != Format::Asset {
             let head = read_head(real, 256);

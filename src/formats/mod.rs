@@ -74,7 +74,9 @@ pub struct RootSpec {
 /// - a file PATH: that file (`<label>/<file name>`);
 /// - a skill folder: one `Skill` node with path `""`, whose id is `<label>/<skill name>`
 ///   (its files are `<label>/SKILL.md`, `<label>/references/x.md`, …);
-/// - a lazytools bundle: whatever `lazytools::load` adds;
+/// - a lazytools bundle: with a `SKILL.md`, one `Skill` node (format `lazytools`, path `""`,
+///   see [`lazytools::load_bundle`]) holding what `lazytools::load` adds; without, those
+///   nodes directly (the root is the bundle node);
 /// - any other folder: its contents (Dir, Skill and File nodes).
 ///
 /// The root's `format` is [`Format::Skill`] for a skill folder, [`Format::SkillsDir`] when
@@ -96,6 +98,12 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
             ld.visit(&real);
             let fmt = detect::detect(&real);
             match fmt {
+                // A bundle with a SKILL.md is a skill: a `Skill` node with path "" below
+                // the root, as for a skill folder; otherwise the root is the bundle node.
+                Format::Lazytools if real.join("SKILL.md").is_file() => {
+                    let folder = load::folder_name(&real, "");
+                    lazytools::load_bundle(&mut ld.corpus, root, &real, "", &folder);
+                }
                 Format::Lazytools => lazytools::load(&mut ld.corpus, root, &real, ""),
                 Format::Skill => {
                     skill::load_skill(&mut ld, root, &real, "");
@@ -125,8 +133,15 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
                 Format::Markdown => Format::Markdown,
                 _ => Format::Text,
             };
-            ld.add_doc_file(root, &name, &real, &name, fmt);
-            ld.corpus.node_mut(root).format = fmt;
+            // The same special-file rules as a folder walk (llms family, Skill_Seekers
+            // config, catalog.json), so a file opened alone keeps its structure.
+            if ld.load_special_file(root, &name, &real, &name, detect::file_format(&name)) {
+                let first = ld.corpus.node(root).children.first().copied();
+                ld.corpus.node_mut(root).format = first.map_or(fmt, |c| ld.corpus.node(c).format);
+            } else {
+                ld.add_doc_file(root, &name, &real, &name, fmt);
+                ld.corpus.node_mut(root).format = fmt;
+            }
         }
     }
     ld.finish_sections();

@@ -258,6 +258,9 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
                     (None, None) => e.title.clone(),
                 };
             }
+            // Sub-folder index pages, llms variants (in the `variants` group) and other
+            // files of the folder are listed too: only a file missing on disk is a problem.
+            None if listed_file_exists(dir, &e.file) => {}
             None => {
                 if let Some(ix) = index_node {
                     let msg = format!("index lists {}, which is not in this folder", e.file);
@@ -302,6 +305,15 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         }
     }
     node
+}
+
+/// Whether `file` (an index entry, relative to folder `dir`) names a file on disk inside
+/// `dir`: only plain relative components (no `..`, no absolute path) are followed.
+fn listed_file_exists(dir: &Path, file: &str) -> bool {
+    let p = Path::new(file);
+    !file.is_empty()
+        && p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+        && dir.join(p).is_file()
 }
 
 fn plural(n: u64, word: &str) -> String {

@@ -17,7 +17,9 @@ use crate::model::{Format, Node, NodeId, NodeKind, Warning};
 /// Title: frontmatter `name` (trimmed), else the folder name. Summary: `description` on one
 /// line; detail: the description as written (block scalars folded per YAML). `meta`: every
 /// frontmatter key verbatim (see [`frontmatter_meta`]) plus `allowed_tools`. Frontmatter
-/// warnings are attached to the skill and to its `SKILL.md` file node with file and line.
+/// warnings (and "no frontmatter") are attached once, to the `SKILL.md` file node, with
+/// file and line (the skill node shows them through its file; attaching them to both
+/// printed each twice).
 pub(crate) fn load_skill(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
     let name = folder_name(real, rel);
     let skill = ld.corpus.add_child(parent, Node::new(NodeKind::Skill, Format::Skill, name, rel));
@@ -32,8 +34,7 @@ pub(crate) fn load_skill(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: 
     let Some(fm) = ld.skill_fms.remove(&file) else {
         if ld.corpus.node(file).span.is_some() {
             let w = Warning::at("no frontmatter (the file must start with a `---` line)", file_rel, Some(1));
-            ld.corpus.node_mut(file).warnings.push(w.clone());
-            ld.corpus.node_mut(skill).warnings.push(w);
+            ld.corpus.node_mut(file).warnings.push(w);
         }
         return skill;
     };
@@ -48,7 +49,6 @@ pub(crate) fn load_skill(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: 
         node.detail = Some(d);
     }
     node.meta = meta;
-    node.warnings.extend(frontmatter_warnings(&fm, &file_rel));
     skill
 }
 

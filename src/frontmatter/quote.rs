@@ -1,6 +1,10 @@
 //! Writing scalars and lists back as YAML with the least quoting that reads back as the
 //! same string (YAML 1.2 §7.3 plain-scalar rules; issue 4: "quoted correctly", "never
-//! re-quoted" when untouched). Renderings are checked by re-parsing in `edit`.
+//! re-quoted" when untouched). Two rules: [`plain_ok`] is structural (the plain text parses
+//! back to the same characters; `repair` uses it on values already in a file, so an unedited
+//! `version: 1.10` stays plain), and [`least_quoting`] adds type safety for values being
+//! written (no YAML 1.1/1.2 reader may read them as a number, bool, null or date; see
+//! `resolve`). Renderings are checked by re-parsing in `edit`.
 
 use super::scalar::Chomp;
 
@@ -29,8 +33,9 @@ fn is_printable(c: char) -> bool {
     !(c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}')
 }
 
-/// True when `s` can be written plain in `ctx` and reads back as exactly `s` (as text; a
-/// string-typed reader keeps `1.10` and `yes` as written, so those stay plain).
+/// True when `s` can be written plain in `ctx` and parses back as exactly the characters
+/// of `s` (structure only: a string-typed reader keeps `1.10` and `yes` as written, so
+/// this is true for them; [`least_quoting`] also rules out typed values).
 pub fn plain_ok(s: &str, ctx: Context) -> bool {
     let Some(first) = s.chars().next() else { return false };
     if s.starts_with([' ', '\t'])
@@ -62,10 +67,25 @@ pub fn plain_ok(s: &str, ctx: Context) -> bool {
     true
 }
 
-/// The least quoting for a one-line `s` in `ctx`: plain when safe, single quotes when `s`
-/// has only printable characters, double quotes otherwise.
+/// The YAML c-indicator characters (YAML 1.2 §5.3, production [22]).
+pub const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
+
+/// True when a value being WRITTEN may be plain in `ctx`: [`plain_ok`], it does not start
+/// with an indicator character ([`INDICATORS`]; even `-x` or `:x`, which YAML would allow),
+/// and no YAML 1.1 or 1.2 reader resolves it to a non-string
+/// ([`super::resolve::is_typed_plain`]: numbers of any form such as `2.10`, `1e3`, `0x1F`,
+/// `.inf`; `yes`/`no`/`on`/`off`/`y`/`n`/`true`/`false` in any case; `null`, `~`, empty;
+/// dates and timestamps such as `2024-01-01`; `<<`, `=`). Anything else is clearly a
+/// string and stays plain (`Read`, `v1.0`, `my-skill`, `Use when asked`).
+pub fn plain_safe(s: &str, ctx: Context) -> bool {
+    plain_ok(s, ctx) && !s.starts_with(|c| INDICATORS.contains(c)) && !super::resolve::is_typed_plain(s)
+}
+
+/// The least quoting for a one-line value `s` being written in `ctx`: plain when
+/// [`plain_safe`], single quotes when `s` has only printable characters, double quotes
+/// otherwise. So `2.10` → `'2.10'`, `no` → `'no'`, `hello` → `hello`.
 pub fn least_quoting(s: &str, ctx: Context) -> Quoting {
-    if plain_ok(s, ctx) {
+    if plain_safe(s, ctx) {
         Quoting::Plain
     } else if s.chars().all(is_printable) {
         Quoting::Single
@@ -243,8 +263,8 @@ mod tests {
 
     #[test]
     fn plain_when_safe_quotes_otherwise() {
-        assert_eq!(least_quoting("1.10", Context::Block), Quoting::Plain);
-        assert_eq!(least_quoting("yes", Context::Block), Quoting::Plain);
+        assert_eq!(least_quoting("v1.10", Context::Block), Quoting::Plain);
+        assert_eq!(least_quoting("yesterday", Context::Block), Quoting::Plain);
         assert_eq!(least_quoting("Use when: x", Context::Block), Quoting::Single);
         assert_eq!(least_quoting("'q' start", Context::Block), Quoting::Single);
         assert_eq!(least_quoting("# hash", Context::Block), Quoting::Single);
@@ -255,8 +275,23 @@ mod tests {
         assert_eq!(least_quoting("b, c", Context::Flow), Quoting::Single);
         assert_eq!(least_quoting("Bash(git:*)", Context::Flow), Quoting::Single);
         assert_eq!(least_quoting("Bash(git:*)", Context::Block), Quoting::Plain);
-        assert_eq!(least_quoting("-x", Context::Block), Quoting::Plain);
         assert_eq!(least_quoting("- x", Context::Block), Quoting::Single);
+    }
+
+    #[test]
+    fn set_values_yaml_readers_would_coerce_are_quoted() {
+        for s in ["2.10", "1.0", "no", "No", "ON", "y", "1e3", ".5", "0x1F", "0o7", "+1", "1_000", ".inf", ".nan"] {
+            assert_eq!(least_quoting(s, Context::Block), Quoting::Single, "{s}");
+            assert_eq!(least_quoting(s, Context::Flow), Quoting::Single, "{s}");
+            assert!(plain_ok(s, Context::Block), "{s} stays plain when merely repaired");
+        }
+        for s in ["null", "Null", "~", "2024-01-01", "-x", ":x", "?x", "@x", "%x", "`x"] {
+            assert_eq!(least_quoting(s, Context::Block), Quoting::Single, "{s}");
+        }
+        assert_eq!(render("2.10", least_quoting("2.10", Context::Block), Context::Block), "'2.10'");
+        for s in ["v1.0", "1.0-beta", "Read", "my-skill", "Use when asked", "a-b", "x:y"] {
+            assert_eq!(least_quoting(s, Context::Block), Quoting::Plain, "{s}");
+        }
     }
 
     #[test]

@@ -21,6 +21,13 @@ pub fn max_distance(len: usize) -> usize {
     }
 }
 
+/// Optimal-string-alignment distance between `a` and `b` in chars, if it is at most `k`
+/// (`None` when farther). Used for "did you mean" suggestions outside the index too.
+pub fn within(a: &str, b: &str, k: usize) -> Option<usize> {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    bounded_osa(&a, &b, k, &mut Vec::new())
+}
+
 /// Optimal-string-alignment distance of `a` and `b` if it is `<= k`, else `None`.
 /// `rows` is scratch space (three rows of `b.len() + 1`).
 pub(crate) fn bounded_osa<T: PartialEq>(a: &[T], b: &[T], k: usize, rows: &mut Vec<usize>) -> Option<usize> {
@@ -63,21 +70,24 @@ pub(crate) fn bounded_osa<T: PartialEq>(a: &[T], b: &[T], k: usize, rows: &mut V
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Suggestion {
     pub dist: usize,
+    /// The typed word is a prefix of the term (`cach` → `cache`): the likelier intent.
+    pub completes: bool,
     pub df: usize,
     pub term: String,
 }
 
 impl Suggestion {
-    /// Whether `self` is a better suggestion than `other` (closer, then higher df, then
-    /// alphabetically first).
+    /// Whether `self` is a better suggestion than `other` (closer, then one the typed word
+    /// is a prefix of, then higher df, then alphabetically first).
     pub fn better_than(&self, other: &Suggestion) -> bool {
-        (self.dist, std::cmp::Reverse(self.df), &self.term)
-            < (other.dist, std::cmp::Reverse(other.df), &other.term)
+        (self.dist, !self.completes, std::cmp::Reverse(self.df), &self.term)
+            < (other.dist, !other.completes, std::cmp::Reverse(other.df), &other.term)
     }
 }
 
 /// The best suggestion for `typed` (lower-case) in `root`'s vocabulary, if any is within
-/// [`max_distance`]. The exact term itself is never suggested. Only terms whose length in
+/// [`max_distance`]: closest first; at equal distance a term that `typed` is a prefix of
+/// (`cach` → `cache`, not `each`), then the higher df. The exact term itself is never suggested. Only terms whose length in
 /// chars is within the allowed distance are compared; ASCII pairs are compared as bytes.
 pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
     let a: Vec<char> = typed.chars().collect();
@@ -112,12 +122,13 @@ pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
             if d == 0 {
                 continue;
             }
-            let cand = Suggestion { dist: d, df: root.df(t), term: String::new() };
+            let completes = term.starts_with(typed);
+            let cand = Suggestion { dist: d, completes, df: root.df(t), term: String::new() };
             let wins = match &best {
                 None => true,
                 Some(s) => {
-                    (cand.dist, std::cmp::Reverse(cand.df), term)
-                        < (s.dist, std::cmp::Reverse(s.df), s.term.as_str())
+                    (cand.dist, !cand.completes, std::cmp::Reverse(cand.df), term)
+                        < (s.dist, !s.completes, std::cmp::Reverse(s.df), s.term.as_str())
                 }
             };
             if wins {
@@ -131,6 +142,15 @@ pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn did_you_mean_prefers_completing_the_typed_word() {
+        let each = Suggestion { dist: 1, completes: false, df: 90, term: "each".into() };
+        let cache = Suggestion { dist: 1, completes: true, df: 3, term: "cache".into() };
+        assert!(cache.better_than(&each));
+        let far = Suggestion { dist: 2, completes: true, df: 99, term: "caches".into() };
+        assert!(each.better_than(&far));
+    }
 
     fn osa(a: &str, b: &str, k: usize) -> Option<usize> {
         let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());

@@ -50,10 +50,10 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             if app.corpus.roots.len() > 1 || app.load_opts.namespace {
                 // Same-named skills across scopes: mark the losers `shadowed` (FORMATS §5.2).
                 let corpus = Arc::make_mut(&mut app.corpus);
-                crate::formats::resolve_scopes(corpus, app.load_opts.first_wins);
                 if app.load_opts.namespace {
                     crate::formats::namespace_skills(corpus);
                 }
+                crate::formats::resolve_scopes(corpus, app.load_opts.first_wins);
             }
             let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
             app.progress.counting = (texts > 0).then_some((0, texts));

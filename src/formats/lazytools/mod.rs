@@ -2,8 +2,11 @@
 //! chunks.jsonl (+ SKILL.md) loaded into corpus nodes and a registered
 //! [`crate::model::BundleStats`].
 //!
-//! Owned by the lazytools helper. Node layout under the bundle node `parent`:
-//! - `SKILL.md` (kind `file`), sectioned by [`crate::formats::markdown::add_sections`];
+//! Node layout under the bundle node `parent` (kind `skill` when the bundle has a SKILL.md,
+//! see [`load_bundle`]):
+//! - `SKILL.md` (kind `file`): its frontmatter is the file's own text and its keys the file's
+//!   `meta` (as the Agent Skills loader does, FORMATS §3.2); the body is sectioned by
+//!   [`crate::formats::markdown::add_sections`];
 //! - one `file` node per source path, in order of first appearance in chunks.jsonl, its path
 //!   relative to the manifest's `source_dirs` (DESIGN.md §2; with several source dirs it is
 //!   prefixed by the source dir's folder name);
@@ -82,6 +85,20 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
     }
 }
 
+/// Add the bundle in `dir` (a sub-folder at `rel`, or the opened root with `rel` `""`) as a
+/// node under `parent` and load it (see [`load`]); returns the bundle node.
+///
+/// A bundle with a `SKILL.md` is a skill (FORMATS §2.1: lazytools writes a SKILL.md for
+/// agents): the node is a [`NodeKind::Skill`] of format `lazytools`, titled by the manifest
+/// `name`, so `validate` and `list` see it. Without a SKILL.md it is a `Dir` titled
+/// `folder`. `rel` is also the node's path (`""` at a root, as for a skill folder root).
+pub fn load_bundle(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, folder: &str) -> NodeId {
+    let kind = if dir.join("SKILL.md").is_file() { NodeKind::Skill } else { NodeKind::Dir };
+    let node = corpus.add_child(parent, Node::new(kind, Format::Lazytools, folder, rel));
+    load(corpus, node, dir, rel);
+    node
+}
+
 /// Load the bundle in `dir` (relative path `rel` inside its root, `""` for the root itself)
 /// as children of `parent`, registering its [`crate::model::BundleStats`] in
 /// `corpus.bundles` keyed by `parent`. Never fails: problems become warnings on `parent`
@@ -89,13 +106,22 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
 ///
 /// `parent` gets the manifest fields in `meta` (`name`, `description`, `total_chunks`,
 /// `indexed_files` (a count), `avgdl`, `version`, `created_by`, `source_dirs`) and the
-/// description as its summary.
+/// description as its summary. A `Skill` parent is also titled by the manifest `name`
+/// (trimmed; kept when empty) with the description as its detail.
 pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     let files = read_bundle(dir);
     let m = &files.manifest;
     {
         let p = corpus.node_mut(parent);
         p.summary = m.description.clone();
+        if p.kind == NodeKind::Skill {
+            if !m.name.trim().is_empty() {
+                p.title = m.name.trim().to_string();
+            }
+            if !m.description.is_empty() {
+                p.detail = Some(m.description.clone());
+            }
+        }
         let meta = &mut p.meta;
         meta.insert("name".into(), m.name.clone().into());
         meta.insert("description".into(), m.description.clone().into());
@@ -122,8 +148,10 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     corpus.bundles.push((parent, Arc::new(stats)));
 }
 
-/// The SKILL.md file node with its markdown sections (kept apart: sectioning is the
-/// markdown loader's job).
+/// The SKILL.md file node. As for an Agent Skills folder (FORMATS §3.2): the frontmatter
+/// block (parsed by [`crate::frontmatter::parse`]) is the file's own text, its keys go to
+/// the file's `meta` and its warnings to the file (with line numbers); only the body is
+/// sectioned (so the closing `---` never turns the YAML into a setext heading).
 fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, bytes: Vec<u8>) {
     let abs = dir.join("SKILL.md");
     let meta = std::fs::metadata(&abs).ok();
@@ -137,14 +165,21 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
     let len = source.text.len();
     let invalid = source.invalid_utf8;
     let src = corpus.add_source(source);
-    let mut file = Node::new(NodeKind::File, Format::Lazytools, "SKILL.md", rel_join(rel, "SKILL.md"));
+    let file_rel = rel_join(rel, "SKILL.md");
+    let fm = crate::frontmatter::parse(&corpus.sources[src.0 as usize].text);
+    let body_start = fm.as_ref().map_or(0, |fm| fm.block.end.min(len));
+    let mut file = Node::new(NodeKind::File, Format::Lazytools, "SKILL.md", file_rel.as_str());
     file.bytes = size;
-    file.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
+    file.span = Some(TextSpan { source: src, start: 0, own_end: body_start, end: len });
     if invalid {
         file.flags.set(Flag::InvalidUtf8);
     }
+    if let Some(fm) = &fm {
+        file.meta = crate::formats::frontmatter_meta(fm);
+        file.warnings.extend(crate::formats::frontmatter_warnings(fm, &file_rel));
+    }
     let file = corpus.add_child(parent, file);
-    crate::formats::markdown::add_sections(corpus, file, src, 0, len, Format::Lazytools);
+    crate::formats::markdown::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
 }
 
 /// File and chunk nodes; returns the chunk node of each record, in chunks.jsonl order.
