@@ -273,3 +273,12 @@ fn show_of_a_skill_lists_its_children_and_show_of_invalid_utf8_prints_the_real_b
     let v = json_of(&["show", "T", s(&f), "--json"]);
     assert_eq!(v["text"], "# T\nhello \u{FFFD}\u{FFFD} world\n");
 }
+
+#[test]
+fn search_filters_adrs_by_status() {
+    let notes = fixtures().join("formats2/git-adr");
+    let v = json_of(&["search", "status:proposed", s(&notes), "--json"]);
+    let hits = v["hits"].as_array().cloned().unwrap_or_default();
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert!(hits[0]["id"].as_str().unwrap_or_default().contains("rename-homebrew-tap"));
+}

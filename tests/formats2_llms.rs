@@ -229,3 +229,56 @@ fn loader_full_parts_for_hono_llms_small_excerpt() {
     assert_eq!(c.node(create).line_start, Some(438));
     assert!(c.node(create).children.iter().all(|k| c.node(*k).level >= 2));
 }
+
+/// Every node below the root of `path` opened as a root labelled `r`:
+/// `<id> <kind> <format> [flags]`.
+fn root_dump(path: &Path) -> Vec<String> {
+    use skillnav::formats::{LoadOptions, RootSpec, load_root};
+    let spec = RootSpec { path: path.to_path_buf(), label: "r".into() };
+    let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+    c.preorder(c.roots[0])
+        .into_iter()
+        .skip(1)
+        .map(|n| {
+            let n = c.node(n);
+            let flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
+            format!("{} {} {} {}", n.id, n.kind.as_str(), n.format.as_str(), flags.join(",")).trim().to_string()
+        })
+        .collect()
+}
+
+/// Regression: `skillnav tree llms.txt` (one llms file given as PATH) showed only the file
+/// node, while opening its folder showed the sections and links.
+#[test]
+fn single_llms_file_as_root_keeps_its_structure() {
+    let file = fixture("llms/answerdotai-llms.txt");
+    let alone = root_dump(&file);
+    assert_eq!(
+        alone,
+        [
+            "r/answerdotai-llms.txt file llms_txt",
+            "r/answerdotai-llms.txt#llmstxt section llms_txt",
+            "r/answerdotai-llms.txt#docs group llms_txt",
+            "r/answerdotai-llms.txt#docs/link-1 link llms_txt",
+            "r/answerdotai-llms.txt#docs/link-2 link llms_txt",
+            "r/answerdotai-llms.txt#docs/link-3 link llms_txt",
+        ]
+    );
+    let t = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(&file, t.path().join("answerdotai-llms.txt")).expect("copy");
+    assert_eq!(alone, root_dump(t.path()), "a file alone and in its folder load the same");
+}
+
+/// Regression: the same for an `llms-ctx-full.txt` given as PATH (one part per `<doc>`).
+#[test]
+fn single_llms_ctx_file_as_root_keeps_its_structure() {
+    let name = "answerdotai-llms-ctx-full.txt";
+    let file = fixture(&format!("llms/{name}"));
+    let alone = root_dump(&file);
+    let parts: Vec<&String> = alone.iter().filter(|l| l.contains(" part ")).collect();
+    assert_eq!(parts.len(), 3, "{alone:?}");
+    assert_eq!(alone[0], format!("r/{name} file llms_txt"));
+    let t = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(&file, t.path().join(name)).expect("copy");
+    assert_eq!(alone, root_dump(t.path()));
+}

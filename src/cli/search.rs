@@ -1,9 +1,11 @@
-//! `skillnav search`: BM25 content hits and fuzzy title hits, as text or JSON.
+//! `skillnav search`: BM25 content hits and fuzzy title hits, as text or JSON; `key:value`
+//! words filter by kind or format field (`status:proposed`, `tag:process`, `kind:adr`).
 
 use std::io::Write;
 
 use serde_json::json;
 
+use crate::index::filter::search_all;
 use crate::index::{FuzzyIndex, Hit, Index, SearchOptions};
 use crate::model::Corpus;
 use crate::sanitize::sanitize_line;
@@ -18,8 +20,9 @@ pub fn run(
     as_json: bool,
 ) -> std::io::Result<()> {
     let index = Index::build(corpus, &mut |_, _| {});
-    let res = index.search(corpus, query, &SearchOptions { top_k, prefix });
-    let fuzzy = FuzzyIndex::build(corpus).search(query, top_k);
+    let fuzzy_index = FuzzyIndex::build(corpus);
+    let opts = SearchOptions { top_k, prefix };
+    let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
     if as_json {
         let hits: Vec<_> = res.hits.iter().chain(fuzzy.iter()).map(|h| hit_json(corpus, h)).collect();
         let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();

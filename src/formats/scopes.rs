@@ -2,16 +2,23 @@
 //! `.claude/skills`, user `~/.claude/skills`, plugin folders) are merged by skill name.
 //! Same-named skills are resolved by precedence — the last root wins by default, the first
 //! with `--first-wins` — and the losers stay visible, flagged `shadowed`, with a warning
-//! naming the winner. Roots with the same real path are opened once ([`super::root_specs`]).
+//! naming the winner. Roots with the same real path are opened once ([`super::root_specs`]);
+//! a file reached again by a later root (a folder and a file inside it both opened) is kept
+//! but flagged `alias` ([`mark_cross_root_aliases`]), so it is counted once.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use crate::model::{Corpus, Flag, NodeId, NodeKind, Warning};
 
 /// Mark shadowed skills in a corpus of several roots. Skills are compared by their name
 /// (the node title: frontmatter `name`, else the folder name). Within one root, the first
 /// of two same-named skills wins (a root is one scope). Returns the shadowed skill nodes.
+///
+/// Runs [`mark_cross_root_aliases`] first (this is the step every caller runs once all
+/// roots are merged), so files loaded by two roots are counted once.
 pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
+    mark_cross_root_aliases(corpus);
     // name → (winner, its root position)
     let mut winners: HashMap<String, (NodeId, usize)> = HashMap::new();
     let mut shadowed: Vec<(NodeId, NodeId)> = Vec::new();
@@ -42,6 +49,58 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
         node.meta.insert("shadowed_by".into(), winner_id.clone().into());
         node.warnings.push(Warning::new(format!("shadowed by {winner_id} (same skill name)")));
         out.push(loser);
+    }
+    out
+}
+
+/// Flag `alias` every file node whose file on disk (its source's absolute path) was already
+/// loaded by an earlier root, e.g. `skillnav tree a/docs a/docs/x.md` (DESIGN.md §2:
+/// aliases are listed, not counted). The alias gets `meta.alias_of` = the id of the first
+/// occurrence, and the bytes of its ancestors are lowered by its size (as `finalize` sums
+/// containers without copies). Files already inside a copy, virtual sources (lazytools
+/// chunks) and repeats within one root are left alone; running it again changes nothing.
+/// Returns the nodes flagged by this call, in tree order.
+pub fn mark_cross_root_aliases(corpus: &mut Corpus) -> Vec<NodeId> {
+    if corpus.roots.len() < 2 {
+        return Vec::new();
+    }
+    let mut seen: HashMap<PathBuf, NodeId> = HashMap::new();
+    let mut marks: Vec<(NodeId, NodeId)> = Vec::new();
+    for root in corpus.roots.clone() {
+        let mut this_root: Vec<(PathBuf, NodeId)> = Vec::new();
+        for n in corpus.preorder(root) {
+            let node = corpus.node(n);
+            if node.kind != NodeKind::File || corpus.is_copy(n) {
+                continue;
+            }
+            let Some(span) = node.span else { continue };
+            let Some(path) = corpus.sources.get(span.source.0 as usize).and_then(|s| s.abs_path.clone())
+            else {
+                continue;
+            };
+            match seen.get(&path) {
+                Some(first) => marks.push((n, *first)),
+                None => this_root.push((path, n)),
+            }
+        }
+        // Added after the walk: only earlier roots count as a first occurrence.
+        for (p, n) in this_root {
+            seen.entry(p).or_insert(n);
+        }
+    }
+    let mut out = Vec::with_capacity(marks.len());
+    for (n, first) in marks {
+        let first_id = corpus.node(first).id.clone();
+        let bytes = corpus.node(n).bytes;
+        let node = corpus.node_mut(n);
+        node.flags.set(Flag::Alias);
+        node.meta.insert("alias_of".into(), first_id.into());
+        let ancestors: Vec<NodeId> = corpus.ancestors(n).collect();
+        for a in ancestors {
+            let an = corpus.node_mut(a);
+            an.bytes = an.bytes.saturating_sub(bytes);
+        }
+        out.push(n);
     }
     out
 }

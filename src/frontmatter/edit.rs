@@ -219,12 +219,10 @@ fn last_content_end(text: &str, span: &Range<usize>) -> usize {
     e
 }
 
+/// A new key, quoted by the same rule as values (`on` → `'on'`, which YAML 1.1 would
+/// read as the boolean true).
 fn render_key(key: &str) -> String {
-    if quote::plain_ok(key, Context::Flow) {
-        key.to_string()
-    } else {
-        quote::render(key, quote::least_quoting(key, Context::Flow), Context::Flow)
-    }
+    quote::render(key, quote::least_quoting(key, Context::Flow), Context::Flow)
 }
 
 /// How a value will be written.

@@ -9,7 +9,8 @@
 //!
 //! Layout: `lines` (line table), `scalar` (YAML scalar rules), `parse` (the structural
 //! parser and key tree), `values` (its value parsers), `strict` (verification with a
-//! strict YAML reader); write side: `quote` (least quoting), `edit` (splicing edits into
+//! strict YAML reader); write side: `resolve` (which plain scalars YAML 1.1/1.2 readers
+//! type as numbers, bools, nulls, dates), `quote` (least quoting), `edit` (splicing edits into
 //! raw bytes), `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset`
 //! for the CLI).
 
@@ -21,6 +22,7 @@ mod lines;
 pub mod ops;
 pub mod parse;
 pub mod quote;
+pub mod resolve;
 pub mod save;
 pub mod scalar;
 mod strict;

@@ -55,7 +55,7 @@ impl P<'_> {
     }
 
     /// The rest of line `i` from `off` as a plain value (comment cut, trailing blanks
-    /// trimmed), for values that only look quoted.
+    /// trimmed), for values that only look quoted or bracketed.
     fn raw_line_value(&mut self, i: usize, off: usize) -> ValOut {
         let (seg, _) = cut_comment(&self.text[off..self.lines[i].content_end]);
         let raw = seg.trim_end_matches([' ', '\t', '\r']);
@@ -69,33 +69,24 @@ impl P<'_> {
         }
     }
 
+    /// A flow collection (`[a, b]`, `{k: v}`). One that never closes is not a collection:
+    /// its value is the rest of the line as written (`[unclosed`, style `Plain`), with a
+    /// warning, like a value that only looks quoted.
     pub(super) fn flow(&mut self, i: usize, off: usize, n: usize, key: &str) -> ValOut {
         let is_map = self.text[off..].starts_with('{');
         let k = self.continuation_end(i, n);
         let cands: Vec<&str> = (i..k).map(|x| self.content(x)).collect();
         let rel = off - self.lines[i].start;
-        let (flow, last, end) = match scan_flow(&cands, rel) {
-            Some(f) => {
-                let last = i + f.last_line;
-                let end = self.lines[last].start + f.close_end;
-                let after = self.text[end..self.lines[last].content_end].trim_start_matches([' ', '\t']);
-                if !after.is_empty() && !after.starts_with('#') {
-                    self.warn(last, format!("text after the closing bracket of `{key}` ignored"));
-                }
-                (f, last, end)
-            }
-            None => {
-                self.warn(i, format!("unclosed bracket in value of `{key}`; value taken to end of line"));
-                let raw = self.text[off..self.lines[i].content_end].trim_end_matches([' ', '\t']);
-                let closed = format!("{raw}{}", if is_map { '}' } else { ']' });
-                let f = scan_flow(&[closed.as_str()], 0).unwrap_or(super::scalar::Flow {
-                    items: Vec::new(),
-                    last_line: 0,
-                    close_end: 0,
-                });
-                (f, i, off + raw.len())
-            }
+        let Some(flow) = scan_flow(&cands, rel) else {
+            self.warn(i, format!("unclosed bracket in value of `{key}`; value taken to end of line"));
+            return self.raw_line_value(i, off);
         };
+        let last = i + flow.last_line;
+        let end = self.lines[last].start + flow.close_end;
+        let after = self.text[end..self.lines[last].content_end].trim_start_matches([' ', '\t']);
+        if !after.is_empty() && !after.starts_with('#') {
+            self.warn(last, format!("text after the closing bracket of `{key}` ignored"));
+        }
         let mut nested = false;
         let mut empty = false;
         for it in &flow.items {

@@ -19,6 +19,7 @@ use crate::model::{BundleStats, Corpus, NodeId};
 pub mod bm25;
 mod build;
 pub mod distance;
+pub mod filter;
 mod fold;
 pub mod fuzzy;
 mod hash;

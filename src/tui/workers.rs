@@ -261,12 +261,17 @@ fn search_loop(tx: &Sender<WorkerMsg>, rx: &Receiver<SearchJob>) {
     }
 }
 
-/// Run one query: fuzzy titles and (when the index is built) BM25 with prefix expansion.
+/// Run one query: fuzzy titles and (when the index is built) BM25 with prefix expansion;
+/// `key:value` words filter by kind or format field (`status:proposed`).
 pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
-    let titles = job.fuzzy.as_ref().map(|f| f.search(&job.query, job.top_k)).unwrap_or_default();
     let opts = SearchOptions { top_k: job.top_k, prefix: true };
-    let content = job.index.as_ref().map(|i| i.search(&job.corpus, &job.query, &opts)).unwrap_or_default();
-    (content, titles)
+    crate::index::filter::search_all(
+        &job.corpus,
+        job.index.as_deref(),
+        job.fuzzy.as_deref(),
+        &job.query,
+        &opts,
+    )
 }
 
 /// Build a brief of `units` and copy it; reports the clipboard status line.

@@ -1,0 +1,155 @@
+//! `key:value` filters inside a query (`status:proposed`, `tag:process`, `kind:adr`): they
+//! restrict hits to nodes whose kind or `meta` field matches, so ADRs are filterable by
+//! status (FORMATS §4) and any format field is searchable the same way. A query made only
+//! of filters lists every matching node.
+
+use serde_json::Value;
+
+use super::{FuzzyIndex, Hit, HitSource, Index, Scorer, SearchOptions, SearchResult};
+use crate::model::{Corpus, NodeId};
+
+/// One `key:value` filter (both lower-cased for matching).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetaFilter {
+    /// `kind`, or a `meta` key (`status`, `tags`/`tag`, `format`, `variant`, …).
+    pub key: String,
+    /// Value to match: equal to the field (ASCII case-insensitive), or to one item of a list.
+    pub value: String,
+}
+
+/// Split `query` into its free text and its filters. A filter is a whitespace-separated word
+/// `key:value` whose key is ASCII letters, `_` or `-` and whose value is non-empty and does
+/// not start with `/` (so `https://…` stays text).
+pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
+    let mut text = Vec::new();
+    let mut filters = Vec::new();
+    for word in query.split_whitespace() {
+        match word.split_once(':') {
+            Some((k, v))
+                if !k.is_empty()
+                    && !v.is_empty()
+                    && !v.starts_with('/')
+                    && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-') =>
+            {
+                filters.push(MetaFilter { key: k.to_ascii_lowercase(), value: v.to_lowercase() });
+            }
+            _ => text.push(word),
+        }
+    }
+    (text.join(" "), filters)
+}
+
+/// Whether node `id` passes every filter. `kind` matches the node kind; `tag` also looks in
+/// `tags`; other keys look in `meta`.
+pub fn matches(corpus: &Corpus, id: NodeId, filters: &[MetaFilter]) -> bool {
+    let node = corpus.node(id);
+    filters.iter().all(|f| {
+        if f.key == "kind" {
+            return node.kind.as_str() == f.value;
+        }
+        let field =
+            node.meta.get(&f.key).or_else(|| (f.key == "tag").then(|| node.meta.get("tags")).flatten());
+        field.is_some_and(|v| value_matches(v, &f.value))
+    })
+}
+
+fn value_matches(v: &Value, want: &str) -> bool {
+    match v {
+        Value::String(s) => s.to_lowercase() == want,
+        Value::Array(items) => items.iter().any(|i| value_matches(i, want)),
+        Value::Number(n) => n.to_string() == want,
+        Value::Bool(b) => b.to_string() == want,
+        _ => false,
+    }
+}
+
+/// Every node passing `filters`, in document order, as title hits (score 0), at most
+/// `limit`; copies (duplicates, aliases, variants) are left out.
+pub fn list_matching(corpus: &Corpus, filters: &[MetaFilter], limit: usize) -> Vec<Hit> {
+    corpus
+        .all_preorder()
+        .into_iter()
+        .filter(|n| !corpus.is_copy(*n) && matches(corpus, *n, filters))
+        .take(limit)
+        .map(|node| Hit {
+            node,
+            score: 0.0,
+            source: HitSource::Fuzzy,
+            scorer: Scorer::Skillnav,
+            copies: Vec::new(),
+        })
+        .collect()
+}
+
+/// Candidates fetched per wanted hit before filtering.
+const OVERFETCH: usize = 20;
+
+/// Run `query` (free text plus `key:value` filters) on the BM25 index and the fuzzy titles,
+/// either of which may still be missing (the TUI searches while indexing). Returns content
+/// hits and title hits, each at most `opts.top_k`. With filters, hits are restricted to
+/// matching nodes; filters alone list the matching nodes as title hits.
+pub fn search_all(
+    corpus: &Corpus,
+    index: Option<&Index>,
+    fuzzy: Option<&FuzzyIndex>,
+    query: &str,
+    opts: &SearchOptions,
+) -> (SearchResult, Vec<Hit>) {
+    let (text, filters) = split_filters(query);
+    if filters.is_empty() {
+        let content = index.map(|i| i.search(corpus, query, opts)).unwrap_or_default();
+        let titles = fuzzy.map(|f| f.search(query, opts.top_k)).unwrap_or_default();
+        return (content, titles);
+    }
+    let wide = SearchOptions { top_k: opts.top_k.saturating_mul(OVERFETCH), ..opts.clone() };
+    let keep = |hits: &mut Vec<Hit>| {
+        hits.retain(|h| matches(corpus, h.node, &filters));
+        hits.truncate(opts.top_k);
+    };
+    if text.is_empty() {
+        return (SearchResult::default(), list_matching(corpus, &filters, opts.top_k));
+    }
+    let mut content = index.map(|i| i.search(corpus, &text, &wide)).unwrap_or_default();
+    keep(&mut content.hits);
+    let mut titles = fuzzy.map(|f| f.search(&text, wide.top_k)).unwrap_or_default();
+    keep(&mut titles);
+    (content, titles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Node, NodeKind};
+
+    fn adrs() -> (Corpus, NodeId, NodeId) {
+        let mut c = Corpus::new();
+        let r = c.add_root(Node::new(NodeKind::Root, Format::GitAdr, "adr", ""));
+        let mut a = Node::new(NodeKind::Adr, Format::GitAdr, "Use ADRs", "a.md");
+        a.meta.insert("status".into(), "accepted".into());
+        a.meta.insert("tags".into(), serde_json::json!(["process", "docs"]));
+        let a = c.add_child(r, a);
+        let mut b = Node::new(NodeKind::Adr, Format::GitAdr, "Drop Intel builds", "b.md");
+        b.meta.insert("status".into(), "Proposed".into());
+        let b = c.add_child(r, b);
+        c.finalize();
+        (c, a, b)
+    }
+
+    #[test]
+    fn status_filter_splits_from_text_and_urls_stay_text() {
+        let (text, f) = split_filters("binary status:Proposed https://x.y/z");
+        assert_eq!(text, "binary https://x.y/z");
+        assert_eq!(f, vec![MetaFilter { key: "status".into(), value: "proposed".into() }]);
+    }
+
+    #[test]
+    fn adrs_filter_by_status_tag_and_kind() {
+        let (c, a, b) = adrs();
+        let (_, f) = split_filters("status:proposed");
+        assert_eq!(list_matching(&c, &f, 10).iter().map(|h| h.node).collect::<Vec<_>>(), vec![b]);
+        let (_, f) = split_filters("tag:process kind:adr");
+        assert_eq!(list_matching(&c, &f, 10).iter().map(|h| h.node).collect::<Vec<_>>(), vec![a]);
+        let (_, f) = split_filters("status:rejected");
+        assert!(list_matching(&c, &f, 10).is_empty());
+    }
+}
