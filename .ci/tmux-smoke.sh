@@ -36,3 +36,26 @@ if screen | grep -q "skillnav-sample"; then
   echo "tmux smoke: the TUI is still on screen after q"; screen; exit 1
 fi
 echo "tmux smoke: ok (search, select, quit, screen restored)"
+
+# The clipboard, when an X display is there (CI runs this script under xvfb-run): `y` copies
+# the brief of the current node, and after `q` the clipboard still holds exactly that brief.
+if [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
+  fixture="$PWD/tests/fixtures/formats/skills/brand-guidelines"
+  rm -f "$out/exit"
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  tmux -L "$sock" new-session -d -x 120 -y 40 \
+    "SKILLNAV_CONFIG_DIR=$out/cfg $bin $fixture; echo EXIT=\$? > $out/exit; sleep 30"
+  wait_for "brand-guidelines" "the tree"
+  tmux -L "$sock" send-keys 'y'
+  wait_for "Copied " "the copy status"
+  tmux -L "$sock" send-keys 'q'
+  for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
+  "$bin" brief "$fixture" --select brand-guidelines > "$out/want.md"
+  xclip -o -selection clipboard > "$out/got.md"
+  if ! cmp -s "$out/want.md" "$out/got.md"; then
+    echo "tmux smoke: the clipboard does not hold the brief after quitting"; diff "$out/want.md" "$out/got.md" | head; exit 1
+  fi
+  echo "tmux smoke: ok (y copied the brief; the clipboard still holds it after q)"
+elif [ -n "${CI:-}" ]; then
+  echo "tmux smoke: no X display or xclip under CI"; exit 1
+fi

@@ -242,7 +242,9 @@ fn root_dump(path: &Path) -> Vec<String> {
         .map(|n| {
             let n = c.node(n);
             let flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
-            format!("{} {} {} {}", n.id, n.kind.as_str(), n.format.as_str(), flags.join(",")).trim().to_string()
+            format!("{} {} {} {}", n.id, n.kind.as_str(), n.format.as_str(), flags.join(","))
+                .trim()
+                .to_string()
         })
         .collect()
 }

@@ -341,3 +341,27 @@ fn large_markdown_roots_are_sectioned_on_worker_threads_in_file_order() {
         assert_eq!(n.summary, format!("Body of part 1499 in file {i}."));
     }
 }
+
+/// Regression: `skillnav tree a/docs a/docs/x.md` counted x.md twice. Both roots stay, the
+/// second occurrence is flagged `alias` (listed, not counted) once the roots are merged.
+#[test]
+fn folder_and_file_inside_it_count_the_file_once() {
+    let t = tempdir();
+    let docs = t.path().join("docs");
+    write(&docs, "x.md", b"# X\n\nhello world\n");
+    write(&docs, "y.md", b"# Y\n\nyy\n");
+    let mut c = load_as(&docs, "docs");
+    c.append(load_as(&docs.join("x.md"), "x.md"));
+    skillnav::formats::resolve_scopes(&mut c, false);
+    let first = get(&c, "docs/x.md");
+    let second = get(&c, "x.md/x.md");
+    assert!(!c.node(first).flags.has(Flag::Alias));
+    assert!(c.node(second).flags.has(Flag::Alias));
+    assert_eq!(c.node(second).meta["alias_of"], "docs/x.md");
+    assert_eq!(c.node(second).bytes, 17, "the alias still shows its size");
+    assert_eq!(c.node(c.roots[0]).bytes, 17 + 8);
+    assert_eq!(c.node(c.roots[1]).bytes, 0, "not counted in its root");
+    // Idempotent: the scope pass may run again after a reload.
+    assert_eq!(skillnav::formats::mark_cross_root_aliases(&mut c), Vec::new());
+    assert_eq!(c.node(c.roots[1]).bytes, 0);
+}

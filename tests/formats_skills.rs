@@ -135,6 +135,35 @@ fn hono_unified_documentation_tree_is_duplicate() {
     );
 }
 
+/// Regression: an index entry naming a sub-folder's index page (`hono_docs/index.md`) or an
+/// llms variant (`llms.md`, grouped under `variants`) was warned "not in this folder"
+/// although the file exists. Only files missing on disk are warned (this trimmed fixture
+/// lacks the other category files, so those warnings are real).
+#[test]
+fn seekers_index_entries_present_on_disk_are_not_warned() {
+    let c = load(&fixture("hono-unified"));
+    assert_eq!(warnings(&c, "hono-unified/references/documentation/index.md"), Vec::<String>::new());
+    let missing = |line: u32, file: &str| {
+        format!(
+            "references/documentation/hono_docs/index.md:{line}: index lists {file}, which is not in this folder"
+        )
+    };
+    assert_eq!(
+        warnings(&c, "hono-unified/references/documentation/hono_docs/index.md"),
+        vec![
+            missing(9, "api.md"),
+            missing(10, "concepts.md"),
+            missing(11, "getting-started.md"),
+            missing(12, "guides.md"),
+            missing(13, "helpers.md"),
+            missing(14, "llms-full.md"),
+            missing(15, "llms-small.md"),
+            missing(17, "middleware.md"),
+        ],
+        "line 16 (llms.md, a variant) and line 18 (other.md) exist"
+    );
+}
+
 #[test]
 fn frontmatter_fixtures_into_meta() {
     let c = load(&fixture("frontmatter-fixtures"));

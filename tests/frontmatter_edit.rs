@@ -70,7 +70,9 @@ fn edit_claude_api_literal_description_keeps_literal_block_and_other_lines() {
 fn comments_and_untyped_scalars_survive_an_edit() {
     let old = fixture("hm-comments-version.md");
     let out = frontmatter::set(&old, "version", &EditValue::Str("1.20".into())).unwrap();
-    let want = s(&old).replace("version: 1.10\n", "version: 1.20\n");
+    // The edited value is quoted (a YAML reader would read plain 1.20 as the float 1.2);
+    // every untouched typed-looking value (`yes`, `null`, `~`, `1.0`, `0755`) stays plain.
+    let want = s(&old).replace("version: 1.10\n", "version: '1.20'\n");
     assert_eq!(s(&out), want);
     let out2 = set_desc(&old, "Typed values stay text");
     let want2 =
@@ -176,7 +178,7 @@ fn nested_dotted_keys_set_get_unset() {
     fm_unset(&p, "metadata.author").unwrap();
     assert_eq!(
         fs::read_to_string(&p).unwrap(),
-        "---\nname: nested\nmetadata:\n  version: \"1.10\"\n  build:\n    number: 0042\n    flag: on\n  \
+        "---\nname: nested\nmetadata:\n  version: \"1.10\"\n  build:\n    number: 0042\n    flag: 'on'\n  \
          tags: [a, b, c]\n  reviewer: Sam\nlicense: Apache-2.0\n---\n"
     );
     let e = fm_get(&p, "metadata.nope", GetMode::Text).unwrap_err();
@@ -384,5 +386,5 @@ fn map_entry_set_to_scalar_and_empty_entry_to_list() {
 fn file_with_lenient_warnings_can_still_be_edited() {
     let old = fixture("hm-lenient.md");
     let out = frontmatter::set(&old, "ok", &EditValue::Str("no".into())).unwrap();
-    assert_eq!(s(&out), s(&old).replace("ok: yes", "ok: no"));
+    assert_eq!(s(&out), s(&old).replace("ok: yes", "ok: 'no'"));
 }

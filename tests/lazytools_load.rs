@@ -154,3 +154,95 @@ fn manifest_with_missing_and_bad_fields_warns_and_falls_back() {
     let docs: Vec<u64> = stats.chunk_doc_lens.clone();
     assert_eq!(stats.avgdl, docs.iter().sum::<u64>() as f64 / docs.len() as f64);
 }
+
+/// Regression: the bundle's SKILL.md frontmatter became headings (`# SKILL.md` and
+/// `# name: Hono Docs description: …`, the closing `---` read as a setext underline), and
+/// the bundle was not a skill for `validate`/`list`. Opened as a root, a bundle with a
+/// SKILL.md is one `Skill` node (format lazytools) titled by the manifest name.
+#[test]
+fn bundle_skill_md_frontmatter_is_not_headings() {
+    use skillnav::formats::{LoadOptions, RootSpec, load_root};
+    let dir = fixtures().join("hono-docs");
+    let spec = RootSpec { path: dir.clone(), label: "hono-docs".into() };
+    let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+    let root = c.node(c.roots[0]);
+    assert_eq!(root.format, Format::Lazytools);
+    assert_eq!(root.children.len(), 1);
+    let skill_id = root.children[0];
+    let skill = c.node(skill_id);
+    assert_eq!(
+        (skill.kind, skill.format, skill.title.as_str()),
+        (NodeKind::Skill, Format::Lazytools, "Hono Docs")
+    );
+    assert_eq!(skill.id, "hono-docs/Hono Docs");
+    assert_eq!(
+        skill.summary,
+        "Hono web framework documentation (routing, middleware, helpers, getting-started guides)."
+    );
+    assert_eq!(skill.detail.as_deref(), Some(skill.summary.as_str()));
+    assert_eq!(skill.meta["total_chunks"], 363);
+
+    let file = c.find("hono-docs/SKILL.md").expect("SKILL.md");
+    let f = c.node(file);
+    assert_eq!(f.parent, Some(skill_id));
+    assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+    assert_eq!(f.meta["name"], "Hono Docs");
+    assert_eq!(f.meta["retrieval"], "BM25 (Robertson IDF, k1=1.5, b=0.75)");
+    assert_eq!(
+        c.own_text(file),
+        "---\nname: Hono Docs\ndescription: Hono web framework documentation (routing, middleware, \
+         helpers, getting-started guides).\nretrieval: BM25 (Robertson IDF, k1=1.5, b=0.75)\n---\n"
+    );
+    let sections: Vec<(String, u32)> = c
+        .preorder(file)
+        .into_iter()
+        .skip(1)
+        .map(|n| (c.node(n).title.clone(), c.node(n).line_start.unwrap_or(0)))
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            ("Hono Docs".to_string(), 7),
+            ("Purpose".into(), 9),
+            ("Scope".into(), 12),
+            ("Operating rules".into(), 16),
+            ("Retrieval".into(), 24),
+            ("Task modes".into(), 30),
+            ("Additional notes".into(), 38),
+        ]
+    );
+
+    // Chunk ids and the bundle's scoring data are unchanged by the skill node.
+    let first = c.find("hono-docs/api/context.md#chunk-0").expect("chunk id");
+    assert_eq!(c.bundles.len(), 1);
+    assert_eq!(c.bundles[0].0, skill_id);
+    let stats = c.bundle_of(first).expect("bundle");
+    let hits = search(stats, "How do I add CORS middleware to a route?", 1);
+    assert_eq!(c.node(hits[0].0).id, "hono-docs/middleware/builtin/cors.md#chunk-0");
+}
+
+/// The same bundle inside a folder: a `Skill` node at its folder path; `skillnav list`
+/// then lists it (it was missing before: only `Skill` nodes with a SKILL.md are skills).
+#[test]
+fn bundle_in_a_folder_is_a_listed_skill() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .arg("list")
+        .arg(fixtures().join("hono-docs"))
+        .output()
+        .expect("run skillnav");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- Hono Docs: Hono web framework documentation (routing, middleware, helpers, \
+         getting-started guides).\n"
+    );
+
+    use skillnav::formats::{LoadOptions, RootSpec, load_root};
+    let spec = RootSpec { path: fixtures(), label: "fx".into() };
+    let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+    let skill = c.find("fx/hono-docs").expect("bundle node");
+    let n = c.node(skill);
+    assert_eq!((n.kind, n.format, n.title.as_str()), (NodeKind::Skill, Format::Lazytools, "Hono Docs"));
+    assert_eq!(c.node(n.children[0]).id, "fx/hono-docs/SKILL.md");
+    assert!(c.bundles.iter().any(|(b, _)| *b == skill));
+}

@@ -50,7 +50,7 @@ pub struct CopyOptions {
     /// Binary run as `<exe> __clipboard-serve` on X11; `None` = `std::env::current_exe()`.
     /// Tests pass the real `skillnav` binary here.
     pub serve_exe: Option<PathBuf>,
-    /// How long to wait for the serving child's confirmation (default 2 s).
+    /// How long to wait for the serving child's confirmation (default 5 s: a loaded machine can be slow to start it).
     pub native_timeout: Duration,
     /// Above `osc52_limit`, skip OSC 52 and save to a file instead (default `true`): many
     /// terminals silently drop large OSC 52 payloads, and a file path is an honest result.
@@ -66,7 +66,7 @@ impl Default for CopyOptions {
             osc52_limit: DEFAULT_OSC52_LIMIT,
             fallback_dir: None,
             serve_exe: None,
-            native_timeout: Duration::from_secs(2),
+            native_timeout: Duration::from_secs(5),
             oversize_to_file: true,
         }
     }

@@ -467,11 +467,11 @@ mod tests {
         assert_eq!(set_str("---\na: x\n---\nbody\n", "b", "y"), "---\na: x\nb: y\n---\nbody\n");
         assert_eq!(
             set_str("---\na: x\n---\n", "metadata.version", "1.10"),
-            "---\na: x\nmetadata:\n  version: 1.10\n---\n"
+            "---\na: x\nmetadata:\n  version: '1.10'\n---\n"
         );
         assert_eq!(
             set_str("---\nmetadata:\n  author: j\nz: 1\n---\n", "metadata.version", "2"),
-            "---\nmetadata:\n  author: j\n  version: 2\nz: 1\n---\n"
+            "---\nmetadata:\n  author: j\n  version: '2'\nz: 1\n---\n"
         );
         assert_eq!(set_str("---\nm: # c\n---\n", "m.k", "v"), "---\nm: # c\n  k: v\n---\n");
     }
