@@ -50,7 +50,8 @@ pub struct CopyOptions {
     /// Binary run as `<exe> __clipboard-serve` on X11; `None` = `std::env::current_exe()`.
     /// Tests pass the real `skillnav` binary here.
     pub serve_exe: Option<PathBuf>,
-    /// How long to wait for the serving child's confirmation (default 5 s: a loaded machine can be slow to start it).
+    /// How long to wait for the serving child's confirmation (default 5 s: a loaded machine
+    /// can be slow to start it).
     pub native_timeout: Duration,
     /// Above `osc52_limit`, skip OSC 52 and save to a file instead (default `true`): many
     /// terminals silently drop large OSC 52 payloads, and a file path is an honest result.
