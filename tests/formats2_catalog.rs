@@ -192,3 +192,26 @@ fn ids_and_dates() {
     assert_eq!(Variant::parse("auto"), Some(Variant::Auto));
     assert_eq!(Variant::parse("full"), None);
 }
+
+/// Regression: a `catalog.json` given alone as PATH was read as plain text; it now loads
+/// with the same structure as when its folder is opened.
+#[test]
+fn single_catalog_file_as_root_matches_its_folder() {
+    use skillnav::formats::{LoadOptions, RootSpec, load_root};
+    let dump = |path: &Path| -> Vec<String> {
+        let spec = RootSpec { path: path.to_path_buf(), label: "r".into() };
+        let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+        c.preorder(c.roots[0])
+            .into_iter()
+            .skip(1)
+            .map(|n| format!("{} {} {}", c.node(n).id, c.node(n).kind.as_str(), c.node(n).format.as_str()))
+            .collect()
+    };
+    let file = fixture("catalog/catalog.json");
+    let alone = dump(&file);
+    assert_eq!(alone[0], "r/catalog.json file catalog");
+    assert!(alone.len() > 1, "{alone:?}");
+    let t = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(&file, t.path().join("catalog.json")).expect("copy");
+    assert_eq!(alone, dump(t.path()));
+}

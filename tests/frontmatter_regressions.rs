@@ -1,7 +1,7 @@
 //! Regressions found by testing `skillnav fm` (frontmatter::{fm_get, fm_set, fm_unset}):
 //! set values a YAML reader would coerce were written plain; `fm set` edited binary files;
-//! `fm get` dropped the `[` of a value whose bracket never closes. Inputs are hand-made
-//! (see tests/fixtures/frontmatter/SOURCE.md); files are written to temp folders.
+//! `fm get` dropped the `[` of a value whose bracket never closes. Inputs are hand-made and
+//! inline (no fixture files); files are written to temp folders.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -40,16 +40,61 @@ fn fm_set_version_2_10_keep_no_metadata_version_1_0_are_quoted() {
     );
     assert_eq!(fm_get(&p, "version", GetMode::Text).unwrap(), "2.10");
     // What the plain spelling would have meant to the same reader.
-    assert_eq!(typed_read("---\nversion: 2.10\nm: 1.0\n---\n"), serde_json::json!({"version": 2.1, "m": 1.0}));
+    assert_eq!(
+        typed_read("---\nversion: 2.10\nm: 1.0\n---\n"),
+        serde_json::json!({"version": 2.1, "m": 1.0})
+    );
 }
 
 #[test]
 fn fm_set_quotes_numbers_bools_nulls_dates_and_indicator_starts() {
     let quoted = [
-        "0", "42", "-3", "+1", "1_000", "0x1F", "0o7", "0b101", "017", "1:30", "2.10", "1.0", ".5", "1e3",
-        "1E+3", ".inf", "-.Inf", ".nan", "1.2.3", "yes", "No", "ON", "off", "y", "N", "true", "False",
-        "null", "Null", "NULL", "~", "2024-01-01", "2001-12-14t21:59:43.10-05:00", "<<", "=", "-x", "?x",
-        ":x", "@x", "`x", "%x", "!x", "&x", "*x", "|x", ">x",
+        "0",
+        "42",
+        "-3",
+        "+1",
+        "1_000",
+        "0x1F",
+        "0o7",
+        "0b101",
+        "017",
+        "1:30",
+        "2.10",
+        "1.0",
+        ".5",
+        "1e3",
+        "1E+3",
+        ".inf",
+        "-.Inf",
+        ".nan",
+        "1.2.3",
+        "yes",
+        "No",
+        "ON",
+        "off",
+        "y",
+        "N",
+        "true",
+        "False",
+        "null",
+        "Null",
+        "NULL",
+        "~",
+        "2024-01-01",
+        "2001-12-14t21:59:43.10-05:00",
+        "<<",
+        "=",
+        "-x",
+        "?x",
+        ":x",
+        "@x",
+        "`x",
+        "%x",
+        "!x",
+        "&x",
+        "*x",
+        "|x",
+        ">x",
     ];
     let dir = tempfile::tempdir().unwrap();
     for v in quoted {
@@ -84,12 +129,16 @@ fn fm_set_list_items_that_look_typed_are_quoted() {
     fm_set(&p, "steps", "first, 2").unwrap();
     let text = fs::read_to_string(&p).unwrap();
     assert_eq!(text, "---\ntags: [Read, '1.0', 'no']\nsteps:\n  - first\n  - '2'\n---\n");
-    assert_eq!(typed_read(&text), serde_json::json!({"tags": ["Read", "1.0", "no"], "steps": ["first", "2"]}));
+    assert_eq!(
+        typed_read(&text),
+        serde_json::json!({"tags": ["Read", "1.0", "no"], "steps": ["first", "2"]})
+    );
 }
 
 #[test]
 fn fm_set_new_key_that_yaml_1_1_types_is_quoted() {
-    let out = frontmatter::set(b"---\nname: a\n---\n", "on", &frontmatter::EditValue::Str("x".into())).unwrap();
+    let out =
+        frontmatter::set(b"---\nname: a\n---\n", "on", &frontmatter::EditValue::Str("x".into())).unwrap();
     assert_eq!(out, b"---\nname: a\n'on': x\n---\n");
 }
 

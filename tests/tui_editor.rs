@@ -399,8 +399,9 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
     let (_tmp, dir) = copy_fixture("colon-skill");
     let mut app = app_on(&dir, 100, 30);
     let skill_warnings = |app: &App| -> Vec<String> {
-        let skill = app.corpus.nodes.iter().find(|n| n.kind == NodeKind::Skill).expect("skill node");
-        skill.warnings.iter().map(|w| w.message.clone()).collect()
+        // Frontmatter warnings live on the SKILL.md file node (not repeated on the skill).
+        let file = app.corpus.nodes.iter().find(|n| n.kind == NodeKind::File && n.title == "SKILL.md");
+        file.expect("SKILL.md node").warnings.iter().map(|w| w.message.clone()).collect()
     };
     assert_eq!(
         skill_warnings(&app),

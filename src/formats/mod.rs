@@ -71,7 +71,9 @@ pub struct RootSpec {
 ///
 /// The result holds one `Root` node (title = `spec.label`, path `""`) and is finalized
 /// (ids and container sizes assigned). Below it:
-/// - a file PATH: that file (`<label>/<file name>`);
+/// - a file PATH: that file (`<label>/<file name>`), through the same special-file rules as
+///   a folder walk (an llms.txt-family file, a Skill_Seekers config JSON or a `catalog.json`
+///   keeps its structure), else read as a markdown or text document;
 /// - a skill folder: one `Skill` node with path `""`, whose id is `<label>/<skill name>`
 ///   (its files are `<label>/SKILL.md`, `<label>/references/x.md`, …);
 /// - a lazytools bundle: with a `SKILL.md`, one `Skill` node (format `lazytools`, path `""`,
@@ -80,8 +82,9 @@ pub struct RootSpec {
 /// - any other folder: its contents (Dir, Skill and File nodes).
 ///
 /// The root's `format` is [`Format::Skill`] for a skill folder, [`Format::SkillsDir`] when
-/// skills were found below it, [`Format::Lazytools`] for a bundle, else
-/// [`Format::Markdown`]. `progress(files_loaded_so_far)` is called every 32 files and once
+/// skills were found below it, [`Format::Lazytools`] for a bundle, the file's format for a
+/// file PATH (`llms_txt`, `catalog`, `seekers`, `markdown` or `text`), the detected format
+/// of a Skill_Seekers, git-adr or doc-tree folder, else [`Format::Markdown`]. `progress(files_loaded_so_far)` is called every 32 files and once
 /// at the end.
 pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(usize)) -> Corpus {
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());

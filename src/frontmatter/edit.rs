@@ -90,7 +90,9 @@ pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
 /// Only the edited entry's lines change. An existing key keeps its key spelling, spacing,
 /// trailing comment and style where the new value allows (quoted stays quoted, a `>`/`|`
 /// block stays a block, a `- item` list stays one); a value equal to the current one leaves
-/// the bytes untouched. A new key is appended at the end of the frontmatter (or of its
+/// the bytes untouched. A value written plain must also be [`quote::plain_safe`] (no
+/// YAML 1.1/1.2 reader types it: `2.10`, `no`, `null`, `2024-01-01` are single-quoted).
+/// A new key is appended at the end of the frontmatter (or of its
 /// parent map for a dotted path, creating parents as needed); a file without frontmatter
 /// gets a new block (after the BOM, in the file's line ending).
 ///
@@ -464,7 +466,9 @@ mod tests {
 
     #[test]
     fn new_key_appended_and_nested_parent_created() {
-        assert_eq!(set_str("---\na: x\n---\nbody\n", "b", "y"), "---\na: x\nb: y\n---\nbody\n");
+        assert_eq!(set_str("---\na: x\n---\nbody\n", "b", "w"), "---\na: x\nb: w\n---\nbody\n");
+        // `y` is a YAML 1.1 boolean, so a set `y` is quoted.
+        assert_eq!(set_str("---\na: x\n---\n", "b", "y"), "---\na: x\nb: 'y'\n---\n");
         assert_eq!(
             set_str("---\na: x\n---\n", "metadata.version", "1.10"),
             "---\na: x\nmetadata:\n  version: '1.10'\n---\n"

@@ -84,11 +84,15 @@ fn json_of(v: &Value) -> String {
 
 /// `fm set`: set `key_path` to `value` and save. When the key is currently a list (flow or
 /// `- item` lines), `value` is split on commas into items (trimmed, empty items dropped);
-/// otherwise it is a string (a `\n` makes it a block scalar). Values elsewhere that strict
-/// YAML rejects (unquoted `: `) are quoted in the same save and listed in `repaired`.
+/// otherwise it is a string (a `\n` makes it a block scalar). A set value or item is quoted
+/// whenever a YAML 1.1 or 1.2 reader would not read it back as that exact string (`2.10`,
+/// `no`, `~`, `2024-01-01`, `-x` → `'2.10'` …; [`super::quote::plain_safe`]). Values
+/// elsewhere that strict YAML rejects (unquoted `: `) are quoted in the same save and listed
+/// in `repaired`; other untouched values are never re-quoted (`version: 1.10` stays).
 ///
-/// Errors: `Refused` (file changed while editing, read-only, permission denied, unclosed
-/// frontmatter, value cannot be written faithfully) — nothing is written; `Usage` for a bad
+/// Errors: `Refused` (file changed while editing, read-only, permission denied, binary file
+/// — a NUL byte in its first 8 KiB, unclosed frontmatter, value cannot be written
+/// faithfully) — nothing is written; `Usage` for a bad
 /// key path; `Io` for other I/O failures.
 pub fn fm_set(path: &Path, key_path: &str, value: &str) -> Result<SetReport> {
     let file = save::load(path)?;

@@ -280,7 +280,9 @@ mod tests {
 
     #[test]
     fn set_values_yaml_readers_would_coerce_are_quoted() {
-        for s in ["2.10", "1.0", "no", "No", "ON", "y", "1e3", ".5", "0x1F", "0o7", "+1", "1_000", ".inf", ".nan"] {
+        for s in
+            ["2.10", "1.0", "no", "No", "ON", "y", "1e3", ".5", "0x1F", "0o7", "+1", "1_000", ".inf", ".nan"]
+        {
             assert_eq!(least_quoting(s, Context::Block), Quoting::Single, "{s}");
             assert_eq!(least_quoting(s, Context::Flow), Quoting::Single, "{s}");
             assert!(plain_ok(s, Context::Block), "{s} stays plain when merely repaired");

@@ -220,9 +220,38 @@ mod tests {
     #[test]
     fn numbers_of_every_form_are_typed() {
         for s in [
-            "0", "2", "-3", "+1", "09", "1_000", "0b1010", "-0b1_0", "0x1F", "0xff_ff", "0o7", "017", "1:30",
-            "190:20:30", "2.10", "1.0", "1.", ".5", "-.5", "+12.5e-3", "1e3", "1E+3", "6.8523015e+5", "1.2.3",
-            ".", "1:30.5", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "1_0.0_1",
+            "0",
+            "2",
+            "-3",
+            "+1",
+            "09",
+            "1_000",
+            "0b1010",
+            "-0b1_0",
+            "0x1F",
+            "0xff_ff",
+            "0o7",
+            "017",
+            "1:30",
+            "190:20:30",
+            "2.10",
+            "1.0",
+            "1.",
+            ".5",
+            "-.5",
+            "+12.5e-3",
+            "1e3",
+            "1E+3",
+            "6.8523015e+5",
+            "1.2.3",
+            ".",
+            "1:30.5",
+            ".inf",
+            "-.Inf",
+            "+.INF",
+            ".nan",
+            ".NaN",
+            "1_0.0_1",
         ] {
             assert!(is_int(s) || is_float(s), "{s} is a number");
             assert!(is_typed_plain(s), "{s}");
@@ -232,8 +261,9 @@ mod tests {
     #[test]
     fn bools_nulls_and_special_keys_in_any_case_are_typed() {
         for s in [
-            "y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "FALSE",
-            "on", "On", "ON", "off", "Off", "OFF", "yEs", "null", "Null", "NULL", "~", "", "<<", "=",
+            "y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false",
+            "FALSE", "on", "On", "ON", "off", "Off", "OFF", "yEs", "null", "Null", "NULL", "~", "", "<<",
+            "=",
         ] {
             assert!(is_typed_plain(s), "{s:?}");
         }
@@ -251,7 +281,9 @@ mod tests {
         ] {
             assert!(is_timestamp(s), "{s}");
         }
-        for s in ["2024-1-1", "2024-01-01x", "2024-01", "20240101", "2001-12-14 21:59", "2001-12-14T21:59:43+"] {
+        for s in
+            ["2024-1-1", "2024-01-01x", "2024-01", "20240101", "2001-12-14 21:59", "2001-12-14T21:59:43+"]
+        {
             assert!(!is_timestamp(s), "{s}");
         }
     }
@@ -259,9 +291,32 @@ mod tests {
     #[test]
     fn clear_strings_are_not_typed() {
         for s in [
-            "v1.0", "1.0-beta", "Read", "hello world", "yess", "nope", "none", "inf", "nan", "infinity", "0x",
-            "0b2", "0o8", "1e", "e3", ".e3", "1.5.x", "12:60", "1:2:3:4a", "my-skill", "2024-1-1x", "1-2",
-            "+", "-", "_1", "1,000",
+            "v1.0",
+            "1.0-beta",
+            "Read",
+            "hello world",
+            "yess",
+            "nope",
+            "none",
+            "inf",
+            "nan",
+            "infinity",
+            "0x",
+            "0b2",
+            "0o8",
+            "1e",
+            "e3",
+            ".e3",
+            "1.5.x",
+            "12:60",
+            "1:2:3:4a",
+            "my-skill",
+            "2024-1-1x",
+            "1-2",
+            "+",
+            "-",
+            "_1",
+            "1,000",
         ] {
             assert!(!is_typed_plain(s), "{s}");
         }
