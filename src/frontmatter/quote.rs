@@ -67,7 +67,7 @@ pub fn plain_ok(s: &str, ctx: Context) -> bool {
     true
 }
 
-/// The YAML c-indicator characters (YAML 1.2 §5.3, production [22]).
+/// The YAML c-indicator characters (YAML 1.2 §5.3, production 22 `c-indicator`).
 pub const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
 
 /// True when a value being WRITTEN may be plain in `ctx`: [`plain_ok`], it does not start

@@ -51,7 +51,7 @@ pub fn hash(bytes: &[u8]) -> [u8; 32] {
 /// Read `path` for editing (following symlinks). Every edit path goes through here
 /// (`fm set`, `fm unset`, the TUI editor's open, undo), so a binary file is never edited.
 /// Errors: `Io` when it cannot be read or a symlink cannot be resolved (a loop, a dangling
-/// link); `Refused` ("<path> looks binary (NUL byte); not edited") when a NUL byte occurs in
+/// link); `Refused` (`"<path> looks binary (NUL byte); not edited"`) when a NUL byte occurs in
 /// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, FORMATS/`formats::read`).
 pub fn load(path: &Path) -> Result<LoadedFile> {
     let real_path = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
