@@ -119,7 +119,7 @@ pub fn detect(dir: &Path) -> bool {
             return false;
         }
         let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { return false };
-        let head = read_head(&p, 2048);
+        let head = super::load::read_head(&p, 2048);
         head.starts_with("---")
             && head.lines().any(|l| l.starts_with("title:"))
             && head.lines().any(|l| l.starts_with("status:"))
@@ -127,15 +127,6 @@ pub fn detect(dir: &Path) -> bool {
                 .lines()
                 .any(|l| l.strip_prefix("id:").is_some_and(|v| v.trim().trim_matches(['\'', '"']) == stem))
     })
-}
-
-fn read_head(p: &Path, n: usize) -> String {
-    use std::io::Read as _;
-    let mut buf = Vec::with_capacity(n);
-    if let Ok(f) = std::fs::File::open(p) {
-        let _ = f.take(n as u64).read_to_end(&mut buf);
-    }
-    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// One `_index.json` entry (the corpus export: file, id, title, status, bytes, commit, blob).
@@ -197,7 +188,7 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
                 .collect()
         })
         .unwrap_or_default();
-    names.sort_by(|a, b| super::seekers::natural_cmp(a, b));
+    names.sort_by(|a, b| super::walk::natural_cmp(a, b));
     let mut adrs: Vec<(String, NodeId)> = Vec::new();
     let mut counts: Vec<(String, u64)> = Vec::new();
     for name in names.iter().filter(|n| n.ends_with(".md")) {

@@ -504,7 +504,7 @@ fn shown_rel(rel: &Option<String>, abs: &Path) -> String {
 }
 
 /// The first `n` bytes of a file as (lossy) text; empty when unreadable.
-fn read_head(path: &Path, n: usize) -> String {
+pub(crate) fn read_head(path: &Path, n: usize) -> String {
     use std::io::Read as _;
     let mut buf = Vec::with_capacity(n);
     if let Ok(f) = std::fs::File::open(path) {

@@ -11,7 +11,9 @@ use std::path::Path;
 use serde_json::{Map, Value as Json};
 
 use super::llms_txt::{self, add_text_file};
+use super::load::join_rel;
 use super::markdown;
+use super::walk::natural_cmp;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
 /// Whether `dir` is a Skill_Seekers output skill (FORMATS §1 quick map): it holds
@@ -128,10 +130,6 @@ pub fn load(corpus: &mut Corpus, skill: NodeId, dir: &Path, rel: &str) -> Option
     Some(node)
 }
 
-fn join_rel(rel: &str, name: &str) -> String {
-    if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") }
-}
-
 /// Sorted listing of a folder: (name, is_dir). Unreadable folders give an empty list.
 fn list(dir: &Path) -> Vec<(String, bool)> {
     let mut v: Vec<(String, bool)> = std::fs::read_dir(dir)
@@ -151,37 +149,6 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
     v
 }
 
-/// Compare names with digit runs compared as numbers (`s2` before `s10`).
-pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (x.first(), y.first()) {
-            (None, None) => return a.cmp(b),
-            (None, _) => return std::cmp::Ordering::Less,
-            (_, None) => return std::cmp::Ordering::Greater,
-            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
-                let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
-                let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
-                let nx = std::str::from_utf8(&x[..dx]).ok().and_then(|s| s.parse::<u128>().ok());
-                let ny = std::str::from_utf8(&y[..dy]).ok().and_then(|s| s.parse::<u128>().ok());
-                match nx.cmp(&ny) {
-                    std::cmp::Ordering::Equal => {}
-                    o => return o,
-                }
-                x = &x[dx..];
-                y = &y[dy..];
-            }
-            (Some(p), Some(q)) => {
-                match p.to_ascii_lowercase().cmp(&q.to_ascii_lowercase()) {
-                    std::cmp::Ordering::Equal => {}
-                    o => return o,
-                }
-                x = &x[1..];
-                y = &y[1..];
-            }
-        }
-    }
-}
 
 fn is_markdown(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
