@@ -149,7 +149,6 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
     v
 }
 
-
 fn is_markdown(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
     l.ends_with(".md") || l.ends_with(".mdx") || l.ends_with(".markdown")
