@@ -95,6 +95,7 @@ pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap)
 }
 
 fn slug(s: &str) -> String {
+    let s = s.strip_suffix(".md").or_else(|| s.strip_suffix(".txt")).unwrap_or(s);
     let s = crate::model::id::slug(s);
     let s: String = s.chars().take(40).collect();
     if s.is_empty() { "section".into() } else { s.trim_end_matches('-').to_string() }

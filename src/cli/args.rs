@@ -138,6 +138,21 @@ pub enum Command {
     },
     /// Build a lazytools-format bundle (manifest.json, vocab.json, chunks.jsonl, SKILL.md).
     Build(BuildArgs),
+    /// Render a skill's body with $ARGUMENTS / $name / ${VAR} substituted (several skills:
+    /// their listing, then each body).
+    Render(RenderArgs),
+    /// Export a recipe's selection as a new Agent Skills folder.
+    Export(ExportArgs),
+    /// Organise a progressive-exposure doc tree: collapse single-child folders, merge short docs.
+    Doctree {
+        #[command(subcommand)]
+        op: DoctreeOp,
+    },
+    /// Save, list, load or delete saved selections (recipes).
+    Recipe {
+        #[command(subcommand)]
+        op: RecipeOp,
+    },
 }
 
 /// `skillnav build` arguments (lazytools' `build_skill` options, FORMATS §2).
@@ -182,6 +197,10 @@ pub enum BriefFormat {
     Md,
     /// lazytools' `query_skill` text, byte for byte (bundles only; needs --query).
     Lazytools,
+    /// Claude-style XML: one <document> per section with id, path, lines and score.
+    Xml,
+    /// JSON: {"schema": 1, "mode", "sections": […], "left_out": […], …}.
+    Json,
 }
 
 /// llms variants (FORMATS §1.2).
@@ -232,6 +251,9 @@ pub struct BriefArgs {
     /// Write the brief to FILE.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Start from a saved recipe (name or JSON file): its selection, exposure levels and budget.
+    #[arg(long)]
+    pub recipe: Option<String>,
 }
 
 /// `skillnav fm` operations. KEY may be dotted for nested maps (`metadata.version`).
@@ -265,5 +287,128 @@ pub enum FmOp {
         file: PathBuf,
         /// Key or dotted key path.
         key: String,
+    },
+}
+
+/// `skillnav render` arguments (context-chef `renderSkill`, FORMATS §5.3).
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Skill folders (each holds a SKILL.md); several give their listing, then each body.
+    #[arg(required = true)]
+    pub skill_dirs: Vec<PathBuf>,
+    /// The raw argument string ($ARGUMENTS, $0…, $name). Absent: $-placeholders stay as
+    /// written; empty: they become empty.
+    #[arg(long, allow_hyphen_values = true)]
+    pub args: Option<String>,
+    /// A ${NAME} value (repeatable), substituted before the $-arguments.
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    pub var: Vec<String>,
+    /// Prepend "Base directory for this skill: <dir>".
+    #[arg(long)]
+    pub include_base_dir: bool,
+    /// Do not append "ARGUMENTS: <args>" when no placeholder used the arguments.
+    #[arg(long)]
+    pub no_append: bool,
+    /// Listing layout for several skills: plain, xml or available-skills.
+    #[arg(long, default_value = "plain")]
+    pub listing: String,
+}
+
+/// `skillnav export` arguments.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Roots to open (the recipe's ids refer to them).
+    pub paths: Vec<PathBuf>,
+    /// Recipe: a saved name or a JSON file.
+    #[arg(long, required = true)]
+    pub recipe: String,
+    /// Output skill folder; its name is the skill name.
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Also write assets/catalog.json (active-skills schema).
+    #[arg(long)]
+    pub with_catalog: bool,
+    /// Size limit of each reference file, in bytes.
+    #[arg(long, default_value_t = crate::export::DEFAULT_MAX_REFERENCE_BYTES)]
+    pub max_reference_bytes: usize,
+    /// Frontmatter description (default: generated from the section titles).
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Replace an existing non-empty output folder.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `skillnav doctree` operations (FORMATS §6).
+#[derive(Debug, Subcommand)]
+pub enum DoctreeOp {
+    /// Pull the only child folder of a folder without doc.md up into it.
+    Collapse {
+        /// Top folder of the tree.
+        dir: PathBuf,
+        /// Print the plan; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Merge short leaf docs (merge.py rules).
+    Merge {
+        /// Top folder of the tree.
+        dir: PathBuf,
+        /// Print the plan; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// A leaf with fewer words is short.
+        #[arg(long, default_value_t = 300)]
+        min_words: usize,
+        /// A merged doc never exceeds this many words.
+        #[arg(long, default_value_t = 2000)]
+        max_words: usize,
+    },
+}
+
+/// `skillnav recipe` operations (saved selections).
+#[derive(Debug, Subcommand)]
+pub enum RecipeOp {
+    /// Save a selection with exposure levels and brief settings.
+    Save {
+        /// Recipe name.
+        name: String,
+        /// Roots to open.
+        paths: Vec<PathBuf>,
+        /// Select this node id (repeatable).
+        #[arg(long = "select", short = 's')]
+        select: Vec<String>,
+        /// Set a level: ID=always|on-demand|explicit|hidden (repeatable).
+        #[arg(long = "exposure", value_name = "ID=LEVEL")]
+        exposure: Vec<String>,
+        /// Brief token budget.
+        #[arg(long)]
+        max_tokens: Option<u64>,
+        /// Brief query.
+        #[arg(long, short)]
+        query: Option<String>,
+        /// Brief mode.
+        #[arg(long)]
+        mode: Option<String>,
+        /// Brief format.
+        #[arg(long)]
+        format: Option<String>,
+        /// Write to FILE instead of the user data dir.
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// List the saved recipe names.
+    List,
+    /// Load a recipe (name or FILE) against roots; print each id with ok/changed/missing.
+    Load {
+        /// Name or JSON file.
+        recipe: String,
+        /// Roots to open.
+        paths: Vec<PathBuf>,
+    },
+    /// Delete a saved recipe.
+    Delete {
+        /// Recipe name.
+        name: String,
     },
 }

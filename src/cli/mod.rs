@@ -4,9 +4,14 @@
 
 pub mod args;
 mod brief;
+mod brief_curated;
+mod doctree;
+mod export;
 mod fm;
 mod json;
+mod layers;
 mod open;
+mod render;
 mod search;
 mod show;
 mod skills;
@@ -55,7 +60,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Tree { paths, depth, json }) => {
             let corpus = open::open(&paths, &g)?;
             let tokens = TokenTable::count_all(&corpus, counter);
-            tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
+            if json {
+                layers::print_tree_json(&mut out, &corpus, &tokens, depth, counter).map_err(Into::into)
+            } else {
+                tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
+            }
         }
         Some(Command::Search { query, paths, top_k, prefix, json }) => {
             let corpus = open::open(&paths, &g)?;
@@ -113,8 +122,19 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Command::Brief(a)) => {
             let corpus = open::open(&a.paths, &g)?;
-            brief::run(&mut out, &corpus, &a, counter)
+            if brief_curated::wanted(&a, &corpus) {
+                brief_curated::run(&mut out, &corpus, &a, counter)
+            } else {
+                brief::run(&mut out, &corpus, &a, counter)
+            }
         }
+        Some(Command::Render(a)) => render::run(&mut out, &a),
+        Some(Command::Export(a)) => {
+            let corpus = open::open(&a.paths, &g)?;
+            export::run_export(&mut out, &corpus, &a, counter)
+        }
+        Some(Command::Doctree { op }) => doctree::run(&mut out, &op),
+        Some(Command::Recipe { op }) => export::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
     };
     result?;
     out.flush()?;
