@@ -2,7 +2,7 @@
 //! the `[skill]…[execution_policy]` brief and the per-mode `[result]` part, cut to
 //! `max_chars` characters.
 //!
-//! Owned by the lazytools helper. Lengths and limits are in characters (Python code points).
+//! Lengths and limits are in characters (Python code points).
 
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //! and avgdl — apart from `created_by` (and vocab.json's key order, which in lazytools
 //! follows Python's per-process string hashing; ours is first occurrence).
 //!
-//! Owned by the lazytools helper. Pieces: [`chunk`] (normalise + chunk), [`walk`] (file
+//! Pieces: [`chunk`] (normalise + chunk), [`walk`] (file
 //! order), [`write`] (byte-exact JSON and SKILL.md), [`pystr`] (Python string semantics,
 //! also used by `brief::lazytools`).
 

@@ -2,7 +2,7 @@
 //! manifest avgdl, heading and phrase boosts — reproducing its scores exactly (same floating
 //! point operation order as lazybridge 0.7.9 `_bm25`).
 //!
-//! Owned by the lazytools helper. The index calls [`search`] for every bundle in
+//! The index calls [`search`] for every bundle in
 //! `corpus.bundles`; the `brief --format lazytools` path uses [`rank`].
 
 use std::collections::HashMap;

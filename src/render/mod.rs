@@ -1,8 +1,6 @@
 //! Markdown → our own styled-text model (no ratatui types), with fenced code highlighted by
 //! syntect. The TUI converts these lines to ratatui text in one bridge.
 //!
-//! CONTRACT (owned by the render helper).
-//!
 //! - [`text`]: [`Rgb`], [`Role`], [`Style`], [`Span`], [`Line`] (sanitised text).
 //! - [`width`]: cell widths, [`truncate`] with `…`, [`wrap`] of styled spans.
 //! - [`markdown`]: [`render_markdown`] → [`Rendered`] (lines, source offsets, code blocks,
