@@ -43,8 +43,7 @@ pub fn main() -> i32 {
         // A closed pipe (`skillnav tree | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("skillnav: {msg}");
+            eprintln!("skillnav: {}", chain_line(&e));
             2
         }
     }
@@ -150,6 +149,23 @@ fn one_line(msg: &str) -> String {
         Some(next) if first.ends_with(':') && !next.starts_with("Usage:") => format!("{first} {next}"),
         _ => first.to_string(),
     }
+}
+
+/// The error and its causes on one line, each cause once (a cause whose text the message
+/// already ends with is not repeated: `path: reason`, not `path: reason: reason`).
+fn chain_line(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        if msg.ends_with(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
