@@ -51,7 +51,15 @@ fn xclip_out() -> String {
     String::from_utf8(out.stdout).expect("clipboard is UTF-8")
 }
 
-/// Pids of running `<skillnav> __clipboard-serve` children.
+/// Whether process `pid` runs with our `DISPLAY` (serving children of other X servers, e.g.
+/// left by an earlier run on another display, are not ours to count).
+fn same_display(pid: u32) -> bool {
+    let ours = std::env::var("DISPLAY").unwrap_or_default();
+    let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { return false };
+    env.split(|b| *b == 0).any(|kv| kv.strip_prefix(b"DISPLAY=").is_some_and(|v| v == ours.as_bytes()))
+}
+
+/// Pids of running `<skillnav> __clipboard-serve` children on our display.
 fn serving_pids() -> Vec<u32> {
     let mut pids = Vec::new();
     let Ok(dir) = std::fs::read_dir("/proc") else { return pids };
@@ -59,7 +67,11 @@ fn serving_pids() -> Vec<u32> {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
         let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else { continue };
         let args: Vec<&[u8]> = cmd.split(|b| *b == 0).collect();
-        if args.len() >= 2 && args[0] == SKILLNAV.as_bytes() && args[1] == b"__clipboard-serve" {
+        if args.len() >= 2
+            && args[0] == SKILLNAV.as_bytes()
+            && args[1] == b"__clipboard-serve"
+            && same_display(pid)
+        {
             pids.push(pid);
         }
     }
@@ -94,6 +106,8 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     for i in 0..6000 {
         text.push_str(&format!("line {i:05}: the quick brown fox jumps over the lazy dog\n"));
     }
+    // Serving children left by earlier runs (a reused display number) are not this test's.
+    let earlier = serving_pids();
     let dir = tempfile::tempdir().expect("tempdir");
     let text_file = dir.path().join("text.md");
     std::fs::write(&text_file, &text).expect("write text");
@@ -108,7 +122,7 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
 
     // The copying process has exited; the serving child still answers.
     assert_eq!(xclip_out(), text);
-    let first = serving_pids();
+    let first: Vec<u32> = serving_pids().into_iter().filter(|p| !earlier.contains(p)).collect();
     assert_eq!(first.len(), 1, "one serving child, got {first:?}");
 
     // A second copy in this process replaces the first: the old child loses ownership, exits.
@@ -130,5 +144,5 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     }
     assert!(xclip_in.wait().expect("xclip -i").success());
     assert_eq!(xclip_out(), "from xclip");
-    wait_until("no serving child is left", || serving_pids().is_empty());
+    wait_until("no serving child of ours is left", || serving_pids().iter().all(|p| earlier.contains(p)));
 }
