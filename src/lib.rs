@@ -31,4 +31,5 @@ pub mod sanitize;
 pub mod tokens;
 #[cfg(feature = "tui")]
 pub mod tui;
+pub mod utc;
 pub mod validate;

@@ -29,7 +29,7 @@
 use super::curated::{BriefHead, BriefSection};
 use super::fmt::human_count;
 use super::lazytools::Mode;
-use super::markdown::code_span;
+use super::markdown::{code_span, left_out_line};
 
 /// How many left-out ids the closing line names.
 pub const LEFT_OUT_LISTED: usize = 50;
@@ -96,19 +96,4 @@ fn provenance(s: &BriefSection) -> String {
     }
     prov.push(s.origin.to_string());
     prov.join(" · ")
-}
-
-/// `Left out (over the <max>-token budget): a, b` (first 50 ids, then a count), with `\n`.
-pub fn left_out_line(max: u64, ids: &[&str]) -> String {
-    let shown = &ids[..ids.len().min(LEFT_OUT_LISTED)];
-    let more = if ids.len() > shown.len() {
-        format!(
-            " and {} more ({} in all)",
-            human_count((ids.len() - shown.len()) as u64),
-            human_count(ids.len() as u64)
-        )
-    } else {
-        String::new()
-    };
-    format!("Left out (over the {}-token budget): {}{more}\n", human_count(max), shown.join(", "))
 }

@@ -144,7 +144,7 @@ pub(crate) const LEFT_OUT_LISTED: usize = 50;
 
 /// The closing line naming the left-out ids: all of them up to [`LEFT_OUT_LISTED`], else the
 /// first [`LEFT_OUT_LISTED`] and `and <n> more (<total> in all)`.
-fn left_out_line(max: u64, ids: &[&str]) -> String {
+pub(crate) fn left_out_line(max: u64, ids: &[&str]) -> String {
     let shown = &ids[..ids.len().min(LEFT_OUT_LISTED)];
     let more = if ids.len() > shown.len() {
         format!(

@@ -56,24 +56,8 @@ fn save_in(text: &str, dir: &Path, stamp: &str) -> Result<PathBuf> {
 /// `YYYYMMDD-HHMMSS` (UTC) of `secs` since the Unix epoch (civil-from-days, proleptic
 /// Gregorian calendar).
 pub(crate) fn utc_stamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
-/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 → (year, month, day).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let (y, m, d, h, mi, sec) = crate::utc::civil(secs);
+    format!("{y:04}{m:02}{d:02}-{h:02}{mi:02}{sec:02}")
 }
 
 #[cfg(test)]
