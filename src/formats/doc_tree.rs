@@ -326,14 +326,7 @@ fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &st
 /// An `img/` folder: a `Dir` with its files listed as assets.
 fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     let d = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Asset, "img", rel));
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut names: Vec<String> = super::walk::file_names(dir);
     names.sort();
     for n in names {
         add_asset(corpus, d, &dir.join(&n), &n, &join(rel, &n));

@@ -180,14 +180,7 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeI
 /// `meta.statuses`.
 pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
     let join = |n: &str| if rel.is_empty() { n.to_string() } else { format!("{rel}/{n}") };
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut names: Vec<String> = super::walk::file_names(dir);
     names.sort_by(|a, b| super::walk::natural_cmp(a, b));
     let mut adrs: Vec<(String, NodeId)> = Vec::new();
     let mut counts: Vec<(String, u64)> = Vec::new();

@@ -149,6 +149,19 @@ pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<(Vec<Entry>, bo
     Ok((out, pushed))
 }
 
+/// Names of the regular files directly in `dir` (unsorted; empty when unreadable). For the
+/// loaders that list a folder themselves (doc-tree `img/`, git-adr notes).
+pub fn file_names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Natural order of names: digit runs compare by numeric value (`4-9` < `4-10`), other
 /// runs case-insensitively; ties fall back to the raw bytes so the order is total.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {

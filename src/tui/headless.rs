@@ -40,14 +40,7 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
         for effect in std::mem::take(&mut app.effects) {
             match effect {
                 Effect::Search { generation, query } => {
-                    let job = SearchJob {
-                        generation,
-                        query,
-                        corpus: Arc::clone(&app.corpus),
-                        index: app.index.clone(),
-                        fuzzy: app.fuzzy.clone(),
-                        top_k: app.settings.search.top_k,
-                    };
+                    let job = SearchJob::for_app(app, generation, query);
                     let (content, titles) = run_search(&job);
                     apply(app, WorkerMsg::SearchDone { generation, content, titles });
                 }

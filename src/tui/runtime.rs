@@ -109,14 +109,7 @@ impl Workers {
         for effect in std::mem::take(&mut app.effects) {
             match effect {
                 Effect::Search { generation, query } => {
-                    let _ = self.search.send(SearchJob {
-                        generation,
-                        query,
-                        corpus: Arc::clone(&app.corpus),
-                        index: app.index.clone(),
-                        fuzzy: app.fuzzy.clone(),
-                        top_k: app.settings.search.top_k,
-                    });
+                    let _ = self.search.send(SearchJob::for_app(app, generation, query));
                 }
                 Effect::Copy { units } => {
                     workers::copy(&self.tx, Arc::clone(&app.corpus), units, app.encoding())

@@ -235,6 +235,21 @@ pub struct SearchJob {
     pub top_k: usize,
 }
 
+impl SearchJob {
+    /// The job for query `query` (generation `generation`) over the app's current corpus and
+    /// indexes — the one place both the threaded runtime and the headless driver build it.
+    pub fn for_app(app: &super::app::App, generation: u64, query: String) -> Self {
+        Self {
+            generation,
+            query,
+            corpus: Arc::clone(&app.corpus),
+            index: app.index.clone(),
+            fuzzy: app.fuzzy.clone(),
+            top_k: app.settings.search.top_k,
+        }
+    }
+}
+
 /// Start the long-lived search worker; it always runs only the newest queued query.
 pub fn search_worker(tx: &Sender<WorkerMsg>) -> Sender<SearchJob> {
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<SearchJob>();
