@@ -7,7 +7,7 @@ cargo build --quiet
 bin="$PWD/target/debug/skillnav"
 sock="skillnav-smoke-$$"
 out=$(mktemp -d)
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$out"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; tmux -L "$sock-clip" kill-server 2>/dev/null || true; rm -rf "$out"' EXIT
 
 tmux -L "$sock" new-session -d -x 120 -y 40 \
   "env -u DISPLAY -u WAYLAND_DISPLAY SKILLNAV_CONFIG_DIR=$out/cfg $bin --sample; echo EXIT=\$? > $out/exit; sleep 30"
@@ -43,6 +43,8 @@ if [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
   fixture="$PWD/tests/fixtures/formats/skills/brand-guidelines"
   rm -f "$out/exit"
   tmux -L "$sock" kill-server 2>/dev/null || true
+  # A fresh server socket: connecting to the one just killed can race its shutdown.
+  sock="$sock-clip"
   tmux -L "$sock" new-session -d -x 120 -y 40 \
     "SKILLNAV_CONFIG_DIR=$out/cfg $bin $fixture; echo EXIT=\$? > $out/exit; sleep 30"
   wait_for "brand-guidelines" "the tree"
