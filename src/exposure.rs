@@ -31,6 +31,16 @@ impl Exposure {
     pub const ALL: [Exposure; 4] =
         [Exposure::Always, Exposure::OnDemand, Exposure::Explicit, Exposure::Hidden];
 
+    /// Three-letter tag for narrow columns: `alw`, `dem`, `exp`, `hid`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Exposure::Always => "alw",
+            Exposure::OnDemand => "dem",
+            Exposure::Explicit => "exp",
+            Exposure::Hidden => "hid",
+        }
+    }
+
     /// `always`, `on-demand`, `explicit`, `hidden`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -111,6 +121,11 @@ impl ExposureMap {
                 self.set.remove(&id);
             }
         }
+    }
+
+    /// Whether no node has a level set (everything is on-demand).
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
     }
 
     /// The level set on `id` itself, if any.

@@ -96,7 +96,7 @@ fn initial_frame_shows_tree_sizes_and_rendered_skill() {
     let t = draw(&app);
     insta::assert_snapshot!("initial_frame", t.backend());
     let text = screen_text(t.backend().buffer());
-    assert!(text.contains("o200k · sel 0 · 0 tok"), "{text}");
+    assert!(text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"), "{text}");
     assert!(text.contains("▾ ◆ hono-mini"), "{text}");
 }
 
@@ -136,7 +136,7 @@ fn selection_marks_and_running_total() {
     let buf = t.backend().buffer();
     let text = screen_text(buf);
     let total = skillnav::tui::format::count(tokens);
-    assert!(text.contains(&format!("o200k · sel 1 · {total} tok")), "{text}");
+    assert!(text.contains(&format!("o200k · sel 1 · {total}/20k tok")), "{text}");
     let y = find_row(buf, "middleware.md").expect("row");
     assert_eq!(buf[(0, y)].symbol(), "✓");
     let py = find_row(buf, "◆ hono-mini").expect("root row");

@@ -26,6 +26,10 @@ pub struct Cli {
     /// UI theme: dark, light, or a path to a theme TOML file.
     #[arg(long)]
     pub theme: Option<String>,
+    /// Load a saved selection at start: a recipe FILE (saving under its name writes it back)
+    /// or the NAME of a recipe in the user data folder.
+    #[arg(long, value_name = "FILE|NAME")]
+    pub recipe: Option<String>,
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(subcommand)]

@@ -183,6 +183,13 @@ fn run_tui(cli: Cli) -> anyhow::Result<i32> {
         encoding: cli.global.encoding,
         load: open::load_options(&cli.global),
         theme: cli.theme.clone(),
+        recipe: cli.recipe.clone().map(|r| {
+            if export::is_file_ref(&r) {
+                crate::tui::RecipeArg::File(std::path::PathBuf::from(r))
+            } else {
+                crate::tui::RecipeArg::Name(r)
+            }
+        }),
     };
     crate::tui::run(specs, opts)?;
     Ok(0)

@@ -101,6 +101,16 @@ pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOut
     save_to_file(text, opts.fallback_dir.as_deref()).map(CopyOutcome::Saved)
 }
 
+/// Try only the system clipboard (step 1 of [`copy_with`]); `Ok(())` once it holds the text.
+/// The TUI uses this first so that, when it fails, it can ask before an oversized OSC 52
+/// send (issue 5 §9). Errors: a one-line reason (no display, no confirmation in time).
+pub fn copy_native(text: &str, opts: &CopyOptions) -> Result<(), String> {
+    if !opts.native {
+        return Err("the system clipboard is off".into());
+    }
+    native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout)
+}
+
 /// The status after a copy, with the text's size (`bytes`, `tokens` in `encoding`), for the
 /// default OSC 52 limit ([`DEFAULT_OSC52_LIMIT`]); see [`status_line_with_limit`].
 pub fn status_line(outcome: &CopyOutcome, bytes: u64, tokens: u64, encoding: Encoding) -> String {

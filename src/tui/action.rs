@@ -97,6 +97,41 @@ pub enum Action {
     Confirm,
     /// Editor: reload the file from disk after a refused save (drops the edits).
     Reload,
+    /// Set the exposure level of the node (inherit → always → on-demand → explicit →
+    /// hidden → inherit); it applies to the subtree unless a descendant sets its own.
+    CycleExposure,
+    /// Switch the token budget to the next preset (then "no budget").
+    CycleBudget,
+    /// Type a custom token budget.
+    CustomBudget,
+    /// Open the brief preview: the exact text, bytes and tokens before copying.
+    BriefPreview,
+    /// Copy the rendered skill of the node (several selected skills: listing + bodies).
+    CopySkill,
+    /// Open the saved selections (recipes).
+    Recipes,
+    /// Export the curated selection as a new Agent Skills folder.
+    Export,
+    /// Brief preview: next layout (md → xml → json).
+    CycleFormat,
+    /// Brief preview: next mode (auto → answer → extract → locate → summarize).
+    CycleMode,
+    /// Brief preview: add or drop the sections retrieved by the search query.
+    ToggleQuery,
+    /// Brief preview: switch between the brief and the rendered skill(s).
+    ToggleKind,
+    /// Brief preview: type the arguments of the rendered skill (`$ARGUMENTS`).
+    SetArgs,
+    /// Brief preview: next listing format before several skills.
+    CycleListing,
+    /// Copy the text shown in the preview.
+    CopyText,
+    /// Save the text (or the OSC 52 oversize copy) to a file instead.
+    SaveFile,
+    /// Recipes: save the current selection, exposure levels and budget under a name.
+    RecipeSave,
+    /// Recipes: delete the recipe under the cursor (asks first).
+    RecipeDelete,
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
@@ -131,7 +166,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 42] = [
+    pub const BINDABLE: [Action; 59] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -148,6 +183,23 @@ impl Action {
         Action::PageUp,
         Action::HalfPageDown,
         Action::HalfPageUp,
+        Action::CycleExposure,
+        Action::CycleBudget,
+        Action::CustomBudget,
+        Action::BriefPreview,
+        Action::CopySkill,
+        Action::Recipes,
+        Action::Export,
+        Action::CycleFormat,
+        Action::CycleMode,
+        Action::ToggleQuery,
+        Action::ToggleKind,
+        Action::SetArgs,
+        Action::CycleListing,
+        Action::CopyText,
+        Action::SaveFile,
+        Action::RecipeSave,
+        Action::RecipeDelete,
         Action::EditOpen,
         Action::EditExternal,
         Action::UndoSave,
@@ -221,6 +273,23 @@ impl Action {
             Action::ToggleProfile => "validation profile claude-code ↔ spec",
             Action::Confirm => "confirm",
             Action::Reload => "reload the file (drops edits)",
+            Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
+            Action::CycleBudget => "token budget: next preset / none",
+            Action::CustomBudget => "token budget: type a value",
+            Action::BriefPreview => "preview the brief before copying",
+            Action::CopySkill => "copy rendered skill(s)",
+            Action::Recipes => "saved selections (recipes)",
+            Action::Export => "export the selection as a new skill",
+            Action::CycleFormat => "format md / xml / json",
+            Action::CycleMode => "mode auto / answer / extract / locate / summarize",
+            Action::ToggleQuery => "add / drop the search query's hits",
+            Action::ToggleKind => "brief ↔ rendered skill",
+            Action::SetArgs => "skill arguments ($ARGUMENTS)",
+            Action::CycleListing => "skill listing plain / xml / available-skills",
+            Action::CopyText => "copy this text",
+            Action::SaveFile => "save to a file instead",
+            Action::RecipeSave => "save the selection as a recipe",
+            Action::RecipeDelete => "delete the recipe",
             Action::SearchInsert(_) => "type",
             Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",
@@ -252,6 +321,21 @@ impl Action {
             Action::ToggleProfile => "profile",
             Action::Confirm => "confirm",
             Action::Reload => "reload",
+            Action::CycleExposure => "expose",
+            Action::CycleBudget => "budget",
+            Action::BriefPreview => "preview",
+            Action::CopySkill => "skill",
+            Action::Recipes => "recipes",
+            Action::CycleFormat => "format",
+            Action::CycleMode => "mode",
+            Action::ToggleQuery => "query hits",
+            Action::ToggleKind => "brief/skill",
+            Action::SetArgs => "args",
+            Action::CycleListing => "listing",
+            Action::CopyText => "copy",
+            Action::SaveFile => "to file",
+            Action::RecipeSave => "save",
+            Action::RecipeDelete => "delete",
             _ => self.desc(),
         }
     }

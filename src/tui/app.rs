@@ -34,10 +34,30 @@ pub enum Effect {
         /// The query text.
         query: String,
     },
-    /// Build a brief of `units` and copy it to the clipboard.
-    Copy {
-        /// Text-bearing nodes, in document order.
-        units: Vec<NodeId>,
+    /// Build a brief or rendered skill(s) on a worker, to preview or to copy.
+    Text {
+        /// [`super::curate::Curate::generation`] of the job.
+        generation: u64,
+        /// What to build.
+        job: Box<super::curate::job::TextJob>,
+        /// Preview it or copy it.
+        purpose: TextPurpose,
+    },
+    /// Copy an already built text (from the preview, or after the oversize question).
+    CopyText {
+        /// The text and its sizes.
+        built: Arc<super::curate::job::BuiltText>,
+        /// Which path to take.
+        route: CopyRoute,
+    },
+    /// Export the curated selection as a new skill folder.
+    Export(Box<super::curate::export::ExportJob>),
+    /// Compute the disclosure layers of a skill or root for its preview.
+    Layers {
+        /// [`App::data_gen`] of the corpus.
+        generation: u64,
+        /// The skill or root.
+        node: NodeId,
     },
     /// Highlight code blocks of the preview of `node` at `width` (those near the window).
     Highlight {
@@ -75,6 +95,26 @@ pub enum Effect {
         /// Root to reload afterwards.
         root: Option<usize>,
     },
+}
+
+/// What a built text is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextPurpose {
+    /// Show it in the preview popup.
+    Preview,
+    /// Copy it at once (`y`, `Y`).
+    Copy,
+}
+
+/// How to deliver a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyRoute {
+    /// System clipboard, else OSC 52 when within the limit, else ask first.
+    Auto,
+    /// OSC 52 even over the limit (the user said so).
+    Osc52,
+    /// A file.
+    File,
 }
 
 /// The last save made in the editor, kept for `u` (undo; undoing again redoes).
@@ -172,6 +212,8 @@ pub struct PreviewState {
     pub terms: Vec<String>,
     /// Scroll to the first match once the document is built (after jumping to a hit).
     pub want_first_match: bool,
+    /// Nodes whose disclosure layers were asked of a worker (since the corpus changed).
+    pub layers_requested: std::collections::HashSet<NodeId>,
 }
 
 impl PreviewState {
@@ -193,8 +235,9 @@ pub struct App {
     pub tokens: TokenTable,
     /// The user's selection.
     pub selection: Selection,
-    /// Σ tokens of the selection and whether all of it is counted (kept up to date by
-    /// `update`, so drawing never walks the corpus).
+    /// Σ tokens a brief of the selection holds (selected units that are not `hidden`, plus
+    /// `always` units; [`super::curate::brief_tokens`]) and whether all of it is counted
+    /// (kept up to date by `update`, so drawing never walks the corpus).
     pub selection_tokens: (u64, bool),
     /// BM25 index, once built.
     pub index: Option<Arc<Index>>,
@@ -242,6 +285,10 @@ pub struct App {
     pub specs: Vec<crate::formats::RootSpec>,
     /// Loader options used for reloads.
     pub load_opts: crate::formats::LoadOptions,
+    /// Exposure levels, budget, brief settings, recipes and their popups (issue 5).
+    pub curate: super::curate::Curate,
+    /// Disclosure layers of skills and roots, computed on a worker for their previews.
+    pub layers: HashMap<NodeId, Arc<super::layers::LayerView>>,
 }
 
 impl App {
@@ -254,6 +301,7 @@ impl App {
         theme: UiTheme,
     ) -> App {
         let tokens = TokenTable::empty(encoding, &corpus);
+        let curate = super::curate::Curate::new(&settings);
         let mut app = App {
             corpus: Arc::new(corpus),
             data_gen: 0,
@@ -283,6 +331,8 @@ impl App {
             last_save: None,
             specs: Vec::new(),
             load_opts: crate::formats::LoadOptions::default(),
+            curate,
+            layers: HashMap::new(),
         };
         for r in app.corpus.roots.clone() {
             app.tree.expanded.insert(r);

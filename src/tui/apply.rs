@@ -5,6 +5,9 @@
 use std::sync::Arc;
 
 use super::app::{App, Effect, SearchView};
+use super::curate::Question;
+use super::curate::actions as curate;
+use super::format;
 use super::preview;
 use super::update::sync;
 use super::workers::WorkerMsg;
@@ -20,7 +23,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             let files = app.progress.loading.map_or(0, |l| l.0);
             app.progress.loading = Some((files, done, total));
             let first_new = app.corpus.roots.len();
+            let first_node = app.corpus.len();
             Arc::make_mut(&mut app.corpus).append(*corpus);
+            clear_layers(app);
             app.data_gen += 1;
             app.tokens.resize(&app.corpus);
             let corpus = Arc::clone(&app.corpus);
@@ -38,8 +43,10 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             }
             app.tree.rebuild(&corpus);
             app.preview.invalidate();
+            curate::on_loaded(app, first_node);
         }
         WorkerMsg::RootReloaded { root, corpus } => {
+            clear_layers(app);
             super::reload::apply_reloaded(app, root, *corpus);
             if app.status.is_empty() {
                 app.status = "Reloaded".into();
@@ -54,10 +61,13 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                     crate::formats::namespace_skills(corpus);
                 }
                 crate::formats::resolve_scopes(corpus, app.load_opts.first_wins);
+                clear_layers(app);
+                app.preview.invalidate();
             }
             let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
             app.progress.counting = (texts > 0).then_some((0, texts));
             app.effects.push(Effect::StartBackground);
+            curate::on_load_done(app);
             let n = app.corpus.len();
             if app.status.is_empty() {
                 let roots = app.corpus.roots.len();
@@ -73,7 +83,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 app.tokens.set_own(id, n);
             }
             app.tokens.aggregate(&app.corpus);
-            app.selection_tokens = app.selection.tokens(&app.corpus, &app.tokens);
+            curate::recount(app);
             app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
             // Container summaries list child token sizes: re-render the shown one.
             let corpus = Arc::clone(&app.corpus);
@@ -121,6 +131,26 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 Err(e) => e,
             };
         }
+        WorkerMsg::TextBuilt { generation, result } => curate::apply_preview(app, generation, result),
+        WorkerMsg::CopyAsk(built) => {
+            app.copying = false;
+            app.status = format!(
+                "The system clipboard is not available and {} is over the OSC 52 limit of {}",
+                format::bytes(built.bytes),
+                format::bytes(app.settings.clipboard.osc52_limit as u64)
+            );
+            curate::ask(app, Question::Oversize(built));
+        }
+        WorkerMsg::Exported(outcome) => super::curate::export::apply(app, outcome),
+        WorkerMsg::Layers { generation, node, view } => {
+            if generation == app.data_gen {
+                app.layers.insert(node, view);
+                app.preview.cache.retain(|(n, _), _| *n != node);
+                if app.preview.node == Some(node) {
+                    app.preview.doc = None;
+                }
+            }
+        }
         WorkerMsg::Rendered { generation, doc } => preview::apply_rendered(app, generation, *doc),
         WorkerMsg::Highlighted { generation, node, width, blocks } => {
             preview::apply_highlight(app, generation, node, width, blocks);
@@ -129,10 +159,17 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             if worker == "clipboard" {
                 app.copying = false;
             }
+
             app.status = format!("{worker} worker failed: {message}");
         }
     }
     sync(app);
+}
+
+/// Drop the disclosure layers computed on an older corpus.
+fn clear_layers(app: &mut App) {
+    app.layers.clear();
+    app.preview.layers_requested.clear();
 }
 
 /// Re-run the current query (an index became available).

@@ -45,6 +45,51 @@ impl Default for SearchSettings {
     }
 }
 
+/// Brief and budget settings (`[brief]`, issue 5 §3, §5, §6).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BriefSettings {
+    /// Token budget at start; 0 = no budget.
+    pub budget: u64,
+    /// Budgets `b` cycles through (then "no budget"), in tokens.
+    pub presets: Vec<u64>,
+    /// Brief layout: `md`, `xml` or `json`.
+    pub format: String,
+    /// Brief mode: `auto`, `answer`, `extract`, `locate` or `summarize`.
+    pub mode: String,
+    /// Listing before several rendered skills (`Y`): `plain`, `xml` or `available-skills`.
+    pub listing: String,
+    /// Reference file size limit of `X` exports, in bytes.
+    pub export_max_reference_bytes: usize,
+}
+
+impl Default for BriefSettings {
+    fn default() -> Self {
+        Self {
+            budget: 20_000,
+            presets: vec![8_000, 20_000, 100_000],
+            format: "md".into(),
+            mode: "auto".into(),
+            listing: "available-skills".into(),
+            export_max_reference_bytes: crate::export::DEFAULT_MAX_REFERENCE_BYTES,
+        }
+    }
+}
+
+/// Clipboard settings (`[clipboard]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClipboardSettings {
+    /// Bytes above which an OSC 52 copy asks first (many terminals drop large payloads).
+    pub osc52_limit: usize,
+}
+
+impl Default for ClipboardSettings {
+    fn default() -> Self {
+        Self { osc52_limit: crate::clipboard::DEFAULT_OSC52_LIMIT }
+    }
+}
+
 /// All settings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -53,6 +98,10 @@ pub struct Settings {
     pub ui: UiSettings,
     /// `[search]`.
     pub search: SearchSettings,
+    /// `[brief]`.
+    pub brief: BriefSettings,
+    /// `[clipboard]`.
+    pub clipboard: ClipboardSettings,
 }
 
 impl Settings {

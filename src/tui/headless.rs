@@ -8,7 +8,8 @@ use crate::index::{FuzzyIndex, Index};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;
 
-use super::app::{App, Effect};
+use super::app::{App, Effect, TextPurpose};
+use super::curate::job::What;
 use super::update::apply;
 use super::workers::{SearchJob, WorkerMsg, run_search};
 
@@ -32,8 +33,9 @@ pub fn load_specs(app: &mut App, specs: Vec<crate::formats::RootSpec>, opts: cra
 }
 
 /// Run every queued effect synchronously until none is left: token counting, indexing,
-/// searches, highlighting and reloads. Copy jobs are not run (their units are returned),
-/// nor `$EDITOR` runs (no terminal).
+/// searches, highlighting, reloads, previews of briefs and skills, layers and exports. Copy
+/// jobs are not run: the units (briefs) or skills (rendered skills) of each are returned;
+/// nor are `$EDITOR` runs (no terminal).
 pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
     let mut copies = Vec::new();
     while !app.effects.is_empty() {
@@ -67,10 +69,27 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
                 }
                 Effect::Render { generation, node, width, terms } => {
                     let tokens = crate::tokens::TokenTable::default();
-                    let doc = super::preview::build(&app.corpus, &tokens, node, width, &terms);
+                    let doc = super::preview::build(&app.corpus, &tokens, node, width, &terms, None);
                     apply(app, WorkerMsg::Rendered { generation, doc: Box::new(doc) });
                 }
-                Effect::Copy { units } => copies.push(units),
+                Effect::Text { generation, job, purpose: TextPurpose::Preview } => {
+                    let result = super::curate::job::build(&job);
+                    apply(app, WorkerMsg::TextBuilt { generation, result });
+                }
+                // No clipboard here: the job's nodes are returned instead.
+                Effect::Text { job, purpose: TextPurpose::Copy, .. } => match job.what {
+                    What::Brief { units, .. } => copies.push(units),
+                    What::Skills { skills, .. } => copies.push(skills),
+                },
+                Effect::CopyText { .. } => {}
+                Effect::Export(job) => {
+                    apply(app, WorkerMsg::Exported(super::curate::export::run(&job)));
+                }
+                Effect::Layers { generation, node } => {
+                    let counter = TokenCounter::new(app.encoding());
+                    let view = Arc::new(super::layers::compute(&app.corpus, node, counter));
+                    apply(app, WorkerMsg::Layers { generation, node, view });
+                }
                 Effect::Reload { root } => {
                     if let Some(spec) = app.specs.get(root).cloned() {
                         let corpus = crate::formats::load_root(&spec, &app.load_opts, &mut |_| {});

@@ -37,14 +37,27 @@ pub enum Mode {
     Prompt,
     /// The editor asks whether to discard unsaved changes.
     Confirm,
+    /// The brief / rendered-skill preview popup.
+    Brief,
+    /// The recipe list popup.
+    Recipes,
+    /// A one-line text prompt (recipe name, budget, export folder, skill arguments).
+    Input,
+    /// A question with a few answers (delete a recipe, oversize OSC 52 copy, replace a
+    /// folder).
+    Ask,
 }
 
 impl Mode {
     /// All modes, in help order.
-    pub const ALL: [Mode; 9] = [
+    pub const ALL: [Mode; 13] = [
         Mode::Normal,
         Mode::Search,
         Mode::Help,
+        Mode::Brief,
+        Mode::Recipes,
+        Mode::Input,
+        Mode::Ask,
         Mode::Form,
         Mode::Field,
         Mode::Raw,
@@ -65,12 +78,21 @@ impl Mode {
             Mode::Diff => "diff",
             Mode::Prompt => "prompt",
             Mode::Confirm => "confirm",
+            Mode::Brief => "brief",
+            Mode::Recipes => "recipes",
+            Mode::Input => "input",
+            Mode::Ask => "ask",
         }
     }
 
     /// Modes where a text area has the focus: printable keys type and cannot be bound.
     pub fn types_text(self) -> bool {
-        matches!(self, Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt)
+        matches!(self, Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input)
+    }
+
+    /// Modes of the curation popups (brief preview, recipes, prompt, question).
+    pub fn is_curate(self) -> bool {
+        matches!(self, Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask)
     }
 
     /// Modes of the frontmatter editor (its popups included).
@@ -302,7 +324,7 @@ impl Keymap {
         match (bound, mode, key.code) {
             (Some(a), ..) => Some(a),
             (None, Mode::Search, KeyCode::Char(c)) if key.is_text() => Some(Action::SearchInsert(c)),
-            (None, Mode::Field | Mode::Raw | Mode::Prompt, _) => Some(Action::TextKey(*key)),
+            (None, Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input, _) => Some(Action::TextKey(*key)),
             _ => None,
         }
     }

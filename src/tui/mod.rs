@@ -14,11 +14,13 @@ pub mod app;
 mod apply;
 pub mod bridge;
 pub mod config;
+pub mod curate;
 pub mod editor;
 pub mod format;
 pub mod glyphs;
 pub mod headless;
 pub mod keymap;
+pub mod layers;
 pub mod layout;
 mod mouse;
 pub mod preview;
@@ -44,6 +46,17 @@ pub struct TuiOptions {
     pub load: crate::formats::LoadOptions,
     /// `"dark"`, `"light"` or a theme TOML path; `None` uses the config (default dark).
     pub theme: Option<String>,
+    /// `--recipe`: a saved selection to load once the roots are loaded.
+    pub recipe: Option<RecipeArg>,
+}
+
+/// The `--recipe` argument of a TUI session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecipeArg {
+    /// A recipe file: loaded at start (when it exists); saving under its name writes it.
+    File(std::path::PathBuf),
+    /// The name of a recipe in the user data folder.
+    Name(String),
 }
 
 /// Build the app for a session: settings, keymap and theme from the config (problems
@@ -55,6 +68,18 @@ pub fn new_app(opts: &TuiOptions, roots: usize) -> app::App {
     warnings.extend(tw);
     let mut app = app::App::new(Corpus::new(), opts.encoding, keymap, settings, theme);
     app.progress.loading = Some((0, 0, roots));
+    match &opts.recipe {
+        Some(RecipeArg::File(f)) => {
+            app.curate.recipe_file = Some(f.clone());
+            app.curate.recipe_pending = true;
+        }
+        Some(RecipeArg::Name(n)) => {
+            app.curate.recipe_pending = true;
+            app.curate.recipe_file = None;
+            app.curate.pending_name = Some(n.clone());
+        }
+        None => {}
+    }
     if let Some(w) = warnings.first() {
         app.status = w.clone();
     }

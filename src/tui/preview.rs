@@ -13,6 +13,7 @@ use crate::tokens::TokenTable;
 use super::app::{App, Effect};
 use super::format;
 use super::glyphs;
+use super::layers::{LayerView, wants_layers};
 
 /// Longest text rendered in the preview, in bytes; the rest is announced, not dropped
 /// silently.
@@ -56,7 +57,16 @@ impl PreviewDoc {
 }
 
 /// Render the preview of `id` at `width` cells with `terms` marked.
-pub fn build(corpus: &Corpus, tokens: &TokenTable, id: NodeId, width: u16, terms: &[String]) -> PreviewDoc {
+///
+/// `layers`: the disclosure layers of a skill or root, shown in its summary when given.
+pub fn build(
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    width: u16,
+    terms: &[String],
+    layers: Option<&LayerView>,
+) -> PreviewDoc {
     let node = corpus.node(id);
     let rendered =
         if node.span.is_some() && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir) {
@@ -79,7 +89,7 @@ pub fn build(corpus: &Corpus, tokens: &TokenTable, id: NodeId, width: u16, terms
             }
             r
         } else {
-            summary(corpus, tokens, id, width, terms)
+            summary(corpus, tokens, id, width, terms, layers)
         };
     PreviewDoc { node: Some(id), rendered, requested: BTreeSet::new(), pending: false }
 }
@@ -109,7 +119,14 @@ fn floor_char_boundary(s: &str, max: usize) -> usize {
 }
 
 /// The summary view of a container: description, children with sizes, warnings.
-fn summary(corpus: &Corpus, tokens: &TokenTable, id: NodeId, width: u16, terms: &[String]) -> Rendered {
+fn summary(
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    width: u16,
+    terms: &[String],
+    layers: Option<&LayerView>,
+) -> Rendered {
     let w = width as usize;
     let node = corpus.node(id);
     let mut lines: Vec<Line> = Vec::new();
@@ -120,6 +137,19 @@ fn summary(corpus: &Corpus, tokens: &TokenTable, id: NodeId, width: u16, terms: 
     if let Some(d) = node.detail.as_deref().filter(|d| !d.is_empty() && *d != node.summary) {
         lines.push(Line::new());
         para(&mut lines, &[Span::role(d, Role::Text)]);
+    }
+    if wants_layers(corpus, id) {
+        if !lines.is_empty() {
+            lines.push(Line::new());
+        }
+        match layers {
+            Some(view) => {
+                for l in super::layers::lines(view, tokens.encoding.as_str()) {
+                    lines.push(render::truncate_line(&l, w));
+                }
+            }
+            None => lines.push(Line::from_spans(vec![Span::role("Counting disclosure layers…", Role::Dim)])),
+        }
     }
     if !node.children.is_empty() {
         if !lines.is_empty() {
@@ -206,7 +236,11 @@ pub fn sync(app: &mut App, width: u16, height: usize) {
                 Arc::new(placeholder(&app.corpus, id, width))
             }
             None => {
-                let d = Arc::new(build(&app.corpus, &app.tokens, id, width, &terms));
+                let layers = app.layers.get(&id).cloned();
+                if layers.is_none() && p.layers_requested.insert(id) && wants_layers(&app.corpus, id) {
+                    app.effects.push(Effect::Layers { generation: app.data_gen, node: id });
+                }
+                let d = Arc::new(build(&app.corpus, &app.tokens, id, width, &terms, layers.as_deref()));
                 if p.cache.len() >= 64 {
                     p.invalidate();
                 }

@@ -80,6 +80,9 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     });
     let expanded = ids(&mut app.tree.expanded.iter().copied());
     let selected = ids(&mut app.selection.members());
+    let levels: Vec<(String, crate::exposure::Exposure)> =
+        app.curate.exposure.entries().into_iter().map(|(n, e)| (old.node(n).id.clone(), e)).collect();
+    let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
     // The status bar's warning count: swap the root's load warnings for the new ones.
     for w in &old.node(old.roots[ix]).warnings {
         let w = w.to_string();
@@ -102,7 +105,20 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         selection.select(&new, s);
     }
     app.selection = selection;
-    app.selection_tokens = app.selection.tokens(&new, &app.tokens);
+    // Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
+    let mut exposure = crate::exposure::ExposureMap::new();
+    for (id, e) in &levels {
+        if let Some(n) = new.find(id) {
+            exposure.set(n, Some(*e));
+        }
+    }
+    for (n, e) in crate::exposure::ExposureMap::from_corpus(&new).entries() {
+        if !known.contains(&new.node(n).id) {
+            exposure.set(n, Some(e));
+        }
+    }
+    app.curate.exposure = exposure;
+    super::curate::actions::recount(app);
     app.tree.rows.clear();
     app.tree.rebuild(&new);
     if let Some(chain) = cursor {

@@ -111,8 +111,15 @@ impl Workers {
                 Effect::Search { generation, query } => {
                     let _ = self.search.send(SearchJob::for_app(app, generation, query));
                 }
-                Effect::Copy { units } => {
-                    workers::copy(&self.tx, Arc::clone(&app.corpus), units, app.encoding())
+                Effect::Text { generation, job, purpose } => {
+                    workers::text(&self.tx, generation, *job, purpose, copy_options(app));
+                }
+                Effect::CopyText { built, route } => {
+                    workers::copy_text(&self.tx, built, route, copy_options(app))
+                }
+                Effect::Export(job) => workers::export(&self.tx, *job),
+                Effect::Layers { generation, node } => {
+                    workers::layers(&self.tx, Arc::clone(&app.corpus), generation, node, app.encoding());
                 }
                 Effect::Highlight { generation, node, width, blocks } => {
                     workers::highlight(&self.tx, generation, node, width, blocks, app.theme.md.syntax());
@@ -133,6 +140,14 @@ impl Workers {
                 Effect::External { .. } => {}
             }
         }
+    }
+}
+
+/// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
+fn copy_options(app: &App) -> crate::clipboard::CopyOptions {
+    crate::clipboard::CopyOptions {
+        osc52_limit: app.settings.clipboard.osc52_limit,
+        ..crate::clipboard::CopyOptions::default()
     }
 }
 

@@ -88,7 +88,7 @@ pub(super) fn search_action(app: &mut App, action: Action) {
 }
 
 /// Replace the query and ask the search worker for results (a new generation).
-pub(super) fn set_query(app: &mut App, query: String) {
+pub(crate) fn set_query(app: &mut App, query: String) {
     let s = &mut app.search;
     if s.query == query {
         return;

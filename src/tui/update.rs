@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 
-use crate::model::Selection;
-
 use super::action::Action;
-use super::app::{App, Effect, Focus};
+use super::app::{App, Focus};
 pub use super::apply::apply;
+use super::curate::PreviewKind;
+use super::curate::actions::{self as curate, curate_action};
 use super::editor::actions::{self as edit, editor_action};
 use super::format;
 use super::keymap::Mode;
@@ -28,7 +28,7 @@ pub fn areas(app: &App) -> Areas {
 pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Resize(w, h) => app.size = (w, h),
-        Action::ScrollAt { .. } | Action::ClickAt { .. } if app.mode.is_editor() => {}
+        Action::ScrollAt { .. } | Action::ClickAt { .. } if app.mode.is_editor() || app.mode.is_curate() => {}
         Action::ScrollAt { col, row, down } => mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse_click(app, col, row),
         Action::Quit => app.quit = true,
@@ -40,6 +40,7 @@ pub fn update(app: &mut App, action: Action) {
             Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm => {
                 editor_action(app, other)
             }
+            Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask => curate_action(app, other),
         },
     }
     sync(app);
@@ -94,7 +95,14 @@ pub(super) fn normal_action(app: &mut App, action: Action) {
             app.focus = if app.focus == Focus::Left { Focus::Preview } else { Focus::Left };
         }
         Action::ToggleSelect => toggle_select(app),
-        Action::CopyBrief => copy_brief(app),
+        Action::CopyBrief => curate::copy_brief(app),
+        Action::CopySkill => curate::copy_skill(app),
+        Action::BriefPreview => curate::open_preview(app, PreviewKind::Brief),
+        Action::CycleExposure => curate::cycle_exposure(app),
+        Action::CycleBudget => curate::cycle_budget(app),
+        Action::CustomBudget => curate::open_custom_budget(app),
+        Action::Recipes => super::curate::recipes::open(app),
+        Action::Export => super::curate::export::start(app),
         Action::SearchOpen => {
             app.mode = Mode::Search;
             app.focus = Focus::Left;
@@ -158,7 +166,7 @@ fn toggle_select(app: &mut App) {
     let Some(id) = app.current_node() else { return };
     let corpus = Arc::clone(&app.corpus);
     app.selection.toggle(&corpus, id);
-    app.selection_tokens = app.selection.tokens(&corpus, &app.tokens);
+    curate::recount(app);
     let verb = match app.selection.mark(&corpus, id) {
         crate::model::Mark::Full => "Selected",
         _ => "Deselected",
@@ -171,28 +179,6 @@ pub fn selection_summary(app: &App) -> String {
     let (tokens, complete) = app.selection_tokens;
     let more = if complete { "" } else { "…" };
     format!("sel {} · {}{more} tok", app.selection.len(), format::count(tokens))
-}
-
-fn copy_brief(app: &mut App) {
-    if app.copying {
-        app.status = "A copy is already running…".into();
-        return;
-    }
-    let units = if app.selection.is_empty() {
-        let Some(id) = app.current_node() else { return };
-        let mut one = Selection::new();
-        one.select(&app.corpus, id);
-        one.units(&app.corpus)
-    } else {
-        app.selection.units(&app.corpus)
-    };
-    if units.is_empty() {
-        app.status = "Nothing to copy: the selection has no text".into();
-        return;
-    }
-    app.copying = true;
-    app.status = format!("Copying a brief of {} sections…", units.len());
-    app.effects.push(Effect::Copy { units });
 }
 
 pub(super) fn page(app: &App) -> usize {
@@ -250,6 +236,7 @@ pub fn sync(app: &mut App) {
         app.search.offset = 0;
     }
     preview::sync(app, a.preview.width, a.preview.height as usize);
+    curate::sync(app);
     let max_help = help_len(app).saturating_sub(help_page(app));
     app.help_scroll = app.help_scroll.min(max_help);
 }

@@ -16,6 +16,9 @@ use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 
+use super::app::{CopyRoute, TextPurpose};
+use super::curate::job::{BuiltText, TextJob};
+
 /// A message from a worker to the UI thread.
 pub enum WorkerMsg {
     /// Files read so far while loading the current root.
@@ -82,6 +85,26 @@ pub enum WorkerMsg {
     },
     /// The clipboard copy finished: the status line, or an error message.
     Copied(Result<String, String>),
+    /// A text for the preview popup was built (or why it could not be).
+    TextBuilt {
+        /// [`crate::tui::curate::Curate::generation`] of the job.
+        generation: u64,
+        /// The text, or a status message.
+        result: Result<super::curate::job::BuiltText, String>,
+    },
+    /// The system clipboard failed and the text is over the OSC 52 limit: ask the user.
+    CopyAsk(Arc<super::curate::job::BuiltText>),
+    /// An export finished.
+    Exported(super::curate::export::ExportOutcome),
+    /// The disclosure layers of a skill or root.
+    Layers {
+        /// Data generation they were computed on.
+        generation: u64,
+        /// The node.
+        node: NodeId,
+        /// The layers.
+        view: Arc<super::layers::LayerView>,
+    },
     /// A preview document rendered off the UI thread.
     Rendered {
         /// Preview cache generation.
@@ -289,14 +312,95 @@ pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
     )
 }
 
-/// Build a brief of `units` and copy it; reports the clipboard status line.
-pub fn copy(tx: &Sender<WorkerMsg>, corpus: Arc<Corpus>, units: Vec<NodeId>, encoding: Encoding) {
+/// Build the text of `job`: for the preview popup (reports [`WorkerMsg::TextBuilt`]) or to
+/// copy at once (then delivered like [`copy_text`] with [`CopyRoute::Auto`]).
+pub fn text(
+    tx: &Sender<WorkerMsg>,
+    generation: u64,
+    job: TextJob,
+    purpose: TextPurpose,
+    opts: crate::clipboard::CopyOptions,
+) {
     spawn(tx, "clipboard", move |tx| {
-        let brief = crate::brief::selection_brief(&corpus, &units, TokenCounter::new(encoding));
-        let result = crate::clipboard::copy(&brief.text)
-            .map(|o| crate::clipboard::status_line(&o, brief.bytes as u64, brief.tokens, brief.encoding))
-            .map_err(|e| format!("copy failed: {e}"));
-        let _ = tx.send(WorkerMsg::Copied(result));
+        let result = super::curate::job::build(&job);
+        match (purpose, result) {
+            (TextPurpose::Preview, result) => {
+                let _ = tx.send(WorkerMsg::TextBuilt { generation, result });
+            }
+            (TextPurpose::Copy, Ok(built)) => deliver(tx, Arc::new(built), CopyRoute::Auto, &opts),
+            (TextPurpose::Copy, Err(e)) => {
+                let _ = tx.send(WorkerMsg::Copied(Err(e)));
+            }
+        }
+    });
+}
+
+/// Copy an already built text by `route`.
+pub fn copy_text(
+    tx: &Sender<WorkerMsg>,
+    built: Arc<BuiltText>,
+    route: CopyRoute,
+    opts: crate::clipboard::CopyOptions,
+) {
+    spawn(tx, "clipboard", move |tx| deliver(tx, built, route, &opts));
+}
+
+/// The clipboard chain of the TUI (issue 5 §9): the system clipboard first; when it fails, a
+/// text within `opts.osc52_limit` goes over OSC 52 (else a file), and a larger one is not
+/// sent before the user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken.
+fn deliver(
+    tx: &Sender<WorkerMsg>,
+    built: Arc<BuiltText>,
+    route: CopyRoute,
+    opts: &crate::clipboard::CopyOptions,
+) {
+    use crate::clipboard::{
+        CopyOptions, CopyOutcome, copy_native, copy_with, save_to_file, status_line_with_limit,
+    };
+    let status = |o: &CopyOutcome| {
+        let mut s = status_line_with_limit(o, built.bytes, built.tokens, built.encoding, opts.osc52_limit);
+        if !built.left_out.is_empty() {
+            s.push_str(&format!(" · left out {} over the budget", built.left_out.len()));
+        }
+        s
+    };
+    let result = match route {
+        CopyRoute::Auto => {
+            if copy_native(&built.text, opts).is_ok() {
+                Ok(CopyOutcome::Copied)
+            } else if built.text.len() > opts.osc52_limit && opts.osc52 {
+                let _ = tx.send(WorkerMsg::CopyAsk(built));
+                return;
+            } else {
+                copy_with(&built.text, &CopyOptions { native: false, ..opts.clone() })
+            }
+        }
+        CopyRoute::Osc52 => {
+            copy_with(&built.text, &CopyOptions { native: false, oversize_to_file: false, ..opts.clone() })
+        }
+        CopyRoute::File => save_to_file(&built.text, opts.fallback_dir.as_deref()).map(CopyOutcome::Saved),
+    };
+    let _ = tx.send(WorkerMsg::Copied(result.map(|o| status(&o)).map_err(|e| format!("copy failed: {e}"))));
+}
+
+/// Export the curated selection (issue 5 §7).
+pub fn export(tx: &Sender<WorkerMsg>, job: super::curate::export::ExportJob) {
+    spawn(tx, "export", move |tx| {
+        let _ = tx.send(WorkerMsg::Exported(super::curate::export::run(&job)));
+    });
+}
+
+/// Compute the disclosure layers of `node` (a skill or root).
+pub fn layers(
+    tx: &Sender<WorkerMsg>,
+    corpus: Arc<Corpus>,
+    generation: u64,
+    node: NodeId,
+    encoding: Encoding,
+) {
+    spawn(tx, "layers", move |tx| {
+        let view = Arc::new(super::layers::compute(&corpus, node, TokenCounter::new(encoding)));
+        let _ = tx.send(WorkerMsg::Layers { generation, node, view });
     });
 }
 
@@ -311,7 +415,7 @@ pub fn render(
 ) {
     spawn(tx, "preview", move |tx| {
         let tokens = crate::tokens::TokenTable::default();
-        let doc = super::preview::build(&corpus, &tokens, node, width, &terms);
+        let doc = super::preview::build(&corpus, &tokens, node, width, &terms, None);
         let _ = tx.send(WorkerMsg::Rendered { generation, doc: Box::new(doc) });
     });
 }

@@ -304,7 +304,7 @@ fn reload_editor(app: &mut App) {
 }
 
 /// A key for a text area.
-fn to_input(k: KeyChord) -> Input {
+pub(crate) fn to_input(k: KeyChord) -> Input {
     let key = match k.code {
         KeyCode::Char(c) => Key::Char(c),
         KeyCode::Backspace => Key::Backspace,

@@ -255,7 +255,7 @@ fn footer(app: &App, mode: Mode, width: usize) -> Line<'static> {
 }
 
 /// A centred box of `w`×`h` inside `outer`, cleared, with a border and `title`.
-fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, title: String) -> Rect {
+pub(super) fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, title: String) -> Rect {
     let w = w.min(outer.width.saturating_sub(4)).max(outer.width.min(10));
     let h = h.min(outer.height.saturating_sub(2)).max(outer.height.min(3));
     let area = Rect::new(outer.x + (outer.width - w) / 2, outer.y + (outer.height - h) / 2, w, h);

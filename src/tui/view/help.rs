@@ -25,6 +25,10 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Mode::Diff => "Editor: diff before saving",
             Mode::Prompt => "Editor: name of a new key",
             Mode::Confirm => "Editor: discard changes?",
+            Mode::Brief => "Brief preview (p): the exact text y copies",
+            Mode::Recipes => "Saved selections (R)",
+            Mode::Input => "A prompt (letters always type)",
+            Mode::Ask => "A question",
         };
         out.push(fit(vec![(title.into(), t.header)], vec![], width, 0));
         for (keys, desc) in app.keymap.entries(mode) {

@@ -1,6 +1,7 @@
 //! Drawing: pure functions of `&App` into a ratatui frame. Views never mutate state, never
 //! do I/O and never parse; they slice the cached preview lines and format rows.
 
+mod curate;
 mod editor;
 mod help;
 mod preview;
@@ -37,5 +38,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     if app.mode.is_editor() {
         editor::draw(frame, app, frame.area());
+    }
+    if app.mode.is_curate() {
+        curate::draw(frame, app, frame.area());
     }
 }

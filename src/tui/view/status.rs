@@ -53,6 +53,8 @@ fn hints(app: &App) -> Vec<Piece> {
         Mode::Normal => {
             &[Action::ToggleSelect, Action::CopyBrief, Action::SearchOpen, Action::Help, Action::Quit]
         }
+        // The curation popups show their keys in their own footer.
+        Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask => &[],
         Mode::Search => &[Action::SearchAccept, Action::MoveDown, Action::Escape],
         Mode::Help => &[Action::Escape],
         // The editor's popups show their keys in their own footer.

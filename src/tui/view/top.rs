@@ -1,5 +1,6 @@
 //! The top line: the search box (query, hit counts, "did you mean") on the left and
-//! `o200k · sel 3 · 4.2k tok` on the right.
+//! `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱` (the selection's brief total against the token
+//! budget, red with the overage when over) on the right.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -8,8 +9,40 @@ use ratatui::widgets::Paragraph;
 use super::row::{Piece, fit};
 use crate::render::width::str_width;
 use crate::tui::app::App;
+use crate::tui::format;
 use crate::tui::keymap::Mode;
 use crate::tui::update::selection_summary;
+
+/// Cells of the budget bar.
+const BAR: usize = 8;
+
+/// `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱`, or with the over part red: `… 24k/20k tok
+/// ▰▰▰▰▰▰▰▰ +4k over`. Without a budget: `o200k · sel 3 · 4.2k tok`.
+fn budget_pieces(app: &App) -> Vec<Piece> {
+    let t = &app.theme;
+    let Some(budget) = app.curate.budget else {
+        return vec![(format!(" {} · {} ", app.encoding().short(), selection_summary(app)), t.top)];
+    };
+    let (tokens, complete) = app.selection_tokens;
+    let more = if complete { "" } else { "…" };
+    let head = format!(
+        " {} · sel {} · {}{more}/{} tok ",
+        app.encoding().short(),
+        app.selection.len(),
+        format::count(tokens),
+        format::count(budget)
+    );
+    let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
+    let over = tokens > budget;
+    let bar_style = if over { t.error.patch(t.top) } else { t.mark.patch(t.top) };
+    let mut out: Vec<Piece> =
+        vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.dim.patch(t.top))];
+    if over {
+        out.push((format!(" +{} over", format::count(tokens - budget)), t.error.patch(t.top)));
+    }
+    out.push((" ".into(), t.top));
+    out
+}
 
 /// Draw the top line into `area` (and place the text cursor while searching).
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -39,8 +72,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         };
         left.push((info, t.dim.patch(t.top)));
     }
-    let right: Vec<Piece> =
-        vec![(format!(" {} · {} ", app.encoding().short(), selection_summary(app)), t.top)];
+    let right = budget_pieces(app);
     let mut line = fit(left, right, area.width as usize, 12);
     let w = line.width();
     if w < area.width as usize {

@@ -1,5 +1,6 @@
 //! The tree pane: one row per visible node with indent, ▸/▾, kind glyph, title, dim
-//! summary, flags, right-aligned bytes and tokens (`Σ` for containers, `…` while
+//! summary, flags, the exposure level (once any is set: own level bold, inherited dim),
+//! right-aligned bytes and tokens (`Σ` for containers, `…` while
 //! uncounted) and the selection mark (✓ full, ◐ partial).
 
 use ratatui::Frame;
@@ -7,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
+use crate::exposure::Exposure;
 use crate::model::{Mark, NodeKind};
 
 use super::row::{Piece, fit};
@@ -59,6 +61,10 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         _ => t.glyph_section,
     };
     let has_children = !node.children.is_empty();
+    // The exposure column shows once any level is set (issue 5 §2): the node's own level
+    // bold, an inherited one dim, the default `·`.
+    let exposure = &app.curate.exposure;
+    let level = (!exposure.is_empty()).then(|| exposure.level(corpus, row.id));
     let indent = "  ".repeat(row.depth as usize);
     let mut left: Vec<Piece> = vec![
         (format!("{} ", glyphs::mark(mark)), mark_style),
@@ -67,7 +73,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             t.glyph_dir,
         ),
         (format!("{} ", glyphs::kind(node.kind)), glyph_style),
-        (node.title.clone(), t.title),
+        (node.title.clone(), if level == Some(Exposure::Hidden) { t.dim } else { t.title }),
     ];
     if app.settings.ui.summaries && !node.summary.is_empty() && width >= 50 {
         left.push((format!("  {}", node.summary), t.dim));
@@ -78,6 +84,14 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     }
     if !node.warnings.is_empty() {
         right.push((" !".into(), t.warn));
+    }
+    if let Some(level) = level.filter(|_| width >= 30) {
+        let (text, style) = match exposure.own(row.id) {
+            Some(own) => (own.tag(), t.header),
+            None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => (level.tag(), t.dim),
+            None => ("·", t.dim),
+        };
+        right.push((format!(" {text:>3}"), style));
     }
     if width >= 24 {
         let tok = match app.tokens.total(row.id) {

@@ -1,0 +1,221 @@
+//! Building the text the TUI copies or previews, off the UI thread: a brief of the selection
+//! (and the search query's hits when asked), or the rendered skill(s). The layout rule is the
+//! CLI's (`skillnav brief`): the plain markdown layout for a selection or a query alone with
+//! md/auto and no exposure levels, the curated layout (`crate::brief::curated`) otherwise, so
+//! `y` in the TUI and `skillnav brief --select …` give the same bytes.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::brief::curated::{self, BriefFormat, CuratedRequest};
+use crate::brief::lazytools::Mode;
+use crate::exposure::ExposureMap;
+use crate::index::Index;
+use crate::listing::{ListingFormat, ListingOptions};
+use crate::model::{Corpus, NodeId, NodeKind};
+use crate::render_skill::{RenderOptions, SkillText, render_many, render_skill, skill_from_text};
+use crate::tokens::{Encoding, TokenCounter};
+
+/// What to build.
+#[derive(Clone, Debug, PartialEq)]
+pub enum What {
+    /// A brief of the selected units (and the query's hits when `query` is set).
+    Brief {
+        /// Text units, in document order.
+        units: Vec<NodeId>,
+        /// Query whose BM25 hits are added after the selected sections.
+        query: Option<String>,
+        /// Layout.
+        format: BriefFormat,
+        /// Mode (`Auto` resolves on the query).
+        mode: Mode,
+        /// Token budget of the whole text.
+        max_tokens: Option<u64>,
+        /// Retrieved hits at most.
+        top_k: usize,
+    },
+    /// The rendered body of one skill, or the listing then each body of several.
+    Skills {
+        /// Skill nodes, in tree order.
+        skills: Vec<NodeId>,
+        /// The argument string (`None` leaves `$`-placeholders untouched).
+        args: Option<String>,
+        /// Listing layout before several skills.
+        listing: ListingFormat,
+    },
+}
+
+/// A job for [`build`]: shared data plus what to build.
+#[derive(Clone, Debug)]
+pub struct TextJob {
+    /// The corpus.
+    pub corpus: Arc<Corpus>,
+    /// BM25 index, when built (needed for query hits).
+    pub index: Option<Arc<Index>>,
+    /// Exposure levels (corpus metadata plus the user's).
+    pub exposure: ExposureMap,
+    /// Token encoding of the counts.
+    pub encoding: Encoding,
+    /// What to build.
+    pub what: What,
+}
+
+impl PartialEq for TextJob {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.corpus, &other.corpus)
+            && self.exposure == other.exposure
+            && self.encoding == other.encoding
+            && self.what == other.what
+    }
+}
+
+/// The built text and its sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltText {
+    /// The exact text copied.
+    pub text: String,
+    /// `text.len()`.
+    pub bytes: u64,
+    /// Exact tokens of `text` in `encoding`.
+    pub tokens: u64,
+    /// The encoding of `tokens`.
+    pub encoding: Encoding,
+    /// Sections in the text (briefs) or skills rendered.
+    pub parts: usize,
+    /// Ids left out over the budget (named in the text too).
+    pub left_out: Vec<String>,
+    /// One-line description (`md · answer · 3 sections`, `rendered skill pdf`).
+    pub label: String,
+}
+
+/// Build the text of `job`. Errors: a status-line message (no skill to render, unreadable
+/// SKILL.md text).
+pub fn build(job: &TextJob) -> Result<BuiltText, String> {
+    let counter = TokenCounter::new(job.encoding);
+    match &job.what {
+        What::Brief { units, query, format, mode, max_tokens, top_k } => {
+            let c = &job.corpus;
+            let query = query.as_deref().filter(|q| !q.trim().is_empty());
+            let plain = *format == BriefFormat::Md
+                && *mode == Mode::Auto
+                && job.exposure.is_empty()
+                && (query.is_none() || units.is_empty());
+            let brief = if plain {
+                match (query, &job.index) {
+                    (Some(q), Some(index)) => {
+                        let opts = crate::brief::QueryBriefOptions {
+                            top_k: *top_k,
+                            max_tokens: *max_tokens,
+                            counter,
+                        };
+                        crate::brief::query_brief(c, index, q, &opts)
+                    }
+                    _ => match max_tokens {
+                        Some(max) => crate::brief::pack(c, units, *max, counter),
+                        None => crate::brief::selection_brief(c, units, counter),
+                    },
+                }
+            } else {
+                let req = CuratedRequest {
+                    selected: units,
+                    query,
+                    top_k: *top_k,
+                    mode: *mode,
+                    format: *format,
+                    max_tokens: *max_tokens,
+                    exposure: Some(&job.exposure),
+                };
+                curated::curated_brief(c, job.index.as_deref(), &req, counter)
+            };
+            let shown_mode = curated::effective_mode(*mode, query);
+            let fmt = match format {
+                BriefFormat::Md => "md",
+                BriefFormat::Xml => "xml",
+                BriefFormat::Json => "json",
+            };
+            let label = format!("brief · {fmt} · {} · {} sections", shown_mode.as_str(), brief.sections);
+            Ok(BuiltText {
+                bytes: brief.bytes as u64,
+                tokens: brief.tokens,
+                encoding: brief.encoding,
+                parts: brief.sections,
+                left_out: brief.left_out,
+                label,
+                text: brief.text,
+            })
+        }
+        What::Skills { skills, args, listing } => {
+            let texts: Vec<SkillText> = skills.iter().filter_map(|s| skill_text(&job.corpus, *s)).collect();
+            if texts.is_empty() {
+                return Err("No SKILL.md to render here".into());
+            }
+            let opts = RenderOptions { args: args.clone(), ..RenderOptions::default() };
+            let (text, label) = if let [one] = texts.as_slice() {
+                let mut t = render_skill(one, &opts);
+                t.push('\n');
+                (t, format!("rendered skill {}", one.entry.name))
+            } else {
+                let listing_opts = ListingOptions { format: *listing, ..ListingOptions::default() };
+                let name = match listing {
+                    ListingFormat::Plain => "plain",
+                    ListingFormat::Xml => "xml",
+                    ListingFormat::AvailableSkills => "available-skills",
+                };
+                (render_many(&texts, listing_opts, &opts), format!("{} skills · {name} listing", texts.len()))
+            };
+            let label = match args {
+                Some(a) => format!("{label} · args {a:?}"),
+                None => label,
+            };
+            Ok(BuiltText {
+                bytes: text.len() as u64,
+                tokens: counter.count(&text),
+                encoding: job.encoding,
+                parts: texts.len(),
+                left_out: Vec::new(),
+                label,
+                text,
+            })
+        }
+    }
+}
+
+/// The skill as `renderSkill` sees it, from the corpus: its SKILL.md text, folder name,
+/// absolute location and base dir (when file-backed). `None` when it has no SKILL.md.
+pub fn skill_text(corpus: &Corpus, skill: NodeId) -> Option<SkillText> {
+    let md = crate::layers::skill_md(corpus, skill)?;
+    let node = corpus.node(md);
+    let abs: Option<PathBuf> =
+        node.span.and_then(|s| corpus.sources.get(s.source.0 as usize)).and_then(|s| s.abs_path.clone());
+    let folder = match abs.as_ref().and_then(|p| p.parent()).and_then(|p| p.file_name()) {
+        Some(n) => n.to_string_lossy().into_owned(),
+        None => corpus.node(skill).title.clone(),
+    };
+    let location = abs.as_ref().map_or_else(|| node.path.clone(), |p| p.to_string_lossy().into_owned());
+    let base_dir = abs.as_ref().and_then(|p| p.parent()).map(|p| p.to_path_buf());
+    Some(skill_from_text(corpus.text(md), &folder, &location, base_dir))
+}
+
+/// The skills `Y` renders: every skill with some part selected (tree order), else the
+/// skill holding `current` (the node itself or its nearest `Skill` ancestor).
+pub fn skills_for(
+    corpus: &Corpus,
+    selection: &crate::model::Selection,
+    current: Option<NodeId>,
+) -> Vec<NodeId> {
+    let selected: Vec<NodeId> = corpus
+        .all_preorder()
+        .into_iter()
+        .filter(|id| corpus.node(*id).kind == NodeKind::Skill && !corpus.is_copy(*id))
+        .filter(|id| selection.mark(corpus, *id) != crate::model::Mark::None)
+        .collect();
+    if !selected.is_empty() {
+        return selected;
+    }
+    current
+        .and_then(|c| {
+            std::iter::once(c).chain(corpus.ancestors(c)).find(|n| corpus.node(*n).kind == NodeKind::Skill)
+        })
+        .into_iter()
+        .collect()
+}

@@ -1,0 +1,126 @@
+//! Disclosure layers in the preview (issue 5 §1): what each layer of a skill costs an agent
+//! (metadata always, SKILL.md body on activation, each reference on demand, assets never as
+//! text), and for a root the always-loaded `<available_skills>` listing of its skills.
+//! Computed on a worker ([`compute`], exact counts of [`crate::layers`]) and shown as a
+//! section of the skill's or root's summary ([`lines`]).
+
+use crate::layers::{RootLayers, SkillLayers, root_layers, skill_layers};
+use crate::model::{Corpus, NodeId, NodeKind};
+use crate::render::{Line, Role, Span};
+use crate::tokens::TokenCounter;
+
+use super::format;
+
+/// The layers of one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayerView {
+    /// A skill's layers.
+    Skill(SkillLayers),
+    /// A root's skills and its always-loaded cost.
+    Root(RootLayers),
+}
+
+/// Whether `id` gets a layers section: skills, and roots holding skills.
+pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
+    let n = corpus.node(id);
+    match n.kind {
+        NodeKind::Skill => !corpus.is_copy(id),
+        NodeKind::Root => corpus.preorder(id).iter().any(|d| corpus.node(*d).kind == NodeKind::Skill),
+        _ => false,
+    }
+}
+
+/// Compute the layers of `id` (a skill or a root) with exact counts.
+pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter) -> LayerView {
+    if corpus.node(id).kind == NodeKind::Root {
+        LayerView::Root(root_layers(corpus, id, counter))
+    } else {
+        LayerView::Skill(skill_layers(corpus, id, counter))
+    }
+}
+
+fn row(label: String, tokens: String, note: String) -> Line {
+    let mut l = Line::new();
+    l.push(Span::role("  ", Role::Text));
+    l.push(Span::role(format!("{label:<24}"), Role::Text));
+    l.push(Span::role(format!("{tokens:>9}"), Role::Strong));
+    if !note.is_empty() {
+        l.push(Span::role(format!("  {note}"), Role::Dim));
+    }
+    l
+}
+
+fn tok(n: u64) -> String {
+    format!("{} tok", format::count(n))
+}
+
+/// The section lines: a heading, one row per layer, and the total (skill), or the
+/// always-loaded listing cost and one row per skill (root). `encoding` names the counts.
+pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
+    let mut out = Vec::new();
+    match view {
+        LayerView::Skill(l) => {
+            out.push(Line::from_spans(vec![Span::role(
+                format!("Disclosure layers ({encoding})"),
+                Role::Heading(2),
+            )]));
+            out.push(row(
+                "metadata (always)".into(),
+                tok(l.metadata_tokens),
+                "name + description in the listing".into(),
+            ));
+            out.push(row(
+                "SKILL.md body".into(),
+                tok(l.body_tokens),
+                format!("on activation · {}", format::bytes(l.body_bytes)),
+            ));
+            for r in &l.references {
+                out.push(row(
+                    r.path.clone(),
+                    tok(r.tokens),
+                    format!("on demand · {}", format::bytes(r.bytes)),
+                ));
+            }
+            if !l.assets.is_empty() {
+                let bytes: u64 = l.assets.iter().map(|a| a.bytes).sum();
+                out.push(row(
+                    format!("{} scripts/assets", l.assets.len()),
+                    "0 tok".into(),
+                    format!("never loaded as text · {}", format::bytes(bytes)),
+                ));
+            }
+            out.push(row("total".into(), tok(l.total_tokens), String::new()));
+        }
+        LayerView::Root(r) => {
+            out.push(Line::from_spans(vec![Span::role(
+                format!("Always loaded ({encoding})"),
+                Role::Heading(2),
+            )]));
+            let listed = r.skills.len();
+            out.push(row(
+                "<available_skills>".into(),
+                tok(r.always_loaded_tokens),
+                format!("the listing of {listed} skills, sent on every turn"),
+            ));
+            out.push(Line::new());
+            out.push(Line::from_spans(vec![Span::role(
+                "Skills: metadata · body · references",
+                Role::Heading(3),
+            )]));
+            for s in &r.skills {
+                let refs: u64 = s.references.iter().map(|f| f.tokens).sum();
+                out.push(row(
+                    s.entry.name.clone(),
+                    tok(s.total_tokens),
+                    format!(
+                        "{} · {} · {}",
+                        format::count(s.metadata_tokens),
+                        format::count(s.body_tokens),
+                        format::count(refs)
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}

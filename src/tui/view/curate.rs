@@ -1,0 +1,278 @@
+//! The curation popups: brief / rendered-skill preview (the exact text with its bytes and
+//! tokens), the recipe list, the one-line prompt and the question. Pure drawing from the
+//! state in [`crate::tui::curate::Curate`]; the preview's lines were wrapped in `update`.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::editor::popup;
+use super::row::{Piece, fit};
+use crate::brief::curated::BriefFormat;
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::curate::{InputPurpose, PreviewKind, Question};
+use crate::tui::format;
+use crate::tui::keymap::Mode;
+
+/// Draw the popup of the current curation mode over `screen`.
+pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
+    // A prompt or question opened from the preview or the list shows over it.
+    let under = app.curate.input.as_ref().map(|i| i.back).or(app.curate.ask.as_ref().map(|a| a.back));
+    let base = if app.mode.is_curate() && matches!(app.mode, Mode::Input | Mode::Ask) {
+        under
+    } else {
+        Some(app.mode)
+    };
+    match base {
+        Some(Mode::Brief) => draw_preview(frame, app, screen),
+        Some(Mode::Recipes) => draw_recipes(frame, app, screen),
+        _ => {}
+    }
+    match app.mode {
+        Mode::Input => draw_input(frame, app, screen),
+        Mode::Ask => draw_ask(frame, app, screen),
+        _ => {}
+    }
+}
+
+/// Key hints of `mode` with popup-specific labels.
+fn footer(app: &App, mode: Mode, actions: &[Action], width: usize) -> Line<'static> {
+    let t = &app.theme;
+    let mut pieces: Vec<Piece> = Vec::new();
+    for a in actions {
+        if let Some(k) = app.keymap.first_key(mode, a) {
+            let label = match (mode, a) {
+                (Mode::Recipes, Action::Confirm) => "load",
+                (Mode::Input, Action::Confirm) => "ok",
+                (_, Action::Escape) => "close",
+                (Mode::Ask, Action::Confirm) => "yes",
+                _ => a.hint(),
+            };
+            pieces.push((format!("{k} "), t.key));
+            pieces.push((format!("{label}  "), t.popup));
+        }
+    }
+    fit(pieces, vec![], width, 0)
+}
+
+fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
+    let Some(p) = app.curate.preview.as_ref() else { return };
+    let t = &app.theme;
+    let pw = screen.width.saturating_sub(2).max(screen.width.min(3));
+    let ph = screen.height.saturating_sub(2).max(screen.height.min(3));
+    let area = Rect::new(screen.x + (screen.width - pw) / 2, screen.y + (screen.height - ph) / 2, pw, ph);
+    if area.area() == 0 {
+        return;
+    }
+    frame.render_widget(Clear, area);
+    let c = &app.curate;
+    let title = match p.kind {
+        PreviewKind::Brief => {
+            let fmt = match c.format {
+                BriefFormat::Md => "md",
+                BriefFormat::Xml => "xml",
+                BriefFormat::Json => "json",
+            };
+            format!(" Brief preview · {fmt} · {} ", c.mode.as_str())
+        }
+        PreviewKind::Skill => " Rendered skill preview ".to_string(),
+    };
+    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
+        vec![(title, t.header)],
+        vec![],
+        pw.saturating_sub(2) as usize,
+        0,
+    ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 {
+        return;
+    }
+    let w = inner.width as usize;
+    let head: Line = match &p.built {
+        None => fit(vec![("Building…".into(), t.dim)], vec![], w, 0),
+        Some(Err(e)) => fit(vec![(e.clone(), t.warn)], vec![], w, 0),
+        Some(Ok(b)) => {
+            let mut left: Vec<Piece> = vec![
+                (format!("{} · ", b.label), t.popup),
+                (format!("{} tokens ({})", format::count(b.tokens), b.encoding.as_str()), t.tokens),
+                (format!(" · {}", format::bytes(b.bytes)), t.bytes),
+            ];
+            if let Some(budget) = c.budget.filter(|_| p.kind == PreviewKind::Brief) {
+                let style = if b.tokens > budget { t.error } else { t.dim };
+                left.push((format!(" · budget {}", format::count(budget)), style));
+            }
+            if !b.left_out.is_empty() {
+                left.push((format!(" · left out {}: {}", b.left_out.len(), b.left_out.join(", ")), t.warn));
+            }
+            if c.with_query && p.kind == PreviewKind::Brief {
+                left.push((format!(" · + hits of {:?}", app.search.query.trim()), t.dim));
+            }
+            let pos = if p.wrapped.is_empty() {
+                String::new()
+            } else {
+                format!(" {}/{} ", (p.scroll + 1).min(p.wrapped.len()), p.wrapped.len())
+            };
+            fit(left, vec![(pos, t.dim)], w, 10)
+        }
+    };
+    let body_h = (inner.height as usize).saturating_sub(2);
+    let mut lines = vec![head];
+    lines.extend(
+        p.wrapped.iter().skip(p.scroll).take(body_h).map(|l| fit(vec![(l.clone(), t.popup)], vec![], w, 0)),
+    );
+    lines.resize(inner.height.saturating_sub(1) as usize, Line::default());
+    let actions: &[Action] = match p.kind {
+        PreviewKind::Brief => &[
+            Action::CopyText,
+            Action::CycleFormat,
+            Action::CycleMode,
+            Action::ToggleQuery,
+            Action::CycleBudget,
+            Action::ToggleKind,
+            Action::SaveFile,
+            Action::Escape,
+        ],
+        PreviewKind::Skill => &[
+            Action::CopyText,
+            Action::SetArgs,
+            Action::CycleListing,
+            Action::ToggleKind,
+            Action::SaveFile,
+            Action::Escape,
+        ],
+    };
+    if inner.height >= 2 {
+        lines.push(footer(app, Mode::Brief, actions, w));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_recipes(frame: &mut Frame, app: &App, screen: Rect) {
+    let Some(list) = app.curate.recipes.as_ref() else { return };
+    let t = &app.theme;
+    let n = list.entries.len();
+    let h = (n.max(1) + 5).min(u16::MAX as usize) as u16;
+    let inner = popup(frame, app, screen, 70, h, format!(" Recipes ({n}) "));
+    if inner.height == 0 {
+        return;
+    }
+    let w = inner.width as usize;
+    let list_h = (inner.height as usize).saturating_sub(3).max(1);
+    let top = list.cursor.saturating_sub(list_h.saturating_sub(1));
+    let mut lines: Vec<Line> = Vec::new();
+    if n == 0 {
+        lines.push(fit(vec![("No saved recipes yet.".into(), t.dim)], vec![], w, 0));
+    }
+    for (i, e) in list.entries.iter().enumerate().skip(top).take(list_h) {
+        let current = app.curate.recipe_name.as_deref() == Some(e.label.as_str());
+        let mut line = fit(
+            vec![(if current { "● ".into() } else { "  ".into() }, t.mark), (e.label.clone(), t.popup)],
+            vec![],
+            w,
+            0,
+        );
+        if i == list.cursor {
+            line = line.patch_style(t.cursor);
+        }
+        lines.push(line);
+    }
+    lines.resize(list_h, Line::default());
+    let folder = app
+        .curate
+        .store
+        .as_ref()
+        .map_or_else(|| "no user data folder".to_string(), |s| s.dir.display().to_string());
+    lines.push(fit(vec![(format!("in {folder}"), t.dim)], vec![], w, 0));
+    lines.push(Line::default());
+    lines.push(footer(
+        app,
+        Mode::Recipes,
+        &[Action::Confirm, Action::RecipeSave, Action::RecipeDelete, Action::Escape],
+        w,
+    ));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_input(frame: &mut Frame, app: &App, screen: Rect) {
+    let Some(input) = app.curate.input.as_ref() else { return };
+    let (title, help) = match input.purpose {
+        InputPurpose::RecipeName => (" Save recipe ", "Name (A-Z a-z 0-9 - _ .; the same name replaces it):"),
+        InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
+        InputPurpose::ExportDir => (" Export as a skill ", "Folder to write (its name is the skill name):"),
+        InputPurpose::SkillArgs => {
+            (" Skill arguments ", "Arguments ($ARGUMENTS; empty = leave placeholders):")
+        }
+    };
+    let inner = popup(frame, app, screen, 72, 6, title.into());
+    if inner.height < 3 {
+        return;
+    }
+    let t = &app.theme;
+    let w = inner.width as usize;
+    let line = fit(vec![(help.into(), t.popup)], vec![], w, 0);
+    frame.render_widget(Paragraph::new(line), Rect::new(inner.x, inner.y, inner.width, 1));
+    frame.render_widget(&input.area, Rect::new(inner.x, inner.y + 1, inner.width, 1));
+    let foot = footer(app, Mode::Input, &[Action::Confirm, Action::Escape], w);
+    frame.render_widget(Paragraph::new(foot), Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1));
+}
+
+fn draw_ask(frame: &mut Frame, app: &App, screen: Rect) {
+    let Some(a) = app.curate.ask.as_ref() else { return };
+    let t = &app.theme;
+    let (title, text, actions): (&str, String, &[Action]) = match &a.question {
+        Question::DeleteRecipe(e) => (
+            " Delete recipe? ",
+            format!("Delete {} ({})?", e.label, e.path.display()),
+            &[Action::Confirm, Action::Escape],
+        ),
+        Question::Oversize(b) => (
+            " Over the OSC 52 limit ",
+            format!(
+                "The system clipboard is not available. {} ({} tokens) is over the OSC 52 limit of {}: \
+                 many terminals drop it silently. Save it to a file, or send it anyway?",
+                format::bytes(b.bytes),
+                format::count(b.tokens),
+                format::bytes(app.settings.clipboard.osc52_limit as u64)
+            ),
+            &[Action::SaveFile, Action::Confirm, Action::Escape],
+        ),
+        Question::ReplaceFolder(d) => (
+            " Replace folder? ",
+            format!("{} exists and is not empty. Replace it with the export?", d.display()),
+            &[Action::Confirm, Action::Escape],
+        ),
+    };
+    let inner = popup(frame, app, screen, 72, 8, title.into());
+    if inner.height == 0 {
+        return;
+    }
+    let w = inner.width as usize;
+    let words = [crate::render::Span::role(text, crate::render::Role::Text)];
+    let mut lines: Vec<Line> = crate::render::wrap(&words, w)
+        .iter()
+        .map(|l| fit(vec![(l.plain(), t.popup)], vec![], w, 0))
+        .collect();
+    lines.resize((inner.height as usize).saturating_sub(1), Line::default());
+    let mut foot = footer(app, Mode::Ask, actions, w);
+    if matches!(a.question, Question::Oversize(_)) {
+        // Name the two ways out plainly.
+        foot = fit(
+            vec![
+                (app.keymap.first_key(Mode::Ask, &Action::SaveFile).unwrap_or_default(), t.key),
+                (" save to a file  ".into(), t.popup),
+                (app.keymap.first_key(Mode::Ask, &Action::Confirm).unwrap_or_default(), t.key),
+                (" send via OSC 52 anyway  ".into(), t.popup),
+                (app.keymap.first_key(Mode::Ask, &Action::Escape).unwrap_or_default(), t.key),
+                (" cancel".into(), t.popup),
+            ],
+            vec![],
+            w,
+            0,
+        );
+    }
+    lines.push(foot);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
