@@ -135,19 +135,38 @@ fn split_text(text: &str, max: usize) -> Vec<String> {
 }
 
 /// The text a section contributes: its full text without hidden sub-sections
-/// ([`ExposureMap::visible_text`]), trailing whitespace
+/// ([`ExposureMap::visible_text`]) and without a leading frontmatter block, trailing whitespace
 /// trimmed, with `# <title>` prepended when it does not start with a heading (so reopening
 /// the export shows it as a section of its own), ending in one `\n`.
 fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
     let n = corpus.node(id);
     let full = exposure.visible_text(corpus, id);
-    let body = full.trim_end();
+    // A SKILL.md's frontmatter is the source skill's metadata, not documentation: the table
+    // row carries its description.
+    let start = crate::frontmatter::parse(&full).filter(|fm| fm.block.end > 0).map_or(0, |fm| fm.block.end);
+    let body = full.get(start..).unwrap_or("").trim_end();
     let title = if n.title.trim().is_empty() { n.id.as_str() } else { n.title.as_str() };
     if body.trim_start().starts_with('#') {
         format!("{}\n", body.trim_start_matches('\n'))
     } else {
         format!("# {}\n\n{body}\n", title.replace(['\n', '\r'], " "))
     }
+}
+
+/// Join consecutive `pieces` (each at most `max` bytes) into as few parts of at most `max`
+/// bytes as a first-fit in order gives, separated by a blank line.
+fn pack(pieces: Vec<String>, max: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in pieces {
+        match out.last_mut() {
+            Some(last) if last.len() + 1 + p.len() <= max => {
+                last.push('\n');
+                last.push_str(&p);
+            }
+            _ => out.push(p),
+        }
+    }
+    out
 }
 
 /// Pieces of a section larger than `max` bytes: its own text (up to its first
@@ -161,7 +180,10 @@ fn split_section(corpus: &Corpus, exposure: &ExposureMap, id: NodeId, max: usize
         return split_text(&section_text(corpus, exposure, id), max);
     }
     let mut out = Vec::new();
-    let own = corpus.own_text(id).trim_end();
+    let own_full = corpus.own_text(id);
+    let start =
+        crate::frontmatter::parse(own_full).filter(|fm| fm.block.end > 0).map_or(0, |fm| fm.block.end);
+    let own = own_full.get(start..).unwrap_or("").trim_end();
     if !own.trim().is_empty() {
         out.extend(split_text(&format!("{}\n", own.trim_start_matches('\n')), max));
     }
@@ -217,34 +239,25 @@ pub fn export_skill(
     let max = opts.max_reference_bytes.max(256);
     let counter = opts.counter;
 
-    // Pack section texts into reference files.
+    // One reference file per section (read only what is needed), split into numbered
+    // parts when it is over the size limit.
     let mut files: Vec<(String, String)> = Vec::new();
     let mut sections = Vec::new();
-    let mut cur: Option<(String, String)> = None;
-    for &id in &picked {
+    for (i, &id) in picked.iter().enumerate() {
         let n = corpus.node(id);
         let text = section_text(corpus, exposure, id);
+        let pieces = if text.len() > max {
+            pack(split_section(corpus, exposure, id, max), max)
+        } else {
+            vec![text.clone()]
+        };
+        let stem = format!("references/{:02}-{}", i + 1, slug(&n.title));
         let mut refs = Vec::new();
-        let pieces =
-            if text.len() > max { split_section(corpus, exposure, id, max) } else { vec![text.clone()] };
-        for piece in pieces {
-            let fits = cur.as_ref().is_some_and(|(_, t)| t.len() + 1 + piece.len() <= max);
-            if !fits {
-                if let Some(done) = cur.take() {
-                    files.push(done);
-                }
-                let file = format!("references/{:02}-{}.md", files.len() + 1, slug(&n.title));
-                cur = Some((file, String::new()));
-            }
-            if let Some((file, t)) = cur.as_mut() {
-                if !t.is_empty() {
-                    t.push('\n');
-                }
-                t.push_str(&piece);
-                if !refs.contains(file) {
-                    refs.push(file.clone());
-                }
-            }
+        let parts = pieces.len();
+        for (k, piece) in pieces.into_iter().enumerate() {
+            let file = if parts == 1 { format!("{stem}.md") } else { format!("{stem}-{}.md", k + 1) };
+            refs.push(file.clone());
+            files.push((file, piece));
         }
         let summary = crate::brief::curated::summary_of(&n.summary, &exposure.visible_text(corpus, id));
         sections.push(ExportedSection {
@@ -256,10 +269,6 @@ pub fn export_skill(
             exposure: exposure.level(corpus, id),
         });
     }
-    if let Some(done) = cur.take() {
-        files.push(done);
-    }
-
     let description = opts.description.clone().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).unwrap_or_else(|| {
         let titles: Vec<&str> = sections.iter().take(5).map(|s| s.title.as_str()).collect();
         format!(

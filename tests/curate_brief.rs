@@ -195,3 +195,21 @@ fn hidden_sub_sections_never_leak_through_a_visible_parent() {
     assert!(!b.text.contains("Tags go on"), "{}", b.text);
     assert!(!b.text.contains("## Tags"));
 }
+
+#[test]
+fn selected_file_holding_an_always_section_lists_it_once() {
+    let c = fixture();
+    let mut exp = ExposureMap::new();
+    exp.set(id(&c, RECORD), Some(Exposure::Always));
+    let file = id(&c, "skills/notes/SKILL.md");
+    let sel = [file];
+    let r = CuratedRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Json) };
+    let b = curated_brief(&c, None, &r, counter());
+    let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
+    let ids: Vec<&str> =
+        v["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    // The file's text holds the `always` Record section: one section, not the section and
+    // then the file again.
+    assert_eq!(ids, ["skills/notes/SKILL.md"]);
+    assert_eq!(b.text.matches("Write the note with a dated heading").count(), 1);
+}

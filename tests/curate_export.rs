@@ -126,3 +126,25 @@ fn export_table_shows_exposure_and_tokens() {
     );
     assert!(text.contains(&row), "{text}");
 }
+
+#[test]
+fn each_section_gets_its_own_reference_file_and_a_skill_md_is_summarised_by_its_description() {
+    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let notes = c.find("skills/notes/SKILL.md").unwrap();
+    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("two-kit");
+    let o = ExportOptions { with_catalog: false, ..opts(4096) };
+    let r = export_skill(&c, &[notes, tags], &ExposureMap::new(), &dir, &o).unwrap();
+    // Small sections are not packed together: the table's "read only its reference file"
+    // holds for each of them.
+    assert_eq!(r.files, ["SKILL.md", "references/01-skill.md", "references/02-tags.md"]);
+    assert_eq!(r.sections[0].references, ["references/01-skill.md"]);
+    assert_eq!(
+        r.sections[0].summary,
+        "Take and search notes in a plain folder. Use when the user asks to record or find a note."
+    );
+    let skill = std::fs::read_to_string(dir.join("references/01-skill.md")).unwrap();
+    assert!(skill.starts_with("# Notes\n\nKeep notes as markdown files"), "{skill}");
+    assert!(!skill.contains("Tags go on the second line"), "{skill}");
+}

@@ -172,6 +172,8 @@ pub fn gather(
     }
     for &id in req.selected {
         if id.ix() < corpus.len() && exp.level(corpus, id).admits(true, false) && !covered(&picked, id) {
+            // A selected unit holding `always` units carries their text: list it once.
+            picked.retain(|(p, o, _)| !(*o == Origin::Always && corpus.is_within(*p, id)));
             picked.push((id, Origin::Selected, None));
         }
     }
@@ -243,14 +245,29 @@ fn section(
     }
 }
 
-/// Summarize mode's text of a section: the node summary when it has one, else the first
-/// paragraph of its text that is not a heading; whitespace collapsed, cut to
+/// Summarize mode's text of a section: the node summary when it has one, else the
+/// frontmatter `description` of a text that starts with one (a SKILL.md), else the first
+/// paragraph of its text (after any frontmatter) that is not a heading; whitespace collapsed, cut to
 /// [`SUMMARY_CHARS`] characters with a trailing `…` when longer.
 pub fn summary_of(summary: &str, body: &str) -> String {
-    let src = if summary.trim().is_empty() {
-        body.split("\n\n").map(str::trim).find(|p| !p.is_empty() && !p.starts_with('#')).unwrap_or("")
-    } else {
+    // A leading frontmatter block is metadata, not prose: its `description` stands in for
+    // the first paragraph (a SKILL.md), else it is skipped.
+    let (described, body) = match crate::frontmatter::parse(body).filter(|fm| fm.block.end > 0) {
+        Some(fm) => {
+            let desc = match fm.get("description").map(|e| &e.value) {
+                Some(crate::frontmatter::Value::Str(d)) if !d.trim().is_empty() => Some(d.clone()),
+                _ => None,
+            };
+            (desc, body.get(fm.block.end..).unwrap_or(""))
+        }
+        None => (None, body),
+    };
+    let src = if !summary.trim().is_empty() {
         summary
+    } else if let Some(d) = described.as_deref() {
+        d
+    } else {
+        body.split("\n\n").map(str::trim).find(|p| !p.is_empty() && !p.starts_with('#')).unwrap_or("")
     };
     let flat = src.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= SUMMARY_CHARS {

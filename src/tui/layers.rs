@@ -39,10 +39,11 @@ pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter) -> LayerView 
     }
 }
 
-fn row(label: String, tokens: String, note: String) -> Line {
+fn row(label: String, tokens: String, note: String, label_w: usize) -> Line {
     let mut l = Line::new();
     l.push(Span::role("  ", Role::Text));
-    l.push(Span::role(format!("{label:<24}"), Role::Text));
+    let pad = label_w.saturating_sub(crate::render::width::str_width(&label));
+    l.push(Span::role(format!("{label}{}", " ".repeat(pad)), Role::Text));
     l.push(Span::role(format!("{tokens:>9}"), Role::Strong));
     if !note.is_empty() {
         l.push(Span::role(format!("  {note}"), Role::Dim));
@@ -58,6 +59,16 @@ fn tok(n: u64) -> String {
 /// always-loaded listing cost and one row per skill (root). `encoding` names the counts.
 pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
     let mut out = Vec::new();
+    let labels: Vec<usize> = match view {
+        LayerView::Skill(l) => {
+            l.references.iter().map(|r| crate::render::width::str_width(&r.path)).collect()
+        }
+        LayerView::Root(r) => {
+            r.skills.iter().map(|s| crate::render::width::str_width(&s.entry.name)).collect()
+        }
+    };
+    let w = labels.into_iter().max().unwrap_or(0).clamp(20, 40);
+    let row = |label: String, tokens: String, note: String| row(label, tokens, note, w);
     match view {
         LayerView::Skill(l) => {
             out.push(Line::from_spans(vec![Span::role(
@@ -100,7 +111,10 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             out.push(row(
                 "<available_skills>".into(),
                 tok(r.always_loaded_tokens),
-                format!("the listing of {listed} skills, sent on every turn"),
+                format!(
+                    "the listing of {listed} skill{}, sent on every turn",
+                    if listed == 1 { "" } else { "s" }
+                ),
             ));
             out.push(Line::new());
             out.push(Line::from_spans(vec![Span::role(

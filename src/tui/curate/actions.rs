@@ -275,8 +275,10 @@ pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, S
     p.wrap_width = 0;
 }
 
-/// Cut `text` into lines of at most `width` cells on grapheme boundaries (tabs shown as
-/// four spaces), so the popup draws only a window of them.
+/// Cut `text` into lines of at most `width` cells (tabs shown as four spaces): after the
+/// last space that fits when there is one in the second half of the line, else on a
+/// grapheme boundary. No character is dropped, so the popup shows the exact text; only a
+/// window of the lines is drawn.
 pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     use unicode_segmentation::UnicodeSegmentation;
     let width = width.max(1);
@@ -287,17 +289,29 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
             out.push(line);
             continue;
         }
-        let (mut cur, mut w) = (String::new(), 0);
+        // `cur` holds graphemes with their widths; `brk` is the index after the last space.
+        let mut cur: Vec<(&str, usize)> = Vec::new();
+        let (mut w, mut brk) = (0usize, None::<usize>);
         for g in line.graphemes(true) {
             let gw = grapheme_width(g);
             if w + gw > width && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-                w = 0;
+                let cut = match brk {
+                    Some(b) if b * 2 >= cur.len() && b < cur.len() => b,
+                    _ => cur.len(),
+                };
+                let rest = cur.split_off(cut);
+                out.push(cur.iter().map(|(g, _)| *g).collect());
+                cur = rest;
+                w = cur.iter().map(|(_, w)| *w).sum();
+                brk = None;
             }
-            cur.push_str(g);
+            cur.push((g, gw));
             w += gw;
+            if g == " " {
+                brk = Some(cur.len());
+            }
         }
-        out.push(cur);
+        out.push(cur.iter().map(|(g, _)| *g).collect());
     }
     if text.ends_with('\n') {
         out.pop();
@@ -525,5 +539,23 @@ fn ask_action(app: &mut App, action: Action) {
             app.curate.ask = Some(Ask { question: q, back: a.back });
             app.mode = Mode::Ask;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_text;
+
+    #[test]
+    fn wrap_breaks_after_spaces_and_keeps_every_character() {
+        let text = "alpha beta gamma delta\nx\n";
+        let lines = wrap_text(text, 12);
+        assert_eq!(lines, ["alpha beta ", "gamma delta", "x"]);
+        assert_eq!(lines.concat(), "alpha beta gamma deltax");
+        // No space in the second half: cut on a grapheme boundary.
+        assert_eq!(wrap_text("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        // Wide graphemes never split.
+        assert_eq!(wrap_text("技能文档", 5), ["技能", "文档"]);
+        assert_eq!(wrap_text("a\tb", 80), ["a    b"]);
     }
 }

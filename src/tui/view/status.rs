@@ -35,7 +35,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if !right.is_empty() {
         right.insert(0, (" ".into(), t.status));
     }
-    let mut line = fit(left, right, area.width as usize, 20);
+    // The status text matters more than the hints: they give way when it needs the room.
+    let left_w: usize = left.iter().map(|(t, _)| crate::render::width::str_width(t)).sum();
+    let mut line = fit(left, right, area.width as usize, left_w.max(20));
     let w = line.width();
     if w < area.width as usize {
         line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), t.status));
