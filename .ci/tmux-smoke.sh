@@ -27,6 +27,20 @@ tmux -L "$sock" send-keys Enter
 sleep 0.3
 tmux -L "$sock" send-keys ' '
 wait_for "sel 1 · " "the selection total"
+# Curation: the exposure column, the budget bar, the brief preview with its exact size.
+tmux -L "$sock" send-keys Escape
+sleep 0.2
+tmux -L "$sock" send-keys 'x'
+wait_for " alw " "the exposure column"
+tmux -L "$sock" send-keys 'b'
+wait_for "/100k tok" "the next budget preset"
+tmux -L "$sock" send-keys 'p'
+wait_for "Brief preview · md" "the brief preview"
+wait_for "tokens (o200k_base)" "the brief's size in the preview"
+tmux -L "$sock" send-keys 'f'
+wait_for "Brief preview · xml" "the xml layout"
+tmux -L "$sock" send-keys Escape
+sleep 0.2
 tmux -L "$sock" send-keys 'q'
 for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
 if [ "$(cat "$out/exit" 2>/dev/null)" != "EXIT=0" ]; then
@@ -35,7 +49,7 @@ fi
 if screen | grep -q "skillnav-sample"; then
   echo "tmux smoke: the TUI is still on screen after q"; screen; exit 1
 fi
-echo "tmux smoke: ok (search, select, quit, screen restored)"
+echo "tmux smoke: ok (search, select, exposure, budget, brief preview, quit, screen restored)"
 
 # The clipboard, when an X display is there (CI runs this script under xvfb-run): `y` copies
 # the brief of the current node, and after `q` the clipboard still holds exactly that brief.
@@ -58,6 +72,24 @@ if [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
     echo "tmux smoke: the clipboard does not hold the brief after quitting"; diff "$out/want.md" "$out/got.md" | head; exit 1
   fi
   echo "tmux smoke: ok (y copied the brief; the clipboard still holds it after q)"
+
+  # `Y` copies the rendered skill: the clipboard holds exactly what `skillnav render` prints.
+  rm -f "$out/exit"
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  sock="$sock-skill"
+  tmux -L "$sock" new-session -d -x 120 -y 40 \
+    "SKILLNAV_CONFIG_DIR=$out/cfg $bin $fixture; echo EXIT=\$? > $out/exit; sleep 30"
+  wait_for "brand-guidelines" "the tree"
+  tmux -L "$sock" send-keys 'Y'
+  wait_for "Copied " "the copy status"
+  tmux -L "$sock" send-keys 'q'
+  for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
+  "$bin" render "$fixture" > "$out/want-skill.md"
+  xclip -o -selection clipboard > "$out/got-skill.md"
+  if ! cmp -s "$out/want-skill.md" "$out/got-skill.md"; then
+    echo "tmux smoke: Y did not copy the rendered skill"; diff "$out/want-skill.md" "$out/got-skill.md" | head; exit 1
+  fi
+  echo "tmux smoke: ok (Y copied the rendered skill)"
 elif [ -n "${CI:-}" ]; then
   echo "tmux smoke: no X display or xclip under CI"; exit 1
 fi

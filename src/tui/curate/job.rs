@@ -197,7 +197,8 @@ pub fn skill_text(corpus: &Corpus, skill: NodeId) -> Option<SkillText> {
 }
 
 /// The skills `Y` renders: every skill with some part selected (tree order), else the
-/// skill holding `current` (the node itself or its nearest `Skill` ancestor).
+/// skill holding `current` (the node itself or its nearest `Skill` ancestor), else the
+/// outermost skills inside `current` (a root or folder of skills).
 pub fn skills_for(
     corpus: &Corpus,
     selection: &crate::model::Selection,
@@ -212,10 +213,15 @@ pub fn skills_for(
     if !selected.is_empty() {
         return selected;
     }
-    current
-        .and_then(|c| {
-            std::iter::once(c).chain(corpus.ancestors(c)).find(|n| corpus.node(*n).kind == NodeKind::Skill)
-        })
+    let Some(current) = current else { return Vec::new() };
+    let is_skill = |n: &NodeId| corpus.node(*n).kind == NodeKind::Skill;
+    if let Some(s) = std::iter::once(current).chain(corpus.ancestors(current)).find(is_skill) {
+        return vec![s];
+    }
+    // On a root or folder: the skills inside it (outermost ones, not copies).
+    corpus
+        .preorder(current)
         .into_iter()
+        .filter(|id| is_skill(id) && !corpus.is_copy(*id) && !corpus.ancestors(*id).any(|a| is_skill(&a)))
         .collect()
 }
