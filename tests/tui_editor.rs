@@ -456,3 +456,38 @@ fn e_on_a_section_of_skill_md_opens_that_file() {
     assert_eq!(app.mode, Mode::Normal);
     assert_eq!(app.status, "Closed the editor (no changes)");
 }
+
+#[test]
+fn reloading_one_root_keeps_cross_root_shadowed_marks() {
+    // Two scopes with a skill of the same name: the last root wins, the first is shadowed.
+    let (_a, first) = copy_fixture("form-skill");
+    let (_b, second) = copy_fixture("form-skill");
+    let theme = UiTheme::new(Theme::dark(), true);
+    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
+    update(&mut app, Action::Resize(100, 30));
+    let specs = vec![
+        RootSpec { path: first.clone(), label: "project".into() },
+        RootSpec { path: second.clone(), label: "user".into() },
+    ];
+    headless::load_specs(&mut app, specs, LoadOptions::default());
+    headless::settle(&mut app);
+    let shadowed = |app: &App| -> Vec<(usize, usize)> {
+        app.corpus
+            .roots
+            .iter()
+            .enumerate()
+            .flat_map(|(ri, r)| app.corpus.preorder(*r).into_iter().map(move |n| (ri, n)))
+            .filter(|(_, n)| app.corpus.node(*n).flags.has(skillnav::model::Flag::Shadowed))
+            .map(|(ri, n)| (ri, app.corpus.node(n).warnings.len()))
+            .collect()
+    };
+    assert_eq!(shadowed(&app), [(0, 1)], "the first root's skill is shadowed, with one warning");
+    // An edit reloads the first root alone; the mark (and only one warning) survives, and
+    // so does the winner's lack of one after the second root reloads.
+    app.effects.push(skillnav::tui::app::Effect::Reload { root: 0 });
+    headless::settle(&mut app);
+    assert_eq!(shadowed(&app), [(0, 1)]);
+    app.effects.push(skillnav::tui::app::Effect::Reload { root: 1 });
+    headless::settle(&mut app);
+    assert_eq!(shadowed(&app), [(0, 1)]);
+}

@@ -44,7 +44,7 @@ mod skill;
 pub mod walk;
 
 pub use roots::{discover_roots, root_specs};
-pub use scopes::{mark_cross_root_aliases, namespace_skills, resolve_scopes};
+pub use scopes::{mark_cross_root_aliases, namespace_root, namespace_skills, resolve_scopes};
 pub use skill::{frontmatter_meta, frontmatter_warnings};
 
 /// Options for loading.

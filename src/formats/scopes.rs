@@ -45,9 +45,14 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
     for (loser, winner) in shadowed {
         let winner_id = corpus.node(winner).id.clone();
         let node = corpus.node_mut(loser);
+        // Running it again (after one root is reloaded) adds no second warning.
+        let again = node.flags.has(Flag::Shadowed)
+            && node.meta.get("shadowed_by").and_then(|v| v.as_str()) == Some(winner_id.as_str());
         node.flags.set(Flag::Shadowed);
         node.meta.insert("shadowed_by".into(), winner_id.clone().into());
-        node.warnings.push(Warning::new(format!("shadowed by {winner_id} (same skill name)")));
+        if !again {
+            node.warnings.push(Warning::new(format!("shadowed by {winner_id} (same skill name)")));
+        }
         out.push(loser);
     }
     out
@@ -109,12 +114,17 @@ pub fn mark_cross_root_aliases(corpus: &mut Corpus) -> Vec<NodeId> {
 /// option) so same-named skills from different scopes can both be listed.
 pub fn namespace_skills(corpus: &mut Corpus) {
     for root in corpus.roots.clone() {
-        let label = corpus.node(root).title.clone();
-        for n in corpus.preorder(root) {
-            if corpus.node(n).kind == NodeKind::Skill {
-                let node = corpus.node_mut(n);
-                node.title = format!("{label}:{}", node.title);
-            }
+        namespace_root(corpus, root);
+    }
+}
+
+/// [`namespace_skills`] for the skills of one root (a root reloaded after an edit).
+pub fn namespace_root(corpus: &mut Corpus, root: NodeId) {
+    let label = corpus.node(root).title.clone();
+    for n in corpus.preorder(root) {
+        if corpus.node(n).kind == NodeKind::Skill {
+            let node = corpus.node_mut(n);
+            node.title = format!("{label}:{}", node.title);
         }
     }
 }

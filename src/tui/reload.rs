@@ -93,7 +93,17 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     app.warnings.extend(
         corpus.roots.first().map_or(&[][..], |r| &corpus.node(*r).warnings[..]).iter().map(|w| w.to_string()),
     );
-    let new = Arc::new(replace_root(&old, ix, corpus));
+    let mut replaced = replace_root(&old, ix, corpus);
+    // The reloaded root takes part in the scopes again (FORMATS §5.2): its namespace prefix,
+    // and `shadowed` marks across roots (the other roots keep theirs; no warning twice).
+    if app.load_opts.namespace {
+        let r = replaced.roots[ix];
+        crate::formats::namespace_root(&mut replaced, r);
+    }
+    if replaced.roots.len() > 1 || app.load_opts.namespace {
+        crate::formats::resolve_scopes(&mut replaced, app.load_opts.first_wins);
+    }
+    let new = Arc::new(replaced);
     app.corpus = Arc::clone(&new);
     app.data_gen += 1;
     app.tokens = TokenTable::empty(app.encoding(), &new);
