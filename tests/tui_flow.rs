@@ -226,3 +226,29 @@ fn large_texts_render_on_a_worker_with_a_placeholder() {
     assert_eq!(doc.rendered.lines[0].plain(), "# Big");
     assert!(doc.len() > 2000);
 }
+
+#[test]
+fn outline_lists_the_file_headings_and_jumps_to_one() {
+    let mut app = app(100, 30);
+    let file = app.corpus.find("docs/guide.md").expect("file");
+    let setup = app.corpus.find("docs/guide.md#setup").expect("setup");
+    app.tree.reveal(&app.corpus.clone(), file);
+    act(&mut app, &[Action::Outline]);
+    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Outline);
+    let o = app.outline.clone().expect("outline");
+    let titles: Vec<&str> = o.items.iter().map(|(n, _)| app.corpus.node(*n).title.as_str()).collect();
+    assert_eq!(titles, ["Guide", "Setup", "Other"]);
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    t.draw(|f| view::draw(f, &app)).expect("draw");
+    let top: String = (0..100).map(|x| t.backend().buffer()[(x, 1)].symbol().to_string()).collect();
+    assert!(top.contains("Outline · guide.md (3 headings)"), "{top}");
+    act(&mut app, &[Action::MoveDown, Action::Confirm]);
+    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Normal);
+    assert_eq!(app.tree.current(), Some(setup));
+    assert_eq!(app.preview.node, Some(setup));
+    assert_eq!(app.status, "Jumped to Setup");
+    // A node outside any file has no outline.
+    app.tree.cursor = 0;
+    act(&mut app, &[Action::Outline]);
+    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Normal);
+}

@@ -97,6 +97,8 @@ pub enum Action {
     Confirm,
     /// Editor: reload the file from disk after a refused save (drops the edits).
     Reload,
+    /// Show the headings of the current file; `Enter` jumps to one.
+    Outline,
     /// Set the exposure level of the node (inherit → always → on-demand → explicit →
     /// hidden → inherit); it applies to the subtree unless a descendant sets its own.
     CycleExposure,
@@ -166,7 +168,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 59] = [
+    pub const BINDABLE: [Action; 60] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -183,6 +185,7 @@ impl Action {
         Action::PageUp,
         Action::HalfPageDown,
         Action::HalfPageUp,
+        Action::Outline,
         Action::CycleExposure,
         Action::CycleBudget,
         Action::CustomBudget,
@@ -273,6 +276,7 @@ impl Action {
             Action::ToggleProfile => "validation profile claude-code ↔ spec",
             Action::Confirm => "confirm",
             Action::Reload => "reload the file (drops edits)",
+            Action::Outline => "outline: the headings of this file",
             Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
             Action::CycleBudget => "token budget: next preset / none",
             Action::CustomBudget => "token budget: type a value",
@@ -321,6 +325,7 @@ impl Action {
             Action::ToggleProfile => "profile",
             Action::Confirm => "confirm",
             Action::Reload => "reload",
+            Action::Outline => "outline",
             Action::CycleExposure => "expose",
             Action::CycleBudget => "budget",
             Action::BriefPreview => "preview",

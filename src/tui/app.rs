@@ -287,6 +287,8 @@ pub struct App {
     pub load_opts: crate::formats::LoadOptions,
     /// Exposure levels, budget, brief settings, recipes and their popups (issue 5).
     pub curate: super::curate::Curate,
+    /// The outline popup, while open ([`Mode::Outline`]).
+    pub outline: Option<super::outline::Outline>,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<super::layers::LayerView>>,
 }
@@ -332,6 +334,7 @@ impl App {
             specs: Vec::new(),
             load_opts: crate::formats::LoadOptions::default(),
             curate,
+            outline: None,
             layers: HashMap::new(),
         };
         for r in app.corpus.roots.clone() {

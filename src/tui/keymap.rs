@@ -37,6 +37,8 @@ pub enum Mode {
     Prompt,
     /// The editor asks whether to discard unsaved changes.
     Confirm,
+    /// The outline popup (headings of the current file).
+    Outline,
     /// The brief / rendered-skill preview popup.
     Brief,
     /// The recipe list popup.
@@ -50,10 +52,11 @@ pub enum Mode {
 
 impl Mode {
     /// All modes, in help order.
-    pub const ALL: [Mode; 13] = [
+    pub const ALL: [Mode; 14] = [
         Mode::Normal,
         Mode::Search,
         Mode::Help,
+        Mode::Outline,
         Mode::Brief,
         Mode::Recipes,
         Mode::Input,
@@ -78,6 +81,7 @@ impl Mode {
             Mode::Diff => "diff",
             Mode::Prompt => "prompt",
             Mode::Confirm => "confirm",
+            Mode::Outline => "outline",
             Mode::Brief => "brief",
             Mode::Recipes => "recipes",
             Mode::Input => "input",

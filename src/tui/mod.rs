@@ -23,6 +23,7 @@ pub mod keymap;
 pub mod layers;
 pub mod layout;
 mod mouse;
+pub mod outline;
 pub mod preview;
 pub mod reload;
 pub mod results;

@@ -28,7 +28,8 @@ pub fn areas(app: &App) -> Areas {
 pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Resize(w, h) => app.size = (w, h),
-        Action::ScrollAt { .. } | Action::ClickAt { .. } if app.mode.is_editor() || app.mode.is_curate() => {}
+        Action::ScrollAt { .. } | Action::ClickAt { .. }
+            if app.mode.is_editor() || app.mode.is_curate() || app.mode == Mode::Outline => {}
         Action::ScrollAt { col, row, down } => mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse_click(app, col, row),
         Action::Quit => app.quit = true,
@@ -41,6 +42,7 @@ pub fn update(app: &mut App, action: Action) {
                 editor_action(app, other)
             }
             Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask => curate_action(app, other),
+            Mode::Outline => super::outline::action(app, other),
         },
     }
     sync(app);
@@ -97,6 +99,7 @@ pub(super) fn normal_action(app: &mut App, action: Action) {
         Action::ToggleSelect => toggle_select(app),
         Action::CopyBrief => curate::copy_brief(app),
         Action::CopySkill => curate::copy_skill(app),
+        Action::Outline => super::outline::open(app),
         Action::BriefPreview => curate::open_preview(app, PreviewKind::Brief),
         Action::CycleExposure => curate::cycle_exposure(app),
         Action::CycleBudget => curate::cycle_budget(app),

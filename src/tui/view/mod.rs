@@ -4,6 +4,7 @@
 mod curate;
 mod editor;
 mod help;
+mod outline;
 mod preview;
 mod results;
 mod row;
@@ -38,6 +39,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     if app.mode.is_editor() {
         editor::draw(frame, app, frame.area());
+    }
+    if app.mode == Mode::Outline {
+        outline::draw(frame, app, frame.area());
     }
     if app.mode.is_curate() {
         curate::draw(frame, app, frame.area());

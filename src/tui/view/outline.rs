@@ -1,0 +1,64 @@
+//! The outline popup: the file's headings indented by depth, each with its token size, the
+//! cursor row highlighted; a window of [`crate::tui::outline::list_height`] rows.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::row::{Piece, fit};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::keymap::Mode;
+use crate::tui::{format, glyphs, outline};
+
+/// Draw the outline over the right part of `screen` (the tree stays visible).
+pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
+    let Some(o) = app.outline.as_ref() else { return };
+    let t = &app.theme;
+    let w = screen.width.saturating_sub(2).min(72).max(screen.width.min(10));
+    let h = screen.height.saturating_sub(2).max(screen.height.min(3));
+    let area = Rect::new(screen.x + screen.width - w, screen.y + (screen.height - h) / 2, w, h);
+    if area.area() == 0 {
+        return;
+    }
+    frame.render_widget(Clear, area);
+    let corpus = &app.corpus;
+    let title = format!(" Outline · {} ({} headings) ", corpus.node(o.file).title, o.items.len());
+    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
+        vec![(title, t.header)],
+        vec![],
+        w.saturating_sub(2) as usize,
+        0,
+    ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let width = inner.width as usize;
+    let rows = outline::list_height(app.size.1).min(inner.height.saturating_sub(1) as usize);
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, (id, depth)) in o.items.iter().enumerate().skip(o.offset).take(rows) {
+        let n = corpus.node(*id);
+        let indent = "  ".repeat(depth.saturating_sub(1) as usize);
+        let tok = app.tokens.total(*id).map_or_else(|| "…".to_string(), format::count);
+        let mut line = fit(
+            vec![(format!("{indent}{} ", glyphs::kind(n.kind)), t.glyph_section), (n.title.clone(), t.popup)],
+            vec![(format!(" {tok:>6}"), t.tokens)],
+            width,
+            8,
+        );
+        if i == o.cursor {
+            line = line.patch_style(t.cursor);
+        }
+        lines.push(line);
+    }
+    lines.resize(inner.height.saturating_sub(1) as usize, Line::default());
+    let mut foot: Vec<Piece> = Vec::new();
+    for (a, label) in [(Action::Confirm, "jump"), (Action::Escape, "close")] {
+        if let Some(k) = app.keymap.first_key(Mode::Outline, &a) {
+            foot.push((format!("{k} "), t.key));
+            foot.push((format!("{label}  "), t.popup));
+        }
+    }
+    lines.push(fit(foot, vec![], width, 0));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
