@@ -319,6 +319,17 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// Most bytes of a text shown in the preview popup (the rest is announced; the copy holds
+/// everything): wrapping runs in `update`, so it stays a few milliseconds.
+pub const PREVIEW_MAX_BYTES: usize = 1 << 20;
+
+fn floor_boundary(s: &str, max: usize) -> usize {
+    if s.len() <= max {
+        return s.len();
+    }
+    (0..=max).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0)
+}
+
 /// Keep the preview's wrapped lines at the popup's width (called from `sync`).
 pub fn sync(app: &mut App) {
     let (w, h) = app.size;
@@ -326,7 +337,19 @@ pub fn sync(app: &mut App) {
     let Some(p) = app.curate.preview.as_mut() else { return };
     if p.wrap_width != inner.0 {
         p.wrapped = match &p.built {
-            Some(Ok(b)) => wrap_text(&b.text, inner.0 as usize),
+            Some(Ok(b)) => {
+                let cut = floor_boundary(&b.text, PREVIEW_MAX_BYTES);
+                let mut lines = wrap_text(&b.text[..cut], inner.0 as usize);
+                if cut < b.text.len() {
+                    lines.push(String::new());
+                    lines.push(format!(
+                        "… the preview shows the first {} of {}; y copies all of it",
+                        format::bytes(cut as u64),
+                        format::bytes(b.bytes)
+                    ));
+                }
+                lines
+            }
             _ => Vec::new(),
         };
         p.wrap_width = inner.0;
