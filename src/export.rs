@@ -225,6 +225,9 @@ pub fn export_skill(
     if picked.is_empty() {
         return Err(Error::Usage("nothing to export: the selection has no exposed sections".into()));
     }
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!("{}: exists and is not a folder", dir.display())));
+    }
     if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
         if !opts.force {
             return Err(Error::Usage(format!(

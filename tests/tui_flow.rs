@@ -117,7 +117,7 @@ fn copy_with_nothing_selected_copies_the_current_node() {
     let sections: Vec<_> = app.corpus.node(file).children.clone();
     assert_eq!(copies, vec![vec![file]], "the file is one text unit");
     assert!(app.copying);
-    assert_eq!(app.status, "Copying a brief of 1 sections…");
+    assert_eq!(app.status, "Copying a brief of 1 section…");
     // A second `y` while copying does not queue another job.
     assert!(act(&mut app, &[Action::CopyBrief]).is_empty());
     update::apply(&mut app, WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (bytes4)".into())));

@@ -16,6 +16,11 @@ pub fn count(n: u64) -> String {
     }
 }
 
+/// `n` and `noun`, with an `s` unless `n` is 1: `1 section`, `3 sections`.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 fn scaled(n: u64) -> String {
     let (v, unit) = match n {
         0..1_000_000 => (n as f64 / 1e3, "k"),
@@ -40,5 +45,7 @@ mod tests {
         assert_eq!(count(71), "71");
         assert_eq!(count(71_300), "71k");
         assert_eq!(count(3_400_000_000), "3.4G");
+        assert_eq!(plural(1, "section"), "1 section");
+        assert_eq!(plural(0, "section"), "0 sections");
     }
 }

@@ -27,8 +27,8 @@ pub fn recount(app: &mut App) {
     app.selection_tokens = brief_tokens(&app.corpus, &app.selection, &app.curate.exposure, &app.tokens);
 }
 
-/// Take the exposure levels of newly loaded nodes (`meta.exposure`, from `first` on) and,
-/// once everything is loaded, the `--recipe FILE` given on the command line.
+/// Take the exposure levels of newly loaded nodes (`meta.exposure`, arena index `first`
+/// on, e.g. ADRs are `explicit`) and recount the total beside the budget.
 pub fn on_loaded(app: &mut App, first: usize) {
     let corpus = Arc::clone(&app.corpus);
     for (i, n) in corpus.nodes.iter().enumerate().skip(first) {
@@ -39,7 +39,8 @@ pub fn on_loaded(app: &mut App, first: usize) {
     recount(app);
 }
 
-/// Loading finished: apply the `--recipe FILE` once.
+/// Loading finished: apply the `--recipe FILE|NAME` of the command line once (a FILE that
+/// does not exist yet is where `R` → `s` will save).
 pub fn on_load_done(app: &mut App) {
     if !std::mem::take(&mut app.curate.recipe_pending) {
         return;
@@ -190,7 +191,7 @@ pub fn copy_brief(app: &mut App) {
         return;
     }
     app.copying = true;
-    app.status = format!("Copying a brief of {} sections…", units.len());
+    app.status = format!("Copying a brief of {}…", format::plural(units.len(), "section"));
     let job = job(app, brief_what(app, units));
     app.curate.generation += 1;
     app.effects.push(Effect::Text {

@@ -123,10 +123,10 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
                 format!("{} validation warnings: {}", r.warnings.len(), r.warnings.join("; "))
             };
             ExportOutcome::Done(format!(
-                "Exported {} sections to {} · {} files · SKILL.md body {} lines, {} tokens · {warn}",
-                r.sections.len(),
+                "Exported {} to {} · {} · SKILL.md body {} lines, {} tokens · {warn}",
+                crate::tui::format::plural(r.sections.len(), "section"),
                 crate::sanitize::sanitize_line(&r.dir.display().to_string()),
-                r.files.len(),
+                crate::tui::format::plural(r.files.len(), "file"),
                 r.body_lines,
                 r.body_tokens,
             ))

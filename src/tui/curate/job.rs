@@ -133,7 +133,11 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 BriefFormat::Xml => "xml",
                 BriefFormat::Json => "json",
             };
-            let label = format!("brief · {fmt} · {} · {} sections", shown_mode.as_str(), brief.sections);
+            let label = format!(
+                "brief · {fmt} · {} · {}",
+                shown_mode.as_str(),
+                crate::tui::format::plural(brief.sections, "section")
+            );
             Ok(BuiltText {
                 bytes: brief.bytes as u64,
                 tokens: brief.tokens,

@@ -102,18 +102,21 @@ pub fn load_path(app: &mut App, path: &Path) {
     let applied = recipe.apply(&corpus);
     app.selection = applied.selection.clone();
     app.curate.exposure = applied.exposure.clone();
-    if recipe.max_tokens.is_some() {
-        app.curate.budget = recipe.max_tokens;
-    }
+    // The recipe's budget, "none" included (`max_tokens: null`).
+    app.curate.budget = recipe.max_tokens;
     if let Some(f) = recipe.format.as_deref().and_then(crate::brief::curated::BriefFormat::parse) {
         app.curate.format = f;
     }
     if let Some(m) = recipe.mode.as_deref().and_then(crate::brief::lazytools::Mode::parse) {
         app.curate.mode = m;
     }
-    if let Some(q) = recipe.query.as_deref().filter(|q| !q.trim().is_empty()) {
-        crate::tui::search::set_query(app, q.to_string());
-        app.curate.with_query = true;
+    // Query hits are part of the brief only when the recipe has a query.
+    match recipe.query.as_deref().filter(|q| !q.trim().is_empty()) {
+        Some(q) => {
+            crate::tui::search::set_query(app, q.to_string());
+            app.curate.with_query = true;
+        }
+        None => app.curate.with_query = false,
     }
     app.curate.recipe_name = Some(recipe.name.clone());
     recount(app);
@@ -186,9 +189,9 @@ pub fn save_named(app: &mut App, name: &str) {
         Ok(path) => {
             app.curate.recipe_name = Some(name.to_string());
             app.status = format!(
-                "Saved recipe {name} · {} selected · {} exposure levels → {}",
+                "Saved recipe {name} · {} selected · {} → {}",
                 recipe.selected.len(),
-                recipe.exposure.len(),
+                crate::tui::format::plural(recipe.exposure.len(), "exposure level"),
                 crate::sanitize::sanitize_line(&path.display().to_string())
             );
             if app.mode == Mode::Recipes {

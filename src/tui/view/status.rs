@@ -19,16 +19,16 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut left: Vec<Piece> = vec![(" ".into(), t.status)];
     let p = &app.progress;
     if let Some((files, done, total)) = p.loading {
-        left.push((format!("Loading… {files} files ({done}/{total} roots)  "), t.warn.patch(t.status)));
+        left.push((format!("Loading… {files} files ({done}/{total} roots)  "), t.status.patch(t.warn)));
     }
     if let Some((done, total)) = p.indexing {
-        left.push((format!("Indexing {}%  ", percent(done, total)), t.warn.patch(t.status)));
+        left.push((format!("Indexing {}%  ", percent(done, total)), t.status.patch(t.warn)));
     }
     if let Some((done, total)) = p.counting {
-        left.push((format!("Counting tokens {}%  ", percent(done, total)), t.warn.patch(t.status)));
+        left.push((format!("Counting tokens {}%  ", percent(done, total)), t.status.patch(t.warn)));
     }
     if !app.warnings.is_empty() {
-        left.push((format!("! {} warnings  ", app.warnings.len()), t.warn.patch(t.status)));
+        left.push((format!("! {} warnings  ", app.warnings.len()), t.status.patch(t.warn)));
     }
     left.push((app.status.clone(), t.status));
     let mut right = hints(app);
@@ -67,7 +67,7 @@ fn hints(app: &App) -> Vec<Piece> {
     let mut out = Vec::new();
     for a in actions {
         if let Some(k) = app.keymap.first_key(app.mode, a) {
-            out.push((format!("{k} "), t.key.patch(t.status)));
+            out.push((format!("{k} "), t.status.patch(t.key)));
             let label = if *a == Action::MoveDown { "next" } else { a.hint() };
             out.push((format!("{label}  "), t.status));
         }

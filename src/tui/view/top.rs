@@ -34,11 +34,11 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     );
     let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
     let over = tokens > budget;
-    let bar_style = if over { t.error.patch(t.top) } else { t.mark.patch(t.top) };
+    let bar_style = if over { t.top.patch(t.error) } else { t.top.patch(t.mark) };
     let mut out: Vec<Piece> =
-        vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.dim.patch(t.top))];
+        vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.top.patch(t.dim))];
     if over {
-        out.push((format!(" +{} over", format::count(tokens - budget)), t.error.patch(t.top)));
+        out.push((format!(" +{} over", format::count(tokens - budget)), t.top.patch(t.error)));
     }
     out.push((" ".into(), t.top));
     out
@@ -52,12 +52,12 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let s = &app.search;
     let searching = app.mode == Mode::Search;
-    let mut left: Vec<Piece> = vec![(" / ".into(), t.key.patch(t.top))];
+    let mut left: Vec<Piece> = vec![(" / ".into(), t.top.patch(t.key))];
     let prefix_w = 3;
     if s.query.is_empty() && !searching {
-        left.push(("search".into(), t.dim.patch(t.top)));
+        left.push(("search".into(), t.top.patch(t.dim)));
     } else {
-        left.push((s.query.clone(), t.query.patch(t.top)));
+        left.push((s.query.clone(), t.top.patch(t.query)));
         let info = if s.query.trim().is_empty() {
             String::new()
         } else if s.pending {
@@ -70,7 +70,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             }
             x
         };
-        left.push((info, t.dim.patch(t.top)));
+        left.push((info, t.top.patch(t.dim)));
     }
     let right = budget_pieces(app);
     let mut line = fit(left, right, area.width as usize, 12);
