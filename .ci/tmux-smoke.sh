@@ -51,45 +51,34 @@ if screen | grep -q "skillnav-sample"; then
 fi
 echo "tmux smoke: ok (search, select, exposure, budget, brief preview, quit, screen restored)"
 
-# The clipboard, when an X display is there (CI runs this script under xvfb-run): `y` copies
-# the brief of the current node, and after `q` the clipboard still holds exactly that brief.
-if [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
-  fixture="$PWD/tests/fixtures/formats/skills/brand-guidelines"
+# The clipboard, when an X display is there (CI runs this script under xvfb-run): a key
+# copies, and after `q` the clipboard still holds exactly what the CLI prints.
+# clip_check KEY WHAT CLI-ARGS...: a fresh session on the fixture, KEY, wait, q, compare.
+clip_check() {
+  local key="$1" what="$2"
+  shift 2
   rm -f "$out/exit"
   tmux -L "$sock" kill-server 2>/dev/null || true
   # A fresh server socket: connecting to the one just killed can race its shutdown.
-  sock="$sock-clip"
+  sock="$sock-$key"
   tmux -L "$sock" new-session -d -x 120 -y 40 \
     "SKILLNAV_CONFIG_DIR=$out/cfg $bin $fixture; echo EXIT=\$? > $out/exit; sleep 30"
   wait_for "brand-guidelines" "the tree"
-  tmux -L "$sock" send-keys 'y'
+  tmux -L "$sock" send-keys "$key"
   wait_for "Copied " "the copy status"
   tmux -L "$sock" send-keys 'q'
   for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
-  "$bin" brief "$fixture" --select brand-guidelines > "$out/want.md"
+  "$bin" "$@" > "$out/want.md"
   xclip -o -selection clipboard > "$out/got.md"
   if ! cmp -s "$out/want.md" "$out/got.md"; then
-    echo "tmux smoke: the clipboard does not hold the brief after quitting"; diff "$out/want.md" "$out/got.md" | head; exit 1
+    echo "tmux smoke: after $key and q the clipboard does not hold $what"; diff "$out/want.md" "$out/got.md" | head; exit 1
   fi
-  echo "tmux smoke: ok (y copied the brief; the clipboard still holds it after q)"
-
-  # `Y` copies the rendered skill: the clipboard holds exactly what `skillnav render` prints.
-  rm -f "$out/exit"
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  sock="$sock-skill"
-  tmux -L "$sock" new-session -d -x 120 -y 40 \
-    "SKILLNAV_CONFIG_DIR=$out/cfg $bin $fixture; echo EXIT=\$? > $out/exit; sleep 30"
-  wait_for "brand-guidelines" "the tree"
-  tmux -L "$sock" send-keys 'Y'
-  wait_for "Copied " "the copy status"
-  tmux -L "$sock" send-keys 'q'
-  for _ in $(seq 1 50); do [ -s "$out/exit" ] && break; sleep 0.1; done
-  "$bin" render "$fixture" > "$out/want-skill.md"
-  xclip -o -selection clipboard > "$out/got-skill.md"
-  if ! cmp -s "$out/want-skill.md" "$out/got-skill.md"; then
-    echo "tmux smoke: Y did not copy the rendered skill"; diff "$out/want-skill.md" "$out/got-skill.md" | head; exit 1
-  fi
-  echo "tmux smoke: ok (Y copied the rendered skill)"
+  echo "tmux smoke: ok ($key copied $what; the clipboard still holds it after q)"
+}
+if [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
+  fixture="$PWD/tests/fixtures/formats/skills/brand-guidelines"
+  clip_check y "the brief" brief "$fixture" --select brand-guidelines
+  clip_check Y "the rendered skill" render "$fixture"
 elif [ -n "${CI:-}" ]; then
   echo "tmux smoke: no X display or xclip under CI"; exit 1
 fi

@@ -8,12 +8,13 @@
 //! `tests/fixtures/tui/hono-mini` and `tests/fixtures/formats/skills`; tests that write work
 //! on temporary copies.
 
+mod tui_support;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tui_support::{draw, row_text, screen_text, span_text};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief};
 use skillnav::brief::lazytools::Mode as BriefMode;
@@ -34,7 +35,7 @@ use skillnav::tui::format;
 use skillnav::tui::keymap::{Keymap, Mode};
 use skillnav::tui::theme::UiTheme;
 use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::apply, update::update, view};
+use skillnav::tui::{headless, update::apply, update::update};
 
 // ---------------------------------------------------------------- helpers
 
@@ -137,36 +138,6 @@ fn select(app: &mut App, nodes: &[NodeId]) {
         goto(app, *n);
         act(app, &[Action::ToggleSelect]);
     }
-}
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(f, app)).expect("draw");
-    t
-}
-
-/// Text of row `y` from column `x0` to `x1`, skipping cells covered by wide characters.
-fn span_text(buf: &Buffer, y: u16, x0: u16, x1: u16) -> String {
-    let mut out = String::new();
-    let mut skip = 0;
-    for x in x0..x1.min(buf.area.width) {
-        if skip > 0 {
-            skip -= 1;
-            continue;
-        }
-        let sym = buf[(x, y)].symbol();
-        skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
-        out.push_str(sym);
-    }
-    out
-}
-
-fn row_text(buf: &Buffer, y: u16) -> String {
-    span_text(buf, y, 0, buf.area.width)
-}
-
-fn screen_text(buf: &Buffer) -> String {
-    (0..buf.area.height).map(|y| row_text(buf, y)).collect::<Vec<_>>().join("\n")
 }
 
 /// The tree pane's text of the row showing `title` (the tree is the left pane).

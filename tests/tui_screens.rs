@@ -2,10 +2,11 @@
 //! worker-result paths (`tui::headless`). Snapshots are text only (insta); styles are
 //! checked on specific cells.
 
-use std::path::PathBuf;
+mod tui_support;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use std::path::PathBuf;
+use tui_support::{draw, row_text, screen_text, span_text};
+
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
@@ -18,7 +19,7 @@ use skillnav::tui::config::Settings;
 use skillnav::tui::keymap::{Keymap, Mode};
 use skillnav::tui::theme::UiTheme;
 use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::update, view};
+use skillnav::tui::{headless, update::update};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui").join(name)
@@ -51,37 +52,6 @@ fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         act(app, &[Action::SearchInsert(c)]);
     }
-}
-
-fn draw(app: &App) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(f, app)).expect("draw");
-    t
-}
-
-/// The text of row `y` between columns `x0..x1`, skipping the cells hidden behind wide
-/// characters.
-fn span_text(buf: &Buffer, y: u16, x0: u16, x1: u16) -> String {
-    let mut out = String::new();
-    let mut skip = 0;
-    for x in x0..x1.min(buf.area.width) {
-        if skip > 0 {
-            skip -= 1;
-            continue;
-        }
-        let sym = buf[(x, y)].symbol();
-        skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
-        out.push_str(sym);
-    }
-    out
-}
-
-fn row_text(buf: &Buffer, y: u16) -> String {
-    span_text(buf, y, 0, buf.area.width)
-}
-
-fn screen_text(buf: &Buffer) -> String {
-    (0..buf.area.height).map(|y| row_text(buf, y)).collect::<Vec<_>>().join("\n")
 }
 
 /// Row of the first line of the left pane (the tree) containing `needle`.

@@ -31,6 +31,15 @@ pub enum BriefFormat {
 }
 
 impl BriefFormat {
+    /// `md`, `xml` or `json` (the names [`BriefFormat::parse`] reads).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Md => "md",
+            Self::Xml => "xml",
+            Self::Json => "json",
+        }
+    }
+
     /// Parse `md`, `xml` or `json`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {

@@ -128,11 +128,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 curated::curated_brief(c, job.index.as_deref(), &req, counter)
             };
             let shown_mode = curated::effective_mode(*mode, query);
-            let fmt = match format {
-                BriefFormat::Md => "md",
-                BriefFormat::Xml => "xml",
-                BriefFormat::Json => "json",
-            };
+            let fmt = format.as_str();
             let label = format!(
                 "brief · {fmt} · {} · {}",
                 shown_mode.as_str(),

@@ -151,12 +151,7 @@ pub fn capture(app: &App, name: &str) -> Recipe {
     }
     let mut r = Recipe::capture(name, &app.corpus, &app.selection, &mine);
     r.max_tokens = app.curate.budget;
-    let fmt = match app.curate.format {
-        crate::brief::curated::BriefFormat::Md => "md",
-        crate::brief::curated::BriefFormat::Xml => "xml",
-        crate::brief::curated::BriefFormat::Json => "json",
-    };
-    r.format = Some(fmt.into());
+    r.format = Some(app.curate.format.as_str().into());
     r.mode = Some(app.curate.mode.as_str().into());
     let q = app.search.query.trim();
     r.query = (app.curate.with_query && !q.is_empty()).then(|| q.to_string());

@@ -5,11 +5,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::editor::popup;
 use super::row::{Piece, fit};
-use crate::brief::curated::BriefFormat;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::curate::{InputPurpose, PreviewKind, Question};
@@ -66,27 +65,12 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
     if area.area() == 0 {
         return;
     }
-    frame.render_widget(Clear, area);
     let c = &app.curate;
     let title = match p.kind {
-        PreviewKind::Brief => {
-            let fmt = match c.format {
-                BriefFormat::Md => "md",
-                BriefFormat::Xml => "xml",
-                BriefFormat::Json => "json",
-            };
-            format!(" Brief preview · {fmt} · {} ", c.mode.as_str())
-        }
+        PreviewKind::Brief => format!(" Brief preview · {} · {} ", c.format.as_str(), c.mode.as_str()),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
     };
-    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
-        vec![(title, t.header)],
-        vec![],
-        pw.saturating_sub(2) as usize,
-        0,
-    ));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = super::framed::framed(frame, app, area, title);
     if inner.height == 0 {
         return;
     }

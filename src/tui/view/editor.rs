@@ -259,17 +259,7 @@ pub(super) fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, t
     let w = w.min(outer.width.saturating_sub(4)).max(outer.width.min(10));
     let h = h.min(outer.height.saturating_sub(2)).max(outer.height.min(3));
     let area = Rect::new(outer.x + (outer.width - w) / 2, outer.y + (outer.height - h) / 2, w, h);
-    frame.render_widget(Clear, area);
-    let t = &app.theme;
-    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
-        vec![(title, t.header)],
-        vec![],
-        w.saturating_sub(2) as usize,
-        0,
-    ));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    inner
+    super::framed::framed(frame, app, area, title)
 }
 
 fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {

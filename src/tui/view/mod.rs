@@ -3,6 +3,7 @@
 
 mod curate;
 mod editor;
+mod framed;
 mod help;
 mod outline;
 mod preview;

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::row::{Piece, fit};
 use crate::tui::action::Action;
@@ -22,17 +22,9 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     if area.area() == 0 {
         return;
     }
-    frame.render_widget(Clear, area);
     let corpus = &app.corpus;
     let title = format!(" Outline · {} ({} headings) ", corpus.node(o.file).title, o.items.len());
-    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
-        vec![(title, t.header)],
-        vec![],
-        w.saturating_sub(2) as usize,
-        0,
-    ));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = super::framed::framed(frame, app, area, title);
     let width = inner.width as usize;
     let rows = outline::list_height(app.size.1).min(inner.height.saturating_sub(1) as usize);
     let mut lines: Vec<Line> = Vec::new();
