@@ -1661,3 +1661,48 @@ fn skill_scripts_show_as_a_zero_token_layer() {
     let total = rows.iter().find(|r| r.starts_with("  total")).expect("total row");
     assert!(layer_row(total, "total", l.total_tokens).is_some(), "{total:?}");
 }
+
+#[test]
+fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_toggles() {
+    let store = tempfile::tempdir().expect("tmp");
+    let dir = manifest("tests/fixtures/tui_curate/skills");
+    let mut app = app_over(&dir, "skills", 100, 30, store.path());
+    let skill = id(&app, "skills/report-skill");
+    goto(&mut app, skill);
+    press(&mut app, KeyCode::Char('p'));
+    press(&mut app, KeyCode::Tab);
+    // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
+    // arguments (FORMATS §5.3: vars run first).
+    press(&mut app, KeyCode::Char('v'));
+    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillVars));
+    type_text(&mut app, "OUT_DIR=\"out $0\"");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Brief, "{} / {:?}", app.status, input_text(&app));
+    assert_eq!(app.curate.vars.get("OUT_DIR").map(String::as_str), Some("out $0"));
+    press(&mut app, KeyCode::Char('a'));
+    type_text(&mut app, "q3.pdf");
+    press(&mut app, KeyCode::Enter);
+    let b = built(&app);
+    assert!(b.text.contains("Write the result to out q3.pdf/summary.md"), "{}", b.text);
+    // The prompt shows the values back in a form it parses.
+    press(&mut app, KeyCode::Char('v'));
+    assert_eq!(input_text(&app), "OUT_DIR=\"out $0\"");
+    clear_input(&mut app);
+    type_text(&mut app, "1BAD=x");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Input, "a bad name keeps the prompt open");
+    assert_eq!(app.status, "not NAME=value: \"1BAD=x\"");
+    press(&mut app, KeyCode::Esc);
+    // `d`: the base-directory header of the interop design.
+    press(&mut app, KeyCode::Char('d'));
+    let base = std::fs::canonicalize(dir.join("report-skill")).expect("dir");
+    let b = built(&app);
+    assert!(
+        b.text
+            .starts_with(&format!("Base directory for this skill: {}\n\n# Convert a report", base.display())),
+        "{}",
+        b.text
+    );
+    press(&mut app, KeyCode::Char('d'));
+    assert!(built(&app).text.starts_with("# Convert a report"));
+}

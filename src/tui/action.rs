@@ -126,6 +126,10 @@ pub enum Action {
     SetArgs,
     /// Brief preview: next listing format before several skills.
     CycleListing,
+    /// Brief preview: type `${NAME}` values of the rendered skill (`NAME=value …`).
+    SetVars,
+    /// Brief preview: add or drop the `Base directory for this skill:` header.
+    ToggleBaseDir,
     /// Copy the text shown in the preview.
     CopyText,
     /// Save the text (or the OSC 52 oversize copy) to a file instead.
@@ -168,7 +172,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 60] = [
+    pub const BINDABLE: [Action; 62] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -199,6 +203,8 @@ impl Action {
         Action::ToggleKind,
         Action::SetArgs,
         Action::CycleListing,
+        Action::SetVars,
+        Action::ToggleBaseDir,
         Action::CopyText,
         Action::SaveFile,
         Action::RecipeSave,
@@ -290,6 +296,8 @@ impl Action {
             Action::ToggleKind => "brief ↔ rendered skill",
             Action::SetArgs => "skill arguments ($ARGUMENTS)",
             Action::CycleListing => "skill listing plain / xml / available-skills",
+            Action::SetVars => "skill variables (${NAME}: NAME=value …)",
+            Action::ToggleBaseDir => "skill base-directory header on / off",
             Action::CopyText => "copy this text",
             Action::SaveFile => "save to a file instead",
             Action::RecipeSave => "save the selection as a recipe",
@@ -337,6 +345,8 @@ impl Action {
             Action::ToggleKind => "brief/skill",
             Action::SetArgs => "args",
             Action::CycleListing => "listing",
+            Action::SetVars => "vars",
+            Action::ToggleBaseDir => "base dir",
             Action::CopyText => "copy",
             Action::SaveFile => "to file",
             Action::RecipeSave => "save",

@@ -155,6 +155,8 @@ fn skills_what(app: &App) -> Option<What> {
         skills,
         args: app.curate.args.clone(),
         listing: app.curate.listing,
+        vars: app.curate.vars.clone(),
+        include_base_dir: app.curate.include_base_dir,
     })
 }
 
@@ -447,6 +449,20 @@ fn preview_action(app: &mut App, action: Action) {
         Action::SetArgs => {
             open_input(app, InputPurpose::SkillArgs, app.curate.args.clone().unwrap_or_default())
         }
+        Action::SetVars => {
+            let now: Vec<String> =
+                app.curate.vars.iter().map(|(k, v)| format!("{k}={}", quote_arg(v))).collect();
+            open_input(app, InputPurpose::SkillVars, now.join(" "));
+        }
+        Action::ToggleBaseDir => {
+            app.curate.include_base_dir = !app.curate.include_base_dir;
+            app.status = if app.curate.include_base_dir {
+                "Rendered skills start with their base directory".into()
+            } else {
+                "No base-directory header".into()
+            };
+            refresh_preview(app);
+        }
         Action::CycleBudget => cycle_budget(app),
         Action::CustomBudget => open_custom_budget(app),
         Action::CopyText | Action::SaveFile => {
@@ -470,6 +486,12 @@ fn preview_action(app: &mut App, action: Action) {
         }
         _ => {}
     }
+}
+
+/// How `v` shows a value so that the prompt parses it back: quoted when it has spaces or
+/// is empty.
+fn quote_arg(v: &str) -> String {
+    if v.is_empty() || v.chars().any(char::is_whitespace) { format!("\"{v}\"") } else { v.to_string() }
 }
 
 /// `B`: type a custom budget.
@@ -521,6 +543,17 @@ fn input_action(app: &mut App, action: Action) {
                     app.curate.args = (!text.is_empty()).then_some(text);
                     refresh_preview(app);
                 }
+                InputPurpose::SkillVars => match super::parse_vars(&text) {
+                    Ok(v) => {
+                        app.curate.vars = v;
+                        refresh_preview(app);
+                    }
+                    Err(e) => {
+                        app.status = e;
+                        app.curate.input = Some(input);
+                        app.mode = Mode::Input;
+                    }
+                },
                 InputPurpose::RecipeName => recipes::save_named(app, text.trim()),
                 InputPurpose::ExportDir => super::export::export_to(app, text.trim(), false),
             }

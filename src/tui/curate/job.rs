@@ -42,6 +42,10 @@ pub enum What {
         args: Option<String>,
         /// Listing layout before several skills.
         listing: ListingFormat,
+        /// `${NAME}` values.
+        vars: std::collections::BTreeMap<String, String>,
+        /// Prepend the base-directory header.
+        include_base_dir: bool,
     },
 }
 
@@ -144,12 +148,17 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 text: brief.text,
             })
         }
-        What::Skills { skills, args, listing } => {
+        What::Skills { skills, args, listing, vars, include_base_dir } => {
             let texts: Vec<SkillText> = skills.iter().filter_map(|s| skill_text(&job.corpus, *s)).collect();
             if texts.is_empty() {
                 return Err("No SKILL.md to render here".into());
             }
-            let opts = RenderOptions { args: args.clone(), ..RenderOptions::default() };
+            let opts = RenderOptions {
+                args: args.clone(),
+                vars: vars.clone(),
+                include_base_dir: *include_base_dir,
+                ..RenderOptions::default()
+            };
             let (text, label) = if let [one] = texts.as_slice() {
                 let mut t = render_skill(one, &opts);
                 t.push('\n');

@@ -80,6 +80,8 @@ pub enum InputPurpose {
     ExportDir,
     /// Arguments of the rendered skill.
     SkillArgs,
+    /// `${NAME}` values of the rendered skill (`NAME=value …`, quotes allowed).
+    SkillVars,
 }
 
 /// A one-line prompt.
@@ -133,6 +135,10 @@ pub struct Curate {
     pub listing: ListingFormat,
     /// Arguments for rendered skills (`None`: placeholders untouched).
     pub args: Option<String>,
+    /// `${NAME}` values for rendered skills.
+    pub vars: std::collections::BTreeMap<String, String>,
+    /// Prepend `Base directory for this skill: <dir>` to rendered skills.
+    pub include_base_dir: bool,
     /// Name of the recipe last loaded or saved.
     pub recipe_name: Option<String>,
     /// `--recipe FILE`: loaded when loading finishes; saving under its name writes it.
@@ -169,6 +175,8 @@ impl Curate {
             with_query: false,
             listing: ListingFormat::parse(&b.listing).unwrap_or(ListingFormat::AvailableSkills),
             args: None,
+            vars: std::collections::BTreeMap::new(),
+            include_base_dir: false,
             recipe_name: None,
             recipe_file: None,
             recipe_pending: false,
@@ -254,9 +262,71 @@ pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// Parse `NAME=value` pairs separated by whitespace; a `"…"` or `'…'` run anywhere in an
+/// item is taken literally (quotes removed), so `TITLE="Q3 report"` holds a space.
+/// Errors: a message naming the first item that is not `NAME=value` with an identifier name
+/// (`[A-Za-z_][A-Za-z0-9_]*`, FORMATS §5.3), or an unclosed quote.
+pub fn parse_vars(s: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let mut items: Vec<String> = Vec::new();
+    let (mut cur, mut quote, mut started) = (String::new(), None::<char>, false);
+    for c in s.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    items.push(std::mem::take(&mut cur));
+                    started = false;
+                }
+            }
+            (None, c) => {
+                cur.push(c);
+                started = true;
+            }
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("unclosed {q} in {:?}", s.trim()));
+    }
+    if started {
+        items.push(cur);
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for item in items {
+        let ok = item.split_once('=').filter(|(k, _)| {
+            let mut cs = k.chars();
+            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        match ok {
+            Some((k, v)) => {
+                out.insert(k.to_string(), v.to_string());
+            }
+            None => return Err(format!("not NAME=value: {item:?}")),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vars_parse_quoted_values_and_refuse_bad_names() {
+        let v = parse_vars(r#"OUT_DIR=/tmp/x TITLE="Q3 report" EMPTY="#).unwrap();
+        assert_eq!(v.get("OUT_DIR").map(String::as_str), Some("/tmp/x"));
+        assert_eq!(v.get("TITLE").map(String::as_str), Some("Q3 report"));
+        assert_eq!(v.get("EMPTY").map(String::as_str), Some(""));
+        assert!(parse_vars("").unwrap().is_empty());
+        assert_eq!(parse_vars("1X=2").unwrap_err(), "not NAME=value: \"1X=2\"");
+        assert!(parse_vars("novalue").is_err());
+        assert_eq!(parse_vars("A='x").unwrap_err(), "unclosed ' in \"A='x\"");
+    }
 
     #[test]
     fn budgets_parse_with_suffixes_and_none() {

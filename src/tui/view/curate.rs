@@ -122,6 +122,8 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
         PreviewKind::Skill => &[
             Action::CopyText,
             Action::SetArgs,
+            Action::SetVars,
+            Action::ToggleBaseDir,
             Action::CycleListing,
             Action::ToggleKind,
             Action::SaveFile,
@@ -189,6 +191,7 @@ fn draw_input(frame: &mut Frame, app: &App, screen: Rect) {
         InputPurpose::SkillArgs => {
             (" Skill arguments ", "Arguments ($ARGUMENTS; empty = leave placeholders):")
         }
+        InputPurpose::SkillVars => (" Skill variables ", "${NAME} values: NAME=value … (quotes for spaces):"),
     };
     let inner = popup(frame, app, screen, 72, 6, title.into());
     if inner.height < 3 {
