@@ -213,3 +213,55 @@ fn selected_file_holding_an_always_section_lists_it_once() {
     assert_eq!(ids, ["skills/notes/SKILL.md"]);
     assert_eq!(b.text.matches("Write the note with a dated heading").count(), 1);
 }
+
+#[test]
+fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
+    // 120 sections (over EXACT_PACK_MAX): packed on estimates, then checked exactly.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut doc = String::from("# Big\n\n");
+    for i in 0..120 {
+        doc.push_str(&format!(
+            "## Part {i}\n\nThe text of part {i} talks about topic number {i} at length.\n\n"
+        ));
+    }
+    std::fs::write(tmp.path().join("big.md"), &doc).unwrap();
+    let c = load_root(
+        &RootSpec { path: tmp.path().to_path_buf(), label: "big".into() },
+        &LoadOptions::default(),
+        &mut |_| {},
+    );
+    let units: Vec<NodeId> = c
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.title.starts_with("Part "))
+        .map(|(i, _)| NodeId(i as u32))
+        .collect();
+    assert_eq!(units.len(), 120);
+    assert!(units.len() > skillnav::brief::curated::EXACT_PACK_MAX);
+    for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
+        let r = CuratedRequest { max_tokens: Some(1500), ..req(&units, None, format) };
+        let b = curated_brief(&c, None, &r, counter());
+        assert!(b.tokens <= 1500, "{format:?}: {}", b.tokens);
+        assert_eq!(b.sections + b.left_out.len(), 120, "{format:?}");
+        assert!(b.sections >= 5, "{format:?}: only {} sections fit", b.sections);
+        // Equal sections: the kept ones are the first ones (first-fit in order of value).
+        let first_left = b.left_out[0].clone();
+        assert!(first_left.ends_with(&format!("part-{}", b.sections)), "{format:?}: {first_left}");
+        let n = b.left_out.len();
+        match format {
+            BriefFormat::Json => {
+                let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
+                assert_eq!(v["left_out"].as_array().unwrap().len(), 50);
+                assert_eq!(v["left_out_count"], n);
+            }
+            BriefFormat::Xml => {
+                assert!(b.text.contains(&format!("count=\"{n}\"")), "{}", b.text);
+                assert!(b.text.contains(&format!(", and {} more</left_out>", n - 50)), "{}", b.text);
+            }
+            BriefFormat::Md => {
+                assert!(b.text.contains(&format!("and {} more ({n} in all)", n - 50)), "{}", b.text)
+            }
+        }
+    }
+}

@@ -313,6 +313,49 @@ pub fn curated_brief(
     render_packed(&head, &sections, req.format, counter)
 }
 
+/// First-fit of `sections` in order of value under `max` tokens, on estimates: the
+/// brief's frame with no section but the longest left-out list (at most
+/// [`super::curated_md::LEFT_OUT_LISTED`] ids in every layout), plus per section its text's
+/// exact tokens and the tokens of its provenance (its block rendered with an empty text,
+/// less the frame). Linear in the sections (a full render per step made XML and JSON
+/// briefs of thousands of sections take many seconds).
+fn pack(
+    head: &BriefHead,
+    sections: &[BriefSection],
+    format: BriefFormat,
+    max: u64,
+    counter: TokenCounter,
+) -> (Vec<bool>, Vec<u64>) {
+    let render = |kept: &[&BriefSection], left: &[&str]| match format {
+        BriefFormat::Md => super::curated_md::render(head, kept, left),
+        BriefFormat::Xml => super::xml::render(head, kept, left),
+        BriefFormat::Json => super::json::render(head, kept, left),
+    };
+    let all_ids: Vec<&str> = sections.iter().map(|s| s.id.as_str()).collect();
+    let frame = counter.count(&render(&[], &all_ids));
+    let bare = counter.count(&render(&[], &[]));
+    let mut keep = vec![false; sections.len()];
+    let mut costs = Vec::with_capacity(sections.len());
+    let mut total = frame;
+    for (i, s) in sections.iter().enumerate() {
+        let empty = BriefSection { text: String::new(), ..s.clone() };
+        let cost = counter.count(&render(&[&empty], &[])).saturating_sub(bare) + s.tokens;
+        if total + cost <= max {
+            keep[i] = true;
+            total += cost;
+        }
+        costs.push(cost);
+    }
+    (keep, costs)
+}
+
+/// Up to this many sections a budget is packed first-fit on the exact text at every step;
+/// above it, on estimates ([`pack`]) and then checked exactly.
+pub const EXACT_PACK_MAX: usize = 64;
+
+/// Exact tries of the fill step after packing on estimates.
+const FILL_TRIES: usize = 16;
+
 /// Render `sections` under `head` in `format`, packing under `head.max_tokens`.
 pub fn render_packed(
     head: &BriefHead,
@@ -336,25 +379,60 @@ pub fn render_packed(
         }
     };
     let mut keep = vec![true; sections.len()];
+    let mut text = render(&keep, true);
+    // The section texts alone over the budget: no need to count the whole text to know.
+    let over = |text: &str, max: u64| {
+        sections.iter().map(|s| s.tokens).sum::<u64>() > max || counter.count(text) > max
+    };
     if let Some(max) = head.max_tokens
-        && counter.count(&render(&keep, true)) > max
+        && over(&text, max)
     {
-        keep.iter_mut().for_each(|k| *k = false);
-        // First-fit in order of value, each step checked on the exact text. A section
-        // whose brief alone is over the budget is skipped without a full render.
-        for i in 0..sections.len() {
-            let mut one = vec![false; sections.len()];
-            one[i] = true;
-            if counter.count(&render(&one, false)) > max {
-                continue;
+        if sections.len() <= EXACT_PACK_MAX {
+            // First-fit in order of value, each step checked on the exact text. A section
+            // whose brief alone is over the budget is skipped without a full render.
+            keep.iter_mut().for_each(|k| *k = false);
+            for i in 0..sections.len() {
+                let mut one = vec![false; sections.len()];
+                one[i] = true;
+                if counter.count(&render(&one, false)) > max {
+                    continue;
+                }
+                keep[i] = true;
+                if counter.count(&render(&keep, true)) > max {
+                    keep[i] = false;
+                }
             }
-            keep[i] = true;
-            if counter.count(&render(&keep, true)) > max {
-                keep[i] = false;
+        } else {
+            let costs;
+            (keep, costs) = pack(head, sections, format, max, counter);
+            // The estimate is within a few tokens (pieces tokenised apart); the exact count
+            // of the whole text decides: drop the least valuable kept sections while over.
+            let mut exact = counter.count(&render(&keep, true));
+            while exact > max {
+                let Some(last) = keep.iter().rposition(|k| *k) else { break };
+                keep[last] = false;
+                exact = counter.count(&render(&keep, true));
+            }
+            // The estimate counts the longest left-out list: fill the slack it leaves, in
+            // order of value, checking each addition exactly (a bounded number of tries).
+            let mut tries = 0;
+            for i in 0..sections.len() {
+                if keep[i] || costs[i] > max.saturating_sub(exact) {
+                    continue;
+                }
+                if tries == FILL_TRIES {
+                    break;
+                }
+                tries += 1;
+                keep[i] = true;
+                match counter.count(&render(&keep, true)) {
+                    n if n <= max => exact = n,
+                    _ => keep[i] = false,
+                }
             }
         }
+        text = render(&keep, true);
     }
-    let text = render(&keep, true);
     Brief {
         bytes: text.len(),
         tokens: counter.count(&text),

@@ -6,8 +6,11 @@
 //!  "searched_as": [["typed", "used"], …], "max_tokens": M|null, "tokens": T, "bytes": B,
 //!  "sections": [{"id", "title", "path", "root", "line_start", "line_end", "score",
 //!                "origin", "exposure", "tokens", "text"}, …],
-//!  "left_out": ["id", …]}
+//!  "left_out": ["id", …], "left_out_count": n}
 //! ```
+//!
+//! `left_out` names the first [`super::curated_md::LEFT_OUT_LISTED`] ids left out over the
+//! budget (as the other layouts do), `left_out_count` counts them all.
 //!
 //! `tokens`/`bytes`: Σ over the section texts; `text` is `""` in locate mode; unknown line
 //! numbers and scores are `null`.
@@ -47,7 +50,8 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         "tokens": kept.iter().map(|s| s.tokens).sum::<u64>(),
         "bytes": kept.iter().map(|s| s.text.len() as u64).sum::<u64>(),
         "sections": sections,
-        "left_out": left,
+        "left_out": left.iter().take(super::curated_md::LEFT_OUT_LISTED).collect::<Vec<_>>(),
+        "left_out_count": left.len(),
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
     text.push('\n');

@@ -5,7 +5,7 @@
 //! <document id="…" title="…"[ path="…"][ lines="a-b"][ score="s.sss"] origin="selected" exposure="on-demand">
 //! <text; `&`, `<`, `>` escaped>                  (not in locate mode; the element is then empty)
 //! </document>
-//! <left_out max_tokens="M" count="n">id, id</left_out>   (when a budget left sections out)
+//! <left_out max_tokens="M" count="n">id, id[, and k more]</left_out>   (when a budget left sections out; at most 50 ids)
 //! </context_brief>
 //! ```
 //!
@@ -63,10 +63,15 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         out.push_str("</document>\n");
     }
     if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
+        let listed = super::curated_md::LEFT_OUT_LISTED;
+        let mut ids = left.iter().take(listed).copied().collect::<Vec<_>>().join(", ");
+        if left.len() > listed {
+            ids.push_str(&format!(", and {} more", left.len() - listed));
+        }
         out.push_str(&format!(
             "<left_out max_tokens=\"{max}\" count=\"{}\">{}</left_out>\n",
             left.len(),
-            escape_text(&left.join(", "))
+            escape_text(&ids)
         ));
     }
     out.push_str("</context_brief>\n");
