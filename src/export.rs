@@ -25,6 +25,9 @@ pub const MAX_BODY_LINES: usize = 500;
 pub const MAX_BODY_TOKENS: u64 = 5_000;
 /// Default size limit of one reference file, in bytes.
 pub const DEFAULT_MAX_REFERENCE_BYTES: usize = 32 * 1024;
+/// Most tokens of `always` sections written into the SKILL.md body (the rest become
+/// reference files like the others).
+pub const ALWAYS_BODY_TOKENS: u64 = 2_000;
 
 /// Options of [`export_skill`].
 #[derive(Clone, Debug)]
@@ -89,9 +92,33 @@ pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap)
         if out.iter().any(|o| corpus.is_within(u, *o)) {
             continue;
         }
+        // A selected unit holding `always` units carries their text: list it once.
+        out.retain(|o| !corpus.is_within(*o, u));
         out.push(u);
     }
     out
+}
+
+/// The title a section is known by: a `SKILL.md` file goes by its skill's name.
+fn display_title(corpus: &Corpus, id: NodeId) -> String {
+    let n = corpus.node(id);
+    let skill_md = n.kind == crate::model::NodeKind::File && n.title.eq_ignore_ascii_case("SKILL.md");
+    let title = match n.parent.filter(|_| skill_md) {
+        Some(p) => corpus.node(p).title.as_str(),
+        None if n.title.trim().is_empty() => n.id.as_str(),
+        None => n.title.as_str(),
+    };
+    title.replace(['\n', '\r'], " ")
+}
+
+/// `s` cut to at most `max` chars at a word boundary, with `…` when cut.
+fn cut_words(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(max.saturating_sub(1)).collect();
+    let cut = head.rfind(' ').filter(|i| *i > max / 2).map_or(head.as_str(), |i| &head[..i]);
+    format!("{}…", cut.trim_end_matches([',', ';', ':', '.', ' ']))
 }
 
 fn slug(s: &str) -> String {
@@ -246,15 +273,39 @@ pub fn export_skill(
     // parts when it is over the size limit.
     let mut files: Vec<(String, String)> = Vec::new();
     let mut sections = Vec::new();
+    // `always` sections go into the SKILL.md body (loaded with the skill, the progressive-
+    // loading ADR's first layer) while they fit in ALWAYS_BODY_TOKENS; the rest are files.
+    let mut always_body = String::new();
+    let mut always_tokens = 0;
     for (i, &id) in picked.iter().enumerate() {
         let n = corpus.node(id);
+        let title = display_title(corpus, id);
         let text = section_text(corpus, exposure, id);
+        let level = exposure.level(corpus, id);
+        let tokens = counter.count(&text);
+        let summary = crate::brief::curated::summary_of(&n.summary, &exposure.visible_text(corpus, id));
+        if level == Exposure::Always && always_tokens + tokens <= ALWAYS_BODY_TOKENS {
+            always_tokens += tokens;
+            if !always_body.is_empty() {
+                always_body.push('\n');
+            }
+            always_body.push_str(&text);
+            sections.push(ExportedSection {
+                id: n.id.clone(),
+                title,
+                references: vec!["SKILL.md".into()],
+                summary: cut_words(&summary, 160),
+                tokens,
+                exposure: level,
+            });
+            continue;
+        }
         let pieces = if text.len() > max {
             pack(split_section(corpus, exposure, id, max), max)
         } else {
             vec![text.clone()]
         };
-        let stem = format!("references/{:02}-{}", i + 1, slug(&n.title));
+        let stem = format!("references/{:02}-{}", i + 1, slug(&title));
         let mut refs = Vec::new();
         let parts = pieces.len();
         for (k, piece) in pieces.into_iter().enumerate() {
@@ -262,38 +313,57 @@ pub fn export_skill(
             refs.push(file.clone());
             files.push((file, piece));
         }
-        let summary = crate::brief::curated::summary_of(&n.summary, &exposure.visible_text(corpus, id));
         sections.push(ExportedSection {
             id: n.id.clone(),
-            title: n.title.replace(['\n', '\r'], " "),
+            title,
             references: refs,
-            summary: summary.chars().take(160).collect(),
-            tokens: counter.count(&text),
-            exposure: exposure.level(corpus, id),
+            summary: cut_words(&summary, 160),
+            tokens,
+            exposure: level,
         });
     }
     let description = opts.description.clone().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).unwrap_or_else(|| {
-        let titles: Vec<&str> = sections.iter().take(5).map(|s| s.title.as_str()).collect();
+        let mut titles: Vec<&str> = Vec::new();
+        for s in &sections {
+            if !titles.contains(&s.title.as_str()) {
+                titles.push(&s.title);
+            }
+        }
+        let n = sections.len();
+        let more = if titles.len() > 5 { ", …" } else { "" };
+        titles.truncate(5);
         format!(
-            "Curated documentation: {} section(s) ({}{}). Use when a task needs these topics; read the referenced file of a section only when needed.",
-            sections.len(),
+            "Curated documentation on {}{more} ({n} section{}). Use when a task needs these topics; read the referenced file of a section only when needed.",
             titles.join(", "),
-            if sections.len() > 5 { ", …" } else { "" }
+            if n == 1 { "" } else { "s" },
         )
     });
     let description: String = description.chars().take(1024).collect();
 
     // SKILL.md body with as many table rows as fit; the rest in references/index.md.
     let total_tokens: u64 = sections.iter().map(|s| s.tokens).sum();
-    let intro = format!(
-        "# {name}\n\n{} section(s), {} tokens ({}) in `references/`. Pick a section from the table and read only its reference file.\n\n## Sections\n\n",
-        sections.len(),
+    let n = sections.len();
+    let mut intro = format!(
+        "# {name}\n\n{n} section{}, {} tokens ({}). Pick a section from the table and read only its reference file.\n\n",
+        if n == 1 { "" } else { "s" },
         crate::brief::human_count(total_tokens),
         counter.encoding().as_str()
     );
+    if !always_body.is_empty() {
+        intro.push_str("## Always loaded\n\n");
+        intro.push_str(&always_body);
+        intro.push('\n');
+    }
+    intro.push_str("## Sections\n\n");
     let header = "| id | reference | summary | tokens | exposure |\n|---|---|---|---|---|\n";
     let row = |s: &ExportedSection| {
-        let refs: Vec<String> = s.references.iter().map(|r| format!("[{r}]({r})")).collect();
+        let refs: Vec<String> = s
+            .references
+            .iter()
+            .map(
+                |r| if r == "SKILL.md" { "above (always loaded)".to_string() } else { format!("[{r}]({r})") },
+            )
+            .collect();
         format!(
             "| `{}` | {} | {} | {} | {} |\n",
             cell(&s.id),

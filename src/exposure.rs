@@ -148,9 +148,11 @@ impl ExposureMap {
         v
     }
 
-    /// Text units (`NodeKind::is_text_unit`) whose effective level is `always`, in
-    /// document order, skipping a unit whose ancestor unit is already listed (its text is
-    /// part of the ancestor's; pre-order puts it right after that ancestor's subtree start) and copies (`duplicate`/`alias`, [`Corpus::is_copy`]).
+    /// Text units whose effective level is `always`, in document order: sections, chunks,
+    /// parts, links, ADRs (`NodeKind::is_text_unit`) and files with text but no such
+    /// children (a `LICENSE.txt` without headings). A unit whose ancestor unit is already
+    /// listed is skipped (its text is part of the ancestor's), and so are copies
+    /// (`duplicate`/`alias`/`variant`, [`Corpus::is_copy`]).
     pub fn always_units(&self, corpus: &Corpus) -> Vec<NodeId> {
         if !self.set.values().any(|e| *e == Exposure::Always) {
             return Vec::new();
@@ -158,7 +160,10 @@ impl ExposureMap {
         let mut out: Vec<NodeId> = Vec::new();
         for id in corpus.all_preorder() {
             let n = corpus.node(id);
-            if !n.kind.is_text_unit() || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
+            // A file without headings (LICENSE.txt, a script) is a unit of its own.
+            let unit = n.kind.is_text_unit()
+                || (n.span.is_some() && !n.children.iter().any(|c| corpus.node(*c).kind.is_text_unit()));
+            if !unit || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
                 continue;
             }
             if out.last().is_some_and(|o| corpus.is_within(id, *o)) {

@@ -138,13 +138,47 @@ fn each_section_gets_its_own_reference_file_and_a_skill_md_is_summarised_by_its_
     let r = export_skill(&c, &[notes, tags], &ExposureMap::new(), &dir, &o).unwrap();
     // Small sections are not packed together: the table's "read only its reference file"
     // holds for each of them.
-    assert_eq!(r.files, ["SKILL.md", "references/01-skill.md", "references/02-tags.md"]);
-    assert_eq!(r.sections[0].references, ["references/01-skill.md"]);
+    // A SKILL.md goes by its skill's name.
+    assert_eq!(r.files, ["SKILL.md", "references/01-notes.md", "references/02-tags.md"]);
+    assert_eq!(r.sections[0].references, ["references/01-notes.md"]);
+    assert_eq!(r.sections[0].title, "notes");
     assert_eq!(
         r.sections[0].summary,
         "Take and search notes in a plain folder. Use when the user asks to record or find a note."
     );
-    let skill = std::fs::read_to_string(dir.join("references/01-skill.md")).unwrap();
+    let skill = std::fs::read_to_string(dir.join("references/01-notes.md")).unwrap();
     assert!(skill.starts_with("# Notes\n\nKeep notes as markdown files"), "{skill}");
     assert!(!skill.contains("Tags go on the second line"), "{skill}");
+}
+
+#[test]
+fn always_sections_go_into_the_skill_md_body_once() {
+    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let notes = c.find("skills/notes/SKILL.md").unwrap();
+    let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
+    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let mut exp = ExposureMap::new();
+    exp.set(record, Some(Exposure::Always));
+    let tmp = tempfile::tempdir().unwrap();
+    let o = ExportOptions { with_catalog: false, ..opts(4096) };
+    // The always section is loaded with the skill: in the body, not a reference file.
+    let dir = tmp.path().join("always-kit");
+    let r = export_skill(&c, &[tags], &exp, &dir, &o).unwrap();
+    assert_eq!(r.files, ["SKILL.md", "references/02-tags.md"]);
+    assert_eq!(r.sections[0].references, ["SKILL.md"]);
+    let text = std::fs::read_to_string(dir.join("SKILL.md")).unwrap();
+    assert!(
+        text.contains("## Always loaded\n\n## Record\n\nWrite the note with a dated heading and a short summary line.\n\n## Sections"),
+        "{text}"
+    );
+    assert!(text.contains("| above (always loaded) |"), "{text}");
+    let findings = validate_skill_md(&text, "always-kit", Some(r.body_tokens), Profile::Spec);
+    assert!(findings.is_empty(), "{findings:?}");
+    // Selecting the file that holds the always section exports its text once.
+    let dir = tmp.path().join("once-kit");
+    let r = export_skill(&c, &[notes], &exp, &dir, &o).unwrap();
+    assert_eq!(r.sections.len(), 1);
+    assert_eq!(r.sections[0].id, "skills/notes/SKILL.md");
+    let all: String = r.files.iter().map(|f| std::fs::read_to_string(dir.join(f)).unwrap()).collect();
+    assert_eq!(all.matches("Write the note with a dated heading").count(), 1);
 }

@@ -51,3 +51,20 @@ fn a_parent_level_applies_to_its_subtree_unless_overridden() {
     assert!(m.always_units(&c).is_empty());
     assert_eq!(m.entries().len(), 1);
 }
+
+#[test]
+fn always_on_a_file_without_headings_makes_it_a_unit() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/skills/brand-guidelines");
+    let c = load_root(&RootSpec { path, label: "bg".into() }, &LoadOptions::default(), &mut |_| {});
+    let license = c.find("bg/LICENSE.txt").unwrap();
+    assert!(c.node(license).span.is_some() && c.node(license).children.is_empty());
+    let mut m = ExposureMap::new();
+    m.set(license, Some(Exposure::Always));
+    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
+    assert_eq!(ids, ["bg/LICENSE.txt"]);
+    // A whole skill: the sections of its SKILL.md, and its heading-less license file.
+    let mut m = ExposureMap::new();
+    m.set(c.roots[0], Some(Exposure::Always));
+    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
+    assert_eq!(ids, ["bg/SKILL.md#anthropic-brand-styling", "bg/LICENSE.txt"]);
+}
