@@ -63,6 +63,15 @@ pub enum ListingFormat {
 }
 
 impl ListingFormat {
+    /// `plain`, `xml` or `available-skills` (the names [`ListingFormat::parse`] reads).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Plain => "plain",
+            Self::Xml => "xml",
+            Self::AvailableSkills => "available-skills",
+        }
+    }
+
     /// Parse `plain` / `xml` / `available-skills`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {

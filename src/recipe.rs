@@ -132,11 +132,13 @@ pub fn node_hash(corpus: &Corpus, id: NodeId) -> String {
 }
 
 /// Whether `name` can name a recipe file: 1–64 chars of ASCII letters, digits, `-`, `_`,
-/// `.`, not starting with `.`.
+/// `.`, not starting with `.` and not ending in `.json` (such an argument is read as a
+/// recipe FILE by `--recipe`, so the name could never be loaded).
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && !name.starts_with('.')
+        && !name.to_ascii_lowercase().ends_with(".json")
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
@@ -280,7 +282,7 @@ impl Store {
     pub fn path(&self, name: &str) -> Result<PathBuf> {
         if !valid_name(name) {
             return Err(Error::Usage(format!(
-                "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with .)"
+                "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with . or ending in .json)"
             )));
         }
         Ok(self.dir.join(format!("{name}.json")))

@@ -441,6 +441,15 @@ fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     let over = cells(&app, "▰");
     assert_eq!(over, vec![error; 8]);
     assert_eq!(cells(&app, "+"), vec![error], "the +N over text");
+    // Within 10% under the budget the bar warns (a brief adds its header and provenance).
+    let total = app.selection_tokens.0;
+    press(&mut app, KeyCode::Char('B'));
+    clear_input(&mut app);
+    type_text(&mut app, &(total + total / 20).to_string());
+    press(&mut app, KeyCode::Enter);
+    let warn = app.theme.warn.fg.expect("warn colour");
+    assert_eq!(cells(&app, "▰"), vec![warn; 8]);
+    assert!(cells(&app, "+").is_empty());
 }
 
 // ---------------------------------------------------------------- 3. brief preview
@@ -473,7 +482,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let buf = t.backend().buffer();
     let text = screen_text(buf);
     assert!(text.contains(" Brief preview · md · auto "), "{text}");
-    let head = span_text(buf, 2, 2, 98);
+    let head = span_text(buf, 2, 1, 99);
     let want = format!(
         "brief · md · answer · 2 sections · {} tokens (o200k_base) · {} · budget 20k",
         format::count(core.tokens),
@@ -486,14 +495,14 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
     // The body lines are the brief's first lines.
     for (i, line) in p.wrapped.iter().take(ih as usize).enumerate() {
-        let shown = span_text(buf, 3 + i as u16, 2, 2 + iw);
+        let shown = span_text(buf, 3 + i as u16, 1, 1 + iw);
         assert_eq!(shown.trim_end(), line.trim_end(), "line {i}");
     }
     // Scrolling moves the window.
     press(&mut app, KeyCode::Char('j'));
     assert_eq!(app.curate.preview.as_ref().map(|p| p.scroll), Some(1));
     let t = draw(&app);
-    assert_eq!(span_text(t.backend().buffer(), 3, 2, 2 + iw).trim_end(), p.wrapped[1].trim_end());
+    assert_eq!(span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(), p.wrapped[1].trim_end());
 
     // `f`: xml, the curated layout with the same request.
     press(&mut app, KeyCode::Char('f'));
@@ -709,7 +718,7 @@ fn two_selected_skills_copy_and_preview_with_the_listing_first() {
     assert_eq!(b.label, "2 skills · available-skills listing");
     assert_eq!(b.parts, 2);
     let t = draw(&app);
-    assert_eq!(span_text(t.backend().buffer(), 3, 2, 98).trim_end(), "<available_skills>");
+    assert_eq!(span_text(t.backend().buffer(), 3, 1, 99).trim_end(), "<available_skills>");
     // `l`: plain listing.
     press(&mut app, KeyCode::Char('l'));
     assert_eq!(app.curate.listing, ListingFormat::Plain);
@@ -993,11 +1002,11 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     export_into(&mut app, &dir);
     assert_eq!(app.mode, Mode::Normal);
     assert!(
-        app.status.starts_with(&format!("Exported 2 sections to {} · ", dir.display())),
+        app.status.starts_with(&format!("Exported 2 sections to {} · validates clean · ", dir.display())),
         "{}",
         app.status
     );
-    assert!(app.status.ends_with(" tokens · validates clean"), "{}", app.status);
+    assert!(app.status.ends_with(" tokens"), "{}", app.status);
     let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
     assert!(skill_md.starts_with("---\nname: my-skill\ndescription: "), "{skill_md}");
     let findings =
@@ -1153,6 +1162,7 @@ fn big_text() -> Arc<BuiltText> {
         parts: 3,
         left_out: Vec::new(),
         label: "brief · md · answer · 3 sections".into(),
+        ext: "md",
         text,
     })
 }
@@ -1336,7 +1346,7 @@ fn query_hits_join_the_brief_and_the_recipe() {
     let mode = skillnav::brief::curated::effective_mode(BriefMode::Auto, Some("cors")).as_str();
     assert!(b.label.starts_with(&format!("brief · md · {mode} · ")), "{}", b.label);
     let t = draw(&app);
-    assert!(span_text(t.backend().buffer(), 2, 2, 118).contains(" · + hits of \"cors\""));
+    assert!(span_text(t.backend().buffer(), 2, 1, 119).contains(" · + hits of \"cors\""));
     press(&mut app, KeyCode::Esc);
     // Saved with the recipe.
     press(&mut app, KeyCode::Char('R'));
@@ -1370,7 +1380,7 @@ fn stale_preview_texts_are_dropped() {
     // A failed build is shown in the header.
     apply(&mut app, WorkerMsg::TextBuilt { generation, result: Err("No SKILL.md to render here".into()) });
     let t = draw(&app);
-    assert!(span_text(t.backend().buffer(), 2, 2, 98).starts_with("No SKILL.md to render here"));
+    assert!(span_text(t.backend().buffer(), 2, 1, 99).starts_with("No SKILL.md to render here"));
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.status, "No SKILL.md to render here");
     assert_eq!(app.mode, Mode::Brief, "nothing to copy: the popup stays");
@@ -1600,9 +1610,9 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     assert_eq!(scroll(&app), len - page, "the last page");
     let t = draw(&app);
     let buf = t.backend().buffer();
-    assert!(span_text(buf, 2, 2, 98).ends_with(&format!(" {}/{len} ", len - page + 1)));
+    assert!(span_text(buf, 2, 1, 99).ends_with(&format!(" {}/{len} ", len - page + 1)));
     let last = app.curate.preview.as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
-    assert_eq!(span_text(buf, 2 + page as u16, 2, 98).trim_end(), last.trim_end());
+    assert_eq!(span_text(buf, 2 + page as u16, 1, 99).trim_end(), last.trim_end());
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(scroll(&app), 0);
     press(&mut app, KeyCode::PageUp);

@@ -491,3 +491,23 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }
+
+#[test]
+fn reload_all_picks_up_files_changed_outside_and_keeps_the_selection() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    let md = app.corpus.find("form-skill/SKILL.md").expect("SKILL.md");
+    app.tree.reveal(&app.corpus.clone(), md);
+    act(&mut app, &[Action::ToggleSelect]);
+    let before = app.corpus.text(md).to_string();
+    // Another program appends to the file; skillnav shows the old text until a reload.
+    std::fs::write(dir.join("SKILL.md"), format!("{before}\n## Added outside\n\nNew text.\n"))
+        .expect("write");
+    assert_eq!(app.corpus.text(md), before);
+    act(&mut app, &[Action::ReloadAll]);
+    let md = app.corpus.find("form-skill/SKILL.md").expect("SKILL.md");
+    assert!(app.corpus.text(md).ends_with("## Added outside\n\nNew text.\n"), "{}", app.corpus.text(md));
+    assert!(app.corpus.nodes.iter().any(|n| n.title == "Added outside"));
+    assert_eq!(app.selection.mark(&app.corpus, md), skillnav::model::Mark::Full);
+    assert_eq!(app.status, "Reloaded form-skill from disk");
+}

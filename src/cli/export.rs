@@ -120,7 +120,7 @@ pub fn run_recipe(
                 None => {
                     if !crate::recipe::valid_name(name) {
                         bail!(
-                            "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with .)"
+                            "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with . or ending in .json)"
                         );
                     }
                     store()?.save(&r)?

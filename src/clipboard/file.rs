@@ -19,6 +19,11 @@ pub fn default_dir() -> Option<PathBuf> {
 /// folder cannot be created or written, `<temp dir>/skillnav/` is tried. Errors: the I/O
 /// error of the last folder tried.
 pub fn save(text: &str, dir: Option<&Path>) -> Result<PathBuf> {
+    save_as(text, dir, "md")
+}
+
+/// [`save`] with the file extension `ext` (`md`, `xml`, `json`, without the dot).
+pub fn save_as(text: &str, dir: Option<&Path>, ext: &str) -> Result<PathBuf> {
     let stamp = utc_stamp(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()));
     let mut dirs: Vec<PathBuf> = Vec::new();
     match dir {
@@ -28,7 +33,7 @@ pub fn save(text: &str, dir: Option<&Path>) -> Result<PathBuf> {
     dirs.push(std::env::temp_dir().join("skillnav"));
     let mut last_err = None;
     for d in &dirs {
-        match save_in(text, d, &stamp) {
+        match save_in(text, d, &stamp, ext) {
             Ok(p) => return Ok(p),
             Err(e) => last_err = Some(e),
         }
@@ -36,10 +41,11 @@ pub fn save(text: &str, dir: Option<&Path>) -> Result<PathBuf> {
     Err(last_err.unwrap_or_else(|| Error::Usage("no folder to save the clipboard text in".into())))
 }
 
-fn save_in(text: &str, dir: &Path, stamp: &str) -> Result<PathBuf> {
+fn save_in(text: &str, dir: &Path, stamp: &str, ext: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for n in 1..1000u32 {
-        let name = if n == 1 { format!("clipboard-{stamp}.md") } else { format!("clipboard-{stamp}-{n}.md") };
+        let name =
+            if n == 1 { format!("clipboard-{stamp}.{ext}") } else { format!("clipboard-{stamp}-{n}.{ext}") };
         let path = dir.join(name);
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(mut f) => {
@@ -74,10 +80,13 @@ mod tests {
     #[test]
     fn save_never_overwrites() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let a = save_in("one", dir.path(), "20260101-000000").expect("first");
-        let b = save_in("two", dir.path(), "20260101-000000").expect("second");
+        let a = save_in("one", dir.path(), "20260101-000000", "md").expect("first");
+        let b = save_in("two", dir.path(), "20260101-000000", "md").expect("second");
         assert_eq!(a, dir.path().join("clipboard-20260101-000000.md"));
         assert_eq!(b, dir.path().join("clipboard-20260101-000000-2.md"));
+        // A JSON brief is saved as `.json`.
+        let c = save_in("{}", dir.path(), "20260101-000000", "json").expect("json");
+        assert_eq!(c, dir.path().join("clipboard-20260101-000000.json"));
         assert_eq!(std::fs::read_to_string(a).expect("read a"), "one");
         assert_eq!(std::fs::read_to_string(b).expect("read b"), "two");
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::brief::{human_bytes, human_count};
 use crate::tokens::Encoding;
 
-pub use file::{default_dir as default_save_dir, save as save_to_file};
+pub use file::{default_dir as default_save_dir, save as save_to_file, save_as as save_to_file_as};
 pub use native::{SERVE_ARG, serve_main};
 pub use osc52::osc52_sequence;
 

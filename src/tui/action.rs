@@ -99,6 +99,9 @@ pub enum Action {
     Reload,
     /// Show the headings of the current file; `Enter` jumps to one.
     Outline,
+    /// Load every root again from disk (files changed outside skillnav); the selection,
+    /// exposure levels and cursor follow their node ids.
+    ReloadAll,
     /// Set the exposure level of the node (inherit → always → on-demand → explicit →
     /// hidden → inherit); it applies to the subtree unless a descendant sets its own.
     CycleExposure,
@@ -172,7 +175,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 62] = [
+    pub const BINDABLE: [Action; 63] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -190,6 +193,7 @@ impl Action {
         Action::HalfPageDown,
         Action::HalfPageUp,
         Action::Outline,
+        Action::ReloadAll,
         Action::CycleExposure,
         Action::CycleBudget,
         Action::CustomBudget,
@@ -283,6 +287,7 @@ impl Action {
             Action::Confirm => "confirm",
             Action::Reload => "reload the file (drops edits)",
             Action::Outline => "outline: the headings of this file",
+            Action::ReloadAll => "reload from disk (files changed outside)",
             Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
             Action::CycleBudget => "token budget: next preset / none",
             Action::CustomBudget => "token budget: type a value",
@@ -334,6 +339,7 @@ impl Action {
             Action::Confirm => "confirm",
             Action::Reload => "reload",
             Action::Outline => "outline",
+            Action::ReloadAll => "reload",
             Action::CycleExposure => "expose",
             Action::CycleBudget => "budget",
             Action::BriefPreview => "preview",

@@ -48,8 +48,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         WorkerMsg::RootReloaded { root, corpus } => {
             clear_layers(app);
             super::reload::apply_reloaded(app, root, *corpus);
-            if app.status.is_empty() {
-                app.status = "Reloaded".into();
+            if app.status.is_empty() || app.status.starts_with("Reloading ") {
+                let title = app.corpus.roots.get(root).map(|r| app.corpus.node(*r).title.clone());
+                app.status = format!("Reloaded {} from disk", title.unwrap_or_default());
             }
         }
         WorkerMsg::LoadDone => {

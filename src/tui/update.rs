@@ -100,6 +100,17 @@ pub(super) fn normal_action(app: &mut App, action: Action) {
         Action::CopyBrief => curate::copy_brief(app),
         Action::CopySkill => curate::copy_skill(app),
         Action::Outline => super::outline::open(app),
+        Action::ReloadAll => {
+            let n = app.specs.len();
+            for root in 0..n {
+                app.effects.push(super::app::Effect::Reload { root });
+            }
+            app.status = if n == 0 {
+                "Nothing to reload".into()
+            } else {
+                format!("Reloading {} from disk…", format::plural(n, "root"))
+            };
+        }
         Action::BriefPreview => curate::open_preview(app, PreviewKind::Brief),
         Action::CycleExposure => curate::cycle_exposure(app),
         Action::CycleBudget => curate::cycle_budget(app),

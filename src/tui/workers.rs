@@ -355,7 +355,7 @@ fn deliver(
     opts: &crate::clipboard::CopyOptions,
 ) {
     use crate::clipboard::{
-        CopyOptions, CopyOutcome, copy_native, copy_with, save_to_file, status_line_with_limit,
+        CopyOptions, CopyOutcome, copy_native, copy_with, save_to_file_as, status_line_with_limit,
     };
     let status = |o: &CopyOutcome| {
         let mut s = status_line_with_limit(o, built.bytes, built.tokens, built.encoding, opts.osc52_limit);
@@ -378,7 +378,9 @@ fn deliver(
         CopyRoute::Osc52 => {
             copy_with(&built.text, &CopyOptions { native: false, oversize_to_file: false, ..opts.clone() })
         }
-        CopyRoute::File => save_to_file(&built.text, opts.fallback_dir.as_deref()).map(CopyOutcome::Saved),
+        CopyRoute::File => {
+            save_to_file_as(&built.text, opts.fallback_dir.as_deref(), built.ext).map(CopyOutcome::Saved)
+        }
     };
     let _ = tx.send(WorkerMsg::Copied(result.map(|o| status(&o)).map_err(|e| format!("copy failed: {e}"))));
 }

@@ -104,6 +104,7 @@ pub fn cycle_budget(app: &mut App) {
 fn set_budget(app: &mut App, b: Option<u64>) {
     app.curate.budget = b;
     app.status = match b {
+        Some(1) => "Budget 1 token".into(),
         Some(b) => format!("Budget {} tokens", format::count(b)),
         None => "No token budget".into(),
     };
@@ -188,8 +189,18 @@ pub fn copy_brief(app: &mut App) {
         return;
     }
     let units = selected_units(app);
-    if units.is_empty() && query(app).is_none() {
+    let always = !app.curate.exposure.always_units(&app.corpus).is_empty();
+    if units.is_empty() && query(app).is_none() && !always {
         app.status = "Nothing to copy: the selection has no text".into();
+        return;
+    }
+    let ex = &app.curate.exposure;
+    if !units.is_empty()
+        && query(app).is_none()
+        && !always
+        && units.iter().all(|u| ex.level(&app.corpus, *u) == Exposure::Hidden)
+    {
+        app.status = "Nothing to copy: the selection is hidden (x sets another exposure level)".into();
         return;
     }
     app.copying = true;
@@ -360,12 +371,18 @@ pub fn sync(app: &mut App) {
     p.scroll = p.scroll.min(p.wrapped.len().saturating_sub(inner.1 as usize));
 }
 
-/// Inner (text) size of the preview popup on a `w`×`h` screen: the popup is the screen less a
-/// one-cell margin; borders, a header line and a footer line are taken off.
+/// Inner (text) size of the preview popup on a `w`×`h` screen ([`preview_area`] less its
+/// borders, the header line and the footer line).
 pub fn preview_inner(w: u16, h: u16) -> (u16, u16) {
-    let pw = w.saturating_sub(2).max(w.min(3));
-    let ph = h.saturating_sub(2).max(h.min(3));
-    (pw.saturating_sub(2).max(1), ph.saturating_sub(4).max(1))
+    let area = preview_area(w, h);
+    (area.2.saturating_sub(2).max(1), area.3.saturating_sub(4).max(1))
+}
+
+/// `(x, y, width, height)` of the preview popup on a `w`×`h` screen: the whole width
+/// between the top line (the budget stays in view) and the status line; the whole screen
+/// when it is shorter than 6 rows.
+pub fn preview_area(w: u16, h: u16) -> (u16, u16, u16, u16) {
+    if h < 6 { (0, 0, w, h) } else { (0, 1, w, h - 2) }
 }
 
 /// Actions of the curation modes (preview, recipes, prompt, question).
@@ -380,6 +397,12 @@ pub fn curate_action(app: &mut App, action: Action) {
 }
 
 fn preview_action(app: &mut App, action: Action) {
+    let skill_only =
+        matches!(action, Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing);
+    if skill_only && app.curate.preview.as_ref().is_some_and(|p| p.kind == PreviewKind::Brief) {
+        app.status = "That key sets up the rendered skill: Tab shows it".into();
+        return;
+    }
     let page = preview_inner(app.size.0, app.size.1).1 as usize;
     let scroll = |app: &mut App, d: isize| {
         if let Some(p) = app.curate.preview.as_mut() {
@@ -403,6 +426,7 @@ fn preview_action(app: &mut App, action: Action) {
                 BriefFormat::Xml => BriefFormat::Json,
                 BriefFormat::Json => BriefFormat::Md,
             };
+            app.status = format!("Brief format {}", app.curate.format.as_str());
             refresh_preview(app);
         }
         Action::CycleMode => {
@@ -413,10 +437,11 @@ fn preview_action(app: &mut App, action: Action) {
                 BriefMode::Locate => BriefMode::Summarize,
                 BriefMode::Summarize => BriefMode::Auto,
             };
+            app.status = format!("Brief mode {}", app.curate.mode.as_str());
             refresh_preview(app);
         }
         Action::ToggleQuery => {
-            if app.search.query.trim().is_empty() {
+            if app.search.query.trim().is_empty() && !app.curate.with_query {
                 app.status = "No search query: type one with / first".into();
             } else {
                 app.curate.with_query = !app.curate.with_query;
@@ -444,10 +469,16 @@ fn preview_action(app: &mut App, action: Action) {
                 ListingFormat::Xml => ListingFormat::AvailableSkills,
                 ListingFormat::AvailableSkills => ListingFormat::Plain,
             };
+            app.status = format!("Listing {}", app.curate.listing.as_str());
             refresh_preview(app);
         }
         Action::SetArgs => {
-            open_input(app, InputPurpose::SkillArgs, app.curate.args.clone().unwrap_or_default())
+            let now = match app.curate.args.as_deref() {
+                None => String::new(),
+                Some("") => "\"\"".to_string(),
+                Some(a) => a.to_string(),
+            };
+            open_input(app, InputPurpose::SkillArgs, now)
         }
         Action::SetVars => {
             let now: Vec<String> =
@@ -500,10 +531,12 @@ pub fn open_custom_budget(app: &mut App) {
     open_input(app, InputPurpose::Budget, now);
 }
 
-/// Open a one-line prompt for `purpose`, prefilled with `text`.
+/// Open a one-line prompt for `purpose`, prefilled with `text` (selected, so that typing
+/// replaces it).
 pub fn open_input(app: &mut App, purpose: InputPurpose, text: String) {
     let mut area = text_area(&text);
-    area.move_cursor(ratatui_textarea::CursorMove::End);
+    // The text shown is selected: typing replaces it, an arrow key keeps it to edit.
+    area.select_all();
     app.curate.input = Some(InputBox { purpose, area, back: app.mode });
     app.mode = Mode::Input;
 }
@@ -514,6 +547,14 @@ fn input_action(app: &mut App, action: Action) {
         return;
     };
     match action {
+        // Ctrl-U clears the line, as in a shell (the text area would undo).
+        Action::TextKey(k)
+            if k.code == crossterm::event::KeyCode::Char('u')
+                && k.mods == crossterm::event::KeyModifiers::CONTROL =>
+        {
+            input.area.select_all();
+            input.area.cut();
+        }
         Action::TextKey(k) => {
             input.area.input(to_input(k));
         }
@@ -539,8 +580,13 @@ fn input_action(app: &mut App, action: Action) {
                     }
                 },
                 InputPurpose::SkillArgs => {
-                    // An empty prompt means "no arguments": placeholders stay as written.
-                    app.curate.args = (!text.is_empty()).then_some(text);
+                    // An empty prompt means "no arguments": placeholders stay as written;
+                    // `""` means empty arguments: placeholders become empty (FORMATS §5.3).
+                    app.curate.args = match text.trim() {
+                        "" => None,
+                        "\"\"" | "''" => Some(String::new()),
+                        _ => Some(text),
+                    };
                     refresh_preview(app);
                 }
                 InputPurpose::SkillVars => match super::parse_vars(&text) {

@@ -123,7 +123,7 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
                 format!("{} validation warnings: {}", r.warnings.len(), r.warnings.join("; "))
             };
             ExportOutcome::Done(format!(
-                "Exported {} to {} · {} · SKILL.md body {} lines, {} tokens · {warn}",
+                "Exported {} to {} · {warn} · {} · SKILL.md body {} lines, {} tokens",
                 crate::tui::format::plural(r.sections.len(), "section"),
                 crate::sanitize::sanitize_line(&r.dir.display().to_string()),
                 crate::tui::format::plural(r.files.len(), "file"),

@@ -90,6 +90,8 @@ pub struct BuiltText {
     pub left_out: Vec<String>,
     /// One-line description (`md · answer · 3 sections`, `rendered skill pdf`).
     pub label: String,
+    /// File extension for saving it (`md`, `xml`, `json`).
+    pub ext: &'static str,
 }
 
 /// Build the text of `job`. Errors: a status-line message (no skill to render, unreadable
@@ -145,6 +147,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 parts: brief.sections,
                 left_out: brief.left_out,
                 label,
+                ext: format.as_str(),
                 text: brief.text,
             })
         }
@@ -165,11 +168,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 (t, format!("rendered skill {}", one.entry.name))
             } else {
                 let listing_opts = ListingOptions { format: *listing, ..ListingOptions::default() };
-                let name = match listing {
-                    ListingFormat::Plain => "plain",
-                    ListingFormat::Xml => "xml",
-                    ListingFormat::AvailableSkills => "available-skills",
-                };
+                let name = listing.as_str();
                 (render_many(&texts, listing_opts, &opts), format!("{} skills · {name} listing", texts.len()))
             };
             let label = match args {
@@ -183,6 +182,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 parts: texts.len(),
                 left_out: Vec::new(),
                 label,
+                ext: "md",
                 text,
             })
         }

@@ -242,23 +242,26 @@ pub fn brief_tokens(
     (sum, complete)
 }
 
-/// Parse a budget typed by the user: `12000`, `12k`, `1.5k`, `2m`, `12,000`; `0`, `none`
-/// or `off` mean no budget (`Ok(None)`). Errors: a message naming the input.
+/// Parse a budget typed by the user: `12000`, `12k`, `1.5k`, `2m`, `1g`, `12,000`; `0`
+/// (`0k`, …), `none` or `off` mean no budget (`Ok(None)`). Errors: a message naming the
+/// input (not a number, negative, or between 0 and 1 token).
 pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
     let t = s.trim().to_ascii_lowercase().replace([',', '_', ' '], "");
-    if t.is_empty() || t == "none" || t == "off" || t == "0" {
+    if t.is_empty() || t == "none" || t == "off" {
         return Ok(None);
     }
-    let (num, mult) = match t.strip_suffix('k') {
-        Some(n) => (n, 1_000.0),
-        None => match t.strip_suffix('m') {
-            Some(n) => (n, 1_000_000.0),
-            None => (t.as_str(), 1.0),
-        },
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, 'k')) => (&t[..i], 1e3),
+        Some((i, 'm')) => (&t[..i], 1e6),
+        Some((i, 'g')) => (&t[..i], 1e9),
+        _ => (t.as_str(), 1.0),
     };
+    let bad = || format!("not a token budget: {:?} (e.g. 12000, 12k, 0 for none)", s.trim());
     match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v * mult < 1e12 => Ok(Some((v * mult).round() as u64)),
-        _ => Err(format!("not a token budget: {:?} (e.g. 12000, 12k, 0 for none)", s.trim())),
+        Ok(v) if v == 0.0 => Ok(None),
+        Ok(v) if v.is_finite() && v * mult >= 1.0 && v * mult < 1e15 => Ok(Some((v * mult).round() as u64)),
+        Ok(v) if v.is_finite() && v > 0.0 => Err(format!("a budget is at least 1 token: {:?}", s.trim())),
+        _ => Err(bad()),
     }
 }
 
@@ -336,6 +339,9 @@ mod tests {
         assert_eq!(parse_budget("2M"), Ok(Some(2_000_000)));
         assert_eq!(parse_budget("12,000"), Ok(Some(12_000)));
         assert_eq!(parse_budget("0"), Ok(None));
+        assert_eq!(parse_budget("0k"), Ok(None));
+        assert_eq!(parse_budget("1g"), Ok(Some(1_000_000_000)));
+        assert_eq!(parse_budget("0.4").unwrap_err(), "a budget is at least 1 token: \"0.4\"");
         assert_eq!(parse_budget("off"), Ok(None));
         assert!(parse_budget("twelve").unwrap_err().contains("twelve"));
         assert!(parse_budget("-5").is_err());

@@ -120,11 +120,13 @@ pub fn load_path(app: &mut App, path: &Path) {
     }
     app.curate.recipe_name = Some(recipe.name.clone());
     recount(app);
-    let warnings = applied.warnings();
-    for w in &warnings {
-        app.warnings.push(format!("recipe {}: {w}", recipe.name));
+    // Loading the same recipe again replaces its warnings instead of adding them twice.
+    let prefix = format!("recipe {}: ", recipe.name);
+    app.warnings.retain(|w| !w.starts_with(&prefix));
+    for w in applied.warnings() {
+        app.warnings.push(format!("{prefix}{w}"));
     }
-    let mut status = format!("Loaded recipe {} · {} selected", recipe.name, recipe.selected.len());
+    let mut status = format!("Loaded recipe {} · {} selected", recipe.name, applied.selection.len());
     if !applied.changed.is_empty() {
         status.push_str(&format!(
             " · {} changed since saved: {}",
@@ -162,7 +164,9 @@ pub fn capture(app: &App, name: &str) -> Recipe {
 /// of the recipe loaded from it, else into the store.
 pub fn save_named(app: &mut App, name: &str) {
     if !crate::recipe::valid_name(name) {
-        app.status = format!("Invalid recipe name {name:?}: 1-64 of A-Z a-z 0-9 - _ . (not starting with .)");
+        app.status = format!(
+            "Invalid recipe name {name:?}: 1-64 of A-Z a-z 0-9 - _ . (not starting with . or ending in .json)"
+        );
         open_input(app, InputPurpose::RecipeName, name.to_string());
         return;
     }

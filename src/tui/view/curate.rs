@@ -59,9 +59,8 @@ fn footer(app: &App, mode: Mode, actions: &[Action], width: usize) -> Line<'stat
 fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
     let Some(p) = app.curate.preview.as_ref() else { return };
     let t = &app.theme;
-    let pw = screen.width.saturating_sub(2).max(screen.width.min(3));
-    let ph = screen.height.saturating_sub(2).max(screen.height.min(3));
-    let area = Rect::new(screen.x + (screen.width - pw) / 2, screen.y + (screen.height - ph) / 2, pw, ph);
+    let (x, y, pw, ph) = crate::tui::curate::actions::preview_area(screen.width, screen.height);
+    let area = Rect::new(screen.x + x, screen.y + y, pw, ph);
     if area.area() == 0 {
         return;
     }
@@ -91,7 +90,7 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
             if !b.left_out.is_empty() {
                 left.push((format!(" · left out {}: {}", b.left_out.len(), b.left_out.join(", ")), t.warn));
             }
-            if c.with_query && p.kind == PreviewKind::Brief {
+            if c.with_query && p.kind == PreviewKind::Brief && !app.search.query.trim().is_empty() {
                 left.push((format!(" · + hits of {:?}", app.search.query.trim()), t.dim));
             }
             let pos = if p.wrapped.is_empty() {
@@ -161,6 +160,9 @@ fn draw_recipes(frame: &mut Frame, app: &App, screen: Rect) {
             0,
         );
         if i == list.cursor {
+            // The whole row, not just its text.
+            let pad = w.saturating_sub(line.width());
+            line.spans.push(ratatui::text::Span::raw(" ".repeat(pad)));
             line = line.patch_style(t.cursor);
         }
         lines.push(line);
@@ -189,7 +191,7 @@ fn draw_input(frame: &mut Frame, app: &App, screen: Rect) {
         InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
         InputPurpose::ExportDir => (" Export as a skill ", "Folder to write (its name is the skill name):"),
         InputPurpose::SkillArgs => {
-            (" Skill arguments ", "Arguments ($ARGUMENTS; empty = leave placeholders):")
+            (" Skill arguments ", "Arguments ($ARGUMENTS; empty: placeholders stay; \"\": they empty):")
         }
         InputPurpose::SkillVars => (" Skill variables ", "${NAME} values: NAME=value … (quotes for spaces):"),
     };

@@ -47,7 +47,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 
 /// Draw the popup centred in `screen`.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    let w = screen.width.min(64);
+    let w = screen.width.min(84);
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
     let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
     if area.area() == 0 {

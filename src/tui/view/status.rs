@@ -28,7 +28,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         left.push((format!("Counting tokens {}%  ", percent(done, total)), t.status.patch(t.warn)));
     }
     if !app.warnings.is_empty() {
-        left.push((format!("! {} warnings  ", app.warnings.len()), t.status.patch(t.warn)));
+        left.push((
+            format!("! {}  ", crate::tui::format::plural(app.warnings.len(), "warning")),
+            t.status.patch(t.warn),
+        ));
     }
     left.push((app.status.clone(), t.status));
     let mut right = hints(app);

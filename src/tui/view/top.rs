@@ -34,7 +34,16 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     );
     let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
     let over = tokens > budget;
-    let bar_style = if over { t.top.patch(t.error) } else { t.top.patch(t.mark) };
+    // Within 10% of the budget the bar warns: a brief adds its header and one provenance
+    // line per section to the sections' text counted here.
+    let near = tokens.saturating_mul(10) >= budget.saturating_mul(9);
+    let bar_style = if over {
+        t.top.patch(t.error)
+    } else if near {
+        t.top.patch(t.warn)
+    } else {
+        t.top.patch(t.mark)
+    };
     let mut out: Vec<Piece> =
         vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.top.patch(t.dim))];
     if over {
