@@ -258,7 +258,7 @@ pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
     };
     let bad = || format!("not a token budget: {:?} (e.g. 12000, 12k, 0 for none)", s.trim());
     match num.parse::<f64>() {
-        Ok(v) if v == 0.0 => Ok(None),
+        Ok(0.0) => Ok(None),
         Ok(v) if v.is_finite() && v * mult >= 1.0 && v * mult < 1e15 => Ok(Some((v * mult).round() as u64)),
         Ok(v) if v.is_finite() && v > 0.0 => Err(format!("a budget is at least 1 token: {:?}", s.trim())),
         _ => Err(bad()),
