@@ -70,13 +70,27 @@ impl Selection {
         }
     }
 
-    /// Select `id` and its subtree.
+    /// Select `id` and its subtree. When that completes a container without text of its
+    /// own (a folder, a skill, a root: every child now selected), the container becomes the
+    /// member instead, up the tree, so it shows as fully selected.
     pub fn select(&mut self, corpus: &Corpus, id: NodeId) {
         if self.mark(corpus, id) == Mark::Full {
             return;
         }
         self.set.retain(|s| !corpus.is_within(*s, id));
         self.set.insert(id);
+        let mut cur = id;
+        while let Some(p) = corpus.node(cur).parent {
+            let parent = corpus.node(p);
+            if parent.span.is_some() || !parent.children.iter().all(|c| self.set.contains(c)) {
+                break;
+            }
+            for c in &parent.children {
+                self.set.remove(c);
+            }
+            self.set.insert(p);
+            cur = p;
+        }
     }
 
     /// Deselect `id` and its subtree, keeping the rest of any selected ancestor.
@@ -143,5 +157,58 @@ impl Selection {
     /// Σ bytes of [`Selection::units`].
     pub fn bytes(&self, corpus: &Corpus) -> u64 {
         self.units(corpus).into_iter().map(|u| corpus.node(u).bytes).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Node, NodeKind, TextSpan};
+
+    /// root ▸ dir ▸ (a.md ▸ (s1, s2), b.md); a.md has text of its own.
+    fn corpus() -> (Corpus, [NodeId; 6]) {
+        let mut c = Corpus::new();
+        let src =
+            c.add_source(crate::model::Source::virtual_text("# A\n\n## S1\n\nx\n\n## S2\n\ny\n".into()));
+        let r = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
+        let d = c.add_child(r, Node::new(NodeKind::Dir, Format::Markdown, "d", "d"));
+        let mut a = Node::new(NodeKind::File, Format::Markdown, "a.md", "d/a.md");
+        a.span = Some(TextSpan { source: src, start: 0, own_end: 5, end: 24 });
+        let a = c.add_child(d, a);
+        let mut s1 = Node::new(NodeKind::Section, Format::Markdown, "S1", "d/a.md");
+        s1.span = Some(TextSpan { source: src, start: 5, own_end: 14, end: 14 });
+        let s1 = c.add_child(a, s1);
+        let mut s2 = Node::new(NodeKind::Section, Format::Markdown, "S2", "d/a.md");
+        s2.span = Some(TextSpan { source: src, start: 14, own_end: 24, end: 24 });
+        let s2 = c.add_child(a, s2);
+        let b = c.add_child(d, Node::new(NodeKind::File, Format::Markdown, "b.md", "d/b.md"));
+        c.finalize();
+        (c, [r, d, a, s1, s2, b])
+    }
+
+    #[test]
+    fn selecting_every_child_of_a_container_selects_the_container() {
+        let (c, [r, d, a, _, _, b]) = corpus();
+        let mut s = Selection::new();
+        s.select(&c, a);
+        assert_eq!(s.mark(&c, d), Mark::Partial);
+        s.select(&c, b);
+        // The folder (and the root holding only it) has no text of its own: complete.
+        assert_eq!(s.mark(&c, d), Mark::Full);
+        assert_eq!(s.mark(&c, r), Mark::Full);
+        assert_eq!(s.members().collect::<Vec<_>>(), [r]);
+        s.deselect(&c, b);
+        assert_eq!(s.mark(&c, d), Mark::Partial);
+        assert_eq!(s.mark(&c, a), Mark::Full);
+    }
+
+    #[test]
+    fn selecting_every_sub_section_leaves_a_file_with_own_text_partial() {
+        let (c, [_, _, a, s1, s2, _]) = corpus();
+        let mut s = Selection::new();
+        s.select(&c, s1);
+        s.select(&c, s2);
+        assert_eq!(s.mark(&c, a), Mark::Partial, "a.md's own text (# A) is not selected");
+        assert_eq!(s.len(), 2);
     }
 }
