@@ -128,19 +128,94 @@ fn read_user(name: &str) -> Option<String> {
 pub fn load() -> (Settings, Keymap, Vec<String>) {
     let mut warnings = Vec::new();
     let settings = match read_user("config.toml") {
-        // A user file replaces only the keys it sets: merge at the TOML table level.
-        Some(user) => match merge_tables(DEFAULT_CONFIG, &user).and_then(|t| Settings::from_toml(&t)) {
-            Ok(s) => s,
-            Err(e) => {
-                warnings.push(e);
-                Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default()
-            }
-        },
+        // A user file replaces only the keys it sets; a bad key is reported and skipped,
+        // the file's other keys still apply.
+        Some(user) => {
+            let (s, w) = merge_user(&user);
+            warnings.extend(w);
+            s
+        }
         None => Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default(),
     };
+    warnings.extend(settings.problems());
     let (keymap, kw) = Keymap::with_user(read_user("keymap.toml").as_deref());
     warnings.extend(kw);
     (settings, keymap, warnings)
+}
+
+/// The defaults with each key of the user's `config.toml` applied that parses on its own;
+/// the others become warnings naming `[table] key` and why.
+fn merge_user(user: &str) -> (Settings, Vec<String>) {
+    let defaults = || Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default();
+    let table: toml::Table = match toml::from_str(user) {
+        Ok(t) => t,
+        Err(e) => return (defaults(), vec![format!("config.toml: {}", e.message().trim())]),
+    };
+    let mut text = DEFAULT_CONFIG.to_string();
+    let mut warnings = Vec::new();
+    for (k, v) in table {
+        let pairs: Vec<(Option<String>, toml::Value)> = match v {
+            toml::Value::Table(t) => t.into_iter().map(|(kk, vv)| (Some(kk), vv)).collect(),
+            other => vec![(None, other)],
+        };
+        for (kk, vv) in pairs {
+            let mut one = toml::Table::new();
+            match &kk {
+                Some(kk) => {
+                    let mut inner = toml::Table::new();
+                    inner.insert(kk.clone(), vv);
+                    one.insert(k.clone(), toml::Value::Table(inner));
+                }
+                None => {
+                    one.insert(k.clone(), vv);
+                }
+            }
+            let candidate =
+                toml::to_string(&one).map_err(|e| e.to_string()).and_then(|u| merge_tables(&text, &u));
+            match candidate.and_then(|t| Settings::from_toml(&t).map(|_| t)) {
+                Ok(t) => text = t,
+                Err(e) => {
+                    let key = kk.map_or_else(|| k.clone(), |kk| format!("[{k}] {kk}"));
+                    warnings.push(format!("config.toml {key}: {}", e.trim_start_matches("config: ")));
+                }
+            }
+        }
+    }
+    (Settings::from_toml(&text).unwrap_or_else(|_| defaults()), warnings)
+}
+
+impl Settings {
+    /// Values that parse but mean nothing (an unknown brief format, mode or listing, no
+    /// budget presets, a pane width outside 20..=80): one warning each; the default is used.
+    pub fn problems(&self) -> Vec<String> {
+        let b = &self.brief;
+        let mut out = Vec::new();
+        if crate::brief::curated::BriefFormat::parse(&b.format).is_none() {
+            out.push(format!("config.toml [brief] format: {:?} is not md, xml or json; using md", b.format));
+        }
+        if crate::brief::lazytools::Mode::parse(&b.mode).is_none() {
+            out.push(format!(
+                "config.toml [brief] mode: {:?} is not auto, answer, extract, locate or summarize; using auto",
+                b.mode
+            ));
+        }
+        if crate::listing::ListingFormat::parse(&b.listing).is_none() {
+            out.push(format!(
+                "config.toml [brief] listing: {:?} is not plain, xml or available-skills; using available-skills",
+                b.listing
+            ));
+        }
+        if !b.presets.iter().any(|p| *p > 0) {
+            out.push("config.toml [brief] presets: no budget above 0; b only switches the budget off".into());
+        }
+        if !(20..=80).contains(&self.ui.tree_percent) {
+            out.push(format!(
+                "config.toml [ui] tree_percent: {} is outside 20..80; clamped",
+                self.ui.tree_percent
+            ));
+        }
+        out
+    }
 }
 
 fn merge_tables(base: &str, user: &str) -> Result<String, String> {
@@ -165,6 +240,17 @@ mod tests {
     fn embedded_config_parses() {
         let s = Settings::from_toml(DEFAULT_CONFIG).expect("embedded config");
         assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn a_bad_key_is_reported_and_the_others_still_apply() {
+        let (s, w) = merge_user("[ui]\nmouse = false\n[brief]\nbudget = -5\nformat = \"yaml\"\n");
+        assert!(!s.ui.mouse, "the good key applies");
+        assert_eq!(s.brief.budget, 20_000, "the bad one keeps its default");
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("config.toml [brief] budget: "), "{w:?}");
+        assert_eq!(s.problems(), ["config.toml [brief] format: \"yaml\" is not md, xml or json; using md"]);
+        assert!(Settings::default().problems().is_empty());
     }
 
     #[test]
