@@ -1716,3 +1716,28 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     press(&mut app, KeyCode::Char('d'));
     assert!(built(&app).text.starts_with("# Convert a report"));
 }
+
+#[test]
+fn copy_skill_names_selected_items_outside_every_skill() {
+    let store = tempfile::tempdir().expect("tmp");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("mixed");
+    copy_dir(&manifest("tests/fixtures/tui_curate/skills"), &root);
+    std::fs::write(root.join("NOTES.md"), "# Loose notes\n\nNot part of any skill.\n").expect("write");
+    let mut app = app_over(&root, "mixed", 100, 30, store.path());
+    let skill = id(&app, "mixed/report-skill");
+    let loose = id(&app, "mixed/NOTES.md");
+    select(&mut app, &[skill, loose]);
+    let copies = press(&mut app, KeyCode::Char('Y'));
+    assert_eq!(copies, vec![vec![skill]]);
+    assert_eq!(app.status, "Copying the rendered skill… (1 selected item not in a skill, left out)");
+    apply(&mut app, WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (o200k_base)".into())));
+    assert_eq!(
+        app.status,
+        "Copied 1.2 kB · 300 tokens (o200k_base) (1 selected item not in a skill, left out)"
+    );
+    // The next copy starts without the note.
+    press(&mut app, KeyCode::Char('y'));
+    apply(&mut app, WorkerMsg::Copied(Ok("Copied 2 kB · 500 tokens (o200k_base)".into())));
+    assert_eq!(app.status, "Copied 2 kB · 500 tokens (o200k_base)");
+}

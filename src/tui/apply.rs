@@ -127,8 +127,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         }
         WorkerMsg::Copied(result) => {
             app.copying = false;
+            let note = std::mem::take(&mut app.curate.copy_note);
             app.status = match result {
-                Ok(s) => s,
+                Ok(s) => s + &note,
                 Err(e) => e,
             };
         }

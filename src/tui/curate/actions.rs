@@ -204,6 +204,7 @@ pub fn copy_brief(app: &mut App) {
         return;
     }
     app.copying = true;
+    app.curate.copy_note.clear();
     app.status = format!("Copying a brief of {}…", format::plural(units.len(), "section"));
     let job = job(app, brief_what(app, units));
     app.curate.generation += 1;
@@ -225,16 +226,29 @@ pub fn copy_skill(app: &mut App) {
         app.status = "No skill here: Y renders a skill folder's SKILL.md".into();
         return;
     };
-    let n = match &what {
-        What::Skills { skills, .. } => skills.len(),
-        What::Brief { .. } => 0,
+    let skills: &[NodeId] = match &what {
+        What::Skills { skills, .. } => skills,
+        What::Brief { .. } => &[],
+    };
+    let n = skills.len();
+    // Selected items outside every skill are not part of a rendered skill: say so.
+    let corpus = &app.corpus;
+    let outside = app
+        .selection
+        .members()
+        .filter(|m| !skills.iter().any(|s| corpus.is_within(*m, *s) || corpus.is_within(*s, *m)))
+        .count();
+    let note = match outside {
+        0 => String::new(),
+        k => format!(" ({} not in a skill, left out)", format::plural(k, "selected item")),
     };
     app.copying = true;
     app.status = if n == 1 {
-        "Copying the rendered skill…".into()
+        format!("Copying the rendered skill…{note}")
     } else {
-        format!("Copying {n} rendered skills…")
+        format!("Copying {n} rendered skills…{note}")
     };
+    app.curate.copy_note = note;
     let job = job(app, what);
     app.curate.generation += 1;
     app.effects.push(Effect::Text {
@@ -506,6 +520,7 @@ fn preview_action(app: &mut App, action: Action) {
                     }
                     let route = if action == Action::SaveFile { CopyRoute::File } else { CopyRoute::Auto };
                     app.copying = true;
+                    app.curate.copy_note.clear();
                     app.status = format!("Copying {}…", b.label);
                     app.effects.push(Effect::CopyText { built: b, route });
                     app.curate.preview = None;

@@ -149,6 +149,8 @@ pub struct Curate {
     pub pending_name: Option<String>,
     /// Folder of saved recipes (`None`: no user data dir).
     pub store: Option<crate::recipe::Store>,
+    /// Said after the next copy's status (e.g. selected items `Y` left out).
+    pub copy_note: String,
     /// Bumped for every text job; results of older ones are dropped.
     pub generation: u64,
     /// The preview popup (mode [`Mode::Brief`]).
@@ -182,6 +184,7 @@ impl Curate {
             recipe_pending: false,
             pending_name: None,
             store: crate::recipe::default_dir().map(crate::recipe::Store::new),
+            copy_note: String::new(),
             generation: 0,
             preview: None,
             recipes: None,
