@@ -171,6 +171,10 @@ fn undo_restores_previous_bytes_and_again_redoes() {
     assert!(app.status.starts_with("Undone:"), "{}", app.status);
     act(&mut app, &[Action::UndoSave]);
     assert_eq!(skill_md(&dir), after);
+    assert!(app.status.starts_with("Redone:"), "{}", app.status);
+    act(&mut app, &[Action::UndoSave]);
+    assert_eq!(skill_md(&dir), before);
+    assert!(app.status.starts_with("Undone:"), "{}", app.status);
 }
 
 #[cfg(unix)]

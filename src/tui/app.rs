@@ -126,6 +126,8 @@ pub struct SavedEdit {
     pub root: Option<usize>,
     /// Path shown in messages.
     pub shown: String,
+    /// Whether `report` is an undo (so `u` now redoes the save).
+    pub undone: bool,
 }
 
 /// Results of the current query, as shown in the left pane.

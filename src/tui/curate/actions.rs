@@ -301,7 +301,12 @@ pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, S
     }
     p.built = Some(result.map(Arc::new));
     p.wrap_width = 0;
+    if app.status == STILL_BUILDING {
+        app.status.clear();
+    }
 }
+
+const STILL_BUILDING: &str = "Still building the text…";
 
 /// Cut `text` into lines of at most `width` cells (tabs shown as four spaces): after the
 /// last space that fits when there is one in the second half of the line, else on a
@@ -527,7 +532,7 @@ fn preview_action(app: &mut App, action: Action) {
                     app.mode = Mode::Normal;
                 }
                 Some(Err(e)) => app.status = e,
-                None => app.status = "Still building the text…".into(),
+                None => app.status = STILL_BUILDING.into(),
             }
         }
         _ => {}

@@ -103,9 +103,13 @@ pub fn undo(app: &mut App) {
     };
     match frontmatter::undo(&saved.report) {
         Ok(report) => {
-            app.status = format!("Undone: {} has its previous bytes again (u redoes)", saved.shown);
+            app.status = if saved.undone {
+                format!("Redone: {} has the saved bytes again (u undoes)", saved.shown)
+            } else {
+                format!("Undone: {} has its previous bytes again (u redoes)", saved.shown)
+            };
             let root = saved.root;
-            app.last_save = Some(SavedEdit { report, ..saved });
+            app.last_save = Some(SavedEdit { report, undone: !saved.undone, ..saved });
             request_reload(app, root);
         }
         Err(e) => {
@@ -271,8 +275,12 @@ fn confirm_save(app: &mut App) {
             let root = ed.root;
             let warnings = ed.findings.len();
             let plural = if changed == 1 { "" } else { "s" };
-            let warn = if warnings > 0 { format!(" · {warnings} warnings accepted") } else { String::new() };
-            app.last_save = Some(SavedEdit { report, root, shown: shown.clone() });
+            let warn = match warnings {
+                0 => String::new(),
+                1 => " · 1 validation finding accepted".to_string(),
+                n => format!(" · {n} validation findings accepted"),
+            };
+            app.last_save = Some(SavedEdit { report, root, shown: shown.clone(), undone: false });
             close(app, &format!("Saved {shown} ({changed} changed line{plural}{warn}) · u undoes"));
             request_reload(app, root);
         }
