@@ -93,13 +93,17 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         };
         right.push((format!(" {text:>3}"), style));
     }
+    // Narrow panes keep the titles readable: bytes go first (the preview header shows
+    // them), then tokens. Decided by the pane width alone, so columns stay aligned.
     if width >= 24 {
         let tok = match app.tokens.total(row.id) {
             Some(n) if container => format!("Σ{}", format::count(n)),
             Some(n) => format::count(n),
             None => "…".into(),
         };
-        right.push((format!(" {:>5}", format::bytes(node.bytes)), t.bytes));
+        if width >= 36 {
+            right.push((format!(" {:>5}", format::bytes(node.bytes)), t.bytes));
+        }
         right.push((format!(" {tok:>6} "), t.tokens));
     }
     fit(left, right, width, 8)
