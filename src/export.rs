@@ -9,6 +9,7 @@
 //! active-skills schema (FORMATS §1.6). The result is checked with
 //! [`crate::validate::validate_skill_md`] (spec profile) before returning.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -77,7 +78,8 @@ pub struct ExportReport {
     pub body_lines: usize,
     /// SKILL.md body tokens.
     pub body_tokens: u64,
-    /// Validation warnings (spec profile) of the written SKILL.md (errors abort instead).
+    /// Validation warnings (spec profile) of the written SKILL.md (errors abort instead),
+    /// then relative links to files left out of the export ([`crate::export_links`]).
     pub warnings: Vec<String>,
 }
 
@@ -277,6 +279,11 @@ pub fn export_skill(
     // loading ADR's first layer) while they fit in ALWAYS_BODY_TOKENS; the rest are files.
     let mut always_body = String::new();
     let mut always_tokens = 0;
+    // Source file of each written file's text (for relative links), and where each
+    // exported whole file went.
+    let mut file_src: Vec<String> = Vec::new();
+    let mut always_srcs: Vec<(usize, usize, String)> = Vec::new();
+    let mut moved: HashMap<String, String> = HashMap::new();
     for (i, &id) in picked.iter().enumerate() {
         let n = corpus.node(id);
         let title = display_title(corpus, id);
@@ -289,7 +296,12 @@ pub fn export_skill(
             if !always_body.is_empty() {
                 always_body.push('\n');
             }
+            let start = always_body.len();
             always_body.push_str(&text);
+            always_srcs.push((start, always_body.len(), n.path.clone()));
+            if n.kind == crate::model::NodeKind::File {
+                moved.insert(n.path.clone(), "SKILL.md".into());
+            }
             sections.push(ExportedSection {
                 id: n.id.clone(),
                 title,
@@ -312,6 +324,10 @@ pub fn export_skill(
             let file = if parts == 1 { format!("{stem}.md") } else { format!("{stem}-{}.md", k + 1) };
             refs.push(file.clone());
             files.push((file, piece));
+            file_src.push(n.path.clone());
+        }
+        if n.kind == crate::model::NodeKind::File {
+            moved.insert(n.path.clone(), refs[0].clone());
         }
         sections.push(ExportedSection {
             id: n.id.clone(),
@@ -322,6 +338,26 @@ pub fn export_skill(
             exposure: level,
         });
     }
+    // Relative links between exported files follow them; links to files left behind are
+    // reported (they would be dead in the new skill).
+    let mut link_warnings: Vec<String> = Vec::new();
+    for ((file, text), src) in files.iter_mut().zip(&file_src) {
+        *text = crate::export_links::rewrite(text, src, file, &moved, &mut link_warnings);
+    }
+    let mut body_always = String::new();
+    for (a, b, src) in &always_srcs {
+        body_always.push_str(&crate::export_links::rewrite(
+            &always_body[*a..*b],
+            src,
+            "SKILL.md",
+            &moved,
+            &mut link_warnings,
+        ));
+        if *b < always_body.len() {
+            body_always.push('\n');
+        }
+    }
+    let always_body = body_always;
     let description = opts.description.clone().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).unwrap_or_else(|| {
         let mut titles: Vec<&str> = Vec::new();
         for s in &sections {
@@ -433,7 +469,7 @@ pub fn export_skill(
         body_lines: body.trim_matches('\n').lines().count(),
         body_tokens,
         sections,
-        warnings: findings.iter().map(|f| f.message.clone()).collect(),
+        warnings: findings.iter().map(|f| f.message.clone()).chain(link_warnings).collect(),
     })
 }
 

@@ -17,6 +17,7 @@ pub mod clipboard;
 pub mod doctree_ops;
 pub mod error;
 pub mod export;
+pub mod export_links;
 pub mod exposure;
 pub mod formats;
 pub mod frontmatter;

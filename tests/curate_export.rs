@@ -182,3 +182,33 @@ fn always_sections_go_into_the_skill_md_body_once() {
     let all: String = r.files.iter().map(|f| std::fs::read_to_string(dir.join(f)).unwrap()).collect();
     assert_eq!(all.matches("Write the note with a dated heading").count(), 1);
 }
+
+#[test]
+fn links_between_exported_files_are_rewritten_and_dead_ones_reported() {
+    let src = tempfile::tempdir().unwrap();
+    let skill = src.path().join("pdf");
+    std::fs::create_dir_all(skill.join("references")).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: pdf\ndescription: Fill PDF forms. Use for PDF forms.\n---\n\n# PDF\n\nSee [forms](references/forms.md#fields) and [the API](reference.md).\n",
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("references/forms.md"),
+        "# Forms\n\n## Fields\n\nBack to [the skill](../SKILL.md).\n",
+    )
+    .unwrap();
+    let c = load(&skill, "pdf");
+    let md = c.find("pdf/SKILL.md").unwrap();
+    let forms = c.find("pdf/references/forms.md").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pdf-kit");
+    let o = ExportOptions { with_catalog: false, ..opts(4096) };
+    let r = export_skill(&c, &[md, forms], &ExposureMap::new(), &dir, &o).unwrap();
+    assert_eq!(r.files, ["SKILL.md", "references/01-pdf.md", "references/02-forms.md"]);
+    let first = std::fs::read_to_string(dir.join("references/01-pdf.md")).unwrap();
+    assert!(first.contains("See [forms](02-forms.md#fields) and [the API](reference.md)."), "{first}");
+    let second = std::fs::read_to_string(dir.join("references/02-forms.md")).unwrap();
+    assert!(second.contains("Back to [the skill](01-pdf.md)."), "{second}");
+    assert_eq!(r.warnings, ["link to a file not in the export: reference.md (in SKILL.md)"]);
+}

@@ -120,7 +120,11 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
             let warn = if r.warnings.is_empty() {
                 "validates clean".to_string()
             } else {
-                format!("{} validation warnings: {}", r.warnings.len(), r.warnings.join("; "))
+                format!(
+                    "{}: {}",
+                    crate::tui::format::plural(r.warnings.len(), "warning"),
+                    r.warnings.join("; ")
+                )
             };
             ExportOutcome::Done(format!(
                 "Exported {} to {} · {warn} · {} · SKILL.md body {} lines, {} tokens",
