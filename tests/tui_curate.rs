@@ -1347,6 +1347,18 @@ fn query_hits_join_the_brief_and_the_recipe() {
     assert!(b.label.starts_with(&format!("brief · md · {mode} · ")), "{}", b.label);
     let t = draw(&app);
     assert!(span_text(t.backend().buffer(), 2, 1, 119).contains(" · + hits of \"cors\""));
+    // The total beside the budget counts the hits the brief adds (their own text).
+    let hits: u64 = app
+        .search
+        .view
+        .content
+        .iter()
+        .filter(|h| !app.corpus.is_within(h.node, logger))
+        .take(8)
+        .map(|h| app.tokens.own(h.node).expect("counted"))
+        .sum();
+    assert!(hits > 0);
+    assert_eq!(app.selection_tokens, (app.tokens.total(logger).expect("counted") + hits, true));
     press(&mut app, KeyCode::Esc);
     // Saved with the recipe.
     press(&mut app, KeyCode::Char('R'));

@@ -124,6 +124,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 did_you_mean: content.did_you_mean,
             };
             app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
+            curate::recount(app);
         }
         WorkerMsg::Copied(result) => {
             app.copying = false;

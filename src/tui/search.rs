@@ -101,6 +101,10 @@ pub(crate) fn set_query(app: &mut App, query: String) {
     if s.query.trim().is_empty() {
         s.view = SearchView::default();
         s.pending = false;
+        if app.curate.with_query {
+            // The query's hits leave the total beside the budget.
+            super::curate::actions::recount(app);
+        }
     } else {
         s.pending = true;
         app.effects.push(Effect::Search { generation: s.generation, query: s.query.clone() });

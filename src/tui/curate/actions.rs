@@ -24,8 +24,33 @@ use super::{Ask, InputBox, InputPurpose, PreviewKind, PreviewPopup, Question, br
 /// Recompute the number beside the budget ([`brief_tokens`]) after the selection, the
 /// exposure levels or the token counts changed.
 pub fn recount(app: &mut App) {
-    app.selection_tokens = brief_tokens(&app.corpus, &app.selection, &app.curate.exposure, &app.tokens);
+    let (mut sum, mut complete) =
+        brief_tokens(&app.corpus, &app.selection, &app.curate.exposure, &app.tokens);
+    // With the query's hits added (`r`): the first QUERY_TOP_K content hits a brief would
+    // add (their own text; not hidden or explicit; not inside a selected unit).
+    if query(app).is_some() && app.search.view.query.trim() == app.search.query.trim() {
+        let c = &app.corpus;
+        let units = super::brief_units(c, &app.selection, &app.curate.exposure);
+        let hits = app
+            .search
+            .view
+            .content
+            .iter()
+            .filter(|h| app.curate.exposure.level(c, h.node).admits(false, true))
+            .filter(|h| !units.iter().any(|u| c.is_within(h.node, *u)))
+            .take(QUERY_TOP_K);
+        for h in hits {
+            match app.tokens.own(h.node) {
+                Some(t) => sum += t,
+                None => complete = false,
+            }
+        }
+    }
+    app.selection_tokens = (sum, complete);
 }
+
+/// Retrieved sections at most when a brief adds the search query's hits.
+pub const QUERY_TOP_K: usize = 8;
 
 /// Take the exposure levels of newly loaded nodes (`meta.exposure`, arena index `first`
 /// on, e.g. ADRs are `explicit`) and recount the total beside the budget.
@@ -146,7 +171,7 @@ fn brief_what(app: &App, units: Vec<NodeId>) -> What {
         format: app.curate.format,
         mode: app.curate.mode,
         max_tokens: app.curate.budget,
-        top_k: 8,
+        top_k: QUERY_TOP_K,
     }
 }
 
@@ -469,6 +494,7 @@ fn preview_action(app: &mut App, action: Action) {
                 } else {
                     "Selected sections only".into()
                 };
+                recount(app);
                 refresh_preview(app);
             }
         }
