@@ -19,6 +19,8 @@ use crate::model::{Corpus, NodeId};
 const PARALLEL_MIN_ITEMS: usize = 8192;
 /// Most threads one fuzzy search uses.
 const MAX_THREADS: usize = 4;
+/// Weakest hit kept, in percent of the score of the query against itself (nucleo scores).
+pub const MIN_SCORE_PERCENT: u32 = 60;
 
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
@@ -86,6 +88,14 @@ impl FuzzyIndex {
         if pattern.atoms.is_empty() {
             return Vec::new();
         }
+        // A hit must score at least MIN_SCORE_PERCENT of the query matched against itself:
+        // this drops letters picked out of unrelated words ("widgets" in "Write Grading
+        // Results") while typos and partial words still match.
+        let perfect = {
+            let mut m = Matcher::new(Config::DEFAULT);
+            pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0)
+        };
+        let min = perfect * MIN_SCORE_PERCENT / 100;
         let cmp = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
         let score_range = |range: std::ops::Range<usize>| -> Vec<(u32, usize)> {
             let mut matcher = Matcher::new(Config::DEFAULT);
@@ -93,6 +103,7 @@ impl FuzzyIndex {
                 .iter()
                 .zip(range)
                 .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i)))
+                .filter(|(s, _)| *s >= min)
                 .collect();
             if out.len() > top_k {
                 out.select_nth_unstable_by(top_k - 1, cmp);
@@ -189,5 +200,23 @@ mod tests {
     fn fuzzy_index_is_send_sync() {
         assert_send_sync::<FuzzyIndex>();
         assert_send_sync::<crate::index::Index>();
+    }
+
+    #[test]
+    fn letters_scattered_over_unrelated_words_are_not_title_hits() {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        for t in ["Step 7: Write Grading Results", "Widgets and gadgets", "Middleware"] {
+            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
+        }
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let titles = |q: &str| -> Vec<String> {
+            fz.search(q, 10).iter().map(|h| c.node(h.node).title.clone()).collect()
+        };
+        // w-i-d-g-e-t-s picked out of "Write Grading Results" scores 112 of the query's 192.
+        assert_eq!(titles("widgets"), ["Widgets and gadgets"]);
+        // A typo still finds its title.
+        assert_eq!(titles("midleware"), ["Middleware"]);
     }
 }
