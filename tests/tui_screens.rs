@@ -342,3 +342,15 @@ mod props {
         }
     }
 }
+
+#[test]
+fn warnings_are_counted_in_the_status_line_and_listed_in_the_help() {
+    let mut app = app_with(hono(), 100, 30, false);
+    app.warnings.push("config.toml [brief] format: \"yaml\" is not md, xml or json; using md".into());
+    let text = screen_text(draw(&app).backend().buffer());
+    assert!(text.contains("! 1 warning (? lists them)"), "{text}");
+    act(&mut app, &[Action::Help]);
+    let text = screen_text(draw(&app).backend().buffer());
+    assert!(text.contains("Warnings (1)"), "{text}");
+    assert!(text.contains("config.toml [brief] format: \"yaml\" is not md, xml"), "{text}");
+}

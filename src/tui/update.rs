@@ -257,5 +257,6 @@ pub fn sync(app: &mut App) {
 
 /// Number of lines in the help popup.
 pub fn help_len(app: &App) -> usize {
-    super::keymap::Mode::ALL.iter().map(|m| app.keymap.entries(*m).len() + 2).sum()
+    let warnings = if app.warnings.is_empty() { 0 } else { app.warnings.len() + 2 };
+    warnings + super::keymap::Mode::ALL.iter().map(|m| app.keymap.entries(*m).len() + 2).sum::<usize>()
 }

@@ -14,6 +14,14 @@ use crate::tui::keymap::Mode;
 pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
     let mut out = Vec::new();
+    // The warnings the status line counts (`! 3 warnings`) are read here.
+    if !app.warnings.is_empty() {
+        out.push(fit(vec![(format!("Warnings ({})", app.warnings.len()), t.warn)], vec![], width, 0));
+        for w in &app.warnings {
+            out.push(fit(vec![(format!("  {w}"), t.popup)], vec![], width, 0));
+        }
+        out.push(Line::default());
+    }
     for mode in Mode::ALL {
         let title = match mode {
             Mode::Normal => "Tree, results and preview",
