@@ -193,10 +193,14 @@ impl TokenTable {
     }
 }
 
-type CacheKey = (PathBuf, u64, u64, usize, usize, Encoding);
+/// A cached count: (file size, mtime, own-text start, own-text end, encoding) → tokens.
+type CacheKey = (u64, u64, usize, usize, Encoding);
 
-fn cache() -> &'static Mutex<HashMap<CacheKey, u64>> {
-    static CACHE: OnceLock<Mutex<HashMap<CacheKey, u64>>> = OnceLock::new();
+/// Counts by file path, then by [`CacheKey`]: one path per file, not one per node.
+type Cache = HashMap<PathBuf, HashMap<CacheKey, u64>>;
+
+fn cache() -> &'static Mutex<Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
@@ -231,19 +235,24 @@ fn count_one(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 {
     let node = corpus.node(id);
     let Some(span) = node.span else { return 0 };
     let src = &corpus.sources[span.source.0 as usize];
-    let key = src
-        .abs_path
-        .as_ref()
-        .map(|p| (p.clone(), src.size, src.mtime, span.start, span.own_end, counter.encoding()));
-    if let Some(k) = &key {
-        if let Some(n) = cache().lock().ok().and_then(|c| c.get(k).copied()) {
-            return n;
-        }
+    let key = (src.size, src.mtime, span.start, span.own_end, counter.encoding());
+    if let Some(path) = &src.abs_path
+        && let Some(n) =
+            cache().lock().ok().and_then(|c| c.get(path.as_path()).and_then(|m| m.get(&key)).copied())
+    {
+        return n;
     }
     let n = counter.count(corpus.own_text(id));
-    if let Some(k) = key {
-        if let Ok(mut c) = cache().lock() {
-            c.insert(k, n);
+    if let Some(path) = &src.abs_path
+        && let Ok(mut c) = cache().lock()
+    {
+        match c.get_mut(path.as_path()) {
+            Some(m) => {
+                m.insert(key, n);
+            }
+            None => {
+                c.insert(path.clone(), HashMap::from([(key, n)]));
+            }
         }
     }
     n

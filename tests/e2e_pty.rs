@@ -139,7 +139,7 @@ fn search_jump_select_quit_in_a_real_pty() {
     let text =
         s.screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
     assert!(s.screen.parser.screen().alternate_screen(), "runs on the alternate screen");
-    assert!(text.contains("o200k · sel 0 · 0 tok"), "{text}");
+    assert!(text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"), "{text}");
     assert!(text.contains("★ hono"), "{text}");
 
     // 2. `/` + query: results update as we type, both groups shown.
@@ -160,7 +160,7 @@ fn search_jump_select_quit_in_a_real_pty() {
 
     // 4. Space selects it; the status bar shows the running token total.
     s.send(b" ");
-    let text = s.screen.wait_for("the selection total", |t| t.contains("sel 1 · 922 tok"));
+    let text = s.screen.wait_for("the selection total", |t| t.contains("sel 1 · 922/20k tok"));
     assert!(text.contains("Selected CORS Middleware"), "{text}");
     assert!(text.contains("✓"), "{text}");
 

@@ -1,7 +1,8 @@
 //! Per-folder format detection (DESIGN.md §2: "paths → `formats::detect` (per folder) →
 //! loader").
 //!
-//! [`detect`] looks only at the folder itself (a few `stat`s, no reads) and returns the
+//! [`detect`] looks only at the folder itself (a few `stat`s, the heads of its `.md` files and
+//! its `README.md`) and returns the
 //! [`Format`] whose loader should take the folder over; [`super::load::Loader::load_folder`]
 //! dispatches on it. To add a format: add a rule here (more specific formats first — a
 //! Skill_Seekers output or a git-adr skill also holds a `SKILL.md`, so their rules go above
@@ -23,15 +24,44 @@ use crate::model::Format;
 /// 6. [`Format::Markdown`]: anything else — walked folder by folder, each sub-folder
 ///    detected again (a folder of skills, a plain doc tree, or a mix).
 pub fn detect(dir: &Path) -> Format {
+    detect_with(dir, &mut Readme::default())
+}
+
+/// The bytes of a folder's `README.md`, read at most once while detecting (the git-adr and
+/// doc-tree rules both look at it) and handed on to the walker, which would read it again.
+#[derive(Debug, Default)]
+pub(crate) struct Readme {
+    read: bool,
+    bytes: Option<Vec<u8>>,
+}
+
+impl Readme {
+    /// The bytes of `dir/README.md` (read on first use); `None` when it cannot be read.
+    pub fn get(&mut self, dir: &Path) -> Option<&[u8]> {
+        if !self.read {
+            self.read = true;
+            self.bytes = std::fs::read(dir.join("README.md")).ok();
+        }
+        self.bytes.as_deref()
+    }
+
+    /// The bytes, if they were read.
+    pub fn take(self) -> Option<Vec<u8>> {
+        self.bytes
+    }
+}
+
+/// [`detect`], keeping `README.md` in `readme` if a rule read it.
+pub(crate) fn detect_with(dir: &Path, readme: &mut Readme) -> Format {
     if super::lazytools::is_bundle(dir) {
         Format::Lazytools
     } else if super::seekers::detect(dir) {
         Format::Seekers
     } else if skill_md(dir).is_some() {
         Format::Skill
-    } else if super::git_adr::detect(dir) {
+    } else if super::git_adr::detect_with(dir, readme) {
         Format::GitAdr
-    } else if super::doc_tree::detect(dir) {
+    } else if super::doc_tree::detect_with(dir, readme) {
         Format::DocTree
     } else {
         Format::Markdown

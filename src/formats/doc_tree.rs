@@ -71,15 +71,49 @@ pub fn parse_readme(text: &str) -> Readme {
     r
 }
 
-/// `- **name** — summary` (also `*` bullets and `–`, `-`, `:` separators) → (name, summary).
-fn parse_bullet(t: &str) -> Option<(String, String)> {
+/// Whether [`parse_readme`] would find at least one bullet in `text`: a line that, trimmed,
+/// is `- **name** …` (or `* **`) outside fenced code. Found without walking every line: each
+/// `**` that follows a line's leading `- ` / `* ` is a candidate, and it is outside a fence
+/// when an even number of fence lines (trimmed start ```` ``` ```` or `~~~`) come before it.
+fn has_bullet(text: &str) -> bool {
+    if !text.contains("**") {
+        return false;
+    }
+    let line_start = |pos: usize| text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    // Whitespace only between the line start and `pos`: `pos` begins the trimmed line.
+    let starts_line = |pos: usize| text[line_start(pos)..pos].chars().all(char::is_whitespace);
+    let mut fences: Vec<usize> = text
+        .match_indices("```")
+        .chain(text.match_indices("~~~"))
+        .map(|(p, _)| p)
+        .filter(|&p| starts_line(p))
+        .collect();
+    fences.sort_unstable();
+    for (p, _) in text.match_indices("**") {
+        if p < 2 || !matches!(&text.as_bytes()[p - 2..p], b"- " | b"* ") || !starts_line(p - 2) {
+            continue;
+        }
+        let end = text[p..].find('\n').map_or(text.len(), |e| p + e);
+        let line = &text[p - 2..end];
+        if bullet_name(line.trim()).is_some() && fences.partition_point(|&f| f < p - 2) % 2 == 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The bold name of a `- **name** …` line and the text after its closing `**`.
+fn bullet_name(t: &str) -> Option<(&str, &str)> {
     let rest = t.strip_prefix("- **").or_else(|| t.strip_prefix("* **"))?;
     let close = rest.find("**")?;
     let name = rest[..close].trim();
-    if name.is_empty() {
-        return None;
-    }
-    let after = rest[close + 2..].trim_start();
+    if name.is_empty() { None } else { Some((name, &rest[close + 2..])) }
+}
+
+/// `- **name** — summary` (also `*` bullets and `–`, `-`, `:` separators) → (name, summary).
+fn parse_bullet(t: &str) -> Option<(String, String)> {
+    let (name, after) = bullet_name(t)?;
+    let after = after.trim_start();
     let summary = after.strip_prefix(['\u{2014}', '\u{2013}', '-', ':']).unwrap_or(after).trim();
     Some((name.to_string(), summary.to_string()))
 }
@@ -114,8 +148,14 @@ pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
 /// one `- **name** — summary` bullet, and a `doc.md` exists in it or below it (searched
 /// breadth-first, at most 2 000 folders and 12 levels deep).
 pub fn detect(dir: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join("README.md")) else { return false };
-    if parse_readme(&text).bullets.is_empty() {
+    detect_with(dir, &mut super::detect::Readme::default())
+}
+
+/// [`detect`], taking `README.md` from `readme` (reading it there if needed).
+pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> bool {
+    // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
+    let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else { return false };
+    if !has_bullet(text) {
         return false;
     }
     let mut queue = std::collections::VecDeque::from([(dir.to_path_buf(), 0usize)]);
@@ -389,5 +429,74 @@ fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
         && let Some(span) = &mut corpus.node_mut(file).span
     {
         span.own_end = first.0.min(span.end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line-by-line rule of [`parse_readme`], as the oracle for [`has_bullet`].
+    fn has_bullet_by_lines(text: &str) -> bool {
+        let mut fence = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with("```") || t.starts_with("~~~") {
+                fence = !fence;
+                continue;
+            }
+            if !fence && bullet_name(t).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn has_bullet_matches_parse_readme_on_tricky_texts() {
+        let cases = [
+            "- **a** — x",
+            "  * **b**: y\r\n",
+            "```\n- **in fence** — x\n```\n",
+            "```\n- **in fence**\n```\n- **after** — x\n",
+            "~~~\n```\n- **a**\n",
+            "text - **not at start** x",
+            "-  **two spaces**",
+            "- ****",
+            "- ** **",
+            "- ***x**",
+            "x\r- **a**",
+            "\u{a0}- **nbsp** x",
+            "**bold** only",
+            "  ````\n- **a**\n  ````\n",
+            "# Title\n\n- **name**\n",
+            "- **open without close",
+            "",
+        ];
+        for c in cases {
+            assert_eq!(has_bullet(c), has_bullet_by_lines(c), "{c:?}");
+            assert_eq!(has_bullet(c), !parse_readme(c).bullets.is_empty(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn has_bullet_matches_parse_readme_on_generated_texts() {
+        let pieces = ["- ", "* ", "**", "```", "~~~", "\n", " ", "x", "\r", "\t", "-", "*", "é", "`"];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(state % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            state = state.wrapping_add(0x2545_f491);
+            assert_eq!(has_bullet(&s), has_bullet_by_lines(&s), "{s:?}");
+            found += usize::from(has_bullet(&s));
+        }
+        // Both outcomes are exercised.
+        assert!(found > 100 && found < 19_900, "{found}");
     }
 }

@@ -18,12 +18,15 @@ use crate::model::{Corpus, Flag, Format, NodeId, NodeKind, Warning};
 pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
     // (scope, size) → candidate files; texts compared exactly within each group.
     let mut groups: HashMap<(NodeId, u64), Vec<NodeId>> = HashMap::new();
-    for n in corpus.preorder(root) {
+    // Pre-order, carrying the nearest `Skill`/`Root` above each node (a node with none is
+    // its own scope).
+    let is_scope = |n: NodeId| matches!(corpus.node(n).kind, NodeKind::Skill | NodeKind::Root);
+    let mut stack = vec![(root, corpus.ancestors(root).find(|a| is_scope(*a)))];
+    while let Some((n, above)) = stack.pop() {
         let node = corpus.node(n);
-        let scope = match node.kind {
-            NodeKind::Root | NodeKind::Skill => n,
-            _ => nearest_scope(corpus, n),
-        };
+        let scope = if is_scope(n) { n } else { above.unwrap_or(n) };
+        let below = if is_scope(n) { Some(n) } else { above };
+        stack.extend(node.children.iter().rev().map(|c| (*c, below)));
         if node.kind == NodeKind::File
             && node.span.is_some()
             && node.bytes > 0
@@ -59,13 +62,6 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
     mark_folders(corpus, root);
 }
 
-fn nearest_scope(corpus: &Corpus, n: NodeId) -> NodeId {
-    corpus
-        .ancestors(n)
-        .find(|a| matches!(corpus.node(*a).kind, NodeKind::Skill | NodeKind::Root))
-        .unwrap_or(n)
-}
-
 fn depth(path: &str) -> usize {
     path.bytes().filter(|b| *b == b'/').count()
 }
@@ -77,7 +73,7 @@ fn depth(path: &str) -> usize {
 /// link lists over byte-identical copies of `references/*.md`.
 fn mark_folders(corpus: &mut Corpus, root: NodeId) {
     // Per node: (copies, other non-index doc files).
-    let mut counts: HashMap<NodeId, (u32, u32)> = HashMap::new();
+    let mut counts: Vec<Option<(u32, u32)>> = vec![None; corpus.len()];
     for n in corpus.preorder(root).into_iter().rev() {
         let node = corpus.node(n);
         let (copies, others) = if node.kind == NodeKind::File {
@@ -91,10 +87,12 @@ fn mark_folders(corpus: &mut Corpus, root: NodeId) {
         } else {
             node.children
                 .iter()
-                .filter_map(|c| counts.get(c))
+                .filter_map(|c| counts.get(c.ix()).copied().flatten())
                 .fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
         };
-        counts.insert(n, (copies, others));
+        if let Some(slot) = counts.get_mut(n.ix()) {
+            *slot = Some((copies, others));
+        }
         if node.kind == NodeKind::Dir && copies > 0 && others == 0 && !node.flags.is_copy() {
             let n = corpus.node_mut(n);
             n.flags.set(Flag::Duplicate);

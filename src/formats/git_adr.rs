@@ -109,17 +109,41 @@ pub fn parse_adr(text: &str) -> AdrRecord {
 /// `*.md` whose first 2 KiB start with frontmatter holding both `title:` and `status:` lines
 /// and whose file stem equals its `id:`.
 pub fn detect(dir: &Path) -> bool {
+    detect_with(dir, &mut super::detect::Readme::default())
+}
+
+/// [`detect`], taking the head of `README.md` from `readme` (reading it there if needed).
+pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> bool {
     if dir.join("_index.json").is_file() {
         return true;
     }
     let Ok(rd) = std::fs::read_dir(dir) else { return false };
     rd.filter_map(Result::ok).take(200).any(|e| {
+        let name = e.file_name();
+        if Path::new(&name).extension().is_none_or(|x| x != "md") {
+            return false;
+        }
         let p = e.path();
-        if p.extension().is_none_or(|x| x != "md") || !p.is_file() {
+        // A regular file per the listing is one (`is_file` would stat it); links are followed.
+        let is_file = match e.file_type() {
+            Ok(t) if t.is_file() => true,
+            Ok(t) if t.is_dir() => false,
+            _ => p.is_file(),
+        };
+        if !is_file {
             return false;
         }
         let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { return false };
-        let head = super::load::read_head(&p, 2048);
+        let head = if name == "README.md" {
+            let bytes = readme.get(dir).unwrap_or_default();
+            // Most READMEs have no frontmatter: decide before copying the head.
+            if !bytes.starts_with(b"---") {
+                return false;
+            }
+            String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]).into_owned()
+        } else {
+            super::load::read_head(&p, 2048)
+        };
         head.starts_with("---")
             && head.lines().any(|l| l.starts_with("title:"))
             && head.lines().any(|l| l.starts_with("status:"))

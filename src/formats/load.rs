@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::detect::{self, file_format};
-use super::read::{ReadOutcome, read_file};
+use super::read::{ReadOutcome, read_file, read_file_prefetched};
+use super::section_pool::SectionPool;
 use super::walk::{Entry, EntryKind, IgnoreStack, list_dir};
 use super::{LoadOptions, markdown, skill};
 use crate::frontmatter::{self, Frontmatter};
@@ -48,6 +49,14 @@ pub(crate) struct Loader<'a> {
     ignores: IgnoreStack,
     /// Markdown files read but not yet sectioned: (file node, source, body start, end).
     pending: Vec<(NodeId, SourceId, usize, usize)>,
+    /// Files already read whole during detection (a folder's `README.md`), by real path,
+    /// until the walk reaches them.
+    prefetched: HashMap<PathBuf, Vec<u8>>,
+    /// Bytes to section in `pending`.
+    pending_bytes: usize,
+    /// Background sectioning, started once `pending` is large enough; it holds the texts
+    /// of every `pending` file until [`Loader::finish_sections`].
+    pool: Option<SectionPool>,
     /// Real paths of folders another loader reads itself (a Skill_Seekers `references/`).
     skip: HashSet<PathBuf>,
     /// Skill_Seekers `references/` nodes, whose llms links are resolved after ids exist.
@@ -66,6 +75,9 @@ impl<'a> Loader<'a> {
             visited: HashSet::new(),
             skill_fms: HashMap::new(),
             pending: Vec::new(),
+            pending_bytes: 0,
+            prefetched: HashMap::new(),
+            pool: None,
             skip: HashSet::new(),
             seekers_refs: Vec::new(),
         }
@@ -83,49 +95,50 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Section every markdown file read so far (DESIGN.md §2 "Sectioning"). The scans run
-    /// on up to [`SECTION_THREADS`] threads (they only read texts); nodes are then added in
-    /// file order, so the result equals sectioning each file as it is read.
+    /// Queue markdown file `file` (source `src`, body `from..to`) for sectioning. Once the
+    /// queued bytes reach [`PARALLEL_SECTION_BYTES`] (and there are 2+ cores), the texts go
+    /// to a [`SectionPool`] that scans them while the walk goes on.
+    fn queue_sections(&mut self, file: NodeId, src: SourceId, from: usize, to: usize) {
+        self.pending.push((file, src, from, to));
+        self.pending_bytes += to.saturating_sub(from);
+        if self.pool.is_none() && self.pending_bytes >= PARALLEL_SECTION_BYTES && self.pending.len() >= 2 {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(SECTION_THREADS);
+            if cores >= 2 {
+                // The walking thread scans too once the walk is done.
+                self.pool = SectionPool::start(cores - 1);
+            }
+        }
+        if let Some(pool) = &mut self.pool {
+            while pool.len() < self.pending.len() {
+                let (_, src, from, to) = self.pending[pool.len()];
+                let text = self.corpus.sources.get_mut(src.0 as usize).map(|s| std::mem::take(&mut s.text));
+                pool.push(text.unwrap_or_default(), from, to);
+            }
+        }
+    }
+
+    /// Section every markdown file read so far (DESIGN.md §2 "Sectioning"): scanned on the
+    /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
+    /// added in file order, so the result equals sectioning each file as it is read.
     pub fn finish_sections(&mut self) {
         let pending = std::mem::take(&mut self.pending);
-        let total: usize = pending.iter().map(|p| p.3 - p.2).sum();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(SECTION_THREADS)
-            .min(pending.len());
-        let sources = &self.corpus.sources;
-        let plan = |&(_, src, from, to): &(NodeId, SourceId, usize, usize)| {
-            let text = sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
-            markdown::plan_sections(text, from, to)
-        };
-        let plans: Vec<markdown::SectionPlan> = if threads < 2 || total < PARALLEL_SECTION_BYTES {
-            pending.iter().map(plan).collect()
-        } else {
-            let mut slots: Vec<Option<markdown::SectionPlan>> = Vec::new();
-            slots.resize_with(pending.len(), || None);
-            std::thread::scope(|s| {
-                let workers: Vec<_> = (0..threads)
-                    .map(|k| {
-                        let pending = &pending;
-                        s.spawn(move || {
-                            (k..pending.len())
-                                .step_by(threads)
-                                .map(|i| (i, plan(&pending[i])))
-                                .collect::<Vec<_>>()
-                        })
-                    })
-                    .collect();
-                for w in workers {
-                    // A worker panic would be a bug in the scanner; keep loading without it.
-                    for (i, p) in w.join().unwrap_or_default() {
-                        slots[i] = Some(p);
-                    }
+        self.pending_bytes = 0;
+        let corpus = &mut self.corpus;
+        match self.pool.take() {
+            Some(pool) => pool.finish(|ix, text, plan| {
+                let (file, src, _, _) = pending[ix];
+                if let Some(s) = corpus.sources.get_mut(src.0 as usize) {
+                    s.text = text;
                 }
-            });
-            slots.into_iter().zip(&pending).map(|(p, item)| p.unwrap_or_else(|| plan(item))).collect()
-        };
-        for ((file, src, _, _), plan) in pending.into_iter().zip(plans) {
-            markdown::apply_sections(&mut self.corpus, file, src, plan, Format::Markdown);
+                markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+            }),
+            None => {
+                for (file, src, from, to) in pending {
+                    let text = corpus.sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
+                    let plan = markdown::plan_sections(text, from, to);
+                    markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+                }
+            }
         }
     }
 
@@ -139,7 +152,8 @@ impl<'a> Loader<'a> {
     /// any (`None` when a plain folder held no documents and was pruned).
     pub fn load_folder(&mut self, parent: NodeId, real: &Path, rel: &str, in_skill: bool) -> Option<NodeId> {
         let name = folder_name(real, rel);
-        match detect::detect(real) {
+        let mut readme = detect::Readme::default();
+        match detect::detect_with(real, &mut readme) {
             Format::Lazytools => {
                 Some(super::lazytools::load_bundle(&mut self.corpus, parent, real, rel, &name))
             }
@@ -152,7 +166,16 @@ impl<'a> Loader<'a> {
                 let mode = if in_skill { Mode::Skill } else { Mode::Plain };
                 let fmt = if in_skill { Format::Skill } else { Format::Markdown };
                 let dir = self.corpus.add_child(parent, Node::new(NodeKind::Dir, fmt, name, rel));
+                // The walk reads README.md like any file: hand it the bytes detection read.
+                let readme_path = readme.take().map(|b| {
+                    let p = real.join("README.md");
+                    self.prefetched.insert(p.clone(), b);
+                    p
+                });
                 self.load_contents(dir, real, rel, mode);
+                if let Some(p) = readme_path {
+                    self.prefetched.remove(&p);
+                }
                 self.finish_dir(parent, dir, mode)
             }
         }
@@ -346,7 +369,11 @@ impl<'a> Loader<'a> {
     ) -> NodeId {
         let mut n = Node::new(NodeKind::File, fmt, name, rel);
         self.count_file();
-        match read_file(real) {
+        let outcome = match self.prefetched.remove(real) {
+            Some(bytes) => read_file_prefetched(real, bytes),
+            None => read_file(real),
+        };
+        match outcome {
             ReadOutcome::Error(e) => {
                 n.bytes = file_size(real);
                 n.warnings.push(Warning::at(format!("cannot read file: {e}"), rel, None));
@@ -390,7 +417,7 @@ impl<'a> Loader<'a> {
                 }
                 let file = self.corpus.add_child(parent, n);
                 if fmt == Format::Markdown {
-                    self.pending.push((file, src, own_end, len));
+                    self.queue_sections(file, src, own_end, len);
                 }
                 if let Some(fm) = fm
                     && (name == "SKILL.md" || name == "skill.md")

@@ -323,7 +323,9 @@ pub fn first_sentence(s: &str) -> String {
         }
         prev = ch;
     }
-    truncate_chars(&collapse_ws(&s[..cut]), SUMMARY_MAX_CHARS)
+    let one_line = collapse_ws(&s[..cut]);
+    // At most SUMMARY_MAX_CHARS bytes means at most that many chars: nothing to cut.
+    if one_line.len() <= SUMMARY_MAX_CHARS { one_line } else { truncate_chars(&one_line, SUMMARY_MAX_CHARS) }
 }
 
 /// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).

@@ -40,6 +40,7 @@ pub mod markdown;
 pub mod read;
 mod roots;
 pub mod scopes;
+mod section_pool;
 mod skill;
 pub mod walk;
 

@@ -58,3 +58,45 @@ pub fn read_file(path: &Path) -> ReadOutcome {
     let size = size.max(bytes.len() as u64);
     ReadOutcome::Text { source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime), truncated }
 }
+
+/// Like [`read_file`] for a file whose bytes were already read whole (`bytes`, e.g. a
+/// `README.md` read during detection): the same outcome without reading it again. Falls
+/// back to [`read_file`] when `bytes` exceed [`MAX_READ_BYTES`].
+pub(crate) fn read_file_prefetched(path: &Path, bytes: Vec<u8>) -> ReadOutcome {
+    if bytes.len() as u64 > MAX_READ_BYTES {
+        return read_file(path);
+    }
+    let (size, mtime) = match std::fs::metadata(path) {
+        Ok(m) => {
+            let mtime = m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            (m.len(), mtime.map_or(0, |d| d.as_secs()))
+        }
+        Err(e) => return ReadOutcome::Error(e.to_string()),
+    };
+    if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+        return ReadOutcome::Binary { size };
+    }
+    let truncated = size > bytes.len() as u64 && bytes.len() as u64 >= MAX_READ_BYTES;
+    let size = size.max(bytes.len() as u64);
+    ReadOutcome::Text { source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime), truncated }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefetched_read_equals_reading_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let cases: [&[u8]; 4] = [b"# Title\nbody\n", b"ab\xffcd\n", b"bin\0ary", b""];
+        for (i, bytes) in cases.iter().enumerate() {
+            let p = dir.path().join(format!("README{i}.md"));
+            std::fs::write(&p, bytes).expect("write");
+            let direct = format!("{:?}", read_file(&p));
+            let pre = format!("{:?}", read_file_prefetched(&p, bytes.to_vec()));
+            assert_eq!(pre, direct, "case {i}");
+        }
+        let missing = dir.path().join("missing.md");
+        assert!(matches!(read_file_prefetched(&missing, b"x".to_vec()), ReadOutcome::Error(_)));
+    }
+}

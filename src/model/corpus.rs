@@ -4,10 +4,10 @@
 //! call [`Corpus::finalize`] to assign string ids and container sizes. Corpora of several
 //! roots are joined with [`Corpus::append`].
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::id;
 use super::node::{Flag, Node, NodeId, NodeKind, SourceId};
 use super::source::Source;
 
@@ -50,7 +50,10 @@ pub struct Corpus {
     pub sources: Vec<Source>,
     /// lazytools bundles: the bundle's node (root or skill) and its scoring data.
     pub bundles: Vec<(NodeId, Arc<BundleStats>)>,
-    id_map: HashMap<String, NodeId>,
+    /// String id → node, built on the first [`Corpus::find`] after the last
+    /// [`Corpus::finalize`] or [`Corpus::append`] (most commands never look ids up, and the
+    /// map holds a copy of every id).
+    id_map: OnceLock<HashMap<String, NodeId>>,
 }
 
 impl Corpus {
@@ -163,7 +166,12 @@ impl Corpus {
 
     /// Look a node up by its string id.
     pub fn find(&self, id: &str) -> Option<NodeId> {
-        self.id_map.get(id).copied()
+        self.id_map
+            .get_or_init(|| {
+                self.nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), NodeId(i as u32))).collect()
+            })
+            .get(id)
+            .copied()
     }
 
     /// Whether `id` or an ancestor carries `duplicate`/`alias`.
@@ -192,40 +200,52 @@ impl Corpus {
             self.assign_ids(r);
             self.sum_sizes(r);
         }
-        self.rebuild_id_map();
+        self.id_map = OnceLock::new();
     }
 
-    fn assign_ids(&mut self, parent: NodeId) {
-        let mut stack = vec![parent];
+    fn assign_ids(&mut self, root: NodeId) {
+        let root_label = self.nodes[root.ix()].title.clone();
+        let mut stack = vec![root];
+        let mut buf = String::new();
+        // New ids of one parent's children, written once the parent is done: an id that is
+        // already right (a second `finalize`) is left as it is, with no allocation.
+        let mut updates: Vec<(NodeId, String)> = Vec::new();
         while let Some(p) = stack.pop() {
-            let pid = self.nodes[p.ix()].id.clone();
-            let below_file = !matches!(
-                self.nodes[p.ix()].kind,
-                NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
-            ) || self.nodes[p.ix()].seg.is_some();
-            let root_label = {
-                let r = self.root_of(p);
-                self.nodes[r.ix()].title.clone()
-            };
-            let mut taken: HashSet<String> = HashSet::new();
-            let children = self.nodes[p.ix()].children.clone();
-            for c in children {
+            let parent = &self.nodes[p.ix()];
+            let pid = parent.id.as_str();
+            let below_file =
+                !matches!(parent.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group)
+                    || parent.seg.is_some();
+            let sep = if !below_file || !pid.contains('#') { '#' } else { '/' };
+            // Segments used so far among these siblings (`-2`, `-3` suffixes as `super::id::dedupe`).
+            let mut taken = SegSet::default();
+            for &c in &parent.children {
                 let node = &self.nodes[c.ix()];
-                let id = match &node.seg {
+                buf.clear();
+                match &node.seg {
                     Some(seg) => {
-                        let seg = id::dedupe(seg, &mut taken);
-                        if below_file {
-                            let sep = if pid.contains('#') { '/' } else { '#' };
-                            format!("{pid}{sep}{seg}")
-                        } else {
-                            format!("{pid}#{seg}")
-                        }
+                        buf.push_str(pid);
+                        buf.push(sep);
+                        push_unique(&mut buf, seg, &mut taken);
                     }
-                    None if node.path.is_empty() => format!("{pid}/{}", node.title),
-                    None => format!("{root_label}/{}", node.path),
-                };
-                self.nodes[c.ix()].id = id;
+                    None if node.path.is_empty() => {
+                        buf.push_str(pid);
+                        buf.push('/');
+                        buf.push_str(&node.title);
+                    }
+                    None => {
+                        buf.push_str(&root_label);
+                        buf.push('/');
+                        buf.push_str(&node.path);
+                    }
+                }
+                if node.id != buf {
+                    updates.push((c, buf.as_str().to_owned()));
+                }
                 stack.push(c);
+            }
+            for (c, id) in updates.drain(..) {
+                self.nodes[c.ix()].id = id;
             }
         }
     }
@@ -258,17 +278,24 @@ impl Corpus {
         }
     }
 
-    fn rebuild_id_map(&mut self) {
-        self.id_map = self.nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), NodeId(i as u32))).collect();
-    }
-
     /// Move every node, source and bundle of `other` into `self` (ids are re-based);
     /// `other`'s roots are appended after ours. Call [`Corpus::finalize`] afterwards if root
     /// labels changed.
     pub fn append(&mut self, other: Corpus) {
+        if self.nodes.is_empty()
+            && self.sources.is_empty()
+            && self.roots.is_empty()
+            && self.bundles.is_empty()
+        {
+            // Nothing to re-base: take `other` whole (no second copy of the arena).
+            *self = other;
+            self.id_map = OnceLock::new();
+            return;
+        }
         let off = self.nodes.len() as u32;
         let soff = self.sources.len() as u32;
         let map = |id: NodeId| NodeId(id.0 + off);
+        self.nodes.reserve(other.nodes.len());
         for mut n in other.nodes {
             n.parent = n.parent.map(map);
             for c in &mut n.children {
@@ -277,12 +304,60 @@ impl Corpus {
             if let Some(s) = &mut n.span {
                 s.source = SourceId(s.source.0 + soff);
             }
-            self.id_map.insert(n.id.clone(), NodeId(self.nodes.len() as u32));
             self.nodes.push(n);
         }
         self.sources.extend(other.sources);
         self.roots.extend(other.roots.into_iter().map(map));
         self.bundles.extend(other.bundles.into_iter().map(|(b, s)| (map(b), s)));
+        self.id_map = OnceLock::new();
+    }
+}
+
+/// Segments taken among one parent's children: a short list scanned in place (most parents
+/// have a handful of children), a hash set past [`SegSet::SMALL`].
+#[derive(Default)]
+struct SegSet<'a> {
+    small: Vec<Cow<'a, str>>,
+    big: HashSet<Cow<'a, str>>,
+}
+
+impl<'a> SegSet<'a> {
+    const SMALL: usize = 16;
+
+    fn contains(&self, s: &str) -> bool {
+        self.small.iter().any(|t| t == s) || self.big.contains(s)
+    }
+
+    /// Add `s`; false if it was already there.
+    fn insert(&mut self, s: Cow<'a, str>) -> bool {
+        if self.contains(&s) {
+            return false;
+        }
+        if self.small.len() < Self::SMALL {
+            self.small.push(s);
+        } else {
+            self.big.insert(s);
+        }
+        true
+    }
+}
+
+/// Append `seg` to `buf`, made unique among `taken` by a `-2`, `-3`, … suffix (the rule of
+/// [`super::id::dedupe`]), and record it.
+fn push_unique<'a>(buf: &mut String, seg: &'a str, taken: &mut SegSet<'a>) {
+    if taken.insert(Cow::Borrowed(seg)) {
+        buf.push_str(seg);
+        return;
+    }
+    let mut n = 2;
+    loop {
+        let cand = format!("{seg}-{n}");
+        if !taken.contains(&cand) {
+            buf.push_str(&cand);
+            taken.insert(Cow::Owned(cand));
+            return;
+        }
+        n += 1;
     }
 }
 
@@ -328,6 +403,45 @@ mod tests {
         assert_eq!(c.own_text(sa), "# A\nx\n");
         assert_eq!(c.text(sb), "## B\ny\n");
         assert_eq!(c.node(c.roots[0]).bytes, c.node(file).bytes);
+    }
+
+    #[test]
+    fn many_same_named_siblings_get_dedupe_suffixes() {
+        // Crosses the 16-entry inline list of `SegSet`; ids must follow `id::dedupe`.
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let file = c.add_child(root, Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"));
+        let segs: Vec<&str> = (0..40)
+            .map(|i| {
+                if i == 2 {
+                    "a-3"
+                } else if i % 7 == 0 {
+                    "b"
+                } else {
+                    "a"
+                }
+            })
+            .collect();
+        let kids: Vec<NodeId> = segs
+            .iter()
+            .map(|s| {
+                let mut n = Node::new(NodeKind::Section, Format::Markdown, *s, "a.md");
+                n.seg = Some((*s).to_string());
+                c.add_child(file, n)
+            })
+            .collect();
+        c.finalize();
+        let mut taken = HashSet::new();
+        for (k, s) in kids.iter().zip(&segs) {
+            let want = format!("docs/a.md#{}", crate::model::id::dedupe(s, &mut taken));
+            assert_eq!(c.node(*k).id, want);
+        }
+        assert_eq!(c.node(kids[39]).id, "docs/a.md#a-34");
+        // A second finalize changes nothing.
+        let before: Vec<String> = c.nodes.iter().map(|n| n.id.clone()).collect();
+        c.finalize();
+        assert_eq!(c.nodes.iter().map(|n| n.id.clone()).collect::<Vec<_>>(), before);
+        assert_eq!(c.find("docs/a.md#a-34"), Some(kids[39]));
     }
 
     #[test]

@@ -6,10 +6,15 @@
 pub fn slug(heading: &str) -> String {
     let mut out = String::with_capacity(heading.len());
     for ch in heading.trim().chars() {
-        if ch.is_alphanumeric() || ch == '-' || ch == '_' {
+        if ch.is_ascii() {
+            // Same rule as below, without the Unicode tables.
+            if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
+                out.push(ch.to_ascii_lowercase());
+            } else if ch == ' ' {
+                out.push('-');
+            }
+        } else if ch.is_alphanumeric() {
             out.extend(ch.to_lowercase());
-        } else if ch == ' ' {
-            out.push('-');
         }
     }
     if out.is_empty() { "section".to_string() } else { out }
