@@ -25,9 +25,20 @@ fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui").join(name)
 }
 
+/// The hono-mini fixture, its files' absolute paths rebased on `/fixtures/hono-mini`: a
+/// skill's listing entry holds its SKILL.md location, so the token counts in the snapshots
+/// must not depend on where the repository is checked out.
 fn hono() -> Corpus {
-    let spec = RootSpec { path: fixture("hono-mini"), label: "hono-mini".into() };
-    load_root(&spec, &LoadOptions::default(), &mut |_| {})
+    let dir = fixture("hono-mini");
+    let spec = RootSpec { path: dir.clone(), label: "hono-mini".into() };
+    let mut c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+    let real = std::fs::canonicalize(&dir).unwrap_or(dir);
+    for s in &mut c.sources {
+        if let Some(p) = s.abs_path.as_ref().and_then(|p| p.strip_prefix(&real).ok()) {
+            s.abs_path = Some(PathBuf::from("/fixtures/hono-mini").join(p));
+        }
+    }
+    c
 }
 
 fn app_with(corpus: Corpus, w: u16, h: u16, no_color: bool) -> App {
