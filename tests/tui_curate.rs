@@ -1753,3 +1753,24 @@ fn copy_skill_names_selected_items_outside_every_skill() {
     apply(&mut app, WorkerMsg::Copied(Ok("Copied 2 kB · 500 tokens (o200k_base)".into())));
     assert_eq!(app.status, "Copied 2 kB · 500 tokens (o200k_base)");
 }
+
+#[test]
+fn export_writes_the_catalog_when_the_config_asks() {
+    let store = tempfile::tempdir().expect("tmp");
+    let mut app = app_over(&hono_dir(), "hono-mini", 100, 30, store.path());
+    app.settings.brief.export_catalog = true;
+    let logger = id(&app, LOGGER);
+    select(&mut app, &[logger]);
+    let out = tempfile::tempdir().expect("tmp");
+    let dir = out.path().join("logger-kit");
+    export_into(&mut app, &dir);
+    assert!(app.status.contains(" · validates clean · "), "{}", app.status);
+    let catalog = std::fs::read_to_string(dir.join("assets/catalog.json")).expect("catalog written");
+    let v: serde_json::Value = serde_json::from_str(&catalog).expect("json");
+    assert!(v.is_object(), "{catalog}");
+    // Without the setting (the default) there is none.
+    app.settings.brief.export_catalog = false;
+    let dir2 = out.path().join("logger-kit-two");
+    export_into(&mut app, &dir2);
+    assert!(dir2.join("SKILL.md").is_file() && !dir2.join("assets").exists());
+}

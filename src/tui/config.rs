@@ -61,6 +61,8 @@ pub struct BriefSettings {
     pub listing: String,
     /// Reference file size limit of `X` exports, in bytes.
     pub export_max_reference_bytes: usize,
+    /// `X` exports also write the active-skills `assets/catalog.json` (as `--with-catalog`).
+    pub export_catalog: bool,
 }
 
 impl Default for BriefSettings {
@@ -72,6 +74,7 @@ impl Default for BriefSettings {
             mode: "auto".into(),
             listing: "available-skills".into(),
             export_max_reference_bytes: crate::export::DEFAULT_MAX_REFERENCE_BYTES,
+            export_catalog: false,
         }
     }
 }

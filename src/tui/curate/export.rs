@@ -30,6 +30,8 @@ pub struct ExportJob {
     pub force: bool,
     /// Largest reference file in bytes.
     pub max_reference_bytes: usize,
+    /// Also write `assets/catalog.json`.
+    pub with_catalog: bool,
     /// Token encoding of the table and limits.
     pub encoding: Encoding,
 }
@@ -89,6 +91,7 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
         dir,
         force,
         max_reference_bytes: app.settings.brief.export_max_reference_bytes,
+        with_catalog: app.settings.brief.export_catalog,
         encoding: app.encoding(),
     };
     app.status = format!("Exporting to {}…", crate::sanitize::sanitize_line(&job.dir.display().to_string()));
@@ -111,7 +114,7 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
     let opts = ExportOptions {
         description: None,
         max_reference_bytes: job.max_reference_bytes,
-        with_catalog: false,
+        with_catalog: job.with_catalog,
         force: job.force,
         counter: TokenCounter::new(job.encoding),
     };
