@@ -7,6 +7,8 @@
 pub mod actions;
 pub mod export;
 pub mod job;
+pub mod preview;
+pub mod prompt;
 pub mod recipes;
 
 use std::path::PathBuf;
