@@ -101,6 +101,13 @@ pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap)
     out
 }
 
+/// A file of `corpus` (its absolute source path) inside the folder `dir`, if any: replacing
+/// `dir` would delete it.
+pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> {
+    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    corpus.sources.iter().filter_map(|s| s.abs_path.as_deref()).find(|p| p.starts_with(&real))
+}
+
 /// The title a section is known by: a `SKILL.md` file goes by its skill's name.
 fn display_title(corpus: &Corpus, id: NodeId) -> String {
     let n = corpus.node(id);
@@ -227,7 +234,8 @@ fn split_section(corpus: &Corpus, exposure: &ExposureMap, id: NodeId, max: usize
 /// Export `units` (e.g. a recipe's selection units) of `corpus` as a skill in `dir`, whose
 /// folder name is the skill name. Errors: `Usage` when the folder name is not a valid skill
 /// name (lower-case letters, digits, single `-`, 1–64 chars), when nothing is exposed, or
-/// when `dir` is a non-empty folder without `force`; `Io` on write failures; `Refused` when
+/// when `dir` is a non-empty folder without `force`; `Refused` when `dir` holds any file of
+/// `corpus` (replacing it would delete the sources); `Io` on write failures; `Refused` when
 /// the written SKILL.md fails spec validation (not expected; reported with the findings).
 pub fn export_skill(
     corpus: &Corpus,
@@ -258,6 +266,14 @@ pub fn export_skill(
         return Err(Error::Usage(format!("{}: exists and is not a folder", dir.display())));
     }
     if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        // Never delete what is being exported or browsed: a folder holding any open file.
+        if let Some(open) = open_file_inside(corpus, dir) {
+            return Err(Error::Refused(format!(
+                "{}: holds files that are open in skillnav (e.g. {}); export into another folder",
+                dir.display(),
+                open.display()
+            )));
+        }
         if !opts.force {
             return Err(Error::Usage(format!(
                 "{}: folder exists and is not empty (use --force)",

@@ -1774,3 +1774,43 @@ fn export_writes_the_catalog_when_the_config_asks() {
     export_into(&mut app, &dir2);
     assert!(dir2.join("SKILL.md").is_file() && !dir2.join("assets").exists());
 }
+
+#[test]
+fn export_never_replaces_a_folder_holding_open_files() {
+    let store = tempfile::tempdir().expect("tmp");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("open-skills");
+    copy_dir(&manifest("tests/fixtures/tui_curate/skills"), &root);
+    let mut app = app_over(&root, "open-skills", 100, 30, store.path());
+    let skill = id(&app, "open-skills/report-skill");
+    select(&mut app, &[skill]);
+    // The open root itself, and a folder above it: refused without a question.
+    for target in [root.clone(), tmp.path().to_path_buf()] {
+        export_into(&mut app, &target);
+        assert_eq!(app.mode, Mode::Normal, "no replace question for {}", target.display());
+        assert!(
+            app.status.starts_with(&format!("Export refused: {} holds files open here", target.display())),
+            "{}",
+            app.status
+        );
+    }
+    assert!(root.join("report-skill/SKILL.md").is_file(), "the sources are untouched");
+    // The core refuses too, even when forced.
+    let opts = skillnav::export::ExportOptions {
+        description: None,
+        max_reference_bytes: 4096,
+        with_catalog: false,
+        force: true,
+        counter: counter(),
+    };
+    let err = skillnav::export::export_skill(
+        &app.corpus,
+        &app.selection.units(&app.corpus),
+        &app.curate.exposure,
+        &root,
+        &opts,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("holds files that are open in skillnav"), "{err}");
+    assert!(root.join("report-skill/SKILL.md").is_file());
+}

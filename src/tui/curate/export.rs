@@ -108,6 +108,13 @@ fn expand_home(dir: &str) -> PathBuf {
 /// Write the export (on a worker).
 pub fn run(job: &ExportJob) -> ExportOutcome {
     let non_empty = std::fs::read_dir(&job.dir).is_ok_and(|mut d| d.next().is_some());
+    if let Some(open) = crate::export::open_file_inside(&job.corpus, &job.dir).filter(|_| non_empty) {
+        return ExportOutcome::Failed(format!(
+            "Export refused: {} holds files open here (e.g. {}); choose another folder",
+            job.dir.display(),
+            open.display()
+        ));
+    }
     if non_empty && !job.force {
         return ExportOutcome::Exists(job.dir.clone());
     }

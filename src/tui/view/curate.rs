@@ -230,7 +230,10 @@ fn draw_ask(frame: &mut Frame, app: &App, screen: Rect) {
         ),
         Question::ReplaceFolder(d) => (
             " Replace folder? ",
-            format!("{} exists and is not empty. Replace it with the export?", d.display()),
+            format!(
+                "{} exists and is not empty. Delete everything in it and write the export there?",
+                d.display()
+            ),
             &[Action::Confirm, Action::Escape],
         ),
     };
