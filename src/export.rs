@@ -101,6 +101,30 @@ pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap)
     out
 }
 
+/// `text` with each ATX heading (outside fenced code) one level deeper, at most `######`, so
+/// sections placed under the SKILL.md body's `## Always loaded` nest below it.
+fn demote_headings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut fence: Option<&str> = None;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+        } else if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+        } else if line.starts_with('#') {
+            let hashes = line.chars().take_while(|c| *c == '#').count();
+            if hashes < 6 && line[hashes..].starts_with([' ', '\t', '\n']) {
+                out.push('#');
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// A file of `corpus` (its absolute source path) inside the folder `dir`, if any: replacing
 /// `dir` would delete it.
 pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> {
@@ -313,7 +337,7 @@ pub fn export_skill(
                 always_body.push('\n');
             }
             let start = always_body.len();
-            always_body.push_str(&text);
+            always_body.push_str(&demote_headings(&text));
             always_srcs.push((start, always_body.len(), n.path.clone()));
             if n.kind == crate::model::NodeKind::File {
                 moved.insert(n.path.clone(), "SKILL.md".into());
@@ -542,4 +566,24 @@ fn catalog_json(
         "sections": out,
         "search_index": index,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_are_demoted_outside_code_fences_only() {
+        let text = "## Record\n\nText #1\n\n```sh\n# a comment\n```\n###### Deepest\n#hashtag\n";
+        assert_eq!(
+            demote_headings(text),
+            "### Record\n\nText #1\n\n```sh\n# a comment\n```\n###### Deepest\n#hashtag\n"
+        );
+    }
+
+    #[test]
+    fn summaries_are_cut_at_a_word_with_an_ellipsis() {
+        assert_eq!(cut_words("short", 160), "short");
+        assert_eq!(cut_words("Use it when brand colors or style guidelines apply", 24), "Use it when brand…");
+    }
 }

@@ -168,7 +168,7 @@ fn always_sections_go_into_the_skill_md_body_once() {
     assert_eq!(r.sections[0].references, ["SKILL.md"]);
     let text = std::fs::read_to_string(dir.join("SKILL.md")).unwrap();
     assert!(
-        text.contains("## Always loaded\n\n## Record\n\nWrite the note with a dated heading and a short summary line.\n\n## Sections"),
+        text.contains("## Always loaded\n\n### Record\n\nWrite the note with a dated heading and a short summary line.\n\n## Sections"),
         "{text}"
     );
     assert!(text.contains("| above (always loaded) |"), "{text}");

@@ -477,14 +477,14 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert_eq!(b.text, core.text);
     assert_eq!((b.bytes, b.tokens, b.parts), (core.bytes as u64, core.tokens, 2));
     assert!(b.left_out.is_empty());
-    assert_eq!(b.label, "brief · md · answer · 2 sections");
+    assert_eq!(b.label, "brief · md · 2 sections", "the plain layout states no mode");
     let t = draw(&app);
     let buf = t.backend().buffer();
     let text = screen_text(buf);
     assert!(text.contains(" Brief preview · md · auto "), "{text}");
     let head = span_text(buf, 2, 1, 99);
     let want = format!(
-        "brief · md · answer · 2 sections · {} tokens (o200k_base) · {} · budget 20k",
+        "brief · md · 2 sections · {} tokens (o200k_base) · {} · budget 20k",
         format::count(core.tokens),
         format::bytes(core.bytes as u64)
     );
@@ -598,7 +598,7 @@ fn brief_over_budget_names_what_was_left_out() {
     let t = draw(&app);
     let head = row_text(t.backend().buffer(), 2);
     assert!(head.contains(" · budget 1.0k · left out 1: hono-mini/references/middleware.md#hono_docs---middleware/cors-middleware"), "{head:?}");
-    assert!(head.contains("brief · md · answer · 1 section · "), "{head:?}");
+    assert!(head.contains("brief · md · 1 section · "), "{head:?}");
 }
 
 #[test]
@@ -678,7 +678,7 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     // Tab back: the brief of the skill.
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
-    assert!(built(&app).label.starts_with("brief · md · answer · "));
+    assert!(built(&app).label.starts_with("brief · md · "));
 }
 
 #[test]

@@ -515,3 +515,22 @@ fn reload_all_picks_up_files_changed_outside_and_keeps_the_selection() {
     assert_eq!(app.selection.mark(&app.corpus, md), skillnav::model::Mark::Full);
     assert_eq!(app.status, "Reloaded form-skill from disk");
 }
+
+#[test]
+fn reload_says_which_selected_nodes_are_gone() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    let md = app.corpus.find("form-skill/SKILL.md").expect("SKILL.md");
+    let section = app.corpus.node(md).children.first().copied().expect("a section");
+    let id = app.corpus.node(section).id.clone();
+    app.tree.reveal(&app.corpus.clone(), section);
+    act(&mut app, &[Action::ToggleSelect]);
+    // The heading is renamed outside skillnav: its id changes.
+    let text = std::fs::read_to_string(dir.join("SKILL.md")).expect("read");
+    let title = app.corpus.node(section).title.clone();
+    std::fs::write(dir.join("SKILL.md"), text.replacen(&format!("# {title}"), "# Renamed heading", 1))
+        .expect("write");
+    act(&mut app, &[Action::ReloadAll]);
+    assert!(app.selection.is_empty());
+    assert_eq!(app.status, format!("1 selected node is no longer there after the reload: {id}"));
+}

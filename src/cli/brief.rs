@@ -40,6 +40,12 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
             }
         }
     };
+    if !brief.left_out.is_empty() {
+        eprintln!(
+            "skillnav: brief: left out {} section(s) over the token budget (named in the brief)",
+            brief.left_out.len()
+        );
+    }
     deliver(out, &brief.text, brief.bytes as u64, brief.tokens, counter, a)
 }
 

@@ -59,7 +59,11 @@ pub fn open(app: &mut App) {
     };
     let items = items(&corpus, root);
     if items.is_empty() {
-        app.status = format!("{} has no headings", corpus.node(root).title);
+        app.status = if corpus.node(root).kind == NodeKind::File {
+            format!("{} has no headings", corpus.node(root).title)
+        } else {
+            "o lists the headings of a file: move onto one first".into()
+        };
         return;
     }
     let cursor = std::iter::once(cur)

@@ -111,10 +111,24 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     app.fuzzy = None;
     app.tree.expanded = expanded.iter().filter_map(|s| new.find(s)).collect::<HashSet<_>>();
     let mut selection = Selection::new();
-    for s in selected.iter().filter_map(|s| new.find(s)) {
-        selection.select(&new, s);
+    let mut gone: Vec<&str> = Vec::new();
+    for s in &selected {
+        match new.find(s) {
+            Some(n) => selection.select(&new, n),
+            None => gone.push(s),
+        }
     }
     app.selection = selection;
+    // Selected sections whose ids are gone (a heading renamed, a file moved) are said, not
+    // dropped silently.
+    if !gone.is_empty() {
+        let what = if gone.len() == 1 {
+            "1 selected node is".to_string()
+        } else {
+            format!("{} selected nodes are", gone.len())
+        };
+        app.status = format!("{what} no longer there after the reload: {}", gone.join(", "));
+    }
     // Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
     let mut exposure = crate::exposure::ExposureMap::new();
     for (id, e) in &levels {

@@ -55,6 +55,8 @@ fn help_action(app: &mut App, action: Action) {
         Action::MoveUp => app.help_scroll = app.help_scroll.saturating_sub(1),
         Action::PageDown | Action::HalfPageDown => app.help_scroll = app.help_scroll.saturating_add(page),
         Action::PageUp | Action::HalfPageUp => app.help_scroll = app.help_scroll.saturating_sub(page),
+        Action::Top => app.help_scroll = 0,
+        Action::Bottom => app.help_scroll = usize::MAX,
         Action::Escape | Action::Help => app.mode = Mode::Normal,
         _ => {}
     }
@@ -255,8 +257,24 @@ pub fn sync(app: &mut App) {
     app.help_scroll = app.help_scroll.min(max_help);
 }
 
+/// A warning as help lines of at most `width` cells: indented two cells, continuation lines
+/// four.
+pub fn warning_lines(w: &str, width: usize) -> Vec<String> {
+    let lines = super::curate::actions::wrap_text(w, width.saturating_sub(4).max(8));
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("  {l}") } else { format!("    {l}") })
+        .collect()
+}
+
 /// Number of lines in the help popup.
 pub fn help_len(app: &App) -> usize {
-    let warnings = if app.warnings.is_empty() { 0 } else { app.warnings.len() + 2 };
+    let width = app.size.0.min(super::view::HELP_WIDTH).saturating_sub(2) as usize;
+    let warnings = if app.warnings.is_empty() {
+        0
+    } else {
+        2 + app.warnings.iter().map(|w| warning_lines(w, width).len()).sum::<usize>()
+    };
     warnings + super::keymap::Mode::ALL.iter().map(|m| app.keymap.entries(*m).len() + 2).sum::<usize>()
 }

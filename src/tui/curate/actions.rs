@@ -192,11 +192,21 @@ pub(super) fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
     match kind {
         PreviewKind::Brief => {
             let units = selected_units(app);
-            if units.is_empty()
-                && query(app).is_none()
-                && app.curate.exposure.always_units(&app.corpus).is_empty()
-            {
+            let alone = query(app).is_none() && app.curate.exposure.always_units(&app.corpus).is_empty();
+            let ex = &app.curate.exposure;
+            if units.is_empty() && alone {
                 Err("Nothing to brief: select sections (Space) or add the query's hits (r)".into())
+            } else if alone
+                && units.iter().all(|u| ex.level(&app.corpus, *u) == crate::exposure::Exposure::Hidden)
+            {
+                Err(format!(
+                    "Nothing to brief: the {} hidden (x gives another exposure level)",
+                    if units.len() == 1 {
+                        "selected section is".to_string()
+                    } else {
+                        format!("{} selected sections are", units.len())
+                    }
+                ))
             } else {
                 Ok(brief_what(app, units))
             }

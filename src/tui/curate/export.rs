@@ -48,8 +48,9 @@ impl PartialEq for ExportJob {
 /// How an export ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExportOutcome {
-    /// Written: the status line.
-    Done(String),
+    /// Written: the status line, the prefix of its warnings (`export <dir>: `) and the
+    /// warnings (listed under `?`).
+    Done(String, String, Vec<String>),
     /// The folder exists and is not empty (ask before replacing it).
     Exists(PathBuf),
     /// Failed: the status line.
@@ -130,20 +131,23 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
             let warn = if r.warnings.is_empty() {
                 "validates clean".to_string()
             } else {
-                format!(
-                    "{}: {}",
-                    crate::tui::format::plural(r.warnings.len(), "warning"),
-                    r.warnings.join("; ")
-                )
+                format!("{} (? lists them)", crate::tui::format::plural(r.warnings.len(), "warning"))
             };
-            ExportOutcome::Done(format!(
-                "Exported {} to {} · {warn} · {} · SKILL.md body {} lines, {} tokens",
-                crate::tui::format::plural(r.sections.len(), "section"),
-                crate::sanitize::sanitize_line(&r.dir.display().to_string()),
-                crate::tui::format::plural(r.files.len(), "file"),
-                r.body_lines,
-                r.body_tokens,
-            ))
+            let shown = crate::sanitize::sanitize_line(&r.dir.display().to_string()).into_owned();
+            let prefix = format!("export {shown}: ");
+            let warnings = r.warnings.iter().map(|w| format!("{prefix}{w}")).collect();
+            ExportOutcome::Done(
+                format!(
+                    "Exported {} to {} · {warn} · {} · SKILL.md body {} lines, {} tokens",
+                    crate::tui::format::plural(r.sections.len(), "section"),
+                    crate::sanitize::sanitize_line(&r.dir.display().to_string()),
+                    crate::tui::format::plural(r.files.len(), "file"),
+                    r.body_lines,
+                    r.body_tokens,
+                ),
+                prefix,
+                warnings,
+            )
         }
         Err(e) => ExportOutcome::Failed(format!("Export failed: {e}")),
     }
@@ -152,7 +156,13 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
 /// Apply an export outcome: the status line, or the replace question.
 pub fn apply(app: &mut App, outcome: ExportOutcome) {
     match outcome {
-        ExportOutcome::Done(s) | ExportOutcome::Failed(s) => app.status = s,
+        ExportOutcome::Done(s, prefix, warnings) => {
+            // A new export of the same folder replaces its earlier warnings.
+            app.warnings.retain(|w| !w.starts_with(&prefix));
+            app.warnings.extend(warnings);
+            app.status = s;
+        }
+        ExportOutcome::Failed(s) => app.status = s,
         ExportOutcome::Exists(dir) => {
             app.status = format!("{} exists and is not empty", dir.display());
             super::actions::ask(app, super::Question::ReplaceFolder(dir));

@@ -133,11 +133,15 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 };
                 curated::curated_brief(c, job.index.as_deref(), &req, counter)
             };
-            let shown_mode = curated::effective_mode(*mode, query);
-            let fmt = format.as_str();
+            // The plain layout states no mode; the curated one its resolved mode.
+            let shown_mode = if plain {
+                String::new()
+            } else {
+                format!("{} · ", curated::effective_mode(*mode, query).as_str())
+            };
             let label = format!(
-                "brief · {fmt} · {} · {}",
-                shown_mode.as_str(),
+                "brief · {} · {shown_mode}{}",
+                format.as_str(),
                 crate::tui::format::plural(brief.sections, "section")
             );
             Ok(BuiltText {

@@ -264,7 +264,10 @@ pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
     let bad = || format!("not a token budget: {:?} (e.g. 12000, 12k, 0 for none)", s.trim());
     match num.parse::<f64>() {
         Ok(0.0) => Ok(None),
-        Ok(v) if v.is_finite() && v * mult >= 1.0 && v * mult < 1e15 => Ok(Some((v * mult).round() as u64)),
+        Ok(v) if v.is_finite() && v * mult >= 1e15 => {
+            Err(format!("a budget is at most 10¹⁵ tokens: {:?}", s.trim()))
+        }
+        Ok(v) if v.is_finite() && v * mult >= 1.0 => Ok(Some((v * mult).round() as u64)),
         Ok(v) if v.is_finite() && v > 0.0 => Err(format!("a budget is at least 1 token: {:?}", s.trim())),
         _ => Err(bad()),
     }
@@ -347,6 +350,7 @@ mod tests {
         assert_eq!(parse_budget("0k"), Ok(None));
         assert_eq!(parse_budget("1g"), Ok(Some(1_000_000_000)));
         assert_eq!(parse_budget("0.4").unwrap_err(), "a budget is at least 1 token: \"0.4\"");
+        assert!(parse_budget("99999999999999999999").unwrap_err().starts_with("a budget is at most"));
         assert_eq!(parse_budget("off"), Ok(None));
         assert!(parse_budget("twelve").unwrap_err().contains("twelve"));
         assert!(parse_budget("-5").is_err());

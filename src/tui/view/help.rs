@@ -10,6 +10,9 @@ use super::row::fit;
 use crate::tui::app::App;
 use crate::tui::keymap::Mode;
 
+/// Widest the help popup gets, in cells (borders included).
+pub const HELP_WIDTH: u16 = 84;
+
 /// The help lines (also used to size the scroll range).
 pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
@@ -18,7 +21,9 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if !app.warnings.is_empty() {
         out.push(fit(vec![(format!("Warnings ({})", app.warnings.len()), t.warn)], vec![], width, 0));
         for w in &app.warnings {
-            out.push(fit(vec![(format!("  {w}"), t.popup)], vec![], width, 0));
+            for l in crate::tui::update::warning_lines(w, width) {
+                out.push(fit(vec![(l, t.popup)], vec![], width, 0));
+            }
         }
         out.push(Line::default());
     }
@@ -55,7 +60,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 
 /// Draw the popup centred in `screen`.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    let w = screen.width.min(84);
+    let w = screen.width.min(HELP_WIDTH);
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
     let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
     if area.area() == 0 {

@@ -5,6 +5,7 @@ mod curate;
 mod editor;
 mod framed;
 mod help;
+pub use help::HELP_WIDTH;
 mod outline;
 mod preview;
 mod results;
