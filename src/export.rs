@@ -144,8 +144,10 @@ fn display_title(corpus: &Corpus, id: NodeId) -> String {
     title.replace(['\n', '\r'], " ")
 }
 
-/// `s` cut to at most `max` chars at a word boundary, with `…` when cut.
+/// `s` cut to at most `max` chars at a word boundary, with `…` when cut; markdown links
+/// and images keep only their text (a table row's link would point anywhere).
 fn cut_words(s: &str, max: usize) -> String {
+    let s = &crate::export_links::strip_links(s);
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -341,6 +343,8 @@ pub fn export_skill(
             always_srcs.push((start, always_body.len(), n.path.clone()));
             if n.kind == crate::model::NodeKind::File {
                 moved.insert(n.path.clone(), "SKILL.md".into());
+            } else if let Some(slug) = n.id.rsplit_once('#').map(|(_, s)| s.rsplit('/').next().unwrap_or(s)) {
+                moved.insert(format!("{}#{slug}", n.path), "SKILL.md".into());
             }
             sections.push(ExportedSection {
                 id: n.id.clone(),
@@ -368,6 +372,8 @@ pub fn export_skill(
         }
         if n.kind == crate::model::NodeKind::File {
             moved.insert(n.path.clone(), refs[0].clone());
+        } else if let Some(slug) = n.id.rsplit_once('#').map(|(_, s)| s.rsplit('/').next().unwrap_or(s)) {
+            moved.insert(format!("{}#{slug}", n.path), refs[0].clone());
         }
         sections.push(ExportedSection {
             id: n.id.clone(),

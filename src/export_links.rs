@@ -8,8 +8,10 @@ use std::collections::HashMap;
 
 /// `text` (from the source file at root-relative path `src`, written to `dest` inside the
 /// new skill, e.g. `references/02-api.md` or `SKILL.md`) with every relative link whose
-/// target file is a key of `moved` (root-relative source path → new skill-relative path)
-/// pointing at its new place (an `#anchor` kept). Targets not in `moved` are left as they
+/// target is a key of `moved` pointing at its new place (an `#anchor` kept). Keys are
+/// root-relative source paths of exported files and `path#slug` of exported sections
+/// (GitHub heading slugs, the anchors links use); a bare `#slug` link follows its section
+/// when that went to another file. Targets not in `moved` are left as they
 /// are and named in `warnings` (`link to a file not in the export: <target> (in <src>)`).
 pub fn rewrite(
     text: &str,
@@ -31,6 +33,20 @@ pub fn rewrite(
         };
         let target = &tail[..end];
         rest = &tail[end..];
+        // `#anchor` in the same source file: follows the section when it went elsewhere.
+        if let Some(anchor) =
+            target.strip_prefix('#').filter(|a| !a.is_empty() && !a.contains(char::is_whitespace))
+        {
+            match moved.get(&format!("{src}#{anchor}")).filter(|new| new.as_str() != dest) {
+                Some(new) => {
+                    out.push_str(&relative_to(new, &dest_dir));
+                    out.push('#');
+                    out.push_str(anchor);
+                }
+                None => out.push_str(target),
+            }
+            continue;
+        }
         if !is_relative(target) {
             out.push_str(target);
             continue;
@@ -40,7 +56,9 @@ pub fn rewrite(
             None => (target, None),
         };
         let resolved = normalize(&format!("{src_dir}{path}"));
-        match moved.get(&resolved) {
+        // A section exported on its own (`file.md#slug`) first, then the whole file.
+        let section = anchor.and_then(|a| moved.get(&format!("{resolved}#{a}")));
+        match section.or_else(|| moved.get(&resolved)) {
             Some(new) => {
                 out.push_str(&relative_to(new, &dest_dir));
                 if let Some(a) = anchor {
@@ -54,6 +72,33 @@ pub fn rewrite(
                     warnings.push(w);
                 }
                 out.push_str(target);
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `s` with every inline link `[text](target)` (and image `![alt](target)`) replaced by its
+/// text.
+pub fn strip_links(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let link = after.find("](").and_then(|close| {
+            let tail = &after[close + 2..];
+            tail.find(')').map(|end| (close, close + 2 + end + 1))
+        });
+        match link {
+            Some((close, next)) if !after[..close].contains(['[', ']']) => {
+                out.push_str(rest[..open].strip_suffix('!').unwrap_or(&rest[..open]));
+                out.push_str(&after[..close]);
+                rest = &after[next..];
+            }
+            _ => {
+                out.push_str(&rest[..=open]);
+                rest = after;
             }
         }
     }
@@ -139,5 +184,25 @@ mod tests {
         );
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(normalize("a/./b/../c"), "a/c");
+        // A section exported on its own, from another file and from its own file.
+        moved.insert("pdf/README.md#errors".to_string(), "references/04-errors.md".to_string());
+        let mut w = Vec::new();
+        let out = rewrite(
+            "[e](README.md#errors) [same](#errors)",
+            "pdf/README.md",
+            "references/05-intro.md",
+            &moved,
+            &mut w,
+        );
+        assert_eq!(out, "[e](04-errors.md#errors) [same](04-errors.md#errors)");
+        assert!(w.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn links_in_summaries_keep_their_text() {
+        assert_eq!(
+            strip_links("See [the guide](../../shared/g.md) and ![logo](l.png) [x]"),
+            "See the guide and logo [x]"
+        );
     }
 }
