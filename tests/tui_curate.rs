@@ -621,16 +621,23 @@ fn brief_preview_without_a_selection_briefs_the_current_node_and_esc_closes() {
 const REPORT_BODY: &str = "# Convert a report\n\nConvert $file to text (first argument: $ARGUMENTS[0]).\n\n\
 Write the result to ${OUT_DIR}/summary.md and quote all arguments: $ARGUMENTS.";
 
-#[test]
-fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
-    let store = tempfile::tempdir().expect("tmp");
+/// An app on the hand-made skills with the preview of `report-skill` open on the rendered
+/// skill (`p`, then `Tab`); returns the skills folder too.
+fn report_skill_preview(store: &Path) -> (App, PathBuf) {
     let dir = manifest("tests/fixtures/tui_curate/skills");
-    let mut app = app_over(&dir, "skills", 100, 30, store.path());
+    let mut app = app_over(&dir, "skills", 100, 30, store);
     let skill = id(&app, "skills/report-skill");
     goto(&mut app, skill);
     press(&mut app, KeyCode::Char('p'));
     // Tab: the rendered skill instead of the brief.
     press(&mut app, KeyCode::Tab);
+    (app, dir)
+}
+
+#[test]
+fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
+    let store = tempfile::tempdir().expect("tmp");
+    let (mut app, dir) = report_skill_preview(store.path());
     assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
     let b = built(&app);
     let file_text = std::fs::read_to_string(dir.join("report-skill/SKILL.md")).expect("fixture");
@@ -1687,12 +1694,7 @@ fn skill_scripts_show_as_a_zero_token_layer() {
 #[test]
 fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_toggles() {
     let store = tempfile::tempdir().expect("tmp");
-    let dir = manifest("tests/fixtures/tui_curate/skills");
-    let mut app = app_over(&dir, "skills", 100, 30, store.path());
-    let skill = id(&app, "skills/report-skill");
-    goto(&mut app, skill);
-    press(&mut app, KeyCode::Char('p'));
-    press(&mut app, KeyCode::Tab);
+    let (mut app, dir) = report_skill_preview(store.path());
     // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
     // arguments (FORMATS §5.3: vars run first).
     press(&mut app, KeyCode::Char('v'));
