@@ -4,7 +4,10 @@
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
 //! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
 
+mod tui_support;
+
 use std::path::{Path, PathBuf};
+use tui_support::act;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
@@ -42,13 +45,6 @@ fn app_on(dir: &Path, w: u16, h: u16) -> App {
     headless::settle(&mut app);
     app.status.clear();
     app
-}
-
-fn act(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        update(app, a.clone());
-        headless::settle(app);
-    }
 }
 
 fn key(code: KeyCode, mods: KeyModifiers) -> Action {

@@ -5,7 +5,7 @@
 mod tui_support;
 
 use std::path::PathBuf;
-use tui_support::{draw, row_text, screen_text, span_text};
+use tui_support::{act, draw, row_text, screen_text, span_text};
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
@@ -50,13 +50,6 @@ fn app_with(corpus: Corpus, w: u16, h: u16, no_color: bool) -> App {
     headless::settle(&mut app);
     app.status.clear();
     app
-}
-
-fn act(app: &mut App, actions: &[Action]) {
-    for a in actions {
-        update(app, a.clone());
-        headless::settle(app);
-    }
 }
 
 fn typed(app: &mut App, text: &str) {

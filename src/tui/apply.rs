@@ -124,7 +124,10 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 did_you_mean: content.did_you_mean,
             };
             app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
-            curate::recount(app);
+            // Only the query's hits in a brief change the total: not on every keystroke.
+            if app.curate.with_query {
+                curate::recount(app);
+            }
         }
         WorkerMsg::Copied(result) => {
             app.copying = false;

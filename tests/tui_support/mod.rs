@@ -6,8 +6,17 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use skillnav::tui::action::Action;
 use skillnav::tui::app::App;
-use skillnav::tui::view;
+use skillnav::tui::{headless, update::update, view};
+
+/// Apply each action through `update`, running the queued worker jobs after each.
+pub fn act(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        update(app, a.clone());
+        headless::settle(app);
+    }
+}
 
 /// Draw `app` at its size on a new `TestBackend`.
 pub fn draw(app: &App) -> Terminal<TestBackend> {
