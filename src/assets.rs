@@ -16,16 +16,14 @@ pub const SAMPLE_FILES: [(&str, &str); 3] = [
 ];
 
 /// Write the sample skill under the cache folder
-/// (`directories::ProjectDirs::from("", "", "skillnav")` cache dir, else the system temp
+/// ([`crate::util::paths::cache_dir`], else the system temp
 /// dir) as `<cache>/sample-<crate version>/skillnav-sample/`, rewriting a file only when it
 /// is missing or its bytes differ, and return the skill folder path.
 ///
 /// Errors: the folder or a file cannot be created or written (I/O error of the first
 /// failing operation).
 pub fn sample_dir() -> std::io::Result<PathBuf> {
-    let base = directories::ProjectDirs::from("", "", "skillnav")
-        .map(|d| d.cache_dir().to_path_buf())
-        .unwrap_or_else(std::env::temp_dir);
+    let base = crate::util::paths::cache_dir().unwrap_or_else(std::env::temp_dir);
     match write_sample(&base) {
         Ok(p) => Ok(p),
         // A read-only or missing cache folder: fall back to the temp dir.

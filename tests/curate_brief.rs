@@ -5,7 +5,7 @@ use std::path::Path;
 
 use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief, effective_mode, summary_of};
 use skillnav::brief::lazytools::Mode;
-use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::index::Index;
 use skillnav::model::{Corpus, NodeId};

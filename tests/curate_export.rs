@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
-use skillnav::export::{ExportOptions, MAX_BODY_LINES, MAX_BODY_TOKENS, export_skill};
-use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::curate::export::{ExportOptions, MAX_BODY_LINES, MAX_BODY_TOKENS, export_skill};
+use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, NodeKind, Selection};
+use skillnav::skill::validate::{Profile, Severity, validate_skill_md};
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::validate::{Profile, Severity, validate_skill_md};
 
 fn load(path: &Path, label: &str) -> Corpus {
     load_root(

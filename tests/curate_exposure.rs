@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 
 #[test]

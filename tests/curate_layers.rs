@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
-use skillnav::layers::{listing_entry, root_layers, skill_layers};
-use skillnav::listing::{ListingFormat, ListingOptions, format_listing};
 use skillnav::model::Corpus;
+use skillnav::skill::layers::{listing_entry, root_layers, skill_layers};
+use skillnav::skill::listing::{ListingFormat, ListingOptions, format_listing};
 use skillnav::tokens::{Encoding, TokenCounter};
 
 fn fixture() -> Corpus {

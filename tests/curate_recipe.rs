@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use skillnav::exposure::{Exposure, ExposureMap};
+use skillnav::curate::exposure::{Exposure, ExposureMap};
+use skillnav::curate::recipe::{Recipe, Store, node_hash, valid_name};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Selection};
-use skillnav::recipe::{Recipe, Store, node_hash, valid_name};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

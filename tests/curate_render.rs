@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use skillnav::listing::{ListingFormat, ListingOptions};
-use skillnav::render_skill::{
+use skillnav::skill::listing::{ListingFormat, ListingOptions};
+use skillnav::skill::render::{
     RenderOptions, load_skill_dir, render_body, render_many, skill_from_text, split_args,
 };
 
@@ -100,7 +100,7 @@ fn skill_text_reads_arguments_from_frontmatter() {
     let s = skill_from_text(text, "fix", "/x/fix/SKILL.md", None);
     assert_eq!(s.argument_names, names(&["file", "level"]));
     assert_eq!(s.body, "Fix $file at $level.");
-    let out = skillnav::render_skill::render_skill(&s, &args("a.rs 3"));
+    let out = skillnav::skill::render::render_skill(&s, &args("a.rs 3"));
     assert_eq!(out, "Fix a.rs at 3.");
     let spaced = skill_from_text("---\nname: a\narguments: one two\n---\nx", "a", "", None);
     assert_eq!(spaced.argument_names, names(&["one", "two"]));
@@ -127,7 +127,7 @@ fn load_skill_dir_reads_the_fixture() {
     let s = load_skill_dir(&dir).expect("fixture loads");
     assert_eq!(s.entry.name, "render-skill");
     assert_eq!(s.argument_names, names(&["issue", "branch"]));
-    let out = skillnav::render_skill::render_skill(&s, &args("42 main"));
+    let out = skillnav::skill::render::render_skill(&s, &args("42 main"));
     assert_eq!(out, "# Fix issue\n\nFix issue 42 on branch main (all: 42 main).");
     assert!(load_skill_dir(&dir.join("missing")).is_err());
 }

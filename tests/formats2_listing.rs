@@ -1,7 +1,7 @@
 //! Skill listings (FORMATS §3.5, §5.4) and the frontmatter alias helpers.
 
 use skillnav::frontmatter;
-use skillnav::listing::{
+use skillnav::skill::listing::{
     ListingEntry, ListingFormat, ListingOptions, allowed_tools, escape_html, format_listing,
     truncate_listing, when_to_use,
 };

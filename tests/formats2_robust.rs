@@ -65,7 +65,7 @@ proptest! {
 
     #[test]
     fn truncate_listing_respects_budget(t in "[a-zé🔥]{0,30}", m in 0usize..40) {
-        let out = skillnav::listing::truncate_listing(&t, m);
+        let out = skillnav::skill::listing::truncate_listing(&t, m);
         prop_assert!(out.chars().count() <= m);
     }
 }

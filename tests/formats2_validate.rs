@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use skillnav::frontmatter;
-use skillnav::validate::{
+use skillnav::skill::validate::{
     Profile, Severity, SkillReport, nfkc_trim, report_json, report_lines, validate_skill, validate_skill_md,
 };
 
@@ -13,7 +13,7 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(p).expect("fixture")
 }
 
-fn rules(f: &[skillnav::validate::Finding]) -> Vec<(&'static str, Severity)> {
+fn rules(f: &[skillnav::skill::validate::Finding]) -> Vec<(&'static str, Severity)> {
     f.iter().map(|x| (x.rule, x.severity)).collect()
 }
 

@@ -18,24 +18,24 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief};
 use skillnav::brief::lazytools::Mode as BriefMode;
-use skillnav::exposure::Exposure;
+use skillnav::curate::exposure::Exposure;
+use skillnav::curate::recipe::{Recipe, Store};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
-use skillnav::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use skillnav::model::{Corpus, NodeId, NodeKind};
-use skillnav::recipe::{Recipe, Store};
 use skillnav::render::Theme;
-use skillnav::render_skill::{RenderOptions, render_body, render_many, skill_from_text};
+use skillnav::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
+use skillnav::skill::render::{RenderOptions, render_body, render_many, skill_from_text};
 use skillnav::tokens::{Encoding, TokenCounter};
 use skillnav::tui::action::Action;
 use skillnav::tui::app::{App, CopyRoute, Effect};
 use skillnav::tui::config::Settings;
 use skillnav::tui::curate::job::BuiltText;
 use skillnav::tui::curate::{InputPurpose, PreviewKind, Question};
-use skillnav::tui::format;
 use skillnav::tui::keymap::{Keymap, Mode};
 use skillnav::tui::theme::UiTheme;
 use skillnav::tui::workers::WorkerMsg;
 use skillnav::tui::{headless, update::apply, update::update};
+use skillnav::util::human;
 
 // ---------------------------------------------------------------- helpers
 
@@ -301,7 +301,7 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
     assert!(row.contains(" exp "), "{row:?}");
     let row = tree_row(&app, buf, "middleware.md").expect("row");
     assert!(row.contains(" hid "), "{row:?}");
-    let total = format::count(other_tokens);
+    let total = human::short_count(other_tokens);
     assert!(screen_text(buf).contains(&format!("o200k · sel 1 · {total}/20k tok")), "{}", screen_text(buf));
 }
 
@@ -342,7 +342,7 @@ fn budget_bar_cycles_presets_then_none() {
     let bar = format!("{}{}", "▰".repeat(filled), "▱".repeat(8 - filled));
     let line = top_line(&app);
     assert!(
-        line.ends_with(&format!(" o200k · sel 1 · {}/8.0k tok {bar} ", format::count(tokens))),
+        line.ends_with(&format!(" o200k · sel 1 · {}/8.0k tok {bar} ", human::short_count(tokens))),
         "{line:?}"
     );
 }
@@ -485,8 +485,8 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let head = span_text(buf, 2, 1, 99);
     let want = format!(
         "brief · md · 2 sections · {} tokens (o200k_base) · {} · budget 20k",
-        format::count(core.tokens),
-        format::bytes(core.bytes as u64)
+        human::short_count(core.tokens),
+        human::short_bytes(core.bytes as u64)
     );
     assert!(head.contains(&want), "{head:?} has {want:?}");
     let p = app.curate.preview.clone().expect("preview");
@@ -893,7 +893,7 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     let mut sel = skillnav::model::Selection::new();
     let cors = corpus.find(CORS).expect("cors");
     sel.select(&corpus, cors);
-    let mut ex = skillnav::exposure::ExposureMap::new();
+    let mut ex = skillnav::curate::exposure::ExposureMap::new();
     ex.set(cors, Some(Exposure::Always));
     let mut recipe = Recipe::capture("cli-pick", &corpus, &sel, &ex);
     recipe.max_tokens = Some(8_000);
@@ -1016,8 +1016,12 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     assert!(app.status.ends_with(" tokens"), "{}", app.status);
     let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
     assert!(skill_md.starts_with("---\nname: my-skill\ndescription: "), "{skill_md}");
-    let findings =
-        skillnav::validate::validate_skill_md(&skill_md, "my-skill", None, skillnav::validate::Profile::Spec);
+    let findings = skillnav::skill::validate::validate_skill_md(
+        &skill_md,
+        "my-skill",
+        None,
+        skillnav::skill::validate::Profile::Spec,
+    );
     assert!(findings.is_empty(), "{findings:?}");
     let titles = section_titles(&dir);
     for t in ["Logger Middleware", "CORS Middleware"] {
@@ -1069,7 +1073,7 @@ fn preview_rows(app: &App) -> Vec<String> {
 /// then `<count> tok`; returns the column where `tok` ends (the column is right-aligned).
 fn layer_row(row: &str, label: &str, tokens: u64) -> Option<usize> {
     let rest = row.strip_prefix("  ")?.strip_prefix(label)?;
-    let want = format!("{} tok", format::count(tokens));
+    let want = format!("{} tok", human::short_count(tokens));
     let after = rest.trim_start_matches(' ');
     if !after.starts_with(&want) || after.len() == rest.len() {
         return None;
@@ -1084,7 +1088,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     let mut app = app_over(&dir, "skills", 140, 60, store.path());
     let skill = id(&app, "skills/theme-factory");
     goto(&mut app, skill);
-    let l = skillnav::layers::skill_layers(&app.corpus, skill, counter());
+    let l = skillnav::skill::layers::skill_layers(&app.corpus, skill, counter());
     assert_eq!(
         app.layers.get(&skill).map(|v| (**v).clone()),
         Some(skillnav::tui::layers::LayerView::Skill(l.clone()))
@@ -1117,7 +1121,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     }
     assert!(ends.windows(2).all(|w| w[0] == w[1]), "token column right-aligned: {ends:?}");
     assert!(rows[heading + 1].contains("name + description in the listing"));
-    assert!(rows[heading + 2].contains(&format!("on activation · {}", format::bytes(l.body_bytes))));
+    assert!(rows[heading + 2].contains(&format!("on activation · {}", human::short_bytes(l.body_bytes))));
 }
 
 #[test]
@@ -1141,7 +1145,7 @@ fn root_preview_shows_the_always_loaded_listing_cost() {
     let listing = format_listing(&entries, opts);
     assert!(listing.starts_with("<available_skills>\n<skill>\n<name>\nbrand-guidelines\n</name>"));
     let always = counter().count(&listing);
-    let r = skillnav::layers::root_layers(&app.corpus, root, counter());
+    let r = skillnav::skill::layers::root_layers(&app.corpus, root, counter());
     assert_eq!(r.always_loaded_tokens, always);
     let rows = preview_rows(&app);
     let heading = rows
@@ -1187,7 +1191,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
         app.curate.ask.as_ref().map(|a| a.question.clone()),
         Some(Question::Oversize(Arc::clone(&big)))
     );
-    let limit = format::bytes(app.settings.clipboard.osc52_limit as u64);
+    let limit = human::short_bytes(app.settings.clipboard.osc52_limit as u64);
     assert_eq!(
         app.status,
         format!("The system clipboard is not available and 200k is over the OSC 52 limit of {limit}")
@@ -1678,7 +1682,7 @@ fn skill_scripts_show_as_a_zero_token_layer() {
     let mut app = app_over(&dir, "skills", 140, 40, store.path());
     let skill = id(&app, "skills/deploy");
     goto(&mut app, skill);
-    let l = skillnav::layers::skill_layers(&app.corpus, skill, counter());
+    let l = skillnav::skill::layers::skill_layers(&app.corpus, skill, counter());
     assert_eq!(l.assets.iter().map(|a| a.path.as_str()).collect::<Vec<_>>(), vec!["scripts/deploy.sh"]);
     let bytes = std::fs::metadata(dir.join("deploy/scripts/deploy.sh")).expect("fixture").len();
     assert_eq!(l.assets[0].bytes, bytes);
@@ -1686,7 +1690,7 @@ fn skill_scripts_show_as_a_zero_token_layer() {
     let row =
         rows.iter().find(|r| r.starts_with("  1 scripts/assets")).unwrap_or_else(|| panic!("{rows:#?}"));
     assert!(layer_row(row, "1 scripts/assets", 0).is_some(), "{row:?}");
-    assert!(row.contains(&format!("never loaded as text · {}", format::bytes(bytes))), "{row:?}");
+    assert!(row.contains(&format!("never loaded as text · {}", human::short_bytes(bytes))), "{row:?}");
     let total = rows.iter().find(|r| r.starts_with("  total")).expect("total row");
     assert!(layer_row(total, "total", l.total_tokens).is_some(), "{total:?}");
 }
@@ -1798,14 +1802,14 @@ fn export_never_replaces_a_folder_holding_open_files() {
     }
     assert!(root.join("report-skill/SKILL.md").is_file(), "the sources are untouched");
     // The core refuses too, even when forced.
-    let opts = skillnav::export::ExportOptions {
+    let opts = skillnav::curate::export::ExportOptions {
         description: None,
         max_reference_bytes: 4096,
         with_catalog: false,
         force: true,
         counter: counter(),
     };
-    let err = skillnav::export::export_skill(
+    let err = skillnav::curate::export::export_skill(
         &app.corpus,
         &app.selection.units(&app.corpus),
         &app.curate.exposure,

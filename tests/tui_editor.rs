@@ -360,7 +360,7 @@ fn validation_updates_as_you_type_and_profile_switches() {
     assert_eq!(app.status, "Validating with the spec profile");
     let ed = app.editor.as_deref().expect("editor");
     let folder = ed.findings.iter().find(|f| f.rule == "name-folder").map(|f| f.severity);
-    assert_eq!(folder, Some(skillnav::validate::Severity::Error), "the spec requires name = folder");
+    assert_eq!(folder, Some(skillnav::skill::validate::Severity::Error), "the spec requires name = folder");
     // Rule findings are warnings the user may accept: the diff still opens and saves.
     act(&mut app, &[Action::EditorSave]);
     assert_eq!(app.mode, Mode::Diff);

@@ -109,7 +109,7 @@ fn selection_marks_and_running_total() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     let text = screen_text(buf);
-    let total = skillnav::tui::format::count(tokens);
+    let total = skillnav::util::human::short_count(tokens);
     assert!(text.contains(&format!("o200k · sel 1 · {total}/20k tok")), "{text}");
     let y = find_row(buf, "middleware.md").expect("row");
     assert_eq!(buf[(0, y)].symbol(), "✓");

@@ -13,7 +13,7 @@ use std::fmt;
 use super::Brief;
 use super::lazytools::{Mode, resolve_mode};
 use super::markdown::trim_trailing_blank_lines;
-use crate::exposure::{Exposure, ExposureMap};
+use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::index::{Index, SearchOptions};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;

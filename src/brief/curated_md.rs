@@ -27,9 +27,9 @@
 //! the `Mode:` line with a blank line and `No sections selected or matched.`.
 
 use super::curated::{BriefHead, BriefSection};
-use super::fmt::human_count;
 use super::lazytools::Mode;
 use super::markdown::{code_span, left_out_line};
+use crate::util::human::human_count;
 
 /// How many left-out ids the closing line names.
 pub const LEFT_OUT_LISTED: usize = 50;

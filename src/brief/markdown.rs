@@ -6,7 +6,7 @@ use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;
 
 use super::Brief;
-use super::fmt::human_count;
+use crate::util::human::human_count;
 
 /// What the brief is about: a hand-made selection or a query.
 pub(crate) enum Head<'a> {

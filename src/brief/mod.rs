@@ -48,14 +48,12 @@
 
 pub mod curated;
 pub mod curated_md;
-mod fmt;
 pub mod json;
 pub mod lazytools;
 mod markdown;
 pub mod xml;
 
 pub use curated::{BriefFormat, BriefSection, CuratedRequest, Origin, curated_brief};
-pub use fmt::{human_bytes, human_count};
 
 use crate::index::{Index, SearchOptions};
 use crate::model::{Corpus, NodeId};

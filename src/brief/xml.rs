@@ -9,13 +9,13 @@
 //! </context_brief>
 //! ```
 //!
-//! Attribute values escape `&`, `<`, `>`, `"` ([`crate::listing::escape_xml`]); `T` = Σ
+//! Attribute values escape `&`, `<`, `>`, `"` ([`crate::skill::listing::escape_xml`]); `T` = Σ
 //! tokens of the section texts. `lines` is `a-b`, or `a` for a one-line range. Each line
 //! ends with `\n`. Did-you-mean corrections add `searched_as="typed→used, …"`.
 
 use super::curated::{BriefHead, BriefSection};
 use super::lazytools::Mode;
-use crate::listing::escape_xml;
+use crate::skill::listing::escape_xml;
 
 /// Escape element text: `&`, `<`, `>`.
 pub fn escape_text(s: &str) -> String {

@@ -333,7 +333,7 @@ pub struct ExportArgs {
     #[arg(long)]
     pub with_catalog: bool,
     /// Size limit of each reference file, in bytes.
-    #[arg(long, default_value_t = crate::export::DEFAULT_MAX_REFERENCE_BYTES)]
+    #[arg(long, default_value_t = crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES)]
     pub max_reference_bytes: usize,
     /// Frontmatter description (default: generated from the section titles).
     #[arg(long)]

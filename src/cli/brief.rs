@@ -10,8 +10,8 @@ use super::show;
 use crate::brief::{self, Brief};
 use crate::clipboard;
 use crate::model::{Corpus, Selection};
-use crate::sanitize::sanitize;
 use crate::tokens::TokenCounter;
+use crate::util::sanitize::sanitize;
 
 /// Build the brief described by `a` and deliver it.
 pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCounter) -> anyhow::Result<()> {

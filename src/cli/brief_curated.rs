@@ -11,7 +11,7 @@ use super::args::{BriefArgs, BriefFormat};
 use super::show;
 use crate::brief::curated::{self, CuratedRequest};
 use crate::brief::lazytools::Mode;
-use crate::exposure::ExposureMap;
+use crate::curate::exposure::ExposureMap;
 use crate::model::{Corpus, Selection};
 use crate::tokens::TokenCounter;
 

@@ -17,7 +17,7 @@ pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
         }
     };
     for s in &steps {
-        writeln!(out, "{}", crate::sanitize::sanitize_line(&s.to_string()))?;
+        writeln!(out, "{}", crate::util::sanitize::sanitize_line(&s.to_string()))?;
     }
     if !dry {
         apply(dir, &steps)?;

@@ -9,10 +9,10 @@ use anyhow::{Context, bail};
 
 use super::args::{ExportArgs, RecipeOp};
 use super::show;
-use crate::export::{ExportOptions, export_skill};
-use crate::exposure::{Exposure, ExposureMap};
+use crate::curate::export::{ExportOptions, export_skill};
+use crate::curate::exposure::{Exposure, ExposureMap};
+use crate::curate::recipe::{Applied, Recipe, Store, default_dir};
 use crate::model::{Corpus, Selection};
-use crate::recipe::{Applied, Recipe, Store, default_dir};
 use crate::tokens::TokenCounter;
 
 /// The default recipe store (`<data dir>/recipes`).
@@ -118,7 +118,7 @@ pub fn run_recipe(
                     f.clone()
                 }
                 None => {
-                    if !crate::recipe::valid_name(name) {
+                    if !crate::curate::recipe::valid_name(name) {
                         bail!(
                             "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with . or ending in .json)"
                         );
@@ -162,10 +162,10 @@ pub fn run_recipe(
     Ok(())
 }
 
-fn state_word(st: crate::recipe::NodeState) -> &'static str {
+fn state_word(st: crate::curate::recipe::NodeState) -> &'static str {
     match st {
-        crate::recipe::NodeState::Same => "ok",
-        crate::recipe::NodeState::Changed => "changed",
-        crate::recipe::NodeState::Missing => "missing",
+        crate::curate::recipe::NodeState::Same => "ok",
+        crate::curate::recipe::NodeState::Changed => "changed",
+        crate::curate::recipe::NodeState::Missing => "missing",
     }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::args::FmOp;
 use crate::frontmatter::{self, DiffKind, GetMode, SetReport};
-use crate::sanitize::sanitize_line;
+use crate::util::sanitize::sanitize_line;
 
 /// Run one `fm` operation; edits print their diff (`-N old` / `+N new` lines).
 pub fn run(out: &mut dyn Write, op: FmOp) -> anyhow::Result<()> {

@@ -1,11 +1,11 @@
 //! `tree --json` layer annotations (issue 5 part 1): adds `layers` (see
-//! [`crate::layers::layers_json`]) to every skill node and `always_loaded_tokens` to every
+//! [`crate::skill::layers::layers_json`]) to every skill node and `always_loaded_tokens` to every
 //! root node of an already built `{"roots": [...]}` document.
 
 use serde_json::{Value, json};
 
-use crate::layers::{layers_json, root_layers};
 use crate::model::Corpus;
+use crate::skill::layers::{layers_json, root_layers};
 use crate::tokens::TokenCounter;
 
 /// Annotate the `roots` array of a `tree --json` document in place. Nodes are matched by

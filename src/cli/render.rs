@@ -7,8 +7,8 @@ use std::io::{IsTerminal, Write};
 use anyhow::bail;
 
 use super::args::RenderArgs;
-use crate::listing::{ListingFormat, ListingOptions};
-use crate::render_skill::{RenderOptions, load_skill_dir, render_many, render_skill};
+use crate::skill::listing::{ListingFormat, ListingOptions};
+use crate::skill::render::{RenderOptions, load_skill_dir, render_many, render_skill};
 
 /// Parse `K=V` pairs (`K` an identifier `[A-Za-z_][A-Za-z0-9_]*`; the value may hold `=`).
 pub fn parse_vars(pairs: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
@@ -50,7 +50,7 @@ pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
 /// Write `text` as is to a pipe or file, sanitised on a terminal (DESIGN.md §7).
 fn emit(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
     if std::io::stdout().is_terminal() {
-        write!(out, "{}", crate::sanitize::sanitize(text))?;
+        write!(out, "{}", crate::util::sanitize::sanitize(text))?;
     } else {
         write!(out, "{text}")?;
     }

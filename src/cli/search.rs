@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::index::filter::search_all;
 use crate::index::{FuzzyIndex, Hit, Index, SearchOptions};
 use crate::model::Corpus;
-use crate::sanitize::sanitize_line;
+use crate::util::sanitize::sanitize_line;
 
 /// Run `query` and print both hit groups (BM25 first, then fuzzy).
 pub fn run(

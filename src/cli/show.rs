@@ -9,8 +9,8 @@ use super::args::Variant;
 use super::json;
 use crate::formats::catalog;
 use crate::model::{Corpus, NodeId};
-use crate::sanitize::sanitize;
 use crate::tokens::TokenTable;
+use crate::util::sanitize::sanitize;
 
 /// Find a node by exact id, else by exact title (first in document order), else by
 /// case-insensitive title.

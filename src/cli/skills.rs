@@ -7,11 +7,13 @@ use anyhow::Context;
 
 use crate::formats::catalog;
 use crate::frontmatter;
-use crate::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use crate::model::{Corpus, Flag, NodeId, NodeKind};
-use crate::sanitize::sanitize_line;
+use crate::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
+use crate::skill::validate::{
+    Profile, SkillReport, has_errors, report_json, report_lines, validate_skill_md,
+};
 use crate::tokens::TokenCounter;
-use crate::validate::{Profile, SkillReport, has_errors, report_json, report_lines, validate_skill_md};
+use crate::util::sanitize::sanitize_line;
 
 /// A skill node with its SKILL.md file node, text and absolute path.
 struct SkillFile<'a> {
@@ -77,7 +79,7 @@ pub fn validate(
             }
         }
         let (e, w) = reports.iter().flat_map(|r| &r.findings).fold((0, 0), |(e, w), f| {
-            if f.severity == crate::validate::Severity::Error { (e + 1, w) } else { (e, w + 1) }
+            if f.severity == crate::skill::validate::Severity::Error { (e + 1, w) } else { (e, w + 1) }
         });
         let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         writeln!(
@@ -143,10 +145,10 @@ pub fn topics(out: &mut dyn Write, corpus: &Corpus) -> anyhow::Result<()> {
         any = true;
         writeln!(out, "{}", sanitize_line(&corpus.node(s.skill).title))?;
         for g in catalog::topics(&cat) {
-            let size = crate::brief::human_bytes(g.size_bytes);
+            let size = crate::util::human::human_bytes(g.size_bytes);
             writeln!(out, "  {} — {} sections, {size}", g.complexity, g.sections.len())?;
             for sec in &g.sections {
-                let sz = crate::brief::human_bytes(sec.size_bytes);
+                let sz = crate::util::human::human_bytes(sec.size_bytes);
                 writeln!(out, "    {}  {sz}  [{}]", sanitize_line(&sec.title), sanitize_line(&sec.id))?;
             }
         }

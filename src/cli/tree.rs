@@ -5,10 +5,10 @@ use std::io::Write;
 use serde_json::json;
 
 use super::json;
-use crate::brief::{human_bytes, human_count};
 use crate::model::{Corpus, NodeId, NodeKind};
-use crate::sanitize::sanitize_line;
 use crate::tokens::TokenTable;
+use crate::util::human::{human_bytes, human_count};
+use crate::util::sanitize::sanitize_line;
 
 /// Print the tree of every root, `depth` levels deep (`None` = all).
 pub fn print(

@@ -9,9 +9,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::error::{Error, Result};
 
 /// The default folder for saved clipboards: the platform data dir of `skillnav`
-/// (`ProjectDirs::from("", "", "skillnav")`), `None` when the platform has no home dir.
+/// ([`crate::util::paths::data_dir`]), `None` when the platform has no home dir.
 pub fn default_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "skillnav").map(|d| d.data_dir().to_path_buf())
+    crate::util::paths::data_dir()
 }
 
 /// Save `text` to a new file `clipboard-<YYYYMMDD-HHMMSS>.md` (UTC) in `dir` (or
@@ -62,7 +62,7 @@ fn save_in(text: &str, dir: &Path, stamp: &str, ext: &str) -> Result<PathBuf> {
 /// `YYYYMMDD-HHMMSS` (UTC) of `secs` since the Unix epoch (civil-from-days, proleptic
 /// Gregorian calendar).
 pub(crate) fn utc_stamp(secs: u64) -> String {
-    let (y, m, d, h, mi, sec) = crate::utc::civil(secs);
+    let (y, m, d, h, mi, sec) = crate::util::utc::civil(secs);
     format!("{y:04}{m:02}{d:02}-{h:02}{mi:02}{sec:02}")
 }
 

@@ -10,8 +10,8 @@ mod osc52;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::brief::{human_bytes, human_count};
 use crate::tokens::Encoding;
+use crate::util::human::{human_bytes, human_count};
 
 pub use file::{default_dir as default_save_dir, save as save_to_file, save_as as save_to_file_as};
 pub use native::{SERVE_ARG, serve_main};
@@ -122,7 +122,7 @@ pub fn status_line(outcome: &CopyOutcome, bytes: u64, tokens: u64, encoding: Enc
 /// - `Sent via OSC 52 (terminal does not confirm) · 4.2 kB · 1,034 tokens (o200k_base)`, plus
 ///   ` — over the 100 kB limit, may be dropped` when `over_limit` (`osc52_limit` in bytes);
 /// - `Saved to /path · 4.2 kB · 1,034 tokens (o200k_base)` (the path sanitised for the
-///   terminal with [`crate::sanitize::sanitize_line`]).
+///   terminal with [`crate::util::sanitize::sanitize_line`]).
 pub fn status_line_with_limit(
     outcome: &CopyOutcome,
     bytes: u64,
@@ -142,7 +142,7 @@ pub fn status_line_with_limit(
             format!("Sent via OSC 52 (terminal does not confirm) · {size}{warn}")
         }
         CopyOutcome::Saved(p) => {
-            format!("Saved to {} · {size}", crate::sanitize::sanitize_line(&p.display().to_string()))
+            format!("Saved to {} · {size}", crate::util::sanitize::sanitize_line(&p.display().to_string()))
         }
     }
 }

@@ -387,7 +387,7 @@ pub fn now_iso8601() -> String {
 
 /// Seconds since the Unix epoch → `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
 pub fn iso8601(secs: u64) -> String {
-    let (y, m, d, h, mi, sec) = crate::utc::civil(secs);
+    let (y, m, d, h, mi, sec) = crate::util::utc::civil(secs);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z")
 }
 

@@ -9,7 +9,7 @@
 //! the skill rule), then add a match arm in `Loader::load_folder` calling the new loader
 //! with `(corpus, parent, dir, rel)`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::model::Format;
 
@@ -57,7 +57,7 @@ pub(crate) fn detect_with(dir: &Path, readme: &mut Readme) -> Format {
         Format::Lazytools
     } else if super::seekers::detect(dir) {
         Format::Seekers
-    } else if skill_md(dir).is_some() {
+    } else if super::skill::skill_md_in(dir).is_some() {
         Format::Skill
     } else if super::git_adr::detect_with(dir, readme) {
         Format::GitAdr
@@ -66,12 +66,6 @@ pub(crate) fn detect_with(dir: &Path, readme: &mut Readme) -> Format {
     } else {
         Format::Markdown
     }
-}
-
-/// The skill file of `dir`: `SKILL.md`, else the lower-case `skill.md` the reference
-/// validator also accepts (FORMATS §3.1).
-pub fn skill_md(dir: &Path) -> Option<PathBuf> {
-    ["SKILL.md", "skill.md"].iter().map(|n| dir.join(n)).find(|p| p.is_file())
 }
 
 /// Extensions parsed as markdown (lower-case, without the dot).

@@ -456,7 +456,7 @@ impl<'a> Loader<'a> {
                 self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
                 return;
             }
-            let follow_skill = mode == Mode::Plain && detect::skill_md(&target).is_some();
+            let follow_skill = mode == Mode::Plain && super::skill::skill_md_in(&target).is_some();
             if follow_skill || (!inside && self.opts.follow_links) {
                 self.visit(&target);
                 // The target lives elsewhere: its own repository's ignore rules apply.

@@ -41,7 +41,7 @@ pub mod read;
 mod roots;
 pub mod scopes;
 mod section_pool;
-mod skill;
+pub mod skill;
 pub mod walk;
 
 pub use roots::{discover_roots, root_specs};

@@ -6,10 +6,22 @@ use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
+use std::path::PathBuf;
+
 use super::load::{Loader, Mode, folder_name};
 use super::markdown::collapse_ws;
 use crate::frontmatter::{Frontmatter, Value};
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};
+
+/// The file names of a skill's main file, in preference order: `SKILL.md`, else the
+/// lower-case `skill.md` the reference validator also accepts (docs/FORMATS.md §3.1). The
+/// one list both the folder detector ([`skill_md_in`]) and [`crate::skill::skill_md`] use.
+pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// The skill file of folder `dir` (see [`SKILL_FILE_NAMES`]); `None` when it has none.
+pub fn skill_md_in(dir: &Path) -> Option<PathBuf> {
+    SKILL_FILE_NAMES.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
 
 /// Load the skill folder `real` (relative path `rel`, `""` when it is the opened root) as a
 /// `Skill` child of `parent`; returns the skill node.

@@ -4,7 +4,7 @@
 //! [`crate::render::theme::Theme::resolve`]).
 //!
 //! Invariant: text entering a span through [`Span::new`] is passed through
-//! [`crate::sanitize::sanitize_line`], so control characters and escape sequences never reach
+//! [`crate::util::sanitize::sanitize_line`], so control characters and escape sequences never reach
 //! the terminal (ESC shows as `␛`, the invalid-UTF-8 placeholder as U+FFFD).
 
 use std::fmt;
@@ -12,7 +12,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::render::width;
-use crate::sanitize::sanitize_line;
+use crate::util::sanitize::sanitize_line;
 
 /// A 24-bit colour. In theme TOML it is written `"#rrggbb"` (see [`Rgb::from_hex`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

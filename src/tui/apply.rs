@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::app::{App, Effect, SearchView};
 use super::curate::Question;
 use super::curate::actions as curate;
-use super::format;
 use super::preview;
 use super::update::sync;
 use super::workers::WorkerMsg;
+use crate::util::human;
 
 /// Apply one worker result (stale generations are dropped).
 pub fn apply(app: &mut App, msg: WorkerMsg) {
@@ -142,8 +142,8 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.copying = false;
             app.status = format!(
                 "The system clipboard is not available and {} is over the OSC 52 limit of {}",
-                format::bytes(built.bytes),
-                format::bytes(app.settings.clipboard.osc52_limit as u64)
+                human::short_bytes(built.bytes),
+                human::short_bytes(app.settings.clipboard.osc52_limit as u64)
             );
             curate::ask(app, Question::Oversize(built));
         }

@@ -51,7 +51,7 @@ pub fn line(l: &render::Line, theme: &UiTheme) -> Line<'static> {
 /// A span of untrusted `text` in a chrome style: the text is sanitised on the way
 /// (control characters and escape sequences are neutralised).
 pub fn text(text: &str, style: Style) -> Span<'static> {
-    Span::styled(crate::sanitize::sanitize_line(text).into_owned(), style)
+    Span::styled(crate::util::sanitize::sanitize_line(text).into_owned(), style)
 }
 
 #[cfg(test)]

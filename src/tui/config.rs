@@ -73,7 +73,7 @@ impl Default for BriefSettings {
             format: "md".into(),
             mode: "auto".into(),
             listing: "available-skills".into(),
-            export_max_reference_bytes: crate::export::DEFAULT_MAX_REFERENCE_BYTES,
+            export_max_reference_bytes: crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES,
             export_catalog: false,
         }
     }
@@ -116,10 +116,7 @@ impl Settings {
 
 /// The user config folder: `$SKILLNAV_CONFIG_DIR`, else the platform config dir.
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("SKILLNAV_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "skillnav").map(|p| p.config_dir().to_path_buf())
+    crate::util::paths::config_dir()
 }
 
 fn read_user(name: &str) -> Option<String> {
@@ -202,7 +199,7 @@ impl Settings {
                 b.mode
             ));
         }
-        if crate::listing::ListingFormat::parse(&b.listing).is_none() {
+        if crate::skill::listing::ListingFormat::parse(&b.listing).is_none() {
             out.push(format!(
                 "config.toml [brief] listing: {:?} is not plain, xml or available-skills; using available-skills",
                 b.listing

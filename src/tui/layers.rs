@@ -1,15 +1,15 @@
 //! Disclosure layers in the preview (issue 5 §1): what each layer of a skill costs an agent
 //! (metadata always, SKILL.md body on activation, each reference on demand, assets never as
 //! text), and for a root the always-loaded `<available_skills>` listing of its skills.
-//! Computed on a worker ([`compute`], exact counts of [`crate::layers`]) and shown as a
+//! Computed on a worker ([`compute`], exact counts of [`crate::skill::layers`]) and shown as a
 //! section of the skill's or root's summary ([`lines`]).
 
-use crate::layers::{RootLayers, SkillLayers, root_layers, skill_layers};
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::render::{Line, Role, Span};
+use crate::skill::layers::{RootLayers, SkillLayers, root_layers, skill_layers};
 use crate::tokens::TokenCounter;
 
-use super::format;
+use crate::util::human;
 
 /// The layers of one node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ fn row(label: String, tokens: String, note: String, label_w: usize) -> Line {
 }
 
 fn tok(n: u64) -> String {
-    format!("{} tok", format::count(n))
+    format!("{} tok", human::short_count(n))
 }
 
 /// The section lines: a heading, one row per layer, and the total (skill), or the
@@ -83,13 +83,13 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             out.push(row(
                 "SKILL.md body".into(),
                 tok(l.body_tokens),
-                format!("on activation · {}", format::bytes(l.body_bytes)),
+                format!("on activation · {}", human::short_bytes(l.body_bytes)),
             ));
             for r in &l.references {
                 out.push(row(
                     r.path.clone(),
                     tok(r.tokens),
-                    format!("on demand · {}", format::bytes(r.bytes)),
+                    format!("on demand · {}", human::short_bytes(r.bytes)),
                 ));
             }
             if !l.assets.is_empty() {
@@ -97,7 +97,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                 out.push(row(
                     format!("{} scripts/assets", l.assets.len()),
                     "0 tok".into(),
-                    format!("never loaded as text · {}", format::bytes(bytes)),
+                    format!("never loaded as text · {}", human::short_bytes(bytes)),
                 ));
             }
             out.push(row("total".into(), tok(l.total_tokens), String::new()));
@@ -128,9 +128,9 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                     tok(s.total_tokens),
                     format!(
                         "{} · {} · {}",
-                        format::count(s.metadata_tokens),
-                        format::count(s.body_tokens),
-                        format::count(refs)
+                        human::short_count(s.metadata_tokens),
+                        human::short_count(s.body_tokens),
+                        human::short_count(refs)
                     ),
                 ));
             }

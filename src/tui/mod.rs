@@ -16,7 +16,6 @@ pub mod bridge;
 pub mod config;
 pub mod curate;
 pub mod editor;
-pub mod format;
 pub mod glyphs;
 pub mod headless;
 pub mod keymap;

@@ -11,9 +11,9 @@ use crate::render::{self, Line, RenderOptions, Rendered, Role, Span, terms::Term
 use crate::tokens::TokenTable;
 
 use super::app::{App, Effect};
-use super::format;
 use super::glyphs;
 use super::layers::{LayerView, wants_layers};
+use crate::util::human;
 
 /// Longest text rendered in the preview, in bytes; the rest is announced, not dropped
 /// silently.
@@ -77,8 +77,8 @@ pub fn build(
             if cut < text.len() {
                 let note = format!(
                     "… preview shows the first {} of {}; the rest is in the file",
-                    format::bytes(cut as u64),
-                    format::bytes(text.len() as u64)
+                    human::short_bytes(cut as u64),
+                    human::short_bytes(text.len() as u64)
                 );
                 r.lines.push(Line::new());
                 r.line_offsets.push(cut);
@@ -104,7 +104,7 @@ pub fn renders_on_worker(corpus: &Corpus, id: NodeId) -> bool {
 
 /// The placeholder shown while the worker renders `id`.
 fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
-    let note = format!("Rendering {}…", format::bytes(corpus.text(id).len() as u64));
+    let note = format!("Rendering {}…", human::short_bytes(corpus.text(id).len() as u64));
     let lines = render::wrap(&[Span::role(note, Role::Dim)], width as usize);
     let line_offsets = vec![0; lines.len()];
     let rendered = Rendered { lines, line_offsets, width, ..Rendered::default() };
@@ -160,10 +160,10 @@ fn summary(
         for c in node.children.iter().take(MAX_CHILDREN) {
             let child = corpus.node(*c);
             let tok = match tokens.total(*c) {
-                Some(t) => format!("{} tok", format::count(t)),
+                Some(t) => format!("{} tok", human::short_count(t)),
                 None => "… tok".into(),
             };
-            let sizes = format!("  {} · {tok}", format::bytes(child.bytes));
+            let sizes = format!("  {} · {tok}", human::short_bytes(child.bytes));
             let mut l = Line::new();
             l.push(Span::role(format!("{} ", glyphs::kind(child.kind)), Role::ListMarker));
             l.push(Span::role(&child.title, Role::Text));

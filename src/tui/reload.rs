@@ -80,7 +80,7 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     });
     let expanded = ids(&mut app.tree.expanded.iter().copied());
     let selected = ids(&mut app.selection.members());
-    let levels: Vec<(String, crate::exposure::Exposure)> =
+    let levels: Vec<(String, crate::curate::exposure::Exposure)> =
         app.curate.exposure.entries().into_iter().map(|(n, e)| (old.node(n).id.clone(), e)).collect();
     let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
     // The status bar's warning count: swap the root's load warnings for the new ones.
@@ -130,13 +130,13 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         app.status = format!("{what} no longer there after the reload: {}", gone.join(", "));
     }
     // Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
-    let mut exposure = crate::exposure::ExposureMap::new();
+    let mut exposure = crate::curate::exposure::ExposureMap::new();
     for (id, e) in &levels {
         if let Some(n) = new.find(id) {
             exposure.set(n, Some(*e));
         }
     }
-    for (n, e) in crate::exposure::ExposureMap::from_corpus(&new).entries() {
+    for (n, e) in crate::curate::exposure::ExposureMap::from_corpus(&new).entries() {
         if !known.contains(&new.node(n).id) {
             exposure.set(n, Some(e));
         }

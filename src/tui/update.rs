@@ -11,13 +11,13 @@ pub use super::apply::apply;
 use super::curate::PreviewKind;
 use super::curate::actions::{self as curate, curate_action};
 use super::editor::actions::{self as edit, editor_action};
-use super::format;
 use super::keymap::Mode;
 use super::layout::{self, Areas};
 use super::mouse::{mouse_click, mouse_scroll};
 use super::preview;
 use super::results;
 use super::search::{jump_to_hit, move_hit, search_action, set_query};
+use crate::util::human;
 
 /// The layout of the current frame.
 pub fn areas(app: &App) -> Areas {
@@ -110,7 +110,7 @@ pub(super) fn normal_action(app: &mut App, action: Action) {
             app.status = if n == 0 {
                 "Nothing to reload".into()
             } else {
-                format!("Reloading {} from disk…", format::plural(n, "root"))
+                format!("Reloading {} from disk…", human::plural(n, "root"))
             };
         }
         Action::BriefPreview => curate::open_preview(app, PreviewKind::Brief),
@@ -194,7 +194,7 @@ fn toggle_select(app: &mut App) {
 pub fn selection_summary(app: &App) -> String {
     let (tokens, complete) = app.selection_tokens;
     let more = if complete { "" } else { "…" };
-    format!("sel {} · {}{more} tok", app.selection.len(), format::count(tokens))
+    format!("sel {} · {}{more} tok", app.selection.len(), human::short_count(tokens))
 }
 
 pub(super) fn page(app: &App) -> usize {

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::exposure::Exposure;
+use crate::curate::exposure::Exposure;
 use crate::model::{NodeId, Selection};
 use crate::tui::action::Action;
 use crate::tui::app::{App, Effect, TextPurpose};
-use crate::tui::format;
 use crate::tui::keymap::Mode;
+use crate::util::human;
 
 use super::job::{TextJob, What, skills_for};
 use super::recipes;
@@ -120,7 +120,7 @@ pub fn cycle_budget(app: &mut App) {
         Some(b) => c.presets.iter().copied().find(|p| *p > b),
     };
     app.status = match c.budget {
-        Some(b) => format!("Budget {} tokens", format::count(b)),
+        Some(b) => format!("Budget {} tokens", human::short_count(b)),
         None => "No token budget".into(),
     };
     refresh_preview(app);
@@ -131,7 +131,7 @@ pub(super) fn set_budget(app: &mut App, b: Option<u64>) {
     app.curate.budget = b;
     app.status = match b {
         Some(1) => "Budget 1 token".into(),
-        Some(b) => format!("Budget {} tokens", format::count(b)),
+        Some(b) => format!("Budget {} tokens", human::short_count(b)),
         None => "No token budget".into(),
     };
     refresh_preview(app);
@@ -197,7 +197,9 @@ pub(super) fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
             if units.is_empty() && alone {
                 Err("Nothing to brief: select sections (Space) or add the query's hits (r)".into())
             } else if alone
-                && units.iter().all(|u| ex.level(&app.corpus, *u) == crate::exposure::Exposure::Hidden)
+                && units
+                    .iter()
+                    .all(|u| ex.level(&app.corpus, *u) == crate::curate::exposure::Exposure::Hidden)
             {
                 Err(format!(
                     "Nothing to brief: the {} hidden (x gives another exposure level)",
@@ -241,7 +243,7 @@ pub fn copy_brief(app: &mut App) {
     }
     app.copying = true;
     app.curate.copy_note.clear();
-    app.status = format!("Copying a brief of {}…", format::plural(units.len(), "section"));
+    app.status = format!("Copying a brief of {}…", human::plural(units.len(), "section"));
     let job = job(app, brief_what(app, units));
     app.curate.generation += 1;
     app.effects.push(Effect::Text {
@@ -276,7 +278,7 @@ pub fn copy_skill(app: &mut App) {
         .count();
     let note = match outside {
         0 => String::new(),
-        k => format!(" ({} not in a skill, left out)", format::plural(k, "selected item")),
+        k => format!(" ({} not in a skill, left out)", human::plural(k, "selected item")),
     };
     app.copying = true;
     app.status = if n == 1 {

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::export::{ExportOptions, export_skill};
-use crate::exposure::ExposureMap;
+use crate::curate::export::{ExportOptions, export_skill};
+use crate::curate::exposure::ExposureMap;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 use crate::tui::app::{App, Effect};
@@ -95,7 +95,8 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
         with_catalog: app.settings.brief.export_catalog,
         encoding: app.encoding(),
     };
-    app.status = format!("Exporting to {}…", crate::sanitize::sanitize_line(&job.dir.display().to_string()));
+    app.status =
+        format!("Exporting to {}…", crate::util::sanitize::sanitize_line(&job.dir.display().to_string()));
     app.effects.push(Effect::Export(Box::new(job)));
 }
 
@@ -109,7 +110,7 @@ fn expand_home(dir: &str) -> PathBuf {
 /// Write the export (on a worker).
 pub fn run(job: &ExportJob) -> ExportOutcome {
     let non_empty = std::fs::read_dir(&job.dir).is_ok_and(|mut d| d.next().is_some());
-    if let Some(open) = crate::export::open_file_inside(&job.corpus, &job.dir).filter(|_| non_empty) {
+    if let Some(open) = crate::curate::export::open_file_inside(&job.corpus, &job.dir).filter(|_| non_empty) {
         return ExportOutcome::Failed(format!(
             "Export refused: {} holds files open here (e.g. {}); choose another folder",
             job.dir.display(),
@@ -131,17 +132,17 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
             let warn = if r.warnings.is_empty() {
                 "validates clean".to_string()
             } else {
-                format!("{} (? lists them)", crate::tui::format::plural(r.warnings.len(), "warning"))
+                format!("{} (? lists them)", crate::util::human::plural(r.warnings.len(), "warning"))
             };
-            let shown = crate::sanitize::sanitize_line(&r.dir.display().to_string()).into_owned();
+            let shown = crate::util::sanitize::sanitize_line(&r.dir.display().to_string()).into_owned();
             let prefix = format!("export {shown}: ");
             let warnings = r.warnings.iter().map(|w| format!("{prefix}{w}")).collect();
             ExportOutcome::Done(
                 format!(
                     "Exported {} to {} · {warn} · {} · SKILL.md body {} lines, {} tokens",
-                    crate::tui::format::plural(r.sections.len(), "section"),
-                    crate::sanitize::sanitize_line(&r.dir.display().to_string()),
-                    crate::tui::format::plural(r.files.len(), "file"),
+                    crate::util::human::plural(r.sections.len(), "section"),
+                    crate::util::sanitize::sanitize_line(&r.dir.display().to_string()),
+                    crate::util::human::plural(r.files.len(), "file"),
                     r.body_lines,
                     r.body_tokens,
                 ),

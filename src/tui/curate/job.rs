@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use crate::brief::curated::{self, BriefFormat, CuratedRequest};
 use crate::brief::lazytools::Mode;
-use crate::exposure::ExposureMap;
+use crate::curate::exposure::ExposureMap;
 use crate::index::Index;
-use crate::listing::{ListingFormat, ListingOptions};
 use crate::model::{Corpus, NodeId, NodeKind};
-use crate::render_skill::{RenderOptions, SkillText, render_many, render_skill, skill_from_text};
+use crate::skill::listing::{ListingFormat, ListingOptions};
+use crate::skill::render::{RenderOptions, SkillText, render_many, render_skill, skill_from_text};
 use crate::tokens::{Encoding, TokenCounter};
 
 /// What to build.
@@ -142,7 +142,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
             let label = format!(
                 "brief · {} · {shown_mode}{}",
                 format.as_str(),
-                crate::tui::format::plural(brief.sections, "section")
+                crate::util::human::plural(brief.sections, "section")
             );
             Ok(BuiltText {
                 bytes: brief.bytes as u64,
@@ -196,7 +196,7 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
 /// The skill as `renderSkill` sees it, from the corpus: its SKILL.md text, folder name,
 /// absolute location and base dir (when file-backed). `None` when it has no SKILL.md.
 pub fn skill_text(corpus: &Corpus, skill: NodeId) -> Option<SkillText> {
-    let md = crate::layers::skill_md(corpus, skill)?;
+    let md = crate::skill::skill_md(corpus, skill)?;
     let node = corpus.node(md);
     let abs: Option<PathBuf> =
         node.span.and_then(|s| corpus.sources.get(s.source.0 as usize)).and_then(|s| s.abs_path.clone());

@@ -18,9 +18,9 @@ use ratatui_textarea::TextArea;
 
 use crate::brief::curated::BriefFormat;
 use crate::brief::lazytools::Mode as BriefMode;
-use crate::exposure::{Exposure, ExposureMap};
-use crate::listing::ListingFormat;
+use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId, Selection};
+use crate::skill::listing::ListingFormat;
 use crate::tokens::TokenTable;
 
 use super::config::Settings;
@@ -150,7 +150,7 @@ pub struct Curate {
     /// `--recipe NAME`: a stored recipe to load once loading is done.
     pub pending_name: Option<String>,
     /// Folder of saved recipes (`None`: no user data dir).
-    pub store: Option<crate::recipe::Store>,
+    pub store: Option<crate::curate::recipe::Store>,
     /// Said after the next copy's status (e.g. selected items `Y` left out).
     pub copy_note: String,
     /// Bumped for every text job; results of older ones are dropped.
@@ -167,7 +167,7 @@ pub struct Curate {
 
 impl Curate {
     /// Curation state from the settings (budget, presets, format, mode, listing) with no
-    /// exposure levels; recipes are kept in [`crate::recipe::default_dir`].
+    /// exposure levels; recipes are kept in [`crate::curate::recipe::default_dir`].
     pub fn new(settings: &Settings) -> Curate {
         let b = &settings.brief;
         Curate {
@@ -185,7 +185,7 @@ impl Curate {
             recipe_file: None,
             recipe_pending: false,
             pending_name: None,
-            store: crate::recipe::default_dir().map(crate::recipe::Store::new),
+            store: crate::curate::recipe::default_dir().map(crate::curate::recipe::Store::new),
             copy_note: String::new(),
             generation: 0,
             preview: None,

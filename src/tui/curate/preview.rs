@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use crate::brief::curated::BriefFormat;
 use crate::brief::lazytools::Mode as BriefMode;
-use crate::listing::ListingFormat;
 use crate::render::width::{grapheme_width, str_width};
+use crate::skill::listing::ListingFormat;
 use crate::tui::action::Action;
 use crate::tui::app::{App, CopyRoute, Effect, TextPurpose};
-use crate::tui::format;
 use crate::tui::keymap::Mode;
+use crate::util::human;
 
 use super::actions::{cycle_budget, job, recount, what_for};
 use super::job::BuiltText;
@@ -137,8 +137,8 @@ pub fn sync(app: &mut App) {
                     lines.push(String::new());
                     lines.push(format!(
                         "… the preview shows the first {} of {}; y copies all of it",
-                        format::bytes(cut as u64),
-                        format::bytes(b.bytes)
+                        human::short_bytes(cut as u64),
+                        human::short_bytes(b.bytes)
                     ));
                 }
                 lines

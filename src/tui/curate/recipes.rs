@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::exposure::ExposureMap;
-use crate::recipe::Recipe;
+use crate::curate::exposure::ExposureMap;
+use crate::curate::recipe::Recipe;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::Mode;
@@ -163,7 +163,7 @@ pub fn capture(app: &App, name: &str) -> Recipe {
 /// Save the current state as recipe `name`: into the `--recipe FILE` when `name` is the name
 /// of the recipe loaded from it, else into the store.
 pub fn save_named(app: &mut App, name: &str) {
-    if !crate::recipe::valid_name(name) {
+    if !crate::curate::recipe::valid_name(name) {
         app.status = format!(
             "Invalid recipe name {name:?}: 1-64 of A-Z a-z 0-9 - _ . (not starting with . or ending in .json)"
         );
@@ -190,8 +190,8 @@ pub fn save_named(app: &mut App, name: &str) {
             app.status = format!(
                 "Saved recipe {name} · {} selected · {} → {}",
                 recipe.selected.len(),
-                crate::tui::format::plural(recipe.exposure.len(), "exposure level"),
-                crate::sanitize::sanitize_line(&path.display().to_string())
+                crate::util::human::plural(recipe.exposure.len(), "exposure level"),
+                crate::util::sanitize::sanitize_line(&path.display().to_string())
             );
             if app.mode == Mode::Recipes {
                 let entries = entries(app);

@@ -13,10 +13,10 @@ use super::{Editor, View};
 use crate::error::Error;
 use crate::frontmatter;
 use crate::model::{Corpus, NodeId, NodeKind};
+use crate::skill::validate::Profile;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Effect, SavedEdit};
 use crate::tui::keymap::{KeyChord, Mode};
-use crate::validate::Profile;
 
 /// The SKILL.md a node belongs to: `(absolute path, path shown, skill folder name, root
 /// index)`. A skill node gives its `SKILL.md`; any node inside a `SKILL.md` (the file, its

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use ratatui_textarea::TextArea;
 
 use crate::frontmatter::{self, LoadedFile, parse_tree, verify_strict};
-use crate::validate::{Finding, Profile, validate_skill_md};
+use crate::skill::validate::{Finding, Profile, validate_skill_md};
 
 use fields::{Field, FieldKind, text_area};
 

@@ -12,8 +12,8 @@ use super::row::{Piece, fit};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::curate::{InputPurpose, PreviewKind, Question};
-use crate::tui::format;
 use crate::tui::keymap::Mode;
+use crate::util::human;
 
 /// Draw the popup of the current curation mode over `screen`.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
@@ -80,12 +80,12 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
         Some(Ok(b)) => {
             let mut left: Vec<Piece> = vec![
                 (format!("{} · ", b.label), t.popup),
-                (format!("{} tokens ({})", format::count(b.tokens), b.encoding.as_str()), t.tokens),
-                (format!(" · {}", format::bytes(b.bytes)), t.bytes),
+                (format!("{} tokens ({})", human::short_count(b.tokens), b.encoding.as_str()), t.tokens),
+                (format!(" · {}", human::short_bytes(b.bytes)), t.bytes),
             ];
             if let Some(budget) = c.budget.filter(|_| p.kind == PreviewKind::Brief) {
                 let style = if b.tokens > budget { t.error } else { t.dim };
-                left.push((format!(" · budget {}", format::count(budget)), style));
+                left.push((format!(" · budget {}", human::short_count(budget)), style));
             }
             if !b.left_out.is_empty() {
                 left.push((format!(" · left out {}: {}", b.left_out.len(), b.left_out.join(", ")), t.warn));
@@ -222,9 +222,9 @@ fn draw_ask(frame: &mut Frame, app: &App, screen: Rect) {
             format!(
                 "The system clipboard is not available. {} ({} tokens) is over the OSC 52 limit of {}: \
                  many terminals drop it silently. Save it to a file, or send it anyway?",
-                format::bytes(b.bytes),
-                format::count(b.tokens),
-                format::bytes(app.settings.clipboard.osc52_limit as u64)
+                human::short_bytes(b.bytes),
+                human::short_count(b.tokens),
+                human::short_bytes(app.settings.clipboard.osc52_limit as u64)
             ),
             &[Action::SaveFile, Action::Confirm, Action::Escape],
         ),

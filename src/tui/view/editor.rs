@@ -11,12 +11,12 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::row::{Piece, fit};
 use crate::frontmatter::DiffKind;
+use crate::skill::validate::Severity;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::editor::fields::FieldKind;
 use crate::tui::editor::{Editor, View};
 use crate::tui::keymap::Mode;
-use crate::validate::Severity;
 
 /// Lines of problems shown under the form at most.
 const MAX_PROBLEM_LINES: usize = 3;

@@ -10,7 +10,8 @@ use super::row::{Piece, fit};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::Mode;
-use crate::tui::{format, glyphs, outline};
+use crate::tui::{glyphs, outline};
+use crate::util::human;
 
 /// Draw the outline over the right part of `screen` (the tree stays visible).
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
@@ -31,7 +32,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     for (i, (id, depth)) in o.items.iter().enumerate().skip(o.offset).take(rows) {
         let n = corpus.node(*id);
         let indent = "  ".repeat(depth.saturating_sub(1) as usize);
-        let tok = app.tokens.total(*id).map_or_else(|| "…".to_string(), format::count);
+        let tok = app.tokens.total(*id).map_or_else(|| "…".to_string(), human::short_count);
         let mut line = fit(
             vec![(format!("{indent}{} ", glyphs::kind(n.kind)), t.glyph_section), (n.title.clone(), t.popup)],
             vec![(format!(" {tok:>6}"), t.tokens)],

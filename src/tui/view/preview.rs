@@ -8,7 +8,8 @@ use ratatui::widgets::Paragraph;
 
 use super::row::{Piece, fit};
 use crate::tui::app::{App, Focus};
-use crate::tui::{bridge, format};
+use crate::tui::bridge;
+use crate::util::human;
 
 /// Draw the header into `header` and the body into `body`.
 pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
@@ -25,11 +26,11 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
             left.push((format!(" · L{a}–{b}"), t.dim));
         }
         let tok = match app.tokens.total(id) {
-            Some(n) => format!("{} tok", format::count(n)),
+            Some(n) => format!("{} tok", human::short_count(n)),
             None => "… tok".into(),
         };
         let mut right: Vec<Piece> = vec![
-            (format!(" {}", format::bytes(node.bytes)), t.bytes),
+            (format!(" {}", human::short_bytes(node.bytes)), t.bytes),
             (" · ".into(), t.dim),
             (tok, t.tokens),
         ];

@@ -7,9 +7,10 @@ use ratatui::widgets::Paragraph;
 
 use super::row::fit;
 use crate::tui::app::{App, Focus};
+use crate::tui::glyphs;
 use crate::tui::keymap::Mode;
 use crate::tui::results::{ResultRow, rows};
-use crate::tui::{format, glyphs};
+use crate::util::human;
 
 /// Draw the results into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -52,7 +53,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 let right = if i < v.content.len() {
                     vec![(format!(" {:>7.2} ", hit.score), t.tokens)]
                 } else {
-                    vec![(format!(" {:>5} ", format::bytes(node.bytes)), t.bytes)]
+                    vec![(format!(" {:>5} ", human::short_bytes(node.bytes)), t.bytes)]
                 };
                 let mut line = fit(left, right, w, 8);
                 if i == s.selected {

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::render::width::{ELLIPSIS, grapheme_width, str_width};
-use crate::sanitize::sanitize_line;
+use crate::util::sanitize::sanitize_line;
 
 /// A piece of a row: text (untrusted; sanitised here) and its style.
 pub type Piece = (String, Style);

@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     if !app.warnings.is_empty() {
         left.push((
-            format!("! {} (? lists them)  ", crate::tui::format::plural(app.warnings.len(), "warning")),
+            format!("! {} (? lists them)  ", crate::util::human::plural(app.warnings.len(), "warning")),
             t.status.patch(t.warn),
         ));
     }

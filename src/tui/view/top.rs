@@ -9,9 +9,9 @@ use ratatui::widgets::Paragraph;
 use super::row::{Piece, fit};
 use crate::render::width::str_width;
 use crate::tui::app::App;
-use crate::tui::format;
 use crate::tui::keymap::Mode;
 use crate::tui::update::selection_summary;
+use crate::util::human;
 
 /// Cells of the budget bar.
 const BAR: usize = 8;
@@ -29,8 +29,8 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
         " {} · sel {} · {}{more}/{} tok ",
         app.encoding().short(),
         app.selection.len(),
-        format::count(tokens),
-        format::count(budget)
+        human::short_count(tokens),
+        human::short_count(budget)
     );
     let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
     let over = tokens > budget;
@@ -47,7 +47,7 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     let mut out: Vec<Piece> =
         vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.top.patch(t.dim))];
     if over {
-        out.push((format!(" +{} over", format::count(tokens - budget)), t.top.patch(t.error)));
+        out.push((format!(" +{} over", human::short_count(tokens - budget)), t.top.patch(t.error)));
     }
     out.push((" ".into(), t.top));
     out
@@ -90,7 +90,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(line).style(t.top), area);
     if searching {
         let before: String = s.query.chars().take(s.cursor).collect();
-        let x = (prefix_w + str_width(&crate::sanitize::sanitize_line(&before))) as u16;
+        let x = (prefix_w + str_width(&crate::util::sanitize::sanitize_line(&before))) as u16;
         if x < area.width {
             frame.set_cursor_position(Position { x: area.x + x, y: area.y });
         }

@@ -8,12 +8,13 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use crate::exposure::Exposure;
+use crate::curate::exposure::Exposure;
 use crate::model::{Mark, NodeKind};
 
 use super::row::{Piece, fit};
 use crate::tui::app::{App, Focus};
-use crate::tui::{format, glyphs};
+use crate::tui::glyphs;
+use crate::util::human;
 
 /// Draw the tree into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -97,12 +98,12 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     // them), then tokens. Decided by the pane width alone, so columns stay aligned.
     if width >= 24 {
         let tok = match app.tokens.total(row.id) {
-            Some(n) if container => format!("Σ{}", format::count(n)),
-            Some(n) => format::count(n),
+            Some(n) if container => format!("Σ{}", human::short_count(n)),
+            Some(n) => human::short_count(n),
             None => "…".into(),
         };
         if width >= 36 {
-            right.push((format!(" {:>5}", format::bytes(node.bytes)), t.bytes));
+            right.push((format!(" {:>5}", human::short_bytes(node.bytes)), t.bytes));
         }
         right.push((format!(" {tok:>6} "), t.tokens));
     }

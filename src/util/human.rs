@@ -1,5 +1,7 @@
 //! Human-readable numbers shared by briefs, clipboard statuses, the CLI and the TUI:
-//! decimal (SI) byte sizes and counts with thousands separators. Pure, no I/O.
+//! decimal (SI) byte sizes and counts with thousands separators ([`human_bytes`],
+//! [`human_count`]), the short forms of the tree and status bar ([`short_bytes`],
+//! [`short_count`]) and plurals ([`plural`]). Pure, no I/O.
 
 /// SI units after bytes; each step is ×1000 (DESIGN.md §4: "bytes are exact", so sizes are
 /// decimal like `du --si`, never binary KiB).
@@ -47,6 +49,36 @@ pub fn human_count(n: u64) -> String {
     out
 }
 
+/// Bytes in short form: `980B`, `4.2k`, `312k`, `1.2M`, `3.4G` (1k = 1000 bytes).
+pub fn short_bytes(n: u64) -> String {
+    match n {
+        0..1000 => format!("{n}B"),
+        _ => scaled(n),
+    }
+}
+
+/// A count (tokens) in short form: `980`, `4.2k`, `71k`, `1.2M`.
+pub fn short_count(n: u64) -> String {
+    match n {
+        0..1000 => n.to_string(),
+        _ => scaled(n),
+    }
+}
+
+/// `n` and `noun`, with an `s` unless `n` is 1: `1 section`, `3 sections`.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+fn scaled(n: u64) -> String {
+    let (v, unit) = match n {
+        0..1_000_000 => (n as f64 / 1e3, "k"),
+        1_000_000..1_000_000_000 => (n as f64 / 1e6, "M"),
+        _ => (n as f64 / 1e9, "G"),
+    };
+    if v < 9.95 { format!("{v:.1}{unit}") } else { format!("{}{unit}", v.round() as u64) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +122,20 @@ mod tests {
         assert_eq!(human_count(1034), "1,034");
         assert_eq!(human_count(100_000), "100,000");
         assert_eq!(human_count(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn short_sizes_use_one_letter_units() {
+        assert_eq!(short_bytes(0), "0B");
+        assert_eq!(short_bytes(980), "980B");
+        assert_eq!(short_bytes(4_210), "4.2k");
+        assert_eq!(short_bytes(9_960), "10k");
+        assert_eq!(short_bytes(312_400), "312k");
+        assert_eq!(short_bytes(1_234_567), "1.2M");
+        assert_eq!(short_count(71), "71");
+        assert_eq!(short_count(71_300), "71k");
+        assert_eq!(short_count(3_400_000_000), "3.4G");
+        assert_eq!(plural(1, "section"), "1 section");
+        assert_eq!(plural(0, "section"), "0 sections");
     }
 }

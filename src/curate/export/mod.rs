@@ -7,18 +7,20 @@
 //! [`MAX_BODY_TOKENS`] tokens (FORMATS §3.4): rows that do not fit go to
 //! `references/index.md`, which the body links. Optionally `assets/catalog.json` in the
 //! active-skills schema (FORMATS §1.6). The result is checked with
-//! [`crate::validate::validate_skill_md`] (spec profile) before returning.
+//! [`crate::skill::validate::validate_skill_md`] (spec profile) before returning.
+
+pub mod links;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::error::{Error, Result};
-use crate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId};
+use crate::skill::validate::{Profile, Severity, nfkc_trim, validate_skill_md};
 use crate::tokens::TokenCounter;
-use crate::validate::{Profile, Severity, nfkc_trim, validate_skill_md};
 
 /// SKILL.md body line limit (spec guidance, FORMATS §3.4).
 pub const MAX_BODY_LINES: usize = 500;
@@ -79,7 +81,7 @@ pub struct ExportReport {
     /// SKILL.md body tokens.
     pub body_tokens: u64,
     /// Validation warnings (spec profile) of the written SKILL.md (errors abort instead),
-    /// then relative links to files left out of the export ([`crate::export_links`]).
+    /// then relative links to files left out of the export ([`crate::curate::export::links`]).
     pub warnings: Vec<String>,
 }
 
@@ -147,7 +149,7 @@ fn display_title(corpus: &Corpus, id: NodeId) -> String {
 /// `s` cut to at most `max` chars at a word boundary, with `…` when cut; markdown links
 /// and images keep only their text (a table row's link would point anywhere).
 fn cut_words(s: &str, max: usize) -> String {
-    let s = &crate::export_links::strip_links(s);
+    let s = &crate::curate::export::links::strip_links(s);
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -271,13 +273,9 @@ pub fn export_skill(
     opts: &ExportOptions,
 ) -> Result<ExportReport> {
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let ok_name = !name.is_empty()
-        && name.len() <= 64
-        && nfkc_trim(&name) == name
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--");
+    // The spec's name rule, and ASCII only: the name is also the folder written.
+    let ok_name =
+        name.is_ascii() && nfkc_trim(&name) == name && crate::skill::name_problems(&name).is_empty();
     if !ok_name {
         return Err(Error::Usage(format!(
             "{}: the folder name is the skill name and must be 1-64 of a-z 0-9 and single '-'",
@@ -388,11 +386,11 @@ pub fn export_skill(
     // reported (they would be dead in the new skill).
     let mut link_warnings: Vec<String> = Vec::new();
     for ((file, text), src) in files.iter_mut().zip(&file_src) {
-        *text = crate::export_links::rewrite(text, src, file, &moved, &mut link_warnings);
+        *text = crate::curate::export::links::rewrite(text, src, file, &moved, &mut link_warnings);
     }
     let mut body_always = String::new();
     for (a, b, src) in &always_srcs {
-        body_always.push_str(&crate::export_links::rewrite(
+        body_always.push_str(&crate::curate::export::links::rewrite(
             &always_body[*a..*b],
             src,
             "SKILL.md",
@@ -428,7 +426,7 @@ pub fn export_skill(
     let mut intro = format!(
         "# {name}\n\n{n} section{}, {} tokens ({}). Pick a section from the table and read only its reference file.\n\n",
         if n == 1 { "" } else { "s" },
-        crate::brief::human_count(total_tokens),
+        crate::util::human::human_count(total_tokens),
         counter.encoding().as_str()
     );
     if !always_body.is_empty() {

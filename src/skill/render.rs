@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::frontmatter::{self, Value};
-use crate::listing::{ListingEntry, ListingOptions, format_listing};
+use crate::skill::listing::{ListingEntry, ListingOptions, format_listing};
 
 /// Options of [`render_body`] (context-chef `RenderSkillOptions`, FORMATS §5.3).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,9 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
+use super::skill_md;
 use crate::model::{Corpus, Flag, NodeId, NodeKind};
+use crate::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use crate::tokens::TokenCounter;
 
 /// One on-demand file of a skill.
@@ -70,14 +71,6 @@ fn location(corpus: &Corpus, file: NodeId) -> String {
         .and_then(|s| s.abs_path.as_ref())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|| n.path.clone())
-}
-
-/// The SKILL.md file node of a skill (a direct child named `SKILL.md`/`skill.md`).
-pub fn skill_md(corpus: &Corpus, skill: NodeId) -> Option<NodeId> {
-    corpus.node(skill).children.iter().copied().find(|c| {
-        let n = corpus.node(*c);
-        n.kind == NodeKind::File && (n.title == "SKILL.md" || n.title == "skill.md")
-    })
 }
 
 /// The listing entry of a skill: frontmatter name/description/when-to-use from its SKILL.md

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::error::{Error, Result};
-use crate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId, NodeKind, Selection};
 
 /// Current recipe schema.
@@ -262,7 +262,7 @@ impl Recipe {
 /// The default recipe folder: `<user data dir>/recipes` (`directories::ProjectDirs` for
 /// `skillnav`); `None` when the platform has no home directory.
 pub fn default_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "skillnav").map(|d| d.data_dir().join("recipes"))
+    crate::util::paths::data_dir().map(|d| d.join("recipes"))
 }
 
 /// A recipe store: one `<name>.json` per recipe in `dir`.

@@ -95,8 +95,9 @@ pub const CLAUDE_CODE_KEYS: [&str; 12] = [
     "shell",
 ];
 
-/// Max `name` length in chars (FORMATS §3.2).
-pub const NAME_MAX_CHARS: usize = 64;
+pub use super::NAME_MAX_CHARS;
+use super::NameProblem;
+
 /// Max `description` length in chars.
 pub const DESCRIPTION_MAX_CHARS: usize = 1024;
 /// Max `compatibility` length in chars.
@@ -160,51 +161,24 @@ pub fn validate_skill(
             if !matches!(e.value, Value::Str(_)) || name.is_empty() {
                 push(&mut out, Severity::Error, "name-empty", "name must be a non-empty string".into(), line);
             } else {
-                let n = name.chars().count();
-                if n > NAME_MAX_CHARS {
-                    push(
-                        &mut out,
-                        Severity::Error,
-                        "name-length",
-                        format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"),
-                        line,
-                    );
-                }
-                if name != name.to_lowercase() {
-                    push(
-                        &mut out,
-                        Severity::Error,
-                        "name-case",
-                        format!("name '{name}' must be lower-case"),
-                        line,
-                    );
-                }
-                if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
-                    push(
-                        &mut out,
-                        Severity::Error,
-                        "name-chars",
-                        format!("name '{name}' may only hold letters, digits and hyphens"),
-                        line,
-                    );
-                }
-                if name.starts_with('-') || name.ends_with('-') {
-                    push(
-                        &mut out,
-                        Severity::Error,
-                        "name-hyphen",
-                        "name must not start or end with a hyphen".into(),
-                        line,
-                    );
-                }
-                if name.contains("--") {
-                    push(
-                        &mut out,
-                        Severity::Error,
-                        "name-double-hyphen",
-                        "name must not contain consecutive hyphens".into(),
-                        line,
-                    );
+                for problem in super::name_problems(&name) {
+                    let (code, message) = match problem {
+                        NameProblem::Empty => ("name-empty", "name must be a non-empty string".to_string()),
+                        NameProblem::TooLong(n) => {
+                            ("name-length", format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"))
+                        }
+                        NameProblem::Case => ("name-case", format!("name '{name}' must be lower-case")),
+                        NameProblem::Chars => {
+                            ("name-chars", format!("name '{name}' may only hold letters, digits and hyphens"))
+                        }
+                        NameProblem::EdgeHyphen => {
+                            ("name-hyphen", "name must not start or end with a hyphen".to_string())
+                        }
+                        NameProblem::DoubleHyphen => {
+                            ("name-double-hyphen", "name must not contain consecutive hyphens".to_string())
+                        }
+                    };
+                    push(&mut out, Severity::Error, code, message, line);
                 }
                 let folder = nfkc_trim(folder_name);
                 if !folder.is_empty() && folder != name {
