@@ -2,7 +2,7 @@
 //! over `tests/fixtures/brief/guide.md`: exact text, sizes, empty selections and packing
 //! under a token budget.
 
-use skillnav::brief::{self, Brief, QueryBriefOptions};
+use skillnav::brief::{self, Brief};
 use skillnav::index::Index;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind, Source, TextSpan};
 use skillnav::tokens::{Encoding, TokenCounter};
@@ -128,7 +128,7 @@ const GOLDEN_FOUR: &str = concat!(
 #[test]
 fn selection_brief_golden_two_roots() {
     let (c, ids) = corpus();
-    let b = brief::selection_brief(&c, &[ids.install, ids.keys, ids.chunk1, ids.chunk2], bytes4());
+    let b = brief::selection_brief(&c, &[ids.install, ids.keys, ids.chunk1, ids.chunk2], None, bytes4());
     assert_eq!(b.text, GOLDEN_FOUR);
     assert_eq!(b.sections, 4);
     assert_eq!(b.bytes, 500);
@@ -140,7 +140,7 @@ fn selection_brief_golden_two_roots() {
 #[test]
 fn selection_brief_keeps_the_given_order() {
     let (c, ids) = corpus();
-    let b = brief::selection_brief(&c, &[ids.chunk2, ids.install], bytes4());
+    let b = brief::selection_brief(&c, &[ids.chunk2, ids.install], None, bytes4());
     let later = b.text.find("## Later").expect("chunk-2 block");
     let install = b.text.find("## Install").expect("install block");
     assert!(later < install, "{}", b.text);
@@ -152,7 +152,7 @@ fn selection_brief_keeps_the_given_order() {
 #[test]
 fn selection_brief_includes_the_full_text_of_nested_sections() {
     let (c, ids) = corpus();
-    let b = brief::selection_brief(&c, &[ids.usage], bytes4());
+    let b = brief::selection_brief(&c, &[ids.usage], None, bytes4());
     let expected = concat!(
         "# Context brief\n",
         "\n",
@@ -184,7 +184,7 @@ fn selection_brief_includes_the_full_text_of_nested_sections() {
 fn selection_brief_counts_exact_o200k_tokens() {
     let (c, ids) = corpus();
     let counter = TokenCounter::new(Encoding::O200kBase);
-    let b = brief::selection_brief(&c, &[ids.guide], counter);
+    let b = brief::selection_brief(&c, &[ids.guide], None, counter);
     let body = c.text(ids.guide).trim_end_matches('\n');
     let header = format!(
         "Sources: docs · 1 section · {} tokens (o200k_base) · {} bytes\n",
@@ -199,7 +199,7 @@ fn selection_brief_counts_exact_o200k_tokens() {
 #[test]
 fn empty_selection_says_no_sections_selected() {
     let (c, _) = corpus();
-    let b = brief::selection_brief(&c, &[], bytes4());
+    let b = brief::selection_brief(&c, &[], None, bytes4());
     assert_eq!(b.text, "# Context brief\n\nNo sections selected.\n");
     assert_eq!(b.sections, 0);
     assert_eq!((b.bytes, b.tokens), (39, 10));
@@ -210,7 +210,7 @@ fn empty_selection_says_no_sections_selected() {
 fn pack_leaves_out_what_does_not_fit_and_says_so() {
     let (c, ids) = corpus();
     let units = [ids.install, ids.keys, ids.chunk1, ids.chunk2];
-    let b = brief::pack(&c, &units, 100, bytes4());
+    let b = brief::selection_brief(&c, &units, Some(100), bytes4());
     let expected = concat!(
         "# Context brief\n",
         "\n",
@@ -242,7 +242,7 @@ fn pack_leaves_out_what_does_not_fit_and_says_so() {
     assert_sizes(&b, bytes4());
     // Keeping Keys instead (the next in order) would not fit: 328 bytes of sections and
     // header plus the closing line naming chunk-1 and chunk-2 is 103 tokens.
-    let with_keys = brief::selection_brief(&c, &[ids.install, ids.keys], bytes4());
+    let with_keys = brief::selection_brief(&c, &[ids.install, ids.keys], None, bytes4());
     let footer = "\nLeft out (over the 100-token budget): notes/todo.md#chunk-1, notes/todo.md#chunk-2\n";
     assert_eq!(bytes4().count(&format!("{}{footer}", with_keys.text)), 103);
 }
@@ -251,7 +251,7 @@ fn pack_leaves_out_what_does_not_fit_and_says_so() {
 fn pack_with_a_budget_too_small_for_any_section_lists_them_all() {
     let (c, ids) = corpus();
     let units = [ids.install, ids.keys, ids.chunk1, ids.chunk2];
-    let b = brief::pack(&c, &units, 10, bytes4());
+    let b = brief::selection_brief(&c, &units, Some(10), bytes4());
     let expected = concat!(
         "# Context brief\n",
         "\n",
@@ -273,14 +273,14 @@ fn pack_under_o200k_never_exceeds_the_budget() {
     let (c, ids) = corpus();
     let counter = TokenCounter::new(Encoding::O200kBase);
     let units = [ids.guide, ids.install, ids.usage, ids.keys, ids.chunk1, ids.chunk2];
-    let full = brief::selection_brief(&c, &units, counter).tokens;
+    let full = brief::selection_brief(&c, &units, None, counter).tokens;
     // Below the size of the header plus the closing line naming every section, nothing fits
     // and the brief is over budget by that much (documented); from there on it fits.
-    let nothing = brief::pack(&c, &units, 0, counter);
+    let nothing = brief::selection_brief(&c, &units, Some(0), counter);
     assert_eq!(nothing.sections, 0);
     let mut kept_counts = Vec::new();
     for max in (nothing.tokens..=full + 5).step_by(5) {
-        let b = brief::pack(&c, &units, max, counter);
+        let b = brief::selection_brief(&c, &units, Some(max), counter);
         assert!(b.tokens <= max, "budget {max}: {} tokens", b.tokens);
         kept_counts.push(b.sections);
         assert_eq!(b.sections + b.left_out.len(), units.len());
@@ -295,8 +295,11 @@ fn pack_under_o200k_never_exceeds_the_budget() {
 fn pack_with_room_for_everything_equals_the_selection_brief() {
     let (c, ids) = corpus();
     let units = [ids.install, ids.keys, ids.chunk1, ids.chunk2];
-    assert_eq!(brief::pack(&c, &units, 125, bytes4()), brief::selection_brief(&c, &units, bytes4()));
-    assert_eq!(brief::pack(&c, &units, 1_000_000, bytes4()).text, GOLDEN_FOUR);
+    assert_eq!(
+        brief::selection_brief(&c, &units, Some(125), bytes4()),
+        brief::selection_brief(&c, &units, None, bytes4())
+    );
+    assert_eq!(brief::selection_brief(&c, &units, Some(1_000_000), bytes4()).text, GOLDEN_FOUR);
 }
 /// BM25 scores of `query`'s hits by id, from the index itself (the brief only formats them).
 fn scores(c: &Corpus, index: &Index, query: &str) -> Vec<(String, String)> {
@@ -309,10 +312,6 @@ fn scores(c: &Corpus, index: &Index, query: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn query_opts(max_tokens: Option<u64>) -> QueryBriefOptions {
-    QueryBriefOptions { top_k: 3, max_tokens, counter: bytes4() }
-}
-
 #[test]
 fn query_brief_golden_shows_own_text_and_scores() {
     let (c, _) = corpus();
@@ -320,7 +319,7 @@ fn query_brief_golden_shows_own_text_and_scores() {
     let s = scores(&c, &index, "folder");
     assert_eq!(s.len(), 1, "{s:?}");
     assert_eq!(s[0].0, "docs/guide.md#guide/usage");
-    let b = brief::query_brief(&c, &index, "folder", &query_opts(None));
+    let b = brief::query_brief(&c, &index, "folder", 3, None, bytes4());
     let expected = format!(
         concat!(
             "# Context brief\n",
@@ -353,7 +352,7 @@ fn query_brief_ranks_best_first_across_roots() {
     let (c, ids) = corpus();
     let index = Index::build(&c, &mut |_, _| {});
     let s = scores(&c, &index, "clipboard brief");
-    let b = brief::query_brief(&c, &index, "clipboard brief", &query_opts(None));
+    let b = brief::query_brief(&c, &index, "clipboard brief", 3, None, bytes4());
     assert_eq!(b.sections, s.len());
     let mut at = 0;
     for (id, score) in &s {
@@ -373,7 +372,7 @@ fn query_brief_ranks_best_first_across_roots() {
 fn query_brief_says_how_a_typo_was_searched() {
     let (c, _) = corpus();
     let index = Index::build(&c, &mut |_, _| {});
-    let b = brief::query_brief(&c, &index, "clipbord", &query_opts(None));
+    let b = brief::query_brief(&c, &index, "clipbord", 3, None, bytes4());
     assert!(
         b.text.starts_with(
             "# Context brief\n\nQuery: clipbord · top 3 by BM25\nSearched as: clipbord → clipboard\n"
@@ -388,7 +387,7 @@ fn query_brief_says_how_a_typo_was_searched() {
 fn query_brief_without_hits_says_no_sections_matched() {
     let (c, _) = corpus();
     let index = Index::build(&c, &mut |_, _| {});
-    let b = brief::query_brief(&c, &index, "zzzz", &query_opts(Some(50)));
+    let b = brief::query_brief(&c, &index, "zzzz", 3, Some(50), bytes4());
     assert_eq!(b.text, "# Context brief\n\nQuery: zzzz · top 3 by BM25\n\nNo sections matched.\n");
     assert_eq!((b.sections, b.left_out.len()), (0, 0));
 }
@@ -398,8 +397,8 @@ fn query_brief_under_a_budget_lists_left_out_hits() {
     let (c, _) = corpus();
     let index = Index::build(&c, &mut |_, _| {});
     let s = scores(&c, &index, "clipboard brief");
-    let full = brief::query_brief(&c, &index, "clipboard brief", &query_opts(None));
-    let b = brief::query_brief(&c, &index, "clipboard brief", &query_opts(Some(full.tokens - 1)));
+    let full = brief::query_brief(&c, &index, "clipboard brief", 3, None, bytes4());
+    let b = brief::query_brief(&c, &index, "clipboard brief", 3, Some(full.tokens - 1), bytes4());
     assert!(b.tokens < full.tokens);
     assert!(!b.left_out.is_empty());
     assert_eq!(b.sections + b.left_out.len(), s.len());
@@ -424,7 +423,7 @@ fn pack_names_the_first_50_left_out_ids_and_counts_the_rest() {
         units.push(c.add_child(file, n));
     }
     c.finalize();
-    let b = brief::pack(&c, &units, 600, bytes4());
+    let b = brief::selection_brief(&c, &units, Some(600), bytes4());
     assert!(b.tokens <= 600, "{} tokens", b.tokens);
     assert!(b.sections > 0);
     assert_eq!(b.sections + b.left_out.len(), 80);

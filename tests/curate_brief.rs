@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief, effective_mode, summary_of};
-use skillnav::brief::lazytools::Mode;
+use skillnav::brief::Mode;
+use skillnav::brief::{BriefFormat, BriefRequest, effective_mode};
 use skillnav::curate::exposure::{Exposure, ExposureMap};
+use skillnav::curate::summary::summary_of;
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::index::Index;
 use skillnav::model::{Corpus, NodeId};
@@ -27,8 +28,17 @@ fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
-fn req<'a>(selected: &'a [NodeId], query: Option<&'a str>, format: BriefFormat) -> CuratedRequest<'a> {
-    CuratedRequest { selected, query, top_k: 2, mode: Mode::Auto, format, max_tokens: None, exposure: None }
+fn req<'a>(selected: &'a [NodeId], query: Option<&'a str>, format: BriefFormat) -> BriefRequest<'a> {
+    BriefRequest {
+        selected,
+        query,
+        top_k: 2,
+        mode: Mode::Auto,
+        format,
+        max_tokens: None,
+        exposure: None,
+        from_recipe: false,
+    }
 }
 
 fn golden(name: &str, text: &str) {
@@ -104,7 +114,7 @@ fn locate_mode_golden_has_no_text() {
 fn summarize_mode_golden_condenses_each_section() {
     let c = fixture();
     let sel = [id(&c, "skills/notes/SKILL.md#notes"), id(&c, TAGS)];
-    let r = CuratedRequest { mode: Mode::Summarize, ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest { mode: Mode::Summarize, ..req(&sel, None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     golden("summarize.md", &b.text);
     assert_eq!(summary_of("", "# T\n\nFirst  para\ngoes on.\n\nSecond."), "First para goes on.");
@@ -115,13 +125,13 @@ fn summarize_mode_golden_condenses_each_section() {
 fn extract_mode_gives_retrieved_hits_their_whole_text() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
-    let top = CuratedRequest {
+    let top = BriefRequest {
         top_k: 1,
         mode: Mode::Extract,
         ..req(&[], Some("note format heading"), BriefFormat::Md)
     };
     let b = curated_brief(&c, Some(&index), &top, counter());
-    let answer = CuratedRequest { mode: Mode::Answer, ..top.clone() };
+    let answer = BriefRequest { mode: Mode::Answer, ..top };
     let a = curated_brief(&c, Some(&index), &answer, counter());
     assert!(b.text.contains("`skills/notes/references/format.md#note-format`"), "{}", b.text);
     assert!(b.text.contains("Old notes move to archive/"), "extract includes sub-sections");
@@ -136,7 +146,7 @@ fn exposure_filters_briefs() {
     exp.set(id(&c, "skills/deploy"), Some(Exposure::Always));
     exp.set(id(&c, ROLLBACK), Some(Exposure::Hidden));
     exp.set(id(&c, "skills/notes/references"), Some(Exposure::Explicit));
-    let r = CuratedRequest { exposure: Some(&exp), ..req(&[], Some("note heading"), BriefFormat::Json) };
+    let r = BriefRequest { exposure: Some(&exp), ..req(&[], Some("note heading"), BriefFormat::Json) };
     let b = curated_brief(&c, Some(&index), &r, counter());
     let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
     let got: Vec<(String, String)> = v["sections"]
@@ -151,12 +161,12 @@ fn exposure_filters_briefs() {
     assert!(got.iter().all(|(i, _)| !i.starts_with("skills/notes/references")), "{got:?}");
     // Selected by id, an explicit section is included.
     let sel = [id(&c, TAGS)];
-    let r = CuratedRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     assert!(b.text.contains("`skills/notes/references/format.md#note-format/tags`"));
     // A hidden node is never included, even when selected.
     let sel = [id(&c, ROLLBACK)];
-    let r = CuratedRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     assert!(!b.text.contains("· selected"));
 }
@@ -168,7 +178,7 @@ fn over_budget_brief_names_what_it_left_out() {
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
         let full = curated_brief(&c, None, &req(&sel, None, format), counter());
         let max = full.tokens - 20;
-        let r = CuratedRequest { max_tokens: Some(max), ..req(&sel, None, format) };
+        let r = BriefRequest { max_tokens: Some(max), ..req(&sel, None, format) };
         let b = curated_brief(&c, None, &r, counter());
         assert!(b.tokens <= max, "{format:?}: {} > {max}", b.tokens);
         assert!(!b.left_out.is_empty(), "{format:?}");
@@ -177,7 +187,7 @@ fn over_budget_brief_names_what_it_left_out() {
         }
         assert_eq!(b.sections + b.left_out.len(), 3);
     }
-    let r = CuratedRequest { max_tokens: Some(120), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest { max_tokens: Some(120), ..req(&sel, None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     golden("budget.md", &b.text);
 }
@@ -188,7 +198,7 @@ fn hidden_sub_sections_never_leak_through_a_visible_parent() {
     let mut exp = ExposureMap::new();
     exp.set(id(&c, "skills/notes/references/format.md#note-format"), Some(Exposure::Always));
     exp.set(id(&c, TAGS), Some(Exposure::Hidden));
-    let r = CuratedRequest { exposure: Some(&exp), ..req(&[], None, BriefFormat::Md) };
+    let r = BriefRequest { exposure: Some(&exp), ..req(&[], None, BriefFormat::Md) };
     let b = curated_brief(&c, None, &r, counter());
     assert!(b.text.contains("Every note starts with a level-one heading."), "{}", b.text);
     assert!(b.text.contains("Old notes move to archive/"));
@@ -203,7 +213,7 @@ fn selected_file_holding_an_always_section_lists_it_once() {
     exp.set(id(&c, RECORD), Some(Exposure::Always));
     let file = id(&c, "skills/notes/SKILL.md");
     let sel = [file];
-    let r = CuratedRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Json) };
+    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Json) };
     let b = curated_brief(&c, None, &r, counter());
     let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
     let ids: Vec<&str> =
@@ -238,9 +248,9 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
         .map(|(i, _)| NodeId(i as u32))
         .collect();
     assert_eq!(units.len(), 120);
-    assert!(units.len() > skillnav::brief::curated::EXACT_PACK_MAX);
+    assert!(units.len() > skillnav::brief::select::EXACT_PACK_MAX);
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
-        let r = CuratedRequest { max_tokens: Some(1500), ..req(&units, None, format) };
+        let r = BriefRequest { max_tokens: Some(1500), ..req(&units, None, format) };
         let b = curated_brief(&c, None, &r, counter());
         assert!(b.tokens <= 1500, "{format:?}: {}", b.tokens);
         assert_eq!(b.sections + b.left_out.len(), 120, "{format:?}");
@@ -264,4 +274,15 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
             }
         }
     }
+}
+
+/// The curated layout of `req.format`, whatever layout `build` would choose (these tests pin
+/// the curated layouts).
+fn curated_brief(
+    c: &skillnav::model::Corpus,
+    index: Option<&skillnav::index::Index>,
+    req: &BriefRequest<'_>,
+    counter: skillnav::tokens::TokenCounter,
+) -> skillnav::brief::Brief {
+    skillnav::brief::build_in(c, index, req, skillnav::brief::Layout::curated(req.format), counter)
 }

@@ -16,8 +16,8 @@ use tui_support::{draw, row_text, screen_text, span_text};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
-use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief};
-use skillnav::brief::lazytools::Mode as BriefMode;
+use skillnav::brief::Mode as BriefMode;
+use skillnav::brief::{BriefFormat, BriefRequest};
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::{Recipe, Store};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
@@ -473,7 +473,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     headless::settle(&mut app);
     let b = built(&app);
     // md + auto + no exposure levels: the plain `pack` layout, as `skillnav brief`.
-    let core = skillnav::brief::pack(&app.corpus, &units, 20_000, counter());
+    let core = skillnav::brief::selection_brief(&app.corpus, &units, Some(20_000), counter());
     assert_eq!(b.text, core.text);
     assert_eq!((b.bytes, b.tokens, b.parts), (core.bytes as u64, core.tokens, 2));
     assert!(b.left_out.is_empty());
@@ -510,7 +510,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let b = built(&app);
     let exposure = app.curate.exposure.clone();
     let index = app.index.clone();
-    let req = CuratedRequest {
+    let req = BriefRequest {
         selected: &units,
         query: None,
         top_k: 8,
@@ -518,8 +518,9 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
         format: BriefFormat::Xml,
         max_tokens: Some(20_000),
         exposure: Some(&exposure),
+        from_recipe: false,
     };
-    let xml = curated_brief(&app.corpus, index.as_deref(), &req, counter());
+    let xml = skillnav::brief::build(&app.corpus, index.as_deref(), &req, counter());
     assert!(
         b.text.starts_with("<context_brief mode=\"answer\" encoding=\"o200k_base\" sections=\"2\""),
         "{}",
@@ -539,10 +540,10 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     press(&mut app, KeyCode::Char('m'));
     assert_eq!(app.curate.mode, BriefMode::Extract);
     let b = built(&app);
-    let extract = curated_brief(
+    let extract = skillnav::brief::build(
         &app.corpus,
         index.as_deref(),
-        &CuratedRequest { mode: BriefMode::Extract, ..req.clone() },
+        &BriefRequest { mode: BriefMode::Extract, ..req },
         counter(),
     );
     assert_eq!(b.text, extract.text);
@@ -588,7 +589,7 @@ fn brief_over_budget_names_what_was_left_out() {
     assert_eq!(app.mode, Mode::Brief);
     assert_eq!(app.curate.budget, Some(1_000));
     let units = app.selection.units(&app.corpus);
-    let core = skillnav::brief::pack(&app.corpus, &units, 1_000, counter());
+    let core = skillnav::brief::selection_brief(&app.corpus, &units, Some(1_000), counter());
     assert_eq!(core.left_out, vec![CORS.to_string()]);
     let b = built(&app);
     assert_eq!(b.text, core.text);
@@ -608,7 +609,7 @@ fn brief_preview_without_a_selection_briefs_the_current_node_and_esc_closes() {
     let other = id(&app, OTHER_MD);
     goto(&mut app, other);
     press(&mut app, KeyCode::Char('p'));
-    let core = skillnav::brief::pack(&app.corpus, &[other], 20_000, counter());
+    let core = skillnav::brief::selection_brief(&app.corpus, &[other], Some(20_000), counter());
     assert_eq!(built(&app).text, core.text);
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Normal);
@@ -1271,7 +1272,7 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     press(&mut app, KeyCode::Char('p'));
     let b = built(&app);
     let exposure = app.curate.exposure.clone();
-    let req = CuratedRequest {
+    let req = BriefRequest {
         selected: &[logger],
         query: None,
         top_k: 8,
@@ -1279,8 +1280,9 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         format: BriefFormat::Md,
         max_tokens: Some(20_000),
         exposure: Some(&exposure),
+        from_recipe: false,
     };
-    let core = curated_brief(&app.corpus, app.index.as_deref(), &req, counter());
+    let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
     assert_eq!(b.text, core.text, "a level set: the curated layout, as `skillnav brief`");
     assert_eq!(b.parts, 2);
     assert!(b.text.contains("## Logger Middleware") && b.text.contains("# Hono Skill"), "{}", b.text);
@@ -1313,8 +1315,8 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     assert!(!b.text.contains("## CORS Middleware"), "hidden section cut");
     assert!(b.text.contains("## Logger Middleware"));
     let exposure = app.curate.exposure.clone();
-    let req = CuratedRequest { selected: &[file], max_tokens: None, exposure: Some(&exposure), ..req };
-    assert_eq!(b.text, curated_brief(&app.corpus, app.index.as_deref(), &req, counter()).text);
+    let req = BriefRequest { selected: &[file], max_tokens: None, exposure: Some(&exposure), ..req };
+    assert_eq!(b.text, skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).text);
 }
 
 // ---------------------------------------------------------------- query hits in briefs
@@ -1342,7 +1344,7 @@ fn query_hits_join_the_brief_and_the_recipe() {
     assert!(app.curate.with_query);
     assert_eq!(app.status, "Adding the hits of \"cors\"");
     let b = built(&app);
-    let req = CuratedRequest {
+    let req = BriefRequest {
         selected: &[logger],
         query: Some("cors"),
         top_k: 8,
@@ -1350,11 +1352,12 @@ fn query_hits_join_the_brief_and_the_recipe() {
         format: BriefFormat::Md,
         max_tokens: Some(20_000),
         exposure: Some(&app.curate.exposure),
+        from_recipe: false,
     };
-    let core = curated_brief(&app.corpus, app.index.as_deref(), &req, counter());
+    let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
     assert_eq!(b.text, core.text);
     assert!(b.text.contains("## CORS Middleware"), "a hit of the query");
-    let mode = skillnav::brief::curated::effective_mode(BriefMode::Auto, Some("cors")).as_str();
+    let mode = skillnav::brief::effective_mode(BriefMode::Auto, Some("cors")).as_str();
     assert!(b.label.starts_with(&format!("brief · md · {mode} · ")), "{}", b.label);
     let t = draw(&app);
     assert!(span_text(t.backend().buffer(), 2, 1, 119).contains(" · + hits of \"cors\""));

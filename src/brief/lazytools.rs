@@ -4,58 +4,11 @@
 //!
 //! Lengths and limits are in characters (Python code points).
 
-use std::fmt;
-
 use crate::build::pystr::{collapse_ws, path_name, take_chars, trim};
 use crate::index::lazytools::rank;
 use crate::model::BundleStats;
 
-/// A `query_skill` mode (FORMATS §2.8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// Detect the intent from the task wording ([`resolve_mode`]).
-    #[default]
-    Auto,
-    /// Evidence bullets (+ full excerpts with `include_quotes`).
-    Answer,
-    /// Every selected chunk as an excerpt.
-    Extract,
-    /// The distinct source paths.
-    Locate,
-    /// Condensed bullets of the first 6 chunks.
-    Summarize,
-}
-
-impl Mode {
-    /// The lower-case name lazytools prints in `[mode]`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Auto => "auto",
-            Mode::Answer => "answer",
-            Mode::Extract => "extract",
-            Mode::Locate => "locate",
-            Mode::Summarize => "summarize",
-        }
-    }
-
-    /// Parse `auto|answer|extract|locate|summarize` (exact, lower-case).
-    pub fn parse(s: &str) -> Option<Mode> {
-        Some(match s {
-            "auto" => Mode::Auto,
-            "answer" => Mode::Answer,
-            "extract" => Mode::Extract,
-            "locate" => Mode::Locate,
-            "summarize" => Mode::Summarize,
-            _ => return None,
-        })
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use super::mode::{Mode, resolve_mode};
 
 /// Arguments of `query_skill` besides the task (lazytools' defaults in [`Default`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,25 +26,6 @@ pub struct QuerySkillOptions {
 impl Default for QuerySkillOptions {
     fn default() -> Self {
         Self { mode: Mode::Auto, top_k: 8, max_chars: 10_000, include_quotes: true }
-    }
-}
-
-/// lazytools' `_auto_mode` (FORMATS §2.8): plain substring tests on the lower-cased task,
-/// first match wins — locate (`where`, `find`, `locate`, `which file`, `in quale`, `dove`,
-/// `trova`), then extract (`extract`, `list all`, `enumerate`, `all examples`, `estrai`,
-/// `elenca`), then summarize (`summarize`, `summarise`, `overview`, `brief`, `riassumi`,
-/// `panoramica`), else answer. Never returns [`Mode::Auto`].
-pub fn resolve_mode(task: &str) -> Mode {
-    let t = task.to_lowercase();
-    let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
-    if any(&["where", "find", "locate", "which file", "in quale", "dove", "trova"]) {
-        Mode::Locate
-    } else if any(&["extract", "list all", "enumerate", "all examples", "estrai", "elenca"]) {
-        Mode::Extract
-    } else if any(&["summarize", "summarise", "overview", "brief", "riassumi", "panoramica"]) {
-        Mode::Summarize
-    } else {
-        Mode::Answer
     }
 }
 

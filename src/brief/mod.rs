@@ -1,64 +1,31 @@
-//! Briefs: the text an agent gets (DESIGN.md §5). A markdown brief of selected sections or
-//! of a query's top-k BM25 hits, each section with its provenance (id, path, line range,
-//! score) and its full text, optionally packed under a token budget; plus lazytools'
-//! `query_skill` layout ([`lazytools`]) and the human number formats ([`human_bytes`],
-//! [`human_count`]) the CLI, TUI and clipboard statuses share.
+//! Briefs: the text an agent gets. A brief holds sections chosen from a selection, a
+//! query's top-k BM25 hits and the `always`-exposed sections, each with its provenance (id,
+//! path, line range, score) and its text, optionally packed under a token budget.
 //!
-//! # Markdown layout (exact; pinned by `tests/brief_golden.rs`)
+//! One pipeline: [`build`] is the only place that decides a brief's layout; it gathers and
+//! packs the sections once ([`select`]) and a layout ([`layout`]) only renders them. The
+//! CLI (`skillnav brief`), the TUI (`y`, `p`) and the MCP server call [`build`], so the same
+//! request gives the same bytes everywhere. [`lazytools`] reproduces lazytools'
+//! `query_skill` output byte for byte (a separate format with its own ranking).
 //!
-//! ```text
-//! # Context brief
-//!
-//! [Query: <query> · top <k> by BM25]           (query briefs only)
-//! [Searched as: <typed> → <corrected>, …]      (query briefs, when did-you-mean applied)
-//! Sources: <roots> · <N> section(s) · <T> tokens (<encoding>) · <B> bytes
-//!
-//! ---
-//!
-//! ## <section title>
-//! `<id>` · <path> · lines <start>–<end>[ · score <s:.3>]
-//!
-//! <the section's full text, trailing blank lines trimmed>
-//!
-//! ---
-//! …one block per section…
-//!
-//! Left out (over the <max>-token budget): <id>, <id>, …
-//! ```
-//!
-//! - The last two lines (a blank line and `Left out …`) appear only when a budget left
-//!   sections out; past 50 ids the line names the first 50, then ` and <n> more (<total> in
-//!   all)`.
-//!
-//! - `<roots>`: root labels of the *included* sections, comma-separated, in first-appearance
-//!   order (`none` when a budget left every section out).
-//! - `<T>`/`<B>`: Σ tokens (exact, `TokenCounter::count` of each section text as included)
-//!   and Σ bytes of the section texts, with `,` thousands separators ([`human_count`]).
-//! - The provenance line: the id as a code span; the path relative to its root (omitted when
-//!   empty); `lines a–b` (en dash) when the node has both line numbers and `b > a`, `line a`
-//!   when it has only a start or `a == b`, nothing when it has no line range.
-//! - The title is the node title (its id when the title is blank); line breaks in titles and
-//!   paths become spaces. A section with no text shows `_(no text)_`.
-//! - The text ends with `---\n` (or with the `Left out` line). Nothing is sanitised (a brief
-//!   goes to the clipboard or a file, not the terminal) and nothing is cut silently.
-//! - Selection briefs include each section's full text (`Corpus::text`, sub-sections
-//!   included); query briefs each hit's own text (see [`query_brief`]).
-//! - No sections: `# Context brief\n\nNo sections selected.\n` for a selection;
-//!   for a query the header lines, a blank line and `No sections matched.`.
+//! Module map: [`model`] (the head, sections, origins, formats and shared text helpers),
+//! [`mode`] (answer/extract/locate/summarize and `auto`), [`select`] (gather and pack),
+//! [`layout`] (plain, md, xml, json).
 
-pub mod curated;
-pub mod curated_md;
-pub mod json;
+pub mod layout;
 pub mod lazytools;
-mod markdown;
-pub mod xml;
+pub mod mode;
+pub mod model;
+pub mod select;
 
-pub use curated::{BriefFormat, BriefSection, CuratedRequest, Origin, curated_brief};
+pub use layout::Layout;
+pub use mode::{Mode, effective_mode, resolve_mode};
+pub use model::{BriefFormat, BriefHead, BriefSection, LEFT_OUT_LISTED, Origin};
 
-use crate::index::{Index, SearchOptions};
+use crate::curate::exposure::ExposureMap;
+use crate::index::Index;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;
-use markdown::{Entry, Head};
 
 /// A rendered brief and its exact size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,57 +43,124 @@ pub struct Brief {
     /// Sections left out (over budget), by id, in their original order; never cut silently
     /// (the brief's closing line names them too).
     pub left_out: Vec<String>,
+    /// The layout [`build`] chose.
+    pub layout: Layout,
+    /// The resolved mode (never `Auto`; `Answer` for the plain layout, which states none).
+    pub mode: Mode,
 }
 
-/// Options of [`query_brief`].
+/// What to build a brief from, and how.
 #[derive(Clone, Copy, Debug)]
-pub struct QueryBriefOptions {
-    /// How many BM25 hits to ask [`Index::search`] for.
+pub struct BriefRequest<'a> {
+    /// Selected text units (e.g. `Selection::units`), in order.
+    pub selected: &'a [NodeId],
+    /// Query for BM25 retrieval (needs an index).
+    pub query: Option<&'a str>,
+    /// Retrieved sections at most.
     pub top_k: usize,
-    /// Budget in tokens (in `counter`'s encoding) for the whole brief text; `None` = no limit.
-    /// Sections that do not fit are left out as in [`pack`].
+    /// Mode; `Auto` resolves by [`resolve_mode`] on the query, `Answer` without one.
+    pub mode: Mode,
+    /// Output format.
+    pub format: BriefFormat,
+    /// Budget in tokens for the whole brief text; `None` = no limit.
     pub max_tokens: Option<u64>,
-    /// Counts the brief's tokens.
-    pub counter: TokenCounter,
+    /// Exposure levels; `None` = everything on-demand (no `always` sections).
+    pub exposure: Option<&'a ExposureMap>,
+    /// The request comes from a saved recipe (a recipe's brief always states its mode).
+    pub from_recipe: bool,
 }
 
-/// Markdown brief of `units` (text-bearing nodes, e.g. from `Selection::units`), in the order
-/// given, each with its full text (`Corpus::text`), in the layout of the [module docs](self).
-/// Nodes without a text span are included with `_(no text)_`. Never fails; empty `units`
-/// give the "No sections selected." brief with 0 sections.
-pub fn selection_brief(corpus: &Corpus, units: &[NodeId], counter: TokenCounter) -> Brief {
-    markdown::build(corpus, &Head::Selection, &entries(units), None, counter)
+impl<'a> BriefRequest<'a> {
+    /// A request for `selected` and/or `query` with the defaults: md, `auto`, no budget, no
+    /// exposure levels, top 8.
+    pub fn new(selected: &'a [NodeId], query: Option<&'a str>) -> Self {
+        BriefRequest {
+            selected,
+            query,
+            top_k: 8,
+            mode: Mode::Auto,
+            format: BriefFormat::Md,
+            max_tokens: None,
+            exposure: None,
+            from_recipe: false,
+        }
+    }
+
+    /// The layout this request gets: the plain markdown layout for a selection alone or a
+    /// query alone, in md with mode `auto`, without exposure levels and not from a recipe;
+    /// the curated layout of its format otherwise (md states its mode and each section's
+    /// origin).
+    pub fn layout(&self) -> Layout {
+        let no_levels = self.exposure.is_none_or(ExposureMap::is_empty);
+        let mixed = self.query.is_some() && !self.selected.is_empty();
+        match self.format {
+            BriefFormat::Md if self.mode == Mode::Auto && no_levels && !mixed && !self.from_recipe => {
+                Layout::Plain
+            }
+            format => Layout::curated(format),
+        }
+    }
 }
 
-/// Like [`selection_brief`] but under a budget of `max_tokens` tokens for the *whole* brief
-/// text. First-fit in order: each section is kept if it still fits, otherwise left out and
-/// the next one is tried (a later, smaller section may still fit). The result is checked on
-/// the exact text: `Brief::tokens <= max_tokens` unless even the header with no sections
-/// exceeds it. Left-out ids are all in [`Brief::left_out`] and in the brief's closing line
-/// `Left out (over the <max>-token budget): id, id` (past 50 ids, the first 50 and
-/// `and <n> more (<total> in all)`, so a huge selection still leaves room for sections).
-pub fn pack(corpus: &Corpus, units: &[NodeId], max_tokens: u64, counter: TokenCounter) -> Brief {
-    markdown::build(corpus, &Head::Selection, &entries(units), Some(max_tokens), counter)
+/// Build the brief of `req`: gather its sections in order of value (`always`, selected,
+/// retrieved; [`select::gather`]), pack them under `req.max_tokens` ([`select::pack`]) and
+/// render them in [`BriefRequest::layout`]. `index` is needed for the query's hits; without
+/// one a plain brief ignores the query and a curated one retrieves nothing. Never fails:
+/// no sections give a brief that says so.
+pub fn build(corpus: &Corpus, index: Option<&Index>, req: &BriefRequest<'_>, counter: TokenCounter) -> Brief {
+    build_in(corpus, index, req, req.layout(), counter)
 }
 
-/// Brief of the top-k BM25 hits of `query` (`index.search` with `opts.top_k`, no prefix
-/// expansion), best first, each section's provenance line ending in `score <s:.3>`; under
-/// `opts.max_tokens` when set (as in [`pack`]). No hits give the "No sections matched." brief.
-///
-/// Each hit shows its *own* text (`Corpus::own_text`: the BM25 document that was scored, a
-/// section up to its first sub-heading), so a parent and a child that both match never
-/// repeat text; its line range is that of the own text (`line_start` + its line count − 1,
-/// trailing blank lines included, like the loaders' ranges). Sub-sections that matched are
-/// hits of their own. Did-you-mean corrections the search applied are shown on a
-/// `Searched as: typed → used` line.
-pub fn query_brief(corpus: &Corpus, index: &Index, query: &str, opts: &QueryBriefOptions) -> Brief {
-    let result = index.search(corpus, query, &SearchOptions { top_k: opts.top_k, prefix: false });
-    let hits: Vec<Entry> =
-        result.hits.iter().map(|h| Entry { node: h.node, score: Some(h.score), own_text: true }).collect();
-    let head = Head::Query { query, top_k: opts.top_k, corrections: &result.did_you_mean };
-    markdown::build(corpus, &head, &hits, opts.max_tokens, opts.counter)
+/// [`build`] in a layout the caller pins instead of [`BriefRequest::layout`] (e.g. a curated
+/// layout for a request that would get the plain one).
+pub fn build_in(
+    corpus: &Corpus,
+    index: Option<&Index>,
+    req: &BriefRequest<'_>,
+    layout: Layout,
+    counter: TokenCounter,
+) -> Brief {
+    let plain = layout == Layout::Plain;
+    // The plain layout carries each section's whole text, as answer mode does.
+    let mode = if plain { Mode::Answer } else { effective_mode(req.mode, req.query) };
+    let req = BriefRequest { query: req.query.filter(|_| !plain || index.is_some()), ..*req };
+    let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, counter);
+    let head = BriefHead {
+        query: req.query.map(str::to_string),
+        top_k: req.top_k,
+        mode,
+        corrections,
+        max_tokens: req.max_tokens,
+        encoding: counter.encoding(),
+    };
+    select::pack(&head, &sections, layout, counter)
 }
 
-fn entries(units: &[NodeId]) -> Vec<Entry> {
-    units.iter().map(|n| Entry { node: *n, score: None, own_text: false }).collect()
+/// The plain brief of `units` (text-bearing nodes, e.g. from `Selection::units`) in the
+/// order given, each with its full text; `max_tokens` packs it under a budget for the whole
+/// text. Empty `units` give the "No sections selected." brief. Shorthand for [`build`].
+pub fn selection_brief(
+    corpus: &Corpus,
+    units: &[NodeId],
+    max_tokens: Option<u64>,
+    counter: TokenCounter,
+) -> Brief {
+    let req = BriefRequest { max_tokens, ..BriefRequest::new(units, None) };
+    build(corpus, None, &req, counter)
+}
+
+/// The plain brief of the top `top_k` BM25 hits of `query` (no prefix expansion), best
+/// first, each with its own text (a section up to its first sub-heading: the BM25 document
+/// that was scored) and a `score` in its provenance line; did-you-mean corrections the
+/// search applied are shown on a `Searched as:` line. Shorthand for [`build`].
+pub fn query_brief(
+    corpus: &Corpus,
+    index: &Index,
+    query: &str,
+    top_k: usize,
+    max_tokens: Option<u64>,
+    counter: TokenCounter,
+) -> Brief {
+    let req = BriefRequest { top_k, max_tokens, ..BriefRequest::new(&[], Some(query)) };
+    build(corpus, Some(index), &req, counter)
 }

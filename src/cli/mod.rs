@@ -4,7 +4,6 @@
 
 pub mod args;
 mod brief;
-mod brief_curated;
 mod doctree;
 mod export;
 mod fm;
@@ -121,11 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Some(Command::Brief(a)) => {
             let corpus = open::open(&a.paths, &g)?;
-            if brief_curated::wanted(&a, &corpus) {
-                brief_curated::run(&mut out, &corpus, &a, counter)
-            } else {
-                brief::run(&mut out, &corpus, &a, counter)
-            }
+            brief::run(&mut out, &corpus, &a, counter)
         }
         Some(Command::Render(a)) => render::run(&mut out, &a),
         Some(Command::Export(a)) => {

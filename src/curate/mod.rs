@@ -1,6 +1,8 @@
 //! What the user picks and how eagerly it is exposed: exposure levels ([`exposure`]), saved
-//! selections ([`recipe`]) and exporting a selection as a new skill ([`export`]).
+//! selections ([`recipe`]), exporting a selection as a new skill ([`export`]) and the
+//! one-paragraph summary of a section ([`summary`]).
 
 pub mod export;
 pub mod exposure;
 pub mod recipe;
+pub mod summary;

@@ -190,10 +190,10 @@ impl Settings {
     pub fn problems(&self) -> Vec<String> {
         let b = &self.brief;
         let mut out = Vec::new();
-        if crate::brief::curated::BriefFormat::parse(&b.format).is_none() {
+        if crate::brief::BriefFormat::parse(&b.format).is_none() {
             out.push(format!("config.toml [brief] format: {:?} is not md, xml or json; using md", b.format));
         }
-        if crate::brief::lazytools::Mode::parse(&b.mode).is_none() {
+        if crate::brief::Mode::parse(&b.mode).is_none() {
             out.push(format!(
                 "config.toml [brief] mode: {:?} is not auto, answer, extract, locate or summarize; using auto",
                 b.mode

@@ -330,7 +330,7 @@ pub fn export_skill(
         let text = section_text(corpus, exposure, id);
         let level = exposure.level(corpus, id);
         let tokens = counter.count(&text);
-        let summary = crate::brief::curated::summary_of(&n.summary, &exposure.visible_text(corpus, id));
+        let summary = crate::curate::summary::summary_of(&n.summary, &exposure.visible_text(corpus, id));
         if level == Exposure::Always && always_tokens + tokens <= ALWAYS_BODY_TOKENS {
             always_tokens += tokens;
             if !always_body.is_empty() {

@@ -1,14 +1,12 @@
 //! Building the text the TUI copies or previews, off the UI thread: a brief of the selection
-//! (and the search query's hits when asked), or the rendered skill(s). The layout rule is the
-//! CLI's (`skillnav brief`): the plain markdown layout for a selection or a query alone with
-//! md/auto and no exposure levels, the curated layout (`crate::brief::curated`) otherwise, so
-//! `y` in the TUI and `skillnav brief --select …` give the same bytes.
+//! (and the search query's hits when asked), or the rendered skill(s). Briefs come from
+//! [`crate::brief::build`], the function `skillnav brief` calls, so `y` in the TUI and
+//! `skillnav brief --select …` give the same bytes by construction.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::brief::curated::{self, BriefFormat, CuratedRequest};
-use crate::brief::lazytools::Mode;
+use crate::brief::{BriefFormat, BriefRequest, Layout, Mode};
 use crate::curate::exposure::ExposureMap;
 use crate::index::Index;
 use crate::model::{Corpus, NodeId, NodeKind};
@@ -100,44 +98,22 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
     let counter = TokenCounter::new(job.encoding);
     match &job.what {
         What::Brief { units, query, format, mode, max_tokens, top_k } => {
-            let c = &job.corpus;
             let query = query.as_deref().filter(|q| !q.trim().is_empty());
-            let plain = *format == BriefFormat::Md
-                && *mode == Mode::Auto
-                && job.exposure.is_empty()
-                && (query.is_none() || units.is_empty());
-            let brief = if plain {
-                match (query, &job.index) {
-                    (Some(q), Some(index)) => {
-                        let opts = crate::brief::QueryBriefOptions {
-                            top_k: *top_k,
-                            max_tokens: *max_tokens,
-                            counter,
-                        };
-                        crate::brief::query_brief(c, index, q, &opts)
-                    }
-                    _ => match max_tokens {
-                        Some(max) => crate::brief::pack(c, units, *max, counter),
-                        None => crate::brief::selection_brief(c, units, counter),
-                    },
-                }
-            } else {
-                let req = CuratedRequest {
-                    selected: units,
-                    query,
-                    top_k: *top_k,
-                    mode: *mode,
-                    format: *format,
-                    max_tokens: *max_tokens,
-                    exposure: Some(&job.exposure),
-                };
-                curated::curated_brief(c, job.index.as_deref(), &req, counter)
+            let req = BriefRequest {
+                selected: units,
+                query,
+                top_k: *top_k,
+                mode: *mode,
+                format: *format,
+                max_tokens: *max_tokens,
+                exposure: Some(&job.exposure),
+                from_recipe: false,
             };
-            // The plain layout states no mode; the curated one its resolved mode.
-            let shown_mode = if plain {
-                String::new()
-            } else {
-                format!("{} · ", curated::effective_mode(*mode, query).as_str())
+            let brief = crate::brief::build(&job.corpus, job.index.as_deref(), &req, counter);
+            // The plain layout states no mode; the curated ones their resolved mode.
+            let shown_mode = match brief.layout {
+                Layout::Plain => String::new(),
+                _ => format!("{} · ", brief.mode.as_str()),
             };
             let label = format!(
                 "brief · {} · {shown_mode}{}",

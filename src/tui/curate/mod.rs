@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
 
-use crate::brief::curated::BriefFormat;
-use crate::brief::lazytools::Mode as BriefMode;
+use crate::brief::BriefFormat;
+use crate::brief::Mode as BriefMode;
 use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId, Selection};
 use crate::skill::listing::ListingFormat;

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::brief::curated::BriefFormat;
-use crate::brief::lazytools::Mode as BriefMode;
+use crate::brief::BriefFormat;
+use crate::brief::Mode as BriefMode;
 use crate::render::width::{grapheme_width, str_width};
 use crate::skill::listing::ListingFormat;
 use crate::tui::action::Action;

@@ -104,10 +104,10 @@ pub fn load_path(app: &mut App, path: &Path) {
     app.curate.exposure = applied.exposure.clone();
     // The recipe's budget, "none" included (`max_tokens: null`).
     app.curate.budget = recipe.max_tokens;
-    if let Some(f) = recipe.format.as_deref().and_then(crate::brief::curated::BriefFormat::parse) {
+    if let Some(f) = recipe.format.as_deref().and_then(crate::brief::BriefFormat::parse) {
         app.curate.format = f;
     }
-    if let Some(m) = recipe.mode.as_deref().and_then(crate::brief::lazytools::Mode::parse) {
+    if let Some(m) = recipe.mode.as_deref().and_then(crate::brief::Mode::parse) {
         app.curate.mode = m;
     }
     // Query hits are part of the brief only when the recipe has a query.

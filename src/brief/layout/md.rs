@@ -1,4 +1,5 @@
-//! Markdown layout of curated briefs ([`super::curated`]). Exact:
+//! Markdown layout of curated briefs (a mode, exposure levels, or a selection with a query;
+//! see [`crate::brief::build`]). Exact:
 //!
 //! ```text
 //! # Context brief
@@ -26,19 +27,15 @@
 //! ids, then ` and <n> more (<total> in all)`. With no sections at all the brief ends after
 //! the `Mode:` line with a blank line and `No sections selected or matched.`.
 
-use super::curated::{BriefHead, BriefSection};
-use super::lazytools::Mode;
-use super::markdown::{code_span, left_out_line};
+use crate::brief::mode::Mode;
+use crate::brief::model::{BriefHead, BriefSection, code_span, left_out_line, one_line};
 use crate::util::human::human_count;
-
-/// How many left-out ids the closing line names.
-pub const LEFT_OUT_LISTED: usize = 50;
 
 /// Render the markdown brief of `kept` sections, naming `left` ids as left out.
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
     let mut out = String::from("# Context brief\n\n");
     if let Some(q) = &head.query {
-        out.push_str(&format!("Query: {} · top {} by BM25\n", super::curated::one_line(q), head.top_k));
+        out.push_str(&format!("Query: {} · top {} by BM25\n", one_line(q), head.top_k));
         if !head.corrections.is_empty() {
             let list: Vec<String> = head.corrections.iter().map(|(a, b)| format!("{a} → {b}")).collect();
             out.push_str(&format!("Searched as: {}\n", list.join(", ")));

@@ -1,4 +1,4 @@
-//! Claude-style XML layout of curated briefs ([`super::curated`]). Exact:
+//! Claude-style XML layout of briefs (`--format xml`). Exact:
 //!
 //! ```text
 //! <context_brief mode="answer" encoding="o200k_base" sections="N" tokens="T"[ query="…"][ max_tokens="M"]>
@@ -13,8 +13,8 @@
 //! tokens of the section texts. `lines` is `a-b`, or `a` for a one-line range. Each line
 //! ends with `\n`. Did-you-mean corrections add `searched_as="typed→used, …"`.
 
-use super::curated::{BriefHead, BriefSection};
-use super::lazytools::Mode;
+use crate::brief::mode::Mode;
+use crate::brief::model::{BriefHead, BriefSection};
 use crate::skill::listing::escape_xml;
 
 /// Escape element text: `&`, `<`, `>`.
@@ -63,7 +63,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         out.push_str("</document>\n");
     }
     if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
-        let listed = super::curated_md::LEFT_OUT_LISTED;
+        let listed = crate::brief::model::LEFT_OUT_LISTED;
         let mut ids = left.iter().take(listed).copied().collect::<Vec<_>>().join(", ");
         if left.len() > listed {
             ids.push_str(&format!(", and {} more", left.len() - listed));

@@ -1,4 +1,4 @@
-//! JSON layout of curated briefs ([`super::curated`]): one pretty-printed object (2-space
+//! JSON layout of briefs (`--format json`): one pretty-printed object (2-space
 //! indent, keys of each object in alphabetical order, trailing `\n`) with these fields:
 //!
 //! ```text
@@ -9,7 +9,7 @@
 //!  "left_out": ["id", …], "left_out_count": n}
 //! ```
 //!
-//! `left_out` names the first [`super::curated_md::LEFT_OUT_LISTED`] ids left out over the
+//! `left_out` names the first [`LEFT_OUT_LISTED`] ids left out over the
 //! budget (as the other layouts do), `left_out_count` counts them all.
 //!
 //! `tokens`/`bytes`: Σ over the section texts; `text` is `""` in locate mode; unknown line
@@ -17,7 +17,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::curated::{BriefHead, BriefSection};
+use crate::brief::model::{BriefHead, BriefSection, LEFT_OUT_LISTED};
 
 /// Render the JSON brief of `kept` sections, naming `left` ids as left out.
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
@@ -50,7 +50,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         "tokens": kept.iter().map(|s| s.tokens).sum::<u64>(),
         "bytes": kept.iter().map(|s| s.text.len() as u64).sum::<u64>(),
         "sections": sections,
-        "left_out": left.iter().take(super::curated_md::LEFT_OUT_LISTED).collect::<Vec<_>>(),
+        "left_out": left.iter().take(LEFT_OUT_LISTED).collect::<Vec<_>>(),
         "left_out_count": left.len(),
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
