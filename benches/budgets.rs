@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, load_root, markdown, root_specs};
 use skillnav::render::{RenderOptions, render_markdown};
 use skillnav::tokens::{Encoding, TokenCounter, TokenTable};
@@ -105,5 +106,22 @@ fn main() {
         ms(render),
         r.lines.len(),
         render.as_secs_f64() / parse.as_secs_f64()
+    );
+
+    // The `always` units behind the budget total, recounted on each selection change: with
+    // one file of the large tree set to `always`, the walk covers that file's subtree only;
+    // the baseline is one pre-order walk of the whole corpus (what every keystroke paid).
+    let mut exposure = ExposureMap::new();
+    if let Some(file) = corpus.nodes.iter().position(|n| n.kind == skillnav::model::NodeKind::File) {
+        exposure.set(skillnav::model::NodeId(file as u32), Some(Exposure::Always));
+    }
+    let (units, u) = best_of(20, || exposure.always_units(&corpus));
+    let (walk, w) = best_of(20, || corpus.all_preorder().len());
+    println!(
+        "always units large (one file always): {:.3} ms for {} units; a full pre-order walk of {w} nodes {:.3} ms; ratio {:.3}",
+        ms(units),
+        u.len(),
+        ms(walk),
+        units.as_secs_f64() / walk.as_secs_f64()
     );
 }

@@ -68,3 +68,46 @@ fn always_on_a_file_without_headings_makes_it_a_unit() {
     let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
     assert_eq!(ids, ["bg/SKILL.md#anthropic-brand-styling", "bg/LICENSE.txt"]);
 }
+
+/// The always units by the definition: every text unit of the whole corpus (pre-order)
+/// whose effective level is `always`, not a copy, not inside an already listed unit.
+fn always_units_by_full_walk(m: &ExposureMap, c: &skillnav::model::Corpus) -> Vec<String> {
+    let mut out: Vec<skillnav::model::NodeId> = Vec::new();
+    for id in c.all_preorder() {
+        let n = c.node(id);
+        let unit = n.kind.is_text_unit()
+            || (n.span.is_some() && !n.children.iter().any(|ch| c.node(*ch).kind.is_text_unit()));
+        if !unit || c.is_copy(id) || m.level(c, id) != Exposure::Always {
+            continue;
+        }
+        if out.last().is_some_and(|o| c.is_within(id, *o)) {
+            continue;
+        }
+        out.push(id);
+    }
+    out.iter().map(|n| c.node(*n).id.clone()).collect()
+}
+
+#[test]
+fn always_units_walk_only_always_subtrees_in_document_order() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
+    let c = load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {});
+    let notes = c.find("skills/notes").unwrap();
+    let format = c.find("skills/notes/references/format.md").unwrap();
+    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
+    let mut m = ExposureMap::new();
+    // Set later nodes first: the result still follows the document.
+    m.set(format, Some(Exposure::Always));
+    m.set(record, Some(Exposure::Always));
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.node(*n).id.clone()).collect();
+    assert_eq!(ids, ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format"]);
+    assert_eq!(ids, always_units_by_full_walk(&m, &c));
+    // An always node inside an always subtree, a hidden part and an explicit file.
+    m.set(notes, Some(Exposure::Always));
+    m.set(tags, Some(Exposure::Hidden));
+    m.set(c.find("skills/notes/SKILL.md").unwrap(), Some(Exposure::Explicit));
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.node(*n).id.clone()).collect();
+    assert_eq!(ids, always_units_by_full_walk(&m, &c));
+    assert_eq!(ids, ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format"]);
+}

@@ -154,22 +154,31 @@ impl ExposureMap {
     /// listed is skipped (its text is part of the ancestor's), and so are copies
     /// (`duplicate`/`alias`/`variant`, [`Corpus::is_copy`]).
     pub fn always_units(&self, corpus: &Corpus) -> Vec<NodeId> {
-        if !self.set.values().any(|e| *e == Exposure::Always) {
-            return Vec::new();
-        }
+        // Only the subtrees of nodes set to `always` can hold `always` units: walk those
+        // (outermost first, in document order), not the whole corpus.
+        let mut tops: Vec<NodeId> = self
+            .set
+            .iter()
+            .filter(|(id, e)| **e == Exposure::Always && id.ix() < corpus.len())
+            .map(|(id, _)| *id)
+            .collect();
+        tops.retain(|id| !corpus.ancestors(*id).any(|a| self.set.get(&a) == Some(&Exposure::Always)));
+        tops.sort_by_cached_key(|id| document_position(corpus, *id));
         let mut out: Vec<NodeId> = Vec::new();
-        for id in corpus.all_preorder() {
-            let n = corpus.node(id);
-            // A file without headings (LICENSE.txt, a script) is a unit of its own.
-            let unit = n.kind.is_text_unit()
-                || (n.span.is_some() && !n.children.iter().any(|c| corpus.node(*c).kind.is_text_unit()));
-            if !unit || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
-                continue;
+        for top in tops {
+            for id in corpus.preorder(top) {
+                let n = corpus.node(id);
+                // A file without headings (LICENSE.txt, a script) is a unit of its own.
+                let unit = n.kind.is_text_unit()
+                    || (n.span.is_some() && !n.children.iter().any(|c| corpus.node(*c).kind.is_text_unit()));
+                if !unit || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
+                    continue;
+                }
+                if out.last().is_some_and(|o| corpus.is_within(id, *o)) {
+                    continue;
+                }
+                out.push(id);
             }
-            if out.last().is_some_and(|o| corpus.is_within(id, *o)) {
-                continue;
-            }
-            out.push(id);
         }
         out
     }
@@ -211,4 +220,20 @@ impl ExposureMap {
         out.push_str(text.get(at.min(text.len())..).unwrap_or(""));
         Cow::Owned(out)
     }
+}
+
+/// The position of `id` in document order, as the child indices from its root down
+/// (the root's index in `corpus.roots` first): sorting by it sorts nodes in pre-order.
+fn document_position(corpus: &Corpus, id: NodeId) -> Vec<usize> {
+    let mut path: Vec<NodeId> = std::iter::once(id).chain(corpus.ancestors(id)).collect();
+    path.reverse();
+    let mut pos = Vec::with_capacity(path.len());
+    if let Some(root) = path.first() {
+        pos.push(corpus.roots.iter().position(|r| r == root).unwrap_or(usize::MAX));
+    }
+    for pair in path.windows(2) {
+        let siblings = &corpus.node(pair[0]).children;
+        pos.push(siblings.iter().position(|c| *c == pair[1]).unwrap_or(usize::MAX));
+    }
+    pos
 }
