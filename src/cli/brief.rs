@@ -30,12 +30,12 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
         return lazytools(out, corpus, a, counter);
     }
     let recipe = match &a.recipe {
-        Some(r) => Some(super::export::resolve_recipe(r)?),
+        Some(r) => Some(super::recipe::resolve_recipe(r)?),
         None => None,
     };
     let (mut sel, exposure) = match &recipe {
         Some(r) => {
-            let applied = super::export::apply_with_warnings(r, corpus);
+            let applied = super::recipe::apply_with_warnings(r, corpus);
             (applied.selection, applied.exposure)
         }
         None => (Selection::new(), corpus_levels),

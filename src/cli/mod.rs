@@ -8,13 +8,14 @@ mod doctree;
 mod export;
 mod fm;
 mod json;
-mod layers;
 mod open;
+mod recipe;
 mod render;
 mod search;
 mod show;
 mod skills;
 mod tree;
+mod tree_json;
 
 use std::io::Write;
 
@@ -59,7 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             let corpus = open::open(&paths, &g)?;
             let tokens = TokenTable::count_all(&corpus, counter);
             if json {
-                layers::print_tree_json(&mut out, &corpus, &tokens, depth, counter).map_err(Into::into)
+                tree_json::print_tree_json(&mut out, &corpus, &tokens, depth, counter).map_err(Into::into)
             } else {
                 tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
             }
@@ -128,7 +129,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             export::run_export(&mut out, &corpus, &a, counter)
         }
         Some(Command::Doctree { op }) => doctree::run(&mut out, &op),
-        Some(Command::Recipe { op }) => export::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
+        Some(Command::Recipe { op }) => recipe::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
     };
     result?;
     out.flush()?;
@@ -179,7 +180,7 @@ fn run_tui(cli: Cli) -> anyhow::Result<i32> {
         load: open::load_options(&cli.global),
         theme: cli.theme.clone(),
         recipe: cli.recipe.clone().map(|r| {
-            if export::is_file_ref(&r) {
+            if recipe::is_file_ref(&r) {
                 crate::tui::RecipeArg::File(std::path::PathBuf::from(r))
             } else {
                 crate::tui::RecipeArg::Name(r)
