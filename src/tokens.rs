@@ -111,6 +111,20 @@ pub struct TokenTable {
 }
 
 impl TokenTable {
+    /// Σ tokens of `units` (e.g. `Selection::units`), and whether every unit was counted
+    /// (`false` while counting is still under way for some of them).
+    pub fn sum_units(&self, units: &[crate::model::NodeId]) -> (u64, bool) {
+        let mut sum = 0;
+        let mut complete = true;
+        for u in units {
+            match self.total(*u) {
+                Some(t) => sum += t,
+                None => complete = false,
+            }
+        }
+        (sum, complete)
+    }
+
     /// An empty table (nothing counted) sized for `corpus`.
     pub fn empty(encoding: Encoding, corpus: &Corpus) -> Self {
         Self { encoding, own: vec![None; corpus.len()], total: vec![None; corpus.len()] }

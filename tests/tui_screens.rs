@@ -103,7 +103,7 @@ fn selection_marks_and_running_total() {
     let parent = app.corpus.node(middleware).parent.expect("parent");
     assert_eq!(app.selection.mark(&app.corpus, middleware), Mark::Full);
     assert_eq!(app.selection.mark(&app.corpus, parent), Mark::Partial);
-    let (tokens, complete) = app.selection.tokens(&app.corpus, &app.tokens);
+    let (tokens, complete) = app.tokens.sum_units(&app.selection.units(&app.corpus));
     assert!(complete);
     assert_eq!(tokens, app.tokens.total(middleware).expect("counted"));
     let t = draw(&app);
@@ -121,7 +121,7 @@ fn selection_marks_and_running_total() {
     app.tree.reveal(&app.corpus.clone(), root);
     act(&mut app, &[Action::ToggleSelect]);
     assert_eq!(app.selection.len(), 1);
-    let (all, _) = app.selection.tokens(&app.corpus, &app.tokens);
+    let (all, _) = app.tokens.sum_units(&app.selection.units(&app.corpus));
     assert_eq!(Some(all), app.tokens.total(root));
 }
 

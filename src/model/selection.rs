@@ -141,19 +141,6 @@ impl Selection {
         out
     }
 
-    /// Σ tokens of [`Selection::units`] from `table`, and whether every unit was counted.
-    pub fn tokens(&self, corpus: &Corpus, table: &crate::tokens::TokenTable) -> (u64, bool) {
-        let mut sum = 0;
-        let mut complete = true;
-        for u in self.units(corpus) {
-            match table.total(u) {
-                Some(t) => sum += t,
-                None => complete = false,
-            }
-        }
-        (sum, complete)
-    }
-
     /// Σ bytes of [`Selection::units`].
     pub fn bytes(&self, corpus: &Corpus) -> u64 {
         self.units(corpus).into_iter().map(|u| corpus.node(u).bytes).sum()
