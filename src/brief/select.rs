@@ -150,7 +150,7 @@ fn estimate(
 }
 
 /// Up to this many sections a budget is packed first-fit on the exact text at every step;
-/// above it, on estimates ([`estimate`]) and then checked exactly.
+/// above it, on estimates (per-section costs) and then checked exactly.
 pub const EXACT_PACK_MAX: usize = 64;
 
 /// Exact tries of the fill step after packing on estimates.

@@ -201,7 +201,7 @@ pub enum BriefFormat {
     Md,
     /// lazytools' `query_skill` text, byte for byte (bundles only; needs --query).
     Lazytools,
-    /// Claude-style XML: one <document> per section with id, path, lines and score.
+    /// Claude-style XML: one `<document>` per section with id, path, lines and score.
     Xml,
     /// JSON: {"schema": 1, "mode", "sections": […], "left_out": […], …}.
     Json,
@@ -307,10 +307,10 @@ pub struct RenderArgs {
     /// A ${NAME} value (repeatable), substituted before the $-arguments.
     #[arg(long = "var", value_name = "NAME=VALUE")]
     pub var: Vec<String>,
-    /// Prepend "Base directory for this skill: <dir>".
+    /// Prepend "Base directory for this skill: `<dir>`".
     #[arg(long)]
     pub include_base_dir: bool,
-    /// Do not append "ARGUMENTS: <args>" when no placeholder used the arguments.
+    /// Do not append "ARGUMENTS: `<args>`" when no placeholder used the arguments.
     #[arg(long)]
     pub no_append: bool,
     /// Listing layout for several skills: plain, xml or available-skills.

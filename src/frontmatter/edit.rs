@@ -5,9 +5,9 @@
 
 use std::ops::Range;
 
+use super::entry::{LineEnding, Value, ValueStyle};
 use super::parse::{KeyNode, Parsed, parse_tree};
 use super::quote::{self, BlockText, Context, Quoting};
-use super::{LineEnding, Value, ValueStyle};
 use crate::error::{Error, Result};
 
 /// A new value for a key.

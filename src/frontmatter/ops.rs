@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::diff::{self, DiffLine};
 use super::edit::{self, EditValue};
+use super::entry::{Value, ValueStyle};
 use super::save::{self, SaveReport};
-use super::{Value, ValueStyle};
 use crate::error::{Error, Result};
 
 /// Output form of `fm get`.

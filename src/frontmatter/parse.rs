@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
+use super::entry::{Entry, Frontmatter, LineEnding, Value, ValueStyle};
 use super::lines::{Line, indent_of, is_blank, split_until};
 use super::scalar::{BlockHeader, parse_block_header, scan_quoted};
-use super::{Entry, Frontmatter, LineEnding, Value, ValueStyle};
 
 /// A key at any depth, with the spans the editor needs (top-level keys become [`Entry`]s).
 #[derive(Clone, Debug, PartialEq, Eq)]

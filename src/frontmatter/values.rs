@@ -2,10 +2,10 @@
 //! flow, plain (with continuation lines), block scalars, and block lists. Each returns the
 //! value, its style, its last line and its byte span; problems become warnings.
 
+use super::entry::{Value, ValueStyle};
 use super::lines::{indent_of, is_blank};
 use super::parse::{P, ValOut, cut_comment, has_unquoted_colon, is_dash, key_colon, line_end};
 use super::scalar::{BlockHeader, block_value, flow_scalar, scan_flow, scan_quoted};
-use super::{Value, ValueStyle};
 
 impl P<'_> {
     pub(super) fn quoted(&mut self, i: usize, off: usize, n: usize, key: &str) -> ValOut {

@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 
-use super::{FuzzyIndex, Hit, HitSource, Index, Scorer, SearchOptions, SearchResult};
+use super::engine::Index;
+use super::fuzzy::FuzzyIndex;
+use super::hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
 use crate::model::{Corpus, NodeId};
 
 /// One `key:value` filter (both lower-cased for matching).

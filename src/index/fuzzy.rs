@@ -12,7 +12,7 @@
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32String};
 
-use super::{Hit, HitSource, Scorer};
+use super::hit::{Hit, HitSource, Scorer};
 use crate::model::{Corpus, NodeId};
 
 /// Searches over at least this many haystacks are split across threads.

@@ -18,8 +18,10 @@
 
 use super::bm25::RootIndex;
 use super::distance::{Suggestion, suggest};
+use super::engine::Index;
+use super::hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
 use super::tokenize::scan;
-use super::{Hit, HitSource, Index, Scorer, SearchOptions, SearchResult};
+use crate::model::Corpus;
 
 /// Most vocabulary terms one prefix word expands to (DESIGN.md §3).
 pub const MAX_EXPANSIONS: usize = 64;
@@ -146,6 +148,17 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     cands.truncate(opts.top_k);
     result.hits = cands.into_iter().map(|(_, h)| h).collect();
     result
+}
+
+impl Index {
+    /// Run a BM25 query over all roots and bundles: the best `opts.top_k` hits, score
+    /// descending, ties by document order (see [the module docs](self) for prefix expansion, "did you
+    /// mean" and duplicate query words). An empty or stopword-only query, or an empty
+    /// corpus, gives no hits. Scores are finite and positive. `corpus` must be the corpus the
+    /// index was built from.
+    pub fn search(&self, _corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
+        search(self, query, opts)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,98 @@
+//! The [`Index`] of a whole corpus: one BM25 inverted index per root, the lazytools
+//! bundles, and the document order used for tie-breaking; built here, queried by
+//! [`super::query`] (`Index::search`).
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+
+use super::{bm25, build, fold};
+use crate::model::{BundleStats, Corpus, NodeId};
+
+/// The BM25 index of a whole corpus: one inverted index per root, plus the lazytools
+/// bundles, which are scored by [`super::lazytools::search`] with their own statistics.
+/// `Send + Sync`.
+///
+/// Documents (DESIGN.md §3): nodes with a text span whose kind is a text unit (section,
+/// chunk, part, link, adr) or a `File` with a span and no children (plain `.txt`); the text is
+/// the node's own text. Not indexed: `duplicate`/`alias` nodes and everything inside them,
+/// everything inside a lazytools bundle, texts empty after trimming. Byte-identical texts
+/// (after trimming) within a root are indexed once and reported as [`super::Hit::copies`].
+#[derive(Debug, Default)]
+pub struct Index {
+    pub(super) roots: Vec<bm25::RootIndex>,
+    pub(super) bundles: Vec<(NodeId, Arc<BundleStats>)>,
+    /// Document order (global pre-order rank) of every node, for tie-breaking.
+    pub(super) order: Vec<u32>,
+}
+
+impl Index {
+    /// Build the index of every root of `corpus`. `progress(done, total)` counts documents
+    /// (text units after folding, over all roots): it is called with `(0, total)` first,
+    /// every 256 documents of the calling thread's share, after each root, and finally with
+    /// `(total, total)`, always on the calling thread. Large roots (≥ 512 KiB of text) are
+    /// tokenized on up to 4 threads.
+    pub fn build(corpus: &Corpus, progress: &mut dyn FnMut(usize, usize)) -> Self {
+        let order = fold::document_order(corpus);
+        let docs: Vec<fold::RootDocs<'_>> =
+            corpus.roots.iter().map(|&r| fold::collect_root(corpus, r)).collect();
+        let total: usize = docs.iter().map(|d| d.docs.len()).sum();
+        progress(0, total);
+        let done = AtomicUsize::new(0);
+        let roots = docs
+            .into_iter()
+            .map(|rd| build::build_root(rd, &done, &mut |d| progress(d.min(total), total)))
+            .collect();
+        progress(total, total);
+        let bundles = corpus.bundles.iter().filter(|(b, _)| !corpus.is_copy(*b)).cloned().collect();
+        Self { roots, bundles, order }
+    }
+
+    /// Number of BM25 documents over all roots (after folding identical texts; bundle chunks
+    /// are not counted: lazytools scores them).
+    pub fn doc_count(&self) -> usize {
+        self.roots.iter().map(|r| r.n()).sum()
+    }
+
+    /// Number of distinct terms, summed over the roots' vocabularies.
+    pub fn vocab_len(&self) -> usize {
+        self.roots.iter().map(|r| r.vocab.len()).sum()
+    }
+
+    /// Number of roots indexed.
+    pub fn root_count(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Number of lazytools bundles searched with their own scorer.
+    pub fn bundle_count(&self) -> usize {
+        self.bundles.len()
+    }
+
+    /// Total postings `(document, tf)` over all roots.
+    pub fn posting_count(&self) -> usize {
+        self.roots.iter().map(|r| r.post_doc.len()).sum()
+    }
+
+    /// Approximate heap bytes held by the index.
+    pub fn heap_bytes(&self) -> usize {
+        self.roots.iter().map(|r| r.heap_bytes()).sum::<usize>() + self.order.capacity() * 4
+    }
+
+    /// Document frequency of `term` (lower-case, as [`super::tokenize()`] yields it) in the index of
+    /// `root`; `None` if `root` is not an indexed root.
+    pub fn df(&self, root: NodeId, term: &str) -> Option<usize> {
+        let r = self.roots.iter().find(|r| r.root == root)?;
+        Some(r.vocab.find(term).map_or(0, |t| r.df(t)))
+    }
+
+    /// Every BM25 document (node), roots in order, each root in document order. Folded
+    /// copies and bundle chunks are not included.
+    pub fn documents(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.roots.iter().flat_map(|r| r.docs.iter().copied())
+    }
+
+    /// Document order (global pre-order rank) of `node`; `u32::MAX` for unknown nodes.
+    pub fn order_of(&self, node: NodeId) -> u32 {
+        self.order.get(node.ix()).copied().unwrap_or(u32::MAX)
+    }
+}

@@ -1,0 +1,70 @@
+//! What a search returns: [`Hit`]s (a node, its score, which signal and scorer found it),
+//! the [`SearchResult`] of one query and its [`SearchOptions`].
+
+use crate::model::NodeId;
+
+/// Where a hit came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HitSource {
+    /// Content match, ranked by BM25.
+    Bm25,
+    /// Title/path match (`title | path`, see [`super::fuzzy`]), ranked by nucleo-matcher.
+    Fuzzy,
+}
+
+/// Which BM25 implementation scored a hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scorer {
+    /// Ours (DESIGN.md §3).
+    Skillnav,
+    /// lazytools' (FORMATS §2.7), on bundles.
+    Lazytools,
+}
+
+/// One search hit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hit {
+    /// The matched node.
+    pub node: NodeId,
+    /// Score (BM25 sum, or the fuzzy matcher's score as f64).
+    pub score: f64,
+    /// BM25 or fuzzy.
+    pub source: HitSource,
+    /// Which scorer.
+    pub scorer: Scorer,
+    /// Other nodes of the same root whose own text is byte-identical after trimming, folded
+    /// into this hit ("+N copies"), in document order. Always empty for fuzzy and lazytools
+    /// hits.
+    pub copies: Vec<NodeId>,
+}
+
+/// Options of one query.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Maximum hits per group.
+    pub top_k: usize,
+    /// Expand the last query word as a prefix (while typing; CLI `--prefix`).
+    pub prefix: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self { top_k: 10, prefix: false }
+    }
+}
+
+/// Result of a BM25 query.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// Hits, best first (ties by document order).
+    pub hits: Vec<Hit>,
+    /// Index terms the query resolved to (lower-case; exact words found in some root, prefix
+    /// expansions, did-you-mean replacements), in query order, without duplicates: pass them
+    /// to [`super::match_ranges`] to highlight a hit's text.
+    pub terms: Vec<String>,
+    /// `(typed, used)` pairs, lower-case, for query words found in no root's vocabulary that
+    /// were replaced by the closest term (see [`super::distance`]); in query order.
+    pub did_you_mean: Vec<(String, String)>,
+}
