@@ -13,6 +13,7 @@ Rewrites (idempotent: running it twice changes nothing the second time):
 * `DESIGN §N`, `DESIGN.md §N`, bare `DESIGN.md`      -> `docs/DESIGN.md §N`, `docs/DESIGN.md`
 * `FORMATS §N`, `FORMATS.md §N`, bare `FORMATS.md`   -> `docs/FORMATS.md …`
 * `FORMATS-2 loaders` -> `loaders`; `FORMATS/`x``   -> ``x``
+* `(…, STYLE habit 2)` -> `(…)` (the style notes are not in the repository)
 * issue references are removed so that the sentence still reads:
   `Curated briefs (issue 5 parts 2, 3, 5): …`  -> `Curated briefs: …`
   `(issue 5 part 2, DESIGN.md §5)`              -> `(docs/DESIGN.md §5)`
@@ -22,7 +23,10 @@ Rewrites (idempotent: running it twice changes nothing the second time):
 
 With --check nothing is written; the files that would change are listed. Every comment
 line still holding an issue number or a bare DESIGN/FORMATS cite afterwards is printed as
-"not rewritten"; the exit status is 1 when there is any.
+"not rewritten". With --docs DIR (default: ./docs when it exists) every `§N` cited in the
+rewritten comments must be a numbered heading (`## N.`, `### N.M`) of DIR/DESIGN.md or
+DIR/FORMATS.md; missing ones are printed. The exit status is 1 when anything was printed
+under "not rewritten" or "missing".
 """
 
 import os
@@ -35,11 +39,14 @@ ISSUE = r"[Ii]ssue #?\d+(?:(?: parts?| §) ?\d+(?:\.\d+)*(?:, ?§?\d+(?:\.\d+)*)
 # ... optionally followed by a quote of what it asked: `: "a", "b"`.
 ISSUE_QUOTED = ISSUE + r'(?:: "[^"]*"(?:, "[^"]*")*)?'
 LEFT_ISSUE = re.compile(r"\b[Ii]ssue #?\d+")
-LEFT_DOC = re.compile(r"(?<![\w/.-])(?:DESIGN|FORMATS)\b")
+LEFT_DOC = re.compile(r"(?<![\w/.-])(?:DESIGN|FORMATS)\b|\bSTYLE habit|\bLAYOUT\.md")
 
 
 def rewrite_docs(text):
-    """DESIGN/FORMATS cites -> docs/DESIGN.md / docs/FORMATS.md."""
+    """DESIGN/FORMATS cites -> docs/DESIGN.md / docs/FORMATS.md; cites of the team's style
+    notes (`STYLE habit 2`), which the repository does not hold, are dropped."""
+    text = re.sub(r"[;,] STYLE habit \d+(?=\))", "", text)
+    text = re.sub(r" ?\(STYLE habit \d+\)", "", text)
     text = text.replace("The separator is ASCII on purpose: DESIGN.md writes",
                         "The separator is ASCII on purpose: the first design wrote")
     text = re.sub(r"(?<![\w/.-])FORMATS/(?=`)", "", text)
@@ -89,6 +96,39 @@ def rewrite_comment(body):
     """`body` is the comment text after its `//`, `///` or `//!` marker."""
     new = drop_issue(rewrite_docs(body))
     return new.rstrip() if new != body else body
+
+
+CITE = re.compile(
+    r"docs/(DESIGN|FORMATS)\.md((?:,?\s*§\d+(?:\.\d+)*(?:[–-]\d+(?:\.\d+)*)?)*)"
+)
+SECTION = re.compile(r"§(\d+(?:\.\d+)*)(?:[–-](\d+(?:\.\d+)*))?")
+COMMENTS = []  # comment bodies after rewriting, per file, for the heading check
+
+
+def cited_sections(text):
+    """(doc, number) for every section cited in `text`; ranges expand (`§2.1–2.3`)."""
+    out = set()
+    for m in CITE.finditer(text):
+        for a, b in SECTION.findall(m.group(2)):
+            a = a.rstrip(".")
+            out.add((m.group(1), a))
+            if b:
+                pa, pb = a.split("."), b.split(".")
+                if len(pa) == len(pb) and pa[:-1] == pb[:-1]:
+                    for k in range(int(pa[-1]) + 1, int(pb[-1]) + 1):
+                        out.add((m.group(1), ".".join(pa[:-1] + [str(k)])))
+                else:
+                    out.add((m.group(1), b))
+    return out
+
+
+def doc_headings(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    return set(re.findall(r"(?m)^#{1,6}\s+(\d+(?:\.\d+)*)\.?\s", text))
 
 
 def leftover(body):
@@ -190,6 +230,7 @@ def _rewrite_rust(text, report, rel):
         marker = re.match(r"//[/!]?", text[start:end]).group(0)
         body = text[start + len(marker):end]
         new = rewrite_comment(body)
+        COMMENTS.append(new)
         if new != body:
             line_start = text.rfind("\n", 0, start) + 1
             if not text[line_start:start].strip():  # a comment line, not a trailing one
@@ -232,6 +273,7 @@ def rewrite_python(text, report, rel):
         if editable:
             a, b = editable
             new = rewrite_comment(line[a:b])
+            COMMENTS.append(new)
             lines[k] = line[:a] + new + line[b:]
             if leftover(new):
                 report.append("%s:%d: %s" % (rel, k + 1, lines[k].strip()))
@@ -243,7 +285,15 @@ def rewrite_python(text, report, rel):
 
 def main(argv):
     check = "--check" in argv
-    roots = [a for a in argv if not a.startswith("--")] or ["src", "tests", "benches"]
+    docs = "docs"
+    args = []
+    it = iter(argv)
+    for a in it:
+        if a == "--docs":
+            docs = next(it, docs)
+        elif not a.startswith("--"):
+            args.append(a)
+    roots = args or ["src", "tests", "benches"]
     report, changed, other = [], [], []
     for root in roots:
         files = [root] if os.path.isfile(root) else sorted(
@@ -280,8 +330,22 @@ def main(argv):
         print("not rewritten (%d):" % len(report))
         for line in report:
             print("  " + line)
-    return 1 if report else 0
+    missing = []
+    if os.path.isdir(docs):
+        cited = cited_sections(" ".join(COMMENTS))
+        heads = {d: doc_headings(os.path.join(docs, d + ".md")) for d in ("DESIGN", "FORMATS")}
+        for d, n in sorted(cited, key=lambda x: (x[0], [int(p) for p in x[1].split(".")])):
+            if heads[d] is None or n not in heads[d]:
+                missing.append("docs/%s.md §%s" % (d, n))
+        print("cited sections: %d, all headings present" % len(cited) if not missing
+              else "missing headings (%d):" % len(missing))
+        for m in missing:
+            print("  " + m)
+    return 1 if report or missing else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:
+        sys.exit(0)
