@@ -25,7 +25,8 @@ use crate::tokens::{TokenCounter, TokenTable};
 use args::{Cli, Command};
 
 /// Run the command line; returns the exit code (0 ok, 1 findings, 2 usage or I/O error).
-pub fn main() -> i32 {
+/// Without a subcommand it opens the TUI through `launch`.
+pub fn main(launch: TuiLauncher<'_>) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -38,7 +39,7 @@ pub fn main() -> i32 {
             return 2;
         }
     };
-    match run(cli) {
+    match run(cli, launch) {
         Ok(code) => code,
         // A closed pipe (`skillnav tree | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => 0,
@@ -49,13 +50,13 @@ pub fn main() -> i32 {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<i32> {
+fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let g = cli.global.clone();
     let counter = TokenCounter::new(g.encoding);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
-        None => return run_tui(cli),
+        None => return run_tui(cli, launch),
         Some(Command::Tree { paths, depth, json }) => {
             let corpus = open::open(&paths, &g)?;
             let tokens = TokenTable::count_all(&corpus, counter);
@@ -172,26 +173,50 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-#[cfg(feature = "tui")]
-fn run_tui(cli: Cli) -> anyhow::Result<i32> {
+/// What the TUI is started with when no subcommand is given: the roots to open and the
+/// options of the command line. The binary ([`main`]'s caller) starts the TUI from it, so
+/// the CLI does not depend on the terminal code.
+#[derive(Clone, Debug)]
+pub struct TuiRequest {
+    /// The roots to open (the default skill folders or the sample when no PATH was given).
+    pub specs: Vec<crate::formats::RootSpec>,
+    /// Token encoding of every size.
+    pub encoding: crate::tokens::Encoding,
+    /// Loader options (`--first-wins`, `--follow-links`, `--namespace`).
+    pub load: crate::formats::LoadOptions,
+    /// `--theme`: `dark`, `light` or a theme TOML path.
+    pub theme: Option<String>,
+    /// `--recipe`: a recipe file to load (and save back to), or the name of a stored one.
+    pub recipe: Option<RecipeRef>,
+}
+
+/// A `--recipe` argument: a file path or the name of a recipe in the user data folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecipeRef {
+    /// A recipe file.
+    File(std::path::PathBuf),
+    /// A recipe name in the default store.
+    Name(String),
+}
+
+/// Starts the TUI for a [`TuiRequest`]; errors are reported like a subcommand's (exit 2).
+pub type TuiLauncher<'a> = &'a dyn Fn(TuiRequest) -> anyhow::Result<()>;
+
+fn run_tui(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let specs = open::specs(&cli.paths, cli.sample)?;
-    let opts = crate::tui::TuiOptions {
+    let request = TuiRequest {
+        specs,
         encoding: cli.global.encoding,
         load: open::load_options(&cli.global),
         theme: cli.theme.clone(),
         recipe: cli.recipe.clone().map(|r| {
             if recipe::is_file_ref(&r) {
-                crate::tui::RecipeArg::File(std::path::PathBuf::from(r))
+                RecipeRef::File(std::path::PathBuf::from(r))
             } else {
-                crate::tui::RecipeArg::Name(r)
+                RecipeRef::Name(r)
             }
         }),
     };
-    crate::tui::run(specs, opts)?;
+    launch(request)?;
     Ok(0)
-}
-
-#[cfg(not(feature = "tui"))]
-fn run_tui(_cli: Cli) -> anyhow::Result<i32> {
-    anyhow::bail!("this build has no TUI (built without the `tui` feature); use a subcommand, see --help")
 }
