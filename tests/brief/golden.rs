@@ -7,7 +7,7 @@ use skillnav::index::Index;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind, Source, TextSpan};
 use skillnav::tokens::{Encoding, TokenCounter};
 
-const GUIDE: &str = include_str!("fixtures/brief/guide.md");
+const GUIDE: &str = include_str!("../fixtures/brief/guide.md");
 
 /// Nodes of the test corpus.
 struct Ids {

@@ -4,10 +4,8 @@
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
 //! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
 
-mod tui_support;
-
+use crate::support::tui::act;
 use std::path::{Path, PathBuf};
-use tui_support::act;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;

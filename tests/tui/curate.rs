@@ -8,11 +8,9 @@
 //! `tests/fixtures/tui/hono-mini` and `tests/fixtures/formats/skills`; tests that write work
 //! on temporary copies.
 
-mod tui_support;
-
+use crate::support::tui::{draw, row_text, screen_text, span_text};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tui_support::{draw, row_text, screen_text, span_text};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;

@@ -1,9 +1,7 @@
 //! Loading plain doc trees, single files, bad bytes, duplicates, symlinks and ignore rules
 //! (DESIGN.md §2, §9). None of these inputs has frontmatter.
 
-mod formats_support;
-
-use formats_support::*;
+use crate::support::corpus::*;
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Flag, Format, NodeKind};
 

@@ -2,10 +2,8 @@
 //! worker-result paths (`tui::headless`). Snapshots are text only (insta); styles are
 //! checked on specific cells.
 
-mod tui_support;
-
+use crate::support::tui::{act, draw, row_text, screen_text, span_text};
 use std::path::PathBuf;
-use tui_support::{act, draw, row_text, screen_text, span_text};
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};

@@ -2,9 +2,7 @@
 //! nodes, the real Skill_Seekers duplicate tree, byte-level frontmatter edge cases, and the
 //! bundled sample skill.
 
-mod formats_support;
-
-use formats_support::*;
+use crate::support::corpus::*;
 use serde_json::json;
 use skillnav::model::{Flag, Format, NodeKind};
 

@@ -12,14 +12,12 @@ use std::time::{Duration, Instant};
 
 use skillnav::clipboard::{CopyOptions, CopyOutcome, copy_with};
 
+use crate::support::child::{test_name, under_ci};
+
 /// The real binary, which runs `__clipboard-serve` before anything else.
 const SKILLNAV: &str = env!("CARGO_BIN_EXE_skillnav");
 /// Env var that turns [`copy_in_child_process`] into the copying process.
 const CHILD_TEXT: &str = "SKILLNAV_TEST_CLIPBOARD_TEXT_FILE";
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
 
 /// Whether the X11 test can run; panics under CI when it cannot.
 fn x11_ready() -> bool {
@@ -113,7 +111,12 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     std::fs::write(&text_file, &text).expect("write text");
 
     let status = Command::new(std::env::current_exe().expect("test exe"))
-        .args(["--exact", "copy_in_child_process", "--ignored", "--test-threads=1"])
+        .args([
+            "--exact",
+            &test_name(module_path!(), "copy_in_child_process"),
+            "--ignored",
+            "--test-threads=1",
+        ])
         .env(CHILD_TEXT, &text_file)
         .stdout(Stdio::null())
         .status()

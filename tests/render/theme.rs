@@ -2,6 +2,8 @@
 
 use skillnav::render::{Rgb, Role, SyntaxTheme, Theme, ThemeError};
 
+use crate::support::child::{ran_one, test_name};
+
 #[test]
 fn toml_round_trip() {
     for theme in [Theme::dark(), Theme::light()] {
@@ -66,13 +68,14 @@ fn no_color_reads_env() {
         return;
     }
     for (value, expect) in [("1", "1"), ("", "0")] {
-        let status = std::process::Command::new(&exe)
-            .args(["--exact", "no_color_reads_env", "--quiet"])
+        let out = std::process::Command::new(&exe)
+            .args(["--exact", &test_name(module_path!(), "no_color_reads_env"), "--quiet"])
             .env("SKILLNAV_NO_COLOR_CHILD", "1")
             .env("SKILLNAV_EXPECT", expect)
             .env("NO_COLOR", value)
-            .status()
+            .output()
             .expect("child runs");
-        assert!(status.success(), "NO_COLOR={value:?}");
+        assert!(out.status.success(), "NO_COLOR={value:?}");
+        assert!(ran_one(&out.stdout), "the child ran the test: {}", String::from_utf8_lossy(&out.stdout));
     }
 }

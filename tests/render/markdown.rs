@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use skillnav::render::{Line, RenderOptions, Rendered, Role, render_markdown};
 
-const FIXTURE: &str = include_str!("fixtures/render/all_constructs.md");
+const FIXTURE: &str = include_str!("../fixtures/render/all_constructs.md");
 
 fn opts(width: u16) -> RenderOptions {
     RenderOptions { width, terms: Vec::new(), show_frontmatter: true }
@@ -28,7 +28,7 @@ fn markup(lines: &[Line]) -> String {
 
 fn snapshot(name: &str, value: String) {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("fixtures/render/snapshots");
+    settings.set_snapshot_path("../fixtures/render/snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name, value));
 }

@@ -2,9 +2,7 @@
 //! bytes as a SKILL.md or a .md file load without panicking, and the resulting spans, lines
 //! and ids are consistent.
 
-mod formats_support;
-
-use formats_support::*;
+use crate::support::corpus::*;
 use proptest::prelude::*;
 use skillnav::formats::markdown;
 use skillnav::model::{Corpus, NodeKind};

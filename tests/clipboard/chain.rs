@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use skillnav::clipboard::{CopyOptions, copy_with};
 
+use crate::support::child::{test_name, under_ci};
+
 /// Env var that turns [`osc52_child`] into the copying process: the fallback folder.
 const CHILD_DIR: &str = "SKILLNAV_TEST_OSC52_DIR";
 /// Env var with the OSC 52 limit (bytes) for the child.
@@ -21,10 +23,6 @@ const CHILD_OVERSIZE: &str = "SKILLNAV_TEST_OSC52_OVERSIZE";
 const TEXT: &str = "brief: über\n";
 /// base64 of [`TEXT`].
 const TEXT_B64: &str = "YnJpZWY6IMO8YmVyCg==";
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
 
 /// Not a test of its own: when [`CHILD_DIR`] is set, copy [`TEXT`] with native off and print
 /// the outcome.
@@ -56,7 +54,8 @@ fn run_in_pty_with(dir: &Path, tmux: bool, limit: usize, oversize_to_file: bool)
         .openpty(PtySize { rows: 24, cols: 200, pixel_width: 0, pixel_height: 0 })
         .expect("open a pty");
     let mut cmd = CommandBuilder::new(std::env::current_exe().expect("test exe"));
-    cmd.args(["--exact", "osc52_child", "--ignored", "--nocapture", "--test-threads=1"]);
+    let name = test_name(module_path!(), "osc52_child");
+    cmd.args(["--exact", &name, "--ignored", "--nocapture", "--test-threads=1"]);
     cmd.env(CHILD_DIR, dir);
     cmd.env(CHILD_LIMIT, limit.to_string());
     cmd.env(CHILD_OVERSIZE, if oversize_to_file { "file" } else { "send" });
@@ -134,7 +133,13 @@ fn without_a_terminal_nothing_is_written_and_the_text_is_saved() {
     let out = Command::new("setsid")
         .arg("-w")
         .arg(std::env::current_exe().expect("test exe"))
-        .args(["--exact", "osc52_child", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &test_name(module_path!(), "osc52_child"),
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_DIR, dir.path())
         .env_remove("TMUX")
         .stdin(Stdio::null())
