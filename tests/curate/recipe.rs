@@ -98,13 +98,33 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
 
 #[test]
 fn node_hash_is_stable_and_content_based() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"));
-    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
-    let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
-    assert_eq!(node_hash(&c, tags), node_hash(&c, tags));
-    assert_ne!(node_hash(&c, tags), node_hash(&c, record));
-    let skill = c.find("skills/deploy").unwrap();
-    assert_eq!(node_hash(&c, skill).len(), 16);
+    const TAGS: &str = "skills/notes/references/format.md#note-format/tags";
+    const RECORD: &str = "skills/notes/SKILL.md#notes/record";
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
+    let c = load(&fixture);
+    let (tags, record, skill) =
+        (c.find(TAGS).unwrap(), c.find(RECORD).unwrap(), c.find("skills/deploy").unwrap());
+    // Stable: recipes saved by earlier runs compare against these exact values. A section
+    // hashes its own text (`printf '## Tags\n\nTags go … words.\n\n' | sha256sum`, first 16
+    // hex digits); a folder hashes its files' paths and texts.
+    assert_eq!(node_hash(&c, tags), "877ff500a10b8298");
+    assert_eq!(node_hash(&c, record), "e2ccc0347bebdd72");
+    assert_eq!(node_hash(&c, skill), "0a947b6db0994f9f");
+
+    // Content-based: the same files in another folder hash the same; editing one section
+    // changes its hash and leaves the others alone.
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("elsewhere/skills");
+    copy_dir(&fixture, &skills);
+    let moved = load(&skills);
+    assert_eq!(node_hash(&moved, moved.find(TAGS).unwrap()), "877ff500a10b8298");
+    let md = skills.join("notes/references/format.md");
+    let text = std::fs::read_to_string(&md).unwrap().replace("lower-case words", "lower-case nouns");
+    std::fs::write(&md, text).unwrap();
+    let edited = load(&skills);
+    assert_ne!(node_hash(&edited, edited.find(TAGS).unwrap()), "877ff500a10b8298");
+    assert_eq!(node_hash(&edited, edited.find(RECORD).unwrap()), "e2ccc0347bebdd72");
+    assert_eq!(node_hash(&edited, edited.find("skills/deploy").unwrap()), "0a947b6db0994f9f");
 }
 
 #[test]
