@@ -1,7 +1,9 @@
 //! Loading plain doc trees, single files, bad bytes, duplicates, symlinks and ignore rules
 //! (DESIGN.md §2, §9). None of these inputs has frontmatter.
 
+use super::fixture;
 use crate::support::corpus::*;
+use crate::support::fs::{size, tempdir, write};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Flag, Format, NodeKind};
 

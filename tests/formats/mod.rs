@@ -9,3 +9,8 @@ mod props;
 mod robust;
 mod seekers;
 mod skills;
+
+/// `tests/fixtures/formats/<rel>`.
+fn fixture(rel: &str) -> std::path::PathBuf {
+    crate::support::fs::fixture_path("formats").join(rel)
+}

@@ -3,6 +3,7 @@
 //! and ids are consistent.
 
 use crate::support::corpus::*;
+use crate::support::fs::{tempdir, write};
 use proptest::prelude::*;
 use skillnav::formats::markdown;
 use skillnav::model::{Corpus, NodeKind};

@@ -2,7 +2,9 @@
 //! nodes, the real Skill_Seekers duplicate tree, byte-level frontmatter edge cases, and the
 //! bundled sample skill.
 
+use super::fixture;
 use crate::support::corpus::*;
+use crate::support::fs::{size, tempdir, write};
 use serde_json::json;
 use skillnav::model::{Flag, Format, NodeKind};
 

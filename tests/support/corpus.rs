@@ -1,17 +1,10 @@
-//! Shared helpers of the `formats_*` integration tests: load a path, dump nodes as exact
-//! one-line strings, write byte-exact files into temporary folders.
+//! Corpora for the tests: load a path with its default label or a given one, dump nodes as
+//! exact one-line strings, look nodes up with the dump in the panic message.
 
-#![allow(dead_code)]
-
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use skillnav::formats::{LoadOptions, RootSpec, load_root, root_specs};
 use skillnav::model::{Corpus, NodeId};
-
-/// `tests/fixtures/formats/<rel>`.
-pub fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats").join(rel)
-}
 
 /// Load `path` with its default label and options.
 pub fn load(path: &Path) -> Corpus {
@@ -61,24 +54,4 @@ pub fn get(c: &Corpus, id: &str) -> NodeId {
 /// Warnings of `id` rendered as `path:line: message`.
 pub fn warnings(c: &Corpus, id: &str) -> Vec<String> {
     c.node(get(c, id)).warnings.iter().map(|w| w.to_string()).collect()
-}
-
-/// Write `bytes` to `dir/rel`, creating parent folders.
-pub fn write(dir: &Path, rel: &str, bytes: &[u8]) -> PathBuf {
-    let p = dir.join(rel);
-    if let Some(parent) = p.parent() {
-        std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("mkdir {parent:?}: {e}"));
-    }
-    std::fs::write(&p, bytes).unwrap_or_else(|e| panic!("write {p:?}: {e}"));
-    p
-}
-
-/// Size on disk of `path`.
-pub fn size(path: &Path) -> u64 {
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or_else(|e| panic!("stat {path:?}: {e}"))
-}
-
-/// A fresh temporary folder.
-pub fn tempdir() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"))
 }

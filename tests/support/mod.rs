@@ -5,5 +5,6 @@
 
 pub mod child;
 pub mod corpus;
+pub mod fs;
 #[cfg(feature = "tui")]
 pub mod tui;
