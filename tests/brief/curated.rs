@@ -1,8 +1,6 @@
 //! Curated briefs (src/brief/curated.rs): md, xml and json goldens, modes, exposure
 //! filtering, select + query combination and budgets, on `tests/fixtures/curate/skills`.
 
-use std::path::Path;
-
 use skillnav::brief::curated::{BriefFormat, CuratedRequest, curated_brief, effective_mode, summary_of};
 use skillnav::brief::lazytools::Mode;
 use skillnav::curate::exposure::{Exposure, ExposureMap};
@@ -11,9 +9,11 @@ use skillnav::index::Index;
 use skillnav::model::{Corpus, NodeId};
 use skillnav::tokens::{Encoding, TokenCounter};
 
+use crate::support::corpus::load_as;
+use crate::support::fs::fixture_path;
+
 fn fixture() -> Corpus {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
-    load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {})
+    load_as(&fixture_path("curate/skills"), "skills")
 }
 
 fn id(c: &Corpus, s: &str) -> NodeId {
@@ -32,7 +32,7 @@ fn req<'a>(selected: &'a [NodeId], query: Option<&'a str>, format: BriefFormat) 
 }
 
 fn golden(name: &str, text: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/golden").join(name);
+    let path = fixture_path("curate/golden").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();

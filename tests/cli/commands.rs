@@ -6,8 +6,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::support::fs::{copy_dir, manifest};
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    manifest("tests/fixtures")
 }
 
 fn skillnav(args: &[&str]) -> Output {
@@ -27,19 +29,6 @@ fn json_of(args: &[&str]) -> Value {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap_or_else(|| panic!("non-UTF-8 path {}", p.display()))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir {}: {e}", to.display()));
-    for e in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
-        let e = e.unwrap_or_else(|e| panic!("{e}"));
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap_or_else(|e| panic!("copy: {e}"));
-        }
-    }
 }
 
 #[test]

@@ -1,11 +1,12 @@
 //! The curation subcommands end to end through the binary: render, brief formats and
 //! recipes, tree --json layers, recipe save/load/list/delete, export + validate, doctree.
 
+use crate::support::fs::fixture_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate")
+    fixture_path("curate")
 }
 
 fn run(args: &[&str], data_home: &Path) -> Output {

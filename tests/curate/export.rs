@@ -1,21 +1,13 @@
 //! Export as a new skill (src/export.rs) on `tests/fixtures/curate/hono-mini`.
 
-use std::path::Path;
-
 use skillnav::curate::export::{ExportOptions, MAX_BODY_LINES, MAX_BODY_TOKENS, export_skill};
 use skillnav::curate::exposure::{Exposure, ExposureMap};
-use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, NodeKind, Selection};
 use skillnav::skill::validate::{Profile, Severity, validate_skill_md};
 use skillnav::tokens::{Encoding, TokenCounter};
 
-fn load(path: &Path, label: &str) -> Corpus {
-    load_root(
-        &RootSpec { path: path.to_path_buf(), label: label.into() },
-        &LoadOptions::default(),
-        &mut |_| {},
-    )
-}
+use crate::support::corpus::load_as as load;
+use crate::support::fs::fixture_path;
 
 fn opts(max: usize) -> ExportOptions {
     ExportOptions {
@@ -42,7 +34,7 @@ fn section_titles(c: &Corpus) -> Vec<String> {
 
 #[test]
 fn export_of_a_hono_selection_validates_and_reopens_with_the_same_sections() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/hono-mini"), "hono");
+    let c = load(&fixture_path("curate/hono-mini"), "hono");
     let mut sel = Selection::new();
     let concepts = c
         .nodes
@@ -94,7 +86,7 @@ fn export_of_a_hono_selection_validates_and_reopens_with_the_same_sections() {
 
 #[test]
 fn export_rejects_bad_names_and_hidden_only_selections() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let c = load(&fixture_path("curate/skills"), "skills");
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let err = export_skill(&c, &[tags], &ExposureMap::new(), &tmp.path().join("Bad_Name"), &opts(4096))
@@ -108,7 +100,7 @@ fn export_rejects_bad_names_and_hidden_only_selections() {
 
 #[test]
 fn export_table_shows_exposure_and_tokens() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let c = load(&fixture_path("curate/skills"), "skills");
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
     let mut exp = ExposureMap::new();
     exp.set(tags, Some(Exposure::Explicit));
@@ -129,7 +121,7 @@ fn export_table_shows_exposure_and_tokens() {
 
 #[test]
 fn each_section_gets_its_own_reference_file_and_a_skill_md_is_summarised_by_its_description() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let c = load(&fixture_path("curate/skills"), "skills");
     let notes = c.find("skills/notes/SKILL.md").unwrap();
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -153,7 +145,7 @@ fn each_section_gets_its_own_reference_file_and_a_skill_md_is_summarised_by_its_
 
 #[test]
 fn always_sections_go_into_the_skill_md_body_once() {
-    let c = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), "skills");
+    let c = load(&fixture_path("curate/skills"), "skills");
     let notes = c.find("skills/notes/SKILL.md").unwrap();
     let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();

@@ -1,7 +1,6 @@
 //! Exposure levels (src/exposure.rs): names, inheritance, admission rules, always units.
 
-use std::path::Path;
-
+use crate::support::fs::fixture_path;
 use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 
@@ -33,7 +32,7 @@ fn admission_rules() {
 
 #[test]
 fn a_parent_level_applies_to_its_subtree_unless_overridden() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
+    let path = fixture_path("curate/skills");
     let c = load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {});
     let notes = c.find("skills/notes").unwrap();
     let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
@@ -54,7 +53,7 @@ fn a_parent_level_applies_to_its_subtree_unless_overridden() {
 
 #[test]
 fn always_on_a_file_without_headings_makes_it_a_unit() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/skills/brand-guidelines");
+    let path = fixture_path("formats/skills/brand-guidelines");
     let c = load_root(&RootSpec { path, label: "bg".into() }, &LoadOptions::default(), &mut |_| {});
     let license = c.find("bg/LICENSE.txt").unwrap();
     assert!(c.node(license).span.is_some() && c.node(license).children.is_empty());

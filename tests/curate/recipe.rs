@@ -5,35 +5,22 @@ use std::path::Path;
 
 use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::curate::recipe::{Recipe, Store, node_hash, valid_name};
-use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Selection};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
-}
+use crate::support::corpus::load_as;
+use crate::support::fs::copy_dir;
+use crate::support::fs::fixture_path;
 
+/// `dir` loaded under the label `skills`.
 fn load(dir: &Path) -> Corpus {
-    load_root(
-        &RootSpec { path: dir.to_path_buf(), label: "skills".into() },
-        &LoadOptions::default(),
-        &mut |_| {},
-    )
+    load_as(dir, "skills")
 }
 
 #[test]
 fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
     let tmp = tempfile::tempdir().unwrap();
     let skills = tmp.path().join("skills");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills"), &skills);
+    copy_dir(&fixture_path("curate/skills"), &skills);
     let store = Store::new(tmp.path().join("recipes"));
 
     // Run 1: select two sections and a skill, set levels, save.
@@ -100,7 +87,7 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
 fn node_hash_is_stable_and_content_based() {
     const TAGS: &str = "skills/notes/references/format.md#note-format/tags";
     const RECORD: &str = "skills/notes/SKILL.md#notes/record";
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
+    let fixture = fixture_path("curate/skills");
     let c = load(&fixture);
     let (tags, record, skill) =
         (c.find(TAGS).unwrap(), c.find(RECORD).unwrap(), c.find("skills/deploy").unwrap());

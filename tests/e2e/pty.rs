@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::support::fs::fixture_path;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 const ROWS: u16 = 40;
@@ -91,7 +92,7 @@ impl Session {
 
 /// Start the real binary on the hono-mini fixture in a 120×40 pseudo-terminal.
 fn start() -> Session {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
+    let fixture = fixture_path("tui/hono-mini");
     start_on(&fixture, &[])
 }
 
@@ -188,7 +189,7 @@ fn sigterm_restores_the_terminal() {
 
 /// A temp copy of `tests/fixtures/tui/edit/crlf-skill` (CRLF line endings).
 fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/edit/crlf-skill/SKILL.md");
+    let src = fixture_path("tui/edit/crlf-skill/SKILL.md");
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("crlf-skill");
     std::fs::create_dir_all(&dir).expect("mkdir");

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::fs::fixture_path;
 use serde_json::json;
 use skillnav::formats::catalog::{
     self, Variant, generate_catalog_at, iso8601, parse_catalog, section_id, show_section, topics,
@@ -11,7 +12,7 @@ use skillnav::formats::seekers;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2").join(rel)
+    fixture_path("formats2").join(rel)
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {

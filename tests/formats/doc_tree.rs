@@ -1,12 +1,13 @@
 //! Progressive-exposure doc trees (FORMATS §6) on the hand-made `doc-tree/PTX-Mini` fixture.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::doc_tree::{self, cmp_names, merged_parts, parse_readme};
 use skillnav::model::{Corpus, Flag, Format, Node, NodeId, NodeKind};
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2/doc-tree/PTX-Mini")
+    fixture_path("formats2/doc-tree/PTX-Mini")
 }
 
 fn load() -> (Corpus, NodeId) {

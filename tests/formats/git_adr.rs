@@ -1,13 +1,14 @@
 //! git-adr ADR notes (FORMATS §4): 34 real notes exported from `refs/notes/adr` plus
 //! `_index.json` (tests/fixtures/formats2/git-adr/, see SOURCE.md).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::git_adr::{self, filter_by_status, parse_adr};
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2/git-adr/adr-notes")
+    fixture_path("formats2/git-adr/adr-notes")
 }
 
 fn load() -> (Corpus, NodeId) {

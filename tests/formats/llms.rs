@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::llms_txt::{
     LlmsKind, add_nodes, add_text_file, decode_entities, detect_file, load_file, parse_link_line,
     parse_llms_ctx, parse_llms_txt, split_full,
@@ -10,7 +11,7 @@ use skillnav::formats::llms_txt::{
 use skillnav::model::{Corpus, Flag, Format, Node, NodeKind};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2").join(rel)
+    fixture_path("formats2").join(rel)
 }
 
 fn read(rel: &str) -> String {

@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::seekers::{self, ConfigShape, config_summary, parse_index};
 use skillnav::model::{Corpus, Flag, Format, Node, NodeId, NodeKind};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2/seekers").join(rel)
+    fixture_path("formats2/seekers").join(rel)
 }
 
 fn load(dir: &str) -> (Corpus, NodeId) {

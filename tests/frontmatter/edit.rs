@@ -4,15 +4,16 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::fs::fixture_path;
 use skillnav::error::Error;
 use skillnav::frontmatter::{
     self, DiffKind, DiffLine, EditValue, GetMode, Value, edit, fm_get, fm_set, fm_unset, save, verify_strict,
 };
 
 fn fixture(name: &str) -> Vec<u8> {
-    fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frontmatter").join(name)).unwrap()
+    fs::read(fixture_path("frontmatter").join(name)).unwrap()
 }
 
 fn set_desc(bytes: &[u8], v: &str) -> Vec<u8> {
@@ -329,7 +330,7 @@ fn every_fixture_accepts_every_value_shape_and_reads_back() {
         "ctrl \u{1} char",
         "unicode — ü ✓",
     ];
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frontmatter");
+    let dir = fixture_path("frontmatter");
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "md") || path.file_name().unwrap() == "SOURCE.md" {

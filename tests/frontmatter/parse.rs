@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::frontmatter::{self, Frontmatter, LineEnding, Value, ValueStyle, verify_strict};
 
 fn fixture_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frontmatter")
+    fixture_path("frontmatter")
 }
 
 fn read(name: &str) -> String {

@@ -3,14 +3,15 @@
 //! mean", highlighting — once on sections cut by a small heading splitter in this file
 //! (independent of the loaders), once through `formats::load_root`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::index::{FuzzyIndex, Index, SearchOptions, match_ranges};
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind, Source, TextSpan};
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
+    fixture_path("index/hono")
 }
 
 const FILES: &[&str] = &[

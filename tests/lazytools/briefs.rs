@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::brief::lazytools::{Mode, QuerySkillOptions, query_skill, resolve_mode};
 use skillnav::formats::lazytools::json::{self, Json};
 use skillnav::formats::lazytools::read_bundle;
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools")
+    fixture_path("lazytools")
 }
 
 #[test]

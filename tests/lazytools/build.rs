@@ -5,12 +5,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::support::fs::fixture_path;
 use skillnav::build::{BuildOptions, CREATED_BY, build_bundle};
 use skillnav::error::Error;
 use skillnav::formats::lazytools::read_bundle;
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools")
+    fixture_path("lazytools")
 }
 
 const REAL_ROOT: &str = "/tmp/lt-run/hono-docs";

@@ -3,12 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::lazytools::{is_bundle, load};
 use skillnav::index::lazytools::search;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools")
+    fixture_path("lazytools")
 }
 
 fn load_root(dir: &Path, label: &str) -> (Corpus, NodeId) {

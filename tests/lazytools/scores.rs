@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::formats::lazytools::json::{self, Json};
 use skillnav::formats::lazytools::read_bundle;
 use skillnav::index::lazytools::{rank, tokenize};
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools")
+    fixture_path("lazytools")
 }
 
 #[test]

@@ -1,16 +1,15 @@
 //! Per-layer token costs (src/layers.rs) on `tests/fixtures/curate/skills`.
 
-use std::path::Path;
-
-use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::Corpus;
 use skillnav::skill::layers::{listing_entry, root_layers, skill_layers};
 use skillnav::skill::listing::{ListingFormat, ListingOptions, format_listing};
 use skillnav::tokens::{Encoding, TokenCounter};
 
+use crate::support::corpus::load_as;
+use crate::support::fs::fixture_path;
+
 fn fixture() -> Corpus {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills");
-    load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {})
+    load_as(&fixture_path("curate/skills"), "skills")
 }
 
 #[test]
@@ -19,10 +18,7 @@ fn layers_of_a_skill_add_up_to_its_total() {
     let counter = TokenCounter::new(Encoding::O200kBase);
     let notes = c.find("skills/notes").unwrap();
     let l = skill_layers(&c, notes, counter);
-    let body = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/skills/notes/SKILL.md"),
-    )
-    .unwrap();
+    let body = std::fs::read_to_string(fixture_path("curate/skills/notes/SKILL.md")).unwrap();
     let body_text = &body[body.find("\n---\n").unwrap() + 5..];
     assert_eq!(l.body_tokens, counter.count(body_text));
     assert_eq!(l.body_bytes, body_text.len() as u64);
@@ -31,11 +27,7 @@ fn layers_of_a_skill_add_up_to_its_total() {
     assert_eq!(
         l.references[0].tokens,
         counter.count(
-            &std::fs::read_to_string(
-                Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("tests/fixtures/curate/skills/notes/references/format.md")
-            )
-            .unwrap()
+            &std::fs::read_to_string(fixture_path("curate/skills/notes/references/format.md")).unwrap()
         )
     );
     assert_eq!(l.total_tokens, l.metadata_tokens + l.body_tokens + l.references[0].tokens);

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::fs::fixture_path;
 use skillnav::skill::listing::{ListingFormat, ListingOptions};
 use skillnav::skill::render::{
     RenderOptions, load_skill_dir, render_body, render_many, skill_from_text, split_args,
@@ -123,7 +124,7 @@ fn render_many_lists_then_renders_each_body() {
 
 #[test]
 fn load_skill_dir_reads_the_fixture() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curate/render-skill");
+    let dir = fixture_path("curate/render-skill");
     let s = load_skill_dir(&dir).expect("fixture loads");
     assert_eq!(s.entry.name, "render-skill");
     assert_eq!(s.argument_names, names(&["issue", "branch"]));

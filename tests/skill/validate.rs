@@ -1,15 +1,16 @@
 //! SKILL.md validation (FORMATS §3.2, §3.4) on real SKILL.md files
 //! (tests/fixtures/formats2/validate/, see SOURCE.md there).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use skillnav::frontmatter;
 use skillnav::skill::validate::{
     Profile, Severity, SkillReport, nfkc_trim, report_json, report_lines, validate_skill, validate_skill_md,
 };
 
 fn read(rel: &str) -> String {
-    let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats2/validate").join(rel);
+    let p: PathBuf = fixture_path("formats2/validate").join(rel);
     std::fs::read_to_string(p).expect("fixture")
 }
 

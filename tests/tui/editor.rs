@@ -4,7 +4,8 @@
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
 //! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
 
-use crate::support::tui::act;
+use crate::support::fs::{copy_dir, fixture_path};
+use crate::support::tui::{act, blank_app};
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyModifiers};
@@ -23,21 +24,14 @@ use skillnav::tui::{headless, update::update, view};
 
 /// Copy the fixture skill folder `name` into a new temp dir; returns the dir and the copy.
 fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/edit").join(name);
     let tmp = tempfile::tempdir().expect("temp dir");
     let dst = tmp.path().join(name);
-    std::fs::create_dir_all(&dst).expect("mkdir");
-    for e in std::fs::read_dir(&src).expect("fixture dir") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), dst.join(e.file_name())).expect("copy");
-    }
+    copy_dir(&fixture_path("tui/edit").join(name), &dst);
     (tmp, dst)
 }
 
 fn app_on(dir: &Path, w: u16, h: u16) -> App {
-    let theme = UiTheme::new(Theme::dark(), true);
-    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
-    update(&mut app, Action::Resize(w, h));
+    let mut app = blank_app(Encoding::Bytes4, true, w, h);
     let label = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     headless::load_specs(&mut app, vec![RootSpec { path: dir.to_path_buf(), label }], LoadOptions::default());
     headless::settle(&mut app);
@@ -437,7 +431,7 @@ fn file_without_frontmatter_gets_a_block() {
 
 #[test]
 fn e_on_a_section_of_skill_md_opens_that_file() {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/hono-mini");
+    let fixture = fixture_path("tui/hono-mini");
     let mut app = app_on(&fixture, 100, 30);
     let section = app
         .corpus

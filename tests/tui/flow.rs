@@ -14,6 +14,8 @@ use skillnav::tui::theme::UiTheme;
 use skillnav::tui::workers::WorkerMsg;
 use skillnav::tui::{headless, update, view};
 
+use crate::support::tui::{act, app_on_corpus};
+
 const DOC: &str = "# Guide\n\nIntro about cors.\n\n## Setup\n\nRun this:\n\n```rust\nfn main() {\n    let cors = 1;\n}\n```\n\nMore cors text.\n\n## Other\n\nNothing here.\n";
 
 /// A root with one file `guide.md` and its sections (hand-made).
@@ -39,21 +41,7 @@ fn corpus() -> Corpus {
 }
 
 fn app(w: u16, h: u16) -> App {
-    let theme = UiTheme::new(Theme::dark(), false);
-    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
-    update::update(&mut app, Action::Resize(w, h));
-    headless::load(&mut app, corpus());
-    headless::settle(&mut app);
-    app
-}
-
-fn act(app: &mut App, actions: &[Action]) -> Vec<Vec<skillnav::model::NodeId>> {
-    let mut copies = Vec::new();
-    for a in actions {
-        update::update(app, a.clone());
-        copies.extend(headless::settle(app));
-    }
-    copies
+    app_on_corpus(corpus(), Encoding::Bytes4, false, w, h)
 }
 
 #[test]

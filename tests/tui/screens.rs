@@ -2,25 +2,23 @@
 //! worker-result paths (`tui::headless`). Snapshots are text only (insta); styles are
 //! checked on specific cells.
 
-use crate::support::tui::{act, draw, row_text, screen_text, span_text};
+use crate::support::tui::{act, app_on_corpus, draw, row_text, screen, screen_text, span_text};
 use std::path::PathBuf;
 
+use crate::support::fs::fixture_path;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Format, Mark, Node, NodeKind, Source, TextSpan};
-use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
 use skillnav::tui::action::Action;
 use skillnav::tui::app::App;
-use skillnav::tui::config::Settings;
-use skillnav::tui::keymap::{Keymap, Mode};
-use skillnav::tui::theme::UiTheme;
+use skillnav::tui::keymap::Mode;
 use skillnav::tui::workers::WorkerMsg;
 use skillnav::tui::{headless, update::update};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui").join(name)
+    fixture_path("tui").join(name)
 }
 
 /// The hono-mini fixture, its files' absolute paths rebased on `/fixtures/hono-mini`: a
@@ -40,12 +38,7 @@ fn hono() -> Corpus {
 }
 
 fn app_with(corpus: Corpus, w: u16, h: u16, no_color: bool) -> App {
-    let theme = UiTheme::new(Theme::dark(), no_color);
-    let mut app =
-        App::new(Corpus::new(), Encoding::O200kBase, Keymap::defaults(), Settings::default(), theme);
-    update(&mut app, Action::Resize(w, h));
-    headless::load(&mut app, corpus);
-    headless::settle(&mut app);
+    let mut app = app_on_corpus(corpus, Encoding::O200kBase, no_color, w, h);
     app.status.clear();
     app
 }
@@ -273,7 +266,7 @@ fn worker_failure_becomes_a_status_message() {
     let mut app = app_with(hono(), 100, 30, false);
     skillnav::tui::update::apply(&mut app, WorkerMsg::Failed { worker: "index", message: "boom".into() });
     assert_eq!(app.status, "index worker failed: boom");
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains("index worker failed: boom"), "{text}");
 }
 
@@ -349,10 +342,10 @@ mod props {
 fn warnings_are_counted_in_the_status_line_and_listed_in_the_help() {
     let mut app = app_with(hono(), 100, 30, false);
     app.warnings.push("config.toml [brief] format: \"yaml\" is not md, xml or json; using md".into());
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains("! 1 warning (? lists them)"), "{text}");
     act(&mut app, &[Action::Help]);
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains("Warnings (1)"), "{text}");
     assert!(text.contains("config.toml [brief] format: \"yaml\" is not md, xml"), "{text}");
 }

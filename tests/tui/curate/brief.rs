@@ -31,7 +31,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     update(&mut app, a);
     assert_eq!(app.mode, Mode::Brief);
     assert!(app.curate.preview.as_ref().is_some_and(|p| p.built.is_none()), "building");
-    let building = screen_text(draw(&app).backend().buffer());
+    let building = screen(&app);
     assert!(building.contains("Building…"), "{building}");
     headless::settle(&mut app);
     let b = built(&app);
@@ -95,7 +95,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     );
     assert_eq!(b.text, xml.text);
     assert_eq!(b.tokens, xml.tokens);
-    assert!(screen_text(draw(&app).backend().buffer()).contains(" Brief preview · xml · auto "));
+    assert!(screen(&app).contains(" Brief preview · xml · auto "));
     // `m`: auto → answer → extract.
     press(&mut app, KeyCode::Char('m'));
     assert_eq!(app.curate.mode, BriefMode::Answer);
@@ -111,7 +111,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert_eq!(b.text, extract.text);
     assert_ne!(b.text, xml.text, "extract differs from answer");
     assert_eq!(b.label, "brief · xml · extract · 2 sections");
-    assert!(screen_text(draw(&app).backend().buffer()).contains(" Brief preview · xml · extract "));
+    assert!(screen(&app).contains(" Brief preview · xml · extract "));
 
     // `y` closes the popup and queues a copy of exactly the text shown.
     let shown = built(&app);

@@ -56,7 +56,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert_eq!(app.mode, Mode::Input);
     assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"), "{text}");
     // Invalid input keeps the prompt open with an error.
     clear_input(&mut app);

@@ -49,7 +49,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     press(&mut app, KeyCode::Char('X'));
     let cwd = std::env::current_dir().expect("cwd");
     assert_eq!(input_text(&app), cwd.join("hono-curated").display().to_string());
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(
         text.contains(" Export as a skill ")
             && text.contains("Folder to write (its name is the skill name):")
@@ -93,7 +93,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
         Some(Question::ReplaceFolder(dir.clone()))
     );
     assert_eq!(app.status, format!("{} exists and is not empty", dir.display()));
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains(" Replace folder? ") && text.contains("exists and is not empty."), "{text}");
     // n: nothing changes.
     press(&mut app, KeyCode::Char('n'));

@@ -35,7 +35,7 @@ fn recipe_save_load_change_detection_and_delete() {
     press(&mut app, KeyCode::Char('R'));
     assert_eq!(app.mode, Mode::Recipes);
     assert_eq!(app.curate.recipes.as_ref().map(|l| l.entries.len()), Some(0));
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."), "{text}");
     assert!(text.contains(&format!("in {}", store_dir.display())), "{text}");
     press(&mut app, KeyCode::Char('s'));
@@ -62,7 +62,7 @@ fn recipe_save_load_change_detection_and_delete() {
         (list.entries[0].label.as_str(), list.entries[0].path.as_path()),
         ("hono-pick", file.as_path())
     );
-    let text = screen_text(draw(&app).backend().buffer());
+    let text = screen(&app);
     assert!(text.contains(" Recipes (1) ") && text.contains("● hono-pick"), "{text}");
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode, Mode::Normal);
@@ -118,7 +118,7 @@ fn recipe_save_load_change_detection_and_delete() {
     press(&mut changed, KeyCode::Char('R'));
     press(&mut changed, KeyCode::Char('d'));
     assert_eq!(changed.mode, Mode::Ask);
-    let text = screen_text(draw(&changed).backend().buffer());
+    let text = screen(&changed);
     assert!(text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("), "{text}");
     press(&mut changed, KeyCode::Char('y'));
     assert!(!file.exists());
