@@ -1,9 +1,10 @@
 //! The curation subcommands end to end through the binary: render, brief formats and
 //! recipes, tree --json layers, recipe save/load/list/delete, export + validate, doctree.
 
-use crate::support::fs::fixture_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use crate::support::fs::fixture_path;
 
 fn fixtures() -> PathBuf {
     fixture_path("curate")

@@ -1,8 +1,9 @@
 //! Exposure levels (src/exposure.rs): names, inheritance, admission rules, always units.
 
-use crate::support::fs::fixture_path;
 use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
+
+use crate::support::fs::fixture_path;
 
 #[test]
 fn names_parse_and_cycle() {

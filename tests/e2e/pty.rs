@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::support::fs::fixture_path;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+use crate::support::fs::fixture_path;
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;

@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::fs::fixture_path;
 use serde_json::json;
 use skillnav::formats::catalog::{
     self, Variant, generate_catalog_at, iso8601, parse_catalog, section_id, show_section, topics,
 };
 use skillnav::formats::seekers;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn fixture(rel: &str) -> PathBuf {
     fixture_path("formats2").join(rel)

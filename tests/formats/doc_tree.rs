@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::doc_tree::{self, cmp_names, merged_parts, parse_readme};
 use skillnav::model::{Corpus, Flag, Format, Node, NodeId, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn dir() -> PathBuf {
     fixture_path("formats2/doc-tree/PTX-Mini")

@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::git_adr::{self, filter_by_status, parse_adr};
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn dir() -> PathBuf {
     fixture_path("formats2/git-adr/adr-notes")

@@ -3,12 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::llms_txt::{
     LlmsKind, add_nodes, add_text_file, decode_entities, detect_file, load_file, parse_link_line,
     parse_llms_ctx, parse_llms_txt, split_full,
 };
 use skillnav::model::{Corpus, Flag, Format, Node, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn fixture(rel: &str) -> PathBuf {
     fixture_path("formats2").join(rel)

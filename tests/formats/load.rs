@@ -1,11 +1,12 @@
 //! Loading plain doc trees, single files, bad bytes, duplicates, symlinks and ignore rules
 //! (DESIGN.md §2, §9). None of these inputs has frontmatter.
 
+use skillnav::formats::{LoadOptions, RootSpec, load_root};
+use skillnav::model::{Flag, Format, NodeKind};
+
 use super::fixture;
 use crate::support::corpus::*;
 use crate::support::fs::{size, tempdir, write};
-use skillnav::formats::{LoadOptions, RootSpec, load_root};
-use skillnav::model::{Flag, Format, NodeKind};
 
 #[test]
 fn handmade_doc_tree_exact_nodes() {

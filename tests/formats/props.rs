@@ -2,11 +2,12 @@
 //! bytes as a SKILL.md or a .md file load without panicking, and the resulting spans, lines
 //! and ids are consistent.
 
-use crate::support::corpus::*;
-use crate::support::fs::{tempdir, write};
 use proptest::prelude::*;
 use skillnav::formats::markdown;
 use skillnav::model::{Corpus, NodeKind};
+
+use crate::support::corpus::*;
+use crate::support::fs::{tempdir, write};
 
 /// Every span lies inside its source, lines are ordered, ids are unique and resolvable.
 fn check_invariants(c: &Corpus) {

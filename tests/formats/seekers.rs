@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::seekers::{self, ConfigShape, config_summary, parse_index};
 use skillnav::model::{Corpus, Flag, Format, Node, NodeId, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn fixture(rel: &str) -> PathBuf {
     fixture_path("formats2/seekers").join(rel)

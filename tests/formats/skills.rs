@@ -2,11 +2,12 @@
 //! nodes, the real Skill_Seekers duplicate tree, byte-level frontmatter edge cases, and the
 //! bundled sample skill.
 
+use serde_json::json;
+use skillnav::model::{Flag, Format, NodeKind};
+
 use super::fixture;
 use crate::support::corpus::*;
 use crate::support::fs::{size, tempdir, write};
-use serde_json::json;
-use skillnav::model::{Flag, Format, NodeKind};
 
 fn no_sections(c: &skillnav::model::Corpus) -> Vec<String> {
     dump(c).into_iter().filter(|l| !l.contains('#')).collect()

@@ -6,11 +6,12 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::support::fs::fixture_path;
 use skillnav::error::Error;
 use skillnav::frontmatter::{
     self, DiffKind, DiffLine, EditValue, GetMode, Value, edit, fm_get, fm_set, fm_unset, save, verify_strict,
 };
+
+use crate::support::fs::fixture_path;
 
 fn fixture(name: &str) -> Vec<u8> {
     fs::read(fixture_path("frontmatter").join(name)).unwrap()

@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::frontmatter::{self, Frontmatter, LineEnding, Value, ValueStyle, verify_strict};
+
+use crate::support::fs::fixture_path;
 
 fn fixture_dir() -> PathBuf {
     fixture_path("frontmatter")

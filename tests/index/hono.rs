@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::index::{FuzzyIndex, Index, SearchOptions, match_ranges};
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind, Source, TextSpan};
+
+use crate::support::fs::fixture_path;
 
 fn fixture() -> PathBuf {
     fixture_path("index/hono")

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::brief::lazytools::{Mode, QuerySkillOptions, query_skill, resolve_mode};
 use skillnav::formats::lazytools::json::{self, Json};
 use skillnav::formats::lazytools::read_bundle;
+
+use crate::support::fs::fixture_path;
 
 fn fixtures() -> PathBuf {
     fixture_path("lazytools")

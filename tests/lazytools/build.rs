@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::support::fs::fixture_path;
 use skillnav::build::{BuildOptions, CREATED_BY, build_bundle};
 use skillnav::error::Error;
 use skillnav::formats::lazytools::read_bundle;
+
+use crate::support::fs::fixture_path;
 
 fn fixtures() -> PathBuf {
     fixture_path("lazytools")

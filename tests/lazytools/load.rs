@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::lazytools::{is_bundle, load};
 use skillnav::index::lazytools::search;
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind};
+
+use crate::support::fs::fixture_path;
 
 fn fixtures() -> PathBuf {
     fixture_path("lazytools")

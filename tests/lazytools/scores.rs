@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::formats::lazytools::json::{self, Json};
 use skillnav::formats::lazytools::read_bundle;
 use skillnav::index::lazytools::{rank, tokenize};
+
+use crate::support::fs::fixture_path;
 
 fn fixtures() -> PathBuf {
     fixture_path("lazytools")

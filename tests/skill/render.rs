@@ -3,11 +3,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::fs::fixture_path;
 use skillnav::skill::listing::{ListingFormat, ListingOptions};
 use skillnav::skill::render::{
     RenderOptions, load_skill_dir, render_body, render_many, skill_from_text, split_args,
 };
+
+use crate::support::fs::fixture_path;
 
 fn args(a: &str) -> RenderOptions {
     RenderOptions { args: Some(a.to_string()), ..RenderOptions::default() }

@@ -3,11 +3,12 @@
 
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use skillnav::frontmatter;
 use skillnav::skill::validate::{
     Profile, Severity, SkillReport, nfkc_trim, report_json, report_lines, validate_skill, validate_skill_md,
 };
+
+use crate::support::fs::fixture_path;
 
 fn read(rel: &str) -> String {
     let p: PathBuf = fixture_path("formats2/validate").join(rel);

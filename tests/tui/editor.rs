@@ -4,8 +4,6 @@
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
 //! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
 
-use crate::support::fs::{copy_dir, fixture_path};
-use crate::support::tui::{act, blank_app};
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyModifiers};
@@ -21,6 +19,9 @@ use skillnav::tui::config::Settings;
 use skillnav::tui::keymap::{KeyChord, Keymap, Mode};
 use skillnav::tui::theme::UiTheme;
 use skillnav::tui::{headless, update::update, view};
+
+use crate::support::fs::{copy_dir, fixture_path};
+use crate::support::tui::{act, blank_app};
 
 /// Copy the fixture skill folder `name` into a new temp dir; returns the dir and the copy.
 fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {

@@ -2,10 +2,8 @@
 //! worker-result paths (`tui::headless`). Snapshots are text only (insta); styles are
 //! checked on specific cells.
 
-use crate::support::tui::{act, app_on_corpus, draw, row_text, screen, screen_text, span_text};
 use std::path::PathBuf;
 
-use crate::support::fs::fixture_path;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
@@ -16,6 +14,9 @@ use skillnav::tui::app::App;
 use skillnav::tui::keymap::Mode;
 use skillnav::tui::workers::WorkerMsg;
 use skillnav::tui::{headless, update::update};
+
+use crate::support::fs::fixture_path;
+use crate::support::tui::{act, app_on_corpus, draw, row_text, screen, screen_text, span_text};
 
 fn fixture(name: &str) -> PathBuf {
     fixture_path("tui").join(name)

@@ -13,7 +13,7 @@ use skillnav::tui::{headless, update::apply};
 use skillnav::util::human;
 
 use super::*;
-use crate::support::fs::manifest;
+use crate::support::fs::fixture_path;
 use crate::support::tui::*;
 
 #[test]
@@ -88,7 +88,7 @@ fn save_file_from_the_preview_queues_a_file_copy() {
 
 #[test]
 fn copies_while_a_copy_runs_are_refused() {
-    let dir = manifest("tests/fixtures/tui_curate/skills");
+    let dir = fixture_path("tui_curate/skills");
     let mut app = tui_over(&dir, "skills", 100, 30);
     let skill = id(&app, "skills/report-skill");
     goto(&mut app, skill);

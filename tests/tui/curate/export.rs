@@ -12,7 +12,7 @@ use skillnav::tui::curate::{InputPurpose, Question};
 use skillnav::tui::keymap::Mode;
 
 use super::*;
-use crate::support::fs::{copy_dir, manifest};
+use crate::support::fs::{copy_dir, fixture_path};
 use crate::support::tui::*;
 
 /// `X`, replace the prefilled folder with `dir`, Enter, run the export job.
@@ -169,7 +169,7 @@ fn export_writes_the_catalog_when_the_config_asks() {
 fn export_never_replaces_a_folder_holding_open_files() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("open-skills");
-    copy_dir(&manifest("tests/fixtures/tui_curate/skills"), &root);
+    copy_dir(&fixture_path("tui_curate/skills"), &root);
     let mut app = tui_over(&root, "open-skills", 100, 30);
     let skill = id(&app, "open-skills/report-skill");
     select(&mut app, &[skill]);

@@ -11,7 +11,7 @@ use skillnav::tui::action::Action;
 use skillnav::util::human;
 
 use super::*;
-use crate::support::fs::manifest;
+use crate::support::fs::fixture_path;
 use crate::support::tui::*;
 
 #[test]
@@ -142,7 +142,7 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
 
 #[test]
 fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
-    let dir = manifest("tests/fixtures/formats2/git-adr/adr-notes");
+    let dir = fixture_path("formats2/git-adr/adr-notes");
     let mut app = tui_over(&dir, "adr", 140, 40);
     let adr = app
         .corpus

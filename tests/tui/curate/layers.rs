@@ -5,7 +5,7 @@ use skillnav::skill::listing::{ListingEntry, ListingFormat, ListingOptions, form
 use skillnav::util::human;
 
 use super::*;
-use crate::support::fs::manifest;
+use crate::support::fs::fixture_path;
 use crate::support::tui::*;
 
 /// Whether `row` is the layer row `label` with `tokens`: two spaces, the label, padding,
@@ -22,7 +22,7 @@ fn layer_row(row: &str, label: &str, tokens: u64) -> Option<usize> {
 
 #[test]
 fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
-    let dir = manifest("tests/fixtures/formats/skills");
+    let dir = fixture_path("formats/skills");
     let mut app = tui_over(&dir, "skills", 140, 60);
     let skill = id(&app, "skills/theme-factory");
     goto(&mut app, skill);
@@ -64,7 +64,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
 
 #[test]
 fn root_preview_shows_the_always_loaded_listing_cost() {
-    let dir = manifest("tests/fixtures/formats/skills");
+    let dir = fixture_path("formats/skills");
     let mut app = tui_over(&dir, "skills", 140, 60);
     let root = app.corpus.roots[0];
     goto(&mut app, root);
@@ -101,7 +101,7 @@ fn root_preview_shows_the_always_loaded_listing_cost() {
 
 #[test]
 fn skill_scripts_show_as_a_zero_token_layer() {
-    let dir = manifest("tests/fixtures/curate/skills");
+    let dir = fixture_path("curate/skills");
     let mut app = tui_over(&dir, "skills", 140, 40);
     let skill = id(&app, "skills/deploy");
     goto(&mut app, skill);

@@ -28,7 +28,7 @@ use skillnav::tui::app::App;
 use skillnav::tui::curate::job::BuiltText;
 use skillnav::tui::keymap::Mode;
 
-use crate::support::fs::manifest;
+use crate::support::fs::fixture_path;
 use crate::support::tui::{Tui, press, tui_over};
 
 const LOGGER: &str = "hono-mini/references/middleware.md#hono_docs---middleware/logger-middleware";
@@ -37,8 +37,9 @@ const MIDDLEWARE: &str = "hono-mini/references/middleware.md#hono_docs---middlew
 const OTHER_MD: &str = "hono-mini/references/other.md";
 const REFERENCES: &str = "hono-mini/references";
 
+/// The read-only hono-mini skill (a SKILL.md and two reference files).
 fn hono_dir() -> PathBuf {
-    manifest("tests/fixtures/tui/hono-mini")
+    fixture_path("tui/hono-mini")
 }
 
 /// An app of `w`×`h` cells over the hono-mini fixture, with its own recipe folder.
@@ -46,15 +47,18 @@ fn hono(w: u16, h: u16) -> Tui {
     tui_over(&hono_dir(), "hono-mini", w, h)
 }
 
+/// The o200k counter the apps count with.
 fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
+/// `v` sorted.
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();
     v
 }
 
+/// The string ids of the selection's members, sorted.
 fn member_ids(app: &App) -> Vec<String> {
     sorted(app.selection.members().map(|n| app.corpus.node(n).id.clone()).collect())
 }
@@ -67,6 +71,7 @@ fn load_first_recipe(app: &mut App) {
     assert_eq!(app.mode, Mode::Normal);
 }
 
+/// A 200 kB, 40k-token brief text: over the OSC 52 limit.
 fn big_text() -> Arc<BuiltText> {
     let text = "word ".repeat(40_000);
     Arc::new(BuiltText {

@@ -7,7 +7,7 @@ use skillnav::tui::workers::WorkerMsg;
 use skillnav::tui::{headless, update::apply, update::update};
 
 use super::*;
-use crate::support::fs::manifest;
+use crate::support::fs::fixture_path;
 use crate::support::tui::*;
 
 #[test]
@@ -89,7 +89,7 @@ mod props {
         /// has its popup state.
         #[test]
         fn random_curation_actions_never_panic(actions in prop::collection::vec(action(), 1..40)) {
-                    let dir = manifest("tests/fixtures/tui_curate/skills");
+                    let dir = fixture_path("tui_curate/skills");
             let mut app = tui_over(&dir, "skills", 80, 24);
             for a in actions {
                 update(&mut app, a);

@@ -12,7 +12,7 @@ use skillnav::tui::update::apply;
 use skillnav::tui::workers::WorkerMsg;
 
 use super::*;
-use crate::support::fs::{copy_dir, manifest};
+use crate::support::fs::{copy_dir, fixture_path};
 use crate::support::tui::*;
 
 const REPORT_BODY: &str = "# Convert a report\n\nConvert $file to text (first argument: $ARGUMENTS[0]).\n\n\
@@ -21,7 +21,7 @@ Write the result to ${OUT_DIR}/summary.md and quote all arguments: $ARGUMENTS.";
 /// An app on the hand-made skills with the preview of `report-skill` open on the rendered
 /// skill (`p`, then `Tab`); returns the skills folder too.
 fn report_skill_preview() -> (Tui, PathBuf) {
-    let dir = manifest("tests/fixtures/tui_curate/skills");
+    let dir = fixture_path("tui_curate/skills");
     let mut app = tui_over(&dir, "skills", 100, 30);
     let skill = id(&app, "skills/report-skill");
     goto(&mut app, skill);
@@ -125,7 +125,7 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
 
 #[test]
 fn two_selected_skills_copy_and_preview_with_the_listing_first() {
-    let dir = manifest("tests/fixtures/formats/skills");
+    let dir = fixture_path("formats/skills");
     let mut app = tui_over(&dir, "skills", 100, 30);
     let brand = id(&app, "skills/brand-guidelines");
     let theme = id(&app, "skills/theme-factory");
@@ -186,7 +186,7 @@ fn copy_skill_with_no_skill_here_says_so() {
 fn copy_skill_names_selected_items_outside_every_skill() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("mixed");
-    copy_dir(&manifest("tests/fixtures/tui_curate/skills"), &root);
+    copy_dir(&fixture_path("tui_curate/skills"), &root);
     std::fs::write(root.join("NOTES.md"), "# Loose notes\n\nNot part of any skill.\n").expect("write");
     let mut app = tui_over(&root, "mixed", 100, 30);
     let skill = id(&app, "mixed/report-skill");
