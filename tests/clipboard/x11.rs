@@ -3,7 +3,7 @@
 //! has exited; read back with `xclip -o -selection clipboard`.
 //!
 //! Runs when `DISPLAY` is set and `xclip` is installed (e.g. `xvfb-run -a cargo test --test
-//! clipboard_x11`). Without them it skips with a notice, except under `CI` (set and not `0`
+//! main -- clipboard::x11`). Without them it skips with a notice, except under `CI` (set and not `0`
 //! or `false`), where a missing tool is a failure, never a silent skip.
 
 use std::path::PathBuf;
