@@ -18,6 +18,7 @@ use skillnav::tokens::Encoding;
 use skillnav::tui::action::Action;
 use skillnav::tui::app::App;
 use skillnav::tui::config::Settings;
+use skillnav::tui::curate::InputPurpose;
 use skillnav::tui::curate::job::BuiltText;
 use skillnav::tui::keymap::Keymap;
 use skillnav::tui::theme::UiTheme;
@@ -146,6 +147,11 @@ pub fn type_text(app: &mut App, text: &str) {
 /// The prompt's text.
 pub fn input_text(app: &App) -> String {
     app.curate.input.as_ref().expect("a prompt is open").area.lines().join("")
+}
+
+/// What the open prompt asks for (`None` when no prompt is open).
+pub fn input_purpose(app: &App) -> Option<InputPurpose> {
+    app.curate.input.as_ref().map(|i| i.purpose.clone())
 }
 
 /// Empty the open prompt with Backspace (the cursor starts at its end).

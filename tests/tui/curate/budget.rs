@@ -54,7 +54,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     // `B` opens the prompt with the current budget.
     press(&mut app, KeyCode::Char('B'));
     assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::Budget));
+    assert_eq!(input_purpose(&app), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
     let text = screen(&app);
     assert!(text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"), "{text}");

@@ -33,8 +33,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
         app.status,
         format!("The system clipboard is not available and 200k is over the OSC 52 limit of {limit}")
     );
-    let t = draw(&app);
-    let text = screen_text(t.backend().buffer());
+    let text = screen(&app);
     assert!(text.contains(" Over the OSC 52 limit "), "{text}");
     assert!(text.contains("over the OSC 52 limit of"), "{text}");
     assert!(text.contains("w save to a file  y send via OSC 52 anyway  n cancel"), "{text}");

@@ -111,8 +111,7 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
     assert_eq!(app.curate.exposure.level(&app.corpus, other), Exposure::Hidden);
     // A hidden selection adds nothing to the brief: 0 tokens beside the budget.
     assert_eq!(app.selection_tokens, (0, true));
-    let t = draw(&app);
-    assert!(screen_text(t.backend().buffer()).contains("o200k · sel 1 · 0/20k tok ▱▱▱▱▱▱▱▱"));
+    assert!(screen(&app).contains("o200k · sel 1 · 0/20k tok ▱▱▱▱▱▱▱▱"));
     goto(&mut app, other);
     for _ in 0..3 {
         act(&mut app, &[Action::CycleExposure]);

@@ -40,7 +40,7 @@ fn recipe_save_load_change_detection_and_delete() {
     assert!(text.contains(&format!("in {}", store_dir.display())), "{text}");
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::RecipeName));
+    assert_eq!(input_purpose(&app), Some(InputPurpose::RecipeName));
     assert_eq!(input_text(&app), "");
     // An invalid name keeps the prompt open.
     type_text(&mut app, ".bad");

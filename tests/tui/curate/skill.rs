@@ -44,14 +44,13 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(b.text, format!("{REPORT_BODY}\n"));
     assert_eq!(b.label, "rendered skill report-skill");
     assert_eq!((b.bytes, b.tokens), (b.text.len() as u64, counter().count(&b.text)));
-    let t = draw(&app);
-    let text = screen_text(t.backend().buffer());
+    let text = screen(&app);
     assert!(text.contains(" Rendered skill preview "), "{text}");
     assert!(text.contains("Convert $file to text (first argument: $ARGUMENTS[0])."), "{text}");
     // `a`: type the arguments.
     press(&mut app, KeyCode::Char('a'));
     assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillArgs));
+    assert_eq!(input_purpose(&app), Some(InputPurpose::SkillArgs));
     assert_eq!(input_text(&app), "");
     type_text(&mut app, "report.pdf");
     press(&mut app, KeyCode::Enter);
@@ -67,8 +66,7 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     );
     assert_eq!(b.text, format!("{want}\n"));
     assert_eq!(b.label, "rendered skill report-skill · args \"report.pdf\"");
-    let t = draw(&app);
-    let text = screen_text(t.backend().buffer());
+    let text = screen(&app);
     assert!(text.contains("Convert report.pdf to text (first argument: report.pdf)."), "{text}");
     assert!(text.contains("rendered skill report-skill · args \"report.pdf\" · "), "{text}");
     // An empty prompt means no arguments again.
@@ -90,7 +88,7 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
     // arguments (FORMATS §5.3: vars run first).
     press(&mut app, KeyCode::Char('v'));
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillVars));
+    assert_eq!(input_purpose(&app), Some(InputPurpose::SkillVars));
     type_text(&mut app, "OUT_DIR=\"out $0\"");
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode, Mode::Brief, "{} / {:?}", app.status, input_text(&app));
