@@ -19,7 +19,7 @@ use crate::support::tui::*;
 fn export_into(app: &mut App, dir: &Path) {
     press(app, KeyCode::Char('X'));
     assert_eq!(app.mode, Mode::Input);
-    assert_eq!(input_purpose(&app), Some(InputPurpose::ExportDir));
+    assert_eq!(input_purpose(app), Some(InputPurpose::ExportDir));
     clear_input(app);
     type_text(app, &dir.display().to_string());
     press(app, KeyCode::Enter);
