@@ -1,8 +1,6 @@
 //! The shared harness of the integration tests: fixture paths and files, corpus loading and
 //! dumps, child processes of this test binary, and (feature `tui`) a headless app.
 
-#![allow(dead_code)]
-
 pub mod child;
 pub mod corpus;
 pub mod fs;
