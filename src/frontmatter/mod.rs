@@ -3,7 +3,7 @@
 //! each key and value lives (byte spans, 1-based lines, value style, indentation) so edits
 //! are spliced in without touching any other byte (issue 4), and reports problems as
 //! warnings with line numbers instead of failing. Values agree exactly with PyYAML's
-//! string-only BaseLoader on every strict-valid input tested (tests/frontmatter_parse.rs);
+//! string-only BaseLoader on every strict-valid input tested (tests/frontmatter/parse.rs);
 //! not modelled: anchors, aliases and tags (`&a`, `*a`, `!t` are read as text), complex
 //! `?` keys, multi-document streams.
 //!

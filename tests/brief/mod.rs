@@ -1,0 +1,4 @@
+//! Briefs: the markdown layout golden and the curated md/xml/json briefs.
+
+mod curated;
+mod golden;

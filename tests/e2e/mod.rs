@@ -1,0 +1,3 @@
+//! End to end: the real binary in a pseudo-terminal.
+
+mod pty;

@@ -1,0 +1,254 @@
+//! End to end: the real `skillnav` binary in a pseudo-terminal (portable-pty, 120×40),
+//! its output parsed by a vt100 screen. Opens a fixture skill, searches, jumps to a hit,
+//! selects it and quits; checks the screen at each step, the exit status and that the
+//! alternate screen was left (the terminal was restored). Also edits a description in the
+//! frontmatter form and saves it, and runs `$EDITOR` (`E`), checking the file on disk.
+//!
+//! Timeouts come from `SKILLNAV_E2E_TIMEOUT_SECS` (default 30 s, 90 s under `CI`). Nothing
+//! here is skipped: a missing PTY fails the test.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+use crate::support::fs::fixture_path;
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+fn timeout() -> Duration {
+    let default = if std::env::var_os("CI").is_some() { 90 } else { 30 };
+    let secs =
+        std::env::var("SKILLNAV_E2E_TIMEOUT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    Duration::from_secs(secs)
+}
+
+fn nonzero(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).unwrap_or(std::num::NonZeroU16::MIN)
+}
+
+struct Screen {
+    parser: vt100::Parser,
+    rx: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Screen {
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(bytes) = self.rx.recv_timeout(wait) {
+            self.parser.process(&bytes);
+            while let Ok(more) = self.rx.try_recv() {
+                self.parser.process(&more);
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Wait until `pred` holds on the screen text; panics with the screen on timeout.
+    #[track_caller]
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout();
+        loop {
+            let text = self.text();
+            if pred(&text) {
+                return text;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}; screen:\n{text}");
+            self.pump(Duration::from_millis(50));
+        }
+    }
+}
+
+struct Session {
+    screen: Screen,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    _config: tempfile::TempDir,
+}
+
+impl Session {
+    fn send(&mut self, s: &[u8]) {
+        self.writer.write_all(s).expect("write to pty");
+        self.writer.flush().expect("flush pty");
+    }
+
+    /// Wait for the process to exit, pumping the screen; panics on timeout.
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + timeout();
+        loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                self.screen.pump(Duration::from_millis(200));
+                return s;
+            }
+            assert!(Instant::now() < deadline, "skillnav did not exit; screen:\n{}", self.screen.text());
+            self.screen.pump(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Start the real binary on the hono-mini fixture in a 120×40 pseudo-terminal.
+fn start() -> Session {
+    let fixture = fixture_path("tui/hono-mini");
+    start_on(&fixture, &[])
+}
+
+/// Start the real binary on `fixture` with extra environment variables.
+fn start_on(fixture: &std::path::Path, env: &[(&str, &std::ffi::OsStr)]) -> Session {
+    let config = tempfile::tempdir().expect("temp config dir");
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
+        .expect("open a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
+    cmd.arg(fixture);
+    cmd.env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    // Keep the user's config and the clipboard out of the test (no `y` is pressed).
+    cmd.env("SKILLNAV_CONFIG_DIR", config.path());
+    cmd.env_remove("NO_COLOR");
+    let child = pair.slave.spawn_command(cmd).expect("spawn skillnav");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("pty reader");
+    let writer = pair.master.take_writer().expect("pty writer");
+    // The master stays open while the reader thread reads (closing it would end the PTY).
+    let master = pair.master;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _master = master;
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let screen = Screen { parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0), rx };
+    Session { screen, child, writer, _config: config }
+}
+
+#[test]
+fn search_jump_select_quit_in_a_real_pty() {
+    let mut s = start();
+
+    // 1. The tree appears with sizes, tokens get counted.
+    let text =
+        s.screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
+    assert!(s.screen.parser.screen().alternate_screen(), "runs on the alternate screen");
+    assert!(text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"), "{text}");
+    assert!(text.contains("★ hono"), "{text}");
+
+    // 2. `/` + query: results update as we type, both groups shown.
+    s.send(b"/");
+    s.screen.wait_for("the search box", |t| t.contains("Type to search"));
+    s.send(b"cors");
+    let text =
+        s.screen.wait_for("hits", |t| t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·"));
+    assert!(text.contains(" / cors  2 content · "), "{text}");
+    assert!(text.contains("# CORS Middleware"), "{text}");
+
+    // 3. Enter jumps to the hit in the tree; the preview shows it.
+    s.send(b"\r");
+    let text = s.screen.wait_for("the tree at the hit", |t| {
+        !t.contains("Content (BM25)") && t.contains("▾ ≡ middleware.md")
+    });
+    assert!(text.contains("## CORS Middleware"), "{text}");
+
+    // 4. Space selects it; the status bar shows the running token total.
+    s.send(b" ");
+    let text = s.screen.wait_for("the selection total", |t| t.contains("sel 1 · 922/20k tok"));
+    assert!(text.contains("Selected CORS Middleware"), "{text}");
+    assert!(text.contains("✓"), "{text}");
+
+    // 5. `q` quits with status 0 and leaves the alternate screen.
+    s.send(b"q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left on exit");
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let mut s = start();
+    s.screen.wait_for("the tree", |t| t.contains("◆ hono-mini"));
+    assert!(s.screen.parser.screen().alternate_screen());
+    let pid = s.child.process_id().expect("child pid");
+    let killed =
+        std::process::Command::new("kill").arg("-TERM").arg(pid.to_string()).status().expect("run kill");
+    assert!(killed.success());
+    let status = s.wait_exit();
+    assert_eq!(status.exit_code(), 2, "error exit after a signal");
+    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left after SIGTERM");
+    assert!(s.screen.text().contains("skillnav: terminated by signal 15"), "{}", s.screen.text());
+}
+
+/// A temp copy of `tests/fixtures/tui/edit/crlf-skill` (CRLF line endings).
+fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
+    let src = fixture_path("tui/edit/crlf-skill/SKILL.md");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("crlf-skill");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(src, dir.join("SKILL.md")).expect("copy fixture");
+    (tmp, dir)
+}
+
+#[test]
+fn form_edit_of_description_is_saved_to_disk() {
+    let (_tmp, dir) = crlf_skill();
+    let mut s = start_on(&dir, &[]);
+    s.screen.wait_for("the tree", |t| t.contains("◆ crlf-skill"));
+    // `e` on the root (it holds one skill) opens the form; `j` selects description.
+    s.send(b"e");
+    s.screen.wait_for("the form", |t| t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form"));
+    s.send(b"j\r");
+    s.screen.wait_for("the description's text area", |t| t.contains("Esc field list"));
+    // Home, Ctrl-k (delete to the end of the line), the new text; `q` types here.
+    s.send(b"\x1b[H\x0b");
+    s.send(b"Saved from a quick PTY test");
+    s.screen.wait_for("the typed text", |t| t.contains("Saved from a quick PTY test"));
+    s.send(b"\x13");
+    let text = s.screen.wait_for("the diff popup", |t| {
+        t.contains("Save? 3 changed lines") && t.contains("Enter save  Esc back")
+    });
+    assert!(text.contains("-4 │   Windows line"), "{text}");
+    assert!(text.contains("-5 │   endings here"), "{text}");
+    assert!(text.contains("+4 │   Saved from a quick PTY test"), "{text}");
+    s.send(b"y");
+    s.screen.wait_for("the saved status", |t| t.contains("Saved crlf-skill: crlf-skill/SKILL.md"));
+    s.send(b"q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    let on_disk = std::fs::read(dir.join("SKILL.md")).expect("read back");
+    assert_eq!(
+        String::from_utf8_lossy(&on_disk),
+        "---\r\nname: crlf-skill\r\ndescription: >-\r\n  Saved from a quick PTY test\r\nlicense: MIT\r\n---\r\nBody line\r\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn external_editor_runs_and_the_file_is_reloaded() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir) = crlf_skill();
+    let script = tmp.path().join("append.sh");
+    std::fs::write(&script, "#!/bin/sh\nprintf 'Appended by the editor\\r\\n' >> \"$1\"\n").expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut s = start_on(&dir, &[("EDITOR", script.as_os_str()), ("VISUAL", std::ffi::OsStr::new(""))]);
+    s.screen.wait_for("the tree with sizes", |t| t.contains("◆ crlf-skill") && t.contains("Σ"));
+    s.send(b"E");
+    let text = s
+        .screen
+        .wait_for("the reload after the editor", |t| t.contains("Edited ") && t.contains("reloading"));
+    assert!(s.screen.parser.screen().alternate_screen(), "back on the alternate screen: {text}");
+    s.send(b"q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    let on_disk = std::fs::read_to_string(dir.join("SKILL.md")).expect("read back");
+    assert!(on_disk.ends_with("Body line\r\nAppended by the editor\r\n"), "{on_disk:?}");
+}

@@ -1,0 +1,4 @@
+//! Search: BM25 on corpora built in code and on the real Hono skill.
+
+mod bm25;
+mod hono;

@@ -1,0 +1,24 @@
+//! Child processes of this test binary: a test that needs its own environment (e.g.
+//! `NO_COLOR`) or its own terminal re-runs one test of this binary with `--exact`.
+
+/// The name libtest gives test `name` of module `module` (as `module_path!()` writes it, the
+/// crate name first): the module path without the crate, then `name`, joined by `::`.
+/// `--exact` needs this full name; a bare function name would match no test at all.
+pub fn test_name(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, path)) => format!("{path}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// Whether libtest's summary in `stdout` says exactly one test passed, so a child run by
+/// name really ran its test (a wrong name runs none and still exits 0).
+pub fn ran_one(stdout: &[u8]) -> bool {
+    String::from_utf8_lossy(stdout).contains("test result: ok. 1 passed;")
+}
+
+/// Whether the `CI` variable is set to something else than empty, `0` or `false`: then a
+/// missing tool fails a test instead of skipping it.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}

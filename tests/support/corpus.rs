@@ -1,0 +1,57 @@
+//! Corpora for the tests: load a path with its default label or a given one, dump nodes as
+//! exact one-line strings, look nodes up with the dump in the panic message.
+
+use std::path::Path;
+
+use skillnav::formats::{LoadOptions, RootSpec, load_root, root_specs};
+use skillnav::model::{Corpus, NodeId};
+
+/// Load `path` with its default label and options.
+pub fn load(path: &Path) -> Corpus {
+    load_with(path, &LoadOptions::default())
+}
+
+/// Load `path` with `opts`.
+pub fn load_with(path: &Path, opts: &LoadOptions) -> Corpus {
+    let spec = root_specs(&[path.to_path_buf()]).remove(0);
+    load_root(&spec, opts, &mut |_| {})
+}
+
+/// Load `path` under `label`.
+pub fn load_as(path: &Path, label: &str) -> Corpus {
+    let spec = RootSpec { path: path.to_path_buf(), label: label.to_string() };
+    load_root(&spec, &LoadOptions::default(), &mut |_| {})
+}
+
+/// One line per node below (and including) the first root, in pre-order:
+/// `<id> <kind> <format> [L<a>-<b>] [flags]`.
+pub fn dump(c: &Corpus) -> Vec<String> {
+    c.preorder(c.roots[0]).into_iter().map(|n| line(c, n)).collect()
+}
+
+/// The dump line of one node.
+pub fn line(c: &Corpus, n: NodeId) -> String {
+    let n = c.node(n);
+    let mut s = format!("{} {} {}", n.id, n.kind.as_str(), n.format.as_str());
+    if let (Some(a), Some(b)) = (n.line_start, n.line_end) {
+        s.push_str(&format!(" L{a}-{b}"));
+    }
+    let flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
+    if !flags.is_empty() {
+        s.push_str(&format!(" [{}]", flags.join(",")));
+    }
+    s
+}
+
+/// The node with string id `id` (panics with the dump when missing).
+pub fn get(c: &Corpus, id: &str) -> NodeId {
+    match c.find(id) {
+        Some(n) => n,
+        None => panic!("no node {id:?}; nodes:\n{}", dump(c).join("\n")),
+    }
+}
+
+/// Warnings of `id` rendered as `path:line: message`.
+pub fn warnings(c: &Corpus, id: &str) -> Vec<String> {
+    c.node(get(c, id)).warnings.iter().map(|w| w.to_string()).collect()
+}

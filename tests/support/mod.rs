@@ -1,0 +1,8 @@
+//! The shared harness of the integration tests: fixture paths and files, corpus loading and
+//! dumps, child processes of this test binary, and (feature `tui`) a headless app.
+
+pub mod child;
+pub mod corpus;
+pub mod fs;
+#[cfg(feature = "tui")]
+pub mod tui;

@@ -1,0 +1,147 @@
+//! The budget bar: presets, a typed budget with its overage, and the bar colours.
+
+use crossterm::event::KeyCode;
+use skillnav::tui::app::App;
+use skillnav::tui::curate::InputPurpose;
+use skillnav::tui::keymap::Mode;
+use skillnav::util::human;
+
+use super::*;
+use crate::support::tui::*;
+
+#[test]
+fn budget_bar_cycles_presets_then_none() {
+    let mut app = hono(100, 30);
+    assert_eq!(app.curate.budget, Some(20_000));
+    assert!(top_line(&app).ends_with(" o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ "), "{}", top_line(&app));
+    let steps: [(Option<u64>, &str, &str); 5] = [
+        (Some(100_000), "Budget 100k tokens", " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ "),
+        (None, "No token budget", " o200k · sel 0 · 0 tok "),
+        (Some(8_000), "Budget 8.0k tokens", " o200k · sel 0 · 0/8.0k tok ▱▱▱▱▱▱▱▱ "),
+        (Some(20_000), "Budget 20k tokens", " o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ "),
+        (Some(100_000), "Budget 100k tokens", " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ "),
+    ];
+    for (budget, status, top) in steps {
+        press(&mut app, KeyCode::Char('b'));
+        assert_eq!(app.curate.budget, budget);
+        assert_eq!(app.status, status);
+        let line = top_line(&app);
+        assert!(line.ends_with(top), "{line:?} ends with {top:?}");
+    }
+    // With a selection under budget the bar fills in the theme's success colour.
+    let other = id(&app, OTHER_MD);
+    select(&mut app, &[other]);
+    press(&mut app, KeyCode::Char('b')); // none
+    press(&mut app, KeyCode::Char('b')); // 8k
+    let tokens = app.tokens.total(other).expect("counted");
+    let filled = (tokens * 8).div_ceil(8_000) as usize;
+    let bar = format!("{}{}", "▰".repeat(filled), "▱".repeat(8 - filled));
+    let line = top_line(&app);
+    assert!(
+        line.ends_with(&format!(" o200k · sel 1 · {}/8.0k tok {bar} ", human::short_count(tokens))),
+        "{line:?}"
+    );
+}
+
+#[test]
+fn custom_budget_below_the_selection_shows_the_exact_overage() {
+    let mut app = hono(100, 30);
+    let small = id(&app, MIDDLEWARE);
+    select(&mut app, &[small]);
+    let tokens = app.tokens.total(small).expect("counted");
+    assert_eq!(app.selection_tokens, (tokens, true));
+    assert!((101..1000).contains(&tokens), "a short section: {tokens}");
+    // `B` opens the prompt with the current budget.
+    press(&mut app, KeyCode::Char('B'));
+    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(input_purpose(&app), Some(InputPurpose::Budget));
+    assert_eq!(input_text(&app), "20000");
+    let text = screen(&app);
+    assert!(text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"), "{text}");
+    // Invalid input keeps the prompt open with an error.
+    clear_input(&mut app);
+    type_text(&mut app, "abc");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(input_text(&app), "abc");
+    assert_eq!(app.status, "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)");
+    assert_eq!(app.curate.budget, Some(20_000));
+    // 100 tokens.
+    clear_input(&mut app);
+    type_text(&mut app, "100");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.curate.input.is_none());
+    assert_eq!(app.curate.budget, Some(100));
+    assert_eq!(app.status, "Budget 100 tokens");
+    let over = tokens - 100;
+    let t = draw(&app);
+    let buf = t.backend().buffer();
+    let line = row_text(buf, 0);
+    assert!(line.ends_with(&format!(" o200k · sel 1 · {tokens}/100 tok ▰▰▰▰▰▰▰▰ +{over} over ")), "{line:?}");
+    // The bar keeps the top line's background (its colours: see the test below).
+    let status_bg = app.theme.top.bg.expect("top background");
+    let bar: Vec<u16> = (0..buf.area.width).filter(|x| buf[(*x, 0)].symbol() == "▰").collect();
+    assert_eq!(bar.len(), 8);
+    for x in bar {
+        assert_eq!(buf[(x, 0)].bg, status_bg, "bar cell {x}");
+    }
+    // `0` means no budget.
+    press(&mut app, KeyCode::Char('B'));
+    assert_eq!(input_text(&app), "100");
+    clear_input(&mut app);
+    type_text(&mut app, "0");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.curate.budget, None);
+    assert_eq!(app.status, "No token budget");
+    assert!(top_line(&app).ends_with(&format!(" o200k · sel 1 · {tokens} tok ")));
+    // Esc leaves the budget as it was.
+    press(&mut app, KeyCode::Char('B'));
+    type_text(&mut app, "5k");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!((app.mode, app.curate.budget), (Mode::Normal, None));
+}
+
+/// BUG (src/tui/view/top.rs `budget_pieces`): the bar and overage styles are built as
+/// `t.error.patch(t.top)` / `t.mark.patch(t.top)`; `patch` lets the *second* style win, so
+/// the top line's foreground (status_fg) replaces the error / success colour and the bar is
+/// never red (nor green). `t.top.patch(t.error)` (and the same for `mark`, `dim`, `key`,
+/// `query`: the `/` key hint, the dim `search` placeholder and the query colour are lost the
+/// same way) keeps the top line's background with the element's colour.
+/// Repro: select a 198-token section, `B` `100` Enter, draw: the `▰` cells have fg
+/// `Rgb(186, 194, 222)` (status_fg), not the theme's error `Rgb(243, 139, 168)`.
+#[test]
+fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
+    let mut app = hono(100, 30);
+    let small = id(&app, MIDDLEWARE);
+    select(&mut app, &[small]);
+    let cells = |app: &App, sym: &str| {
+        let t = draw(app);
+        let buf = t.backend().buffer();
+        (0..buf.area.width)
+            .filter(|x| buf[(*x, 0)].symbol() == sym)
+            .map(|x| buf[(x, 0)].fg)
+            .collect::<Vec<_>>()
+    };
+    // Under the 20k budget: filled cells in the success colour.
+    let under = cells(&app, "▰");
+    assert_eq!(under.len(), 1);
+    assert_eq!(under[0], app.theme.mark.fg.expect("success colour"));
+    press(&mut app, KeyCode::Char('B'));
+    clear_input(&mut app);
+    type_text(&mut app, "100");
+    press(&mut app, KeyCode::Enter);
+    let error = app.theme.error.fg.expect("error colour");
+    let over = cells(&app, "▰");
+    assert_eq!(over, vec![error; 8]);
+    assert_eq!(cells(&app, "+"), vec![error], "the +N over text");
+    // Within 10% under the budget the bar warns (a brief adds its header and provenance).
+    let total = app.selection_tokens.0;
+    press(&mut app, KeyCode::Char('B'));
+    clear_input(&mut app);
+    type_text(&mut app, &(total + total / 20).to_string());
+    press(&mut app, KeyCode::Enter);
+    let warn = app.theme.warn.fg.expect("warn colour");
+    assert_eq!(cells(&app, "▰"), vec![warn; 8]);
+    assert!(cells(&app, "+").is_empty());
+}

@@ -1,0 +1,205 @@
+//! Export as a skill: a valid skill written, the replace question, failures as status
+//! messages, the catalog setting, folders holding open files.
+
+use std::path::Path;
+
+use crossterm::event::KeyCode;
+use skillnav::formats::{LoadOptions, load_root};
+use skillnav::model::NodeKind;
+use skillnav::tui::action::Action;
+use skillnav::tui::app::App;
+use skillnav::tui::curate::{InputPurpose, Question};
+use skillnav::tui::keymap::Mode;
+
+use super::*;
+use crate::support::fs::{copy_dir, fixture_path};
+use crate::support::tui::*;
+
+/// `X`, replace the prefilled folder with `dir`, Enter, run the export job.
+fn export_into(app: &mut App, dir: &Path) {
+    press(app, KeyCode::Char('X'));
+    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(input_purpose(app), Some(InputPurpose::ExportDir));
+    clear_input(app);
+    type_text(app, &dir.display().to_string());
+    press(app, KeyCode::Enter);
+}
+
+fn section_titles(dir: &Path) -> Vec<String> {
+    let c = load_root(&spec(dir, "export"), &LoadOptions::default(), &mut |_| {});
+    let mut t: Vec<String> =
+        c.nodes.iter().filter(|n| n.kind == NodeKind::Section).map(|n| n.title.clone()).collect();
+    t.sort();
+    t.dedup();
+    t
+}
+
+#[test]
+fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("hono-mini");
+    copy_dir(&hono_dir(), &root);
+    let mut app = app_over(&root, "hono-mini", 120, 30, &tmp.path().join("recipes"));
+    // Nothing selected: nothing to export.
+    press(&mut app, KeyCode::Char('X'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.status, "Nothing to export: select sections first (Space)");
+    let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
+    select(&mut app, &[logger, cors]);
+    press(&mut app, KeyCode::Char('X'));
+    let cwd = std::env::current_dir().expect("cwd");
+    assert_eq!(input_text(&app), cwd.join("hono-curated").display().to_string());
+    let text = screen(&app);
+    assert!(
+        text.contains(" Export as a skill ")
+            && text.contains("Folder to write (its name is the skill name):")
+    );
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.effects.is_empty());
+
+    let dir = tmp.path().join("out").join("my-skill");
+    export_into(&mut app, &dir);
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(
+        app.status.starts_with(&format!("Exported 2 sections to {} · validates clean · ", dir.display())),
+        "{}",
+        app.status
+    );
+    assert!(app.status.ends_with(" tokens"), "{}", app.status);
+    let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
+    assert!(skill_md.starts_with("---\nname: my-skill\ndescription: "), "{skill_md}");
+    let findings = skillnav::skill::validate::validate_skill_md(
+        &skill_md,
+        "my-skill",
+        None,
+        skillnav::skill::validate::Profile::Spec,
+    );
+    assert!(findings.is_empty(), "{findings:?}");
+    let titles = section_titles(&dir);
+    for t in ["Logger Middleware", "CORS Middleware"] {
+        assert!(titles.iter().any(|x| x == t), "{t} in {titles:?}");
+    }
+    assert!(!titles.iter().any(|x| x == "Cache Middleware"), "{titles:?}");
+
+    // Again into the now non-empty folder, with one section: a question first.
+    goto(&mut app, cors);
+    act(&mut app, &[Action::ToggleSelect]);
+    assert_eq!(member_ids(&app), vec![LOGGER.to_string()]);
+    export_into(&mut app, &dir);
+    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(
+        app.curate.ask.as_ref().map(|a| a.question.clone()),
+        Some(Question::ReplaceFolder(dir.clone()))
+    );
+    assert_eq!(app.status, format!("{} exists and is not empty", dir.display()));
+    let text = screen(&app);
+    assert!(text.contains(" Replace folder? ") && text.contains("exists and is not empty."), "{text}");
+    // n: nothing changes.
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!((app.mode, app.status.as_str()), (Mode::Normal, "Cancelled"));
+    assert!(section_titles(&dir).iter().any(|x| x == "CORS Middleware"));
+    // y: replaced.
+    export_into(&mut app, &dir);
+    assert_eq!(app.mode, Mode::Ask);
+    press(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(app.status.starts_with(&format!("Exported 1 section to {} · ", dir.display())), "{}", app.status);
+    let titles = section_titles(&dir);
+    assert!(titles.iter().any(|x| x == "Logger Middleware"), "{titles:?}");
+    assert!(!titles.iter().any(|x| x == "CORS Middleware"), "replaced: {titles:?}");
+}
+
+#[test]
+fn export_failures_become_status_messages() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut app = app_over(&hono_dir(), "hono-mini", 120, 30, &tmp.path().join("recipes"));
+    let other = id(&app, OTHER_MD);
+    select(&mut app, &[other]);
+    // The folder name is the skill name.
+    let bad = tmp.path().join("Bad Name");
+    export_into(&mut app, &bad);
+    assert_eq!(
+        app.status,
+        format!(
+            "Export failed: {}: the folder name is the skill name and must be 1-64 of a-z 0-9 and single '-'",
+            bad.display()
+        )
+    );
+    assert!(!bad.exists());
+    // A file in the way.
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "x").expect("write");
+    export_into(&mut app, &file);
+    assert_eq!(app.status, format!("Export failed: {}: exists and is not a folder", file.display()));
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), "x");
+    // Everything selected is hidden.
+    goto(&mut app, other);
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Char('x'));
+    }
+    let dir = tmp.path().join("hidden-skill");
+    export_into(&mut app, &dir);
+    assert_eq!(app.status, "Export failed: nothing to export: the selection has no exposed sections");
+    assert!(!dir.exists());
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
+fn export_writes_the_catalog_when_the_config_asks() {
+    let mut app = hono(100, 30);
+    app.settings.brief.export_catalog = true;
+    let logger = id(&app, LOGGER);
+    select(&mut app, &[logger]);
+    let out = tempfile::tempdir().expect("tmp");
+    let dir = out.path().join("logger-kit");
+    export_into(&mut app, &dir);
+    assert!(app.status.contains(" · validates clean · "), "{}", app.status);
+    let catalog = std::fs::read_to_string(dir.join("assets/catalog.json")).expect("catalog written");
+    let v: serde_json::Value = serde_json::from_str(&catalog).expect("json");
+    assert!(v.is_object(), "{catalog}");
+    // Without the setting (the default) there is none.
+    app.settings.brief.export_catalog = false;
+    let dir2 = out.path().join("logger-kit-two");
+    export_into(&mut app, &dir2);
+    assert!(dir2.join("SKILL.md").is_file() && !dir2.join("assets").exists());
+}
+
+#[test]
+fn export_never_replaces_a_folder_holding_open_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("open-skills");
+    copy_dir(&fixture_path("tui_curate/skills"), &root);
+    let mut app = tui_over(&root, "open-skills", 100, 30);
+    let skill = id(&app, "open-skills/report-skill");
+    select(&mut app, &[skill]);
+    // The open root itself, and a folder above it: refused without a question.
+    for target in [root.clone(), tmp.path().to_path_buf()] {
+        export_into(&mut app, &target);
+        assert_eq!(app.mode, Mode::Normal, "no replace question for {}", target.display());
+        assert!(
+            app.status.starts_with(&format!("Export refused: {} holds files open here", target.display())),
+            "{}",
+            app.status
+        );
+    }
+    assert!(root.join("report-skill/SKILL.md").is_file(), "the sources are untouched");
+    // The core refuses too, even when forced.
+    let opts = skillnav::curate::export::ExportOptions {
+        description: None,
+        max_reference_bytes: 4096,
+        with_catalog: false,
+        force: true,
+        counter: counter(),
+    };
+    let err = skillnav::curate::export::export_skill(
+        &app.corpus,
+        &app.selection.units(&app.corpus),
+        &app.curate.exposure,
+        &root,
+        &opts,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("holds files that are open in skillnav"), "{err}");
+    assert!(root.join("report-skill/SKILL.md").is_file());
+}

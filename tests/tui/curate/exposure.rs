@@ -1,0 +1,236 @@
+//! Exposure levels in the tree: the `x` cycle, inheritance and the level column, own levels
+//! of children, levels read from ADR metadata, and always / hidden levels in the brief.
+
+use crossterm::event::KeyCode;
+use skillnav::brief::Mode as BriefMode;
+use skillnav::brief::{BriefFormat, BriefRequest};
+use skillnav::curate::exposure::Exposure;
+use skillnav::curate::recipe::Recipe;
+use skillnav::model::NodeKind;
+use skillnav::tui::action::Action;
+use skillnav::util::human;
+
+use super::*;
+use crate::support::fs::fixture_path;
+use crate::support::tui::*;
+
+#[test]
+fn exposure_cycles_inherits_to_children_and_shows_a_column() {
+    let mut app = hono(120, 30);
+    let refs = id(&app, REFERENCES);
+    let other = id(&app, OTHER_MD);
+    let skill_md = id(&app, "hono-mini/SKILL.md");
+    goto(&mut app, refs);
+    // Open the folder so its files are rows too.
+    act(&mut app, &[Action::Expand]);
+    goto(&mut app, refs);
+
+    let t = draw(&app);
+    let before = tree_row(&app, t.backend().buffer(), "references").expect("references row");
+    let other_before = tree_row(&app, t.backend().buffer(), "other.md").expect("other.md row");
+    for tag in [" alw ", " dem ", " exp ", " hid ", "   · "] {
+        assert!(!before.contains(tag) && !other_before.contains(tag), "no column yet: {before:?}");
+    }
+
+    let below = app.corpus.preorder(refs).len() - 1;
+    let steps = [
+        (Some(Exposure::Always), Exposure::Always, "alw", "always"),
+        (Some(Exposure::OnDemand), Exposure::OnDemand, "dem", "on-demand"),
+        (Some(Exposure::Explicit), Exposure::Explicit, "exp", "explicit"),
+        (Some(Exposure::Hidden), Exposure::Hidden, "hid", "hidden"),
+    ];
+    for (own, level, tag, name) in steps {
+        // `x` through the keymap.
+        press(&mut app, KeyCode::Char('x'));
+        assert_eq!(app.curate.exposure.own(refs), own);
+        assert_eq!(app.curate.exposure.level(&app.corpus, refs), level);
+        // The children inherit it without a level of their own.
+        assert_eq!(app.curate.exposure.own(other), None);
+        assert_eq!(app.curate.exposure.level(&app.corpus, other), level);
+        assert_eq!(app.curate.exposure.level(&app.corpus, skill_md), Exposure::OnDemand);
+        assert_eq!(
+            app.status,
+            format!("references: {name} (and its {below} descendants that set no level of their own)")
+        );
+        let t = draw(&app);
+        let buf = t.backend().buffer();
+        let row = tree_row(&app, buf, "references").expect("references row");
+        assert!(row.contains(&format!(" {tag} ")), "own level {tag} in {row:?}");
+        let child = tree_row(&app, buf, "other.md").expect("other.md row");
+        assert!(child.contains(&format!(" {tag} ")), "inherited level {tag} in {child:?}");
+        // A node outside the subtree shows the default `·`.
+        let md = tree_row(&app, buf, "SKILL.md").expect("SKILL.md row");
+        assert!(md.contains("   · "), "default level in {md:?}");
+    }
+    // Own level bold (header style), inherited dim; hidden titles dim.
+    let t = draw(&app);
+    let buf = t.backend().buffer();
+    let a = skillnav::tui::update::areas(&app);
+    let find = |needle: &str| {
+        (a.left.y..a.left.y + a.left.height)
+            .find(|y| span_text(buf, *y, a.left.x, a.left.x + a.left.width).contains(needle))
+            .expect("row")
+    };
+    let col_of = |y: u16, needle: &str| {
+        let row = span_text(buf, y, 0, a.left.width);
+        let byte = row.find(needle).expect("tag");
+        unicode_width::UnicodeWidthStr::width(&row[..byte]) as u16
+    };
+    let y_child = find("other.md");
+    let x = col_of(y_child, " hid ") + 1;
+    assert_eq!(buf[(x, y_child)].fg, app.theme.dim.fg.expect("dim colour"), "inherited tag is dim");
+    let x = col_of(y_child, "other.md");
+    assert_eq!(buf[(x, y_child)].fg, app.theme.dim.fg.expect("dim colour"), "hidden title is dim");
+    let y_md = find("SKILL.md");
+    let x = col_of(y_md, "SKILL.md");
+    assert_eq!(buf[(x, y_md)].fg, app.theme.title.fg.expect("title colour"));
+
+    // Hidden → inherit: the map is empty again and the column goes away.
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.curate.exposure.own(refs), None);
+    assert!(app.curate.exposure.is_empty());
+    assert_eq!(app.status, "references: inherits on-demand");
+    let t = draw(&app);
+    assert_eq!(tree_row(&app, t.backend().buffer(), "references").as_deref(), Some(before.as_str()));
+}
+
+#[test]
+fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
+    let mut app = hono(120, 30);
+    let refs = id(&app, REFERENCES);
+    let other = id(&app, OTHER_MD);
+    let middleware = id(&app, "hono-mini/references/middleware.md");
+    select(&mut app, &[other]);
+    let other_tokens = app.tokens.total(other).expect("counted");
+    assert_eq!(app.selection_tokens, (other_tokens, true));
+    // references → hidden (4 presses), other.md → explicit (3 presses).
+    goto(&mut app, refs);
+    for _ in 0..4 {
+        act(&mut app, &[Action::CycleExposure]);
+    }
+    assert_eq!(app.curate.exposure.level(&app.corpus, other), Exposure::Hidden);
+    // A hidden selection adds nothing to the brief: 0 tokens beside the budget.
+    assert_eq!(app.selection_tokens, (0, true));
+    assert!(screen(&app).contains("o200k · sel 1 · 0/20k tok ▱▱▱▱▱▱▱▱"));
+    goto(&mut app, other);
+    for _ in 0..3 {
+        act(&mut app, &[Action::CycleExposure]);
+    }
+    assert_eq!(app.curate.exposure.own(other), Some(Exposure::Explicit));
+    assert_eq!(
+        app.status,
+        format!(
+            "other.md: explicit (and its {} descendants that set no level of their own)",
+            app.corpus.preorder(other).len() - 1
+        )
+    );
+    let section = app.corpus.node(other).children[0];
+    assert_eq!(app.curate.exposure.level(&app.corpus, section), Exposure::Explicit);
+    assert_eq!(app.curate.exposure.level(&app.corpus, middleware), Exposure::Hidden);
+    // Explicit admits a selected node: the tokens are back.
+    assert_eq!(app.selection_tokens, (other_tokens, true));
+    let t = draw(&app);
+    let buf = t.backend().buffer();
+    let row = tree_row(&app, buf, "other.md").expect("row");
+    assert!(row.contains(" exp "), "{row:?}");
+    let row = tree_row(&app, buf, "middleware.md").expect("row");
+    assert!(row.contains(" hid "), "{row:?}");
+    let total = human::short_count(other_tokens);
+    assert!(screen_text(buf).contains(&format!("o200k · sel 1 · {total}/20k tok")), "{}", screen_text(buf));
+}
+
+#[test]
+fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
+    let dir = fixture_path("formats2/git-adr/adr-notes");
+    let mut app = tui_over(&dir, "adr", 140, 40);
+    let adr = app
+        .corpus
+        .all_preorder()
+        .into_iter()
+        .find(|n| app.corpus.node(*n).kind == NodeKind::Adr)
+        .expect("an ADR");
+    // The loader's `meta.exposure = explicit` is the ADR's own level from the start.
+    assert_eq!(app.curate.exposure.own(adr), Some(Exposure::Explicit));
+    goto(&mut app, adr);
+    let title = app.corpus.node(adr).title.clone();
+    let t = draw(&app);
+    let row = tree_row(&app, t.backend().buffer(), &title[..title.len().min(12)]).expect("ADR row");
+    assert!(row.contains(" exp "), "{row:?}");
+    // Selected explicitly: in the brief; its tokens count.
+    act(&mut app, &[Action::ToggleSelect]);
+    assert_eq!(app.selection_tokens, (app.tokens.total(adr).expect("counted"), true));
+    // Saved recipes keep only the user's levels.
+    press(&mut app, KeyCode::Char('R'));
+    press(&mut app, KeyCode::Char('s'));
+    type_text(&mut app, "adr");
+    press(&mut app, KeyCode::Enter);
+    let r = Recipe::read(&app.store().join("adr.json")).expect("saved");
+    assert!(r.exposure.is_empty(), "{:?}", r.exposure);
+    assert_eq!(r.selected.len(), 1);
+    assert!(app.status.contains(" · 1 selected · 0 exposure levels → "), "{}", app.status);
+}
+
+#[test]
+fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
+    let mut app = hono(100, 30);
+    let skill_md = id(&app, "hono-mini/SKILL.md");
+    let logger = id(&app, LOGGER);
+    select(&mut app, &[logger]);
+    goto(&mut app, skill_md);
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.curate.exposure.own(skill_md), Some(Exposure::Always));
+    // The file's text unit (its top section; the frontmatter is no section) is always in.
+    let hono_skill = id(&app, "hono-mini/SKILL.md#hono-skill");
+    assert_eq!(app.curate.exposure.always_units(&app.corpus), vec![hono_skill]);
+    // The number beside the budget counts it too.
+    let want = app.tokens.total(logger).expect("counted") + app.tokens.total(hono_skill).expect("counted");
+    assert_eq!(app.selection_tokens, (want, true));
+    press(&mut app, KeyCode::Char('p'));
+    let b = built(&app);
+    let exposure = app.curate.exposure.clone();
+    let req = BriefRequest {
+        selected: &[logger],
+        query: None,
+        top_k: 8,
+        mode: BriefMode::Auto,
+        format: BriefFormat::Md,
+        max_tokens: Some(20_000),
+        exposure: Some(&exposure),
+        from_recipe: false,
+    };
+    let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
+    assert_eq!(b.text, core.text, "a level set: the curated layout, as `skillnav brief`");
+    assert_eq!(b.parts, 2);
+    assert!(b.text.contains("## Logger Middleware") && b.text.contains("# Hono Skill"), "{}", b.text);
+    press(&mut app, KeyCode::Esc);
+
+    // Hide the CORS section inside a selected file: cut from the count and the text.
+    press(&mut app, KeyCode::Char('x')); // SKILL.md: on-demand
+    press(&mut app, KeyCode::Char('x')); // explicit
+    press(&mut app, KeyCode::Char('x')); // hidden
+    press(&mut app, KeyCode::Char('x')); // inherit
+    assert!(app.curate.exposure.is_empty());
+    let file = id(&app, "hono-mini/references/middleware.md");
+    let cors = id(&app, CORS);
+    goto(&mut app, logger);
+    act(&mut app, &[Action::ToggleSelect]);
+    select(&mut app, &[file]);
+    goto(&mut app, cors);
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Char('x'));
+    }
+    assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Hidden));
+    let cut = app.tokens.total(file).expect("counted") - app.tokens.total(cors).expect("counted");
+    assert_eq!(app.selection_tokens, (cut, true));
+    press(&mut app, KeyCode::Char('B'));
+    clear_input(&mut app);
+    type_text(&mut app, "none");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('p'));
+    let b = built(&app);
+    assert!(!b.text.contains("## CORS Middleware"), "hidden section cut");
+    assert!(b.text.contains("## Logger Middleware"));
+    let exposure = app.curate.exposure.clone();
+    let req = BriefRequest { selected: &[file], max_tokens: None, exposure: Some(&exposure), ..req };
+    assert_eq!(b.text, skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).text);
+}

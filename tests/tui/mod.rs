@@ -1,0 +1,6 @@
+//! The TUI driven headless: curation, the frontmatter editor, flows, screens.
+
+mod curate;
+mod editor;
+mod flow;
+mod screens;
