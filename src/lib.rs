@@ -9,6 +9,7 @@
 //! Everything outside `tui` is free of terminal dependencies
 //! (`cargo check --lib --no-default-features`).
 
+pub mod agent;
 pub mod assets;
 pub mod brief;
 pub mod build;
@@ -20,6 +21,8 @@ pub mod error;
 pub mod formats;
 pub mod frontmatter;
 pub mod index;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 pub mod render;
 pub mod skill;
