@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::build::pystr::{collapse_ws, path_name, take_chars, trim};
+use crate::formats::lazytools::pystr::{collapse_ws, path_name, take_chars, trim};
 use crate::index::lazytools::rank;
 use crate::model::BundleStats;
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::formats::read::BINARY_SNIFF_BYTES;
+use crate::model::BINARY_SNIFF_BYTES;
 
 /// A file as read for editing.
 #[derive(Clone, Debug, PartialEq, Eq)]

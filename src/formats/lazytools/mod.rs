@@ -17,7 +17,9 @@
 //! each chunk's span is exactly its text, each file node spans its chunks.
 
 pub mod json;
+pub mod pystr;
 pub mod read;
+pub mod write;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -47,7 +49,7 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
             && !rest.is_empty()
         {
             return if source_dirs.len() > 1 {
-                format!("{}/{rest}", crate::build::pystr::path_name(sd))
+                format!("{}/{rest}", pystr::path_name(sd))
             } else {
                 rest.to_string()
             };
@@ -63,7 +65,7 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
 pub fn first_sentence(text: &str, heading: &str) -> String {
     let body: Vec<&str> =
         text.lines().skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#')).collect();
-    let flat = crate::build::pystr::collapse_ws(&body.join(" "));
+    let flat = pystr::collapse_ws(&body.join(" "));
     let flat = flat.trim();
     if flat.is_empty() {
         return heading.to_string();
@@ -213,7 +215,7 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
     for (abs, idxs) in &groups {
         let shown = display_path(abs, &files.manifest.source_dirs);
         let first = &files.chunks[idxs[0]];
-        let name = crate::build::pystr::path_name(&shown).to_string();
+        let name = pystr::path_name(&shown).to_string();
         let mut f = Node::new(NodeKind::File, Format::Lazytools, name, rel_join(rel, &shown));
         f.summary = first.title.clone();
         f.meta.insert("title".into(), first.title.clone().into());

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
-use super::markdown;
+use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
+use crate::formats::markdown;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
 /// One README bullet `- **name** — summary`.
@@ -148,11 +148,11 @@ pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
 /// one `- **name** — summary` bullet, and a `doc.md` exists in it or below it (searched
 /// breadth-first, at most 2 000 folders and 12 levels deep).
 pub fn detect(dir: &Path) -> bool {
-    detect_with(dir, &mut super::detect::Readme::default())
+    detect_with(dir, &mut crate::formats::detect::Readme::default())
 }
 
 /// [`detect`], taking `README.md` from `readme` (reading it there if needed).
-pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> bool {
+pub(crate) fn detect_with(dir: &Path, readme: &mut crate::formats::detect::Readme) -> bool {
     // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
     let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else { return false };
     if !has_bullet(text) {
@@ -366,7 +366,7 @@ fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &st
 /// An `img/` folder: a `Dir` with its files listed as assets.
 fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     let d = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Asset, "img", rel));
-    let mut names: Vec<String> = super::walk::file_names(dir);
+    let mut names: Vec<String> = crate::formats::walk::file_names(dir);
     names.sort();
     for n in names {
         add_asset(corpus, d, &dir.join(&n), &n, &join(rel, &n));
