@@ -1,9 +1,11 @@
 //! Loading: detect the format of each folder and run its loader into a
 //! [`crate::model::Corpus`] (DESIGN.md §2, FORMATS.md).
 //!
-//! Owns: root labels ([`root_specs`], [`discover_roots`]), [`load_root`], per-folder
-//! detection ([`detect::detect`]), the shared folder walker (`load`), the Agent Skills loader
-//! (`skill`), duplicate detection (`dupes`), markdown sectioning ([`markdown`]).
+//! Owns: root labels ([`root_specs`], [`discover_roots`]), [`load_root`], the format table
+//! ([`registry`]: the only list of formats, each with its detection rule and loader), the
+//! loader machinery shared by all formats ([`walk`]: the loading context, the folder
+//! walker, file reading, duplicate flags), one module per format, markdown sectioning
+//! ([`markdown`]) and skill scopes ([`scopes`]).
 //!
 //! Shapes recognised today: a single file; a skill folder (`SKILL.md`); a lazytools bundle;
 //! any other folder, walked folder by folder (a folder of skills such as
@@ -11,36 +13,45 @@
 //! only doc files (`.md .mdx .markdown .txt`) are listed and folders without any are left
 //! out; inside a skill every file is listed (non-doc files as assets, never read).
 //!
-//! **Adding a format loader** (seekers, catalog, llms_txt, doc_tree, git_adr):
-//! 1. write `formats/<name>.rs` with
-//!    `pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str)` that adds the
-//!    folder's contents as children of `parent` (`rel` = the folder's root-relative path,
-//!    `""` at the root; node paths are `rel`-prefixed) and reports problems as warnings;
-//! 2. declare it below (`pub mod <name>;`);
-//! 3. add its rule to [`detect::detect`] (more specific rules first: a Skill_Seekers output
-//!    or a git-adr skill also holds a `SKILL.md`, so its rule goes above the skill rule);
-//! 4. add a match arm in `load::Loader::load_folder` (a sub-folder: create the folder's
-//!    `Dir` node with the new [`Format`], then call `load` with it as `parent`, as the
-//!    lazytools arm does) and in [`load_root`] (the opened folder: call `load` with the root
-//!    as `parent`, and set the root's `format`).
+//! **Adding a format** takes one new loader file and one table row:
+//! 1. if no [`Format`] value fits, add one (`model::Format`, with its JSON name);
+//! 2. write `formats/<name>.rs` with the format's rule and its loader, importing only
+//!    `walk::ctx` and `walk::readme` of the machinery (never the walker or the registry).
+//!    A folder format has `pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) ->
+//!    bool` (a few `stat`s and peeks; `readme` reads the folder's `README.md` once for every
+//!    rule) and `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path,
+//!    rel: &str) -> NodeId`, which adds the folder's node below `parent` (`rel` = the
+//!    folder's root-relative path; node paths are `rel`-prefixed) and reports problems as
+//!    warnings; at the opened root `rel` is `""` and `parent` is the `Root` node, which a
+//!    plain container format fills instead. A file format has `pub(crate) fn
+//!    detect_walk_file(name: &str, path: &Path) -> bool` (`name` in lower case) and a
+//!    `load_walk_file` with the same loader signature;
+//! 3. declare it below (`pub mod <name>;`);
+//! 4. add its row to `registry::FORMATS`, above every row that would also take its folders
+//!    or files (a Skill_Seekers output or a git-adr skill also holds a `SKILL.md`, so their
+//!    rows sit above the skill row).
 //!
-//! Duplicate flags (`dupes`) and `Corpus::finalize` run after every loader, so a loader
-//! only sets its own flags, spans, `seg`s and `bytes` of files (size on disk).
+//! The opened root and every sub-folder go through the same code path
+//! (`Loader::load_folder`); the root's `format` is the format its folder loaded as.
+//! Duplicate flags (`walk::dupes`) and `Corpus::finalize` run after every loader, so a
+//! loader only sets its own flags, spans, `seg`s and `bytes` of files (size on disk); work
+//! that needs final ids is queued with `Loader::after_ids`.
 
 use std::path::{Path, PathBuf};
 
 use crate::model::{Corpus, Format, Node, NodeKind, Warning};
+use walk::ctx::{Loader, file_format};
 
-pub mod detect;
-mod dupes;
+pub mod catalog;
+pub mod doc_tree;
+pub mod git_adr;
 pub mod lazytools;
 pub mod llms_txt;
-mod load;
 pub mod markdown;
-pub mod read;
+pub mod registry;
 mod roots;
 pub mod scopes;
-mod section_pool;
+pub mod seekers;
 pub mod skill;
 pub mod walk;
 
@@ -91,7 +102,7 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
     let root_dir =
         if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
-    let mut ld = load::Loader::new(opts, progress, root_dir);
+    let mut ld = Loader::new(opts, progress, root_dir, &registry::FORMATS);
     let root = ld.corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, spec.label.as_str(), ""));
     match std::fs::metadata(&real) {
         Err(e) => {
@@ -100,46 +111,20 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
         }
         Ok(m) if m.is_dir() => {
             ld.visit(&real);
-            let fmt = detect::detect(&real);
-            match fmt {
-                // A bundle with a SKILL.md is a skill: a `Skill` node with path "" below
-                // the root, as for a skill folder; otherwise the root is the bundle node.
-                Format::Lazytools if real.join("SKILL.md").is_file() => {
-                    let folder = load::folder_name(&real, "");
-                    lazytools::load_bundle(&mut ld.corpus, root, &real, "", &folder);
-                }
-                Format::Lazytools => lazytools::load(&mut ld.corpus, root, &real, ""),
-                Format::Skill => {
-                    skill::load_skill(&mut ld, root, &real, "");
-                }
-                Format::Seekers => {
-                    ld.load_seekers(root, &real, "");
-                }
-                Format::GitAdr => git_adr::load_into(&mut ld.corpus, root, &real, ""),
-                Format::DocTree => doc_tree::load_into(&mut ld.corpus, root, &real, ""),
-                _ => ld.load_contents(root, &real, "", load::Mode::Plain),
-            }
-            let holds_skills = ld.corpus.node(root).children.iter().any(|c| {
-                let n = ld.corpus.node(*c);
-                n.kind == NodeKind::Skill || n.format == Format::SkillsDir
-            });
-            ld.corpus.node_mut(root).format = match fmt {
-                Format::Lazytools | Format::Skill | Format::Seekers | Format::GitAdr | Format::DocTree => fmt,
-                _ if holds_skills => Format::SkillsDir,
-                _ => Format::Markdown,
-            };
+            let fmt = ld.load_folder(root, &real, "", false);
+            ld.corpus.node_mut(root).format = fmt;
         }
         Ok(_) => {
             ld.visit(&real);
             let name =
                 real.file_name().map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
-            let fmt = match detect::file_format(&name) {
+            let fmt = match file_format(&name) {
                 Format::Markdown => Format::Markdown,
                 _ => Format::Text,
             };
             // The same special-file rules as a folder walk (llms family, Skill_Seekers
             // config, catalog.json), so a file opened alone keeps its structure.
-            if ld.load_special_file(root, &name, &real, &name, detect::file_format(&name)) {
+            if ld.load_special_file(root, &name, &real, &name) {
                 let first = ld.corpus.node(root).children.first().copied();
                 ld.corpus.node_mut(root).format = first.map_or(fmt, |c| ld.corpus.node(c).format);
             } else {
@@ -150,21 +135,17 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     }
     ld.finish_sections();
     let files = ld.files();
-    let seekers_refs = std::mem::take(&mut ld.seekers_refs);
+    let after_ids = ld.take_after_ids();
     let mut corpus = ld.corpus;
-    dupes::mark_duplicates(&mut corpus, root);
+    walk::dupes::mark_duplicates(&mut corpus, root);
     if corpus.node(root).children.is_empty() && corpus.node(root).warnings.is_empty() {
         let msg = format!("no documents found in {}", spec.path.display());
         corpus.node_mut(root).warnings.push(Warning::new(msg));
     }
     progress(files);
     corpus.finalize();
-    for refs in seekers_refs {
-        seekers::resolve_links(&mut corpus, refs);
+    for (node, job) in after_ids {
+        job(&mut corpus, node);
     }
     corpus
 }
-pub mod catalog;
-pub mod doc_tree;
-pub mod git_adr;
-pub mod seekers;

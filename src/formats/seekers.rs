@@ -11,9 +11,10 @@ use std::path::Path;
 use serde_json::{Map, Value as Json};
 
 use super::llms_txt::{self, add_text_file};
-use super::load::join_rel;
 use super::markdown;
+use super::walk::ctx::{Loader, file_size, join_rel};
 use super::walk::natural_cmp;
+use super::walk::readme::Readme;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
 /// Whether `dir` is a Skill_Seekers output skill (FORMATS §1 quick map): it holds
@@ -27,6 +28,30 @@ pub fn detect(dir: &Path) -> bool {
         && (refs.join("index.md").is_file()
             || refs.join("documentation").join("index.md").is_file()
             || ["llms.md", "llms-full.md", "llms-small.md"].iter().any(|n| refs.join(n).is_file()))
+}
+
+/// [`detect`] as a format-table folder rule.
+pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
+    detect(dir)
+}
+
+/// Load a Skill_Seekers skill found by the walk: the skill loader for everything but
+/// `references/`, which [`load`] reads (categories, index, variants) and whose llms links
+/// are resolved once ids exist ([`resolve_links`]). Returns the skill node (format
+/// `seekers`).
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
+    ld.skip_folder(real.join("references"));
+    let skill = super::skill::load_dir(ld, parent, real, rel);
+    ld.corpus.node_mut(skill).format = Format::Seekers;
+    if let Some(r) = load(&mut ld.corpus, skill, real, rel) {
+        ld.after_ids(r, resolve_links_of);
+    }
+    skill
+}
+
+/// [`resolve_links`] as a job run once ids exist.
+fn resolve_links_of(corpus: &mut Corpus, refs: NodeId) {
+    resolve_links(corpus, refs);
 }
 
 /// The three llms variants (FORMATS §1.2): file name → variant name, in display order.
@@ -560,6 +585,20 @@ pub fn is_config(path: &Path, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a file met by the walk (`name` lower-case) is a Skill_Seekers config: a `.json`
+/// file of at most 4 MiB that [`is_config`] accepts (`catalog.json` is the catalog's row,
+/// which comes first).
+pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
+    name.ends_with(".json")
+        && file_size(path) <= 4 << 20
+        && is_config(path, &std::fs::read_to_string(path).unwrap_or_default())
+}
+
+/// [`load_config`] as a format-table loader.
+pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+    load_config(&mut ld.corpus, parent, path, rel)
 }
 
 /// Load a config JSON file `abs` as a `File` node (format `seekers`) under `parent`:

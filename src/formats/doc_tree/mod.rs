@@ -8,8 +8,8 @@
 mod load;
 pub mod ops;
 
-pub(crate) use load::detect_with;
 pub use load::{
     Bullet, Readme, cmp_names, detect, is_placeholder, load, load_into, merged_parts, numeric_prefix,
     parse_readme,
 };
+pub(crate) use load::{detect_dir, load_dir};

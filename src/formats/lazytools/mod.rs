@@ -24,6 +24,9 @@ pub mod write;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::walk::ctx::{Loader, folder_name, join_rel};
+use super::walk::readme::Readme;
+use super::walk::skill_file::{frontmatter_meta, frontmatter_warnings};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
 pub use read::{BundleFiles, ChunkRecord, Manifest, Problem, read_bundle};
 
@@ -34,9 +37,26 @@ pub fn is_bundle(dir: &Path) -> bool {
         && dir.join("chunks.jsonl").is_file()
 }
 
-/// Join the bundle's relative path `rel` (`""` for a root bundle) and `file`.
+/// [`is_bundle`] as a format-table folder rule.
+pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
+    is_bundle(dir)
+}
+
+/// Load a bundle found by the walk: [`load_bundle`] below `parent` (titled by the folder
+/// name), except at the opened root (`rel` `""`) without a `SKILL.md`, where the `Root`
+/// node `parent` is the bundle node ([`load`] into it). Returns the bundle node.
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    if rel.is_empty() && !dir.join("SKILL.md").is_file() {
+        load(&mut ld.corpus, parent, dir, rel);
+        return parent;
+    }
+    load_bundle(&mut ld.corpus, parent, dir, rel, &folder_name(dir, rel))
+}
+
+/// Join the bundle's relative path `rel` (`""` for a root bundle; a trailing `/` is
+/// dropped) and `file`.
 fn rel_join(rel: &str, file: &str) -> String {
-    if rel.is_empty() { file.to_string() } else { format!("{}/{file}", rel.trim_end_matches('/')) }
+    join_rel(rel.trim_end_matches('/'), file)
 }
 
 /// The display path of chunk path `abs` relative to `source_dirs` (DESIGN.md §2): with one
@@ -177,8 +197,8 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
         file.flags.set(Flag::InvalidUtf8);
     }
     if let Some(fm) = &fm {
-        file.meta = crate::formats::frontmatter_meta(fm);
-        file.warnings.extend(crate::formats::frontmatter_warnings(fm, &file_rel));
+        file.meta = frontmatter_meta(fm);
+        file.warnings.extend(frontmatter_warnings(fm, &file_rel));
     }
     let file = corpus.add_child(parent, file);
     crate::formats::markdown::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
