@@ -1,11 +1,12 @@
 //! Loading: detect the format of each folder and run its loader into a
 //! [`crate::model::Corpus`] (DESIGN.md §2, FORMATS.md).
 //!
-//! Owns: root labels ([`root_specs`], [`discover_roots`]), [`load_root`], the format table
-//! ([`registry`]: the only list of formats, each with its detection rule and loader), the
-//! loader machinery shared by all formats ([`walk`]: the loading context, the folder
-//! walker, file reading, duplicate flags), one module per format, markdown sectioning
-//! ([`markdown`]) and skill scopes ([`scopes`]).
+//! Owns: what to open ([`RootSpec`], [`LoadOptions`]; root labels [`root_specs`],
+//! [`discover_roots`]), [`load_root`], the format table ([`registry`]: the only list of
+//! formats, each row a detection rule and a loader), the loader machinery shared by every
+//! format ([`walk`]: the loading context, the folder walker, file reading, duplicate
+//! flags), one module per format, markdown sectioning ([`markdown`]) and skill scopes
+//! ([`scopes`]).
 //!
 //! Shapes recognised today: a single file; a skill folder (`SKILL.md`); a lazytools bundle;
 //! any other folder, walked folder by folder (a folder of skills such as
@@ -14,22 +15,16 @@
 //! out; inside a skill every file is listed (non-doc files as assets, never read).
 //!
 //! **Adding a format** takes one new loader file and one table row:
-//! 1. if no [`Format`] value fits, add one (`model::Format`, with its JSON name);
-//! 2. write `formats/<name>.rs` with the format's rule and its loader, importing only
-//!    `walk::ctx` and `walk::readme` of the machinery (never the walker or the registry).
-//!    A folder format has `pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) ->
-//!    bool` (a few `stat`s and peeks; `readme` reads the folder's `README.md` once for every
-//!    rule) and `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path,
-//!    rel: &str) -> NodeId`, which adds the folder's node below `parent` (`rel` = the
-//!    folder's root-relative path; node paths are `rel`-prefixed) and reports problems as
-//!    warnings; at the opened root `rel` is `""` and `parent` is the `Root` node, which a
-//!    plain container format fills instead. A file format has `pub(crate) fn
-//!    detect_walk_file(name: &str, path: &Path) -> bool` (`name` in lower case) and a
-//!    `load_walk_file` with the same loader signature;
-//! 3. declare it below (`pub mod <name>;`);
-//! 4. add its row to `registry::FORMATS`, above every row that would also take its folders
-//!    or files (a Skill_Seekers output or a git-adr skill also holds a `SKILL.md`, so their
-//!    rows sit above the skill row).
+//! 1. write `formats/<name>.rs` (or `<name>/mod.rs`) with the format's detection rule and
+//!    its loader, of the shapes [`registry`] names (`detect_dir` + `load_dir` for a folder
+//!    format, `detect_walk_file` + `load_walk_file` for a file format; every loader has the
+//!    one signature `fn(&mut Loader, parent, dir, rel) -> NodeId`). Of the machinery it
+//!    imports only `walk::ctx` and `walk::readme`, never the walker or the registry;
+//! 2. declare it below (`pub mod <name>;`);
+//! 3. add its row to `registry::FORMATS`, above every row that would also take its folders
+//!    or files (a Skill_Seekers output also holds a `SKILL.md`, so its row sits above the
+//!    skill row);
+//! 4. only if no [`Format`] value fits: add one to `model::Format`.
 //!
 //! The opened root and every sub-folder go through the same code path
 //! (`Loader::load_folder`); the root's `format` is the format its folder loaded as.
@@ -37,7 +32,7 @@
 //! loader only sets its own flags, spans, `seg`s and `bytes` of files (size on disk); work
 //! that needs final ids is queued with `Loader::after_ids`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::model::{Corpus, Format, Node, NodeKind, Warning};
 use walk::ctx::{Loader, file_format};
@@ -53,31 +48,13 @@ mod roots;
 pub mod scopes;
 pub mod seekers;
 pub mod skill;
+mod spec;
 pub mod walk;
 
 pub use roots::{discover_roots, root_specs};
 pub use scopes::{mark_cross_root_aliases, namespace_root, namespace_skills, resolve_scopes};
 pub use skill::{frontmatter_meta, frontmatter_warnings};
-
-/// Options for loading.
-#[derive(Clone, Debug, Default)]
-pub struct LoadOptions {
-    /// Follow symlinks that escape the opened roots (`--follow-links`).
-    pub follow_links: bool,
-    /// Same-named skills across scopes: first wins (default last wins).
-    pub first_wins: bool,
-    /// Prefix skill names with their scope (`project:pdf`), context-chef's namespace option.
-    pub namespace: bool,
-}
-
-/// One root to open.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootSpec {
-    /// Folder or file.
-    pub path: PathBuf,
-    /// Label: scope name for discovered roots, else the folder name (deduplicated).
-    pub label: String,
-}
+pub use spec::{LoadOptions, RootSpec};
 
 /// Load one root. Never fails: problems become warnings on nodes.
 ///
@@ -102,7 +79,7 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
     let root_dir =
         if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
-    let mut ld = Loader::new(opts, progress, root_dir, &registry::FORMATS);
+    let mut ld = Loader::new(opts, progress, root_dir, registry::FORMATS);
     let root = ld.corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, spec.label.as_str(), ""));
     match std::fs::metadata(&real) {
         Err(e) => {

@@ -1,32 +1,36 @@
-//! The format table: every format skillnav loads, one row each, in detection order. This
+//! The format table: every format skillnav loads, in detection order. This
 //! is the only list of formats; the walker and [`super::load_root`] find every folder's and
 //! every special file's loader here (through the rows held in the loading context).
 //!
 //! A row is `(Format, detect, load)`:
-//! - a **folder row** ([`Detect::Folder`]) takes a whole folder: its rule looks only at the
-//!   folder itself (a few `stat`s, file heads, its `README.md` read once through the shared
-//!   cache), and the first row whose rule holds loads the folder. A more specific format
-//!   goes above a more general one: a Skill_Seekers output and a git-adr skill also hold a
-//!   `SKILL.md`, so the Skill_Seekers row sits above the skill row. A folder no row takes
-//!   is a plain folder: the walker lists it and detects each sub-folder again;
-//! - a **file row** ([`Detect::File`]) takes one file met by the walk (or opened alone)
+//! - a **folder row** (`Detect::Folder`) takes a whole folder. Its rule looks only at the
+//!   folder itself (a few `stat`s, file heads, its `README.md` read once for all rules),
+//!   and the first row whose rule holds loads the folder, so a more specific format sits
+//!   above a more general one (a Skill_Seekers output also holds a `SKILL.md`: its row is
+//!   above the skill row). A folder no row takes is a plain folder: the walker lists it and
+//!   detects each sub-folder again;
+//! - a **file row** (`Detect::File`) takes one file met by the walk (or opened alone),
 //!   from its name and head. A file no row takes is a markdown or text document by its
 //!   extension, or an asset.
 //!
-//! Every loader has the one signature [`LoadFn`]; see `walk::ctx` for what `parent` and
-//! `rel` mean, and for the opened root.
+//! Every loader has the one signature `LoadFn` (`walk::ctx` says what `parent` and
+//! `rel` are, and how the opened root is handled). Rows reach the walker through the
+//! loading context, so no loader imports this file or the walker.
 //!
 //! **Adding a format:**
-//! 1. if no [`Format`] value fits, add one (`model::Format`, with its JSON name);
-//! 2. write `formats/<name>.rs` holding its rule and its loader: for a folder format
-//!    `pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool` and
-//!    `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str)
-//!    -> NodeId`; for a file format `pub(crate) fn detect_walk_file(name: &str, path: &Path)
-//!    -> bool` (`name` in lower case) and a `load_walk_file` of the same loader signature.
-//!    The file imports `walk::ctx` (and `walk::readme`), never the walker or this table;
-//!    declare it in `formats/mod.rs` (`pub mod <name>;`);
-//! 3. add its row to [`FORMATS`] below, above every row that would also take its folders or
-//!    files.
+//! 1. write `formats/<name>.rs` (or `<name>/mod.rs`) holding the rule and the loader. A
+//!    folder format: `pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool`
+//!    and `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel:
+//!    &str) -> NodeId`, which adds the folder's node below `parent` (node paths
+//!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
+//!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
+//!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
+//!    loader signature. Import `walk::ctx` (and `walk::readme`), nothing else of the
+//!    machinery;
+//! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
+//! 3. add its row to `FORMATS`, above every row that would also take its folders or
+//!    files;
+//! 4. only if no [`Format`] value fits: add one to `model::Format`.
 
 use std::path::Path;
 
@@ -52,7 +56,7 @@ const fn file(format: Format, detect: fn(&str, &Path) -> bool, load: LoadFn) -> 
 /// variants), a skill (a `SKILL.md` or `skill.md`), exported git-adr notes, a
 /// progressive-exposure doc tree. Files: the llms.txt family, `catalog.json`, a
 /// Skill_Seekers config JSON.
-pub(crate) static FORMATS: [FormatRow; 8] = [
+pub(crate) static FORMATS: &[FormatRow] = &[
     folder(Format::Lazytools, lazytools::detect_dir, lazytools::load_dir),
     folder(Format::Seekers, seekers::detect_dir, seekers::load_dir),
     folder(Format::Skill, skill::detect_dir, skill::load_dir),
@@ -66,5 +70,26 @@ pub(crate) static FORMATS: [FormatRow; 8] = [
 /// The format of folder `dir` by the folder rows of [`FORMATS`]; [`Format::Markdown`] when
 /// no row takes it (a plain folder, walked folder by folder).
 pub fn detect(dir: &Path) -> Format {
-    folder_row(&FORMATS, dir, &mut Readme::default()).map_or(Format::Markdown, |row| row.format)
+    folder_row(FORMATS, dir, &mut Readme::default()).map_or(Format::Markdown, |row| row.format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_takes_the_first_matching_row() {
+        let d = tempfile::tempdir().expect("temp dir");
+        let dir = d.path();
+        assert_eq!(detect(dir), Format::Markdown);
+        std::fs::write(dir.join("SKILL.md"), "---\nname: x\n---\n").expect("write");
+        assert_eq!(detect(dir), Format::Skill);
+        std::fs::create_dir(dir.join("references")).expect("mkdir");
+        std::fs::write(dir.join("references/index.md"), "# Index\n").expect("write");
+        assert_eq!(detect(dir), Format::Seekers);
+        for f in ["manifest.json", "vocab.json", "chunks.jsonl"] {
+            std::fs::write(dir.join(f), "").expect("write");
+        }
+        assert_eq!(detect(dir), Format::Lazytools);
+    }
 }

@@ -12,10 +12,11 @@ use serde_json::{Map, Value as Json};
 
 use super::llms_txt::{self, add_text_file};
 use super::markdown;
-use super::walk::ctx::{Loader, file_size, join_rel};
+use super::walk::ctx::{Loader, file_format, file_size, join_rel};
 use super::walk::natural_cmp;
 use super::walk::readme::Readme;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
+use crate::util::human::plural;
 
 /// Whether `dir` is a Skill_Seekers output skill (FORMATS §1 quick map): it holds
 /// `SKILL.md` (or `skill.md`) and a `references/` folder with `index.md`, an `llms*.md`
@@ -174,11 +175,6 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
     v
 }
 
-fn is_markdown(name: &str) -> bool {
-    let l = name.to_ascii_lowercase();
-    l.ends_with(".md") || l.ends_with(".mdx") || l.ends_with(".markdown")
-}
-
 fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth: usize) -> NodeId {
     let title = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let node = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Seekers, title, rel));
@@ -191,7 +187,8 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         return node;
     }
     let entries = list(dir);
-    let is_variant = |n: &str| n.to_ascii_lowercase().starts_with("llms") && is_markdown(n);
+    let is_variant =
+        |n: &str| n.to_ascii_lowercase().starts_with("llms") && file_format(n) == Format::Markdown;
     // index.md first.
     let mut index_entries = Vec::new();
     let mut index_node = None;
@@ -216,14 +213,14 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         }
         let r = join_rel(rel, name);
         let path = dir.join(name);
-        if is_markdown(name) {
+        if file_format(name) == Format::Markdown {
             let (f, src) = add_text_file(corpus, node, &path, &r, Format::Seekers);
             if let Some(src) = src {
                 section_file(corpus, f, src);
                 let text = &corpus.sources[src.0 as usize].text;
                 if let Some(p) = category_pages(text) {
                     corpus.node_mut(f).meta.insert("pages".into(), p.into());
-                    corpus.node_mut(f).summary = plural(p, "page");
+                    corpus.node_mut(f).summary = plural(p as usize, "page");
                 }
                 mark_page_urls(corpus, f);
             }
@@ -244,7 +241,7 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
                     n.meta.insert("pages".into(), p.into());
                 }
                 n.summary = match (e.pages, &e.note) {
-                    (Some(p), _) => format!("{} — {}", e.title, plural(p, "page")),
+                    (Some(p), _) => format!("{} — {}", e.title, plural(p as usize, "page")),
                     (None, Some(note)) => format!("{} — {note}", e.title),
                     (None, None) => e.title.clone(),
                 };
@@ -305,10 +302,6 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
     !file.is_empty()
         && p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
         && dir.join(p).is_file()
-}
-
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
 }
 
 /// Section a markdown file (whole text) with [`markdown::add_sections`] and set the file's
@@ -456,9 +449,9 @@ impl ConfigSummary {
             .collect();
         format!(
             "{shape} config: {} ({}); {}",
-            plural(self.sources.len() as u64, "source"),
+            plural(self.sources.len(), "source"),
             srcs.join(", "),
-            plural(self.categories.len() as u64, "category").replace("categorys", "categories")
+            plural(self.categories.len(), "category").replace("categorys", "categories")
         )
     }
 

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
-use crate::formats::{LoadOptions, markdown};
+use crate::formats::markdown;
+use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;
 use crate::model::{Corpus, Format, NodeId, SourceId};
 

@@ -1,4 +1,4 @@
-//! The loader machinery shared by every format: the loading context ([`ctx`]: `Loader`,
+//! The loader machinery shared by every format: the loading context (`ctx`: `Loader`,
 //! listing modes, the format-row shape, path helpers), the folder walker (`contents`,
 //! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
 //! ([`read`]), the per-folder `README.md` cache (`readme`), what the walker knows of skill
