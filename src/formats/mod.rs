@@ -70,11 +70,12 @@ pub use spec::{LoadOptions, RootSpec};
 ///   nodes directly (the root is the bundle node);
 /// - any other folder: its contents (Dir, Skill and File nodes).
 ///
-/// The root's `format` is [`Format::Skill`] for a skill folder, [`Format::SkillsDir`] when
-/// skills were found below it, [`Format::Lazytools`] for a bundle, the file's format for a
-/// file PATH (`llms_txt`, `catalog`, `seekers`, `markdown` or `text`), the detected format
-/// of a Skill_Seekers, git-adr or doc-tree folder, else [`Format::Markdown`]. `progress(files_loaded_so_far)` is called every 32 files and once
-/// at the end.
+/// The root's `format` is the format its folder loaded as: the row's format for a folder a
+/// [`registry`] row takes ([`Format::Skill`], [`Format::Seekers`], [`Format::Lazytools`],
+/// [`Format::GitAdr`], [`Format::DocTree`]); for a plain folder [`Format::SkillsDir`] when
+/// skills were found below it, else [`Format::Markdown`]; for a file PATH the file's format
+/// (`llms_txt`, `catalog`, `seekers`, `markdown` or `text`). `progress(files_loaded_so_far)`
+/// is called every 32 files and once at the end.
 pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(usize)) -> Corpus {
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
     let root_dir =

@@ -67,7 +67,7 @@ pub(crate) static FORMATS: &[FormatRow] = &[
     file(Format::Seekers, seekers::detect_walk_file, seekers::load_walk_file),
 ];
 
-/// The format of folder `dir` by the folder rows of [`FORMATS`]; [`Format::Markdown`] when
+/// The format of folder `dir` by the folder rows of `FORMATS`; [`Format::Markdown`] when
 /// no row takes it (a plain folder, walked folder by folder).
 pub fn detect(dir: &Path) -> Format {
     folder_row(FORMATS, dir, &mut Readme::default()).map_or(Format::Markdown, |row| row.format)

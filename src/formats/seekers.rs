@@ -228,7 +228,7 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         } else {
             let mut a = Node::new(NodeKind::File, Format::Asset, name.clone(), r);
             a.flags.set(Flag::Asset);
-            a.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            a.bytes = file_size(&path);
             corpus.add_child(node, a);
         }
     }

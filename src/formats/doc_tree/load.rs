@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
 use crate::formats::markdown;
-use crate::formats::walk::ctx::{Loader, join_rel};
+use crate::formats::walk::ctx::{Loader, file_size, join_rel};
 use crate::formats::walk::readme::Readme as ReadmeBytes;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
@@ -367,7 +367,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
 fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &str) {
     let mut a = Node::new(NodeKind::File, Format::Asset, name, rel);
     a.flags.set(Flag::Asset);
-    a.bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    a.bytes = file_size(p);
     corpus.add_child(parent, a);
 }
 
