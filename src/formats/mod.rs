@@ -19,7 +19,8 @@
 //!    its loader, of the shapes [`registry`] names (`detect_dir` + `load_dir` for a folder
 //!    format, `detect_walk_file` + `load_walk_file` for a file format; every loader has the
 //!    one signature `fn(&mut Loader, parent, dir, rel) -> NodeId`). Of the machinery it
-//!    imports only `walk::ctx` and `walk::readme`, never the walker or the registry;
+//!    imports `walk::ctx`, `walk::readme` and the leaf helpers (`walk::list`, `walk::read`,
+//!    `walk::skill_file`), never the walker or the registry;
 //! 2. declare it below (`pub mod <name>;`);
 //! 3. add its row to `registry::FORMATS`, above every row that would also take its folders
 //!    or files (a Skill_Seekers output also holds a `SKILL.md`, so its row sits above the

@@ -25,8 +25,9 @@
 //!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
 //!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
 //!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
-//!    loader signature. Import `walk::ctx` (and `walk::readme`), nothing else of the
-//!    machinery;
+//!    loader signature. Import `walk::ctx` and `walk::readme` (and, if needed, the leaf
+//!    helpers `walk::list`, `walk::read`, `walk::skill_file`), never the walker or this
+//!    table;
 //! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
 //! 3. add its row to `FORMATS`, above every row that would also take its folders or
 //!    files;

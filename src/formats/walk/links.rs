@@ -1,7 +1,7 @@
-//! Symbolic links met by the folder walk (DESIGN.md §2 "Symlinks"): a link inside the
-//! opened root is listed as an alias of what it points to, a link to a skill folder is
-//! followed, one leaving the root is followed only with `--follow-links`, loops and folders
-//! already loaded are noted, and a broken link becomes a warning.
+//! Symbolic links met by the folder walk: a link inside the opened root is listed as an
+//! alias of what it points to, a link to a skill folder is followed, one leaving the root
+//! is followed only with `--follow-links`, loops and folders already loaded are noted, and
+//! a broken link becomes a warning.
 
 use std::path::Path;
 
