@@ -14,6 +14,7 @@ use serde_json::{Value as Json, json};
 use super::llms_txt::{LineIndex, add_text_file, split_full};
 use super::markdown;
 use super::walk::ctx::{Loader, file_size};
+use super::walk::skill_file::SKILL_FILE_NAMES;
 use crate::error::{Error, Result};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
@@ -377,7 +378,7 @@ fn skill_identity(dir: &Path) -> (String, String) {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let fm = ["SKILL.md", "skill.md"]
+    let fm = SKILL_FILE_NAMES
         .iter()
         .find_map(|n| std::fs::read_to_string(dir.join(n)).ok())
         .and_then(|t| crate::frontmatter::parse(&t));

@@ -15,6 +15,7 @@ use super::markdown;
 use super::walk::ctx::{Loader, file_format, file_size, join_rel};
 use super::walk::natural_cmp;
 use super::walk::readme::Readme;
+use super::walk::skill_file::skill_md_in;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 use crate::util::human::plural;
 
@@ -22,7 +23,7 @@ use crate::util::human::plural;
 /// `SKILL.md` (or `skill.md`) and a `references/` folder with `index.md`, an `llms*.md`
 /// file, or the v3 `documentation/index.md`. Only `stat`s, no reads.
 pub fn detect(dir: &Path) -> bool {
-    let skill = dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file();
+    let skill = skill_md_in(dir).is_some();
     let refs = dir.join("references");
     skill
         && refs.is_dir()
