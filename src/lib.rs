@@ -14,6 +14,7 @@ pub mod brief;
 pub mod build;
 pub mod cli;
 pub mod clipboard;
+pub mod config;
 pub mod curate;
 pub mod doctree_ops;
 pub mod error;

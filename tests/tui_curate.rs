@@ -491,7 +491,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert!(head.contains(&want), "{head:?} has {want:?}");
     let p = app.curate.preview.clone().expect("preview");
     let (iw, ih) = skillnav::tui::curate::actions::preview_inner(100, 30);
-    assert_eq!(p.wrapped, skillnav::tui::curate::actions::wrap_text(&core.text, iw as usize));
+    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&core.text, iw as usize));
     assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
     // The body lines are the brief's first lines.
     for (i, line) in p.wrapped.iter().take(ih as usize).enumerate() {
@@ -1645,7 +1645,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     let (iw, _) = skillnav::tui::curate::actions::preview_inner(60, 20);
     let p = app.curate.preview.clone().expect("preview");
     assert_eq!(p.wrap_width, iw);
-    assert_eq!(p.wrapped, skillnav::tui::curate::actions::wrap_text(&built(&app).text, iw as usize));
+    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize));
     assert!(p.wrapped.iter().all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= iw as usize));
 }
 

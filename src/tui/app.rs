@@ -238,7 +238,7 @@ pub struct App {
     /// The user's selection.
     pub selection: Selection,
     /// Σ tokens a brief of the selection holds (selected units that are not `hidden`, plus
-    /// `always` units; [`super::curate::brief_tokens`]) and whether all of it is counted
+    /// `always` units; [`crate::curate::units::brief_tokens`]) and whether all of it is counted
     /// (kept up to date by `update`, so drawing never walks the corpus).
     pub selection_tokens: (u64, bool),
     /// BM25 index, once built.

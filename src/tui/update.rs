@@ -260,7 +260,7 @@ pub fn sync(app: &mut App) {
 /// A warning as help lines of at most `width` cells: indented two cells, continuation lines
 /// four.
 pub fn warning_lines(w: &str, width: usize) -> Vec<String> {
-    let lines = super::curate::actions::wrap_text(w, width.saturating_sub(4).max(8));
+    let lines = crate::render::wrap::wrap_text(w, width.saturating_sub(4).max(8));
     lines
         .into_iter()
         .enumerate()

@@ -6,19 +6,19 @@
 use std::sync::Arc;
 
 use crate::curate::exposure::Exposure;
-use crate::model::{NodeId, Selection};
+use crate::curate::units::{brief_tokens, brief_units};
+use crate::model::NodeId;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Effect, TextPurpose};
 use crate::tui::keymap::Mode;
 use crate::util::human;
 
+use super::PreviewKind;
 use super::job::{TextJob, What, skills_for};
 use super::recipes;
-use super::{PreviewKind, brief_tokens};
 
 pub use super::preview::{
     PREVIEW_MAX_BYTES, apply_preview, open_preview, preview_area, preview_inner, refresh_preview, sync,
-    wrap_text,
 };
 pub use super::prompt::{ask, open_custom_budget, open_input};
 
@@ -31,7 +31,7 @@ pub fn recount(app: &mut App) {
     // add (their own text; not hidden or explicit; not inside a selected unit).
     if query(app).is_some() && app.search.view.query.trim() == app.search.query.trim() {
         let c = &app.corpus;
-        let units = super::brief_units(c, &app.selection, &app.curate.exposure);
+        let units = brief_units(c, &app.selection, &app.curate.exposure);
         let hits = app
             .search
             .view
@@ -140,14 +140,7 @@ pub(super) fn set_budget(app: &mut App, b: Option<u64>) {
 /// The units a brief of the current state is made of: the selection's, else the current
 /// node's.
 fn selected_units(app: &App) -> Vec<NodeId> {
-    if app.selection.is_empty() {
-        let Some(id) = app.current_node() else { return Vec::new() };
-        let mut one = Selection::new();
-        one.select(&app.corpus, id);
-        one.units(&app.corpus)
-    } else {
-        app.selection.units(&app.corpus)
-    }
+    crate::curate::units::selected_units(&app.corpus, &app.selection, app.current_node())
 }
 
 fn query(app: &App) -> Option<String> {

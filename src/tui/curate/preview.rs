@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::brief::curated::BriefFormat;
 use crate::brief::lazytools::Mode as BriefMode;
-use crate::render::width::{grapheme_width, str_width};
+use crate::render::wrap::wrap_text;
 use crate::skill::listing::ListingFormat;
 use crate::tui::action::Action;
 use crate::tui::app::{App, CopyRoute, Effect, TextPurpose};
@@ -67,50 +67,6 @@ pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, S
 }
 
 const STILL_BUILDING: &str = "Still building the text…";
-
-/// Cut `text` into lines of at most `width` cells (tabs shown as four spaces): after the
-/// last space that fits when there is one in the second half of the line, else on a
-/// grapheme boundary. No character is dropped, so the popup shows the exact text; only a
-/// window of the lines is drawn.
-pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
-    use unicode_segmentation::UnicodeSegmentation;
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for raw in text.split('\n') {
-        let line = raw.trim_end_matches('\r').replace('\t', "    ");
-        if str_width(&line) <= width {
-            out.push(line);
-            continue;
-        }
-        // `cur` holds graphemes with their widths; `brk` is the index after the last space.
-        let mut cur: Vec<(&str, usize)> = Vec::new();
-        let (mut w, mut brk) = (0usize, None::<usize>);
-        for g in line.graphemes(true) {
-            let gw = grapheme_width(g);
-            if w + gw > width && !cur.is_empty() {
-                let cut = match brk {
-                    Some(b) if b * 2 >= cur.len() && b < cur.len() => b,
-                    _ => cur.len(),
-                };
-                let rest = cur.split_off(cut);
-                out.push(cur.iter().map(|(g, _)| *g).collect());
-                cur = rest;
-                w = cur.iter().map(|(_, w)| *w).sum();
-                brk = None;
-            }
-            cur.push((g, gw));
-            w += gw;
-            if g == " " {
-                brk = Some(cur.len());
-            }
-        }
-        out.push(cur.iter().map(|(g, _)| *g).collect());
-    }
-    if text.ends_with('\n') {
-        out.pop();
-    }
-    out
-}
 
 /// Most bytes of a text shown in the preview popup (the rest is announced; the copy holds
 /// everything): wrapping runs in `update`, so it stays a few milliseconds.
@@ -294,22 +250,4 @@ pub(super) fn preview_action(app: &mut App, action: Action) {
 /// is empty.
 pub(super) fn quote_arg(v: &str) -> String {
     if v.is_empty() || v.chars().any(char::is_whitespace) { format!("\"{v}\"") } else { v.to_string() }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap_text;
-
-    #[test]
-    fn wrap_breaks_after_spaces_and_keeps_every_character() {
-        let text = "alpha beta gamma delta\nx\n";
-        let lines = wrap_text(text, 12);
-        assert_eq!(lines, ["alpha beta ", "gamma delta", "x"]);
-        assert_eq!(lines.concat(), "alpha beta gamma deltax");
-        // No space in the second half: cut on a grapheme boundary.
-        assert_eq!(wrap_text("abcdefghij", 4), ["abcd", "efgh", "ij"]);
-        // Wide graphemes never split.
-        assert_eq!(wrap_text("技能文档", 5), ["技能", "文档"]);
-        assert_eq!(wrap_text("a\tb", 80), ["a    b"]);
-    }
 }

@@ -60,7 +60,7 @@ pub(super) fn input_action(app: &mut App, action: Action) {
             let text = input.area.lines().join("");
             app.mode = input.back;
             match input.purpose {
-                InputPurpose::Budget => match super::parse_budget(&text) {
+                InputPurpose::Budget => match crate::curate::input::parse_budget(&text) {
                     Ok(b) => set_budget(app, b),
                     Err(e) => {
                         app.status = e;
@@ -78,7 +78,7 @@ pub(super) fn input_action(app: &mut App, action: Action) {
                     };
                     refresh_preview(app);
                 }
-                InputPurpose::SkillVars => match super::parse_vars(&text) {
+                InputPurpose::SkillVars => match crate::curate::input::parse_vars(&text) {
                     Ok(v) => {
                         app.curate.vars = v;
                         refresh_preview(app);
