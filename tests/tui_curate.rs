@@ -26,15 +26,17 @@ use skillnav::render::Theme;
 use skillnav::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use skillnav::skill::render::{RenderOptions, render_body, render_many, skill_from_text};
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::tui::action::Action;
-use skillnav::tui::app::{App, CopyRoute, Effect};
 use skillnav::tui::config::Settings;
-use skillnav::tui::curate::job::BuiltText;
-use skillnav::tui::curate::{InputPurpose, PreviewKind, Question};
-use skillnav::tui::keymap::{Keymap, Mode};
+use skillnav::tui::effects::effect::{CopyRoute, Effect};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::{Keymap, Mode};
+use skillnav::tui::state::app::App;
+use skillnav::tui::state::curate::{InputPurpose, PreviewKind, Question};
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::apply, update::update};
+use skillnav::tui::update::{apply, update};
 use skillnav::util::human;
 
 // ---------------------------------------------------------------- helpers
@@ -142,7 +144,7 @@ fn select(app: &mut App, nodes: &[NodeId]) {
 
 /// The tree pane's text of the row showing `title` (the tree is the left pane).
 fn tree_row(app: &App, buf: &Buffer, title: &str) -> Option<String> {
-    let a = skillnav::tui::update::areas(app);
+    let a = skillnav::tui::view::layout::areas(app);
     (a.left.y..a.left.y + a.left.height)
         .map(|y| span_text(buf, y, a.left.x, a.left.x + a.left.width))
         .find(|row| row.contains(title))
@@ -229,7 +231,7 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     // Own level bold (header style), inherited dim; hidden titles dim.
     let t = draw(&app);
     let buf = t.backend().buffer();
-    let a = skillnav::tui::update::areas(&app);
+    let a = skillnav::tui::view::layout::areas(&app);
     let find = |needle: &str| {
         (a.left.y..a.left.y + a.left.height)
             .find(|y| span_text(buf, *y, a.left.x, a.left.x + a.left.width).contains(needle))
@@ -490,7 +492,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     );
     assert!(head.contains(&want), "{head:?} has {want:?}");
     let p = app.curate.preview.clone().expect("preview");
-    let (iw, ih) = skillnav::tui::curate::actions::preview_inner(100, 30);
+    let (iw, ih) = skillnav::tui::view::layout::preview_inner(100, 30);
     assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&core.text, iw as usize));
     assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
     // The body lines are the brief's first lines.
@@ -1063,7 +1065,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
 fn preview_rows(app: &App) -> Vec<String> {
     let t = draw(app);
     let buf = t.backend().buffer();
-    let a = skillnav::tui::update::areas(app);
+    let a = skillnav::tui::view::layout::areas(app);
     (a.preview.y..a.preview.y + a.preview.height)
         .map(|y| span_text(buf, y, a.preview.x, a.preview.x + a.preview.width))
         .collect()
@@ -1091,7 +1093,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     let l = skillnav::skill::layers::skill_layers(&app.corpus, skill, counter());
     assert_eq!(
         app.layers.get(&skill).map(|v| (**v).clone()),
-        Some(skillnav::tui::layers::LayerView::Skill(l.clone()))
+        Some(skillnav::tui::state::preview::LayerView::Skill(l.clone()))
     );
     // The layers add up to the total.
     let refs: u64 = l.references.iter().map(|r| r.tokens).sum();
@@ -1472,7 +1474,7 @@ mod props {
 
     fn action() -> impl Strategy<Value = Action> {
         let chord = |c: char| {
-            Action::TextKey(skillnav::tui::keymap::KeyChord {
+            Action::TextKey(skillnav::tui::input::keymap::KeyChord {
                 code: KeyCode::Char(c),
                 mods: KeyModifiers::NONE,
             })
@@ -1504,7 +1506,7 @@ mod props {
             Just(Action::PageDown),
             Just(Action::Bottom),
             prop::sample::select(vec!['1', 'k', 'a', '0', ' ', '中', '$']).prop_map(chord),
-            Just(Action::TextKey(skillnav::tui::keymap::KeyChord {
+            Just(Action::TextKey(skillnav::tui::input::keymap::KeyChord {
                 code: KeyCode::Backspace,
                 mods: KeyModifiers::NONE
             })),
@@ -1620,7 +1622,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     clear_input(&mut app);
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('p'));
-    let (_, page) = skillnav::tui::curate::actions::preview_inner(100, 30);
+    let (_, page) = skillnav::tui::view::layout::preview_inner(100, 30);
     let page = page as usize;
     let len = app.curate.preview.as_ref().map(|p| p.wrapped.len()).expect("preview");
     assert!(len > 3 * page, "a long brief: {len} lines");
@@ -1642,7 +1644,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     assert_eq!(scroll(&app), 0);
     // A resize re-wraps at the new width.
     act(&mut app, &[Action::Resize(60, 20)]);
-    let (iw, _) = skillnav::tui::curate::actions::preview_inner(60, 20);
+    let (iw, _) = skillnav::tui::view::layout::preview_inner(60, 20);
     let p = app.curate.preview.clone().expect("preview");
     assert_eq!(p.wrap_width, iw);
     assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize));

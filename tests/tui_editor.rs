@@ -16,12 +16,13 @@ use skillnav::formats::{LoadOptions, RootSpec};
 use skillnav::model::{Corpus, NodeKind};
 use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
 use skillnav::tui::config::Settings;
-use skillnav::tui::keymap::{KeyChord, Keymap, Mode};
+use skillnav::tui::effects::headless;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::{KeyChord, Keymap, Mode};
+use skillnav::tui::state::app::App;
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::{headless, update::update, view};
+use skillnav::tui::{update::update, view};
 
 /// Copy the fixture skill folder `name` into a new temp dir; returns the dir and the copy.
 fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -449,7 +450,7 @@ fn e_on_a_section_of_skill_md_opens_that_file() {
         .expect("a SKILL.md section");
     let id = skillnav::model::NodeId(section as u32);
     let (path, shown, folder, root) =
-        skillnav::tui::editor::actions::skill_file(&app.corpus, id).expect("inside SKILL.md");
+        skillnav::tui::update::editor::skill_file(&app.corpus, id).expect("inside SKILL.md");
     assert_eq!(path, fixture.canonicalize().expect("real path").join("SKILL.md"));
     assert_eq!((shown.as_str(), folder.as_str(), root), ("hono-mini: hono-mini/SKILL.md", "hono-mini", 0));
     act(&mut app, &[Action::EditOpen, Action::Escape]);
@@ -484,10 +485,10 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     assert_eq!(shadowed(&app), [(0, 1)], "the first root's skill is shadowed, with one warning");
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
-    app.effects.push(skillnav::tui::app::Effect::Reload { root: 0 });
+    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 0 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
-    app.effects.push(skillnav::tui::app::Effect::Reload { root: 1 });
+    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 1 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }

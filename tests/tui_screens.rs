@@ -13,13 +13,14 @@ use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Format, Mark, Node, NodeKind, Source, TextSpan};
 use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
 use skillnav::tui::config::Settings;
-use skillnav::tui::keymap::{Keymap, Mode};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::{Keymap, Mode};
+use skillnav::tui::state::app::App;
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::update};
+use skillnav::tui::update::update;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui").join(name)
@@ -148,7 +149,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     // The match is on screen and styled as a match (bold on the match background).
-    let a = skillnav::tui::update::areas(&app);
+    let a = skillnav::tui::view::layout::areas(&app);
     let y = a.preview.y + (first_match - app.preview.scroll) as u16;
     let hit = (a.preview.x..a.preview.x + a.preview.width).find(|x| {
         buf[(*x, y)].modifier.contains(Modifier::BOLD) && row_text(buf, y).to_lowercase().contains("cors")

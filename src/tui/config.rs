@@ -7,7 +7,7 @@ use serde::Deserialize;
 pub use crate::config::{BriefSettings, ClipboardSettings, DEFAULT_CONFIG, SearchSettings, config_dir};
 use crate::config::{merge_user, read_user};
 
-use super::keymap::Keymap;
+use crate::tui::input::keymap::Keymap;
 
 /// UI settings (`[ui]`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -6,9 +6,10 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
-use skillnav::tui::{headless, update::update, view};
+use skillnav::tui::effects::headless;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::state::app::App;
+use skillnav::tui::{update::update, view};
 
 /// Apply each action through `update`, running the queued worker jobs after each.
 pub fn act(app: &mut App, actions: &[Action]) {

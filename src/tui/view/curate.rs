@@ -1,18 +1,19 @@
 //! The curation popups: brief / rendered-skill preview (the exact text with its bytes and
 //! tokens), the recipe list, the one-line prompt and the question. Pure drawing from the
-//! state in [`crate::tui::curate::Curate`]; the preview's lines were wrapped in `update`.
+//! state in [`crate::tui::state::curate::Curate`]; the preview's lines were wrapped in `update`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::editor::popup;
-use super::row::{Piece, fit};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::curate::{InputPurpose, PreviewKind, Question};
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::state::curate::{InputPurpose, PreviewKind, Question};
+use crate::tui::view::editor::popup;
+use crate::tui::view::layout::preview_area;
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the popup of the current curation mode over `screen`.
@@ -59,7 +60,7 @@ fn footer(app: &App, mode: Mode, actions: &[Action], width: usize) -> Line<'stat
 fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
     let Some(p) = app.curate.preview.as_ref() else { return };
     let t = &app.theme;
-    let (x, y, pw, ph) = crate::tui::curate::actions::preview_area(screen.width, screen.height);
+    let (x, y, pw, ph) = preview_area(screen.width, screen.height);
     let area = Rect::new(screen.x + x, screen.y + y, pw, ph);
     if area.area() == 0 {
         return;
@@ -69,7 +70,7 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
         PreviewKind::Brief => format!(" Brief preview · {} · {} ", c.format.as_str(), c.mode.as_str()),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
     };
-    let inner = super::framed::framed(frame, app, area, title);
+    let inner = crate::tui::view::framed::framed(frame, app, area, title);
     if inner.height == 0 {
         return;
     }

@@ -9,14 +9,14 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::row::{Piece, fit};
 use crate::frontmatter::DiffKind;
 use crate::skill::validate::Severity;
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::editor::fields::FieldKind;
-use crate::tui::editor::{Editor, View};
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::state::editor::fields::FieldKind;
+use crate::tui::state::editor::{Editor, View};
+use crate::tui::view::row::{Piece, fit};
 
 /// Lines of problems shown under the form at most.
 const MAX_PROBLEM_LINES: usize = 3;
@@ -259,7 +259,7 @@ pub(super) fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, t
     let w = w.min(outer.width.saturating_sub(4)).max(outer.width.min(10));
     let h = h.min(outer.height.saturating_sub(2)).max(outer.height.min(3));
     let area = Rect::new(outer.x + (outer.width - w) / 2, outer.y + (outer.height - h) / 2, w, h);
-    super::framed::framed(frame, app, area, title)
+    crate::tui::view::framed::framed(frame, app, area, title)
 }
 
 fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {

@@ -5,7 +5,8 @@ mod curate;
 mod editor;
 mod framed;
 mod help;
-pub use help::HELP_WIDTH;
+pub mod layers;
+pub mod layout;
 mod outline;
 mod preview;
 mod results;
@@ -16,9 +17,9 @@ mod tree;
 
 use ratatui::Frame;
 
-use super::app::App;
-use super::keymap::Mode;
-use super::update::areas;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::layout::areas;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {

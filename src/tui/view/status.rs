@@ -5,10 +5,10 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::Paragraph;
 
-use super::row::{Piece, fit};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::row::{Piece, fit};
 
 /// Draw the status line into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
