@@ -146,7 +146,7 @@ pub enum Action {
     SearchInsert(char),
     /// A key typed into an editor text area (any key not bound in that mode).
     #[serde(skip)]
-    TextKey(crate::tui::input::keymap::KeyChord),
+    TextKey(crate::tui::input::key::KeyChord),
     /// Text pasted into the search box (newlines become spaces).
     #[serde(skip)]
     Paste(String),
