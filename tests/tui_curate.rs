@@ -110,7 +110,7 @@ fn type_text(app: &mut App, text: &str) {
 
 /// The prompt's text.
 fn input_text(app: &App) -> String {
-    app.curate.input.as_ref().expect("a prompt is open").area.lines().join("")
+    app.input_box().as_ref().expect("a prompt is open").area.lines().join("")
 }
 
 /// Empty the open prompt with Backspace (the cursor starts at its end).
@@ -151,7 +151,7 @@ fn tree_row(app: &App, buf: &Buffer, title: &str) -> Option<String> {
 }
 
 fn built(app: &App) -> Arc<BuiltText> {
-    match app.curate.preview.as_ref().and_then(|p| p.built.clone()) {
+    match app.brief_preview().as_ref().and_then(|p| p.built.clone()) {
         Some(Ok(b)) => b,
         other => panic!("no built preview text: {other:?}"),
     }
@@ -360,8 +360,8 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert!((101..1000).contains(&tokens), "a short section: {tokens}");
     // `B` opens the prompt with the current budget.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::Budget));
+    assert_eq!(app.mode(), Mode::Input);
+    assert_eq!(app.input_box().as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
     let text = screen_text(draw(&app).backend().buffer());
     assert!(text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"), "{text}");
@@ -369,7 +369,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "abc");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_text(&app), "abc");
     assert_eq!(app.status, "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)");
     assert_eq!(app.curate.budget, Some(20_000));
@@ -377,8 +377,8 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "100");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.input.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.input_box().is_none());
     assert_eq!(app.curate.budget, Some(100));
     assert_eq!(app.status, "Budget 100 tokens");
     let over = tokens - 100;
@@ -406,7 +406,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     press(&mut app, KeyCode::Char('B'));
     type_text(&mut app, "5k");
     press(&mut app, KeyCode::Esc);
-    assert_eq!((app.mode, app.curate.budget), (Mode::Normal, None));
+    assert_eq!((app.mode(), app.curate.budget), (Mode::Normal, None));
 }
 
 /// BUG (src/tui/view/top.rs `budget_pieces`): the bar and overage styles are built as
@@ -468,8 +468,8 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let a = key_action(&app, KeyCode::Char('p'), KeyModifiers::NONE);
     assert_eq!(a, Action::BriefPreview);
     update(&mut app, a);
-    assert_eq!(app.mode, Mode::Brief);
-    assert!(app.curate.preview.as_ref().is_some_and(|p| p.built.is_none()), "building");
+    assert_eq!(app.mode(), Mode::Brief);
+    assert!(app.brief_preview().as_ref().is_some_and(|p| p.built.is_none()), "building");
     let building = screen_text(draw(&app).backend().buffer());
     assert!(building.contains("Building…"), "{building}");
     headless::settle(&mut app);
@@ -491,7 +491,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
         human::short_bytes(core.bytes as u64)
     );
     assert!(head.contains(&want), "{head:?} has {want:?}");
-    let p = app.curate.preview.clone().expect("preview");
+    let p = app.brief_preview().cloned().expect("preview");
     let (iw, ih) = skillnav::tui::view::layout::preview_inner(100, 30);
     assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&core.text, iw as usize));
     assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
@@ -502,7 +502,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     }
     // Scrolling moves the window.
     press(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.scroll), Some(1));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.scroll), Some(1));
     let t = draw(&app);
     assert_eq!(span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(), p.wrapped[1].trim_end());
 
@@ -555,8 +555,8 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     // `y` closes the popup and queues a copy of exactly the text shown.
     let shown = built(&app);
     press_no_settle(&mut app, KeyCode::Char('y'));
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.preview.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.brief_preview().is_none());
     assert!(app.copying);
     assert_eq!(app.status, "Copying brief · xml · extract · 2 sections…");
     match app.effects.as_slice() {
@@ -583,11 +583,11 @@ fn brief_over_budget_names_what_was_left_out() {
     press(&mut app, KeyCode::Char('p'));
     // A custom budget typed in the preview rebuilds it.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.curate.input.as_ref().map(|i| i.back), Some(Mode::Brief));
+    assert_eq!(app.input_box().map(|_| app.mode_below()), Some(Mode::Brief));
     clear_input(&mut app);
     type_text(&mut app, "1k");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief);
+    assert_eq!(app.mode(), Mode::Brief);
     assert_eq!(app.curate.budget, Some(1_000));
     let units = app.selection.units(&app.corpus);
     let core = skillnav::brief::pack(&app.corpus, &units, 1_000, counter());
@@ -613,8 +613,8 @@ fn brief_preview_without_a_selection_briefs_the_current_node_and_esc_closes() {
     let core = skillnav::brief::pack(&app.corpus, &[other], 20_000, counter());
     assert_eq!(built(&app).text, core.text);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.preview.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.brief_preview().is_none());
     assert!(app.effects.is_empty());
 }
 
@@ -640,7 +640,7 @@ fn report_skill_preview(store: &Path) -> (App, PathBuf) {
 fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
     let store = tempfile::tempdir().expect("tmp");
     let (mut app, dir) = report_skill_preview(store.path());
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
     let b = built(&app);
     let file_text = std::fs::read_to_string(dir.join("report-skill/SKILL.md")).expect("fixture");
     let parsed = skill_from_text(&file_text, "report-skill", "", None);
@@ -656,12 +656,12 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert!(text.contains("Convert $file to text (first argument: $ARGUMENTS[0])."), "{text}");
     // `a`: type the arguments.
     press(&mut app, KeyCode::Char('a'));
-    assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillArgs));
+    assert_eq!(app.mode(), Mode::Input);
+    assert_eq!(app.input_box().as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillArgs));
     assert_eq!(input_text(&app), "");
     type_text(&mut app, "report.pdf");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief);
+    assert_eq!(app.mode(), Mode::Brief);
     assert_eq!(app.curate.args.as_deref(), Some("report.pdf"));
     let b = built(&app);
     let opts = RenderOptions { args: Some("report.pdf".into()), ..RenderOptions::default() };
@@ -686,7 +686,7 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(built(&app).text, format!("{REPORT_BODY}\n"));
     // Tab back: the brief of the skill.
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
     assert!(built(&app).label.starts_with("brief · md · "));
 }
 
@@ -765,9 +765,9 @@ fn member_ids(app: &App) -> Vec<String> {
 /// Open the recipe list and load the entry under the cursor.
 fn load_first_recipe(app: &mut App) {
     press(app, KeyCode::Char('R'));
-    assert_eq!(app.mode, Mode::Recipes);
+    assert_eq!(app.mode(), Mode::Recipes);
     press(app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 #[test]
@@ -790,19 +790,19 @@ fn recipe_save_load_change_detection_and_delete() {
 
     // R: an empty list; s: name prompt; Enter saves.
     press(&mut app, KeyCode::Char('R'));
-    assert_eq!(app.mode, Mode::Recipes);
-    assert_eq!(app.curate.recipes.as_ref().map(|l| l.entries.len()), Some(0));
+    assert_eq!(app.mode(), Mode::Recipes);
+    assert_eq!(app.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
     let text = screen_text(draw(&app).backend().buffer());
     assert!(text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."), "{text}");
     assert!(text.contains(&format!("in {}", store_dir.display())), "{text}");
     press(&mut app, KeyCode::Char('s'));
-    assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::RecipeName));
+    assert_eq!(app.mode(), Mode::Input);
+    assert_eq!(app.input_box().as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::RecipeName));
     assert_eq!(input_text(&app), "");
     // An invalid name keeps the prompt open.
     type_text(&mut app, ".bad");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert!(app.status.starts_with("Invalid recipe name \".bad\""), "{}", app.status);
     clear_input(&mut app);
     type_text(&mut app, "hono-pick");
@@ -812,8 +812,8 @@ fn recipe_save_load_change_detection_and_delete() {
         app.status,
         format!("Saved recipe hono-pick · 2 selected · 1 exposure level → {}", file.display())
     );
-    assert_eq!(app.mode, Mode::Recipes, "back in the list");
-    let list = app.curate.recipes.clone().expect("list");
+    assert_eq!(app.mode(), Mode::Recipes, "back in the list");
+    let list = app.recipe_list().cloned().expect("list");
     assert_eq!(list.entries.len(), 1);
     assert_eq!(
         (list.entries[0].label.as_str(), list.entries[0].path.as_path()),
@@ -822,7 +822,7 @@ fn recipe_save_load_change_detection_and_delete() {
     let text = screen_text(draw(&app).backend().buffer());
     assert!(text.contains(" Recipes (1) ") && text.contains("● hono-pick"), "{text}");
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 
     let r = Recipe::read(&file).expect("saved recipe");
     assert_eq!(r.name, "hono-pick");
@@ -874,14 +874,14 @@ fn recipe_save_load_change_detection_and_delete() {
     // d asks, y deletes.
     press(&mut changed, KeyCode::Char('R'));
     press(&mut changed, KeyCode::Char('d'));
-    assert_eq!(changed.mode, Mode::Ask);
+    assert_eq!(changed.mode(), Mode::Ask);
     let text = screen_text(draw(&changed).backend().buffer());
     assert!(text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("), "{text}");
     press(&mut changed, KeyCode::Char('y'));
     assert!(!file.exists());
     assert_eq!(changed.status, "Deleted recipe hono-pick");
-    assert_eq!(changed.mode, Mode::Recipes);
-    assert_eq!(changed.curate.recipes.as_ref().map(|l| l.entries.len()), Some(0));
+    assert_eq!(changed.mode(), Mode::Recipes);
+    assert_eq!(changed.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
     assert_eq!(changed.curate.recipe_name, None);
 }
 
@@ -917,11 +917,11 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     assert_eq!(app.selection_tokens, (app.tokens.total(cors).expect("counted"), true));
     // Listed first; saving under its name writes the file, not the store.
     press(&mut app, KeyCode::Char('R'));
-    let list = app.curate.recipes.clone().expect("list");
+    let list = app.recipe_list().cloned().expect("list");
     assert_eq!(list.entries[0].label, "pick.json (--recipe)");
     assert_eq!(list.entries[0].path, file);
     press(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     let logger = id(&app, LOGGER);
     select(&mut app, &[logger]);
     press(&mut app, KeyCode::Char('R'));
@@ -967,8 +967,8 @@ fn missing_recipe_file_is_created_by_the_first_save() {
 /// `X`, replace the prefilled folder with `dir`, Enter, run the export job.
 fn export_into(app: &mut App, dir: &Path) {
     press(app, KeyCode::Char('X'));
-    assert_eq!(app.mode, Mode::Input);
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::ExportDir));
+    assert_eq!(app.mode(), Mode::Input);
+    assert_eq!(app.input_box().as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::ExportDir));
     clear_input(app);
     type_text(app, &dir.display().to_string());
     press(app, KeyCode::Enter);
@@ -991,7 +991,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     let mut app = app_over(&root, "hono-mini", 120, 30, &tmp.path().join("recipes"));
     // Nothing selected: nothing to export.
     press(&mut app, KeyCode::Char('X'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Nothing to export: select sections first (Space)");
     let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
     select(&mut app, &[logger, cors]);
@@ -1004,12 +1004,12 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
             && text.contains("Folder to write (its name is the skill name):")
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.effects.is_empty());
 
     let dir = tmp.path().join("out").join("my-skill");
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(
         app.status.starts_with(&format!("Exported 2 sections to {} · validates clean · ", dir.display())),
         "{}",
@@ -1036,9 +1036,9 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     act(&mut app, &[Action::ToggleSelect]);
     assert_eq!(member_ids(&app), vec![LOGGER.to_string()]);
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     assert_eq!(
-        app.curate.ask.as_ref().map(|a| a.question.clone()),
+        app.question().as_ref().map(|a| a.question.clone()),
         Some(Question::ReplaceFolder(dir.clone()))
     );
     assert_eq!(app.status, format!("{} exists and is not empty", dir.display()));
@@ -1046,13 +1046,13 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     assert!(text.contains(" Replace folder? ") && text.contains("exists and is not empty."), "{text}");
     // n: nothing changes.
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.mode, app.status.as_str()), (Mode::Normal, "Cancelled"));
+    assert_eq!((app.mode(), app.status.as_str()), (Mode::Normal, "Cancelled"));
     assert!(section_titles(&dir).iter().any(|x| x == "CORS Middleware"));
     // y: replaced.
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     press(&mut app, KeyCode::Char('y'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.status.starts_with(&format!("Exported 1 section to {} · ", dir.display())), "{}", app.status);
     let titles = section_titles(&dir);
     assert!(titles.iter().any(|x| x == "Logger Middleware"), "{titles:?}");
@@ -1188,9 +1188,9 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     app.copying = true;
     apply(&mut app, WorkerMsg::CopyAsk(Arc::clone(&big)));
     assert!(!app.copying);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     assert_eq!(
-        app.curate.ask.as_ref().map(|a| a.question.clone()),
+        app.question().as_ref().map(|a| a.question.clone()),
         Some(Question::Oversize(Arc::clone(&big)))
     );
     let limit = human::short_bytes(app.settings.clipboard.osc52_limit as u64);
@@ -1207,10 +1207,10 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(skillnav::tui::runtime::action_for(&app, &Event::Key(j)), None);
     act(&mut app, &[Action::MoveDown]);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     // w: saved to a file.
     press_no_settle(&mut app, KeyCode::Char('w'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.copying);
     assert_eq!(app.status, "Saving to a file…");
     match app.effects.as_slice() {
@@ -1229,10 +1229,10 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     // Esc: cancelled, nothing queued.
     apply(&mut app, WorkerMsg::CopyAsk(Arc::clone(&big)));
     press_no_settle(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Copy cancelled");
     assert!(app.effects.is_empty());
-    assert!(app.curate.ask.is_none());
+    assert!(app.question().is_none());
     assert!(!app.copying);
 }
 
@@ -1245,7 +1245,7 @@ fn save_file_from_the_preview_queues_a_file_copy() {
     press(&mut app, KeyCode::Char('p'));
     let shown = built(&app);
     press_no_settle(&mut app, KeyCode::Char('w'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     match app.effects.as_slice() {
         [Effect::CopyText { built, route: CopyRoute::File }] => assert!(Arc::ptr_eq(built, &shown)),
         other => panic!("a file copy expected: {other:?}"),
@@ -1398,7 +1398,7 @@ fn stale_preview_texts_are_dropped() {
     goto(&mut app, other);
     press(&mut app, KeyCode::Char('p'));
     let good = built(&app);
-    let generation = app.curate.preview.as_ref().map(|p| p.generation).expect("preview");
+    let generation = app.brief_preview().as_ref().map(|p| p.generation).expect("preview");
     let stale = BuiltText { text: "stale".into(), ..(*good).clone() };
     apply(&mut app, WorkerMsg::TextBuilt { generation: generation - 1, result: Ok(stale) });
     assert_eq!(built(&app).text, good.text);
@@ -1408,7 +1408,7 @@ fn stale_preview_texts_are_dropped() {
     assert!(span_text(t.backend().buffer(), 2, 1, 99).starts_with("No SKILL.md to render here"));
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.status, "No SKILL.md to render here");
-    assert_eq!(app.mode, Mode::Brief, "nothing to copy: the popup stays");
+    assert_eq!(app.mode(), Mode::Brief, "nothing to copy: the popup stays");
 }
 
 // ---------------------------------------------------------------- recipe budget round trip
@@ -1460,7 +1460,7 @@ fn curation_popups_draw_at_tiny_sizes() {
             act(&mut app, open);
             draw(&app);
             act(&mut app, &[Action::Escape, Action::Escape]);
-            assert_eq!(app.mode, Mode::Normal, "{open:?} at {w}x{h}");
+            assert_eq!(app.mode(), Mode::Normal, "{open:?} at {w}x{h}");
         }
         apply(&mut app, WorkerMsg::CopyAsk(big_text()));
         draw(&app);
@@ -1531,11 +1531,11 @@ mod props {
                     apply(&mut app, WorkerMsg::Copied(Ok("done".into())));
                 }
                 draw(&app);
-                match app.mode {
-                    Mode::Brief => prop_assert!(app.curate.preview.is_some()),
-                    Mode::Recipes => prop_assert!(app.curate.recipes.is_some()),
-                    Mode::Input => prop_assert!(app.curate.input.is_some()),
-                    Mode::Ask => prop_assert!(app.curate.ask.is_some()),
+                match app.mode() {
+                    Mode::Brief => prop_assert!(app.brief_preview().is_some()),
+                    Mode::Recipes => prop_assert!(app.recipe_list().is_some()),
+                    Mode::Input => prop_assert!(app.input_box().is_some()),
+                    Mode::Ask => prop_assert!(app.question().is_some()),
                     _ => {}
                 }
             }
@@ -1609,7 +1609,7 @@ fn export_failures_become_status_messages() {
     export_into(&mut app, &dir);
     assert_eq!(app.status, "Export failed: nothing to export: the selection has no exposed sections");
     assert!(!dir.exists());
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 #[test]
@@ -1624,9 +1624,9 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     press(&mut app, KeyCode::Char('p'));
     let (_, page) = skillnav::tui::view::layout::preview_inner(100, 30);
     let page = page as usize;
-    let len = app.curate.preview.as_ref().map(|p| p.wrapped.len()).expect("preview");
+    let len = app.brief_preview().as_ref().map(|p| p.wrapped.len()).expect("preview");
     assert!(len > 3 * page, "a long brief: {len} lines");
-    let scroll = |app: &App| app.curate.preview.as_ref().map(|p| p.scroll).expect("preview");
+    let scroll = |app: &App| app.brief_preview().as_ref().map(|p| p.scroll).expect("preview");
     press(&mut app, KeyCode::PageDown);
     assert_eq!(scroll(&app), page);
     press(&mut app, KeyCode::Char('k'));
@@ -1636,7 +1636,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     assert!(span_text(buf, 2, 1, 99).ends_with(&format!(" {}/{len} ", len - page + 1)));
-    let last = app.curate.preview.as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
+    let last = app.brief_preview().as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
     assert_eq!(span_text(buf, 2 + page as u16, 1, 99).trim_end(), last.trim_end());
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(scroll(&app), 0);
@@ -1645,7 +1645,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     // A resize re-wraps at the new width.
     act(&mut app, &[Action::Resize(60, 20)]);
     let (iw, _) = skillnav::tui::view::layout::preview_inner(60, 20);
-    let p = app.curate.preview.clone().expect("preview");
+    let p = app.brief_preview().cloned().expect("preview");
     assert_eq!(p.wrap_width, iw);
     assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize));
     assert!(p.wrapped.iter().all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= iw as usize));
@@ -1669,11 +1669,11 @@ fn copies_while_a_copy_runs_are_refused() {
     press(&mut app, KeyCode::Char('p'));
     press_no_settle(&mut app, KeyCode::Enter);
     assert_eq!(app.status, "A copy is already running…");
-    assert_eq!(app.mode, Mode::Brief, "the preview stays open");
+    assert_eq!(app.mode(), Mode::Brief, "the preview stays open");
     assert!(app.effects.is_empty());
     apply(&mut app, WorkerMsg::Copied(Ok("Copied 1 section".into())));
     press_no_settle(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(matches!(app.effects.as_slice(), [Effect::CopyText { route: CopyRoute::Auto, .. }]));
 }
 
@@ -1704,10 +1704,10 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
     // arguments (FORMATS §5.3: vars run first).
     press(&mut app, KeyCode::Char('v'));
-    assert_eq!(app.curate.input.as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillVars));
+    assert_eq!(app.input_box().as_ref().map(|i| i.purpose.clone()), Some(InputPurpose::SkillVars));
     type_text(&mut app, "OUT_DIR=\"out $0\"");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief, "{} / {:?}", app.status, input_text(&app));
+    assert_eq!(app.mode(), Mode::Brief, "{} / {:?}", app.status, input_text(&app));
     assert_eq!(app.curate.vars.get("OUT_DIR").map(String::as_str), Some("out $0"));
     press(&mut app, KeyCode::Char('a'));
     type_text(&mut app, "q3.pdf");
@@ -1720,7 +1720,7 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     clear_input(&mut app);
     type_text(&mut app, "1BAD=x");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input, "a bad name keeps the prompt open");
+    assert_eq!(app.mode(), Mode::Input, "a bad name keeps the prompt open");
     assert_eq!(app.status, "not NAME=value: \"1BAD=x\"");
     press(&mut app, KeyCode::Esc);
     // `d`: the base-directory header of the interop design.
@@ -1795,7 +1795,7 @@ fn export_never_replaces_a_folder_holding_open_files() {
     // The open root itself, and a folder above it: refused without a question.
     for target in [root.clone(), tmp.path().to_path_buf()] {
         export_into(&mut app, &target);
-        assert_eq!(app.mode, Mode::Normal, "no replace question for {}", target.display());
+        assert_eq!(app.mode(), Mode::Normal, "no replace question for {}", target.display());
         assert!(
             app.status.starts_with(&format!("Export refused: {} holds files open here", target.display())),
             "{}",

@@ -180,7 +180,7 @@ fn mouse_click_selects_a_row_and_wheel_scrolls() {
     act(&mut app, &[Action::ClickAt { col: 60, row: 5 }]);
     assert_eq!(app.focus, Focus::Preview);
     act(&mut app, &[Action::ClickAt { col: 60, row: 0 }]);
-    assert_eq!(app.mode, skillnav::tui::input::keymap::Mode::Search);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Search);
 }
 
 #[test]
@@ -236,8 +236,8 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     let setup = app.corpus.find("docs/guide.md#setup").expect("setup");
     app.tree.reveal(&app.corpus.clone(), file);
     act(&mut app, &[Action::Outline]);
-    assert_eq!(app.mode, skillnav::tui::input::keymap::Mode::Outline);
-    let o = app.outline.clone().expect("outline");
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Outline);
+    let o = app.outline().cloned().expect("outline");
     let titles: Vec<&str> = o.items.iter().map(|(n, _)| app.corpus.node(*n).title.as_str()).collect();
     assert_eq!(titles, ["Guide", "Setup", "Other"]);
     let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
@@ -245,12 +245,12 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     let top: String = (0..100).map(|x| t.backend().buffer()[(x, 1)].symbol().to_string()).collect();
     assert!(top.contains("Outline · guide.md (3 headings)"), "{top}");
     act(&mut app, &[Action::MoveDown, Action::Confirm]);
-    assert_eq!(app.mode, skillnav::tui::input::keymap::Mode::Normal);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);
     assert_eq!(app.tree.current(), Some(setup));
     assert_eq!(app.preview.node, Some(setup));
     assert_eq!(app.status, "Jumped to Setup");
     // A node outside any file has no outline.
     app.tree.cursor = 0;
     act(&mut app, &[Action::Outline]);
-    assert_eq!(app.mode, skillnav::tui::input::keymap::Mode::Normal);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);
 }

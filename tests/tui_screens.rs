@@ -131,7 +131,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     let mut app = app_with(hono(), 100, 30, false);
     act(&mut app, &[Action::SearchOpen]);
     typed(&mut app, "cors");
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     assert!(!app.search.view.content.is_empty(), "BM25 hits for cors");
     let t = draw(&app);
     let text = screen_text(t.backend().buffer());
@@ -140,7 +140,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     insta::assert_snapshot!("search_results", t.backend());
     let first = app.search.view.content[0].node;
     act(&mut app, &[Action::SearchAccept]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(!app.search.showing);
     assert_eq!(app.tree.current(), Some(first));
     let doc = app.preview.doc.clone().expect("preview");
@@ -173,7 +173,7 @@ fn keys_typed_into_search_never_trigger_commands() {
         act(&mut app, &[a]);
     }
     assert!(!app.quit);
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     assert_eq!(app.search.query, "qy? j");
     assert!(app.selection.is_empty());
 }
@@ -188,7 +188,7 @@ fn help_popup_lists_the_keymap() {
     assert!(text.contains("␣"), "{text}");
     insta::assert_snapshot!("help", t.backend());
     act(&mut app, &[Action::Escape]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 fn hand_corpus(title: &str, body: &str) -> Corpus {

@@ -26,7 +26,7 @@ use super::view;
 pub fn action_for(app: &App, ev: &Event) -> Option<Action> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => {
-            app.keymap.lookup(app.mode, &KeyChord::from_event(k))
+            app.keymap.lookup(app.mode(), &KeyChord::from_event(k))
         }
         Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
         Event::Paste(s) => Some(Action::Paste(s.clone())),

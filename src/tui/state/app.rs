@@ -12,9 +12,11 @@ use crate::tui::config::Settings;
 use crate::tui::effects::effect::Effect;
 use crate::tui::input::keymap::{Keymap, Mode};
 use crate::tui::state::curate::Curate;
+use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
 use crate::tui::state::editor::Editor;
 use crate::tui::state::msg::Msg;
 use crate::tui::state::outline::Outline;
+use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::{LayerView, PreviewState};
 use crate::tui::state::search::SearchState;
 use crate::tui::state::tree::TreeState;
@@ -93,8 +95,8 @@ pub struct App {
     pub settings: Settings,
     /// Styles of UI elements and markdown roles.
     pub theme: UiTheme,
-    /// Current input mode.
-    pub mode: Mode,
+    /// The popups open over the panes, bottom first (the last one gets the keys).
+    pub popups: Vec<Popup>,
     /// Focused pane in normal mode.
     pub focus: Focus,
     /// Terminal size (columns, rows).
@@ -105,8 +107,6 @@ pub struct App {
     pub search: SearchState,
     /// Preview pane.
     pub preview: PreviewState,
-    /// First line of the help popup.
-    pub help_scroll: usize,
     /// Background progress.
     pub progress: Progress,
     /// Last status message (last action, error, warning).
@@ -123,8 +123,6 @@ pub struct App {
     pub effects: Vec<Effect>,
     /// Follow-ups one handler asked of another, routed by `update` after it.
     pub followups: Vec<Msg>,
-    /// The frontmatter editor, while open (modes [`Mode::Form`] … [`Mode::Confirm`]).
-    pub editor: Option<Box<Editor>>,
     /// The last save of this session (`u` undoes it).
     pub last_save: Option<SavedEdit>,
     /// What each root was loaded from (index = root position), for reloads after edits.
@@ -133,8 +131,6 @@ pub struct App {
     pub load_opts: crate::formats::LoadOptions,
     /// Exposure levels, budget, brief settings, recipes and their popups (issue 5).
     pub curate: Curate,
-    /// The outline popup, while open ([`Mode::Outline`]).
-    pub outline: Option<Outline>,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<LayerView>>,
 }
@@ -162,13 +158,12 @@ impl App {
             keymap,
             settings,
             theme,
-            mode: Mode::Normal,
+            popups: Vec::new(),
             focus: Focus::Left,
             size: (80, 24),
             tree: TreeState::default(),
             search: SearchState::default(),
             preview: PreviewState::default(),
-            help_scroll: 0,
             progress: Progress::default(),
             status: String::new(),
             warnings: Vec::new(),
@@ -177,12 +172,10 @@ impl App {
             redraw: false,
             effects: Vec::new(),
             followups: Vec::new(),
-            editor: None,
             last_save: None,
             specs: Vec::new(),
             load_opts: crate::formats::LoadOptions::default(),
             curate,
-            outline: None,
             layers: HashMap::new(),
         };
         for r in app.corpus.roots.clone() {
@@ -190,6 +183,81 @@ impl App {
         }
         app.tree.rebuild(&app.corpus);
         app
+    }
+
+    /// The keymap mode: the top popup's, else the search box's while it has the focus,
+    /// else normal.
+    pub fn mode(&self) -> Mode {
+        match self.popups.last() {
+            Some(p) => p.mode(),
+            None if self.search.active => Mode::Search,
+            None => Mode::Normal,
+        }
+    }
+
+    /// The keymap mode under the top popup (what closing it returns to).
+    pub fn mode_below(&self) -> Mode {
+        match self.popups.len().checked_sub(2).and_then(|i| self.popups.get(i)) {
+            Some(p) => p.mode(),
+            None if self.search.active => Mode::Search,
+            None => Mode::Normal,
+        }
+    }
+
+    /// The brief preview popup, when open (under a prompt or question too).
+    pub fn brief_preview(&self) -> Option<&PreviewPopup> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Brief(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The brief preview popup, when open, to change.
+    pub fn brief_preview_mut(&mut self) -> Option<&mut PreviewPopup> {
+        self.popups.iter_mut().rev().find_map(|p| match p {
+            Popup::Brief(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The recipe list, when open.
+    pub fn recipe_list(&self) -> Option<&RecipeList> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Recipes(l) => Some(l),
+            _ => None,
+        })
+    }
+
+    /// The one-line prompt, when open.
+    pub fn input_box(&self) -> Option<&InputBox> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Input(i) => Some(&**i),
+            _ => None,
+        })
+    }
+
+    /// The question, when open.
+    pub fn question(&self) -> Option<&Ask> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Ask(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// The frontmatter editor, when open.
+    pub fn editor(&self) -> Option<&Editor> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Editor(e) => Some(&**e),
+            _ => None,
+        })
+    }
+
+    /// The outline, when open.
+    pub fn outline(&self) -> Option<&Outline> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Outline(o) => Some(o),
+            _ => None,
+        })
     }
 
     /// The token encoding.

@@ -15,7 +15,6 @@ use crate::skill::listing::ListingFormat;
 
 use crate::tui::config::Settings;
 use crate::tui::effects::text::BuiltText;
-use crate::tui::input::keymap::Mode;
 
 /// What the preview popup shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,8 +82,6 @@ pub struct InputBox {
     pub purpose: InputPurpose,
     /// The text.
     pub area: TextArea<'static>,
-    /// Mode to return to.
-    pub back: Mode,
 }
 
 /// What a question is about.
@@ -104,8 +101,6 @@ pub enum Question {
 pub struct Ask {
     /// The question.
     pub question: Question,
-    /// Mode to return to.
-    pub back: Mode,
 }
 
 /// Curation state of the app.
@@ -145,14 +140,6 @@ pub struct Curate {
     pub copy_note: String,
     /// Bumped for every text job; results of older ones are dropped.
     pub generation: u64,
-    /// The preview popup (mode [`Mode::Brief`]).
-    pub preview: Option<PreviewPopup>,
-    /// The recipe list (mode [`Mode::Recipes`]).
-    pub recipes: Option<RecipeList>,
-    /// The prompt (mode [`Mode::Input`]).
-    pub input: Option<InputBox>,
-    /// The question (mode [`Mode::Ask`]).
-    pub ask: Option<Ask>,
 }
 
 impl Curate {
@@ -178,10 +165,6 @@ impl Curate {
             store: crate::curate::recipe::default_dir().map(crate::curate::recipe::Store::new),
             copy_note: String::new(),
             generation: 0,
-            preview: None,
-            recipes: None,
-            input: None,
-            ask: None,
         }
     }
 }

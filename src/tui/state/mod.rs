@@ -7,6 +7,7 @@ pub mod curate;
 pub mod editor;
 pub mod msg;
 pub mod outline;
+pub mod popup;
 pub mod preview;
 pub mod results;
 pub mod search;

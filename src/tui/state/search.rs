@@ -54,6 +54,8 @@ pub struct SearchState {
     pub offset: usize,
     /// Whether the left pane shows results (else the tree).
     pub showing: bool,
+    /// Whether the search box has the focus (letters type into it).
+    pub active: bool,
 }
 
 impl SearchState {

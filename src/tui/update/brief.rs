@@ -9,12 +9,12 @@ use crate::brief::lazytools::Mode as BriefMode;
 use crate::render::wrap::wrap_text;
 use crate::skill::listing::ListingFormat;
 use crate::tui::effects::effect::{CopyRoute, Effect, TextPurpose};
-use crate::tui::effects::text::BuiltText;
+use crate::tui::effects::text::{BuiltText, TextJob};
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, PreviewKind, PreviewPopup};
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::preview_inner;
 use crate::util::human;
 
@@ -22,42 +22,59 @@ use super::text_jobs::{job, what_for};
 
 /// `p` (brief) or `Y` in the preview: open the preview popup and build its text.
 pub fn open_preview(app: &mut App, kind: PreviewKind) {
-    app.curate.preview = Some(PreviewPopup {
-        kind,
-        generation: 0,
-        built: None,
-        wrapped: Vec::new(),
-        wrap_width: 0,
-        scroll: 0,
-    });
-    app.mode = Mode::Brief;
-    refresh_preview(app);
+    let mut p =
+        PreviewPopup { kind, generation: 0, built: None, wrapped: Vec::new(), wrap_width: 0, scroll: 0 };
+    refresh(app, &mut p);
+    app.popups.push(Popup::Brief(p));
 }
 
-/// Rebuild the preview's text after a setting changed (no-op when it is closed).
+/// Rebuild the open preview's text after a setting changed (no-op when it is closed).
 pub fn refresh_preview(app: &mut App) {
-    let Some(kind) = app.curate.preview.as_ref().map(|p| p.kind) else { return };
+    let Some(kind) = app.brief_preview().map(|p| p.kind) else { return };
+    let (generation, request) = request(app, kind);
+    if let Some(job) = app.brief_preview_mut().and_then(|p| take_request(p, generation, request)) {
+        queue(app, generation, job);
+    }
+}
+
+/// Rebuild the text of `p` (a preview popup taken off the stack while its keys run).
+fn refresh(app: &mut App, p: &mut PreviewPopup) {
+    let (generation, request) = request(app, p.kind);
+    if let Some(job) = take_request(p, generation, request) {
+        queue(app, generation, job);
+    }
+}
+
+/// A new text generation and its job for `kind`, or why there is none.
+fn request(app: &mut App, kind: PreviewKind) -> (u64, Result<TextJob, String>) {
     app.curate.generation += 1;
     let generation = app.curate.generation;
-    let what = what_for(app, kind);
-    let job = what.as_ref().ok().map(|w| job(app, w.clone()));
-    let Some(p) = app.curate.preview.as_mut() else { return };
+    (generation, what_for(app, kind).map(|w| job(app, w)))
+}
+
+/// Mark `p` as waiting for `generation`; the job to queue, or the reason shown instead.
+fn take_request(p: &mut PreviewPopup, generation: u64, request: Result<TextJob, String>) -> Option<TextJob> {
     p.generation = generation;
-    match job {
-        Some(job) => {
+    match request {
+        Ok(job) => {
             p.built = None;
-            app.effects.push(Effect::Text { generation, job: Box::new(job), purpose: TextPurpose::Preview });
+            Some(job)
         }
-        None => {
-            p.built = Some(Err(what.err().unwrap_or_default()));
+        Err(e) => {
+            p.built = Some(Err(e));
             p.wrap_width = 0;
+            None
         }
     }
 }
 
+fn queue(app: &mut App, generation: u64, job: TextJob) {
+    app.effects.push(Effect::Text { generation, job: Box::new(job), purpose: TextPurpose::Preview });
+}
+
 /// A built preview text arrived (stale generations are dropped).
 pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, String>) {
-    let Some(p) = app.curate.preview.as_mut() else { return };
+    let Some(p) = app.brief_preview_mut() else { return };
     if p.generation != generation {
         return;
     }
@@ -85,7 +102,7 @@ fn floor_boundary(s: &str, max: usize) -> usize {
 pub fn sync(app: &mut App) {
     let (w, h) = app.size;
     let inner = preview_inner(w, h);
-    let Some(p) = app.curate.preview.as_mut() else { return };
+    let Some(p) = app.brief_preview_mut() else { return };
     if p.wrap_width != inner.0 {
         p.wrapped = match &p.built {
             Some(Ok(b)) => {
@@ -108,31 +125,33 @@ pub fn sync(app: &mut App) {
     p.scroll = p.scroll.min(p.wrapped.len().saturating_sub(inner.1 as usize));
 }
 
-/// Keys of the preview popup ([`Mode::Brief`]).
-pub fn preview_action(app: &mut App, action: Action) {
+/// Keys of the preview popup `p`, taken off the stack (put back unless they close it).
+pub fn preview_action(app: &mut App, mut p: PreviewPopup, action: Action) {
+    if !popup_action(app, &mut p, action) {
+        app.popups.push(Popup::Brief(p));
+    }
+}
+
+/// The keys of the preview `p`; `true` when they closed it.
+fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
     let skill_only =
         matches!(action, Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing);
-    if skill_only && app.curate.preview.as_ref().is_some_and(|p| p.kind == PreviewKind::Brief) {
+    if skill_only && p.kind == PreviewKind::Brief {
         app.status = "That key sets up the rendered skill: Tab shows it".into();
-        return;
+        return false;
     }
     let page = preview_inner(app.size.0, app.size.1).1 as usize;
-    let scroll = |app: &mut App, d: isize| {
-        if let Some(p) = app.curate.preview.as_mut() {
-            p.scroll = (p.scroll as isize).saturating_add(d).max(0) as usize;
-        }
+    let scroll = |p: &mut PreviewPopup, d: isize| {
+        p.scroll = (p.scroll as isize).saturating_add(d).max(0) as usize;
     };
     match action {
-        Action::MoveDown => scroll(app, 1),
-        Action::MoveUp => scroll(app, -1),
-        Action::PageDown => scroll(app, page as isize),
-        Action::PageUp => scroll(app, -(page as isize)),
-        Action::Top => scroll(app, isize::MIN / 2),
-        Action::Bottom => scroll(app, isize::MAX / 2),
-        Action::Escape => {
-            app.curate.preview = None;
-            app.mode = Mode::Normal;
-        }
+        Action::MoveDown => scroll(p, 1),
+        Action::MoveUp => scroll(p, -1),
+        Action::PageDown => scroll(p, page as isize),
+        Action::PageUp => scroll(p, -(page as isize)),
+        Action::Top => scroll(p, isize::MIN / 2),
+        Action::Bottom => scroll(p, isize::MAX / 2),
+        Action::Escape => return true,
         Action::CycleFormat => {
             app.curate.format = match app.curate.format {
                 BriefFormat::Md => BriefFormat::Xml,
@@ -140,7 +159,7 @@ pub fn preview_action(app: &mut App, action: Action) {
                 BriefFormat::Json => BriefFormat::Md,
             };
             app.status = format!("Brief format {}", app.curate.format.as_str());
-            refresh_preview(app);
+            refresh(app, p);
         }
         Action::CycleMode => {
             app.curate.mode = match app.curate.mode {
@@ -151,7 +170,7 @@ pub fn preview_action(app: &mut App, action: Action) {
                 BriefMode::Summarize => BriefMode::Auto,
             };
             app.status = format!("Brief mode {}", app.curate.mode.as_str());
-            refresh_preview(app);
+            refresh(app, p);
         }
         Action::ToggleQuery => {
             if app.search.query.trim().is_empty() && !app.curate.with_query {
@@ -163,18 +182,16 @@ pub fn preview_action(app: &mut App, action: Action) {
                 } else {
                     "Selected sections only".into()
                 };
-                refresh_preview(app);
+                refresh(app, p);
             }
         }
         Action::ToggleKind => {
-            if let Some(p) = app.curate.preview.as_mut() {
-                p.kind = match p.kind {
-                    PreviewKind::Brief => PreviewKind::Skill,
-                    PreviewKind::Skill => PreviewKind::Brief,
-                };
-                p.scroll = 0;
-            }
-            refresh_preview(app);
+            p.kind = match p.kind {
+                PreviewKind::Brief => PreviewKind::Skill,
+                PreviewKind::Skill => PreviewKind::Brief,
+            };
+            p.scroll = 0;
+            refresh(app, p);
         }
         Action::CycleListing => {
             app.curate.listing = match app.curate.listing {
@@ -183,7 +200,7 @@ pub fn preview_action(app: &mut App, action: Action) {
                 ListingFormat::AvailableSkills => ListingFormat::Plain,
             };
             app.status = format!("Listing {}", app.curate.listing.as_str());
-            refresh_preview(app);
+            refresh(app, p);
         }
         Action::SetArgs => {
             let now = match app.curate.args.as_deref() {
@@ -191,7 +208,7 @@ pub fn preview_action(app: &mut App, action: Action) {
                 Some("") => "\"\"".to_string(),
                 Some(a) => a.to_string(),
             };
-            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now));
+            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now))
         }
         Action::SetVars => {
             let now: Vec<String> =
@@ -205,30 +222,27 @@ pub fn preview_action(app: &mut App, action: Action) {
             } else {
                 "No base-directory header".into()
             };
-            refresh_preview(app);
+            refresh(app, p);
         }
-        Action::CopyText | Action::SaveFile => {
-            let built = app.curate.preview.as_ref().and_then(|p| p.built.clone());
-            match built {
-                Some(Ok(b)) => {
-                    if action == Action::CopyText && app.copying {
-                        app.status = "A copy is already running…".into();
-                        return;
-                    }
-                    let route = if action == Action::SaveFile { CopyRoute::File } else { CopyRoute::Auto };
-                    app.copying = true;
-                    app.curate.copy_note.clear();
-                    app.status = format!("Copying {}…", b.label);
-                    app.effects.push(Effect::CopyText { built: b, route });
-                    app.curate.preview = None;
-                    app.mode = Mode::Normal;
+        Action::CopyText | Action::SaveFile => match p.built.clone() {
+            Some(Ok(b)) => {
+                if action == Action::CopyText && app.copying {
+                    app.status = "A copy is already running…".into();
+                    return false;
                 }
-                Some(Err(e)) => app.status = e,
-                None => app.status = STILL_BUILDING.into(),
+                let route = if action == Action::SaveFile { CopyRoute::File } else { CopyRoute::Auto };
+                app.copying = true;
+                app.curate.copy_note.clear();
+                app.status = format!("Copying {}…", b.label);
+                app.effects.push(Effect::CopyText { built: b, route });
+                return true;
             }
-        }
+            Some(Err(e)) => app.status = e,
+            None => app.status = STILL_BUILDING.into(),
+        },
         _ => {}
     }
+    false
 }
 
 /// How `v` shows a value so that the prompt parses it back: quoted when it has spaces or

@@ -17,6 +17,7 @@ use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, SavedEdit};
 use crate::tui::state::editor::fields::text_area;
 use crate::tui::state::editor::{Editor, View};
+use crate::tui::state::popup::Popup;
 
 /// The SKILL.md a node belongs to: `(absolute path, path shown, skill folder name, root
 /// index)`. A skill node gives its `SKILL.md`; any node inside a `SKILL.md` (the file, its
@@ -70,8 +71,7 @@ pub fn open(app: &mut App) {
     };
     match Editor::open(&path, shown, folder, Some(root)) {
         Ok(ed) => {
-            app.editor = Some(Box::new(ed));
-            app.mode = Mode::Form;
+            app.popups.push(Popup::Editor(Box::new(ed)));
             app.status.clear();
         }
         Err(e) => app.status = e,
@@ -119,20 +119,24 @@ pub fn undo(app: &mut App) {
     }
 }
 
-/// Apply one action in an editor mode.
-pub fn editor_action(app: &mut App, action: Action) {
-    let mode = app.mode;
-    let Some(ed) = app.editor.as_deref_mut() else {
-        app.mode = Mode::Normal;
-        return;
-    };
+/// Apply one action to the editor `ed`, taken off the stack (put back unless it closes).
+pub fn editor_action(app: &mut App, mut ed: Box<Editor>, action: Action) {
+    if !act(app, &mut ed, action) {
+        ed.diff_scroll = ed.diff_scroll.min(ed.diff.len().saturating_sub(1));
+        app.popups.push(Popup::Editor(ed));
+    }
+}
+
+/// One action in the editor's mode; `true` when it closed the editor.
+fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
+    let mode = ed.mode;
     match (mode, action) {
         (Mode::Form, Action::MoveDown | Action::NextField) => move_field(ed, 1, false),
         (Mode::Form, Action::MoveUp | Action::PrevField) => move_field(ed, -1, false),
         (Mode::Field, Action::NextField) => move_field(ed, 1, true),
         (Mode::Field, Action::PrevField) => move_field(ed, -1, true),
         (Mode::Form, Action::EditField) => match ed.field() {
-            Some(f) if f.editable() && !f.removed => app.mode = Mode::Field,
+            Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
             Some(f) if f.removed => app.status = format!("`{}` is marked for removal; d restores it", f.key),
             Some(f) => {
                 app.status = format!("`{}` cannot be edited in the form; r switches to raw mode", f.key)
@@ -142,11 +146,11 @@ pub fn editor_action(app: &mut App, action: Action) {
         (Mode::Form, Action::AddKey) => {
             ed.prompt = text_area("");
             ed.back = Mode::Form;
-            app.mode = Mode::Prompt;
+            ed.mode = Mode::Prompt;
         }
         (Mode::Form, Action::DeleteKey) => ed.delete_selected(),
         (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => match ed.toggle_view() {
-            Ok(()) => app.mode = if ed.view == View::Raw { Mode::Raw } else { Mode::Form },
+            Ok(()) => ed.mode = if ed.view == View::Raw { Mode::Raw } else { Mode::Form },
             Err(e) => app.status = format!("Cannot switch: {e}"),
         },
         (Mode::Form | Mode::Raw, Action::ToggleProfile) => {
@@ -157,18 +161,18 @@ pub fn editor_action(app: &mut App, action: Action) {
             ed.recompute();
             app.status = format!("Validating with the {} profile", ed.profile.as_str());
         }
-        (Mode::Form | Mode::Field | Mode::Raw, Action::EditorSave) => start_save(app, mode),
-        (Mode::Field, Action::Escape) => app.mode = Mode::Form,
+        (Mode::Form | Mode::Field | Mode::Raw, Action::EditorSave) => start_save(app, ed, mode),
+        (Mode::Field, Action::Escape) => ed.mode = Mode::Form,
         (Mode::Form | Mode::Raw, Action::Escape) => {
             if ed.dirty() {
                 ed.back = mode;
-                app.mode = Mode::Confirm;
+                ed.mode = Mode::Confirm;
             } else {
-                close(app, "Closed the editor (no changes)");
+                return close(app, "Closed the editor (no changes)");
             }
         }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::TextKey(k)) => {
-            if let Some(area) = ed.area_mut(mode) {
+            if let Some(area) = ed.area_mut() {
                 area.input(to_input(k));
                 if mode != Mode::Prompt {
                     ed.recompute();
@@ -176,7 +180,7 @@ pub fn editor_action(app: &mut App, action: Action) {
             }
         }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => {
-            if let Some(area) = ed.area_mut(mode) {
+            if let Some(area) = ed.area_mut() {
                 let s =
                     if mode == Mode::Prompt { s.replace(['\r', '\n'], " ") } else { s.replace("\r\n", "\n") };
                 area.insert_str(s);
@@ -189,29 +193,27 @@ pub fn editor_action(app: &mut App, action: Action) {
             let name = ed.prompt.lines().join("");
             match ed.add_key(&name) {
                 Ok(()) => {
-                    app.mode = Mode::Field;
+                    ed.mode = Mode::Field;
                     app.status = format!("Added `{}`: type its value", name.trim());
                 }
                 Err(e) => app.status = e,
             }
         }
-        (Mode::Prompt | Mode::Confirm, Action::Escape) => app.mode = ed.back,
-        (Mode::Confirm, Action::Confirm) => close(app, "Discarded the changes"),
-        (Mode::Diff, Action::Confirm) => confirm_save(app),
+        (Mode::Prompt | Mode::Confirm, Action::Escape) => ed.mode = ed.back,
+        (Mode::Confirm, Action::Confirm) => return close(app, "Discarded the changes"),
+        (Mode::Diff, Action::Confirm) => return confirm_save(app, ed),
         (Mode::Diff, Action::MoveDown) => ed.diff_scroll = ed.diff_scroll.saturating_add(1),
         (Mode::Diff, Action::MoveUp) => ed.diff_scroll = ed.diff_scroll.saturating_sub(1),
         (Mode::Diff, Action::PageDown) => ed.diff_scroll = ed.diff_scroll.saturating_add(10),
         (Mode::Diff, Action::PageUp) => ed.diff_scroll = ed.diff_scroll.saturating_sub(10),
-        (Mode::Diff, Action::Reload) if ed.stale => reload_editor(app),
+        (Mode::Diff, Action::Reload) if ed.stale => reload_editor(app, ed),
         (Mode::Diff, Action::Escape) => {
             ed.message = None;
-            app.mode = ed.back;
+            ed.mode = ed.back;
         }
         _ => {}
     }
-    if let Some(ed) = app.editor.as_deref_mut() {
-        ed.diff_scroll = ed.diff_scroll.min(ed.diff.len().saturating_sub(1));
-    }
+    false
 }
 
 /// Move the selected row by `delta` (wrapping); `editable_only` skips rows the form
@@ -232,15 +234,14 @@ fn move_field(ed: &mut Editor, delta: isize, editable_only: bool) {
     }
 }
 
-fn close(app: &mut App, status: &str) {
-    app.editor = None;
-    app.mode = Mode::Normal;
+/// Close the editor saying `status` (the caller drops it); always `true`.
+fn close(app: &mut App, status: &str) -> bool {
     app.status = status.to_string();
+    true
 }
 
 /// Ctrl-s: open the diff popup, unless the edit cannot be saved.
-fn start_save(app: &mut App, mode: Mode) {
-    let Some(ed) = app.editor.as_deref_mut() else { return };
+fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
     let bytes = match &ed.candidate {
         Ok(b) => b.clone(),
         Err(e) => {
@@ -261,13 +262,13 @@ fn start_save(app: &mut App, mode: Mode) {
     ed.diff_scroll = 0;
     ed.message = None;
     ed.back = mode;
-    app.mode = Mode::Diff;
+    ed.mode = Mode::Diff;
 }
 
-/// Enter/y in the diff popup: write the bytes (atomic, hash-checked).
-fn confirm_save(app: &mut App) {
-    let Some(ed) = app.editor.as_deref_mut() else { return };
-    let Ok(bytes) = ed.candidate.clone() else { return };
+/// Enter/y in the diff popup: write the bytes (atomic, hash-checked); `true` when saved (the
+/// editor closes).
+fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
+    let Ok(bytes) = ed.candidate.clone() else { return false };
     match frontmatter::save(&ed.file, &bytes) {
         Ok(report) => {
             let changed = ed.diff.len();
@@ -283,6 +284,7 @@ fn confirm_save(app: &mut App) {
             app.last_save = Some(SavedEdit { report, root, shown: shown.clone(), undone: false });
             close(app, &format!("Saved {shown} ({changed} changed line{plural}{warn}) · u undoes"));
             request_reload(app, root);
+            return true;
         }
         Err(Error::Refused(m)) if m.contains("changed on disk") => {
             ed.stale = true;
@@ -290,23 +292,18 @@ fn confirm_save(app: &mut App) {
         }
         Err(e) => ed.message = Some(format!("Not saved: {e}")),
     }
+    false
 }
 
 /// `r` after a refused save: read the file again (the edits are dropped).
-fn reload_editor(app: &mut App) {
-    let Some(ed) = app.editor.as_deref() else { return };
+fn reload_editor(app: &mut App, ed: &mut Editor) {
     match Editor::open(&ed.path(), ed.shown.clone(), ed.folder.clone(), ed.root) {
         Ok(new) => {
             let root = new.root;
-            app.editor = Some(Box::new(new));
-            app.mode = Mode::Form;
+            *ed = new;
             app.status = "Reloaded the file from disk; your edits were dropped".into();
             request_reload(app, root);
         }
-        Err(e) => {
-            if let Some(ed) = app.editor.as_deref_mut() {
-                ed.message = Some(format!("Reload failed: {e}"));
-            }
-        }
+        Err(e) => ed.message = Some(format!("Reload failed: {e}")),
     }
 }

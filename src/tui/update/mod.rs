@@ -1,6 +1,6 @@
 //! The only mutators of [`App`]: [`update`] applies one [`Action`], [`apply`] one worker
-//! result. Each feature has its handler file; this file routes an action by the open mode to
-//! one of them, then the follow-ups ([`Msg`]) the handler pushed, in order, to theirs, so
+//! result. Each feature has its handler file; this file routes an action to the top popup's
+//! handler (or the search box's, or the panes'), then the follow-ups ([`Msg`]) the handler pushed, in order, to theirs, so
 //! handlers never call each other. Both finish with [`sync`], which keeps the cursors
 //! visible and the preview in step with the current node. Work for the workers is queued in
 //! [`App::effects`].
@@ -29,6 +29,7 @@ use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 
 /// Apply one user action.
 pub fn update(app: &mut App, action: Action) {
@@ -59,31 +60,46 @@ pub fn needs_recount(action: &Action) -> bool {
 }
 
 fn route(app: &mut App, action: Action) {
+    let mode = app.mode();
     match action {
         Action::Resize(w, h) => app.size = (w, h),
         Action::ScrollAt { .. } | Action::ClickAt { .. }
-            if app.mode.is_editor() || app.mode.is_curate() || app.mode == Mode::Outline => {}
+            if mode.is_editor() || mode.is_curate() || mode == Mode::Outline => {}
         Action::ScrollAt { col, row, down } => mouse::mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse::mouse_click(app, col, row),
         Action::Quit => app.quit = true,
         Action::Redraw => app.redraw = true,
-        other => match app.mode {
-            Mode::Help => help::help_action(app, other),
-            Mode::Search => search::search_action(app, other),
-            Mode::Normal => route_normal(app, other),
-            Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm => {
-                editor::editor_action(app, other)
-            }
-            Mode::Brief => match other {
-                Action::CycleBudget => curate::cycle_budget(app),
-                Action::CustomBudget => prompt::open_custom_budget(app),
-                other => brief::preview_action(app, other),
-            },
-            Mode::Recipes => recipes::list_action(app, other),
-            Mode::Input => prompt::input_action(app, other),
-            Mode::Ask => prompt::ask_action(app, other),
-            Mode::Outline => outline::action(app, other),
-        },
+        other => route_key(app, other),
+    }
+}
+
+/// A key goes to the top popup (taken off the stack; its handler puts it back unless the key
+/// closes it), else to the search box or the panes.
+fn route_key(app: &mut App, action: Action) {
+    let Some(top) = app.popups.pop() else {
+        if app.search.active {
+            search::search_action(app, action);
+        } else {
+            route_normal(app, action);
+        }
+        return;
+    };
+    match (top, action) {
+        (Popup::Help { scroll }, a) => help::help_action(app, scroll, a),
+        (Popup::Outline(o), a) => outline::action(app, o, a),
+        (top @ Popup::Brief(_), Action::CycleBudget) => {
+            app.popups.push(top);
+            curate::cycle_budget(app);
+        }
+        (top @ Popup::Brief(_), Action::CustomBudget) => {
+            app.popups.push(top);
+            prompt::open_custom_budget(app);
+        }
+        (Popup::Brief(p), a) => brief::preview_action(app, p, a),
+        (Popup::Recipes(list), a) => recipes::list_action(app, list, a),
+        (Popup::Input(input), a) => prompt::input_action(app, input, a),
+        (Popup::Ask(ask), a) => prompt::ask_action(app, ask, a),
+        (Popup::Editor(ed), a) => editor::editor_action(app, ed, a),
     }
 }
 

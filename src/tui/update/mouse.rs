@@ -4,6 +4,7 @@
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 use crate::tui::state::results::{self, ResultRow};
 use crate::tui::view::layout::areas;
 
@@ -23,14 +24,14 @@ pub fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
         }
     } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
         app.preview.scroll_by(d);
-    } else if app.mode == Mode::Help {
-        app.help_scroll = (app.help_scroll as isize + d).max(0) as usize;
+    } else if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
+        *scroll = (*scroll as isize + d).max(0) as usize;
     }
 }
 
 /// A left click at (`col`, `row`): focus the search box, select a row or focus a pane.
 pub fn mouse_click(app: &mut App, col: u16, row: u16) {
-    if app.mode == Mode::Help {
+    if app.mode() == Mode::Help {
         return;
     }
     let a = areas(app);
@@ -41,9 +42,7 @@ pub fn mouse_click(app: &mut App, col: u16, row: u16) {
         app.focus = Focus::Left;
         let line = (row - a.left.y) as usize;
         if app.search.showing {
-            if app.mode == Mode::Search {
-                app.mode = Mode::Normal;
-            }
+            app.search.active = false;
             let rows = results::rows(&app.search.view);
             if let Some(ResultRow::Hit(i)) = rows.get(app.search.offset + line) {
                 app.search.selected = *i;
@@ -52,9 +51,7 @@ pub fn mouse_click(app: &mut App, col: u16, row: u16) {
             app.tree.cursor = app.tree.offset + line;
         }
     } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
-        if app.mode == Mode::Search {
-            app.mode = Mode::Normal;
-        }
+        app.search.active = false;
         app.focus = Focus::Preview;
     }
 }

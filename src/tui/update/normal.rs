@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::tui::effects::effect::Effect;
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::page;
 use crate::util::human;
 
@@ -72,8 +72,7 @@ pub fn normal_action(app: &mut App, action: Action) {
         Action::HalfPageDown => app.preview.scroll_by((page(app) / 2).max(1) as isize),
         Action::HalfPageUp => app.preview.scroll_by(-((page(app) / 2).max(1) as isize)),
         Action::Help => {
-            app.mode = Mode::Help;
-            app.help_scroll = 0;
+            app.popups.push(Popup::Help { scroll: 0 });
         }
         // Text input only means something in the search box.
         _ => {}

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::model::NodeKind;
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::outline::{Outline, items, outline_root};
+use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::list_height;
 
 /// `o`: open the outline of the current node's file, the cursor on the current section.
@@ -31,17 +31,12 @@ pub fn open(app: &mut App) {
         .chain(corpus.ancestors(cur))
         .find_map(|a| items.iter().position(|(n, _)| *n == a))
         .unwrap_or(0);
-    app.outline = Some(Outline { file: root, items, cursor, offset: 0 });
-    app.mode = Mode::Outline;
+    app.popups.push(Popup::Outline(Outline { file: root, items, cursor, offset: 0 }));
 }
 
-/// Actions of [`Mode::Outline`].
-pub fn action(app: &mut App, action: Action) {
+/// Keys of the outline `o`, taken off the stack (put back unless they close it).
+pub fn action(app: &mut App, mut o: Outline, action: Action) {
     let page = list_height(app.size.1);
-    let Some(o) = app.outline.as_mut() else {
-        app.mode = Mode::Normal;
-        return;
-    };
     let last = o.items.len().saturating_sub(1);
     match action {
         Action::MoveDown => o.cursor = (o.cursor + 1).min(last),
@@ -50,27 +45,24 @@ pub fn action(app: &mut App, action: Action) {
         Action::PageUp => o.cursor = o.cursor.saturating_sub(page),
         Action::Top => o.cursor = 0,
         Action::Bottom => o.cursor = last,
-        Action::Escape | Action::Outline => {
-            app.outline = None;
-            app.mode = Mode::Normal;
-        }
+        Action::Escape | Action::Outline => return,
         Action::Confirm => {
-            let Some((id, _)) = o.items.get(o.cursor).copied() else { return };
-            app.outline = None;
-            app.mode = Mode::Normal;
+            let Some((id, _)) = o.items.get(o.cursor).copied() else {
+                return app.popups.push(Popup::Outline(o));
+            };
             let corpus = Arc::clone(&app.corpus);
             app.search.showing = false;
             app.focus = Focus::Left;
             app.tree.reveal(&corpus, id);
             app.status = format!("Jumped to {}", corpus.node(id).title);
+            return;
         }
         _ => {}
     }
-    if let Some(o) = app.outline.as_mut() {
-        if o.cursor < o.offset {
-            o.offset = o.cursor;
-        } else if o.cursor >= o.offset + page {
-            o.offset = o.cursor + 1 - page;
-        }
+    if o.cursor < o.offset {
+        o.offset = o.cursor;
+    } else if o.cursor >= o.offset + page {
+        o.offset = o.cursor + 1 - page;
     }
+    app.popups.push(Popup::Outline(o));
 }

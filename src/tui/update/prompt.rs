@@ -7,11 +7,11 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use crate::tui::effects::effect::{CopyRoute, Effect};
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{Ask, InputBox, InputPurpose, Question};
 use crate::tui::state::editor::fields::text_area;
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 
 /// `B`: type a custom budget.
 pub fn open_custom_budget(app: &mut App) {
@@ -25,16 +25,11 @@ pub fn open_input(app: &mut App, purpose: InputPurpose, text: String) {
     let mut area = text_area(&text);
     // The text shown is selected: typing replaces it, an arrow key keeps it to edit.
     area.select_all();
-    app.curate.input = Some(InputBox { purpose, area, back: app.mode });
-    app.mode = Mode::Input;
+    app.popups.push(Popup::Input(Box::new(InputBox { purpose, area })));
 }
 
-/// Keys of the prompt ([`Mode::Input`]).
-pub fn input_action(app: &mut App, action: Action) {
-    let Some(input) = app.curate.input.as_mut() else {
-        app.mode = Mode::Normal;
-        return;
-    };
+/// Keys of the prompt `input`, taken off the stack (put back unless they close it).
+pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
     match action {
         // Ctrl-U clears the line, as in a shell (the text area would undo).
         Action::TextKey(k) if k.code == KeyCode::Char('u') && k.mods == KeyModifiers::CONTROL => {
@@ -47,22 +42,15 @@ pub fn input_action(app: &mut App, action: Action) {
         Action::Paste(s) => {
             input.area.insert_str(s.replace(['\r', '\n'], " "));
         }
-        Action::Escape => {
-            let back = input.back;
-            app.curate.input = None;
-            app.mode = back;
-        }
+        Action::Escape => return,
         Action::Confirm => {
-            let Some(input) = app.curate.input.take() else { return };
             let text = input.area.lines().join("");
-            app.mode = input.back;
             match input.purpose {
                 InputPurpose::Budget => match crate::curate::input::parse_budget(&text) {
                     Ok(b) => app.followups.push(Msg::SetBudget(b)),
                     Err(e) => {
                         app.status = e;
-                        app.curate.input = Some(input);
-                        app.mode = Mode::Input;
+                        app.popups.push(Popup::Input(input));
                     }
                 },
                 InputPurpose::SkillArgs => {
@@ -82,8 +70,7 @@ pub fn input_action(app: &mut App, action: Action) {
                     }
                     Err(e) => {
                         app.status = e;
-                        app.curate.input = Some(input);
-                        app.mode = Mode::Input;
+                        app.popups.push(Popup::Input(input));
                     }
                 },
                 InputPurpose::RecipeName => app.followups.push(Msg::SaveRecipe(text.trim().to_string())),
@@ -91,24 +78,20 @@ pub fn input_action(app: &mut App, action: Action) {
                     app.followups.push(Msg::ExportTo { dir: text.trim().to_string(), force: false })
                 }
             }
+            return;
         }
         _ => {}
     }
+    app.popups.push(Popup::Input(input));
 }
 
 /// Ask `question`; the answer comes back through [`ask_action`].
 pub fn ask(app: &mut App, question: Question) {
-    app.curate.ask = Some(Ask { question, back: app.mode });
-    app.mode = Mode::Ask;
+    app.popups.push(Popup::Ask(Ask { question }));
 }
 
-/// Keys of the question ([`Mode::Ask`]).
-pub fn ask_action(app: &mut App, action: Action) {
-    let Some(a) = app.curate.ask.take() else {
-        app.mode = Mode::Normal;
-        return;
-    };
-    app.mode = a.back;
+/// Keys of the question `a`, taken off the stack (put back unless they answer it).
+pub fn ask_action(app: &mut App, a: Ask, action: Action) {
     match (a.question, action) {
         (Question::DeleteRecipe(entry), Action::Confirm) => app.followups.push(Msg::DeleteRecipe(entry)),
         (Question::Oversize(built), Action::Confirm) => {
@@ -128,8 +111,7 @@ pub fn ask_action(app: &mut App, action: Action) {
         (_, Action::Escape) => app.status = "Cancelled".into(),
         (q, _) => {
             // Any other key keeps the question open.
-            app.curate.ask = Some(Ask { question: q, back: a.back });
-            app.mode = Mode::Ask;
+            app.popups.push(Popup::Ask(Ask { question: q }));
         }
     }
 }

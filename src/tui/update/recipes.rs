@@ -12,6 +12,7 @@ use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question, RecipeEntry, RecipeList};
 use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
 
 /// The entries of the list: the `--recipe FILE` first, then the store's recipes by name.
 pub fn entries(app: &App) -> Vec<RecipeEntry> {
@@ -39,29 +40,20 @@ pub fn open(app: &mut App) {
     let entries = entries(app);
     let cursor =
         app.curate.recipe_name.as_ref().and_then(|n| entries.iter().position(|e| e.label == *n)).unwrap_or(0);
-    app.curate.recipes = Some(RecipeList { entries, cursor });
-    app.mode = Mode::Recipes;
+    app.popups.push(Popup::Recipes(RecipeList { entries, cursor }));
 }
 
-/// Actions of the list.
-pub fn list_action(app: &mut App, action: Action) {
-    let Some(list) = app.curate.recipes.as_mut() else {
-        app.mode = Mode::Normal;
-        return;
-    };
+/// Keys of the list `list`, taken off the stack (put back unless they close it).
+pub fn list_action(app: &mut App, mut list: RecipeList, action: Action) {
     let n = list.entries.len();
     match action {
         Action::MoveDown => list.cursor = (list.cursor + 1).min(n.saturating_sub(1)),
         Action::MoveUp => list.cursor = list.cursor.saturating_sub(1),
-        Action::Escape => close(app),
-        Action::Confirm => {
-            let Some(e) = list.entries.get(list.cursor).cloned() else {
-                app.status = "No saved recipes yet: s saves the current selection".into();
-                return;
-            };
-            close(app);
-            load_path(app, &e.path);
-        }
+        Action::Escape => return,
+        Action::Confirm => match list.entries.get(list.cursor).cloned() {
+            Some(e) => return load_path(app, &e.path),
+            None => app.status = "No saved recipes yet: s saves the current selection".into(),
+        },
         Action::RecipeSave => {
             let stem = app
                 .curate
@@ -79,11 +71,7 @@ pub fn list_action(app: &mut App, action: Action) {
         }
         _ => {}
     }
-}
-
-fn close(app: &mut App) {
-    app.curate.recipes = None;
-    app.mode = Mode::Normal;
+    app.popups.push(Popup::Recipes(list));
 }
 
 /// Load the recipe in `path`: its selection, exposure levels, budget, format, mode and
@@ -192,10 +180,12 @@ pub fn save_named(app: &mut App, name: &str) {
                 crate::util::human::plural(recipe.exposure.len(), "exposure level"),
                 crate::util::sanitize::sanitize_line(&path.display().to_string())
             );
-            if app.mode == Mode::Recipes {
+            if app.mode() == Mode::Recipes {
                 let entries = entries(app);
                 let cursor = entries.iter().position(|e| e.path == path).unwrap_or(0);
-                app.curate.recipes = Some(RecipeList { entries, cursor });
+                if let Some(Popup::Recipes(list)) = app.popups.last_mut() {
+                    *list = RecipeList { entries, cursor };
+                }
             }
         }
         Err(e) => app.status = format!("Cannot save the recipe: {e}"),
@@ -213,10 +203,12 @@ pub fn delete(app: &mut App, entry: &RecipeEntry) {
         }
         Err(e) => app.status = format!("Cannot delete {}: {e}", entry.path.display()),
     }
-    if app.mode == Mode::Recipes {
+    if app.mode() == Mode::Recipes {
         let entries = entries(app);
-        let cursor = app.curate.recipes.as_ref().map_or(0, |l| l.cursor).min(entries.len().saturating_sub(1));
-        app.curate.recipes = Some(RecipeList { entries, cursor });
+        if let Some(Popup::Recipes(list)) = app.popups.last_mut() {
+            let cursor = list.cursor.min(entries.len().saturating_sub(1));
+            *list = RecipeList { entries, cursor };
+        }
     }
 }
 

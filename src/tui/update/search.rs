@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use crate::tui::effects::effect::Effect;
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::msg::Msg;
 use crate::tui::state::search::SearchView;
@@ -68,11 +67,11 @@ pub fn search_action(app: &mut App, action: Action) {
         Action::PageDown => app.search.move_hit(page(app) as isize),
         Action::PageUp => app.search.move_hit(-(page(app) as isize)),
         Action::FocusNext => {
-            app.mode = Mode::Normal;
+            app.search.active = false;
             app.focus = Focus::Left;
         }
         Action::SearchAccept => {
-            app.mode = Mode::Normal;
+            app.search.active = false;
             if app.search.view.is_empty() {
                 app.search.showing = false;
             } else {
@@ -80,7 +79,7 @@ pub fn search_action(app: &mut App, action: Action) {
             }
         }
         Action::Escape => {
-            app.mode = Mode::Normal;
+            app.search.active = false;
             app.search.showing = false;
             set_query(app, String::new());
         }
@@ -93,7 +92,7 @@ pub fn search_action(app: &mut App, action: Action) {
 
 /// `/` (or a click on the search box): focus the search box, the results in the left pane.
 pub fn open(app: &mut App) {
-    app.mode = Mode::Search;
+    app.search.active = true;
     app.focus = Focus::Left;
     app.search.showing = true;
     app.search.cursor = app.search.query.chars().count();
@@ -127,7 +126,7 @@ pub fn set_query(app: &mut App, query: String) {
 pub fn jump_to_hit(app: &mut App) {
     let Some(hit) = app.search.view.hit(app.search.selected).cloned() else { return };
     app.search.showing = false;
-    app.mode = Mode::Normal;
+    app.search.active = false;
     app.focus = Focus::Left;
     let corpus = Arc::clone(&app.corpus);
     app.tree.reveal(&corpus, hit.node);

@@ -9,6 +9,7 @@ use crate::tui::effects::effect::Effect;
 use crate::tui::effects::layers::wants_layers;
 use crate::tui::effects::preview_doc::{build, placeholder, renders_on_worker};
 use crate::tui::state::app::App;
+use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::PreviewDoc;
 use crate::tui::state::results;
 use crate::tui::view::layout::{areas, help_len, help_page};
@@ -36,7 +37,9 @@ pub fn sync(app: &mut App) {
     sync_preview(app, a.preview.width, a.preview.height as usize);
     brief::sync(app);
     let max_help = help_len(app).saturating_sub(help_page(app));
-    app.help_scroll = app.help_scroll.min(max_help);
+    if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
+        *scroll = (*scroll).min(max_help);
+    }
 }
 
 /// Keep the preview on the current node at `width`×`height`: fetch or build the document,

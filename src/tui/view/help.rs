@@ -56,8 +56,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     out
 }
 
-/// Draw the popup centred in `screen`.
-pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
+/// Draw the popup centred in `screen`, from line `scroll` on.
+pub fn draw(frame: &mut Frame, app: &App, scroll: usize, screen: Rect) {
     let w = screen.width.min(HELP_WIDTH);
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
     let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
@@ -72,10 +72,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         .title(" keys · Esc closes ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let body: Vec<Line> = lines(app, inner.width as usize)
-        .into_iter()
-        .skip(app.help_scroll)
-        .take(inner.height as usize)
-        .collect();
+    let body: Vec<Line> =
+        lines(app, inner.width as usize).into_iter().skip(scroll).take(inner.height as usize).collect();
     frame.render_widget(Paragraph::new(body), inner);
 }

@@ -17,8 +17,8 @@ mod tree;
 
 use ratatui::Frame;
 
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
+use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::areas;
 
 /// Draw the whole screen.
@@ -37,16 +37,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     preview::draw(frame, app, a.preview_header, a.preview);
     status::draw(frame, app, a.status);
-    if app.mode == Mode::Help {
-        help::draw(frame, app, frame.area());
-    }
-    if app.mode.is_editor() {
-        editor::draw(frame, app, frame.area());
-    }
-    if app.mode == Mode::Outline {
-        outline::draw(frame, app, frame.area());
-    }
-    if app.mode.is_curate() {
-        curate::draw(frame, app, frame.area());
+    match app.popups.last() {
+        Some(Popup::Help { scroll }) => help::draw(frame, app, *scroll, frame.area()),
+        Some(Popup::Editor(_)) => editor::draw(frame, app, frame.area()),
+        Some(Popup::Outline(_)) => outline::draw(frame, app, frame.area()),
+        Some(_) => curate::draw(frame, app, frame.area()),
+        None => {}
     }
 }

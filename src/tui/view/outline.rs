@@ -16,7 +16,7 @@ use crate::util::human;
 
 /// Draw the outline over the right part of `screen` (the tree stays visible).
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(o) = app.outline.as_ref() else { return };
+    let Some(o) = app.outline() else { return };
     let t = &app.theme;
     let w = screen.width.saturating_sub(2).min(72).max(screen.width.min(10));
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));

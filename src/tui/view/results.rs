@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let v = &s.view;
-    let active = app.mode == Mode::Search || app.focus == Focus::Left;
+    let active = app.mode() == Mode::Search || app.focus == Focus::Left;
     for row in rows(v).into_iter().skip(s.offset).take(area.height as usize) {
         let line = match row {
             ResultRow::ContentHeader => {

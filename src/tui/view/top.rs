@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     let t = &app.theme;
     let s = &app.search;
-    let searching = app.mode == Mode::Search;
+    let searching = app.mode() == Mode::Search;
     let mut left: Vec<Piece> = vec![(" / ".into(), t.top.patch(t.key))];
     let prefix_w = 3;
     if s.query.is_empty() && !searching {

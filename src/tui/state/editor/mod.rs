@@ -13,6 +13,7 @@ use ratatui_textarea::TextArea;
 
 use crate::frontmatter::{self, LoadedFile, parse_tree, verify_strict};
 use crate::skill::validate::{Finding, Profile, validate_skill_md};
+use crate::tui::input::keymap::Mode;
 
 use fields::{Field, FieldKind, text_area};
 
@@ -150,7 +151,7 @@ pub struct Editor {
     pub view: View,
     /// The raw view (built when switching to it).
     pub raw: Option<RawText>,
-    /// Name typed for a new key ([`crate::tui::input::keymap::Mode::Prompt`]).
+    /// Name typed for a new key ([`Mode::Prompt`]).
     pub prompt: TextArea<'static>,
     /// Validation profile.
     pub profile: Profile,
@@ -170,8 +171,11 @@ pub struct Editor {
     pub message: Option<String>,
     /// The file changed on disk since it was read: `r` reloads it.
     pub stale: bool,
+    /// The editor's keymap mode: form, field, raw, or one of its popups (diff, prompt,
+    /// confirm).
+    pub mode: Mode,
     /// Mode to return to from the diff/confirm/prompt popups.
-    pub back: crate::tui::input::keymap::Mode,
+    pub back: Mode,
 }
 
 impl Editor {
@@ -206,7 +210,8 @@ impl Editor {
             diff_scroll: 0,
             message: None,
             stale: false,
-            back: crate::tui::input::keymap::Mode::Form,
+            mode: Mode::Form,
+            back: Mode::Form,
         };
         ed.rebuild_form();
         Ok(ed)
@@ -312,10 +317,9 @@ impl Editor {
         Ok(())
     }
 
-    /// The text area that has the focus in `mode`, if any.
-    pub fn area_mut(&mut self, mode: crate::tui::input::keymap::Mode) -> Option<&mut TextArea<'static>> {
-        use crate::tui::input::keymap::Mode;
-        match mode {
+    /// The text area that has the focus in the editor's mode, if any.
+    pub fn area_mut(&mut self) -> Option<&mut TextArea<'static>> {
+        match self.mode {
             Mode::Prompt => Some(&mut self.prompt),
             Mode::Raw => self.raw.as_mut().map(|r| &mut r.area),
             Mode::Field => self.fields.get_mut(self.selected).filter(|f| f.editable()).map(|f| &mut f.text),
