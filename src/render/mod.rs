@@ -3,7 +3,8 @@
 //!
 //! - [`text`]: [`Rgb`], [`Role`], [`Style`], [`Span`], [`Line`] (sanitised text).
 //! - [`width`]: cell widths, [`truncate`] with `…`.
-//! - [`wrap`](mod@wrap): [`wrap`](fn@wrap) of styled spans, [`truncate_line`], [`wrap_text`](wrap::wrap_text).
+//! - [`wrap`](mod@wrap): [`wrap`](fn@wrap) of styled spans, [`truncate_line`], and
+//!   [`wrap_text`](wrap::wrap_text) of plain text that keeps every character.
 //! - [`markdown`]: [`render_markdown`] → [`Rendered`] (lines, source offsets, code blocks,
 //!   headings, search-hit lines).
 //! - [`highlight`]: [`Highlighter`] (syntect + two-face) and [`apply`] to swap highlighted

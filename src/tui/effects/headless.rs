@@ -1,6 +1,7 @@
 //! Running the app without a terminal: feed a loaded corpus, run the queued jobs inline
-//! with the same [`jobs::run`] the worker threads use, apply their results. Screen tests and benchmarks drive the real
-//! `update`/`apply` path through this, exactly as the event loop does, minus threads.
+//! with the same [`jobs::run`] the worker threads use, apply their results. Screen tests
+//! and benchmarks drive the real `update`/`apply` path through this, exactly as the event
+//! loop does, minus threads.
 
 use crate::model::{Corpus, NodeId};
 use crate::tui::state::app::App;

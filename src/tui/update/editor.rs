@@ -1,7 +1,8 @@
 //! Actions of the frontmatter editor (issue 4): opening it on the SKILL.md of the current
 //! node (`e`), asking for `$EDITOR` (`E`), the form / field / raw / diff / prompt / confirm
 //! modes, the hash-checked save behind the diff popup, and undo of the last save (`u`).
-//! Every save and undo queues a reload of the file's root ([`crate::tui::state::app::Effect::Reload`]).
+//! Every save and undo queues a reload of the file's root
+//! ([`crate::tui::effects::effect::Effect::Reload`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;

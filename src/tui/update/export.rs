@@ -1,7 +1,7 @@
 //! `X` in the TUI (issue 5 §7): export the curated selection (selected units, exposure
 //! levels) as a new Agent Skills folder. The folder is typed in a prompt (its name is the
-//! skill name); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing non-empty folder is replaced
-//! only after a question.
+//! skill name); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing
+//! non-empty folder is replaced only after a question.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

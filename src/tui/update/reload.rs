@@ -1,6 +1,6 @@
 //! Reloading one root after an edit (issue 4 §5, §7): the root is loaded again on a worker
-//! ([`crate::tui::effects::workers::reload`]), swapped into the corpus in place (the other roots are
-//! kept as they are), and the tree, selection and cursor are carried over by string node id
+//! ([`crate::tui::effects::jobs::Job::Reload`]), swapped into the corpus (the other roots are
+//! kept as they are, [`crate::model::splice`]), and the tree, selection and cursor are carried over by string node id
 //! (arena [`NodeId`]s shift when the root's node count changes). Token counts and the
 //! indexes are rebuilt in the background, as after the first load.
 
