@@ -285,3 +285,58 @@ pub fn apply_highlight(
         p.doc = Some(Arc::clone(cached));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Node, NodeKind, Source, TextSpan};
+    use crate::tokens::Encoding;
+    use crate::tui::config::Settings;
+    use crate::tui::input::keymap::Keymap;
+    use crate::tui::theme::UiTheme;
+
+    fn one_root(label: &str, text: &str) -> Corpus {
+        let mut c = Corpus::new();
+        let src = c.add_source(Source::virtual_text(text.to_string()));
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
+        let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
+        f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+        c.add_child(root, f);
+        c.finalize();
+        c
+    }
+
+    fn app() -> App {
+        let theme = UiTheme::new(crate::render::Theme::dark(), false);
+        App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme)
+    }
+
+    #[test]
+    fn a_root_loaded_while_a_worker_holds_the_corpus_waits_and_is_appended_in_place() {
+        let mut app = app();
+        apply(
+            &mut app,
+            WorkerMsg::RootLoaded { corpus: Box::new(one_root("a", "first")), done: 1, total: 2 },
+        );
+        assert_eq!(app.corpus.roots.len(), 1);
+        // A worker (a query, a brief) holds the corpus: the next root waits instead of a copy.
+        let held = Arc::clone(&app.corpus);
+        let before = Arc::as_ptr(&app.corpus);
+        apply(
+            &mut app,
+            WorkerMsg::RootLoaded { corpus: Box::new(one_root("b", "second")), done: 2, total: 2 },
+        );
+        apply(&mut app, WorkerMsg::LoadDone);
+        assert_eq!((app.corpus.roots.len(), app.loaded.len()), (1, 2));
+        assert_eq!(app.progress.loading, Some((0, 2, 2)), "progress is shown at once");
+        assert!(app.effects.is_empty(), "counting waits for the roots");
+        // The worker is done: the waiting root and the end of loading go in, in place.
+        drop(held);
+        merge_loaded(&mut app);
+        assert_eq!((app.corpus.roots.len(), app.loaded.len()), (2, 0));
+        assert_eq!(Arc::as_ptr(&app.corpus), before, "appended in place, not copied");
+        assert_eq!(app.progress.loading, None);
+        assert_eq!(app.effects, vec![Effect::StartBackground]);
+        assert_eq!(app.corpus.text(app.corpus.node(app.corpus.roots[1]).children[0]), "second");
+    }
+}

@@ -152,3 +152,32 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::SelectionStatus(label) => app.status = format!("{label} · {}", app.selection_summary()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_selection_exposure_and_query_keys_recount() {
+        for a in [Action::ToggleSelect, Action::CycleExposure, Action::ToggleQuery] {
+            assert!(needs_recount(&a), "{a:?}");
+        }
+        let quiet = [
+            Action::MoveDown,
+            Action::PageDown,
+            Action::HalfPageUp,
+            Action::Top,
+            Action::Help,
+            Action::Escape,
+            Action::BriefPreview,
+            Action::CycleFormat,
+            Action::CopyText,
+            Action::NextMatch,
+            Action::ScrollAt { col: 0, row: 0, down: true },
+            Action::Resize(80, 24),
+        ];
+        for a in quiet {
+            assert!(!needs_recount(&a), "{a:?}");
+        }
+    }
+}
