@@ -3,8 +3,6 @@
 //! Built by `update` (small texts, never in a view) or on a worker (large ones); cached by
 //! (node, width) for the current terms in [`crate::tui::state::preview::PreviewState`].
 
-use std::collections::BTreeSet;
-
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::render::{self, Line, RenderOptions, Rendered, Role, Span, terms::Terms};
 use crate::tokens::TokenTable;
@@ -61,7 +59,7 @@ pub fn build(
         } else {
             summary(corpus, tokens, id, width, terms, layers)
         };
-    PreviewDoc { node: Some(id), rendered, requested: BTreeSet::new(), pending: false }
+    PreviewDoc { node: Some(id), rendered, pending: false }
 }
 
 /// Whether the preview of `id` is rendered on a worker (a large text).
@@ -78,7 +76,7 @@ pub fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
     let lines = render::wrap(&[Span::role(note, Role::Dim)], width as usize);
     let line_offsets = vec![0; lines.len()];
     let rendered = Rendered { lines, line_offsets, width, ..Rendered::default() };
-    PreviewDoc { node: Some(id), rendered, requested: BTreeSet::new(), pending: true }
+    PreviewDoc { node: Some(id), rendered, pending: true }
 }
 
 fn floor_char_boundary(s: &str, max: usize) -> usize {

@@ -16,8 +16,6 @@ pub struct PreviewDoc {
     pub node: Option<NodeId>,
     /// Lines, code blocks, match lines (from [`render::render_markdown`] or the summary).
     pub rendered: Rendered,
-    /// Code blocks already highlighted or requested.
-    pub requested: BTreeSet<usize>,
     /// A placeholder shown while a worker renders a large text.
     pub pending: bool,
 }
@@ -59,6 +57,9 @@ pub struct PreviewState {
     pub scroll: usize,
     /// Rendered documents by (node, width) without match highlighting.
     pub cache: HashMap<(NodeId, u16), Arc<PreviewDoc>>,
+    /// Code blocks of each cached document already highlighted or asked of a worker (kept
+    /// beside the shared documents, so asking never copies one).
+    pub requested: HashMap<(NodeId, u16), BTreeSet<usize>>,
     /// Cache generation: bumped whenever the cache is cleared; highlight results of an
     /// older generation are dropped.
     pub generation: u64,
@@ -76,8 +77,21 @@ impl PreviewState {
     /// Drop every cached document (the corpus, token counts or terms changed).
     pub fn invalidate(&mut self) {
         self.cache.clear();
+        self.requested.clear();
         self.doc = None;
         self.generation += 1;
+    }
+
+    /// Cache a freshly rendered document of (node, width) (none of its blocks asked yet).
+    pub fn store(&mut self, key: (NodeId, u16), doc: Arc<PreviewDoc>) {
+        self.requested.remove(&key);
+        self.cache.insert(key, doc);
+    }
+
+    /// Drop the cached documents of the nodes `keep` refuses.
+    pub fn forget(&mut self, keep: impl Fn(NodeId) -> bool) {
+        self.cache.retain(|(n, _), _| keep(*n));
+        self.requested.retain(|(n, _), _| keep(*n));
     }
 
     /// Scroll the preview by `delta` lines (not above the top).

@@ -50,7 +50,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
             // Container summaries list child token sizes: re-render the shown one.
             let corpus = Arc::clone(&app.corpus);
-            app.preview.cache.retain(|(n, _), _| corpus.node(*n).span.is_some());
+            app.preview.forget(|n| corpus.node(n).span.is_some());
             if app.preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
                 app.preview.doc = None;
             }
@@ -113,7 +113,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         WorkerMsg::Layers { generation, node, view } => {
             if generation == app.data_gen {
                 app.layers.insert(node, view);
-                app.preview.cache.retain(|(n, _), _| *n != node);
+                app.preview.forget(|n| n != node);
                 if app.preview.node == Some(node) {
                     app.preview.doc = None;
                 }
@@ -257,7 +257,7 @@ pub fn apply_rendered(app: &mut App, generation: u64, doc: PreviewDoc) {
         return;
     }
     let doc = Arc::new(doc);
-    p.cache.insert((node, width), Arc::clone(&doc));
+    p.store((node, width), Arc::clone(&doc));
     if p.doc.as_ref().is_some_and(|d| d.pending && d.node == Some(node) && d.rendered.width == width) {
         p.doc = Some(doc);
     }
@@ -277,11 +277,13 @@ pub fn apply_highlight(
         return;
     }
     let Some(cached) = p.cache.get_mut(&(node, width)) else { return };
+    // The shown document is this one: let go of it first, so the lines change in place.
+    let shown = p.doc.take_if(|d| Arc::ptr_eq(d, cached)).is_some();
     let d = Arc::make_mut(cached);
     for (i, lines) in blocks {
         render::apply(&mut d.rendered, i, lines, width);
     }
-    if p.doc.as_ref().is_some_and(|d| d.node == Some(node) && d.rendered.width == width) {
+    if shown || p.doc.as_ref().is_some_and(|d| d.node == Some(node) && d.rendered.width == width) {
         p.doc = Some(Arc::clone(cached));
     }
 }

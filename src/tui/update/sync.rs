@@ -76,7 +76,7 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
                 if p.cache.len() >= 64 {
                     p.invalidate();
                 }
-                p.cache.insert((id, width), Arc::clone(&d));
+                p.store((id, width), Arc::clone(&d));
                 d
             }
         };
@@ -104,6 +104,7 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
 
 /// Ask for highlighting of code blocks within a page above and below the window.
 fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u16, height: usize) {
+    let asked = app.preview.requested.get(&(id, width));
     let lo = app.preview.scroll.saturating_sub(height);
     let hi = app.preview.scroll + 2 * height.max(1);
     let wanted: Vec<(usize, String, String)> = doc
@@ -112,7 +113,7 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
         .iter()
         .enumerate()
         .filter(|(i, b)| {
-            !doc.requested.contains(i)
+            !asked.is_some_and(|a| a.contains(i))
                 && b.first_line < hi
                 && b.first_line + b.line_count > lo
                 && !b.lang.is_empty()
@@ -122,11 +123,7 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
     if wanted.is_empty() {
         return;
     }
-    let mut updated = (**doc).clone();
-    updated.requested.extend(wanted.iter().map(|w| w.0));
-    let updated = Arc::new(updated);
-    app.preview.cache.insert((id, width), Arc::clone(&updated));
-    app.preview.doc = Some(updated);
+    app.preview.requested.entry((id, width)).or_default().extend(wanted.iter().map(|w| w.0));
     app.effects.push(Effect::Highlight {
         generation: app.preview.generation,
         node: id,
