@@ -1,6 +1,6 @@
 //! The text units a brief is made of, and their token total: the selected units a brief
 //! holds (not `hidden`), the `always` units beside them, the units of "the selection, else
-//! the current node", and the sum shown beside the budget. Shared by the TUI and the CLI.
+//! the current node", the query hits a brief adds, and the sums shown beside the budget.
 
 use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId, Selection};
@@ -68,4 +68,31 @@ pub fn selected_units(corpus: &Corpus, selection: &Selection, current: Option<No
     } else {
         selection.units(corpus)
     }
+}
+
+/// Σ own tokens of the query hits a brief of `selection` adds (`hits`, best first): the
+/// first `top_k` that a query may bring in (not `hidden` or `explicit`) and that are not
+/// inside a brief unit already; and whether all of them are counted.
+pub fn query_hit_tokens(
+    corpus: &Corpus,
+    selection: &Selection,
+    exposure: &ExposureMap,
+    hits: &[NodeId],
+    top_k: usize,
+    table: &TokenTable,
+) -> (u64, bool) {
+    let units = brief_units(corpus, selection, exposure);
+    let (mut sum, mut complete) = (0u64, true);
+    let added = hits
+        .iter()
+        .filter(|h| exposure.level(corpus, **h).admits(false, true))
+        .filter(|h| !units.iter().any(|u| corpus.is_within(**h, *u)))
+        .take(top_k);
+    for h in added {
+        match table.own(*h) {
+            Some(t) => sum += t,
+            None => complete = false,
+        }
+    }
+    (sum, complete)
 }

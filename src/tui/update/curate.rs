@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::curate::exposure::Exposure;
-use crate::curate::units::{brief_tokens, brief_units};
+use crate::curate::units::{brief_tokens, query_hit_tokens};
 use crate::model::NodeId;
 use crate::tui::effects::effect::{Effect, TextPurpose};
 use crate::tui::effects::text::What;
@@ -23,22 +23,12 @@ pub fn recount(app: &mut App) {
     // With the query's hits added (`r`): the first QUERY_TOP_K content hits a brief would
     // add (their own text; not hidden or explicit; not inside a selected unit).
     if query(app).is_some() && app.search.view.query.trim() == app.search.query.trim() {
-        let c = &app.corpus;
-        let units = brief_units(c, &app.selection, &app.curate.exposure);
-        let hits = app
-            .search
-            .view
-            .content
-            .iter()
-            .filter(|h| app.curate.exposure.level(c, h.node).admits(false, true))
-            .filter(|h| !units.iter().any(|u| c.is_within(h.node, *u)))
-            .take(QUERY_TOP_K);
-        for h in hits {
-            match app.tokens.own(h.node) {
-                Some(t) => sum += t,
-                None => complete = false,
-            }
-        }
+        let hits: Vec<NodeId> = app.search.view.content.iter().map(|h| h.node).collect();
+        let ex = &app.curate.exposure;
+        let (more, counted) =
+            query_hit_tokens(&app.corpus, &app.selection, ex, &hits, QUERY_TOP_K, &app.tokens);
+        sum += more;
+        complete &= counted;
     }
     app.selection_tokens = (sum, complete);
 }
