@@ -1,7 +1,8 @@
 //! Display-width utilities in terminal cells: measuring and truncating plain text with `…`
-//! (styled lines are cut and wrapped in [`crate::render::wrap`]). Text is always cut on
-//! grapheme-cluster boundaries (unicode-segmentation), and widths come from unicode-width per
-//! grapheme, so CJK and emoji count 2 cells and a combining sequence stays whole.
+//! (styled lines are cut and wrapped in [`wrap`](mod@crate::render::wrap)). Text is always
+//! cut on grapheme-cluster boundaries (unicode-segmentation), and widths come from
+//! unicode-width per grapheme, so CJK and emoji count 2 cells and a combining sequence stays
+//! whole.
 //!
 //! The width of a string is defined as the *sum of its graphemes' widths*; every function here
 //! uses that one definition, so a result never measures wider than the limit it was cut to.

@@ -9,8 +9,8 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::render::text::{Line, Span, Style};
 use crate::render::width::{ELLIPSIS, grapheme_width, is_printable_ascii, str_width};
 
-/// Cut a styled line to at most `max_cells` cells, like [`truncate`]: the `…` takes the style
-/// of the span in which the cut happened. Returns a clone when the line fits.
+/// Cut a styled line to at most `max_cells` cells, like [`crate::render::width::truncate`]:
+/// the `…` takes the style of the span in which the cut happened. Returns a clone when the line fits.
 pub fn truncate_line(line: &Line, max_cells: usize) -> Line {
     if line.width() <= max_cells {
         return line.clone();

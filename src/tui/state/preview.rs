@@ -14,7 +14,7 @@ use crate::skill::layers::{RootLayers, SkillLayers};
 pub struct PreviewDoc {
     /// The node.
     pub node: Option<NodeId>,
-    /// Lines, code blocks, match lines (from [`render::render_markdown`] or the summary).
+    /// Lines, code blocks, match lines (from [`crate::render::render_markdown`] or the summary).
     pub rendered: Rendered,
     /// A placeholder shown while a worker renders a large text.
     pub pending: bool,

@@ -1,9 +1,9 @@
-//! The only mutators of [`App`]: [`update`] applies one [`Action`], [`apply`] one worker
-//! result. Each feature has its handler file; this file routes an action to the top popup's
-//! handler (or the search box's, or the panes'), then the follow-ups ([`Msg`]) the handler
-//! pushed, in order, to theirs, so handlers never call each other. Both finish with [`sync`], which keeps the cursors
-//! visible and the preview in step with the current node. Work for the workers is queued in
-//! [`App::effects`].
+//! The only mutators of [`App`]: [`update`] applies one [`Action`], [`apply`](fn@apply) one
+//! worker result. Each feature has its handler file; this file routes an action to the top
+//! popup's handler (or the search box's, or the panes'), then the follow-ups ([`Msg`]) the
+//! handler pushed, in order, to theirs, so handlers never call each other. Both finish with
+//! [`sync`](fn@sync), which keeps the cursors visible and the preview in step with the
+//! current node. Work for the workers is queued in [`App::effects`].
 
 pub mod apply;
 pub mod brief;
