@@ -13,6 +13,7 @@ pub mod assets;
 pub mod brief;
 pub mod cli;
 pub mod clipboard;
+pub mod config;
 pub mod curate;
 pub mod error;
 pub mod formats;
