@@ -12,11 +12,10 @@
 pub mod agent;
 pub mod assets;
 pub mod brief;
-pub mod build;
 pub mod cli;
 pub mod clipboard;
+pub mod config;
 pub mod curate;
-pub mod doctree_ops;
 pub mod error;
 pub mod formats;
 pub mod frontmatter;

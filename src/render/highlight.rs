@@ -20,7 +20,7 @@ use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 use crate::render::markdown::Rendered;
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Rgb, Role, Span, Style};
-use crate::render::width::truncate_line;
+use crate::render::wrap::truncate_line;
 
 /// How many highlighted blocks the cache keeps (least recently used evicted first).
 pub const CACHE_CAPACITY: usize = 128;

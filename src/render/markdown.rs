@@ -14,7 +14,8 @@ use pulldown_cmark::{CodeBlockKind, Event, LinkType, MetadataBlockKind, Options,
 use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Role, Span, Style};
-use crate::render::width::{str_width, truncate_line, wrap};
+use crate::render::width::str_width;
+use crate::render::wrap::{truncate_line, wrap};
 
 /// How to render.
 #[derive(Clone, Debug, PartialEq, Eq)]

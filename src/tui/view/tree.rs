@@ -11,9 +11,9 @@ use ratatui::widgets::Paragraph;
 use crate::curate::exposure::Exposure;
 use crate::model::{Mark, NodeKind};
 
-use super::row::{Piece, fit};
-use crate::tui::app::{App, Focus};
 use crate::tui::glyphs;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the tree into `area`.

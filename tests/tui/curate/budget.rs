@@ -1,9 +1,9 @@
 //! The budget bar: presets, a typed budget with its overage, and the bar colours.
 
 use crossterm::event::KeyCode;
-use skillnav::tui::app::App;
-use skillnav::tui::curate::InputPurpose;
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
+use skillnav::tui::state::curate::InputPurpose;
 use skillnav::util::human;
 
 use super::*;
@@ -53,7 +53,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert!((101..1000).contains(&tokens), "a short section: {tokens}");
     // `B` opens the prompt with the current budget.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(&app), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
     let text = screen(&app);
@@ -62,7 +62,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "abc");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_text(&app), "abc");
     assert_eq!(app.status, "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)");
     assert_eq!(app.curate.budget, Some(20_000));
@@ -70,8 +70,8 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "100");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.input.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.input_box().is_none());
     assert_eq!(app.curate.budget, Some(100));
     assert_eq!(app.status, "Budget 100 tokens");
     let over = tokens - 100;
@@ -99,7 +99,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     press(&mut app, KeyCode::Char('B'));
     type_text(&mut app, "5k");
     press(&mut app, KeyCode::Esc);
-    assert_eq!((app.mode, app.curate.budget), (Mode::Normal, None));
+    assert_eq!((app.mode(), app.curate.budget), (Mode::Normal, None));
 }
 
 /// BUG (src/tui/view/top.rs `budget_pieces`): the bar and overage styles are built as

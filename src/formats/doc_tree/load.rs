@@ -1,0 +1,510 @@
+//! Progressive-exposure doc trees (FORMATS §6, the PTX-ISA `doc-crawl` layout): every folder
+//! has a `README.md` whose bullets `- **<child folder>** — <summary>` describe its children;
+//! leaves hold a `doc.md`. Loaded so that each folder shows its parent's bullet as its
+//! summary, a leaf's README paragraph as its `detail`, children in numeric-prefix order, and
+//! merged `doc.md` files as their parts.
+
+use std::path::Path;
+
+use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
+use crate::formats::markdown;
+use crate::formats::walk::ctx::{Loader, file_size, join_rel};
+use crate::formats::walk::readme::Readme as ReadmeBytes;
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
+
+/// One README bullet `- **name** — summary`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bullet {
+    /// The bold name (a child folder name).
+    pub name: String,
+    /// Text after the dash (em dash, en dash, `-` or `:`), trimmed.
+    pub summary: String,
+    /// 1-based line in the README.
+    pub line: u32,
+}
+
+/// A parsed doc-tree README.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Readme {
+    /// The H1 text (`# 4.10. Constants`), if any.
+    pub title: Option<String>,
+    /// Child bullets in file order.
+    pub bullets: Vec<Bullet>,
+    /// Non-bullet, non-heading text joined with spaces (a leaf's ≈50-word paragraph).
+    pub paragraph: String,
+    /// `Merged from: <first> to <last>` text, when the README has that line.
+    pub merged_from: Option<String>,
+}
+
+/// Parse a doc-tree README (FORMATS §6). Lines inside fenced code are ignored.
+pub fn parse_readme(text: &str) -> Readme {
+    let mut r = Readme::default();
+    let mut para: Vec<&str> = Vec::new();
+    let mut fence = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if fence || t.is_empty() {
+            continue;
+        }
+        if let Some(h) = t.strip_prefix("# ") {
+            if r.title.is_none() {
+                r.title = Some(h.trim().to_string());
+            }
+            continue;
+        }
+        if t.starts_with('#') {
+            continue;
+        }
+        if let Some(m) = t.strip_prefix("Merged from:") {
+            r.merged_from = Some(m.trim().to_string());
+            continue;
+        }
+        if let Some(b) = parse_bullet(t) {
+            r.bullets.push(Bullet { name: b.0, summary: b.1, line: i as u32 + 1 });
+            continue;
+        }
+        para.push(t);
+    }
+    r.paragraph = para.join(" ");
+    r
+}
+
+/// Whether [`parse_readme`] would find at least one bullet in `text`: a line that, trimmed,
+/// is `- **name** …` (or `* **`) outside fenced code. Found without walking every line: each
+/// `**` that follows a line's leading `- ` / `* ` is a candidate, and it is outside a fence
+/// when an even number of fence lines (trimmed start ```` ``` ```` or `~~~`) come before it.
+fn has_bullet(text: &str) -> bool {
+    if !text.contains("**") {
+        return false;
+    }
+    let line_start = |pos: usize| text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    // Whitespace only between the line start and `pos`: `pos` begins the trimmed line.
+    let starts_line = |pos: usize| text[line_start(pos)..pos].chars().all(char::is_whitespace);
+    let mut fences: Vec<usize> = text
+        .match_indices("```")
+        .chain(text.match_indices("~~~"))
+        .map(|(p, _)| p)
+        .filter(|&p| starts_line(p))
+        .collect();
+    fences.sort_unstable();
+    for (p, _) in text.match_indices("**") {
+        if p < 2 || !matches!(&text.as_bytes()[p - 2..p], b"- " | b"* ") || !starts_line(p - 2) {
+            continue;
+        }
+        let end = text[p..].find('\n').map_or(text.len(), |e| p + e);
+        let line = &text[p - 2..end];
+        if bullet_name(line.trim()).is_some() && fences.partition_point(|&f| f < p - 2) % 2 == 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The bold name of a `- **name** …` line and the text after its closing `**`.
+fn bullet_name(t: &str) -> Option<(&str, &str)> {
+    let rest = t.strip_prefix("- **").or_else(|| t.strip_prefix("* **"))?;
+    let close = rest.find("**")?;
+    let name = rest[..close].trim();
+    if name.is_empty() { None } else { Some((name, &rest[close + 2..])) }
+}
+
+/// `- **name** — summary` (also `*` bullets and `–`, `-`, `:` separators) → (name, summary).
+fn parse_bullet(t: &str) -> Option<(String, String)> {
+    let (name, after) = bullet_name(t)?;
+    let after = after.trim_start();
+    let summary = after.strip_prefix(['\u{2014}', '\u{2013}', '-', ':']).unwrap_or(after).trim();
+    Some((name.to_string(), summary.to_string()))
+}
+
+/// Whether a summary is a crawler placeholder (`(placeholder - 50-word … goes here)`).
+pub fn is_placeholder(summary: &str) -> bool {
+    let l = summary.to_lowercase();
+    l.is_empty() || l.starts_with("(placeholder") || l.contains("goes here")
+}
+
+/// Sort key of a folder name: the numeric prefix tuple (`4-10-Constants` → `[4, 10]`,
+/// `11-1-1-PTX…` → `[11, 1, 1]`), then the name. Names without a numeric prefix sort after
+/// numbered ones, by name.
+pub fn numeric_prefix(name: &str) -> Vec<u64> {
+    let mut out = Vec::new();
+    for part in name.split('-') {
+        match part.parse::<u64>() {
+            Ok(n) if !part.is_empty() => out.push(n),
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Order two folder names by [`numeric_prefix`] (FORMATS §6: `4-10` after `4-9`).
+pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
+    let (pa, pb) = (numeric_prefix(a), numeric_prefix(b));
+    (pa.is_empty(), pa, a).cmp(&(pb.is_empty(), pb, b))
+}
+
+/// Whether `dir` is the top of a progressive-exposure doc tree: its `README.md` has at least
+/// one `- **name** — summary` bullet, and a `doc.md` exists in it or below it (searched
+/// breadth-first, at most 2 000 folders and 12 levels deep).
+pub fn detect(dir: &Path) -> bool {
+    detect_dir(dir, &mut ReadmeBytes::default())
+}
+
+/// [`detect`], taking `README.md` from `readme` (reading it there if needed).
+pub(crate) fn detect_dir(dir: &Path, readme: &mut ReadmeBytes) -> bool {
+    // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
+    let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else { return false };
+    if !has_bullet(text) {
+        return false;
+    }
+    let mut queue = std::collections::VecDeque::from([(dir.to_path_buf(), 0usize)]);
+    let mut seen = 0;
+    while let Some((d, depth)) = queue.pop_front() {
+        if d.join("doc.md").is_file() {
+            return true;
+        }
+        seen += 1;
+        if seen > 2000 || depth >= 12 {
+            continue;
+        }
+        if let Ok(rd) = std::fs::read_dir(&d) {
+            for e in rd.filter_map(Result::ok) {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    queue.push_back((e.path(), depth + 1));
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Load the doc tree at `dir` (relative path `rel`) as a `Dir` node (format `doc_tree`)
+/// under `parent`, recursively, and return it.
+///
+/// Per folder: title = its README H1 (else the folder name; `meta.folder` = the name);
+/// summary = the parent README's bullet for it (a placeholder summary flags the folder
+/// `placeholder` and warns); `detail` = the README paragraph (a leaf's ≈50-word summary).
+/// Children in this order: `README.md`, `doc.md` (both sectioned by headings), the child
+/// folders sorted by [`cmp_names`], then other files (listed with their size, flag
+/// `asset`). A `doc.md` whose README says `Merged from:` is split at its `---` lines
+/// (outside code fences) into `Part` nodes (seg `part-<n>`, title = the part's first
+/// heading), each with its headings as sections. Warnings: a bullet naming a missing folder
+/// (on the README, with its line), a child folder no bullet names, a leaf (no child folders
+/// besides `img/`) without `doc.md`, a folder with `doc.md` but no README, a `# Error` doc.
+///
+/// Dispatch: call it for a folder where [`detect`] is true and no more specific format
+/// (skill, Skill_Seekers, lazytools) matched.
+pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    load_folder(corpus, parent, dir, rel, None, 0)
+}
+
+/// Load a doc tree found by the walk: [`load`] below `parent`, or [`load_into`] the `Root`
+/// node `parent` when the tree is the opened root (`rel` `""`). Returns the tree's node.
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    if rel.is_empty() {
+        load_into(&mut ld.corpus, parent, dir, rel);
+        return parent;
+    }
+    load(&mut ld.corpus, parent, dir, rel)
+}
+
+/// Like [`load`], but fills the existing node `folder` (e.g. the `Root` node when the opened
+/// path itself is a doc tree) instead of adding a `Dir`; the node's title is kept and its
+/// `detail` set from the README paragraph. Everything below is as in [`load`].
+pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
+    fill_folder(corpus, folder, dir, rel, 0, false);
+}
+
+fn load_folder(
+    corpus: &mut Corpus,
+    parent: NodeId,
+    dir: &Path,
+    rel: &str,
+    bullet: Option<&Bullet>,
+    depth: usize,
+) -> NodeId {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| rel.to_string());
+    let mut node = Node::new(NodeKind::Dir, Format::DocTree, name.clone(), rel);
+    node.meta.insert("folder".into(), name.clone().into());
+    if let Some(b) = bullet {
+        node.summary = b.summary.clone();
+        if is_placeholder(&b.summary) {
+            node.flags.set(Flag::Placeholder);
+            node.warnings.push(Warning::at(
+                format!("placeholder summary for {name} in the parent README"),
+                rel.rsplit_once('/')
+                    .map(|(p, _)| format!("{p}/README.md"))
+                    .unwrap_or_else(|| "README.md".into()),
+                Some(b.line),
+            ));
+        }
+    }
+    let folder = corpus.add_child(parent, node);
+    fill_folder(corpus, folder, dir, rel, depth, true);
+    folder
+}
+
+/// Load the contents of doc-tree folder `dir` into the existing node `folder` (see
+/// [`load`]); `set_title` replaces the node's title with the README H1.
+fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth: usize, set_title: bool) {
+    if depth > 32 {
+        corpus.node_mut(folder).warnings.push(Warning::at(
+            "folder nesting deeper than 32; not read",
+            rel,
+            None,
+        ));
+        return;
+    }
+    let mut dirs: Vec<String> = Vec::new();
+    let mut files: Vec<String> = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.filter_map(Result::ok) {
+            let Ok(t) = e.file_type() else { continue };
+            let n = e.file_name().to_string_lossy().into_owned();
+            if t.is_dir() {
+                dirs.push(n);
+            } else if t.is_file() {
+                files.push(n);
+            }
+        }
+    }
+    dirs.sort_by(|a, b| cmp_names(a, b));
+    files.sort();
+    let has_doc = files.iter().any(|f| f == "doc.md");
+    let mut readme = Readme::default();
+    if files.iter().any(|f| f == "README.md") {
+        let r = join_rel(rel, "README.md");
+        let (f, src) = add_text_file(corpus, folder, &dir.join("README.md"), &r, Format::DocTree);
+        if let Some(src) = src {
+            readme = parse_readme(&corpus.sources[src.0 as usize].text);
+            section(corpus, f, src);
+            corpus.node_mut(f).summary = match readme.bullets.len() {
+                0 => first_line(&readme.paragraph),
+                1 => "lists 1 child".into(),
+                k => format!("lists {k} children"),
+            };
+            for b in &readme.bullets {
+                if !dirs.contains(&b.name) {
+                    let msg = format!("README lists {}, which is not a folder here", b.name);
+                    corpus.node_mut(f).warnings.push(Warning::at(msg, r.clone(), Some(b.line)));
+                }
+            }
+        }
+    } else if has_doc {
+        corpus.node_mut(folder).warnings.push(Warning::at("doc.md without README.md", rel, None));
+    }
+    {
+        let n = corpus.node_mut(folder);
+        if let Some(t) = readme.title.as_ref().filter(|_| set_title) {
+            n.title = t.clone();
+        }
+        if !readme.paragraph.is_empty() {
+            n.detail = Some(readme.paragraph.clone());
+            if n.summary.is_empty() {
+                n.summary = markdown::first_sentence(&readme.paragraph);
+            }
+        }
+        if let Some(m) = &readme.merged_from {
+            n.meta.insert("merged_from".into(), m.clone().into());
+        }
+    }
+    if has_doc {
+        let r = join_rel(rel, "doc.md");
+        let (f, src) = add_text_file(corpus, folder, &dir.join("doc.md"), &r, Format::DocTree);
+        if let Some(src) = src {
+            let text = &corpus.sources[src.0 as usize].text;
+            if text.trim_start().starts_with("# Error") {
+                corpus.node_mut(f).warnings.push(Warning::at(
+                    "crawler error document (fetch failed)",
+                    r.clone(),
+                    Some(1),
+                ));
+            }
+            if readme.merged_from.is_some() {
+                add_parts(corpus, f, src);
+            } else {
+                section(corpus, f, src);
+            }
+        }
+    }
+    let content_dirs: Vec<&String> = dirs.iter().filter(|d| d.as_str() != "img").collect();
+    if content_dirs.is_empty() && !has_doc {
+        corpus.node_mut(folder).warnings.push(Warning::at("leaf folder without doc.md", rel, None));
+    }
+    for d in &dirs {
+        let r = join_rel(rel, d);
+        if d == "img" {
+            list_assets(corpus, folder, &dir.join(d), &r);
+            continue;
+        }
+        let b = readme.bullets.iter().find(|b| b.name == *d).cloned();
+        let child = load_folder(corpus, folder, &dir.join(d), &r, b.as_ref(), depth + 1);
+        if b.is_none() && !readme.bullets.is_empty() {
+            corpus.node_mut(child).warnings.push(Warning::at(
+                "folder not listed in the parent README",
+                r,
+                None,
+            ));
+        }
+    }
+    for f in files.iter().filter(|f| *f != "README.md" && *f != "doc.md") {
+        let r = join_rel(rel, f);
+        let p = dir.join(f);
+        if f.ends_with(".md") {
+            let (n, src) = add_text_file(corpus, folder, &p, &r, Format::DocTree);
+            if let Some(src) = src {
+                section(corpus, n, src);
+            }
+        } else {
+            add_asset(corpus, folder, &p, f, &r);
+        }
+    }
+}
+
+fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &str) {
+    let mut a = Node::new(NodeKind::File, Format::Asset, name, rel);
+    a.flags.set(Flag::Asset);
+    a.bytes = file_size(p);
+    corpus.add_child(parent, a);
+}
+
+/// An `img/` folder: a `Dir` with its files listed as assets.
+fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
+    let d = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Asset, "img", rel));
+    let mut names: Vec<String> = crate::formats::walk::file_names(dir);
+    names.sort();
+    for n in names {
+        add_asset(corpus, d, &dir.join(&n), &n, &join_rel(rel, &n));
+    }
+}
+
+fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
+    let len = corpus.sources[src.0 as usize].text.len();
+    let top = markdown::add_sections(corpus, file, src, 0, len, Format::DocTree);
+    let first = top.first().and_then(|t| corpus.node(*t).span).map(|s| s.start).unwrap_or(len);
+    if let Some(span) = &mut corpus.node_mut(file).span {
+        span.own_end = first.min(span.end);
+    }
+}
+
+/// Byte ranges of the parts of a merged doc.md: split at lines that are exactly `---`
+/// (trailing spaces allowed) outside fenced code; a part's range excludes the `---` line.
+/// Blank-only parts are dropped.
+pub fn merged_parts(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut off = 0;
+    let mut fence = false;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.trim_end();
+        if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
+            fence = !fence;
+        }
+        if !fence && line == "---" {
+            out.push((start, off));
+            start = off + raw.len();
+        }
+        off += raw.len();
+    }
+    out.push((start, text.len()));
+    out.into_iter().filter(|(s, e)| !text[*s..*e].trim().is_empty()).collect()
+}
+
+fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
+    let text = corpus.sources[src.0 as usize].text.clone();
+    let li = LineIndex::new(&text);
+    let path = corpus.node(file).path.clone();
+    let parts = merged_parts(&text);
+    for (i, (s, e)) in parts.iter().enumerate() {
+        // Trim leading blank lines so the part starts at its content.
+        let lead = text[*s..*e].len() - text[*s..*e].trim_start_matches(['\n', '\r']).len();
+        let start = s + lead;
+        let hs = markdown::headings(&text, start, *e);
+        let title = hs.first().map(|h| h.title.clone()).unwrap_or_else(|| format!("part {}", i + 1));
+        let mut p = Node::new(NodeKind::Part, Format::DocTree, title, path.clone());
+        p.seg = Some(format!("part-{}", i + 1));
+        p.line_start = Some(li.line(start));
+        p.line_end = Some(li.last_line(start, *e));
+        let own_end = hs.first().map(|h| h.start).unwrap_or(*e);
+        p.span = Some(crate::model::TextSpan { source: src, start, own_end, end: *e });
+        let pid = corpus.add_child(file, p);
+        nest_headings(corpus, pid, src, &hs, *e, Format::DocTree, &path, &li);
+    }
+    if let Some(first) = parts.first()
+        && let Some(span) = &mut corpus.node_mut(file).span
+    {
+        span.own_end = first.0.min(span.end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line-by-line rule of [`parse_readme`], as the oracle for [`has_bullet`].
+    fn has_bullet_by_lines(text: &str) -> bool {
+        let mut fence = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with("```") || t.starts_with("~~~") {
+                fence = !fence;
+                continue;
+            }
+            if !fence && bullet_name(t).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn has_bullet_matches_parse_readme_on_tricky_texts() {
+        let cases = [
+            "- **a** — x",
+            "  * **b**: y\r\n",
+            "```\n- **in fence** — x\n```\n",
+            "```\n- **in fence**\n```\n- **after** — x\n",
+            "~~~\n```\n- **a**\n",
+            "text - **not at start** x",
+            "-  **two spaces**",
+            "- ****",
+            "- ** **",
+            "- ***x**",
+            "x\r- **a**",
+            "\u{a0}- **nbsp** x",
+            "**bold** only",
+            "  ````\n- **a**\n  ````\n",
+            "# Title\n\n- **name**\n",
+            "- **open without close",
+            "",
+        ];
+        for c in cases {
+            assert_eq!(has_bullet(c), has_bullet_by_lines(c), "{c:?}");
+            assert_eq!(has_bullet(c), !parse_readme(c).bullets.is_empty(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn has_bullet_matches_parse_readme_on_generated_texts() {
+        let pieces = ["- ", "* ", "**", "```", "~~~", "\n", " ", "x", "\r", "\t", "-", "*", "é", "`"];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(state % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            state = state.wrapping_add(0x2545_f491);
+            assert_eq!(has_bullet(&s), has_bullet_by_lines(&s), "{s:?}");
+            found += usize::from(has_bullet(&s));
+        }
+        // Both outcomes are exercised.
+        assert!(found > 100 && found < 19_900, "{found}");
+    }
+}

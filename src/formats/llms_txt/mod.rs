@@ -1,0 +1,312 @@
+//! The llms.txt family (FORMATS §7): the `llms.txt` link index, the `llms-ctx*.txt` expanded
+//! form (`<project>` + `<doc>` elements) and concatenated `llms-full`/`llms-small` files.
+//!
+//! Owns: the pure parsers [`parse_llms_txt`] (`index`) and [`parse_llms_ctx`] (`ctx`), the H1
+//! splitter [`split_full`] (`full`), file detection [`detect_file`] and the loaders
+//! [`load_file`] / [`add_nodes`] (here). `shared` hosts helpers used by all FORMATS-2
+//! loaders ([`add_text_file`], [`LineIndex`], [`nest_headings`]).
+//!
+//! The parsers are lenient where the reference parser (`AnswerDotAI/llms-txt`
+//! `llms_txt/core.py`) raises: prose-only sections, text before a link, notes without a
+//! colon, stray `###` lines and a file that is only `# Title` all parse; oddities become
+//! warnings with 1-based line numbers.
+
+mod ctx;
+mod full;
+mod index;
+mod shared;
+
+use std::path::Path;
+
+pub use ctx::{CtxDoc, LlmsCtx, decode_entities, parse_llms_ctx};
+pub use full::{FullSplit, split_full};
+pub use index::{LlmsLink, LlmsSection, LlmsTxt, parse_link_line, parse_llms_txt};
+pub(crate) use shared::first_line;
+pub use shared::{LineIndex, add_text_file, nest_headings};
+
+use crate::formats::markdown::{self, Heading};
+use crate::formats::walk::ctx::{Loader, file_format, read_head};
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
+use full::preamble_title;
+
+/// Which member of the llms.txt family a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LlmsKind {
+    /// The `llms.txt` link index (H1, blockquote, H2 link lists).
+    Index,
+    /// An `llms-ctx*.txt` (`<project>` + `<doc>` elements).
+    Ctx,
+    /// A concatenated `llms-full`/`llms-small` file (many H1s, maybe a `<SYSTEM>` line).
+    Full,
+}
+
+/// Classify a file of the llms.txt family from its name and first bytes (`head`, at least
+/// the first line; more is fine). `None` for anything else.
+///
+/// Rules (FORMATS §7, §1.2): content starting with `<project` → [`LlmsKind::Ctx`]; the file
+/// name must otherwise contain `llms` and end in `.txt`, or start with `llms` and end in
+/// `.md` (Skill_Seekers' renamed copies); content starting with
+/// `<SYSTEM>` or a name containing `-full`/`-small`/`-medium` → [`LlmsKind::Full`]; a name
+/// containing `-ctx` (without `<project`) → `Full`; otherwise (`llms.txt`, `llms.md`) →
+/// [`LlmsKind::Index`].
+pub fn detect_file(path: &Path, head: &str) -> Option<LlmsKind> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    let head = head.strip_prefix('\u{feff}').unwrap_or(head).trim_start();
+    let llms_name = (name.starts_with("llms") && name.ends_with(".md"))
+        || (name.contains("llms") && name.ends_with(".txt"));
+    if head.starts_with("<project") && (llms_name || name.ends_with(".txt")) {
+        return Some(LlmsKind::Ctx);
+    }
+    if !llms_name {
+        return None;
+    }
+    if head.starts_with("<SYSTEM>") || ["-full", "-small", "-medium", "-ctx"].iter().any(|k| name.contains(k))
+    {
+        return Some(LlmsKind::Full);
+    }
+    Some(LlmsKind::Index)
+}
+
+/// Whether a file met by the walk (`name` lower-case) is a member of the llms family: a
+/// doc file (markdown or `.txt`) whose name contains `llms` and which [`detect_file`]
+/// recognises from its first 256 bytes.
+pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
+    name.contains("llms")
+        && file_format(name) != Format::Asset
+        && detect_file(path, &read_head(path, 256)).is_some()
+}
+
+/// [`load_file`] as a format-table loader.
+pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+    load_file(&mut ld.corpus, parent, path, rel)
+}
+
+/// Read `abs` as a member of the llms family and add it under `parent` as a `File` node
+/// (format `llms_txt`) with its structure (see [`add_nodes`]). The kind comes from
+/// [`detect_file`]; a file it does not recognise is loaded as [`LlmsKind::Index`]. Returns
+/// the file node.
+pub fn load_file(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeId {
+    let (file, src) = add_text_file(corpus, parent, abs, rel, Format::LlmsTxt);
+    if let Some(src) = src {
+        let head: String = corpus.sources[src.0 as usize].text.chars().take(256).collect();
+        let kind = detect_file(abs, &head).unwrap_or(LlmsKind::Index);
+        add_nodes(corpus, file, src, kind);
+    }
+    file
+}
+
+/// Add the structure of an llms-family file under its already-created `File` node `file`
+/// whose text is source `src` (the whole file). The file node's `path` is used for the
+/// children. After this the file's `own_end` is the start of its first child.
+///
+/// - [`LlmsKind::Index`]: a `Section` (level 1, the H1 title, spanning the header; summary
+///   = the blockquote, detail = the info text), then per H2 a `Group` (seg = slug of the
+///   name) holding one `Link` per entry (seg `link-<n>`, n counted 1.. over the whole file;
+///   title; summary = notes; `meta.url`; span = the list line). A section without links is
+///   a level-2 `Section` instead. The `Optional` section's group and links are flagged
+///   `optional`. The file's summary is the blockquote.
+/// - [`LlmsKind::Ctx`]: a header `Section` (project title, summary, info), then per section
+///   element a `Group` holding one `Part` per `<doc>` (seg `part-<n>`, summary = desc,
+///   span = the doc's content). An `optional` element's group and parts are flagged.
+/// - [`LlmsKind::Full`]: a `Part` for the preamble (the `<SYSTEM>` line) and one `Part` per
+///   H1 (seg `part-<n>`, fence-aware via [`markdown::headings`]), each holding its H2–H6
+///   sections nested by level.
+///
+/// Parser warnings go to the file node with their line numbers.
+pub fn add_nodes(corpus: &mut Corpus, file: NodeId, src: SourceId, kind: LlmsKind) {
+    let text = corpus.sources[src.0 as usize].text.clone();
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let path = corpus.node(file).path.clone();
+    let li = LineIndex::new(&text);
+    let first_child_start = match kind {
+        LlmsKind::Index => add_index_nodes(corpus, file, src, &text, bom, &path, &li),
+        LlmsKind::Ctx => add_ctx_nodes(corpus, file, src, &text, &path, &li),
+        LlmsKind::Full => add_full_nodes(corpus, file, src, &text, &path, &li),
+    };
+    if let Some(span) = &mut corpus.node_mut(file).span {
+        span.own_end = first_child_start.unwrap_or(span.end).clamp(span.start, span.end);
+    }
+}
+
+fn span(src: SourceId, start: usize, own_end: usize, end: usize) -> Option<TextSpan> {
+    Some(TextSpan { source: src, start, own_end, end })
+}
+
+fn add_index_nodes(
+    corpus: &mut Corpus,
+    file: NodeId,
+    src: SourceId,
+    text: &str,
+    bom: usize,
+    path: &str,
+    li: &LineIndex,
+) -> Option<usize> {
+    let parsed = parse_llms_txt(&text[bom..]);
+    let fmt = Format::LlmsTxt;
+    for (line, msg) in &parsed.warnings {
+        corpus.node_mut(file).warnings.push(Warning::at(msg.clone(), path, Some(*line)));
+    }
+    let header_end = bom + parsed.header_end;
+    let title = parsed.title.clone().unwrap_or_else(|| corpus.node(file).title.clone());
+    if let Some(s) = &parsed.summary {
+        corpus.node_mut(file).summary = s.clone();
+    }
+    let mut first = None;
+    if !text[..header_end].trim().is_empty() {
+        let mut head = Node::new(NodeKind::Section, fmt, title.clone(), path);
+        head.seg = Some(id::slug(&title));
+        head.level = 1;
+        head.summary = parsed.summary.clone().unwrap_or_default();
+        head.detail = (!parsed.info.is_empty()).then(|| parsed.info.clone());
+        head.line_start = Some(li.line(bom));
+        head.line_end = Some(li.last_line(bom, header_end));
+        head.span = span(src, bom, header_end, header_end);
+        corpus.add_child(file, head);
+        first = Some(bom);
+    }
+    let mut n = 0;
+    for sec in &parsed.sections {
+        let (start, end) = (bom + sec.start, bom + sec.end);
+        first.get_or_insert(start);
+        let name = if sec.name.is_empty() { "section".to_string() } else { sec.name.clone() };
+        let mut g = Node::new(
+            if sec.links.is_empty() { NodeKind::Section } else { NodeKind::Group },
+            fmt,
+            name.clone(),
+            path,
+        );
+        g.seg = Some(id::slug(&name));
+        g.level = if sec.links.is_empty() { 2 } else { 0 };
+        g.summary = match (first_line(&sec.prose), sec.links.len()) {
+            (p, _) if !p.is_empty() => p,
+            (_, 1) => "1 link".to_string(),
+            (_, k) => format!("{k} links"),
+        };
+        g.line_start = Some(sec.line);
+        g.line_end = Some(li.last_line(start, end));
+        let own_end = sec.links.first().map(|l| bom + l.start).unwrap_or(end);
+        g.span = span(src, start, own_end, end);
+        g.meta.insert("links".into(), sec.links.len().into());
+        if sec.optional {
+            g.flags.set(Flag::Optional);
+        }
+        let gid = corpus.add_child(file, g);
+        for l in &sec.links {
+            n += 1;
+            let mut node = Node::new(NodeKind::Link, fmt, l.title.clone(), path);
+            node.seg = Some(format!("link-{n}"));
+            node.summary = l.notes.clone().unwrap_or_default();
+            node.meta.insert("url".into(), l.url.clone().into());
+            node.line_start = Some(li.line(bom + l.start));
+            node.line_end = node.line_start;
+            node.span = span(src, bom + l.start, bom + l.end, bom + l.end);
+            if sec.optional {
+                node.flags.set(Flag::Optional);
+            }
+            corpus.add_child(gid, node);
+        }
+    }
+    first
+}
+
+fn add_ctx_nodes(
+    corpus: &mut Corpus,
+    file: NodeId,
+    src: SourceId,
+    text: &str,
+    path: &str,
+    li: &LineIndex,
+) -> Option<usize> {
+    let parsed = parse_llms_ctx(text);
+    let fmt = Format::LlmsTxt;
+    for (line, msg) in &parsed.warnings {
+        corpus.node_mut(file).warnings.push(Warning::at(msg.clone(), path, Some(*line)));
+    }
+    if let Some(s) = &parsed.summary {
+        corpus.node_mut(file).summary = s.clone();
+    }
+    let title = parsed.title.clone().unwrap_or_else(|| corpus.node(file).title.clone());
+    let mut head = Node::new(NodeKind::Section, fmt, title.clone(), path);
+    head.seg = Some(id::slug(&title));
+    head.level = 1;
+    head.summary = parsed.summary.clone().unwrap_or_default();
+    head.detail = (!parsed.info.is_empty()).then(|| parsed.info.clone());
+    head.line_start = Some(1);
+    head.line_end = Some(li.last_line(0, parsed.header_end));
+    head.span = span(src, 0, parsed.header_end, parsed.header_end);
+    corpus.add_child(file, head);
+    let mut group: Option<(String, NodeId)> = None;
+    for (n, d) in parsed.docs.iter().enumerate() {
+        let gid = match &group {
+            Some((name, g)) if *name == d.section => *g,
+            _ => {
+                let label = if d.section.is_empty() { "docs".to_string() } else { d.section.clone() };
+                let mut g = Node::new(NodeKind::Group, fmt, label.clone(), path);
+                g.seg = Some(id::slug(&label));
+                g.line_start = Some(li.line(d.start));
+                if label.eq_ignore_ascii_case("optional") {
+                    g.flags.set(Flag::Optional);
+                }
+                let g = corpus.add_child(file, g);
+                group = Some((d.section.clone(), g));
+                g
+            }
+        };
+        let optional = corpus.node(gid).flags.has(Flag::Optional);
+        let title = if d.title.is_empty() { format!("doc {}", n + 1) } else { d.title.clone() };
+        let mut p = Node::new(NodeKind::Part, fmt, title, path);
+        p.seg = Some(format!("part-{}", n + 1));
+        p.summary = d.desc.clone().unwrap_or_default();
+        p.line_start = Some(li.line(d.content_start));
+        p.line_end = Some(li.last_line(d.content_start, d.content_end));
+        p.span = span(src, d.content_start, d.content_end, d.content_end);
+        if optional {
+            p.flags.set(Flag::Optional);
+        }
+        corpus.add_child(gid, p);
+        corpus.node_mut(gid).line_end = Some(li.last_line(d.start, d.end));
+    }
+    Some(0)
+}
+
+fn add_full_nodes(
+    corpus: &mut Corpus,
+    file: NodeId,
+    src: SourceId,
+    text: &str,
+    path: &str,
+    li: &LineIndex,
+) -> Option<usize> {
+    let fmt = Format::LlmsTxt;
+    let split = split_full(text);
+    let all = markdown::headings(text, 0, text.len());
+    let mut n = 0;
+    let mut first = None;
+    if let Some((s, e)) = split.preamble {
+        n += 1;
+        let mut p = Node::new(NodeKind::Part, fmt, preamble_title(&text[s..e]), path);
+        p.seg = Some(format!("part-{n}"));
+        p.summary = "preamble".into();
+        p.line_start = Some(li.line(s));
+        p.line_end = Some(li.last_line(s, e));
+        p.span = span(src, s, e, e);
+        corpus.add_child(file, p);
+        first = Some(s);
+    }
+    for (h, end) in &split.parts {
+        n += 1;
+        first.get_or_insert(h.start);
+        let subs: Vec<Heading> =
+            all.iter().filter(|s| s.level > 1 && s.start > h.start && s.start < *end).cloned().collect();
+        let own_end = subs.first().map(|s| s.start).unwrap_or(*end);
+        let mut p = Node::new(NodeKind::Part, fmt, h.title.clone(), path);
+        p.seg = Some(format!("part-{n}"));
+        p.level = 1;
+        p.line_start = Some(h.line);
+        p.line_end = Some(li.last_line(h.start, *end));
+        p.span = span(src, h.start, own_end, *end);
+        let pid = corpus.add_child(file, p);
+        nest_headings(corpus, pid, src, &subs, *end, fmt, path, li);
+    }
+    first
+}

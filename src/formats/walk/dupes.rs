@@ -1,0 +1,113 @@
+//! Duplicate detection (DESIGN.md §2 flag `duplicate`): doc files with byte-identical
+//! content, and folders whose documents are all such copies.
+//!
+//! Scope: files are compared within one *unit* — a skill folder (its nearest `Skill`
+//! ancestor) or, outside skills, the whole root. Skills are self-contained (each official
+//! Anthropic skill ships the same `LICENSE.txt`), so a file in one skill is never called a
+//! copy of a file in another; a Skill_Seekers `references/documentation/` mirror inside one
+//! skill is.
+
+use std::collections::HashMap;
+
+use super::list::natural_path_cmp;
+use crate::model::{Corpus, Flag, Format, NodeId, NodeKind, Warning};
+
+/// Flag duplicate doc files and all-duplicate folders below `root`. The canonical copy is
+/// the shallowest, then the first in natural path order; the others get [`Flag::Duplicate`]
+/// and the warning `same content as <path>`. Empty files are never duplicates.
+pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
+    // (scope, size) → candidate files; texts compared exactly within each group.
+    let mut groups: HashMap<(NodeId, u64), Vec<NodeId>> = HashMap::new();
+    // Pre-order, carrying the nearest `Skill`/`Root` above each node (a node with none is
+    // its own scope).
+    let is_scope = |n: NodeId| matches!(corpus.node(n).kind, NodeKind::Skill | NodeKind::Root);
+    let mut stack = vec![(root, corpus.ancestors(root).find(|a| is_scope(*a)))];
+    while let Some((n, above)) = stack.pop() {
+        let node = corpus.node(n);
+        let scope = if is_scope(n) { n } else { above.unwrap_or(n) };
+        let below = if is_scope(n) { Some(n) } else { above };
+        stack.extend(node.children.iter().rev().map(|c| (*c, below)));
+        if node.kind == NodeKind::File
+            && node.span.is_some()
+            && node.bytes > 0
+            && !node.flags.has(Flag::Truncated)
+            && matches!(node.format, Format::Markdown | Format::Text)
+        {
+            groups.entry((scope, node.bytes)).or_default().push(n);
+        }
+    }
+    let mut dups: Vec<(NodeId, String)> = Vec::new();
+    for (_, mut files) in groups.into_iter().filter(|(_, v)| v.len() > 1) {
+        files.sort_by(|a, b| {
+            let (pa, pb) = (&corpus.node(*a).path, &corpus.node(*b).path);
+            depth(pa).cmp(&depth(pb)).then_with(|| natural_path_cmp(pa, pb))
+        });
+        let mut canon: HashMap<&str, NodeId> = HashMap::new();
+        for f in files {
+            let text = corpus.text(f);
+            match canon.get(text) {
+                Some(c) => dups.push((f, corpus.node(*c).path.clone())),
+                None => {
+                    canon.insert(text, f);
+                }
+            }
+        }
+    }
+    for (f, canonical) in dups {
+        let n = corpus.node_mut(f);
+        n.flags.set(Flag::Duplicate);
+        let w = Warning::at(format!("same content as {canonical}"), n.path.clone(), None);
+        n.warnings.push(w);
+    }
+    mark_folders(corpus, root);
+}
+
+fn depth(path: &str) -> usize {
+    path.bytes().filter(|b| *b == b'/').count()
+}
+
+/// Post-order: a `Dir` is flagged duplicate when at least one of its doc files (at any
+/// depth) is a duplicate or alias and every other doc file is an index page (`index.*` or
+/// `README.*`, the table of contents a mirrored tree brings along). Real case: the
+/// Skill_Seekers `references/documentation/` tree, whose `index.md` files are unique
+/// link lists over byte-identical copies of `references/*.md`.
+fn mark_folders(corpus: &mut Corpus, root: NodeId) {
+    // Per node: (copies, other non-index doc files).
+    let mut counts: Vec<Option<(u32, u32)>> = vec![None; corpus.len()];
+    for n in corpus.preorder(root).into_iter().rev() {
+        let node = corpus.node(n);
+        let (copies, others) = if node.kind == NodeKind::File {
+            if !matches!(node.format, Format::Markdown | Format::Text) {
+                (0, 0)
+            } else if node.flags.is_copy() {
+                (1, 0)
+            } else {
+                (0, u32::from(!is_index_page(&node.title)))
+            }
+        } else {
+            node.children
+                .iter()
+                .filter_map(|c| counts.get(c.ix()).copied().flatten())
+                .fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
+        };
+        if let Some(slot) = counts.get_mut(n.ix()) {
+            *slot = Some((copies, others));
+        }
+        if node.kind == NodeKind::Dir && copies > 0 && others == 0 && !node.flags.is_copy() {
+            let n = corpus.node_mut(n);
+            n.flags.set(Flag::Duplicate);
+            let w = Warning::at(
+                "a mirror: only copies of documents found elsewhere (and index pages)",
+                n.path.clone(),
+                None,
+            );
+            n.warnings.push(w);
+        }
+    }
+}
+
+/// `index.md`, `README.md`, `readme.txt`, … (any case, any doc extension).
+fn is_index_page(name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_ascii_lowercase();
+    stem == "index" || stem == "readme"
+}

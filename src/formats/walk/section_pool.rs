@@ -1,0 +1,204 @@
+//! Sectioning markdown files on worker threads *while* the folder walk goes on (DESIGN.md §8
+//! "to searchable"): the walker hands each read markdown text to the pool, a worker scans
+//! it ([`markdown::plan_sections`]) and hands text and plan back; the loader then adds the
+//! section nodes in file order, so the corpus is the same as sectioning each file in turn.
+//!
+//! A text is *moved* to the pool (never copied) and put back into its source by
+//! [`SectionPool::finish`]; until then that source's `text` is empty. Only the walker's
+//! plain markdown files go through the pool, and nothing reads their text before the
+//! loader finishes (duplicates, ids and sizes are computed afterwards).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use crate::formats::markdown::{self, SectionPlan};
+
+/// One text to scan: its index among the pool's jobs, the text and the range to section
+/// (bytes).
+struct Job {
+    ix: usize,
+    text: String,
+    from: usize,
+    to: usize,
+}
+
+/// A scanned job with its plan (`None` only if the scanner panicked, which is a bug;
+/// [`SectionPool::finish`] then scans again on its own thread).
+type Done = (Job, Option<SectionPlan>);
+
+/// Worker threads scanning markdown texts in the background. Create it with
+/// [`SectionPool::start`], feed it with [`SectionPool::push`], collect with
+/// [`SectionPool::finish`].
+pub(crate) struct SectionPool {
+    jobs: Option<Sender<Job>>,
+    job_rx: Receiver<Job>,
+    done_rx: Receiver<Done>,
+    workers: Vec<JoinHandle<()>>,
+    pushed: usize,
+}
+
+fn run(job: Job) -> Done {
+    let plan = catch_unwind(AssertUnwindSafe(|| markdown::plan_sections(&job.text, job.from, job.to))).ok();
+    (job, plan)
+}
+
+impl SectionPool {
+    /// Start `workers` threads (at least one). Returns `None` when no thread could be
+    /// spawned (the caller then scans on its own thread).
+    pub fn start(workers: usize) -> Option<Self> {
+        let (jobs, job_rx) = unbounded::<Job>();
+        let (done_tx, done_rx) = unbounded::<Done>();
+        let mut handles = Vec::new();
+        for _ in 0..workers.max(1) {
+            let rx = job_rx.clone();
+            let tx = done_tx.clone();
+            let spawned = std::thread::Builder::new().name("skillnav-sections".into()).spawn(move || {
+                for job in rx.iter() {
+                    if tx.send(run(job)).is_err() {
+                        break;
+                    }
+                }
+            });
+            if let Ok(h) = spawned {
+                handles.push(h);
+            }
+        }
+        if handles.is_empty() {
+            return None;
+        }
+        Some(Self { jobs: Some(jobs), job_rx, done_rx, workers: handles, pushed: 0 })
+    }
+
+    /// Queue `text` (its range `from..to`) as the next job; jobs are numbered from 0 in
+    /// push order.
+    pub fn push(&mut self, text: String, from: usize, to: usize) {
+        let job = Job { ix: self.pushed, text, from, to };
+        self.pushed += 1;
+        if let Some(tx) = &self.jobs {
+            // The pool holds a receiver itself, so the job is queued even when every worker
+            // is gone; `finish` then runs it on the calling thread.
+            let _ = tx.send(job);
+        }
+    }
+
+    /// Number of jobs pushed so far.
+    pub fn len(&self) -> usize {
+        self.pushed
+    }
+
+    /// Collect every job in push order, calling `apply(ix, text, plan)` for job 0, 1, 2, …
+    /// as soon as it is ready; while the next one is not, this thread scans queued jobs
+    /// itself. Joins the workers.
+    pub fn finish(mut self, mut apply: impl FnMut(usize, String, SectionPlan)) {
+        self.jobs = None;
+        let n = self.pushed;
+        let mut slots: Vec<Option<Done>> = Vec::new();
+        slots.resize_with(n, || None);
+        let store = |slots: &mut Vec<Option<Done>>, d: Done| {
+            if let Some(s) = slots.get_mut(d.0.ix) {
+                *s = Some(d);
+            }
+        };
+        for next in 0..n {
+            while slots[next].is_none() {
+                if let Ok(d) = self.done_rx.try_recv() {
+                    store(&mut slots, d);
+                } else if let Ok(job) = self.job_rx.try_recv() {
+                    store(&mut slots, run(job));
+                } else {
+                    match self.done_rx.recv() {
+                        Ok(d) => store(&mut slots, d),
+                        // Every worker has exited and nothing is queued: the job is lost
+                        // (cannot happen: workers return every job they take).
+                        Err(_) => break,
+                    }
+                }
+            }
+            if let Some((job, plan)) = slots[next].take() {
+                let plan = plan.unwrap_or_else(|| markdown::plan_sections(&job.text, job.from, job.to));
+                apply(next, job.text, plan);
+            }
+        }
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{LoadOptions, RootSpec, load_root, markdown};
+    use crate::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
+
+    /// A markdown text of about `n` sections with nested headings, fences and a prelude.
+    fn doc(seed: usize, n: usize) -> String {
+        let mut s = format!("Intro {seed}. More words here.\n\n");
+        for i in 0..n {
+            s.push_str(&format!("# Part {i} of {seed}\nBody {i}. Second sentence.\n\n"));
+            s.push_str(&format!("## Sub {i}\n```\n# not a heading {i}\n```\n- item {i}. x\n\n"));
+            s.push_str(&format!("Setext {i}\n---\nText with `code` and *emphasis* {i}.\n\n"));
+        }
+        s
+    }
+
+    fn dump(c: &Corpus, file: crate::model::NodeId) -> Vec<String> {
+        c.preorder(file)
+            .into_iter()
+            .skip(1)
+            .map(|n| {
+                let n = c.node(n);
+                let s = n.span.map(|s| (s.start, s.own_end, s.end));
+                format!("{} {:?} {:?} {:?} {:?} {}", n.title, s, n.line_start, n.line_end, n.summary, n.level)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pool_returns_every_text_with_its_plan_in_order() {
+        let texts: Vec<String> = (0..9).map(|i| doc(i, 5 + i)).collect();
+        let Some(mut pool) = SectionPool::start(2) else { return };
+        for t in &texts {
+            pool.push(t.clone(), 0, t.len());
+        }
+        let mut seen = Vec::new();
+        pool.finish(|ix, text, plan| {
+            let direct = markdown::plan_sections(&texts[ix], 0, texts[ix].len());
+            assert_eq!(text, texts[ix]);
+            assert_eq!(format!("{plan:?}"), format!("{direct:?}"));
+            seen.push(ix);
+        });
+        assert_eq!(seen, (0..9).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn large_folder_sections_equal_sequential_sectioning() {
+        // Over PARALLEL_SECTION_BYTES in total, so the walk hands texts to the pool.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let texts: Vec<String> = (0..6).map(|i| doc(i, 900)).collect();
+        assert!(texts.iter().map(String::len).sum::<usize>() > 512 * 1024);
+        for (i, t) in texts.iter().enumerate() {
+            std::fs::write(dir.path().join(format!("f{i}.md")), t).expect("write");
+        }
+        let spec = RootSpec { path: dir.path().to_path_buf(), label: "r".into() };
+        let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+        let files: Vec<_> = c.node(c.roots[0]).children.clone();
+        assert_eq!(files.len(), 6);
+        for (i, f) in files.into_iter().enumerate() {
+            assert_eq!(c.text(f), texts[i], "source text put back");
+            let mut one = Corpus::new();
+            let src = one.add_source(Source::virtual_text(texts[i].clone()));
+            let root = one.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
+            let name = format!("f{i}.md");
+            let mut n = Node::new(NodeKind::File, Format::Markdown, name.as_str(), name.as_str());
+            let len = texts[i].len();
+            n.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
+            let file = one.add_child(root, n);
+            markdown::add_sections(&mut one, file, src, 0, len, Format::Markdown);
+            one.finalize();
+            assert_eq!(dump(&c, f), dump(&one, file), "file {i}");
+        }
+    }
+}
