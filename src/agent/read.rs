@@ -1,7 +1,8 @@
 //! The `read` request: whole sections by id, each with one provenance line, packed in order
 //! under a token budget and the character cap. What does not fit is named (`left_out`) and
-//! handed back as a `cursor`; a section larger than the whole budget is named in
-//! `too_large` with its children's ids. Never half a section, never a silent cut.
+//! handed back as a `cursor` (read it with a larger `max_tokens` when one section is over
+//! the budget); a section larger than the server's cap is named in `too_large` with its
+//! children's ids. Never half a section, never a silent cut.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -100,7 +101,8 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
             left_out.push(p.id);
             continue;
         }
-        if p.tokens > budget.tokens || p.chars > max_chars {
+        // Larger than any read may return: only its children can be read.
+        if p.tokens > ws.limits().max_tokens || p.chars > max_chars {
             too_large.push(json!({"id": p.id, "tokens": p.tokens, "children": p.children}));
             continue;
         }
@@ -118,9 +120,10 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     });
     if !too_large.is_empty() {
         note.push(format!(
-            "{} section(s) are larger than the whole budget of {} tokens: read their children, or raise max_tokens",
+            "{} section(s) are larger than this server's limit of {} tokens ({} characters): read their children",
             too_large.len(),
-            budget.tokens
+            ws.limits().max_tokens,
+            ws.limits().max_chars
         ));
     }
     Ok(json!({

@@ -31,9 +31,14 @@ impl SkillnavServer {
     }
 }
 
-/// Serve `state` on stdin/stdout until the client closes stdin.
+/// Serve `state` on stdin/stdout until the client closes stdin (also before the
+/// handshake: a client that goes away is not an error).
 pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
-    let service = SkillnavServer::new(state).serve(rmcp::transport::stdio()).await?;
+    let service = match SkillnavServer::new(state).serve(rmcp::transport::stdio()).await {
+        Ok(s) => s,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
     service.waiting().await?;
     Ok(())
 }
