@@ -14,7 +14,7 @@ use crate::index::Index;
 use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenCounter;
 
-use super::{AgentError, AgentResult, err};
+use super::error::{AgentError, AgentResult, err};
 
 /// Output formats of a brief.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -202,7 +202,7 @@ pub fn prepare(
         None => (Selection::new(), base_levels),
     };
     for key in &a.ids {
-        let Some(id) = super::resolve(corpus, key) else { return err(format!("no node with id or title {key:?}")) };
+        let Some(id) = super::lookup::resolve(corpus, key) else { return err(format!("no node with id or title {key:?}")) };
         sel.select(corpus, id);
     }
     let query = a.query.clone().or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));

@@ -2,7 +2,7 @@
 //! fewer than 50,000 characters by default, both configurable), and a request's own
 //! `max_tokens` is checked against them.
 
-use super::{AgentResult, err};
+use super::error::{AgentResult, err};
 
 /// Default cap on one result, in tokens.
 pub const DEFAULT_MAX_TOKENS: u64 = 25_000;

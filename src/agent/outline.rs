@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::{AgentResult, Workspace, err, json as shapes};
+use super::error::{AgentResult, err};
+use super::json as shapes;
+use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::{layers_json, root_layers, skill_layers};
@@ -56,7 +58,7 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
 
 /// The node `key` names, unless it is hidden. Errors name the id.
 pub fn served(ws: &Workspace, key: &str) -> AgentResult<NodeId> {
-    let Some(node) = super::resolve(&ws.corpus, key) else {
+    let Some(node) = super::lookup::resolve(&ws.corpus, key) else {
         return err(format!("no node with id {key:?} (ids come from search or outline; it may be gone after a reload)"));
     };
     if ws.exposure.level(&ws.corpus, node) == Exposure::Hidden {

@@ -9,7 +9,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
 use super::outline::served;
-use super::{AgentError, AgentResult, Workspace, err};
+use super::error::{AgentError, AgentResult, err};
+use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::formats::catalog::{self, Variant};
 use crate::model::{NodeId, NodeKind};

@@ -4,7 +4,8 @@
 
 use super::outline::served;
 use super::skills::{decode_path, encode_path};
-use super::{AgentResult, Workspace, err};
+use super::error::{AgentResult, err};
+use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::model::NodeId;
 

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::{AgentResult, Workspace, err};
+use super::error::{AgentResult, err};
+use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::listing_entry;

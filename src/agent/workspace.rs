@@ -10,7 +10,7 @@ use crate::index::{FuzzyIndex, Index};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{TokenCounter, TokenTable};
 
-use super::Limits;
+use super::limits::Limits;
 
 /// What a workspace opens: the roots and options of the command line.
 #[derive(Clone, Debug)]

@@ -7,7 +7,8 @@ use super::args::{GlobalOpts, McpArgs};
 #[cfg(feature = "mcp")]
 pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
     use crate::agent::workspace::WorkspaceConfig;
-    use crate::agent::{Limits, brief::resolve_recipe};
+    use crate::agent::brief::resolve_recipe;
+    use crate::agent::limits::Limits;
     use crate::curate::recipe::{Store, default_dir};
     let specs = super::open::specs(&a.paths, false)?;
     let recipes_dir = a.recipes.clone().or_else(default_dir);

@@ -13,9 +13,9 @@ use crate::tokens::TokenTable;
 use crate::util::sanitize::sanitize;
 
 /// Find a node by exact id, else by exact title (first in document order), else by
-/// case-insensitive title ([`crate::agent::resolve`]).
+/// case-insensitive title ([`crate::agent::lookup::resolve`]).
 pub fn find(corpus: &Corpus, key: &str) -> Option<NodeId> {
-    crate::agent::resolve(corpus, key)
+    crate::agent::lookup::resolve(corpus, key)
 }
 
 /// Print the node's text or its JSON with `text`. On a terminal the text is sanitised;

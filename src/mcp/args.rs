@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::agent::{AgentError, AgentResult, err};
+use crate::agent::error::{AgentError, AgentResult, err};
 
 /// The arguments of one call and the names that were read.
 pub struct Args<'a> {

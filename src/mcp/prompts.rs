@@ -4,7 +4,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, ListPromptsResult, Prompt, PromptMessage, Role};
 
-use crate::agent::Workspace;
+use crate::agent::workspace::Workspace;
 use crate::agent::brief::{BriefArgs, prepare};
 
 /// Every recipe in the store, as a prompt without arguments.

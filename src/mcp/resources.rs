@@ -8,7 +8,8 @@ use rmcp::ErrorData;
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 
 use crate::agent::skills::{self, manifests};
-use crate::agent::{Workspace, sections};
+use crate::agent::sections;
+use crate::agent::workspace::Workspace;
 
 /// The cursor prefix of section pages (skill files all come on the first page).
 const SECTIONS: &str = "sections:";

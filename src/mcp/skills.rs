@@ -6,7 +6,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{GetSkillResult, ListSkillsResult, Skill, SkillFrontmatter, SkillResource, SkillResources};
 
-use crate::agent::Workspace;
+use crate::agent::workspace::Workspace;
 use crate::agent::skills::{SkillManifest, manifests};
 
 /// The rmcp entry of one manifest; `None` when rmcp's checks refuse it.

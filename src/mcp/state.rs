@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-use crate::agent::Workspace;
+use crate::agent::workspace::Workspace;
 use crate::agent::workspace::WorkspaceConfig;
 use crate::model::NodeId;
 

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::{Output, define};
 use crate::agent::brief::{BriefArgs, Format, prepare};
-use crate::agent::{AgentResult, err};
+use crate::agent::error::{AgentResult, err};
 use crate::mcp::args::Args;
 use crate::mcp::state::State;
 

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::args::Args;
 use super::state::State;
-use crate::agent::AgentResult;
+use crate::agent::error::AgentResult;
 
 /// What a tool call gives back: text blocks (the first is the result, JSON for every tool
 /// but `brief`, whose text is the brief itself; a second one carries a note).

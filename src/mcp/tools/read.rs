@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{Output, define};
-use crate::agent::AgentResult;
+use crate::agent::error::AgentResult;
 use crate::agent::read::{ReadArgs, decode_cursor, read};
 use crate::mcp::args::Args;
 use crate::mcp::state::State;
@@ -41,7 +41,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         keys.extend(rest);
     }
     let probe = state.snapshot();
-    let nodes: Vec<_> = keys.iter().filter_map(|k| crate::agent::resolve(&probe.corpus, k)).collect();
+    let nodes: Vec<_> = keys.iter().filter_map(|k| crate::agent::lookup::resolve(&probe.corpus, k)).collect();
     drop(probe);
     let ws = state.fresh(&nodes);
     let v = read(&ws, &ReadArgs { ids, max_tokens, cursor, variant })?;

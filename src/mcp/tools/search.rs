@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{Output, define};
-use crate::agent::AgentResult;
+use crate::agent::error::AgentResult;
 use crate::agent::search::{SearchArgs, search};
 use crate::mcp::args::Args;
 use crate::mcp::state::State;
