@@ -109,7 +109,10 @@ pub struct Prepared {
 
 #[derive(Clone, Debug)]
 enum What {
-    Lazytools { task: String, opts: QuerySkillOptions },
+    Lazytools {
+        task: String,
+        opts: QuerySkillOptions,
+    },
     Brief {
         units: Vec<NodeId>,
         query: Option<String>,
@@ -164,7 +167,9 @@ pub fn prepare(
     if a.format == Format::Lazytools {
         let Some(task) = &a.query else { return err("--format lazytools needs --query") };
         if corpus.bundles.is_empty() {
-            return err("--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)");
+            return err(
+                "--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)",
+            );
         }
         let Some(mode) = Mode::parse(&a.mode) else {
             return err(format!("unknown --mode {:?} (auto, answer, extract, locate, summarize)", a.mode));
@@ -202,7 +207,9 @@ pub fn prepare(
         None => (Selection::new(), base_levels),
     };
     for key in &a.ids {
-        let Some(id) = super::lookup::resolve(corpus, key) else { return err(format!("no node with id or title {key:?}")) };
+        let Some(id) = super::lookup::resolve(corpus, key) else {
+            return err(format!("no node with id or title {key:?}"));
+        };
         sel.select(corpus, id);
     }
     let query = a.query.clone().or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));

@@ -2,8 +2,8 @@
 //! tools, the listing of the listed skills, and the text of every `always` section (within
 //! a token cap; the ones left over are named, to be read by id).
 
-use super::workspace::Workspace;
 use super::skills::manifests;
+use super::workspace::Workspace;
 use crate::skill::layers::listing_entry;
 use crate::skill::listing::{ListingFormat, ListingOptions, format_listing};
 

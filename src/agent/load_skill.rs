@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::skills::manifests;
 use super::error::{AgentResult, err};
+use super::skills::manifests;
 use super::workspace::Workspace;
 use crate::skill::render::{RenderOptions, render_skill, skill_from_text};
 use crate::skill::skill_md;

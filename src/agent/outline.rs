@@ -35,11 +35,16 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
         let v = entry(ws, &empty, node, d, kids);
         let size = v.to_string().chars().count();
         if size <= max.saturating_sub(400) {
-            let mut doc = json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v});
+            let mut doc =
+                json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v});
             if d < depth || kids != usize::MAX {
                 doc["truncated"] = json!(format!(
                     "cut to fit {max} characters (depth {d}{}): call outline with id set to a child's id to see below it",
-                    if kids == usize::MAX { String::new() } else { format!(", first {kids} children per node") }
+                    if kids == usize::MAX {
+                        String::new()
+                    } else {
+                        format!(", first {kids} children per node")
+                    }
                 ));
             }
             return Ok(doc);
@@ -50,8 +55,10 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
             kids = if kids == usize::MAX { 200 } else { kids / 2 };
         } else {
             let v = entry(ws, &empty, node, 0, 0);
-            return Ok(json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v,
-                "truncated": "this node alone fills the result: outline its children by id"}));
+            return Ok(
+                json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v,
+                "truncated": "this node alone fills the result: outline its children by id"}),
+            );
         }
     }
 }
@@ -59,7 +66,9 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
 /// The node `key` names, unless it is hidden. Errors name the id.
 pub fn served(ws: &Workspace, key: &str) -> AgentResult<NodeId> {
     let Some(node) = super::lookup::resolve(&ws.corpus, key) else {
-        return err(format!("no node with id {key:?} (ids come from search or outline; it may be gone after a reload)"));
+        return err(format!(
+            "no node with id {key:?} (ids come from search or outline; it may be gone after a reload)"
+        ));
     };
     if ws.exposure.level(&ws.corpus, node) == Exposure::Hidden {
         return err(format!("{key:?} is hidden: not served"));

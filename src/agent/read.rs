@@ -8,8 +8,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use super::outline::served;
 use super::error::{AgentError, AgentResult, err};
+use super::outline::served;
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::formats::catalog::{self, Variant};
@@ -117,7 +117,11 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     }
     let cursor = (!left_out.is_empty()).then(|| encode_cursor(ws.generation, &left_out));
     let next = cursor.as_ref().map(|_| {
-        format!("{} section(s) did not fit in {} tokens: call read with cursor to get them", left_out.len(), budget.tokens)
+        format!(
+            "{} section(s) did not fit in {} tokens: call read with cursor to get them",
+            left_out.len(),
+            budget.tokens
+        )
     });
     if !too_large.is_empty() {
         note.push(format!(
@@ -215,7 +219,9 @@ fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
                     .copied()
                     .filter(|n| ws.exposure.level(corpus, *n) != Exposure::Hidden)
                     .collect();
-                let Some(first) = nodes.first().copied() else { return err(format!("{key:?} is hidden: not served")) };
+                let Some(first) = nodes.first().copied() else {
+                    return err(format!("{key:?} is hidden: not served"));
+                };
                 let text: Vec<&str> = nodes.iter().map(|n| corpus.text(*n)).collect();
                 let text = text.join("\n");
                 let tokens = ws.counter().count(&text);
@@ -237,8 +243,22 @@ pub fn encode_cursor(generation: u64, ids: &[String]) -> String {
 
 /// The generation and ids of a cursor made by [`encode_cursor`].
 pub fn decode_cursor(c: &str) -> AgentResult<(u64, Vec<String>)> {
-    let bad = || AgentError(format!("cursor {c:?} is not one this server made: pass the cursor of the last read"));
+    let bad =
+        || AgentError(format!("cursor {c:?} is not one this server made: pass the cursor of the last read"));
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
     let v: (u64, Vec<String>) = serde_json::from_slice(&bytes).map_err(|_| bad())?;
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_foreign_ones_are_refused() {
+        let ids = vec!["a/b.md#c".to_string(), "d".to_string()];
+        let c = encode_cursor(3, &ids);
+        assert_eq!(decode_cursor(&c), Ok((3, ids)));
+        assert!(decode_cursor("not a cursor").is_err());
+    }
 }

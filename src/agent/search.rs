@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::limits::{check_query, check_top_k};
 use super::error::AgentResult;
 use super::json as shapes;
+use super::limits::{check_query, check_top_k};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::index::filter::search_all;

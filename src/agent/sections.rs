@@ -2,9 +2,9 @@
 //! percent-encoded, so `#` survives), listed a page at a time; `explicit` ones are not
 //! listed but read by URI, `hidden` ones never.
 
+use super::error::{AgentResult, err};
 use super::outline::served;
 use super::skills::{decode_path, encode_path};
-use super::error::{AgentResult, err};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::model::NodeId;
@@ -58,7 +58,9 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> AgentResult<(Vec<SectionRes
     let all: Vec<NodeId> = c
         .all_preorder()
         .into_iter()
-        .filter(|id| is_unit(ws, *id) && matches!(ws.exposure.level(c, *id), Exposure::Always | Exposure::OnDemand))
+        .filter(|id| {
+            is_unit(ws, *id) && matches!(ws.exposure.level(c, *id), Exposure::Always | Exposure::OnDemand)
+        })
         .collect();
     let page: Vec<SectionResource> = all
         .iter()
@@ -81,7 +83,9 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> AgentResult<(Vec<SectionRes
 
 /// The node a `skillnav://` URI names, unless hidden. Errors: not such a URI, unknown id.
 pub fn resolve_uri(ws: &Workspace, uri: &str) -> AgentResult<NodeId> {
-    let Some(rest) = uri.strip_prefix(SCHEME) else { return err(format!("{uri:?} is not a skillnav:// URI")) };
+    let Some(rest) = uri.strip_prefix(SCHEME) else {
+        return err(format!("{uri:?} is not a skillnav:// URI"));
+    };
     let Some(id) = decode_path(rest) else { return err(format!("{uri:?}: not UTF-8 after decoding")) };
     served(ws, &id)
 }

@@ -207,3 +207,22 @@ pub fn read_file(ws: &Workspace, uri: &str) -> AgentResult<(Vec<u8>, String)> {
     }
     err(format!("no skill file {uri:?} (skills/list and skills/get give the URIs)"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_round_trip_through_uri_encoding() {
+        let id = "skills/notes/SKILL.md#notes/find me";
+        let enc = encode_path(id);
+        assert_eq!(enc, "skills/notes/SKILL.md%23notes/find%20me");
+        assert_eq!(decode_path(&enc).as_deref(), Some(id));
+        assert_eq!(decode_path("a%2"), Some("a%2".into()));
+    }
+
+    #[test]
+    fn digests_are_sha256_in_lower_hex() {
+        assert_eq!(digest(b""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
+}

@@ -81,7 +81,16 @@ impl Workspace {
             }
             None => (ExposureMap::from_corpus(&corpus), Vec::new()),
         };
-        Self { config, corpus, index, fuzzy, exposure, tokens: std::sync::OnceLock::new(), generation: 0, warnings }
+        Self {
+            config,
+            corpus,
+            index,
+            fuzzy,
+            exposure,
+            tokens: std::sync::OnceLock::new(),
+            generation: 0,
+            warnings,
+        }
     }
 
     /// Load everything again from disk (same roots and options) into a new workspace one
@@ -167,6 +176,10 @@ impl Workspace {
 
     /// Absolute folders of the opened roots (what a file watcher watches).
     pub fn watched_paths(&self) -> Vec<PathBuf> {
-        self.config.specs.iter().map(|s| std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone())).collect()
+        self.config
+            .specs
+            .iter()
+            .map(|s| std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone()))
+            .collect()
     }
 }

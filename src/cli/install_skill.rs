@@ -9,7 +9,10 @@ use anyhow::Context;
 pub fn run(out: &mut dyn Write, dir: Option<&Path>, force: bool) -> anyhow::Result<()> {
     let dir = match dir {
         Some(d) => d.to_path_buf(),
-        None => directories::BaseDirs::new().context("no home folder: pass DIR")?.home_dir().join(".claude/skills"),
+        None => directories::BaseDirs::new()
+            .context("no home folder: pass DIR")?
+            .home_dir()
+            .join(".claude/skills"),
     };
     let path = crate::assets::install_agent_skill(&dir, force)?;
     writeln!(out, "{}", path.display())?;

@@ -6,9 +6,9 @@ use super::args::{GlobalOpts, McpArgs};
 /// Serve the roots of `a` until the client closes standard input.
 #[cfg(feature = "mcp")]
 pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
-    use crate::agent::workspace::WorkspaceConfig;
     use crate::agent::brief::resolve_recipe;
     use crate::agent::limits::Limits;
+    use crate::agent::workspace::WorkspaceConfig;
     use crate::curate::recipe::{Store, default_dir};
     let specs = super::open::specs(&a.paths, false)?;
     let recipes_dir = a.recipes.clone().or_else(default_dir);

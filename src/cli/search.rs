@@ -24,7 +24,8 @@ pub fn run(
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
     if as_json {
-        let hits: Vec<_> = res.hits.iter().chain(fuzzy.iter()).map(|h| crate::agent::json::hit(corpus, h)).collect();
+        let hits: Vec<_> =
+            res.hits.iter().chain(fuzzy.iter()).map(|h| crate::agent::json::hit(corpus, h)).collect();
         let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();
         let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym});
         serde_json::to_writer_pretty(&mut *out, &v)?;

@@ -108,7 +108,11 @@ impl<'a> Args<'a> {
         if unknown.is_empty() {
             return Ok(());
         }
-        Err(AgentError(format!("unknown argument(s) {} (accepted: {})", unknown.join(", "), self.accepted.join(", "))))
+        Err(AgentError(format!(
+            "unknown argument(s) {} (accepted: {})",
+            unknown.join(", "),
+            self.accepted.join(", ")
+        )))
     }
 }
 

@@ -4,8 +4,8 @@
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, ListPromptsResult, Prompt, PromptMessage, Role};
 
-use crate::agent::workspace::Workspace;
 use crate::agent::brief::{BriefArgs, prepare};
+use crate::agent::workspace::Workspace;
 
 /// Every recipe in the store, as a prompt without arguments.
 pub fn list(ws: &Workspace) -> ListPromptsResult {
@@ -25,7 +25,10 @@ pub fn list(ws: &Workspace) -> ListPromptsResult {
 pub fn get(ws: &Workspace, name: &str) -> Result<GetPromptResult, ErrorData> {
     let known = ws.store().map(|s| s.list()).unwrap_or_default();
     if !known.iter().any(|n| n == name) {
-        return Err(ErrorData::invalid_params(format!("no prompt {name:?} (prompts/list gives the names)"), None));
+        return Err(ErrorData::invalid_params(
+            format!("no prompt {name:?} (prompts/list gives the names)"),
+            None,
+        ));
     }
     let args = BriefArgs { recipe: Some(name.to_string()), ..BriefArgs::default() };
     let overlay = ws.config.recipe.as_ref().map(|_| &ws.exposure);
@@ -34,6 +37,7 @@ pub fn get(ws: &Workspace, name: &str) -> Result<GetPromptResult, ErrorData> {
     let index = prepared.needs_index().then_some(&ws.index);
     let out = prepared.build(&ws.corpus, index, ws.counter());
     let mut result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, out.text)]);
-    result.description = Some(format!("Brief of recipe {name}: {} tokens ({})", out.tokens, ws.counter().encoding()));
+    result.description =
+        Some(format!("Brief of recipe {name}: {} tokens ({})", out.tokens, ws.counter().encoding()));
     Ok(result)
 }

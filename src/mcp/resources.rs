@@ -7,8 +7,8 @@ use base64::Engine;
 use rmcp::ErrorData;
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 
-use crate::agent::skills::{self, manifests};
 use crate::agent::sections;
+use crate::agent::skills::{self, manifests};
 use crate::agent::workspace::Workspace;
 
 /// The cursor prefix of section pages (skill files all come on the first page).
@@ -32,13 +32,19 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult,
         }
         Some(c) => match c.strip_prefix(SECTIONS) {
             Some(rest) => Some(rest.to_string()),
-            None => return Err(ErrorData::invalid_params(format!("cursor {c:?} is not one this server made"), None)),
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!("cursor {c:?} is not one this server made"),
+                    None,
+                ));
+            }
         },
     };
     let (page, next) =
         sections::list(ws, section_cursor.as_deref()).map_err(|e| ErrorData::invalid_params(e.0, None))?;
     for s in page {
-        let mut r = Resource::new(s.uri, s.id).with_title(s.title).with_mime_type("text/markdown").with_size(s.bytes);
+        let mut r =
+            Resource::new(s.uri, s.id).with_title(s.title).with_mime_type("text/markdown").with_size(s.bytes);
         if !s.summary.is_empty() {
             r = r.with_description(s.summary);
         }

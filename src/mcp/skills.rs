@@ -6,8 +6,8 @@
 use rmcp::ErrorData;
 use rmcp::model::{GetSkillResult, ListSkillsResult, Skill, SkillFrontmatter, SkillResource, SkillResources};
 
-use crate::agent::workspace::Workspace;
 use crate::agent::skills::{SkillManifest, manifests};
+use crate::agent::workspace::Workspace;
 
 /// The rmcp entry of one manifest; `None` when rmcp's checks refuse it.
 pub fn entry(m: &SkillManifest) -> Option<Skill> {
@@ -29,10 +29,7 @@ pub fn list(ws: &Workspace) -> ListSkillsResult {
 /// `skills/get`: the skill at `uri`, listed or `explicit`. Error `-32602` when no servable
 /// skill has that URI (hidden skills included).
 pub fn get(ws: &Workspace, uri: &str) -> Result<GetSkillResult, ErrorData> {
-    manifests(ws)
-        .iter()
-        .filter(|m| m.uri == uri)
-        .find_map(entry)
-        .map(GetSkillResult::new)
-        .ok_or_else(|| ErrorData::invalid_params(format!("no skill at {uri} (skills/list gives the URIs)"), None))
+    manifests(ws).iter().filter(|m| m.uri == uri).find_map(entry).map(GetSkillResult::new).ok_or_else(|| {
+        ErrorData::invalid_params(format!("no skill at {uri} (skills/list gives the URIs)"), None)
+    })
 }

@@ -66,10 +66,23 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
     let src = src.to_str().unwrap_or_else(|| panic!("path"));
     let recipe = tmp.path().join("sel.json");
     let recipe = recipe.to_str().unwrap_or_else(|| panic!("path"));
-    ok(tmp.path(), &[
-        "recipe", "save", "hono-sel", src, "--select", "hono-mini/references/concepts.md", "--select",
-        "hono-mini/references/other.md", "--select", "hono-mini/SKILL.md#hono-skill/quick-reference", "--file", recipe,
-    ]);
+    ok(
+        tmp.path(),
+        &[
+            "recipe",
+            "save",
+            "hono-sel",
+            src,
+            "--select",
+            "hono-mini/references/concepts.md",
+            "--select",
+            "hono-mini/references/other.md",
+            "--select",
+            "hono-mini/SKILL.md#hono-skill/quick-reference",
+            "--file",
+            recipe,
+        ],
+    );
     let skill = tmp.path().join("hono-active");
     let skill_s = skill.to_str().unwrap_or_else(|| panic!("path"));
     ok(tmp.path(), &["export", src, "--recipe", recipe, "-o", skill_s, "--active"]);
@@ -120,10 +133,14 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
             }
             "show" => {
                 let file = first_id.trim_start_matches("hono-active/");
-                let want = std::fs::read_to_string(skill.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+                let want =
+                    std::fs::read_to_string(skill.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
                 assert_eq!(out, want);
             }
-            "brief" => assert!(out.starts_with("# Context brief") && out.contains("hono-active/references/"), "{out}"),
+            "brief" => assert!(
+                out.starts_with("# Context brief") && out.contains("hono-active/references/"),
+                "{out}"
+            ),
             other => panic!("unexpected command {other}"),
         }
     }

@@ -6,7 +6,10 @@ use std::process::Command;
 use crate::support::fs::{manifest, tempdir};
 
 fn skillnav(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav")).args(args).output().unwrap_or_else(|e| panic!("skillnav: {e}"))
+    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("skillnav: {e}"))
 }
 
 #[test]
@@ -17,7 +20,8 @@ fn install_skill_writes_the_agent_skill_which_validates() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let path = tmp.path().join("skillnav/SKILL.md");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), path.display().to_string());
-    let want = std::fs::read(manifest("assets/agent-skill/SKILL.md")).unwrap_or_else(|e| panic!("asset: {e}"));
+    let want =
+        std::fs::read(manifest("assets/agent-skill/SKILL.md")).unwrap_or_else(|e| panic!("asset: {e}"));
     assert_eq!(std::fs::read(&path).unwrap_or_default(), want);
     let v = skillnav(&["validate", tmp.path().join("skillnav").to_str().unwrap_or_default()]);
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));

@@ -18,7 +18,10 @@ fn sdk_available() -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("the Python `mcp` package is missing (pip install mcp): {}", String::from_utf8_lossy(&out.stderr).trim()))
+        Err(format!(
+            "the Python `mcp` package is missing (pip install mcp): {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
     }
 }
 

@@ -31,7 +31,8 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
     let (tx, rx) = mpsc::channel::<Value>();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
+            let v: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
             if tx.send(v).is_err() {
                 break;
             }
@@ -56,8 +57,14 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
     assert_eq!(bad["error"]["code"], -32600, "{bad}");
     send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#);
     let unknown = next(&rx);
-    assert_eq!((unknown["id"].clone(), unknown["error"]["code"].clone()), (json!(2), json!(-32601)), "{unknown}");
-    send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"ids":"x","max_tokens":-5}}}"#);
+    assert_eq!(
+        (unknown["id"].clone(), unknown["error"]["code"].clone()),
+        (json!(2), json!(-32601)),
+        "{unknown}"
+    );
+    send(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"ids":"x","max_tokens":-5}}}"#,
+    );
     let neg = next(&rx);
     assert_eq!(neg["id"], 3);
     assert_eq!(neg["result"]["isError"], true, "{neg}");

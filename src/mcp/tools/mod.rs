@@ -33,7 +33,13 @@ impl Output {
 /// Every tool definition, as the `tools/list` JSON of one tool (`name`, `title`,
 /// `description`, `inputSchema`, `annotations` with `readOnlyHint`).
 pub fn definitions() -> Vec<Value> {
-    vec![search::definition(), outline::definition(), read::definition(), brief::definition(), load_skill::definition()]
+    vec![
+        search::definition(),
+        outline::definition(),
+        read::definition(),
+        brief::definition(),
+        load_skill::definition(),
+    ]
 }
 
 /// Call tool `name`; `None` when there is no such tool.

@@ -33,7 +33,9 @@ bytes, tokens (named encoding), score, signals, a one-line snippet. Read a hit w
 /// Run the tool.
 pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let query = a.string(&["query", "question", "q"])?.unwrap_or_default();
-    let top_k = a.uint(&["top_k", "topK", "k", "limit"])?.map_or(DEFAULT_TOP_K, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let top_k = a
+        .uint(&["top_k", "topK", "k", "limit"])?
+        .map_or(DEFAULT_TOP_K, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let kind = a.string(&["kind"])?;
     let filters = a.string_map(&["filters", "filter"])?;
     a.finish()?;
