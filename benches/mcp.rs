@@ -130,7 +130,7 @@ fn main() {
 
     let t = Instant::now();
     let ws = Workspace::open(WorkspaceConfig {
-        specs: root_specs(&[corpus.clone()]),
+        specs: root_specs(std::slice::from_ref(&corpus)),
         load: LoadOptions::default(),
         counter: TokenCounter::new(Encoding::O200kBase),
         recipe: None,

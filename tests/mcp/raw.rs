@@ -70,7 +70,6 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
     assert_eq!(neg["result"]["isError"], true, "{neg}");
     send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#);
     assert_eq!(next(&rx)["id"], 4);
-    drop(send);
     drop(stdin);
     let (status, _, err) = wait_bounded(child, Duration::from_secs(60), "skillnav mcp after EOF");
     assert!(status.success(), "exit {status:?}: {err}");
