@@ -1,4 +1,4 @@
-//! The terminal UI (DESIGN §6): a drillable tree with sizes and selection marks, a preview
+//! The terminal UI (docs/DESIGN.md §6): a drillable tree with sizes and selection marks, a preview
 //! of rendered markdown, live search (BM25 + fuzzy), a running token total and brief copy.
 //!
 //! Architecture, by role: [`input`] turns keys into an [`input::action::Action`];

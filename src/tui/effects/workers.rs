@@ -93,7 +93,7 @@ mod tests {
         spawn(&tx, "search", |_| panic!("formatted {}", 42));
         match rx.recv_timeout(std::time::Duration::from_secs(10)) {
             Ok(WorkerMsg::Failed { worker, message }) => {
-                assert_eq!((worker, message.as_str()), ("search", "formatted 42"))
+                assert_eq!((worker, message.as_str()), ("search", "formatted 42"));
             }
             _ => panic!("expected a Failed message from the thread"),
         }

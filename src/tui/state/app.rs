@@ -129,7 +129,7 @@ pub struct App {
     pub specs: Vec<crate::formats::RootSpec>,
     /// Loader options used for reloads.
     pub load_opts: crate::formats::LoadOptions,
-    /// Exposure levels, budget, brief settings, recipes and their popups (issue 5).
+    /// Exposure levels, budget, brief settings, recipes and their popups.
     pub curate: Curate,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<LayerView>>,

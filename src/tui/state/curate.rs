@@ -1,4 +1,4 @@
-//! Curation state in the TUI (issue 5): exposure levels set in the tree, the token budget,
+//! Curation state in the TUI: exposure levels set in the tree, the token budget,
 //! brief and rendered-skill settings, saved selections (recipes), and the popups that act on
 //! them (brief preview, recipe list, one-line prompt, question). The handlers are in
 //! [`crate::tui::update`]; the text is built on a worker ([`crate::tui::effects::text`]).

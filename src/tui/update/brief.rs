@@ -1,4 +1,4 @@
-//! The brief / rendered-skill preview popup (`p`, issue 5 §5): opening it, asking a worker
+//! The brief / rendered-skill preview popup (`p`): opening it, asking a worker
 //! for its text whenever a setting changes, wrapping the text for the popup's width (in
 //! `update`, never in draw), and the popup's keys.
 
@@ -208,7 +208,7 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
                 Some("") => "\"\"".to_string(),
                 Some(a) => a.to_string(),
             };
-            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now))
+            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now));
         }
         Action::SetVars => {
             let now: Vec<String> =

@@ -1,4 +1,4 @@
-//! `X` in the TUI (issue 5 §7): export the curated selection (selected units, exposure
+//! `X` in the TUI: export the curated selection (selected units, exposure
 //! levels) as a new Agent Skills folder. The folder is typed in a prompt (its name is the
 //! skill name); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing
 //! non-empty folder is replaced only after a question.

@@ -1,4 +1,4 @@
-//! Headless screen and flow tests of curation in the TUI (issue 5), one file per feature:
+//! Headless screen and flow tests of curation in the TUI, one file per feature:
 //! exposure levels in the tree, the budget bar, the brief / rendered-skill preview, recipes,
 //! export, disclosure layers, copies and the oversize-copy question, robustness. Driven
 //! through the real `update` / worker-result paths (`tui::headless`), drawn on `TestBackend`;
