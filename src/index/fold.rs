@@ -81,7 +81,7 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
             let key = text.trim();
             if !key.is_empty() {
                 if let Some(&d) = seen.get(key) {
-                    copies.entry(d).or_default().push(n)
+                    copies.entry(d).or_default().push(n);
                 } else {
                     let d = out.docs.len() as u32;
                     seen.insert(key, d);
