@@ -14,6 +14,9 @@
 //! (≤ 1 s to the first answer, warm search p95 ≤ 5 ms, read 8k p95 ≤ 10 ms on 2 cores) are
 //! read off the printout.
 
+// A benchmark may panic: a failure there is the report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -1,5 +1,5 @@
 //! Embedded assets: the sample skill `assets/skillnav-sample/` (opened by `--sample` and
-//! when no skills are found, DESIGN.md §7), written out on demand into a per-version cache
+//! when no skills are found, docs/DESIGN.md §7), written out on demand into a per-version cache
 //! folder so every loader reads it like any other skill; and the `skillnav` agent skill
 //! `assets/agent-skill/SKILL.md` that `skillnav install-skill` installs. (The default config
 //! and keymap are embedded by `config` and `tui::keymap`.)

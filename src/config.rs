@@ -25,7 +25,7 @@ impl Default for SearchSettings {
     }
 }
 
-/// Brief and budget settings (`[brief]`, issue 5 §3, §5, §6).
+/// Brief and budget settings (`[brief]`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BriefSettings {

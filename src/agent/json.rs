@@ -1,5 +1,6 @@
-//! JSON shapes of the CLI (DESIGN.md §7): nodes with the fields of DESIGN.md §2, and search
-//! hits. The CLI's `--json` output and the MCP tools build their documents from these.
+//! JSON shapes of the CLI (docs/DESIGN.md §7): nodes with the fields of docs/DESIGN.md §2,
+//! and search hits. The CLI's `--json` output and the MCP tools build their documents from
+//! these.
 
 use serde_json::{Map, Value, json};
 

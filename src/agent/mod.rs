@@ -1,4 +1,4 @@
-//! What an agent pulls from skillnav, as plain functions over a loaded [`Workspace`]: search
+//! What an agent pulls from skillnav, as plain functions over a loaded [`Workspace`](workspace::Workspace): search
 //! hits as pointers with sizes ([`search`]), an outline with exposure levels and layer costs
 //! ([`outline`]), whole sections read under a size cap with a continuation cursor
 //! ([`read`]), the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a

@@ -30,7 +30,7 @@ pub struct ReadArgs {
     pub max_tokens: Option<u64>,
     /// A `cursor` from an earlier read: the ids it left out (then `ids` may be empty).
     pub cursor: Option<String>,
-    /// Skill_Seekers llms variant to read the sections from: `quick`, `standard`,
+    /// `Skill_Seekers` llms variant to read the sections from: `quick`, `standard`,
     /// `complete` or `auto`.
     pub variant: Option<String>,
 }
@@ -199,7 +199,7 @@ fn piece(ws: &Workspace, id: NodeId, text: &str, tokens: u64) -> Piece {
     Piece { id: n.id.clone(), value, tokens, chars, children }
 }
 
-/// The section `key` in llms variant `v` of a Skill_Seekers (or catalog) skill, as
+/// The section `key` in llms variant `v` of a `Skill_Seekers` (or catalog) skill, as
 /// `skillnav show --variant` prints it.
 fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
     let corpus = &ws.corpus;

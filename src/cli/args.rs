@@ -1,4 +1,4 @@
-//! clap definitions of the command line (DESIGN.md §7).
+//! clap definitions of the command line (docs/DESIGN.md §7).
 
 use std::path::PathBuf;
 
@@ -30,8 +30,10 @@ pub struct Cli {
     /// or the NAME of a recipe in the user data folder.
     #[arg(long, value_name = "FILE|NAME")]
     pub recipe: Option<String>,
+    /// Options every subcommand takes.
     #[command(flatten)]
     pub global: GlobalOpts,
+    /// The subcommand; none opens the TUI.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -93,7 +95,7 @@ pub enum Command {
         id: String,
         /// Roots to open.
         paths: Vec<PathBuf>,
-        /// Which llms variant to read the section from (Skill_Seekers / catalog skills).
+        /// Which llms variant to read the section from (`Skill_Seekers` / catalog skills).
         #[arg(long, value_enum)]
         variant: Option<Variant>,
         /// JSON: the node with its text.
@@ -104,6 +106,7 @@ pub enum Command {
     Brief(BriefArgs),
     /// Read or edit SKILL.md frontmatter, changing only the edited key's lines.
     Fm {
+        /// get, set or unset.
         #[command(subcommand)]
         op: FmOp,
     },
@@ -129,13 +132,13 @@ pub enum Command {
         #[arg(long)]
         max_chars: Option<usize>,
     },
-    /// Sections of each catalog (catalog.json, or generated for Skill_Seekers skills) by
+    /// Sections of each catalog (catalog.json, or generated for `Skill_Seekers` skills) by
     /// complexity, with sizes.
     Topics {
         /// Roots to inspect.
         paths: Vec<PathBuf>,
     },
-    /// Generate the active-skills catalog.json of a Skill_Seekers skill (printed to stdout).
+    /// Generate the active-skills catalog.json of a `Skill_Seekers` skill (printed to stdout).
     Catalog {
         /// The skill folder (SKILL.md + references/ with llms-small.md or llms-full.md).
         skill_dir: PathBuf,
@@ -149,16 +152,18 @@ pub enum Command {
     Export(ExportArgs),
     /// Organise a progressive-exposure doc tree: collapse single-child folders, merge short docs.
     Doctree {
+        /// collapse or merge.
         #[command(subcommand)]
         op: DoctreeOp,
     },
     /// Save, list, load or delete saved selections (recipes).
     Recipe {
+        /// save, list, load or delete.
         #[command(subcommand)]
         op: RecipeOp,
     },
     /// Serve the roots to AI agents over MCP (stdio): tools search, outline, read, brief,
-    /// load_skill; skills (SEP-2640), sections as resources, recipes as prompts.
+    /// `load_skill`; skills (SEP-2640), sections as resources, recipes as prompts.
     Mcp(McpArgs),
     /// Install the `skillnav` agent skill (how to use this CLI from an agent) into DIR.
     InstallSkill {
@@ -191,13 +196,13 @@ pub struct McpArgs {
     pub max_result_chars: usize,
 }
 
-/// `skillnav build` arguments (lazytools' `build_skill` options, FORMATS §2).
+/// `skillnav build` arguments (lazytools' `build_skill` options, docs/FORMATS.md §2).
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Input folders to index.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output root; the bundle goes to OUTPUT_ROOT/<slug(name)>/.
+    /// Output root; the bundle goes to `OUTPUT_ROOT`/<slug(name)>/.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// Skill name (kept as given in the manifest; slugified for the folder).
@@ -235,11 +240,11 @@ pub enum BriefFormat {
     Lazytools,
     /// Claude-style XML: one `<document>` per section with id, path, lines and score.
     Xml,
-    /// JSON: {"schema": 1, "mode", "sections": […], "left_out": […], …}.
+    /// JSON: {"schema": 1, "mode", "sections": […], "`left_out"`: […], …}.
     Json,
 }
 
-/// llms variants (FORMATS §1.2).
+/// llms variants (docs/FORMATS.md §1.2).
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum Variant {
     /// llms-small.
@@ -326,7 +331,7 @@ pub enum FmOp {
     },
 }
 
-/// `skillnav render` arguments (context-chef `renderSkill`, FORMATS §5.3).
+/// `skillnav render` arguments (context-chef `renderSkill`, docs/FORMATS.md §5.3).
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// Skill folders (each holds a SKILL.md); several give their listing, then each body.
@@ -379,7 +384,7 @@ pub struct ExportArgs {
     pub active: bool,
 }
 
-/// `skillnav doctree` operations (FORMATS §6).
+/// `skillnav doctree` operations (docs/FORMATS.md §6).
 #[derive(Debug, Subcommand)]
 pub enum DoctreeOp {
     /// Pull the only child folder of a folder without doc.md up into it.

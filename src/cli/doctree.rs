@@ -1,10 +1,10 @@
 //! `skillnav doctree collapse|merge DIR`: organise a progressive-exposure doc tree
-//! (FORMATS §6); `--dry-run` prints the plan, one step per line, and changes nothing.
+//! (docs/FORMATS.md §6); `--dry-run` prints the plan, one step per line, and changes nothing.
 
 use std::io::Write;
 
 use super::args::DoctreeOp;
-use crate::formats::doc_tree::ops::{MergeOptions, apply, plan_collapse, plan_merge};
+use crate::formats::doc_tree::reshape::{MergeOptions, apply, plan_collapse, plan_merge};
 
 /// Plan (and unless `--dry-run`, apply) the operation; prints each step, then a summary
 /// line `<n> step(s) planned|applied`.

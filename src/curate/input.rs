@@ -30,7 +30,7 @@ pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
 /// Parse `NAME=value` pairs separated by whitespace; a `"…"` or `'…'` run anywhere in an
 /// item is taken literally (quotes removed), so `TITLE="Q3 report"` holds a space.
 /// Errors: a message naming the first item that is not `NAME=value` with an identifier name
-/// (`[A-Za-z_][A-Za-z0-9_]*`, FORMATS §5.3), or an unclosed quote.
+/// (`[A-Za-z_][A-Za-z0-9_]*`, docs/FORMATS.md §5.3), or an unclosed quote.
 pub fn parse_vars(s: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut items: Vec<String> = Vec::new();
     let (mut cur, mut quote, mut started) = (String::new(), None::<char>, false);

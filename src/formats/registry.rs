@@ -6,14 +6,14 @@
 //! - a **folder row** (`Detect::Folder`) takes a whole folder. Its rule looks only at the
 //!   folder itself (a few `stat`s, file heads, its `README.md` read once for all rules),
 //!   and the first row whose rule holds loads the folder, so a more specific format sits
-//!   above a more general one (a Skill_Seekers output also holds a `SKILL.md`: its row is
+//!   above a more general one (a `Skill_Seekers` output also holds a `SKILL.md`: its row is
 //!   above the skill row). A folder no row takes is a plain folder: the walker lists it and
 //!   detects each sub-folder again;
 //! - a **file row** (`Detect::File`) takes one file met by the walk (or opened alone),
 //!   from its name and head. A file no row takes is a markdown or text document by its
 //!   extension, or an asset.
 //!
-//! Every loader has the one signature `LoadFn` (`walk::ctx` says what `parent` and
+//! Every loader has the one signature `LoadFn` (`walk::loader` says what `parent` and
 //! `rel` are, and how the opened root is handled). Rows reach the walker through the
 //! loading context, so no loader imports this file or the walker.
 //!
@@ -25,7 +25,7 @@
 //!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
 //!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
 //!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
-//!    loader signature. Import `walk::ctx` and `walk::readme` (and, if needed, the leaf
+//!    loader signature. Import `walk::loader` and `walk::readme` (and, if needed, the leaf
 //!    helpers `walk::list`, `walk::read`, `walk::skill_file`), never the walker or this
 //!    table;
 //! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
@@ -35,7 +35,7 @@
 
 use std::path::Path;
 
-use super::walk::ctx::{Detect, FormatRow, LoadFn, folder_row};
+use super::walk::loader::{Detect, FormatRow, LoadFn, folder_row};
 use super::walk::readme::Readme;
 use super::{catalog, doc_tree, git_adr, lazytools, llms_txt, seekers, skill};
 use crate::model::Format;
@@ -53,10 +53,10 @@ const fn file(format: Format, detect: fn(&str, &Path) -> bool, load: LoadFn) -> 
 /// Every format, in detection order (the first row whose rule holds wins).
 ///
 /// Folders: a lazytools bundle (`manifest.json` + `vocab.json` + `chunks.jsonl`), a
-/// Skill_Seekers output skill (a skill whose `references/` holds `index.md` or llms
+/// `Skill_Seekers` output skill (a skill whose `references/` holds `index.md` or llms
 /// variants), a skill (a `SKILL.md` or `skill.md`), exported git-adr notes, a
 /// progressive-exposure doc tree. Files: the llms.txt family, `catalog.json`, a
-/// Skill_Seekers config JSON.
+/// `Skill_Seekers` config JSON.
 pub(crate) static FORMATS: &[FormatRow] = &[
     folder(Format::Lazytools, lazytools::detect_dir, lazytools::load_dir),
     folder(Format::Seekers, seekers::detect_dir, seekers::load_dir),

@@ -1,11 +1,11 @@
-//! Agent Skills folders (FORMATS §3): a `Skill` node titled by the frontmatter `name`, with
+//! Agent Skills folders (docs/FORMATS.md §3): a `Skill` node titled by the frontmatter `name`, with
 //! the description as summary/detail, every frontmatter key in `meta`, and the folder's
 //! files below it (`SKILL.md` first; `scripts/` and `assets/` listed as assets).
 
 use std::path::Path;
 
-use super::markdown::collapse_ws;
-use super::walk::ctx::{Loader, Mode, folder_name};
+use super::sections::collapse_ws;
+use super::walk::loader::{Loader, Mode, folder_name};
 use super::walk::readme::Readme;
 pub use super::walk::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in};
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};

@@ -94,7 +94,7 @@ fn shard_bounds(docs: &[(crate::model::NodeId, &str)], n: usize) -> Vec<std::ops
 pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dyn FnMut(usize)) -> RootIndex {
     let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| *t).collect();
     let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(MAX_SHARDS);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SHARDS);
     let n_shards = if bytes >= PARALLEL_MIN_BYTES { threads } else { 1 };
     let bounds = shard_bounds(&rd.docs, n_shards);
     let shards: Vec<Shard> = std::thread::scope(|s| {

@@ -1,5 +1,5 @@
-//! Search over a corpus: BM25 per root with an inverted index (DESIGN.md §3), lazytools'
-//! own scorer on bundles (FORMATS §2.7), and fuzzy title matching (nucleo-matcher).
+//! Search over a corpus: BM25 per root with an inverted index (docs/DESIGN.md §3), lazytools'
+//! own scorer on bundles (docs/FORMATS.md §2.7), and fuzzy title matching (nucleo-matcher).
 //!
 //! Modules: [`tokenize`](mod@tokenize) (our tokenizer, shared by documents, queries and highlighting),
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
@@ -19,16 +19,16 @@ pub mod filter;
 mod fold;
 pub mod fuzzy;
 mod hash;
-mod highlight;
 mod hit;
 mod intern;
+mod matches;
 pub mod query;
 pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
-pub use highlight::match_ranges;
 pub use hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
+pub use matches::match_ranges;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};
 
 pub mod lazytools;

@@ -17,7 +17,7 @@ pub fn entry(m: &SkillManifest) -> Option<Skill> {
     }
     let files = m.files.iter().map(|f| SkillResource::new(f.uri.clone(), f.digest.clone(), f.size)).collect();
     let skill = Skill::new(m.uri.clone(), fm, SkillResources::Files(files));
-    skill.validate().ok().map(|_| skill)
+    skill.validate().ok().map(|()| skill)
 }
 
 /// `skills/list`: every listed skill (`always`, `on-demand`), on one page.

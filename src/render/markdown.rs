@@ -1,4 +1,4 @@
-//! Markdown → [`Rendered`] styled lines for the preview pane (DESIGN §6), in the spirit of
+//! Markdown → [`Rendered`] styled lines for the preview pane (docs/DESIGN.md §6), in the spirit of
 //! glow: `#` heading markers (H1 underlined with `─`), wrapped paragraphs, `│ ` block quotes,
 //! `•`/`◦`/`▪` bullets by depth, numbered and task (`☐`/`☑`) lists, box-drawn tables fitted
 //! to the width, code blocks as unwrapped lines truncated with `…` (plain

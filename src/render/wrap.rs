@@ -87,7 +87,7 @@ enum Kind {
 /// Grapheme clusters of `s` with their byte offsets (bytewise for printable ASCII).
 fn graphemes_of(s: &str) -> Box<dyn Iterator<Item = (usize, &str)> + '_> {
     if is_printable_ascii(s) {
-        Box::new((0..s.len()).map(move |i| (i, &s[i..i + 1])))
+        Box::new((0..s.len()).map(move |i| (i, &s[i..=i])))
     } else {
         Box::new(s.grapheme_indices(true))
     }

@@ -1,11 +1,11 @@
-//! The terminal UI (DESIGN §6): a drillable tree with sizes and selection marks, a preview
+//! The terminal UI (docs/DESIGN.md §6): a drillable tree with sizes and selection marks, a preview
 //! of rendered markdown, live search (BM25 + fuzzy), a running token total and brief copy.
 //!
 //! Architecture, by role: [`input`] turns keys into an [`input::action::Action`];
 //! [`state`] is plain data ([`state::app::App`]); [`update`] holds the only mutators (one
 //! handler per feature; features ask each other for work only through follow-up messages
 //! that `update` routes); [`effects`] runs the work `update` queued (one body per job, on
-//! worker threads or inline for tests) and reports [`effects::msg::WorkerMsg`]s; [`view`]
+//! worker threads or inline for tests) and reports [`effects::worker_msg::WorkerMsg`]s; [`view`]
 //! draws from `&App`; [`runtime`] multiplexes input and results and draws once per batch;
 //! [`bridge`] is the one converter from the core's styled text to ratatui.
 

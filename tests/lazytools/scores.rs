@@ -1,9 +1,9 @@
 //! lazytools BM25 parity: our scorer against the real package's `_bm25` scores for the seven
-//! reference queries (fixtures/lazytools/briefs/_bm25_reference_scores.json).
+//! reference queries (fixtures/lazytools/briefs/_`bm25_reference_scores.json`).
 
 use std::path::PathBuf;
 
-use skillnav::formats::lazytools::json::{self, Json};
+use skillnav::formats::lazytools::pyjson::{self as json, Json};
 use skillnav::formats::lazytools::read_bundle;
 use skillnav::index::lazytools::{rank, tokenize};
 

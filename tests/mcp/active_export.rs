@@ -1,5 +1,5 @@
 //! `skillnav export --active` on a hono-unified selection (`tests/fixtures/curate/hono-mini`,
-//! real Skill_Seekers output): the skill validates, its SKILL.md stays under 500 lines and
+//! real `Skill_Seekers` output): the skill validates, its SKILL.md stays under 500 lines and
 //! 5k tokens, and every command its "How to read this skill" block tells the agent to run
 //! works when run literally in the skill's folder.
 

@@ -1,4 +1,4 @@
-//! The acceptance run: `tests/mcp/client.py` (the official MCP Python SDK, PyPI `mcp`)
+//! The acceptance run: `tests/mcp/client.py` (the official MCP Python SDK, the `mcp` package)
 //! drives the real `skillnav mcp` binary over stdio on copies of `tests/fixtures` and
 //! checks real values against the CLI. Skipped with a message when python3 or the `mcp`
 //! package is missing, unless `CI` is set (then it fails).

@@ -1,8 +1,8 @@
-//! The frontmatter editor (issue 4), driven by Actions through the real `update` and
+//! The frontmatter editor, driven by Actions through the real `update` and
 //! worker-result paths (`tui::headless`) on tempdir copies of `tests/fixtures/tui/edit/`:
 //! exact bytes written (CRLF kept), a file changed on disk refused with a reload offer,
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
-//! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
+//! `TestBackend` snapshots of the form, raw mode with a YAML error, and the diff popup.
 
 use std::path::{Path, PathBuf};
 
@@ -382,7 +382,7 @@ fn delete_key_then_restore_and_remove_unknown_key() {
     act(&mut app, &[Action::DeleteKey]);
     assert!(screen(&app, 100, 30).contains("Marked for removal"));
     act(&mut app, &[Action::DeleteKey]);
-    assert!(!app.editor().is_some_and(|e| e.dirty()), "d again restores it");
+    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty), "d again restores it");
     act(&mut app, &[Action::DeleteKey, Action::EditorSave, Action::Confirm]);
     let text = String::from_utf8(skill_md(&dir)).expect("utf8");
     assert!(text.contains("allowed-tools: [Read, Grep]\n---\n# Form skill"), "{text}");
@@ -402,7 +402,7 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
         ["unquoted ': ' in value of `description`; strict YAML parsers reject this"]
     );
     act(&mut app, &[Action::EditOpen]);
-    assert!(!app.editor().is_some_and(|e| e.dirty()));
+    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty));
     act(&mut app, &[Action::EditorSave]);
     assert_eq!(app.mode(), Mode::Diff);
     act(&mut app, &[Action::Confirm]);

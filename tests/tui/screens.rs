@@ -10,7 +10,7 @@ use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Format, Mark, Node, NodeKind, Source, TextSpan};
 use skillnav::tokens::Encoding;
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
@@ -53,7 +53,7 @@ fn typed(app: &mut App, text: &str) {
 
 /// Row of the first line of the left pane (the tree) containing `needle`.
 fn find_row(buf: &Buffer, needle: &str) -> Option<u16> {
-    let w = (buf.area.width as u32 * 42 / 100) as u16;
+    let w = (u32::from(buf.area.width) * 42 / 100) as u16;
     (1..buf.area.height).find(|y| span_text(buf, *y, 0, w).contains(needle))
 }
 
@@ -230,7 +230,7 @@ fn escape_sequences_never_reach_the_buffer() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     for cell in buf.content() {
-        assert!(!cell.symbol().chars().any(|c| c.is_control()), "control char in {:?}", cell.symbol());
+        assert!(!cell.symbol().chars().any(char::is_control), "control char in {:?}", cell.symbol());
     }
     let text = screen_text(buf);
     assert!(text.contains("evil␛[2J␛]0;pwned␇title"), "{text}");

@@ -20,8 +20,8 @@ use crate::tui::state::app::App;
 
 use super::effect::{CopyRoute, Effect, TextPurpose};
 use super::export::ExportJob;
-use super::msg::WorkerMsg;
-use super::text::{BuiltText, TextJob};
+use super::text_job::{BuiltText, TextJob};
+use super::worker_msg::WorkerMsg;
 
 /// One query for the search worker.
 pub struct SearchJob {
@@ -240,7 +240,7 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             emit(WorkerMsg::SearchDone { generation, content, titles });
         }
         Job::Text { generation, job, purpose, opts } => {
-            let result = super::text::build(&job);
+            let result = super::text_job::build(&job);
             drop(job);
             match (purpose, result) {
                 (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
@@ -288,12 +288,11 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
             };
             catch_unwind(AssertUnwindSafe(|| crate::formats::load_root(spec, opts, &mut progress)))
         };
-        match loaded {
-            Ok(corpus) => emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total }),
-            Err(_) => {
-                let message = format!("{}: loading failed", spec.path.display());
-                emit(WorkerMsg::Failed { worker: "loader", message });
-            }
+        if let Ok(corpus) = loaded {
+            emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total });
+        } else {
+            let message = format!("{}: loading failed", spec.path.display());
+            emit(WorkerMsg::Failed { worker: "loader", message });
         }
     }
     emit(WorkerMsg::LoadDone);
@@ -336,7 +335,7 @@ pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
     )
 }
 
-/// The clipboard chain of the TUI (issue 5 §9): the system clipboard first; when it fails, a
+/// The clipboard chain of the TUI: the system clipboard first; when it fails, a
 /// text within `opts.osc52_limit` goes over OSC 52 (else a file), and a larger one is not
 /// sent before the user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken.
 fn deliver(built: Arc<BuiltText>, route: CopyRoute, opts: &CopyOptions, emit: &mut dyn FnMut(WorkerMsg)) {

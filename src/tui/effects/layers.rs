@@ -1,4 +1,4 @@
-//! Disclosure layers in the preview (issue 5 §1): what each layer of a skill costs an agent
+//! Disclosure layers in the preview: what each layer of a skill costs an agent
 //! (metadata always, SKILL.md body on activation, each reference on demand, assets never as
 //! text), and for a root the always-loaded `<available_skills>` listing of its skills.
 //! Computed on a worker ([`compute`], exact counts of [`crate::skill::layers`]); drawn by

@@ -10,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crossbeam_channel::{Receiver, Sender};
 
 use super::jobs::{self, Job, SearchJob};
-use super::msg::WorkerMsg;
+use super::worker_msg::WorkerMsg;
 
 /// Run `f`, turning a panic into [`WorkerMsg::Failed`] on `tx`.
 pub fn guarded(tx: &Sender<WorkerMsg>, worker: &'static str, f: impl FnOnce()) {
@@ -93,7 +93,7 @@ mod tests {
         spawn(&tx, "search", |_| panic!("formatted {}", 42));
         match rx.recv_timeout(std::time::Duration::from_secs(10)) {
             Ok(WorkerMsg::Failed { worker, message }) => {
-                assert_eq!((worker, message.as_str()), ("search", "formatted 42"))
+                assert_eq!((worker, message.as_str()), ("search", "formatted 42"));
             }
             _ => panic!("expected a Failed message from the thread"),
         }

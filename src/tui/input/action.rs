@@ -1,7 +1,7 @@
-//! Every user intent as one [`Action`] value (DESIGN §6, STYLE habit 2).
+//! Every user intent as one [`Action`] value (docs/DESIGN.md §6).
 //!
 //! Key handling only maps keys to actions ([`crate::tui::input::keymap`]); [`crate::tui::update`]
-//! alone mutates the app. The serde names (snake_case) are the names used in
+//! alone mutates the app. The serde names (`snake_case`) are the names used in
 //! `assets/keymap.toml`; variants that carry data are produced by the event loop, never by
 //! the keymap.
 
@@ -70,7 +70,7 @@ pub enum Action {
     SearchHome,
     /// Search box: move the cursor to the end.
     SearchEnd,
-    /// Edit the frontmatter of the SKILL.md of the current node in the form editor (issue 4).
+    /// Edit the frontmatter of the SKILL.md of the current node in the form editor.
     EditOpen,
     /// Open the SKILL.md of the current node in `$VISUAL`/`$EDITOR` (default `vi`), then
     /// reload it.

@@ -147,12 +147,11 @@ impl Keymap {
                 continue;
             };
             for (action_name, keys) in table {
-                let action: Action = match toml::Value::String(action_name.clone()).try_into() {
-                    Ok(a) => a,
-                    Err(_) => {
-                        warnings.push(format!("keymap: unknown action {action_name:?} in [{mode_name}]"));
-                        continue;
-                    }
+                let action: Action = if let Ok(a) = toml::Value::String(action_name.clone()).try_into() {
+                    a
+                } else {
+                    warnings.push(format!("keymap: unknown action {action_name:?} in [{mode_name}]"));
+                    continue;
                 };
                 let mut chords = Vec::new();
                 for k in keys {

@@ -14,7 +14,7 @@ use crate::tui::input::keymap::{Keymap, Mode};
 use crate::tui::state::curate::Curate;
 use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
 use crate::tui::state::editor::Editor;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::outline::Outline;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::{LayerView, PreviewState};
@@ -129,7 +129,7 @@ pub struct App {
     pub specs: Vec<crate::formats::RootSpec>,
     /// Loader options used for reloads.
     pub load_opts: crate::formats::LoadOptions,
-    /// Exposure levels, budget, brief settings, recipes and their popups (issue 5).
+    /// Exposure levels, budget, brief settings, recipes and their popups.
     pub curate: Curate,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<LayerView>>,

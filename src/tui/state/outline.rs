@@ -1,4 +1,4 @@
-//! The outline popup (`o`, DESIGN §6): the headings of the current file (its sections,
+//! The outline popup (`o`, docs/DESIGN.md §6): the headings of the current file (its sections,
 //! chunks and parts, nested) with their token sizes; `Enter` jumps there in the tree and
 //! the preview. State only; the keys are in `update/outline.rs`, drawing in
 //! `view/outline.rs`.

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use crate::model::{Corpus, NodeId};
 use crate::render::{self, Line};
 use crate::tui::effects::effect::Effect;
-use crate::tui::effects::msg::WorkerMsg;
+use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::state::app::{App, Loaded};
 use crate::tui::state::curate::Question;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::preview::PreviewDoc;
 use crate::tui::state::search::SearchView;
 use crate::util::human;
@@ -141,18 +141,17 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
 pub fn merge_loaded(app: &mut App) {
     while let Some(next) = app.loaded.pop_front() {
         let taken = match next {
-            Loaded::Root(corpus) => match Arc::get_mut(&mut app.corpus) {
-                Some(c) => {
+            Loaded::Root(corpus) => {
+                if let Some(c) = Arc::get_mut(&mut app.corpus) {
                     let (first_new, first_node) = (c.roots.len(), c.len());
                     c.append(corpus);
                     root_appended(app, first_new, first_node);
                     true
-                }
-                None => {
+                } else {
                     app.loaded.push_front(Loaded::Root(corpus));
                     false
                 }
-            },
+            }
             Loaded::Reloaded(root, corpus) => {
                 root_reloaded(app, root, corpus);
                 true
@@ -209,7 +208,7 @@ fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
 /// `false` (nothing done) while a worker still holds the corpus the scopes must change.
 fn load_done(app: &mut App) -> bool {
     if app.corpus.roots.len() > 1 || app.load_opts.namespace {
-        // Same-named skills across scopes: mark the losers `shadowed` (FORMATS §5.2).
+        // Same-named skills across scopes: mark the losers `shadowed` (docs/FORMATS.md §5.2).
         let Some(corpus) = Arc::get_mut(&mut app.corpus) else { return false };
         if app.load_opts.namespace {
             crate::formats::namespace_skills(corpus);

@@ -1,4 +1,4 @@
-//! The brief / rendered-skill preview popup (`p`, issue 5 §5): opening it, asking a worker
+//! The brief / rendered-skill preview popup (`p`): opening it, asking a worker
 //! for its text whenever a setting changes, wrapping the text for the popup's width (in
 //! `update`, never in draw), and the popup's keys.
 
@@ -9,11 +9,11 @@ use crate::brief::Mode as BriefMode;
 use crate::render::wrap::wrap_text;
 use crate::skill::listing::ListingFormat;
 use crate::tui::effects::effect::{CopyRoute, Effect, TextPurpose};
-use crate::tui::effects::text::{BuiltText, TextJob};
+use crate::tui::effects::text_job::{BuiltText, TextJob};
 use crate::tui::input::action::Action;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, PreviewKind, PreviewPopup};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::preview_inner;
 use crate::util::human;
@@ -208,7 +208,7 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
                 Some("") => "\"\"".to_string(),
                 Some(a) => a.to_string(),
             };
-            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now))
+            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now));
         }
         Action::SetVars => {
             let now: Vec<String> =

@@ -1,4 +1,4 @@
-//! Actions of the frontmatter editor (issue 4): opening it on the SKILL.md of the current
+//! Actions of the frontmatter editor: opening it on the SKILL.md of the current
 //! node (`e`), asking for `$EDITOR` (`E`), the form / field / raw / diff / prompt / confirm
 //! modes, the hash-checked save behind the diff popup, and undo of the last save (`u`).
 //! Every save and undo queues a reload of the file's root
@@ -32,7 +32,7 @@ pub fn skill_file(corpus: &Corpus, id: NodeId) -> Option<(PathBuf, String, Strin
     {
         return skill_file(corpus, *only);
     }
-    // The names the skill loader accepts (FORMATS §3.1).
+    // The names the skill loader accepts (docs/FORMATS.md §3.1).
     let is_skill_md = |p: &std::path::Path| p.file_name().is_some_and(|n| n == "SKILL.md" || n == "skill.md");
     let source_path = |n: NodeId| -> Option<PathBuf> {
         let span = corpus.node(n).span.as_ref()?;
@@ -140,7 +140,7 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
             Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
             Some(f) if f.removed => app.status = format!("`{}` is marked for removal; d restores it", f.key),
             Some(f) => {
-                app.status = format!("`{}` cannot be edited in the form; r switches to raw mode", f.key)
+                app.status = format!("`{}` cannot be edited in the form; r switches to raw mode", f.key);
             }
             None => {}
         },

@@ -1,4 +1,4 @@
-//! `X` in the TUI (issue 5 §7): export the curated selection (selected units, exposure
+//! `X` in the TUI: export the curated selection (selected units, exposure
 //! levels) as a new Agent Skills folder. The folder is typed in a prompt (its name is the
 //! skill name); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing
 //! non-empty folder is replaced only after a question.
@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use crate::tui::effects::effect::Effect;
 use crate::tui::effects::export::{ExportJob, ExportOutcome};
-use crate::tui::effects::text::skills_for;
+use crate::tui::effects::text_job::skills_for;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 
 /// `X`: ask for the folder, prefilled with `./<recipe name or first selected skill>`.
 pub fn start(app: &mut App) {

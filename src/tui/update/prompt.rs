@@ -10,7 +10,7 @@ use crate::tui::input::key::to_input;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{Ask, InputBox, InputPurpose, Question};
 use crate::tui::state::editor::fields::text_area;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 
 /// `B`: type a custom budget.
@@ -55,7 +55,7 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
                 },
                 InputPurpose::SkillArgs => {
                     // An empty prompt means "no arguments": placeholders stay as written;
-                    // `""` means empty arguments: placeholders become empty (FORMATS §5.3).
+                    // `""` means empty arguments: placeholders become empty (docs/FORMATS.md §5.3).
                     app.curate.args = match text.trim() {
                         "" => None,
                         "\"\"" | "''" => Some(String::new()),
@@ -75,7 +75,7 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
                 },
                 InputPurpose::RecipeName => app.followups.push(Msg::SaveRecipe(text.trim().to_string())),
                 InputPurpose::ExportDir => {
-                    app.followups.push(Msg::ExportTo { dir: text.trim().to_string(), force: false })
+                    app.followups.push(Msg::ExportTo { dir: text.trim().to_string(), force: false });
                 }
             }
             return;

@@ -1,4 +1,4 @@
-//! Saved selections in the TUI (issue 5 §4): the recipe list popup (`R`), load, save under a
+//! Saved selections in the TUI: the recipe list popup (`R`), load, save under a
 //! name, delete; `--recipe FILE` is listed first, loaded at start, and saving under its name
 //! writes that file. Recipes are small JSON files, so this I/O runs in `update`.
 
@@ -11,7 +11,7 @@ use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question, RecipeEntry, RecipeList};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 
 /// The entries of the list: the `--recipe FILE` first, then the store's recipes by name.
@@ -158,11 +158,8 @@ pub fn save_named(app: &mut App, name: &str) {
         return;
     }
     let recipe = capture(app, name);
-    let file_target = app
-        .curate
-        .recipe_file
-        .clone()
-        .filter(|f| Recipe::read(f).map(|r| r.name == name).unwrap_or(!f.exists()));
+    let file_target =
+        app.curate.recipe_file.clone().filter(|f| Recipe::read(f).map_or(!f.exists(), |r| r.name == name));
     let result = match (&file_target, &app.curate.store) {
         (Some(f), _) => recipe.write(f).map(|()| f.clone()),
         (None, Some(store)) => store.save(&recipe),

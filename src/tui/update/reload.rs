@@ -1,4 +1,4 @@
-//! Reloading one root after an edit (issue 4 §5, §7): the root is loaded again on a worker
+//! Reloading one root after an edit: the root is loaded again on a worker
 //! ([`crate::tui::effects::jobs::Job::Reload`]), swapped into the corpus (the other roots are
 //! kept as they are, [`crate::model::splice`]), and the tree, selection and cursor are carried over by string node id
 //! (arena [`NodeId`]s shift when the root's node count changes). Token counts and the
@@ -12,7 +12,7 @@ use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenTable;
 use crate::tui::effects::effect::Effect;
 use crate::tui::state::app::App;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::search::SearchView;
 
 /// Swap a reloaded root into the app: keep the cursor on the same node id (or its nearest
@@ -45,8 +45,8 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         corpus.roots.first().map_or(&[][..], |r| &corpus.node(*r).warnings[..]).iter().map(|w| w.to_string()),
     );
     let mut replaced = replace_root(&old, ix, corpus);
-    // The reloaded root takes part in the scopes again (FORMATS §5.2): its namespace prefix,
-    // and `shadowed` marks across roots (the other roots keep theirs; no warning twice).
+    // The reloaded root takes part in the scopes again (docs/FORMATS.md §5.2): its namespace
+    // prefix, and `shadowed` marks across roots (the other roots keep theirs; no warning twice).
     if app.load_opts.namespace {
         let r = replaced.roots[ix];
         crate::formats::namespace_root(&mut replaced, r);

@@ -1,4 +1,4 @@
-//! The frontmatter editor popup (issue 4): the form (field list + the selected value's text
+//! The frontmatter editor popup: the form (field list + the selected value's text
 //! area), raw mode (the YAML block with file line numbers), the problems of the edit (the
 //! strict YAML error first, then the Agent Skills findings), a footer of keys generated
 //! from the keymap, and the diff / new-key / discard popups drawn over it.

@@ -40,8 +40,8 @@ pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Ar
         return a;
     }
     let (left_w, sep_w) = if width >= TWO_PANE_MIN_WIDTH {
-        let pct = tree_percent.clamp(20, 80) as u32;
-        ((width as u32 * pct / 100) as u16, 1)
+        let pct = u32::from(tree_percent.clamp(20, 80));
+        ((u32::from(width) * pct / 100) as u16, 1)
     } else if focus == Focus::Left {
         (width, 0)
     } else {

@@ -31,7 +31,7 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
         human::short_count(tokens),
         human::short_count(budget)
     );
-    let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
+    let filled = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
     let over = tokens > budget;
     // Within 10% of the budget the bar warns: a brief adds its header and one provenance
     // line per section to the sections' text counted here.

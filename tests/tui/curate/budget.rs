@@ -104,12 +104,12 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
 
 /// BUG (src/tui/view/top.rs `budget_pieces`): the bar and overage styles are built as
 /// `t.error.patch(t.top)` / `t.mark.patch(t.top)`; `patch` lets the *second* style win, so
-/// the top line's foreground (status_fg) replaces the error / success colour and the bar is
+/// the top line's foreground (`status_fg`) replaces the error / success colour and the bar is
 /// never red (nor green). `t.top.patch(t.error)` (and the same for `mark`, `dim`, `key`,
 /// `query`: the `/` key hint, the dim `search` placeholder and the query colour are lost the
 /// same way) keeps the top line's background with the element's colour.
 /// Repro: select a 198-token section, `B` `100` Enter, draw: the `▰` cells have fg
-/// `Rgb(186, 194, 222)` (status_fg), not the theme's error `Rgb(243, 139, 168)`.
+/// `Rgb(186, 194, 222)` (`status_fg`), not the theme's error `Rgb(243, 139, 168)`.
 #[test]
 fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     let mut app = hono(100, 30);

@@ -1,4 +1,4 @@
-//! Headless screen and flow tests of curation in the TUI (issue 5), one file per feature:
+//! Headless screen and flow tests of curation in the TUI, one file per feature:
 //! exposure levels in the tree, the budget bar, the brief / rendered-skill preview, recipes,
 //! export, disclosure layers, copies and the oversize-copy question, robustness. Driven
 //! through the real `update` / worker-result paths (`tui::headless`), drawn on `TestBackend`;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crossterm::event::KeyCode;
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::effects::text_job::BuiltText;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crossterm::event::KeyCode;
 use skillnav::skill::listing::{ListingFormat, ListingOptions};
 use skillnav::skill::render::{RenderOptions, render_body, render_many, skill_from_text};
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::curate::{InputPurpose, PreviewKind};
 use skillnav::tui::update::apply;
@@ -86,7 +86,7 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
 fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_toggles() {
     let (mut app, dir) = report_skill_preview();
     // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
-    // arguments (FORMATS §5.3: vars run first).
+    // arguments (docs/FORMATS.md §5.3: vars run first).
     press(&mut app, KeyCode::Char('v'));
     assert_eq!(input_purpose(&app), Some(InputPurpose::SkillVars));
     type_text(&mut app, "OUT_DIR=\"out $0\"");

@@ -1,4 +1,4 @@
-//! The form editor's rows (issue 4): the known Agent Skills / Claude Code keys in a fixed
+//! The form editor's rows: the known Agent Skills / Claude Code keys in a fixed
 //! order, `metadata` entries as `metadata.<key>` rows, then every other key of the file in
 //! file order; each with its original value and a text area. Building the new bytes chains
 //! [`crate::frontmatter::set`] / [`crate::frontmatter::unset`] over the changed rows only, so
@@ -8,7 +8,7 @@ use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::frontmatter::{EditValue, KeyNode, Value, set, unset};
 
-/// The keys the form always lists, in this order (FORMATS §3.2: spec keys and the Claude
+/// The keys the form always lists, in this order (docs/FORMATS.md §3.2: spec keys and the Claude
 /// Code profile's most used keys). `metadata` is a map shown as one row per entry.
 pub const KNOWN_KEYS: [&str; 11] = [
     "name",
@@ -122,7 +122,7 @@ impl Field {
             FieldKind::ReadOnly => "(nested: edit in raw mode)".into(),
             _ => {
                 let lines = self.text.lines();
-                let first = lines.first().map(String::as_str).unwrap_or("");
+                let first = lines.first().map_or("", String::as_str);
                 if lines.len() > 1 { format!("{first} …") } else { first.to_string() }
             }
         }

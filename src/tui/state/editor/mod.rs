@@ -1,4 +1,4 @@
-//! The frontmatter editor's state (issue 4): the file as read (for the hash-checked save),
+//! The frontmatter editor's state: the file as read (for the hash-checked save),
 //! the form rows or the raw YAML text, the new bytes they produce, and validation of those
 //! bytes as you type — the strict YAML check (an error blocks saving) and the Agent Skills
 //! rules under a profile (warnings the user may accept). Key handling lives in

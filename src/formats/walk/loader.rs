@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
-use crate::formats::markdown;
+use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;
 use crate::model::{Corpus, Format, NodeId, SourceId};
@@ -103,7 +103,7 @@ pub(crate) struct Loader<'a> {
     /// Background sectioning, started once `pending` is large enough; it holds the texts
     /// of every `pending` file until [`Loader::finish_sections`].
     pool: Option<SectionPool>,
-    /// Real paths of folders another loader reads itself (a Skill_Seekers `references/`).
+    /// Real paths of folders another loader reads itself (a `Skill_Seekers` `references/`).
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
     after_ids: Vec<AfterIds>,
@@ -204,7 +204,7 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Section every markdown file read so far (DESIGN.md §2 "Sectioning"): scanned on the
+    /// Section every markdown file read so far (docs/DESIGN.md §2 "Sectioning"): scanned on the
     /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
     /// added in file order, so the result equals sectioning each file as it is read.
     pub fn finish_sections(&mut self) {
@@ -217,13 +217,13 @@ impl<'a> Loader<'a> {
                 if let Some(s) = corpus.sources.get_mut(src.0 as usize) {
                     s.text = text;
                 }
-                markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+                sections::apply_sections(corpus, file, src, plan, Format::Markdown);
             }),
             None => {
                 for (file, src, from, to) in pending {
                     let text = corpus.sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
-                    let plan = markdown::plan_sections(text, from, to);
-                    markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+                    let plan = sections::plan_sections(text, from, to);
+                    sections::apply_sections(corpus, file, src, plan, Format::Markdown);
                 }
             }
         }
@@ -270,7 +270,7 @@ pub(crate) fn folder_name(real: &Path, rel: &str) -> String {
 
 /// Size on disk following links, 0 when unknown.
 pub(crate) fn file_size(path: &Path) -> u64 {
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Extensions parsed as markdown (lower-case, without the dot).
