@@ -11,8 +11,8 @@ use super::json as shapes;
 use super::limits::{check_query, check_top_k};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
-use crate::index::filter::search_all;
-use crate::index::{HitSource, SearchOptions, match_ranges};
+use crate::index::filter::{search_all, split_filters};
+use crate::index::{Hit, HitSource, Scorer, SearchOptions, match_ranges};
 use crate::model::NodeId;
 
 /// Most characters of a hit's snippet.
@@ -48,10 +48,37 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     }
     // Fetch more than asked: hidden and explicit hits are dropped below.
     let opts = SearchOptions { top_k: a.top_k.saturating_mul(4), prefix: false };
-    let (res, titles) = search_all(&ws.corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts);
     let corpus = &ws.corpus;
     let retrievable =
         |n: NodeId| matches!(ws.exposure.level(corpus, n), Exposure::Always | Exposure::OnDemand);
+    let (res, titles) = if q == a.query && split_filters(&q).1.is_empty() {
+        // Enough content hits leave no room for title-only ones: mark the content hits whose
+        // titles match instead of scanning every title.
+        let res = ws.index.search(corpus, &q, &opts);
+        let kept: Vec<NodeId> =
+            res.hits.iter().map(|h| h.node).filter(|n| retrievable(*n)).take(a.top_k).collect();
+        if kept.len() >= a.top_k {
+            let scores = ws.fuzzy.score_nodes(&q, &kept);
+            let titles = kept
+                .iter()
+                .zip(scores)
+                .filter_map(|(n, s)| {
+                    s.map(|score| Hit {
+                        node: *n,
+                        score,
+                        source: HitSource::Fuzzy,
+                        scorer: Scorer::Skillnav,
+                        copies: Vec::new(),
+                    })
+                })
+                .collect();
+            (res, titles)
+        } else {
+            (res, ws.fuzzy.search(&q, opts.top_k))
+        }
+    } else {
+        search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)
+    };
     let mut hits: Vec<(Value, NodeId)> = Vec::new();
     for h in res.hits.iter().chain(titles.iter()).filter(|h| retrievable(h.node)) {
         let signal = match h.source {
