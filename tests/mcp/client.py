@@ -249,10 +249,18 @@ async def contract_server(paths: list[str]) -> None:
     hidden = "skills/notes/SKILL.md#notes/find"
     recipe = WORK / "contract.json"
     out = cli("recipe", "save", "contract", *paths, "--exposure", f"{hidden}=hidden",
-              "--exposure", "skills/deploy=explicit", "--exposure", "hono-mini/hono=hidden", "--file", str(recipe))
+              "--exposure", "skills/deploy=explicit", "--exposure", "hono-mini/hono=hidden",
+              "--exposure", "skills/notes/SKILL.md#notes/record=always", "--file", str(recipe))
     assert out.returncode == 0, out.stderr
     async with stdio_client(server(paths, "--recipe", str(recipe))) as (r, w), ClientSession(r, w) as s:
-        await s.initialize()
+        init = await s.initialize()
+        instructions = init.instructions or ""
+        check("Write the note with a dated heading" in instructions and "skills/notes/SKILL.md#notes/record" in instructions,
+              "always sections are in the instructions", instructions)
+        check("with grep" not in instructions and "Rollback" not in instructions, "instructions hold no hidden or explicit text")
+        listing = instructions.split("<available_skills>")[1].split("</available_skills>")[0]
+        check("<name>\nnotes\n</name>" in listing and "deploy" not in listing and "hono" not in listing,
+              "the instructions' listing holds listed skills only", listing)
         hits = (await call(s, "search", query="grep note text"))["hits"]
         check(all(h["id"] != hidden for h in hits), "hidden section is never a search hit", hits)
         rd = await call(s, "read", ids=[hidden])
