@@ -170,12 +170,29 @@ fn main() {
         let _ = ws.fuzzy.search(q, 8);
         fuzzy.push(t.elapsed());
     }
-    // Reads of 8k tokens: runs of consecutive documents, packed until the budget is full.
-    let docs: Vec<String> = ws.index.documents().map(|d| ws.corpus.node(d).id.clone()).collect();
+    // Reads of 8k tokens: runs of consecutive documents whose sizes add up to just under
+    // 8000 tokens (and at most 200 ids), so every read packs all of them.
+    let mut chunks: Vec<Vec<String>> = Vec::new();
+    let (mut cur, mut sum) = (Vec::new(), 0u64);
+    for d in ws.index.documents() {
+        let t = ws.tokens_of(d);
+        if t > 4_000 {
+            continue;
+        }
+        if sum + t > 8_000 || cur.len() == 200 {
+            chunks.push(std::mem::take(&mut cur));
+            sum = 0;
+        }
+        cur.push(ws.corpus.node(d).id.clone());
+        sum += t;
+        if chunks.len() == 20 {
+            break;
+        }
+    }
     let mut reads = Vec::new();
     let mut tokens_read = Vec::new();
     for round in 0..5 {
-        for chunk in docs.chunks(200).step_by(5).take(20) {
+        for chunk in &chunks {
             let args = ReadArgs { ids: chunk.to_vec(), max_tokens: Some(8_000), ..ReadArgs::default() };
             let t = Instant::now();
             let v = read(&ws, &args).unwrap_or_else(|e| panic!("read: {e}"));
