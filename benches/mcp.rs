@@ -193,7 +193,7 @@ fn main() {
     let mut tokens_read = Vec::new();
     for round in 0..5 {
         for chunk in &chunks {
-            let args = ReadArgs { ids: chunk.to_vec(), max_tokens: Some(8_000), ..ReadArgs::default() };
+            let args = ReadArgs { ids: chunk.clone(), max_tokens: Some(8_000), ..ReadArgs::default() };
             let t = Instant::now();
             let v = read(&ws, &args).unwrap_or_else(|e| panic!("read: {e}"));
             reads.push(t.elapsed());
