@@ -308,6 +308,22 @@ async def prompts_server(paths: list[str]) -> None:
         check(got.messages[0].content.text.encode() == want.stdout, "a prompt expands to the recipe's brief")  # type: ignore[union-attr]
 
 
+async def lazytools_server() -> None:
+    bundle = [str(FIXTURES / "lazytools" / "hono-docs")]
+    async with stdio_client(server(bundle)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        for args, cli_args in [
+            ({"query": "middleware", "format": "lazytools"}, ["--query", "middleware", "--format", "lazytools"]),
+            ({"task": "routing", "format": "lazytools", "mode": "extract", "top_k": 3, "max_chars": 2000},
+             ["--query", "routing", "--format", "lazytools", "--mode", "extract", "--top-k", "3", "--max-chars", "2000"]),
+        ]:
+            got = text_of(await s.call_tool("brief", args))
+            want = cli("brief", *bundle, *cli_args)
+            assert want.returncode == 0, want.stderr
+            assert got.encode() == want.stdout, f"brief {args}:\n{got}\n--- cli ---\n{want.stdout.decode()}"
+        ok("brief format=lazytools equals skillnav brief --format lazytools (query_skill)")
+
+
 async def main() -> None:
     shutil.copytree(FIXTURES / "curate" / "skills", WORK / "skills")
     shutil.copytree(FIXTURES / "curate" / "hono-mini", WORK / "hono-mini")
@@ -315,6 +331,7 @@ async def main() -> None:
     await contract_server(paths)
     await prompts_server(paths)
     await plain_server(paths)
+    await lazytools_server()
     print("all checks passed", flush=True)
 
 
