@@ -1,4 +1,4 @@
-//! Settings every front end reads: `[search]`, `[brief]` and `[clipboard]` of
+//! Settings every front end reads: `[search]`, `[brief]`, `[clipboard]` and `[agent.*]` of
 //! `assets/config.toml` (embedded), overridden key by key by the user's `config.toml` in
 //! [`crate::util::paths::config_dir`]. The TUI adds its `[ui]` table on top
 //! (`crate::tui::config`); [`Settings`] here ignores tables it does not know.
@@ -77,8 +77,18 @@ impl Default for ClipboardSettings {
     }
 }
 
-/// The settings of `[search]`, `[brief]` and `[clipboard]` (other tables are ignored).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+/// Agent listing profiles (`[agent.<name>]`); `claude-code` is the one modelled.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AgentSettings {
+    /// `[agent.claude-code]`: Claude Code's skill listing budget.
+    #[serde(rename = "claude-code")]
+    pub claude_code: crate::skill::budget::BudgetProfile,
+}
+
+/// The settings of `[search]`, `[brief]`, `[clipboard]` and `[agent]` (other tables are
+/// ignored).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// `[search]`.
@@ -87,6 +97,8 @@ pub struct Settings {
     pub brief: BriefSettings,
     /// `[clipboard]`.
     pub clipboard: ClipboardSettings,
+    /// `[agent.*]`.
+    pub agent: AgentSettings,
 }
 
 impl Settings {

@@ -40,7 +40,7 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     if opts.namespace {
         formats::namespace_skills(&mut corpus);
     }
-    formats::resolve_scopes(&mut corpus, opts.first_wins);
+    formats::resolve_scopes_with(&mut corpus, opts.effective_precedence());
     corpus
 }
 

@@ -14,8 +14,10 @@ use crate::tokens::Encoding;
     about = "Terminal navigator for agent skills and doc trees: drill, search (BM25 + fuzzy), \
              see byte and token sizes, curate sections and copy briefs",
     args_conflicts_with_subcommands = true,
-    after_help = "With no PATH: the skills in ./.claude/skills, ./.agents/skills, ~/.claude/skills \
-                  and ~/.agents/skills; if there are none, the bundled sample skill."
+    after_help = "With no PATH: every agent's skill folders of the project and of $HOME \
+                  (.claude/skills, .agents/skills, .cursor/skills, .gemini/skills, .github/skills, \
+                  .opencode/skills, ~/.codex/skills and more; see docs/AGENTS.md), with --agent \
+                  only the ones that agent reads; if there are none, the bundled sample skill."
 )]
 pub struct Cli {
     /// Folders or files to open in the TUI.
@@ -44,9 +46,19 @@ pub struct GlobalOpts {
     /// Token encoding for sizes and budgets.
     #[arg(long, global = true, default_value = "o200k_base", value_parser = parse_encoding)]
     pub encoding: Encoding,
-    /// Same-named skills across scopes: the first root wins (default: the last wins).
+    /// Same-named skills across scopes: the first root wins (default: the last wins); the
+    /// same as `--precedence first-wins`.
     #[arg(long, global = true)]
     pub first_wins: bool,
+    /// Which of two same-named skills wins: `claude-code` (personal over project over
+    /// plugin), `spec` (project over user), `last-wins` (the later root, the default) or
+    /// `first-wins`.
+    #[arg(long, global = true, value_parser = ["claude-code", "spec", "last-wins", "first-wins"])]
+    pub precedence: Option<String>,
+    /// With no PATH: open only this agent's skill folders (`claude-code`, `cursor`, `codex`,
+    /// `gemini`, `copilot`, `opencode`); `list`: the listing as this agent sends it.
+    #[arg(long, global = true, value_parser = crate::formats::agents::AGENT_NAMES)]
+    pub agent: Option<String>,
     /// Read symlinks that point outside the opened roots.
     #[arg(long, global = true)]
     pub follow_links: bool,
@@ -131,6 +143,10 @@ pub enum Command {
         /// Cut the listing to N characters, ending with `...`.
         #[arg(long)]
         max_chars: Option<usize>,
+        /// With `--agent claude-code`, JSON: per skill whether its entry fits, is cut at the
+        /// entry cap or loses its description for the listing budget.
+        #[arg(long)]
+        json: bool,
     },
     /// Sections of each catalog (catalog.json, or generated for `Skill_Seekers` skills) by
     /// complexity, with sizes.

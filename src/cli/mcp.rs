@@ -10,7 +10,7 @@ pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
     use crate::agent::limits::Limits;
     use crate::agent::workspace::WorkspaceConfig;
     use crate::curate::recipe::{Store, default_dir};
-    let specs = super::open::specs(&a.paths, false)?;
+    let specs = super::open::specs_for(&a.paths, false, g.agent.as_deref())?;
     let recipes_dir = a.recipes.clone().or_else(default_dir);
     let recipe = match &a.recipe {
         Some(r) => Some(resolve_recipe(r, recipes_dir.clone().map(Store::new).as_ref())?),

@@ -86,9 +86,13 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             out.flush().ok();
             return Ok(code);
         }
-        Some(Command::List { paths, format, max_chars }) => {
+        Some(Command::List { paths, format, max_chars, json }) => {
             let corpus = open::open(&paths, &g)?;
-            skills::list(&mut out, &corpus, &format, max_chars)
+            match g.agent.as_deref() {
+                Some(agent @ "claude-code") => skills::list_budget(&mut out, &corpus, agent, json),
+                _ if json => anyhow::bail!("list --json needs --agent claude-code"),
+                _ => skills::list(&mut out, &corpus, &format, max_chars),
+            }
         }
         Some(Command::Topics { paths }) => {
             let corpus = open::open(&paths, &g)?;
@@ -208,7 +212,7 @@ pub enum RecipeRef {
 pub type TuiLauncher<'a> = &'a dyn Fn(TuiRequest) -> anyhow::Result<()>;
 
 fn run_tui(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
-    let specs = open::specs(&cli.paths, cli.sample)?;
+    let specs = open::specs_for(&cli.paths, cli.sample, cli.global.agent.as_deref())?;
     let request = TuiRequest {
         specs,
         encoding: cli.global.encoding,

@@ -9,14 +9,14 @@ use crate::formats::{self, LoadOptions, RootSpec};
 use crate::model::Corpus;
 
 /// The root specs for `paths`: the given paths (each must exist), else the discovered
-/// skill roots, else the bundled sample skill.
-pub fn specs(paths: &[PathBuf], sample: bool) -> anyhow::Result<Vec<RootSpec>> {
+/// skill roots (only the folders `agent` reads, when given), else the bundled sample skill.
+pub fn specs_for(paths: &[PathBuf], sample: bool, agent: Option<&str>) -> anyhow::Result<Vec<RootSpec>> {
     if sample {
         return sample_spec();
     }
     if paths.is_empty() {
         let cwd = std::env::current_dir().context("current directory")?;
-        let found = formats::discover_roots(&cwd);
+        let found = formats::discover_roots_for(&cwd, agent);
         if found.is_empty() {
             return sample_spec();
         }
@@ -61,7 +61,12 @@ pub fn io_reason(e: &std::io::Error) -> String {
 
 /// Load options from the global flags.
 pub fn load_options(g: &GlobalOpts) -> LoadOptions {
-    LoadOptions { follow_links: g.follow_links, first_wins: g.first_wins, namespace: g.namespace }
+    LoadOptions {
+        follow_links: g.follow_links,
+        first_wins: g.first_wins,
+        namespace: g.namespace,
+        precedence: g.precedence.as_deref().and_then(formats::Precedence::parse).unwrap_or_default(),
+    }
 }
 
 /// Load every spec into one corpus ([`crate::agent::workspace::load_corpus`]).
@@ -71,6 +76,6 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
 
 /// [`specs`] then [`load`].
 pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
-    let specs = specs(paths, false)?;
+    let specs = specs_for(paths, false, g.agent.as_deref())?;
     Ok(load(&specs, g))
 }

@@ -8,9 +8,10 @@ use anyhow::Context;
 use crate::formats::catalog;
 use crate::frontmatter;
 use crate::model::{Corpus, Flag, NodeId, NodeKind};
+use crate::skill::budget::{self, BudgetProfile, budget_json};
 use crate::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use crate::skill::validate::{
-    Profile, SkillReport, has_errors, report_json, report_lines, validate_skill_md,
+    Finding, Profile, Severity, SkillReport, has_errors, report_json, report_lines, validate_skill_md,
 };
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize_line;
@@ -68,6 +69,13 @@ pub fn validate(
             findings,
         });
     }
+    if profile == Profile::ClaudeCode {
+        for (name, f) in budget_findings(corpus) {
+            if let Some(r) = reports.iter_mut().find(|r| r.name == name) {
+                r.findings.push(f);
+            }
+        }
+    }
     let errors = reports.iter().any(|r| has_errors(&r.findings));
     if as_json {
         serde_json::to_writer_pretty(&mut *out, &report_json(profile, &reports))?;
@@ -78,9 +86,10 @@ pub fn validate(
                 writeln!(out, "{}", sanitize_line(&line))?;
             }
         }
-        let (e, w) = reports.iter().flat_map(|r| &r.findings).fold((0, 0), |(e, w), f| {
-            if f.severity == crate::skill::validate::Severity::Error { (e + 1, w) } else { (e, w + 1) }
-        });
+        let (e, w) = reports
+            .iter()
+            .flat_map(|r| &r.findings)
+            .fold((0, 0), |(e, w), f| if f.severity == Severity::Error { (e + 1, w) } else { (e, w + 1) });
         let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         writeln!(
             out,
@@ -94,15 +103,9 @@ pub fn validate(
     Ok(i32::from(errors))
 }
 
-/// `list`: the listing of every skill that is not shadowed, in tree order.
-pub fn list(
-    out: &mut dyn Write,
-    corpus: &Corpus,
-    format: &str,
-    max_chars: Option<usize>,
-) -> anyhow::Result<()> {
-    let format = ListingFormat::parse(format).context("unknown --format")?;
-    let entries: Vec<ListingEntry> = skill_files(corpus)
+/// The listing entries of every skill that is not shadowed, in tree order.
+fn listing_entries(corpus: &Corpus) -> Vec<ListingEntry> {
+    skill_files(corpus)
         .into_iter()
         .filter(|s| !corpus.node(s.skill).flags.has(Flag::Shadowed))
         .map(|s| {
@@ -122,10 +125,75 @@ pub fn list(
             }
             e
         })
-        .collect();
+        .collect()
+}
+
+/// `list`: the listing of every skill that is not shadowed, in tree order.
+pub fn list(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    format: &str,
+    max_chars: Option<usize>,
+) -> anyhow::Result<()> {
+    let format = ListingFormat::parse(format).context("unknown --format")?;
+    let entries = listing_entries(corpus);
     let text = format_listing(&entries, ListingOptions { format, max_chars, ..Default::default() });
     writeln!(out, "{text}")?;
     Ok(())
+}
+
+/// The Claude Code budget profile: `[agent.claude-code]` of config.toml, with
+/// `SLASH_COMMAND_TOOL_CHAR_BUDGET` pinning the budget when set.
+pub fn claude_code_profile() -> BudgetProfile {
+    let (settings, _) = crate::config::load();
+    let pinned = std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok();
+    settings.agent.claude_code.with_override(pinned.as_deref())
+}
+
+/// `list --agent claude-code`: the listing as the agent sends it (names kept, entries cut
+/// at the cap, descriptions dropped over budget), or with `as_json` the fate of each entry
+/// ([`budget_json`]).
+pub fn list_budget(out: &mut dyn Write, corpus: &Corpus, agent: &str, as_json: bool) -> anyhow::Result<()> {
+    let profile = claude_code_profile();
+    let b = budget::apply(&listing_entries(corpus), &profile);
+    if as_json {
+        serde_json::to_writer_pretty(&mut *out, &budget_json(agent, &profile, &b))?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}", b.text())?;
+    }
+    Ok(())
+}
+
+/// Validate findings from the Claude Code listing budget, per skill name: an entry over the
+/// cap (and by how much), and a description dropped because the listing is over budget.
+fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
+    let profile = claude_code_profile();
+    let b = budget::apply(&listing_entries(corpus), &profile);
+    let mut out = Vec::new();
+    for e in &b.entries {
+        if e.truncated_by > 0 {
+            let message = format!(
+                "description + when_to_use is {} chars; Claude Code cuts the entry at {} ({} chars lost)",
+                e.entry_chars, profile.entry_cap, e.truncated_by
+            );
+            out.push((
+                e.name.clone(),
+                Finding { severity: Severity::Warning, rule: "listing-entry-cap", message, line: None },
+            ));
+        }
+        if e.dropped {
+            let message = format!(
+                "description dropped from the Claude Code listing: it needs {} of {} chars; only the name is sent",
+                b.needed_chars, b.budget_chars
+            );
+            out.push((
+                e.name.clone(),
+                Finding { severity: Severity::Warning, rule: "listing-budget", message, line: None },
+            ));
+        }
+    }
+    out
 }
 
 /// `topics`: catalog sections by complexity with sizes, per skill that has (or, for a

@@ -38,6 +38,7 @@ use std::path::Path;
 use crate::model::{Corpus, Format, Node, NodeKind, Warning};
 use walk::loader::{Loader, file_format};
 
+pub mod agents;
 pub mod catalog;
 pub mod doc_tree;
 pub mod git_adr;
@@ -52,8 +53,11 @@ pub mod skill;
 mod spec;
 pub mod walk;
 
-pub use roots::{discover_roots, root_specs};
-pub use scopes::{mark_cross_root_aliases, namespace_root, namespace_skills, resolve_scopes};
+pub use roots::{discover_roots, discover_roots_for, root_specs};
+pub use scopes::{
+    Precedence, mark_cross_root_aliases, namespace_root, namespace_skills, resolve_scopes,
+    resolve_scopes_with,
+};
 pub use skill::{frontmatter_meta, frontmatter_warnings};
 pub use spec::{LoadOptions, RootSpec};
 

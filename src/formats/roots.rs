@@ -33,31 +33,22 @@ pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
         .collect()
 }
 
-/// The default roots when no PATH is given, in this order: `cwd/.claude/skills`,
-/// `cwd/.agents/skills` (label `project`), `~/.claude/skills`, `~/.agents/skills` (label
-/// `user`; home from `directories::BaseDirs`). Only existing folders; a folder reached
-/// twice (cwd is home) is listed once; labels deduplicated (`project-2`, `user-2`).
+/// The default roots when no PATH is given: every agent's skill folders that exist
+/// ([`super::agents::discover`]: project folders under `cwd`, user folders under `$HOME`),
+/// labelled `<agent>-<scope>` (`claude-code-project`, `cursor-user`), deduplicated
+/// (`-2`). A folder reached twice (cwd is home) is listed once.
 pub fn discover_roots(cwd: &Path) -> Vec<RootSpec> {
-    let mut cands: Vec<(PathBuf, &str)> =
-        vec![(cwd.join(".claude/skills"), "project"), (cwd.join(".agents/skills"), "project")];
-    if let Some(home) = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()) {
-        cands.push((home.join(".claude/skills"), "user"));
-        cands.push((home.join(".agents/skills"), "user"));
-    }
-    let mut seen = HashSet::new();
+    discover_roots_for(cwd, None)
+}
+
+/// [`discover_roots`] for the folders one agent reads (all when `agent` is `None`).
+pub fn discover_roots_for(cwd: &Path, agent: Option<&str>) -> Vec<RootSpec> {
+    let home = super::agents::home_dir();
     let mut taken = HashSet::new();
-    let mut out = Vec::new();
-    for (path, scope) in cands {
-        if !path.is_dir() {
-            continue;
-        }
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if !seen.insert(real) {
-            continue;
-        }
-        out.push(RootSpec { label: unique(scope, &mut taken), path });
-    }
-    out
+    super::agents::discover(cwd, home.as_deref(), agent)
+        .into_iter()
+        .map(|(path, label)| RootSpec { label: unique(&label, &mut taken), path })
+        .collect()
 }
 
 fn base_label(real: &Path) -> String {
@@ -95,14 +86,14 @@ mod tests {
         let specs = discover_roots(t.path());
         let project: Vec<(&str, PathBuf)> = specs
             .iter()
-            .filter(|s| s.label.starts_with("project"))
+            .filter(|s| s.label.ends_with("-project"))
             .map(|s| (s.label.as_str(), s.path.clone()))
             .collect();
         assert_eq!(
             project,
             vec![
-                ("project", t.path().join(".claude/skills")),
-                ("project-2", t.path().join(".agents/skills"))
+                ("claude-code-project", t.path().join(".claude/skills")),
+                ("agents-project", t.path().join(".agents/skills"))
             ]
         );
     }

@@ -1,7 +1,7 @@
 //! Skill scopes across roots (docs/FORMATS.md §5.2 `loadSkillsDirs`): several skill roots (project
 //! `.claude/skills`, user `~/.claude/skills`, plugin folders) are merged by skill name.
 //! Same-named skills are resolved by precedence — the last root wins by default, the first
-//! with `--first-wins` — and the losers stay visible, flagged `shadowed`, with a warning
+//! with `--first-wins`, or a named profile ([`Precedence`]) — and the losers stay visible, flagged `shadowed`, with a warning
 //! naming the winner. Roots with the same real path are opened once ([`super::root_specs`]);
 //! a file reached again by a later root (a folder and a file inside it both opened) is kept
 //! but flagged `alias` ([`mark_cross_root_aliases`]), so it is counted once.
@@ -9,20 +9,90 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use super::agents::Scope;
 use crate::model::{Corpus, Flag, NodeId, NodeKind, Warning};
+
+/// Which of two same-named skills in different roots wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precedence {
+    /// The later root wins (skillnav's default: user folders come after project folders).
+    #[default]
+    LastWins,
+    /// The earlier root wins (`--first-wins`).
+    FirstWins,
+    /// Claude Code: personal (user) over project over plugin; equal scopes: the earlier root.
+    ClaudeCode,
+    /// The Agent Skills guide: project over user over plugin; equal scopes: the earlier root.
+    Spec,
+}
+
+impl Precedence {
+    /// Parse `last-wins` / `first-wins` / `claude-code` / `spec`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "last-wins" => Some(Self::LastWins),
+            "first-wins" => Some(Self::FirstWins),
+            "claude-code" => Some(Self::ClaudeCode),
+            "spec" => Some(Self::Spec),
+            _ => None,
+        }
+    }
+
+    /// The name [`Precedence::parse`] reads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::LastWins => "last-wins",
+            Self::FirstWins => "first-wins",
+            Self::ClaudeCode => "claude-code",
+            Self::Spec => "spec",
+        }
+    }
+
+    /// Rank of a root's scope (higher wins); roots whose label names no scope count as
+    /// project folders.
+    fn rank(self, label: &str) -> u8 {
+        let scope = super::agents::scope_of_label(label).unwrap_or(Scope::Project);
+        match (self, scope) {
+            (Self::LastWins | Self::FirstWins, _) => 0,
+            (Self::ClaudeCode, Scope::User) | (Self::Spec, Scope::Project) => 2,
+            (Self::ClaudeCode, Scope::Project) | (Self::Spec, Scope::User) => 1,
+            (_, Scope::Plugin) => 0,
+        }
+    }
+
+    /// Why the winner wins, for the shadowed skill's warning (`None` for the plain
+    /// root-order rules, whose warning stays `shadowed by X (same skill name)`).
+    fn reason(self) -> Option<&'static str> {
+        match self {
+            Self::LastWins | Self::FirstWins => None,
+            Self::ClaudeCode => Some("claude-code precedence: personal over project over plugin"),
+            Self::Spec => Some("spec precedence: project over user"),
+        }
+    }
+}
+
+/// [`resolve_scopes_with`] by root order: the last root wins, or the first with
+/// `first_wins`.
+pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
+    resolve_scopes_with(corpus, if first_wins { Precedence::FirstWins } else { Precedence::LastWins })
+}
 
 /// Mark shadowed skills in a corpus of several roots. Skills are compared by their name
 /// (the node title: frontmatter `name`, else the folder name). Within one root, the first
-/// of two same-named skills wins (a root is one scope). Returns the shadowed skill nodes.
+/// of two same-named skills wins (a root is one scope); across roots `precedence` decides
+/// (the scope a root label names, [`super::agents::scope_of_label`], then root order). The
+/// loser gets `meta.shadowed_by` (the winner's id) and, for the scope profiles,
+/// `meta.shadowed_why`. Returns the shadowed skill nodes.
 ///
 /// Runs [`mark_cross_root_aliases`] first (this is the step every caller runs once all
 /// roots are merged), so files loaded by two roots are counted once.
-pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
+pub fn resolve_scopes_with(corpus: &mut Corpus, precedence: Precedence) -> Vec<NodeId> {
     mark_cross_root_aliases(corpus);
-    // name → (winner, its root position)
-    let mut winners: HashMap<String, (NodeId, usize)> = HashMap::new();
+    // name → (winner, its root position, its rank)
+    let mut winners: HashMap<String, (NodeId, usize, u8)> = HashMap::new();
     let mut shadowed: Vec<(NodeId, NodeId)> = Vec::new();
     for (ri, root) in corpus.roots.clone().into_iter().enumerate() {
+        let rank = precedence.rank(&corpus.node(root).title);
         for n in corpus.preorder(root) {
             let node = corpus.node(n);
             if node.kind != NodeKind::Skill || corpus.is_copy(n) {
@@ -31,13 +101,13 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
             let name = node.title.clone();
             match winners.get(&name).copied() {
                 None => {
-                    winners.insert(name, (n, ri));
+                    winners.insert(name, (n, ri, rank));
                 }
-                Some((w, wr)) if wr != ri && !first_wins => {
+                Some((w, wr, wrank)) if wr != ri && beats(precedence, rank, wrank) => {
                     shadowed.push((w, n));
-                    winners.insert(name, (n, ri));
+                    winners.insert(name, (n, ri, rank));
                 }
-                Some((w, _)) => shadowed.push((n, w)),
+                Some((w, _, _)) => shadowed.push((n, w)),
             }
         }
     }
@@ -50,12 +120,28 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
             && node.meta.get("shadowed_by").and_then(|v| v.as_str()) == Some(winner_id.as_str());
         node.flags.set(Flag::Shadowed);
         node.meta.insert("shadowed_by".into(), winner_id.clone().into());
+        if let Some(why) = precedence.reason() {
+            node.meta.insert("shadowed_why".into(), why.into());
+        }
         if !again {
-            node.warnings.push(Warning::new(format!("shadowed by {winner_id} (same skill name)")));
+            let msg = match precedence.reason() {
+                Some(why) => format!("shadowed by {winner_id} (same skill name; {why})"),
+                None => format!("shadowed by {winner_id} (same skill name)"),
+            };
+            node.warnings.push(Warning::new(msg));
         }
         out.push(loser);
     }
     out
+}
+
+/// Whether a skill of a later root with `rank` beats the current winner of `wrank`.
+fn beats(precedence: Precedence, rank: u8, wrank: u8) -> bool {
+    match precedence {
+        Precedence::LastWins => true,
+        Precedence::FirstWins => false,
+        Precedence::ClaudeCode | Precedence::Spec => rank > wrank,
+    }
 }
 
 /// Flag `alias` every file node whose file on disk (its source's absolute path) was already
@@ -161,6 +247,23 @@ mod tests {
         assert_eq!(resolve_scopes(&mut c, true), vec![b]);
         assert!(!c.node(a).flags.has(Flag::Shadowed));
         assert_eq!(c.node(b).meta["shadowed_by"], "project/pdf");
+    }
+
+    #[test]
+    fn claude_code_profile_prefers_personal_and_spec_prefers_project() {
+        let mut c = Corpus::new();
+        let u = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, "claude-code-user", ""));
+        let a = c.add_child(u, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"));
+        let p = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, "claude-code-project", ""));
+        let b = c.add_child(p, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"));
+        c.finalize();
+        let mut cc = c.clone();
+        assert_eq!(resolve_scopes_with(&mut cc, Precedence::ClaudeCode), vec![b]);
+        assert_eq!(
+            cc.node(b).warnings[0].message,
+            "shadowed by claude-code-user/pdf (same skill name; claude-code precedence: personal over project over plugin)"
+        );
+        assert_eq!(resolve_scopes_with(&mut c, Precedence::Spec), vec![a]);
     }
 
     #[test]

@@ -13,6 +13,16 @@ pub struct LoadOptions {
     pub first_wins: bool,
     /// Prefix skill names with their scope (`project:pdf`), context-chef's namespace option.
     pub namespace: bool,
+    /// Which same-named skill wins (`--precedence`); `first_wins` set overrides it.
+    pub precedence: super::Precedence,
+}
+
+impl LoadOptions {
+    /// The precedence in force: [`super::Precedence::FirstWins`] when `first_wins` is set,
+    /// else `precedence`.
+    pub fn effective_precedence(&self) -> super::Precedence {
+        if self.first_wins { super::Precedence::FirstWins } else { self.precedence }
+    }
 }
 
 /// One root to open.

@@ -30,7 +30,7 @@ impl Default for UiSettings {
 }
 
 /// All settings.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// `[ui]`.
@@ -41,6 +41,8 @@ pub struct Settings {
     pub brief: BriefSettings,
     /// `[clipboard]`.
     pub clipboard: ClipboardSettings,
+    /// `[agent.*]`.
+    pub agent: crate::config::AgentSettings,
 }
 
 impl Settings {

@@ -1,4 +1,5 @@
 //! The real `skillnav` binary: subcommands, JSON shapes and exit codes.
 
+mod agents;
 mod commands;
 mod curate;

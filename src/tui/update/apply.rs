@@ -213,7 +213,7 @@ fn load_done(app: &mut App) -> bool {
         if app.load_opts.namespace {
             crate::formats::namespace_skills(corpus);
         }
-        crate::formats::resolve_scopes(corpus, app.load_opts.first_wins);
+        crate::formats::resolve_scopes_with(corpus, app.load_opts.effective_precedence());
         clear_layers(app);
         app.preview.invalidate();
     }

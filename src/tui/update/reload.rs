@@ -52,7 +52,7 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         crate::formats::namespace_root(&mut replaced, r);
     }
     if replaced.roots.len() > 1 || app.load_opts.namespace {
-        crate::formats::resolve_scopes(&mut replaced, app.load_opts.first_wins);
+        crate::formats::resolve_scopes_with(&mut replaced, app.load_opts.effective_precedence());
     }
     let new = Arc::new(replaced);
     app.corpus = Arc::clone(&new);
