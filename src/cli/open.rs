@@ -66,6 +66,7 @@ pub fn load_options(g: &GlobalOpts) -> LoadOptions {
         first_wins: g.first_wins,
         namespace: g.namespace,
         precedence: g.precedence.as_deref().and_then(formats::Precedence::parse).unwrap_or_default(),
+        agent: g.agent.clone(),
     }
 }
 

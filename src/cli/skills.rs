@@ -155,7 +155,7 @@ pub fn claude_code_profile() -> BudgetProfile {
 /// ([`budget_json`]).
 pub fn list_budget(out: &mut dyn Write, corpus: &Corpus, agent: &str, as_json: bool) -> anyhow::Result<()> {
     let profile = claude_code_profile();
-    let b = budget::apply(&listing_entries(corpus), &profile);
+    let b = budget::corpus_budget(corpus, &profile).listing;
     if as_json {
         serde_json::to_writer_pretty(&mut *out, &budget_json(agent, &profile, &b))?;
         writeln!(out)?;
@@ -169,7 +169,7 @@ pub fn list_budget(out: &mut dyn Write, corpus: &Corpus, agent: &str, as_json: b
 /// cap (and by how much), and a description dropped because the listing is over budget.
 fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
     let profile = claude_code_profile();
-    let b = budget::apply(&listing_entries(corpus), &profile);
+    let b = budget::corpus_budget(corpus, &profile).listing;
     let mut out = Vec::new();
     for e in &b.entries {
         if e.truncated_by > 0 {

@@ -15,6 +15,8 @@ pub struct LoadOptions {
     pub namespace: bool,
     /// Which same-named skill wins (`--precedence`); `first_wins` set overrides it.
     pub precedence: super::Precedence,
+    /// The agent whose folders were discovered (`--agent`), if one was named.
+    pub agent: Option<String>,
 }
 
 impl LoadOptions {

@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 
+use crate::model::{Corpus, Flag, NodeId, NodeKind};
 use crate::skill::listing::ListingEntry;
 
 /// Which skills lose their description first when the listing is over budget.
@@ -249,6 +250,51 @@ pub fn apply(entries: &[ListingEntry], profile: &BudgetProfile) -> ListingBudget
     }
     let sent = out.iter().map(|e| chars(&e.line)).sum::<usize>() + newlines;
     ListingBudget { budget_chars: budget, needed_chars: needed, sent_chars: sent, entries: out, dropped }
+}
+
+/// The listing of a whole corpus as one agent sees it: the budget applied to the entries
+/// of every skill that is neither a copy nor shadowed, in tree order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusBudget {
+    /// The listing and each entry's fate.
+    pub listing: ListingBudget,
+    /// The skill node of each entry (same order as `listing.entries`).
+    pub skills: Vec<NodeId>,
+}
+
+impl CorpusBudget {
+    /// The fate of skill node `id`, `None` when it is not listed (shadowed, a copy).
+    pub fn fate_of(&self, id: NodeId) -> Option<&EntryFate> {
+        self.skills.iter().position(|s| *s == id).and_then(|i| self.listing.entries.get(i))
+    }
+}
+
+/// The listing entries of the skills of `roots` an agent sees (not copies, not shadowed),
+/// in tree order, with their nodes. A namespaced title (`user:pdf`, `--namespace`) names
+/// the entry.
+pub fn corpus_entries(corpus: &Corpus, roots: &[NodeId]) -> Vec<(NodeId, ListingEntry)> {
+    let mut out = Vec::new();
+    for root in roots {
+        for id in corpus.preorder(*root) {
+            let n = corpus.node(id);
+            if n.kind != NodeKind::Skill || corpus.is_copy(id) || n.flags.has(Flag::Shadowed) {
+                continue;
+            }
+            let mut e = crate::skill::layers::listing_entry(corpus, id);
+            if n.title.ends_with(&format!(":{}", e.name)) {
+                e.name.clone_from(&n.title);
+            }
+            out.push((id, e));
+        }
+    }
+    out
+}
+
+/// [`apply`] to the skills of every root of `corpus` ([`corpus_entries`]).
+pub fn corpus_budget(corpus: &Corpus, profile: &BudgetProfile) -> CorpusBudget {
+    let (skills, entries): (Vec<NodeId>, Vec<ListingEntry>) =
+        corpus_entries(corpus, &corpus.roots).into_iter().unzip();
+    CorpusBudget { listing: apply(&entries, profile), skills }
 }
 
 /// `list --agent … --json`: `{"schema": 1, "agent", "budget_chars", "needed_chars",

@@ -61,6 +61,14 @@ pub struct RootLayers {
     pub skills: Vec<SkillLayers>,
     /// Tokens of `format_listing(entries of the non-shadowed skills, available-skills)`.
     pub always_loaded_tokens: u64,
+    /// How many of `skills` the agent sees (not shadowed): the skills of that listing.
+    pub listed: usize,
+    /// Tokens of the listing of every skill the agent sees across all roots of the corpus
+    /// (all scopes together), when the corpus has more than one root.
+    pub all_scopes_tokens: Option<u64>,
+    /// The agent's listing budget over all roots, when the caller asks for it
+    /// ([`crate::skill::budget::corpus_budget`]).
+    pub budget: Option<crate::skill::budget::ListingBudget>,
 }
 
 /// The absolute path of a file node's source, else its root-relative path.
@@ -166,7 +174,8 @@ pub fn skill_layers(corpus: &Corpus, skill: NodeId, counter: TokenCounter) -> Sk
 }
 
 /// The layers of every skill below `root` (copies skipped) and the always-loaded cost of
-/// the root's listing (skills flagged `shadowed` are not listed).
+/// the root's listing (skills flagged `shadowed` are not listed), plus the cost of the
+/// listing across all roots when there are several.
 pub fn root_layers(corpus: &Corpus, root: NodeId, counter: TokenCounter) -> RootLayers {
     let skills: Vec<SkillLayers> = corpus
         .preorder(root)
@@ -179,9 +188,18 @@ pub fn root_layers(corpus: &Corpus, root: NodeId, counter: TokenCounter) -> Root
         .filter(|s| !corpus.node(s.skill).flags.has(Flag::Shadowed))
         .map(|s| s.entry.clone())
         .collect();
-    let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
-    let always = if entries.is_empty() { 0 } else { counter.count(&format_listing(&entries, opts)) };
-    RootLayers { root, skills, always_loaded_tokens: always }
+    let listed = entries.len();
+    let count = |entries: &[ListingEntry]| {
+        let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+        if entries.is_empty() { 0 } else { counter.count(&format_listing(entries, opts)) }
+    };
+    let always = count(&entries);
+    let all_scopes_tokens = (corpus.roots.len() > 1).then(|| {
+        let all: Vec<ListingEntry> =
+            crate::skill::budget::corpus_entries(corpus, &corpus.roots).into_iter().map(|(_, e)| e).collect();
+        count(&all)
+    });
+    RootLayers { root, skills, always_loaded_tokens: always, listed, all_scopes_tokens, budget: None }
 }
 
 /// `layers` JSON of a skill (for `tree --json`):

@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::support::fs::write;
+use crate::support::skills::{skill, thirty_skills};
 
 /// Run the binary in `cwd` with `home` as `$HOME` and an empty config folder.
 fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
@@ -26,25 +27,6 @@ fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
 fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-}
-
-fn skill(dir: &Path, name: &str, description: &str, when: Option<&str>) {
-    let when = when.map(|w| format!("when_to_use: {w}\n")).unwrap_or_default();
-    let text = format!("---\nname: {name}\ndescription: {description}\n{when}---\n\n# {name}\n\nBody.\n");
-    write(dir, &format!("{name}/SKILL.md"), text.as_bytes());
-}
-
-/// 30 skills `s01`…`s30`, each with a 300-char description except `s05`, whose
-/// description (1,000 chars) and `when_to_use` (699 chars) make a 1,700-char entry.
-fn thirty_skills(root: &Path) {
-    for i in 1..=30 {
-        let name = format!("s{i:02}");
-        if i == 5 {
-            skill(root, &name, &"d".repeat(1000), Some(&"w".repeat(699)));
-        } else {
-            skill(root, &name, &"d".repeat(300), None);
-        }
-    }
 }
 
 #[test]

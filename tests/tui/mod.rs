@@ -1,5 +1,6 @@
 //! The TUI driven headless: curation, the frontmatter editor, flows, screens.
 
+mod agents;
 mod curate;
 mod editor;
 mod flow;

@@ -123,6 +123,8 @@ pub enum Job {
         node: NodeId,
         /// Token encoding of the counts.
         encoding: Encoding,
+        /// The listing budget shown on roots (`[agent.claude-code]`).
+        profile: crate::skill::budget::BudgetProfile,
     },
     /// Highlight code blocks `(index, language, code)` with `theme`.
     Highlight {
@@ -185,9 +187,13 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
         }
         Effect::CopyText { built, route } => Job::CopyText { built, route, opts: copy_options(app) },
         Effect::Export(job) => Job::Export(*job),
-        Effect::Layers { generation, node } => {
-            Job::Layers { corpus: Arc::clone(&app.corpus), generation, node, encoding: app.encoding() }
-        }
+        Effect::Layers { generation, node } => Job::Layers {
+            corpus: Arc::clone(&app.corpus),
+            generation,
+            node,
+            encoding: app.encoding(),
+            profile: app.settings.agent.claude_code.clone(),
+        },
         Effect::Highlight { generation, node, width, blocks } => {
             Job::Highlight { generation, node, width, blocks, theme: app.theme.md.syntax() }
         }
@@ -254,8 +260,8 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             drop(job);
             emit(WorkerMsg::Exported(outcome));
         }
-        Job::Layers { corpus, generation, node, encoding } => {
-            let view = Arc::new(super::layers::compute(&corpus, node, TokenCounter::new(encoding)));
+        Job::Layers { corpus, generation, node, encoding, profile } => {
+            let view = Arc::new(super::layers::compute(&corpus, node, TokenCounter::new(encoding), &profile));
             drop(corpus);
             emit(WorkerMsg::Layers { generation, node, view });
         }

@@ -5,6 +5,7 @@
 //! [`crate::tui::view::layers::lines`].
 
 use crate::model::{Corpus, NodeId, NodeKind};
+use crate::skill::budget::{BudgetProfile, corpus_budget};
 use crate::skill::layers::{root_layers, skill_layers};
 use crate::tokens::TokenCounter;
 use crate::tui::state::preview::LayerView;
@@ -19,10 +20,13 @@ pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
     }
 }
 
-/// Compute the layers of `id` (a skill or a root) with exact counts.
-pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter) -> LayerView {
+/// Compute the layers of `id` (a skill or a root) with exact counts; a root also gets the
+/// agent's listing budget over all roots under `profile`.
+pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter, profile: &BudgetProfile) -> LayerView {
     if corpus.node(id).kind == NodeKind::Root {
-        LayerView::Root(root_layers(corpus, id, counter))
+        let mut r = root_layers(corpus, id, counter);
+        r.budget = Some(corpus_budget(corpus, profile).listing);
+        LayerView::Root(r)
     } else {
         LayerView::Skill(skill_layers(corpus, id, counter))
     }

@@ -133,6 +133,9 @@ pub struct App {
     pub curate: Curate,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<LayerView>>,
+    /// The Claude Code listing of the whole corpus under `[agent.claude-code]`, with the
+    /// `data_gen` it was computed for (kept up to date by `update`).
+    pub listing: Option<(u64, Arc<crate::skill::budget::CorpusBudget>)>,
 }
 
 impl App {
@@ -177,6 +180,7 @@ impl App {
             load_opts: crate::formats::LoadOptions::default(),
             curate,
             layers: HashMap::new(),
+            listing: None,
         };
         for r in app.corpus.roots.clone() {
             app.tree.expanded.insert(r);

@@ -18,6 +18,7 @@ use super::brief;
 
 /// Keep cursors visible and the preview on the current node.
 pub fn sync(app: &mut App) {
+    sync_listing(app);
     let a = areas(app);
     app.tree.clamp();
     app.tree.scroll_to_cursor(a.left.height as usize);
@@ -40,6 +41,15 @@ pub fn sync(app: &mut App) {
     if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
         *scroll = (*scroll).min(max_help);
     }
+}
+
+/// Recompute the Claude Code listing budget when the corpus changed.
+fn sync_listing(app: &mut App) {
+    if app.listing.as_ref().is_some_and(|(g, _)| *g == app.data_gen) {
+        return;
+    }
+    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code);
+    app.listing = Some((app.data_gen, Arc::new(b)));
 }
 
 /// Keep the preview on the current node at `width`×`height`: fetch or build the document,

@@ -74,7 +74,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                 format!("Always loaded ({encoding})"),
                 Role::Heading(2),
             )]));
-            let listed = r.skills.len();
+            let listed = r.listed;
             out.push(row(
                 "<available_skills>".into(),
                 tok(r.always_loaded_tokens),
@@ -83,6 +83,22 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                     if listed == 1 { "" } else { "s" }
                 ),
             ));
+            if let Some(all) = r.all_scopes_tokens {
+                out.push(row("all scopes".into(), tok(all), "the listing of every root together".into()));
+            }
+            if let Some(b) = r.budget.as_ref().filter(|b| b.needed_chars > b.budget_chars) {
+                let role = Role::Strong;
+                out.push(Line::from_spans(vec![
+                    Span::role("  ", Role::Text),
+                    Span::role(format!("claude-code {}", b.meter()), role),
+                ]));
+                if !b.dropped.is_empty() {
+                    out.push(Line::from_spans(vec![Span::role(
+                        format!("  descriptions dropped: {}", b.dropped.join(", ")),
+                        Role::Dim,
+                    )]));
+                }
+            }
             out.push(Line::new());
             out.push(Line::from_spans(vec![Span::role(
                 "Skills: metadata · body · references",

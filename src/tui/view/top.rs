@@ -1,6 +1,7 @@
 //! The top line: the search box (query, hit counts, "did you mean") on the left and
 //! `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱` (the selection's brief total against the token
-//! budget, red with the overage when over) on the right.
+//! budget, red with the overage when over) on the right, after the Claude Code listing
+//! meter when it is asked for or over budget.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -52,6 +53,23 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     out
 }
 
+/// The Claude Code listing meter, `listing 10,475 / 8,000 chars (131%) ·`: shown with
+/// `--agent claude-code`, or whenever the listing is over its budget (then red).
+fn listing_pieces(app: &App) -> Vec<Piece> {
+    let t = &app.theme;
+    let Some((_, b)) = &app.listing else { return Vec::new() };
+    let b = &b.listing;
+    let over = b.needed_chars > b.budget_chars;
+    if !over && app.load_opts.agent.as_deref() != Some("claude-code") {
+        return Vec::new();
+    }
+    if b.entries.is_empty() {
+        return Vec::new();
+    }
+    let style = if over { t.top.patch(t.error) } else { t.top };
+    vec![(format!(" {}", b.meter()), style), (" ·".into(), t.top)]
+}
+
 /// Draw the top line into `area` (and place the text cursor while searching).
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if area.area() == 0 {
@@ -80,7 +98,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         };
         left.push((info, t.top.patch(t.dim)));
     }
-    let right = budget_pieces(app);
+    let mut right = listing_pieces(app);
+    right.extend(budget_pieces(app));
     let mut line = fit(left, right, area.width as usize, 12);
     let w = line.width();
     if w < area.width as usize {

@@ -1,5 +1,6 @@
 //! The tree pane: one row per visible node with indent, ▸/▾, kind glyph, title, dim
-//! summary, flags, the exposure level (once any is set: own level bold, inherited dim),
+//! summary, flags, the Claude Code listing mark (`∅` description dropped for the budget,
+//! `✂164` entry cut by 164 chars), the exposure level (once any is set: own level bold, inherited dim),
 //! right-aligned bytes and tokens (`Σ` for containers, `…` while
 //! uncounted) and the selection mark (✓ full, ◐ partial).
 
@@ -85,6 +86,16 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     }
     if !node.warnings.is_empty() {
         right.push((" !".into(), t.warn));
+    }
+    if node.kind == NodeKind::Skill
+        && let Some((_, b)) = &app.listing
+        && let Some(f) = b.fate_of(row.id)
+    {
+        match f.fate() {
+            crate::skill::budget::Fate::Dropped => right.push((" ∅".into(), t.error)),
+            crate::skill::budget::Fate::Truncated => right.push((format!(" ✂{}", f.truncated_by), t.warn)),
+            crate::skill::budget::Fate::Fits => {}
+        }
     }
     if let Some(level) = level.filter(|_| width >= 30) {
         let (text, style) = match exposure.own(row.id) {
