@@ -30,7 +30,8 @@ pub struct WorkspaceConfig {
 }
 
 /// The corpus of `specs`, loaded the way every subcommand loads it: each root with
-/// `formats::load_root`, namespaced skill names when asked, scopes resolved.
+/// `formats::load_root`, namespaced skill names when asked, scopes resolved, lints attached
+/// as warnings.
 pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     let mut corpus = Corpus::new();
     for spec in specs {
@@ -41,6 +42,7 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
         formats::namespace_skills(&mut corpus);
     }
     formats::resolve_scopes_with(&mut corpus, opts.effective_precedence());
+    crate::skill::lints::mark(&mut corpus);
     corpus
 }
 

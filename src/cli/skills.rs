@@ -60,7 +60,9 @@ pub fn validate(
 ) -> anyhow::Result<i32> {
     let profile = Profile::parse(profile).context("unknown --profile")?;
     let mut reports = Vec::new();
+    let mut report_skills = Vec::new();
     for s in skill_files(corpus) {
+        report_skills.push(s.skill);
         let body = frontmatter::parse(s.text).map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
         let findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
         reports.push(SkillReport {
@@ -68,6 +70,22 @@ pub fn validate(
             name: corpus.node(s.skill).title.clone(),
             findings,
         });
+    }
+    for l in crate::skill::lints::lints(corpus) {
+        if !crate::skill::lints::in_tree(l.finding.rule) && profile != Profile::ClaudeCode {
+            continue;
+        }
+        if let Some(i) = l.skill.and_then(|sk| report_skills.iter().position(|r| *r == sk)) {
+            reports[i].findings.push(l.finding);
+        } else {
+            let n = corpus.node(l.node);
+            let path = n
+                .span
+                .and_then(|sp| corpus.sources.get(sp.source.0 as usize))
+                .and_then(|src| src.abs_path.clone())
+                .map_or_else(|| n.path.clone(), |p| p.display().to_string());
+            reports.push(SkillReport { path, name: n.title.clone(), findings: vec![l.finding] });
+        }
     }
     if profile == Profile::ClaudeCode {
         for (name, f) in budget_findings(corpus) {

@@ -2,11 +2,12 @@
 //! [`crate::formats::skill::SKILL_FILE_NAMES`]), the name rule ([`name_problems`]),
 //! validation ([`validate`]), the listing an agent client shows ([`listing`]), rendering a
 //! skill body with its arguments ([`render`]), the token cost of each disclosure layer
-//! ([`layers`]) and what survives an agent's listing budget ([`budget`]). The CLI, the TUI
-//! and the MCP server all use these; none of it knows about a terminal.
+//! ([`layers`]), what survives an agent's listing budget ([`budget`]) and the corpus-wide
+//! lints ([`lints`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
 
 pub mod budget;
 pub mod layers;
+pub mod lints;
 pub mod listing;
 pub mod render;
 pub mod validate;

@@ -217,6 +217,9 @@ fn load_done(app: &mut App) -> bool {
         clear_layers(app);
         app.preview.invalidate();
     }
+    if let Some(corpus) = Arc::get_mut(&mut app.corpus) {
+        crate::skill::lints::mark(corpus);
+    }
     app.progress.loading = None;
     let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
     app.progress.counting = (texts > 0).then_some((0, texts));

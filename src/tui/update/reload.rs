@@ -54,6 +54,7 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     if replaced.roots.len() > 1 || app.load_opts.namespace {
         crate::formats::resolve_scopes_with(&mut replaced, app.load_opts.effective_precedence());
     }
+    crate::skill::lints::mark(&mut replaced);
     let new = Arc::new(replaced);
     app.corpus = Arc::clone(&new);
     app.data_gen += 1;

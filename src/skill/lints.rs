@@ -1,0 +1,144 @@
+//! Corpus-wide skill lints (docs/AGENTS.md "Lints"), shown by `validate` and as warnings in
+//! the tree: a lower-case `skill.md` (clients load only `SKILL.md`), two skills whose names
+//! differ only in case (they collide on case-insensitive disks), a reference file over 100
+//! lines without a table of contents, and an `llms.txt` over 50,000 chars (the llms.txt
+//! checkers fail files over 100,000).
+
+use std::collections::HashMap;
+
+use crate::model::{Corpus, NodeId, NodeKind, Warning};
+use crate::skill::validate::{Finding, Severity};
+
+/// Reference files longer than this many lines should open with a table of contents.
+pub const REFERENCE_TOC_LINES: usize = 100;
+/// `llms.txt` files longer than this many chars are flagged.
+pub const LLMS_TXT_MAX_CHARS: usize = 50_000;
+
+/// One lint finding: the node it is about (a skill, or a file outside any skill), the
+/// skill it belongs to when there is one, and the finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lint {
+    /// The skill or file node the finding is attached to.
+    pub node: NodeId,
+    /// The enclosing skill, if any.
+    pub skill: Option<NodeId>,
+    /// The finding (warnings only).
+    pub finding: Finding,
+}
+
+fn warn(rule: &'static str, message: String) -> Finding {
+    Finding { severity: Severity::Warning, rule, message, line: None }
+}
+
+/// Whether a markdown text has a table of contents near its top: a heading named
+/// "Contents", "Table of contents" or "TOC" in its first 50 lines, or at least three list
+/// items linking to `#anchors` there.
+pub fn has_toc(text: &str) -> bool {
+    let head: Vec<&str> = text.lines().take(50).collect();
+    let heading = head.iter().any(|l| {
+        let t = l.trim_start();
+        t.starts_with('#') && {
+            let h = t.trim_start_matches('#').trim().to_lowercase();
+            h == "contents" || h == "table of contents" || h == "toc"
+        }
+    });
+    let anchors = head.iter().filter(|l| l.trim_start().starts_with(['-', '*']) && l.contains("](#")).count();
+    heading || anchors >= 3
+}
+
+fn skill_of(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
+    corpus.ancestors(id).find(|a| corpus.node(*a).kind == NodeKind::Skill)
+}
+
+/// Every lint finding of the corpus, in tree order (the case collisions last). Copies are
+/// skipped.
+pub fn lints(corpus: &Corpus) -> Vec<Lint> {
+    let mut out = Vec::new();
+    let mut by_lower: HashMap<String, Vec<NodeId>> = HashMap::new();
+    for id in corpus.all_preorder() {
+        if corpus.is_copy(id) {
+            continue;
+        }
+        let n = corpus.node(id);
+        match n.kind {
+            NodeKind::Skill => by_lower.entry(n.title.to_lowercase()).or_default().push(id),
+            NodeKind::File if n.span.is_some() => {
+                let skill = skill_of(corpus, id);
+                let text = corpus.text(id);
+                if n.title == "skill.md" && skill.is_some_and(|s| corpus.node(s).children.contains(&id)) {
+                    let msg = "the skill file is named `skill.md`; agent clients load only `SKILL.md`".into();
+                    out.push(Lint { node: id, skill, finding: warn("skill-md-case", msg) });
+                } else if n.title.eq_ignore_ascii_case("llms.txt")
+                    && text.chars().count() > LLMS_TXT_MAX_CHARS
+                {
+                    let msg = format!(
+                        "llms.txt is {} chars; keep it under {LLMS_TXT_MAX_CHARS} (llms.txt checkers fail files over 100,000)",
+                        text.chars().count()
+                    );
+                    out.push(Lint { node: id, skill, finding: warn("llms-txt-size", msg) });
+                } else if skill.is_some()
+                    && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
+                    && n.title.to_lowercase().ends_with(".md")
+                {
+                    let lines = text.lines().count();
+                    if lines > REFERENCE_TOC_LINES && !has_toc(text) {
+                        let msg = format!(
+                            "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
+                            n.path
+                        );
+                        out.push(Lint { node: id, skill, finding: warn("reference-toc", msg) });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut groups: Vec<Vec<NodeId>> = by_lower.into_values().collect();
+    groups.sort();
+    for ids in groups {
+        let mut names: Vec<&str> = ids.iter().map(|i| corpus.node(*i).title.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() < 2 {
+            continue;
+        }
+        for id in &ids {
+            let msg = format!(
+                "skill names {} differ only in case; they collide on case-insensitive disks",
+                names.join(" and ")
+            );
+            out.push(Lint { node: *id, skill: Some(*id), finding: warn("name-case-collision", msg) });
+        }
+    }
+    out
+}
+
+/// Whether a rule is shown in the tree as well as by `validate`: all but `reference-toc`
+/// (Anthropic's skill-authoring guidance, checked by `validate --profile claude-code`),
+/// which generated reference trees break by the dozen.
+pub fn in_tree(rule: &str) -> bool {
+    rule != "reference-toc"
+}
+
+/// Attach every lint shown in the tree ([`in_tree`]) as a warning to its node (once:
+/// running it again adds nothing).
+pub fn mark(corpus: &mut Corpus) {
+    for l in lints(corpus).into_iter().filter(|l| in_tree(l.finding.rule)) {
+        let node = corpus.node_mut(l.node);
+        if !node.warnings.iter().any(|w| w.message == l.finding.message) {
+            node.warnings.push(Warning::new(l.finding.message));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toc_is_a_contents_heading_or_anchor_links() {
+        assert!(has_toc("# API\n\n## Contents\n\n- a\n"));
+        assert!(has_toc("- [A](#a)\n- [B](#b)\n* [C](#c)\n"));
+        assert!(!has_toc("# API\n\ntext\n"));
+    }
+}
