@@ -14,16 +14,16 @@ pub struct LoadOptions {
     /// Prefix skill names with their scope (`project:pdf`), context-chef's namespace option.
     pub namespace: bool,
     /// Which same-named skill wins (`--precedence`); `first_wins` set overrides it.
-    pub precedence: super::Precedence,
+    pub precedence: super::scopes::Precedence,
     /// The agent whose folders were discovered (`--agent`), if one was named.
     pub agent: Option<String>,
 }
 
 impl LoadOptions {
-    /// The precedence in force: [`super::Precedence::FirstWins`] when `first_wins` is set,
+    /// The precedence in force: [`super::scopes::Precedence::FirstWins`] when `first_wins` is set,
     /// else `precedence`.
-    pub fn effective_precedence(&self) -> super::Precedence {
-        if self.first_wins { super::Precedence::FirstWins } else { self.precedence }
+    pub fn effective_precedence(&self) -> super::scopes::Precedence {
+        if self.first_wins { super::scopes::Precedence::FirstWins } else { self.precedence }
     }
 }
 

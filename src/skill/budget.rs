@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 
-use crate::model::{Corpus, Flag, NodeId, NodeKind};
+use crate::model::{Corpus, NodeId};
 use crate::skill::listing::ListingEntry;
 
 /// Which skills lose their description first when the listing is over budget.
@@ -269,31 +269,11 @@ impl CorpusBudget {
     }
 }
 
-/// The listing entries of the skills of `roots` an agent sees (not copies, not shadowed),
-/// in tree order, with their nodes. A namespaced title (`user:pdf`, `--namespace`) names
-/// the entry.
-pub fn corpus_entries(corpus: &Corpus, roots: &[NodeId]) -> Vec<(NodeId, ListingEntry)> {
-    let mut out = Vec::new();
-    for root in roots {
-        for id in corpus.preorder(*root) {
-            let n = corpus.node(id);
-            if n.kind != NodeKind::Skill || corpus.is_copy(id) || n.flags.has(Flag::Shadowed) {
-                continue;
-            }
-            let mut e = crate::skill::layers::listing_entry(corpus, id);
-            if n.title.ends_with(&format!(":{}", e.name)) {
-                e.name.clone_from(&n.title);
-            }
-            out.push((id, e));
-        }
-    }
-    out
-}
-
-/// [`apply`] to the skills of every root of `corpus` ([`corpus_entries`]).
+/// [`apply`] to the skills of every root of `corpus`
+/// ([`crate::skill::layers::corpus_entries`]).
 pub fn corpus_budget(corpus: &Corpus, profile: &BudgetProfile) -> CorpusBudget {
     let (skills, entries): (Vec<NodeId>, Vec<ListingEntry>) =
-        corpus_entries(corpus, &corpus.roots).into_iter().unzip();
+        crate::skill::layers::corpus_entries(corpus, &corpus.roots).into_iter().unzip();
     CorpusBudget { listing: apply(&entries, profile), skills }
 }
 

@@ -66,9 +66,6 @@ pub struct RootLayers {
     /// Tokens of the listing of every skill the agent sees across all roots of the corpus
     /// (all scopes together), when the corpus has more than one root.
     pub all_scopes_tokens: Option<u64>,
-    /// The agent's listing budget over all roots, when the caller asks for it
-    /// ([`crate::skill::budget::corpus_budget`]).
-    pub budget: Option<crate::skill::budget::ListingBudget>,
 }
 
 /// The absolute path of a file node's source, else its root-relative path.
@@ -97,6 +94,27 @@ pub fn listing_entry(corpus: &Corpus, skill: NodeId) -> ListingEntry {
             location: loc,
         },
     }
+}
+
+/// The listing entries of the skills of `roots` an agent sees (not copies, not shadowed),
+/// in tree order, with their nodes. A namespaced title (`user:pdf`, `--namespace`) names
+/// the entry.
+pub fn corpus_entries(corpus: &Corpus, roots: &[NodeId]) -> Vec<(NodeId, ListingEntry)> {
+    let mut out = Vec::new();
+    for root in roots {
+        for id in corpus.preorder(*root) {
+            let n = corpus.node(id);
+            if n.kind != NodeKind::Skill || corpus.is_copy(id) || n.flags.has(Flag::Shadowed) {
+                continue;
+            }
+            let mut e = listing_entry(corpus, id);
+            if n.title.ends_with(&format!(":{}", e.name)) {
+                e.name.clone_from(&n.title);
+            }
+            out.push((id, e));
+        }
+    }
+    out
 }
 
 /// Tokens of one skill's lines in the `available-skills` listing (without the wrapper).
@@ -196,10 +214,10 @@ pub fn root_layers(corpus: &Corpus, root: NodeId, counter: TokenCounter) -> Root
     let always = count(&entries);
     let all_scopes_tokens = (corpus.roots.len() > 1).then(|| {
         let all: Vec<ListingEntry> =
-            crate::skill::budget::corpus_entries(corpus, &corpus.roots).into_iter().map(|(_, e)| e).collect();
+            corpus_entries(corpus, &corpus.roots).into_iter().map(|(_, e)| e).collect();
         count(&all)
     });
-    RootLayers { root, skills, always_loaded_tokens: always, listed, all_scopes_tokens, budget: None }
+    RootLayers { root, skills, always_loaded_tokens: always, listed, all_scopes_tokens }
 }
 
 /// `layers` JSON of a skill (for `tree --json`):

@@ -24,9 +24,7 @@ pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
 /// agent's listing budget over all roots under `profile`.
 pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter, profile: &BudgetProfile) -> LayerView {
     if corpus.node(id).kind == NodeKind::Root {
-        let mut r = root_layers(corpus, id, counter);
-        r.budget = Some(corpus_budget(corpus, profile).listing);
-        LayerView::Root(r)
+        LayerView::Root(root_layers(corpus, id, counter), Some(corpus_budget(corpus, profile).listing))
     } else {
         LayerView::Skill(skill_layers(corpus, id, counter))
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::model::NodeId;
 use crate::render::Rendered;
+use crate::skill::budget::ListingBudget;
 use crate::skill::layers::{RootLayers, SkillLayers};
 
 /// A rendered preview body.
@@ -42,8 +43,9 @@ impl PreviewDoc {
 pub enum LayerView {
     /// A skill's layers.
     Skill(SkillLayers),
-    /// A root's skills and its always-loaded cost.
-    Root(RootLayers),
+    /// A root's skills and its always-loaded cost, with the Claude Code listing budget
+    /// over all roots.
+    Root(RootLayers, Option<ListingBudget>),
 }
 
 /// The preview pane: node shown, scroll, rendered-document cache, match cursor.

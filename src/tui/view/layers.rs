@@ -30,7 +30,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
         LayerView::Skill(l) => {
             l.references.iter().map(|r| crate::render::width::str_width(&r.path)).collect()
         }
-        LayerView::Root(r) => {
+        LayerView::Root(r, _) => {
             r.skills.iter().map(|s| crate::render::width::str_width(&s.entry.name)).collect()
         }
     };
@@ -69,7 +69,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             }
             out.push(row("total".into(), tok(l.total_tokens), String::new()));
         }
-        LayerView::Root(r) => {
+        LayerView::Root(r, budget) => {
             out.push(Line::from_spans(vec![Span::role(
                 format!("Always loaded ({encoding})"),
                 Role::Heading(2),
@@ -86,7 +86,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             if let Some(all) = r.all_scopes_tokens {
                 out.push(row("all scopes".into(), tok(all), "the listing of every root together".into()));
             }
-            if let Some(b) = r.budget.as_ref().filter(|b| b.needed_chars > b.budget_chars) {
+            if let Some(b) = budget.as_ref().filter(|b| b.needed_chars > b.budget_chars) {
                 let role = Role::Strong;
                 out.push(Line::from_spans(vec![
                     Span::role("  ", Role::Text),
