@@ -17,6 +17,7 @@ pub mod clipboard;
 pub mod curate;
 pub mod doctree_ops;
 pub mod error;
+pub mod eval;
 pub mod formats;
 pub mod frontmatter;
 pub mod index;

@@ -40,6 +40,8 @@ pub struct Brief {
     pub encoding: crate::tokens::Encoding,
     /// Number of sections included.
     pub sections: usize,
+    /// The nodes of the included sections, in brief order.
+    pub included: Vec<NodeId>,
     /// Sections left out (over budget), by id, in their original order; never cut silently
     /// (the brief's closing line names them too).
     pub left_out: Vec<String>,

@@ -234,6 +234,7 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
         tokens: counter.count(&text),
         encoding: counter.encoding(),
         sections: keep.iter().filter(|k| **k).count(),
+        included: sections.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s.node).collect(),
         left_out: sections.iter().zip(&keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.clone()).collect(),
         layout,
         mode: head.mode,

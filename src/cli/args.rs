@@ -87,6 +87,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure search on a question file: recall@1/@5, MRR@10 and brief containment.
+    Eval {
+        /// The question file (JSON: `paths` and `questions` with `query`, `kind`, `gold`).
+        questions: PathBuf,
+        /// Roots to search every question in (default: the paths the file names).
+        paths: Vec<PathBuf>,
+        /// Folder the file's relative paths start from (default: the file's folder).
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Token budget of the brief whose containment is measured.
+        #[arg(long, default_value_t = 8000)]
+        max_tokens: u64,
+        /// JSON: {"max_tokens", "encoding", "overall", "by_kind", "outcomes"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one node's text by id (or exact title).
     Show {
         /// Node id (`root/path#section`) or an exact section title.
