@@ -1,57 +1,48 @@
 //! `skillnav eval`: read a question file, search every question in its roots, and print
 //! recall@1/@5, MRR@10 and brief containment, overall and by kind (text or JSON).
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use super::args::GlobalOpts;
-use crate::eval::{EvalOptions, Figures, Outcome, QuestionSet, Report, evaluate};
-use crate::index::{FuzzyIndex, Index};
+use crate::eval::{EvalOptions, Figures, Outcome, QuestionSet, Report, evaluate_set};
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize_line;
 
-/// Run the questions of `file`. With `paths`, every question is searched in them; else in
-/// its own or the file's `paths`, relative to `base` (default: the file's folder).
-#[allow(clippy::too_many_arguments)]
+/// What `skillnav eval` was asked.
+pub struct EvalRequest<'a> {
+    /// The question file.
+    pub file: &'a Path,
+    /// Roots replacing every question's own.
+    pub paths: &'a [PathBuf],
+    /// Folder the file's relative paths start from (default: the file's folder).
+    pub base: Option<&'a Path>,
+    /// Brief budget in tokens.
+    pub max_tokens: u64,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// Run the questions of `req.file` and print the report. Errors: unreadable or malformed
+/// question file, a root that cannot be opened.
 pub fn run(
     out: &mut dyn Write,
-    file: &Path,
-    paths: &[PathBuf],
-    base: Option<&Path>,
-    max_tokens: u64,
-    as_json: bool,
+    req: &EvalRequest<'_>,
     g: &GlobalOpts,
     counter: TokenCounter,
 ) -> anyhow::Result<i32> {
+    let file = req.file;
     let text = std::fs::read_to_string(file).with_context(|| file.display().to_string())?;
     let set = QuestionSet::parse(&text).with_context(|| file.display().to_string())?;
-    let base = base.map(Path::to_path_buf).unwrap_or_else(|| file.parent().unwrap_or(Path::new("")).to_path_buf());
-    // Questions grouped by the roots they are searched in; each group's corpus is opened once.
-    let mut groups: BTreeMap<Vec<PathBuf>, Vec<usize>> = BTreeMap::new();
-    for (i, q) in set.questions.iter().enumerate() {
-        let roots = if paths.is_empty() {
-            set.paths_of(q).iter().map(|p| base.join(p)).collect()
-        } else {
-            paths.to_vec()
-        };
-        groups.entry(roots).or_default().push(i);
-    }
-    let opts = EvalOptions { max_tokens, counter };
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; set.questions.len()];
-    for (roots, ids) in &groups {
-        let corpus = super::open::open(roots, g)?;
-        let index = Index::build(&corpus, &mut |_, _| {});
-        let fuzzy = FuzzyIndex::build(&corpus);
-        let qs: Vec<_> = ids.iter().map(|&i| &set.questions[i]).collect();
-        for (&i, o) in ids.iter().zip(evaluate(&corpus, &index, &fuzzy, &qs, &opts)) {
-            outcomes[i] = Some(o);
-        }
-    }
-    let report = Report::new(outcomes.into_iter().flatten().collect(), max_tokens, counter.encoding().as_str());
-    if as_json {
+    let base = match req.base {
+        Some(b) => b.to_path_buf(),
+        None => file.parent().unwrap_or(Path::new("")).to_path_buf(),
+    };
+    let opts = EvalOptions { max_tokens: req.max_tokens, counter };
+    let report = evaluate_set(&set, &base, req.paths, &mut |p| super::open::open(p, g), &opts)?;
+    if req.json {
         serde_json::to_writer_pretty(&mut *out, &report)?;
         writeln!(out)?;
     } else {
@@ -70,7 +61,11 @@ fn row(out: &mut dyn Write, name: &str, f: &Figures) -> std::io::Result<()> {
 
 fn print(out: &mut dyn Write, r: &Report) -> std::io::Result<()> {
     writeln!(out, "brief budget: {} tokens ({})", r.max_tokens, r.encoding)?;
-    writeln!(out, "{:<12} {:>4}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}", "", "n", "R@1", "R@5", "MRR@10", "brief", "median")?;
+    writeln!(
+        out,
+        "{:<12} {:>4}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}",
+        "", "n", "R@1", "R@5", "MRR@10", "brief", "median"
+    )?;
     row(out, "overall", &r.overall)?;
     for (k, f) in &r.by_kind {
         row(out, k.as_str(), f)?;
@@ -82,7 +77,13 @@ fn print(out: &mut dyn Write, r: &Report) -> std::io::Result<()> {
     for o in misses {
         let rank = o.rank.map_or("-".to_string(), |k| k.to_string());
         let note = if o.unresolved { "  (gold not found)" } else { "" };
-        writeln!(out, "  {} [{}] rank {rank}: {}{note}", sanitize_line(&o.id), o.kind.as_str(), sanitize_line(&o.query))?;
+        writeln!(
+            out,
+            "  {} [{}] rank {rank}: {}{note}",
+            sanitize_line(&o.id),
+            o.kind.as_str(),
+            sanitize_line(&o.query)
+        )?;
         for t in &o.top {
             writeln!(out, "      {}", sanitize_line(t))?;
         }

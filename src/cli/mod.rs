@@ -72,7 +72,14 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
         }
         Some(Command::Eval { questions, paths, base, max_tokens, json }) => {
-            return eval::run(&mut out, &questions, &paths, base.as_deref(), max_tokens, json, &g, counter);
+            let req = eval::EvalRequest {
+                file: &questions,
+                paths: &paths,
+                base: base.as_deref(),
+                max_tokens,
+                json,
+            };
+            return eval::run(&mut out, &req, &g, counter);
         }
         Some(Command::Show { id, paths, variant, json }) => {
             let corpus = open::open(&paths, &g)?;

@@ -12,4 +12,4 @@ pub mod run;
 
 pub use questions::{Gold, Kind, Question, QuestionSet};
 pub use report::{Figures, Report};
-pub use run::{EvalOptions, Outcome, evaluate};
+pub use run::{EvalOptions, Outcome, evaluate, evaluate_set};

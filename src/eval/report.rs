@@ -30,11 +30,8 @@ impl Figures {
         let n = all.len();
         let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
         let within = |d: usize| all.iter().filter(|o| o.rank.is_some_and(|r| r <= d)).count();
-        let rr: f64 = all
-            .iter()
-            .filter_map(|o| o.rank.filter(|r| *r <= RANK_DEPTH))
-            .map(|r| 1.0 / r as f64)
-            .sum();
+        let rr: f64 =
+            all.iter().filter_map(|o| o.rank.filter(|r| *r <= RANK_DEPTH)).map(|r| 1.0 / r as f64).sum();
         let mut sizes: Vec<u64> = all.iter().map(|o| o.brief_tokens).collect();
         sizes.sort_unstable();
         Figures {
@@ -107,10 +104,9 @@ mod tests {
         assert!((f.mrr_at_10 - (1.0 + 0.25 + 0.5) / 4.0).abs() < 1e-12);
         assert_eq!(f.median_brief_tokens, 100);
         let r = Report::new(all.to_vec(), 8000, "o200k_base");
-        assert_eq!(r.by_kind.iter().map(|(k, f)| (*k, f.questions)).collect::<Vec<_>>(), [
-            (Kind::Verbatim, 2),
-            (Kind::Paraphrase, 1),
-            (Kind::Identifier, 1)
-        ]);
+        assert_eq!(
+            r.by_kind.iter().map(|(k, f)| (*k, f.questions)).collect::<Vec<_>>(),
+            [(Kind::Verbatim, 2), (Kind::Paraphrase, 1), (Kind::Identifier, 1)]
+        );
     }
 }

@@ -1,4 +1,5 @@
 //! Search: BM25 on corpora built in code and on the real Hono skill.
 
 mod bm25;
+mod eval;
 mod hono;
