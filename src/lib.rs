@@ -11,11 +11,9 @@
 
 pub mod assets;
 pub mod brief;
-pub mod build;
 pub mod cli;
 pub mod clipboard;
 pub mod curate;
-pub mod doctree_ops;
 pub mod error;
 pub mod eval;
 pub mod formats;

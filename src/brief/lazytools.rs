@@ -4,7 +4,7 @@
 //!
 //! Lengths and limits are in characters (Python code points).
 
-use crate::build::pystr::{collapse_ws, path_name, take_chars, trim};
+use crate::formats::lazytools::pystr::{collapse_ws, path_name, take_chars, trim};
 use crate::index::lazytools::rank;
 use crate::model::BundleStats;
 

@@ -108,7 +108,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::Catalog { skill_dir }) => skills::catalog(&mut out, &skill_dir),
         Some(Command::Fm { op }) => fm::run(&mut out, op),
         Some(Command::Build(b)) => {
-            let mut opts = crate::build::BuildOptions::new(b.name.clone());
+            let mut opts = crate::formats::lazytools::write::BuildOptions::new(b.name.clone());
             opts.description = b.description.clone();
             opts.chunk_size = b.chunk_size;
             opts.overlap = b.overlap;
@@ -128,7 +128,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             opts.copy_sources = b.copy_sources;
             opts.usage_notes = b.usage_notes.clone();
             opts.force = b.force;
-            let dir = crate::build::build_bundle(&b.dirs, &b.output, &opts)?;
+            let dir = crate::formats::lazytools::write::build_bundle(&b.dirs, &b.output, &opts)?;
             writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
         }
         Some(Command::Brief(a)) => {

@@ -13,6 +13,8 @@ use serde_json::{Value as Json, json};
 
 use super::llms_txt::{LineIndex, add_text_file, split_full};
 use super::markdown;
+use super::walk::ctx::{Loader, file_size};
+use super::walk::skill_file::SKILL_FILE_NAMES;
 use crate::error::{Error, Result};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
@@ -139,6 +141,17 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
 /// `references/catalog.json` (the design doc shows both).
 pub fn find_catalog(skill_dir: &Path) -> Option<PathBuf> {
     ["assets", "references"].iter().map(|d| skill_dir.join(d).join("catalog.json")).find(|p| p.is_file())
+}
+
+/// Whether a file met by the walk (`name` lower-case) is a catalog: named `catalog.json`
+/// and at most 4 MiB.
+pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
+    name == "catalog.json" && file_size(path) <= 4 << 20
+}
+
+/// [`load`] as a format-table loader.
+pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+    load(&mut ld.corpus, parent, path, rel)
 }
 
 /// Load a `catalog.json` at `abs` as a `File` node (format `catalog`) under `parent`, with
@@ -365,7 +378,7 @@ fn skill_identity(dir: &Path) -> (String, String) {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let fm = ["SKILL.md", "skill.md"]
+    let fm = SKILL_FILE_NAMES
         .iter()
         .find_map(|n| std::fs::read_to_string(dir.join(n)).ok())
         .and_then(|t| crate::frontmatter::parse(&t));

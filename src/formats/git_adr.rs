@@ -11,6 +11,9 @@ use std::path::Path;
 use serde_json::{Value as Json, json};
 
 use super::llms_txt::add_text_file;
+use super::markdown::collapse_ws;
+use super::walk::ctx::{Loader, join_rel, read_head};
+use super::walk::readme::Readme;
 use crate::frontmatter::{self, Value};
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
 
@@ -109,11 +112,11 @@ pub fn parse_adr(text: &str) -> AdrRecord {
 /// `*.md` whose first 2 KiB start with frontmatter holding both `title:` and `status:` lines
 /// and whose file stem equals its `id:`.
 pub fn detect(dir: &Path) -> bool {
-    detect_with(dir, &mut super::detect::Readme::default())
+    detect_dir(dir, &mut Readme::default())
 }
 
 /// [`detect`], taking the head of `README.md` from `readme` (reading it there if needed).
-pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> bool {
+pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
     if dir.join("_index.json").is_file() {
         return true;
     }
@@ -142,7 +145,7 @@ pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> boo
             }
             String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]).into_owned()
         } else {
-            super::load::read_head(&p, 2048)
+            read_head(&p, 2048)
         };
         head.starts_with("---")
             && head.lines().any(|l| l.starts_with("title:"))
@@ -199,17 +202,27 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeI
     folder
 }
 
+/// Load a notes folder found by the walk: [`load`] below `parent`, or [`load_into`] the
+/// `Root` node `parent` when the folder is the opened root (`rel` `""`). Returns the
+/// folder's node.
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    if rel.is_empty() {
+        load_into(&mut ld.corpus, parent, dir, rel);
+        return parent;
+    }
+    load(&mut ld.corpus, parent, dir, rel)
+}
+
 /// Like [`load`], but fills the existing node `folder` (e.g. the `Root` node when the opened
 /// path itself is the notes folder) instead of adding a `Dir`; sets its summary and
 /// `meta.statuses`.
 pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
-    let join = |n: &str| if rel.is_empty() { n.to_string() } else { format!("{rel}/{n}") };
     let mut names: Vec<String> = super::walk::file_names(dir);
     names.sort_by(|a, b| super::walk::natural_cmp(a, b));
     let mut adrs: Vec<(String, NodeId)> = Vec::new();
     let mut counts: Vec<(String, u64)> = Vec::new();
     for name in names.iter().filter(|n| n.ends_with(".md")) {
-        let r = join(name);
+        let r = join_rel(rel, name);
         let (n, src) = add_text_file(corpus, folder, &dir.join(name), &r, Format::GitAdr);
         let Some(src) = src else { continue };
         let text = corpus.sources[src.0 as usize].text.clone();
@@ -253,7 +266,7 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
         adrs.push((name.clone(), n));
     }
     if names.iter().any(|n| n == "_index.json") {
-        let r = join("_index.json");
+        let r = join_rel(rel, "_index.json");
         let (f, src) = add_text_file(corpus, folder, &dir.join("_index.json"), &r, Format::GitAdr);
         if let Some(src) = src {
             let text = corpus.sources[src.0 as usize].text.clone();
@@ -300,11 +313,6 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
     node.summary = format!("{total} ADR{}: {}", if total == 1 { "" } else { "s" }, parts.join(", "));
     node.meta
         .insert("statuses".into(), Json::Object(counts.into_iter().map(|(s, c)| (s, c.into())).collect()));
-}
-
-/// `s` with every whitespace run (newlines included) replaced by one space, trimmed.
-fn collapse_ws(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The `Adr` nodes below `under` whose effective status equals `status` (ASCII

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::RootSpec;
+use super::spec::RootSpec;
 
 /// Labels for PATH arguments: the folder (or file) name of each path, deduplicated in
 /// sorted real-path order with `-2`, `-3` (the path that sorts first keeps the plain

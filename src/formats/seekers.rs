@@ -11,22 +11,49 @@ use std::path::Path;
 use serde_json::{Map, Value as Json};
 
 use super::llms_txt::{self, add_text_file};
-use super::load::join_rel;
 use super::markdown;
+use super::walk::ctx::{Loader, file_format, file_size, join_rel};
 use super::walk::natural_cmp;
+use super::walk::readme::Readme;
+use super::walk::skill_file::skill_md_in;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
+use crate::util::human::plural;
 
 /// Whether `dir` is a Skill_Seekers output skill (FORMATS §1 quick map): it holds
 /// `SKILL.md` (or `skill.md`) and a `references/` folder with `index.md`, an `llms*.md`
 /// file, or the v3 `documentation/index.md`. Only `stat`s, no reads.
 pub fn detect(dir: &Path) -> bool {
-    let skill = dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file();
+    let skill = skill_md_in(dir).is_some();
     let refs = dir.join("references");
     skill
         && refs.is_dir()
         && (refs.join("index.md").is_file()
             || refs.join("documentation").join("index.md").is_file()
             || ["llms.md", "llms-full.md", "llms-small.md"].iter().any(|n| refs.join(n).is_file()))
+}
+
+/// [`detect`] as a format-table folder rule.
+pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
+    detect(dir)
+}
+
+/// Load a Skill_Seekers skill found by the walk: the skill loader for everything but
+/// `references/`, which [`load`] reads (categories, index, variants) and whose llms links
+/// are resolved once ids exist ([`resolve_links`]). Returns the skill node (format
+/// `seekers`).
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
+    ld.skip_folder(real.join("references"));
+    let skill = super::skill::load_dir(ld, parent, real, rel);
+    ld.corpus.node_mut(skill).format = Format::Seekers;
+    if let Some(r) = load(&mut ld.corpus, skill, real, rel) {
+        ld.after_ids(r, resolve_links_of);
+    }
+    skill
+}
+
+/// [`resolve_links`] as a job run once ids exist.
+fn resolve_links_of(corpus: &mut Corpus, refs: NodeId) {
+    resolve_links(corpus, refs);
 }
 
 /// The three llms variants (FORMATS §1.2): file name → variant name, in display order.
@@ -149,11 +176,6 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
     v
 }
 
-fn is_markdown(name: &str) -> bool {
-    let l = name.to_ascii_lowercase();
-    l.ends_with(".md") || l.ends_with(".mdx") || l.ends_with(".markdown")
-}
-
 fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth: usize) -> NodeId {
     let title = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let node = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Seekers, title, rel));
@@ -166,7 +188,8 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         return node;
     }
     let entries = list(dir);
-    let is_variant = |n: &str| n.to_ascii_lowercase().starts_with("llms") && is_markdown(n);
+    let is_variant =
+        |n: &str| n.to_ascii_lowercase().starts_with("llms") && file_format(n) == Format::Markdown;
     // index.md first.
     let mut index_entries = Vec::new();
     let mut index_node = None;
@@ -191,14 +214,14 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         }
         let r = join_rel(rel, name);
         let path = dir.join(name);
-        if is_markdown(name) {
+        if file_format(name) == Format::Markdown {
             let (f, src) = add_text_file(corpus, node, &path, &r, Format::Seekers);
             if let Some(src) = src {
                 section_file(corpus, f, src);
                 let text = &corpus.sources[src.0 as usize].text;
                 if let Some(p) = category_pages(text) {
                     corpus.node_mut(f).meta.insert("pages".into(), p.into());
-                    corpus.node_mut(f).summary = plural(p, "page");
+                    corpus.node_mut(f).summary = plural(p as usize, "page");
                 }
                 mark_page_urls(corpus, f);
             }
@@ -206,7 +229,7 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         } else {
             let mut a = Node::new(NodeKind::File, Format::Asset, name.clone(), r);
             a.flags.set(Flag::Asset);
-            a.bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            a.bytes = file_size(&path);
             corpus.add_child(node, a);
         }
     }
@@ -219,7 +242,7 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
                     n.meta.insert("pages".into(), p.into());
                 }
                 n.summary = match (e.pages, &e.note) {
-                    (Some(p), _) => format!("{} — {}", e.title, plural(p, "page")),
+                    (Some(p), _) => format!("{} — {}", e.title, plural(p as usize, "page")),
                     (None, Some(note)) => format!("{} — {note}", e.title),
                     (None, None) => e.title.clone(),
                 };
@@ -280,10 +303,6 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
     !file.is_empty()
         && p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
         && dir.join(p).is_file()
-}
-
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
 }
 
 /// Section a markdown file (whole text) with [`markdown::add_sections`] and set the file's
@@ -431,9 +450,9 @@ impl ConfigSummary {
             .collect();
         format!(
             "{shape} config: {} ({}); {}",
-            plural(self.sources.len() as u64, "source"),
+            plural(self.sources.len(), "source"),
             srcs.join(", "),
-            plural(self.categories.len() as u64, "category").replace("categorys", "categories")
+            plural(self.categories.len(), "category").replace("categorys", "categories")
         )
     }
 
@@ -560,6 +579,20 @@ pub fn is_config(path: &Path, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a file met by the walk (`name` lower-case) is a Skill_Seekers config: a `.json`
+/// file of at most 4 MiB that [`is_config`] accepts (`catalog.json` is the catalog's row,
+/// which comes first).
+pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
+    name.ends_with(".json")
+        && file_size(path) <= 4 << 20
+        && is_config(path, &std::fs::read_to_string(path).unwrap_or_default())
+}
+
+/// [`load_config`] as a format-table loader.
+pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+    load_config(&mut ld.corpus, parent, path, rel)
 }
 
 /// Load a config JSON file `abs` as a `File` node (format `seekers`) under `parent`:

@@ -4,23 +4,15 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value as Json};
-
-use std::path::PathBuf;
-
-use super::load::{Loader, Mode, folder_name};
 use super::markdown::collapse_ws;
-use crate::frontmatter::{Frontmatter, Value};
+use super::walk::ctx::{Loader, Mode, folder_name};
+use super::walk::readme::Readme;
+pub use super::walk::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in};
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};
 
-/// The file names of a skill's main file, in preference order: `SKILL.md`, else the
-/// lower-case `skill.md` the reference validator also accepts (docs/FORMATS.md §3.1). The
-/// one list both the folder detector ([`skill_md_in`]) and [`crate::skill::skill_md`] use.
-pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
-
-/// The skill file of folder `dir` (see [`SKILL_FILE_NAMES`]); `None` when it has none.
-pub fn skill_md_in(dir: &Path) -> Option<PathBuf> {
-    SKILL_FILE_NAMES.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+/// Whether folder `dir` is a skill: it holds a skill file (see [`skill_md_in`]).
+pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
+    skill_md_in(dir).is_some()
 }
 
 /// Load the skill folder `real` (relative path `rel`, `""` when it is the opened root) as a
@@ -32,14 +24,14 @@ pub fn skill_md_in(dir: &Path) -> Option<PathBuf> {
 /// warnings (and "no frontmatter") are attached once, to the `SKILL.md` file node, with
 /// file and line (the skill node shows them through its file; attaching them to both
 /// printed each twice).
-pub(crate) fn load_skill(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
     let name = folder_name(real, rel);
     let skill = ld.corpus.add_child(parent, Node::new(NodeKind::Skill, Format::Skill, name, rel));
     ld.load_contents(skill, real, rel, Mode::Skill);
 
     let skill_file = ld.corpus.node(skill).children.iter().copied().find(|c| {
         let n = ld.corpus.node(*c);
-        n.kind == NodeKind::File && (n.title == "SKILL.md" || n.title == "skill.md")
+        n.kind == NodeKind::File && SKILL_FILE_NAMES.contains(&n.title.as_str())
     });
     let Some(file) = skill_file else { return skill };
     let file_rel = ld.corpus.node(file).path.clone();
@@ -62,23 +54,4 @@ pub(crate) fn load_skill(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: 
     }
     node.meta = meta;
     skill
-}
-
-/// Every frontmatter key as JSON: strings stay strings (never coerced: `1.10` stays
-/// `"1.10"`), lists become arrays, maps objects. A repeated key keeps its last value.
-pub fn frontmatter_meta(fm: &Frontmatter) -> Map<String, Json> {
-    fm.entries.iter().map(|e| (e.key.clone(), to_json(&e.value))).collect()
-}
-
-fn to_json(v: &Value) -> Json {
-    match v {
-        Value::Str(s) => Json::String(s.clone()),
-        Value::List(l) => Json::Array(l.iter().cloned().map(Json::String).collect()),
-        Value::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
-    }
-}
-
-/// The parser's warnings as node warnings at `rel` (the file's root-relative path) and line.
-pub fn frontmatter_warnings(fm: &Frontmatter, rel: &str) -> Vec<Warning> {
-    fm.warnings.iter().map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))).collect()
 }

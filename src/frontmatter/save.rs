@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::formats::read::BINARY_SNIFF_BYTES;
+use crate::model::BINARY_SNIFF_BYTES;
 
 /// A file as read for editing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub fn hash(bytes: &[u8]) -> [u8; 32] {
 /// (`fm set`, `fm unset`, the TUI editor's open, undo), so a binary file is never edited.
 /// Errors: `Io` when it cannot be read or a symlink cannot be resolved (a loop, a dangling
 /// link); `Refused` (`"<path> looks binary (NUL byte); not edited"`) when a NUL byte occurs in
-/// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, FORMATS/`formats::read`).
+/// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, FORMATS/`formats::walk::read`).
 pub fn load(path: &Path) -> Result<LoadedFile> {
     let real_path = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let bytes = fs::read(&real_path).map_err(|e| Error::io(path, e))?;
@@ -63,7 +63,7 @@ pub fn load(path: &Path) -> Result<LoadedFile> {
 }
 
 /// True when `bytes` holds a NUL byte within its first [`BINARY_SNIFF_BYTES`] (8 KiB), the
-/// loader's binary rule (`formats::read::read_file`).
+/// loader's binary rule (`formats::walk::read::read_file`).
 pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0)
 }

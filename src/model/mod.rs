@@ -10,4 +10,4 @@ mod source;
 pub use corpus::{BundleStats, Corpus};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 pub use selection::{Mark, Selection};
-pub use source::{INVALID_BYTE_PLACEHOLDER, Source, lossless_len_utf8};
+pub use source::{BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, lossless_len_utf8};

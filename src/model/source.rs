@@ -7,6 +7,10 @@ use std::path::PathBuf;
 /// Replacing byte-for-byte keeps every offset true; it is drawn as U+FFFD.
 pub const INVALID_BYTE_PLACEHOLDER: u8 = 0x1A;
 
+/// A NUL byte within the first this-many bytes (8 KiB) marks a file as binary: the loader
+/// leaves such a file unparsed and the frontmatter editor refuses to save into it.
+pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
 /// The text of one file (or a virtual text), as a same-length UTF-8 copy.
 #[derive(Clone, Debug)]
 pub struct Source {

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use skillnav::build::{BuildOptions, CREATED_BY, build_bundle};
 use skillnav::error::Error;
 use skillnav::formats::lazytools::read_bundle;
+use skillnav::formats::lazytools::write::{BuildOptions, CREATED_BY, build_bundle};
 
 use crate::support::fs::fixture_path;
 

@@ -17,11 +17,16 @@
 //! each chunk's span is exactly its text, each file node spans its chunks.
 
 pub mod json;
+pub mod pystr;
 pub mod read;
+pub mod write;
 
 use std::path::Path;
 use std::sync::Arc;
 
+use super::walk::ctx::{Loader, folder_name, join_rel};
+use super::walk::readme::Readme;
+use super::walk::skill_file::{frontmatter_meta, frontmatter_warnings};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
 pub use read::{BundleFiles, ChunkRecord, Manifest, Problem, read_bundle};
 
@@ -32,9 +37,26 @@ pub fn is_bundle(dir: &Path) -> bool {
         && dir.join("chunks.jsonl").is_file()
 }
 
-/// Join the bundle's relative path `rel` (`""` for a root bundle) and `file`.
+/// [`is_bundle`] as a format-table folder rule.
+pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
+    is_bundle(dir)
+}
+
+/// Load a bundle found by the walk: [`load_bundle`] below `parent` (titled by the folder
+/// name), except at the opened root (`rel` `""`) without a `SKILL.md`, where the `Root`
+/// node `parent` is the bundle node ([`load`] into it). Returns the bundle node.
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    if rel.is_empty() && !dir.join("SKILL.md").is_file() {
+        load(&mut ld.corpus, parent, dir, rel);
+        return parent;
+    }
+    load_bundle(&mut ld.corpus, parent, dir, rel, &folder_name(dir, rel))
+}
+
+/// Join the bundle's relative path `rel` (`""` for a root bundle; a trailing `/` is
+/// dropped) and `file`.
 fn rel_join(rel: &str, file: &str) -> String {
-    if rel.is_empty() { file.to_string() } else { format!("{}/{file}", rel.trim_end_matches('/')) }
+    join_rel(rel.trim_end_matches('/'), file)
 }
 
 /// The display path of chunk path `abs` relative to `source_dirs` (DESIGN.md §2): with one
@@ -47,7 +69,7 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
             && !rest.is_empty()
         {
             return if source_dirs.len() > 1 {
-                format!("{}/{rest}", crate::build::pystr::path_name(sd))
+                format!("{}/{rest}", pystr::path_name(sd))
             } else {
                 rest.to_string()
             };
@@ -63,7 +85,7 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
 pub fn first_sentence(text: &str, heading: &str) -> String {
     let body: Vec<&str> =
         text.lines().skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#')).collect();
-    let flat = crate::build::pystr::collapse_ws(&body.join(" "));
+    let flat = pystr::collapse_ws(&body.join(" "));
     let flat = flat.trim();
     if flat.is_empty() {
         return heading.to_string();
@@ -175,8 +197,8 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
         file.flags.set(Flag::InvalidUtf8);
     }
     if let Some(fm) = &fm {
-        file.meta = crate::formats::frontmatter_meta(fm);
-        file.warnings.extend(crate::formats::frontmatter_warnings(fm, &file_rel));
+        file.meta = frontmatter_meta(fm);
+        file.warnings.extend(frontmatter_warnings(fm, &file_rel));
     }
     let file = corpus.add_child(parent, file);
     crate::formats::markdown::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
@@ -213,7 +235,7 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
     for (abs, idxs) in &groups {
         let shown = display_path(abs, &files.manifest.source_dirs);
         let first = &files.chunks[idxs[0]];
-        let name = crate::build::pystr::path_name(&shown).to_string();
+        let name = pystr::path_name(&shown).to_string();
         let mut f = Node::new(NodeKind::File, Format::Lazytools, name, rel_join(rel, &shown));
         f.summary = first.title.clone();
         f.meta.insert("title".into(), first.title.clone().into());

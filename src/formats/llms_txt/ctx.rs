@@ -1,7 +1,7 @@
 //! The `llms-ctx*.txt` parser (FORMATS §7 (a), `llms_txt2ctx` output): `<project>` header
 //! and `<doc title=… desc=…>` elements grouped by their section element.
 
-use super::LineIndex;
+use super::shared::LineIndex;
 
 /// One `<doc title="…" desc="…">…</doc>` element of an llms-ctx file.
 #[derive(Clone, Debug, PartialEq, Eq)]

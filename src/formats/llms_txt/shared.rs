@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::formats::markdown::Heading;
-use crate::formats::read::{ReadOutcome, read_file};
+use crate::formats::walk::read::{ReadOutcome, read_file};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
 
 /// Byte offset → 1-based line lookup for one text (binary search over line starts).

@@ -5,14 +5,11 @@ use std::io::Read as _;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
-use crate::model::Source;
+use crate::model::{BINARY_SNIFF_BYTES, Source};
 
 /// At most this many bytes of a file are read (16 MiB); the rest is left out and the node
 /// is flagged `truncated`.
 pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
-
-/// A NUL byte within the first this-many bytes (8 KiB) marks a file as binary.
-pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// Outcome of reading a file.
 #[derive(Debug)]

@@ -4,17 +4,17 @@
 //! follows Python's per-process string hashing; ours is first occurrence).
 //!
 //! Pieces: [`chunk`] (normalise + chunk), [`walk`] (file
-//! order), [`write`] (byte-exact JSON and SKILL.md), [`pystr`] (Python string semantics,
-//! also used by `brief::lazytools`).
+//! order), [`serialize`] (byte-exact JSON and SKILL.md), and
+//! [`super::pystr`] (Python string semantics, also used by `brief::lazytools`).
 
 pub mod chunk;
-pub mod pystr;
+pub mod serialize;
 pub mod walk;
-pub mod write;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use super::pystr;
 use crate::error::Error;
 use chunk::{DocChunk, make_chunks};
 
@@ -195,7 +195,7 @@ pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions)
     let idf = build_idf(&chunks);
 
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let skill = write::skill_md(&write::SkillMdIn {
+    let skill = serialize::skill_md(&serialize::SkillMdIn {
         name: &opts.name,
         description: &description,
         usage_notes: opts.usage_notes.as_deref().unwrap_or(""),
@@ -203,7 +203,7 @@ pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions)
         total_chunks: chunks.len(),
         source_dirs: &source_dirs,
     });
-    let manifest = write::manifest_json(&write::ManifestOut {
+    let manifest = serialize::manifest_json(&serialize::ManifestOut {
         name: &opts.name,
         description: &description,
         source_dirs: &source_dirs,
@@ -216,12 +216,12 @@ pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions)
     });
     let mut lines = String::new();
     for c in &chunks {
-        write::chunk_line(c, &mut lines);
+        serialize::chunk_line(c, &mut lines);
     }
     for (file, text) in [
         ("SKILL.md", skill),
         ("manifest.json", manifest),
-        ("vocab.json", write::vocab_json(&idf)),
+        ("vocab.json", serialize::vocab_json(&idf)),
         ("chunks.jsonl", lines),
     ] {
         let p = dir.join(file);

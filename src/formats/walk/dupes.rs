@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::walk::natural_path_cmp;
+use super::list::natural_path_cmp;
 use crate::model::{Corpus, Flag, Format, NodeId, NodeKind, Warning};
 
 /// Flag duplicate doc files and all-duplicate folders below `root`. The canonical copy is

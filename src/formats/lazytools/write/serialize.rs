@@ -4,7 +4,7 @@
 //! `": "`), and the SKILL.md template.
 
 use super::chunk::DocChunk;
-use super::pystr::{float_repr, json_str, strip};
+use crate::formats::lazytools::pystr::{float_repr, json_str, strip};
 use crate::index::lazytools::{B, K1};
 
 /// Manifest fields in lazytools' key order (FORMATS §2.2).

@@ -6,8 +6,10 @@
 
 use std::path::Path;
 
-use super::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
-use super::markdown;
+use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
+use crate::formats::markdown;
+use crate::formats::walk::ctx::{Loader, file_size, join_rel};
+use crate::formats::walk::readme::Readme as ReadmeBytes;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
 /// One README bullet `- **name** — summary`.
@@ -148,11 +150,11 @@ pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
 /// one `- **name** — summary` bullet, and a `doc.md` exists in it or below it (searched
 /// breadth-first, at most 2 000 folders and 12 levels deep).
 pub fn detect(dir: &Path) -> bool {
-    detect_with(dir, &mut super::detect::Readme::default())
+    detect_dir(dir, &mut ReadmeBytes::default())
 }
 
 /// [`detect`], taking `README.md` from `readme` (reading it there if needed).
-pub(crate) fn detect_with(dir: &Path, readme: &mut super::detect::Readme) -> bool {
+pub(crate) fn detect_dir(dir: &Path, readme: &mut ReadmeBytes) -> bool {
     // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
     let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else { return false };
     if !has_bullet(text) {
@@ -199,15 +201,21 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeI
     load_folder(corpus, parent, dir, rel, None, 0)
 }
 
+/// Load a doc tree found by the walk: [`load`] below `parent`, or [`load_into`] the `Root`
+/// node `parent` when the tree is the opened root (`rel` `""`). Returns the tree's node.
+pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
+    if rel.is_empty() {
+        load_into(&mut ld.corpus, parent, dir, rel);
+        return parent;
+    }
+    load(&mut ld.corpus, parent, dir, rel)
+}
+
 /// Like [`load`], but fills the existing node `folder` (e.g. the `Root` node when the opened
 /// path itself is a doc tree) instead of adding a `Dir`; the node's title is kept and its
 /// `detail` set from the README paragraph. Everything below is as in [`load`].
 pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
     fill_folder(corpus, folder, dir, rel, 0, false);
-}
-
-fn join(rel: &str, name: &str) -> String {
-    if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") }
 }
 
 fn load_folder(
@@ -268,7 +276,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
     let has_doc = files.iter().any(|f| f == "doc.md");
     let mut readme = Readme::default();
     if files.iter().any(|f| f == "README.md") {
-        let r = join(rel, "README.md");
+        let r = join_rel(rel, "README.md");
         let (f, src) = add_text_file(corpus, folder, &dir.join("README.md"), &r, Format::DocTree);
         if let Some(src) = src {
             readme = parse_readme(&corpus.sources[src.0 as usize].text);
@@ -304,7 +312,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
         }
     }
     if has_doc {
-        let r = join(rel, "doc.md");
+        let r = join_rel(rel, "doc.md");
         let (f, src) = add_text_file(corpus, folder, &dir.join("doc.md"), &r, Format::DocTree);
         if let Some(src) = src {
             let text = &corpus.sources[src.0 as usize].text;
@@ -327,7 +335,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
         corpus.node_mut(folder).warnings.push(Warning::at("leaf folder without doc.md", rel, None));
     }
     for d in &dirs {
-        let r = join(rel, d);
+        let r = join_rel(rel, d);
         if d == "img" {
             list_assets(corpus, folder, &dir.join(d), &r);
             continue;
@@ -343,7 +351,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
         }
     }
     for f in files.iter().filter(|f| *f != "README.md" && *f != "doc.md") {
-        let r = join(rel, f);
+        let r = join_rel(rel, f);
         let p = dir.join(f);
         if f.ends_with(".md") {
             let (n, src) = add_text_file(corpus, folder, &p, &r, Format::DocTree);
@@ -359,17 +367,17 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
 fn add_asset(corpus: &mut Corpus, parent: NodeId, p: &Path, name: &str, rel: &str) {
     let mut a = Node::new(NodeKind::File, Format::Asset, name, rel);
     a.flags.set(Flag::Asset);
-    a.bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    a.bytes = file_size(p);
     corpus.add_child(parent, a);
 }
 
 /// An `img/` folder: a `Dir` with its files listed as assets.
 fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     let d = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Asset, "img", rel));
-    let mut names: Vec<String> = super::walk::file_names(dir);
+    let mut names: Vec<String> = crate::formats::walk::file_names(dir);
     names.sort();
     for n in names {
-        add_asset(corpus, d, &dir.join(&n), &n, &join(rel, &n));
+        add_asset(corpus, d, &dir.join(&n), &n, &join_rel(rel, &n));
     }
 }
 

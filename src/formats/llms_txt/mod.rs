@@ -25,6 +25,7 @@ pub(crate) use shared::first_line;
 pub use shared::{LineIndex, add_text_file, nest_headings};
 
 use crate::formats::markdown::{self, Heading};
+use crate::formats::walk::ctx::{Loader, file_format, read_head};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
 use full::preamble_title;
 
@@ -64,6 +65,20 @@ pub fn detect_file(path: &Path, head: &str) -> Option<LlmsKind> {
         return Some(LlmsKind::Full);
     }
     Some(LlmsKind::Index)
+}
+
+/// Whether a file met by the walk (`name` lower-case) is a member of the llms family: a
+/// doc file (markdown or `.txt`) whose name contains `llms` and which [`detect_file`]
+/// recognises from its first 256 bytes.
+pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
+    name.contains("llms")
+        && file_format(name) != Format::Asset
+        && detect_file(path, &read_head(path, 256)).is_some()
+}
+
+/// [`load_file`] as a format-table loader.
+pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+    load_file(&mut ld.corpus, parent, path, rel)
 }
 
 /// Read `abs` as a member of the llms family and add it under `parent` as a `File` node

@@ -4,7 +4,7 @@
 //!
 //! Every length and offset here is in **characters** (Python code points).
 
-use super::pystr::{is_space, strip};
+use crate::formats::lazytools::pystr::{is_space, strip};
 use crate::index::lazytools::tokenize;
 
 /// Extensions chunked heading-aware (FORMATS §2.6); others use character windows.

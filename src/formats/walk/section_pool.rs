@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use super::markdown::{self, SectionPlan};
+use crate::formats::markdown::{self, SectionPlan};
 
 /// One text to scan: its index among the pool's jobs, the text and the range to section
 /// (bytes).

@@ -1,0 +1,18 @@
+//! The loader machinery shared by every format: the loading context (`ctx`: `Loader`,
+//! listing modes, the format-row shape, path helpers), the folder walker (`contents`,
+//! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
+//! ([`read`]), the per-folder `README.md` cache (`readme`), what the walker knows of skill
+//! files ([`skill_file`]), background sectioning (`section_pool`) and duplicate flags
+//! (`dupes`, run once per root after every loader).
+
+mod contents;
+pub(crate) mod ctx;
+pub(crate) mod dupes;
+mod links;
+pub mod list;
+pub mod read;
+pub(crate) mod readme;
+mod section_pool;
+pub mod skill_file;
+
+pub use list::{Entry, EntryKind, IgnoreStack, file_names, list_dir, natural_cmp, natural_path_cmp};
