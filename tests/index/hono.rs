@@ -76,7 +76,7 @@ fn titles(c: &Corpus, nodes: impl IntoIterator<Item = NodeId>) -> Vec<String> {
 fn fixture_has_the_expected_shape() {
     let c = hand_corpus();
     let idx = Index::build(&c, &mut |_, _| {});
-    assert_eq!((idx.doc_count(), idx.vocab_len()), (63, 2450));
+    assert_eq!((idx.doc_count(), idx.vocab_len()), (63, 2425));
     assert!(c.nodes.iter().any(|n| n.title == "CORS Middleware"));
 }
 
