@@ -28,14 +28,14 @@ use std::ops::Range;
 /// and the fragments a contraction splits into (`don't` → `don`, `t`; `it's` → `s`).
 /// `give`, `get`, `not` are not stopwords. Sorted for binary search.
 pub const STOPWORDS: [&str; 100] = [
-    "a", "about", "am", "an", "and", "are", "aren", "as", "at", "be", "been", "being", "by", "can",
-    "could", "couldn", "d", "did", "didn", "do", "does", "doesn", "doing", "don", "for", "from",
-    "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "hers", "him", "his",
-    "how", "i", "in", "into", "is", "isn", "it", "its", "ll", "m", "may", "me", "might", "must",
-    "my", "of", "on", "or", "our", "re", "s", "shall", "she", "should", "shouldn", "t", "than",
-    "that", "the", "their", "theirs", "them", "then", "there", "they", "this", "to", "us", "use",
-    "used", "using", "ve", "was", "wasn", "we", "were", "weren", "what", "when", "where", "which",
-    "who", "whom", "whose", "why", "will", "with", "won", "would", "wouldn", "you", "your",
+    "a", "about", "am", "an", "and", "are", "aren", "as", "at", "be", "been", "being", "by", "can", "could",
+    "couldn", "d", "did", "didn", "do", "does", "doesn", "doing", "don", "for", "from", "had", "hadn", "has",
+    "hasn", "have", "haven", "having", "he", "her", "hers", "him", "his", "how", "i", "in", "into", "is",
+    "isn", "it", "its", "ll", "m", "may", "me", "might", "must", "my", "of", "on", "or", "our", "re", "s",
+    "shall", "she", "should", "shouldn", "t", "than", "that", "the", "their", "theirs", "them", "then",
+    "there", "they", "this", "to", "us", "use", "used", "using", "ve", "was", "wasn", "we", "were", "weren",
+    "what", "when", "where", "which", "who", "whom", "whose", "why", "will", "with", "won", "would",
+    "wouldn", "you", "your",
 ];
 
 /// Longest word (in bytes of the original text) that is indexed; longer runs are skipped.
@@ -362,7 +362,10 @@ mod tests {
 
     #[test]
     fn question_words_pronouns_auxiliaries_and_contraction_fragments_are_stopwords() {
-        assert_eq!(toks("How do I set my cookie? Where does it go, and what's it for?"), ["set", "cookie", "go"]);
+        assert_eq!(
+            toks("How do I set my cookie? Where does it go, and what's it for?"),
+            ["set", "cookie", "go"]
+        );
         assert_eq!(toks("I don't see why it isn't cached"), ["see", "cached"]);
         // Parts of an identifier stay.
         assert_eq!(toks("doSomething has_key"), ["dosomething", "do", "something", "has_key", "has", "key"]);
