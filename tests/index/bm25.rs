@@ -420,3 +420,34 @@ fn exact_match_outranks_prefix_expansion() {
     let finished = search(&c, "cookie helper");
     assert_eq!(finished.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][1], ids[0][0]]);
 }
+
+#[test]
+fn colon_words_are_text_unless_the_key_is_known() {
+    use skillnav::brief::query_brief;
+    use skillnav::index::FuzzyIndex;
+    use skillnav::index::filter::search_all;
+    use skillnav::tokens::{Encoding, TokenCounter};
+    let (c, ids) = corpus_of(&[(
+        "a.md",
+        &[
+            "Read files with std::io and its Read trait\n",
+            "Emit update:modelValue from the child component\n",
+            "Listen with v-on:click on the button\n",
+            "Nothing about colons here\n",
+        ],
+    )]);
+    let idx = Index::build(&c, &mut |_, _| {});
+    let fz = FuzzyIndex::build(&c);
+    let opts = SearchOptions::default();
+    for (q, want) in [("std::io", ids[0][0]), ("update:modelValue", ids[0][1]), ("v-on:click", ids[0][2])] {
+        let (content, _) = search_all(&c, Some(&idx), Some(&fz), q, &opts);
+        assert_eq!(content.hits.first().map(|h| h.node), Some(want), "search {q}");
+        let brief = query_brief(&c, &idx, q, 1, None, TokenCounter::new(Encoding::O200kBase));
+        assert_eq!(brief.included, [want], "brief {q}");
+    }
+    // `kind` is always a filter key.
+    let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:section", &opts);
+    assert_eq!(content.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][3]]);
+    let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:adr", &opts);
+    assert!(content.hits.is_empty());
+}
