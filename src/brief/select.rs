@@ -59,7 +59,10 @@ pub fn gather(
             if n >= req.top_k {
                 break;
             }
-            if !exp.level(corpus, h.node).admits(false, true) || covered(&picked, h.node) {
+            // A skill hit (its routing text matched) has no text of its own to quote: its
+            // sections are hits of their own.
+            let textless = corpus.node(h.node).span.is_none();
+            if textless || !exp.level(corpus, h.node).admits(false, true) || covered(&picked, h.node) {
                 continue;
             }
             picked.push((h.node, Origin::Retrieved, Some(h.score)));

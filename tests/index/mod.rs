@@ -3,3 +3,4 @@
 mod bm25;
 mod eval;
 mod hono;
+mod skills;
