@@ -253,9 +253,10 @@ pub struct BriefArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: BriefFormat,
-    /// Retrieved sections at most.
-    #[arg(long, default_value_t = 8)]
-    pub top_k: usize,
+    /// Retrieved sections at most (default 8; with --max-tokens and a query: as many ranked
+    /// sections as fit the budget).
+    #[arg(long)]
+    pub top_k: Option<usize>,
     /// Token budget: pack sections in order while they fit; the brief says what it left out.
     #[arg(long)]
     pub max_tokens: Option<u64>,

@@ -14,6 +14,9 @@ use crate::model::{Corpus, Selection};
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize;
 
+/// Retrieved sections of a query brief without `--top-k` and without a budget.
+const DEFAULT_TOP_K: usize = 8;
+
 /// Build the brief described by `a` with [`brief::build`] and deliver it. A recipe adds its
 /// selection (before `--select` ids), its exposure levels, and its query/budget/mode when
 /// the command line gives none; without a recipe the corpus's own levels apply
@@ -62,13 +65,15 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
     };
     let units = sel.units(corpus);
     let index = query.as_ref().map(|_| crate::index::Index::build(corpus, &mut |_, _| {}));
+    let max_tokens = a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens));
+    let fill = if max_tokens.is_some() { brief::select::UNTIL_FULL } else { DEFAULT_TOP_K };
     let req = BriefRequest {
         selected: &units,
         query: query.as_deref(),
-        top_k: a.top_k,
+        top_k: a.top_k.unwrap_or(fill),
         mode,
         format,
-        max_tokens: a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens)),
+        max_tokens,
         exposure: Some(&exposure),
         from_recipe: recipe.is_some(),
     };
@@ -127,7 +132,7 @@ fn lazytools(
     let defaults = QuerySkillOptions::default();
     let opts = QuerySkillOptions {
         mode,
-        top_k: a.top_k,
+        top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
         max_chars: a.max_chars.unwrap_or(defaults.max_chars),
         include_quotes: !a.no_quotes,
     };

@@ -1,6 +1,7 @@
 //! One question's outcome: where its gold section ranks among the content hits of the query
 //! (the ranking `skillnav search` prints, filters applied) and whether the brief
-//! `skillnav brief --query` builds at the token budget holds it.
+//! `skillnav brief --query Q --max-tokens N` builds (ranked sections until the budget is
+//! full) holds it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,7 +110,12 @@ fn one(corpus: &Corpus, index: &Index, fuzzy: &FuzzyIndex, q: &Question, opts: &
     }
     let hits = &all.hits[..all.hits.len().min(RANK_DEPTH)];
     let rank = hits.iter().position(|h| gold.contains(&h.node)).map(|i| i + 1);
-    let req = BriefRequest { max_tokens: Some(opts.max_tokens), ..BriefRequest::new(&[], Some(&q.query)) };
+    // The brief `skillnav brief --query Q --max-tokens N` builds: ranked sections until full.
+    let req = BriefRequest {
+        max_tokens: Some(opts.max_tokens),
+        top_k: brief::select::UNTIL_FULL,
+        ..BriefRequest::new(&[], Some(&q.query))
+    };
     let b = brief::build(corpus, Some(index), &req, opts.counter);
     Outcome {
         id: q.id.clone(),
