@@ -39,7 +39,7 @@ ISSUE = r"[Ii]ssue #?\d+(?:(?: parts?| §) ?\d+(?:\.\d+)*(?:, ?§?\d+(?:\.\d+)*)
 # ... optionally followed by a quote of what it asked: `: "a", "b"`.
 ISSUE_QUOTED = ISSUE + r'(?:: "[^"]*"(?:, "[^"]*")*)?'
 LEFT_ISSUE = re.compile(r"\b[Ii]ssue #?\d+")
-LEFT_DOC = re.compile(r"(?<![\w/.-])(?:DESIGN|FORMATS)\b|\bSTYLE habit|\bLAYOUT\.md")
+LEFT_DOC = re.compile(r"(?<![\w/.:`-])(?:DESIGN|FORMATS)\b(?!`)|\bSTYLE habit|\bLAYOUT\.md")
 
 
 def rewrite_docs(text):
@@ -314,7 +314,7 @@ def main(argv):
                 try:
                     with open(path, encoding="utf-8") as f:
                         for n, line in enumerate(f, 1):
-                            if re.search(r"\b(?:DESIGN|FORMATS)(?:\.md)? ?§|\b[Ii]ssue \d", line):
+                            if re.search(r"(?<![/\w])(?:DESIGN|FORMATS)(?:\.md)? ?§|\b[Ii]ssue \d", line):
                                 other.append("%s:%d: %s" % (path, n, line.strip()))
                 except (UnicodeDecodeError, OSError):
                     pass
@@ -341,7 +341,7 @@ def main(argv):
               else "missing headings (%d):" % len(missing))
         for m in missing:
             print("  " + m)
-    return 1 if report or missing else 0
+    return 1 if report or missing or (check and changed) else 0
 
 
 if __name__ == "__main__":

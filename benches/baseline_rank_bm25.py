@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Baseline for `cargo bench --bench search` (DESIGN.md §8): Python rank-bm25 over the same
+"""Baseline for `cargo bench --bench search` (docs/DESIGN.md §8): Python rank-bm25 over the same
 section texts skillnav indexes.
 
 Usage: baseline_rank_bm25.py DOCS.jsonl [QUERIES.txt]

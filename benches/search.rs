@@ -1,4 +1,4 @@
-//! Search benchmark (DESIGN.md §8): `cargo bench --bench search`.
+//! Search benchmark (docs/DESIGN.md §8): `cargo bench --bench search`.
 //!
 //! With `SKILLNAV_BENCH_BUILD_ONLY=N` it only rebuilds the index N times (for profiling).
 //!
@@ -14,6 +14,9 @@
 //!   (target ≥ 6×): from files (our load + index vs its JSONL read + tokenize + index; note
 //!   our load parses markdown from the folder while it reads ready-cut sections) and indexing
 //!   only (our index build vs its tokenize + index).
+
+// Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -206,7 +209,7 @@ fn main() {
         fuzzy.len()
     );
 
-    let queries: Vec<String> = QUERIES.iter().map(|s| s.to_string()).collect();
+    let queries: Vec<String> = QUERIES.iter().map(std::string::ToString::to_string).collect();
     let exact = SearchOptions { top_k: 10, prefix: false };
     let mut hits_total = 0;
     for q in &queries {
@@ -251,7 +254,7 @@ fn main() {
         ms(pct(&bp, 95.0)),
         ms(pct(&bp, 100.0))
     );
-    let fq: Vec<String> = FUZZY_QUERIES.iter().map(|s| s.to_string()).collect();
+    let fq: Vec<String> = FUZZY_QUERIES.iter().map(std::string::ToString::to_string).collect();
     let fz = time_queries(&fq, 5, |q| {
         std::hint::black_box(fuzzy.search(q, 10));
     });

@@ -1,7 +1,7 @@
 //! Embedded assets: the sample skill `assets/skillnav-sample/` (opened by `--sample` and
-//! when no skills are found, DESIGN.md §7), written out on demand into a per-version cache
+//! when no skills are found, docs/DESIGN.md §7), written out on demand into a per-version cache
 //! folder so every loader reads it like any other skill. (The default config and keymap
-//! are embedded by `tui::config` and `tui::keymap`.)
+//! are embedded by `config` and `tui::keymap`.)
 
 use std::path::{Path, PathBuf};
 

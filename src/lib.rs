@@ -1,10 +1,13 @@
 //! skillnav: a terminal navigator for agent skills and documentation trees.
 //!
-//! Data flow: paths → [`formats`] (detect per folder, one loader per format) → a
-//! [`model::Corpus`] (an arena of nodes with byte ranges into source texts) → [`index`]
-//! (BM25 per root + fuzzy titles) → the TUI ([`tui`], behind the `tui` feature), the CLI
-//! ([`cli`]), [`brief`] and [`clipboard`], which all read the same corpus and index.
-//! Token sizes come from [`tokens`]; markdown is turned into styled text by [`render`].
+//! Data flow: paths → [`formats`] (the format registry detects each folder; one loader per
+//! format) → a [`model::Corpus`] (an arena of nodes with byte ranges into source texts) →
+//! [`index`] (BM25 per root + fuzzy titles) and [`tokens`] (sizes) → what the user picks
+//! ([`curate`], [`skill`]) → [`brief::build`], the one brief pipeline → the CLI ([`cli`]),
+//! the TUI (module `tui`, behind the `tui` feature) and [`clipboard`], which all read the
+//! same corpus and index. Markdown becomes styled text in [`render`]; [`util`] holds the
+//! small helpers every layer uses. `docs/ARCHITECTURE.md` maps the modules and says where
+//! to add a format, a search rule, a key or a view.
 //!
 //! Everything outside `tui` is free of terminal dependencies
 //! (`cargo check --lib --no-default-features`).
@@ -13,6 +16,7 @@ pub mod assets;
 pub mod brief;
 pub mod cli;
 pub mod clipboard;
+pub mod config;
 pub mod curate;
 pub mod error;
 pub mod eval;

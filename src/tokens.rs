@@ -17,10 +17,10 @@ use crate::model::{Corpus, NodeId};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Encoding {
-    /// OpenAI `o200k_base` (GPT-4o and later): the default.
+    /// `OpenAI` `o200k_base` (GPT-4o and later): the default.
     #[default]
     O200kBase,
-    /// OpenAI `cl100k_base` (GPT-4, GPT-3.5).
+    /// `OpenAI` `cl100k_base` (GPT-4, GPT-3.5).
     Cl100kBase,
     /// `ceil(bytes / 4)`: a quick estimate, not a tokenizer.
     Bytes4,

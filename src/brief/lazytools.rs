@@ -1,5 +1,5 @@
-//! lazytools' `query_skill` brief layout (FORMATS §2.8–2.9), byte for byte: intent detection,
-//! the `[skill]…[execution_policy]` brief and the per-mode `[result]` part, cut to
+//! lazytools' `query_skill` brief layout (docs/FORMATS.md §2.8–2.9), byte for byte: intent
+//! detection, the `[skill]…[execution_policy]` brief and the per-mode `[result]` part, cut to
 //! `max_chars` characters.
 //!
 //! Lengths and limits are in characters (Python code points).
@@ -54,7 +54,7 @@ fn distinct_paths<'a>(sel: &[Sel<'a>]) -> Vec<&'a str> {
 }
 
 /// lazytools' `query_skill(skill_dir, task, mode, top_k, max_chars, include_quotes)` on a
-/// loaded bundle (FORMATS §2.9): ranks the chunks with lazytools' BM25, then renders the
+/// loaded bundle (docs/FORMATS.md §2.9): ranks the chunks with lazytools' BM25, then renders the
 /// brief and the mode's result part, or the fixed "No relevant documentation…" text when no
 /// chunk scores > 0. The whole string is cut to `opts.max_chars` characters. Byte-identical
 /// to the real package on its bundles.

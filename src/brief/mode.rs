@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// A `query_skill` mode (FORMATS §2.8).
+/// A `query_skill` mode (docs/FORMATS.md §2.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// Detect the intent from the task wording ([`resolve_mode`]).
@@ -51,7 +51,7 @@ impl fmt::Display for Mode {
     }
 }
 
-/// lazytools' `_auto_mode` (FORMATS §2.8): plain substring tests on the lower-cased task,
+/// lazytools' `_auto_mode` (docs/FORMATS.md §2.8): plain substring tests on the lower-cased task,
 /// first match wins — locate (`where`, `find`, `locate`, `which file`, `in quale`, `dove`,
 /// `trova`), then extract (`extract`, `list all`, `enumerate`, `all examples`, `estrai`,
 /// `elenca`), then summarize (`summarize`, `summarise`, `overview`, `brief`, `riassumi`,
@@ -71,7 +71,7 @@ pub fn resolve_mode(task: &str) -> Mode {
 }
 
 /// The mode a request resolves to: an explicit mode as is; `Auto` → [`resolve_mode`] on the
-/// query (lazytools' intent rules, FORMATS §2.8), or `Answer` without a query.
+/// query (lazytools' intent rules, docs/FORMATS.md §2.8), or `Answer` without a query.
 pub fn effective_mode(mode: Mode, query: Option<&str>) -> Mode {
     match (mode, query) {
         (Mode::Auto, Some(q)) => resolve_mode(q),

@@ -246,7 +246,7 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
         if sections.len() <= EXACT_PACK_MAX {
             // First-fit in order of value, each step checked on the exact text. A section
             // whose brief alone is over the budget is skipped without a full render.
-            keep.iter_mut().for_each(|k| *k = false);
+            keep.fill(false);
             for i in 0..sections.len() {
                 let mut one = vec![false; sections.len()];
                 one[i] = true;

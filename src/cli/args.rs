@@ -1,4 +1,4 @@
-//! clap definitions of the command line (DESIGN.md §7).
+//! clap definitions of the command line (docs/DESIGN.md §7).
 
 use std::path::PathBuf;
 
@@ -30,8 +30,10 @@ pub struct Cli {
     /// or the NAME of a recipe in the user data folder.
     #[arg(long, value_name = "FILE|NAME")]
     pub recipe: Option<String>,
+    /// Options every subcommand takes.
     #[command(flatten)]
     pub global: GlobalOpts,
+    /// The subcommand; none opens the TUI.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -99,7 +101,7 @@ pub enum Command {
         /// Token budget of the brief whose containment is measured.
         #[arg(long, default_value_t = 8000)]
         max_tokens: u64,
-        /// JSON: {"max_tokens", "encoding", "overall", "by_kind", "outcomes"}.
+        /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`.
         #[arg(long)]
         json: bool,
     },
@@ -109,7 +111,7 @@ pub enum Command {
         id: String,
         /// Roots to open.
         paths: Vec<PathBuf>,
-        /// Which llms variant to read the section from (Skill_Seekers / catalog skills).
+        /// Which llms variant to read the section from (`Skill_Seekers` / catalog skills).
         #[arg(long, value_enum)]
         variant: Option<Variant>,
         /// JSON: the node with its text.
@@ -120,6 +122,7 @@ pub enum Command {
     Brief(BriefArgs),
     /// Read or edit SKILL.md frontmatter, changing only the edited key's lines.
     Fm {
+        /// get, set or unset.
         #[command(subcommand)]
         op: FmOp,
     },
@@ -145,13 +148,13 @@ pub enum Command {
         #[arg(long)]
         max_chars: Option<usize>,
     },
-    /// Sections of each catalog (catalog.json, or generated for Skill_Seekers skills) by
+    /// Sections of each catalog (catalog.json, or generated for `Skill_Seekers` skills) by
     /// complexity, with sizes.
     Topics {
         /// Roots to inspect.
         paths: Vec<PathBuf>,
     },
-    /// Generate the active-skills catalog.json of a Skill_Seekers skill (printed to stdout).
+    /// Generate the active-skills catalog.json of a `Skill_Seekers` skill (printed to stdout).
     Catalog {
         /// The skill folder (SKILL.md + references/ with llms-small.md or llms-full.md).
         skill_dir: PathBuf,
@@ -165,23 +168,25 @@ pub enum Command {
     Export(ExportArgs),
     /// Organise a progressive-exposure doc tree: collapse single-child folders, merge short docs.
     Doctree {
+        /// collapse or merge.
         #[command(subcommand)]
         op: DoctreeOp,
     },
     /// Save, list, load or delete saved selections (recipes).
     Recipe {
+        /// save, list, load or delete.
         #[command(subcommand)]
         op: RecipeOp,
     },
 }
 
-/// `skillnav build` arguments (lazytools' `build_skill` options, FORMATS §2).
+/// `skillnav build` arguments (lazytools' `build_skill` options, docs/FORMATS.md §2).
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Input folders to index.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output root; the bundle goes to OUTPUT_ROOT/<slug(name)>/.
+    /// Output root; the bundle goes to `OUTPUT_ROOT`/<slug(name)>/.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// Skill name (kept as given in the manifest; slugified for the folder).
@@ -219,11 +224,11 @@ pub enum BriefFormat {
     Lazytools,
     /// Claude-style XML: one `<document>` per section with id, path, lines and score.
     Xml,
-    /// JSON: {"schema": 1, "mode", "sections": […], "left_out": […], …}.
+    /// JSON: {"schema": 1, "mode", "sections": […], "`left_out"`: […], …}.
     Json,
 }
 
-/// llms variants (FORMATS §1.2).
+/// llms variants (docs/FORMATS.md §1.2).
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum Variant {
     /// llms-small.
@@ -311,7 +316,7 @@ pub enum FmOp {
     },
 }
 
-/// `skillnav render` arguments (context-chef `renderSkill`, FORMATS §5.3).
+/// `skillnav render` arguments (context-chef `renderSkill`, docs/FORMATS.md §5.3).
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// Skill folders (each holds a SKILL.md); several give their listing, then each body.
@@ -360,7 +365,7 @@ pub struct ExportArgs {
     pub force: bool,
 }
 
-/// `skillnav doctree` operations (FORMATS §6).
+/// `skillnav doctree` operations (docs/FORMATS.md §6).
 #[derive(Debug, Subcommand)]
 pub enum DoctreeOp {
     /// Pull the only child folder of a folder without doc.md up into it.

@@ -1,5 +1,5 @@
 //! `skillnav doctree collapse|merge DIR`: organise a progressive-exposure doc tree
-//! (FORMATS §6); `--dry-run` prints the plan, one step per line, and changes nothing.
+//! (docs/FORMATS.md §6); `--dry-run` prints the plan, one step per line, and changes nothing.
 
 use std::io::Write;
 

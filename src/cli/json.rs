@@ -1,4 +1,4 @@
-//! JSON shapes of the CLI (DESIGN.md §7): nodes with the fields of DESIGN.md §2.
+//! JSON shapes of the CLI (docs/DESIGN.md §7): nodes with the fields of docs/DESIGN.md §2.
 
 use serde_json::{Map, Value, json};
 

@@ -1,4 +1,4 @@
-//! Command-line interface (DESIGN.md §7): clap definitions ([`args`]) and one module per
+//! Command-line interface (docs/DESIGN.md §7): clap definitions ([`args`]) and one module per
 //! subcommand. Exit codes: 0 ok, 1 findings (`validate`), 2 usage or I/O error with a
 //! one-line message on stderr — never a panic trace.
 
@@ -83,12 +83,11 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         }
         Some(Command::Show { id, paths, variant, json }) => {
             let corpus = open::open(&paths, &g)?;
-            match variant {
-                Some(v) => show::run_variant(&mut out, &corpus, &id, v, json),
-                None => {
-                    let tokens = TokenTable::count_all(&corpus, counter);
-                    show::run(&mut out, &corpus, &tokens, &id, json)
-                }
+            if let Some(v) = variant {
+                show::run_variant(&mut out, &corpus, &id, v, json)
+            } else {
+                let tokens = TokenTable::count_all(&corpus, counter);
+                show::run(&mut out, &corpus, &tokens, &id, json)
             }
         }
         Some(Command::Validate { paths, profile, json }) => {

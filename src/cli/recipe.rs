@@ -73,19 +73,16 @@ pub fn run_recipe(
             r.query = query.clone();
             r.mode = mode.clone();
             r.format = format.clone();
-            let path = match file {
-                Some(f) => {
-                    r.write(f)?;
-                    f.clone()
+            let path = if let Some(f) = file {
+                r.write(f)?;
+                f.clone()
+            } else {
+                if !crate::curate::recipe::valid_name(name) {
+                    bail!(
+                        "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with . or ending in .json)"
+                    );
                 }
-                None => {
-                    if !crate::curate::recipe::valid_name(name) {
-                        bail!(
-                            "invalid recipe name {name:?} (1-64 of A-Z a-z 0-9 - _ . , not starting with . or ending in .json)"
-                        );
-                    }
-                    store()?.save(&r)?
-                }
+                store()?.save(&r)?
             };
             writeln!(out, "{}", path.display())?;
             eprintln!(

@@ -1,4 +1,4 @@
-//! `skillnav render`: a skill's body with context-chef's substitution (FORMATS §5.3); with
+//! `skillnav render`: a skill's body with context-chef's substitution (docs/FORMATS.md §5.3); with
 //! several skill folders, their listing followed by each rendered body.
 
 use std::collections::BTreeMap;
@@ -47,7 +47,7 @@ pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
     emit(out, &render_many(&skills, listing, &opts))
 }
 
-/// Write `text` as is to a pipe or file, sanitised on a terminal (DESIGN.md §7).
+/// Write `text` as is to a pipe or file, sanitised on a terminal (docs/DESIGN.md §7).
 fn emit(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
     if std::io::stdout().is_terminal() {
         write!(out, "{}", crate::util::sanitize::sanitize(text))?;

@@ -52,7 +52,7 @@ fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<(
     let n = corpus.node(h.node);
     let copies = if h.copies.is_empty() { String::new() } else { format!("  (+{} copies)", h.copies.len()) };
     let line = n.line_start.map(|l| format!(":{l}")).unwrap_or_default();
-    writeln!(out, "  {:>8.3}  {}  {}{line}{copies}", h.score, sanitize_line(&n.title), sanitize_line(&n.id),)
+    writeln!(out, "  {:>8.3}  {}  {}{line}{copies}", h.score, sanitize_line(&n.title), sanitize_line(&n.id))
 }
 
 fn hit_json(corpus: &Corpus, h: &Hit) -> serde_json::Value {

@@ -77,7 +77,7 @@ fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if text.contains('\u{1A}') { text.replace('\u{1A}', "\u{FFFD}").into() } else { text.into() }
 }
 
-/// `show ID --variant V`: the section in one llms variant of a Skill_Seekers skill (the
+/// `show ID --variant V`: the section in one llms variant of a `Skill_Seekers` skill (the
 /// active-skills design's `get_section`): `quick`/`complete` print the matching H1 part,
 /// `standard` the matching llms.md links, `auto` complete unless it exceeds 50 KB.
 pub fn run_variant(

@@ -129,7 +129,7 @@ pub fn list(
 }
 
 /// `topics`: catalog sections by complexity with sizes, per skill that has (or, for a
-/// Skill_Seekers skill, can generate) a catalog.
+/// `Skill_Seekers` skill, can generate) a catalog.
 pub fn topics(out: &mut dyn Write, corpus: &Corpus) -> anyhow::Result<()> {
     let mut any = false;
     for s in skill_files(corpus) {

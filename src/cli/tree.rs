@@ -66,7 +66,7 @@ fn print_node(
         NodeKind::Adr => "§",
     };
     let sigma = if n.children.is_empty() { "" } else { "Σ" };
-    let tok = tokens.total(id).map(human_count).unwrap_or_else(|| "?".into());
+    let tok = tokens.total(id).map_or_else(|| "?".into(), human_count);
     let mut flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
     if !n.warnings.is_empty() {
         flags.push("warnings");

@@ -1,4 +1,4 @@
-//! `tree --json` layer annotations (issue 5 part 1): adds `layers` (see
+//! `tree --json` layer annotations: adds `layers` (see
 //! [`crate::skill::layers::layers_json`]) to every skill node and `always_loaded_tokens` to every
 //! root node of an already built `{"roots": [...]}` document.
 

@@ -52,7 +52,7 @@ fn save_in(text: &str, dir: &Path, stamp: &str, ext: &str) -> Result<PathBuf> {
                 f.write_all(text.as_bytes()).and_then(|()| f.flush()).map_err(|e| Error::io(&path, e))?;
                 return Ok(path);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(Error::io(&path, e)),
         }
     }

@@ -1,4 +1,4 @@
-//! Clipboard chain (DESIGN.md §5): native (arboard; on X11 kept served after exit by a
+//! Clipboard chain (docs/DESIGN.md §5): native (arboard; on X11 kept served after exit by a
 //! detached `skillnav __clipboard-serve` child) → OSC 52 (for SSH/tmux; never confirmed) → a
 //! file. Three honest outcomes, each shown by [`status_line`]. No terminal-library types:
 //! the CLI uses it too.
@@ -103,7 +103,7 @@ pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOut
 
 /// Try only the system clipboard (step 1 of [`copy_with`]); `Ok(())` once it holds the text.
 /// The TUI uses this first so that, when it fails, it can ask before an oversized OSC 52
-/// send (issue 5 §9). Errors: a one-line reason (no display, no confirmation in time).
+/// send. Errors: a one-line reason (no display, no confirmation in time).
 pub fn copy_native(text: &str, opts: &CopyOptions) -> Result<(), String> {
     if !opts.native {
         return Err("the system clipboard is off".into());

@@ -25,7 +25,7 @@ mod x11 {
 
     /// Whether a display server is named in the environment (`DISPLAY` or
     /// `WAYLAND_DISPLAY`, non-empty). arboard is built without Wayland support, so on
-    /// Wayland it reaches the clipboard through XWayland's `DISPLAY`.
+    /// Wayland it reaches the clipboard through `XWayland`'s `DISPLAY`.
     pub(super) fn display_present() -> bool {
         ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
     }
@@ -143,7 +143,8 @@ pub fn serve_main() -> i32 {
     }
 }
 
-#[cfg(all(test, unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
+#[cfg(test)]
+#[cfg(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
     use std::path::{Path, PathBuf};

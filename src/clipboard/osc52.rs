@@ -1,4 +1,4 @@
-//! OSC 52 (DESIGN.md §5): ask the terminal to set its clipboard with
+//! OSC 52 (docs/DESIGN.md §5): ask the terminal to set its clipboard with
 //! `ESC ] 52 ; c ; <base64> BEL`, wrapped in tmux's DCS passthrough inside tmux. Terminals
 //! never confirm, so a write only means "sent". Written to `/dev/tty` (or to stdout when
 //! that is the terminal), never to a pipe or file.

@@ -1,4 +1,4 @@
-//! Exposure levels (issue 5 part 2, DESIGN.md §5): how eagerly a node's text reaches an
+//! Exposure levels (docs/DESIGN.md §5): how eagerly a node's text reaches an
 //! agent. `always` nodes are in every brief, `on-demand` ones (the default) when selected
 //! or retrieved, `explicit` ones only when selected by id, `hidden` ones never. A level set
 //! on a node applies to its whole subtree unless a descendant sets its own.

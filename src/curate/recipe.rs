@@ -1,4 +1,4 @@
-//! Saved selections — "recipes" (issue 5 part 4): a named selection with its exposure
+//! Saved selections — "recipes": a named selection with its exposure
 //! levels, budget and brief settings, saved as JSON with each node's stable id and a hash of
 //! its text, so that on load a section whose text changed, or that no longer exists, is
 //! reported instead of silently dropped or silently different.
@@ -11,6 +11,7 @@
 //! "hash"}], "max_tokens": N|null, "query": "…"|null, "mode": "…"|null, "format": "…"|null}`.
 //! `hash` = the first 16 hex digits of SHA-256 ([`node_hash`]).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -128,7 +129,10 @@ pub fn node_hash(corpus: &Corpus, id: NodeId) -> String {
             h.update([0]);
         }
     }
-    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+    h.finalize().iter().take(8).fold(String::with_capacity(16), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 /// Whether `name` can name a recipe file: 1–64 chars of ASCII letters, digits, `-`, `_`,
@@ -208,7 +212,7 @@ impl Recipe {
                     note(&mut a, &e.id, st);
                 }
                 (Some(_), None) => {
-                    note(&mut a, &format!("{} (unknown level {:?})", e.id, e.level), NodeState::Missing)
+                    note(&mut a, &format!("{} (unknown level {:?})", e.id, e.level), NodeState::Missing);
                 }
                 (None, _) => note(&mut a, &e.id, st),
             }

@@ -1,8 +1,8 @@
-//! Active-skills `catalog.json` (FORMATS §1.6): reading a hand-made one, generating one for a
-//! Skill_Seekers skill (fence-aware, real byte sizes), listing topics by complexity, and
+//! Active-skills `catalog.json` (docs/FORMATS.md §1.6): reading a hand-made one, generating one for
+//! a `Skill_Seekers` skill (fence-aware, real byte sizes), listing topics by complexity, and
 //! resolving a section in one of the llms variants (`show --variant`).
 //!
-//! The schema is the design doc's (Skill_Seekers `docs/archive/plans/
+//! The schema is the design doc's (`Skill_Seekers` `docs/archive/plans/
 //! 2025-10-24-active-skills-design.md`); no released tool writes it. Differences from that
 //! design's generator, on purpose: H1s inside fenced code are not sections, and
 //! `size_bytes` is the part's size in bytes (the design measured characters).
@@ -97,7 +97,7 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
         }
     }
     for (i, e) in
-        top.get("sections").and_then(Json::as_array).map(Vec::as_slice).unwrap_or(&[]).iter().enumerate()
+        top.get("sections").and_then(Json::as_array).map_or(&[][..], Vec::as_slice).iter().enumerate()
     {
         let Some(title) = e.get("title").and_then(Json::as_str) else {
             c.warnings.push(format!("sections[{i}] has no string title; skipped"));
@@ -244,7 +244,7 @@ pub fn topics(catalog: &Catalog) -> Vec<TopicGroup> {
         .collect()
 }
 
-/// The llms file of each variant inside `references/` (FORMATS §1.2).
+/// The llms file of each variant inside `references/` (docs/FORMATS.md §1.2).
 fn variant_file(variant: &str) -> &'static str {
     match variant {
         "quick" => "llms-small.md",
@@ -270,13 +270,13 @@ fn h1_parts(text: &str) -> Vec<(String, usize, usize, Vec<String>)> {
         .collect()
 }
 
-/// Generate a `catalog.json` value for the Skill_Seekers skill in `skill_dir` with
+/// Generate a `catalog.json` value for the `Skill_Seekers` skill in `skill_dir` with
 /// `metadata.generated` = now (UTC, `YYYY-MM-DDTHH:MM:SSZ`). See [`generate_catalog_at`].
 pub fn generate_catalog(skill_dir: &Path) -> Result<Json> {
     generate_catalog_at(skill_dir, &now_iso8601())
 }
 
-/// Generate a `catalog.json` value (FORMATS §1.6 schema) for the skill in `skill_dir`, with
+/// Generate a `catalog.json` value (docs/FORMATS.md §1.6 schema) for the skill in `skill_dir`, with
 /// `metadata.generated` = `generated`.
 ///
 /// Sections come from `references/llms-small.md` (the quick variant, as in the design),
@@ -393,8 +393,7 @@ fn skill_identity(dir: &Path) -> (String, String) {
 
 /// Current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn now_iso8601() -> String {
-    let secs =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     iso8601(secs)
 }
 
@@ -404,7 +403,7 @@ pub fn iso8601(secs: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z")
 }
 
-/// Which llms variant `show --variant` reads (FORMATS §1.2, the design's `detail`).
+/// Which llms variant `show --variant` reads (docs/FORMATS.md §1.2, the design's `detail`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// `llms-small.md`.
@@ -460,7 +459,7 @@ pub struct ShownSection {
 
 /// The variant file nodes below `skill` (not inside duplicate or alias copies; variants are
 /// flagged `variant` themselves, so that flag is not a reason to skip): `meta.variant` set by
-/// the Skill_Seekers loader, else the file name.
+/// the `Skill_Seekers` loader, else the file name.
 fn variant_node(corpus: &Corpus, skill: NodeId, v: Variant) -> Option<NodeId> {
     let want = v.as_str();
     let file = variant_file(want);

@@ -1,7 +1,7 @@
-//! git-adr architecture decision records (FORMATS §4): a folder of ADR notes exported as
+//! git-adr architecture decision records (docs/FORMATS.md §4): a folder of ADR notes exported as
 //! `<id>.md` (YAML frontmatter + markdown body) with an optional `_index.json`, loaded as
 //! `Adr` nodes carrying id, title, status, date and tags in `meta`, filterable by status.
-//! ADR bodies are exposed only when asked (`meta.exposure = "explicit"`, DESIGN.md §5).
+//! ADR bodies are exposed only when asked (`meta.exposure = "explicit"`, docs/DESIGN.md §5).
 //!
 //! The git-adr *skill* folder (`SKILL.md`, nested `references/formats/`, sibling
 //! `workflows/`) is an ordinary skill: the generic skill loader reads it.
@@ -17,7 +17,7 @@ use super::walk::readme::Readme;
 use crate::frontmatter::{self, Value};
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
 
-/// The statuses git-adr accepts, lower-case as required in frontmatter (FORMATS §4).
+/// The statuses git-adr accepts, lower-case as required in frontmatter (docs/FORMATS.md §4).
 pub const STATUSES: [&str; 5] = ["proposed", "accepted", "deprecated", "superseded", "rejected"];
 
 /// One ADR's frontmatter fields.
@@ -50,7 +50,7 @@ pub struct AdrRecord {
 impl AdrRecord {
     /// The effective status: `status` lower-cased, `proposed` when absent (git-adr's default).
     pub fn effective_status(&self) -> String {
-        self.status.as_deref().map(str::to_lowercase).unwrap_or_else(|| "proposed".into())
+        self.status.as_deref().map_or_else(|| "proposed".into(), str::to_lowercase)
     }
 }
 
@@ -63,7 +63,7 @@ fn list_of(v: &Value) -> Vec<String> {
     }
 }
 
-/// Parse one ADR note (FORMATS §4) with [`crate::frontmatter::parse()`]. Never fails: a
+/// Parse one ADR note (docs/FORMATS.md §4) with [`crate::frontmatter::parse()`]. Never fails: a
 /// missing frontmatter, a missing title, or a status outside [`STATUSES`] (including a
 /// capitalised one, which git-adr rejects) become warnings.
 pub fn parse_adr(text: &str) -> AdrRecord {
@@ -96,7 +96,7 @@ pub fn parse_adr(text: &str) -> AdrRecord {
             r.other.push((e.key.clone(), v));
         }
     }
-    let line = |k: &str| fm.get(k).map(|e| e.lines.start).unwrap_or(1);
+    let line = |k: &str| fm.get(k).map_or(1, |e| e.lines.start);
     if r.title.is_none() {
         r.warnings.push((1, "ADR has no title".into()));
     }
@@ -196,7 +196,7 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexEntry>, String> {
 /// Dispatch: call it for a folder where [`detect`] is true (before the generic markdown
 /// walker, which would otherwise treat the notes as plain markdown).
 pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
-    let title = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| rel.to_string());
+    let title = dir.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let folder = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::GitAdr, title, rel));
     load_into(corpus, folder, dir, rel);
     folder
@@ -236,7 +236,7 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
         }
         let node = corpus.node_mut(n);
         node.kind = NodeKind::Adr;
-        node.title = rec.title.as_deref().map(collapse_ws).unwrap_or_else(|| id.clone());
+        node.title = rec.title.as_deref().map_or_else(|| id.clone(), collapse_ws);
         let mut summary = vec![status.clone()];
         summary.extend(rec.date.clone());
         if !rec.tags.is_empty() {

@@ -1,10 +1,10 @@
-//! Heading-aware sectioning of markdown (DESIGN.md §2), CommonMark-correct from
+//! Heading-aware sectioning of markdown (docs/DESIGN.md §2), CommonMark-correct from
 //! pulldown-cmark offsets.
 //!
 //! One pass over `Parser::new_ext(..).into_offset_iter()` finds the headings (ATX and
 //! setext) and, for each section, the first sentence of its body as a one-line summary.
-//! Because the events come from a real CommonMark parser, a `#` line inside a ``` or `~~~`
-//! fence or an HTML block is never a heading, and a `---` after a list or code block is a
+//! Because the events come from a real `CommonMark` parser, a `#` line inside a fenced code block
+//! or an HTML block is never a heading, and a `---` after a list or code block is a
 //! thematic break, not a setext underline. Headings nested inside block quotes, list items
 //! or footnote definitions are content of that block, not sections (they cannot split the
 //! surrounding block).
@@ -330,12 +330,11 @@ pub fn first_sentence(s: &str) -> String {
 
 /// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).
 pub fn truncate_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some(_) => {
-            let keep = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
-            format!("{}…", s[..keep].trim_end())
-        }
+    if s.char_indices().nth(max).is_none() {
+        s.to_string()
+    } else {
+        let keep = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+        format!("{}…", s[..keep].trim_end())
     }
 }
 

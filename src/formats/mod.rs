@@ -1,5 +1,5 @@
 //! Loading: detect the format of each folder and run its loader into a
-//! [`crate::model::Corpus`] (DESIGN.md §2, FORMATS.md).
+//! [`crate::model::Corpus`] (docs/DESIGN.md §2, docs/FORMATS.md).
 //!
 //! Owns: what to open ([`RootSpec`], [`LoadOptions`]; root labels [`root_specs`],
 //! [`discover_roots`]), [`load_root`], the format table ([`registry`]: the only list of
@@ -23,7 +23,7 @@
 //!    `walk::skill_file`), never the walker or the registry;
 //! 2. declare it below (`pub mod <name>;`);
 //! 3. add its row to `registry::FORMATS`, above every row that would also take its folders
-//!    or files (a Skill_Seekers output also holds a `SKILL.md`, so its row sits above the
+//!    or files (a `Skill_Seekers` output also holds a `SKILL.md`, so its row sits above the
 //!    skill row);
 //! 4. only if no [`Format`] value fits: add one to `model::Format`.
 //!
@@ -62,7 +62,7 @@ pub use spec::{LoadOptions, RootSpec};
 /// The result holds one `Root` node (title = `spec.label`, path `""`) and is finalized
 /// (ids and container sizes assigned). Below it:
 /// - a file PATH: that file (`<label>/<file name>`), through the same special-file rules as
-///   a folder walk (an llms.txt-family file, a Skill_Seekers config JSON or a `catalog.json`
+///   a folder walk (an llms.txt-family file, a `Skill_Seekers` config JSON or a `catalog.json`
 ///   keeps its structure), else read as a markdown or text document;
 /// - a skill folder: one `Skill` node with path `""`, whose id is `<label>/<skill name>`
 ///   (its files are `<label>/SKILL.md`, `<label>/references/x.md`, …);

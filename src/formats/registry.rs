@@ -6,7 +6,7 @@
 //! - a **folder row** (`Detect::Folder`) takes a whole folder. Its rule looks only at the
 //!   folder itself (a few `stat`s, file heads, its `README.md` read once for all rules),
 //!   and the first row whose rule holds loads the folder, so a more specific format sits
-//!   above a more general one (a Skill_Seekers output also holds a `SKILL.md`: its row is
+//!   above a more general one (a `Skill_Seekers` output also holds a `SKILL.md`: its row is
 //!   above the skill row). A folder no row takes is a plain folder: the walker lists it and
 //!   detects each sub-folder again;
 //! - a **file row** (`Detect::File`) takes one file met by the walk (or opened alone),
@@ -53,10 +53,10 @@ const fn file(format: Format, detect: fn(&str, &Path) -> bool, load: LoadFn) -> 
 /// Every format, in detection order (the first row whose rule holds wins).
 ///
 /// Folders: a lazytools bundle (`manifest.json` + `vocab.json` + `chunks.jsonl`), a
-/// Skill_Seekers output skill (a skill whose `references/` holds `index.md` or llms
+/// `Skill_Seekers` output skill (a skill whose `references/` holds `index.md` or llms
 /// variants), a skill (a `SKILL.md` or `skill.md`), exported git-adr notes, a
 /// progressive-exposure doc tree. Files: the llms.txt family, `catalog.json`, a
-/// Skill_Seekers config JSON.
+/// `Skill_Seekers` config JSON.
 pub(crate) static FORMATS: &[FormatRow] = &[
     folder(Format::Lazytools, lazytools::detect_dir, lazytools::load_dir),
     folder(Format::Seekers, seekers::detect_dir, seekers::load_dir),

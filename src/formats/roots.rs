@@ -1,4 +1,4 @@
-//! Root labels (DESIGN.md §2 "Ids": `<root>` is the scope label for discovered roots, else
+//! Root labels (docs/DESIGN.md §2 "Ids": `<root>` is the scope label for discovered roots, else
 //! the folder name, deduplicated in sorted real-path order).
 
 use std::collections::HashSet;

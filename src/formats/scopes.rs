@@ -1,4 +1,4 @@
-//! Skill scopes across roots (FORMATS §5.2 `loadSkillsDirs`): several skill roots (project
+//! Skill scopes across roots (docs/FORMATS.md §5.2 `loadSkillsDirs`): several skill roots (project
 //! `.claude/skills`, user `~/.claude/skills`, plugin folders) are merged by skill name.
 //! Same-named skills are resolved by precedence — the last root wins by default, the first
 //! with `--first-wins` — and the losers stay visible, flagged `shadowed`, with a warning
@@ -59,7 +59,7 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
 }
 
 /// Flag `alias` every file node whose file on disk (its source's absolute path) was already
-/// loaded by an earlier root, e.g. `skillnav tree a/docs a/docs/x.md` (DESIGN.md §2:
+/// loaded by an earlier root, e.g. `skillnav tree a/docs a/docs/x.md` (docs/DESIGN.md §2:
 /// aliases are listed, not counted). The alias gets `meta.alias_of` = the id of the first
 /// occurrence, and the bytes of its ancestors are lowered by its size (as `finalize` sums
 /// containers without copies). Files already inside a copy, virtual sources (lazytools

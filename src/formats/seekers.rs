@@ -1,4 +1,4 @@
-//! Skill_Seekers output skills (FORMATS §1): the `references/` tree of a generated skill
+//! `Skill_Seekers` output skills (docs/FORMATS.md §1): the `references/` tree of a generated skill
 //! (category files with their pages, the `index.md` category catalog, the llms variants as
 //! one group, the v3 `references/documentation/` duplicate tree) and the config JSON files
 //! (`configs/*.json`, unified `sources[]` and legacy flat shapes).
@@ -19,7 +19,7 @@ use super::walk::skill_file::skill_md_in;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 use crate::util::human::plural;
 
-/// Whether `dir` is a Skill_Seekers output skill (FORMATS §1 quick map): it holds
+/// Whether `dir` is a `Skill_Seekers` output skill (docs/FORMATS.md §1 quick map): it holds
 /// `SKILL.md` (or `skill.md`) and a `references/` folder with `index.md`, an `llms*.md`
 /// file, or the v3 `documentation/index.md`. Only `stat`s, no reads.
 pub fn detect(dir: &Path) -> bool {
@@ -37,7 +37,7 @@ pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
     detect(dir)
 }
 
-/// Load a Skill_Seekers skill found by the walk: the skill loader for everything but
+/// Load a `Skill_Seekers` skill found by the walk: the skill loader for everything but
 /// `references/`, which [`load`] reads (categories, index, variants) and whose llms links
 /// are resolved once ids exist ([`resolve_links`]). Returns the skill node (format
 /// `seekers`).
@@ -56,7 +56,7 @@ fn resolve_links_of(corpus: &mut Corpus, refs: NodeId) {
     resolve_links(corpus, refs);
 }
 
-/// The three llms variants (FORMATS §1.2): file name → variant name, in display order.
+/// The three llms variants (docs/FORMATS.md §1.2): file name → variant name, in display order.
 pub const VARIANTS: [(&str, &str); 3] =
     [("llms-small.md", "quick"), ("llms.md", "standard"), ("llms-full.md", "complete")];
 
@@ -75,7 +75,7 @@ pub struct IndexEntry {
     pub line: u32,
 }
 
-/// Parse a Skill_Seekers `index.md` (FORMATS §1.3): `### <Title>` + `**File:** \`x.md\`` +
+/// Parse a `Skill_Seekers` `index.md` (docs/FORMATS.md §1.3): `### <Title>`, a `**File:**` line naming the page file, and
 /// `**Pages:** N` blocks, and the list shape of other generators
 /// (`- [title](file.md) (note)`). Lines in fenced code are ignored.
 pub fn parse_index(text: &str) -> Vec<IndexEntry> {
@@ -128,7 +128,7 @@ pub fn category_pages(text: &str) -> Option<u64> {
         .find_map(|l| l.trim().strip_prefix("**Pages:**").and_then(|r| r.trim().parse().ok()))
 }
 
-/// Load the `references/` folder of the Skill_Seekers skill in `dir` (whose relative path
+/// Load the `references/` folder of the `Skill_Seekers` skill in `dir` (whose relative path
 /// is `rel`, `""` for a root) as a `Dir` node under `skill` (the skill's node), and return
 /// that node (`None` when `dir/references` is not a folder).
 ///
@@ -157,7 +157,7 @@ pub fn load(corpus: &mut Corpus, skill: NodeId, dir: &Path, rel: &str) -> Option
     Some(node)
 }
 
-/// Sorted listing of a folder: (name, is_dir). Unreadable folders give an empty list.
+/// Sorted listing of a folder: (name, `is_dir`). Unreadable folders give an empty list.
 fn list(dir: &Path) -> Vec<(String, bool)> {
     let mut v: Vec<(String, bool)> = std::fs::read_dir(dir)
         .map(|rd| {
@@ -279,7 +279,7 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
             let n = corpus.node_mut(f);
             if !categories.is_empty() {
                 // The category files hold the same pages: counting or indexing the variants
-                // too would double every size and every hit (DESIGN.md §2 sizes).
+                // too would double every size and every hit (docs/DESIGN.md §2 sizes).
                 n.flags.set(Flag::Variant);
             }
             if let Some((_, v)) = VARIANTS.iter().find(|(f, _)| *f == name.as_str()) {
@@ -310,14 +310,14 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
 fn section_file(corpus: &mut Corpus, file: NodeId, src: crate::model::SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
     let top = markdown::add_sections(corpus, file, src, 0, len, Format::Seekers);
-    let first = top.first().and_then(|t| corpus.node(*t).span).map(|s| s.start).unwrap_or(len);
+    let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
     }
 }
 
 /// Give every section of `file` whose own text has a `**URL:** <url>` line `meta.url`
-/// (FORMATS §1.3 page shape).
+/// (docs/FORMATS.md §1.3 page shape).
 fn mark_page_urls(corpus: &mut Corpus, file: NodeId) {
     for n in corpus.preorder(file).into_iter().skip(1) {
         if corpus.node(n).kind != NodeKind::Section {
@@ -385,7 +385,7 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path
     corpus.node_mut(doc).warnings.push(Warning::at(msg, rel, None));
 }
 
-/// Shape of a Skill_Seekers config (FORMATS §1.5).
+/// Shape of a `Skill_Seekers` config (docs/FORMATS.md §1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfigShape {
     /// v2.11+ `sources[]`.
@@ -402,7 +402,7 @@ pub struct SourceSummary {
     pub kind: String,
     /// What it reads: `base_url`, `repo`, `path`, `url` or `llms_txt_url`, first present.
     pub target: Option<String>,
-    /// `categories` keys, sorted by name (serde_json maps do not keep file order).
+    /// `categories` keys, sorted by name (`serde_json` maps do not keep file order).
     pub categories: Vec<String>,
     /// `llms_txt_url`, if set.
     pub llms_txt_url: Option<String>,
@@ -410,7 +410,7 @@ pub struct SourceSummary {
     pub max_pages: Option<u64>,
 }
 
-/// What a config JSON asks Skill_Seekers to build.
+/// What a config JSON asks `Skill_Seekers` to build.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigSummary {
     /// `name`.
@@ -515,7 +515,7 @@ fn source_summary(m: &Map<String, Json>, kind: String, urls: &mut Vec<String>) -
     }
 }
 
-/// Summarise a Skill_Seekers config (FORMATS §1.5), accepting both the unified `sources[]`
+/// Summarise a `Skill_Seekers` config (docs/FORMATS.md §1.5), accepting both the unified `sources[]`
 /// shape and the legacy flat shape. Errors (as one-line messages): invalid JSON (with its
 /// line), a top level that is not an object, a missing/non-string `name`, `sources` that is
 /// not an array. A source that is not an object is skipped.
@@ -555,7 +555,7 @@ pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
     Ok(ConfigSummary {
         name,
         description: str_of(m, "description"),
-        version: m.get("version").map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())),
+        version: m.get("version").map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)),
         shape,
         sources,
         categories,
@@ -563,7 +563,7 @@ pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
     })
 }
 
-/// Whether a `.json` file looks like a Skill_Seekers config: an object with a string
+/// Whether a `.json` file looks like a `Skill_Seekers` config: an object with a string
 /// `name` and either `sources` or one of `base_url`, `llms_txt_url`, `start_urls`,
 /// `selectors`. Reads the text it is given only.
 pub fn is_config(path: &Path, text: &str) -> bool {
@@ -581,7 +581,7 @@ pub fn is_config(path: &Path, text: &str) -> bool {
     }
 }
 
-/// Whether a file met by the walk (`name` lower-case) is a Skill_Seekers config: a `.json`
+/// Whether a file met by the walk (`name` lower-case) is a `Skill_Seekers` config: a `.json`
 /// file of at most 4 MiB that [`is_config`] accepts (`catalog.json` is the catalog's row,
 /// which comes first).
 pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
@@ -620,8 +620,8 @@ pub fn load_config(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -
 /// (`https://hono.dev/docs/api/routing` and `http://127.0.0.1:8765/docs/api/routing.md`
 /// both give `/docs/api/routing`).
 pub fn url_key(url: &str) -> String {
-    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-    let path = if url.contains("://") { rest.find('/').map(|i| &rest[i..]).unwrap_or("/") } else { rest };
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = if url.contains("://") { rest.find('/').map_or("/", |i| &rest[i..]) } else { rest };
     let path = path.split(['#', '?']).next().unwrap_or("");
     let mut p = path.trim_end_matches(".md").to_string();
     for suffix in ["/index.html", "/index"] {
@@ -633,9 +633,9 @@ pub fn url_key(url: &str) -> String {
     if p.is_empty() { "/".into() } else { p.to_lowercase() }
 }
 
-/// Resolve the `Link` nodes below `under` (an llms.txt `llms.md` of a Skill_Seekers skill)
-/// to the page sections below `under` that carry `meta.url` (FORMATS §1.3): a link whose
-/// [`url_key`] equals a page's gets `meta.node` = that section's string id (DESIGN.md §2
+/// Resolve the `Link` nodes below `under` (an llms.txt `llms.md` of a `Skill_Seekers` skill)
+/// to the page sections below `under` that carry `meta.url` (docs/FORMATS.md §1.3): a link whose
+/// [`url_key`] equals a page's gets `meta.node` = that section's string id (docs/DESIGN.md §2
 /// "link url and resolved node id"). Call AFTER [`Corpus::finalize`] (ids are needed);
 /// duplicate copies are never targets. Returns how many links were resolved.
 pub fn resolve_links(corpus: &mut Corpus, under: NodeId) -> usize {

@@ -1,4 +1,4 @@
-//! Agent Skills folders (FORMATS §3): a `Skill` node titled by the frontmatter `name`, with
+//! Agent Skills folders (docs/FORMATS.md §3): a `Skill` node titled by the frontmatter `name`, with
 //! the description as summary/detail, every frontmatter key in `meta`, and the folder's
 //! files below it (`SKILL.md` first; `scripts/` and `assets/` listed as assets).
 

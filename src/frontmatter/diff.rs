@@ -1,4 +1,4 @@
-//! The line diff shown for a frontmatter save (issue 4: "the diff shows those repairs"):
+//! The line diff shown for a frontmatter save:
 //! exactly the changed lines of raw bytes, with 1-based line numbers.
 
 /// Whether a diff line was removed or added.
@@ -59,10 +59,10 @@ pub fn line_diff(old: &[u8], new: &[u8]) -> Vec<DiffLine> {
     let line = |i: usize| u32::try_from(pre + i + 1).unwrap_or(u32::MAX);
     let mut out = Vec::new();
     let rm = |i: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Removed, line: line(i), text: show(am[i]) })
+        out.push(DiffLine { kind: DiffKind::Removed, line: line(i), text: show(am[i]) });
     };
     let add = |j: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Added, line: line(j), text: show(bm[j]) })
+        out.push(DiffLine { kind: DiffKind::Added, line: line(j), text: show(bm[j]) });
     };
     if am.len().saturating_mul(bm.len()) > 4_000_000 {
         (0..am.len()).for_each(|i| rm(i, &mut out));

@@ -1,4 +1,4 @@
-//! Splicing frontmatter edits into a file's raw bytes (issue 4; DESIGN §9): only the lines
+//! Splicing frontmatter edits into a file's raw bytes (docs/DESIGN.md §9): only the lines
 //! of the edited key change; other keys, comments, quoting, block scalars, blank lines, the
 //! BOM, line endings and the body (even bytes that are not UTF-8) stay byte-identical.
 //! Every edit is re-parsed and checked to read back as the value asked for.
@@ -139,7 +139,7 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
 }
 
 /// Quote exactly the plain values that strict YAML rejects (an unquoted `: `, a trailing
-/// `:`, a leading indicator such as `@` or `` ` ``), as Skill_Seekers writes them (FORMATS
+/// `:`, a leading indicator such as `@` or `` ` ``), as `Skill_Seekers` writes them (docs/FORMATS.md
 /// §1.4). Returns the new bytes and the 1-based file lines of the repaired values (empty
 /// when nothing needed repair; the bytes are then unchanged).
 pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {

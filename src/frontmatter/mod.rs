@@ -1,9 +1,9 @@
-//! SKILL.md frontmatter: a lenient, span-recording parser of our own (DESIGN.md §10). It
-//! reads every real-world shape (FORMATS §3.3, §5.1) without coercing values, records where
+//! SKILL.md frontmatter: a lenient, span-recording parser of our own (docs/DESIGN.md §10). It
+//! reads every real-world shape (docs/FORMATS.md §3.3, §5.1) without coercing values, records where
 //! each key and value lives (byte spans, 1-based lines, value style, indentation) so edits
-//! are spliced in without touching any other byte (issue 4), and reports problems as
-//! warnings with line numbers instead of failing. Values agree exactly with PyYAML's
-//! string-only BaseLoader on every strict-valid input tested (tests/frontmatter/parse.rs);
+//! are spliced in without touching any other byte, and reports problems as
+//! warnings with line numbers instead of failing. Values agree exactly with `PyYAML`'s
+//! string-only `BaseLoader` on every strict-valid input tested (tests/frontmatter/parse.rs);
 //! not modelled: anchors, aliases and tags (`&a`, `*a`, `!t` are read as text), complex
 //! `?` keys, multi-document streams.
 //!
@@ -40,7 +40,7 @@ pub use strict::verify_strict;
 /// when the file does not start with a `---` line. Never panics; problems go to `warnings`.
 /// A `---` later in the body (a thematic break) is body text.
 ///
-/// Rules (FORMATS §3.2–3.3, §5.1): the opening fence is the first line, exactly `---`
+/// Rules (docs/FORMATS.md §3.2–3.3, §5.1): the opening fence is the first line, exactly `---`
 /// (trailing spaces allowed); the closing fence is the next line whose trimmed text is
 /// `---` or `...`. Without a closing fence the result has `block: 0..0`, no entries and
 /// the warning `(1, "no closing --- fence; treated as body")`. All spans are byte offsets

@@ -1,4 +1,4 @@
-//! `skillnav fm get|set|unset` (issue 4) as core functions: read a SKILL.md, edit one key
+//! `skillnav fm get|set|unset` as core functions: read a SKILL.md, edit one key
 //! (dotted for nested maps), repair values strict YAML rejects, save atomically, and report
 //! the changed lines. The CLI wiring (clap, exit codes: 2 for `Error::Refused`) lives in
 //! the binary.

@@ -1,5 +1,5 @@
-//! The lenient, span-recording frontmatter parser (FORMATS §3.2–3.3, §5.1; DESIGN §9–10).
-//! One pass over a line table; every key and value keeps its byte span so edits can be
+//! The lenient, span-recording frontmatter parser (docs/FORMATS.md §3.2–3.3, §5.1; docs/DESIGN.md
+//! §9–10). One pass over a line table; every key and value keeps its byte span so edits can be
 //! spliced without touching other bytes. Problems become `(line, message)` warnings.
 
 use std::ops::Range;
@@ -147,10 +147,10 @@ pub(super) fn lineno(i: usize) -> u32 {
 /// Byte index of the first `: ` / `:\t` / trailing `:` in a plain key candidate.
 pub(super) fn key_colon(body: &str) -> Option<usize> {
     let b = body.as_bytes();
-    (0..b.len()).find(|&i| b[i] == b':' && matches!(b.get(i + 1), None | Some(b' ') | Some(b'\t')))
+    (0..b.len()).find(|&i| b[i] == b':' && matches!(b.get(i + 1), None | Some(b' ' | b'\t')))
 }
 
-/// Cut a plain scalar segment at a ` #` comment; returns (text, had_comment).
+/// Cut a plain scalar segment at a ` #` comment; returns (text, `had_comment`).
 pub(super) fn cut_comment(s: &str) -> (&str, bool) {
     let b = s.as_bytes();
     for i in 1..b.len() {
@@ -225,28 +225,25 @@ impl<'a> P<'a> {
                 i += 1;
                 continue;
             }
-            match self.key_at(i, ind) {
-                Some((key, key_span, vstart)) => {
-                    let v = self.value_at(i, vstart, ind, &key);
-                    let last = v.last;
-                    nodes.push(KeyNode {
-                        key,
-                        indent: ind,
-                        span: key_span.start..self.lines[last].end,
-                        key_span,
-                        value: v.value,
-                        style: v.style,
-                        value_span: v.value_span,
-                        lines: lineno(i)..lineno(last + 1),
-                        children: v.children,
-                        block: v.block,
-                    });
-                    i = last + 1;
-                }
-                None => {
-                    self.warn(i, "line has no `key: value` colon; skipped");
-                    i += 1;
-                }
+            if let Some((key, key_span, vstart)) = self.key_at(i, ind) {
+                let v = self.value_at(i, vstart, ind, &key);
+                let last = v.last;
+                nodes.push(KeyNode {
+                    key,
+                    indent: ind,
+                    span: key_span.start..self.lines[last].end,
+                    key_span,
+                    value: v.value,
+                    style: v.style,
+                    value_span: v.value_span,
+                    lines: lineno(i)..lineno(last + 1),
+                    children: v.children,
+                    block: v.block,
+                });
+                i = last + 1;
+            } else {
+                self.warn(i, "line has no `key: value` colon; skipped");
+                i += 1;
             }
         }
         (nodes, i)
@@ -328,6 +325,7 @@ impl<'a> P<'a> {
         }
     }
 
+    #[allow(clippy::unused_self, reason = "read beside the other line tests of the parser")]
     pub(super) fn is_key_line(&self, body: &str) -> bool {
         if body.starts_with(['"', '\'']) {
             return scan_quoted(&[body], 0, body.starts_with('"'))

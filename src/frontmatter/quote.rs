@@ -1,5 +1,5 @@
 //! Writing scalars and lists back as YAML with the least quoting that reads back as the
-//! same string (YAML 1.2 §7.3 plain-scalar rules; issue 4: "quoted correctly", "never
+//! same string (YAML 1.2 §7.3 plain-scalar rules; the goal: "quoted correctly", "never
 //! re-quoted" when untouched). Two rules: [`plain_ok`] is structural (the plain text parses
 //! back to the same characters; `repair` uses it on values already in a file, so an unedited
 //! `version: 1.10` stays plain), and [`least_quoting`] adds type safety for values being
@@ -305,7 +305,10 @@ mod tests {
     #[test]
     fn literal_block_chomping_and_indent_indicator() {
         let b = literal_block("a\n\nb", 0, 2).unwrap();
-        assert_eq!(b, BlockText { header: "|-".into(), lines: vec!["  a".into(), "".into(), "  b".into()] });
+        assert_eq!(
+            b,
+            BlockText { header: "|-".into(), lines: vec!["  a".into(), String::new(), "  b".into()] }
+        );
         assert_eq!(literal_block("a\n", 0, 2).unwrap().header, "|");
         assert_eq!(literal_block("a\n\n\n", 0, 2).unwrap().lines, ["  a", "", ""]);
         assert_eq!(literal_block("  x\ny", 2, 2).unwrap().header, "|2-");

@@ -1,5 +1,5 @@
 //! Which plain scalars a YAML reader would NOT read back as strings: the implicit type
-//! resolution of YAML 1.1 (the yaml.org/type regexps, as PyYAML and other 1.1 readers apply
+//! resolution of YAML 1.1 (the yaml.org/type regexps, as `PyYAML` and other 1.1 readers apply
 //! them) and of the YAML 1.2 core schema (§10.3.2). The lenient parser never coerces
 //! (`1.10` stays text), but other tools read SKILL.md with such readers, so a value the
 //! user sets must be quoted when it matches any of these rules (`quote::least_quoting`).
@@ -15,7 +15,7 @@
 /// - bool: `y n yes no true false on off` in any case (1.1:
 ///   `y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`);
 /// - int: see [`is_int`]; float: see [`is_float`]; timestamp: see [`is_timestamp`];
-/// - merge `<<` and value `=` (1.1 types readers such as PyYAML resolve, then reject).
+/// - merge `<<` and value `=` (1.1 types readers such as `PyYAML` resolve, then reject).
 ///
 /// Matching ignores letter case for the null/bool/`.inf`/`.nan` words (a superset of the
 /// spellings the specs list; quoting `yEs` too is harmless). Examples: `2.10`, `1e3`,
@@ -96,7 +96,7 @@ pub fn is_int(s: &str) -> bool {
 
 /// Floats. YAML 1.1 (yaml.org/type/float.html): `[-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?
 /// | [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(inf|Inf|INF) | \.(nan|NaN|NAN)`
-/// (PyYAML also allows `_` after the point: `[-+]?[0-9][0-9_]*\.[0-9_]*`). YAML 1.2 core:
+/// (`PyYAML` also allows `_` after the point: `[-+]?[0-9][0-9_]*\.[0-9_]*`). YAML 1.2 core:
 /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? | [-+]?\.(inf|Inf|INF) |
 /// \.nan|\.NaN|\.NAN`. Matched as their union (after the point: digits, dots and `_`;
 /// exponent sign optional; `.inf`/`.nan` in any case with an optional sign). Note the 1.1
@@ -131,7 +131,7 @@ pub fn is_float(s: &str) -> bool {
 
 /// Timestamps (YAML 1.1, yaml.org/type/timestamp.html): `[0-9]{4}-[0-9]{2}-[0-9]{2}`, or
 /// `[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?
-/// (([ \t]*)Z|[-+][0-9]{1,2}(:[0-9]{2})?)?` (PyYAML also allows spaces or tabs before the
+/// (([ \t]*)Z|[-+][0-9]{1,2}(:[0-9]{2})?)?` (`PyYAML` also allows spaces or tabs before the
 /// numeric offset; matched as that union).
 pub fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();

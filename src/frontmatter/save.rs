@@ -1,4 +1,4 @@
-//! Saving an edited SKILL.md without ever losing data (issue 4; DESIGN §9): refuse when
+//! Saving an edited SKILL.md without ever losing data (docs/DESIGN.md §9): refuse when
 //! the file changed since it was read (SHA-256 of its bytes), write through a symlink to
 //! the real file, write a temp file in the same folder, fsync, keep permissions, rename over
 //! the target, fsync the folder. A failure at any step leaves the original untouched and no
@@ -52,7 +52,7 @@ pub fn hash(bytes: &[u8]) -> [u8; 32] {
 /// (`fm set`, `fm unset`, the TUI editor's open, undo), so a binary file is never edited.
 /// Errors: `Io` when it cannot be read or a symlink cannot be resolved (a loop, a dangling
 /// link); `Refused` (`"<path> looks binary (NUL byte); not edited"`) when a NUL byte occurs in
-/// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, FORMATS/`formats::walk::read`).
+/// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, `formats::walk::read`).
 pub fn load(path: &Path) -> Result<LoadedFile> {
     let real_path = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let bytes = fs::read(&real_path).map_err(|e| Error::io(path, e))?;

@@ -148,14 +148,13 @@ pub fn scan_quoted(lines: &[&str], open: usize, double: bool) -> Option<Quoted> 
                     break;
                 }
                 let (text, used) = unescape_one(after);
-                match text {
-                    Some(t) => out.push_str(&t),
-                    None => {
-                        let bad: String = after.chars().take(1).collect();
-                        bad_escapes.push(format!("\\{bad}"));
-                        out.push('\\');
-                        out.push_str(&bad);
-                    }
+                if let Some(t) = text {
+                    out.push_str(&t)
+                } else {
+                    let bad: String = after.chars().take(1).collect();
+                    bad_escapes.push(format!("\\{bad}"));
+                    out.push('\\');
+                    out.push_str(&bad);
                 }
                 pos += 1 + used;
                 ws_start = None;

@@ -1,4 +1,4 @@
-//! Verification of frontmatter YAML with a strict YAML reader (serde-saphyr), as DESIGN §10
+//! Verification of frontmatter YAML with a strict YAML reader (serde-saphyr), as docs/DESIGN.md §10
 //! asks: the lenient parser reads what real skills ship; this says whether a strict reader
 //! would accept it, and where it first fails. Values are never taken from here: a serde
 //! `untagged` enum of `String`/`Vec<String>`/map cannot be used (saphyr's inference turns

@@ -14,43 +14,40 @@ impl P<'_> {
         let cands: Vec<&str> = (i..k).map(|x| self.content(x)).collect();
         let rel = off - self.lines[i].start;
         let style = if double { ValueStyle::DoubleQuoted } else { ValueStyle::SingleQuoted };
-        match scan_quoted(&cands, rel, double) {
-            Some(q) => {
-                let last = i + q.last_line;
-                let end = self.lines[last].start + q.close_end;
-                let after = &self.text[end..self.lines[last].content_end];
-                let t = after.trim_start_matches([' ', '\t']);
-                if !(t.is_empty() || t.starts_with('#') && t.len() < after.len()) {
-                    if q.last_line == 0 {
-                        // `description: "Hono" is fast` (FORMATS §1.4): a raw value that
-                        // merely starts with a quote; keep the whole text as written.
-                        self.warn(
-                            i,
-                            format!(
-                                "value of `{key}` continues after its closing quote; taken as written; \
-                                 strict YAML parsers reject this"
-                            ),
-                        );
-                        return self.raw_line_value(i, off);
-                    }
-                    self.warn(last, format!("text after the closing quote of `{key}` ignored"));
+        if let Some(q) = scan_quoted(&cands, rel, double) {
+            let last = i + q.last_line;
+            let end = self.lines[last].start + q.close_end;
+            let after = &self.text[end..self.lines[last].content_end];
+            let t = after.trim_start_matches([' ', '\t']);
+            if !(t.is_empty() || t.starts_with('#') && t.len() < after.len()) {
+                if q.last_line == 0 {
+                    // `description: "Hono" is fast` (docs/FORMATS.md §1.4): a raw value that
+                    // merely starts with a quote; keep the whole text as written.
+                    self.warn(
+                        i,
+                        format!(
+                            "value of `{key}` continues after its closing quote; taken as written; \
+                             strict YAML parsers reject this"
+                        ),
+                    );
+                    return self.raw_line_value(i, off);
                 }
-                for e in q.bad_escapes {
-                    self.warn(i, format!("unknown escape `{e}` in value of `{key}`; kept as written"));
-                }
-                ValOut {
-                    value: Value::Str(q.value),
-                    style,
-                    last,
-                    value_span: off..end,
-                    children: Vec::new(),
-                    block: None,
-                }
+                self.warn(last, format!("text after the closing quote of `{key}` ignored"));
             }
-            None => {
-                self.warn(i, format!("unterminated quote in value of `{key}`; value taken to end of line"));
-                self.raw_line_value(i, off)
+            for e in q.bad_escapes {
+                self.warn(i, format!("unknown escape `{e}` in value of `{key}`; kept as written"));
             }
+            ValOut {
+                value: Value::Str(q.value),
+                style,
+                last,
+                value_span: off..end,
+                children: Vec::new(),
+                block: None,
+            }
+        } else {
+            self.warn(i, format!("unterminated quote in value of `{key}`; value taken to end of line"));
+            self.raw_line_value(i, off)
         }
     }
 
@@ -173,14 +170,13 @@ impl P<'_> {
     }
 
     pub(super) fn block_scalar(&mut self, i: usize, off: usize, n: usize, h: BlockHeader) -> ValOut {
-        let indent = match h.indent {
-            Some(m) => n + m,
-            None => {
-                let first = (i + 1..self.end).find(|&j| !is_blank(self.content(j)));
-                match first.map(|j| indent_of(self.content(j)).0) {
-                    Some(lead) if lead > n => lead,
-                    _ => n + 1,
-                }
+        let indent = if let Some(m) = h.indent {
+            n + m
+        } else {
+            let first = (i + 1..self.end).find(|&j| !is_blank(self.content(j)));
+            match first.map(|j| indent_of(self.content(j)).0) {
+                Some(lead) if lead > n => lead,
+                _ => n + 1,
             }
         };
         let mut j = i + 1;
@@ -267,12 +263,11 @@ impl P<'_> {
             } else {
                 self.scalar_at(k, off, d, key)
             };
-            let text = match v.value {
-                Value::Str(s) => s,
-                _ => {
-                    self.warn(k, format!("nested collection in a list item of `{key}`; kept as text"));
-                    self.text[v.value_span.clone()].to_string()
-                }
+            let text = if let Value::Str(s) = v.value {
+                s
+            } else {
+                self.warn(k, format!("nested collection in a list item of `{key}`; kept as text"));
+                self.text[v.value_span.clone()].to_string()
             };
             items.push(text);
             last = v.last;

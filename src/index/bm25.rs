@@ -1,4 +1,4 @@
-//! The BM25 inverted index of one root (DESIGN.md §3): a sorted, interned vocabulary,
+//! The BM25 inverted index of one root (docs/DESIGN.md §3): a sorted, interned vocabulary,
 //! compact postings (CSR: per term a run of `(document, tf)`), document lengths, N and
 //! avgdl, and the scoring loop.
 //!
@@ -11,9 +11,9 @@ use std::sync::Mutex;
 
 use crate::model::NodeId;
 
-/// BM25 term-frequency saturation (DESIGN.md §3).
+/// BM25 term-frequency saturation (docs/DESIGN.md §3).
 pub const K1: f64 = 1.5;
-/// BM25 length normalisation (DESIGN.md §3).
+/// BM25 length normalisation (docs/DESIGN.md §3).
 pub const B: f64 = 0.75;
 
 /// BM25 IDF of a term with document frequency `df` among `n` documents:
@@ -62,7 +62,7 @@ impl Vocab {
     pub fn find(&self, term: &str) -> Option<u32> {
         let (mut lo, mut hi) = (0usize, self.len());
         while lo < hi {
-            let mid = (lo + hi) / 2;
+            let mid = usize::midpoint(lo, hi);
             match self.term(mid as u32).cmp(term) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
@@ -82,7 +82,7 @@ impl Vocab {
     fn partition(&self, pred: impl Fn(&str) -> bool) -> usize {
         let (mut lo, mut hi) = (0usize, self.len());
         while lo < hi {
-            let mid = (lo + hi) / 2;
+            let mid = usize::midpoint(lo, hi);
             if pred(self.term(mid as u32)) {
                 lo = mid + 1;
             } else {

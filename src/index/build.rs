@@ -98,7 +98,7 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
     let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| t.as_ref()).collect();
     let weights = &rd.weights;
     let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(MAX_SHARDS);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SHARDS);
     let n_shards = if bytes >= PARALLEL_MIN_BYTES { threads } else { 1 };
     let bounds = shard_bounds(&texts, n_shards);
     let shards: Vec<Shard> = std::thread::scope(|s| {

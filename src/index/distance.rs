@@ -1,5 +1,5 @@
 //! "Did you mean": the closest vocabulary term to a query term absent from the vocabulary
-//! (DESIGN.md §3), by Damerau–Levenshtein distance in its optimal-string-alignment form
+//! (docs/DESIGN.md §3), by Damerau–Levenshtein distance in its optimal-string-alignment form
 //! (insert, delete, substitute, swap two adjacent characters; counted in chars).
 //!
 //! The allowed distance grows with the typed term's length in chars ([`max_distance`]):

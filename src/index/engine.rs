@@ -12,7 +12,7 @@ use crate::model::{BundleStats, Corpus, NodeId};
 /// bundles, which are scored by [`super::lazytools::search`] with their own statistics.
 /// `Send + Sync`.
 ///
-/// Documents (DESIGN.md §3): nodes with a text span whose kind is a text unit (section,
+/// Documents (docs/DESIGN.md §3): nodes with a text span whose kind is a text unit (section,
 /// chunk, part, link, adr) or a `File` with a span and no children (plain `.txt`); the text is
 /// the node's own text. Not indexed: `duplicate`/`alias` nodes and everything inside them,
 /// everything inside a lazytools bundle, texts empty after trimming. Byte-identical texts

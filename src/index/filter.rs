@@ -1,6 +1,6 @@
 //! `key:value` filters inside a query (`status:proposed`, `tag:process`, `kind:adr`): they
 //! restrict hits to nodes whose kind or `meta` field matches, so ADRs are filterable by
-//! status (FORMATS §4) and any format field is searchable the same way. A query made only
+//! status (docs/FORMATS.md §4) and any format field is searchable the same way. A query made only
 //! of filters lists every matching node.
 //!
 //! A word is a filter only when its key is `kind` or a `meta` key some node of the corpus

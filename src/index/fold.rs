@@ -1,5 +1,5 @@
 //! Which nodes are BM25 documents, in document order, and the folding of identical texts
-//! (DESIGN.md §3).
+//! (docs/DESIGN.md §3).
 //!
 //! A document is a node with a text span whose kind is a text unit (section, chunk, part,
 //! link, adr) or a `File` with a span and no children (plain `.txt`); its text is the node's
@@ -108,14 +108,13 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
             let text = corpus.own_text(n);
             let key = text.trim();
             if !key.is_empty() {
-                match seen.get(key) {
-                    Some(&d) => copies.entry(d).or_default().push(n),
-                    None => {
-                        let d = out.docs.len() as u32;
-                        seen.insert(key, d);
-                        out.docs.push((n, Cow::Borrowed(text)));
-                        out.weights.push(1);
-                    }
+                if let Some(&d) = seen.get(key) {
+                    copies.entry(d).or_default().push(n);
+                } else {
+                    let d = out.docs.len() as u32;
+                    seen.insert(key, d);
+                    out.docs.push((n, Cow::Borrowed(text)));
+                    out.weights.push(1);
                 }
             }
         } else if node.kind == NodeKind::Skill

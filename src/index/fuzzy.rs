@@ -1,9 +1,9 @@
-//! Fuzzy title search (DESIGN.md §3): nucleo-matcher over one `title · path` haystack per
+//! Fuzzy title search (docs/DESIGN.md §3): nucleo-matcher over one `title · path` haystack per
 //! node, so typos of omission (`midleware`) still find `Middleware`.
 //!
 //! Haystacks: every node except the roots themselves and nodes flagged `duplicate`/`alias`
 //! (or inside one), in document order; `title | path` ([`SEPARATOR`]), or just the title when
-//! the path is empty or equal to it. The separator is ASCII on purpose: DESIGN.md writes
+//! the path is empty or equal to it. The separator is ASCII on purpose: the first design wrote
 //! `title · path`, but a `·` makes every haystack non-ASCII, which puts nucleo on its UTF-32
 //! path (measured ~2× slower on `corpus/large`). The pattern is parsed with nucleo's syntax (space-separated atoms,
 //! all must match), case-insensitive, with Unicode normalisation (`Normalization::Smart`).

@@ -1,4 +1,4 @@
-//! Highlighting: where the matched index terms occur in a text (DESIGN.md §3, "matched terms
+//! Highlighting: where the matched index terms occur in a text (docs/DESIGN.md §3, "matched terms
 //! are highlighted in the preview").
 
 use std::collections::HashSet;

@@ -17,9 +17,9 @@ pub enum HitSource {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scorer {
-    /// Ours (DESIGN.md §3).
+    /// Ours (docs/DESIGN.md §3).
     Skillnav,
-    /// lazytools' (FORMATS §2.7), on bundles.
+    /// lazytools' (docs/FORMATS.md §2.7), on bundles.
     Lazytools,
 }
 

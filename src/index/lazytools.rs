@@ -1,4 +1,4 @@
-//! lazytools' BM25 (FORMATS §2.5–2.7) on bundles: its tokenizer, stopwords, vocab.json IDF,
+//! lazytools' BM25 (docs/FORMATS.md §2.5–2.7) on bundles: its tokenizer, stopwords, vocab.json IDF,
 //! manifest avgdl, heading and phrase boosts — reproducing its scores exactly (same floating
 //! point operation order as lazybridge 0.7.9 `_bm25`).
 //!
@@ -9,9 +9,9 @@ use std::collections::HashMap;
 
 use crate::model::{BundleStats, NodeId};
 
-/// BM25 `k1` of lazytools (FORMATS §2.7).
+/// BM25 `k1` of lazytools (docs/FORMATS.md §2.7).
 pub const K1: f64 = 1.5;
-/// BM25 `b` of lazytools (FORMATS §2.7).
+/// BM25 `b` of lazytools (docs/FORMATS.md §2.7).
 pub const B: f64 = 0.75;
 /// Added once per query token that is a substring of the lower-cased heading.
 pub const HEADING_BOOST: f64 = 1.2;
@@ -23,7 +23,7 @@ pub const PHRASE_TOKENS: usize = 6;
 /// IDF used for a query token missing from vocab.json.
 pub const UNKNOWN_IDF: f64 = 0.5;
 
-/// The 69 stopwords (45 English + 24 Italian) of FORMATS §2.5, dropped after tokenizing.
+/// The 69 stopwords (45 English + 24 Italian) of docs/FORMATS.md §2.5, dropped after tokenizing.
 pub const STOPWORDS: [&str; 69] = [
     "the", "a", "an", "and", "or", "of", "to", "for", "in", "on", "with", "by", "from", "is", "are", "was",
     "were", "be", "as", "that", "this", "it", "its", "at", "into", "how", "what", "why", "when", "which",
@@ -37,8 +37,8 @@ pub fn is_stopword(t: &str) -> bool {
     STOPWORDS.contains(&t)
 }
 
-/// lazytools' `_tokenize` (FORMATS §2.5): lower-case the whole text (full Unicode lowering, as
-/// Python's `str.lower`), take every maximal run of `[a-zA-Z0-9_.]` of at least 2 chars, drop
+/// lazytools' `_tokenize` (docs/FORMATS.md §2.5): lower-case the whole text (full Unicode lowering,
+/// as Python's `str.lower`), take every maximal run of `[a-zA-Z0-9_.]` of at least 2 chars, drop
 /// stopwords. Order and duplicates are kept.
 pub fn tokenize(text: &str) -> Vec<String> {
     let lower = text.to_lowercase();
@@ -64,7 +64,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
 }
 
 /// lazytools' `_bm25` score of chunk `i` of `bundle` for the already tokenized query
-/// `q_tokens` (FORMATS §2.7): BM25 sum over query tokens (duplicates count), then +1.2 per
+/// `q_tokens` (docs/FORMATS.md §2.7): BM25 sum over query tokens (duplicates count), then +1.2 per
 /// query token contained in the lower-cased heading, then +4.0 for the phrase. `0.0` for an
 /// empty query or an index out of range.
 pub fn score_chunk(bundle: &BundleStats, i: usize, q_tokens: &[String]) -> f64 {
@@ -108,7 +108,7 @@ impl<'a> Query<'a> {
         let avgdl = bundle.avgdl;
         let mut score = 0.0_f64;
         for tok in self.tokens {
-            let tf = self.slot.get(tok.as_str()).map(|&k| tf_of[k]).unwrap_or(0);
+            let tf = self.slot.get(tok.as_str()).map_or(0, |&k| tf_of[k]);
             if tf == 0 {
                 continue;
             }
@@ -157,6 +157,7 @@ pub fn search(bundle: &BundleStats, query: &str, top_k: usize) -> Vec<(NodeId, f
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp, reason = "scores are compared with the reference exactly")]
 mod tests {
     use super::*;
 

@@ -1,5 +1,5 @@
-//! Search over a corpus: BM25 per root with an inverted index (DESIGN.md §3), lazytools'
-//! own scorer on bundles (FORMATS §2.7), and fuzzy title matching (nucleo-matcher).
+//! Search over a corpus: BM25 per root with an inverted index (docs/DESIGN.md §3), lazytools'
+//! own scorer on bundles (docs/FORMATS.md §2.7), and fuzzy title matching (nucleo-matcher).
 //!
 //! Modules: [`tokenize`](mod@tokenize) (our tokenizer, shared by documents, queries and highlighting),
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`

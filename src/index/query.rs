@@ -1,4 +1,4 @@
-//! Running a query (DESIGN.md §3): tokenize it with our tokenizer, resolve each query word to
+//! Running a query (docs/DESIGN.md §3): tokenize it with our tokenizer, resolve each query word to
 //! index terms (exact, prefix expansion of the last word, or a "did you mean" fallback),
 //! score every root's BM25 index and every lazytools bundle, and merge the hits.
 //!
@@ -31,7 +31,7 @@ use super::hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
 use super::tokenize::scan;
 use crate::model::Corpus;
 
-/// Most vocabulary terms one prefix word expands to (DESIGN.md §3).
+/// Most vocabulary terms one prefix word expands to (docs/DESIGN.md §3).
 pub const MAX_EXPANSIONS: usize = 64;
 
 /// Weight of a term a query word only expands or folds to (a longer word it is a prefix

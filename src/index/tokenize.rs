@@ -1,4 +1,4 @@
-//! Our search tokenizer (DESIGN.md §3), used for documents, queries and highlighting alike.
+//! Our search tokenizer (docs/DESIGN.md §3), used for documents, queries and highlighting alike.
 //!
 //! Rules, in order:
 //! - **Words** are maximal runs of Unicode letters/digits and `_`; a `.` is part of a word
@@ -9,7 +9,7 @@
 //!   boundaries (lower/digit → upper, and the last capital of a capital run that starts a
 //!   lower-case word: `HTTPServer` → `http`, `server`). Letters and digits are not split
 //!   from each other (`base64`, `utf8`, `h2` stay whole).
-//! - **Stopwords**: the 45 English words of lazytools' list (FORMATS §2.5, without the
+//! - **Stopwords**: the 45 English words of lazytools' list (docs/FORMATS.md §2.5, without the
 //!   Italian ones) plus pronouns, auxiliaries and contraction fragments, see [`STOPWORDS`]. A *whole* word equal to a stopword is dropped; *parts*
 //!   of an identifier are always kept (`getUserById` keeps `by`).
 //! - **CJK**: Han, Hiragana, Katakana and Hangul characters never join words; each maximal
@@ -23,7 +23,7 @@
 use std::ops::Range;
 
 /// The stopwords dropped as whole words: the 45 English stopwords of lazytools' tokenizer
-/// (FORMATS §2.5), plus the words a question is made of rather than its subject: pronouns
+/// (docs/FORMATS.md §2.5), plus the words a question is made of rather than its subject: pronouns
 /// (`i`, `my`, `you`, …), auxiliaries (`do`, `does`, `has`, `will`, …), `where`/`whom`/`whose`,
 /// and the fragments a contraction splits into (`don't` → `don`, `t`; `it's` → `s`).
 /// `give`, `get`, `not` are not stopwords. Sorted for binary search.

@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use super::node::{Flag, Node, NodeId, NodeKind, SourceId};
 use super::source::Source;
 
-/// Scoring data of a lazytools bundle (FORMATS §2.2–2.3), kept so search on the bundle can
+/// Scoring data of a lazytools bundle (docs/FORMATS.md §2.2–2.3), kept so search on the bundle can
 /// reproduce lazytools' scores exactly.
 #[derive(Clone, Debug, Default)]
 pub struct BundleStats {
@@ -32,7 +32,7 @@ pub struct BundleStats {
     /// Each chunk's `heading`, parallel to `chunks`.
     pub chunk_headings: Vec<String>,
     /// Each chunk's `text` (as stored in chunks.jsonl), parallel to `chunks`; lazytools'
-    /// phrase boost tests the lower-cased text (FORMATS §2.7).
+    /// phrase boost tests the lower-cased text (docs/FORMATS.md §2.7).
     pub chunk_texts: Vec<String>,
     /// Each chunk's `doc_len` field (tokens; lazytools uses it, not `tokens.len()`, as dl),
     /// parallel to `chunks`.
@@ -189,7 +189,7 @@ impl Corpus {
         self.bundles.iter().find(|(b, _)| self.is_within(id, *b)).map(|(_, s)| s)
     }
 
-    /// Assign string ids (DESIGN.md §2) and container sizes (Σ of non-`duplicate`/`alias`/
+    /// Assign string ids (docs/DESIGN.md §2) and container sizes (Σ of non-`duplicate`/`alias`/
     /// `variant` children; a container that is itself such a copy sums all its children), and rebuild the id lookup.
     /// Call after loading; calling again is harmless.
     pub fn finalize(&mut self) {

@@ -1,4 +1,4 @@
-//! Stable node ids (DESIGN.md §2): `<root>/<relpath>[#<seg>(/<seg>)*]`, GitHub-style heading
+//! Stable node ids (docs/DESIGN.md §2): `<root>/<relpath>[#<seg>(/<seg>)*]`, GitHub-style heading
 //! slugs, sibling collision suffixes `-2`, `-3`.
 
 /// GitHub-style heading slug: lower-case, keep letters/digits/`-`/`_` (Unicode aware),

@@ -1,11 +1,13 @@
 //! The corpus model: an arena of [`Node`]s with kinds, sizes, flags and stable ids, the
-//! [`Source`] texts they point into, and the user's [`Selection`]. No I/O, no terminal.
+//! [`Source`] texts they point into, the user's [`Selection`], and [`splice`] (swap one root
+//! for a reloaded one). No I/O, no terminal.
 
 mod corpus;
 pub mod id;
 mod node;
 mod selection;
 mod source;
+pub mod splice;
 
 pub use corpus::{BundleStats, Corpus};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};

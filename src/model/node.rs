@@ -18,7 +18,7 @@ impl NodeId {
     }
 }
 
-/// Closed set of node kinds (DESIGN.md §2).
+/// Closed set of node kinds (docs/DESIGN.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NodeKind {
@@ -67,27 +67,27 @@ impl NodeKind {
     }
 }
 
-/// Which loader produced a node (FORMATS.md families plus plain markdown/text/assets).
+/// Which loader produced a node (docs/FORMATS.md families plus plain markdown/text/assets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
-    /// Agent Skills / Claude Code skill folder (FORMATS §3).
+    /// Agent Skills / Claude Code skill folder (docs/FORMATS.md §3).
     Skill,
     /// A folder holding many skill folders.
     SkillsDir,
-    /// Skill_Seekers output (FORMATS §1).
+    /// `Skill_Seekers` output (docs/FORMATS.md §1).
     Seekers,
-    /// Active-skills `catalog.json` (FORMATS §1.6).
+    /// Active-skills `catalog.json` (docs/FORMATS.md §1.6).
     Catalog,
-    /// lazytools doc-skill bundle (FORMATS §2).
+    /// lazytools doc-skill bundle (docs/FORMATS.md §2).
     Lazytools,
-    /// Progressive-exposure README/doc.md tree (FORMATS §6).
+    /// Progressive-exposure README/doc.md tree (docs/FORMATS.md §6).
     DocTree,
-    /// llms.txt family (FORMATS §7).
+    /// llms.txt family (docs/FORMATS.md §7).
     LlmsTxt,
     /// Plain markdown, sectioned by headings.
     Markdown,
-    /// git-adr skill and ADR notes (FORMATS §4).
+    /// git-adr skill and ADR notes (docs/FORMATS.md §4).
     GitAdr,
     /// Plain text (`.txt`) not otherwise recognised.
     Text,
@@ -96,7 +96,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// snake_case name as used in JSON.
+    /// `snake_case` name as used in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Skill => "skill",
@@ -114,7 +114,7 @@ impl Format {
     }
 }
 
-/// Node flags (DESIGN.md §2). Stored as a bit set; serialised as a list of kebab-case names.
+/// Node flags (docs/DESIGN.md §2). Stored as a bit set; serialised as a list of kebab-case names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Flag {
     /// Same content exists elsewhere in the root; not counted in container sums, not indexed.
@@ -137,7 +137,7 @@ pub enum Flag {
     Truncated,
     /// A symlink escaping the opened roots; listed, not read.
     ExternalLink,
-    /// An alternative rendering of content the skill holds elsewhere (Skill_Seekers'
+    /// An alternative rendering of content the skill holds elsewhere (`Skill_Seekers`'
     /// `llms-small`/`llms`/`llms-full` variants beside the category references): shown with
     /// its size, but like a duplicate not summed into containers nor indexed.
     Variant,
@@ -270,7 +270,7 @@ pub struct TextSpan {
     pub end: usize,
 }
 
-/// One node of the arena. See DESIGN.md §2 for field meanings; sizes are bytes. Token
+/// One node of the arena. See docs/DESIGN.md §2 for field meanings; sizes are bytes. Token
 /// counts live outside the node, in a [`crate::tokens::TokenTable`], because they are
 /// counted in the background and depend on the chosen encoding.
 #[derive(Clone, Debug)]

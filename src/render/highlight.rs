@@ -1,5 +1,5 @@
 //! Syntax highlighting of code blocks with syntect, using bat's syntax and theme sets as
-//! shipped by two-face (DESIGN §6: only visible code blocks are highlighted, off the UI
+//! shipped by two-face (docs/DESIGN.md §6: only visible code blocks are highlighted, off the UI
 //! thread, so [`Highlighter`] is `Send + Sync` and caches its results).
 //!
 //! Flow: [`crate::render::markdown::render_markdown`] emits plain [`Role::CodeBlock`] lines
@@ -20,7 +20,7 @@ use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 use crate::render::markdown::Rendered;
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Rgb, Role, Span, Style};
-use crate::render::width::truncate_line;
+use crate::render::wrap::truncate_line;
 
 /// How many highlighted blocks the cache keeps (least recently used evicted first).
 pub const CACHE_CAPACITY: usize = 128;
@@ -79,7 +79,7 @@ pub struct Highlighter {
 
 impl std::fmt::Debug for Highlighter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Highlighter").field("loaded", &self.syntaxes.get().is_some()).finish()
+        f.debug_struct("Highlighter").field("loaded", &self.syntaxes.get().is_some()).finish_non_exhaustive()
     }
 }
 

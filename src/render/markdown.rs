@@ -1,4 +1,4 @@
-//! Markdown → [`Rendered`] styled lines for the preview pane (DESIGN §6), in the spirit of
+//! Markdown → [`Rendered`] styled lines for the preview pane (docs/DESIGN.md §6), in the spirit of
 //! glow: `#` heading markers (H1 underlined with `─`), wrapped paragraphs, `│ ` block quotes,
 //! `•`/`◦`/`▪` bullets by depth, numbered and task (`☐`/`☑`) lists, box-drawn tables fitted
 //! to the width, code blocks as unwrapped lines truncated with `…` (plain
@@ -14,7 +14,8 @@ use pulldown_cmark::{CodeBlockKind, Event, LinkType, MetadataBlockKind, Options,
 use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Role, Span, Style};
-use crate::render::width::{str_width, truncate_line, wrap};
+use crate::render::width::str_width;
+use crate::render::wrap::{truncate_line, wrap};
 
 /// How to render.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,9 @@
 //! syntect. The TUI converts these lines to ratatui text in one bridge.
 //!
 //! - [`text`]: [`Rgb`], [`Role`], [`Style`], [`Span`], [`Line`] (sanitised text).
-//! - [`width`]: cell widths, [`truncate`] with `…`, [`wrap`] of styled spans.
+//! - [`width`]: cell widths, [`truncate`] with `…`.
+//! - [`wrap`](mod@wrap): [`wrap`](fn@wrap) of styled spans, [`truncate_line`], and
+//!   [`wrap_text`](wrap::wrap_text) of plain text that keeps every character.
 //! - [`markdown`]: [`render_markdown`] → [`Rendered`] (lines, source offsets, code blocks,
 //!   headings, search-hit lines).
 //! - [`highlight`]: [`Highlighter`] (syntect + two-face) and [`apply`] to swap highlighted
@@ -17,9 +19,11 @@ pub mod terms;
 pub mod text;
 pub mod theme;
 pub mod width;
+pub mod wrap;
 
 pub use highlight::{Highlighter, SyntaxTheme, apply};
 pub use markdown::{CodeBlock, RenderOptions, Rendered, render_markdown};
 pub use text::{Line, Rgb, Role, Span, Style};
 pub use theme::{Theme, ThemeError, no_color};
-pub use width::{str_width, truncate, truncate_line, wrap};
+pub use width::{str_width, truncate};
+pub use wrap::{truncate_line, wrap};

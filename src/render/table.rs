@@ -5,7 +5,8 @@
 use pulldown_cmark::Alignment;
 
 use crate::render::text::{Line, Role, Span};
-use crate::render::width::{str_width, wrap};
+use crate::render::width::str_width;
+use crate::render::wrap::wrap;
 
 /// One table row: the source byte offset it comes from and its cells' inline spans.
 pub(crate) struct Row {

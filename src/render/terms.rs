@@ -1,4 +1,4 @@
-//! Search-term hit marking for the preview (DESIGN §6 `n/N`): finds query terms in display
+//! Search-term hit marking for the preview (docs/DESIGN.md §6 `n/N`): finds query terms in display
 //! text as case-insensitive whole tokens or identifier parts and re-styles them as
 //! [`Role::Match`].
 //!

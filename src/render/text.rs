@@ -1,5 +1,5 @@
 //! The styled-text model every renderer in the core produces: [`Line`]s of [`Span`]s, each
-//! with a [`Style`] naming its semantic [`Role`] (DESIGN §6: the core has no ratatui types;
+//! with a [`Style`] naming its semantic [`Role`] (docs/DESIGN.md §6: the core has no ratatui types;
 //! the TUI converts these in one bridge, resolving colours through
 //! [`crate::render::theme::Theme::resolve`]).
 //!
@@ -93,7 +93,7 @@ pub enum Role {
     Html,
     /// An image placeholder `[image: alt]`.
     Image,
-    /// A search term hit (DESIGN §6 `n/N`).
+    /// A search term hit (docs/DESIGN.md §6 `n/N`).
     Match,
     /// The YAML frontmatter block.
     FrontMatter,

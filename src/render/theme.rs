@@ -1,4 +1,4 @@
-//! UI and markdown colour themes (DESIGN §6): the built-in `themes/dark.toml` and
+//! UI and markdown colour themes (docs/DESIGN.md §6): the built-in `themes/dark.toml` and
 //! `themes/light.toml` (embedded), user overrides in the same TOML shape, role → [`Style`]
 //! resolution for the TUI bridge, and the `NO_COLOR` switch.
 //!

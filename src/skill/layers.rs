@@ -1,4 +1,4 @@
-//! Per-layer token cost of skills (issue 5 part 1, FORMATS §3.4 progressive disclosure):
+//! Per-layer token cost of skills (docs/FORMATS.md §3.4 progressive disclosure):
 //! what each disclosure layer costs an agent. Layers of a skill: *metadata* (its entry in
 //! the `<available_skills>` listing, loaded on every turn), the SKILL.md *body* (loaded when
 //! the skill is activated), each *reference* file (read on demand), and *assets* (files
@@ -6,7 +6,7 @@
 //! always-loaded cost is the token count of the `available-skills` listing of its skills.
 //!
 //! Copies (`duplicate`, `alias`, `variant` flags, [`Corpus::is_copy`]) are not counted, so a
-//! Skill_Seekers skill counts its chosen llms variant once; `shadowed` skills (a same-named
+//! `Skill_Seekers` skill counts its chosen llms variant once; `shadowed` skills (a same-named
 //! skill of another scope wins) are left out of a root's listing.
 
 use serde_json::{Value as Json, json};
@@ -69,8 +69,7 @@ fn location(corpus: &Corpus, file: NodeId) -> String {
     n.span
         .and_then(|s| corpus.sources.get(s.source.0 as usize))
         .and_then(|s| s.abs_path.as_ref())
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|| n.path.clone())
+        .map_or_else(|| n.path.clone(), |p| p.to_string_lossy().into_owned())
 }
 
 /// The listing entry of a skill: frontmatter name/description/when-to-use from its SKILL.md
@@ -80,7 +79,7 @@ pub fn listing_entry(corpus: &Corpus, skill: NodeId) -> ListingEntry {
     let node = corpus.node(skill);
     let file = skill_md(corpus, skill);
     let loc = file.map(|f| location(corpus, f)).unwrap_or_default();
-    let text = file.map(|f| corpus.text(f)).unwrap_or("");
+    let text = file.map_or("", |f| corpus.text(f));
     match crate::frontmatter::parse(text) {
         Some(fm) if fm.block.end > 0 => ListingEntry::from_frontmatter(&fm, &node.title, &loc),
         _ => ListingEntry {
@@ -144,9 +143,9 @@ pub fn skill_layers(corpus: &Corpus, skill: NodeId, counter: TokenCounter) -> Sk
                 tokens: if asset { 0 } else { counter.count(corpus.text(id)) },
             };
             if asset {
-                assets.push(layer)
+                assets.push(layer);
             } else {
-                references.push(layer)
+                references.push(layer);
             }
             continue;
         }

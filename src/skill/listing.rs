@@ -1,4 +1,4 @@
-//! Skill listings shown to a model (FORMATS §3.5, §5.4): context-chef's `plain` and `xml`
+//! Skill listings shown to a model (docs/FORMATS.md §3.5, §5.4): context-chef's `plain` and `xml`
 //! layouts (`formatSkillListing`) and Anthropic's `<available_skills>` block
 //! (`skills_ref/prompt.py` `to_prompt`), with a `max_chars` budget cut with `...`. Also the
 //! frontmatter alias helpers for `when_to_use` and `allowed-tools`.
@@ -6,7 +6,7 @@
 use crate::frontmatter::Frontmatter;
 
 /// The spellings of the "when to use" key, in lookup order: Claude Code's `when_to_use`,
-/// then context-chef's `when-to-use` and `whenToUse` (FORMATS §3.2, §5.2).
+/// then context-chef's `when-to-use` and `whenToUse` (docs/FORMATS.md §3.2, §5.2).
 pub const WHEN_TO_USE_KEYS: [&str; 3] = ["when_to_use", "when-to-use", "whenToUse"];
 
 /// The "when to use" text of a skill under any of [`WHEN_TO_USE_KEYS`] (first present key
@@ -16,7 +16,7 @@ pub fn when_to_use(fm: &Frontmatter) -> Option<String> {
 }
 
 /// `allowed-tools` / `allowedTools` in any of the three real shapes (space-separated string,
-/// comma-separated string, list), as a list of tool names (FORMATS §3.2).
+/// comma-separated string, list), as a list of tool names (docs/FORMATS.md §3.2).
 pub fn allowed_tools(fm: &Frontmatter) -> Vec<String> {
     fm.allowed_tools()
 }
@@ -100,7 +100,7 @@ impl Default for ListingOptions {
     }
 }
 
-/// Escape `&`, `<`, `>`, `"` (context-chef's XML escaping, FORMATS §5.4).
+/// Escape `&`, `<`, `>`, `"` (context-chef's XML escaping, docs/FORMATS.md §5.4).
 pub fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -116,7 +116,7 @@ pub fn escape_xml(s: &str) -> String {
 }
 
 /// Python's `html.escape(s, quote=True)`: `&`, `<`, `>`, `"` → `&quot;`, `'` → `&#x27;`
-/// (the escaping of `to_prompt`, FORMATS §3.5).
+/// (the escaping of `to_prompt`, docs/FORMATS.md §3.5).
 pub fn escape_html(s: &str) -> String {
     escape_xml(s).replace('\'', "&#x27;")
 }
@@ -138,7 +138,7 @@ pub fn truncate_listing(s: &str, max_chars: usize) -> String {
     out
 }
 
-/// Format a skill listing (FORMATS §3.5, §5.4):
+/// Format a skill listing (docs/FORMATS.md §3.5, §5.4):
 /// - `plain`: `- <name>: <description>` plus ` (when: <when>)` when present and
 ///   `include_when_to_use`; lines joined with `\n`; nothing escaped; empty list → `""`.
 /// - `xml`: `<skills>`, per skill `  <skill name="…">`, `    <description>…</description>`,

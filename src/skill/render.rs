@@ -1,6 +1,6 @@
-//! Rendered skills (issue 5 part 6): context-chef's `renderSkill` substitution on a skill's
-//! body (FORMATS §5.3, the interop design's locked semantics), loading a skill folder for it,
-//! and the "copy several skills" text: their listing followed by each rendered body.
+//! Rendered skills: context-chef's `renderSkill` substitution on a skill's
+//! body (docs/FORMATS.md §5.3, the interop design's locked semantics), loading a skill folder for
+//! it, and the "copy several skills" text: their listing followed by each rendered body.
 //!
 //! Pure string work; the only I/O is [`load_skill_dir`] reading one `SKILL.md`.
 
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::frontmatter::{self, Value};
 use crate::skill::listing::{ListingEntry, ListingOptions, format_listing};
 
-/// Options of [`render_body`] (context-chef `RenderSkillOptions`, FORMATS §5.3).
+/// Options of [`render_body`] (context-chef `RenderSkillOptions`, docs/FORMATS.md §5.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
     /// The raw argument string. `None` leaves every `$`-placeholder untouched; `Some("")`
@@ -64,7 +64,7 @@ pub fn split_args(raw: &str) -> Vec<String> {
         if (first == '"' || first == '\'')
             && let Some(close) = rest[1..].find(first)
         {
-            out.push(rest[1..1 + close].to_string());
+            out.push(rest[1..=close].to_string());
             rest = &rest[close + 2..];
             continue;
         }
@@ -149,7 +149,7 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
     out
 }
 
-/// context-chef `renderSkill` on `body` (FORMATS §5.3), in this order:
+/// context-chef `renderSkill` on `body` (docs/FORMATS.md §5.3), in this order:
 /// 1. `include_base_dir` and `base_dir` set → prepend `Base directory for this skill: <dir>\n\n`;
 /// 2. `${NAME}` → `vars[NAME]` when present (before the `$` family, so a value holding `$0`
 ///    is substituted next);

@@ -1,4 +1,4 @@
-//! SKILL.md validation (FORMATS §3.2, §3.4): the Agent Skills spec rules as the reference
+//! SKILL.md validation (docs/FORMATS.md §3.2, §3.4): the Agent Skills spec rules as the reference
 //! validator (`agentskills/agentskills` `skills-ref/src/skills_ref/validator.py`) applies
 //! them, plus a Claude Code profile that accepts Claude Code's extra keys, and the size
 //! guidance (body under 500 lines and ~5 000 tokens). Also the `validate --json` report
@@ -75,11 +75,11 @@ pub struct Finding {
     pub line: Option<u32>,
 }
 
-/// The six top-level keys the spec allows (FORMATS §3.2).
+/// The six top-level keys the spec allows (docs/FORMATS.md §3.2).
 pub const SPEC_KEYS: [&str; 6] =
     ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
-/// Keys Claude Code reads beyond the spec (FORMATS §3.2).
+/// Keys Claude Code reads beyond the spec (docs/FORMATS.md §3.2).
 pub const CLAUDE_CODE_KEYS: [&str; 12] = [
     "when_to_use",
     "argument-hint",
@@ -102,9 +102,9 @@ use super::NameProblem;
 pub const DESCRIPTION_MAX_CHARS: usize = 1024;
 /// Max `compatibility` length in chars.
 pub const COMPATIBILITY_MAX_CHARS: usize = 500;
-/// Body guidance: lines (FORMATS §3.4).
+/// Body guidance: lines (docs/FORMATS.md §3.4).
 pub const BODY_MAX_LINES: usize = 500;
-/// Body guidance: tokens (FORMATS §3.4, "< 5 000 tokens recommended").
+/// Body guidance: tokens (docs/FORMATS.md §3.4, "< 5 000 tokens recommended").
 pub const BODY_MAX_TOKENS: u64 = 5000;
 
 /// NFKC-normalise and trim (the reference validator's `normalize("NFKC", s.strip())`).
@@ -120,7 +120,7 @@ fn push(out: &mut Vec<Finding>, severity: Severity, rule: &'static str, message:
 ///
 /// `folder_name` is the skill folder's name; `body_lines` the number of lines after the
 /// frontmatter; `body_tokens` the body's token count when known (any encoding; the limit is
-/// [`BODY_MAX_TOKENS`]). Rules (FORMATS §3.2, §3.4) and their ids:
+/// [`BODY_MAX_TOKENS`]). Rules (docs/FORMATS.md §3.2, §3.4) and their ids:
 /// - `name-missing`, `name-empty`, `name-length` (> 64 chars after NFKC + trim),
 ///   `name-case` (not lower-case), `name-chars` (only letters, digits and `-`; Unicode
 ///   letters/digits allowed), `name-hyphen` (leading/trailing `-`), `name-double-hyphen`,
@@ -128,10 +128,10 @@ fn push(out: &mut Vec<Finding>, severity: Severity, rule: &'static str, message:
 /// - `description-missing`, `description-length` (> 1024 chars);
 /// - `compatibility-length` (empty or > 500 chars);
 /// - `metadata-type` (not a map), `metadata-value` (a value that is not a string);
-/// - `unknown-key` (Spec: any key outside [`SPEC_KEYS`], error; ClaudeCode: outside
-///   [`SPEC_KEYS`] + [`CLAUDE_CODE_KEYS`], warning), `alias-key` (ClaudeCode:
+/// - `unknown-key` (Spec: any key outside [`SPEC_KEYS`], error; `ClaudeCode`: outside
+///   [`SPEC_KEYS`] + [`CLAUDE_CODE_KEYS`], warning), `alias-key` (`ClaudeCode`:
 ///   `when-to-use`/`whenToUse`/`user-invokable`/`allowedTools` spelled otherwise);
-/// - `effort-value`, `bool-value` (ClaudeCode: `effort` ∉ low|medium|high|max, a boolean
+/// - `effort-value`, `bool-value` (`ClaudeCode`: `effort` ∉ low|medium|high|max, a boolean
 ///   key not `true`/`false`);
 /// - `yaml` (the lenient parser's own warnings, warning); `yaml-strict` needs the file
 ///   text and is added by [`validate_skill_md`];
@@ -152,7 +152,7 @@ pub fn validate_skill(
     // name
     match fm.get("name") {
         None if spec => {
-            push(&mut out, Severity::Error, "name-missing", "missing required field: name".into(), None)
+            push(&mut out, Severity::Error, "name-missing", "missing required field: name".into(), None);
         }
         None => {}
         Some(e) => {
@@ -436,7 +436,7 @@ pub struct SkillReport {
 ///                            "line": 3}]}]}
 /// ```
 /// `line` is `null` when unknown. Skills keep the given order. The CLI exits 1 when any
-/// skill has a finding (DESIGN.md §7).
+/// skill has a finding (docs/DESIGN.md §7).
 pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
     let count = |f: &[Finding], s: Severity| f.iter().filter(|x| x.severity == s).count();
     let skills: Vec<Json> = reports

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 
 use crate::render::{self, Role};
 
-use super::theme::UiTheme;
+use crate::tui::theme::UiTheme;
 
 /// The ratatui style of a core style under `theme`.
 pub fn style(s: &render::Style, theme: &UiTheme) -> Style {

@@ -1,39 +1,27 @@
-//! The terminal UI (DESIGN §6): a drillable tree with sizes and selection marks, a preview
+//! The terminal UI (docs/DESIGN.md §6): a drillable tree with sizes and selection marks, a preview
 //! of rendered markdown, live search (BM25 + fuzzy), a running token total and brief copy.
 //!
-//! Architecture: every user intent is an [`action::Action`]; [`update::update`] is the only
-//! mutator of [`app::App`]; [`view`] draws from `&App`; workers ([`workers`]) load, count,
-//! index, search, highlight and copy off the UI thread, their results tagged with a
-//! generation; [`runtime`] multiplexes input and results and draws once per batch;
+//! Architecture, by role: [`input`] turns keys into an [`input::action::Action`];
+//! [`state`] is plain data ([`state::app::App`]); [`update`] holds the only mutators (one
+//! handler per feature; features ask each other for work only through follow-up messages
+//! that `update` routes); [`effects`] runs the work `update` queued (one body per job, on
+//! worker threads or inline for tests) and reports [`effects::msg::WorkerMsg`]s; [`view`]
+//! draws from `&App`; [`runtime`] multiplexes input and results and draws once per batch;
 //! [`bridge`] is the one converter from the core's styled text to ratatui.
 
 #![warn(missing_docs)]
 
-pub mod action;
-pub mod app;
-mod apply;
 pub mod bridge;
 pub mod config;
-pub mod curate;
-pub mod editor;
+pub mod effects;
 pub mod glyphs;
-pub mod headless;
-pub mod keymap;
-pub mod layers;
-pub mod layout;
-mod mouse;
-pub mod outline;
-pub mod preview;
-pub mod reload;
-pub mod results;
+pub mod input;
 pub mod runtime;
-mod search;
+pub mod state;
 pub mod terminal;
 pub mod theme;
-pub mod tree;
 pub mod update;
 pub mod view;
-pub mod workers;
 
 use crate::model::Corpus;
 
@@ -61,12 +49,12 @@ pub enum RecipeArg {
 
 /// Build the app for a session: settings, keymap and theme from the config (problems
 /// become warnings in the status bar), an empty corpus that fills as roots load.
-pub fn new_app(opts: &TuiOptions, roots: usize) -> app::App {
+pub fn new_app(opts: &TuiOptions, roots: usize) -> state::app::App {
     let (settings, keymap, mut warnings) = config::load();
     let spec = opts.theme.clone().unwrap_or_else(|| settings.ui.theme.clone());
     let (theme, tw) = theme::UiTheme::load(&spec, crate::render::no_color());
     warnings.extend(tw);
-    let mut app = app::App::new(Corpus::new(), opts.encoding, keymap, settings, theme);
+    let mut app = state::app::App::new(Corpus::new(), opts.encoding, keymap, settings, theme);
     app.progress.loading = Some((0, 0, roots));
     match &opts.recipe {
         Some(RecipeArg::File(f)) => {
@@ -96,7 +84,7 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
     let mut app = new_app(&opts, specs.len());
     let mut session = terminal::Session::enter(app.settings.ui.mouse)?;
     let size = session.terminal.size()?;
-    update::update(&mut app, action::Action::Resize(size.width, size.height));
+    update::update(&mut app, input::action::Action::Resize(size.width, size.height));
     let workers = runtime::Workers::start();
     if specs.is_empty() {
         app.progress.loading = None;
@@ -104,7 +92,7 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
     } else {
         app.specs = specs.clone();
         app.load_opts = opts.load.clone();
-        workers::load(&workers.tx, specs, opts.load.clone());
+        effects::workers::start(&workers.tx, effects::jobs::Job::Load { specs, opts: opts.load.clone() });
     }
     let result = runtime::run_loop(&mut session, &mut app, &workers);
     drop(session);

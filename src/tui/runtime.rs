@@ -10,19 +10,23 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, select};
 use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
 
-use super::action::Action;
-use super::app::{App, Effect};
-use super::keymap::KeyChord;
+use super::effects::effect::Effect;
+use super::effects::jobs::{Job, SearchJob, jobs_for};
+use super::effects::msg::WorkerMsg;
+use super::effects::workers;
+use super::input::action::Action;
+use super::input::key::KeyChord;
+use super::state::app::App;
 use super::terminal::Session;
+use super::update::editor::request_reload;
 use super::update::{apply, update};
 use super::view;
-use super::workers::{self, SearchJob, WorkerMsg};
 
 /// Turn a terminal event into an action for the current mode (`None`: ignored).
 pub fn action_for(app: &App, ev: &Event) -> Option<Action> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => {
-            app.keymap.lookup(app.mode, &KeyChord::from_event(k))
+            app.keymap.lookup(app.mode(), &KeyChord::from_event(k))
         }
         Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
         Event::Paste(s) => Some(Action::Paste(s.clone())),
@@ -104,50 +108,19 @@ impl Workers {
         Workers { tx, rx, search }
     }
 
-    /// Run the effects `app` queued.
+    /// Run the effects `app` queued: queries go to the search worker, every other job to a
+    /// thread of its own.
     pub fn dispatch(&self, app: &mut App) {
         for effect in std::mem::take(&mut app.effects) {
-            match effect {
-                Effect::Search { generation, query } => {
-                    let _ = self.search.send(SearchJob::for_app(app, generation, query));
-                }
-                Effect::Text { generation, job, purpose } => {
-                    workers::text(&self.tx, generation, *job, purpose, copy_options(app));
-                }
-                Effect::CopyText { built, route } => {
-                    workers::copy_text(&self.tx, built, route, copy_options(app))
-                }
-                Effect::Export(job) => workers::export(&self.tx, *job),
-                Effect::Layers { generation, node } => {
-                    workers::layers(&self.tx, Arc::clone(&app.corpus), generation, node, app.encoding());
-                }
-                Effect::Highlight { generation, node, width, blocks } => {
-                    workers::highlight(&self.tx, generation, node, width, blocks, app.theme.md.syntax());
-                }
-                Effect::Render { generation, node, width, terms } => {
-                    workers::render(&self.tx, Arc::clone(&app.corpus), generation, node, width, terms);
-                }
-                Effect::StartBackground => {
-                    workers::count_tokens(&self.tx, Arc::clone(&app.corpus), app.encoding(), app.data_gen);
-                    workers::build_indexes(&self.tx, Arc::clone(&app.corpus), app.data_gen);
-                }
-                Effect::Reload { root } => {
-                    if let Some(spec) = app.specs.get(root) {
-                        workers::reload(&self.tx, root, spec.clone(), app.load_opts.clone());
+            for job in jobs_for(app, effect) {
+                match job {
+                    Job::Search(q) => {
+                        let _ = self.search.send(q);
                     }
+                    job => workers::start(&self.tx, job),
                 }
-                // Needs the terminal: handled by the loop before dispatching.
-                Effect::External { .. } => {}
             }
         }
-    }
-}
-
-/// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
-fn copy_options(app: &App) -> crate::clipboard::CopyOptions {
-    crate::clipboard::CopyOptions {
-        osc52_limit: app.settings.clipboard.osc52_limit,
-        ..crate::clipboard::CopyOptions::default()
     }
 }
 
@@ -190,7 +163,7 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
             run_external_editors(session, app, &ctl)?;
             workers.dispatch(app);
             if std::mem::take(&mut app.redraw) {
-                super::terminal::clear(&mut session.terminal)?;
+                crate::tui::terminal::clear(&mut session.terminal)?;
             }
             session.terminal.draw(|f| view::draw(f, app))?;
             if app.quit {
@@ -253,7 +226,7 @@ fn run_external_editors(session: &mut Session, app: &mut App, ctl: &InputControl
             Ok(()) => format!("Edited {} · reloading", path.display()),
             Err(e) => e,
         };
-        super::editor::actions::request_reload(app, root);
+        request_reload(app, root);
     }
     Ok(())
 }

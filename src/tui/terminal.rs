@@ -32,7 +32,7 @@ pub fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let ui = UI_THREAD.lock().map(|t| *t).unwrap_or(None);
+            let ui = UI_THREAD.lock().map_or(None, |t| *t);
             let on_ui = ui.is_none_or(|t| t == std::thread::current().id());
             if !ACTIVE.load(Ordering::SeqCst) {
                 previous(info);

@@ -3,7 +3,7 @@
 //! [`human_count`]), the short forms of the tree and status bar ([`short_bytes`],
 //! [`short_count`]) and plurals ([`plural`]). Pure, no I/O.
 
-/// SI units after bytes; each step is ×1000 (DESIGN.md §4: "bytes are exact", so sizes are
+/// SI units after bytes; each step is ×1000 (docs/DESIGN.md §4: "bytes are exact", so sizes are
 /// decimal like `du --si`, never binary KiB).
 const UNITS: [&str; 6] = ["kB", "MB", "GB", "TB", "PB", "EB"];
 

@@ -270,7 +270,7 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
                 assert!(b.text.contains(&format!(", and {} more</left_out>", n - 50)), "{}", b.text);
             }
             BriefFormat::Md => {
-                assert!(b.text.contains(&format!("and {} more ({n} in all)", n - 50)), "{}", b.text)
+                assert!(b.text.contains(&format!("and {} more ({n} in all)", n - 50)), "{}", b.text);
             }
         }
     }

@@ -348,10 +348,7 @@ fn query_brief_ranks_best_first_across_roots() {
     let mut at = 0;
     for (id, score) in &s {
         let line = format!("`{id}` · ");
-        let pos = b.text[at..]
-            .find(&line)
-            .map(|p| p + at)
-            .unwrap_or_else(|| panic!("{id} missing or out of order"));
+        let pos = b.text[at..].find(&line).map_or_else(|| panic!("{id} missing or out of order"), |p| p + at);
         assert!(b.text[pos..].lines().next().is_some_and(|l| l.ends_with(&format!(" · score {score}"))));
         at = pos;
     }

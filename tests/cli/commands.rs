@@ -1,4 +1,4 @@
-//! The real `skillnav` binary against fixtures: JSON shapes and exit codes of DESIGN.md §7,
+//! The real `skillnav` binary against fixtures: JSON shapes and exit codes of docs/DESIGN.md §7,
 //! and the issue acceptance points that scripts rely on.
 
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ fn tree_json_has_one_node_per_skill_with_full_descriptions_and_true_sizes() {
         .and_then(|c| c.iter().find(|f| f["title"] == "SKILL.md"))
         .unwrap_or_else(|| panic!("SKILL.md node"));
     let path = skills.join("claude-api/SKILL.md");
-    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
     assert_eq!(skill_md["bytes"], size);
     assert!(skill_md["tokens"].as_u64().unwrap_or(0) > 0);
     // Sections are the file's real headings, in order.
@@ -65,7 +65,7 @@ fn tree_json_has_one_node_per_skill_with_full_descriptions_and_true_sizes() {
     );
 }
 
-/// A Skill_Seekers v3 skill as written: category pages, an llms-full variant and the
+/// A `Skill_Seekers` v3 skill as written: category pages, an llms-full variant and the
 /// duplicate per-source `documentation/` tree.
 fn seekers_skill(dir: &Path) -> PathBuf {
     let skill = dir.join("hono");
@@ -211,7 +211,7 @@ fn fm_set_changes_only_the_edited_line_and_refuses_read_only_files() {
     let after = std::fs::read_to_string(&f).unwrap_or_default();
     assert_eq!(after, before.replace("description: Old text", "description: 'New: text'"));
     assert_eq!(String::from_utf8_lossy(&skillnav(&["fm", "get", s(&f), "version"]).stdout), "1.10\n");
-    let mut perm = std::fs::metadata(&f).map(|m| m.permissions()).unwrap_or_else(|e| panic!("{e}"));
+    let mut perm = std::fs::metadata(&f).map_or_else(|e| panic!("{e}"), |m| m.permissions());
     perm.set_readonly(true);
     std::fs::set_permissions(&f, perm).unwrap_or_else(|e| panic!("{e}"));
     let out = skillnav(&["fm", "set", s(&f), "name", "other"]);

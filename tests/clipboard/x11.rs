@@ -1,4 +1,4 @@
-//! The native clipboard path on a real X server (DESIGN.md §5, §11): `copy_with` hands the
+//! The native clipboard path on a real X server (docs/DESIGN.md §5, §11): `copy_with` hands the
 //! text to `skillnav __clipboard-serve`, which must keep serving it after the copying process
 //! has exited; read back with `xclip -o -selection clipboard`.
 //!

@@ -1,4 +1,4 @@
-//! Doc-tree collapse and merge (src/formats/doc_tree/ops.rs) on a hand-made tree built in a temp dir.
+//! Doc-tree collapse and merge (`src/formats/doc_tree/ops.rs`) on a hand-made tree built in a temp dir.
 
 use std::path::Path;
 
@@ -46,7 +46,7 @@ fn name_rules_follow_merge_py() {
     assert_eq!(name_suffix("Key-Concepts"), "Key-Concepts");
     assert_eq!(prefix_str("11-4-Performance"), Some("11-4"));
     assert_eq!(prefix_str("Key"), None);
-    let g = |v: &[&str]| group_name(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let g = |v: &[&str]| group_name(&v.iter().map(std::string::ToString::to_string).collect::<Vec<_>>());
     assert_eq!(
         g(&["2-2-4-weak-Directive", "2-2-5-weak-Directive-Alt"]),
         ("2-2-4-to-2-2-5-weak-Directive".into(), "weak-Directive".into())
@@ -62,7 +62,7 @@ fn name_rules_follow_merge_py() {
 fn merge_dry_run_plans_exactly_the_rule_merges() {
     let t = tree();
     let steps = plan_merge(t.path(), MergeOptions { min_words: 300, max_words: 600 }).unwrap();
-    let lines: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+    let lines: Vec<String> = steps.iter().map(std::string::ToString::to_string).collect();
     assert_eq!(
         lines,
         [
@@ -108,7 +108,7 @@ fn merge_applies_the_plan_with_placeholders() {
     );
     // A second plan only rewrites the READMEs of folders that still have leaves.
     let again = plan_merge(top, MergeOptions { min_words: 300, max_words: 600 }).unwrap();
-    let lines: Vec<String> = again.iter().map(|s| s.to_string()).collect();
+    let lines: Vec<String> = again.iter().map(std::string::ToString::to_string).collect();
     assert_eq!(lines, ["rewrite 2-Directives/2-2-Linking/README.md", "rewrite 3-Big/README.md"]);
 }
 

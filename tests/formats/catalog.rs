@@ -1,4 +1,4 @@
-//! catalog.json (FORMATS §1.6): reading the design-only sample, fence-aware generation,
+//! catalog.json (docs/FORMATS.md §1.6): reading the design-only sample, fence-aware generation,
 //! topics by complexity, and `show --variant` resolution.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
-//! Progressive-exposure doc trees (FORMATS §6) on the hand-made `doc-tree/PTX-Mini` fixture.
+//! Progressive-exposure doc trees (docs/FORMATS.md §6) on the hand-made `doc-tree/PTX-Mini`
+//! fixture.
 
 use std::path::PathBuf;
 

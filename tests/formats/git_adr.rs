@@ -1,4 +1,4 @@
-//! git-adr ADR notes (FORMATS §4): 34 real notes exported from `refs/notes/adr` plus
+//! git-adr ADR notes (docs/FORMATS.md §4): 34 real notes exported from `refs/notes/adr` plus
 //! `_index.json` (tests/fixtures/formats2/git-adr/, see SOURCE.md).
 
 use std::path::PathBuf;

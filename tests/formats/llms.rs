@@ -1,4 +1,4 @@
-//! llms.txt family (FORMATS §7): pure parsers and loaders on real files copied into
+//! llms.txt family (docs/FORMATS.md §7): pure parsers and loaders on real files copied into
 //! `tests/fixtures/formats2/llms/` (see SOURCE.md there).
 
 use std::path::{Path, PathBuf};
@@ -243,7 +243,7 @@ fn root_dump(path: &Path) -> Vec<String> {
         .skip(1)
         .map(|n| {
             let n = c.node(n);
-            let flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
+            let flags: Vec<&str> = n.flags.iter().map(skillnav::model::Flag::as_str).collect();
             format!("{} {} {} {}", n.id, n.kind.as_str(), n.format.as_str(), flags.join(","))
                 .trim()
                 .to_string()

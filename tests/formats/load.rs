@@ -1,5 +1,5 @@
 //! Loading plain doc trees, single files, bad bytes, duplicates, symlinks and ignore rules
-//! (DESIGN.md §2, §9). None of these inputs has frontmatter.
+//! (docs/DESIGN.md §2, §9). None of these inputs has frontmatter.
 
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Flag, Format, NodeKind};

@@ -1,4 +1,4 @@
-//! Property tests (DESIGN.md §9 "loaders are property-tested with arbitrary bytes"): any
+//! Property tests (docs/DESIGN.md §9 "loaders are property-tested with arbitrary bytes"): any
 //! bytes as a SKILL.md or a .md file load without panicking, and the resulting spans, lines
 //! and ids are consistent.
 
@@ -22,7 +22,7 @@ fn check_invariants(c: &Corpus) {
         if n.kind == NodeKind::Section {
             assert!(n.seg.as_deref().is_some_and(|s| !s.is_empty()), "{}: empty seg", n.id);
         }
-        assert_eq!(c.find(&n.id).map(|x| x.ix()), Some(i), "id {} not unique", n.id);
+        assert_eq!(c.find(&n.id).map(skillnav::model::NodeId::ix), Some(i), "id {} not unique", n.id);
     }
 }
 

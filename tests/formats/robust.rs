@@ -1,4 +1,4 @@
-//! Bad input never panics: the FORMATS-2 pure parsers on arbitrary text (proptest).
+//! Bad input never panics: the pure parsers on arbitrary text (proptest).
 
 use proptest::prelude::*;
 use skillnav::formats::{catalog, doc_tree, git_adr, llms_txt, seekers};

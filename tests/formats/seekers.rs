@@ -1,4 +1,4 @@
-//! Skill_Seekers output (FORMATS §1): references loader, index catalog, llms variants,
+//! `Skill_Seekers` output (docs/FORMATS.md §1): references loader, index catalog, llms variants,
 //! the v3 duplicate mirror, and config summaries. Fixtures: `tests/fixtures/formats2/seekers/`.
 
 use std::path::{Path, PathBuf};
@@ -84,9 +84,8 @@ fn variants_group_quick_standard_complete_with_bytes() {
         })
         .collect();
     let small =
-        std::fs::metadata(fixture("hono-single-mini/references/llms-small.md")).map(|m| m.len()).unwrap_or(0);
-    let full =
-        std::fs::metadata(fixture("hono-single-mini/references/llms-full.md")).map(|m| m.len()).unwrap_or(0);
+        std::fs::metadata(fixture("hono-single-mini/references/llms-small.md")).map_or(0, |m| m.len());
+    let full = std::fs::metadata(fixture("hono-single-mini/references/llms-full.md")).map_or(0, |m| m.len());
     assert_eq!(
         v,
         [

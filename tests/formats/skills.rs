@@ -1,5 +1,5 @@
-//! Agent Skills folders (FORMATS §3): single skills, folders of skills, frontmatter into
-//! nodes, the real Skill_Seekers duplicate tree, byte-level frontmatter edge cases, and the
+//! Agent Skills folders (docs/FORMATS.md §3): single skills, folders of skills, frontmatter into
+//! nodes, the real `Skill_Seekers` duplicate tree, byte-level frontmatter edge cases, and the
 //! bundled sample skill.
 
 use serde_json::json;

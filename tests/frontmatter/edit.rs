@@ -1,4 +1,4 @@
-//! Write side of the frontmatter editor (issue 4): byte-exact whole-file comparisons for
+//! Write side of the frontmatter editor: byte-exact whole-file comparisons for
 //! edits, strict-YAML repair, and the save guarantees (hash check, symlinks, read-only,
 //! failure before rename, undo). Fixtures: `tests/fixtures/frontmatter/` (see SOURCE.md).
 

@@ -1,6 +1,6 @@
 //! Read side of the frontmatter parser: every real shape from the corpus (copied into
 //! `tests/fixtures/frontmatter/`, see SOURCE.md) and hand-made edge cases, with exact values.
-//! `expected-pyyaml.json` holds what PyYAML's string-only BaseLoader reads from each
+//! `expected-pyyaml.json` holds what `PyYAML`'s string-only `BaseLoader` reads from each
 //! strict-valid fixture: the lenient parser must agree with it exactly.
 
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ fn s(v: &str) -> Value {
 }
 
 fn list(v: &[&str]) -> Value {
-    Value::List(v.iter().map(|x| x.to_string()).collect())
+    Value::List(v.iter().map(std::string::ToString::to_string).collect())
 }
 
 fn json_to_value(j: &serde_json::Value) -> Value {
@@ -372,7 +372,7 @@ fn closing_fence_may_be_dots_and_indented_fence_is_trimmed() {
     assert_eq!(g.block.end, 23);
 }
 
-/// Duplicate keys: the last one wins (as in PyYAML and [`Frontmatter::get`]).
+/// Duplicate keys: the last one wins (as in `PyYAML` and [`Frontmatter::get`]).
 fn dedup(v: &Value) -> Value {
     match v {
         Value::Map(m) => {

@@ -1,5 +1,5 @@
 //! Property tests: the frontmatter parser never panics on arbitrary input, and every span
-//! it reports lies within the text on char boundaries (DESIGN §9 "never crash on input").
+//! it reports lies within the text on char boundaries (docs/DESIGN.md §9 "never crash on input").
 
 use proptest::prelude::*;
 use skillnav::frontmatter;
@@ -46,7 +46,7 @@ fn yamlish() -> impl Strategy<Value = String> {
         Just("m: {a: b".to_string()),
         Just("\t tab: x".to_string()),
         Just("# c".to_string()),
-        Just("".to_string()),
+        Just(String::new()),
         Just("---".to_string()),
         Just("   ".to_string()),
         Just("é: ü\u{feff}".to_string()),

@@ -1,4 +1,4 @@
-//! Regressions found by testing `skillnav fm` (frontmatter::{fm_get, fm_set, fm_unset}):
+//! Regressions found by testing `skillnav fm` (`frontmatter::{fm_get`, `fm_set`, `fm_unset})`:
 //! set values a YAML reader would coerce were written plain; `fm set` edited binary files;
 //! `fm get` dropped the `[` of a value whose bracket never closes. Inputs are hand-made and
 //! inline (no fixture files); files are written to temp folders.

@@ -59,7 +59,7 @@ fn three_docs() -> (Corpus, Vec<NodeId>) {
 fn exact_scores_of_three_document_corpus() {
     // Tokens: [cache cache response], [cors cors middleware adds headers],
     // [middleware middleware middleware cache]; N = 3, avgdl = 4. Expected values computed
-    // with Python from the DESIGN.md §3 formula (k1 1.5, b 0.75).
+    // with Python from the docs/DESIGN.md §3 formula (k1 1.5, b 0.75).
     let (c, s) = three_docs();
     let r = search(&c, "cache middleware");
     let got: Vec<(NodeId, f64)> = r.hits.iter().map(|h| (h.node, h.score)).collect();
@@ -203,7 +203,7 @@ fn prefix_expands_last_word_with_max_over_expansions() {
     // The doc with both "midi" and "middleware" scores the MAX of the two, which is what
     // a query for the better of the two alone gives it, times the expansion weight ("mid"
     // itself is not a term: every term is an expansion).
-    let both = p.hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score).unwrap_or(f64::NAN);
+    let both = p.hits.iter().find(|h| h.node == ids[0][1]).map_or(f64::NAN, |h| h.score);
     let s_midi = search(&c, "midi").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
     let s_mw = search(&c, "middleware").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
     let (s_midi, s_mw) = (s_midi.unwrap_or(0.0), s_mw.unwrap_or(0.0));

@@ -1,4 +1,4 @@
-//! Search on real Skill_Seekers output (the Hono skill, `tests/fixtures/index/hono`, see
+//! Search on real `Skill_Seekers` output (the Hono skill, `tests/fixtures/index/hono`, see
 //! SOURCE.md there): fuzzy title matching with typos, BM25 ranking of sections, "did you
 //! mean", highlighting — once on sections cut by a small heading splitter in this file
 //! (independent of the loaders), once through `formats::load_root`.
@@ -23,7 +23,7 @@ const FILES: &[&str] = &[
     "references/middleware.md",
 ];
 
-/// ATX headings outside ``` fences: `(byte offset of the line, title)`.
+/// ATX headings outside fenced code blocks: `(byte offset of the line, title)`.
 fn headings(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut in_fence = false;

@@ -46,8 +46,8 @@ fn seven_real_briefs_are_byte_identical() {
     }
 }
 
-/// Briefs on the hand-made quirks bundle (top_k 0 → 1, a Kelvin sign lowering to ASCII `k`,
-/// extract with top_k 20, summarize, a 137-char cut inside multi-byte text, answer without
+/// Briefs on the hand-made quirks bundle (`top_k` 0 → 1, a Kelvin sign lowering to ASCII `k`,
+/// extract with `top_k` 20, summarize, a 137-char cut inside multi-byte text, answer without
 /// quotes, an all-stopword task): expected texts written by the real lazybridge 0.7.9
 /// `query_skill` on `fixtures/lazytools/quirks/expected`.
 #[test]

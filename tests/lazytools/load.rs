@@ -110,7 +110,7 @@ fn malformed_chunk_line_and_missing_vocab_are_warnings() {
     let root = c.add_root(Node::new(NodeKind::Root, Format::Lazytools, "docs", ""));
     load(&mut c, root, &dir, "skills/broken");
     c.finalize();
-    let w: Vec<String> = c.node(root).warnings.iter().map(|w| w.to_string()).collect();
+    let w: Vec<String> = c.node(root).warnings.iter().map(std::string::ToString::to_string).collect();
     assert!(
         w.iter().any(|s| s.starts_with("skills/broken/chunks.jsonl:3: malformed JSON: unterminated string")),
         "{w:?}"
@@ -139,7 +139,7 @@ fn manifest_with_missing_and_bad_fields_warns_and_falls_back() {
     let dir = broken_bundle(tmp.path(), true);
     std::fs::write(dir.join("manifest.json"), "{\"name\": 3, \"avgdl\": \"x\", \"extra\": 1}").unwrap();
     let (c, root) = load_root(&dir, "docs");
-    let w: Vec<String> = c.node(root).warnings.iter().map(|w| w.to_string()).collect();
+    let w: Vec<String> = c.node(root).warnings.iter().map(std::string::ToString::to_string).collect();
     for want in [
         "manifest.json: unknown key `extra` (lazytools refuses such a manifest)",
         "manifest.json: `name` must be a string, found number",

@@ -1,5 +1,5 @@
 //! lazytools BM25 parity: our scorer against the real package's `_bm25` scores for the seven
-//! reference queries (fixtures/lazytools/briefs/_bm25_reference_scores.json).
+//! reference queries (fixtures/lazytools/briefs/_`bm25_reference_scores.json`).
 
 use std::path::PathBuf;
 

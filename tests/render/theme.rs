@@ -1,4 +1,4 @@
-//! Themes: built-ins, TOML round trip, partial overrides, errors, NO_COLOR.
+//! Themes: built-ins, TOML round trip, partial overrides, errors, `NO_COLOR`.
 
 use skillnav::render::{Rgb, Role, SyntaxTheme, Theme, ThemeError};
 

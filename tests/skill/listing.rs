@@ -1,4 +1,4 @@
-//! Skill listings (FORMATS §3.5, §5.4) and the frontmatter alias helpers.
+//! Skill listings (docs/FORMATS.md §3.5, §5.4) and the frontmatter alias helpers.
 
 use skillnav::frontmatter;
 use skillnav::skill::listing::{

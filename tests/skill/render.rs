@@ -1,4 +1,4 @@
-//! `render_skill`: context-chef's `renderSkill` rules (FORMATS §5.3), one test per rule.
+//! `render_skill`: context-chef's `renderSkill` rules (docs/FORMATS.md §5.3), one test per rule.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,7 +15,7 @@ fn args(a: &str) -> RenderOptions {
 }
 
 fn names(n: &[&str]) -> Vec<String> {
-    n.iter().map(|s| s.to_string()).collect()
+    n.iter().map(std::string::ToString::to_string).collect()
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! SKILL.md validation (FORMATS §3.2, §3.4) on real SKILL.md files
+//! SKILL.md validation (docs/FORMATS.md §3.2, §3.4) on real SKILL.md files
 //! (tests/fixtures/formats2/validate/, see SOURCE.md there).
 
 use std::path::PathBuf;

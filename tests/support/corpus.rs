@@ -36,7 +36,7 @@ pub fn line(c: &Corpus, n: NodeId) -> String {
     if let (Some(a), Some(b)) = (n.line_start, n.line_end) {
         s.push_str(&format!(" L{a}-{b}"));
     }
-    let flags: Vec<&str> = n.flags.iter().map(|f| f.as_str()).collect();
+    let flags: Vec<&str> = n.flags.iter().map(skillnav::model::Flag::as_str).collect();
     if !flags.is_empty() {
         s.push_str(&format!(" [{}]", flags.join(",")));
     }
@@ -53,5 +53,5 @@ pub fn get(c: &Corpus, id: &str) -> NodeId {
 
 /// Warnings of `id` rendered as `path:line: message`.
 pub fn warnings(c: &Corpus, id: &str) -> Vec<String> {
-    c.node(get(c, id)).warnings.iter().map(|w| w.to_string()).collect()
+    c.node(get(c, id)).warnings.iter().map(std::string::ToString::to_string).collect()
 }

@@ -39,7 +39,7 @@ pub fn write(dir: &Path, rel: &str, bytes: &[u8]) -> PathBuf {
 
 /// Size on disk of `path`.
 pub fn size(path: &Path) -> u64 {
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or_else(|e| panic!("stat {path:?}: {e}"))
+    std::fs::metadata(path).map_or_else(|e| panic!("stat {path:?}: {e}"), |m| m.len())
 }
 
 /// A fresh temporary folder.

@@ -15,14 +15,15 @@ use skillnav::formats::{LoadOptions, RootSpec};
 use skillnav::model::{Corpus, NodeId};
 use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
 use skillnav::tui::config::Settings;
-use skillnav::tui::curate::InputPurpose;
-use skillnav::tui::curate::job::BuiltText;
-use skillnav::tui::keymap::Keymap;
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Keymap;
+use skillnav::tui::state::app::App;
+use skillnav::tui::state::curate::InputPurpose;
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::{headless, update::update, view};
+use skillnav::tui::{update::update, view};
 
 // ---------------------------------------------------------------- building an app
 
@@ -146,12 +147,12 @@ pub fn type_text(app: &mut App, text: &str) {
 
 /// The prompt's text.
 pub fn input_text(app: &App) -> String {
-    app.curate.input.as_ref().expect("a prompt is open").area.lines().join("")
+    app.input_box().as_ref().expect("a prompt is open").area.lines().join("")
 }
 
 /// What the open prompt asks for (`None` when no prompt is open).
 pub fn input_purpose(app: &App) -> Option<InputPurpose> {
-    app.curate.input.as_ref().map(|i| i.purpose.clone())
+    app.input_box().as_ref().map(|i| i.purpose.clone())
 }
 
 /// Empty the open prompt with Backspace (the cursor starts at its end).
@@ -187,7 +188,7 @@ pub fn select(app: &mut App, nodes: &[NodeId]) {
 
 /// The text of the open brief / skill preview (panics while it is building or failed).
 pub fn built(app: &App) -> Arc<BuiltText> {
-    match app.curate.preview.as_ref().and_then(|p| p.built.clone()) {
+    match app.brief_preview().as_ref().and_then(|p| p.built.clone()) {
         Some(Ok(b)) => b,
         other => panic!("no built preview text: {other:?}"),
     }
@@ -240,7 +241,7 @@ pub fn screen_text(buf: &Buffer) -> String {
 
 /// The tree pane's text of the row showing `title` (the tree is the left pane).
 pub fn tree_row(app: &App, buf: &Buffer, title: &str) -> Option<String> {
-    let a = skillnav::tui::update::areas(app);
+    let a = skillnav::tui::view::layout::areas(app);
     (a.left.y..a.left.y + a.left.height)
         .map(|y| span_text(buf, y, a.left.x, a.left.x + a.left.width))
         .find(|row| row.contains(title))
@@ -250,7 +251,7 @@ pub fn tree_row(app: &App, buf: &Buffer, title: &str) -> Option<String> {
 pub fn preview_rows(app: &App) -> Vec<String> {
     let t = draw(app);
     let buf = t.backend().buffer();
-    let a = skillnav::tui::update::areas(app);
+    let a = skillnav::tui::view::layout::areas(app);
     (a.preview.y..a.preview.y + a.preview.height)
         .map(|y| span_text(buf, y, a.preview.x, a.preview.x + a.preview.width))
         .collect()

@@ -1,8 +1,8 @@
-//! The frontmatter editor (issue 4), driven by Actions through the real `update` and
+//! The frontmatter editor, driven by Actions through the real `update` and
 //! worker-result paths (`tui::headless`) on tempdir copies of `tests/fixtures/tui/edit/`:
 //! exact bytes written (CRLF kept), a file changed on disk refused with a reload offer,
 //! undo, read-only files, keys added and removed, reload of the tree after a save, and
-//! TestBackend snapshots of the form, raw mode with a YAML error, and the diff popup.
+//! `TestBackend` snapshots of the form, raw mode with a YAML error, and the diff popup.
 
 use std::path::{Path, PathBuf};
 
@@ -13,12 +13,13 @@ use skillnav::formats::{LoadOptions, RootSpec};
 use skillnav::model::{Corpus, NodeKind};
 use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
 use skillnav::tui::config::Settings;
-use skillnav::tui::keymap::{KeyChord, Keymap, Mode};
+use skillnav::tui::effects::headless;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::{KeyChord, Keymap, Mode};
+use skillnav::tui::state::app::App;
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::{headless, update::update, view};
+use skillnav::tui::{update::update, view};
 
 use crate::support::fs::{copy_dir, fixture_path};
 use crate::support::tui::{act, blank_app};
@@ -64,8 +65,8 @@ fn clear_line(app: &mut App) {
 /// Open the editor (`e` on the root, which holds one skill) and select row `field`.
 fn open_at(app: &mut App, field: &str) {
     act(app, &[Action::EditOpen]);
-    assert_eq!(app.mode, Mode::Form, "status: {}", app.status);
-    let ed = app.editor.as_deref().expect("editor open");
+    assert_eq!(app.mode(), Mode::Form, "status: {}", app.status);
+    let ed = app.editor().expect("editor open");
     let i = ed.fields.iter().position(|f| f.key == field).unwrap_or_else(|| panic!("no row {field}"));
     for _ in 0..i {
         act(app, &[Action::MoveDown]);
@@ -95,13 +96,13 @@ fn edit_description_on_crlf_file_writes_exact_bytes() {
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "description");
     act(&mut app, &[Action::EditField]);
-    assert_eq!(app.mode, Mode::Field);
+    assert_eq!(app.mode(), Mode::Field);
     clear_line(&mut app);
     type_text(&mut app, "Edited in the form");
     act(&mut app, &[Action::EditorSave]);
-    assert_eq!(app.mode, Mode::Diff, "status: {}", app.status);
+    assert_eq!(app.mode(), Mode::Diff, "status: {}", app.status);
     act(&mut app, &[Action::Confirm]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(
         String::from_utf8(skill_md(&dir)).expect("utf8"),
         "---\r\nname: crlf-skill\r\ndescription: >-\r\n  Edited in the form\r\nlicense: MIT\r\n---\r\nBody line\r\n"
@@ -126,15 +127,15 @@ fn file_changed_on_disk_is_refused_with_reload_offer() {
     std::fs::write(dir.join("SKILL.md"), other).expect("write");
     act(&mut app, &[Action::Confirm]);
     assert_eq!(skill_md(&dir), other, "nothing written");
-    assert_eq!(app.mode, Mode::Diff);
-    let ed = app.editor.as_deref().expect("still open");
+    assert_eq!(app.mode(), Mode::Diff);
+    let ed = app.editor().expect("still open");
     assert!(ed.stale);
     let msg = ed.message.clone().unwrap_or_default();
     assert!(msg.contains("changed on disk since it was read") && msg.contains("r reloads it"), "{msg}");
     assert!(screen(&app, 100, 30).contains("r reload"), "the popup offers the reload");
     act(&mut app, &[Action::Reload]);
-    assert_eq!(app.mode, Mode::Form);
-    let ed = app.editor.as_deref().expect("reopened");
+    assert_eq!(app.mode(), Mode::Form);
+    let ed = app.editor().expect("reopened");
     assert_eq!(ed.file.bytes, other);
     let license = ed.fields.iter().find(|f| f.key == "license").map(|f| f.text.lines().join("\n"));
     assert_eq!(license.as_deref(), Some("BSD"));
@@ -180,8 +181,8 @@ fn read_only_file_gives_message_and_is_unchanged() {
     type_text(&mut app, "-x");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     assert_eq!(skill_md(&dir), before);
-    assert_eq!(app.mode, Mode::Diff);
-    let msg = app.editor.as_deref().and_then(|e| e.message.clone()).unwrap_or_default();
+    assert_eq!(app.mode(), Mode::Diff);
+    let msg = app.editor().and_then(|e| e.message.clone()).unwrap_or_default();
     assert!(msg.ends_with("SKILL.md is read-only; nothing written"), "{msg}");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod back");
 }
@@ -192,11 +193,11 @@ fn add_and_remove_metadata_entries() {
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "metadata.author");
     act(&mut app, &[Action::DeleteKey, Action::AddKey]);
-    assert_eq!(app.mode, Mode::Prompt);
+    assert_eq!(app.mode(), Mode::Prompt);
     // Letters type into the prompt: `d`, `a`, `q` are not commands here.
     type_text(&mut app, "metadata.owner");
     act(&mut app, &[Action::Confirm]);
-    assert_eq!(app.mode, Mode::Field, "{}", app.status);
+    assert_eq!(app.mode(), Mode::Field, "{}", app.status);
     type_text(&mut app, "docs team");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     assert!(!app.quit);
@@ -247,13 +248,13 @@ fn escape_with_changes_asks_before_discarding() {
     act(&mut app, &[Action::EditField]);
     type_text(&mut app, "xyz");
     act(&mut app, &[Action::Escape, Action::Escape]);
-    assert_eq!(app.mode, Mode::Confirm);
+    assert_eq!(app.mode(), Mode::Confirm);
     assert!(screen(&app, 100, 30).contains("has unsaved changes."));
     act(&mut app, &[Action::Escape]);
-    assert_eq!(app.mode, Mode::Form, "n/Esc keeps editing");
+    assert_eq!(app.mode(), Mode::Form, "n/Esc keeps editing");
     act(&mut app, &[Action::Escape, Action::Confirm]);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.editor.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.editor().is_none());
     assert_eq!(skill_md(&dir), before);
 }
 
@@ -264,13 +265,13 @@ fn invalid_yaml_in_raw_mode_blocks_saving() {
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "name");
     act(&mut app, &[Action::ToggleRaw]);
-    assert_eq!(app.mode, Mode::Raw);
+    assert_eq!(app.mode(), Mode::Raw);
     act(&mut app, &[key(KeyCode::Down, KeyModifiers::NONE), key(KeyCode::End, KeyModifiers::NONE)]);
     type_text(&mut app, " [oops");
-    let err = app.editor.as_deref().and_then(|e| e.yaml_error.clone()).expect("a YAML error");
+    let err = app.editor().and_then(|e| e.yaml_error.clone()).expect("a YAML error");
     assert_eq!(err.0, 3, "file line of `description: >- [oops`");
     act(&mut app, &[Action::EditorSave]);
-    assert_eq!(app.mode, Mode::Raw);
+    assert_eq!(app.mode(), Mode::Raw);
     assert!(app.status.starts_with("Invalid YAML at line 3 blocks saving"), "{}", app.status);
     assert_eq!(skill_md(&dir), before);
 }
@@ -318,7 +319,7 @@ fn snapshot_diff_popup_shows_repaired_lines() {
     act(&mut app, &[Action::EditField]);
     type_text(&mut app, "MIT");
     act(&mut app, &[Action::EditorSave]);
-    assert_eq!(app.mode, Mode::Diff, "{}", app.status);
+    assert_eq!(app.mode(), Mode::Diff, "{}", app.status);
     insta::assert_snapshot!("editor_diff", screen(&app, 100, 24));
     act(&mut app, &[Action::Confirm]);
     assert_eq!(
@@ -333,12 +334,12 @@ fn validation_updates_as_you_type_and_profile_switches() {
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "name");
     let rules = |app: &App| -> Vec<&'static str> {
-        app.editor.as_deref().map(|e| e.findings.iter().map(|f| f.rule).collect()).unwrap_or_default()
+        app.editor().map(|e| e.findings.iter().map(|f| f.rule).collect()).unwrap_or_default()
     };
     assert_eq!(rules(&app), Vec::<&str>::new());
     act(&mut app, &[Action::EditField, key(KeyCode::End, KeyModifiers::NONE)]);
     type_text(&mut app, "_X");
-    let ed = app.editor.as_deref().expect("editor");
+    let ed = app.editor().expect("editor");
     let msgs: Vec<String> =
         ed.findings.iter().map(|f| format!("{} {:?} {}", f.rule, f.severity, f.message)).collect();
     assert_eq!(
@@ -351,12 +352,12 @@ fn validation_updates_as_you_type_and_profile_switches() {
     );
     act(&mut app, &[Action::Escape, Action::ToggleProfile]);
     assert_eq!(app.status, "Validating with the spec profile");
-    let ed = app.editor.as_deref().expect("editor");
+    let ed = app.editor().expect("editor");
     let folder = ed.findings.iter().find(|f| f.rule == "name-folder").map(|f| f.severity);
     assert_eq!(folder, Some(skillnav::skill::validate::Severity::Error), "the spec requires name = folder");
     // Rule findings are warnings the user may accept: the diff still opens and saves.
     act(&mut app, &[Action::EditorSave]);
-    assert_eq!(app.mode, Mode::Diff);
+    assert_eq!(app.mode(), Mode::Diff);
     assert!(screen(&app, 100, 30).contains("validation finding"));
 }
 
@@ -381,7 +382,7 @@ fn delete_key_then_restore_and_remove_unknown_key() {
     act(&mut app, &[Action::DeleteKey]);
     assert!(screen(&app, 100, 30).contains("Marked for removal"));
     act(&mut app, &[Action::DeleteKey]);
-    assert!(!app.editor.as_deref().is_some_and(|e| e.dirty()), "d again restores it");
+    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty), "d again restores it");
     act(&mut app, &[Action::DeleteKey, Action::EditorSave, Action::Confirm]);
     let text = String::from_utf8(skill_md(&dir)).expect("utf8");
     assert!(text.contains("allowed-tools: [Read, Grep]\n---\n# Form skill"), "{text}");
@@ -401,9 +402,9 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
         ["unquoted ': ' in value of `description`; strict YAML parsers reject this"]
     );
     act(&mut app, &[Action::EditOpen]);
-    assert!(!app.editor.as_deref().is_some_and(|e| e.dirty()));
+    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty));
     act(&mut app, &[Action::EditorSave]);
-    assert_eq!(app.mode, Mode::Diff);
+    assert_eq!(app.mode(), Mode::Diff);
     act(&mut app, &[Action::Confirm]);
     assert_eq!(
         String::from_utf8(skill_md(&dir)).expect("utf8"),
@@ -411,7 +412,7 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
     );
     assert_eq!(skill_warnings(&app), Vec::<String>::new(), "validation warnings updated after the save");
     act(&mut app, &[Action::EditOpen, Action::Escape]);
-    assert_eq!(app.mode, Mode::Normal, "nothing to discard");
+    assert_eq!(app.mode(), Mode::Normal, "nothing to discard");
 }
 
 #[test]
@@ -442,11 +443,11 @@ fn e_on_a_section_of_skill_md_opens_that_file() {
         .expect("a SKILL.md section");
     let id = skillnav::model::NodeId(section as u32);
     let (path, shown, folder, root) =
-        skillnav::tui::editor::actions::skill_file(&app.corpus, id).expect("inside SKILL.md");
+        skillnav::tui::update::editor::skill_file(&app.corpus, id).expect("inside SKILL.md");
     assert_eq!(path, fixture.canonicalize().expect("real path").join("SKILL.md"));
     assert_eq!((shown.as_str(), folder.as_str(), root), ("hono-mini: hono-mini/SKILL.md", "hono-mini", 0));
     act(&mut app, &[Action::EditOpen, Action::Escape]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Closed the editor (no changes)");
 }
 
@@ -477,10 +478,10 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     assert_eq!(shadowed(&app), [(0, 1)], "the first root's skill is shadowed, with one warning");
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
-    app.effects.push(skillnav::tui::app::Effect::Reload { root: 0 });
+    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 0 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
-    app.effects.push(skillnav::tui::app::Effect::Reload { root: 1 });
+    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 1 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }

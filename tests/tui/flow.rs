@@ -6,13 +6,15 @@ use ratatui::backend::TestBackend;
 use skillnav::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
 use skillnav::render::{Role, Theme};
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::{App, Effect, Focus};
 use skillnav::tui::config::Settings;
-use skillnav::tui::keymap::Keymap;
+use skillnav::tui::effects::effect::Effect;
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Keymap;
+use skillnav::tui::state::app::{App, Focus};
 use skillnav::tui::theme::UiTheme;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update, view};
+use skillnav::tui::{update, view};
 
 use crate::support::tui::{act, app_on_corpus};
 
@@ -166,7 +168,7 @@ fn mouse_click_selects_a_row_and_wheel_scrolls() {
     act(&mut app, &[Action::ClickAt { col: 60, row: 5 }]);
     assert_eq!(app.focus, Focus::Preview);
     act(&mut app, &[Action::ClickAt { col: 60, row: 0 }]);
-    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Search);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Search);
 }
 
 #[test]
@@ -189,7 +191,7 @@ fn large_texts_render_on_a_worker_with_a_placeholder() {
     // A 77 KB file: above the synchronous render limit.
     let body: String = (0..2000).map(|i| format!("Line {i} of the long file with cors.\n\n")).collect();
     let text = format!("# Big\n\n{body}");
-    assert!(text.len() > skillnav::tui::preview::SYNC_RENDER_MAX_BYTES);
+    assert!(text.len() > skillnav::tui::effects::preview_doc::SYNC_RENDER_MAX_BYTES);
     let mut c = Corpus::new();
     let src = c.add_source(Source::virtual_text(text.clone()));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "big", ""));
@@ -222,8 +224,8 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     let setup = app.corpus.find("docs/guide.md#setup").expect("setup");
     app.tree.reveal(&app.corpus.clone(), file);
     act(&mut app, &[Action::Outline]);
-    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Outline);
-    let o = app.outline.clone().expect("outline");
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Outline);
+    let o = app.outline().cloned().expect("outline");
     let titles: Vec<&str> = o.items.iter().map(|(n, _)| app.corpus.node(*n).title.as_str()).collect();
     assert_eq!(titles, ["Guide", "Setup", "Other"]);
     let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
@@ -231,12 +233,12 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     let top: String = (0..100).map(|x| t.backend().buffer()[(x, 1)].symbol().to_string()).collect();
     assert!(top.contains("Outline · guide.md (3 headings)"), "{top}");
     act(&mut app, &[Action::MoveDown, Action::Confirm]);
-    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Normal);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);
     assert_eq!(app.tree.current(), Some(setup));
     assert_eq!(app.preview.node, Some(setup));
     assert_eq!(app.status, "Jumped to Setup");
     // A node outside any file has no outline.
     app.tree.cursor = 0;
     act(&mut app, &[Action::Outline]);
-    assert_eq!(app.mode, skillnav::tui::keymap::Mode::Normal);
+    assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);
 }

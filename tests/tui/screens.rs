@@ -9,11 +9,12 @@ use ratatui::style::{Color, Modifier};
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Format, Mark, Node, NodeKind, Source, TextSpan};
 use skillnav::tokens::Encoding;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
-use skillnav::tui::keymap::Mode;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::update};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
+use skillnav::tui::update::update;
 
 use crate::support::fs::fixture_path;
 use crate::support::tui::{act, app_on_corpus, draw, row_text, screen, screen_text, span_text};
@@ -52,7 +53,7 @@ fn typed(app: &mut App, text: &str) {
 
 /// Row of the first line of the left pane (the tree) containing `needle`.
 fn find_row(buf: &Buffer, needle: &str) -> Option<u16> {
-    let w = (buf.area.width as u32 * 42 / 100) as u16;
+    let w = (u32::from(buf.area.width) * 42 / 100) as u16;
     (1..buf.area.height).find(|y| span_text(buf, *y, 0, w).contains(needle))
 }
 
@@ -122,7 +123,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     let mut app = app_with(hono(), 100, 30, false);
     act(&mut app, &[Action::SearchOpen]);
     typed(&mut app, "cors");
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     assert!(!app.search.view.content.is_empty(), "BM25 hits for cors");
     let t = draw(&app);
     let text = screen_text(t.backend().buffer());
@@ -131,7 +132,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     insta::assert_snapshot!("search_results", t.backend());
     let first = app.search.view.content[0].node;
     act(&mut app, &[Action::SearchAccept]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(!app.search.showing);
     assert_eq!(app.tree.current(), Some(first));
     let doc = app.preview.doc.clone().expect("preview");
@@ -140,7 +141,7 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     // The match is on screen and styled as a match (bold on the match background).
-    let a = skillnav::tui::update::areas(&app);
+    let a = skillnav::tui::view::layout::areas(&app);
     let y = a.preview.y + (first_match - app.preview.scroll) as u16;
     let hit = (a.preview.x..a.preview.x + a.preview.width).find(|x| {
         buf[(*x, y)].modifier.contains(Modifier::BOLD) && row_text(buf, y).to_lowercase().contains("cors")
@@ -164,7 +165,7 @@ fn keys_typed_into_search_never_trigger_commands() {
         act(&mut app, &[a]);
     }
     assert!(!app.quit);
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     assert_eq!(app.search.query, "qy? j");
     assert!(app.selection.is_empty());
 }
@@ -179,7 +180,7 @@ fn help_popup_lists_the_keymap() {
     assert!(text.contains("␣"), "{text}");
     insta::assert_snapshot!("help", t.backend());
     act(&mut app, &[Action::Escape]);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 fn hand_corpus(title: &str, body: &str) -> Corpus {
@@ -229,7 +230,7 @@ fn escape_sequences_never_reach_the_buffer() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     for cell in buf.content() {
-        assert!(!cell.symbol().chars().any(|c| c.is_control()), "control char in {:?}", cell.symbol());
+        assert!(!cell.symbol().chars().any(char::is_control), "control char in {:?}", cell.symbol());
     }
     let text = screen_text(buf);
     assert!(text.contains("evil␛[2J␛]0;pwned␇title"), "{text}");

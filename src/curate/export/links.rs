@@ -1,4 +1,4 @@
-//! Relative markdown links in an exported skill (issue 5 §7): a link from an exported
+//! Relative markdown links in an exported skill: a link from an exported
 //! section to a file that was exported too is rewritten to that file's new place; a link to
 //! a file left behind is kept as written and reported, since it is dead in the new skill.
 //! Only inline links `[text](target)` / `![alt](target)` with a relative target are touched
@@ -58,21 +58,18 @@ pub fn rewrite(
         let resolved = normalize(&format!("{src_dir}{path}"));
         // A section exported on its own (`file.md#slug`) first, then the whole file.
         let section = anchor.and_then(|a| moved.get(&format!("{resolved}#{a}")));
-        match section.or_else(|| moved.get(&resolved)) {
-            Some(new) => {
-                out.push_str(&relative_to(new, &dest_dir));
-                if let Some(a) = anchor {
-                    out.push('#');
-                    out.push_str(a);
-                }
+        if let Some(new) = section.or_else(|| moved.get(&resolved)) {
+            out.push_str(&relative_to(new, &dest_dir));
+            if let Some(a) = anchor {
+                out.push('#');
+                out.push_str(a);
             }
-            None => {
-                let w = format!("link to a file not in the export: {target} (in {src})");
-                if !warnings.contains(&w) {
-                    warnings.push(w);
-                }
-                out.push_str(target);
+        } else {
+            let w = format!("link to a file not in the export: {target} (in {src})");
+            if !warnings.contains(&w) {
+                warnings.push(w);
             }
+            out.push_str(target);
         }
     }
     out.push_str(rest);
@@ -115,7 +112,7 @@ fn is_relative(t: &str) -> bool {
         && !t.split_once('#').is_some_and(|(p, _)| p.is_empty())
 }
 
-/// `a/b/` of `a/b/c.md`; `` of `c.md`.
+/// `a/b/` of `a/b/c.md`; the empty string for `c.md`.
 fn parent(p: &str) -> String {
     match p.rfind('/') {
         Some(i) => p[..=i].to_string(),
@@ -138,7 +135,7 @@ fn normalize(p: &str) -> String {
     parts.join("/")
 }
 
-/// `target` (skill-relative) as seen from the folder `from` (skill-relative, `` or
+/// `target` (skill-relative) as seen from the folder `from` (skill-relative: empty or
 /// `references/`).
 fn relative_to(target: &str, from: &str) -> String {
     let depth = from.split('/').filter(|s| !s.is_empty()).count();

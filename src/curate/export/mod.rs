@@ -1,12 +1,12 @@
-//! Export a curated selection as a new Agent Skills folder (issue 5 part 7, FORMATS §3):
+//! Export a curated selection as a new Agent Skills folder (docs/FORMATS.md §3):
 //! `SKILL.md` (frontmatter with a validated `name` equal to the folder name, and a
 //! navigation skeleton: one table row per exposed section with its id, reference path,
 //! one-line summary, token size and exposure level) plus `references/` holding the exposed
 //! text, packed in order into files of at most `max_reference_bytes` bytes (a larger section
 //! is split at line breaks). The SKILL.md body is kept under [`MAX_BODY_LINES`] lines and
-//! [`MAX_BODY_TOKENS`] tokens (FORMATS §3.4): rows that do not fit go to
+//! [`MAX_BODY_TOKENS`] tokens (docs/FORMATS.md §3.4): rows that do not fit go to
 //! `references/index.md`, which the body links. Optionally `assets/catalog.json` in the
-//! active-skills schema (FORMATS §1.6). The result is checked with
+//! active-skills schema (docs/FORMATS.md §1.6). The result is checked with
 //! [`crate::skill::validate::validate_skill_md`] (spec profile) before returning.
 
 pub mod links;
@@ -22,9 +22,9 @@ use crate::model::{Corpus, NodeId};
 use crate::skill::validate::{Profile, Severity, nfkc_trim, validate_skill_md};
 use crate::tokens::TokenCounter;
 
-/// SKILL.md body line limit (spec guidance, FORMATS §3.4).
+/// SKILL.md body line limit (spec guidance, docs/FORMATS.md §3.4).
 pub const MAX_BODY_LINES: usize = 500;
-/// SKILL.md body token limit (spec guidance, FORMATS §3.4).
+/// SKILL.md body token limit (spec guidance, docs/FORMATS.md §3.4).
 pub const MAX_BODY_TOKENS: u64 = 5_000;
 /// Default size limit of one reference file, in bytes.
 pub const DEFAULT_MAX_REFERENCE_BYTES: usize = 32 * 1024;
@@ -151,7 +151,7 @@ fn display_title(corpus: &Corpus, id: NodeId) -> String {
 fn cut_words(s: &str, max: usize) -> String {
     let s = &crate::curate::export::links::strip_links(s);
     if s.chars().count() <= max {
-        return s.to_string();
+        return s.clone();
     }
     let head: String = s.chars().take(max.saturating_sub(1)).collect();
     let cut = head.rfind(' ').filter(|i| *i > max / 2).map_or(head.as_str(), |i| &head[..i]);
@@ -289,7 +289,7 @@ pub fn export_skill(
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Usage(format!("{}: exists and is not a folder", dir.display())));
     }
-    if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+    if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
         // Never delete what is being exported or browsed: a folder holding any open file.
         if let Some(open) = open_file_inside(corpus, dir) {
             return Err(Error::Refused(format!(
@@ -525,7 +525,7 @@ fn yaml_scalar(s: &str) -> String {
     render(s, q, Context::Block)
 }
 
-/// The active-skills catalog (FORMATS §1.6) of an export: one section per exported
+/// The active-skills catalog (docs/FORMATS.md §1.6) of an export: one section per exported
 /// section (`id` = the design's id of the title, deduplicated; `topics` = lower-cased
 /// titles of the section and its sub-sections; `size_bytes` = bytes of its text;
 /// `variants` = `[]`, plus `reference` = its first reference file), no llms variants.

@@ -1,5 +1,5 @@
-//! Progressive-exposure doc trees (FORMATS §6, the PTX-ISA `doc-crawl` layout): every folder
-//! has a `README.md` whose bullets `- **<child folder>** — <summary>` describe its children;
+//! Progressive-exposure doc trees (docs/FORMATS.md §6, the PTX-ISA `doc-crawl` layout): every
+//! folder has a `README.md` whose bullets `- **<child folder>** — <summary>` describe its children;
 //! leaves hold a `doc.md`. Loaded so that each folder shows its parent's bullet as its
 //! summary, a leaf's README paragraph as its `detail`, children in numeric-prefix order, and
 //! merged `doc.md` files as their parts.
@@ -36,7 +36,7 @@ pub struct Readme {
     pub merged_from: Option<String>,
 }
 
-/// Parse a doc-tree README (FORMATS §6). Lines inside fenced code are ignored.
+/// Parse a doc-tree README (docs/FORMATS.md §6). Lines inside fenced code are ignored.
 pub fn parse_readme(text: &str) -> Readme {
     let mut r = Readme::default();
     let mut para: Vec<&str> = Vec::new();
@@ -140,7 +140,7 @@ pub fn numeric_prefix(name: &str) -> Vec<u64> {
     out
 }
 
-/// Order two folder names by [`numeric_prefix`] (FORMATS §6: `4-10` after `4-9`).
+/// Order two folder names by [`numeric_prefix`] (docs/FORMATS.md §6: `4-10` after `4-9`).
 pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
     let (pa, pb) = (numeric_prefix(a), numeric_prefix(b));
     (pa.is_empty(), pa, a).cmp(&(pb.is_empty(), pb, b))
@@ -196,7 +196,7 @@ pub(crate) fn detect_dir(dir: &Path, readme: &mut ReadmeBytes) -> bool {
 /// besides `img/`) without `doc.md`, a folder with `doc.md` but no README, a `# Error` doc.
 ///
 /// Dispatch: call it for a folder where [`detect`] is true and no more specific format
-/// (skill, Skill_Seekers, lazytools) matched.
+/// (skill, `Skill_Seekers`, lazytools) matched.
 pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
     load_folder(corpus, parent, dir, rel, None, 0)
 }
@@ -226,7 +226,7 @@ fn load_folder(
     bullet: Option<&Bullet>,
     depth: usize,
 ) -> NodeId {
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| rel.to_string());
+    let name = dir.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let mut node = Node::new(NodeKind::Dir, Format::DocTree, name.clone(), rel);
     node.meta.insert("folder".into(), name.clone().into());
     if let Some(b) = bullet {
@@ -235,9 +235,7 @@ fn load_folder(
             node.flags.set(Flag::Placeholder);
             node.warnings.push(Warning::at(
                 format!("placeholder summary for {name} in the parent README"),
-                rel.rsplit_once('/')
-                    .map(|(p, _)| format!("{p}/README.md"))
-                    .unwrap_or_else(|| "README.md".into()),
+                rel.rsplit_once('/').map_or_else(|| "README.md".into(), |(p, _)| format!("{p}/README.md")),
                 Some(b.line),
             ));
         }
@@ -384,7 +382,7 @@ fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
 fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
     let top = markdown::add_sections(corpus, file, src, 0, len, Format::DocTree);
-    let first = top.first().and_then(|t| corpus.node(*t).span).map(|s| s.start).unwrap_or(len);
+    let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
     }
@@ -423,12 +421,12 @@ fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
         let lead = text[*s..*e].len() - text[*s..*e].trim_start_matches(['\n', '\r']).len();
         let start = s + lead;
         let hs = markdown::headings(&text, start, *e);
-        let title = hs.first().map(|h| h.title.clone()).unwrap_or_else(|| format!("part {}", i + 1));
+        let title = hs.first().map_or_else(|| format!("part {}", i + 1), |h| h.title.clone());
         let mut p = Node::new(NodeKind::Part, Format::DocTree, title, path.clone());
         p.seg = Some(format!("part-{}", i + 1));
         p.line_start = Some(li.line(start));
         p.line_end = Some(li.last_line(start, *e));
-        let own_end = hs.first().map(|h| h.start).unwrap_or(*e);
+        let own_end = hs.first().map_or(*e, |h| h.start);
         p.span = Some(crate::model::TextSpan { source: src, start, own_end, end: *e });
         let pid = corpus.add_child(file, p);
         nest_headings(corpus, pid, src, &hs, *e, Format::DocTree, &path, &li);

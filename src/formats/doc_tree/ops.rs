@@ -1,4 +1,4 @@
-//! Organise a progressive-exposure doc tree (issue 5 part 8, FORMATS §6): the doc-crawl
+//! Organise a progressive-exposure doc tree (docs/FORMATS.md §6): the doc-crawl
 //! pipeline's *collapse* (a folder with exactly one child folder and no `doc.md` absorbs the
 //! child) and *merge* (`merge.py`: short leaf docs merged into their parent or into grouped
 //! folders) rules, planned on an in-memory model of the tree and then applied in plan order.
@@ -123,7 +123,7 @@ fn read(dir: &Path, name: String, depth: usize) -> Result<Folder> {
         let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
         for e in rd.filter_map(|e| e.ok()) {
             let n = e.file_name().to_string_lossy().into_owned();
-            if n != "img" && e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+            if n != "img" && e.file_type().is_ok_and(|t| t.is_dir()) {
                 children.push(read(&e.path(), n, depth + 1)?);
             }
         }
@@ -346,7 +346,7 @@ fn move_images(from: &Path, to_img: &Path) -> Result<()> {
     let src = from.join("img");
     let Ok(rd) = std::fs::read_dir(&src) else { return Ok(()) };
     for e in rd.filter_map(|e| e.ok()) {
-        if e.file_type().map(|t| t.is_file()).unwrap_or(false) {
+        if e.file_type().is_ok_and(|t| t.is_file()) {
             std::fs::create_dir_all(to_img).map_err(|er| Error::io(to_img, er))?;
             let dest = to_img.join(e.file_name());
             if !dest.exists() {
@@ -425,7 +425,7 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                 let mut kids: Vec<String> = std::fs::read_dir(&d)
                     .map_err(|e| Error::io(&d, e))?
                     .filter_map(|e| e.ok())
-                    .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .filter(|n| n != "img")
                     .collect();

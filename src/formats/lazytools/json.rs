@@ -1,7 +1,7 @@
 //! A small JSON reader that keeps numbers as their source text, so floats in vocab.json and
 //! manifest.json are converted with Rust's correctly rounded `str::parse::<f64>` — the same
-//! value Python's `json.loads` produces (serde_json's default float parsing may differ in the
-//! last bit). Strings are decoded by serde_json (escapes, surrogate pairs).
+//! value Python's `json.loads` produces (`serde_json`'s default float parsing may differ in the
+//! last bit). Strings are decoded by `serde_json` (escapes, surrogate pairs).
 
 /// A parsed JSON value; numbers stay as their literal text.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +96,7 @@ impl Parser<'_> {
         }
         let before = &self.s[..end];
         let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         format!("{msg} at line {line} column {col}")
     }
 

@@ -1,14 +1,14 @@
-//! lazytools / lazytoolkit doc-skill bundles (FORMATS §2): manifest.json + vocab.json +
+//! lazytools / lazytoolkit doc-skill bundles (docs/FORMATS.md §2): manifest.json + vocab.json +
 //! chunks.jsonl (+ SKILL.md) loaded into corpus nodes and a registered
 //! [`crate::model::BundleStats`].
 //!
 //! Node layout under the bundle node `parent` (kind `skill` when the bundle has a SKILL.md,
 //! see [`load_bundle`]):
 //! - `SKILL.md` (kind `file`): its frontmatter is the file's own text and its keys the file's
-//!   `meta` (as the Agent Skills loader does, FORMATS §3.2); the body is sectioned by
+//!   `meta` (as the Agent Skills loader does, docs/FORMATS.md §3.2); the body is sectioned by
 //!   [`crate::formats::markdown::add_sections`];
 //! - one `file` node per source path, in order of first appearance in chunks.jsonl, its path
-//!   relative to the manifest's `source_dirs` (DESIGN.md §2; with several source dirs it is
+//!   relative to the manifest's `source_dirs` (docs/DESIGN.md §2; with several source dirs it is
 //!   prefixed by the source dir's folder name);
 //! - under it one `chunk` node per chunks.jsonl line (seg `chunk-<ordinal>`, title = heading,
 //!   summary = first sentence, meta `ordinal`, `heading`, `title`, `doc_len`, `path`).
@@ -59,7 +59,7 @@ fn rel_join(rel: &str, file: &str) -> String {
     join_rel(rel.trim_end_matches('/'), file)
 }
 
-/// The display path of chunk path `abs` relative to `source_dirs` (DESIGN.md §2): with one
+/// The display path of chunk path `abs` relative to `source_dirs` (docs/DESIGN.md §2): with one
 /// source dir, the path below it (`api/context.md`); with several, prefixed by the matching
 /// dir's folder name (`docs/api/context.md`); a path under none of them loses its leading `/`.
 pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
@@ -110,7 +110,7 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
 /// Add the bundle in `dir` (a sub-folder at `rel`, or the opened root with `rel` `""`) as a
 /// node under `parent` and load it (see [`load`]); returns the bundle node.
 ///
-/// A bundle with a `SKILL.md` is a skill (FORMATS §2.1: lazytools writes a SKILL.md for
+/// A bundle with a `SKILL.md` is a skill (docs/FORMATS.md §2.1: lazytools writes a SKILL.md for
 /// agents): the node is a [`NodeKind::Skill`] of format `lazytools`, titled by the manifest
 /// `name`, so `validate` and `list` see it. Without a SKILL.md it is a `Dir` titled
 /// `folder`. `rel` is also the node's path (`""` at a root, as for a skill folder root).
@@ -170,19 +170,18 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
     corpus.bundles.push((parent, Arc::new(stats)));
 }
 
-/// The SKILL.md file node. As for an Agent Skills folder (FORMATS §3.2): the frontmatter
+/// The SKILL.md file node. As for an Agent Skills folder (docs/FORMATS.md §3.2): the frontmatter
 /// block (parsed by [`crate::frontmatter::parse`]) is the file's own text, its keys go to
 /// the file's `meta` and its warnings to the file (with line numbers); only the body is
 /// sectioned (so the closing `---` never turns the YAML into a setext heading).
 fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, bytes: Vec<u8>) {
     let abs = dir.join("SKILL.md");
     let meta = std::fs::metadata(&abs).ok();
-    let size = meta.as_ref().map(|m| m.len()).unwrap_or(bytes.len() as u64);
+    let size = meta.as_ref().map_or(bytes.len() as u64, |m| m.len());
     let mtime = meta
         .and_then(|m| m.modified().ok())
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+        .map_or(0, |d| d.as_secs());
     let source = Source::from_bytes(Some(abs), bytes, size, mtime);
     let len = source.text.len();
     let invalid = source.invalid_utf8;

@@ -1,5 +1,5 @@
 //! Python-compatible string and number formatting used to reproduce lazytools' output
-//! byte for byte (FORMATS §2): `str.isspace`/`strip`, code-point slicing, `_trim`,
+//! byte for byte (docs/FORMATS.md §2): `str.isspace`/`strip`, code-point slicing, `_trim`,
 //! `re.sub(r"\s+", " ", …)`, `float.__repr__`, and `json.dumps(…, ensure_ascii=False)`.
 //!
 //! Lengths and limits here are in **characters** (Unicode scalar values = Python code points),
@@ -72,7 +72,7 @@ pub fn float_repr(x: f64) -> String {
         return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
     }
     // `{:e}` gives the shortest round-trip digits as `d[.ddd]e<exp>`.
-    let sci = format!("{:e}", x);
+    let sci = format!("{x:e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let (sign, mant) = match mant.strip_prefix('-') {

@@ -1,4 +1,4 @@
-//! Reading the four files of a lazytools bundle (FORMATS §2.2–2.4) into plain records, with
+//! Reading the four files of a lazytools bundle (docs/FORMATS.md §2.2–2.4) into plain records, with
 //! every problem turned into a [`Problem`] naming the file (and 1-based line) instead of an
 //! error. No corpus nodes are made here; see [`super::load`].
 
@@ -8,7 +8,7 @@ use std::path::Path;
 use super::json::{self, Json};
 use crate::model::{BundleStats, NodeId};
 
-/// Manifest fields (FORMATS §2.2). Missing or malformed fields are reported and replaced by
+/// Manifest fields (docs/FORMATS.md §2.2). Missing or malformed fields are reported and replaced by
 /// the fallback noted on each field.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Manifest {
@@ -33,7 +33,7 @@ pub struct Manifest {
     pub created_by: String,
 }
 
-/// One chunks.jsonl record (FORMATS §2.4).
+/// One chunks.jsonl record (docs/FORMATS.md §2.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkRecord {
     /// Absolute source path at build time.
@@ -289,7 +289,11 @@ pub fn parse_vocab(text: &str, problems: &mut Vec<Problem>) -> HashMap<String, f
             message: format!("expected an object token → IDF, found {}", other.type_name()),
         }),
         Err(e) => {
-            problems.push(Problem { file: "vocab.json", line: None, message: format!("malformed JSON: {e}") })
+            problems.push(Problem {
+                file: "vocab.json",
+                line: None,
+                message: format!("malformed JSON: {e}"),
+            });
         }
     }
     out
@@ -307,8 +311,8 @@ const MANIFEST_KEYS: [&str; 9] = [
     "created_by",
 ];
 
-/// Parse manifest.json (strict keys, FORMATS §2.2) with fallbacks; `text` is `None` when the
-/// file is missing (already reported).
+/// Parse manifest.json (strict keys, docs/FORMATS.md §2.2) with fallbacks; `text` is `None` when
+/// the file is missing (already reported).
 pub fn parse_manifest(
     text: Option<&str>,
     folder: &str,
@@ -380,7 +384,7 @@ pub fn parse_manifest(
     match v.get("avgdl").map(|j| j.as_f64()) {
         Some(Some(x)) if x.is_finite() && x > 0.0 => m.avgdl = x,
         Some(Some(x)) => {
-            warn(format!("`avgdl` is {x}, not a positive number; using the chunks' mean {mean}"))
+            warn(format!("`avgdl` is {x}, not a positive number; using the chunks' mean {mean}"));
         }
         Some(None) => warn(format!("`avgdl` must be a number; using the chunks' mean {mean}")),
         None => warn(format!("missing key `avgdl`; using the chunks' mean {mean}")),

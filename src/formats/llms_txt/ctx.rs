@@ -1,4 +1,4 @@
-//! The `llms-ctx*.txt` parser (FORMATS §7 (a), `llms_txt2ctx` output): `<project>` header
+//! The `llms-ctx*.txt` parser (docs/FORMATS.md §7 (a), `llms_txt2ctx` output): `<project>` header
 //! and `<doc title=… desc=…>` elements grouped by their section element.
 
 use super::shared::LineIndex;
@@ -23,7 +23,7 @@ pub struct CtxDoc {
     pub end: usize,
 }
 
-/// A parsed llms-ctx file (FORMATS §7 (a), `llms_txt2ctx` output).
+/// A parsed llms-ctx file (docs/FORMATS.md §7 (a), `llms_txt2ctx` output).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct LlmsCtx {
     /// `<project title=…>`.
@@ -70,15 +70,12 @@ pub fn decode_entities(s: &str) -> String {
             }?;
             Some((ch, j + 1))
         });
-        match decoded {
-            Some((ch, len)) => {
-                out.push(ch);
-                rest = &tail[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &tail[1..];
-            }
+        if let Some((ch, len)) = decoded {
+            out.push(ch);
+            rest = &tail[len..];
+        } else {
+            out.push('&');
+            rest = &tail[1..];
         }
     }
     out.push_str(rest);
@@ -95,7 +92,7 @@ fn parse_attrs(s: &str) -> Vec<(String, String)> {
         let after = rest[eq + 1..].trim_start();
         let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else { break };
         let Some(close) = after[1..].find(q) else { break };
-        out.push((name, decode_entities(&after[1..1 + close])));
+        out.push((name, decode_entities(&after[1..=close])));
         rest = after[close + 2..].trim_start();
     }
     out
@@ -175,12 +172,11 @@ pub fn parse_llms_ctx(text: &str) -> LlmsCtx {
             let attrs = parse_attrs(&text[lt + 4..gt]);
             let get = |k: &str| attrs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
             let content_start = gt + 1;
-            let (content_end, end) = match text[content_start..].find("</doc>") {
-                Some(i) => (content_start + i, content_start + i + "</doc>".len()),
-                None => {
-                    out.warnings.push((li.line(lt), "<doc> is not closed".into()));
-                    (text.len(), text.len())
-                }
+            let (content_end, end) = if let Some(i) = text[content_start..].find("</doc>") {
+                (content_start + i, content_start + i + "</doc>".len())
+            } else {
+                out.warnings.push((li.line(lt), "<doc> is not closed".into()));
+                (text.len(), text.len())
             };
             out.docs.push(CtxDoc {
                 section: stack.last().cloned().unwrap_or_default(),

@@ -1,4 +1,4 @@
-//! The `llms.txt` link-index parser (FORMATS §7): H1 title, blockquote summary, free info
+//! The `llms.txt` link-index parser (docs/FORMATS.md §7): H1 title, blockquote summary, free info
 //! text, and H2 sections of `- [title](url): notes` lists, lenient where the reference
 //! parser raises.
 
@@ -36,11 +36,11 @@ pub struct LlmsSection {
     /// Non-link lines (paragraphs, `###` lines, unparseable bullets), joined by `\n`.
     pub prose: String,
     /// The section is named `Optional` (case-insensitive): its links may be skipped for a
-    /// short context (FORMATS §7).
+    /// short context (docs/FORMATS.md §7).
     pub optional: bool,
 }
 
-/// A parsed llms.txt (FORMATS §7).
+/// A parsed llms.txt (docs/FORMATS.md §7).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct LlmsTxt {
     /// The H1 text; `None` when the file has no H1 (a warning is recorded).
@@ -74,7 +74,8 @@ fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, usize, &str)> 
     })
 }
 
-/// Whether a line opens or closes a fenced code block (``` or ~~~, up to 3 spaces indent).
+/// Whether a line opens or closes a fenced code block (three backticks or tildes, up to 3
+/// spaces indent).
 fn is_fence(line: &str) -> bool {
     let t = line.trim_start_matches(' ');
     line.len() - t.len() <= 3 && (t.starts_with("```") || t.starts_with("~~~"))
@@ -163,7 +164,7 @@ fn link_notes(prefix: &str, rest: &str) -> Option<String> {
     (!p.is_empty()).then(|| p.to_string())
 }
 
-/// Parse an llms.txt (FORMATS §7) leniently. Never fails: a missing H1, an empty H2 name or
+/// Parse an llms.txt (docs/FORMATS.md §7) leniently. Never fails: a missing H1, an empty H2 name or
 /// a fenced block left open become warnings. Lines inside fenced code are never headings or
 /// links.
 pub fn parse_llms_txt(text: &str) -> LlmsTxt {
@@ -229,7 +230,7 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
                 if let Some(q) = line.trim_start().strip_prefix('>').filter(|_| !fenced) {
                     summary.push(q.trim());
                 } else if line.trim().is_empty() && summary.is_empty() {
-                    continue;
+                    // A blank line before the summary: nothing to record.
                 } else {
                     stage = Stage::Info;
                     info.push(line);
@@ -237,10 +238,7 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
             }
             Stage::Info => info.push(line),
             Stage::Sections => {
-                let sec = match out.sections.last_mut() {
-                    Some(s) => s,
-                    None => continue,
-                };
+                let Some(sec) = out.sections.last_mut() else { continue };
                 match parse_link_line(line).filter(|_| !fenced) {
                     Some((prefix, title, url, rest)) => sec.links.push(LlmsLink {
                         title: title.to_string(),

@@ -1,9 +1,9 @@
-//! The llms.txt family (FORMATS §7): the `llms.txt` link index, the `llms-ctx*.txt` expanded
-//! form (`<project>` + `<doc>` elements) and concatenated `llms-full`/`llms-small` files.
+//! The llms.txt family (docs/FORMATS.md §7): the `llms.txt` link index, the `llms-ctx*.txt`
+//! expanded form (`<project>` + `<doc>` elements) and concatenated `llms-full`/`llms-small` files.
 //!
 //! Owns: the pure parsers [`parse_llms_txt`] (`index`) and [`parse_llms_ctx`] (`ctx`), the H1
 //! splitter [`split_full`] (`full`), file detection [`detect_file`] and the loaders
-//! [`load_file`] / [`add_nodes`] (here). `shared` hosts helpers used by all FORMATS-2
+//! [`load_file`] / [`add_nodes`] (here). `shared` hosts helpers used by all
 //! loaders ([`add_text_file`], [`LineIndex`], [`nest_headings`]).
 //!
 //! The parsers are lenient where the reference parser (`AnswerDotAI/llms-txt`
@@ -43,9 +43,9 @@ pub enum LlmsKind {
 /// Classify a file of the llms.txt family from its name and first bytes (`head`, at least
 /// the first line; more is fine). `None` for anything else.
 ///
-/// Rules (FORMATS §7, §1.2): content starting with `<project` → [`LlmsKind::Ctx`]; the file
+/// Rules (docs/FORMATS.md §7, §1.2): content starting with `<project` → [`LlmsKind::Ctx`]; the file
 /// name must otherwise contain `llms` and end in `.txt`, or start with `llms` and end in
-/// `.md` (Skill_Seekers' renamed copies); content starting with
+/// `.md` (`Skill_Seekers`' renamed copies); content starting with
 /// `<SYSTEM>` or a name containing `-full`/`-small`/`-medium` → [`LlmsKind::Full`]; a name
 /// containing `-ctx` (without `<project`) → `Full`; otherwise (`llms.txt`, `llms.md`) →
 /// [`LlmsKind::Index`].
@@ -128,6 +128,7 @@ pub fn add_nodes(corpus: &mut Corpus, file: NodeId, src: SourceId, kind: LlmsKin
     }
 }
 
+#[allow(clippy::unnecessary_wraps, reason = "the shape of `Node::span`, which callers assign")]
 fn span(src: SourceId, start: usize, own_end: usize, end: usize) -> Option<TextSpan> {
     Some(TextSpan { source: src, start, own_end, end })
 }
@@ -184,7 +185,7 @@ fn add_index_nodes(
         };
         g.line_start = Some(sec.line);
         g.line_end = Some(li.last_line(start, end));
-        let own_end = sec.links.first().map(|l| bom + l.start).unwrap_or(end);
+        let own_end = sec.links.first().map_or(end, |l| bom + l.start);
         g.span = span(src, start, own_end, end);
         g.meta.insert("links".into(), sec.links.len().into());
         if sec.optional {
@@ -209,6 +210,7 @@ fn add_index_nodes(
     first
 }
 
+#[allow(clippy::unnecessary_wraps, reason = "one shape with the other kinds' loaders in the match")]
 fn add_ctx_nodes(
     corpus: &mut Corpus,
     file: NodeId,
@@ -298,7 +300,7 @@ fn add_full_nodes(
         first.get_or_insert(h.start);
         let subs: Vec<Heading> =
             all.iter().filter(|s| s.level > 1 && s.start > h.start && s.start < *end).cloned().collect();
-        let own_end = subs.first().map(|s| s.start).unwrap_or(*end);
+        let own_end = subs.first().map_or(*end, |s| s.start);
         let mut p = Node::new(NodeKind::Part, fmt, h.title.clone(), path);
         p.seg = Some(format!("part-{n}"));
         p.level = 1;

@@ -1,4 +1,4 @@
-//! Small helpers shared by the FORMATS-2 loaders (llms.txt, Skill_Seekers, catalog, git-adr,
+//! Small helpers shared by the loaders (llms.txt, `Skill_Seekers`, catalog, git-adr,
 //! doc trees): reading a file into a `File` node, byte-offset → line lookup, and nesting
 //! heading sections under a parent.
 
@@ -45,7 +45,7 @@ pub fn add_text_file(
     rel: &str,
     format: Format,
 ) -> (NodeId, Option<SourceId>) {
-    let title = abs.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| rel.to_string());
+    let title = abs.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let mut node = Node::new(NodeKind::File, format, title, rel);
     match read_file(abs) {
         ReadOutcome::Text { source, truncated } => {
@@ -100,8 +100,8 @@ pub fn nest_headings(
     let mut top = Vec::new();
     let mut stack: Vec<(u8, NodeId)> = Vec::new();
     for (i, h) in hs.iter().enumerate() {
-        let own_end = hs.get(i + 1).map(|n| n.start).unwrap_or(end);
-        let sec_end = hs[i + 1..].iter().find(|n| n.level <= h.level).map(|n| n.start).unwrap_or(end);
+        let own_end = hs.get(i + 1).map_or(end, |n| n.start);
+        let sec_end = hs[i + 1..].iter().find(|n| n.level <= h.level).map_or(end, |n| n.start);
         while stack.last().is_some_and(|(l, _)| *l >= h.level) {
             stack.pop();
         }
@@ -111,7 +111,7 @@ pub fn nest_headings(
         node.line_start = Some(h.line);
         node.line_end = Some(li.last_line(h.start, sec_end));
         node.span = Some(TextSpan { source: src, start: h.start, own_end, end: sec_end });
-        let under = stack.last().map(|(_, n)| *n).unwrap_or(parent);
+        let under = stack.last().map_or(parent, |(_, n)| *n);
         let nid = corpus.add_child(under, node);
         if stack.is_empty() {
             top.push(nid);

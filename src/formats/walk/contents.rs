@@ -94,7 +94,7 @@ impl Loader<'_> {
             }
         };
         if mode == Mode::Skill {
-            // SKILL.md first, then everything else in natural order (FORMATS §3.1).
+            // SKILL.md first, then everything else in natural order (docs/FORMATS.md §3.1).
             entries
                 .sort_by_key(|e| !(e.kind == EntryKind::File && SKILL_FILE_NAMES.contains(&e.name.as_str())));
         }
@@ -137,7 +137,7 @@ impl Loader<'_> {
         }
         match mode {
             Mode::Skill if name == "scripts" || name == "assets" => {
-                self.load_asset_dir(parent, real, rel, name)
+                self.load_asset_dir(parent, real, rel, name);
             }
             Mode::Asset => self.load_asset_dir(parent, real, rel, name),
             _ => {
@@ -171,7 +171,7 @@ impl Loader<'_> {
     }
 
     /// A file with a loader of its own (the first file row of the format table that takes
-    /// it: an llms.txt-family file, a `catalog.json`, a Skill_Seekers config), counted as
+    /// it: an llms.txt-family file, a `catalog.json`, a `Skill_Seekers` config), counted as
     /// one file. `name` is its listed name, `real` its real path. Returns whether a row
     /// took the file.
     pub fn load_special_file(&mut self, parent: NodeId, name: &str, real: &Path, rel: &str) -> bool {
@@ -181,7 +181,7 @@ impl Loader<'_> {
         true
     }
 
-    /// An asset: listed with its size, never read (FORMATS §3.1 `scripts/`, `assets/`).
+    /// An asset: listed with its size, never read (docs/FORMATS.md §3.1 `scripts/`, `assets/`).
     pub fn add_asset(&mut self, parent: NodeId, name: &str, rel: &str, size: u64) -> NodeId {
         let mut n = Node::new(NodeKind::File, Format::Asset, name, rel);
         n.flags.set(Flag::Asset);

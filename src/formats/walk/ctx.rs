@@ -103,7 +103,7 @@ pub(crate) struct Loader<'a> {
     /// Background sectioning, started once `pending` is large enough; it holds the texts
     /// of every `pending` file until [`Loader::finish_sections`].
     pool: Option<SectionPool>,
-    /// Real paths of folders another loader reads itself (a Skill_Seekers `references/`).
+    /// Real paths of folders another loader reads itself (a `Skill_Seekers` `references/`).
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
     after_ids: Vec<AfterIds>,
@@ -204,7 +204,7 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Section every markdown file read so far (DESIGN.md §2 "Sectioning"): scanned on the
+    /// Section every markdown file read so far (docs/DESIGN.md §2 "Sectioning"): scanned on the
     /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
     /// added in file order, so the result equals sectioning each file as it is read.
     pub fn finish_sections(&mut self) {
@@ -270,7 +270,7 @@ pub(crate) fn folder_name(real: &Path, rel: &str) -> String {
 
 /// Size on disk following links, 0 when unknown.
 pub(crate) fn file_size(path: &Path) -> u64 {
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Extensions parsed as markdown (lower-case, without the dot).

@@ -1,10 +1,10 @@
-//! Duplicate detection (DESIGN.md §2 flag `duplicate`): doc files with byte-identical
+//! Duplicate detection (docs/DESIGN.md §2 flag `duplicate`): doc files with byte-identical
 //! content, and folders whose documents are all such copies.
 //!
 //! Scope: files are compared within one *unit* — a skill folder (its nearest `Skill`
 //! ancestor) or, outside skills, the whole root. Skills are self-contained (each official
 //! Anthropic skill ships the same `LICENSE.txt`), so a file in one skill is never called a
-//! copy of a file in another; a Skill_Seekers `references/documentation/` mirror inside one
+//! copy of a file in another; a `Skill_Seekers` `references/documentation/` mirror inside one
 //! skill is.
 
 use std::collections::HashMap;
@@ -69,7 +69,7 @@ fn depth(path: &str) -> usize {
 /// Post-order: a `Dir` is flagged duplicate when at least one of its doc files (at any
 /// depth) is a duplicate or alias and every other doc file is an index page (`index.*` or
 /// `README.*`, the table of contents a mirrored tree brings along). Real case: the
-/// Skill_Seekers `references/documentation/` tree, whose `index.md` files are unique
+/// `Skill_Seekers` `references/documentation/` tree, whose `index.md` files are unique
 /// link lists over byte-identical copies of `references/*.md`.
 fn mark_folders(corpus: &mut Corpus, root: NodeId) {
     // Per node: (copies, other non-index doc files).

@@ -11,7 +11,7 @@ use super::skill_file::skill_md_in;
 use crate::model::{Flag, Format, Node, NodeId, NodeKind, Warning};
 
 impl Loader<'_> {
-    /// A symbolic link entry `e` inside folder `dir_real` (DESIGN.md §2 "Symlinks").
+    /// A symbolic link entry `e` inside folder `dir_real` (docs/DESIGN.md §2 "Symlinks").
     pub(super) fn load_link(&mut self, parent: NodeId, dir_real: &Path, e: &Entry, rel: &str, mode: Mode) {
         let shown_target = std::fs::read_link(&e.path).map(|p| p.display().to_string()).unwrap_or_default();
         let Ok(target) = std::fs::canonicalize(&e.path) else {
@@ -111,6 +111,7 @@ fn external_warning(target: &Path, rel: &str) -> Warning {
     )
 }
 
+#[allow(clippy::ref_option, reason = "called with the walker's `&Option<String>` field")]
 fn shown_rel(rel: &Option<String>, abs: &Path) -> String {
     match rel {
         Some(r) if r.is_empty() => ".".to_string(),

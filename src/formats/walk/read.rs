@@ -1,5 +1,5 @@
 //! Reading one file for a loader: size limit, binary sniffing, invalid UTF-8 kept
-//! offset-true (DESIGN.md §9 "never crash on input").
+//! offset-true (docs/DESIGN.md §9 "never crash on input").
 
 use std::io::Read as _;
 use std::path::Path;

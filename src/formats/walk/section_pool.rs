@@ -1,4 +1,4 @@
-//! Sectioning markdown files on worker threads *while* the folder walk goes on (DESIGN.md §8
+//! Sectioning markdown files on worker threads *while* the folder walk goes on (docs/DESIGN.md §8
 //! "to searchable"): the walker hands each read markdown text to the pool, a worker scans
 //! it ([`markdown::plan_sections`]) and hands text and plan back; the loader then adds the
 //! section nodes in file order, so the corpus is the same as sectioning each file in turn.
@@ -55,7 +55,7 @@ impl SectionPool {
             let rx = job_rx.clone();
             let tx = done_tx.clone();
             let spawned = std::thread::Builder::new().name("skillnav-sections".into()).spawn(move || {
-                for job in rx.iter() {
+                for job in &rx {
                     if tx.send(run(job)).is_err() {
                         break;
                     }

@@ -1,37 +1,42 @@
 //! The curation popups: brief / rendered-skill preview (the exact text with its bytes and
 //! tokens), the recipe list, the one-line prompt and the question. Pure drawing from the
-//! state in [`crate::tui::curate::Curate`]; the preview's lines were wrapped in `update`.
+//! state in [`crate::tui::state::curate::Curate`]; the preview's lines were wrapped in `update`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::editor::popup;
-use super::row::{Piece, fit};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::curate::{InputPurpose, PreviewKind, Question};
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::state::curate::{
+    Ask, InputBox, InputPurpose, PreviewKind, PreviewPopup, Question, RecipeList,
+};
+use crate::tui::state::popup::Popup;
+use crate::tui::view::editor::popup;
+use crate::tui::view::layout::preview_area;
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the popup of the current curation mode over `screen`.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    // A prompt or question opened from the preview or the list shows over it.
-    let under = app.curate.input.as_ref().map(|i| i.back).or(app.curate.ask.as_ref().map(|a| a.back));
-    let base = if app.mode.is_curate() && matches!(app.mode, Mode::Input | Mode::Ask) {
-        under
-    } else {
-        Some(app.mode)
+    // A prompt or question opened from the preview or the list shows over it (the popup
+    // under the first prompt, else under the question).
+    let prompt = |p: &Popup| matches!(p, Popup::Input(_));
+    let over = app.popups.iter().position(prompt).unwrap_or(app.popups.len().saturating_sub(1));
+    let base = match app.popups.last() {
+        Some(Popup::Input(_) | Popup::Ask(_)) => over.checked_sub(1).and_then(|i| app.popups.get(i)),
+        top => top,
     };
     match base {
-        Some(Mode::Brief) => draw_preview(frame, app, screen),
-        Some(Mode::Recipes) => draw_recipes(frame, app, screen),
+        Some(Popup::Brief(p)) => draw_preview(frame, app, p, screen),
+        Some(Popup::Recipes(list)) => draw_recipes(frame, app, list, screen),
         _ => {}
     }
-    match app.mode {
-        Mode::Input => draw_input(frame, app, screen),
-        Mode::Ask => draw_ask(frame, app, screen),
+    match app.popups.last() {
+        Some(Popup::Input(input)) => draw_input(frame, app, input, screen),
+        Some(Popup::Ask(a)) => draw_ask(frame, app, a, screen),
         _ => {}
     }
 }
@@ -56,10 +61,9 @@ fn footer(app: &App, mode: Mode, actions: &[Action], width: usize) -> Line<'stat
     fit(pieces, vec![], width, 0)
 }
 
-fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(p) = app.curate.preview.as_ref() else { return };
+fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     let t = &app.theme;
-    let (x, y, pw, ph) = crate::tui::curate::actions::preview_area(screen.width, screen.height);
+    let (x, y, pw, ph) = preview_area(screen.width, screen.height);
     let area = Rect::new(screen.x + x, screen.y + y, pw, ph);
     if area.area() == 0 {
         return;
@@ -69,7 +73,7 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
         PreviewKind::Brief => format!(" Brief preview · {} · {} ", c.format.as_str(), c.mode.as_str()),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
     };
-    let inner = super::framed::framed(frame, app, area, title);
+    let inner = crate::tui::view::framed::framed(frame, app, area, title);
     if inner.height == 0 {
         return;
     }
@@ -135,8 +139,7 @@ fn draw_preview(frame: &mut Frame, app: &App, screen: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_recipes(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(list) = app.curate.recipes.as_ref() else { return };
+fn draw_recipes(frame: &mut Frame, app: &App, list: &RecipeList, screen: Rect) {
     let t = &app.theme;
     let n = list.entries.len();
     let h = (n.max(1) + 5).min(u16::MAX as usize) as u16;
@@ -184,8 +187,7 @@ fn draw_recipes(frame: &mut Frame, app: &App, screen: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_input(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(input) = app.curate.input.as_ref() else { return };
+fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
     let (title, help) = match input.purpose {
         InputPurpose::RecipeName => (" Save recipe ", "Name (A-Z a-z 0-9 - _ .; the same name replaces it):"),
         InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
@@ -208,8 +210,7 @@ fn draw_input(frame: &mut Frame, app: &App, screen: Rect) {
     frame.render_widget(Paragraph::new(foot), Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1));
 }
 
-fn draw_ask(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(a) = app.curate.ask.as_ref() else { return };
+fn draw_ask(frame: &mut Frame, app: &App, a: &Ask, screen: Rect) {
     let t = &app.theme;
     let (title, text, actions): (&str, String, &[Action]) = match &a.question {
         Question::DeleteRecipe(e) => (

@@ -1,4 +1,4 @@
-//! The frontmatter editor popup (issue 4): the form (field list + the selected value's text
+//! The frontmatter editor popup: the form (field list + the selected value's text
 //! area), raw mode (the YAML block with file line numbers), the problems of the edit (the
 //! strict YAML error first, then the Agent Skills findings), a footer of keys generated
 //! from the keymap, and the diff / new-key / discard popups drawn over it.
@@ -9,21 +9,21 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::row::{Piece, fit};
 use crate::frontmatter::DiffKind;
 use crate::skill::validate::Severity;
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::editor::fields::FieldKind;
-use crate::tui::editor::{Editor, View};
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::state::editor::fields::FieldKind;
+use crate::tui::state::editor::{Editor, View};
+use crate::tui::view::row::{Piece, fit};
 
 /// Lines of problems shown under the form at most.
 const MAX_PROBLEM_LINES: usize = 3;
 
 /// Draw the editor (and its popups) over `screen`, leaving the top and status lines.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(ed) = app.editor.as_deref() else { return };
+    let Some(ed) = app.editor() else { return };
     let w = screen.width.saturating_sub(4).clamp(screen.width.min(20), 110);
     let h = screen.height.saturating_sub(2);
     let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + 1.min(screen.height), w, h);
@@ -55,12 +55,12 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         View::Raw => draw_raw(frame, app, ed, body),
     }
     frame.render_widget(Paragraph::new(problems), probs);
-    let footer_mode = match app.mode {
+    let footer_mode = match app.mode() {
         Mode::Diff | Mode::Prompt | Mode::Confirm => ed.back,
         m => m,
     };
     frame.render_widget(Paragraph::new(footer(app, footer_mode, inner.width as usize)), foot);
-    match app.mode {
+    match app.mode() {
         Mode::Diff => draw_diff(frame, app, ed, area),
         Mode::Prompt => draw_prompt(frame, app, ed, area),
         Mode::Confirm => draw_confirm(frame, app, ed, area),
@@ -76,7 +76,7 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
     let key_w = ed.fields.iter().map(|f| f.key.chars().count()).max().unwrap_or(4).min(24);
     let height = list.height as usize;
     let offset = if ed.selected >= height { ed.selected + 1 - height } else { 0 };
-    let focused_list = app.mode == Mode::Form;
+    let focused_list = app.mode() == Mode::Form;
     let lines: Vec<Line> = ed
         .fields
         .iter()
@@ -122,7 +122,7 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
         FieldKind::ReadOnly => "read-only here",
         FieldKind::Text => "text: Enter adds a line",
     };
-    let focus = if app.mode == Mode::Field { t.key } else { t.border };
+    let focus = if app.mode() == Mode::Field { t.key } else { t.border };
     let block = Block::default().borders(Borders::ALL).border_style(focus).title(fit(
         vec![(format!(" {} · {what} ", f.key), t.header)],
         vec![],
@@ -131,7 +131,7 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
     ));
     let inner = block.inner(value);
     frame.render_widget(block, value);
-    if f.editable() && !f.removed && app.mode == Mode::Field {
+    if f.editable() && !f.removed && app.mode() == Mode::Field {
         frame.render_widget(&f.text, inner);
     } else if f.editable() && !f.removed {
         // Not focused: no cursor, no cursor-line underline (a small copy; values are short).
@@ -244,7 +244,7 @@ fn footer(app: &App, mode: Mode, width: usize) -> Line<'static> {
     };
     let t = &app.theme;
     let mut pieces: Vec<Piece> = Vec::new();
-    let stale = app.editor.as_deref().is_some_and(|e| e.stale);
+    let stale = app.editor().is_some_and(|e| e.stale);
     for a in actions.iter().filter(|a| **a != Action::Reload || stale) {
         if let Some(k) = app.keymap.first_key(mode, a) {
             pieces.push((format!("{k} "), t.key));
@@ -259,7 +259,7 @@ pub(super) fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, t
     let w = w.min(outer.width.saturating_sub(4)).max(outer.width.min(10));
     let h = h.min(outer.height.saturating_sub(2)).max(outer.height.min(3));
     let area = Rect::new(outer.x + (outer.width - w) / 2, outer.y + (outer.height - h) / 2, w, h);
-    super::framed::framed(frame, app, area, title)
+    crate::tui::view::framed::framed(frame, app, area, title)
 }
 
 fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {

@@ -5,8 +5,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders, Clear};
 
-use super::row::fit;
-use crate::tui::app::App;
+use crate::tui::state::app::App;
+use crate::tui::view::row::fit;
 
 /// Draw a popup box over `area` titled `title` (untrusted text is sanitised by `fit`);
 /// returns the area inside the border.

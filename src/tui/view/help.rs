@@ -6,12 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::row::fit;
-use crate::tui::app::App;
-use crate::tui::keymap::Mode;
-
-/// Widest the help popup gets, in cells (borders included).
-pub const HELP_WIDTH: u16 = 84;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::layout::{HELP_WIDTH, warning_lines};
+use crate::tui::view::row::fit;
 
 /// The help lines (also used to size the scroll range).
 pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
@@ -21,7 +19,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if !app.warnings.is_empty() {
         out.push(fit(vec![(format!("Warnings ({})", app.warnings.len()), t.warn)], vec![], width, 0));
         for w in &app.warnings {
-            for l in crate::tui::update::warning_lines(w, width) {
+            for l in warning_lines(w, width) {
                 out.push(fit(vec![(l, t.popup)], vec![], width, 0));
             }
         }
@@ -58,8 +56,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     out
 }
 
-/// Draw the popup centred in `screen`.
-pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
+/// Draw the popup centred in `screen`, from line `scroll` on.
+pub fn draw(frame: &mut Frame, app: &App, scroll: usize, screen: Rect) {
     let w = screen.width.min(HELP_WIDTH);
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
     let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
@@ -74,10 +72,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         .title(" keys · Esc closes ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let body: Vec<Line> = lines(app, inner.width as usize)
-        .into_iter()
-        .skip(app.help_scroll)
-        .take(inner.height as usize)
-        .collect();
+    let body: Vec<Line> =
+        lines(app, inner.width as usize).into_iter().skip(scroll).take(inner.height as usize).collect();
     frame.render_widget(Paragraph::new(body), inner);
 }

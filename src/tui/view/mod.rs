@@ -5,7 +5,8 @@ mod curate;
 mod editor;
 mod framed;
 mod help;
-pub use help::HELP_WIDTH;
+pub mod layers;
+pub mod layout;
 mod outline;
 mod preview;
 mod results;
@@ -16,9 +17,9 @@ mod tree;
 
 use ratatui::Frame;
 
-use super::app::App;
-use super::keymap::Mode;
-use super::update::areas;
+use crate::tui::state::app::App;
+use crate::tui::state::popup::Popup;
+use crate::tui::view::layout::areas;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -36,16 +37,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     preview::draw(frame, app, a.preview_header, a.preview);
     status::draw(frame, app, a.status);
-    if app.mode == Mode::Help {
-        help::draw(frame, app, frame.area());
-    }
-    if app.mode.is_editor() {
-        editor::draw(frame, app, frame.area());
-    }
-    if app.mode == Mode::Outline {
-        outline::draw(frame, app, frame.area());
-    }
-    if app.mode.is_curate() {
-        curate::draw(frame, app, frame.area());
+    match app.popups.last() {
+        Some(Popup::Help { scroll }) => help::draw(frame, app, *scroll, frame.area()),
+        Some(Popup::Editor(_)) => editor::draw(frame, app, frame.area()),
+        Some(Popup::Outline(_)) => outline::draw(frame, app, frame.area()),
+        Some(_) => curate::draw(frame, app, frame.area()),
+        None => {}
     }
 }

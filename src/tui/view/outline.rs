@@ -1,21 +1,22 @@
 //! The outline popup: the file's headings indented by depth, each with its token size, the
-//! cursor row highlighted; a window of [`crate::tui::outline::list_height`] rows.
+//! cursor row highlighted; a window of [`crate::tui::view::layout::list_height`] rows.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::row::{Piece, fit};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::keymap::Mode;
-use crate::tui::{glyphs, outline};
+use crate::tui::glyphs;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::layout::list_height;
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the outline over the right part of `screen` (the tree stays visible).
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
-    let Some(o) = app.outline.as_ref() else { return };
+    let Some(o) = app.outline() else { return };
     let t = &app.theme;
     let w = screen.width.saturating_sub(2).min(72).max(screen.width.min(10));
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
@@ -25,9 +26,9 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     }
     let corpus = &app.corpus;
     let title = format!(" Outline · {} ({} headings) ", corpus.node(o.file).title, o.items.len());
-    let inner = super::framed::framed(frame, app, area, title);
+    let inner = crate::tui::view::framed::framed(frame, app, area, title);
     let width = inner.width as usize;
-    let rows = outline::list_height(app.size.1).min(inner.height.saturating_sub(1) as usize);
+    let rows = list_height(app.size.1).min(inner.height.saturating_sub(1) as usize);
     let mut lines: Vec<Line> = Vec::new();
     for (i, (id, depth)) in o.items.iter().enumerate().skip(o.offset).take(rows) {
         let n = corpus.node(*id);

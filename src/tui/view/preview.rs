@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::row::{Piece, fit};
-use crate::tui::app::{App, Focus};
 use crate::tui::bridge;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the header into `header` and the body into `body`.

@@ -5,11 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::row::fit;
-use crate::tui::app::{App, Focus};
 use crate::tui::glyphs;
-use crate::tui::keymap::Mode;
-use crate::tui::results::{ResultRow, rows};
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::state::results::{ResultRow, rows};
+use crate::tui::view::row::fit;
 use crate::util::human;
 
 /// Draw the results into `area`.
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let v = &s.view;
-    let active = app.mode == Mode::Search || app.focus == Focus::Left;
+    let active = app.mode() == Mode::Search || app.focus == Focus::Left;
     for row in rows(v).into_iter().skip(s.offset).take(area.height as usize) {
         let line = match row {
             ResultRow::ContentHeader => {

@@ -5,10 +5,10 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::Paragraph;
 
-use super::row::{Piece, fit};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::keymap::Mode;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::row::{Piece, fit};
 
 /// Draw the status line into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -54,7 +54,7 @@ fn percent(done: usize, total: usize) -> usize {
 
 /// Key hints of the current mode: `␣ select  y copy  / search  ? help  q quit`.
 fn hints(app: &App) -> Vec<Piece> {
-    let actions: &[Action] = match app.mode {
+    let actions: &[Action] = match app.mode() {
         Mode::Normal => {
             &[Action::ToggleSelect, Action::CopyBrief, Action::SearchOpen, Action::Help, Action::Quit]
         }
@@ -69,7 +69,7 @@ fn hints(app: &App) -> Vec<Piece> {
     let t = &app.theme;
     let mut out = Vec::new();
     for a in actions {
-        if let Some(k) = app.keymap.first_key(app.mode, a) {
+        if let Some(k) = app.keymap.first_key(app.mode(), a) {
             out.push((format!("{k} "), t.status.patch(t.key)));
             let label = if *a == Action::MoveDown { "next" } else { a.hint() };
             out.push((format!("{label}  "), t.status));

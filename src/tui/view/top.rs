@@ -6,11 +6,10 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::widgets::Paragraph;
 
-use super::row::{Piece, fit};
 use crate::render::width::str_width;
-use crate::tui::app::App;
-use crate::tui::keymap::Mode;
-use crate::tui::update::selection_summary;
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::App;
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Cells of the budget bar.
@@ -21,7 +20,7 @@ const BAR: usize = 8;
 fn budget_pieces(app: &App) -> Vec<Piece> {
     let t = &app.theme;
     let Some(budget) = app.curate.budget else {
-        return vec![(format!(" {} · {} ", app.encoding().short(), selection_summary(app)), t.top)];
+        return vec![(format!(" {} · {} ", app.encoding().short(), app.selection_summary()), t.top)];
     };
     let (tokens, complete) = app.selection_tokens;
     let more = if complete { "" } else { "…" };
@@ -32,7 +31,7 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
         human::short_count(tokens),
         human::short_count(budget)
     );
-    let filled = ((tokens as u128 * BAR as u128).div_ceil(budget.max(1) as u128) as usize).min(BAR);
+    let filled = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
     let over = tokens > budget;
     // Within 10% of the budget the bar warns: a brief adds its header and one provenance
     // line per section to the sections' text counted here.
@@ -60,7 +59,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     let t = &app.theme;
     let s = &app.search;
-    let searching = app.mode == Mode::Search;
+    let searching = app.mode() == Mode::Search;
     let mut left: Vec<Piece> = vec![(" / ".into(), t.top.patch(t.key))];
     let prefix_w = 3;
     if s.query.is_empty() && !searching {

@@ -11,9 +11,9 @@ use ratatui::widgets::Paragraph;
 use crate::curate::exposure::Exposure;
 use crate::model::{Mark, NodeKind};
 
-use super::row::{Piece, fit};
-use crate::tui::app::{App, Focus};
 use crate::tui::glyphs;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the tree into `area`.
@@ -62,7 +62,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         _ => t.glyph_section,
     };
     let has_children = !node.children.is_empty();
-    // The exposure column shows once any level is set (issue 5 §2): the node's own level
+    // The exposure column shows once any level is set: the node's own level
     // bold, an inherited one dim, the default `·`.
     let exposure = &app.curate.exposure;
     let level = (!exposure.is_empty()).then(|| exposure.level(corpus, row.id));

@@ -7,12 +7,14 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use skillnav::brief::Mode as BriefMode;
 use skillnav::brief::{BriefFormat, BriefRequest};
 use skillnav::curate::recipe::Recipe;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::{App, CopyRoute, Effect};
-use skillnav::tui::curate::job::BuiltText;
-use skillnav::tui::keymap::Mode;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::apply, update::update};
+use skillnav::tui::effects::effect::{CopyRoute, Effect};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
+use skillnav::tui::update::{apply, update};
 use skillnav::util::human;
 
 use super::*;
@@ -29,8 +31,8 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let a = key_action(&app, KeyCode::Char('p'), KeyModifiers::NONE);
     assert_eq!(a, Action::BriefPreview);
     update(&mut app, a);
-    assert_eq!(app.mode, Mode::Brief);
-    assert!(app.curate.preview.as_ref().is_some_and(|p| p.built.is_none()), "building");
+    assert_eq!(app.mode(), Mode::Brief);
+    assert!(app.brief_preview().as_ref().is_some_and(|p| p.built.is_none()), "building");
     let building = screen(&app);
     assert!(building.contains("Building…"), "{building}");
     headless::settle(&mut app);
@@ -52,9 +54,9 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
         human::short_bytes(core.bytes as u64)
     );
     assert!(head.contains(&want), "{head:?} has {want:?}");
-    let p = app.curate.preview.clone().expect("preview");
-    let (iw, ih) = skillnav::tui::curate::actions::preview_inner(100, 30);
-    assert_eq!(p.wrapped, skillnav::tui::curate::actions::wrap_text(&core.text, iw as usize));
+    let p = app.brief_preview().cloned().expect("preview");
+    let (iw, ih) = skillnav::tui::view::layout::preview_inner(100, 30);
+    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&core.text, iw as usize));
     assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
     // The body lines are the brief's first lines.
     for (i, line) in p.wrapped.iter().take(ih as usize).enumerate() {
@@ -63,7 +65,7 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     }
     // Scrolling moves the window.
     press(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.scroll), Some(1));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.scroll), Some(1));
     let t = draw(&app);
     assert_eq!(span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(), p.wrapped[1].trim_end());
 
@@ -117,8 +119,8 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     // `y` closes the popup and queues a copy of exactly the text shown.
     let shown = built(&app);
     press_no_settle(&mut app, KeyCode::Char('y'));
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.preview.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.brief_preview().is_none());
     assert!(app.copying);
     assert_eq!(app.status, "Copying brief · xml · extract · 2 sections…");
     match app.effects.as_slice() {
@@ -138,11 +140,11 @@ fn brief_over_budget_names_what_was_left_out() {
     press(&mut app, KeyCode::Char('p'));
     // A custom budget typed in the preview rebuilds it.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.curate.input.as_ref().map(|i| i.back), Some(Mode::Brief));
+    assert_eq!(app.input_box().map(|_| app.mode_below()), Some(Mode::Brief));
     clear_input(&mut app);
     type_text(&mut app, "1k");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief);
+    assert_eq!(app.mode(), Mode::Brief);
     assert_eq!(app.curate.budget, Some(1_000));
     let units = app.selection.units(&app.corpus);
     let core = skillnav::brief::selection_brief(&app.corpus, &units, Some(1_000), counter());
@@ -167,8 +169,8 @@ fn brief_preview_without_a_selection_briefs_the_current_node_and_esc_closes() {
     let core = skillnav::brief::selection_brief(&app.corpus, &[other], Some(20_000), counter());
     assert_eq!(built(&app).text, core.text);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.preview.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.brief_preview().is_none());
     assert!(app.effects.is_empty());
 }
 
@@ -246,7 +248,7 @@ fn stale_preview_texts_are_dropped() {
     goto(&mut app, other);
     press(&mut app, KeyCode::Char('p'));
     let good = built(&app);
-    let generation = app.curate.preview.as_ref().map(|p| p.generation).expect("preview");
+    let generation = app.brief_preview().as_ref().map(|p| p.generation).expect("preview");
     let stale = BuiltText { text: "stale".into(), ..(*good).clone() };
     apply(&mut app, WorkerMsg::TextBuilt { generation: generation - 1, result: Ok(stale) });
     assert_eq!(built(&app).text, good.text);
@@ -256,7 +258,7 @@ fn stale_preview_texts_are_dropped() {
     assert!(span_text(t.backend().buffer(), 2, 1, 99).starts_with("No SKILL.md to render here"));
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.status, "No SKILL.md to render here");
-    assert_eq!(app.mode, Mode::Brief, "nothing to copy: the popup stays");
+    assert_eq!(app.mode(), Mode::Brief, "nothing to copy: the popup stays");
 }
 
 #[test]
@@ -268,11 +270,11 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     clear_input(&mut app);
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('p'));
-    let (_, page) = skillnav::tui::curate::actions::preview_inner(100, 30);
+    let (_, page) = skillnav::tui::view::layout::preview_inner(100, 30);
     let page = page as usize;
-    let len = app.curate.preview.as_ref().map(|p| p.wrapped.len()).expect("preview");
+    let len = app.brief_preview().as_ref().map(|p| p.wrapped.len()).expect("preview");
     assert!(len > 3 * page, "a long brief: {len} lines");
-    let scroll = |app: &App| app.curate.preview.as_ref().map(|p| p.scroll).expect("preview");
+    let scroll = |app: &App| app.brief_preview().as_ref().map(|p| p.scroll).expect("preview");
     press(&mut app, KeyCode::PageDown);
     assert_eq!(scroll(&app), page);
     press(&mut app, KeyCode::Char('k'));
@@ -282,7 +284,7 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     assert!(span_text(buf, 2, 1, 99).ends_with(&format!(" {}/{len} ", len - page + 1)));
-    let last = app.curate.preview.as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
+    let last = app.brief_preview().as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
     assert_eq!(span_text(buf, 2 + page as u16, 1, 99).trim_end(), last.trim_end());
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(scroll(&app), 0);
@@ -290,9 +292,9 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     assert_eq!(scroll(&app), 0);
     // A resize re-wraps at the new width.
     act(&mut app, &[Action::Resize(60, 20)]);
-    let (iw, _) = skillnav::tui::curate::actions::preview_inner(60, 20);
-    let p = app.curate.preview.clone().expect("preview");
+    let (iw, _) = skillnav::tui::view::layout::preview_inner(60, 20);
+    let p = app.brief_preview().cloned().expect("preview");
     assert_eq!(p.wrap_width, iw);
-    assert_eq!(p.wrapped, skillnav::tui::curate::actions::wrap_text(&built(&app).text, iw as usize));
+    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize));
     assert!(p.wrapped.iter().all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= iw as usize));
 }

@@ -1,9 +1,9 @@
 //! The budget bar: presets, a typed budget with its overage, and the bar colours.
 
 use crossterm::event::KeyCode;
-use skillnav::tui::app::App;
-use skillnav::tui::curate::InputPurpose;
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
+use skillnav::tui::state::curate::InputPurpose;
 use skillnav::util::human;
 
 use super::*;
@@ -53,7 +53,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert!((101..1000).contains(&tokens), "a short section: {tokens}");
     // `B` opens the prompt with the current budget.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(&app), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
     let text = screen(&app);
@@ -62,7 +62,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "abc");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_text(&app), "abc");
     assert_eq!(app.status, "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)");
     assert_eq!(app.curate.budget, Some(20_000));
@@ -70,8 +70,8 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     clear_input(&mut app);
     type_text(&mut app, "100");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(app.curate.input.is_none());
+    assert_eq!(app.mode(), Mode::Normal);
+    assert!(app.input_box().is_none());
     assert_eq!(app.curate.budget, Some(100));
     assert_eq!(app.status, "Budget 100 tokens");
     let over = tokens - 100;
@@ -99,17 +99,17 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     press(&mut app, KeyCode::Char('B'));
     type_text(&mut app, "5k");
     press(&mut app, KeyCode::Esc);
-    assert_eq!((app.mode, app.curate.budget), (Mode::Normal, None));
+    assert_eq!((app.mode(), app.curate.budget), (Mode::Normal, None));
 }
 
 /// BUG (src/tui/view/top.rs `budget_pieces`): the bar and overage styles are built as
 /// `t.error.patch(t.top)` / `t.mark.patch(t.top)`; `patch` lets the *second* style win, so
-/// the top line's foreground (status_fg) replaces the error / success colour and the bar is
+/// the top line's foreground (`status_fg`) replaces the error / success colour and the bar is
 /// never red (nor green). `t.top.patch(t.error)` (and the same for `mark`, `dim`, `key`,
 /// `query`: the `/` key hint, the dim `search` placeholder and the query colour are lost the
 /// same way) keeps the top line's background with the element's colour.
 /// Repro: select a 198-token section, `B` `100` Enter, draw: the `▰` cells have fg
-/// `Rgb(186, 194, 222)` (status_fg), not the theme's error `Rgb(243, 139, 168)`.
+/// `Rgb(186, 194, 222)` (`status_fg`), not the theme's error `Rgb(243, 139, 168)`.
 #[test]
 fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     let mut app = hono(100, 30);

@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use skillnav::tui::action::Action;
-use skillnav::tui::app::{CopyRoute, Effect};
-use skillnav::tui::curate::Question;
-use skillnav::tui::keymap::Mode;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::apply};
+use skillnav::tui::effects::effect::{CopyRoute, Effect};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::curate::Question;
+use skillnav::tui::update::apply;
 use skillnav::util::human;
 
 use super::*;
@@ -23,9 +24,9 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     app.copying = true;
     apply(&mut app, WorkerMsg::CopyAsk(Arc::clone(&big)));
     assert!(!app.copying);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     assert_eq!(
-        app.curate.ask.as_ref().map(|a| a.question.clone()),
+        app.question().as_ref().map(|a| a.question.clone()),
         Some(Question::Oversize(Arc::clone(&big)))
     );
     let limit = human::short_bytes(app.settings.clipboard.osc52_limit as u64);
@@ -41,10 +42,10 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(skillnav::tui::runtime::action_for(&app, &Event::Key(j)), None);
     act(&mut app, &[Action::MoveDown]);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     // w: saved to a file.
     press_no_settle(&mut app, KeyCode::Char('w'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.copying);
     assert_eq!(app.status, "Saving to a file…");
     match app.effects.as_slice() {
@@ -63,10 +64,10 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     // Esc: cancelled, nothing queued.
     apply(&mut app, WorkerMsg::CopyAsk(Arc::clone(&big)));
     press_no_settle(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Copy cancelled");
     assert!(app.effects.is_empty());
-    assert!(app.curate.ask.is_none());
+    assert!(app.question().is_none());
     assert!(!app.copying);
 }
 
@@ -78,7 +79,7 @@ fn save_file_from_the_preview_queues_a_file_copy() {
     press(&mut app, KeyCode::Char('p'));
     let shown = built(&app);
     press_no_settle(&mut app, KeyCode::Char('w'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     match app.effects.as_slice() {
         [Effect::CopyText { built, route: CopyRoute::File }] => assert!(Arc::ptr_eq(built, &shown)),
         other => panic!("a file copy expected: {other:?}"),
@@ -102,10 +103,10 @@ fn copies_while_a_copy_runs_are_refused() {
     press(&mut app, KeyCode::Char('p'));
     press_no_settle(&mut app, KeyCode::Enter);
     assert_eq!(app.status, "A copy is already running…");
-    assert_eq!(app.mode, Mode::Brief, "the preview stays open");
+    assert_eq!(app.mode(), Mode::Brief, "the preview stays open");
     assert!(app.effects.is_empty());
     apply(&mut app, WorkerMsg::Copied(Ok("Copied 1 section".into())));
     press_no_settle(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(matches!(app.effects.as_slice(), [Effect::CopyText { route: CopyRoute::Auto, .. }]));
 }

@@ -6,10 +6,10 @@ use std::path::Path;
 use crossterm::event::KeyCode;
 use skillnav::formats::{LoadOptions, load_root};
 use skillnav::model::NodeKind;
-use skillnav::tui::action::Action;
-use skillnav::tui::app::App;
-use skillnav::tui::curate::{InputPurpose, Question};
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
+use skillnav::tui::state::curate::{InputPurpose, Question};
 
 use super::*;
 use crate::support::fs::{copy_dir, fixture_path};
@@ -18,7 +18,7 @@ use crate::support::tui::*;
 /// `X`, replace the prefilled folder with `dir`, Enter, run the export job.
 fn export_into(app: &mut App, dir: &Path) {
     press(app, KeyCode::Char('X'));
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(app), Some(InputPurpose::ExportDir));
     clear_input(app);
     type_text(app, &dir.display().to_string());
@@ -42,7 +42,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     let mut app = app_over(&root, "hono-mini", 120, 30, &tmp.path().join("recipes"));
     // Nothing selected: nothing to export.
     press(&mut app, KeyCode::Char('X'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Nothing to export: select sections first (Space)");
     let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
     select(&mut app, &[logger, cors]);
@@ -55,12 +55,12 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
             && text.contains("Folder to write (its name is the skill name):")
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.effects.is_empty());
 
     let dir = tmp.path().join("out").join("my-skill");
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(
         app.status.starts_with(&format!("Exported 2 sections to {} · validates clean · ", dir.display())),
         "{}",
@@ -87,9 +87,9 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     act(&mut app, &[Action::ToggleSelect]);
     assert_eq!(member_ids(&app), vec![LOGGER.to_string()]);
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     assert_eq!(
-        app.curate.ask.as_ref().map(|a| a.question.clone()),
+        app.question().as_ref().map(|a| a.question.clone()),
         Some(Question::ReplaceFolder(dir.clone()))
     );
     assert_eq!(app.status, format!("{} exists and is not empty", dir.display()));
@@ -97,13 +97,13 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     assert!(text.contains(" Replace folder? ") && text.contains("exists and is not empty."), "{text}");
     // n: nothing changes.
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.mode, app.status.as_str()), (Mode::Normal, "Cancelled"));
+    assert_eq!((app.mode(), app.status.as_str()), (Mode::Normal, "Cancelled"));
     assert!(section_titles(&dir).iter().any(|x| x == "CORS Middleware"));
     // y: replaced.
     export_into(&mut app, &dir);
-    assert_eq!(app.mode, Mode::Ask);
+    assert_eq!(app.mode(), Mode::Ask);
     press(&mut app, KeyCode::Char('y'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert!(app.status.starts_with(&format!("Exported 1 section to {} · ", dir.display())), "{}", app.status);
     let titles = section_titles(&dir);
     assert!(titles.iter().any(|x| x == "Logger Middleware"), "{titles:?}");
@@ -142,7 +142,7 @@ fn export_failures_become_status_messages() {
     export_into(&mut app, &dir);
     assert_eq!(app.status, "Export failed: nothing to export: the selection has no exposed sections");
     assert!(!dir.exists());
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn export_never_replaces_a_folder_holding_open_files() {
     // The open root itself, and a folder above it: refused without a question.
     for target in [root.clone(), tmp.path().to_path_buf()] {
         export_into(&mut app, &target);
-        assert_eq!(app.mode, Mode::Normal, "no replace question for {}", target.display());
+        assert_eq!(app.mode(), Mode::Normal, "no replace question for {}", target.display());
         assert!(
             app.status.starts_with(&format!("Export refused: {} holds files open here", target.display())),
             "{}",

@@ -7,7 +7,7 @@ use skillnav::brief::{BriefFormat, BriefRequest};
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::Recipe;
 use skillnav::model::NodeKind;
-use skillnav::tui::action::Action;
+use skillnav::tui::input::action::Action;
 use skillnav::util::human;
 
 use super::*;
@@ -65,7 +65,7 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     // Own level bold (header style), inherited dim; hidden titles dim.
     let t = draw(&app);
     let buf = t.backend().buffer();
-    let a = skillnav::tui::update::areas(&app);
+    let a = skillnav::tui::view::layout::areas(&app);
     let find = |needle: &str| {
         (a.left.y..a.left.y + a.left.height)
             .find(|y| span_text(buf, *y, a.left.x, a.left.x + a.left.width).contains(needle))

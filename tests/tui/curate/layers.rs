@@ -29,7 +29,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     let l = skillnav::skill::layers::skill_layers(&app.corpus, skill, counter());
     assert_eq!(
         app.layers.get(&skill).map(|v| (**v).clone()),
-        Some(skillnav::tui::layers::LayerView::Skill(l.clone()))
+        Some(skillnav::tui::state::preview::LayerView::Skill(l.clone()))
     );
     // The layers add up to the total.
     let refs: u64 = l.references.iter().map(|r| r.tokens).sum();

@@ -1,4 +1,4 @@
-//! Headless screen and flow tests of curation in the TUI (issue 5), one file per feature:
+//! Headless screen and flow tests of curation in the TUI, one file per feature:
 //! exposure levels in the tree, the budget bar, the brief / rendered-skill preview, recipes,
 //! export, disclosure layers, copies and the oversize-copy question, robustness. Driven
 //! through the real `update` / worker-result paths (`tui::headless`), drawn on `TestBackend`;
@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use crossterm::event::KeyCode;
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::tui::app::App;
-use skillnav::tui::curate::job::BuiltText;
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
 
 use crate::support::fs::fixture_path;
 use crate::support::tui::{Tui, press, tui_over};
@@ -66,9 +66,9 @@ fn member_ids(app: &App) -> Vec<String> {
 /// Open the recipe list and load the entry under the cursor.
 fn load_first_recipe(app: &mut App) {
     press(app, KeyCode::Char('R'));
-    assert_eq!(app.mode, Mode::Recipes);
+    assert_eq!(app.mode(), Mode::Recipes);
     press(app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 }
 
 /// A 200 kB, 40k-token brief text: over the OSC 52 limit.

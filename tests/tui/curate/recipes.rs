@@ -6,8 +6,8 @@ use skillnav::brief::BriefFormat;
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::{Recipe, Store};
 use skillnav::formats::{LoadOptions, load_root};
-use skillnav::tui::curate::InputPurpose;
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::curate::InputPurpose;
 
 use super::*;
 use crate::support::fs::copy_dir;
@@ -33,19 +33,19 @@ fn recipe_save_load_change_detection_and_delete() {
 
     // R: an empty list; s: name prompt; Enter saves.
     press(&mut app, KeyCode::Char('R'));
-    assert_eq!(app.mode, Mode::Recipes);
-    assert_eq!(app.curate.recipes.as_ref().map(|l| l.entries.len()), Some(0));
+    assert_eq!(app.mode(), Mode::Recipes);
+    assert_eq!(app.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
     let text = screen(&app);
     assert!(text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."), "{text}");
     assert!(text.contains(&format!("in {}", store_dir.display())), "{text}");
     press(&mut app, KeyCode::Char('s'));
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(&app), Some(InputPurpose::RecipeName));
     assert_eq!(input_text(&app), "");
     // An invalid name keeps the prompt open.
     type_text(&mut app, ".bad");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert!(app.status.starts_with("Invalid recipe name \".bad\""), "{}", app.status);
     clear_input(&mut app);
     type_text(&mut app, "hono-pick");
@@ -55,8 +55,8 @@ fn recipe_save_load_change_detection_and_delete() {
         app.status,
         format!("Saved recipe hono-pick · 2 selected · 1 exposure level → {}", file.display())
     );
-    assert_eq!(app.mode, Mode::Recipes, "back in the list");
-    let list = app.curate.recipes.clone().expect("list");
+    assert_eq!(app.mode(), Mode::Recipes, "back in the list");
+    let list = app.recipe_list().cloned().expect("list");
     assert_eq!(list.entries.len(), 1);
     assert_eq!(
         (list.entries[0].label.as_str(), list.entries[0].path.as_path()),
@@ -65,7 +65,7 @@ fn recipe_save_load_change_detection_and_delete() {
     let text = screen(&app);
     assert!(text.contains(" Recipes (1) ") && text.contains("● hono-pick"), "{text}");
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
 
     let r = Recipe::read(&file).expect("saved recipe");
     assert_eq!(r.name, "hono-pick");
@@ -117,14 +117,14 @@ fn recipe_save_load_change_detection_and_delete() {
     // d asks, y deletes.
     press(&mut changed, KeyCode::Char('R'));
     press(&mut changed, KeyCode::Char('d'));
-    assert_eq!(changed.mode, Mode::Ask);
+    assert_eq!(changed.mode(), Mode::Ask);
     let text = screen(&changed);
     assert!(text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("), "{text}");
     press(&mut changed, KeyCode::Char('y'));
     assert!(!file.exists());
     assert_eq!(changed.status, "Deleted recipe hono-pick");
-    assert_eq!(changed.mode, Mode::Recipes);
-    assert_eq!(changed.curate.recipes.as_ref().map(|l| l.entries.len()), Some(0));
+    assert_eq!(changed.mode(), Mode::Recipes);
+    assert_eq!(changed.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
     assert_eq!(changed.curate.recipe_name, None);
 }
 
@@ -160,11 +160,11 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     assert_eq!(app.selection_tokens, (app.tokens.total(cors).expect("counted"), true));
     // Listed first; saving under its name writes the file, not the store.
     press(&mut app, KeyCode::Char('R'));
-    let list = app.curate.recipes.clone().expect("list");
+    let list = app.recipe_list().cloned().expect("list");
     assert_eq!(list.entries[0].label, "pick.json (--recipe)");
     assert_eq!(list.entries[0].path, file);
     press(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     let logger = id(&app, LOGGER);
     select(&mut app, &[logger]);
     press(&mut app, KeyCode::Char('R'));

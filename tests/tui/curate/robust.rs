@@ -1,10 +1,11 @@
 //! Robustness: every curation popup draws at tiny sizes; random key sequences never panic.
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use skillnav::tui::action::Action;
-use skillnav::tui::keymap::Mode;
-use skillnav::tui::workers::WorkerMsg;
-use skillnav::tui::{headless, update::apply, update::update};
+use skillnav::tui::effects::headless;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::action::Action;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::update::{apply, update};
 
 use super::*;
 use crate::support::fs::fixture_path;
@@ -28,7 +29,7 @@ fn curation_popups_draw_at_tiny_sizes() {
             act(&mut app, open);
             draw(&app);
             act(&mut app, &[Action::Escape, Action::Escape]);
-            assert_eq!(app.mode, Mode::Normal, "{open:?} at {w}x{h}");
+            assert_eq!(app.mode(), Mode::Normal, "{open:?} at {w}x{h}");
         }
         apply(&mut app, WorkerMsg::CopyAsk(big_text()));
         draw(&app);
@@ -42,7 +43,7 @@ mod props {
 
     fn action() -> impl Strategy<Value = Action> {
         let chord = |c: char| {
-            Action::TextKey(skillnav::tui::keymap::KeyChord {
+            Action::TextKey(skillnav::tui::input::keymap::KeyChord {
                 code: KeyCode::Char(c),
                 mods: KeyModifiers::NONE,
             })
@@ -74,7 +75,7 @@ mod props {
             Just(Action::PageDown),
             Just(Action::Bottom),
             prop::sample::select(vec!['1', 'k', 'a', '0', ' ', '中', '$']).prop_map(chord),
-            Just(Action::TextKey(skillnav::tui::keymap::KeyChord {
+            Just(Action::TextKey(skillnav::tui::input::keymap::KeyChord {
                 code: KeyCode::Backspace,
                 mods: KeyModifiers::NONE
             })),
@@ -98,11 +99,11 @@ mod props {
                     apply(&mut app, WorkerMsg::Copied(Ok("done".into())));
                 }
                 draw(&app);
-                match app.mode {
-                    Mode::Brief => prop_assert!(app.curate.preview.is_some()),
-                    Mode::Recipes => prop_assert!(app.curate.recipes.is_some()),
-                    Mode::Input => prop_assert!(app.curate.input.is_some()),
-                    Mode::Ask => prop_assert!(app.curate.ask.is_some()),
+                match app.mode() {
+                    Mode::Brief => prop_assert!(app.brief_preview().is_some()),
+                    Mode::Recipes => prop_assert!(app.recipe_list().is_some()),
+                    Mode::Input => prop_assert!(app.input_box().is_some()),
+                    Mode::Ask => prop_assert!(app.question().is_some()),
                     _ => {}
                 }
             }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use crossterm::event::KeyCode;
 use skillnav::skill::listing::{ListingFormat, ListingOptions};
 use skillnav::skill::render::{RenderOptions, render_body, render_many, skill_from_text};
-use skillnav::tui::curate::{InputPurpose, PreviewKind};
-use skillnav::tui::keymap::Mode;
+use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::curate::{InputPurpose, PreviewKind};
 use skillnav::tui::update::apply;
-use skillnav::tui::workers::WorkerMsg;
 
 use super::*;
 use crate::support::fs::{copy_dir, fixture_path};
@@ -34,7 +34,7 @@ fn report_skill_preview() -> (Tui, PathBuf) {
 #[test]
 fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
     let (mut app, dir) = report_skill_preview();
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
     let b = built(&app);
     let file_text = std::fs::read_to_string(dir.join("report-skill/SKILL.md")).expect("fixture");
     let parsed = skill_from_text(&file_text, "report-skill", "", None);
@@ -49,12 +49,12 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert!(text.contains("Convert $file to text (first argument: $ARGUMENTS[0])."), "{text}");
     // `a`: type the arguments.
     press(&mut app, KeyCode::Char('a'));
-    assert_eq!(app.mode, Mode::Input);
+    assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(&app), Some(InputPurpose::SkillArgs));
     assert_eq!(input_text(&app), "");
     type_text(&mut app, "report.pdf");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief);
+    assert_eq!(app.mode(), Mode::Brief);
     assert_eq!(app.curate.args.as_deref(), Some("report.pdf"));
     let b = built(&app);
     let opts = RenderOptions { args: Some("report.pdf".into()), ..RenderOptions::default() };
@@ -78,7 +78,7 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(built(&app).text, format!("{REPORT_BODY}\n"));
     // Tab back: the brief of the skill.
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.curate.preview.as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
+    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
     assert!(built(&app).label.starts_with("brief · md · "));
 }
 
@@ -86,12 +86,12 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
 fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_toggles() {
     let (mut app, dir) = report_skill_preview();
     // `v`: `${NAME}` values, quote-aware; a value holding `$0` is substituted later by the
-    // arguments (FORMATS §5.3: vars run first).
+    // arguments (docs/FORMATS.md §5.3: vars run first).
     press(&mut app, KeyCode::Char('v'));
     assert_eq!(input_purpose(&app), Some(InputPurpose::SkillVars));
     type_text(&mut app, "OUT_DIR=\"out $0\"");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Brief, "{} / {:?}", app.status, input_text(&app));
+    assert_eq!(app.mode(), Mode::Brief, "{} / {:?}", app.status, input_text(&app));
     assert_eq!(app.curate.vars.get("OUT_DIR").map(String::as_str), Some("out $0"));
     press(&mut app, KeyCode::Char('a'));
     type_text(&mut app, "q3.pdf");
@@ -104,7 +104,7 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     clear_input(&mut app);
     type_text(&mut app, "1BAD=x");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Input, "a bad name keeps the prompt open");
+    assert_eq!(app.mode(), Mode::Input, "a bad name keeps the prompt open");
     assert_eq!(app.status, "not NAME=value: \"1BAD=x\"");
     press(&mut app, KeyCode::Esc);
     // `d`: the base-directory header of the interop design.

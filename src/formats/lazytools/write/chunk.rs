@@ -1,4 +1,4 @@
-//! lazytools' chunker (FORMATS §2.6): normalisation, document title, heading-aware sections
+//! lazytools' chunker (docs/FORMATS.md §2.6): normalisation, document title, heading-aware sections
 //! with lazytools' heading regex `^(#{1,4})\s+(.+)$` (multiline, fences not special), the
 //! preamble rule, split/merge by size, and character windows with paragraph snapping.
 //!
@@ -7,10 +7,10 @@
 use crate::formats::lazytools::pystr::{is_space, strip};
 use crate::index::lazytools::tokenize;
 
-/// Extensions chunked heading-aware (FORMATS §2.6); others use character windows.
+/// Extensions chunked heading-aware (docs/FORMATS.md §2.6); others use character windows.
 pub const HEADING_EXTENSIONS: [&str; 4] = [".md", ".mdx", ".rst", ".adoc"];
 
-/// One chunk as written to chunks.jsonl (FORMATS §2.4).
+/// One chunk as written to chunks.jsonl (docs/FORMATS.md §2.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DocChunk {
     /// Source path as given (absolute for `build`).
@@ -209,7 +209,7 @@ fn collect(t: &[char]) -> String {
     t.iter().collect()
 }
 
-/// lazytools' `_heading_chunks`: `(heading, body)` pairs (FORMATS §2.6 step 4).
+/// lazytools' `_heading_chunks`: `(heading, body)` pairs (docs/FORMATS.md §2.6 step 4).
 pub fn heading_chunks(t: &[char], max_chunk: usize, overlap: usize) -> Vec<(String, String)> {
     let matches = heading_matches(t);
     if matches.is_empty() {
@@ -224,7 +224,7 @@ pub fn heading_chunks(t: &[char], max_chunk: usize, overlap: usize) -> Vec<(Stri
         }
     }
     for (i, m) in matches.iter().enumerate() {
-        let end = matches.get(i + 1).map(|n| n.start).unwrap_or(t.len());
+        let end = matches.get(i + 1).map_or(t.len(), |n| n.start);
         let heading = collect(&t[m.text.0..m.text.1]);
         let body = collect(&t[m.start..end]);
         raw.push((strip(&heading).to_string(), strip(&body).to_string()));

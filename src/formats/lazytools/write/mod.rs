@@ -1,5 +1,5 @@
-//! `skillnav build`: write a lazytools-format bundle (FORMATS §2, version 3.0.0) that equals
-//! what lazybridge 0.7.9 `build_skill` writes for the same inputs — same chunks, tokens, IDF
+//! `skillnav build`: write a lazytools-format bundle (docs/FORMATS.md §2, version 3.0.0) that
+//! equals what lazybridge 0.7.9 `build_skill` writes for the same inputs — same chunks, tokens, IDF
 //! and avgdl — apart from `created_by` (and vocab.json's key order, which in lazytools
 //! follows Python's per-process string hashing; ours is first occurrence).
 //!
@@ -18,7 +18,7 @@ use super::pystr;
 use crate::error::Error;
 use chunk::{DocChunk, make_chunks};
 
-/// lazytools' default eligible extensions (FORMATS §2.6).
+/// lazytools' default eligible extensions (docs/FORMATS.md §2.6).
 pub const DEFAULT_EXTENSIONS: [&str; 10] =
     [".md", ".mdx", ".txt", ".rst", ".adoc", ".py", ".json", ".yaml", ".yml", ".toml"];
 
@@ -69,7 +69,7 @@ impl BuildOptions {
     }
 }
 
-/// lazytools' `_slugify` (FORMATS §2.1): strip, lower-case, runs of non-`[a-z0-9]` → `-`,
+/// lazytools' `_slugify` (docs/FORMATS.md §2.1): strip, lower-case, runs of non-`[a-z0-9]` → `-`,
 /// trim `-`; empty → `skill`.
 pub fn slug(name: &str) -> String {
     let lower = pystr::strip(name).to_lowercase();
@@ -85,7 +85,7 @@ pub fn slug(name: &str) -> String {
     if s.is_empty() { "skill".into() } else { s.to_string() }
 }
 
-/// Robertson IDF of every token (FORMATS §2.7): `ln((N − df + 0.5)/(df + 0.5) + 1)` with df
+/// Robertson IDF of every token (docs/FORMATS.md §2.7): `ln((N − df + 0.5)/(df + 0.5) + 1)` with df
 /// the number of chunks whose token set contains it; tokens in order of first occurrence.
 pub fn build_idf(chunks: &[DocChunk]) -> Vec<(String, f64)> {
     let mut order: Vec<&str> = Vec::new();
@@ -131,7 +131,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 
 /// Build a lazytools bundle from the folders `inputs` into `output_root/<slug(name)>/` and
 /// return that folder. Writes `SKILL.md`, `manifest.json`, `vocab.json`, `chunks.jsonl` (and
-/// `sources/` with `copy_sources`) exactly as lazytools does (FORMATS §2.1–2.7, §2.10).
+/// `sources/` with `copy_sources`) exactly as lazytools does (docs/FORMATS.md §2.1–2.7, §2.10).
 ///
 /// Errors: [`Error::Usage`] when an input is not a folder or nothing indexable is found (an
 /// existing bundle has then already been removed, as in lazytools); [`Error::Refused`] when

@@ -1,4 +1,4 @@
-//! Serialising a bundle exactly as lazytools writes it (FORMATS §2.2–2.4, §2.10):
+//! Serialising a bundle exactly as lazytools writes it (docs/FORMATS.md §2.2–2.4, §2.10):
 //! `json.dumps(…, ensure_ascii=False, indent=2)` for manifest.json and vocab.json (no final
 //! newline), one `json.dumps(…, ensure_ascii=False)` line per chunk (separators `", "` and
 //! `": "`), and the SKILL.md template.
@@ -7,7 +7,7 @@ use super::chunk::DocChunk;
 use crate::formats::lazytools::pystr::{float_repr, json_str, strip};
 use crate::index::lazytools::{B, K1};
 
-/// Manifest fields in lazytools' key order (FORMATS §2.2).
+/// Manifest fields in lazytools' key order (docs/FORMATS.md §2.2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ManifestOut<'a> {
     /// Skill name as given.
@@ -20,7 +20,7 @@ pub struct ManifestOut<'a> {
     pub indexed_files: &'a [String],
     /// Number of chunks.
     pub total_chunks: usize,
-    /// Mean doc_len.
+    /// Mean `doc_len`.
     pub avgdl: f64,
     /// Eligible extensions as given.
     pub extensions: &'a [String],
@@ -140,7 +140,7 @@ pub struct SkillMdIn<'a> {
     pub source_dirs: &'a [String],
 }
 
-/// SKILL.md as lazytools writes it (FORMATS §2.10): frontmatter `name`, `description`,
+/// SKILL.md as lazytools writes it (docs/FORMATS.md §2.10): frontmatter `name`, `description`,
 /// `retrieval`, then Purpose, Scope, Operating rules, Retrieval, Task modes, Additional notes.
 pub fn skill_md(s: &SkillMdIn<'_>) -> String {
     let roots: Vec<String> = s.source_dirs.iter().map(|p| format!("- {p}")).collect();

@@ -1,4 +1,4 @@
-//! lazytools' file walk (`_iter_docs`, FORMATS §2.6 step 3): every file below a root as
+//! lazytools' file walk (`_iter_docs`, docs/FORMATS.md §2.6 step 3): every file below a root as
 //! `sorted(root.rglob("*"))` lists it — sorted by path components, symlinked folders not
 //! entered, symlinks and hidden files (name starting with `.`) skipped, files in hidden
 //! folders kept — filtered by extension (case-insensitive).

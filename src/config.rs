@@ -1,0 +1,215 @@
+//! Settings every front end reads: `[search]`, `[brief]` and `[clipboard]` of
+//! `assets/config.toml` (embedded), overridden key by key by the user's `config.toml` in
+//! [`crate::util::paths::config_dir`]. The TUI adds its `[ui]` table on top
+//! (`crate::tui::config`); [`Settings`] here ignores tables it does not know.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+/// The embedded default settings (all tables, `[ui]` included).
+pub const DEFAULT_CONFIG: &str = include_str!("../assets/config.toml");
+
+/// Search settings (`[search]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Hits per group.
+    pub top_k: usize,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self { top_k: 50 }
+    }
+}
+
+/// Brief and budget settings (`[brief]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BriefSettings {
+    /// Token budget at start; 0 = no budget.
+    pub budget: u64,
+    /// Budgets `b` cycles through (then "no budget"), in tokens.
+    pub presets: Vec<u64>,
+    /// Brief layout: `md`, `xml` or `json`.
+    pub format: String,
+    /// Brief mode: `auto`, `answer`, `extract`, `locate` or `summarize`.
+    pub mode: String,
+    /// Listing before several rendered skills (`Y`): `plain`, `xml` or `available-skills`.
+    pub listing: String,
+    /// Reference file size limit of `X` exports, in bytes.
+    pub export_max_reference_bytes: usize,
+    /// `X` exports also write the active-skills `assets/catalog.json` (as `--with-catalog`).
+    pub export_catalog: bool,
+}
+
+impl Default for BriefSettings {
+    fn default() -> Self {
+        Self {
+            budget: 20_000,
+            presets: vec![8_000, 20_000, 100_000],
+            format: "md".into(),
+            mode: "auto".into(),
+            listing: "available-skills".into(),
+            export_max_reference_bytes: crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES,
+            export_catalog: false,
+        }
+    }
+}
+
+/// Clipboard settings (`[clipboard]`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClipboardSettings {
+    /// Bytes above which an OSC 52 copy asks first (many terminals drop large payloads).
+    pub osc52_limit: usize,
+}
+
+impl Default for ClipboardSettings {
+    fn default() -> Self {
+        Self { osc52_limit: crate::clipboard::DEFAULT_OSC52_LIMIT }
+    }
+}
+
+/// The settings of `[search]`, `[brief]` and `[clipboard]` (other tables are ignored).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// `[search]`.
+    pub search: SearchSettings,
+    /// `[brief]`.
+    pub brief: BriefSettings,
+    /// `[clipboard]`.
+    pub clipboard: ClipboardSettings,
+}
+
+impl Settings {
+    /// Parse settings TOML; unknown keys inside the known tables are errors.
+    pub fn from_toml(text: &str) -> Result<Settings, String> {
+        from_toml(text)
+    }
+}
+
+/// Load the settings (defaults, then the user's `config.toml`); problems become warnings.
+pub fn load() -> (Settings, Vec<String>) {
+    let (settings, mut warnings) = match read_user("config.toml") {
+        Some(user) => merge_user::<Settings>(&user),
+        None => (Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default(), Vec::new()),
+    };
+    warnings.extend(brief_problems(&settings.brief));
+    (settings, warnings)
+}
+
+/// Values of `[brief]` that parse but mean nothing (an unknown format, mode or listing, no
+/// budget presets): one warning each; the default is used.
+pub fn brief_problems(b: &BriefSettings) -> Vec<String> {
+    let mut out = Vec::new();
+    if crate::brief::BriefFormat::parse(&b.format).is_none() {
+        out.push(format!("config.toml [brief] format: {:?} is not md, xml or json; using md", b.format));
+    }
+    if crate::brief::Mode::parse(&b.mode).is_none() {
+        out.push(format!(
+            "config.toml [brief] mode: {:?} is not auto, answer, extract, locate or summarize; using auto",
+            b.mode
+        ));
+    }
+    if crate::skill::listing::ListingFormat::parse(&b.listing).is_none() {
+        out.push(format!(
+            "config.toml [brief] listing: {:?} is not plain, xml or available-skills; using available-skills",
+            b.listing
+        ));
+    }
+    if !b.presets.iter().any(|p| *p > 0) {
+        out.push("config.toml [brief] presets: no budget above 0; b only switches the budget off".into());
+    }
+    out
+}
+
+/// The user config folder: `$SKILLNAV_CONFIG_DIR`, else the platform config dir.
+pub fn config_dir() -> Option<PathBuf> {
+    crate::util::paths::config_dir()
+}
+
+/// The text of the user's file `name` in [`config_dir`], if it can be read.
+pub fn read_user(name: &str) -> Option<String> {
+    let path = config_dir()?.join(name);
+    std::fs::read_to_string(path).ok()
+}
+
+/// Parse settings TOML into `T`; errors are `config: <message>`.
+pub fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    toml::from_str(text).map_err(|e| format!("config: {}", e.message().trim()))
+}
+
+/// The defaults ([`DEFAULT_CONFIG`]) with each key of the user's `config.toml` applied that
+/// parses into `T` on its own; the others become warnings naming `[table] key` and why.
+pub fn merge_user<T: DeserializeOwned + Default>(user: &str) -> (T, Vec<String>) {
+    let defaults = || from_toml::<T>(DEFAULT_CONFIG).unwrap_or_default();
+    let table: toml::Table = match toml::from_str(user) {
+        Ok(t) => t,
+        Err(e) => return (defaults(), vec![format!("config.toml: {}", e.message().trim())]),
+    };
+    let mut text = DEFAULT_CONFIG.to_string();
+    let mut warnings = Vec::new();
+    for (k, v) in table {
+        let pairs: Vec<(Option<String>, toml::Value)> = match v {
+            toml::Value::Table(t) => t.into_iter().map(|(kk, vv)| (Some(kk), vv)).collect(),
+            other => vec![(None, other)],
+        };
+        for (kk, vv) in pairs {
+            let mut one = toml::Table::new();
+            match &kk {
+                Some(kk) => {
+                    let mut inner = toml::Table::new();
+                    inner.insert(kk.clone(), vv);
+                    one.insert(k.clone(), toml::Value::Table(inner));
+                }
+                None => {
+                    one.insert(k.clone(), vv);
+                }
+            }
+            let candidate =
+                toml::to_string(&one).map_err(|e| e.to_string()).and_then(|u| merge_tables(&text, &u));
+            match candidate.and_then(|t| from_toml::<T>(&t).map(|_| t)) {
+                Ok(t) => text = t,
+                Err(e) => {
+                    let key = kk.map_or_else(|| k.clone(), |kk| format!("[{k}] {kk}"));
+                    warnings.push(format!("config.toml {key}: {}", e.trim_start_matches("config: ")));
+                }
+            }
+        }
+    }
+    (from_toml::<T>(&text).unwrap_or_else(|_| defaults()), warnings)
+}
+
+/// `base` TOML with the keys of `user` TOML set over it (one table level deep).
+///
+/// Errors: either text is not TOML.
+pub fn merge_tables(base: &str, user: &str) -> Result<String, String> {
+    let mut base: toml::Table = toml::from_str(base).map_err(|e| format!("config: {}", e.message()))?;
+    let user: toml::Table = toml::from_str(user).map_err(|e| format!("config: {}", e.message()))?;
+    for (k, v) in user {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(u)) => b.extend(u),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+    toml::to_string(&base).map_err(|e| format!("config: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_config_parses_and_the_ui_table_is_ignored() {
+        assert_eq!(Settings::from_toml(DEFAULT_CONFIG), Ok(Settings::default()));
+        let (s, w) = merge_user::<Settings>("[ui]\nmouse = false\n[search]\ntop_k = 7\n");
+        assert_eq!((s.search.top_k, w), (7, Vec::<String>::new()));
+        assert!(brief_problems(&BriefSettings::default()).is_empty());
+    }
+}

@@ -1,0 +1,310 @@
+//! Wrapping and cutting styled and plain text to a width in terminal cells: [`wrap`]
+//! (styled spans, breaks at spaces, drops the spaces at a break), [`truncate_line`] (a styled
+//! line cut with `…`) and [`wrap_text`] (plain text cut into lines without dropping a
+//! character, for showing an exact text). Widths and grapheme cuts come from
+//! [`crate::render::width`].
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::render::text::{Line, Span, Style};
+use crate::render::width::{ELLIPSIS, grapheme_width, is_printable_ascii, str_width};
+
+/// Cut a styled line to at most `max_cells` cells, like [`crate::render::width::truncate`]:
+/// the `…` takes the style of the span in which the cut happened. Returns a clone when the line fits.
+pub fn truncate_line(line: &Line, max_cells: usize) -> Line {
+    if line.width() <= max_cells {
+        return line.clone();
+    }
+    let mut out = Line::new();
+    if max_cells == 0 {
+        return out;
+    }
+    let budget = max_cells - 1;
+    let mut used = 0;
+    for span in &line.spans {
+        let mut kept = String::new();
+        let mut cut = false;
+        for g in span.text.graphemes(true) {
+            let w = grapheme_width(g);
+            if used + w > budget {
+                cut = true;
+                break;
+            }
+            kept.push_str(g);
+            used += w;
+        }
+        if cut {
+            kept.push_str(ELLIPSIS);
+            out.push(Span { text: kept, style: span.style });
+            return out;
+        }
+        out.push(Span { text: kept, style: span.style });
+    }
+    // Unreachable in practice (the line was wider than max_cells), but stay total.
+    out
+}
+
+/// Append `text` in `style` to `line`, merging with the last span when the style is equal.
+fn push_merged(line: &mut Line, text: &str, style: Style) {
+    if text.is_empty() {
+        return;
+    }
+    match line.spans.last_mut() {
+        Some(last) if last.style == style => last.text.push_str(text),
+        _ => line.spans.push(Span { text: text.to_string(), style }),
+    }
+}
+
+fn push_piece(line: &mut Line, spans: &[Span], p: &Piece) {
+    let span = &spans[p.span];
+    push_merged(line, &span.text[p.start..p.end], span.style);
+}
+
+/// A byte range `start..end` of span number `span`, inside a wrap token.
+struct Piece {
+    span: usize,
+    start: usize,
+    end: usize,
+}
+
+/// A wrap unit: a word (no break inside unless it is longer than a line), a run of spaces,
+/// or one wide (CJK/emoji) grapheme, after which a break is always allowed. Its pieces are
+/// `pieces[first..end]` of the shared piece list.
+struct Token {
+    first: usize,
+    end: usize,
+    width: usize,
+    space: bool,
+}
+
+#[derive(PartialEq, Clone, Copy)]
+enum Kind {
+    Space,
+    Word,
+    Wide,
+}
+
+/// Grapheme clusters of `s` with their byte offsets (bytewise for printable ASCII).
+fn graphemes_of(s: &str) -> Box<dyn Iterator<Item = (usize, &str)> + '_> {
+    if is_printable_ascii(s) {
+        Box::new((0..s.len()).map(move |i| (i, &s[i..=i])))
+    } else {
+        Box::new(s.grapheme_indices(true))
+    }
+}
+
+fn tokenize(spans: &[Span]) -> (Vec<Token>, Vec<Piece>) {
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut last_kind: Option<Kind> = None;
+    for (si, span) in spans.iter().enumerate() {
+        for (start, g) in graphemes_of(&span.text) {
+            let w = if g.len() == 1 { 1 } else { grapheme_width(g) };
+            let kind = if g == " " {
+                Kind::Space
+            } else if w >= 2 {
+                Kind::Wide
+            } else {
+                Kind::Word
+            };
+            let extend = last_kind == Some(kind) && kind != Kind::Wide;
+            if !extend {
+                tokens.push(Token {
+                    first: pieces.len(),
+                    end: pieces.len(),
+                    width: 0,
+                    space: kind == Kind::Space,
+                });
+            }
+            last_kind = Some(kind);
+            let Some(tok) = tokens.last_mut() else { continue };
+            tok.width += w;
+            match pieces.last_mut() {
+                // Extend the previous piece when it is contiguous text of the same span.
+                Some(p) if tok.end > tok.first && p.span == si && p.end == start => p.end = start + g.len(),
+                _ => {
+                    pieces.push(Piece { span: si, start, end: start + g.len() });
+                    tok.end = pieces.len();
+                }
+            }
+        }
+    }
+    (tokens, pieces)
+}
+
+/// Word-wrap styled `spans` into lines of at most `width` cells.
+///
+/// Breaks at spaces and around wide (CJK/emoji) graphemes; a word longer than `width` is
+/// broken between graphemes; spaces at a break are dropped, leading spaces of the first line
+/// are kept (indentation), trailing spaces are dropped. A wide grapheme that cannot fit even
+/// on an empty line (`width == 1`) is shown as `…`. Adjacent pieces with equal styles are
+/// merged into one span.
+///
+/// Returns no lines when `width == 0`; otherwise at least one (possibly empty) line.
+pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    let mut cur = Line::new();
+    let mut cur_w = 0usize;
+    let mut pending: Option<Token> = None;
+    let (tokens, pieces) = tokenize(spans);
+    for tok in tokens {
+        if tok.space {
+            if cur_w == 0 && !lines.is_empty() {
+                continue;
+            }
+            pending = Some(tok);
+            continue;
+        }
+        let pw = pending.as_ref().map_or(0, |p| p.width);
+        if cur_w + pw + tok.width <= width {
+            for p in
+                pending.take().iter().flat_map(|t| &pieces[t.first..t.end]).chain(&pieces[tok.first..tok.end])
+            {
+                push_piece(&mut cur, spans, p);
+            }
+            cur_w += pw + tok.width;
+            continue;
+        }
+        if tok.width <= width && cur_w > 0 {
+            lines.push(std::mem::take(&mut cur));
+            pending = None;
+            for p in &pieces[tok.first..tok.end] {
+                push_piece(&mut cur, spans, p);
+            }
+            cur_w = tok.width;
+            continue;
+        }
+        // The word does not fit on a line of its own (or we are at a line start with
+        // indentation that leaves no room): break it between graphemes.
+        if cur_w > 0 {
+            if cur_w + pw < width {
+                for p in pending.iter().flat_map(|t| &pieces[t.first..t.end]) {
+                    push_piece(&mut cur, spans, p);
+                }
+                cur_w += pw;
+            } else {
+                lines.push(std::mem::take(&mut cur));
+                cur_w = 0;
+            }
+        }
+        pending = None;
+        for p in &pieces[tok.first..tok.end] {
+            let style = spans[p.span].style;
+            for g in spans[p.span].text[p.start..p.end].graphemes(true) {
+                let gw = grapheme_width(g);
+                if cur_w + gw > width && cur_w > 0 {
+                    lines.push(std::mem::take(&mut cur));
+                    cur_w = 0;
+                }
+                if gw > width {
+                    push_merged(&mut cur, ELLIPSIS, style);
+                    cur_w += 1;
+                } else {
+                    push_merged(&mut cur, g, style);
+                    cur_w += gw;
+                }
+            }
+        }
+    }
+    if !cur.spans.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Cut `text` into lines of at most `width` cells (tabs shown as four spaces): after the
+/// last space that fits when there is one in the second half of the line, else on a
+/// grapheme boundary. No character is dropped, so the popup shows the exact text; only a
+/// window of the lines is drawn.
+pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for raw in text.split('\n') {
+        let line = raw.trim_end_matches('\r').replace('\t', "    ");
+        if str_width(&line) <= width {
+            out.push(line);
+            continue;
+        }
+        // `cur` holds graphemes with their widths; `brk` is the index after the last space.
+        let mut cur: Vec<(&str, usize)> = Vec::new();
+        let (mut w, mut brk) = (0usize, None::<usize>);
+        for g in line.graphemes(true) {
+            let gw = grapheme_width(g);
+            if w + gw > width && !cur.is_empty() {
+                let cut = match brk {
+                    Some(b) if b * 2 >= cur.len() && b < cur.len() => b,
+                    _ => cur.len(),
+                };
+                let rest = cur.split_off(cut);
+                out.push(cur.iter().map(|(g, _)| *g).collect());
+                cur = rest;
+                w = cur.iter().map(|(_, w)| *w).sum();
+                brk = None;
+            }
+            cur.push((g, gw));
+            w += gw;
+            if g == " " {
+                brk = Some(cur.len());
+            }
+        }
+        out.push(cur.iter().map(|(g, _)| *g).collect());
+    }
+    if text.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::text::Role;
+
+    fn plain(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(Line::plain).collect()
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_keeps_styles() {
+        let spans = vec![
+            Span::role("hello ", Role::Text),
+            Span::role("big", Role::Strong),
+            Span::role(" world", Role::Text),
+        ];
+        let lines = wrap(&spans, 9);
+        assert_eq!(plain(&lines), vec!["hello big", "world"]);
+        assert_eq!(lines[0].spans[1].style.role, Role::Strong);
+    }
+
+    #[test]
+    fn wrap_breaks_long_words_and_cjk() {
+        let lines = wrap(&[Span::role("abcdefgh xy", Role::Text)], 3);
+        assert_eq!(plain(&lines), vec!["abc", "def", "gh", "xy"]);
+        let lines = wrap(&[Span::role("中文字符", Role::Text)], 5);
+        assert_eq!(plain(&lines), vec!["中文", "字符"]);
+        let lines = wrap(&[Span::role("中文", Role::Text)], 1);
+        assert_eq!(plain(&lines), vec!["…", "…"]);
+    }
+
+    #[test]
+    fn wrap_width_zero_gives_no_lines() {
+        assert!(wrap(&[Span::role("abc", Role::Text)], 0).is_empty());
+        assert_eq!(plain(&wrap(&[], 4)), vec![""]);
+    }
+
+    #[test]
+    fn wrap_text_breaks_after_spaces_and_keeps_every_character() {
+        let text = "alpha beta gamma delta\nx\n";
+        let lines = wrap_text(text, 12);
+        assert_eq!(lines, ["alpha beta ", "gamma delta", "x"]);
+        assert_eq!(lines.concat(), "alpha beta gamma deltax");
+        // No space in the second half: cut on a grapheme boundary.
+        assert_eq!(wrap_text("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        // Wide graphemes never split.
+        assert_eq!(wrap_text("技能文档", 5), ["技能", "文档"]);
+        assert_eq!(wrap_text("a\tb", 80), ["a    b"]);
+    }
+}

@@ -1,0 +1,102 @@
+//! What `update` asks of the workers ([`Effect`]), queued in the app and run by
+//! [`crate::tui::effects::jobs::run`]; and how a built text is used and delivered.
+
+use std::sync::Arc;
+
+use crate::model::NodeId;
+
+use crate::tui::effects::export::ExportJob;
+use crate::tui::effects::text::{BuiltText, TextJob};
+
+/// A job for a worker, queued by `update` and dispatched by the event loop.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Run `query` (fuzzy titles + BM25) and report with `generation`.
+    Search {
+        /// Generation of the query.
+        generation: u64,
+        /// The query text.
+        query: String,
+    },
+    /// Build a brief or rendered skill(s) on a worker, to preview or to copy.
+    Text {
+        /// [`crate::tui::state::curate::Curate::generation`] of the job.
+        generation: u64,
+        /// What to build.
+        job: Box<TextJob>,
+        /// Preview it or copy it.
+        purpose: TextPurpose,
+    },
+    /// Copy an already built text (from the preview, or after the oversize question).
+    CopyText {
+        /// The text and its sizes.
+        built: Arc<BuiltText>,
+        /// Which path to take.
+        route: CopyRoute,
+    },
+    /// Export the curated selection as a new skill folder.
+    Export(Box<ExportJob>),
+    /// Compute the disclosure layers of a skill or root for its preview.
+    Layers {
+        /// [`crate::tui::state::app::App::data_gen`] of the corpus.
+        generation: u64,
+        /// The skill or root.
+        node: NodeId,
+    },
+    /// Highlight code blocks of the preview of `node` at `width` (those near the window).
+    Highlight {
+        /// Preview cache generation the result belongs to.
+        generation: u64,
+        /// The node previewed.
+        node: NodeId,
+        /// Body width in cells.
+        width: u16,
+        /// `(block index, language, code)` of each block to highlight.
+        blocks: Vec<(usize, String, String)>,
+    },
+    /// Render the preview of a large text node on a worker.
+    Render {
+        /// Preview cache generation the result belongs to.
+        generation: u64,
+        /// The node.
+        node: NodeId,
+        /// Body width in cells.
+        width: u16,
+        /// Search terms to mark.
+        terms: Vec<String>,
+    },
+    /// Start token counting and index building (all roots are loaded).
+    StartBackground,
+    /// Load root `root` again (after a save, an undo or `$EDITOR`) and swap it in.
+    Reload {
+        /// Index into [`crate::tui::state::app::App::specs`] and the corpus roots.
+        root: usize,
+    },
+    /// Suspend the TUI, run `$VISUAL`/`$EDITOR` on `path`, resume, reload `root`.
+    External {
+        /// The file to edit.
+        path: std::path::PathBuf,
+        /// Root to reload afterwards.
+        root: Option<usize>,
+    },
+}
+
+/// What a built text is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextPurpose {
+    /// Show it in the preview popup.
+    Preview,
+    /// Copy it at once (`y`, `Y`).
+    Copy,
+}
+
+/// How to deliver a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyRoute {
+    /// System clipboard, else OSC 52 when within the limit, else ask first.
+    Auto,
+    /// OSC 52 even over the limit (the user said so).
+    Osc52,
+    /// A file.
+    File,
+}

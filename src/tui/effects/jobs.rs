@@ -1,0 +1,369 @@
+//! The one body of every job: [`jobs_for`] turns a queued [`Effect`] into self-contained
+//! [`Job`]s (the data it needs, taken from the app on the UI thread), and [`run`] does the
+//! work and reports [`WorkerMsg`]s through `emit`. The threaded runtime
+//! ([`crate::tui::effects::workers`]) runs each job on a thread; the headless driver
+//! ([`crate::tui::effects::headless`]) runs the same [`run`] inline.
+//!
+//! A job that holds the corpus drops it before it reports its last result, so when that
+//! result arrives the UI holds the only handle again and can extend the corpus in place.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::clipboard::CopyOptions;
+use crate::formats::{LoadOptions, RootSpec};
+use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult};
+use crate::model::{Corpus, NodeId};
+use crate::tokens::{Encoding, TokenCounter};
+use crate::tui::state::app::App;
+
+use super::effect::{CopyRoute, Effect, TextPurpose};
+use super::export::ExportJob;
+use super::msg::WorkerMsg;
+use super::text::{BuiltText, TextJob};
+
+/// One query for the search worker.
+pub struct SearchJob {
+    /// Query generation.
+    pub generation: u64,
+    /// Query text.
+    pub query: String,
+    /// Corpus searched.
+    pub corpus: Arc<Corpus>,
+    /// BM25 index, when built.
+    pub index: Option<Arc<Index>>,
+    /// Fuzzy index, when built.
+    pub fuzzy: Option<Arc<FuzzyIndex>>,
+    /// Hits per group.
+    pub top_k: usize,
+}
+
+impl SearchJob {
+    /// The job for query `query` (generation `generation`) over the app's current corpus and
+    /// indexes.
+    pub fn for_app(app: &App, generation: u64, query: String) -> Self {
+        Self {
+            generation,
+            query,
+            corpus: Arc::clone(&app.corpus),
+            index: app.index.clone(),
+            fuzzy: app.fuzzy.clone(),
+            top_k: app.settings.search.top_k,
+        }
+    }
+}
+
+/// A unit of work with everything it needs (sendable to a thread).
+pub enum Job {
+    /// Load `specs` one root at a time, streaming each corpus as it is ready.
+    Load {
+        /// The roots to load.
+        specs: Vec<RootSpec>,
+        /// Loader options.
+        opts: LoadOptions,
+    },
+    /// Load root number `root` again (after an edit of one of its files).
+    Reload {
+        /// Index of the root in the corpus.
+        root: usize,
+        /// What it was loaded from.
+        spec: RootSpec,
+        /// Loader options.
+        opts: LoadOptions,
+    },
+    /// Count tokens of every text-bearing node, in batches about every 60 ms.
+    CountTokens {
+        /// The corpus.
+        corpus: Arc<Corpus>,
+        /// The encoding.
+        encoding: Encoding,
+        /// Data generation counted.
+        generation: u64,
+    },
+    /// Build the fuzzy title index, then the BM25 index (with progress).
+    BuildIndexes {
+        /// The corpus.
+        corpus: Arc<Corpus>,
+        /// Data generation indexed.
+        generation: u64,
+    },
+    /// Run one query.
+    Search(SearchJob),
+    /// Build a text: for the preview popup, or to copy at once (then delivered like
+    /// [`Job::CopyText`] with [`CopyRoute::Auto`]).
+    Text {
+        /// Generation of the job.
+        generation: u64,
+        /// What to build.
+        job: TextJob,
+        /// Preview or copy.
+        purpose: TextPurpose,
+        /// Clipboard options.
+        opts: CopyOptions,
+    },
+    /// Copy an already built text by `route`.
+    CopyText {
+        /// The text.
+        built: Arc<BuiltText>,
+        /// Which path to take.
+        route: CopyRoute,
+        /// Clipboard options.
+        opts: CopyOptions,
+    },
+    /// Export the curated selection.
+    Export(ExportJob),
+    /// Compute the disclosure layers of `node` (a skill or root).
+    Layers {
+        /// The corpus.
+        corpus: Arc<Corpus>,
+        /// Data generation.
+        generation: u64,
+        /// The node.
+        node: NodeId,
+        /// Token encoding of the counts.
+        encoding: Encoding,
+    },
+    /// Highlight code blocks `(index, language, code)` with `theme`.
+    Highlight {
+        /// Preview cache generation.
+        generation: u64,
+        /// The node previewed.
+        node: NodeId,
+        /// Body width in cells.
+        width: u16,
+        /// The blocks.
+        blocks: Vec<(usize, String, String)>,
+        /// Syntax theme.
+        theme: crate::render::SyntaxTheme,
+    },
+    /// Render the preview of `node` at `width` with `terms` marked (a large text).
+    Render {
+        /// The corpus.
+        corpus: Arc<Corpus>,
+        /// Preview cache generation.
+        generation: u64,
+        /// The node.
+        node: NodeId,
+        /// Body width in cells.
+        width: u16,
+        /// Search terms to mark.
+        terms: Vec<String>,
+    },
+}
+
+impl Job {
+    /// The worker's name in thread names and failure messages.
+    pub fn worker(&self) -> &'static str {
+        match self {
+            Job::Load { .. } | Job::Reload { .. } => "loader",
+            Job::CountTokens { .. } => "tokens",
+            Job::BuildIndexes { .. } => "index",
+            Job::Search(_) => "search",
+            Job::Text { .. } | Job::CopyText { .. } => "clipboard",
+            Job::Export(_) => "export",
+            Job::Layers { .. } => "layers",
+            Job::Highlight { .. } => "highlight",
+            Job::Render { .. } => "preview",
+        }
+    }
+}
+
+/// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
+fn copy_options(app: &App) -> CopyOptions {
+    CopyOptions { osc52_limit: app.settings.clipboard.osc52_limit, ..CopyOptions::default() }
+}
+
+/// The jobs of `effect` over the app's current data: one each, two for
+/// [`Effect::StartBackground`] (counting, indexing), none for [`Effect::External`] (the event
+/// loop runs `$EDITOR` itself) or a reload of a root that does not exist.
+pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
+    let job = match effect {
+        Effect::Search { generation, query } => Job::Search(SearchJob::for_app(app, generation, query)),
+        Effect::Text { generation, job, purpose } => {
+            Job::Text { generation, job: *job, purpose, opts: copy_options(app) }
+        }
+        Effect::CopyText { built, route } => Job::CopyText { built, route, opts: copy_options(app) },
+        Effect::Export(job) => Job::Export(*job),
+        Effect::Layers { generation, node } => {
+            Job::Layers { corpus: Arc::clone(&app.corpus), generation, node, encoding: app.encoding() }
+        }
+        Effect::Highlight { generation, node, width, blocks } => {
+            Job::Highlight { generation, node, width, blocks, theme: app.theme.md.syntax() }
+        }
+        Effect::Render { generation, node, width, terms } => {
+            Job::Render { corpus: Arc::clone(&app.corpus), generation, node, width, terms }
+        }
+        Effect::StartBackground => {
+            let corpus = Arc::clone(&app.corpus);
+            let generation = app.data_gen;
+            return vec![
+                Job::CountTokens { corpus: Arc::clone(&corpus), encoding: app.encoding(), generation },
+                Job::BuildIndexes { corpus, generation },
+            ];
+        }
+        Effect::Reload { root } => match app.specs.get(root) {
+            Some(spec) => Job::Reload { root, spec: spec.clone(), opts: app.load_opts.clone() },
+            None => return Vec::new(),
+        },
+        Effect::External { .. } => return Vec::new(),
+    };
+    vec![job]
+}
+
+/// Do `job`, reporting its results through `emit` in order.
+pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
+    match job {
+        Job::Load { specs, opts } => load(&specs, &opts, emit),
+        Job::Reload { root, spec, opts } => {
+            let corpus = crate::formats::load_root(&spec, &opts, &mut |_| {});
+            emit(WorkerMsg::RootReloaded { root, corpus: Box::new(corpus) });
+        }
+        Job::CountTokens { corpus, encoding, generation } => count_tokens(corpus, encoding, generation, emit),
+        Job::BuildIndexes { corpus, generation } => {
+            let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
+            emit(WorkerMsg::FuzzyReady { generation, fuzzy });
+            let mut last = Instant::now();
+            let index = Index::build(&corpus, &mut |done, total| {
+                if last.elapsed() >= Duration::from_millis(80) {
+                    last = Instant::now();
+                    emit(WorkerMsg::IndexProgress { generation, done: (done, total) });
+                }
+            });
+            drop(corpus);
+            emit(WorkerMsg::IndexReady { generation, index: Arc::new(index) });
+        }
+        Job::Search(job) => {
+            let (content, titles) = run_search(&job);
+            let generation = job.generation;
+            drop(job);
+            emit(WorkerMsg::SearchDone { generation, content, titles });
+        }
+        Job::Text { generation, job, purpose, opts } => {
+            let result = super::text::build(&job);
+            drop(job);
+            match (purpose, result) {
+                (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
+                (TextPurpose::Copy, Ok(built)) => deliver(Arc::new(built), CopyRoute::Auto, &opts, emit),
+                (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
+            }
+        }
+        Job::CopyText { built, route, opts } => deliver(built, route, &opts, emit),
+        Job::Export(job) => {
+            let outcome = super::export::run(&job);
+            drop(job);
+            emit(WorkerMsg::Exported(outcome));
+        }
+        Job::Layers { corpus, generation, node, encoding } => {
+            let view = Arc::new(super::layers::compute(&corpus, node, TokenCounter::new(encoding)));
+            drop(corpus);
+            emit(WorkerMsg::Layers { generation, node, view });
+        }
+        Job::Highlight { generation, node, width, blocks, theme } => {
+            let h = crate::render::Highlighter::shared();
+            let blocks =
+                blocks.into_iter().map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme))).collect();
+            emit(WorkerMsg::Highlighted { generation, node, width, blocks });
+        }
+        Job::Render { corpus, generation, node, width, terms } => {
+            let tokens = crate::tokens::TokenTable::default();
+            let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None);
+            drop(corpus);
+            emit(WorkerMsg::Rendered { generation, doc: Box::new(doc) });
+        }
+    }
+}
+
+/// Load `specs` one root at a time; a root whose loader panics is reported and skipped.
+fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg)) {
+    let total = specs.len();
+    for (i, spec) in specs.iter().enumerate() {
+        let loaded = {
+            let mut last = Instant::now();
+            let mut progress = |files: usize| {
+                if last.elapsed() >= Duration::from_millis(50) {
+                    last = Instant::now();
+                    emit(WorkerMsg::LoadProgress { files });
+                }
+            };
+            catch_unwind(AssertUnwindSafe(|| crate::formats::load_root(spec, opts, &mut progress)))
+        };
+        if let Ok(corpus) = loaded {
+            emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total })
+        } else {
+            let message = format!("{}: loading failed", spec.path.display());
+            emit(WorkerMsg::Failed { worker: "loader", message });
+        }
+    }
+    emit(WorkerMsg::LoadDone);
+}
+
+/// Count tokens of every text-bearing node, reporting a batch about every 60 ms; the last
+/// batch (all counted) is reported after the corpus is dropped.
+fn count_tokens(corpus: Arc<Corpus>, encoding: Encoding, generation: u64, emit: &mut dyn FnMut(WorkerMsg)) {
+    let counter = TokenCounter::new(encoding);
+    counter.warm_up();
+    let ids: Vec<NodeId> =
+        corpus.all_preorder().into_iter().filter(|i| corpus.node(*i).span.is_some()).collect();
+    let total = ids.len();
+    let mut done = 0;
+    let mut pending = Vec::new();
+    let mut last = Instant::now();
+    for chunk in ids.chunks(256) {
+        pending.extend(crate::tokens::count_nodes(&corpus, counter, chunk));
+        done += chunk.len();
+        if last.elapsed() >= Duration::from_millis(60) && done < total {
+            last = Instant::now();
+            let counts = std::mem::take(&mut pending);
+            emit(WorkerMsg::Tokens { generation, counts, done: (done, total) });
+        }
+    }
+    drop(corpus);
+    emit(WorkerMsg::Tokens { generation, counts: pending, done: (total, total) });
+}
+
+/// Run one query: fuzzy titles and (when the index is built) BM25 with prefix expansion;
+/// `key:value` words filter by kind or format field (`status:proposed`).
+pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
+    let opts = SearchOptions { top_k: job.top_k, prefix: true };
+    crate::index::filter::search_all(
+        &job.corpus,
+        job.index.as_deref(),
+        job.fuzzy.as_deref(),
+        &job.query,
+        &opts,
+    )
+}
+
+/// The clipboard chain of the TUI: the system clipboard first; when it fails, a
+/// text within `opts.osc52_limit` goes over OSC 52 (else a file), and a larger one is not
+/// sent before the user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken.
+fn deliver(built: Arc<BuiltText>, route: CopyRoute, opts: &CopyOptions, emit: &mut dyn FnMut(WorkerMsg)) {
+    use crate::clipboard::{CopyOutcome, copy_native, copy_with, save_to_file_as, status_line_with_limit};
+    let status = |o: &CopyOutcome| {
+        let mut s = status_line_with_limit(o, built.bytes, built.tokens, built.encoding, opts.osc52_limit);
+        if !built.left_out.is_empty() {
+            s.push_str(&format!(" · left out {} over the budget", built.left_out.len()));
+        }
+        s
+    };
+    let result = match route {
+        CopyRoute::Auto => {
+            if copy_native(&built.text, opts).is_ok() {
+                Ok(CopyOutcome::Copied)
+            } else if built.text.len() > opts.osc52_limit && opts.osc52 {
+                emit(WorkerMsg::CopyAsk(built));
+                return;
+            } else {
+                copy_with(&built.text, &CopyOptions { native: false, ..opts.clone() })
+            }
+        }
+        CopyRoute::Osc52 => {
+            copy_with(&built.text, &CopyOptions { native: false, oversize_to_file: false, ..opts.clone() })
+        }
+        CopyRoute::File => {
+            save_to_file_as(&built.text, opts.fallback_dir.as_deref(), built.ext).map(CopyOutcome::Saved)
+        }
+    };
+    emit(WorkerMsg::Copied(result.map(|o| status(&o)).map_err(|e| format!("copy failed: {e}"))));
+}

@@ -1,0 +1,179 @@
+//! The preview document: markdown of text nodes rendered by [`crate::render`] (search terms
+//! marked), or a summary view for containers (description, children with sizes, warnings).
+//! Built by `update` (small texts, never in a view) or on a worker (large ones); cached by
+//! (node, width) for the current terms in [`crate::tui::state::preview::PreviewState`].
+
+use crate::model::{Corpus, NodeId, NodeKind};
+use crate::render::{self, Line, RenderOptions, Rendered, Role, Span, terms::Terms};
+use crate::tokens::TokenTable;
+use crate::tui::glyphs;
+use crate::tui::state::preview::{LayerView, PreviewDoc};
+use crate::tui::view::layers::lines as layer_lines;
+use crate::util::human;
+
+use super::layers::wants_layers;
+
+/// Longest text rendered in the preview, in bytes; the rest is announced, not dropped
+/// silently.
+pub const PREVIEW_MAX_BYTES: usize = 1 << 20;
+
+/// Texts longer than this (bytes) are rendered on a worker, so moving the cursor onto a
+/// large file never stalls a frame (a 365 KB file takes ~35 ms to render).
+pub const SYNC_RENDER_MAX_BYTES: usize = 64 * 1024;
+
+/// Most children listed in a container summary.
+const MAX_CHILDREN: usize = 1000;
+
+/// Render the preview of `id` at `width` cells with `terms` marked.
+///
+/// `layers`: the disclosure layers of a skill or root, shown in its summary when given.
+pub fn build(
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    width: u16,
+    terms: &[String],
+    layers: Option<&LayerView>,
+) -> PreviewDoc {
+    let node = corpus.node(id);
+    let rendered =
+        if node.span.is_some() && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir) {
+            let text = corpus.text(id);
+            let cut = floor_char_boundary(text, PREVIEW_MAX_BYTES);
+            let opts = RenderOptions { width, terms: terms.to_vec(), show_frontmatter: true };
+            let mut r = render::render_markdown(&text[..cut], &opts);
+            if cut < text.len() {
+                let note = format!(
+                    "… preview shows the first {} of {}; the rest is in the file",
+                    human::short_bytes(cut as u64),
+                    human::short_bytes(text.len() as u64)
+                );
+                r.lines.push(Line::new());
+                r.line_offsets.push(cut);
+                for l in render::wrap(&[Span::role(note, Role::Dim)], width as usize) {
+                    r.lines.push(l);
+                    r.line_offsets.push(cut);
+                }
+            }
+            r
+        } else {
+            summary(corpus, tokens, id, width, terms, layers)
+        };
+    PreviewDoc { node: Some(id), rendered, pending: false }
+}
+
+/// Whether the preview of `id` is rendered on a worker (a large text).
+pub fn renders_on_worker(corpus: &Corpus, id: NodeId) -> bool {
+    let node = corpus.node(id);
+    node.span.is_some()
+        && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir)
+        && corpus.text(id).len() > SYNC_RENDER_MAX_BYTES
+}
+
+/// The placeholder shown while the worker renders `id`.
+pub fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
+    let note = format!("Rendering {}…", human::short_bytes(corpus.text(id).len() as u64));
+    let lines = render::wrap(&[Span::role(note, Role::Dim)], width as usize);
+    let line_offsets = vec![0; lines.len()];
+    let rendered = Rendered { lines, line_offsets, width, ..Rendered::default() };
+    PreviewDoc { node: Some(id), rendered, pending: true }
+}
+
+fn floor_char_boundary(s: &str, max: usize) -> usize {
+    if s.len() <= max {
+        return s.len();
+    }
+    (0..=max).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0)
+}
+
+/// The summary view of a container: description, children with sizes, warnings.
+fn summary(
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    width: u16,
+    terms: &[String],
+    layers: Option<&LayerView>,
+) -> Rendered {
+    let w = width as usize;
+    let node = corpus.node(id);
+    let mut lines: Vec<Line> = Vec::new();
+    let para = |lines: &mut Vec<Line>, spans: &[Span]| lines.extend(render::wrap(spans, w));
+    if !node.summary.is_empty() {
+        para(&mut lines, &[Span::role(&node.summary, Role::Text)]);
+    }
+    if let Some(d) = node.detail.as_deref().filter(|d| !d.is_empty() && *d != node.summary) {
+        lines.push(Line::new());
+        para(&mut lines, &[Span::role(d, Role::Text)]);
+    }
+    if wants_layers(corpus, id) {
+        if !lines.is_empty() {
+            lines.push(Line::new());
+        }
+        match layers {
+            Some(view) => {
+                for l in layer_lines(view, tokens.encoding.as_str()) {
+                    lines.push(render::truncate_line(&l, w));
+                }
+            }
+            None => lines.push(Line::from_spans(vec![Span::role("Counting disclosure layers…", Role::Dim)])),
+        }
+    }
+    if !node.children.is_empty() {
+        if !lines.is_empty() {
+            lines.push(Line::new());
+        }
+        let n = node.children.len();
+        lines.push(Line::from_spans(vec![Span::role(format!("Contents ({n})"), Role::Heading(2))]));
+        for c in node.children.iter().take(MAX_CHILDREN) {
+            let child = corpus.node(*c);
+            let tok = match tokens.total(*c) {
+                Some(t) => format!("{} tok", human::short_count(t)),
+                None => "… tok".into(),
+            };
+            let sizes = format!("  {} · {tok}", human::short_bytes(child.bytes));
+            let mut l = Line::new();
+            l.push(Span::role(format!("{} ", glyphs::kind(child.kind)), Role::ListMarker));
+            l.push(Span::role(&child.title, Role::Text));
+            if child.flags.is_copy() {
+                l.push(Span::role(" dup", Role::Dim));
+            }
+            l.push(Span::role(sizes, Role::Dim));
+            lines.push(render::truncate_line(&l, w));
+        }
+        if n > MAX_CHILDREN {
+            lines.push(Line::from_spans(vec![Span::role(
+                format!("… and {} more", n - MAX_CHILDREN),
+                Role::Dim,
+            )]));
+        }
+    }
+    let warnings: Vec<String> = corpus
+        .preorder(id)
+        .into_iter()
+        .flat_map(|n| corpus.node(n).warnings.iter().map(|w| w.to_string()))
+        .take(500)
+        .collect();
+    if !warnings.is_empty() {
+        lines.push(Line::new());
+        lines.push(Line::from_spans(vec![Span::role(
+            format!("Warnings ({})", warnings.len()),
+            Role::Heading(2),
+        )]));
+        for warning in &warnings {
+            lines.extend(render::wrap(
+                &[Span::role("! ", Role::ListMarker), Span::role(warning, Role::Text)],
+                w,
+            ));
+        }
+    }
+    let marker = Terms::new(terms);
+    let mut match_lines = Vec::new();
+    for (i, l) in lines.iter_mut().enumerate() {
+        if marker.mark(&mut l.spans) {
+            match_lines.push(i);
+        }
+    }
+    let line_offsets = vec![0; lines.len()];
+    Rendered { lines, line_offsets, match_lines, width, terms: terms.to_vec(), ..Rendered::default() }
+}

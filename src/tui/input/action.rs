@@ -1,0 +1,363 @@
+//! Every user intent as one [`Action`] value (docs/DESIGN.md §6).
+//!
+//! Key handling only maps keys to actions ([`crate::tui::input::keymap`]); [`crate::tui::update`]
+//! alone mutates the app. The serde names (`snake_case`) are the names used in
+//! `assets/keymap.toml`; variants that carry data are produced by the event loop, never by
+//! the keymap.
+
+use serde::Deserialize;
+
+/// One user intent.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Leave skillnav (`q`, `Ctrl-C`).
+    Quit,
+    /// Move the cursor down one row (tree, results) or scroll the preview one line.
+    MoveDown,
+    /// Move the cursor up one row or scroll the preview up one line.
+    MoveUp,
+    /// Jump to the first row / top of the preview.
+    Top,
+    /// Jump to the last row / bottom of the preview.
+    Bottom,
+    /// Expand the node, or drill into its first child when already expanded; on a search
+    /// result, jump to it.
+    Expand,
+    /// Collapse the node, or move to its parent when collapsed or a leaf.
+    Collapse,
+    /// Move the focus to the other pane (tree ↔ preview).
+    FocusNext,
+    /// Select or deselect the node and its subtree (partial selection shows as `◐`).
+    ToggleSelect,
+    /// Copy a brief of the selection (or of the current node when nothing is selected).
+    CopyBrief,
+    /// Focus the search box.
+    SearchOpen,
+    /// Close the popup, leave the search box, or clear the search.
+    Escape,
+    /// Scroll the preview to the next search match.
+    NextMatch,
+    /// Scroll the preview to the previous search match.
+    PrevMatch,
+    /// Scroll the preview down one page.
+    PageDown,
+    /// Scroll the preview up one page.
+    PageUp,
+    /// Scroll the preview down half a page.
+    HalfPageDown,
+    /// Scroll the preview up half a page.
+    HalfPageUp,
+    /// Show or hide the key help.
+    Help,
+    /// Clear and redraw the whole screen (after another program wrote over it).
+    Redraw,
+    /// Search box: jump to the highlighted result.
+    SearchAccept,
+    /// Search box: delete the character before the cursor.
+    SearchBackspace,
+    /// Search box: delete the character under the cursor.
+    SearchDelete,
+    /// Search box: delete the word before the cursor.
+    SearchDeleteWord,
+    /// Search box: clear the query.
+    SearchClear,
+    /// Search box: move the cursor left.
+    SearchLeft,
+    /// Search box: move the cursor right.
+    SearchRight,
+    /// Search box: move the cursor to the start.
+    SearchHome,
+    /// Search box: move the cursor to the end.
+    SearchEnd,
+    /// Edit the frontmatter of the SKILL.md of the current node in the form editor.
+    EditOpen,
+    /// Open the SKILL.md of the current node in `$VISUAL`/`$EDITOR` (default `vi`), then
+    /// reload it.
+    EditExternal,
+    /// Undo the last save made in this session (restores the previous bytes; again redoes).
+    UndoSave,
+    /// Editor: show the diff of the edit and ask to save it.
+    EditorSave,
+    /// Editor: move to the next field (the text area keeps the focus when it had it).
+    NextField,
+    /// Editor: move to the previous field.
+    PrevField,
+    /// Editor: edit the value of the selected field (focus its text area).
+    EditField,
+    /// Editor: add a key (asks for its name; `metadata.x` adds a metadata entry).
+    AddKey,
+    /// Editor: delete the selected key or metadata entry (again restores it).
+    DeleteKey,
+    /// Editor: switch between the form and the raw YAML text.
+    ToggleRaw,
+    /// Editor: switch the validation profile (Claude Code ↔ Agent Skills spec).
+    ToggleProfile,
+    /// Popup: confirm (save the shown diff, discard changes, add the typed key).
+    Confirm,
+    /// Editor: reload the file from disk after a refused save (drops the edits).
+    Reload,
+    /// Show the headings of the current file; `Enter` jumps to one.
+    Outline,
+    /// Load every root again from disk (files changed outside skillnav); the selection,
+    /// exposure levels and cursor follow their node ids.
+    ReloadAll,
+    /// Set the exposure level of the node (inherit → always → on-demand → explicit →
+    /// hidden → inherit); it applies to the subtree unless a descendant sets its own.
+    CycleExposure,
+    /// Switch the token budget to the next preset (then "no budget").
+    CycleBudget,
+    /// Type a custom token budget.
+    CustomBudget,
+    /// Open the brief preview: the exact text, bytes and tokens before copying.
+    BriefPreview,
+    /// Copy the rendered skill of the node (several selected skills: listing + bodies).
+    CopySkill,
+    /// Open the saved selections (recipes).
+    Recipes,
+    /// Export the curated selection as a new Agent Skills folder.
+    Export,
+    /// Brief preview: next layout (md → xml → json).
+    CycleFormat,
+    /// Brief preview: next mode (auto → answer → extract → locate → summarize).
+    CycleMode,
+    /// Brief preview: add or drop the sections retrieved by the search query.
+    ToggleQuery,
+    /// Brief preview: switch between the brief and the rendered skill(s).
+    ToggleKind,
+    /// Brief preview: type the arguments of the rendered skill (`$ARGUMENTS`).
+    SetArgs,
+    /// Brief preview: next listing format before several skills.
+    CycleListing,
+    /// Brief preview: type `${NAME}` values of the rendered skill (`NAME=value …`).
+    SetVars,
+    /// Brief preview: add or drop the `Base directory for this skill:` header.
+    ToggleBaseDir,
+    /// Copy the text shown in the preview.
+    CopyText,
+    /// Save the text (or the OSC 52 oversize copy) to a file instead.
+    SaveFile,
+    /// Recipes: save the current selection, exposure levels and budget under a name.
+    RecipeSave,
+    /// Recipes: delete the recipe under the cursor (asks first).
+    RecipeDelete,
+    /// Search box: type a character (any printable key not bound in search mode).
+    #[serde(skip)]
+    SearchInsert(char),
+    /// A key typed into an editor text area (any key not bound in that mode).
+    #[serde(skip)]
+    TextKey(crate::tui::input::key::KeyChord),
+    /// Text pasted into the search box (newlines become spaces).
+    #[serde(skip)]
+    Paste(String),
+    /// The terminal was resized to (columns, rows).
+    #[serde(skip)]
+    Resize(u16, u16),
+    /// Mouse wheel over the cell (column, row); `down` scrolls forward.
+    #[serde(skip)]
+    ScrollAt {
+        /// Column (0-based).
+        col: u16,
+        /// Row (0-based).
+        row: u16,
+        /// Wheel down (forward) when true.
+        down: bool,
+    },
+    /// Left click on the cell (column, row).
+    #[serde(skip)]
+    ClickAt {
+        /// Column (0-based).
+        col: u16,
+        /// Row (0-based).
+        row: u16,
+    },
+}
+
+impl Action {
+    /// Actions that can be bound in the keymap, in the order the help popup lists them.
+    pub const BINDABLE: [Action; 63] = [
+        Action::MoveDown,
+        Action::MoveUp,
+        Action::Top,
+        Action::Bottom,
+        Action::Expand,
+        Action::Collapse,
+        Action::FocusNext,
+        Action::ToggleSelect,
+        Action::CopyBrief,
+        Action::SearchOpen,
+        Action::NextMatch,
+        Action::PrevMatch,
+        Action::PageDown,
+        Action::PageUp,
+        Action::HalfPageDown,
+        Action::HalfPageUp,
+        Action::Outline,
+        Action::ReloadAll,
+        Action::CycleExposure,
+        Action::CycleBudget,
+        Action::CustomBudget,
+        Action::BriefPreview,
+        Action::CopySkill,
+        Action::Recipes,
+        Action::Export,
+        Action::CycleFormat,
+        Action::CycleMode,
+        Action::ToggleQuery,
+        Action::ToggleKind,
+        Action::SetArgs,
+        Action::CycleListing,
+        Action::SetVars,
+        Action::ToggleBaseDir,
+        Action::CopyText,
+        Action::SaveFile,
+        Action::RecipeSave,
+        Action::RecipeDelete,
+        Action::EditOpen,
+        Action::EditExternal,
+        Action::UndoSave,
+        Action::EditField,
+        Action::NextField,
+        Action::PrevField,
+        Action::AddKey,
+        Action::DeleteKey,
+        Action::ToggleRaw,
+        Action::ToggleProfile,
+        Action::EditorSave,
+        Action::Confirm,
+        Action::Reload,
+        Action::Escape,
+        Action::Help,
+        Action::Redraw,
+        Action::Quit,
+        Action::SearchAccept,
+        Action::SearchBackspace,
+        Action::SearchDelete,
+        Action::SearchDeleteWord,
+        Action::SearchClear,
+        Action::SearchLeft,
+        Action::SearchRight,
+        Action::SearchHome,
+        Action::SearchEnd,
+    ];
+
+    /// One-line description shown in the help popup.
+    pub fn desc(&self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::MoveDown => "move down / scroll down",
+            Action::MoveUp => "move up / scroll up",
+            Action::Top => "go to top",
+            Action::Bottom => "go to bottom",
+            Action::Expand => "expand / drill in / open result",
+            Action::Collapse => "collapse / up to parent",
+            Action::FocusNext => "switch pane",
+            Action::ToggleSelect => "select / deselect subtree",
+            Action::CopyBrief => "copy brief of selection",
+            Action::SearchOpen => "search",
+            Action::Escape => "close / clear",
+            Action::NextMatch => "next match",
+            Action::PrevMatch => "previous match",
+            Action::PageDown => "preview page down",
+            Action::PageUp => "preview page up",
+            Action::HalfPageDown => "preview half page down",
+            Action::HalfPageUp => "preview half page up",
+            Action::Help => "help",
+            Action::Redraw => "redraw the screen",
+            Action::SearchAccept => "jump to result",
+            Action::SearchBackspace => "delete back",
+            Action::SearchDelete => "delete forward",
+            Action::SearchDeleteWord => "delete word",
+            Action::SearchClear => "clear query",
+            Action::SearchLeft => "cursor left",
+            Action::SearchRight => "cursor right",
+            Action::SearchHome => "cursor to start",
+            Action::SearchEnd => "cursor to end",
+            Action::EditOpen => "edit the skill's frontmatter (form)",
+            Action::EditExternal => "open SKILL.md in $EDITOR",
+            Action::UndoSave => "undo the last save (again: redo)",
+            Action::EditorSave => "save: show the diff first",
+            Action::NextField => "next field",
+            Action::PrevField => "previous field",
+            Action::EditField => "edit the field's value",
+            Action::AddKey => "add a key (metadata.x: metadata entry)",
+            Action::DeleteKey => "delete / restore the key",
+            Action::ToggleRaw => "switch form ↔ raw YAML",
+            Action::ToggleProfile => "validation profile claude-code ↔ spec",
+            Action::Confirm => "confirm",
+            Action::Reload => "reload the file (drops edits)",
+            Action::Outline => "outline: the headings of this file",
+            Action::ReloadAll => "reload from disk (files changed outside)",
+            Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
+            Action::CycleBudget => "token budget: next preset / none",
+            Action::CustomBudget => "token budget: type a value",
+            Action::BriefPreview => "preview the brief before copying",
+            Action::CopySkill => "copy rendered skill(s)",
+            Action::Recipes => "saved selections (recipes)",
+            Action::Export => "export the selection as a new skill",
+            Action::CycleFormat => "format md / xml / json",
+            Action::CycleMode => "mode auto / answer / extract / locate / summarize",
+            Action::ToggleQuery => "add / drop the search query's hits",
+            Action::ToggleKind => "brief ↔ rendered skill",
+            Action::SetArgs => "skill arguments ($ARGUMENTS)",
+            Action::CycleListing => "skill listing plain / xml / available-skills",
+            Action::SetVars => "skill variables (${NAME}: NAME=value …)",
+            Action::ToggleBaseDir => "skill base-directory header on / off",
+            Action::CopyText => "copy this text",
+            Action::SaveFile => "save to a file instead",
+            Action::RecipeSave => "save the selection as a recipe",
+            Action::RecipeDelete => "delete the recipe",
+            Action::SearchInsert(_) => "type",
+            Action::TextKey(_) => "type",
+            Action::Paste(_) => "paste",
+            Action::Resize(..) => "resize",
+            Action::ScrollAt { .. } => "mouse wheel",
+            Action::ClickAt { .. } => "mouse click",
+        }
+    }
+
+    /// Short label for the key-hint bar (`select`, `copy`, …).
+    pub fn hint(&self) -> &'static str {
+        match self {
+            Action::ToggleSelect => "select",
+            Action::CopyBrief => "copy",
+            Action::SearchOpen => "search",
+            Action::Help => "help",
+            Action::Quit => "quit",
+            Action::SearchAccept => "open",
+            Action::Escape => "close",
+            Action::NextMatch => "next",
+            Action::FocusNext => "pane",
+            Action::EditOpen => "edit",
+            Action::EditorSave => "save",
+            Action::NextField => "next field",
+            Action::EditField => "edit value",
+            Action::AddKey => "add key",
+            Action::DeleteKey => "delete key",
+            Action::ToggleRaw => "raw/form",
+            Action::ToggleProfile => "profile",
+            Action::Confirm => "confirm",
+            Action::Reload => "reload",
+            Action::Outline => "outline",
+            Action::ReloadAll => "reload",
+            Action::CycleExposure => "expose",
+            Action::CycleBudget => "budget",
+            Action::BriefPreview => "preview",
+            Action::CopySkill => "skill",
+            Action::Recipes => "recipes",
+            Action::CycleFormat => "format",
+            Action::CycleMode => "mode",
+            Action::ToggleQuery => "query hits",
+            Action::ToggleKind => "brief/skill",
+            Action::SetArgs => "args",
+            Action::CycleListing => "listing",
+            Action::SetVars => "vars",
+            Action::ToggleBaseDir => "base dir",
+            Action::CopyText => "copy",
+            Action::SaveFile => "to file",
+            Action::RecipeSave => "save",
+            Action::RecipeDelete => "delete",
+            _ => self.desc(),
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! The whole UI state ([`App`]). Only [`crate::tui::update`] mutates it; views read `&App`.
+//! Side effects the update asks for (worker jobs) are queued in [`App::effects`] and run by
+//! the event loop, so the state machine itself is headless and testable.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::index::{FuzzyIndex, Index};
+use crate::model::{Corpus, NodeId, Selection};
+use crate::tokens::{Encoding, TokenTable};
+use crate::tui::config::Settings;
+use crate::tui::effects::effect::Effect;
+use crate::tui::input::keymap::{Keymap, Mode};
+use crate::tui::state::curate::Curate;
+use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
+use crate::tui::state::editor::Editor;
+use crate::tui::state::msg::Msg;
+use crate::tui::state::outline::Outline;
+use crate::tui::state::popup::Popup;
+use crate::tui::state::preview::{LayerView, PreviewState};
+use crate::tui::state::search::SearchState;
+use crate::tui::state::tree::TreeState;
+use crate::tui::theme::UiTheme;
+use crate::util::human;
+
+/// Which pane has the focus in [`Mode::Normal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The left pane (tree or search results).
+    Left,
+    /// The preview.
+    Preview,
+}
+
+/// The last save made in the editor, kept for `u` (undo; undoing again redoes).
+#[derive(Clone, Debug)]
+pub struct SavedEdit {
+    /// What the save did (holds the previous bytes).
+    pub report: crate::frontmatter::SaveReport,
+    /// Root of the file (reloaded after an undo).
+    pub root: Option<usize>,
+    /// Path shown in messages.
+    pub shown: String,
+    /// Whether `report` is an undo (so `u` now redoes the save).
+    pub undone: bool,
+}
+
+/// Background progress shown in the status bar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Loading: `(files read, roots done, roots total)` while loading.
+    pub loading: Option<(usize, usize, usize)>,
+    /// Indexing: `(documents done, total)` while building the BM25 index.
+    pub indexing: Option<(usize, usize)>,
+    /// Counting tokens: `(nodes counted, total)` while counting.
+    pub counting: Option<(usize, usize)>,
+}
+
+/// What the loader sent that is not yet part of the corpus (see
+/// `crate::tui::update::apply::merge_loaded`), in arrival order.
+#[derive(Debug)]
+pub enum Loaded {
+    /// A loaded root, to be appended.
+    Root(Corpus),
+    /// Root number `.0` loaded again, to be swapped in.
+    Reloaded(usize, Corpus),
+    /// Every root is loaded.
+    Done,
+}
+
+/// The UI state.
+pub struct App {
+    /// All loaded roots (grows while loading).
+    pub corpus: Arc<Corpus>,
+    /// Loader results waiting for the workers to release `corpus` (appended in place then,
+    /// never by copying it).
+    pub loaded: VecDeque<Loaded>,
+    /// Bumped whenever `corpus` changes; worker results of older data are dropped.
+    pub data_gen: u64,
+    /// Token counts in `encoding`.
+    pub tokens: TokenTable,
+    /// The user's selection.
+    pub selection: Selection,
+    /// Σ tokens a brief of the selection holds (selected units that are not `hidden`, plus
+    /// `always` units; [`crate::curate::units::brief_tokens`]) and whether all of it is counted
+    /// (kept up to date by `update`, so drawing never walks the corpus).
+    pub selection_tokens: (u64, bool),
+    /// BM25 index, once built.
+    pub index: Option<Arc<Index>>,
+    /// Fuzzy title index, once built.
+    pub fuzzy: Option<Arc<FuzzyIndex>>,
+    /// Keymaps.
+    pub keymap: Keymap,
+    /// Settings.
+    pub settings: Settings,
+    /// Styles of UI elements and markdown roles.
+    pub theme: UiTheme,
+    /// The popups open over the panes, bottom first (the last one gets the keys).
+    pub popups: Vec<Popup>,
+    /// Focused pane in normal mode.
+    pub focus: Focus,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Tree pane.
+    pub tree: TreeState,
+    /// Search box and results.
+    pub search: SearchState,
+    /// Preview pane.
+    pub preview: PreviewState,
+    /// Background progress.
+    pub progress: Progress,
+    /// Last status message (last action, error, warning).
+    pub status: String,
+    /// Warnings collected from config and load (shown in the status line count).
+    pub warnings: Vec<String>,
+    /// Whether a copy is running.
+    pub copying: bool,
+    /// Set by [`crate::tui::input::action::Action::Quit`].
+    pub quit: bool,
+    /// Clear the terminal before the next draw ([`crate::tui::input::action::Action::Redraw`]).
+    pub redraw: bool,
+    /// Jobs for the workers, drained by the event loop.
+    pub effects: Vec<Effect>,
+    /// Follow-ups one handler asked of another, routed by `update` after it.
+    pub followups: Vec<Msg>,
+    /// The last save of this session (`u` undoes it).
+    pub last_save: Option<SavedEdit>,
+    /// What each root was loaded from (index = root position), for reloads after edits.
+    pub specs: Vec<crate::formats::RootSpec>,
+    /// Loader options used for reloads.
+    pub load_opts: crate::formats::LoadOptions,
+    /// Exposure levels, budget, brief settings, recipes and their popups.
+    pub curate: Curate,
+    /// Disclosure layers of skills and roots, computed on a worker for their previews.
+    pub layers: HashMap<NodeId, Arc<LayerView>>,
+}
+
+impl App {
+    /// A new app over `corpus` (possibly empty while loading).
+    pub fn new(
+        corpus: Corpus,
+        encoding: Encoding,
+        keymap: Keymap,
+        settings: Settings,
+        theme: UiTheme,
+    ) -> App {
+        let tokens = TokenTable::empty(encoding, &corpus);
+        let curate = Curate::new(&settings);
+        let mut app = App {
+            corpus: Arc::new(corpus),
+            loaded: VecDeque::new(),
+            data_gen: 0,
+            tokens,
+            selection: Selection::new(),
+            selection_tokens: (0, true),
+            index: None,
+            fuzzy: None,
+            keymap,
+            settings,
+            theme,
+            popups: Vec::new(),
+            focus: Focus::Left,
+            size: (80, 24),
+            tree: TreeState::default(),
+            search: SearchState::default(),
+            preview: PreviewState::default(),
+            progress: Progress::default(),
+            status: String::new(),
+            warnings: Vec::new(),
+            copying: false,
+            quit: false,
+            redraw: false,
+            effects: Vec::new(),
+            followups: Vec::new(),
+            last_save: None,
+            specs: Vec::new(),
+            load_opts: crate::formats::LoadOptions::default(),
+            curate,
+            layers: HashMap::new(),
+        };
+        for r in app.corpus.roots.clone() {
+            app.tree.expanded.insert(r);
+        }
+        app.tree.rebuild(&app.corpus);
+        app
+    }
+
+    /// The keymap mode: the top popup's, else the search box's while it has the focus,
+    /// else normal.
+    pub fn mode(&self) -> Mode {
+        match self.popups.last() {
+            Some(p) => p.mode(),
+            None if self.search.active => Mode::Search,
+            None => Mode::Normal,
+        }
+    }
+
+    /// The keymap mode under the top popup (what closing it returns to).
+    pub fn mode_below(&self) -> Mode {
+        match self.popups.len().checked_sub(2).and_then(|i| self.popups.get(i)) {
+            Some(p) => p.mode(),
+            None if self.search.active => Mode::Search,
+            None => Mode::Normal,
+        }
+    }
+
+    /// The brief preview popup, when open (under a prompt or question too).
+    pub fn brief_preview(&self) -> Option<&PreviewPopup> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Brief(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The brief preview popup, when open, to change.
+    pub fn brief_preview_mut(&mut self) -> Option<&mut PreviewPopup> {
+        self.popups.iter_mut().rev().find_map(|p| match p {
+            Popup::Brief(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The recipe list, when open.
+    pub fn recipe_list(&self) -> Option<&RecipeList> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Recipes(l) => Some(l),
+            _ => None,
+        })
+    }
+
+    /// The one-line prompt, when open.
+    pub fn input_box(&self) -> Option<&InputBox> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Input(i) => Some(&**i),
+            _ => None,
+        })
+    }
+
+    /// The question, when open.
+    pub fn question(&self) -> Option<&Ask> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Ask(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// The frontmatter editor, when open.
+    pub fn editor(&self) -> Option<&Editor> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Editor(e) => Some(&**e),
+            _ => None,
+        })
+    }
+
+    /// The outline, when open.
+    pub fn outline(&self) -> Option<&Outline> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Outline(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    /// The token encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.tokens.encoding
+    }
+
+    /// The node the preview should show: the selected hit while results are shown, else the
+    /// tree cursor.
+    pub fn current_node(&self) -> Option<NodeId> {
+        if self.search.showing {
+            if let Some(h) = self.search.view.hit(self.search.selected) {
+                return Some(h.node);
+            }
+        }
+        self.tree.current()
+    }
+
+    /// `sel N · 4.2k tok` (`…` while some selected part is still uncounted).
+    pub fn selection_summary(&self) -> String {
+        let (tokens, complete) = self.selection_tokens;
+        let more = if complete { "" } else { "…" };
+        format!("sel {} · {}{more} tok", self.selection.len(), human::short_count(tokens))
+    }
+
+    /// Terms to mark in the preview: the index terms of the last answered query, or its
+    /// words when only titles matched; none once the query is cleared.
+    pub fn highlight_terms(&self) -> Vec<String> {
+        let v = &self.search.view;
+        if self.search.query.trim().is_empty() {
+            Vec::new()
+        } else if !v.terms.is_empty() {
+            v.terms.clone()
+        } else {
+            v.query.split_whitespace().map(str::to_lowercase).collect()
+        }
+    }
+}

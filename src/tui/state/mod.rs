@@ -1,0 +1,14 @@
+//! Plain UI data: the [`app::App`] (sub-states, status, effects queue) and the state of
+//! each feature. Nothing here takes `&mut App` or runs work; the mutators live in
+//! [`crate::tui::update`].
+
+pub mod app;
+pub mod curate;
+pub mod editor;
+pub mod msg;
+pub mod outline;
+pub mod popup;
+pub mod preview;
+pub mod results;
+pub mod search;
+pub mod tree;

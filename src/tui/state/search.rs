@@ -1,0 +1,71 @@
+//! The search box and its results: the query, its generation, the answered hits and the
+//! list cursor.
+
+use crate::index::Hit;
+
+/// Results of the current query, as shown in the left pane.
+#[derive(Clone, Debug, Default)]
+pub struct SearchView {
+    /// The query these results answer.
+    pub query: String,
+    /// Content hits (BM25), best first.
+    pub content: Vec<Hit>,
+    /// Title hits (fuzzy), best first.
+    pub titles: Vec<Hit>,
+    /// Matched index terms (for highlighting in the preview).
+    pub terms: Vec<String>,
+    /// `(typed, suggested)` pairs.
+    pub did_you_mean: Vec<(String, String)>,
+}
+
+impl SearchView {
+    /// All hits in list order: content group, then title group.
+    pub fn hit(&self, i: usize) -> Option<&Hit> {
+        self.content.get(i).or_else(|| self.titles.get(i.checked_sub(self.content.len())?))
+    }
+
+    /// Number of selectable hits.
+    pub fn len(&self) -> usize {
+        self.content.len() + self.titles.len()
+    }
+
+    /// Whether there are no hits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The search box and its results.
+#[derive(Clone, Debug, Default)]
+pub struct SearchState {
+    /// The query text.
+    pub query: String,
+    /// Cursor position in `query` (a char index).
+    pub cursor: usize,
+    /// Generation of the latest query sent to the worker.
+    pub generation: u64,
+    /// Results of the latest answered query.
+    pub view: SearchView,
+    /// Whether the latest query is still running.
+    pub pending: bool,
+    /// Selected hit (index into [`SearchView::hit`]).
+    pub selected: usize,
+    /// First visible list row.
+    pub offset: usize,
+    /// Whether the left pane shows results (else the tree).
+    pub showing: bool,
+    /// Whether the search box has the focus (letters type into it).
+    pub active: bool,
+}
+
+impl SearchState {
+    /// Move the selected hit by `delta`, clamped to the list (no-op when it is empty).
+    pub fn move_hit(&mut self, delta: isize) {
+        let n = self.view.len();
+        if n == 0 {
+            return;
+        }
+        let max = n as isize - 1;
+        self.selected = (self.selected as isize).saturating_add(delta).clamp(0, max) as usize;
+    }
+}

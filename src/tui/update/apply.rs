@@ -1,0 +1,343 @@
+//! Applying worker results to the app: loaded roots, token counts, indexes, search
+//! results, highlighted code, copy outcomes and failures. Results of a stale generation
+//! are dropped.
+
+use std::sync::Arc;
+
+use crate::model::{Corpus, NodeId};
+use crate::render::{self, Line};
+use crate::tui::effects::effect::Effect;
+use crate::tui::effects::msg::WorkerMsg;
+use crate::tui::state::app::{App, Loaded};
+use crate::tui::state::curate::Question;
+use crate::tui::state::msg::Msg;
+use crate::tui::state::preview::PreviewDoc;
+use crate::tui::state::search::SearchView;
+use crate::util::human;
+
+use super::{brief, curate, export, recipes, reload};
+
+/// Apply one worker result (stale generations are dropped).
+pub fn apply(app: &mut App, msg: WorkerMsg) {
+    match msg {
+        WorkerMsg::LoadProgress { files } => {
+            let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
+            app.progress.loading = Some((files, done, total));
+        }
+        WorkerMsg::RootLoaded { corpus, done, total } => {
+            let files = app.progress.loading.map_or(0, |l| l.0);
+            app.progress.loading = Some((files, done, total));
+            app.loaded.push_back(Loaded::Root(*corpus));
+            merge_loaded(app);
+        }
+        WorkerMsg::RootReloaded { root, corpus } => {
+            app.loaded.push_back(Loaded::Reloaded(root, *corpus));
+            merge_loaded(app);
+        }
+        WorkerMsg::LoadDone => {
+            app.loaded.push_back(Loaded::Done);
+            merge_loaded(app);
+        }
+        WorkerMsg::Tokens { generation, counts, done } => {
+            if generation != app.data_gen {
+                return;
+            }
+            for (id, n) in counts {
+                app.tokens.set_own(id, n);
+            }
+            app.tokens.aggregate(&app.corpus);
+            curate::recount(app);
+            app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
+            // Container summaries list child token sizes: re-render the shown one.
+            let corpus = Arc::clone(&app.corpus);
+            app.preview.forget(|n| corpus.node(n).span.is_some());
+            if app.preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
+                app.preview.doc = None;
+            }
+        }
+        WorkerMsg::FuzzyReady { generation, fuzzy } => {
+            if generation == app.data_gen {
+                app.fuzzy = Some(fuzzy);
+                rerun_query(app);
+            }
+        }
+        WorkerMsg::IndexProgress { generation, done } => {
+            if generation == app.data_gen {
+                app.progress.indexing = Some(done);
+            }
+        }
+        WorkerMsg::IndexReady { generation, index } => {
+            if generation == app.data_gen {
+                app.index = Some(index);
+                app.progress.indexing = None;
+                rerun_query(app);
+            }
+        }
+        WorkerMsg::SearchDone { generation, content, titles } => {
+            if generation != app.search.generation {
+                return;
+            }
+            app.search.pending = false;
+            app.search.view = SearchView {
+                query: app.search.query.clone(),
+                content: content.hits,
+                titles,
+                terms: content.terms,
+                did_you_mean: content.did_you_mean,
+            };
+            app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
+            // Only the query's hits in a brief change the total: not on every keystroke.
+            if app.curate.with_query {
+                curate::recount(app);
+            }
+        }
+        WorkerMsg::Copied(result) => {
+            app.copying = false;
+            let note = std::mem::take(&mut app.curate.copy_note);
+            app.status = match result {
+                Ok(s) => s + &note,
+                Err(e) => e,
+            };
+        }
+        WorkerMsg::TextBuilt { generation, result } => brief::apply_preview(app, generation, result),
+        WorkerMsg::CopyAsk(built) => {
+            app.copying = false;
+            app.status = format!(
+                "The system clipboard is not available and {} is over the OSC 52 limit of {}",
+                human::short_bytes(built.bytes),
+                human::short_bytes(app.settings.clipboard.osc52_limit as u64)
+            );
+            app.followups.push(Msg::Ask(Question::Oversize(built)));
+        }
+        WorkerMsg::Exported(outcome) => export::apply(app, outcome),
+        WorkerMsg::Layers { generation, node, view } => {
+            if generation == app.data_gen {
+                app.layers.insert(node, view);
+                app.preview.forget(|n| n != node);
+                if app.preview.node == Some(node) {
+                    app.preview.doc = None;
+                }
+            }
+        }
+        WorkerMsg::Rendered { generation, doc } => apply_rendered(app, generation, *doc),
+        WorkerMsg::Highlighted { generation, node, width, blocks } => {
+            apply_highlight(app, generation, node, width, blocks);
+        }
+        WorkerMsg::Failed { worker, message } => {
+            if worker == "clipboard" {
+                app.copying = false;
+            }
+
+            app.status = format!("{worker} worker failed: {message}");
+        }
+    }
+}
+
+/// Take in what the loader sent, in order, as far as it can be done without copying the
+/// corpus: a loaded root is appended in place only while the UI holds the only handle to
+/// the corpus (a worker still running a query, a brief or a preview holds another and drops
+/// it before its result arrives, so the next result or key comes back here). A reload waits
+/// behind the roots loaded before it.
+pub fn merge_loaded(app: &mut App) {
+    while let Some(next) = app.loaded.pop_front() {
+        let taken = match next {
+            Loaded::Root(corpus) => {
+                if let Some(c) = Arc::get_mut(&mut app.corpus) {
+                    let (first_new, first_node) = (c.roots.len(), c.len());
+                    c.append(corpus);
+                    root_appended(app, first_new, first_node);
+                    true
+                } else {
+                    app.loaded.push_front(Loaded::Root(corpus));
+                    false
+                }
+            }
+            Loaded::Reloaded(root, corpus) => {
+                root_reloaded(app, root, corpus);
+                true
+            }
+            Loaded::Done => {
+                let done = load_done(app);
+                if !done {
+                    app.loaded.push_front(Loaded::Done);
+                }
+                done
+            }
+        };
+        if !taken {
+            return;
+        }
+    }
+}
+
+/// The roots from `first_new` (nodes from `first_node`) were appended: grow the token
+/// table, expand them, take their warnings and exposure levels.
+fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
+    clear_layers(app);
+    app.data_gen += 1;
+    app.tokens.resize(&app.corpus);
+    let corpus = Arc::clone(&app.corpus);
+    for r in &corpus.roots[first_new..] {
+        app.tree.expanded.insert(*r);
+        for w in &corpus.node(*r).warnings {
+            app.warnings.push(w.to_string());
+        }
+    }
+    // A single root with a single child (a skill folder) opens one level deeper.
+    if corpus.roots.len() == 1 {
+        if let [only] = corpus.node(corpus.roots[0]).children.as_slice() {
+            app.tree.expanded.insert(*only);
+        }
+    }
+    app.tree.rebuild(&corpus);
+    app.preview.invalidate();
+    curate::on_loaded(app, first_node);
+}
+
+/// Root number `root` was loaded again: swap it in.
+fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
+    clear_layers(app);
+    reload::apply_reloaded(app, root, corpus);
+    if app.status.is_empty() || app.status.starts_with("Reloading ") {
+        let title = app.corpus.roots.get(root).map(|r| app.corpus.node(*r).title.clone());
+        app.status = format!("Reloaded {} from disk", title.unwrap_or_default());
+    }
+}
+
+/// Every root is loaded: resolve the scopes across roots and start counting and indexing.
+/// `false` (nothing done) while a worker still holds the corpus the scopes must change.
+fn load_done(app: &mut App) -> bool {
+    if app.corpus.roots.len() > 1 || app.load_opts.namespace {
+        // Same-named skills across scopes: mark the losers `shadowed` (docs/FORMATS.md §5.2).
+        let Some(corpus) = Arc::get_mut(&mut app.corpus) else { return false };
+        if app.load_opts.namespace {
+            crate::formats::namespace_skills(corpus);
+        }
+        crate::formats::resolve_scopes(corpus, app.load_opts.first_wins);
+        clear_layers(app);
+        app.preview.invalidate();
+    }
+    app.progress.loading = None;
+    let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
+    app.progress.counting = (texts > 0).then_some((0, texts));
+    app.effects.push(Effect::StartBackground);
+    recipes::on_load_done(app);
+    let n = app.corpus.len();
+    if app.status.is_empty() {
+        let roots = app.corpus.roots.len();
+        let plural = if roots == 1 { "" } else { "s" };
+        app.status = format!("Loaded {roots} root{plural} · {n} nodes");
+    }
+    true
+}
+
+/// Drop the disclosure layers computed on an older corpus.
+fn clear_layers(app: &mut App) {
+    app.layers.clear();
+    app.preview.layers_requested.clear();
+}
+
+/// Re-run the current query (an index became available).
+fn rerun_query(app: &mut App) {
+    if !app.search.query.trim().is_empty() {
+        app.search.generation += 1;
+        app.search.pending = true;
+        app.effects
+            .push(Effect::Search { generation: app.search.generation, query: app.search.query.clone() });
+    }
+}
+
+/// Store a document rendered by the worker and show it when it is the one awaited.
+/// Results of an older cache generation are dropped.
+pub fn apply_rendered(app: &mut App, generation: u64, doc: PreviewDoc) {
+    let p = &mut app.preview;
+    let (Some(node), width) = (doc.node, doc.rendered.width) else { return };
+    if generation != p.generation {
+        return;
+    }
+    let doc = Arc::new(doc);
+    p.store((node, width), Arc::clone(&doc));
+    if p.doc.as_ref().is_some_and(|d| d.pending && d.node == Some(node) && d.rendered.width == width) {
+        p.doc = Some(doc);
+    }
+}
+
+/// Swap highlighted code lines into the cached document of (`node`, `width`) and, when it
+/// is the one shown, into the preview. Results of an older cache generation are dropped.
+pub fn apply_highlight(
+    app: &mut App,
+    generation: u64,
+    node: NodeId,
+    width: u16,
+    blocks: Vec<(usize, Vec<Line>)>,
+) {
+    let p = &mut app.preview;
+    if generation != p.generation {
+        return;
+    }
+    let Some(cached) = p.cache.get_mut(&(node, width)) else { return };
+    // The shown document is this one: let go of it first, so the lines change in place.
+    let shown = p.doc.take_if(|d| Arc::ptr_eq(d, cached)).is_some();
+    let d = Arc::make_mut(cached);
+    for (i, lines) in blocks {
+        render::apply(&mut d.rendered, i, lines, width);
+    }
+    if shown || p.doc.as_ref().is_some_and(|d| d.node == Some(node) && d.rendered.width == width) {
+        p.doc = Some(Arc::clone(cached));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Node, NodeKind, Source, TextSpan};
+    use crate::tokens::Encoding;
+    use crate::tui::config::Settings;
+    use crate::tui::input::keymap::Keymap;
+    use crate::tui::theme::UiTheme;
+
+    fn one_root(label: &str, text: &str) -> Corpus {
+        let mut c = Corpus::new();
+        let src = c.add_source(Source::virtual_text(text.to_string()));
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
+        let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
+        f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+        c.add_child(root, f);
+        c.finalize();
+        c
+    }
+
+    fn app() -> App {
+        let theme = UiTheme::new(crate::render::Theme::dark(), false);
+        App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme)
+    }
+
+    #[test]
+    fn a_root_loaded_while_a_worker_holds_the_corpus_waits_and_is_appended_in_place() {
+        let mut app = app();
+        apply(
+            &mut app,
+            WorkerMsg::RootLoaded { corpus: Box::new(one_root("a", "first")), done: 1, total: 2 },
+        );
+        assert_eq!(app.corpus.roots.len(), 1);
+        // A worker (a query, a brief) holds the corpus: the next root waits instead of a copy.
+        let held = Arc::clone(&app.corpus);
+        let before = Arc::as_ptr(&app.corpus);
+        apply(
+            &mut app,
+            WorkerMsg::RootLoaded { corpus: Box::new(one_root("b", "second")), done: 2, total: 2 },
+        );
+        apply(&mut app, WorkerMsg::LoadDone);
+        assert_eq!((app.corpus.roots.len(), app.loaded.len()), (1, 2));
+        assert_eq!(app.progress.loading, Some((0, 2, 2)), "progress is shown at once");
+        assert!(app.effects.is_empty(), "counting waits for the roots");
+        // The worker is done: the waiting root and the end of loading go in, in place.
+        drop(held);
+        merge_loaded(&mut app);
+        assert_eq!((app.corpus.roots.len(), app.loaded.len()), (2, 0));
+        assert_eq!(Arc::as_ptr(&app.corpus), before, "appended in place, not copied");
+        assert_eq!(app.progress.loading, None);
+        assert_eq!(app.effects, vec![Effect::StartBackground]);
+        assert_eq!(app.corpus.text(app.corpus.node(app.corpus.roots[1]).children[0]), "second");
+    }
+}

@@ -1,0 +1,57 @@
+//! Mouse: the wheel scrolls the pane under the pointer, a click selects a row or focuses
+//! a pane (positions are hit-tested against the same layout the views draw with).
+
+use crate::tui::input::keymap::Mode;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::state::msg::Msg;
+use crate::tui::state::popup::Popup;
+use crate::tui::state::results::{self, ResultRow};
+use crate::tui::view::layout::areas;
+
+/// Lines the mouse wheel scrolls per notch.
+const WHEEL_LINES: isize = 3;
+
+/// The mouse wheel at (`col`, `row`): scroll the pane under the pointer.
+pub fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
+    let a = areas(app);
+    let d = if down { WHEEL_LINES } else { -WHEEL_LINES };
+    let pos = ratatui::layout::Position { x: col, y: row };
+    if a.left.contains(pos) {
+        if app.search.showing {
+            app.search.move_hit(d);
+        } else {
+            app.tree.move_by(d);
+        }
+    } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
+        app.preview.scroll_by(d);
+    } else if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
+        *scroll = (*scroll as isize + d).max(0) as usize;
+    }
+}
+
+/// A left click at (`col`, `row`): focus the search box, select a row or focus a pane.
+pub fn mouse_click(app: &mut App, col: u16, row: u16) {
+    if app.mode() == Mode::Help {
+        return;
+    }
+    let a = areas(app);
+    let pos = ratatui::layout::Position { x: col, y: row };
+    if a.top.contains(pos) {
+        app.followups.push(Msg::OpenSearch);
+    } else if a.left.contains(pos) {
+        app.focus = Focus::Left;
+        let line = (row - a.left.y) as usize;
+        if app.search.showing {
+            app.search.active = false;
+            let rows = results::rows(&app.search.view);
+            if let Some(ResultRow::Hit(i)) = rows.get(app.search.offset + line) {
+                app.search.selected = *i;
+            }
+        } else if app.tree.offset + line < app.tree.rows.len() {
+            app.tree.cursor = app.tree.offset + line;
+        }
+    } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
+        app.search.active = false;
+        app.focus = Focus::Preview;
+    }
+}

@@ -1,0 +1,133 @@
+//! Keeping the view in step after every update: cursors visible, the preview on the current
+//! node (documents fetched, built or asked of a worker, code blocks highlighted near the
+//! window), the brief preview wrapped at its width and the help scroll in range.
+
+use std::sync::Arc;
+
+use crate::model::NodeId;
+use crate::tui::effects::effect::Effect;
+use crate::tui::effects::layers::wants_layers;
+use crate::tui::effects::preview_doc::{build, placeholder, renders_on_worker};
+use crate::tui::state::app::App;
+use crate::tui::state::popup::Popup;
+use crate::tui::state::preview::PreviewDoc;
+use crate::tui::state::results;
+use crate::tui::view::layout::{areas, help_len, help_page};
+
+use super::brief;
+
+/// Keep cursors visible and the preview on the current node.
+pub fn sync(app: &mut App) {
+    let a = areas(app);
+    app.tree.clamp();
+    app.tree.scroll_to_cursor(a.left.height as usize);
+    let h = a.left.height as usize;
+    if h > 0 && !app.search.view.is_empty() {
+        let row = results::row_of_hit(&app.search.view, app.search.selected);
+        // Keep the group header above the first hit visible.
+        let top = if app.search.selected == 0 { 0 } else { row };
+        if top < app.search.offset {
+            app.search.offset = top;
+        } else if row >= app.search.offset + h {
+            app.search.offset = row + 1 - h;
+        }
+    } else {
+        app.search.offset = 0;
+    }
+    sync_preview(app, a.preview.width, a.preview.height as usize);
+    brief::sync(app);
+    let max_help = help_len(app).saturating_sub(help_page(app));
+    if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
+        *scroll = (*scroll).min(max_help);
+    }
+}
+
+/// Keep the preview on the current node at `width`×`height`: fetch or build the document,
+/// reset or keep the scroll, and ask for highlighting of visible code blocks.
+fn sync_preview(app: &mut App, width: u16, height: usize) {
+    let node = app.current_node();
+    let terms = app.highlight_terms();
+    let p = &mut app.preview;
+    if p.terms != terms {
+        p.terms = terms.clone();
+        p.invalidate();
+    }
+    let Some(id) = node.filter(|_| width > 0) else {
+        p.doc = None;
+        p.node = node;
+        return;
+    };
+    let changed_node = p.node != Some(id);
+    let stale = p.doc.as_ref().is_none_or(|d| d.node != Some(id) || d.rendered.width != width);
+    if changed_node || stale {
+        let doc = match p.cache.get(&(id, width)) {
+            Some(d) => Arc::clone(d),
+            None if renders_on_worker(&app.corpus, id) => {
+                let generation = p.generation;
+                app.effects.push(Effect::Render { generation, node: id, width, terms: terms.clone() });
+                Arc::new(placeholder(&app.corpus, id, width))
+            }
+            None => {
+                let layers = app.layers.get(&id).cloned();
+                if layers.is_none() && p.layers_requested.insert(id) && wants_layers(&app.corpus, id) {
+                    app.effects.push(Effect::Layers { generation: app.data_gen, node: id });
+                }
+                let d = Arc::new(build(&app.corpus, &app.tokens, id, width, &terms, layers.as_deref()));
+                if p.cache.len() >= 64 {
+                    p.invalidate();
+                }
+                p.store((id, width), Arc::clone(&d));
+                d
+            }
+        };
+        p.doc = Some(doc);
+        if changed_node {
+            p.scroll = 0;
+            p.match_ix = None;
+        }
+        p.node = Some(id);
+    }
+    let Some(doc) = p.doc.clone() else { return };
+    if doc.pending {
+        return;
+    }
+    if p.want_first_match {
+        p.want_first_match = false;
+        if let Some(first) = doc.matches().first() {
+            p.scroll = first.saturating_sub(height / 3);
+            p.match_ix = Some(0);
+        }
+    }
+    p.scroll = p.scroll.min(doc.len().saturating_sub(height.max(1)));
+    request_highlight(app, &doc, id, width, height);
+}
+
+/// Ask for highlighting of code blocks within a page above and below the window.
+fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u16, height: usize) {
+    let asked = app.preview.requested.get(&(id, width));
+    let lo = app.preview.scroll.saturating_sub(height);
+    let hi = app.preview.scroll + 2 * height.max(1);
+    let wanted: Vec<(usize, String, String)> = doc
+        .rendered
+        .code_blocks
+        .iter()
+        .enumerate()
+        .filter(|(i, b)| {
+            !asked.is_some_and(|a| a.contains(i))
+                && b.first_line < hi
+                && b.first_line + b.line_count > lo
+                && !b.lang.is_empty()
+        })
+        .map(|(i, b)| (i, b.lang.clone(), b.code.clone()))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    app.preview.requested.entry((id, width)).or_default().extend(wanted.iter().map(|w| w.0));
+    app.effects.push(Effect::Highlight {
+        generation: app.preview.generation,
+        node: id,
+        width,
+        blocks: wanted,
+    });
+}

@@ -1,0 +1,107 @@
+//! The disclosure-layers section of a skill's or root's preview summary: a heading, one
+//! row per layer with its tokens and a note (skill), or the always-loaded listing cost and
+//! one row per skill (root).
+
+use crate::render::{Line, Role, Span};
+use crate::tui::state::preview::LayerView;
+use crate::util::human;
+
+fn row(label: String, tokens: String, note: String, label_w: usize) -> Line {
+    let mut l = Line::new();
+    l.push(Span::role("  ", Role::Text));
+    let pad = label_w.saturating_sub(crate::render::width::str_width(&label));
+    l.push(Span::role(format!("{label}{}", " ".repeat(pad)), Role::Text));
+    l.push(Span::role(format!("{tokens:>9}"), Role::Strong));
+    if !note.is_empty() {
+        l.push(Span::role(format!("  {note}"), Role::Dim));
+    }
+    l
+}
+
+fn tok(n: u64) -> String {
+    format!("{} tok", human::short_count(n))
+}
+
+/// The section lines: a heading, one row per layer, and the total (skill), or the
+/// always-loaded listing cost and one row per skill (root). `encoding` names the counts.
+pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
+    let mut out = Vec::new();
+    let labels: Vec<usize> = match view {
+        LayerView::Skill(l) => {
+            l.references.iter().map(|r| crate::render::width::str_width(&r.path)).collect()
+        }
+        LayerView::Root(r) => {
+            r.skills.iter().map(|s| crate::render::width::str_width(&s.entry.name)).collect()
+        }
+    };
+    let w = labels.into_iter().max().unwrap_or(0).clamp(20, 40);
+    let row = |label: String, tokens: String, note: String| row(label, tokens, note, w);
+    match view {
+        LayerView::Skill(l) => {
+            out.push(Line::from_spans(vec![Span::role(
+                format!("Disclosure layers ({encoding})"),
+                Role::Heading(2),
+            )]));
+            out.push(row(
+                "metadata (always)".into(),
+                tok(l.metadata_tokens),
+                "name + description in the listing".into(),
+            ));
+            out.push(row(
+                "SKILL.md body".into(),
+                tok(l.body_tokens),
+                format!("on activation · {}", human::short_bytes(l.body_bytes)),
+            ));
+            for r in &l.references {
+                out.push(row(
+                    r.path.clone(),
+                    tok(r.tokens),
+                    format!("on demand · {}", human::short_bytes(r.bytes)),
+                ));
+            }
+            if !l.assets.is_empty() {
+                let bytes: u64 = l.assets.iter().map(|a| a.bytes).sum();
+                out.push(row(
+                    format!("{} scripts/assets", l.assets.len()),
+                    "0 tok".into(),
+                    format!("never loaded as text · {}", human::short_bytes(bytes)),
+                ));
+            }
+            out.push(row("total".into(), tok(l.total_tokens), String::new()));
+        }
+        LayerView::Root(r) => {
+            out.push(Line::from_spans(vec![Span::role(
+                format!("Always loaded ({encoding})"),
+                Role::Heading(2),
+            )]));
+            let listed = r.skills.len();
+            out.push(row(
+                "<available_skills>".into(),
+                tok(r.always_loaded_tokens),
+                format!(
+                    "the listing of {listed} skill{}, sent on every turn",
+                    if listed == 1 { "" } else { "s" }
+                ),
+            ));
+            out.push(Line::new());
+            out.push(Line::from_spans(vec![Span::role(
+                "Skills: metadata · body · references",
+                Role::Heading(3),
+            )]));
+            for s in &r.skills {
+                let refs: u64 = s.references.iter().map(|f| f.tokens).sum();
+                out.push(row(
+                    s.entry.name.clone(),
+                    tok(s.total_tokens),
+                    format!(
+                        "{} · {} · {}",
+                        human::short_count(s.metadata_tokens),
+                        human::short_count(s.body_tokens),
+                        human::short_count(refs)
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
