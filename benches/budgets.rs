@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillnav::curate::exposure::{Exposure, ExposureMap};
-use skillnav::formats::{LoadOptions, load_root, markdown, root_specs};
+use skillnav::formats::{LoadOptions, load_root, root_specs, sections};
 use skillnav::render::{RenderOptions, render_markdown};
 use skillnav::tokens::{Encoding, TokenCounter, TokenTable};
 
@@ -90,7 +90,7 @@ fn main() {
 
     // Heading tree of llms-full.md (365 KB) vs. a pulldown-cmark pass over the same text.
     let text = std::fs::read_to_string(&full).unwrap_or_default();
-    let (heads, h) = best_of(5, || markdown::headings(&text, 0, text.len()));
+    let (heads, h) = best_of(5, || sections::headings(&text, 0, text.len()));
     let (parse, _) = best_of(5, || pulldown_cmark::Parser::new(&text).count());
     println!(
         "headings llms-full.md: {:.2} ms for {} headings; bare pulldown-cmark pass {:.2} ms; ratio {:.2}",

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::args::DoctreeOp;
-use crate::formats::doc_tree::ops::{MergeOptions, apply, plan_collapse, plan_merge};
+use crate::formats::doc_tree::reshape::{MergeOptions, apply, plan_collapse, plan_merge};
 
 /// Plan (and unless `--dry-run`, apply) the operation; prints each step, then a summary
 /// line `<n> step(s) planned|applied`.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value as Json, json};
 
 use super::llms_txt::{LineIndex, add_text_file, split_full};
-use super::markdown;
-use super::walk::ctx::{Loader, file_size};
+use super::sections;
+use super::walk::loader::{Loader, file_size};
 use super::walk::skill_file::SKILL_FILE_NAMES;
 use crate::error::{Error, Result};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
@@ -255,7 +255,7 @@ fn variant_file(variant: &str) -> &'static str {
 
 /// The H1 parts of a concatenated llms file: (title, start, end, H2 titles).
 fn h1_parts(text: &str) -> Vec<(String, usize, usize, Vec<String>)> {
-    let all = markdown::headings(text, 0, text.len());
+    let all = sections::headings(text, 0, text.len());
     split_full(text)
         .parts
         .into_iter()
@@ -280,7 +280,7 @@ pub fn generate_catalog(skill_dir: &Path) -> Result<Json> {
 /// `metadata.generated` = `generated`.
 ///
 /// Sections come from `references/llms-small.md` (the quick variant, as in the design),
-/// else `references/llms-full.md`: one per H1 found by [`markdown::headings`] (so `# …`
+/// else `references/llms-full.md`: one per H1 found by [`sections::headings`] (so `# …`
 /// lines inside fenced code are NOT sections). `id` = [`section_id`] of the title, made
 /// unique with `-2`, `-3`; `topics` = lower-cased H2 titles of the part plus the lower-cased
 /// title; `size_bytes` = the part's size in bytes; `variants` = the variants whose file has

@@ -11,8 +11,8 @@ use std::path::Path;
 use serde_json::{Value as Json, json};
 
 use super::llms_txt::add_text_file;
-use super::markdown::collapse_ws;
-use super::walk::ctx::{Loader, join_rel, read_head};
+use super::sections::collapse_ws;
+use super::walk::loader::{Loader, join_rel, read_head};
 use super::walk::readme::Readme;
 use crate::frontmatter::{self, Value};
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};

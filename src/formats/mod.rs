@@ -5,7 +5,7 @@
 //! [`discover_roots`]), [`load_root`], the format table ([`registry`]: the only list of
 //! formats, each row a detection rule and a loader), the loader machinery shared by every
 //! format ([`walk`]: the loading context, the folder walker, file reading, duplicate
-//! flags), one module per format, markdown sectioning ([`markdown`]) and skill scopes
+//! flags), one module per format, markdown sectioning ([`sections`]) and skill scopes
 //! ([`scopes`]).
 //!
 //! Shapes recognised today: a single file; a skill folder (`SKILL.md`); a lazytools bundle;
@@ -19,7 +19,7 @@
 //!    its loader, of the shapes [`registry`] names (`detect_dir` + `load_dir` for a folder
 //!    format, `detect_walk_file` + `load_walk_file` for a file format; every loader has the
 //!    one signature `fn(&mut Loader, parent, dir, rel) -> NodeId`). Of the machinery it
-//!    imports `walk::ctx`, `walk::readme` and the leaf helpers (`walk::list`, `walk::read`,
+//!    imports `walk::loader`, `walk::readme` and the leaf helpers (`walk::list`, `walk::read`,
 //!    `walk::skill_file`), never the walker or the registry;
 //! 2. declare it below (`pub mod <name>;`);
 //! 3. add its row to `registry::FORMATS`, above every row that would also take its folders
@@ -36,17 +36,17 @@
 use std::path::Path;
 
 use crate::model::{Corpus, Format, Node, NodeKind, Warning};
-use walk::ctx::{Loader, file_format};
+use walk::loader::{Loader, file_format};
 
 pub mod catalog;
 pub mod doc_tree;
 pub mod git_adr;
 pub mod lazytools;
 pub mod llms_txt;
-pub mod markdown;
 pub mod registry;
 mod roots;
 pub mod scopes;
+pub mod sections;
 pub mod seekers;
 pub mod skill;
 mod spec;

@@ -13,7 +13,7 @@
 //!   from its name and head. A file no row takes is a markdown or text document by its
 //!   extension, or an asset.
 //!
-//! Every loader has the one signature `LoadFn` (`walk::ctx` says what `parent` and
+//! Every loader has the one signature `LoadFn` (`walk::loader` says what `parent` and
 //! `rel` are, and how the opened root is handled). Rows reach the walker through the
 //! loading context, so no loader imports this file or the walker.
 //!
@@ -25,7 +25,7 @@
 //!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
 //!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
 //!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
-//!    loader signature. Import `walk::ctx` and `walk::readme` (and, if needed, the leaf
+//!    loader signature. Import `walk::loader` and `walk::readme` (and, if needed, the leaf
 //!    helpers `walk::list`, `walk::read`, `walk::skill_file`), never the walker or this
 //!    table;
 //! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
@@ -35,7 +35,7 @@
 
 use std::path::Path;
 
-use super::walk::ctx::{Detect, FormatRow, LoadFn, folder_row};
+use super::walk::loader::{Detect, FormatRow, LoadFn, folder_row};
 use super::walk::readme::Readme;
 use super::{catalog, doc_tree, git_adr, lazytools, llms_txt, seekers, skill};
 use crate::model::Format;

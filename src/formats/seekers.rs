@@ -11,8 +11,8 @@ use std::path::Path;
 use serde_json::{Map, Value as Json};
 
 use super::llms_txt::{self, add_text_file};
-use super::markdown;
-use super::walk::ctx::{Loader, file_format, file_size, join_rel};
+use super::sections;
+use super::walk::loader::{Loader, file_format, file_size, join_rel};
 use super::walk::natural_cmp;
 use super::walk::readme::Readme;
 use super::walk::skill_file::skill_md_in;
@@ -305,11 +305,11 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
         && dir.join(p).is_file()
 }
 
-/// Section a markdown file (whole text) with [`markdown::add_sections`] and set the file's
+/// Section a markdown file (whole text) with [`sections::add_sections`] and set the file's
 /// own text to end where its first section starts.
 fn section_file(corpus: &mut Corpus, file: NodeId, src: crate::model::SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
-    let top = markdown::add_sections(corpus, file, src, 0, len, Format::Seekers);
+    let top = sections::add_sections(corpus, file, src, 0, len, Format::Seekers);
     let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::markdown::collapse_ws;
-use super::walk::ctx::{Loader, Mode, folder_name};
+use super::sections::collapse_ws;
+use super::walk::loader::{Loader, Mode, folder_name};
 use super::walk::readme::Readme;
 pub use super::walk::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in};
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};

@@ -149,7 +149,7 @@ pub fn scan_quoted(lines: &[&str], open: usize, double: bool) -> Option<Quoted> 
                 }
                 let (text, used) = unescape_one(after);
                 if let Some(t) = text {
-                    out.push_str(&t)
+                    out.push_str(&t);
                 } else {
                     let bad: String = after.chars().take(1).collect();
                     bad_escapes.push(format!("\\{bad}"));

@@ -19,17 +19,17 @@ pub mod filter;
 mod fold;
 pub mod fuzzy;
 mod hash;
-mod highlight;
 mod hit;
 pub mod inflect;
 mod intern;
+mod matches;
 pub mod query;
 pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
-pub use highlight::match_ranges;
 pub use hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
+pub use matches::match_ranges;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};
 
 pub mod lazytools;

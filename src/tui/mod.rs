@@ -5,7 +5,7 @@
 //! [`state`] is plain data ([`state::app::App`]); [`update`] holds the only mutators (one
 //! handler per feature; features ask each other for work only through follow-up messages
 //! that `update` routes); [`effects`] runs the work `update` queued (one body per job, on
-//! worker threads or inline for tests) and reports [`effects::msg::WorkerMsg`]s; [`view`]
+//! worker threads or inline for tests) and reports [`effects::worker_msg::WorkerMsg`]s; [`view`]
 //! draws from `&App`; [`runtime`] multiplexes input and results and draws once per batch;
 //! [`bridge`] is the one converter from the core's styled text to ratatui.
 

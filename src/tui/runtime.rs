@@ -12,7 +12,7 @@ use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
 
 use super::effects::effect::Effect;
 use super::effects::jobs::{Job, SearchJob, jobs_for};
-use super::effects::msg::WorkerMsg;
+use super::effects::worker_msg::WorkerMsg;
 use super::effects::workers;
 use super::input::action::Action;
 use super::input::key::KeyChord;

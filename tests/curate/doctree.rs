@@ -1,8 +1,8 @@
-//! Doc-tree collapse and merge (`src/formats/doc_tree/ops.rs`) on a hand-made tree built in a temp dir.
+//! Doc-tree collapse and merge (`src/formats/doc_tree/reshape.rs`) on a hand-made tree built in a temp dir.
 
 use std::path::Path;
 
-use skillnav::formats::doc_tree::ops::{
+use skillnav::formats::doc_tree::reshape::{
     MergeOptions, Step, apply, group_name, name_suffix, plan_collapse, plan_merge, prefix_str,
 };
 

@@ -3,7 +3,7 @@
 //! and ids are consistent.
 
 use proptest::prelude::*;
-use skillnav::formats::markdown;
+use skillnav::formats::sections;
 use skillnav::model::{Corpus, NodeKind};
 
 use crate::support::corpus::*;
@@ -96,12 +96,12 @@ proptest! {
         while !text.is_char_boundary(from) {
             from -= 1;
         }
-        let hs = markdown::headings(&text, from, text.len());
+        let hs = sections::headings(&text, from, text.len());
         let mut last = None;
         for h in &hs {
             prop_assert!(h.start >= from.min(text.len()) && h.start < text.len());
             prop_assert!(h.start == 0 || text.as_bytes()[h.start - 1] == b'\n' || h.start == from);
-            prop_assert_eq!(h.line, markdown::line_of(&text, h.start));
+            prop_assert_eq!(h.line, sections::line_of(&text, h.start));
             prop_assert!((1..=6).contains(&h.level));
             prop_assert!(last.is_none_or(|l| l < h.start));
             last = Some(h.start);

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use skillnav::brief::lazytools::{Mode, QuerySkillOptions, query_skill, resolve_mode};
-use skillnav::formats::lazytools::json::{self, Json};
+use skillnav::formats::lazytools::pyjson::{self as json, Json};
 use skillnav::formats::lazytools::read_bundle;
 
 use crate::support::fs::fixture_path;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use skillnav::formats::lazytools::json::{self, Json};
+use skillnav::formats::lazytools::pyjson::{self as json, Json};
 use skillnav::formats::lazytools::read_bundle;
 use skillnav::index::lazytools::{rank, tokenize};
 

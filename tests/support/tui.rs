@@ -17,7 +17,7 @@ use skillnav::render::Theme;
 use skillnav::tokens::Encoding;
 use skillnav::tui::config::Settings;
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::effects::text_job::BuiltText;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Keymap;
 use skillnav::tui::state::app::App;

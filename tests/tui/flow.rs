@@ -9,7 +9,7 @@ use skillnav::tokens::Encoding;
 use skillnav::tui::config::Settings;
 use skillnav::tui::effects::effect::Effect;
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Keymap;
 use skillnav::tui::state::app::{App, Focus};

@@ -10,7 +10,7 @@ use skillnav::formats::{LoadOptions, RootSpec, load_root};
 use skillnav::model::{Corpus, Format, Mark, Node, NodeKind, Source, TextSpan};
 use skillnav::tokens::Encoding;
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;

@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
-use crate::formats::markdown;
-use crate::formats::walk::ctx::{Loader, file_size, join_rel};
+use crate::formats::sections;
+use crate::formats::walk::loader::{Loader, file_size, join_rel};
 use crate::formats::walk::readme::Readme as ReadmeBytes;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
@@ -302,7 +302,7 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
         if !readme.paragraph.is_empty() {
             n.detail = Some(readme.paragraph.clone());
             if n.summary.is_empty() {
-                n.summary = markdown::first_sentence(&readme.paragraph);
+                n.summary = sections::first_sentence(&readme.paragraph);
             }
         }
         if let Some(m) = &readme.merged_from {
@@ -381,7 +381,7 @@ fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
 
 fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
-    let top = markdown::add_sections(corpus, file, src, 0, len, Format::DocTree);
+    let top = sections::add_sections(corpus, file, src, 0, len, Format::DocTree);
     let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
@@ -420,7 +420,7 @@ fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
         // Trim leading blank lines so the part starts at its content.
         let lead = text[*s..*e].len() - text[*s..*e].trim_start_matches(['\n', '\r']).len();
         let start = s + lead;
-        let hs = markdown::headings(&text, start, *e);
+        let hs = sections::headings(&text, start, *e);
         let title = hs.first().map_or_else(|| format!("part {}", i + 1), |h| h.title.clone());
         let mut p = Node::new(NodeKind::Part, Format::DocTree, title, path.clone());
         p.seg = Some(format!("part-{}", i + 1));

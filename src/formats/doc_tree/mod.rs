@@ -2,11 +2,11 @@
 //! `README.md` whose bullets describe its children and leaves hold a `doc.md`.
 //!
 //! Owns: reading such a tree into the corpus (`load`: README parsing, detection, the
-//! loader) and reorganising one on disk ([`ops`]: the crawl pipeline's collapse and merge
+//! loader) and reorganising one on disk ([`reshape`]: the crawl pipeline's collapse and merge
 //! steps, planned then applied).
 
 mod load;
-pub mod ops;
+pub mod reshape;
 
 pub use load::{
     Bullet, Readme, cmp_names, detect, is_placeholder, load, load_into, merged_parts, numeric_prefix,

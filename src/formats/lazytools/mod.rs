@@ -6,7 +6,7 @@
 //! see [`load_bundle`]):
 //! - `SKILL.md` (kind `file`): its frontmatter is the file's own text and its keys the file's
 //!   `meta` (as the Agent Skills loader does, docs/FORMATS.md §3.2); the body is sectioned by
-//!   [`crate::formats::markdown::add_sections`];
+//!   [`crate::formats::sections::add_sections`];
 //! - one `file` node per source path, in order of first appearance in chunks.jsonl, its path
 //!   relative to the manifest's `source_dirs` (docs/DESIGN.md §2; with several source dirs it is
 //!   prefixed by the source dir's folder name);
@@ -16,7 +16,7 @@
 //! All chunk texts live in ONE virtual source, grouped by file and separated by a blank line;
 //! each chunk's span is exactly its text, each file node spans its chunks.
 
-pub mod json;
+pub mod pyjson;
 pub mod pystr;
 pub mod read;
 pub mod write;
@@ -24,7 +24,7 @@ pub mod write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::walk::ctx::{Loader, folder_name, join_rel};
+use super::walk::loader::{Loader, folder_name, join_rel};
 use super::walk::readme::Readme;
 use super::walk::skill_file::{frontmatter_meta, frontmatter_warnings};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
@@ -200,7 +200,7 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
         file.warnings.extend(frontmatter_warnings(fm, &file_rel));
     }
     let file = corpus.add_child(parent, file);
-    crate::formats::markdown::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
+    crate::formats::sections::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
 }
 
 /// File and chunk nodes; returns the chunk node of each record, in chunks.jsonl order.

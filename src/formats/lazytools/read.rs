@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::json::{self, Json};
+use super::pyjson::{self as json, Json};
 use crate::model::{BundleStats, NodeId};
 
 /// Manifest fields (docs/FORMATS.md §2.2). Missing or malformed fields are reported and replaced by

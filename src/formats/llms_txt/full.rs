@@ -1,7 +1,7 @@
 //! Concatenated `llms-full`/`llms-small` files (docs/FORMATS.md §7 (b)): split at H1 headings,
 //! fence-aware, with the `<SYSTEM>` line as a preamble.
 
-use crate::formats::markdown::{self, Heading};
+use crate::formats::sections::{self, Heading};
 
 /// A concatenated llms-full/llms-small file split at its H1s (docs/FORMATS.md §7 (b)).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,10 +14,10 @@ pub struct FullSplit {
 }
 
 /// Split a concatenated markdown file at its H1 headings using
-/// [`markdown::headings`] (so `# comment` lines inside fenced code never split).
+/// [`sections::headings`] (so `# comment` lines inside fenced code never split).
 pub fn split_full(text: &str) -> FullSplit {
     let h1: Vec<Heading> =
-        markdown::headings(text, 0, text.len()).into_iter().filter(|h| h.level == 1).collect();
+        sections::headings(text, 0, text.len()).into_iter().filter(|h| h.level == 1).collect();
     let first = h1.first().map_or(text.len(), |h| h.start);
     let preamble = (!text[..first].trim().is_empty()).then_some((0, first));
     let ends: Vec<usize> = h1.iter().skip(1).map(|h| h.start).chain(std::iter::once(text.len())).collect();

@@ -24,8 +24,8 @@ pub use index::{LlmsLink, LlmsSection, LlmsTxt, parse_link_line, parse_llms_txt}
 pub(crate) use shared::first_line;
 pub use shared::{LineIndex, add_text_file, nest_headings};
 
-use crate::formats::markdown::{self, Heading};
-use crate::formats::walk::ctx::{Loader, file_format, read_head};
+use crate::formats::sections::{self, Heading};
+use crate::formats::walk::loader::{Loader, file_format, read_head};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
 use full::preamble_title;
 
@@ -109,7 +109,7 @@ pub fn load_file(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> 
 ///   element a `Group` holding one `Part` per `<doc>` (seg `part-<n>`, summary = desc,
 ///   span = the doc's content). An `optional` element's group and parts are flagged.
 /// - [`LlmsKind::Full`]: a `Part` for the preamble (the `<SYSTEM>` line) and one `Part` per
-///   H1 (seg `part-<n>`, fence-aware via [`markdown::headings`]), each holding its H2–H6
+///   H1 (seg `part-<n>`, fence-aware via [`sections::headings`]), each holding its H2–H6
 ///   sections nested by level.
 ///
 /// Parser warnings go to the file node with their line numbers.
@@ -281,7 +281,7 @@ fn add_full_nodes(
 ) -> Option<usize> {
     let fmt = Format::LlmsTxt;
     let split = split_full(text);
-    let all = markdown::headings(text, 0, text.len());
+    let all = sections::headings(text, 0, text.len());
     let mut n = 0;
     let mut first = None;
     if let Some((s, e)) = split.preamble {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::formats::markdown::Heading;
+use crate::formats::sections::Heading;
 use crate::formats::walk::read::{ReadOutcome, read_file};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
 

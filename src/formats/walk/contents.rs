@@ -1,12 +1,12 @@
 //! The folder walker shared by every folder-shaped format: lists a folder's entries and
 //! builds Dir/File nodes, reads doc files, lists assets, and hands each sub-folder and each
 //! special file to the format row that takes it (through [`Loader`]'s table, so nothing
-//! here imports a loader). Symbolic links are in [`super::links`].
+//! here imports a loader). Symbolic links are in [`super::symlinks`].
 
 use std::path::Path;
 
-use super::ctx::{Loader, Mode, file_format, file_size, folder_name, join_rel};
 use super::list::{Entry, EntryKind, list_dir};
+use super::loader::{Loader, Mode, file_format, file_size, folder_name, join_rel};
 use super::read::{ReadOutcome, read_file, read_file_prefetched};
 use super::readme::Readme;
 use super::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings};

@@ -1,4 +1,4 @@
-//! The loader machinery shared by every format: the loading context (`ctx`: `Loader`,
+//! The loader machinery shared by every format: the loading context (`loader`: `Loader`,
 //! listing modes, the format-row shape, path helpers), the folder walker (`contents`,
 //! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
 //! ([`read`]), the per-folder `README.md` cache (`readme`), what the walker knows of skill
@@ -6,13 +6,13 @@
 //! (`dupes`, run once per root after every loader).
 
 mod contents;
-pub(crate) mod ctx;
 pub(crate) mod dupes;
-mod links;
 pub mod list;
+pub(crate) mod loader;
 pub mod read;
 pub(crate) mod readme;
 mod section_pool;
 pub mod skill_file;
+mod symlinks;
 
 pub use list::{Entry, EntryKind, IgnoreStack, file_names, list_dir, natural_cmp, natural_path_cmp};

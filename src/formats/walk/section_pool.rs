@@ -1,6 +1,6 @@
 //! Sectioning markdown files on worker threads *while* the folder walk goes on (docs/DESIGN.md §8
 //! "to searchable"): the walker hands each read markdown text to the pool, a worker scans
-//! it ([`markdown::plan_sections`]) and hands text and plan back; the loader then adds the
+//! it ([`sections::plan_sections`]) and hands text and plan back; the loader then adds the
 //! section nodes in file order, so the corpus is the same as sectioning each file in turn.
 //!
 //! A text is *moved* to the pool (never copied) and put back into its source by
@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::formats::markdown::{self, SectionPlan};
+use crate::formats::sections::{self, SectionPlan};
 
 /// One text to scan: its index among the pool's jobs, the text and the range to section
 /// (bytes).
@@ -40,7 +40,7 @@ pub(crate) struct SectionPool {
 }
 
 fn run(job: Job) -> Done {
-    let plan = catch_unwind(AssertUnwindSafe(|| markdown::plan_sections(&job.text, job.from, job.to))).ok();
+    let plan = catch_unwind(AssertUnwindSafe(|| sections::plan_sections(&job.text, job.from, job.to))).ok();
     (job, plan)
 }
 
@@ -117,7 +117,7 @@ impl SectionPool {
                 }
             }
             if let Some((job, plan)) = slots[next].take() {
-                let plan = plan.unwrap_or_else(|| markdown::plan_sections(&job.text, job.from, job.to));
+                let plan = plan.unwrap_or_else(|| sections::plan_sections(&job.text, job.from, job.to));
                 apply(next, job.text, plan);
             }
         }
@@ -130,7 +130,7 @@ impl SectionPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{LoadOptions, RootSpec, load_root, markdown};
+    use crate::formats::{LoadOptions, RootSpec, load_root, sections};
     use crate::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
 
     /// A markdown text of about `n` sections with nested headings, fences and a prelude.
@@ -165,7 +165,7 @@ mod tests {
         }
         let mut seen = Vec::new();
         pool.finish(|ix, text, plan| {
-            let direct = markdown::plan_sections(&texts[ix], 0, texts[ix].len());
+            let direct = sections::plan_sections(&texts[ix], 0, texts[ix].len());
             assert_eq!(text, texts[ix]);
             assert_eq!(format!("{plan:?}"), format!("{direct:?}"));
             seen.push(ix);
@@ -196,7 +196,7 @@ mod tests {
             let len = texts[i].len();
             n.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
             let file = one.add_child(root, n);
-            markdown::add_sections(&mut one, file, src, 0, len, Format::Markdown);
+            sections::add_sections(&mut one, file, src, 0, len, Format::Markdown);
             one.finalize();
             assert_eq!(dump(&c, f), dump(&one, file), "file {i}");
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::model::NodeId;
 
 use crate::tui::effects::export::ExportJob;
-use crate::tui::effects::text::{BuiltText, TextJob};
+use crate::tui::effects::text_job::{BuiltText, TextJob};
 
 /// A job for a worker, queued by `update` and dispatched by the event loop.
 #[derive(Clone, Debug, PartialEq)]

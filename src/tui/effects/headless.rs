@@ -9,8 +9,8 @@ use crate::tui::update::apply;
 
 use super::effect::{Effect, TextPurpose};
 use super::jobs::{self, Job};
-use super::msg::WorkerMsg;
-use super::text::What;
+use super::text_job::What;
+use super::worker_msg::WorkerMsg;
 
 /// Append `corpus` as one loaded root batch and finish loading (as the loader would).
 pub fn load(app: &mut App, corpus: Corpus) {

@@ -20,8 +20,8 @@ use crate::tui::state::app::App;
 
 use super::effect::{CopyRoute, Effect, TextPurpose};
 use super::export::ExportJob;
-use super::msg::WorkerMsg;
-use super::text::{BuiltText, TextJob};
+use super::text_job::{BuiltText, TextJob};
+use super::worker_msg::WorkerMsg;
 
 /// One query for the search worker.
 pub struct SearchJob {
@@ -240,7 +240,7 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             emit(WorkerMsg::SearchDone { generation, content, titles });
         }
         Job::Text { generation, job, purpose, opts } => {
-            let result = super::text::build(&job);
+            let result = super::text_job::build(&job);
             drop(job);
             match (purpose, result) {
                 (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
@@ -289,7 +289,7 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
             catch_unwind(AssertUnwindSafe(|| crate::formats::load_root(spec, opts, &mut progress)))
         };
         if let Ok(corpus) = loaded {
-            emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total })
+            emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total });
         } else {
             let message = format!("{}: loading failed", spec.path.display());
             emit(WorkerMsg::Failed { worker: "loader", message });

@@ -1,14 +1,14 @@
 //! Work `update` queues and its results: [`effect::Effect`] (what to do), [`jobs`] (the one
 //! body of every job), [`workers`] (runs jobs on threads), [`headless`] (runs them inline,
-//! for tests and benchmarks) and [`msg::WorkerMsg`] (what comes back). The job bodies:
-//! [`text`] (briefs and rendered skills), [`export`], [`preview_doc`], [`layers`].
+//! for tests and benchmarks) and [`worker_msg::WorkerMsg`] (what comes back). The job bodies:
+//! [`text_job`] (briefs and rendered skills), [`export`], [`preview_doc`], [`layers`].
 
 pub mod effect;
 pub mod export;
 pub mod headless;
 pub mod jobs;
 pub mod layers;
-pub mod msg;
 pub mod preview_doc;
-pub mod text;
+pub mod text_job;
+pub mod worker_msg;
 pub mod workers;

@@ -10,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crossbeam_channel::{Receiver, Sender};
 
 use super::jobs::{self, Job, SearchJob};
-use super::msg::WorkerMsg;
+use super::worker_msg::WorkerMsg;
 
 /// Run `f`, turning a panic into [`WorkerMsg::Failed`] on `tx`.
 pub fn guarded(tx: &Sender<WorkerMsg>, worker: &'static str, f: impl FnOnce()) {

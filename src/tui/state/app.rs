@@ -14,7 +14,7 @@ use crate::tui::input::keymap::{Keymap, Mode};
 use crate::tui::state::curate::Curate;
 use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
 use crate::tui::state::editor::Editor;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::outline::Outline;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::{LayerView, PreviewState};

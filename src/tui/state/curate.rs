@@ -1,7 +1,7 @@
 //! Curation state in the TUI: exposure levels set in the tree, the token budget,
 //! brief and rendered-skill settings, saved selections (recipes), and the popups that act on
 //! them (brief preview, recipe list, one-line prompt, question). The handlers are in
-//! [`crate::tui::update`]; the text is built on a worker ([`crate::tui::effects::text`]).
+//! [`crate::tui::update`]; the text is built on a worker ([`crate::tui::effects::text_job`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use crate::curate::exposure::ExposureMap;
 use crate::skill::listing::ListingFormat;
 
 use crate::tui::config::Settings;
-use crate::tui::effects::text::BuiltText;
+use crate::tui::effects::text_job::BuiltText;
 
 /// What the preview popup shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 pub mod app;
 pub mod curate;
 pub mod editor;
-pub mod msg;
+pub mod followup;
 pub mod outline;
 pub mod popup;
 pub mod preview;

@@ -1,6 +1,6 @@
 //! Handlers of the curation actions in the tree: selecting, exposure levels, the budget,
 //! brief and rendered-skill copies, and the total beside the budget ([`recount`]). Text is
-//! built on a worker ([`crate::tui::effects::text`]); this only queues effects.
+//! built on a worker ([`crate::tui::effects::text_job`]); this only queues effects.
 
 use std::sync::Arc;
 
@@ -8,9 +8,9 @@ use crate::curate::exposure::Exposure;
 use crate::curate::units::{brief_tokens, query_hit_tokens};
 use crate::model::NodeId;
 use crate::tui::effects::effect::{Effect, TextPurpose};
-use crate::tui::effects::text::What;
+use crate::tui::effects::text_job::What;
 use crate::tui::state::app::App;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::util::human;
 
 use super::text_jobs::{QUERY_TOP_K, brief_what, job, query, selected_units, skills_what};

@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use crate::tui::effects::effect::Effect;
 use crate::tui::effects::export::{ExportJob, ExportOutcome};
-use crate::tui::effects::text::skills_for;
+use crate::tui::effects::text_job::skills_for;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 
 /// `X`: ask for the folder, prefilled with `./<recipe name or first selected skill>`.
 pub fn start(app: &mut App) {

@@ -23,12 +23,12 @@ pub mod text_jobs;
 
 pub use sync::sync;
 
-use crate::tui::effects::msg::WorkerMsg;
+use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 
 /// Apply one user action.

@@ -3,7 +3,7 @@
 
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::results::{self, ResultRow};
 use crate::tui::view::layout::areas;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::tui::effects::effect::Effect;
 use crate::tui::input::action::Action;
 use crate::tui::state::app::{App, Focus};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::page;
 use crate::util::human;

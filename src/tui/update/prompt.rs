@@ -10,7 +10,7 @@ use crate::tui::input::key::to_input;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{Ask, InputBox, InputPurpose, Question};
 use crate::tui::state::editor::fields::text_area;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 
 /// `B`: type a custom budget.

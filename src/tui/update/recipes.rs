@@ -11,7 +11,7 @@ use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question, RecipeEntry, RecipeList};
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 
 /// The entries of the list: the `--recipe FILE` first, then the store's recipes by name.

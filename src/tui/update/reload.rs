@@ -12,7 +12,7 @@ use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenTable;
 use crate::tui::effects::effect::Effect;
 use crate::tui::state::app::App;
-use crate::tui::state::msg::Msg;
+use crate::tui::state::followup::Msg;
 use crate::tui::state::search::SearchView;
 
 /// Swap a reloaded root into the app: keep the cursor on the same node id (or its nearest

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::model::NodeId;
-use crate::tui::effects::text::{TextJob, What, skills_for};
+use crate::tui::effects::text_job::{TextJob, What, skills_for};
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
 

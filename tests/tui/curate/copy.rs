@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use skillnav::tui::effects::effect::{CopyRoute, Effect};
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::curate::Question;

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crossterm::event::KeyCode;
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::tui::effects::text::BuiltText;
+use skillnav::tui::effects::text_job::BuiltText;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
 

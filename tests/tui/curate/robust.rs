@@ -2,7 +2,7 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::update::{apply, update};

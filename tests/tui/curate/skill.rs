@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crossterm::event::KeyCode;
 use skillnav::skill::listing::{ListingFormat, ListingOptions};
 use skillnav::skill::render::{RenderOptions, render_body, render_many, skill_from_text};
-use skillnav::tui::effects::msg::WorkerMsg;
+use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::curate::{InputPurpose, PreviewKind};
 use skillnav::tui::update::apply;

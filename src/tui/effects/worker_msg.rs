@@ -9,7 +9,7 @@ use crate::model::{Corpus, NodeId};
 use crate::tui::state::preview::{LayerView, PreviewDoc};
 
 use crate::tui::effects::export::ExportOutcome;
-use crate::tui::effects::text::BuiltText;
+use crate::tui::effects::text_job::BuiltText;
 
 /// A message from a worker to the UI thread.
 pub enum WorkerMsg {

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::ctx::{Loader, Mode, file_format, file_size};
 use super::list::{Entry, IgnoreStack};
+use super::loader::{Loader, Mode, file_format, file_size};
 use super::skill_file::skill_md_in;
 use crate::model::{Flag, Format, Node, NodeId, NodeKind, Warning};
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
-use crate::formats::markdown;
+use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;
 use crate::model::{Corpus, Format, NodeId, SourceId};
@@ -217,13 +217,13 @@ impl<'a> Loader<'a> {
                 if let Some(s) = corpus.sources.get_mut(src.0 as usize) {
                     s.text = text;
                 }
-                markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+                sections::apply_sections(corpus, file, src, plan, Format::Markdown);
             }),
             None => {
                 for (file, src, from, to) in pending {
                     let text = corpus.sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
-                    let plan = markdown::plan_sections(text, from, to);
-                    markdown::apply_sections(corpus, file, src, plan, Format::Markdown);
+                    let plan = sections::plan_sections(text, from, to);
+                    sections::apply_sections(corpus, file, src, plan, Format::Markdown);
                 }
             }
         }
