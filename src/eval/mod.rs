@@ -4,12 +4,14 @@
 //! recall@5, MRR@10 (overall and by question kind) and brief containment at a token budget.
 //!
 //! Modules: [`questions`] (the JSON file and gold resolution), [`run`] (one question's
-//! outcome), [`report`] (the aggregate figures).
+//! outcome), [`set`] (a whole file, grouped by roots), [`report`] (the aggregate figures).
 
 pub mod questions;
 pub mod report;
 pub mod run;
+pub mod set;
 
 pub use questions::{Gold, Kind, Question, QuestionSet};
 pub use report::{Figures, Report};
-pub use run::{EvalOptions, Outcome, evaluate, evaluate_set};
+pub use run::{EvalOptions, Outcome, evaluate};
+pub use set::evaluate_set;

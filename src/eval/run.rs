@@ -3,13 +3,9 @@
 //! `skillnav brief --query Q --max-tokens N` builds (ranked sections until the budget is
 //! full) holds it.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 
-use super::questions::{Kind, Question, QuestionSet};
-use super::report::Report;
+use super::questions::{Kind, Question};
 use crate::brief::{self, BriefRequest};
 use crate::index::filter::search_all;
 use crate::index::{FuzzyIndex, Index, SearchOptions};
@@ -61,39 +57,6 @@ pub fn evaluate(
     opts: &EvalOptions,
 ) -> Vec<Outcome> {
     questions.iter().map(|q| one(corpus, index, fuzzy, q, opts)).collect()
-}
-
-/// Evaluate every question of `set`: each in its roots (`set.paths_of`, relative to
-/// `base`; `roots` instead, for every question, when not empty), loaded once per distinct
-/// list by `load`; the report keeps file order. Errors: whatever `load` returns.
-pub fn evaluate_set<E>(
-    set: &QuestionSet,
-    base: &Path,
-    roots: &[PathBuf],
-    load: &mut dyn FnMut(&[PathBuf]) -> Result<Corpus, E>,
-    opts: &EvalOptions,
-) -> Result<Report, E> {
-    let mut groups: BTreeMap<Vec<PathBuf>, Vec<usize>> = BTreeMap::new();
-    for (i, q) in set.questions.iter().enumerate() {
-        let paths = if roots.is_empty() {
-            set.paths_of(q).iter().map(|p| base.join(p)).collect()
-        } else {
-            roots.to_vec()
-        };
-        groups.entry(paths).or_default().push(i);
-    }
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; set.questions.len()];
-    for (paths, ids) in &groups {
-        let corpus = load(paths)?;
-        let index = Index::build(&corpus, &mut |_, _| {});
-        let fuzzy = FuzzyIndex::build(&corpus);
-        let qs: Vec<&Question> = ids.iter().map(|&i| &set.questions[i]).collect();
-        for (&i, o) in ids.iter().zip(evaluate(&corpus, &index, &fuzzy, &qs, opts)) {
-            outcomes[i] = Some(o);
-        }
-    }
-    let all = outcomes.into_iter().flatten().collect();
-    Ok(Report::new(all, opts.max_tokens, opts.counter.encoding().as_str()))
 }
 
 fn one(corpus: &Corpus, index: &Index, fuzzy: &FuzzyIndex, q: &Question, opts: &EvalOptions) -> Outcome {

@@ -54,7 +54,7 @@ fn brief_does_not_repeat_the_heading_or_double_the_rule() {
     let c = corpus(1);
     let idx = Index::build(&c, &mut |_, _| {});
     let b = brief::query_brief(&c, &idx, "cache", 8, None, TokenCounter::new(Encoding::O200kBase));
-    let blocks = b.text.split_once("---\n\n").map(|(_, rest)| rest).unwrap_or("");
+    let blocks = b.text.split_once("---\n\n").map_or("", |(_, rest)| rest);
     assert_eq!(
         blocks,
         "## Cache 0\n`docs/a.md#cache-0` · a.md · score 0.411\n\nThe cache keeps entry 0 for a while.\n\n---\n"
