@@ -5,3 +5,5 @@ mod brief_fill;
 mod eval;
 mod hono;
 mod skills;
+#[cfg(feature = "tui")]
+mod tui_search;
