@@ -22,6 +22,12 @@ const MAX_THREADS: usize = 4;
 /// Weakest hit kept, in percent of the score of the query against itself (nucleo scores).
 pub const MIN_SCORE_PERCENT: u32 = 60;
 
+/// From this many haystacks on, a tree is big, and letters scattered over unrelated titles
+/// are noise there (`cors` matched in `Controller Resources`): a hit must hold every query
+/// word as typed (case-insensitive), or, when no haystack does, hold for each query word a
+/// word within its typo distance ([`super::distance::max_distance`]); others are cut.
+pub const BIG_TREE_ITEMS: usize = 2000;
+
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
 
@@ -96,14 +102,23 @@ impl FuzzyIndex {
             pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0)
         };
         let min = perfect * MIN_SCORE_PERCENT / 100;
-        let cmp = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-        let score_range = |range: std::ops::Range<usize>| -> Vec<(u32, usize)> {
+        let big = self.items.len() >= BIG_TREE_ITEMS;
+        let words: Vec<Vec<char>> =
+            query.split_whitespace().map(|w| w.chars().flat_map(char::to_lowercase).collect()).collect();
+        // (score, item, word match); on big trees the word match ranks first, and items
+        // with none are not kept.
+        let cmp = |a: &(u32, usize, u8), b: &(u32, usize, u8)| {
+            b.2.cmp(&a.2).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1))
+        };
+        let score_range = |range: std::ops::Range<usize>| -> Vec<(u32, usize, u8)> {
             let mut matcher = Matcher::new(Config::DEFAULT);
-            let mut out: Vec<(u32, usize)> = self.items[range.clone()]
+            let mut out: Vec<(u32, usize, u8)> = self.items[range.clone()]
                 .iter()
                 .zip(range)
                 .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i)))
                 .filter(|(s, _)| *s >= min)
+                .map(|(s, i)| (s, i, if big { word_match(&self.items[i].1, &words) } else { 0 }))
+                .filter(|h| !big || h.2 > 0)
                 .collect();
             if out.len() > top_k {
                 out.select_nth_unstable_by(top_k - 1, cmp);
@@ -113,7 +128,7 @@ impl FuzzyIndex {
         };
         let n = self.items.len();
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(MAX_THREADS);
-        let mut scored: Vec<(u32, usize)> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
+        let mut scored: Vec<(u32, usize, u8)> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
             score_range(0..n)
         } else {
             let per = n.div_ceil(threads);
@@ -142,9 +157,12 @@ impl FuzzyIndex {
             scored.truncate(top_k);
         }
         scored.sort_unstable_by(cmp);
+        if let Some(best) = scored.first().map(|h| h.2) {
+            scored.retain(|h| h.2 == best);
+        }
         scored
             .into_iter()
-            .map(|(s, i)| Hit {
+            .map(|(s, i, _)| Hit {
                 node: self.items[i].0,
                 score: f64::from(s),
                 source: HitSource::Fuzzy,
@@ -153,6 +171,22 @@ impl FuzzyIndex {
             })
             .collect()
     }
+}
+
+/// How `hay` holds `words` (lower-case chars): 2 when each is a substring (ignoring case),
+/// 1 when each is within its typo distance of a word of `hay`, 0 otherwise.
+fn word_match(hay: &Utf32String, words: &[Vec<char>]) -> u8 {
+    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+    if words.iter().all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice())) {
+        return 2;
+    }
+    let hay_words: Vec<&[char]> = lower.split(|c| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let mut rows = Vec::new();
+    let near = |w: &Vec<char>, rows: &mut Vec<usize>| {
+        let k = super::distance::max_distance(w.len());
+        k > 0 && hay_words.iter().any(|h| super::distance::bounded_osa(w, h, k, rows).is_some())
+    };
+    u8::from(words.iter().all(|w| near(w, &mut rows)))
 }
 
 #[cfg(test)]
@@ -180,20 +214,50 @@ mod tests {
         let fz = FuzzyIndex::build(&c);
         assert_eq!(fz.len(), n);
         let hits = fz.search("midleware", 50);
-        // Sequential reference: score every haystack, stable sort by score descending.
+        // Sequential reference: score every haystack, keep the big tree's word matches (no
+        // title holds `midleware` as typed; `Middleware` is one edit away, `Mid level ware`
+        // has no such word), stable sort by score descending.
         let pattern = Pattern::parse("midleware", CaseMatching::Ignore, Normalization::Smart);
         let mut m = Matcher::new(Config::DEFAULT);
+        let words = ["midleware".chars().collect::<Vec<char>>()];
         let mut all: Vec<(u32, usize)> = fz
             .items
             .iter()
             .enumerate()
+            .filter(|(_, (_, h))| word_match(h, &words) == 1)
             .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
             .collect();
         all.sort_by_key(|a| std::cmp::Reverse(a.0));
         let want: Vec<NodeId> = all.iter().take(50).map(|(_, i)| fz.items[*i].0).collect();
         assert_eq!(hits.iter().map(|h| h.node).collect::<Vec<_>>(), want);
-        // nucleo rewards matches at word starts: "Mid level ware" beats "Middleware".
-        assert_eq!(c.node(hits[0].node).title, "Mid level ware 2");
+        assert_eq!(c.node(hits[0].node).title, "Middleware 0");
+    }
+
+    #[test]
+    fn big_trees_keep_only_titles_holding_the_words() {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        for i in 0..BIG_TREE_ITEMS {
+            c.add_child(
+                root,
+                Node::new(NodeKind::Section, Format::Markdown, format!("Controller Resources {i}"), ""),
+            );
+        }
+        c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, "CORS Middleware", ""));
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let titles = |q: &str| -> Vec<String> {
+            fz.search(q, 3).iter().map(|h| c.node(h.node).title.clone()).collect()
+        };
+        assert_eq!(titles("cors"), ["CORS Middleware"]);
+        // A typo holds no word as typed: the titles with a word within its distance stay.
+        assert_eq!(titles("midleware"), ["CORS Middleware"]);
+        assert_eq!(
+            titles("resorces"),
+            ["Controller Resources 0", "Controller Resources 1", "Controller Resources 2"]
+        );
+        // Letters scattered over words are not a hit on a big tree.
+        assert!(titles("cmw").is_empty());
     }
 
     #[test]
