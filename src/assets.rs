@@ -1,7 +1,8 @@
 //! Embedded assets: the sample skill `assets/skillnav-sample/` (opened by `--sample` and
 //! when no skills are found, docs/DESIGN.md §7), written out on demand into a per-version cache
-//! folder so every loader reads it like any other skill. (The default config and keymap
-//! are embedded by `config` and `tui::keymap`.)
+//! folder so every loader reads it like any other skill; and the `skillnav` agent skill
+//! `assets/agent-skill/SKILL.md` that `skillnav install-skill` installs. (The default config
+//! and keymap are embedded by `config` and `tui::keymap`.)
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,32 @@ pub const SAMPLE_FILES: [(&str, &str); 3] = [
     ("references/cli.md", include_str!("../assets/skillnav-sample/references/cli.md")),
     ("references/ids-and-sizes.md", include_str!("../assets/skillnav-sample/references/ids-and-sizes.md")),
 ];
+
+/// The `skillnav` agent skill: a SKILL.md teaching an agent the `--json` CLI.
+pub const AGENT_SKILL_MD: &str = include_str!("../assets/agent-skill/SKILL.md");
+
+/// Name (and folder name) of the agent skill.
+pub const AGENT_SKILL_NAME: &str = "skillnav";
+
+/// Write the agent skill to `<dir>/skillnav/SKILL.md` and return that path. An existing
+/// file with other bytes is replaced only with `force`. Errors: `Usage` when the file exists
+/// and differs without `force`; `Io` on write failures.
+pub fn install_agent_skill(dir: &Path, force: bool) -> crate::error::Result<PathBuf> {
+    let folder = dir.join(AGENT_SKILL_NAME);
+    let path = folder.join("SKILL.md");
+    if let Ok(old) = std::fs::read(&path)
+        && old != AGENT_SKILL_MD.as_bytes()
+        && !force
+    {
+        return Err(crate::error::Error::Usage(format!(
+            "{}: exists with other content (use --force to replace it)",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(&folder).map_err(|e| crate::error::Error::io(&folder, e))?;
+    std::fs::write(&path, AGENT_SKILL_MD).map_err(|e| crate::error::Error::io(&path, e))?;
+    Ok(path)
+}
 
 /// Write the sample skill under the cache folder
 /// ([`crate::util::paths::cache_dir`], else the system temp

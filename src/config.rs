@@ -43,6 +43,9 @@ pub struct BriefSettings {
     pub export_max_reference_bytes: usize,
     /// `X` exports also write the active-skills `assets/catalog.json` (as `--with-catalog`).
     pub export_catalog: bool,
+    /// `X` exports write an active skill (as `export --active`): its SKILL.md tells the agent
+    /// to fetch sections with `skillnav search/show/brief` or the MCP tools.
+    pub export_active: bool,
 }
 
 impl Default for BriefSettings {
@@ -55,6 +58,7 @@ impl Default for BriefSettings {
             listing: "available-skills".into(),
             export_max_reference_bytes: crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES,
             export_catalog: false,
+            export_active: false,
         }
     }
 }

@@ -12,6 +12,7 @@
 //! Everything outside `tui` is free of terminal dependencies
 //! (`cargo check --lib --no-default-features`).
 
+pub mod agent;
 pub mod assets;
 pub mod brief;
 pub mod cli;
@@ -23,6 +24,8 @@ pub mod eval;
 pub mod formats;
 pub mod frontmatter;
 pub mod index;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 pub mod render;
 pub mod skill;

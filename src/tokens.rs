@@ -207,6 +207,26 @@ impl TokenTable {
     }
 }
 
+/// Total tokens of the subtree at `id` by the rule of [`TokenTable::aggregate`] (own text plus
+/// the totals of children that are not copies, unless `id` itself is a copy), counted now
+/// for this subtree only: the same number a fully counted table gives for `id`.
+pub fn subtree_total(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 {
+    let ids = corpus.preorder(id);
+    let own: HashMap<NodeId, u64> = count_nodes(corpus, counter, &ids).into_iter().collect();
+    fn total(corpus: &Corpus, own: &HashMap<NodeId, u64>, n: NodeId) -> u64 {
+        let node = corpus.node(n);
+        let keep_copies = node.flags.is_copy();
+        let kids: u64 = node
+            .children
+            .iter()
+            .filter(|c| keep_copies || !corpus.node(**c).flags.is_copy())
+            .map(|c| total(corpus, own, *c))
+            .sum();
+        own.get(&n).copied().unwrap_or(0) + kids
+    }
+    total(corpus, &own, id)
+}
+
 /// A cached count: (file size, mtime, own-text start, own-text end, encoding) → tokens.
 type CacheKey = (u64, u64, usize, usize, Encoding);
 

@@ -22,6 +22,8 @@ mod formats;
 mod frontmatter;
 mod index;
 mod lazytools;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod render;
 mod skill;
 #[cfg(feature = "tui")]

@@ -178,6 +178,38 @@ pub enum Command {
         #[command(subcommand)]
         op: RecipeOp,
     },
+    /// Serve the roots to AI agents over MCP (stdio): tools search, outline, read, brief,
+    /// `load_skill`; skills (SEP-2640), sections as resources, recipes as prompts.
+    Mcp(McpArgs),
+    /// Install the `skillnav` agent skill (how to use this CLI from an agent) into DIR.
+    InstallSkill {
+        /// Skills folder to install into (default: ~/.claude/skills); the skill goes to
+        /// DIR/skillnav/SKILL.md.
+        dir: Option<PathBuf>,
+        /// Replace an existing DIR/skillnav/SKILL.md.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// `skillnav mcp` arguments.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Roots to serve (default: discovered skills, else the sample).
+    pub paths: Vec<PathBuf>,
+    /// Apply a recipe's exposure levels (name or FILE): hidden sections are never served,
+    /// explicit ones only by id.
+    #[arg(long, value_name = "FILE|NAME")]
+    pub recipe: Option<String>,
+    /// Folder of saved recipes served as prompts (default: the user data folder's).
+    #[arg(long, value_name = "DIR")]
+    pub recipes: Option<PathBuf>,
+    /// Most tokens in one tool result.
+    #[arg(long, default_value_t = crate::agent::limits::DEFAULT_MAX_TOKENS)]
+    pub max_result_tokens: u64,
+    /// Most characters in one tool result.
+    #[arg(long, default_value_t = crate::agent::limits::DEFAULT_MAX_CHARS)]
+    pub max_result_chars: usize,
 }
 
 /// `skillnav build` arguments (lazytools' `build_skill` options, docs/FORMATS.md §2).
@@ -363,6 +395,10 @@ pub struct ExportArgs {
     /// Replace an existing non-empty output folder.
     #[arg(long)]
     pub force: bool,
+    /// An active skill: SKILL.md also tells the agent to fetch sections with `skillnav
+    /// search/show/brief` (or the MCP tools) instead of reading references/ wholesale.
+    #[arg(long)]
+    pub active: bool,
 }
 
 /// `skillnav doctree` operations (docs/FORMATS.md §6).

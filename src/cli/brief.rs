@@ -3,81 +3,32 @@
 
 use std::io::{IsTerminal, Write};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use super::args::{BriefArgs, BriefFormat};
-use super::show;
-use crate::brief::{self, BriefRequest, Mode};
+use crate::agent::brief as agent_brief;
 use crate::clipboard;
-use crate::curate::exposure::ExposureMap;
-use crate::model::{Corpus, Selection};
+use crate::model::Corpus;
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize;
 
-/// Retrieved sections of a query brief without `--top-k` and without a budget.
-const DEFAULT_TOP_K: usize = 8;
-
-/// Build the brief described by `a` with [`brief::build`] and deliver it. A recipe adds its
-/// selection (before `--select` ids), its exposure levels, and its query/budget/mode when
-/// the command line gives none; without a recipe the corpus's own levels apply
-/// (`meta.exposure`, e.g. ADR bodies are `explicit`). `--format lazytools` is lazytools'
-/// `query_skill` instead. Errors: nothing to brief, an unknown id, an unknown mode, an
-/// unreadable recipe.
+/// Build the brief described by `a` with [`crate::agent::brief`] (the one request the MCP
+/// `brief` tool also uses) and deliver it. A recipe adds its selection (before `--select`
+/// ids), its exposure levels, and its query/budget/mode when the command line gives none;
+/// without a recipe the corpus's own levels apply (`meta.exposure`, e.g. ADR bodies are
+/// `explicit`). `--format lazytools` is lazytools' `query_skill` instead. Errors: nothing to
+/// brief, an unknown id, an unknown mode, an unreadable recipe.
 pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCounter) -> anyhow::Result<()> {
-    let corpus_levels = ExposureMap::from_corpus(corpus);
-    let plain_args = a.recipe.is_none() && corpus_levels.is_empty();
-    if a.query.is_none() && a.select.is_empty() && (plain_args || a.format == BriefFormat::Lazytools) {
-        bail!("brief needs --query Q or --select ID");
-    }
-    if a.format == BriefFormat::Lazytools {
-        return lazytools(out, corpus, a, counter);
-    }
-    let recipe = match &a.recipe {
-        Some(r) => Some(super::recipe::resolve_recipe(r)?),
-        None => None,
-    };
-    let (mut sel, exposure) = match &recipe {
-        Some(r) => {
-            let applied = super::recipe::apply_with_warnings(r, corpus);
-            (applied.selection, applied.exposure)
+    let args = agent_args(a);
+    let store = crate::curate::recipe::default_dir().map(crate::curate::recipe::Store::new);
+    let prepared = agent_brief::prepare(corpus, &args, store.as_ref(), None)?;
+    if let Some(name) = &prepared.recipe_name {
+        for w in &prepared.warnings {
+            eprintln!("skillnav: recipe {name}: {w}");
         }
-        None => (Selection::new(), corpus_levels),
-    };
-    for key in &a.select {
-        let Some(id) = show::find(corpus, key) else { bail!("no node with id or title {key:?}") };
-        sel.select(corpus, id);
     }
-    let query = a.query.clone().or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));
-    if query.is_none() && sel.is_empty() && exposure.always_units(corpus).is_empty() {
-        bail!("brief needs --query Q, --select ID or a --recipe with a selection");
-    }
-    let mode_name = match (&recipe, a.mode.as_str()) {
-        (Some(r), "auto") => r.mode.clone().unwrap_or_else(|| "auto".into()),
-        (_, m) => m.to_string(),
-    };
-    let Some(mode) = Mode::parse(&mode_name) else {
-        bail!("unknown --mode {mode_name:?} (auto, answer, extract, locate, summarize)")
-    };
-    let format = match a.format {
-        BriefFormat::Xml => brief::BriefFormat::Xml,
-        BriefFormat::Json => brief::BriefFormat::Json,
-        _ => brief::BriefFormat::Md,
-    };
-    let units = sel.units(corpus);
-    let index = query.as_ref().map(|_| crate::index::Index::build(corpus, &mut |_, _| {}));
-    let max_tokens = a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens));
-    let fill = if max_tokens.is_some() { brief::select::UNTIL_FULL } else { DEFAULT_TOP_K };
-    let req = BriefRequest {
-        selected: &units,
-        query: query.as_deref(),
-        top_k: a.top_k.unwrap_or(fill),
-        mode,
-        format,
-        max_tokens,
-        exposure: Some(&exposure),
-        from_recipe: recipe.is_some(),
-    };
-    let brief = brief::build(corpus, index.as_ref(), &req, counter);
+    let index = prepared.needs_index().then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
+    let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {
         eprintln!(
             "skillnav: brief: left out {} section(s) over the token budget (named in the brief)",
@@ -85,6 +36,26 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
         );
     }
     deliver(out, &brief.text, brief.bytes as u64, brief.tokens, counter, a)
+}
+
+/// The core's brief arguments for the command line's.
+pub fn agent_args(a: &BriefArgs) -> agent_brief::BriefArgs {
+    agent_brief::BriefArgs {
+        query: a.query.clone(),
+        ids: a.select.clone(),
+        recipe: a.recipe.clone(),
+        mode: a.mode.clone(),
+        format: match a.format {
+            BriefFormat::Md => agent_brief::Format::Md,
+            BriefFormat::Xml => agent_brief::Format::Xml,
+            BriefFormat::Json => agent_brief::Format::Json,
+            BriefFormat::Lazytools => agent_brief::Format::Lazytools,
+        },
+        top_k: a.top_k,
+        max_tokens: a.max_tokens,
+        max_chars: a.max_chars,
+        no_quotes: a.no_quotes,
+    }
 }
 
 /// Print, write (`-o`) or copy (`--copy`) `text`.
@@ -112,31 +83,4 @@ pub fn deliver(
         }
     }
     Ok(())
-}
-
-/// `--format lazytools`: lazytools' `query_skill` output on the first bundle opened.
-fn lazytools(
-    out: &mut dyn Write,
-    corpus: &Corpus,
-    a: &BriefArgs,
-    counter: TokenCounter,
-) -> anyhow::Result<()> {
-    use crate::brief::lazytools::{QuerySkillOptions, query_skill};
-    let Some(task) = &a.query else { bail!("--format lazytools needs --query") };
-    let Some((_, stats)) = corpus.bundles.first() else {
-        bail!("--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)")
-    };
-    let Some(mode) = Mode::parse(&a.mode) else {
-        bail!("unknown --mode {:?} (auto, answer, extract, locate, summarize)", a.mode)
-    };
-    let defaults = QuerySkillOptions::default();
-    let opts = QuerySkillOptions {
-        mode,
-        top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
-        max_chars: a.max_chars.unwrap_or(defaults.max_chars),
-        include_quotes: !a.no_quotes,
-    };
-    let text = query_skill(stats, task, &opts);
-    let tokens = counter.count(&text);
-    deliver(out, &text, text.len() as u64, tokens, counter, a)
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::args::ExportArgs;
 use super::recipe::{apply_with_warnings, resolve_recipe};
-use crate::curate::export::{ExportOptions, export_skill};
+use crate::curate::export::{ExportOptions, export_active_skill, export_skill};
 use crate::model::Corpus;
 use crate::tokens::TokenCounter;
 
@@ -25,7 +25,8 @@ pub fn run_export(
         force: a.force,
         counter,
     };
-    let report = export_skill(corpus, &units, &applied.exposure, &a.output, &opts)?;
+    let export = if a.active { export_active_skill } else { export_skill };
+    let report = export(corpus, &units, &applied.exposure, &a.output, &opts)?;
     for f in &report.files {
         writeln!(out, "{}", report.dir.join(f).display())?;
     }

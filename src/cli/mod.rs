@@ -8,7 +8,8 @@ mod doctree;
 mod eval;
 mod export;
 mod fm;
-mod json;
+mod install_skill;
+mod mcp;
 mod open;
 mod recipe;
 mod render;
@@ -141,6 +142,11 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         }
         Some(Command::Doctree { op }) => doctree::run(&mut out, &op),
         Some(Command::Recipe { op }) => recipe::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
+        Some(Command::Mcp(a)) => {
+            drop(out);
+            return mcp::run(&a, &g).map(|()| 0);
+        }
+        Some(Command::InstallSkill { dir, force }) => install_skill::run(&mut out, dir.as_deref(), force),
     };
     result?;
     out.flush()?;

@@ -64,20 +64,9 @@ pub fn load_options(g: &GlobalOpts) -> LoadOptions {
     LoadOptions { follow_links: g.follow_links, first_wins: g.first_wins, namespace: g.namespace }
 }
 
-/// Load every spec into one corpus.
+/// Load every spec into one corpus ([`crate::agent::workspace::load_corpus`]).
 pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
-    let opts = load_options(g);
-    let mut corpus = Corpus::new();
-    for spec in specs {
-        let piece = formats::load_root(spec, &opts, &mut |_| {});
-        corpus.append(piece);
-    }
-    // Namespaced names (`project:pdf`) no longer collide, so nothing is shadowed then.
-    if opts.namespace {
-        formats::namespace_skills(&mut corpus);
-    }
-    formats::resolve_scopes(&mut corpus, opts.first_wins);
-    corpus
+    crate::agent::workspace::load_corpus(specs, &load_options(g))
 }
 
 /// [`specs`] then [`load`].

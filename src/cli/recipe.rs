@@ -23,7 +23,7 @@ pub fn store() -> anyhow::Result<Store> {
 /// Whether `r` names a file rather than a stored recipe: it exists as a file, contains a
 /// path separator, or ends in `.json`.
 pub fn is_file_ref(r: &str) -> bool {
-    Path::new(r).is_file() || r.contains('/') || r.contains(std::path::MAIN_SEPARATOR) || r.ends_with(".json")
+    crate::agent::brief::is_file_ref(r)
 }
 
 /// Read recipe `r`: a file ([`is_file_ref`]) or a name in the default store.

@@ -24,7 +24,8 @@ pub fn run(
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
     if as_json {
-        let hits: Vec<_> = res.hits.iter().chain(fuzzy.iter()).map(|h| hit_json(corpus, h)).collect();
+        let hits: Vec<_> =
+            res.hits.iter().chain(fuzzy.iter()).map(|h| crate::agent::json::hit(corpus, h)).collect();
         let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();
         let sug: Vec<_> = res.suggestions.iter().map(|(a, b)| json!({"typed": a, "suggested": b})).collect();
         let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug});
@@ -53,19 +54,4 @@ fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<(
     let copies = if h.copies.is_empty() { String::new() } else { format!("  (+{} copies)", h.copies.len()) };
     let line = n.line_start.map(|l| format!(":{l}")).unwrap_or_default();
     writeln!(out, "  {:>8.3}  {}  {}{line}{copies}", h.score, sanitize_line(&n.title), sanitize_line(&n.id))
-}
-
-fn hit_json(corpus: &Corpus, h: &Hit) -> serde_json::Value {
-    let n = corpus.node(h.node);
-    json!({
-        "id": n.id,
-        "title": n.title,
-        "path": n.path,
-        "line_start": n.line_start,
-        "line_end": n.line_end,
-        "score": h.score,
-        "source": h.source,
-        "scorer": h.scorer,
-        "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
-    })
 }

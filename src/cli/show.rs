@@ -6,22 +6,16 @@ use anyhow::bail;
 use serde_json::json;
 
 use super::args::Variant;
-use super::json;
+use crate::agent::json;
 use crate::formats::catalog;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenTable;
 use crate::util::sanitize::sanitize;
 
 /// Find a node by exact id, else by exact title (first in document order), else by
-/// case-insensitive title.
+/// case-insensitive title ([`crate::agent::lookup::resolve`]).
 pub fn find(corpus: &Corpus, key: &str) -> Option<NodeId> {
-    if let Some(id) = corpus.find(key) {
-        return Some(id);
-    }
-    let all = corpus.all_preorder();
-    all.iter().copied().find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n)).or_else(|| {
-        all.iter().copied().find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n))
-    })
+    crate::agent::lookup::resolve(corpus, key)
 }
 
 /// Print the node's text or its JSON with `text`. On a terminal the text is sanitised;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::json;
+use crate::agent::json;
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::tokens::TokenTable;
 use crate::util::human::{human_bytes, human_count};

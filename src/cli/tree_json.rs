@@ -48,7 +48,7 @@ pub fn print_tree_json(
     counter: TokenCounter,
 ) -> std::io::Result<()> {
     let roots: Vec<Value> =
-        corpus.roots.iter().map(|r| super::json::node(corpus, tokens, *r, depth)).collect();
+        corpus.roots.iter().map(|r| crate::agent::json::node(corpus, tokens, *r, depth)).collect();
     let mut doc = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
     annotate(corpus, counter, &mut doc);
     serde_json::to_writer_pretty(&mut *out, &doc)?;

@@ -40,10 +40,10 @@ pub(crate) fn inside_tmux() -> bool {
 /// Write `seq` to the terminal: `/dev/tty` when it opens and is a terminal, else stdout when
 /// stdout is a terminal. Returns whether it was written; never writes to a non-terminal.
 pub(crate) fn write_to_terminal(seq: &[u8]) -> bool {
-    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        if tty.is_terminal() {
-            return tty.write_all(seq).and_then(|()| tty.flush()).is_ok();
-        }
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty")
+        && tty.is_terminal()
+    {
+        return tty.write_all(seq).and_then(|()| tty.flush()).is_ok();
     }
     let stdout = std::io::stdout();
     if stdout.is_terminal() {

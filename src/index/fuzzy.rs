@@ -91,6 +91,26 @@ impl FuzzyIndex {
         self.items.is_empty()
     }
 
+    /// The fuzzy score of each of `nodes` for `query` (`None`: no haystack, or below the
+    /// [`MIN_SCORE_PERCENT`] threshold [`FuzzyIndex::search`] applies), without scanning
+    /// every haystack: for marking hits found otherwise as title matches too.
+    pub fn score_nodes(&self, query: &str, nodes: &[NodeId]) -> Vec<Option<f64>> {
+        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+        if query.trim().is_empty() || pattern.atoms.is_empty() {
+            return vec![None; nodes.len()];
+        }
+        let mut m = Matcher::new(Config::DEFAULT);
+        let perfect = pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0);
+        let min = perfect * MIN_SCORE_PERCENT / 100;
+        nodes
+            .iter()
+            .map(|n| {
+                let (_, hay) = self.items.iter().find(|(id, _)| id == n)?;
+                pattern.score(hay.slice(..), &mut m).filter(|s| *s >= min).map(f64::from)
+            })
+            .collect()
+    }
+
     /// The best `top_k` items (by [`cmp`]) whose nucleo score is at least `min` and whose
     /// `level` is at least `min_level`. More than 8192 haystacks are scored on up to 4
     /// threads (scoped; the result is the same as on one).
@@ -301,6 +321,21 @@ mod tests {
         );
         // Letters scattered over words are not a hit on a big tree.
         assert!(titles("cmw").is_empty());
+    }
+
+    #[test]
+    fn scoring_given_nodes_agrees_with_search() {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let ids: Vec<NodeId> = ["Step 7: Write Grading Results", "Widgets and gadgets", "Middleware"]
+            .iter()
+            .map(|t| c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, *t, "")))
+            .collect();
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let hit = fz.search("widgets", 10);
+        assert_eq!(fz.score_nodes("widgets", &ids), vec![None, Some(hit[0].score), None]);
+        assert_eq!(fz.score_nodes(" ", &ids), vec![None, None, None]);
     }
 
     #[test]

@@ -272,6 +272,44 @@ pub fn export_skill(
     dir: &Path,
     opts: &ExportOptions,
 ) -> Result<ExportReport> {
+    export_with(corpus, units, exposure, dir, opts, false)
+}
+
+/// [`export_skill`] as an *active* skill: the table's ids are the ids the sections have in
+/// the exported skill itself (`<name>/references/01-x.md`), and the body tells the agent to
+/// fetch sections with `skillnav search`, `show` and `brief` run in the skill's base
+/// directory (or the MCP tools) instead of reading `references/` wholesale. Same errors.
+pub fn export_active_skill(
+    corpus: &Corpus,
+    units: &[NodeId],
+    exposure: &ExposureMap,
+    dir: &Path,
+    opts: &ExportOptions,
+) -> Result<ExportReport> {
+    export_with(corpus, units, exposure, dir, opts, true)
+}
+
+/// How an active skill's agent fetches sections (commands run in the skill's folder).
+fn active_howto(name: &str) -> String {
+    format!(
+        "## How to read this skill\n\n\
+Do not read `references/` wholesale. From this skill's base directory, pull only the sections a task needs:\n\n\
+1. `skillnav search \"<a few words>\" . --json`: hits with ids, paths and token sizes.\n\
+2. `skillnav show <id> .`: one section's text (ids from the search, or from the table below).\n\
+3. `skillnav brief . --query \"<question>\" --max-tokens 4000`: the best sections packed into one brief.\n\n\
+With the skillnav MCP server (`skillnav mcp` on this folder), call its `search`, `read` and `brief` tools instead. \
+Ids look like `{name}/references/01-topic.md`.\n\n"
+    )
+}
+
+fn export_with(
+    corpus: &Corpus,
+    units: &[NodeId],
+    exposure: &ExposureMap,
+    dir: &Path,
+    opts: &ExportOptions,
+    active: bool,
+) -> Result<ExportReport> {
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // The spec's name rule, and ASCII only: the name is also the folder written.
     let ok_name =
@@ -434,6 +472,9 @@ pub fn export_skill(
         intro.push_str(&always_body);
         intro.push('\n');
     }
+    if active {
+        intro.push_str(&active_howto(&name));
+    }
     intro.push_str("## Sections\n\n");
     let header = "| id | reference | summary | tokens | exposure |\n|---|---|---|---|---|\n";
     let row = |s: &ExportedSection| {
@@ -444,9 +485,14 @@ pub fn export_skill(
                 |r| if r == "SKILL.md" { "above (always loaded)".to_string() } else { format!("[{r}]({r})") },
             )
             .collect();
+        // An active skill's ids are the exported ones, so `skillnav show <id> .` finds them.
+        let id = match s.references.first().filter(|r| active && r.as_str() != "SKILL.md") {
+            Some(r) => format!("{name}/{r}"),
+            None => s.id.clone(),
+        };
         format!(
             "| `{}` | {} | {} | {} | {} |\n",
-            cell(&s.id),
+            cell(&id),
             refs.join(", "),
             cell(&s.summary),
             s.tokens,

@@ -145,7 +145,7 @@ impl<'a> Loader<'a> {
     /// Count one loaded file (the progress callback runs every [`PROGRESS_EVERY`]).
     pub fn count_file(&mut self) {
         self.files += 1;
-        if self.files % PROGRESS_EVERY == 0 {
+        if self.files.is_multiple_of(PROGRESS_EVERY) {
             (self.progress)(self.files);
         }
     }

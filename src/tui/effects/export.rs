@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::curate::export::{ExportOptions, export_skill};
+use crate::curate::export::{ExportOptions, export_active_skill, export_skill};
 use crate::curate::exposure::ExposureMap;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
@@ -27,6 +27,8 @@ pub struct ExportJob {
     pub max_reference_bytes: usize,
     /// Also write `assets/catalog.json`.
     pub with_catalog: bool,
+    /// Write an active skill ([`crate::curate::export::export_active_skill`]).
+    pub active: bool,
     /// Token encoding of the table and limits.
     pub encoding: Encoding,
 }
@@ -72,7 +74,8 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
         force: job.force,
         counter: TokenCounter::new(job.encoding),
     };
-    match export_skill(&job.corpus, &job.units, &job.exposure, &job.dir, &opts) {
+    let export = if job.active { export_active_skill } else { export_skill };
+    match export(&job.corpus, &job.units, &job.exposure, &job.dir, &opts) {
         Ok(r) => {
             let warn = if r.warnings.is_empty() {
                 "validates clean".to_string()

@@ -268,10 +268,10 @@ impl App {
     /// The node the preview should show: the selected hit while results are shown, else the
     /// tree cursor.
     pub fn current_node(&self) -> Option<NodeId> {
-        if self.search.showing {
-            if let Some(h) = self.search.view.hit(self.search.selected) {
-                return Some(h.node);
-            }
+        if self.search.showing
+            && let Some(h) = self.search.view.hit(self.search.selected)
+        {
+            return Some(h.node);
         }
         self.tree.current()
     }

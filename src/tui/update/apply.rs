@@ -191,10 +191,10 @@ fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
         }
     }
     // A single root with a single child (a skill folder) opens one level deeper.
-    if corpus.roots.len() == 1 {
-        if let [only] = corpus.node(corpus.roots[0]).children.as_slice() {
-            app.tree.expanded.insert(*only);
-        }
+    if corpus.roots.len() == 1
+        && let [only] = corpus.node(corpus.roots[0]).children.as_slice()
+    {
+        app.tree.expanded.insert(*only);
     }
     app.tree.rebuild(&corpus);
     app.preview.invalidate();

@@ -49,6 +49,7 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
         force,
         max_reference_bytes: app.settings.brief.export_max_reference_bytes,
         with_catalog: app.settings.brief.export_catalog,
+        active: app.settings.brief.export_active,
         encoding: app.encoding(),
     };
     app.status =

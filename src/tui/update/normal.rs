@@ -97,10 +97,10 @@ fn collapse(app: &mut App) {
     let corpus = Arc::clone(&app.corpus);
     if app.tree.expanded.remove(&id) {
         app.tree.rebuild(&corpus);
-    } else if let Some(p) = corpus.node(id).parent {
-        if let Some(i) = app.tree.rows.iter().position(|r| r.id == p) {
-            app.tree.cursor = i;
-        }
+    } else if let Some(p) = corpus.node(id).parent
+        && let Some(i) = app.tree.rows.iter().position(|r| r.id == p)
+    {
+        app.tree.cursor = i;
     }
 }
 

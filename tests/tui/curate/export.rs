@@ -1,5 +1,5 @@
 //! Export as a skill: a valid skill written, the replace question, failures as status
-//! messages, the catalog setting, folders holding open files.
+//! messages, the catalog and active-skill settings, folders holding open files.
 
 use std::path::Path;
 
@@ -163,6 +163,27 @@ fn export_writes_the_catalog_when_the_config_asks() {
     let dir2 = out.path().join("logger-kit-two");
     export_into(&mut app, &dir2);
     assert!(dir2.join("SKILL.md").is_file() && !dir2.join("assets").exists());
+}
+
+#[test]
+fn export_writes_an_active_skill_when_the_config_asks() {
+    let mut app = hono(100, 30);
+    app.settings.brief.export_active = true;
+    let logger = id(&app, LOGGER);
+    select(&mut app, &[logger]);
+    let out = tempfile::tempdir().expect("tmp");
+    let dir = out.path().join("logger-active");
+    export_into(&mut app, &dir);
+    assert!(app.status.contains(" · validates clean · "), "{}", app.status);
+    let md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md");
+    assert!(md.contains("## How to read this skill\n"), "{md}");
+    assert!(md.contains("| `logger-active/references/01-"), "{md}");
+    // Without the setting (the default) the SKILL.md is the plain skeleton.
+    app.settings.brief.export_active = false;
+    let dir2 = out.path().join("logger-plain");
+    export_into(&mut app, &dir2);
+    let md2 = std::fs::read_to_string(dir2.join("SKILL.md")).expect("SKILL.md");
+    assert!(!md2.contains("How to read this skill"), "{md2}");
 }
 
 #[test]

@@ -1,7 +1,10 @@
-//! JSON shapes of the CLI (docs/DESIGN.md §7): nodes with the fields of docs/DESIGN.md §2.
+//! JSON shapes of the CLI (docs/DESIGN.md §7): nodes with the fields of docs/DESIGN.md §2,
+//! and search hits. The CLI's `--json` output and the MCP tools build their documents from
+//! these.
 
 use serde_json::{Map, Value, json};
 
+use crate::index::Hit;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenTable;
 
@@ -42,4 +45,21 @@ pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usiz
         o.insert("children_count".into(), json!(n.children.len()));
     }
     Value::Object(o)
+}
+
+/// One search hit as `search --json` prints it: `id, title, path, line_start, line_end,
+/// score, source (bm25|fuzzy), scorer (skillnav|lazytools), copies` (ids of folded copies).
+pub fn hit(corpus: &Corpus, h: &Hit) -> Value {
+    let n = corpus.node(h.node);
+    json!({
+        "id": n.id,
+        "title": n.title,
+        "path": n.path,
+        "line_start": n.line_start,
+        "line_end": n.line_end,
+        "score": h.score,
+        "source": h.source,
+        "scorer": h.scorer,
+        "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
+    })
 }

@@ -1,0 +1,52 @@
+//! The server's `instructions`: what is loaded before any request, namely how to use the
+//! tools, the listing of the listed skills, and the text of every `always` section (within
+//! a token cap; the ones left over are named, to be read by id).
+
+use super::skills::manifests;
+use super::workspace::Workspace;
+use crate::skill::layers::listing_entry;
+use crate::skill::listing::{ListingFormat, ListingOptions, format_listing};
+
+/// Most tokens of `always` text put into the instructions.
+pub const ALWAYS_TOKENS: u64 = 8_000;
+
+/// The instructions text of `ws`.
+pub fn instructions(ws: &Workspace) -> String {
+    let c = &ws.corpus;
+    let mut out = String::from(
+        "skillnav serves documentation sections. Pull only what a task needs: `search` (pointers with sizes) → \
+`outline` (a node's subtree, or the catalog without an id) → `read` (whole sections by id, under max_tokens; \
+follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
+Sizes are tokens in the named encoding.\n",
+    );
+    let entries: Vec<_> =
+        manifests(ws).into_iter().filter(|m| m.listed).map(|m| listing_entry(c, m.node)).collect();
+    if !entries.is_empty() {
+        let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+        out.push_str("\nSkills (load one with load_skill):\n");
+        out.push_str(&format_listing(&entries, opts));
+        out.push('\n');
+    }
+    let units = ws.exposure.always_units(c);
+    let mut used = 0;
+    let mut left = Vec::new();
+    let mut first = true;
+    for u in units {
+        let text = ws.exposure.visible_text(c, u);
+        let t = ws.counter().count(&text);
+        if used + t > ALWAYS_TOKENS.min(ws.limits().max_tokens) {
+            left.push(c.node(u).id.clone());
+            continue;
+        }
+        if first {
+            out.push_str("\nAlways loaded:\n");
+            first = false;
+        }
+        used += t;
+        out.push_str(&format!("\n<!-- {} · {} -->\n{}\n", c.node(u).id, c.node(u).path, text.trim_end()));
+    }
+    if !left.is_empty() {
+        out.push_str(&format!("\nMore always-loaded sections (read them by id): {}\n", left.join(", ")));
+    }
+    out
+}

@@ -1,0 +1,15 @@
+//! Finding a node by what an agent or a user typed: an id, else a title.
+
+use crate::model::{Corpus, NodeId};
+
+/// Find a node by exact id, else by exact title (first in document order, copies skipped),
+/// else by case-insensitive title.
+pub fn resolve(corpus: &Corpus, key: &str) -> Option<NodeId> {
+    if let Some(id) = corpus.find(key) {
+        return Some(id);
+    }
+    let all = corpus.all_preorder();
+    all.iter().copied().find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n)).or_else(|| {
+        all.iter().copied().find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n))
+    })
+}

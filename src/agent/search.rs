@@ -1,0 +1,136 @@
+//! The `search` request: BM25 content hits and fuzzy title hits as pointers (id, title,
+//! path, line range, bytes, tokens, score, the signals that scored it, a one-line snippet),
+//! never text; `hidden` and `explicit` nodes are never hits.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::error::AgentResult;
+use super::json as shapes;
+use super::limits::{check_query, check_top_k};
+use super::workspace::Workspace;
+use crate::curate::exposure::Exposure;
+use crate::index::filter::{search_all, split_filters_in};
+use crate::index::{Hit, HitSource, Scorer, SearchOptions, match_ranges};
+use crate::model::NodeId;
+
+/// Most characters of a hit's snippet.
+pub const SNIPPET_CHARS: usize = 160;
+
+/// A search request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchArgs {
+    /// Free text (and optional `key:value` filter words).
+    pub query: String,
+    /// Most hits returned.
+    pub top_k: usize,
+    /// Only nodes of this kind (`section`, `adr`, `file`, …).
+    pub kind: Option<String>,
+    /// `key → value` filters on node metadata (`status → proposed`, `tag → process`).
+    pub filters: BTreeMap<String, String>,
+}
+
+/// Run `a` on `ws`. The document is `search --json`'s (`query`, `hits`, `terms`,
+/// `did_you_mean`) with each hit carrying also `bytes`, `tokens`, `exposure`, `signals`
+/// (`["bm25"]`, `["fuzzy"]` or both) and `snippet`, plus `encoding` and `generation`.
+/// BM25 hits come first (best first), then title-only hits; at most `top_k` in all.
+/// Errors: an empty or over-long query, `top_k` out of range.
+pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
+    check_query(&a.query)?;
+    check_top_k(a.top_k)?;
+    let mut q = a.query.clone();
+    if let Some(k) = &a.kind {
+        q.push_str(&format!(" kind:{}", k.trim()));
+    }
+    for (k, v) in &a.filters {
+        q.push_str(&format!(" {}:{}", k.trim(), v.trim().replace(' ', "-")));
+    }
+    // Fetch more than asked: hidden and explicit hits are dropped below.
+    let opts = SearchOptions { top_k: a.top_k.saturating_mul(4), prefix: false };
+    let corpus = &ws.corpus;
+    let retrievable =
+        |n: NodeId| matches!(ws.exposure.level(corpus, n), Exposure::Always | Exposure::OnDemand);
+    let (res, titles) = if q == a.query && split_filters_in(corpus, &q).1.is_empty() {
+        // Enough content hits leave no room for title-only ones: mark the content hits whose
+        // titles match instead of scanning every title.
+        let res = ws.index.search(corpus, &q, &opts);
+        let kept: Vec<NodeId> =
+            res.hits.iter().map(|h| h.node).filter(|n| retrievable(*n)).take(a.top_k).collect();
+        if kept.len() >= a.top_k {
+            let scores = ws.fuzzy.score_nodes(&q, &kept);
+            let titles = kept
+                .iter()
+                .zip(scores)
+                .filter_map(|(n, s)| {
+                    s.map(|score| Hit {
+                        node: *n,
+                        score,
+                        source: HitSource::Fuzzy,
+                        scorer: Scorer::Skillnav,
+                        copies: Vec::new(),
+                    })
+                })
+                .collect();
+            (res, titles)
+        } else {
+            (res, ws.fuzzy.search(&q, opts.top_k))
+        }
+    } else {
+        search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)
+    };
+    let mut hits: Vec<(Value, NodeId)> = Vec::new();
+    for h in res.hits.iter().chain(titles.iter()).filter(|h| retrievable(h.node)) {
+        let signal = match h.source {
+            HitSource::Bm25 => "bm25",
+            HitSource::Fuzzy => "fuzzy",
+        };
+        if let Some((v, _)) = hits.iter_mut().find(|(_, n)| *n == h.node) {
+            if let Some(s) = v.get_mut("signals").and_then(Value::as_array_mut)
+                && !s.iter().any(|x| x == signal)
+            {
+                s.push(json!(signal));
+            }
+            continue;
+        }
+        if hits.len() >= a.top_k {
+            continue;
+        }
+        let mut v = shapes::hit(corpus, h);
+        let n = corpus.node(h.node);
+        v["bytes"] = json!(n.bytes);
+        v["tokens"] = json!(ws.tokens_of(h.node));
+        v["exposure"] = json!(ws.exposure.level(corpus, h.node).as_str());
+        v["signals"] = json!([signal]);
+        v["snippet"] = json!(snippet(ws, h.node, &res.terms));
+        hits.push((v, h.node));
+    }
+    let dym: Vec<Value> = res.did_you_mean.iter().map(|(t, u)| json!({"typed": t, "used": u})).collect();
+    Ok(json!({
+        "query": a.query,
+        "encoding": ws.counter().encoding().as_str(),
+        "hits": hits.into_iter().map(|(v, _)| v).collect::<Vec<_>>(),
+        "terms": res.terms,
+        "did_you_mean": dym,
+        "generation": ws.generation,
+    }))
+}
+
+/// One line of `id`'s own visible text: the first non-heading line holding a matched term,
+/// else the node's summary; whitespace collapsed, at most [`SNIPPET_CHARS`] characters.
+fn snippet(ws: &Workspace, id: NodeId, terms: &[String]) -> String {
+    let corpus = &ws.corpus;
+    let text = if corpus.node(id).span.is_some() { corpus.own_text(id) } else { "" };
+    let line = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .find(|l| !match_ranges(l, terms).is_empty())
+        .map_or_else(|| corpus.node(id).summary.clone(), str::to_string);
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= SNIPPET_CHARS {
+        return line;
+    }
+    let cut: String = line.chars().take(SNIPPET_CHARS - 1).collect();
+    format!("{cut}…")
+}

@@ -1,0 +1,185 @@
+//! A loaded [`Workspace`]: the roots an agent server keeps in memory (corpus, BM25 and fuzzy
+//! indexes, exposure levels, token counts) and how it is reloaded when files change.
+
+use std::path::PathBuf;
+
+use crate::curate::exposure::ExposureMap;
+use crate::curate::recipe::{Recipe, Store};
+use crate::formats::{self, LoadOptions, RootSpec};
+use crate::index::{FuzzyIndex, Index};
+use crate::model::{Corpus, NodeId};
+use crate::tokens::{TokenCounter, TokenTable};
+
+use super::limits::Limits;
+
+/// What a workspace opens: the roots and options of the command line.
+#[derive(Clone, Debug)]
+pub struct WorkspaceConfig {
+    /// The roots, as `formats::root_specs` or `discover_roots` give them.
+    pub specs: Vec<RootSpec>,
+    /// Loader options (`--first-wins`, `--follow-links`, `--namespace`).
+    pub load: LoadOptions,
+    /// Token counter (one encoding) of every size.
+    pub counter: TokenCounter,
+    /// A recipe whose exposure levels apply on top of the corpus's own (`meta.exposure`).
+    pub recipe: Option<Recipe>,
+    /// Where saved recipes live (served as prompts, resolved by name in `brief`).
+    pub recipes_dir: Option<PathBuf>,
+    /// Result size caps.
+    pub limits: Limits,
+}
+
+/// The corpus of `specs`, loaded the way every subcommand loads it: each root with
+/// `formats::load_root`, namespaced skill names when asked, scopes resolved.
+pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
+    let mut corpus = Corpus::new();
+    for spec in specs {
+        corpus.append(formats::load_root(spec, opts, &mut |_| {}));
+    }
+    // Namespaced names (`project:pdf`) no longer collide, so nothing is shadowed then.
+    if opts.namespace {
+        formats::namespace_skills(&mut corpus);
+    }
+    formats::resolve_scopes(&mut corpus, opts.first_wins);
+    corpus
+}
+
+/// The loaded roots with everything a request needs. Built synchronously by
+/// [`Workspace::open`]; token counts may be added later ([`Workspace::set_tokens`]) because
+/// counting a large corpus takes longer than the first answer may.
+#[derive(Debug)]
+pub struct Workspace {
+    /// What was opened.
+    pub config: WorkspaceConfig,
+    /// The nodes and texts.
+    pub corpus: Corpus,
+    /// BM25 over the text units.
+    pub index: Index,
+    /// Fuzzy titles.
+    pub fuzzy: FuzzyIndex,
+    /// Effective levels: the corpus's own, then the recipe's.
+    pub exposure: ExposureMap,
+    /// Counts of every node, once counted (set once, from any thread).
+    tokens: std::sync::OnceLock<TokenTable>,
+    /// Bumped on every reload; a continuation cursor names the generation it was made in.
+    pub generation: u64,
+    /// Recipe ids that were not found or changed when its levels were applied.
+    pub warnings: Vec<String>,
+}
+
+impl Workspace {
+    /// Load the roots of `config`, build both indexes and apply the exposure levels.
+    pub fn open(config: WorkspaceConfig) -> Self {
+        let corpus = load_corpus(&config.specs, &config.load);
+        let index = Index::build(&corpus, &mut |_, _| {});
+        let fuzzy = FuzzyIndex::build(&corpus);
+        let (exposure, warnings) = match &config.recipe {
+            Some(r) => {
+                let applied = r.apply(&corpus);
+                let w = applied.warnings();
+                (applied.exposure, w)
+            }
+            None => (ExposureMap::from_corpus(&corpus), Vec::new()),
+        };
+        Self {
+            config,
+            corpus,
+            index,
+            fuzzy,
+            exposure,
+            tokens: std::sync::OnceLock::new(),
+            generation: 0,
+            warnings,
+        }
+    }
+
+    /// Load everything again from disk (same roots and options) into a new workspace one
+    /// generation up, without token counts until [`Workspace::set_tokens`] gives them.
+    pub fn reopen(&self) -> Workspace {
+        let mut ws = Self::open(self.config.clone());
+        ws.generation = self.generation + 1;
+        ws
+    }
+
+    /// The token counter of every size.
+    pub fn counter(&self) -> TokenCounter {
+        self.config.counter
+    }
+
+    /// The result size caps.
+    pub fn limits(&self) -> Limits {
+        self.config.limits
+    }
+
+    /// The recipe store of this workspace, if it has one.
+    pub fn store(&self) -> Option<Store> {
+        self.config.recipes_dir.clone().map(Store::new)
+    }
+
+    /// Count every node now (on all cores); pass the table to [`Workspace::set_tokens`].
+    pub fn count_tokens(&self) -> TokenTable {
+        TokenTable::count_all(&self.corpus, self.counter())
+    }
+
+    /// Use `table` (from [`Workspace::count_tokens`] on this workspace) for sizes from now
+    /// on; a second table is ignored.
+    pub fn set_tokens(&self, table: TokenTable) {
+        let _ = self.tokens.set(table);
+    }
+
+    /// Whether every node is counted.
+    pub fn tokens_ready(&self) -> bool {
+        self.tokens.get().is_some()
+    }
+
+    /// Tokens of `id` as `tree --json` gives them (own text plus non-copy descendants):
+    /// from the table when counted, else counted now for this subtree.
+    pub fn tokens_of(&self, id: NodeId) -> u64 {
+        match self.tokens.get().and_then(|t| t.total(id)) {
+            Some(n) => n,
+            None => crate::tokens::subtree_total(&self.corpus, self.counter(), id),
+        }
+    }
+
+    /// The full table: the counted one, or a fresh count of everything.
+    pub fn table(&self) -> std::borrow::Cow<'_, TokenTable> {
+        match self.tokens.get() {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => std::borrow::Cow::Owned(self.count_tokens()),
+        }
+    }
+
+    /// Whether a file behind any of `ids` changed on disk since it was loaded (size or
+    /// modification time differ, or it is gone), so serving its text now would be stale.
+    pub fn changed_on_disk(&self, ids: &[NodeId]) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        ids.iter().filter(|id| id.ix() < self.corpus.len()).any(|id| {
+            let Some(span) = self.corpus.node(*id).span else { return false };
+            if !seen.insert(span.source.0) {
+                return false;
+            }
+            let src = &self.corpus.sources[span.source.0 as usize];
+            let Some(path) = &src.abs_path else { return false };
+            match std::fs::metadata(path) {
+                Ok(m) => {
+                    let mtime = m
+                        .modified()
+                        .ok()
+                        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                        .map_or(0, |d| d.as_secs());
+                    m.len() != src.size || mtime != src.mtime
+                }
+                Err(_) => true,
+            }
+        })
+    }
+
+    /// Absolute folders of the opened roots (what a file watcher watches).
+    pub fn watched_paths(&self) -> Vec<PathBuf> {
+        self.config
+            .specs
+            .iter()
+            .map(|s| std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone()))
+            .collect()
+    }
+}

@@ -1,0 +1,37 @@
+//! `skillnav mcp`: resolve the roots and options, then hand over to the stdio MCP server
+//! (`crate::mcp`, feature `mcp`).
+
+use super::args::{GlobalOpts, McpArgs};
+
+/// Serve the roots of `a` until the client closes standard input.
+#[cfg(feature = "mcp")]
+pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
+    use crate::agent::brief::resolve_recipe;
+    use crate::agent::limits::Limits;
+    use crate::agent::workspace::WorkspaceConfig;
+    use crate::curate::recipe::{Store, default_dir};
+    let specs = super::open::specs(&a.paths, false)?;
+    let recipes_dir = a.recipes.clone().or_else(default_dir);
+    let recipe = match &a.recipe {
+        Some(r) => Some(resolve_recipe(r, recipes_dir.clone().map(Store::new).as_ref())?),
+        None => None,
+    };
+    if a.max_result_tokens == 0 || a.max_result_chars == 0 {
+        anyhow::bail!("--max-result-tokens and --max-result-chars must be at least 1");
+    }
+    let config = WorkspaceConfig {
+        specs,
+        load: super::open::load_options(g),
+        counter: crate::tokens::TokenCounter::new(g.encoding),
+        recipe,
+        recipes_dir,
+        limits: Limits { max_tokens: a.max_result_tokens, max_chars: a.max_result_chars },
+    };
+    crate::mcp::run(config)
+}
+
+/// This build has no MCP server: say so.
+#[cfg(not(feature = "mcp"))]
+pub fn run(_a: &McpArgs, _g: &GlobalOpts) -> anyhow::Result<()> {
+    anyhow::bail!("this build has no MCP server (built without the `mcp` feature)")
+}

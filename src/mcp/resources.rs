@@ -1,0 +1,86 @@
+//! Resources: the files of every listed skill (`skill://<name>/<path>`, bytes as on disk:
+//! text, else base64) and every listed section (`skillnav://<id>`), listed a page at a
+//! time; `resources/read` also serves `explicit` skills and sections by URI, never hidden
+//! ones.
+
+use base64::Engine;
+use rmcp::ErrorData;
+use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
+
+use crate::agent::sections;
+use crate::agent::skills::{self, manifests};
+use crate::agent::workspace::Workspace;
+
+/// The cursor prefix of section pages (skill files all come on the first page).
+const SECTIONS: &str = "sections:";
+
+/// One page of resources: the first holds every listed skill's files and the first
+/// sections; later pages hold more sections.
+pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult, ErrorData> {
+    let mut items = Vec::new();
+    let section_cursor = match cursor {
+        None => {
+            for m in manifests(ws).iter().filter(|m| m.listed) {
+                for f in &m.files {
+                    let r = Resource::new(f.uri.clone(), format!("{}/{}", m.name, f.rel))
+                        .with_mime_type(mime(&f.rel))
+                        .with_size(f.size);
+                    items.push(r);
+                }
+            }
+            None
+        }
+        Some(c) => match c.strip_prefix(SECTIONS) {
+            Some(rest) => Some(rest.to_string()),
+            None => {
+                return Err(ErrorData::invalid_params(
+                    format!("cursor {c:?} is not one this server made"),
+                    None,
+                ));
+            }
+        },
+    };
+    let (page, next) =
+        sections::list(ws, section_cursor.as_deref()).map_err(|e| ErrorData::invalid_params(e.0, None))?;
+    for s in page {
+        let mut r =
+            Resource::new(s.uri, s.id).with_title(s.title).with_mime_type("text/markdown").with_size(s.bytes);
+        if !s.summary.is_empty() {
+            r = r.with_description(s.summary);
+        }
+        items.push(r);
+    }
+    let mut result = ListResourcesResult::with_all_items(items);
+    result.next_cursor = next.map(|n| format!("{SECTIONS}{n}"));
+    Ok(result)
+}
+
+/// `resources/read` of a `skill://` file or a `skillnav://` section. Error `-32002`
+/// (resource not found) for anything else, hidden ones included.
+pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    let not_found = |msg: String| ErrorData::resource_not_found(msg, None);
+    if uri.starts_with(skills::SCHEME) {
+        let (bytes, rel) = skills::read_file(ws, uri).map_err(|e| not_found(e.0))?;
+        let contents = match String::from_utf8(bytes) {
+            Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime(&rel)),
+            Err(e) => {
+                let b64 = base64::engine::general_purpose::STANDARD.encode(e.into_bytes());
+                ResourceContents::blob(b64, uri).with_mime_type("application/octet-stream")
+            }
+        };
+        return Ok(ReadResourceResult::new(vec![contents]));
+    }
+    let text = sections::read(ws, uri).map_err(|e| not_found(e.0))?;
+    Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type("text/markdown")]))
+}
+
+fn mime(rel: &str) -> &'static str {
+    let lower = rel.to_ascii_lowercase();
+    if lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx") {
+        "text/markdown"
+    } else if lower.ends_with(".json") {
+        "application/json"
+    } else {
+        "text/plain"
+    }
+}

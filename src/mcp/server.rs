@@ -1,0 +1,156 @@
+//! The rmcp `ServerHandler`: capabilities (tools, resources, prompts, the skills
+//! extension), the `instructions` (tool guide, skill listing, `always` sections), and the
+//! dispatch of every request to [`super::tools`], [`super::skills`], [`super::resources`]
+//! and [`super::prompts`]. Tool failures are tool errors (`isError`), unknown tools and bad
+//! URIs JSON-RPC errors; nothing panics.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+use super::state::State;
+use super::tools;
+
+/// The server: a handle on the shared state.
+#[derive(Clone, Debug)]
+pub struct SkillnavServer {
+    state: Arc<State>,
+}
+
+impl SkillnavServer {
+    /// A server over `state`.
+    pub fn new(state: Arc<State>) -> Self {
+        Self { state }
+    }
+}
+
+/// Serve `state` on stdin/stdout until the client closes stdin (also before the
+/// handshake: a client that goes away is not an error).
+pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
+    let service = match SkillnavServer::new(state).serve(rmcp::transport::stdio()).await {
+        Ok(s) => s,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    service.waiting().await?;
+    Ok(())
+}
+
+/// Every tool definition as rmcp tools (a definition rmcp cannot read is left out).
+pub fn tool_list() -> Vec<Tool> {
+    tools::definitions().into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect()
+}
+
+impl ServerHandler for SkillnavServer {
+    fn get_info(&self) -> ServerConfig {
+        let caps = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .enable_skills()
+            .build();
+        let ws = self.state.snapshot();
+        ServerConfig::new(caps)
+            .with_server_info(Implementation::new("skillnav", env!("CARGO_PKG_VERSION")))
+            .with_instructions(crate::agent::instructions::instructions(&ws))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tool_list()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tool_list().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(result) = tools::call(&self.state, &request.name, request.arguments.as_ref()) else {
+            let names: Vec<String> = tool_list().into_iter().map(|t| t.name.to_string()).collect();
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool {:?} (tools: {})", request.name, names.join(", ")),
+                None,
+            ));
+        };
+        let limits = self.state.snapshot().limits();
+        Ok(match result {
+            Ok(out) if out.text.chars().count() > limits.max_chars => CallToolResult::error(vec![ContentBlock::text(
+                format!(
+                    "the result is over this server's limit of {} characters: ask for less (a smaller top_k, depth or max_tokens, or fewer ids)",
+                    limits.max_chars
+                ),
+            )]),
+            Ok(out) => {
+                let mut blocks = vec![ContentBlock::text(out.text)];
+                blocks.extend(out.note.map(ContentBlock::text));
+                CallToolResult::success(blocks)
+            }
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.0)]),
+        }
+        .into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.and_then(|r| r.cursor);
+        super::resources::list(&self.state.fresh(&[]), cursor.as_deref())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let ws = self.state.fresh(&[]);
+        super::resources::read(&ws, &request.uri).map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(super::prompts::list(&self.state.fresh(&[])))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        super::prompts::get(&self.state.fresh(&[]), &request.name).map(Into::into)
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        Ok(super::skills::list(&self.state.fresh(&[])))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        super::skills::get(&self.state.fresh(&[]), &request.uri)
+    }
+}

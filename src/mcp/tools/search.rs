@@ -1,0 +1,45 @@
+//! The `search` tool: `search(query, top_k=8, kind?, filters?)` → hits as pointers
+//! ([`crate::agent::search`]). Aliases: `question`, `q` for `query`; `topK`, `k`, `limit`
+//! for `top_k`.
+
+use serde_json::{Value, json};
+
+use super::{Output, define};
+use crate::agent::error::AgentResult;
+use crate::agent::search::{SearchArgs, search};
+use crate::mcp::args::Args;
+use crate::mcp::state::State;
+
+/// Hits returned when `top_k` is not given.
+pub const DEFAULT_TOP_K: usize = 8;
+
+/// The tool definition.
+pub fn definition() -> Value {
+    define(
+        "search",
+        "Search sections",
+        "BM25 + fuzzy-title search over the opened docs. Returns pointers, not text: id, title, path, line range, \
+bytes, tokens (named encoding), score, signals, a one-line snippet. Read a hit with `read`.",
+        json!({
+            "query": {"type": "string", "description": "A few key words (alias: question). `key:value` words filter (status:proposed)."},
+            "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "default": 8, "description": "Most hits."},
+            "kind": {"type": "string", "description": "Only this node kind: section, file, adr, chunk, part, link, skill."},
+            "filters": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Metadata filters, e.g. {\"status\": \"proposed\", \"tag\": \"process\"}."},
+        }),
+        &["query"],
+    )
+}
+
+/// Run the tool.
+pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
+    let query = a.string(&["query", "question", "q"])?.unwrap_or_default();
+    let top_k = a
+        .uint(&["top_k", "topK", "k", "limit"])?
+        .map_or(DEFAULT_TOP_K, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let kind = a.string(&["kind"])?;
+    let filters = a.string_map(&["filters", "filter"])?;
+    a.finish()?;
+    let ws = state.fresh(&[]);
+    let v = search(&ws, &SearchArgs { query, top_k, kind, filters })?;
+    Ok(Output::json(&v))
+}

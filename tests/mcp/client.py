@@ -1,0 +1,338 @@
+"""Drive `skillnav mcp` over stdio with the official MCP Python SDK (PyPI `mcp`).
+
+Run by tests/mcp/python.rs as `python3 client.py SKILLNAV FIXTURES WORKDIR`. It copies the
+fixtures into WORKDIR, starts the real binary, and checks real values against the CLI:
+tools and their hints, search hits and token counts equal to `tree --json`, outline, read
+with a cursor, `brief` bytes equal to `skillnav brief`, load_skill equal to `skillnav
+render`, SEP-2640 skills/list and skills/get with SHA-256 digests, the exposure contract
+(hidden never returned, explicit only by id), prompts from recipes, reload after a file
+edit, and clean errors for bad input. Prints one `ok <check>` line per check; any failure
+raises (exit 1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import mcp_types as types
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+BIN, FIXTURES, WORK = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+ENV = {"XDG_DATA_HOME": str(WORK / "data"), "XDG_CACHE_HOME": str(WORK / "cache"), "HOME": str(WORK / "home")}
+
+
+class SkillsList(types.Request[dict[str, Any] | None, Literal["skills/list"]]):
+    method: Literal["skills/list"] = "skills/list"
+    params: dict[str, Any] | None = None
+
+
+class SkillsGet(types.Request[dict[str, Any], Literal["skills/get"]]):
+    method: Literal["skills/get"] = "skills/get"
+    params: dict[str, Any]
+
+
+class AnyResult(types.Result):
+    model_config = {"extra": "allow"}
+
+
+def ok(what: str) -> None:
+    print(f"ok {what}", flush=True)
+
+
+def check(cond: bool, what: str, detail: Any = "") -> None:
+    if not cond:
+        raise AssertionError(f"{what}: {detail}")
+    ok(what)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, **ENV}
+    return subprocess.run([BIN, *args], capture_output=True, env=env, timeout=120, check=False)
+
+
+def tree_nodes(paths: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    out = cli("tree", *paths, "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    nodes: dict[str, Any] = {}
+
+    def walk(n: dict[str, Any]) -> None:
+        nodes[n["id"]] = n
+        for c in n.get("children", []):
+            walk(c)
+
+    for r in doc["roots"]:
+        walk(r)
+    return doc, nodes
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return result.content[0].text  # type: ignore[union-attr]
+
+
+async def call(s: ClientSession, tool: str, **args: Any) -> dict[str, Any]:
+    r = await s.call_tool(tool, args)
+    assert not r.is_error, f"{tool}({args}) failed: {text_of(r)}"
+    return json.loads(text_of(r))
+
+
+async def tool_error(s: ClientSession, tool: str, **args: Any) -> str:
+    r = await s.call_tool(tool, args)
+    assert r.is_error, f"{tool}({args}) should fail, got {text_of(r)[:300]}"
+    return text_of(r)
+
+
+def server(paths: list[str], *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(command=BIN, args=["mcp", *paths, *extra], env=ENV)
+
+
+async def plain_server(paths: list[str]) -> None:
+    _, nodes = tree_nodes(paths)
+    async with stdio_client(server(paths)) as (r, w), ClientSession(r, w) as s:
+        init = await s.initialize()
+        check(init.server_info.name == "skillnav", "server info")
+        check("notes" in (init.instructions or ""), "instructions list the skills", init.instructions)
+        tools = (await s.list_tools()).tools
+        names = sorted(t.name for t in tools)
+        check(names == ["brief", "load_skill", "outline", "read", "search"], "five tools", names)
+        check(all(t.annotations and t.annotations.read_only_hint for t in tools), "read-only hints")
+
+        # search: pointers with sizes equal to tree --json
+        res = await call(s, "search", query="grep note text", top_k=5)
+        hits = res["hits"]
+        check(len(hits) > 0 and hits[0]["id"] == "skills/notes/SKILL.md#notes/find", "search finds the Find section", hits[:1])
+        for h in hits:
+            assert h["tokens"] == nodes[h["id"]]["tokens"], (h["id"], h["tokens"], nodes[h["id"]]["tokens"])
+            assert h["bytes"] == nodes[h["id"]]["bytes"]
+            assert h["signals"] and h["snippet"] is not None
+        ok("search tokens and bytes equal tree --json")
+        alias = await call(s, "search", question="grep note text", topK=5)
+        check([h["id"] for h in alias["hits"]] == [h["id"] for h in hits], "search aliases question/topK")
+        cli_hits = json.loads(cli("search", "grep note text", *paths, "--json", "--top-k", "5").stdout)["hits"]
+        check(hits[0]["id"] == cli_hits[0]["id"] and hits[0]["score"] == cli_hits[0]["score"], "search agrees with the CLI")
+
+        # outline
+        cat = await call(s, "outline")
+        skills = [k["name"] for r in cat["roots"] for k in r["skills"]]
+        check(sorted(skills) == ["deploy", "hono", "notes"], "outline catalog lists the skills", skills)
+        tree_doc, _ = tree_nodes(paths)
+        want_always = {r["id"]: r["always_loaded_tokens"] for r in tree_doc["roots"]}
+        check({r["id"]: r["always_loaded_tokens"] for r in cat["roots"]} == want_always, "always-loaded tokens equal tree --json")
+        o = await call(s, "outline", id="skills/notes", depth=3)
+        check(o["node"]["tokens"] == nodes["skills/notes"]["tokens"] and "layers" in o["node"], "outline node tokens and layers")
+        kids = [c["id"] for c in o["node"]["children"]]
+        check("skills/notes/SKILL.md" in kids, "outline children", kids)
+
+        # read: whole sections, cursor for the rest
+        ids = ["skills/notes/SKILL.md#notes/record", "skills/notes/SKILL.md#notes/find", "skills/notes/references/format.md"]
+        full = await call(s, "read", ids=ids)
+        check([x["id"] for x in full["sections"]] == ids and full["cursor"] is None, "read three sections")
+        for x in full["sections"]:
+            assert x["tokens"] == nodes[x["id"]]["tokens"], x["id"]
+            assert x["provenance"].startswith(x["id"] + " · ")
+        ok("read tokens equal tree --json, one provenance line each")
+        two = full["sections"][0]["tokens"] + full["sections"][1]["tokens"]
+        part = await call(s, "read", id=ids, max_tokens=two)
+        check([x["id"] for x in part["sections"]] == ids[:2] and part["left_out"] == ids[2:] and part["cursor"], "read over budget gives a cursor", part)
+        rest = await call(s, "read", cursor=part["cursor"])
+        check([x["id"] for x in rest["sections"]] == ids[2:] and rest["cursor"] is None, "cursor reads the rest")
+        big = await call(s, "read", ids=["skills/notes/SKILL.md"], max_tokens=10)
+        check(big["sections"] == [] and big["left_out"] == ["skills/notes/SKILL.md"] and big["cursor"], "never half a section", big)
+        more = await call(s, "read", cursor=big["cursor"], max_tokens=1000)
+        check(more["sections"][0]["id"] == "skills/notes/SKILL.md", "a cursor read with a larger budget gets it")
+
+        # brief: same bytes as skillnav brief
+        for args, cli_args in [
+            ({"query": "note format"}, ["--query", "note format"]),
+            ({"question": "deploy rollback", "top_k": 2, "format": "xml"}, ["--query", "deploy rollback", "--top-k", "2", "--format", "xml"]),
+            ({"ids": ["skills/notes/SKILL.md#notes/record"], "query": "notes", "max_tokens": 120, "mode": "extract"},
+             ["--select", "skills/notes/SKILL.md#notes/record", "--query", "notes", "--max-tokens", "120", "--mode", "extract"]),
+            ({"id": "skills/deploy/SKILL.md", "format": "json"}, ["--select", "skills/deploy/SKILL.md", "--format", "json"]),
+        ]:
+            got = text_of(await s.call_tool("brief", args))
+            want = cli("brief", *paths, *cli_args)
+            assert want.returncode == 0, want.stderr
+            assert got.encode() == want.stdout, f"brief {args}:\n{got}\n--- cli ---\n{want.stdout.decode()}"
+        ok("brief bytes equal skillnav brief (md, xml, json, budget, aliases)")
+        b = text_of(await s.call_tool("brief", {"recipe": "notes-brief"}))
+        check(b.encode() == cli("brief", *paths, "--recipe", "notes-brief").stdout, "brief(recipe=...) equals skillnav brief --recipe")
+
+        # load_skill: the body of skillnav render, base dir, files
+        ls = await call(s, "load_skill", name="notes", args="today")
+        rendered = cli("render", str(WORK / "skills" / "notes"), "--args", "today")
+        check(ls["body"] + "\n" == rendered.stdout.decode(), "load_skill body equals skillnav render")
+        check(Path(ls["base_dir"]) == (WORK / "skills" / "notes").resolve() and ls["files"] == ["SKILL.md", "references/format.md"], "load_skill base dir and files", ls)
+
+        # SEP-2640
+        listed = await s.send_request(SkillsList(), AnyResult)
+        by_name = {k["frontmatter"]["name"]: k for k in listed.model_extra["skills"]}
+        check(sorted(by_name) == ["deploy", "hono", "notes"], "skills/list", sorted(by_name))
+        got = await s.send_request(SkillsGet(params={"uri": "skill://notes/SKILL.md"}), AnyResult)
+        skill = got.model_extra["skill"]
+        files = {f["uri"]: f for f in skill["resources"]}
+        disk = (WORK / "skills" / "notes" / "SKILL.md").read_bytes()
+        entry = files["skill://notes/SKILL.md"]
+        check(entry["digest"] == "sha256:" + hashlib.sha256(disk).hexdigest() and entry["size"] == len(disk), "skills/get digest is the file's SHA-256")
+        read = await s.read_resource("skill://notes/references/format.md")
+        body = read.contents[0].text  # type: ignore[union-attr]
+        ref = files["skill://notes/references/format.md"]
+        check("sha256:" + hashlib.sha256(body.encode()).hexdigest() == ref["digest"], "skill:// resource bytes match the digest")
+        res_list = await s.list_resources()
+        uris = [x.uri for x in res_list.resources]
+        check("skillnav://skills/notes/SKILL.md%23notes/find" in [str(u) for u in uris], "sections are skillnav:// resources")
+        sec = await s.read_resource("skillnav://skills/notes/SKILL.md%23notes/record")
+        check(sec.contents[0].text.startswith("## Record"), "read a section resource")  # type: ignore[union-attr]
+
+        # bad input: errors, never a crash or a hang
+        try:
+            await s.call_tool("no_such_tool", {})
+            raise AssertionError("unknown tool accepted")
+        except MCPError:
+            ok("unknown tool is a JSON-RPC error")
+        e = await tool_error(s, "outline", id="skills/nope")
+        check("no node with id" in e, "unknown id is a tool error", e)
+        r = await call(s, "read", ids=["skills/nope"])
+        check(r["sections"] == [] and r["errors"][0]["id"] == "skills/nope", "read reports unknown ids", r)
+        e = await tool_error(s, "read", ids=ids, max_tokens=0)
+        check("max_tokens" in e, "max_tokens 0 is a tool error", e)
+        huge = await call(s, "read", ids=ids, max_tokens=10**15)
+        check(huge["max_tokens"] == 25000 and "limit" in (huge["note"] or ""), "huge max_tokens is capped with a note", huge["note"])
+        t0 = time.monotonic()
+        e = await tool_error(s, "search", query=" ".join(f"word{i}" for i in range(10_000)))
+        check("too long" in e and time.monotonic() - t0 < 30, "a 10,000-word query is a tool error", e)
+        e = await tool_error(s, "search", query="x", top_k="many")
+        check("top_k" in e, "a wrong argument type names the argument", e)
+        e = await tool_error(s, "search", query="x", colour="red")
+        check("unknown argument" in e, "unknown arguments are refused", e)
+        try:
+            await s.read_resource("skillnav://skills/nope")
+            raise AssertionError("unknown resource accepted")
+        except MCPError:
+            ok("unknown resource is a JSON-RPC error")
+
+        # reload: edit a file while the server runs
+        fmt = WORK / "skills" / "notes" / "references" / "format.md"
+        fmt.write_text(fmt.read_text() + "\n## Zebra\n\nZebras stampede across the savanna.\n")
+        new_id = "skills/notes/references/format.md#note-format/zebra"
+        found = None
+        for _ in range(100):
+            hits = (await call(s, "search", query="zebras stampede"))["hits"]
+            if hits and hits[0]["id"] == new_id:
+                found = hits[0]
+                break
+            await asyncio.sleep(0.1)
+        check(found is not None and found["tokens"] == tree_nodes(paths)[1][new_id]["tokens"], "search sees an edited file without restart", found)
+        rd = await call(s, "read", ids=[new_id])
+        check("savanna" in rd["sections"][0]["text"] and rd["generation"] >= 1, "read serves the new text")
+        fmt.write_text(fmt.read_text().split("\n## Zebra")[0])
+        gone = None
+        for _ in range(100):
+            gone = await call(s, "read", ids=[new_id])
+            if gone["errors"]:
+                break
+            await asyncio.sleep(0.1)
+        check(gone is not None and gone["errors"] and "no node" in gone["errors"][0]["error"], "a removed section is reported gone", gone)
+
+
+async def contract_server(paths: list[str]) -> None:
+    hidden = "skills/notes/SKILL.md#notes/find"
+    recipe = WORK / "contract.json"
+    out = cli("recipe", "save", "contract", *paths, "--exposure", f"{hidden}=hidden",
+              "--exposure", "skills/deploy=explicit", "--exposure", "hono-mini/hono=hidden",
+              "--exposure", "skills/notes/SKILL.md#notes/record=always", "--file", str(recipe))
+    assert out.returncode == 0, out.stderr
+    async with stdio_client(server(paths, "--recipe", str(recipe))) as (r, w), ClientSession(r, w) as s:
+        init = await s.initialize()
+        instructions = init.instructions or ""
+        check("Write the note with a dated heading" in instructions and "skills/notes/SKILL.md#notes/record" in instructions,
+              "always sections are in the instructions", instructions)
+        check("with grep" not in instructions and "Rollback" not in instructions, "instructions hold no hidden or explicit text")
+        listing = instructions.split("<available_skills>")[1].split("</available_skills>")[0]
+        check("<name>\nnotes\n</name>" in listing and "deploy" not in listing and "hono" not in listing,
+              "the instructions' listing holds listed skills only", listing)
+        hits = (await call(s, "search", query="grep note text"))["hits"]
+        check(all(h["id"] != hidden for h in hits), "hidden section is never a search hit", hits)
+        rd = await call(s, "read", ids=[hidden])
+        check(rd["sections"] == [] and "hidden" in rd["errors"][0]["error"], "hidden section is never read", rd)
+        parent = await call(s, "read", ids=["skills/notes/SKILL.md#notes"])
+        check("with grep" not in parent["sections"][0]["text"], "a hidden sub-section is cut out of its parent")
+        e = await tool_error(s, "outline", id=hidden)
+        check("hidden" in e, "hidden section has no outline")
+        b = text_of(await s.call_tool("brief", {"query": "grep note text"}))
+        check("with grep" not in b and hidden not in b and "Context brief" in b, "hidden text is never in a brief", b)
+        explicit = "skills/deploy/SKILL.md#deploy/rollback"
+        hits = (await call(s, "search", query="rollback deploy"))["hits"]
+        check(all(not h["id"].startswith("skills/deploy") for h in hits), "explicit sections are not search hits", hits)
+        rd = await call(s, "read", ids=[explicit])
+        check(rd["sections"][0]["id"] == explicit and rd["sections"][0]["exposure"] == "explicit", "explicit section is served by id")
+        listed = await s.send_request(SkillsList(), AnyResult)
+        names = sorted(k["frontmatter"]["name"] for k in listed.model_extra["skills"])
+        check(names == ["notes"], "skills/list leaves out explicit and hidden skills", names)
+        got = await s.send_request(SkillsGet(params={"uri": "skill://deploy/SKILL.md"}), AnyResult)
+        check(got.model_extra["skill"]["frontmatter"]["name"] == "deploy", "skills/get serves an explicit skill")
+        try:
+            await s.send_request(SkillsGet(params={"uri": "skill://hono/SKILL.md"}), AnyResult)
+            raise AssertionError("hidden skill served")
+        except MCPError:
+            ok("skills/get never serves a hidden skill")
+        e = await tool_error(s, "load_skill", name="hono")
+        check("no skill" in e, "load_skill never loads a hidden skill")
+        uris = [str(x.uri) for x in (await s.list_resources()).resources]
+        check(not any("hono" in u or "find" in u for u in uris), "hidden skills and sections are not resources")
+
+
+async def prompts_server(paths: list[str]) -> None:
+    out = cli("recipe", "save", "notes-brief", *paths, "--select", "skills/notes/SKILL.md#notes/record", "--max-tokens", "500")
+    assert out.returncode == 0, out.stderr
+    async with stdio_client(server(paths, "--max-result-tokens", "40")) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        fmt = "skills/notes/references/format.md"
+        big = await call(s, "read", ids=[fmt])
+        check(big["sections"] == [] and big["too_large"][0]["id"] == fmt and big["too_large"][0]["children"] == [fmt + "#note-format"],
+              "a section over the server cap is named with its children", big)
+        names = [p.name for p in (await s.list_prompts()).prompts]
+        check(names == ["notes-brief"], "recipes are prompts", names)
+        got = await s.get_prompt("notes-brief")
+        want = cli("brief", *paths, "--recipe", "notes-brief")
+        check(got.messages[0].content.text.encode() == want.stdout, "a prompt expands to the recipe's brief")  # type: ignore[union-attr]
+
+
+async def lazytools_server() -> None:
+    bundle = [str(FIXTURES / "lazytools" / "hono-docs")]
+    async with stdio_client(server(bundle)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        for args, cli_args in [
+            ({"query": "middleware", "format": "lazytools"}, ["--query", "middleware", "--format", "lazytools"]),
+            ({"task": "routing", "format": "lazytools", "mode": "extract", "top_k": 3, "max_chars": 2000},
+             ["--query", "routing", "--format", "lazytools", "--mode", "extract", "--top-k", "3", "--max-chars", "2000"]),
+        ]:
+            got = text_of(await s.call_tool("brief", args))
+            want = cli("brief", *bundle, *cli_args)
+            assert want.returncode == 0, want.stderr
+            assert got.encode() == want.stdout, f"brief {args}:\n{got}\n--- cli ---\n{want.stdout.decode()}"
+        ok("brief format=lazytools equals skillnav brief --format lazytools (query_skill)")
+
+
+async def main() -> None:
+    shutil.copytree(FIXTURES / "curate" / "skills", WORK / "skills")
+    shutil.copytree(FIXTURES / "curate" / "hono-mini", WORK / "hono-mini")
+    paths = [str(WORK / "skills"), str(WORK / "hono-mini")]
+    await contract_server(paths)
+    await prompts_server(paths)
+    await plain_server(paths)
+    await lazytools_server()
+    print("all checks passed", flush=True)
+
+
+asyncio.run(main())

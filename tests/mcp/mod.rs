@@ -1,0 +1,46 @@
+//! `skillnav mcp` and the agent-facing commands: the official MCP Python SDK driving the
+//! real binary (`python`), raw JSON-RPC lines for malformed input and end of input (`raw`),
+//! `export --active` followed literally (`active_export`), and `install-skill`.
+
+mod active_export;
+mod install_skill;
+mod python;
+mod raw;
+
+use std::io::Read;
+use std::process::{Child, ExitStatus};
+use std::time::{Duration, Instant};
+
+/// Wait for `child` at most `limit`; kill it and fail when it does not exit (a hang).
+/// Returns its status and everything it wrote to stdout and stderr.
+pub fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> (ExitStatus, String, String) {
+    let mut out = child.stdout.take();
+    let mut err = child.stderr.take();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(o) = out.as_mut() {
+            let _ = o.read_to_string(&mut s);
+        }
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(e) = err.as_mut() {
+            let _ = e.read_to_string(&mut s);
+        }
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap_or_else(|e| panic!("{what}: wait: {e}")) {
+            break st;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (hang)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, t_out.join().unwrap_or_default(), t_err.join().unwrap_or_default())
+}
