@@ -35,3 +35,35 @@ fn eval_fixture_set_figures() {
     assert_eq!(counts(&r, None), (27, 23, 25, 26));
     assert_eq!(r.overall.median_brief_tokens, 6819);
 }
+
+#[test]
+fn eval_cli_prints_the_same_report() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .args(["eval", "--json"])
+        .arg(fixture_path("eval/fixture.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Compared as text: serde_json's float parsing may be one ulp off.
+    let want = serde_json::to_string_pretty(&report()).unwrap() + "\n";
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    // The text report: the header, one row per kind, then the misses.
+    let text = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .arg("eval")
+        .arg(fixture_path("eval/fixture.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let head: Vec<&str> = text.lines().take(6).collect();
+    assert_eq!(
+        head,
+        [
+            "brief budget: 8000 tokens (o200k_base)",
+            "                n     R@1     R@5  MRR@10   brief   median",
+            "overall        27   0.852   0.926   0.880   0.963     6819",
+            "verbatim       10   1.000   1.000   1.000   1.000     7669",
+            "paraphrase      9   0.556   0.778   0.639   0.889     6559",
+            "identifier      8   1.000   1.000   1.000   1.000     6775",
+        ]
+    );
+}
