@@ -1,6 +1,7 @@
 //! The TUI ranks a finished query (Enter) as `skillnav search` does: while typing, the
 //! last word is expanded as a prefix; on Enter the query runs again without expansion and
-//! the jump goes to that ranking's first hit (`tests/fixtures/index/cookie`).
+//! the jump goes to that ranking's first hit (`tests/fixtures/index/cookie`). Words with
+//! colons are text in the TUI and the CLI alike (`tests/fixtures/index/colons`).
 
 use skillnav::index::filter::search_all;
 use skillnav::index::{FuzzyIndex, Index, SearchOptions};
@@ -29,4 +30,30 @@ fn tui_enter_ranks_the_finished_query_like_the_cli() {
     assert_eq!(tui, cli.hits.iter().map(|h| h.node).collect::<Vec<_>>());
     assert_eq!(corpus.node(tui[0]).title, "Cookie Helper");
     assert_eq!(app.status, format!("→ {}", corpus.node(tui[0]).id));
+}
+
+#[test]
+fn colon_words_find_their_sections_in_the_tui_and_the_cli() {
+    let dir = fixture_path("index/colons");
+    for (q, title) in [
+        ("std::io", "Reading files"),
+        ("update:modelValue", "Two-way binding"),
+        ("v-on:click", "Click handlers"),
+    ] {
+        let mut app = tui_over(&dir, "colons", 100, 20);
+        act(&mut app, &[Action::SearchOpen]);
+        for c in q.chars() {
+            act(&mut app, &[Action::SearchInsert(c)]);
+        }
+        act(&mut app, &[Action::SearchAccept]);
+        let top = app.search.view.content.first().map(|h| app.corpus.node(h.node).title.clone());
+        assert_eq!(top.as_deref(), Some(title), "tui {q}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+            .args(["search", q, "--json", "--top-k", "1"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["hits"][0]["title"], title, "cli {q}");
+    }
 }
