@@ -9,6 +9,11 @@
 //! - BM25 query latency p50/p95 over ~50 realistic queries (exact, as the CLI runs them), and
 //!   over every prefix of those queries with prefix expansion (as the TUI runs while typing);
 //! - fuzzy (nucleo) query latency p50/p95;
+//! - keystroke to results: every prefix of those queries through `filter::search_all` (BM25
+//!   with prefix expansion, fuzzy titles and the filter split), the work of the TUI's search
+//!   job per key press;
+//! - the BM25 query p95 and the keystroke-to-results p95 as ratios of the baseline's query
+//!   p95 measured in the same run (machine-independent);
 //! - the baseline: the same section texts written to a temporary JSONL and indexed by
 //!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run, with two ratios
 //!   (target ≥ 6×): from files (our load + index vs its JSONL read + tokenize + index; note
@@ -24,6 +29,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use skillnav::formats::{LoadOptions, load_root, root_specs};
+use skillnav::index::filter::search_all;
 use skillnav::index::{FuzzyIndex, Index, SearchOptions};
 use skillnav::model::Corpus;
 
@@ -265,12 +271,29 @@ fn main() {
         ms(pct(&fz, 95.0)),
         ms(pct(&fz, 100.0))
     );
+    let keys = time_queries(&typed, 3, |q| {
+        std::hint::black_box(search_all(&corpus, Some(&index), Some(&fuzzy), q, &pre));
+    });
+    println!(
+        "keystroke to results (BM25 prefix + fuzzy + filters): {} keystroke queries x 3, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms (budget p95 8 ms)",
+        typed.len(),
+        ms(pct(&keys, 50.0)),
+        ms(pct(&keys, 95.0)),
+        ms(pct(&keys, 100.0))
+    );
     did_you_mean_100k();
     if let Some(rss) = peak_rss_mb() {
         println!("peak RSS {rss:.1} MB (whole bench process, two loads; budget 100 MB)");
     }
 
-    baseline(&corpus, &index, &queries, to_searchable, t_index);
+    if let Some(base_p95_ms) = baseline(&corpus, &index, &queries, to_searchable, t_index) {
+        let ratio = |d: Duration| ms(d) / base_p95_ms;
+        println!(
+            "ratios to the same-run rank-bm25 query p95 ({base_p95_ms:.2} ms): BM25 query p95 {:.4}x, keystroke to results p95 {:.4}x",
+            ratio(pct(&bm, 95.0)),
+            ratio(pct(&keys, 95.0))
+        );
+    }
 }
 
 /// "Did you mean" on a synthetic 100 000-term vocabulary (pseudo-words of 4–12 letters).
@@ -322,19 +345,27 @@ fn did_you_mean_100k() {
     );
 }
 
-fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration, ours_index: Duration) {
+/// Run the rank-bm25 baseline and print its figures and the build ratios; returns its
+/// query p95 in ms (`None` when it could not run).
+fn baseline(
+    corpus: &Corpus,
+    index: &Index,
+    queries: &[String],
+    ours: Duration,
+    ours_index: Duration,
+) -> Option<f64> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline_rank_bm25.py");
     if !python_has_rank_bm25() {
         println!("baseline: installing rank-bm25 (pip install rank-bm25)");
         let _ = Command::new("python3").args(["-m", "pip", "install", "--quiet", "rank-bm25"]).status();
         if !python_has_rank_bm25() {
             println!("baseline: python3 with rank_bm25 unavailable; ratio not measured");
-            return;
+            return None;
         }
     }
     let Ok(dir) = tempfile::tempdir() else {
         println!("baseline: cannot create a temp dir; ratio not measured");
-        return;
+        return None;
     };
     let docs_path = dir.path().join("docs.jsonl");
     let queries_path = dir.path().join("queries.txt");
@@ -349,25 +380,25 @@ fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration, 
     };
     if let Err(e) = write() {
         println!("baseline: cannot write {}: {e}", docs_path.display());
-        return;
+        return None;
     }
     let out = Command::new("python3").arg(&script).arg(&docs_path).arg(&queries_path).output();
     let out = match out {
         Ok(o) if o.status.success() => o,
         Ok(o) => {
             println!("baseline failed: {}", String::from_utf8_lossy(&o.stderr).trim());
-            return;
+            return None;
         }
         Err(e) => {
             println!("baseline: cannot run python3: {e}");
-            return;
+            return None;
         }
     };
     let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
         Ok(v) => v,
         Err(e) => {
             println!("baseline: unreadable output ({e}): {}", String::from_utf8_lossy(&out.stdout));
-            return;
+            return None;
         }
     };
     let f = |k: &str| v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN);
@@ -398,4 +429,5 @@ fn baseline(corpus: &Corpus, index: &Index, queries: &[String], ours: Duration, 
         theirs * 1000.0,
         verdict(r2)
     );
+    Some(f("query_p95_ms")).filter(|p| p.is_finite() && *p > 0.0)
 }

@@ -20,6 +20,7 @@ pub mod clipboard;
 pub mod config;
 pub mod curate;
 pub mod error;
+pub mod eval;
 pub mod formats;
 pub mod frontmatter;
 pub mod index;

@@ -16,6 +16,9 @@ use crate::tokens::TokenCounter;
 
 use super::error::{AgentError, AgentResult, err};
 
+/// Retrieved sections of a query brief without `top_k` and without a token budget.
+const DEFAULT_TOP_K: usize = 8;
+
 /// Output formats of a brief.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -56,8 +59,9 @@ pub struct BriefArgs {
     pub mode: String,
     /// Output format.
     pub format: Format,
-    /// Retrieved sections at most.
-    pub top_k: usize,
+    /// Retrieved sections at most; `None`: 8, or, with a token budget (given or the
+    /// recipe's), ranked sections until the budget is full.
+    pub top_k: Option<usize>,
     /// Token budget of the whole brief.
     pub max_tokens: Option<u64>,
     /// Character budget (lazytools format; 10000 there by default).
@@ -74,7 +78,7 @@ impl Default for BriefArgs {
             recipe: None,
             mode: "auto".into(),
             format: Format::Md,
-            top_k: 8,
+            top_k: None,
             max_tokens: None,
             max_chars: None,
             no_quotes: false,
@@ -177,7 +181,7 @@ pub fn prepare(
         let defaults = QuerySkillOptions::default();
         let opts = QuerySkillOptions {
             mode,
-            top_k: a.top_k,
+            top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
             max_chars: a.max_chars.unwrap_or(defaults.max_chars),
             include_quotes: !a.no_quotes,
         };
@@ -228,14 +232,16 @@ pub fn prepare(
         Format::Json => brief::BriefFormat::Json,
         _ => brief::BriefFormat::Md,
     };
+    let max_tokens = a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens));
+    let fill = if max_tokens.is_some() { brief::select::UNTIL_FULL } else { DEFAULT_TOP_K };
     Ok(Prepared {
         what: What::Brief {
             units: sel.units(corpus),
             query,
-            top_k: a.top_k,
+            top_k: a.top_k.unwrap_or(fill),
             mode,
             format,
-            max_tokens: a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens)),
+            max_tokens,
             exposure,
             from_recipe: recipe.is_some(),
         },

@@ -11,7 +11,7 @@ use super::json as shapes;
 use super::limits::{check_query, check_top_k};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
-use crate::index::filter::{search_all, split_filters};
+use crate::index::filter::{search_all, split_filters_in};
 use crate::index::{Hit, HitSource, Scorer, SearchOptions, match_ranges};
 use crate::model::NodeId;
 
@@ -51,7 +51,7 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     let corpus = &ws.corpus;
     let retrievable =
         |n: NodeId| matches!(ws.exposure.level(corpus, n), Exposure::Always | Exposure::OnDemand);
-    let (res, titles) = if q == a.query && split_filters(&q).1.is_empty() {
+    let (res, titles) = if q == a.query && split_filters_in(corpus, &q).1.is_empty() {
         // Enough content hits leave no room for title-only ones: mark the content hits whose
         // titles match instead of scanning every title.
         let res = ws.index.search(corpus, &q, &opts);

@@ -40,6 +40,8 @@ pub struct Brief {
     pub encoding: crate::tokens::Encoding,
     /// Number of sections included.
     pub sections: usize,
+    /// The nodes of the included sections, in brief order.
+    pub included: Vec<NodeId>,
     /// Sections left out (over budget), by id, in their original order; never cut silently
     /// (the brief's closing line names them too).
     pub left_out: Vec<String>,
@@ -56,7 +58,7 @@ pub struct BriefRequest<'a> {
     pub selected: &'a [NodeId],
     /// Query for BM25 retrieval (needs an index).
     pub query: Option<&'a str>,
-    /// Retrieved sections at most.
+    /// Retrieved sections at most; [`select::UNTIL_FULL`]: as many as fit `max_tokens`.
     pub top_k: usize,
     /// Mode; `Auto` resolves by [`resolve_mode`] on the query, `Answer` without one.
     pub mode: Mode,
@@ -125,9 +127,12 @@ pub fn build_in(
     let mode = if plain { Mode::Answer } else { effective_mode(req.mode, req.query) };
     let req = BriefRequest { query: req.query.filter(|_| !plain || index.is_some()), ..*req };
     let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, counter);
+    // Filling a budget: the brief states how many hits it took.
+    let retrieved = sections.iter().filter(|s| s.origin == Origin::Retrieved).count();
+    let top_k = if req.top_k == select::UNTIL_FULL { retrieved } else { req.top_k };
     let head = BriefHead {
         query: req.query.map(str::to_string),
-        top_k: req.top_k,
+        top_k,
         mode,
         corrections,
         max_tokens: req.max_tokens,

@@ -50,27 +50,63 @@ pub fn gather(
         }
     }
     let mut corrections = Vec::new();
+    let mut sections: Vec<BriefSection> = picked
+        .iter()
+        .map(|&(id, origin, score)| section(corpus, id, origin, score, mode, exp, counter))
+        .collect();
     if let (Some(q), Some(index)) = (req.query, index) {
-        let ask = SearchOptions { top_k: req.top_k.saturating_add(64), prefix: false };
+        let fill = req.max_tokens.filter(|_| req.top_k == UNTIL_FULL);
+        let depth = req.top_k.min(FILL_CANDIDATES).saturating_add(64);
+        let ask = SearchOptions { top_k: depth, prefix: false };
         let result = index.search(corpus, q, &ask);
         corrections = result.did_you_mean;
+        // With a budget to fill: the cost so far, estimated (texts and provenance).
+        let mut used: u64 = FRAME_TOKENS + sections.iter().map(|s| cost(s, counter)).sum::<u64>();
         let mut n = 0;
         for h in result.hits {
             if n >= req.top_k {
                 break;
             }
-            if !exp.level(corpus, h.node).admits(false, true) || covered(&picked, h.node) {
+            // A skill hit (its routing text matched) has no text of its own to quote: its
+            // sections are hits of their own.
+            let textless = corpus.node(h.node).span.is_none();
+            if textless || !exp.level(corpus, h.node).admits(false, true) || covered(&picked, h.node) {
                 continue;
             }
+            let s = section(corpus, h.node, Origin::Retrieved, Some(h.score), mode, exp, counter);
+            if let Some(max) = fill {
+                let c = cost(&s, counter);
+                if used + c > max {
+                    // Keep looking for a smaller section that still fits.
+                    continue;
+                }
+                used += c;
+            }
             picked.push((h.node, Origin::Retrieved, Some(h.score)));
+            sections.push(s);
             n += 1;
         }
     }
-    let sections = picked
-        .into_iter()
-        .map(|(id, origin, score)| section(corpus, id, origin, score, mode, exp, counter))
-        .collect();
     (sections, corrections)
+}
+
+/// `top_k` of a request that takes ranked sections until its `max_tokens` budget is full
+/// (up to [`FILL_CANDIDATES`] hits are looked at, best first; a section that does not fit
+/// is passed over for smaller ones after it). Without a budget it means
+/// [`FILL_CANDIDATES`].
+pub const UNTIL_FULL: usize = usize::MAX;
+
+/// Most hits looked at when filling a budget.
+pub const FILL_CANDIDATES: usize = 256;
+
+/// Tokens set aside for a brief's frame (title, query and sources lines, left-out line)
+/// when filling a budget; the exact packing ([`pack`]) has the last word.
+const FRAME_TOKENS: u64 = 96;
+
+/// Estimated tokens a section adds to a brief: its text, plus its provenance (heading,
+/// id, path, line range, score, separators).
+fn cost(s: &BriefSection, counter: TokenCounter) -> u64 {
+    s.tokens + counter.count(&s.title) + counter.count(&s.id) + counter.count(&s.path) + 24
 }
 
 fn section(
@@ -95,12 +131,12 @@ fn section(
         _ => (exp.visible_text(corpus, id), node.line_end),
     };
     let body = trim_trailing_blank_lines(&raw);
+    let title = if node.title.trim().is_empty() { &node.id } else { &node.title };
     let text = match mode {
         Mode::Locate => String::new(),
         Mode::Summarize => summary_of(&node.summary, body),
-        _ => body.to_string(),
+        _ => quoted(body, &one_line(title)).to_string(),
     };
-    let title = if node.title.trim().is_empty() { &node.id } else { &node.title };
     BriefSection {
         node: id,
         id: node.id.clone(),
@@ -115,6 +151,30 @@ fn section(
         tokens: counter.count(&text),
         text,
     }
+}
+
+/// The part of a section's text a brief quotes under its own heading and provenance line:
+/// without a first line that is a heading with the section's `title` (the brief's block
+/// heading already says it) and the blank lines after it, and without a closing thematic
+/// break (`---`, `***`, `___`: every block already ends with one).
+pub fn quoted<'a>(text: &'a str, title: &str) -> &'a str {
+    let mut t = text;
+    let first_end = t.find('\n').map_or(t.len(), |i| i + 1);
+    let first = t[..first_end].trim();
+    let hashes = first.chars().take_while(|c| *c == '#').count();
+    if (1..=6).contains(&hashes) {
+        let heading = first[hashes..].trim().trim_end_matches('#').trim();
+        if first[hashes..].starts_with([' ', '\t']) && heading == title.trim() {
+            t = t[first_end..].trim_start_matches(['\n', '\r']);
+        }
+    }
+    let last_start = t.trim_end().rfind('\n').map_or(0, |i| i + 1);
+    let last: String = t[last_start..].chars().filter(|c| !c.is_whitespace()).collect();
+    let rule = last.len() >= 3 && ["-", "*", "_"].iter().any(|m| last.chars().all(|c| c.to_string() == *m));
+    if rule {
+        t = trim_trailing_blank_lines(&t[..last_start]);
+    }
+    t
 }
 
 /// First-fit of `sections` in order of value under `max` tokens, on estimates: the
@@ -234,9 +294,27 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
         tokens: counter.count(&text),
         encoding: counter.encoding(),
         sections: keep.iter().filter(|k| **k).count(),
+        included: sections.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s.node).collect(),
         left_out: sections.iter().zip(&keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.clone()).collect(),
         layout,
         mode: head.mode,
         text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+
+    #[test]
+    fn brief_quotes_skip_the_repeated_heading_and_the_closing_rule() {
+        assert_eq!(quoted("## Cookie Helper\n\nSet cookies.\n\n---", "Cookie Helper"), "Set cookies.");
+        assert_eq!(quoted("# Notes #\nKeep notes.", "Notes"), "Keep notes.");
+        // Another heading, a heading-like word and a rule inside the text stay.
+        assert_eq!(quoted("## Other\nText", "Notes"), "## Other\nText");
+        assert_eq!(quoted("#Notes\nText", "Notes"), "#Notes\nText");
+        assert_eq!(quoted("a\n\n---\n\nb", "x"), "a\n\n---\n\nb");
+        assert_eq!(quoted("a\n- - -", "x"), "a");
+        assert_eq!(quoted("## T", "T"), "");
     }
 }

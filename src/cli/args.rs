@@ -101,6 +101,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure search on a question file: recall@1/@5, MRR@10 and brief containment.
+    Eval {
+        /// The question file (JSON: `paths` and `questions` with `query`, `kind`, `gold`).
+        questions: PathBuf,
+        /// Roots to search every question in (default: the paths the file names).
+        paths: Vec<PathBuf>,
+        /// Folder the file's relative paths start from (default: the file's folder).
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Token budget of the brief whose containment is measured.
+        #[arg(long, default_value_t = 8000)]
+        max_tokens: u64,
+        /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one node's text by id (or exact title).
     Show {
         /// Node id (`root/path#section`) or an exact section title.
@@ -290,9 +306,10 @@ pub struct BriefArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: BriefFormat,
-    /// Retrieved sections at most.
-    #[arg(long, default_value_t = 8)]
-    pub top_k: usize,
+    /// Retrieved sections at most (default 8; with --max-tokens and a query: as many ranked
+    /// sections as fit the budget).
+    #[arg(long)]
+    pub top_k: Option<usize>,
     /// Token budget: pack sections in order while they fit; the brief says what it left out.
     #[arg(long)]
     pub max_tokens: Option<u64>,

@@ -5,6 +5,7 @@
 pub mod args;
 mod brief;
 mod doctree;
+mod eval;
 mod export;
 mod fm;
 mod install_skill;
@@ -70,6 +71,16 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::Search { query, paths, top_k, prefix, json }) => {
             let corpus = open::open(&paths, &g)?;
             search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
+        }
+        Some(Command::Eval { questions, paths, base, max_tokens, json }) => {
+            let req = eval::EvalRequest {
+                file: &questions,
+                paths: &paths,
+                base: base.as_deref(),
+                max_tokens,
+                json,
+            };
+            return eval::run(&mut out, &req, &g, counter);
         }
         Some(Command::Show { id, paths, variant, json }) => {
             let corpus = open::open(&paths, &g)?;

@@ -27,12 +27,16 @@ pub fn run(
         let hits: Vec<_> =
             res.hits.iter().chain(fuzzy.iter()).map(|h| crate::agent::json::hit(corpus, h)).collect();
         let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();
-        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym});
+        let sug: Vec<_> = res.suggestions.iter().map(|(a, b)| json!({"typed": a, "suggested": b})).collect();
+        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug});
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
     }
     for (typed, used) in &res.did_you_mean {
         writeln!(out, "did you mean: {} → {}", sanitize_line(typed), sanitize_line(used))?;
+    }
+    for (typed, suggested) in &res.suggestions {
+        writeln!(out, "not found: {} (did you mean {}?)", sanitize_line(typed), sanitize_line(suggested))?;
     }
     writeln!(out, "Content (BM25): {} hits", res.hits.len())?;
     for h in &res.hits {

@@ -30,6 +30,9 @@ pub struct Heading {
     pub start: usize,
     /// 1-based line of `start` in the whole text.
     pub line: u32,
+    /// The id given by a `{#id}` heading attribute (`VitePress`, Pandoc, kramdown, Hugo), if
+    /// any; the attribute block is not part of `title`.
+    pub anchor: Option<String>,
 }
 
 /// Result of one scan: the headings plus summaries (`summaries[0]` is the text before the
@@ -55,7 +58,8 @@ pub fn headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
 /// text before the first heading, if not blank, becomes a level-0 section titled after the
 /// file). Returns the top-level section ids. Sets spans (`start` = heading line start,
 /// `own_end` = next heading, `end` = next heading of the same or a higher level, or `to`),
-/// 1-based inclusive lines, titles, `seg` (GitHub slug of the title; `Corpus::finalize`
+/// 1-based inclusive lines, titles, `seg` (the slug of a `{#id}` heading attribute, else
+/// GitHub slug of the title; `Corpus::finalize`
 /// adds `-2`, `-3` among siblings), `level`, one-line `summary` (first sentence of the
 /// body, at most [`SUMMARY_MAX_CHARS`] chars) and `format`. Sizes are left to
 /// [`Corpus::finalize`], which derives them from the spans.
@@ -141,7 +145,8 @@ pub fn apply_sections(
         }
         let own_end = headings.get(i + 1).map_or(to, |n| n.start);
         let mut n = Node::new(NodeKind::Section, format, h.title.clone(), file_path.clone());
-        n.seg = Some(id::slug(&h.title));
+        let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
+        n.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)));
         n.level = h.level;
         n.summary = std::mem::take(&mut summaries[i + 1]);
         n.line_start = Some(h.line);
@@ -184,6 +189,8 @@ fn count_newlines(bytes: &[u8]) -> u32 {
 
 /// Markdown extensions we parse with (GitHub-flavoured features that change block
 /// structure; no metadata blocks: the caller strips frontmatter by passing `from`).
+/// pulldown-cmark's heading-attribute option is off: it would also take a trailing
+/// `{Title}` placeholder for attributes; [`split_anchor`] reads `{#id …}` alone.
 fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -228,7 +235,8 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 if let Some((level, start, title)) = heading.take() {
                     line += count_newlines(&bytes[line_pos..start]);
                     line_pos = start;
-                    headings.push(Heading { level, title: collapse_ws(&title), start, line });
+                    let (title, anchor) = split_anchor(&collapse_ws(&title));
+                    headings.push(Heading { level, title, start, line, anchor });
                     summaries.push(String::new());
                     done = !want_summaries;
                 }
@@ -284,6 +292,23 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let last_line =
         if to > from { line + count_newlines(&bytes[line_pos..(to - 1).max(line_pos)]) } else { first_line };
     Scan { headings, summaries, first_line, last_line }
+}
+
+/// A heading title without its trailing attribute block `{#id .class key=value}` (`VitePress`,
+/// Pandoc, kramdown, Hugo), and the id it gives. Only a block whose first item is `#id`
+/// counts: `ADR-{ID}: {Title}` keeps its braces.
+pub fn split_anchor(title: &str) -> (String, Option<String>) {
+    let t = title.trim_end();
+    if let Some(open) = t.rfind("{#")
+        && t.ends_with('}')
+    {
+        let inner = &t[open + 2..t.len() - 1];
+        let id = inner.split_whitespace().next().unwrap_or("");
+        if !id.is_empty() && !inner.contains(['{', '}']) {
+            return (t[..open].trim_end().to_string(), Some(id.to_string()));
+        }
+    }
+    (title.to_string(), None)
 }
 
 /// Collapse runs of whitespace (including newlines) to one space and trim.
@@ -375,6 +400,26 @@ mod tests {
     }
 
     #[test]
+    fn heading_id_attributes_are_stripped_and_give_the_slug() {
+        let t = "## Async Components {#async-components}\n\nText.\n### Basic Usage {#basic .tip}\n";
+        let h = headings(t, 0, t.len());
+        let got: Vec<(&str, Option<&str>)> =
+            h.iter().map(|h| (h.title.as_str(), h.anchor.as_deref())).collect();
+        assert_eq!(got, [("Async Components", Some("async-components")), ("Basic Usage", Some("basic"))]);
+        assert_eq!(split_anchor("ADR-{ID}: {Title}"), ("ADR-{ID}: {Title}".to_string(), None));
+        assert_eq!(split_anchor("Object {key: value}"), ("Object {key: value}".to_string(), None));
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let src = c.add_source(crate::model::Source::virtual_text(t.to_string()));
+        let file = c.add_child(root, Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"));
+        add_sections(&mut c, file, src, 0, t.len(), Format::Markdown);
+        c.finalize();
+        let ids: Vec<&str> =
+            c.nodes.iter().filter(|n| n.kind == NodeKind::Section).map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["docs/a.md#async-components", "docs/a.md#async-components/basic"]);
+    }
+
+    #[test]
     fn headings_in_lists_and_quotes_are_content() {
         let t = "# A\n- # not a section\n> ## quoted\n";
         assert_eq!(titles(t), vec![(1, "A".into(), 1)]);
@@ -384,7 +429,7 @@ mod tests {
     fn headings_respect_from_offset() {
         let t = "# Skip\n# Keep\n";
         let h = headings(t, 7, t.len());
-        assert_eq!(h, vec![Heading { level: 1, title: "Keep".into(), start: 7, line: 2 }]);
+        assert_eq!(h, vec![Heading { level: 1, title: "Keep".into(), start: 7, line: 2, anchor: None }]);
         // Offsets out of range or inside a char never panic.
         assert!(headings("é# x", 1, 99).is_empty());
     }

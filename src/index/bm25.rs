@@ -189,10 +189,11 @@ impl RootIndex {
         }
     }
 
-    /// Score all documents for `groups` (each group is one query word: its term ids, whose
-    /// contribution per document is the MAX over the group) and return the best `top_k`
-    /// `(document, score)` pairs, score descending, ties by document order.
-    pub fn score(&self, groups: &[Vec<u32>], top_k: usize, s: &mut Scratch) -> Vec<(u32, f64)> {
+    /// Score all documents for `groups` (each group is one query word: its `(term id, weight)`
+    /// pairs, whose contribution per document is the MAX over the group of weight × the term's
+    /// BM25 score) and return the best `top_k` `(document, score)` pairs, score descending,
+    /// ties by document order.
+    pub fn score(&self, groups: &[Vec<(u32, f64)>], top_k: usize, s: &mut Scratch) -> Vec<(u32, f64)> {
         if top_k == 0 || self.avgdl <= 0.0 || !self.avgdl.is_finite() {
             return Vec::new();
         }
@@ -200,8 +201,8 @@ impl RootIndex {
         for group in groups {
             match group.as_slice() {
                 [] => {}
-                [t] => {
-                    let w = idf(n, self.df(*t));
+                [(t, weight)] => {
+                    let w = idf(n, self.df(*t)) * weight;
                     let (docs, tfs) = self.postings(*t);
                     for (&d, &tf) in docs.iter().zip(tfs) {
                         let v = term_score(w, tf, self.doc_len[d as usize], self.avgdl);
@@ -213,8 +214,8 @@ impl RootIndex {
                     }
                 }
                 many => {
-                    for &t in many {
-                        let w = idf(n, self.df(t));
+                    for &(t, weight) in many {
+                        let w = idf(n, self.df(t)) * weight;
                         let (docs, tfs) = self.postings(t);
                         for (&d, &tf) in docs.iter().zip(tfs) {
                             let v = term_score(w, tf, self.doc_len[d as usize], self.avgdl);

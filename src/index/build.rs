@@ -30,7 +30,9 @@ struct Shard {
     doc_len: Vec<u32>,
 }
 
-fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
+/// Tokenize `texts`; each token of `texts[i]` counts `weights[i]` times (a missing weight
+/// counts 1).
+fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) -> Shard {
     let mut sh = Shard::default();
     // About one distinct term per 12 bytes of markdown (measured on corpus/large).
     sh.pairs.reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 12);
@@ -40,11 +42,12 @@ fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
     let mut touched: Vec<u32> = Vec::new();
     for (i, text) in texts.iter().enumerate() {
         let mut len = 0u32;
+        let w = weights.get(i).copied().unwrap_or(1);
         scan(text, &mut |t| {
             if t.stop {
                 return;
             }
-            len = len.saturating_add(1);
+            len = len.saturating_add(w);
             let id = sh.terms.intern(t.term);
             if id as usize >= counts.len() {
                 counts.push(0);
@@ -53,7 +56,7 @@ fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
             if *c == 0 {
                 touched.push(id);
             }
-            *c = c.saturating_add(1);
+            *c = c.saturating_add(w);
         });
         for &t in &touched {
             sh.pairs.push((t, std::mem::take(&mut counts[t as usize])));
@@ -70,12 +73,12 @@ fn tokenize_shard(texts: &[&str], tick: &mut dyn FnMut(usize)) -> Shard {
 }
 
 /// Split `docs` into at most `n` contiguous runs of roughly equal bytes.
-fn shard_bounds(docs: &[(crate::model::NodeId, &str)], n: usize) -> Vec<std::ops::Range<usize>> {
-    let total: usize = docs.iter().map(|(_, t)| t.len()).sum();
+fn shard_bounds(docs: &[&str], n: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = docs.iter().map(|t| t.len()).sum();
     let per = total.div_ceil(n.max(1)).max(1);
     let mut out = Vec::new();
     let (mut start, mut acc) = (0, 0);
-    for (i, (_, t)) in docs.iter().enumerate() {
+    for (i, t) in docs.iter().enumerate() {
         acc += t.len();
         if acc >= per && out.len() + 1 < n {
             out.push(start..i + 1);
@@ -92,26 +95,28 @@ fn shard_bounds(docs: &[(crate::model::NodeId, &str)], n: usize) -> Vec<std::ops
 /// Build the index of one root. `done` counts indexed documents (shared across roots);
 /// `progress(done)` is called on the calling thread.
 pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dyn FnMut(usize)) -> RootIndex {
-    let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| *t).collect();
+    let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| t.as_ref()).collect();
+    let weights = &rd.weights;
     let bytes: usize = texts.iter().map(|t| t.len()).sum();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SHARDS);
     let n_shards = if bytes >= PARALLEL_MIN_BYTES { threads } else { 1 };
-    let bounds = shard_bounds(&rd.docs, n_shards);
+    let bounds = shard_bounds(&texts, n_shards);
     let shards: Vec<Shard> = std::thread::scope(|s| {
         let workers: Vec<_> = bounds[1..]
             .iter()
             .map(|r| {
                 let part = &texts[r.clone()];
+                let part_w = &weights[r.clone()];
                 let spawned =
                     std::thread::Builder::new().name("skillnav-index".into()).spawn_scoped(s, move || {
-                        tokenize_shard(part, &mut |k| {
+                        tokenize_shard(part, part_w, &mut |k| {
                             done.fetch_add(k, Ordering::Relaxed);
                         })
                     });
                 (r.clone(), spawned)
             })
             .collect();
-        let first = tokenize_shard(&texts[bounds[0].clone()], &mut |k| {
+        let first = tokenize_shard(&texts[bounds[0].clone()], &weights[bounds[0].clone()], &mut |k| {
             let now = done.fetch_add(k, Ordering::Relaxed) + k;
             progress(now);
         });
@@ -122,7 +127,7 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
                 // are then indexed as empty rather than bringing search down.
                 Ok(handle) => handle.join().unwrap_or_default(),
                 // No thread available: tokenize this shard here.
-                Err(_) => tokenize_shard(&texts[r], &mut |k| {
+                Err(_) => tokenize_shard(&texts[r.clone()], &weights[r], &mut |k| {
                     done.fetch_add(k, Ordering::Relaxed);
                 }),
             };
@@ -243,8 +248,8 @@ mod tests {
 
     #[test]
     fn shard_bounds_cover_all_documents() {
-        let docs: Vec<(NodeId, &str)> = (0..10).map(|i| (NodeId(i), "abcdefghij")).collect();
-        let b = |n: usize, docs: &[(NodeId, &str)]| -> Vec<(usize, usize)> {
+        let docs: Vec<&str> = vec!["abcdefghij"; 10];
+        let b = |n: usize, docs: &[&str]| -> Vec<(usize, usize)> {
             shard_bounds(docs, n).into_iter().map(|r| (r.start, r.end)).collect()
         };
         assert_eq!(b(1, &docs), [(0, 10)]);
@@ -256,16 +261,16 @@ mod tests {
     #[test]
     fn sharded_build_equals_single_build() {
         let texts = ["alpha beta", "beta gamma gamma", "delta alpha", "epsilon", "beta beta zeta"];
-        let docs: Vec<(NodeId, &str)> =
-            texts.iter().enumerate().map(|(i, t)| (NodeId(i as u32), *t)).collect();
-        let one = tokenize_shard(&texts, &mut |_| {});
+        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> =
+            texts.iter().enumerate().map(|(i, t)| (NodeId(i as u32), (*t).into())).collect();
+        let one = tokenize_shard(&texts, &[], &mut |_| {});
         let single = merge(
             RootDocs { docs: docs.clone(), ..RootDocs::empty(NodeId(0)) },
             vec![one],
             std::slice::from_ref(&(0..5)),
         );
-        let a = tokenize_shard(&texts[..2], &mut |_| {});
-        let b = tokenize_shard(&texts[2..], &mut |_| {});
+        let a = tokenize_shard(&texts[..2], &[], &mut |_| {});
+        let b = tokenize_shard(&texts[2..], &[], &mut |_| {});
         let split = merge(RootDocs { docs, ..RootDocs::empty(NodeId(0)) }, vec![a, b], &[0..2, 2..5]);
         assert_eq!(single.post_off, split.post_off);
         assert_eq!(single.post_doc, split.post_doc);
@@ -274,5 +279,13 @@ mod tests {
         let beta = split.vocab.find("beta").unwrap_or(u32::MAX);
         assert_eq!(split.df(beta), 3);
         assert!((split.avgdl - 11.0 / 5.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn weighted_document_counts_each_token_weight_times() {
+        let sh = tokenize_shard(&["alpha beta alpha", "alpha"], &[2, 1], &mut |_| {});
+        assert_eq!(sh.doc_len, [6, 1]);
+        let tf: Vec<u32> = sh.pairs.iter().map(|(_, tf)| *tf).collect();
+        assert_eq!(tf, [4, 2, 1]);
     }
 }

@@ -2,6 +2,10 @@
 //! restrict hits to nodes whose kind or `meta` field matches, so ADRs are filterable by
 //! status (docs/FORMATS.md §4) and any format field is searchable the same way. A query made only
 //! of filters lists every matching node.
+//!
+//! A word is a filter only when its key is `kind` or a `meta` key some node of the corpus
+//! has (`tag` when some node has `tags`), and it holds no `::`: `std::io`,
+//! `update:modelValue` and `v-on:click` stay text and are searched as words.
 
 use serde_json::Value;
 
@@ -19,10 +23,40 @@ pub struct MetaFilter {
     pub value: String,
 }
 
-/// Split `query` into its free text and its filters. A filter is a whitespace-separated word
-/// `key:value` whose key is ASCII letters, `_` or `-` and whose value is non-empty and does
-/// not start with `/` (so `https://…` stays text).
+/// Split `query` into its free text and its filters, by syntax alone. A filter is a
+/// whitespace-separated word `key:value` without `::` whose key is ASCII letters, `_` or
+/// `-` and whose value is non-empty and does not start with `/` (so `https://…` stays
+/// text). [`split_filters_in`] also asks the corpus whether the key exists.
 pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
+    split_with(query, &|_| true)
+}
+
+/// [`split_filters`], keeping as text every word whose key is neither `kind` nor a `meta` key
+/// of some node of `corpus` (`tag` counts when some node has `tags`).
+pub fn split_filters_in(corpus: &Corpus, query: &str) -> (String, Vec<MetaFilter>) {
+    let (_, candidates) = split_filters(query);
+    if candidates.is_empty() {
+        return (query.split_whitespace().collect::<Vec<_>>().join(" "), candidates);
+    }
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
+    known.insert("kind".into());
+    let wanted: Vec<&str> = candidates.iter().map(|f| f.key.as_str()).collect();
+    for n in &corpus.nodes {
+        for k in n.meta.keys() {
+            let k = k.to_ascii_lowercase();
+            if k == "tags" {
+                known.insert("tag".into());
+            }
+            known.insert(k);
+        }
+        if wanted.iter().all(|w| known.contains(*w)) {
+            break;
+        }
+    }
+    split_with(query, &|key| known.contains(key))
+}
+
+fn split_with(query: &str, known: &dyn Fn(&str) -> bool) -> (String, Vec<MetaFilter>) {
     let mut text = Vec::new();
     let mut filters = Vec::new();
     for word in query.split_whitespace() {
@@ -31,7 +65,9 @@ pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
                 if !k.is_empty()
                     && !v.is_empty()
                     && !v.starts_with('/')
-                    && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-') =>
+                    && !word.contains("::")
+                    && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
+                    && known(&k.to_ascii_lowercase()) =>
             {
                 filters.push(MetaFilter { key: k.to_ascii_lowercase(), value: v.to_lowercase() });
             }
@@ -97,7 +133,7 @@ pub fn search_all(
     query: &str,
     opts: &SearchOptions,
 ) -> (SearchResult, Vec<Hit>) {
-    let (text, filters) = split_filters(query);
+    let (text, filters) = split_filters_in(corpus, query);
     if filters.is_empty() {
         let content = index.map(|i| i.search(corpus, query, opts)).unwrap_or_default();
         let titles = fuzzy.map(|f| f.search(query, opts.top_k)).unwrap_or_default();
@@ -142,6 +178,17 @@ mod tests {
         let (text, f) = split_filters("binary status:Proposed https://x.y/z");
         assert_eq!(text, "binary https://x.y/z");
         assert_eq!(f, vec![MetaFilter { key: "status".into(), value: "proposed".into() }]);
+    }
+
+    #[test]
+    fn colon_words_are_filters_only_for_known_keys() {
+        let (c, _, _) = adrs();
+        let (text, f) = split_filters_in(&c, "std::io update:modelValue v-on:click status:proposed kind:adr");
+        assert_eq!(text, "std::io update:modelValue v-on:click");
+        assert_eq!(f.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(), ["status", "kind"]);
+        // `tag` is known because some node has `tags`; `kind::adr` is never a filter.
+        let (text, f) = split_filters_in(&c, "tag:process kind::adr");
+        assert_eq!((text.as_str(), f.len()), ("kind::adr", 1));
     }
 
     #[test]

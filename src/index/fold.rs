@@ -7,7 +7,12 @@
 //! inside a lazytools bundle (scored by lazytools' own BM25), and texts that are empty after
 //! trimming. Documents whose own text is byte-identical after trimming are indexed once — the
 //! first in document order — and the others are that document's *copies* ("+N copies").
+//!
+//! A skill node is a document too: its routing text (frontmatter `name`, `description` and
+//! `when_to_use`, one per line), a field of its own whose term frequencies and length count
+//! [`SKILL_FIELD_WEIGHT`] times, so a skill can be a hit for the words it is described by.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::hash::FxHashMap;
@@ -18,8 +23,11 @@ use crate::model::{Corpus, NodeId, NodeKind};
 pub(crate) struct RootDocs<'c> {
     /// The root node.
     pub root: NodeId,
-    /// Documents in document order: node and its own text.
-    pub docs: Vec<(NodeId, &'c str)>,
+    /// Documents in document order: node and its own text (a skill's routing text).
+    pub docs: Vec<(NodeId, Cow<'c, str>)>,
+    /// Per document: how many times each of its tokens counts (1, or
+    /// [`SKILL_FIELD_WEIGHT`] for a skill's routing text).
+    pub weights: Vec<u32>,
     /// Copies folded into document `d`, sorted by `d`.
     pub copies: Vec<(u32, Vec<NodeId>)>,
 }
@@ -27,7 +35,7 @@ pub(crate) struct RootDocs<'c> {
 impl RootDocs<'_> {
     /// No documents under `root`.
     pub fn empty(root: NodeId) -> Self {
-        Self { root, docs: Vec::new(), copies: Vec::new() }
+        Self { root, docs: Vec::new(), weights: Vec::new(), copies: Vec::new() }
     }
 }
 
@@ -60,6 +68,26 @@ fn is_document(corpus: &Corpus, n: NodeId) -> bool {
         && (node.kind.is_text_unit() || (node.kind == NodeKind::File && node.children.is_empty()))
 }
 
+/// How many times a token of a skill's routing text counts (term frequency and length).
+pub const SKILL_FIELD_WEIGHT: u32 = 2;
+
+/// The frontmatter keys whose values make up a skill's routing text, in order; the
+/// `when_to_use` spellings count once (the first present).
+const ROUTING_KEYS: [&[&str]; 3] =
+    [&["name"], &["description"], &["when_to_use", "when-to-use", "whenToUse"]];
+
+/// The routing text of skill node `n`: its name, description and when-to-use, one per line
+/// (`None` when all are missing or blank).
+fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
+    let meta = &corpus.node(n).meta;
+    let lines: Vec<&str> = ROUTING_KEYS
+        .iter()
+        .filter_map(|keys| keys.iter().find_map(|k| meta.get(*k).and_then(|v| v.as_str())))
+        .filter(|v| !v.trim().is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 /// Collect the documents of root `root`, folding identical texts.
 pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
@@ -85,9 +113,15 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
                 } else {
                     let d = out.docs.len() as u32;
                     seen.insert(key, d);
-                    out.docs.push((n, text));
+                    out.docs.push((n, Cow::Borrowed(text)));
+                    out.weights.push(1);
                 }
             }
+        } else if node.kind == NodeKind::Skill
+            && let Some(text) = routing_text(corpus, n)
+        {
+            out.docs.push((n, Cow::Owned(text)));
+            out.weights.push(SKILL_FIELD_WEIGHT);
         }
         stack.extend(node.children.iter().rev().copied());
     }

@@ -10,7 +10,7 @@
 //! Scores are nucleo's (u32, higher is better) as f64; ties keep document order.
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32String};
+use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 use super::hit::{Hit, HitSource, Scorer};
 use crate::model::{Corpus, NodeId};
@@ -21,6 +21,13 @@ const PARALLEL_MIN_ITEMS: usize = 8192;
 const MAX_THREADS: usize = 4;
 /// Weakest hit kept, in percent of the score of the query against itself (nucleo scores).
 pub const MIN_SCORE_PERCENT: u32 = 60;
+
+/// From this many haystacks on, a tree is big, and letters scattered over unrelated titles
+/// are noise there (`cors` matched in `Controller Resources`): when some haystack holds
+/// every query word as typed (case-insensitive), only such haystacks are hits; else a
+/// one-word query keeps the haystacks holding a word within its typo distance
+/// ([`super::distance::max_distance`]), and a longer query its fuzzy hits.
+pub const BIG_TREE_ITEMS: usize = 2000;
 
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
@@ -34,6 +41,14 @@ pub const MAX_HAYSTACK_CHARS: usize = 1024;
 #[derive(Debug, Default)]
 pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
+}
+
+/// `(nucleo score, item, word match level)`: higher level first, then higher score, then
+/// document order.
+type Scored = (u32, usize, u8);
+
+fn cmp(a: &Scored, b: &Scored) -> std::cmp::Ordering {
+    b.2.cmp(&a.2).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1))
 }
 
 impl FuzzyIndex {
@@ -96,34 +111,26 @@ impl FuzzyIndex {
             .collect()
     }
 
-    /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
-    /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
-    /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
-    /// same as on one).
-    pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
-        if top_k == 0 || query.trim().is_empty() {
-            return Vec::new();
-        }
-        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-        if pattern.atoms.is_empty() {
-            return Vec::new();
-        }
-        // A hit must score at least MIN_SCORE_PERCENT of the query matched against itself:
-        // this drops letters picked out of unrelated words ("widgets" in "Write Grading
-        // Results") while typos and partial words still match.
-        let perfect = {
-            let mut m = Matcher::new(Config::DEFAULT);
-            pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0)
-        };
-        let min = perfect * MIN_SCORE_PERCENT / 100;
-        let cmp = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-        let score_range = |range: std::ops::Range<usize>| -> Vec<(u32, usize)> {
+    /// The best `top_k` items (by [`cmp`]) whose nucleo score is at least `min` and whose
+    /// `level` is at least `min_level`. More than 8192 haystacks are scored on up to 4
+    /// threads (scoped; the result is the same as on one).
+    fn scored(
+        &self,
+        pattern: &Pattern,
+        min: u32,
+        top_k: usize,
+        level: &(dyn Fn(&Utf32String) -> u8 + Sync),
+        min_level: u8,
+    ) -> Vec<Scored> {
+        let score_range = |range: std::ops::Range<usize>| -> Vec<Scored> {
             let mut matcher = Matcher::new(Config::DEFAULT);
-            let mut out: Vec<(u32, usize)> = self.items[range.clone()]
+            let mut out: Vec<Scored> = self.items[range.clone()]
                 .iter()
                 .zip(range)
-                .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i)))
-                .filter(|(s, _)| *s >= min)
+                .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i, hay)))
+                .filter(|(s, _, _)| *s >= min)
+                .map(|(s, i, hay)| (s, i, level(hay)))
+                .filter(|h| h.2 >= min_level)
                 .collect();
             if out.len() > top_k {
                 out.select_nth_unstable_by(top_k - 1, cmp);
@@ -133,7 +140,7 @@ impl FuzzyIndex {
         };
         let n = self.items.len();
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(MAX_THREADS);
-        let mut scored: Vec<(u32, usize)> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
+        let mut scored: Vec<Scored> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
             score_range(0..n)
         } else {
             let per = n.div_ceil(threads);
@@ -161,10 +168,51 @@ impl FuzzyIndex {
             scored.select_nth_unstable_by(top_k - 1, cmp);
             scored.truncate(top_k);
         }
+        scored
+    }
+
+    /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
+    /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
+    /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
+    /// same as on one).
+    pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
+        if top_k == 0 || query.trim().is_empty() {
+            return Vec::new();
+        }
+        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+        if pattern.atoms.is_empty() {
+            return Vec::new();
+        }
+        // A hit must score at least MIN_SCORE_PERCENT of the query matched against itself:
+        // this drops letters picked out of unrelated words ("widgets" in "Write Grading
+        // Results") while typos and partial words still match.
+        let perfect = {
+            let mut m = Matcher::new(Config::DEFAULT);
+            pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0)
+        };
+        let min = perfect * MIN_SCORE_PERCENT / 100;
+        let words: Vec<Vec<char>> =
+            query.split_whitespace().map(|w| w.chars().flat_map(char::to_lowercase).collect()).collect();
+        let mut scored = if self.items.len() < BIG_TREE_ITEMS {
+            self.scored(&pattern, min, top_k, &|_| 1, 0)
+        } else {
+            // Titles holding every word as typed; when there are none and the query is one
+            // word (a typo), those with a word within its typo distance; a longer query
+            // with no such title keeps its fuzzy hits (a second pass per key press would
+            // double the cost while typing).
+            let typed = self.scored(&pattern, min, top_k, &|h| if holds_words(h, &words) { 2 } else { 0 }, 0);
+            if typed.iter().any(|h| h.2 == 2) {
+                typed.into_iter().filter(|h| h.2 == 2).collect()
+            } else if words.len() == 1 {
+                self.scored(&pattern, min, top_k, &|h| u8::from(near_words(h, &words)), 1)
+            } else {
+                typed
+            }
+        };
         scored.sort_unstable_by(cmp);
         scored
             .into_iter()
-            .map(|(s, i)| Hit {
+            .map(|(s, i, _)| Hit {
                 node: self.items[i].0,
                 score: f64::from(s),
                 source: HitSource::Fuzzy,
@@ -173,6 +221,35 @@ impl FuzzyIndex {
             })
             .collect()
     }
+}
+
+/// Whether `hay` holds every one of `words` (lower-case chars) as a substring, ignoring
+/// case; no allocation for an ASCII haystack.
+fn holds_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+    match hay.slice(..) {
+        Utf32Str::Ascii(b) => words.iter().all(|w| {
+            !w.is_empty()
+                && w.len() <= b.len()
+                && b.windows(w.len())
+                    .any(|win| win.iter().zip(w).all(|(x, c)| char::from(x.to_ascii_lowercase()) == *c))
+        }),
+        Utf32Str::Unicode(cs) => {
+            let lower: Vec<char> = cs.iter().flat_map(|c| c.to_lowercase()).collect();
+            words.iter().all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice()))
+        }
+    }
+}
+
+/// Whether each of `words` (lower-case chars) is within its typo distance
+/// ([`super::distance::max_distance`]) of a word of `hay`.
+fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+    let hay_words: Vec<&[char]> = lower.split(|c| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let mut rows = Vec::new();
+    words.iter().all(|w| {
+        let k = super::distance::max_distance(w.len());
+        k > 0 && hay_words.iter().any(|h| super::distance::bounded_osa(w, h, k, &mut rows).is_some())
+    })
 }
 
 #[cfg(test)]
@@ -200,20 +277,50 @@ mod tests {
         let fz = FuzzyIndex::build(&c);
         assert_eq!(fz.len(), n);
         let hits = fz.search("midleware", 50);
-        // Sequential reference: score every haystack, stable sort by score descending.
+        // Sequential reference: score every haystack, keep the big tree's word matches (no
+        // title holds `midleware` as typed; `Middleware` is one edit away, `Mid level ware`
+        // has no such word), stable sort by score descending.
         let pattern = Pattern::parse("midleware", CaseMatching::Ignore, Normalization::Smart);
         let mut m = Matcher::new(Config::DEFAULT);
+        let words = ["midleware".chars().collect::<Vec<char>>()];
         let mut all: Vec<(u32, usize)> = fz
             .items
             .iter()
             .enumerate()
+            .filter(|(_, (_, h))| near_words(h, &words))
             .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
             .collect();
         all.sort_by_key(|a| std::cmp::Reverse(a.0));
         let want: Vec<NodeId> = all.iter().take(50).map(|(_, i)| fz.items[*i].0).collect();
         assert_eq!(hits.iter().map(|h| h.node).collect::<Vec<_>>(), want);
-        // nucleo rewards matches at word starts: "Mid level ware" beats "Middleware".
-        assert_eq!(c.node(hits[0].node).title, "Mid level ware 2");
+        assert_eq!(c.node(hits[0].node).title, "Middleware 0");
+    }
+
+    #[test]
+    fn big_trees_keep_only_titles_holding_the_words() {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        for i in 0..BIG_TREE_ITEMS {
+            c.add_child(
+                root,
+                Node::new(NodeKind::Section, Format::Markdown, format!("Controller Resources {i}"), ""),
+            );
+        }
+        c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, "CORS Middleware", ""));
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let titles = |q: &str| -> Vec<String> {
+            fz.search(q, 3).iter().map(|h| c.node(h.node).title.clone()).collect()
+        };
+        assert_eq!(titles("cors"), ["CORS Middleware"]);
+        // A typo holds no word as typed: the titles with a word within its distance stay.
+        assert_eq!(titles("midleware"), ["CORS Middleware"]);
+        assert_eq!(
+            titles("resorces"),
+            ["Controller Resources 0", "Controller Resources 1", "Controller Resources 2"]
+        );
+        // Letters scattered over words are not a hit on a big tree.
+        assert!(titles("cmw").is_empty());
     }
 
     #[test]

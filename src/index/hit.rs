@@ -65,6 +65,10 @@ pub struct SearchResult {
     /// to [`super::match_ranges`] to highlight a hit's text.
     pub terms: Vec<String>,
     /// `(typed, used)` pairs, lower-case, for query words found in no root's vocabulary that
-    /// were replaced by the closest term (see [`super::distance`]); in query order.
+    /// were replaced by the closest term (see [`super::distance`]); in query order. Only a
+    /// query of one word is corrected this way.
     pub did_you_mean: Vec<(String, String)>,
+    /// `(typed, suggested)` pairs, lower-case, for words found in no root's vocabulary in a
+    /// query of several words: the closest term, suggested but not searched; in query order.
+    pub suggestions: Vec<(String, String)>,
 }

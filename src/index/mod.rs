@@ -5,7 +5,7 @@
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
 //! (parallel tokenization into interned terms and CSR postings), [`bm25`] (the per-root
 //! inverted index and scoring), [`query`] (prefix expansion, "did you mean", merging),
-//! [`distance`] (bounded Damerau–Levenshtein), [`fuzzy`], `highlight` ([`match_ranges`]),
+//! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`], `highlight` ([`match_ranges`]),
 //! and the build-time helpers `intern` (term interner) and `hash` (Fx hash).
 //!
 //! [`Index`] and [`FuzzyIndex`] are `Send + Sync`: build them on a worker thread and share
@@ -20,6 +20,7 @@ mod fold;
 pub mod fuzzy;
 mod hash;
 mod hit;
+pub mod inflect;
 mod intern;
 mod matches;
 pub mod query;

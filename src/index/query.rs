@@ -10,10 +10,18 @@
 //! - With [`SearchOptions::prefix`], the **last** token of the query (even a stopword, which
 //!   is never in the vocabulary itself) also matches up to [`MAX_EXPANSIONS`] vocabulary terms
 //!   starting with it, highest document frequency first (ties alphabetical); its score in a
-//!   document is the **max** over those terms.
+//!   document is the **max** over those terms, each term other than the word as typed
+//!   weighted by [`EXPANSION_WEIGHT`], so an exact match outranks an expansion.
 //! - "Did you mean" applies to a word found in **no** root's vocabulary (and, for the prefix
 //!   word, with no expansion in any root): the best suggestion over all roots (see
-//!   [`crate::index::distance`]) is then scored in every root, and reported once.
+//!   [`crate::index::distance`]). In a query of one word it is scored in every root and
+//!   reported in [`SearchResult::did_you_mean`]; in a query of several words it is only
+//!   suggested ([`SearchResult::suggestions`]): the other words carry the query, and a
+//!   substituted word (`stash` → `slash`) would lift unrelated sections.
+//! - A query word that is a whole English word (not part of an identifier, not the prefix
+//!   word) also matches its singular/plural forms ([`crate::index::inflect`]); its score in a
+//!   document is the **max** over the forms, the other forms weighted by
+//!   [`EXPANSION_WEIGHT`], so exact matches keep their score and rank first.
 //! - Hits of all roots and bundles are merged by score, ties by document order.
 
 use super::bm25::RootIndex;
@@ -26,6 +34,11 @@ use crate::model::Corpus;
 /// Most vocabulary terms one prefix word expands to (docs/DESIGN.md §3).
 pub const MAX_EXPANSIONS: usize = 64;
 
+/// Weight of a term a query word only expands or folds to (a longer word it is a prefix
+/// of, or its other number): below 1, so that a document holding the word as typed
+/// outranks one holding only the other form, other things equal.
+pub const EXPANSION_WEIGHT: f64 = 0.7;
+
 /// One query word after tokenization.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct QueryWord {
@@ -33,6 +46,31 @@ pub(crate) struct QueryWord {
     pub term: String,
     /// Expand as a prefix.
     pub prefix: bool,
+}
+
+impl QueryWord {
+    /// Whether singular/plural forms join this word ([`super::inflect`]).
+    fn folds(&self) -> bool {
+        !self.prefix
+    }
+}
+
+/// Number of whole (not identifier-part) words of `query` that are not stopwords.
+pub(crate) fn whole_words(query: &str) -> usize {
+    let mut n = 0;
+    scan(query, &mut |t| n += usize::from(!t.part && !t.stop));
+    n
+}
+
+/// The terms of `query` that are parts of a split identifier (not folded).
+fn identifier_parts(query: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    scan(query, &mut |t| {
+        if t.part {
+            out.push(t.term.to_owned());
+        }
+    });
+    out
 }
 
 /// Tokenize `query` into distinct words; with `prefix`, the last token becomes a prefix word.
@@ -77,16 +115,31 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         return result;
     }
     let words = parse(query, opts.prefix);
-    // groups[root][word] = term ids of that word in that root.
-    let mut groups: Vec<Vec<Vec<u32>>> = vec![Vec::with_capacity(words.len()); index.roots.len()];
+    let substitute = whole_words(query) <= 1;
+    let parts = identifier_parts(query);
+    // groups[root][word] = (term id, weight) of that word in that root.
+    let mut groups: Vec<Vec<Vec<(u32, f64)>>> = vec![Vec::with_capacity(words.len()); index.roots.len()];
     for w in &words {
+        let forms = if w.folds() && !parts.contains(&w.term) {
+            super::inflect::variants(&w.term)
+        } else {
+            Vec::new()
+        };
         let mut found = false;
-        let mut per_root: Vec<Vec<u32>> = Vec::with_capacity(index.roots.len());
+        let mut per_root: Vec<Vec<(u32, f64)>> = Vec::with_capacity(index.roots.len());
         for r in &index.roots {
-            let ids =
-                if w.prefix { expansions(r, &w.term) } else { r.vocab.find(&w.term).into_iter().collect() };
+            let exact = r.vocab.find(&w.term);
+            let weigh = |t: u32| (t, if Some(t) == exact { 1.0 } else { EXPANSION_WEIGHT });
+            let mut ids: Vec<(u32, f64)> = if w.prefix {
+                expansions(r, &w.term).into_iter().map(weigh).collect()
+            } else {
+                exact.into_iter().map(weigh).collect()
+            };
+            if w.folds() {
+                ids.extend(forms.iter().filter_map(|f| r.vocab.find(f)).map(weigh));
+            }
             found |= !ids.is_empty();
-            for &t in &ids {
+            for &(t, _) in &ids {
                 push_unique(&mut result.terms, r.vocab.term(t));
             }
             per_root.push(ids);
@@ -101,8 +154,12 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
                 }
             }
             let Some(best) = best else { continue };
+            if !substitute {
+                result.suggestions.push((w.term.clone(), best.term));
+                continue;
+            }
             for (r, ids) in index.roots.iter().zip(per_root.iter_mut()) {
-                *ids = r.vocab.find(&best.term).into_iter().collect();
+                *ids = r.vocab.find(&best.term).into_iter().map(|t| (t, 1.0)).collect();
             }
             push_unique(&mut result.terms, &best.term);
             result.did_you_mean.push((w.term.clone(), best.term));
@@ -181,6 +238,13 @@ mod tests {
         assert_eq!(parse("cors use", true), [w("cors", false), w("use", true)]);
         assert_eq!(parse("cors use", false), [w("cors", false)]);
         assert_eq!(parse("midd cors midd", true), [w("cors", false), w("midd", true)]);
+    }
+
+    #[test]
+    fn whole_words_skip_stopwords_and_parts() {
+        assert_eq!(whole_words("how do I stash getUserById"), 2);
+        assert_eq!(whole_words("midleware"), 1);
+        assert_eq!(whole_words("the"), 0);
     }
 
     #[test]

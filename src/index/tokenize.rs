@@ -10,7 +10,7 @@
 //!   lower-case word: `HTTPServer` → `http`, `server`). Letters and digits are not split
 //!   from each other (`base64`, `utf8`, `h2` stay whole).
 //! - **Stopwords**: the 45 English words of lazytools' list (docs/FORMATS.md §2.5, without the
-//!   Italian ones), see [`STOPWORDS`]. A *whole* word equal to a stopword is dropped; *parts*
+//!   Italian ones) plus pronouns, auxiliaries and contraction fragments, see [`STOPWORDS`]. A *whole* word equal to a stopword is dropped; *parts*
 //!   of an identifier are always kept (`getUserById` keeps `by`).
 //! - **CJK**: Han, Hiragana, Katakana and Hangul characters never join words; each maximal
 //!   run of them yields its overlapping character bigrams (`東京都` → `東京`, `京都`); a run of
@@ -23,12 +23,19 @@
 use std::ops::Range;
 
 /// The stopwords dropped as whole words: the 45 English stopwords of lazytools' tokenizer
-/// (docs/FORMATS.md §2.5). `where`, `do`, `me`, `give` are not stopwords. Sorted for binary search.
-pub const STOPWORDS: [&str; 45] = [
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "for", "from", "how", "in",
-    "into", "is", "it", "its", "of", "on", "or", "should", "than", "that", "the", "their", "them", "then",
-    "there", "they", "this", "to", "use", "used", "using", "was", "were", "what", "when", "which", "who",
-    "why", "with", "would",
+/// (docs/FORMATS.md §2.5), plus the words a question is made of rather than its subject: pronouns
+/// (`i`, `my`, `you`, …), auxiliaries (`do`, `does`, `has`, `will`, …), `where`/`whom`/`whose`,
+/// and the fragments a contraction splits into (`don't` → `don`, `t`; `it's` → `s`).
+/// `give`, `get`, `not` are not stopwords. Sorted for binary search.
+pub const STOPWORDS: [&str; 100] = [
+    "a", "about", "am", "an", "and", "are", "aren", "as", "at", "be", "been", "being", "by", "can", "could",
+    "couldn", "d", "did", "didn", "do", "does", "doesn", "doing", "don", "for", "from", "had", "hadn", "has",
+    "hasn", "have", "haven", "having", "he", "her", "hers", "him", "his", "how", "i", "in", "into", "is",
+    "isn", "it", "its", "ll", "m", "may", "me", "might", "must", "my", "of", "on", "or", "our", "re", "s",
+    "shall", "she", "should", "shouldn", "t", "than", "that", "the", "their", "theirs", "them", "then",
+    "there", "they", "this", "to", "us", "use", "used", "using", "ve", "was", "wasn", "we", "were", "weren",
+    "what", "when", "where", "which", "who", "whom", "whose", "why", "will", "with", "won", "would",
+    "wouldn", "you", "your",
 ];
 
 /// Longest word (in bytes of the original text) that is indexed; longer runs are skipped.
@@ -36,53 +43,7 @@ pub const MAX_WORD_BYTES: usize = 128;
 
 /// Whether `term` (already lower-case) is one of [`STOPWORDS`].
 pub fn is_stopword(term: &str) -> bool {
-    matches!(
-        term,
-        "a" | "about"
-            | "an"
-            | "and"
-            | "are"
-            | "as"
-            | "at"
-            | "be"
-            | "by"
-            | "can"
-            | "could"
-            | "for"
-            | "from"
-            | "how"
-            | "in"
-            | "into"
-            | "is"
-            | "it"
-            | "its"
-            | "of"
-            | "on"
-            | "or"
-            | "should"
-            | "than"
-            | "that"
-            | "the"
-            | "their"
-            | "them"
-            | "then"
-            | "there"
-            | "they"
-            | "this"
-            | "to"
-            | "use"
-            | "used"
-            | "using"
-            | "was"
-            | "were"
-            | "what"
-            | "when"
-            | "which"
-            | "who"
-            | "why"
-            | "with"
-            | "would"
-    )
+    term.len() <= 8 && STOPWORDS.binary_search(&term).is_ok()
 }
 
 /// One token with its place in the text.
@@ -396,7 +357,18 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, STOPWORDS);
         assert!(STOPWORDS.iter().all(|w| is_stopword(w)));
-        assert!(!is_stopword("where") && !is_stopword("do") && !is_stopword("give") && !is_stopword("de"));
+        assert!(!is_stopword("give") && !is_stopword("get") && !is_stopword("not") && !is_stopword("de"));
+    }
+
+    #[test]
+    fn question_words_pronouns_auxiliaries_and_contraction_fragments_are_stopwords() {
+        assert_eq!(
+            toks("How do I set my cookie? Where does it go, and what's it for?"),
+            ["set", "cookie", "go"]
+        );
+        assert_eq!(toks("I don't see why it isn't cached"), ["see", "cached"]);
+        // Parts of an identifier stay.
+        assert_eq!(toks("doSomething has_key"), ["dosomething", "do", "something", "has_key", "has", "key"]);
     }
 
     #[test]

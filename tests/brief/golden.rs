@@ -88,14 +88,12 @@ fn assert_sizes(b: &Brief, counter: TokenCounter) {
 const GOLDEN_FOUR: &str = concat!(
     "# Context brief\n",
     "\n",
-    "Sources: docs, notes · 4 sections · 32 tokens (bytes4) · 123 bytes\n",
+    "Sources: docs, notes · 4 sections · 27 tokens (bytes4) · 101 bytes\n",
     "\n",
     "---\n",
     "\n",
     "## Install\n",
     "`docs/guide.md#guide/install` · guide.md · lines 9–13\n",
-    "\n",
-    "## Install\n",
     "\n",
     "Run `cargo install skillnav`.\n",
     "\n",
@@ -103,8 +101,6 @@ const GOLDEN_FOUR: &str = concat!(
     "\n",
     "## Keys\n",
     "`docs/guide.md#guide/usage/keys` · guide.md · lines 20–23\n",
-    "\n",
-    "### Keys\n",
     "\n",
     "`y` copies the brief — über-fast.  \n",
     "\n",
@@ -131,8 +127,8 @@ fn selection_brief_golden_two_roots() {
     let b = brief::selection_brief(&c, &[ids.install, ids.keys, ids.chunk1, ids.chunk2], None, bytes4());
     assert_eq!(b.text, GOLDEN_FOUR);
     assert_eq!(b.sections, 4);
-    assert_eq!(b.bytes, 500);
-    assert_eq!(b.tokens, 125);
+    assert_eq!(b.bytes, 478);
+    assert_eq!(b.tokens, 120);
     assert!(b.left_out.is_empty());
     assert_sizes(&b, bytes4());
 }
@@ -145,7 +141,7 @@ fn selection_brief_keeps_the_given_order() {
     let install = b.text.find("## Install").expect("install block");
     assert!(later < install, "{}", b.text);
     assert!(b.text.starts_with(
-        "# Context brief\n\nSources: notes, docs · 2 sections · 16 tokens (bytes4) · 60 bytes\n"
+        "# Context brief\n\nSources: notes, docs · 2 sections · 13 tokens (bytes4) · 48 bytes\n"
     ));
 }
 
@@ -156,14 +152,12 @@ fn selection_brief_includes_the_full_text_of_nested_sections() {
     let expected = concat!(
         "# Context brief\n",
         "\n",
-        "Sources: docs · 1 section · 24 tokens (bytes4) · 94 bytes\n",
+        "Sources: docs · 1 section · 21 tokens (bytes4) · 84 bytes\n",
         "\n",
         "---\n",
         "\n",
         "## Usage\n",
         "`docs/guide.md#guide/usage` · guide.md · lines 14–23\n",
-        "\n",
-        "## Usage\n",
         "\n",
         "Open a folder:\n",
         "\n",
@@ -185,7 +179,8 @@ fn selection_brief_counts_exact_o200k_tokens() {
     let (c, ids) = corpus();
     let counter = TokenCounter::new(Encoding::O200kBase);
     let b = brief::selection_brief(&c, &[ids.guide], None, counter);
-    let body = c.text(ids.guide).trim_end_matches('\n');
+    // The quoted text: the section's heading is the block's own heading, not repeated.
+    let body = brief::select::quoted(c.text(ids.guide).trim_end_matches('\n'), &c.node(ids.guide).title);
     let header = format!(
         "Sources: docs · 1 section · {} tokens (o200k_base) · {} bytes\n",
         counter.count(body),
@@ -210,18 +205,16 @@ fn empty_selection_says_no_sections_selected() {
 fn pack_leaves_out_what_does_not_fit_and_says_so() {
     let (c, ids) = corpus();
     let units = [ids.install, ids.keys, ids.chunk1, ids.chunk2];
-    let b = brief::selection_brief(&c, &units, Some(100), bytes4());
+    let b = brief::selection_brief(&c, &units, Some(95), bytes4());
     let expected = concat!(
         "# Context brief\n",
         "\n",
-        "Sources: docs, notes · 2 sections · 15 tokens (bytes4) · 56 bytes\n",
+        "Sources: docs, notes · 2 sections · 12 tokens (bytes4) · 44 bytes\n",
         "\n",
         "---\n",
         "\n",
         "## Install\n",
         "`docs/guide.md#guide/install` · guide.md · lines 9–13\n",
-        "\n",
-        "## Install\n",
         "\n",
         "Run `cargo install skillnav`.\n",
         "\n",
@@ -234,17 +227,17 @@ fn pack_leaves_out_what_does_not_fit_and_says_so() {
         "\n",
         "---\n",
         "\n",
-        "Left out (over the 100-token budget): docs/guide.md#guide/usage/keys, notes/todo.md#chunk-2\n",
+        "Left out (over the 95-token budget): docs/guide.md#guide/usage/keys, notes/todo.md#chunk-2\n",
     );
     assert_eq!(b.text, expected);
     assert_eq!(b.left_out, ["docs/guide.md#guide/usage/keys", "notes/todo.md#chunk-2"]);
-    assert_eq!((b.sections, b.bytes, b.tokens), (2, 385, 97));
+    assert_eq!((b.sections, b.bytes, b.tokens), (2, 372, 93));
     assert_sizes(&b, bytes4());
-    // Keeping Keys instead (the next in order) would not fit: 328 bytes of sections and
-    // header plus the closing line naming chunk-1 and chunk-2 is 103 tokens.
+    // Keeping Keys instead (the next in order) would not fit: the sections and header plus
+    // the closing line naming chunk-1 and chunk-2 is 98 tokens.
     let with_keys = brief::selection_brief(&c, &[ids.install, ids.keys], None, bytes4());
-    let footer = "\nLeft out (over the 100-token budget): notes/todo.md#chunk-1, notes/todo.md#chunk-2\n";
-    assert_eq!(bytes4().count(&format!("{}{footer}", with_keys.text)), 103);
+    let footer = "\nLeft out (over the 95-token budget): notes/todo.md#chunk-1, notes/todo.md#chunk-2\n";
+    assert_eq!(bytes4().count(&format!("{}{footer}", with_keys.text)), 98);
 }
 
 #[test]
@@ -325,14 +318,12 @@ fn query_brief_golden_shows_own_text_and_scores() {
             "# Context brief\n",
             "\n",
             "Query: folder · top 3 by BM25\n",
-            "Sources: docs · 1 section · 11 tokens (bytes4) · 44 bytes\n",
+            "Sources: docs · 1 section · 9 tokens (bytes4) · 34 bytes\n",
             "\n",
             "---\n",
             "\n",
             "## Usage\n",
             "`docs/guide.md#guide/usage` · guide.md · lines 14–19 · score {}\n",
-            "\n",
-            "## Usage\n",
             "\n",
             "Open a folder:\n",
             "\n",

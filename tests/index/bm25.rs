@@ -3,6 +3,7 @@
 //! property tests that nothing panics or yields NaN.
 
 use proptest::prelude::*;
+use skillnav::index::query::EXPANSION_WEIGHT;
 use skillnav::index::{Index, SearchOptions, SearchResult, match_ranges, tokenize};
 use skillnav::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan};
 
@@ -200,12 +201,13 @@ fn prefix_expands_last_word_with_max_over_expansions() {
     let nodes: Vec<NodeId> = p.hits.iter().map(|h| h.node).collect();
     assert_eq!(nodes.len(), 3);
     // The doc with both "midi" and "middleware" scores the MAX of the two, which is what
-    // a query for the better of the two alone gives it.
+    // a query for the better of the two alone gives it, times the expansion weight ("mid"
+    // itself is not a term: every term is an expansion).
     let both = p.hits.iter().find(|h| h.node == ids[0][1]).map_or(f64::NAN, |h| h.score);
     let s_midi = search(&c, "midi").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
     let s_mw = search(&c, "middleware").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
     let (s_midi, s_mw) = (s_midi.unwrap_or(0.0), s_mw.unwrap_or(0.0));
-    assert_eq!(both, s_midi.max(s_mw));
+    assert!((both - EXPANSION_WEIGHT * s_midi.max(s_mw)).abs() < 1e-12, "{both}");
     assert!(both < s_midi + s_mw);
     // Earlier words stay exact.
     let q = prefix_search(&c, "chain mid");
@@ -373,4 +375,79 @@ proptest! {
             prop_assert!(h.score.is_finite() && h.score > 0.0);
         }
     }
+}
+
+#[test]
+fn did_you_mean_never_substitutes_in_a_multi_word_query() {
+    let (c, ids) = corpus_of(&[("a.md", &["git stash saves work\n", "the slash command\n"])]);
+    // One word: corrected, and shown.
+    let one = search(&c, "slach");
+    assert_eq!(one.did_you_mean, [("slach".to_string(), "slash".to_string())]);
+    // Several words: `stasj` is only suggested; the other word carries the query.
+    let many = search(&c, "stasj saves");
+    assert!(many.did_you_mean.is_empty());
+    assert_eq!(many.suggestions, [("stasj".to_string(), "stash".to_string())]);
+    assert_eq!(many.terms, ["saves"]);
+    assert_eq!(many.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0]]);
+}
+
+#[test]
+fn inflection_folding_finds_the_other_number() {
+    let (c, ids) = corpus_of(&[("a.md", &["limit each upload\n", "many uploads here\n", "getUploads()\n"])]);
+    let r = search(&c, "uploads");
+    // Both numbers match, each form with its own IDF: `upload` (df 1) outscores `uploads`
+    // (df 2: the plain word and the part of `getUploads`).
+    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0], ids[0][1], ids[0][2]]);
+    assert_eq!(r.terms, ["uploads", "upload"]);
+    // Identifier parts are not folded: `getUploads` yields the part `uploads`, not `upload`.
+    let id = search(&c, "getUploads");
+    assert_eq!(id.terms, ["getuploads", "get", "uploads"]);
+}
+
+#[test]
+fn exact_match_outranks_prefix_expansion() {
+    let (c, ids) = corpus_of(&[(
+        "a.md",
+        &[
+            "Helpers\n\nhelpers for the cookie jar and helpers for headers\n",
+            "Cookie Helper\n\nthe cookie helper sets a cookie\n",
+        ],
+    )]);
+    // While typing, `helper` is a prefix of `helpers`; the section holding the word as typed
+    // still comes first, as it does for the finished query.
+    let typing = prefix_search(&c, "cookie helper");
+    assert_eq!(typing.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][1], ids[0][0]]);
+    let finished = search(&c, "cookie helper");
+    assert_eq!(finished.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][1], ids[0][0]]);
+}
+
+#[test]
+fn colon_words_are_text_unless_the_key_is_known() {
+    use skillnav::brief::query_brief;
+    use skillnav::index::FuzzyIndex;
+    use skillnav::index::filter::search_all;
+    use skillnav::tokens::{Encoding, TokenCounter};
+    let (c, ids) = corpus_of(&[(
+        "a.md",
+        &[
+            "Read files with std::io and its Read trait\n",
+            "Emit update:modelValue from the child component\n",
+            "Listen with v-on:click on the button\n",
+            "Nothing about colons here\n",
+        ],
+    )]);
+    let idx = Index::build(&c, &mut |_, _| {});
+    let fz = FuzzyIndex::build(&c);
+    let opts = SearchOptions::default();
+    for (q, want) in [("std::io", ids[0][0]), ("update:modelValue", ids[0][1]), ("v-on:click", ids[0][2])] {
+        let (content, _) = search_all(&c, Some(&idx), Some(&fz), q, &opts);
+        assert_eq!(content.hits.first().map(|h| h.node), Some(want), "search {q}");
+        let brief = query_brief(&c, &idx, q, 1, None, TokenCounter::new(Encoding::O200kBase));
+        assert_eq!(brief.included, [want], "brief {q}");
+    }
+    // `kind` is always a filter key.
+    let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:section", &opts);
+    assert_eq!(content.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][3]]);
+    let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:adr", &opts);
+    assert!(content.hits.is_empty());
 }

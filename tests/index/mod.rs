@@ -1,4 +1,9 @@
 //! Search: BM25 on corpora built in code and on the real Hono skill.
 
 mod bm25;
+mod brief_fill;
+mod eval;
 mod hono;
+mod skills;
+#[cfg(feature = "tui")]
+mod tui_search;

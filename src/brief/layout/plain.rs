@@ -14,7 +14,8 @@
 //! ## <section title>
 //! `<id>` · <path> · lines <start>–<end>[ · score <s:.3>]
 //!
-//! <the section's full text, trailing blank lines trimmed>
+//! <the section's text, trailing blank lines trimmed; without a first line that is the
+//!  section's own heading, and without a closing `---`>
 //!
 //! ---
 //! …one block per section…

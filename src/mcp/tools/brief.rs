@@ -26,7 +26,7 @@ each with provenance, under max_tokens; left-out sections are named at the end."
             "mode": {"type": "string", "enum": ["auto", "answer", "extract", "locate", "summarize"], "default": "auto"},
             "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"], "default": "md"},
             "max_tokens": {"type": "integer", "minimum": 1, "description": "Token budget of the whole brief."},
-            "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "default": 8, "description": "Retrieved sections at most."},
+            "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Retrieved sections at most (default 8; with max_tokens: as many ranked sections as fit)."},
             "max_chars": {"type": "integer", "minimum": 1, "description": "Character budget (lazytools format)."},
             "include_quotes": {"type": "boolean", "default": true, "description": "lazytools answer mode: keep the excerpts."},
         }),
@@ -48,14 +48,16 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         },
     };
     let max_tokens = a.uint(&["max_tokens", "maxTokens", "budget"])?;
-    let top_k = a.uint(&["top_k", "topK", "k"])?.map_or(8, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let top_k = a.uint(&["top_k", "topK", "k"])?.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
     let max_chars = a.uint(&["max_chars", "maxChars"])?.map(|c| usize::try_from(c).unwrap_or(usize::MAX));
     let quotes = a.boolean(&["include_quotes", "includeQuotes"])?;
     a.finish()?;
     if let Some(q) = &query {
         crate::agent::limits::check_query(q)?;
     }
-    crate::agent::limits::check_top_k(top_k)?;
+    if let Some(k) = top_k {
+        crate::agent::limits::check_top_k(k)?;
+    }
     let ws = state.fresh(&[]);
     let limits = ws.limits();
     let budget = match max_tokens {

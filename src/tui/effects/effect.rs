@@ -17,6 +17,9 @@ pub enum Effect {
         generation: u64,
         /// The query text.
         query: String,
+        /// The query is finished (Enter): no prefix expansion of its last word, so the
+        /// ranking is the one `skillnav search` and `brief --query` give.
+        finished: bool,
     },
     /// Build a brief or rendered skill(s) on a worker, to preview or to copy.
     Text {

@@ -56,6 +56,10 @@ pub struct SearchState {
     pub showing: bool,
     /// Whether the search box has the focus (letters type into it).
     pub active: bool,
+    /// The latest query was sent finished (Enter): ranked without prefix expansion.
+    pub finished: bool,
+    /// Jump to the first hit when the finished query's results arrive.
+    pub jump_when_done: bool,
 }
 
 impl SearchState {

@@ -15,7 +15,7 @@ use crate::tui::state::preview::PreviewDoc;
 use crate::tui::state::search::SearchView;
 use crate::util::human;
 
-use super::{brief, curate, export, recipes, reload};
+use super::{brief, curate, export, recipes, reload, search};
 
 /// Apply one worker result (stale generations are dropped).
 pub fn apply(app: &mut App, msg: WorkerMsg) {
@@ -86,6 +86,13 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 did_you_mean: content.did_you_mean,
             };
             app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
+            if std::mem::take(&mut app.search.jump_when_done) {
+                if app.search.view.is_empty() {
+                    app.search.showing = false;
+                } else {
+                    search::jump_to_hit(app);
+                }
+            }
             // Only the query's hits in a brief change the total: not on every keystroke.
             if app.curate.with_query {
                 curate::recount(app);
@@ -245,8 +252,11 @@ fn rerun_query(app: &mut App) {
     if !app.search.query.trim().is_empty() {
         app.search.generation += 1;
         app.search.pending = true;
-        app.effects
-            .push(Effect::Search { generation: app.search.generation, query: app.search.query.clone() });
+        app.effects.push(Effect::Search {
+            generation: app.search.generation,
+            query: app.search.query.clone(),
+            finished: false,
+        });
     }
 }
 

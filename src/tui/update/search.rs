@@ -72,7 +72,22 @@ pub fn search_action(app: &mut App, action: Action) {
         }
         Action::SearchAccept => {
             app.search.active = false;
-            if app.search.view.is_empty() {
+            if !app.search.query.trim().is_empty() && !app.search.finished {
+                // The shown hits expanded the last word as a prefix: rank the finished query
+                // and jump to its first hit when it is done.
+                let s = &mut app.search;
+                s.generation += 1;
+                s.pending = true;
+                s.finished = true;
+                s.jump_when_done = true;
+                s.selected = 0;
+                s.offset = 0;
+                app.effects.push(Effect::Search {
+                    generation: s.generation,
+                    query: s.query.clone(),
+                    finished: true,
+                });
+            } else if app.search.view.is_empty() {
                 app.search.showing = false;
             } else {
                 jump_to_hit(app);
@@ -106,6 +121,8 @@ pub fn set_query(app: &mut App, query: String) {
     }
     s.cursor = s.cursor.min(query.chars().count());
     s.query = query;
+    s.finished = false;
+    s.jump_when_done = false;
     s.generation += 1;
     s.selected = 0;
     s.offset = 0;
@@ -118,7 +135,11 @@ pub fn set_query(app: &mut App, query: String) {
         }
     } else {
         s.pending = true;
-        app.effects.push(Effect::Search { generation: s.generation, query: s.query.clone() });
+        app.effects.push(Effect::Search {
+            generation: s.generation,
+            query: s.query.clone(),
+            finished: false,
+        });
     }
 }
 

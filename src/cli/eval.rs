@@ -1,0 +1,92 @@
+//! `skillnav eval`: read a question file, search every question in its roots, and print
+//! recall@1/@5, MRR@10 and brief containment, overall and by kind (text or JSON).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::args::GlobalOpts;
+use crate::eval::{EvalOptions, Figures, Outcome, QuestionSet, Report, evaluate_set};
+use crate::tokens::TokenCounter;
+use crate::util::sanitize::sanitize_line;
+
+/// What `skillnav eval` was asked.
+pub struct EvalRequest<'a> {
+    /// The question file.
+    pub file: &'a Path,
+    /// Roots replacing every question's own.
+    pub paths: &'a [PathBuf],
+    /// Folder the file's relative paths start from (default: the file's folder).
+    pub base: Option<&'a Path>,
+    /// Brief budget in tokens.
+    pub max_tokens: u64,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// Run the questions of `req.file` and print the report. Errors: unreadable or malformed
+/// question file, a root that cannot be opened.
+pub fn run(
+    out: &mut dyn Write,
+    req: &EvalRequest<'_>,
+    g: &GlobalOpts,
+    counter: TokenCounter,
+) -> anyhow::Result<i32> {
+    let file = req.file;
+    let text = std::fs::read_to_string(file).with_context(|| file.display().to_string())?;
+    let set = QuestionSet::parse(&text).with_context(|| file.display().to_string())?;
+    let base = match req.base {
+        Some(b) => b.to_path_buf(),
+        None => file.parent().unwrap_or(Path::new("")).to_path_buf(),
+    };
+    let opts = EvalOptions { max_tokens: req.max_tokens, counter };
+    let report = evaluate_set(&set, &base, req.paths, &mut |p| super::open::open(p, g), &opts)?;
+    if req.json {
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        print(out, &report)?;
+    }
+    Ok(0)
+}
+
+fn row(out: &mut dyn Write, name: &str, f: &Figures) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{name:<12} {:>4}  {:>6.3}  {:>6.3}  {:>6.3}  {:>6.3}  {:>7}",
+        f.questions, f.recall_at_1, f.recall_at_5, f.mrr_at_10, f.brief_containment, f.median_brief_tokens
+    )
+}
+
+fn print(out: &mut dyn Write, r: &Report) -> std::io::Result<()> {
+    writeln!(out, "brief budget: {} tokens ({})", r.max_tokens, r.encoding)?;
+    writeln!(
+        out,
+        "{:<12} {:>4}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}",
+        "", "n", "R@1", "R@5", "MRR@10", "brief", "median"
+    )?;
+    row(out, "overall", &r.overall)?;
+    for (k, f) in &r.by_kind {
+        row(out, k.as_str(), f)?;
+    }
+    let misses: Vec<&Outcome> = r.outcomes.iter().filter(|o| o.rank.is_none_or(|k| k > 5)).collect();
+    if !misses.is_empty() {
+        writeln!(out, "not in the top 5:")?;
+    }
+    for o in misses {
+        let rank = o.rank.map_or("-".to_string(), |k| k.to_string());
+        let note = if o.unresolved { "  (gold not found)" } else { "" };
+        writeln!(
+            out,
+            "  {} [{}] rank {rank}: {}{note}",
+            sanitize_line(&o.id),
+            o.kind.as_str(),
+            sanitize_line(&o.query)
+        )?;
+        for t in &o.top {
+            writeln!(out, "      {}", sanitize_line(t))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! Briefs that fill their budget: with a token budget and `top_k` = `UNTIL_FULL` (what
+//! `skillnav brief --query Q --max-tokens N` asks), ranked sections are taken until the
+//! budget is full, not a fixed top 8; the quoted text does not repeat the block's heading
+//! nor close with a second rule.
+
+use skillnav::brief::select::UNTIL_FULL;
+use skillnav::brief::{self, BriefRequest};
+use skillnav::index::Index;
+use skillnav::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
+use skillnav::tokens::{Encoding, TokenCounter};
+
+/// One file of `n` sections `## Cache k`, each mentioning `cache` and ending with a rule.
+fn corpus(n: usize) -> Corpus {
+    let mut c = Corpus::new();
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+    let sections: Vec<String> =
+        (0..n).map(|k| format!("## Cache {k}\n\nThe cache keeps entry {k} for a while.\n\n---\n")).collect();
+    let text = sections.concat();
+    let src = c.add_source(Source::virtual_text(text.clone()));
+    let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
+    f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: text.len() });
+    let file = c.add_child(root, f);
+    let mut at = 0;
+    for (k, s) in sections.iter().enumerate() {
+        let mut node = Node::new(NodeKind::Section, Format::Markdown, format!("Cache {k}"), "a.md");
+        node.seg = Some(format!("cache-{k}"));
+        node.span = Some(TextSpan { source: src, start: at, own_end: at + s.len(), end: at + s.len() });
+        c.add_child(file, node);
+        at += s.len();
+    }
+    c.finalize();
+    c
+}
+
+#[test]
+fn brief_with_a_budget_takes_ranked_sections_until_full() {
+    let c = corpus(40);
+    let idx = Index::build(&c, &mut |_, _| {});
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let req =
+        BriefRequest { top_k: UNTIL_FULL, max_tokens: Some(600), ..BriefRequest::new(&[], Some("cache")) };
+    let b = brief::build(&c, Some(&idx), &req, counter);
+    // More than the fixed top 8, within the budget, nothing named as left out.
+    assert_eq!((b.sections, b.left_out.len()), (10, 0));
+    assert!(b.tokens <= 600, "{}", b.tokens);
+    assert!(b.text.contains("· top 10 by BM25\n"), "{}", b.text);
+    // A fixed top_k still means at most that many.
+    let fixed = BriefRequest { top_k: 8, ..req };
+    assert_eq!(brief::build(&c, Some(&idx), &fixed, counter).sections, 8);
+}
+
+#[test]
+fn brief_does_not_repeat_the_heading_or_double_the_rule() {
+    let c = corpus(1);
+    let idx = Index::build(&c, &mut |_, _| {});
+    let b = brief::query_brief(&c, &idx, "cache", 8, None, TokenCounter::new(Encoding::O200kBase));
+    let blocks = b.text.split_once("---\n\n").map_or("", |(_, rest)| rest);
+    assert_eq!(
+        blocks,
+        "## Cache 0\n`docs/a.md#cache-0` · a.md · score 0.411\n\nThe cache keeps entry 0 for a while.\n\n---\n"
+    );
+}

@@ -1,0 +1,69 @@
+//! `skillnav eval` on the fixture question set (`tests/fixtures/eval/fixture.json`, see
+//! SOURCE.md there): the figures are pinned as counts of questions, so any change to the
+//! ranking or the briefs shows here as a changed count.
+
+use std::convert::Infallible;
+
+use skillnav::eval::{EvalOptions, Kind, QuestionSet, Report, evaluate_set};
+use skillnav::tokens::{Encoding, TokenCounter};
+
+use crate::support::corpus::load;
+use crate::support::fs::fixture_path;
+
+fn report() -> Report {
+    let file = fixture_path("eval/fixture.json");
+    let set = QuestionSet::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let opts = EvalOptions { max_tokens: 8000, counter: TokenCounter::new(Encoding::O200kBase) };
+    let base = fixture_path("eval");
+    evaluate_set(&set, &base, &[], &mut |p| Ok::<_, Infallible>(load(&p[0])), &opts).unwrap()
+}
+
+/// `(questions, in top 1, in top 5, in the brief)` of one kind, or overall for `None`.
+fn counts(r: &Report, kind: Option<Kind>) -> (usize, usize, usize, usize) {
+    let os: Vec<_> = r.outcomes.iter().filter(|o| kind.is_none_or(|k| o.kind == k)).collect();
+    let within = |d: usize| os.iter().filter(|o| o.rank.is_some_and(|r| r <= d)).count();
+    (os.len(), within(1), within(5), os.iter().filter(|o| o.in_brief).count())
+}
+
+#[test]
+fn eval_fixture_set_figures() {
+    let r = report();
+    assert!(r.outcomes.iter().all(|o| !o.unresolved));
+    assert_eq!(counts(&r, Some(Kind::Verbatim)), (10, 10, 10, 10));
+    assert_eq!(counts(&r, Some(Kind::Paraphrase)), (9, 5, 7, 8));
+    assert_eq!(counts(&r, Some(Kind::Identifier)), (8, 8, 8, 8));
+    assert_eq!(counts(&r, None), (27, 23, 25, 26));
+    assert_eq!(r.overall.median_brief_tokens, 6819);
+}
+
+#[test]
+fn eval_cli_prints_the_same_report() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .args(["eval", "--json"])
+        .arg(fixture_path("eval/fixture.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Compared as text: serde_json's float parsing may be one ulp off.
+    let want = serde_json::to_string_pretty(&report()).unwrap() + "\n";
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    // The text report: the header, one row per kind, then the misses.
+    let text = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .arg("eval")
+        .arg(fixture_path("eval/fixture.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let head: Vec<&str> = text.lines().take(6).collect();
+    assert_eq!(
+        head,
+        [
+            "brief budget: 8000 tokens (o200k_base)",
+            "                n     R@1     R@5  MRR@10   brief   median",
+            "overall        27   0.852   0.926   0.880   0.963     6819",
+            "verbatim       10   1.000   1.000   1.000   1.000     7669",
+            "paraphrase      9   0.556   0.778   0.639   0.889     6559",
+            "identifier      8   1.000   1.000   1.000   1.000     6775",
+        ]
+    );
+}

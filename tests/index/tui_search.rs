@@ -1,0 +1,59 @@
+//! The TUI ranks a finished query (Enter) as `skillnav search` does: while typing, the
+//! last word is expanded as a prefix; on Enter the query runs again without expansion and
+//! the jump goes to that ranking's first hit (`tests/fixtures/index/cookie`). Words with
+//! colons are text in the TUI and the CLI alike (`tests/fixtures/index/colons`).
+
+use skillnav::index::filter::search_all;
+use skillnav::index::{FuzzyIndex, Index, SearchOptions};
+use skillnav::tui::input::action::Action;
+
+use crate::support::fs::fixture_path;
+use crate::support::tui::{act, tui_over};
+
+#[test]
+fn tui_enter_ranks_the_finished_query_like_the_cli() {
+    let dir = fixture_path("index/cookie");
+    let mut app = tui_over(&dir, "cookie", 100, 20);
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "cookie helper".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    assert!(!app.search.finished);
+    act(&mut app, &[Action::SearchAccept]);
+    assert!(app.search.finished);
+    let corpus = app.corpus.clone();
+    let idx = Index::build(&corpus, &mut |_, _| {});
+    let fz = FuzzyIndex::build(&corpus);
+    let opts = SearchOptions { top_k: app.settings.search.top_k, prefix: false };
+    let (cli, _) = search_all(&corpus, Some(&idx), Some(&fz), "cookie helper", &opts);
+    let tui: Vec<_> = app.search.view.content.iter().map(|h| h.node).collect();
+    assert_eq!(tui, cli.hits.iter().map(|h| h.node).collect::<Vec<_>>());
+    assert_eq!(corpus.node(tui[0]).title, "Cookie Helper");
+    assert_eq!(app.status, format!("→ {}", corpus.node(tui[0]).id));
+}
+
+#[test]
+fn colon_words_find_their_sections_in_the_tui_and_the_cli() {
+    let dir = fixture_path("index/colons");
+    for (q, title) in [
+        ("std::io", "Reading files"),
+        ("update:modelValue", "Two-way binding"),
+        ("v-on:click", "Click handlers"),
+    ] {
+        let mut app = tui_over(&dir, "colons", 100, 20);
+        act(&mut app, &[Action::SearchOpen]);
+        for c in q.chars() {
+            act(&mut app, &[Action::SearchInsert(c)]);
+        }
+        act(&mut app, &[Action::SearchAccept]);
+        let top = app.search.view.content.first().map(|h| app.corpus.node(h.node).title.clone());
+        assert_eq!(top.as_deref(), Some(title), "tui {q}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+            .args(["search", q, "--json", "--top-k", "1"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["hits"][0]["title"], title, "cli {q}");
+    }
+}
