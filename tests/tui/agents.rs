@@ -1,8 +1,12 @@
 //! The Claude Code listing budget in the TUI: the top-bar meter and the row marks show the
-//! numbers `list --agent claude-code --json` prints.
+//! numbers `list --agent claude-code --json` prints, and the effective-set popup (`A`) is
+//! the listing `list --agent claude-code` prints.
 
-use crate::support::skills::thirty_skills;
-use crate::support::tui::{app_with, draw, spec, top_line, tree_row};
+use crossterm::event::KeyCode;
+use skillnav::tokens::Encoding;
+
+use crate::support::skills::{skill, thirty_skills};
+use crate::support::tui::{app_with, blank_app, built, draw, press, spec, top_line, tree_row};
 
 #[test]
 fn meter_and_row_marks_match_the_cli_numbers() {
@@ -20,4 +24,46 @@ fn meter_and_row_marks_match_the_cli_numbers() {
     assert!(row("s05").contains(" ✂164 "), "{}", row("s05"));
     assert!(row("s22").contains(" ∅ "), "{}", row("s22"));
     assert!(!row("s21").contains('∅'), "{}", row("s21"));
+}
+
+#[test]
+fn effective_set_popup_is_the_cli_listing() {
+    use skillnav::formats::{LoadOptions, Precedence, RootSpec, agents};
+    use skillnav::tui::effects::headless;
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = (t.path().join("home"), t.path().join("proj"));
+    skill(&home.join(".claude/skills"), "pdf", "user pdf", None);
+    skill(&home.join(".cursor/skills"), "cur", "cursor skill", None);
+    skill(&proj.join(".claude/skills"), "pdf", "project pdf", None);
+    thirty_skills(&proj.join(".claude/skills"));
+    let specs: Vec<RootSpec> = agents::discover(&proj, Some(&home), Some("claude-code"))
+        .into_iter()
+        .map(|(path, label)| RootSpec { path, label })
+        .collect();
+    let mut app = blank_app(Encoding::O200kBase, false, 140, 40);
+    let opts = LoadOptions {
+        precedence: Precedence::Spec,
+        agent: Some("claude-code".into()),
+        ..LoadOptions::default()
+    };
+    headless::load_specs(&mut app, specs, opts);
+    headless::settle(&mut app);
+    press(&mut app, KeyCode::Char('A'));
+    let b = built(&app);
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .args(["list", "--agent", "claude-code", "--precedence", "spec"])
+        .current_dir(&proj)
+        .env("HOME", &home)
+        .env("SKILLNAV_CONFIG_DIR", home.join("no-config"))
+        .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert_eq!(format!("{}\n", b.text), String::from_utf8_lossy(&cli.stdout));
+    assert!(b.text.starts_with("- pdf: project pdf\n- s01: "), "{}", b.text);
+    assert_eq!(
+        b.label,
+        "claude-code · 31 skills · listing 10,494 / 8,000 chars (131%) · 9 without description"
+    );
+    let top = top_line(&app);
+    assert!(top.contains(" listing 10,494 / 8,000 chars (131%) · "), "{top}");
 }

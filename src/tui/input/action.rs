@@ -117,6 +117,8 @@ pub enum Action {
     Recipes,
     /// Export the curated selection as a new Agent Skills folder.
     Export,
+    /// Open the effective set: the skills Claude Code sees, with its listing as sent.
+    AgentListing,
     /// Brief preview: next layout (md → xml → json).
     CycleFormat,
     /// Brief preview: next mode (auto → answer → extract → locate → summarize).
@@ -175,7 +177,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 63] = [
+    pub const BINDABLE: [Action; 64] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -201,6 +203,7 @@ impl Action {
         Action::CopySkill,
         Action::Recipes,
         Action::Export,
+        Action::AgentListing,
         Action::CycleFormat,
         Action::CycleMode,
         Action::ToggleQuery,
@@ -295,6 +298,7 @@ impl Action {
             Action::CopySkill => "copy rendered skill(s)",
             Action::Recipes => "saved selections (recipes)",
             Action::Export => "export the selection as a new skill",
+            Action::AgentListing => "the skills Claude Code sees: its listing as sent",
             Action::CycleFormat => "format md / xml / json",
             Action::CycleMode => "mode auto / answer / extract / locate / summarize",
             Action::ToggleQuery => "add / drop the search query's hits",

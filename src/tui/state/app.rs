@@ -133,9 +133,10 @@ pub struct App {
     pub curate: Curate,
     /// Disclosure layers of skills and roots, computed on a worker for their previews.
     pub layers: HashMap<NodeId, Arc<LayerView>>,
-    /// The Claude Code listing of the whole corpus under `[agent.claude-code]`, with the
-    /// `data_gen` it was computed for (kept up to date by `update`).
-    pub listing: Option<(u64, Arc<crate::skill::budget::CorpusBudget>)>,
+    /// The Claude Code listing of the whole corpus under `[agent.claude-code]`, with what it
+    /// was computed for: `data_gen`, the node count and whether loading was over (scopes are
+    /// resolved then); kept up to date by `update`.
+    pub listing: Option<((u64, usize, bool), Arc<crate::skill::budget::CorpusBudget>)>,
 }
 
 impl App {

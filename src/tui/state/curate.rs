@@ -23,6 +23,8 @@ pub enum PreviewKind {
     Brief,
     /// The rendered skill(s).
     Skill,
+    /// The effective set: the listing Claude Code sends, under the listing budget.
+    Agent,
 }
 
 /// The brief / rendered-skill preview popup.

@@ -31,6 +31,14 @@ pub fn open_preview(app: &mut App, kind: PreviewKind) {
 /// Rebuild the open preview's text after a setting changed (no-op when it is closed).
 pub fn refresh_preview(app: &mut App) {
     let Some(kind) = app.brief_preview().map(|p| p.kind) else { return };
+    if kind == PreviewKind::Agent {
+        let built = agent_listing(app);
+        if let Some(p) = app.brief_preview_mut() {
+            p.built = Some(Ok(Arc::new(built)));
+            p.wrap_width = 0;
+        }
+        return;
+    }
     let (generation, request) = request(app, kind);
     if let Some(job) = app.brief_preview_mut().and_then(|p| take_request(p, generation, request)) {
         queue(app, generation, job);
@@ -39,9 +47,36 @@ pub fn refresh_preview(app: &mut App) {
 
 /// Rebuild the text of `p` (a preview popup taken off the stack while its keys run).
 fn refresh(app: &mut App, p: &mut PreviewPopup) {
+    if p.kind == PreviewKind::Agent {
+        p.built = Some(Ok(Arc::new(agent_listing(app))));
+        p.wrap_width = 0;
+        return;
+    }
     let (generation, request) = request(app, p.kind);
     if let Some(job) = take_request(p, generation, request) {
         queue(app, generation, job);
+    }
+}
+
+/// The effective set as a text: the Claude Code listing of every skill the agent sees (not
+/// shadowed), exactly as sent under `[agent.claude-code]`; its label carries the meter and
+/// how many skills lose their description. Built here: the listing is already computed.
+fn agent_listing(app: &App) -> BuiltText {
+    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code).listing;
+    let text = b.text();
+    let mut label = format!("claude-code · {} · {}", human::plural(b.entries.len(), "skill"), b.meter());
+    if !b.dropped.is_empty() {
+        label.push_str(&format!(" · {} without description", b.dropped.len()));
+    }
+    BuiltText {
+        bytes: text.len() as u64,
+        tokens: crate::tokens::TokenCounter::new(app.encoding()).count(&text),
+        encoding: app.encoding(),
+        parts: b.entries.len(),
+        left_out: Vec::new(),
+        label,
+        ext: "txt",
+        text,
     }
 }
 
@@ -136,7 +171,7 @@ pub fn preview_action(app: &mut App, mut p: PreviewPopup, action: Action) {
 fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
     let skill_only =
         matches!(action, Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing);
-    if skill_only && p.kind == PreviewKind::Brief {
+    if skill_only && p.kind != PreviewKind::Skill {
         app.status = "That key sets up the rendered skill: Tab shows it".into();
         return false;
     }
@@ -189,6 +224,7 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
             p.kind = match p.kind {
                 PreviewKind::Brief => PreviewKind::Skill,
                 PreviewKind::Skill => PreviewKind::Brief,
+                PreviewKind::Agent => PreviewKind::Agent,
             };
             p.scroll = 0;
             refresh(app, p);

@@ -116,6 +116,7 @@ fn route_normal(app: &mut App, action: Action) {
         Action::BriefPreview => brief::open_preview(app, PreviewKind::Brief),
         Action::Recipes => recipes::open(app),
         Action::Export => export::start(app),
+        Action::AgentListing => brief::open_preview(app, PreviewKind::Agent),
         Action::Outline => outline::open(app),
         Action::SearchOpen => search::open(app),
         Action::EditOpen => editor::open(app),

@@ -45,11 +45,12 @@ pub fn sync(app: &mut App) {
 
 /// Recompute the Claude Code listing budget when the corpus changed.
 fn sync_listing(app: &mut App) {
-    if app.listing.as_ref().is_some_and(|(g, _)| *g == app.data_gen) {
+    let key = (app.data_gen, app.corpus.len(), app.progress.loading.is_none());
+    if app.listing.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
     let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code);
-    app.listing = Some((app.data_gen, Arc::new(b)));
+    app.listing = Some((key, Arc::new(b)));
 }
 
 /// Keep the preview on the current node at `width`×`height`: fetch or build the document,

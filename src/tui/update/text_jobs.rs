@@ -88,5 +88,6 @@ pub fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
         PreviewKind::Skill => {
             skills_what(app).ok_or_else(|| "No skill here: Y renders a skill folder's SKILL.md".into())
         }
+        PreviewKind::Agent => Err("The agent listing is built without a worker".into()),
     }
 }

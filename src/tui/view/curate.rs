@@ -72,6 +72,7 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     let title = match p.kind {
         PreviewKind::Brief => format!(" Brief preview · {} · {} ", c.format.as_str(), c.mode.as_str()),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
+        PreviewKind::Agent => " Effective set · claude-code listing as sent ".to_string(),
     };
     let inner = crate::tui::view::framed::framed(frame, app, area, title);
     if inner.height == 0 {
@@ -132,6 +133,7 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
             Action::SaveFile,
             Action::Escape,
         ],
+        PreviewKind::Agent => &[Action::CopyText, Action::SaveFile, Action::Escape],
     };
     if inner.height >= 2 {
         lines.push(footer(app, Mode::Brief, actions, w));
