@@ -286,3 +286,39 @@ fn single_llms_ctx_file_as_root_keeps_its_structure() {
     std::fs::copy(&file, t.path().join(name)).expect("copy");
     assert_eq!(alone, root_dump(t.path()));
 }
+
+#[test]
+fn nested_local_llms_txt_files_open_as_one_tree() {
+    use skillnav::formats::llms_txt::local_llms_link;
+    assert_eq!(local_llms_link("api/llms.txt#x"), Some("api/llms.txt"));
+    assert_eq!(local_llms_link("https://example.com/llms.txt"), None);
+    assert_eq!(local_llms_link("about.md"), None);
+    let (mut c, r) = root();
+    let f = load_file(&mut c, r, &fixture_path("llms-nested/llms.txt"), "llms.txt");
+    c.finalize();
+    let files: Vec<(String, String)> = c
+        .preorder(f)
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::File)
+        .map(|n| (c.node(n).id.clone(), c.node(c.node(n).parent.expect("parent")).title.clone()))
+        .collect();
+    // Each local index hangs below its link; the remote one and the cycle back are not read.
+    assert_eq!(
+        files,
+        [
+            ("t/llms.txt".to_string(), "t".to_string()),
+            ("t/api/llms.txt".to_string(), "API".to_string()),
+            ("t/guide/llms.txt".to_string(), "Guide".to_string()),
+        ]
+    );
+    let users = c.find("t/api/llms.txt#endpoints/link-1").expect("nested link");
+    assert_eq!(c.node(users).meta["url"], "users.md");
+    let back = c.find("t/guide/llms.txt#docs/link-2").expect("cycle link");
+    assert!(c.node(back).children.is_empty());
+    // Each file keeps its own size.
+    for p in ["llms.txt", "api/llms.txt", "guide/llms.txt"] {
+        let size = std::fs::metadata(fixture_path("llms-nested").join(p)).map_or(0, |m| m.len());
+        let n = c.find(&format!("t/{p}")).expect("file");
+        assert_eq!(c.node(n).bytes, size, "{p}");
+    }
+}

@@ -3,7 +3,8 @@
 //!
 //! Owns: the pure parsers [`parse_llms_txt`] (`index`) and [`parse_llms_ctx`] (`ctx`), the H1
 //! splitter [`split_full`] (`full`), file detection [`detect_file`] and the loaders
-//! [`load_file`] / [`add_nodes`] (here). `shared` hosts helpers used by all
+//! [`load_file`] / [`add_nodes`] (here), with local llms.txt files linked from an index
+//! loaded below their links. `shared` hosts helpers used by all
 //! loaders ([`add_text_file`], [`LineIndex`], [`nest_headings`]).
 //!
 //! The parsers are lenient where the reference parser (`AnswerDotAI/llms-txt`
@@ -16,7 +17,8 @@ mod full;
 mod index;
 mod shared;
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 pub use ctx::{CtxDoc, LlmsCtx, decode_entities, parse_llms_ctx};
 pub use full::{FullSplit, split_full};
@@ -85,14 +87,106 @@ pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, r
 /// (format `llms_txt`) with its structure (see [`add_nodes`]). The kind comes from
 /// [`detect_file`]; a file it does not recognise is loaded as [`LlmsKind::Index`]. Returns
 /// the file node.
+///
+/// An `llms.txt` index whose links point to other local llms.txt indexes (a relative URL
+/// whose file name contains `llms` and ends in `.txt`, found in the folder of the first
+/// file or below it, and detected as [`LlmsKind::Index`]) opens as one tree: each linked file is loaded below its `Link` node,
+/// recursively, each file once (cycles and repeats are skipped), at most
+/// [`MAX_NESTED_FILES`] files.
 pub fn load_file(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeId {
+    let base = abs.parent().and_then(|p| std::fs::canonicalize(p).ok());
+    let mut seen = HashSet::new();
+    load_file_in(corpus, parent, abs, rel, base.as_deref(), &mut seen)
+}
+
+/// Most llms.txt files one [`load_file`] reads through nested links.
+pub const MAX_NESTED_FILES: usize = 64;
+
+fn load_file_in(
+    corpus: &mut Corpus,
+    parent: NodeId,
+    abs: &Path,
+    rel: &str,
+    base: Option<&Path>,
+    seen: &mut HashSet<PathBuf>,
+) -> NodeId {
+    seen.insert(std::fs::canonicalize(abs).unwrap_or_else(|_| abs.to_path_buf()));
     let (file, src) = add_text_file(corpus, parent, abs, rel, Format::LlmsTxt);
     if let Some(src) = src {
         let head: String = corpus.sources[src.0 as usize].text.chars().take(256).collect();
         let kind = detect_file(abs, &head).unwrap_or(LlmsKind::Index);
         add_nodes(corpus, file, src, kind);
+        if kind == LlmsKind::Index
+            && let Some(base) = base
+        {
+            load_nested(corpus, file, abs, rel, base, seen);
+        }
     }
     file
+}
+
+/// The local path of a link URL that names an llms.txt file: relative (no scheme, not
+/// starting with `/` or `#`), query and fragment cut, file name containing `llms` and
+/// ending in `.txt`.
+pub fn local_llms_link(url: &str) -> Option<&str> {
+    let url = url.split(['#', '?']).next()?.trim();
+    if url.is_empty() || url.contains("://") || url.starts_with(['/', '#']) || url.starts_with("mailto:") {
+        return None;
+    }
+    let name = url.rsplit('/').next()?.to_ascii_lowercase();
+    (name.contains("llms") && name.ends_with(".txt")).then_some(url)
+}
+
+fn load_nested(
+    corpus: &mut Corpus,
+    file: NodeId,
+    abs: &Path,
+    rel: &str,
+    base: &Path,
+    seen: &mut HashSet<PathBuf>,
+) {
+    let Some(dir) = abs.parent() else { return };
+    let links: Vec<(NodeId, String)> = corpus
+        .preorder(file)
+        .into_iter()
+        .filter(|n| corpus.node(*n).kind == NodeKind::Link)
+        .filter_map(|n| corpus.node(n).meta.get("url").and_then(|u| u.as_str()).map(|u| (n, u.to_string())))
+        .collect();
+    let rel_dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    for (link, url) in links {
+        let Some(local) = local_llms_link(&url) else { continue };
+        let local = local.trim_start_matches("./");
+        let target = dir.join(local);
+        let Ok(real) = std::fs::canonicalize(&target) else { continue };
+        if !real.is_file()
+            || !real.starts_with(base)
+            || seen.contains(&real)
+            || seen.len() >= MAX_NESTED_FILES
+        {
+            continue;
+        }
+        // Only link indexes nest: a linked llms-full.txt stays a page of its own.
+        if detect_file(&real, &read_head(&real, 256)) != Some(LlmsKind::Index) {
+            continue;
+        }
+        let Some(child_rel) = normalize_rel(rel_dir, local) else { continue };
+        load_file_in(corpus, link, &target, &child_rel, Some(base), seen);
+    }
+}
+
+/// `dir/rel` with `.` and `..` resolved; `None` when it climbs above the top.
+fn normalize_rel(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in rel.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Add the structure of an llms-family file under its already-created `File` node `file`
