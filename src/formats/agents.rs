@@ -96,16 +96,37 @@ pub fn scope_of_label(label: &str) -> Option<Scope> {
 }
 
 /// The skill folders that exist for `agent` (all agents when `None`), project folders under
-/// `cwd` and user folders under `home`, each with its label, in [`folders`] order. A folder
-/// reached twice (cwd is home, a link) is listed once.
+/// `cwd` and user folders under `home`, each with its label, in [`FOLDERS`] order; for
+/// Claude Code also the nested `.claude/skills` folders below `cwd` ([`nested_claude`],
+/// after the project folders) and the skills of enabled plugins ([`claude_plugins`], last).
+/// A folder reached twice (cwd is home, a link) is listed once.
 pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(PathBuf, String)> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
+    let mut push = |path: PathBuf, label: String, out: &mut Vec<(PathBuf, String)>| {
+        if !path.is_dir() {
+            return;
+        }
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(real) {
+            out.push((path, label));
+        }
+    };
+    let claude = agent.is_none_or(|a| a == "claude-code");
+    let mut nested_done = false;
     for f in FOLDERS {
         if let Some(a) = agent
             && !f.read_by.contains(&a)
         {
             continue;
+        }
+        if f.scope != Scope::Project && !nested_done {
+            nested_done = true;
+            if claude {
+                for p in nested_claude(cwd) {
+                    push(p, "claude-code-project".into(), &mut out);
+                }
+            }
         }
         let base = match f.scope {
             Scope::Project => cwd,
@@ -114,16 +135,104 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
                 None => continue,
             },
         };
-        let path = base.join(f.rel);
-        if !path.is_dir() {
-            continue;
-        }
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.insert(real) {
-            out.push((path, label(&f)));
+        push(base.join(f.rel), label(&f), &mut out);
+    }
+    if claude && let Some(h) = home {
+        for (name, dir) in claude_plugins(h) {
+            push(dir, format!("{name}-plugin"), &mut out);
         }
     }
     out
+}
+
+/// Folders skipped while looking for nested `.claude/skills` folders.
+const SKIP_DIRS: [&str; 4] = ["node_modules", "target", "vendor", "dist"];
+
+/// The `.claude/skills` folders below `cwd` (not `cwd/.claude/skills` itself), at most three
+/// folders deep, skipping hidden folders and [`SKIP_DIRS`], in sorted path order.
+pub fn nested_claude(cwd: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(cwd.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let mut subs: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                !n.starts_with('.') && !SKIP_DIRS.contains(&n.as_str())
+            })
+            .map(|e| e.path())
+            .collect();
+        subs.sort();
+        for sub in subs {
+            let skills = sub.join(".claude/skills");
+            if skills.is_dir() {
+                out.push(skills);
+            }
+            if depth + 1 < 3 {
+                stack.push((sub, depth + 1));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The `skills/` folders of Claude Code's enabled plugins: `enabledPlugins` of
+/// `~/.claude/settings.json` (`"name@marketplace": true`), located through the
+/// `installPath` of `~/.claude/plugins/installed_plugins.json` (its `plugins` map holds one
+/// entry or a list of entries per plugin). Returns (plugin name, skills folder), sorted by
+/// name; unreadable files give nothing.
+pub fn claude_plugins(home: &Path) -> Vec<(String, PathBuf)> {
+    let read = |p: PathBuf| -> Option<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
+    };
+    let (Some(settings), Some(installed)) =
+        (read(home.join(".claude/settings.json")), read(home.join(".claude/plugins/installed_plugins.json")))
+    else {
+        return Vec::new();
+    };
+    let Some(enabled) = settings.get("enabledPlugins").and_then(|v| v.as_object()) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (key, on) in enabled {
+        if on.as_bool() != Some(true) {
+            continue;
+        }
+        let entry = installed.get("plugins").and_then(|p| p.get(key));
+        let entry = match entry {
+            Some(serde_json::Value::Array(a)) => a.first(),
+            other => other,
+        };
+        let Some(path) = entry.and_then(|e| e.get("installPath")).and_then(|p| p.as_str()) else { continue };
+        let name = key.split('@').next().unwrap_or(key).replace(['#', '/'], "-");
+        out.push((name, PathBuf::from(path).join("skills")));
+    }
+    out.sort();
+    out
+}
+
+/// Prefix the skills of plugin roots (labels naming [`Scope::Plugin`], `docs-plugin`) with
+/// the plugin name, as Claude Code names them (`docs:review`). Running it again changes
+/// nothing.
+pub fn namespace_plugins(corpus: &mut crate::model::Corpus) {
+    for root in corpus.roots.clone() {
+        let label = corpus.node(root).title.clone();
+        if scope_of_label(&label) != Some(Scope::Plugin) {
+            continue;
+        }
+        let base = match label.rsplit_once('-') {
+            Some((head, n)) if n.bytes().all(|b| b.is_ascii_digit()) => head.to_string(),
+            _ => label.clone(),
+        };
+        let name = base.strip_suffix("-plugin").unwrap_or(&base).to_string();
+        for n in corpus.preorder(root) {
+            let node = corpus.node_mut(n);
+            if node.kind == crate::model::NodeKind::Skill && !node.title.starts_with(&format!("{name}:")) {
+                node.title = format!("{name}:{}", node.title);
+            }
+        }
+    }
 }
 
 /// The home folder: `$HOME` when set and non-empty, else the platform's.

@@ -85,9 +85,11 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
 /// `meta.shadowed_why`. Returns the shadowed skill nodes.
 ///
 /// Runs [`mark_cross_root_aliases`] first (this is the step every caller runs once all
-/// roots are merged), so files loaded by two roots are counted once.
+/// roots are merged), so files loaded by two roots are counted once, then names the skills
+/// of plugin roots `plugin:skill` ([`super::agents::namespace_plugins`]).
 pub fn resolve_scopes_with(corpus: &mut Corpus, precedence: Precedence) -> Vec<NodeId> {
     mark_cross_root_aliases(corpus);
+    super::agents::namespace_plugins(corpus);
     // name → (winner, its root position, its rank)
     let mut winners: HashMap<String, (NodeId, usize, u8)> = HashMap::new();
     let mut shadowed: Vec<(NodeId, NodeId)> = Vec::new();

@@ -225,3 +225,35 @@ fn precedence_profile_picks_the_duplicate_and_list_is_the_effective_set() {
         "{warnings}"
     );
 }
+
+#[test]
+fn claude_code_reads_nested_project_folders_and_enabled_plugins() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = four_agents(t.path());
+    skill(&proj.join("apps/web/.claude/skills"), "deploy", "deploy the web app", None);
+    let docs = home.join(".claude/plugins/cache/mkt/docs/1.0.0");
+    let off = home.join(".claude/plugins/cache/mkt/off/1.0.0");
+    skill(&docs.join("skills"), "review", "review docs", None);
+    skill(&off.join("skills"), "hidden", "a disabled plugin's skill", None);
+    write(&home, ".claude/settings.json", br#"{"enabledPlugins": {"docs@mkt": true, "off@mkt": false}}"#);
+    let installed = serde_json::json!({
+        "version": 2,
+        "plugins": {
+            "docs@mkt": [{"scope": "user", "installPath": docs}],
+            "off@mkt": [{"scope": "user", "installPath": off}],
+        }
+    });
+    write(&home, ".claude/plugins/installed_plugins.json", installed.to_string().as_bytes());
+    let v = json(&run_in(&proj, &home, &["tree", "--json", "--agent", "claude-code"]));
+    assert_eq!(
+        root_titles(&v),
+        ["claude-code-project", "claude-code-project-2", "claude-code-user", "docs-plugin"]
+    );
+    assert_eq!(v["roots"][1]["children"][0]["title"], "deploy");
+    assert_eq!(v["roots"][3]["children"][0]["title"], "docs:review");
+    let out = run_in(&proj, &home, &["list", "--agent", "claude-code"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- deploy: deploy the web app\n- pdf: user pdf\n- docs:review: review docs\n"
+    );
+}
