@@ -75,8 +75,15 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
     crate::agent::workspace::load_corpus(specs, &load_options(g))
 }
 
-/// [`specs`] then [`load`].
+/// [`specs_for`] then [`load`]. Discovered roots (no PATH) also get the provenance of `skills-lock.json`
+/// ([`formats::agents::mark_provenance`]).
 pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
     let specs = specs_for(paths, false, g.agent.as_deref())?;
-    Ok(load(&specs, g))
+    let mut corpus = load(&specs, g);
+    if paths.is_empty() {
+        let cwd = std::env::current_dir().context("current directory")?;
+        let sources = formats::agents::lock_sources(&cwd, formats::agents::home_dir().as_deref());
+        formats::agents::mark_provenance(&mut corpus, &sources);
+    }
+    Ok(corpus)
 }

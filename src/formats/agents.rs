@@ -235,6 +235,49 @@ pub fn namespace_plugins(corpus: &mut crate::model::Corpus) {
     }
 }
 
+/// Where skills came from, by skill name, as `npx skills` records it: the `skills` map of
+/// `<cwd>/skills-lock.json`, then of `~/.agents/.skill-lock.json` (the project file wins a
+/// name both hold); each entry's `source` (`owner/repo`), else its `sourceUrl`.
+pub fn lock_sources(cwd: &Path, home: Option<&Path>) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let files =
+        std::iter::once(cwd.join("skills-lock.json")).chain(home.map(|h| h.join(".agents/.skill-lock.json")));
+    for f in files {
+        let Some(v) =
+            std::fs::read_to_string(&f).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        else {
+            continue;
+        };
+        let Some(skills) = v.get("skills").and_then(|s| s.as_object()) else { continue };
+        for (name, e) in skills {
+            let src = e.get("source").or_else(|| e.get("sourceUrl")).and_then(|s| s.as_str());
+            if let Some(src) = src {
+                out.entry(name.clone()).or_insert_with(|| src.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Record [`lock_sources`] on the skills they name: `meta.installed_from` = the source.
+pub fn mark_provenance(
+    corpus: &mut crate::model::Corpus,
+    sources: &std::collections::BTreeMap<String, String>,
+) {
+    if sources.is_empty() {
+        return;
+    }
+    for id in corpus.all_preorder() {
+        let node = corpus.node_mut(id);
+        if node.kind != crate::model::NodeKind::Skill {
+            continue;
+        }
+        if let Some(src) = sources.get(&node.title) {
+            node.meta.insert("installed_from".into(), src.clone().into());
+        }
+    }
+}
+
 /// The home folder: `$HOME` when set and non-empty, else the platform's.
 pub fn home_dir() -> Option<PathBuf> {
     if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {

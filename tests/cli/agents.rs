@@ -257,3 +257,27 @@ fn claude_code_reads_nested_project_folders_and_enabled_plugins() {
         "- deploy: deploy the web app\n- pdf: user pdf\n- docs:review: review docs\n"
     );
 }
+
+#[test]
+fn skills_lock_json_says_where_each_skill_came_from() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = four_agents(t.path());
+    write(
+        &proj,
+        "skills-lock.json",
+        br#"{"version": 1, "skills": {"review": {"source": "acme/skills", "sourceType": "github"}}}"#,
+    );
+    write(
+        &home,
+        ".agents/.skill-lock.json",
+        br#"{"version": 3, "skills": {"gem": {"source": "g/skills"}, "review": {"source": "other/x"}}}"#,
+    );
+    let v = json(&run_in(&proj, &home, &["tree", "--json"]));
+    let skill_meta = |root: usize| v["roots"][root]["children"][0]["meta"]["installed_from"].clone();
+    // cursor-project/review: the project lock wins; gemini-user/gem: the user lock.
+    assert_eq!(v["roots"][1]["children"][0]["title"], "review");
+    assert_eq!(skill_meta(1), "acme/skills");
+    assert_eq!(v["roots"][4]["children"][0]["title"], "gem");
+    assert_eq!(skill_meta(4), "g/skills");
+    assert_eq!(skill_meta(2), Value::Null);
+}
