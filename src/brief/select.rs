@@ -5,15 +5,18 @@
 //! text ([`pack`]), so the result stays within the budget and names everything it left out
 //! (never cut silently). Layouts only render what this step chose.
 
-use super::layout::Layout;
+use super::layout::{Layout, plain};
 use super::mode::Mode;
-use super::model::{BriefHead, BriefSection, Origin, one_line, trim_trailing_blank_lines};
+use super::model::{
+    BriefHead, BriefSection, LEFT_OUT_LISTED, Origin, left_out_line, one_line, trim_trailing_blank_lines,
+};
 use super::{Brief, BriefRequest};
 use crate::curate::exposure::ExposureMap;
 use crate::curate::summary::summary_of;
 use crate::index::{Index, SearchOptions};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;
+use crate::util::human::human_count;
 
 /// The candidate sections of `req`, in order of value, with mode-shaped text, plus the
 /// did-you-mean corrections of the query. Duplicates are dropped (a node appears once, at
@@ -180,7 +183,10 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
     let over = |text: &str, max: u64| {
         sections.iter().map(|s| s.tokens).sum::<u64>() > max || counter.count(text) > max
     };
-    if let Some(max) = head.max_tokens
+    if let (Some(max), Layout::Plain) = (head.max_tokens, layout) {
+        keep = pack_plain(head, sections, max, counter);
+        text = render(&keep, true);
+    } else if let Some(max) = head.max_tokens
         && over(&text, max)
     {
         if sections.len() <= EXACT_PACK_MAX {
@@ -239,4 +245,80 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
         mode: head.mode,
         text,
     }
+}
+
+/// The sections the plain layout keeps under `max` tokens for the whole brief. When
+/// everything fits (counted exactly), everything is kept. Otherwise costs are counted per
+/// piece (header, each `\n` + block, each left-out id with its `, ` separator, the closing
+/// line), a close estimate of the whole text. Passes in order add every section that fits
+/// while all not-yet-kept sections are assumed listed in the closing line (past
+/// [`LEFT_OUT_LISTED`] of them, the longest ids and the tail); a pass repeats while it added
+/// something. First-fit in order: a section that does not fit is skipped and later ones are
+/// still tried. Finally the exact text is counted and the last kept section dropped until
+/// the whole brief fits (or nothing is kept).
+fn pack_plain(head: &BriefHead, sections: &[BriefSection], max: u64, counter: TokenCounter) -> Vec<bool> {
+    let render = |keep: &[bool]| -> String {
+        let kept: Vec<&BriefSection> =
+            sections.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        let left: Vec<&str> =
+            sections.iter().zip(keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.as_str()).collect();
+        Layout::Plain.render(head, &kept, &left)
+    };
+    let all: Vec<&BriefSection> = sections.iter().collect();
+    let base = counter.count(&plain::header(head, &all));
+    let block_cost: Vec<u64> = sections
+        .iter()
+        .map(|s| {
+            let mut text = String::from("\n");
+            plain::block(&mut text, s);
+            counter.count(&text)
+        })
+        .collect();
+    let mut keep = vec![true; sections.len()];
+    // Count the whole text exactly only when the estimate is near the budget.
+    let whole: u64 = base + block_cost.iter().sum::<u64>();
+    if whole <= max + max / 8 + 64 && counter.count(&render(&keep)) <= max {
+        return keep;
+    }
+    keep.fill(false);
+    let id_cost: Vec<u64> = sections.iter().map(|s| counter.count(&s.id) + counter.count(", ")).collect();
+    let footer_base = counter.count(&format!("\n{}", left_out_line(max, &[])));
+    // Upper bound of the closing line once it is abridged: the longest ids and the tail.
+    let mut longest = id_cost.clone();
+    longest.sort_unstable_by(|a, b| b.cmp(a));
+    let abridged = longest.iter().take(LEFT_OUT_LISTED).sum::<u64>()
+        + counter.count(&format!(" and {0} more ({0} in all)", human_count(sections.len() as u64)));
+    // Running sums of the estimate: kept blocks, and ids named in the closing line.
+    let mut kept_cost = 0u64;
+    let mut left_cost: u64 = id_cost.iter().sum();
+    let mut left_count = sections.len();
+    for _pass in 0..16 {
+        let mut added = false;
+        for i in 0..sections.len() {
+            if keep[i] {
+                continue;
+            }
+            let (kept, left, count) = (kept_cost + block_cost[i], left_cost - id_cost[i], left_count - 1);
+            let footer = match count {
+                0 => 0,
+                n if n > LEFT_OUT_LISTED => footer_base + abridged,
+                _ => footer_base + left,
+            };
+            if base + kept + footer <= max {
+                keep[i] = true;
+                (kept_cost, left_cost, left_count) = (kept, left, count);
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    while counter.count(&render(&keep)) > max {
+        match keep.iter().rposition(|k| *k) {
+            Some(last) => keep[last] = false,
+            None => break,
+        }
+    }
+    keep
 }

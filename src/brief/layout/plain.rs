@@ -84,7 +84,7 @@ fn query_lines(head: &BriefHead) -> String {
 }
 
 /// Everything before the first block: title, query lines, `Sources:` line, `---`.
-fn header(head: &BriefHead, kept: &[&BriefSection]) -> String {
+pub(crate) fn header(head: &BriefHead, kept: &[&BriefSection]) -> String {
     let mut roots: Vec<&str> = Vec::new();
     for s in kept {
         if !roots.contains(&s.root.as_str()) {
@@ -106,7 +106,7 @@ fn header(head: &BriefHead, kept: &[&BriefSection]) -> String {
 }
 
 /// One section: `## title`, the provenance line, the text, `---`.
-fn block(out: &mut String, s: &BriefSection) {
+pub(crate) fn block(out: &mut String, s: &BriefSection) {
     let mut prov = vec![code_span(&s.id)];
     if !s.path.is_empty() {
         prov.push(s.path.clone());
