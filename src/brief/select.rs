@@ -162,7 +162,8 @@ const FILL_TRIES: usize = 16;
 /// Render `sections` (in order of value) under `head` in `layout`, packing under
 /// `head.max_tokens`: everything when it fits; else first-fit in order of value, each step
 /// checked on the exact text (up to [`EXACT_PACK_MAX`] sections; above, on estimates, then
-/// trimmed and filled exactly). The result's tokens stay within the budget unless even a
+/// trimmed and filled exactly); the plain layout packs on its piece estimate instead
+/// (`pack_plain`). The result's tokens stay within the budget unless even a
 /// brief with no section exceeds it. Left-out ids are in [`Brief::left_out`] and named in
 /// the text.
 pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter: TokenCounter) -> Brief {
