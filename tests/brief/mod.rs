@@ -2,3 +2,4 @@
 
 mod curated;
 mod golden;
+mod pack;
