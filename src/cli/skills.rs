@@ -72,7 +72,10 @@ pub fn validate(
         });
     }
     for l in crate::skill::lints::lints(corpus) {
-        if !crate::skill::lints::in_tree(l.finding.rule) && profile != Profile::ClaudeCode {
+        let rule = l.finding.rule;
+        if !crate::skill::lints::in_validate(rule)
+            || (!crate::skill::lints::in_tree(rule) && profile != Profile::ClaudeCode)
+        {
             continue;
         }
         if let Some(i) = l.skill.and_then(|sk| report_skills.iter().position(|r| *r == sk)) {

@@ -2,7 +2,8 @@
 //! the tree: a lower-case `skill.md` (clients load only `SKILL.md`), two skills whose names
 //! differ only in case (they collide on case-insensitive disks), a reference file over 100
 //! lines without a table of contents, and an `llms.txt` over 50,000 chars (the llms.txt
-//! checkers fail files over 100,000).
+//! checkers fail files over 100,000); for the tree also a SKILL.md body over 500 lines and a
+//! name unlike its folder, which `validate` checks with its own rules.
 
 use std::collections::HashMap;
 
@@ -61,7 +62,10 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
         }
         let n = corpus.node(id);
         match n.kind {
-            NodeKind::Skill => by_lower.entry(n.title.to_lowercase()).or_default().push(id),
+            NodeKind::Skill => {
+                by_lower.entry(n.title.to_lowercase()).or_default().push(id);
+                out.extend(skill_shape(corpus, id));
+            }
             NodeKind::File if n.span.is_some() => {
                 let skill = skill_of(corpus, id);
                 let text = corpus.text(id);
@@ -111,6 +115,38 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
         }
     }
     out
+}
+
+/// The body and name rules `validate` already checks per SKILL.md, for the tree:
+/// `body-lines` (a body over [`crate::skill::validate::BODY_MAX_LINES`] lines) and
+/// `name-folder` (a frontmatter name that is not the folder's name).
+fn skill_shape(corpus: &Corpus, skill: NodeId) -> Vec<Lint> {
+    let mut out = Vec::new();
+    let n = corpus.node(skill);
+    let Some(md) = crate::skill::skill_md(corpus, skill) else { return out };
+    let text = corpus.text(md);
+    let fm = crate::frontmatter::parse(text);
+    let body = fm.as_ref().map_or(text, |f| text.get(f.block.end..).unwrap_or(""));
+    let lines = body.trim_matches('\n').lines().count();
+    let max = crate::skill::validate::BODY_MAX_LINES;
+    if lines > max {
+        let msg =
+            format!("SKILL.md body is {lines} lines; keep it under {max} and move detail to references/");
+        out.push(Lint { node: skill, skill: Some(skill), finding: warn("body-lines", msg) });
+    }
+    let folder = n.path.rsplit('/').next().unwrap_or("");
+    let name = fm.as_ref().and_then(|f| f.name()).map(|s| s.trim().to_string());
+    if let Some(name) = name.filter(|s| !s.is_empty() && !folder.is_empty() && s != folder) {
+        let msg = format!("name '{name}' differs from its folder '{folder}'");
+        out.push(Lint { node: skill, skill: Some(skill), finding: warn("name-folder", msg) });
+    }
+    out
+}
+
+/// Whether `validate` reports this lint (the ones it already checks per SKILL.md are
+/// left to it).
+pub fn in_validate(rule: &str) -> bool {
+    !matches!(rule, "body-lines" | "name-folder")
 }
 
 /// Whether a rule is shown in the tree as well as by `validate`: all but `reference-toc`

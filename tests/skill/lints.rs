@@ -65,7 +65,10 @@ fn names_differing_only_in_case_are_flagged_on_both() {
     let c = open(&dir);
     let msg = "skill names PDF and pdf differ only in case; they collide on case-insensitive disks";
     assert_eq!(warnings(&c, "name-case/pdf"), [msg]);
-    assert_eq!(warnings(&c, "name-case/pdf-upper"), [msg]);
+    assert_eq!(
+        warnings(&c, "name-case/pdf-upper"),
+        ["name 'PDF' differs from its folder 'pdf-upper'".to_string(), msg.to_string()]
+    );
     // `PDF` also breaks the lower-case name rule, an error: exit 1 as before.
     let (code, v) = validate(&dir, "claude-code");
     assert_eq!(code, Some(1));
@@ -117,4 +120,23 @@ fn llms_txt_over_fifty_thousand_chars_is_flagged() {
     );
     assert_eq!(warnings(&c, &c.node(l[0].node).id.clone()), [l[0].finding.message.clone()]);
     assert!(lints(&open(&t.path().join("small"))).is_empty());
+}
+
+#[test]
+fn long_body_and_name_unlike_folder_show_in_the_tree_and_once_in_validate() {
+    let dir = fixture_path("lints/shape");
+    let c = open(&dir);
+    assert_eq!(
+        warnings(&c, "shape/long"),
+        ["SKILL.md body is 501 lines; keep it under 500 and move detail to references/"]
+    );
+    assert_eq!(warnings(&c, "shape/folder"), ["name 'renamed' differs from its folder 'folder'"]);
+    // validate reports them with its own rules, once each.
+    let (_, v) = validate(&dir, "claude-code");
+    let mut found = finding_rules(&v);
+    found.sort();
+    assert_eq!(
+        found,
+        [("long".to_string(), "body-lines".to_string()), ("renamed".to_string(), "name-folder".to_string())]
+    );
 }
