@@ -146,7 +146,7 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
 }
 
 /// Folders skipped while looking for nested `.claude/skills` folders.
-const SKIP_DIRS: [&str; 4] = ["node_modules", "target", "vendor", "dist"];
+pub const SKIP_DIRS: [&str; 4] = ["node_modules", "target", "vendor", "dist"];
 
 /// The `.claude/skills` folders below `cwd` (not `cwd/.claude/skills` itself), at most three
 /// folders deep, skipping hidden folders and [`SKIP_DIRS`], in sorted path order.
