@@ -24,6 +24,13 @@ fn meter_and_row_marks_match_the_cli_numbers() {
     assert!(row("s05").contains(" ✂164 "), "{}", row("s05"));
     assert!(row("s22").contains(" ∅ "), "{}", row("s22"));
     assert!(!row("s21").contains('∅'), "{}", row("s21"));
+    // The root preview: the same meter and who loses the description, in drop order.
+    let root = crate::support::tui::id(&app, "skills");
+    crate::support::tui::goto(&mut app, root);
+    let rows = crate::support::tui::preview_rows(&app);
+    let meter = rows.iter().find(|r| r.contains("claude-code listing")).map(|r| r.trim().to_string());
+    assert_eq!(meter.as_deref(), Some("claude-code listing 10,475 / 8,000 chars (131%)"), "{rows:?}");
+    assert!(rows.iter().any(|r| r.trim().starts_with("descriptions dropped: s30, s29, s28")), "{rows:?}");
 }
 
 #[test]
@@ -66,4 +73,31 @@ fn effective_set_popup_is_the_cli_listing() {
     );
     let top = top_line(&app);
     assert!(top.contains(" listing 10,494 / 8,000 chars (131%) · "), "{top}");
+}
+
+#[test]
+fn root_preview_counts_only_the_listed_skills_and_all_scopes() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (proj, user) = (t.path().join("proj"), t.path().join("user"));
+    skill(&proj, "pdf", "project pdf", None);
+    skill(&proj, "docx", "project docx", None);
+    skill(&user, "pdf", "user pdf", None);
+    let store = t.path().join("recipes");
+    let mut app = app_with(
+        vec![spec(&proj, "claude-code-project"), spec(&user, "claude-code-user")],
+        140,
+        40,
+        &store,
+        |_| {},
+    );
+    let root = crate::support::tui::id(&app, "claude-code-project");
+    crate::support::tui::goto(&mut app, root);
+    let rows = crate::support::tui::preview_rows(&app);
+    let text = rows.join("\n");
+    // project/pdf is shadowed by user/pdf (last wins): the agent sees docx from this root.
+    assert!(text.contains("the listing of 1 skill, sent on every turn"), "{text}");
+    assert!(text.contains("all scopes"), "{text}");
+    assert!(text.contains("the listing of every root together"), "{text}");
+    // Within budget and no `--agent claude-code`: no meter.
+    assert!(!text.contains("claude-code listing"), "{text}");
 }

@@ -128,6 +128,8 @@ pub enum Job {
         encoding: Encoding,
         /// The listing budget shown on roots (`[agent.claude-code]`).
         profile: crate::skill::budget::BudgetProfile,
+        /// Show it even within budget (`--agent claude-code`).
+        show_budget: bool,
     },
     /// Highlight code blocks `(index, language, code)` with `theme`.
     Highlight {
@@ -198,6 +200,7 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             node,
             encoding: app.encoding(),
             profile: app.settings.agent.claude_code.clone(),
+            show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
         },
         Effect::Highlight { generation, node, width, blocks } => {
             Job::Highlight { generation, node, width, blocks, theme: app.theme.md.syntax() }
@@ -265,8 +268,9 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             drop(job);
             emit(WorkerMsg::Exported(outcome));
         }
-        Job::Layers { corpus, generation, node, encoding, profile } => {
-            let view = Arc::new(super::layers::compute(&corpus, node, TokenCounter::new(encoding), &profile));
+        Job::Layers { corpus, generation, node, encoding, profile, show_budget } => {
+            let counter = TokenCounter::new(encoding);
+            let view = Arc::new(super::layers::compute(&corpus, node, counter, &profile, show_budget));
             drop(corpus);
             emit(WorkerMsg::Layers { generation, node, view });
         }

@@ -21,10 +21,19 @@ pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
 }
 
 /// Compute the layers of `id` (a skill or a root) with exact counts; a root also gets the
-/// agent's listing budget over all roots under `profile`.
-pub fn compute(corpus: &Corpus, id: NodeId, counter: TokenCounter, profile: &BudgetProfile) -> LayerView {
+/// Claude Code listing budget over all roots under `profile` when `show_budget` is set or
+/// the listing is over budget.
+pub fn compute(
+    corpus: &Corpus,
+    id: NodeId,
+    counter: TokenCounter,
+    profile: &BudgetProfile,
+    show_budget: bool,
+) -> LayerView {
     if corpus.node(id).kind == NodeKind::Root {
-        LayerView::Root(root_layers(corpus, id, counter), Some(corpus_budget(corpus, profile).listing))
+        let b = corpus_budget(corpus, profile).listing;
+        let shown = (show_budget || b.needed_chars > b.budget_chars).then_some(b);
+        LayerView::Root(root_layers(corpus, id, counter), shown)
     } else {
         LayerView::Skill(skill_layers(corpus, id, counter))
     }

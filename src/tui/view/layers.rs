@@ -86,8 +86,8 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             if let Some(all) = r.all_scopes_tokens {
                 out.push(row("all scopes".into(), tok(all), "the listing of every root together".into()));
             }
-            if let Some(b) = budget.as_ref().filter(|b| b.needed_chars > b.budget_chars) {
-                let role = Role::Strong;
+            if let Some(b) = budget {
+                let role = if b.needed_chars > b.budget_chars { Role::Strong } else { Role::Dim };
                 out.push(Line::from_spans(vec![
                     Span::role("  ", Role::Text),
                     Span::role(format!("claude-code {}", b.meter()), role),
