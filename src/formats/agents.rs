@@ -98,7 +98,9 @@ pub fn scope_of_label(label: &str) -> Option<Scope> {
 /// The skill folders that exist for `agent` (all agents when `None`), project folders under
 /// `cwd` and user folders under `home`, each with its label, in [`FOLDERS`] order; for
 /// Claude Code also the nested `.claude/skills` folders below `cwd` ([`nested_claude`],
-/// after the project folders) and the skills of enabled plugins ([`claude_plugins`], last).
+/// after the project folders) and the skills of enabled plugins ([`claude_plugins`], last);
+/// for the [`WALK_UP`] agents also the project folders of each folder up to the repository
+/// root ([`up_to_repo_root`]), after the one of `cwd`.
 /// A folder reached twice (cwd is home, a link) is listed once.
 pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(PathBuf, String)> {
     let mut seen = HashSet::new();
@@ -136,6 +138,11 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
             },
         };
         push(base.join(f.rel), label(&f), &mut out);
+        if f.scope == Scope::Project && agent.is_some_and(|a| WALK_UP.contains(&a)) {
+            for dir in up_to_repo_root(cwd) {
+                push(dir.join(f.rel), label(&f), &mut out);
+            }
+        }
     }
     if claude && let Some(h) = home {
         for (name, dir) in claude_plugins(h) {
@@ -143,6 +150,26 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
         }
     }
     out
+}
+
+/// The agents that also read the project folders of every folder from the working
+/// directory up to the repository root (`codex`, `opencode`).
+pub const WALK_UP: [&str; 2] = ["codex", "opencode"];
+
+/// The ancestors of `cwd` up to and including the nearest one holding `.git` (nearest
+/// first, `cwd` itself not included); empty when no ancestor is a repository root.
+pub fn up_to_repo_root(cwd: &Path) -> Vec<PathBuf> {
+    if cwd.join(".git").exists() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for dir in cwd.ancestors().skip(1) {
+        out.push(dir.to_path_buf());
+        if dir.join(".git").exists() {
+            return out;
+        }
+    }
+    Vec::new()
 }
 
 /// Folders skipped while looking for nested `.claude/skills` folders.

@@ -281,3 +281,24 @@ fn skills_lock_json_says_where_each_skill_came_from() {
     assert_eq!(skill_meta(4), "g/skills");
     assert_eq!(skill_meta(2), Value::Null);
 }
+
+#[test]
+fn codex_reads_agents_folders_up_to_the_repository_root() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, repo) = (t.path().join("home"), t.path().join("repo"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    skill(&repo.join(".agents/skills"), "top", "at the repository root", None);
+    skill(&repo.join("pkg/.agents/skills"), "pkg", "in the package", None);
+    skill(&t.path().join(".agents/skills"), "outside", "above the repository", None);
+    std::fs::create_dir_all(&home).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    let cwd = repo.join("pkg/src");
+    std::fs::create_dir_all(&cwd).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    let out = run_in(&cwd, &home, &["list", "--agent", "codex"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- pkg: in the package\n- top: at the repository root\n"
+    );
+    // Other agents read the working directory only.
+    let out = run_in(&cwd, &home, &["list", "--agent", "gemini"]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("pkg"));
+}
