@@ -86,6 +86,15 @@ pub struct AgentSettings {
     pub claude_code: crate::skill::budget::BudgetProfile,
 }
 
+impl AgentSettings {
+    /// `[agent.claude-code]` with `SLASH_COMMAND_TOOL_CHAR_BUDGET` pinning the budget when
+    /// set (as it does in Claude Code).
+    pub fn claude_code_profile(&self) -> crate::skill::budget::BudgetProfile {
+        let pinned = std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok();
+        self.claude_code.clone().with_override(pinned.as_deref())
+    }
+}
+
 /// The settings of `[search]`, `[brief]`, `[clipboard]` and `[agent]` (other tables are
 /// ignored).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]

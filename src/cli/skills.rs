@@ -166,9 +166,7 @@ pub fn list(
 /// The Claude Code budget profile: `[agent.claude-code]` of config.toml, with
 /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` pinning the budget when set.
 pub fn claude_code_profile() -> BudgetProfile {
-    let (settings, _) = crate::config::load();
-    let pinned = std::env::var("SLASH_COMMAND_TOOL_CHAR_BUDGET").ok();
-    settings.agent.claude_code.with_override(pinned.as_deref())
+    crate::config::load().0.agent.claude_code_profile()
 }
 
 /// `list --agent claude-code`: the listing as the agent sends it (names kept, entries cut

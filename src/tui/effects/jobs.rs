@@ -199,7 +199,7 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             generation,
             node,
             encoding: app.encoding(),
-            profile: app.settings.agent.claude_code.clone(),
+            profile: app.settings.agent.claude_code_profile(),
             show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
         },
         Effect::Highlight { generation, node, width, blocks } => {

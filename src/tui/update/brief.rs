@@ -62,7 +62,8 @@ fn refresh(app: &mut App, p: &mut PreviewPopup) {
 /// shadowed), exactly as sent under `[agent.claude-code]`; its label carries the meter and
 /// how many skills lose their description. Built here: the listing is already computed.
 fn agent_listing(app: &App) -> BuiltText {
-    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code).listing;
+    let b =
+        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile()).listing;
     let text = b.text();
     let mut label = format!("claude-code · {} · {}", human::plural(b.entries.len(), "skill"), b.meter());
     if !b.dropped.is_empty() {

@@ -49,7 +49,7 @@ fn sync_listing(app: &mut App) {
     if app.listing.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
-    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code);
+    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile());
     app.listing = Some((key, Arc::new(b)));
 }
 
