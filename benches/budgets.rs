@@ -53,7 +53,10 @@ fn main() {
     let large = base.join("large");
     let full = base.join("skill-seekers/hono-unified/references/llms-full.md");
     if !large.is_dir() || !full.is_file() {
-        println!("budgets: {} not found; set SKILLNAV_BENCH_CORPUS to the corpus folder", base.display());
+        println!(
+            "budgets: {} not found; set SKILLNAV_BENCH_CORPUS to the corpus folder",
+            base.display()
+        );
         return;
     }
 
@@ -101,7 +104,11 @@ fn main() {
     );
 
     // Rendering the same file for the preview, once per (node, width).
-    let opts = RenderOptions { width: 100, terms: vec!["cors".into()], show_frontmatter: true };
+    let opts = RenderOptions {
+        width: 100,
+        terms: vec!["cors".into()],
+        show_frontmatter: true,
+    };
     let (render, r) = best_of(3, || render_markdown(&text, &opts));
     println!(
         "render llms-full.md: {:.1} ms into {} lines; ratio to the bare parse {:.1}",
@@ -114,7 +121,11 @@ fn main() {
     // one file of the large tree set to `always`, the walk covers that file's subtree only;
     // the baseline is one pre-order walk of the whole corpus (what every keystroke paid).
     let mut exposure = ExposureMap::new();
-    if let Some(file) = corpus.nodes.iter().position(|n| n.kind == skillnav::model::NodeKind::File) {
+    if let Some(file) = corpus
+        .nodes
+        .iter()
+        .position(|n| n.kind == skillnav::model::NodeKind::File)
+    {
         exposure.set(skillnav::model::NodeId(file as u32), Some(Exposure::Always));
     }
     let (units, u) = best_of(20, || exposure.always_units(&corpus));

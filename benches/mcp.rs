@@ -77,7 +77,9 @@ fn percentile(v: &mut [Duration], p: f64) -> Duration {
 
 fn cli_cold(bin: &str, corpus: &str) -> Duration {
     let t = Instant::now();
-    let out = Command::new(bin).args(["search", QUERIES[0], corpus, "--json"]).output();
+    let out = Command::new(bin)
+        .args(["search", QUERIES[0], corpus, "--json"])
+        .output();
     let d = t.elapsed();
     match out {
         Ok(o) if o.status.success() => d,
@@ -102,7 +104,11 @@ fn server_first_search(bin: &str, corpus: &str) -> Duration {
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "search", "arguments": {"query": QUERIES[0]}}});
     let _ = writeln!(stdin, "{init}");
-    let _ = writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let _ = writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    );
     let _ = writeln!(stdin, "{call}");
     let _ = stdin.flush();
     let mut took = None;
@@ -121,15 +127,23 @@ fn server_first_search(bin: &str, corpus: &str) -> Duration {
 
 fn main() {
     let Some(corpus) = corpus() else {
-        println!("mcp bench: corpus ../shared/corpus/large not found; set SKILLNAV_BENCH_CORPUS. Skipping.");
+        println!(
+            "mcp bench: corpus ../shared/corpus/large not found; set SKILLNAV_BENCH_CORPUS. Skipping."
+        );
         return;
     };
     let bin = env!("CARGO_BIN_EXE_skillnav");
     let path = corpus.to_string_lossy().into_owned();
     // Warm the page cache and the token cache once, then take the best of three.
     let _ = cli_cold(bin, &path);
-    let cold = (0..3).map(|_| cli_cold(bin, &path)).min().unwrap_or_default();
-    let first = (0..3).map(|_| server_first_search(bin, &path)).min().unwrap_or_default();
+    let cold = (0..3)
+        .map(|_| cli_cold(bin, &path))
+        .min()
+        .unwrap_or_default();
+    let first = (0..3)
+        .map(|_| server_first_search(bin, &path))
+        .min()
+        .unwrap_or_default();
 
     let t = Instant::now();
     let ws = Workspace::open(WorkspaceConfig {
@@ -149,7 +163,14 @@ fn main() {
     for _ in 0..5 {
         for q in QUERIES {
             let t = Instant::now();
-            let v = search(&ws, &SearchArgs { query: (*q).into(), top_k: 8, ..SearchArgs::default() });
+            let v = search(
+                &ws,
+                &SearchArgs {
+                    query: (*q).into(),
+                    top_k: 8,
+                    ..SearchArgs::default()
+                },
+            );
             searches.push(t.elapsed());
             if let Err(e) = v {
                 panic!("search {q}: {e}");
@@ -159,9 +180,18 @@ fn main() {
     // The index alone (BM25 + fuzzy titles, as `skillnav search` runs it), for comparison.
     let (mut raw, mut bm25, mut fuzzy) = (Vec::new(), Vec::new(), Vec::new());
     for q in QUERIES.iter().cycle().take(searches.len()) {
-        let opts = skillnav::index::SearchOptions { top_k: 8, prefix: false };
+        let opts = skillnav::index::SearchOptions {
+            top_k: 8,
+            prefix: false,
+        };
         let t = Instant::now();
-        let _ = skillnav::index::filter::search_all(&ws.corpus, Some(&ws.index), Some(&ws.fuzzy), q, &opts);
+        let _ = skillnav::index::filter::search_all(
+            &ws.corpus,
+            Some(&ws.index),
+            Some(&ws.fuzzy),
+            q,
+            &opts,
+        );
         raw.push(t.elapsed());
         let t = Instant::now();
         let _ = ws.index.search(&ws.corpus, q, &opts);
@@ -193,7 +223,11 @@ fn main() {
     let mut tokens_read = Vec::new();
     for round in 0..5 {
         for chunk in &chunks {
-            let args = ReadArgs { ids: chunk.clone(), max_tokens: Some(8_000), ..ReadArgs::default() };
+            let args = ReadArgs {
+                ids: chunk.clone(),
+                max_tokens: Some(8_000),
+                ..ReadArgs::default()
+            };
             let t = Instant::now();
             let v = read(&ws, &args).unwrap_or_else(|e| panic!("read: {e}"));
             reads.push(t.elapsed());
@@ -203,7 +237,10 @@ fn main() {
         }
     }
     let avg_tokens = tokens_read.iter().sum::<u64>() / (tokens_read.len().max(1) as u64);
-    let (s50, s95) = (percentile(&mut searches, 0.5), percentile(&mut searches, 0.95));
+    let (s50, s95) = (
+        percentile(&mut searches, 0.5),
+        percentile(&mut searches, 0.95),
+    );
     let (r50, r95) = (percentile(&mut reads, 0.5), percentile(&mut reads, 0.95));
     let raw95 = percentile(&mut raw, 0.95);
     let (bm95, fz95) = (percentile(&mut bm25, 0.95), percentile(&mut fuzzy, 0.95));
@@ -214,7 +251,10 @@ fn main() {
         ws.corpus.len(),
         ws.index.doc_count()
     );
-    println!("CLI cold path (skillnav search, new process): {:.1} ms  [baseline]", ms(cold));
+    println!(
+        "CLI cold path (skillnav search, new process): {:.1} ms  [baseline]",
+        ms(cold)
+    );
     println!(
         "server start → first search answer:            {:.1} ms  ({:.2}× the CLI cold path)",
         ms(first),

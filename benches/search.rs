@@ -155,7 +155,10 @@ fn time_queries(queries: &[String], reps: usize, mut f: impl FnMut(&str)) -> Vec
 }
 
 fn python_has_rank_bm25() -> bool {
-    Command::new("python3").args(["-c", "import rank_bm25"]).output().is_ok_and(|o| o.status.success())
+    Command::new("python3")
+        .args(["-c", "import rank_bm25"])
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 fn main() {
@@ -180,7 +183,11 @@ fn main() {
         for _ in 0..n.parse::<usize>().unwrap_or(10) {
             let t = Instant::now();
             let index = Index::build(&corpus, &mut |_, _| {});
-            println!("index build {:.1} ms ({} documents)", ms(t.elapsed()), index.doc_count());
+            println!(
+                "index build {:.1} ms ({} documents)",
+                ms(t.elapsed()),
+                index.doc_count()
+            );
         }
         return;
     }
@@ -215,8 +222,14 @@ fn main() {
         fuzzy.len()
     );
 
-    let queries: Vec<String> = QUERIES.iter().map(std::string::ToString::to_string).collect();
-    let exact = SearchOptions { top_k: 10, prefix: false };
+    let queries: Vec<String> = QUERIES
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
+    let exact = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
     let mut hits_total = 0;
     for q in &queries {
         hits_total += index.search(&corpus, q, &exact).hits.len();
@@ -243,13 +256,25 @@ fn main() {
         })
         .collect();
     slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
-    let list: Vec<String> = slowest.iter().take(4).map(|(d, q)| format!("{q:?} {:.3} ms", ms(*d))).collect();
+    let list: Vec<String> = slowest
+        .iter()
+        .take(4)
+        .map(|(d, q)| format!("{q:?} {:.3} ms", ms(*d)))
+        .collect();
     println!("  slowest exact queries: {}", list.join(", "));
     let typed: Vec<String> = queries
         .iter()
-        .flat_map(|q| q.char_indices().skip(1).map(|(i, _)| q[..i].to_string()).chain([q.clone()]))
+        .flat_map(|q| {
+            q.char_indices()
+                .skip(1)
+                .map(|(i, _)| q[..i].to_string())
+                .chain([q.clone()])
+        })
         .collect();
-    let pre = SearchOptions { top_k: 10, prefix: true };
+    let pre = SearchOptions {
+        top_k: 10,
+        prefix: true,
+    };
     let bp = time_queries(&typed, 3, |q| {
         std::hint::black_box(index.search(&corpus, q, &pre));
     });
@@ -260,7 +285,10 @@ fn main() {
         ms(pct(&bp, 95.0)),
         ms(pct(&bp, 100.0))
     );
-    let fq: Vec<String> = FUZZY_QUERIES.iter().map(std::string::ToString::to_string).collect();
+    let fq: Vec<String> = FUZZY_QUERIES
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     let fz = time_queries(&fq, 5, |q| {
         std::hint::black_box(fuzzy.search(q, 10));
     });
@@ -309,7 +337,9 @@ fn did_you_mean_100k() {
     let mut words = Vec::with_capacity(100_000);
     while words.len() < 100_000 {
         let len = 4 + (next() % 9) as usize;
-        let w: String = (0..len).map(|_| (b'a' + (next() % 26) as u8) as char).collect();
+        let w: String = (0..len)
+            .map(|_| (b'a' + (next() % 26) as u8) as char)
+            .collect();
         words.push(w);
     }
     let mut c = Corpus::new();
@@ -320,15 +350,27 @@ fn did_you_mean_100k() {
         let src = c.add_source(Source::virtual_text(text));
         let name = format!("f{i}.txt");
         let mut f = Node::new(NodeKind::File, Format::Text, name.as_str(), name.as_str());
-        f.span = Some(TextSpan { source: src, start: 0, own_end: len, end: len });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: len,
+            end: len,
+        });
         c.add_child(root, f);
     }
     c.finalize();
     let index = Index::build(&c, &mut |_, _| {});
     // Typos: drop one letter of real words (4+ letters left so a suggestion is allowed).
-    let typos: Vec<String> =
-        words.iter().step_by(997).take(50).map(|w| format!("{}{}", &w[..1], &w[2..])).collect();
-    let opts = SearchOptions { top_k: 10, prefix: false };
+    let typos: Vec<String> = words
+        .iter()
+        .step_by(997)
+        .take(50)
+        .map(|w| format!("{}{}", &w[..1], &w[2..]))
+        .collect();
+    let opts = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
     let mut suggested = 0;
     for q in &typos {
         suggested += usize::from(!index.search(&c, q, &opts).did_you_mean.is_empty());
@@ -357,7 +399,9 @@ fn baseline(
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline_rank_bm25.py");
     if !python_has_rank_bm25() {
         println!("baseline: installing rank-bm25 (pip install rank-bm25)");
-        let _ = Command::new("python3").args(["-m", "pip", "install", "--quiet", "rank-bm25"]).status();
+        let _ = Command::new("python3")
+            .args(["-m", "pip", "install", "--quiet", "rank-bm25"])
+            .status();
         if !python_has_rank_bm25() {
             println!("baseline: python3 with rank_bm25 unavailable; ratio not measured");
             return None;
@@ -382,11 +426,18 @@ fn baseline(
         println!("baseline: cannot write {}: {e}", docs_path.display());
         return None;
     }
-    let out = Command::new("python3").arg(&script).arg(&docs_path).arg(&queries_path).output();
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&docs_path)
+        .arg(&queries_path)
+        .output();
     let out = match out {
         Ok(o) if o.status.success() => o,
         Ok(o) => {
-            println!("baseline failed: {}", String::from_utf8_lossy(&o.stderr).trim());
+            println!(
+                "baseline failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
             return None;
         }
         Err(e) => {
@@ -397,15 +448,24 @@ fn baseline(
     let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
         Ok(v) => v,
         Err(e) => {
-            println!("baseline: unreadable output ({e}): {}", String::from_utf8_lossy(&out.stdout));
+            println!(
+                "baseline: unreadable output ({e}): {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
             return None;
         }
     };
-    let f = |k: &str| v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN);
+    let f = |k: &str| {
+        v.get(k)
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(f64::NAN)
+    };
     let theirs = f("to_searchable_s");
     println!(
         "rank-bm25 (Python): {} docs, read {:.1} ms, tokenize {:.1} ms + BM25Okapi {:.1} ms = to searchable {:.1} ms; query p50 {:.1} ms, p95 {:.1} ms",
-        v.get("docs").and_then(serde_json::Value::as_u64).unwrap_or(0),
+        v.get("docs")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0),
         f("read_s") * 1000.0,
         f("tokenize_s") * 1000.0,
         f("index_s") * 1000.0,

@@ -11,9 +11,18 @@ pub const SAMPLE_SKILL_NAME: &str = "skillnav-sample";
 
 /// The sample skill's files: (path relative to the skill folder, contents).
 pub const SAMPLE_FILES: [(&str, &str); 3] = [
-    ("SKILL.md", include_str!("../assets/skillnav-sample/SKILL.md")),
-    ("references/cli.md", include_str!("../assets/skillnav-sample/references/cli.md")),
-    ("references/ids-and-sizes.md", include_str!("../assets/skillnav-sample/references/ids-and-sizes.md")),
+    (
+        "SKILL.md",
+        include_str!("../assets/skillnav-sample/SKILL.md"),
+    ),
+    (
+        "references/cli.md",
+        include_str!("../assets/skillnav-sample/references/cli.md"),
+    ),
+    (
+        "references/ids-and-sizes.md",
+        include_str!("../assets/skillnav-sample/references/ids-and-sizes.md"),
+    ),
 ];
 
 /// The `skillnav` agent skill: a SKILL.md teaching an agent the `--json` CLI.
@@ -54,14 +63,18 @@ pub fn sample_dir() -> std::io::Result<PathBuf> {
     match write_sample(&base) {
         Ok(p) => Ok(p),
         // A read-only or missing cache folder: fall back to the temp dir.
-        Err(_) if base != std::env::temp_dir() => write_sample(&std::env::temp_dir().join("skillnav")),
+        Err(_) if base != std::env::temp_dir() => {
+            write_sample(&std::env::temp_dir().join("skillnav"))
+        }
         Err(e) => Err(e),
     }
 }
 
 /// Materialise the sample skill below `base` (see [`sample_dir`]); returns the skill folder.
 pub fn write_sample(base: &Path) -> std::io::Result<PathBuf> {
-    let dir = base.join(format!("sample-{}", env!("CARGO_PKG_VERSION"))).join(SAMPLE_SKILL_NAME);
+    let dir = base
+        .join(format!("sample-{}", env!("CARGO_PKG_VERSION")))
+        .join(SAMPLE_SKILL_NAME);
     for (rel, text) in SAMPLE_FILES {
         let path = dir.join(rel);
         if std::fs::read(&path).is_ok_and(|b| b == text.as_bytes()) {
@@ -83,16 +96,28 @@ mod tests {
     fn sample_is_written_once_and_repaired() {
         let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
         let dir = write_sample(t.path()).unwrap_or_else(|e| panic!("write: {e}"));
-        assert!(dir.ends_with(format!("sample-{}/skillnav-sample", env!("CARGO_PKG_VERSION"))));
+        assert!(dir.ends_with(format!(
+            "sample-{}/skillnav-sample",
+            env!("CARGO_PKG_VERSION")
+        )));
         let skill = dir.join("SKILL.md");
-        assert_eq!(std::fs::read_to_string(&skill).unwrap_or_default(), SAMPLE_FILES[0].1);
+        assert_eq!(
+            std::fs::read_to_string(&skill).unwrap_or_default(),
+            SAMPLE_FILES[0].1
+        );
         // A damaged file is rewritten; an intact one is left alone (same mtime).
         std::fs::write(&skill, "broken").unwrap_or_else(|e| panic!("{e}"));
         let refs = dir.join("references/cli.md");
         let before = std::fs::metadata(&refs).and_then(|m| m.modified()).ok();
         write_sample(t.path()).unwrap_or_else(|e| panic!("rewrite: {e}"));
-        assert_eq!(std::fs::read_to_string(&skill).unwrap_or_default(), SAMPLE_FILES[0].1);
-        assert_eq!(std::fs::metadata(&refs).and_then(|m| m.modified()).ok(), before);
+        assert_eq!(
+            std::fs::read_to_string(&skill).unwrap_or_default(),
+            SAMPLE_FILES[0].1
+        );
+        assert_eq!(
+            std::fs::metadata(&refs).and_then(|m| m.modified()).ok(),
+            before
+        );
     }
 
     #[test]

@@ -73,7 +73,9 @@ pub struct ClipboardSettings {
 
 impl Default for ClipboardSettings {
     fn default() -> Self {
-        Self { osc52_limit: crate::clipboard::DEFAULT_OSC52_LIMIT }
+        Self {
+            osc52_limit: crate::clipboard::DEFAULT_OSC52_LIMIT,
+        }
     }
 }
 
@@ -121,7 +123,10 @@ impl Settings {
 pub fn load() -> (Settings, Vec<String>) {
     let (settings, mut warnings) = match read_user("config.toml") {
         Some(user) => merge_user::<Settings>(&user),
-        None => (Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default(), Vec::new()),
+        None => (
+            Settings::from_toml(DEFAULT_CONFIG).unwrap_or_default(),
+            Vec::new(),
+        ),
     };
     warnings.extend(brief_problems(&settings.brief));
     (settings, warnings)
@@ -132,7 +137,10 @@ pub fn load() -> (Settings, Vec<String>) {
 pub fn brief_problems(b: &BriefSettings) -> Vec<String> {
     let mut out = Vec::new();
     if crate::brief::BriefFormat::parse(&b.format).is_none() {
-        out.push(format!("config.toml [brief] format: {:?} is not md, xml or json; using md", b.format));
+        out.push(format!(
+            "config.toml [brief] format: {:?} is not md, xml or json; using md",
+            b.format
+        ));
     }
     if crate::brief::Mode::parse(&b.mode).is_none() {
         out.push(format!(
@@ -147,7 +155,9 @@ pub fn brief_problems(b: &BriefSettings) -> Vec<String> {
         ));
     }
     if !b.presets.iter().any(|p| *p > 0) {
-        out.push("config.toml [brief] presets: no budget above 0; b only switches the budget off".into());
+        out.push(
+            "config.toml [brief] presets: no budget above 0; b only switches the budget off".into(),
+        );
     }
     out
 }
@@ -174,7 +184,12 @@ pub fn merge_user<T: DeserializeOwned + Default>(user: &str) -> (T, Vec<String>)
     let defaults = || from_toml::<T>(DEFAULT_CONFIG).unwrap_or_default();
     let table: toml::Table = match toml::from_str(user) {
         Ok(t) => t,
-        Err(e) => return (defaults(), vec![format!("config.toml: {}", e.message().trim())]),
+        Err(e) => {
+            return (
+                defaults(),
+                vec![format!("config.toml: {}", e.message().trim())],
+            );
+        }
     };
     let mut text = DEFAULT_CONFIG.to_string();
     let mut warnings = Vec::new();
@@ -195,25 +210,33 @@ pub fn merge_user<T: DeserializeOwned + Default>(user: &str) -> (T, Vec<String>)
                     one.insert(k.clone(), vv);
                 }
             }
-            let candidate =
-                toml::to_string(&one).map_err(|e| e.to_string()).and_then(|u| merge_tables(&text, &u));
+            let candidate = toml::to_string(&one)
+                .map_err(|e| e.to_string())
+                .and_then(|u| merge_tables(&text, &u));
             match candidate.and_then(|t| from_toml::<T>(&t).map(|_| t)) {
                 Ok(t) => text = t,
                 Err(e) => {
                     let key = kk.map_or_else(|| k.clone(), |kk| format!("[{k}] {kk}"));
-                    warnings.push(format!("config.toml {key}: {}", e.trim_start_matches("config: ")));
+                    warnings.push(format!(
+                        "config.toml {key}: {}",
+                        e.trim_start_matches("config: ")
+                    ));
                 }
             }
         }
     }
-    (from_toml::<T>(&text).unwrap_or_else(|_| defaults()), warnings)
+    (
+        from_toml::<T>(&text).unwrap_or_else(|_| defaults()),
+        warnings,
+    )
 }
 
 /// `base` TOML with the keys of `user` TOML set over it (one table level deep).
 ///
 /// Errors: either text is not TOML.
 pub fn merge_tables(base: &str, user: &str) -> Result<String, String> {
-    let mut base: toml::Table = toml::from_str(base).map_err(|e| format!("config: {}", e.message()))?;
+    let mut base: toml::Table =
+        toml::from_str(base).map_err(|e| format!("config: {}", e.message()))?;
     let user: toml::Table = toml::from_str(user).map_err(|e| format!("config: {}", e.message()))?;
     for (k, v) in user {
         match (base.get_mut(&k), v) {

@@ -39,6 +39,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// Wrap an I/O error with its path.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Self::Io { path: path.into(), source }
+        Self::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

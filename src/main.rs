@@ -29,5 +29,7 @@ fn launch_tui(req: skillnav::cli::TuiRequest) -> anyhow::Result<()> {
 /// This build has no TUI: say so and point at the subcommands.
 #[cfg(not(feature = "tui"))]
 fn launch_tui(_req: skillnav::cli::TuiRequest) -> anyhow::Result<()> {
-    anyhow::bail!("this build has no TUI (built without the `tui` feature); use a subcommand, see --help")
+    anyhow::bail!(
+        "this build has no TUI (built without the `tui` feature); use a subcommand, see --help"
+    )
 }

@@ -14,7 +14,9 @@ use std::sync::{Mutex, OnceLock};
 use crate::model::{Corpus, NodeId};
 
 /// A token encoding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Encoding {
     /// `OpenAI` `o200k_base` (GPT-4o and later): the default.
@@ -59,7 +61,9 @@ impl FromStr for Encoding {
             "o200k_base" | "o200k" => Ok(Self::O200kBase),
             "cl100k_base" | "cl100k" => Ok(Self::Cl100kBase),
             "bytes4" | "bytes/4" => Ok(Self::Bytes4),
-            _ => Err(format!("unknown encoding {s:?} (expected o200k_base, cl100k_base or bytes4)")),
+            _ => Err(format!(
+                "unknown encoding {s:?} (expected o200k_base, cl100k_base or bytes4)"
+            )),
         }
     }
 }
@@ -93,8 +97,12 @@ impl TokenCounter {
             return 0;
         }
         match self.encoding {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as u64,
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton().encode_ordinary(text).len() as u64,
+            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary(text)
+                .len() as u64,
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton()
+                .encode_ordinary(text)
+                .len() as u64,
             Encoding::Bytes4 => (text.len() as u64).div_ceil(4),
         }
     }
@@ -127,7 +135,11 @@ impl TokenTable {
 
     /// An empty table (nothing counted) sized for `corpus`.
     pub fn empty(encoding: Encoding, corpus: &Corpus) -> Self {
-        Self { encoding, own: vec![None; corpus.len()], total: vec![None; corpus.len()] }
+        Self {
+            encoding,
+            own: vec![None; corpus.len()],
+            total: vec![None; corpus.len()],
+        }
     }
 
     /// Count every node of `corpus` now, on all cores (`std::thread::available_parallelism`).
@@ -174,7 +186,11 @@ impl TokenTable {
         for r in &corpus.roots {
             for n in corpus.preorder(*r).into_iter().rev() {
                 let node = corpus.node(n);
-                let own = if node.span.is_some() { self.own[n.ix()] } else { Some(0) };
+                let own = if node.span.is_some() {
+                    self.own[n.ix()]
+                } else {
+                    Some(0)
+                };
                 let mut total = own;
                 let keep_copies = node.flags.is_copy();
                 for c in &node.children {
@@ -242,10 +258,19 @@ fn cache() -> &'static Mutex<Cache> {
 /// work over the available cores. Counts of file-backed text are cached process-wide by
 /// (path, size, mtime, byte range, encoding), so a reload re-counts only what changed.
 pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Vec<(NodeId, u64)> {
-    let work: Vec<NodeId> = ids.iter().copied().filter(|i| corpus.node(*i).span.is_some()).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let work: Vec<NodeId> = ids
+        .iter()
+        .copied()
+        .filter(|i| corpus.node(*i).span.is_some())
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
     if work.len() < 64 || threads == 1 {
-        return work.iter().map(|i| (*i, count_one(corpus, counter, *i))).collect();
+        return work
+            .iter()
+            .map(|i| (*i, count_one(corpus, counter, *i)))
+            .collect();
     }
     // Interleave so large and small texts spread evenly.
     std::thread::scope(|s| {
@@ -261,7 +286,10 @@ pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Ve
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
     })
 }
 
@@ -269,10 +297,18 @@ fn count_one(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 {
     let node = corpus.node(id);
     let Some(span) = node.span else { return 0 };
     let src = &corpus.sources[span.source.0 as usize];
-    let key = (src.size, src.mtime, span.start, span.own_end, counter.encoding());
+    let key = (
+        src.size,
+        src.mtime,
+        span.start,
+        span.own_end,
+        counter.encoding(),
+    );
     if let Some(path) = &src.abs_path
-        && let Some(n) =
-            cache().lock().ok().and_then(|c| c.get(path.as_path()).and_then(|m| m.get(&key)).copied())
+        && let Some(n) = cache()
+            .lock()
+            .ok()
+            .and_then(|c| c.get(path.as_path()).and_then(|m| m.get(&key)).copied())
     {
         return n;
     }

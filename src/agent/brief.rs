@@ -132,7 +132,10 @@ enum What {
 /// Whether `r` names a file rather than a stored recipe: it exists as a file, contains a
 /// path separator, or ends in `.json`.
 pub fn is_file_ref(r: &str) -> bool {
-    Path::new(r).is_file() || r.contains('/') || r.contains(std::path::MAIN_SEPARATOR) || r.ends_with(".json")
+    Path::new(r).is_file()
+        || r.contains('/')
+        || r.contains(std::path::MAIN_SEPARATOR)
+        || r.ends_with(".json")
 }
 
 /// Read recipe `r`: a file ([`is_file_ref`]) or a name in `store`.
@@ -169,14 +172,19 @@ pub fn prepare(
         return err("brief needs --query Q or --select ID");
     }
     if a.format == Format::Lazytools {
-        let Some(task) = &a.query else { return err("--format lazytools needs --query") };
+        let Some(task) = &a.query else {
+            return err("--format lazytools needs --query");
+        };
         if corpus.bundles.is_empty() {
             return err(
                 "--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)",
             );
         }
         let Some(mode) = Mode::parse(&a.mode) else {
-            return err(format!("unknown --mode {:?} (auto, answer, extract, locate, summarize)", a.mode));
+            return err(format!(
+                "unknown --mode {:?} (auto, answer, extract, locate, summarize)",
+                a.mode
+            ));
         };
         let defaults = QuerySkillOptions::default();
         let opts = QuerySkillOptions {
@@ -186,7 +194,10 @@ pub fn prepare(
             include_quotes: !a.no_quotes,
         };
         return Ok(Prepared {
-            what: What::Lazytools { task: task.clone(), opts },
+            what: What::Lazytools {
+                task: task.clone(),
+                opts,
+            },
             warnings: Vec::new(),
             recipe_name: None,
         });
@@ -216,7 +227,10 @@ pub fn prepare(
         };
         sel.select(corpus, id);
     }
-    let query = a.query.clone().or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));
+    let query = a
+        .query
+        .clone()
+        .or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));
     if query.is_none() && sel.is_empty() && exposure.always_units(corpus).is_empty() {
         return err("brief needs --query Q, --select ID or a --recipe with a selection");
     }
@@ -225,7 +239,9 @@ pub fn prepare(
         (_, m) => m.to_string(),
     };
     let Some(mode) = Mode::parse(&mode_name) else {
-        return err(format!("unknown --mode {mode_name:?} (auto, answer, extract, locate, summarize)"));
+        return err(format!(
+            "unknown --mode {mode_name:?} (auto, answer, extract, locate, summarize)"
+        ));
     };
     let format = match a.format {
         Format::Xml => brief::BriefFormat::Xml,
@@ -233,7 +249,11 @@ pub fn prepare(
         _ => brief::BriefFormat::Md,
     };
     let max_tokens = a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens));
-    let fill = if max_tokens.is_some() { brief::select::UNTIL_FULL } else { DEFAULT_TOP_K };
+    let fill = if max_tokens.is_some() {
+        brief::select::UNTIL_FULL
+    } else {
+        DEFAULT_TOP_K
+    };
     Ok(Prepared {
         what: What::Brief {
             units: sel.units(corpus),
@@ -281,9 +301,23 @@ impl Prepared {
                     None => String::new(),
                 };
                 let tokens = counter.count(&text);
-                BriefOut { bytes: text.len(), text, tokens, left_out: Vec::new() }
+                BriefOut {
+                    bytes: text.len(),
+                    text,
+                    tokens,
+                    left_out: Vec::new(),
+                }
             }
-            What::Brief { units, query, top_k, mode, format, max_tokens, exposure, from_recipe } => {
+            What::Brief {
+                units,
+                query,
+                top_k,
+                mode,
+                format,
+                max_tokens,
+                exposure,
+                from_recipe,
+            } => {
                 let req = BriefRequest {
                     selected: units,
                     query: query.as_deref(),
@@ -295,7 +329,12 @@ impl Prepared {
                     from_recipe: *from_recipe,
                 };
                 let b = brief::build(corpus, index, &req, counter);
-                BriefOut { bytes: b.bytes, tokens: b.tokens, left_out: b.left_out, text: b.text }
+                BriefOut {
+                    bytes: b.bytes,
+                    tokens: b.tokens,
+                    left_out: b.left_out,
+                    text: b.text,
+                }
             }
         }
     }

@@ -19,10 +19,16 @@ pub fn instructions(ws: &Workspace) -> String {
 follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
 Sizes are tokens in the named encoding.\n",
     );
-    let entries: Vec<_> =
-        manifests(ws).into_iter().filter(|m| m.listed).map(|m| listing_entry(c, m.node)).collect();
+    let entries: Vec<_> = manifests(ws)
+        .into_iter()
+        .filter(|m| m.listed)
+        .map(|m| listing_entry(c, m.node))
+        .collect();
     if !entries.is_empty() {
-        let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+        let opts = ListingOptions {
+            format: ListingFormat::AvailableSkills,
+            ..ListingOptions::default()
+        };
         out.push_str("\nSkills (load one with load_skill):\n");
         out.push_str(&format_listing(&entries, opts));
         out.push('\n');
@@ -43,10 +49,18 @@ Sizes are tokens in the named encoding.\n",
             first = false;
         }
         used += t;
-        out.push_str(&format!("\n<!-- {} · {} -->\n{}\n", c.node(u).id, c.node(u).path, text.trim_end()));
+        out.push_str(&format!(
+            "\n<!-- {} · {} -->\n{}\n",
+            c.node(u).id,
+            c.node(u).path,
+            text.trim_end()
+        ));
     }
     if !left.is_empty() {
-        out.push_str(&format!("\nMore always-loaded sections (read them by id): {}\n", left.join(", ")));
+        out.push_str(&format!(
+            "\nMore always-loaded sections (read them by id): {}\n",
+            left.join(", ")
+        ));
     }
     out
 }

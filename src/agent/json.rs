@@ -37,7 +37,11 @@ pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usiz
     o.insert("warnings".into(), json!(n.warnings));
     let children: Vec<Value> = match depth {
         Some(0) => Vec::new(),
-        _ => n.children.iter().map(|c| node(corpus, tokens, *c, depth.map(|d| d - 1))).collect(),
+        _ => n
+            .children
+            .iter()
+            .map(|c| node(corpus, tokens, *c, depth.map(|d| d - 1)))
+            .collect(),
     };
     if depth != Some(0) || n.children.is_empty() {
         o.insert("children".into(), Value::Array(children));

@@ -26,7 +26,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_tokens: DEFAULT_MAX_TOKENS, max_chars: DEFAULT_MAX_CHARS }
+        Self {
+            max_tokens: DEFAULT_MAX_TOKENS,
+            max_chars: DEFAULT_MAX_CHARS,
+        }
     }
 }
 
@@ -53,7 +56,10 @@ impl Limits {
                 "max_tokens {tokens} is over this server's limit; used {} (start the server with --max-result-tokens to change it)",
                 self.max_tokens
             );
-            return Ok(Budget { tokens: self.max_tokens, note: Some(note) });
+            return Ok(Budget {
+                tokens: self.max_tokens,
+                note: Some(note),
+            });
         }
         Ok(Budget { tokens, note: None })
     }
@@ -78,7 +84,9 @@ pub fn check_query(query: &str) -> AgentResult<()> {
 /// Check `top_k`: 1 to [`MAX_TOP_K`].
 pub fn check_top_k(top_k: usize) -> AgentResult<()> {
     if top_k == 0 || top_k > MAX_TOP_K {
-        return err(format!("top_k must be between 1 and {MAX_TOP_K} (got {top_k})"));
+        return err(format!(
+            "top_k must be between 1 and {MAX_TOP_K} (got {top_k})"
+        ));
     }
     Ok(())
 }
@@ -91,8 +99,17 @@ mod tests {
     fn budgets_refuse_zero_and_lower_huge_values_with_a_note() {
         let l = Limits::default();
         assert!(l.budget(Some(0), 8000).is_err());
-        assert_eq!(l.budget(None, 8000), Ok(Budget { tokens: 8000, note: None }));
-        let b = l.budget(Some(u64::MAX), 8000).unwrap_or(Budget { tokens: 0, note: None });
+        assert_eq!(
+            l.budget(None, 8000),
+            Ok(Budget {
+                tokens: 8000,
+                note: None
+            })
+        );
+        let b = l.budget(Some(u64::MAX), 8000).unwrap_or(Budget {
+            tokens: 0,
+            note: None,
+        });
         assert_eq!(b.tokens, DEFAULT_MAX_TOKENS);
         assert!(b.note.is_some());
     }

@@ -19,16 +19,33 @@ use crate::skill::skill_md;
 pub fn load_skill(ws: &Workspace, name: &str, args: Option<&str>) -> AgentResult<Value> {
     let all = manifests(ws);
     let Some(m) = all.iter().find(|m| m.name == name) else {
-        let names: Vec<&str> = all.iter().filter(|m| m.listed).map(|m| m.name.as_str()).take(30).collect();
-        return err(format!("no skill named {name:?} (skills: {})", names.join(", ")));
+        let names: Vec<&str> = all
+            .iter()
+            .filter(|m| m.listed)
+            .map(|m| m.name.as_str())
+            .take(30)
+            .collect();
+        return err(format!(
+            "no skill named {name:?} (skills: {})",
+            names.join(", ")
+        ));
     };
     let corpus = &ws.corpus;
-    let Some(md) = skill_md(corpus, m.node) else { return err(format!("{name}: no SKILL.md")) };
+    let Some(md) = skill_md(corpus, m.node) else {
+        return err(format!("{name}: no SKILL.md"));
+    };
     let text = ws.exposure.visible_text(corpus, md);
-    let folder = m.base_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let folder = m
+        .base_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let location = m.base_dir.join("SKILL.md").to_string_lossy().into_owned();
     let skill = skill_from_text(&text, &folder, &location, Some(m.base_dir.clone()));
-    let opts = RenderOptions { args: args.map(str::to_string), ..RenderOptions::default() };
+    let opts = RenderOptions {
+        args: args.map(str::to_string),
+        ..RenderOptions::default()
+    };
     let body = render_skill(&skill, &opts);
     Ok(json!({
         "name": m.name,

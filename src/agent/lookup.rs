@@ -9,7 +9,12 @@ pub fn resolve(corpus: &Corpus, key: &str) -> Option<NodeId> {
         return Some(id);
     }
     let all = corpus.all_preorder();
-    all.iter().copied().find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n)).or_else(|| {
-        all.iter().copied().find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n))
-    })
+    all.iter()
+        .copied()
+        .find(|n| corpus.node(*n).title == key && !corpus.is_copy(*n))
+        .or_else(|| {
+            all.iter()
+                .copied()
+                .find(|n| corpus.node(*n).title.eq_ignore_ascii_case(key) && !corpus.is_copy(*n))
+        })
 }

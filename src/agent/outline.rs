@@ -23,9 +23,13 @@ pub const MAX_DEPTH: usize = 8;
 /// id, depth over [`MAX_DEPTH`].
 pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Value> {
     if depth > MAX_DEPTH {
-        return err(format!("depth must be at most {MAX_DEPTH} (got {depth}); outline a child id instead"));
+        return err(format!(
+            "depth must be at most {MAX_DEPTH} (got {depth}); outline a child id instead"
+        ));
     }
-    let Some(key) = id else { return Ok(catalog(ws)) };
+    let Some(key) = id else {
+        return Ok(catalog(ws));
+    };
     let node = served(ws, key)?;
     let empty = TokenTable::empty(ws.counter().encoding(), &ws.corpus);
     let max = ws.limits().max_chars;
@@ -35,8 +39,7 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
         let v = entry(ws, &empty, node, d, kids);
         let size = v.to_string().chars().count();
         if size <= max.saturating_sub(400) {
-            let mut doc =
-                json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v});
+            let mut doc = json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v});
             if d < depth || kids != usize::MAX {
                 doc["truncated"] = json!(format!(
                     "cut to fit {max} characters (depth {d}{}): call outline with id set to a child's id to see below it",
@@ -80,7 +83,11 @@ fn entry(ws: &Workspace, empty: &TokenTable, id: NodeId, depth: usize, kids: usi
     let corpus = &ws.corpus;
     let mut v = shapes::node(corpus, empty, id, Some(0));
     v["tokens"] = json!(ws.tokens_of(id));
-    let own = if corpus.node(id).span.is_some() { ws.counter().count(corpus.own_text(id)) } else { 0 };
+    let own = if corpus.node(id).span.is_some() {
+        ws.counter().count(corpus.own_text(id))
+    } else {
+        0
+    };
     v["own_tokens"] = json!(own);
     v["exposure"] = json!(ws.exposure.level(corpus, id).as_str());
     if corpus.node(id).kind == NodeKind::Skill {
@@ -99,8 +106,11 @@ fn entry(ws: &Workspace, empty: &TokenTable, id: NodeId, depth: usize, kids: usi
         if depth == 0 || visible.is_empty() {
             o.insert("children_count".into(), json!(visible.len()));
         } else {
-            let shown: Vec<Value> =
-                visible.iter().take(kids).map(|c| entry(ws, empty, *c, depth - 1, kids)).collect();
+            let shown: Vec<Value> = visible
+                .iter()
+                .take(kids)
+                .map(|c| entry(ws, empty, *c, depth - 1, kids))
+                .collect();
             if visible.len() > shown.len() {
                 o.insert("more_children".into(), json!(visible.len() - shown.len()));
             }

@@ -56,7 +56,9 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     if let Some(c) = &a.cursor {
         let (generation, rest) = decode_cursor(c)?;
         if generation != ws.generation {
-            note.push("the files changed since this cursor was made: its ids were looked up again".into());
+            note.push(
+                "the files changed since this cursor was made: its ids were looked up again".into(),
+            );
         }
         if ids.is_empty() {
             ids = rest;
@@ -68,13 +70,20 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
         return err("ids is empty: pass the ids of sections to read (from search or outline)");
     }
     if ids.len() > MAX_IDS {
-        return err(format!("too many ids ({}; at most {MAX_IDS} per read)", ids.len()));
+        return err(format!(
+            "too many ids ({}; at most {MAX_IDS} per read)",
+            ids.len()
+        ));
     }
     let variant = match a.variant.as_deref() {
         None => None,
         Some(v) => match Variant::parse(v) {
             Some(v) => Some(v),
-            None => return err(format!("unknown variant {v:?} (quick, standard, complete, auto)")),
+            None => {
+                return err(format!(
+                    "unknown variant {v:?} (quick, standard, complete, auto)"
+                ));
+            }
         },
     };
     let budget = ws.limits().budget(a.max_tokens, DEFAULT_READ_TOKENS)?;
@@ -152,7 +161,12 @@ fn section_piece(ws: &Workspace, key: &str) -> AgentResult<Piece> {
     let id = served(ws, key)?;
     let n = corpus.node(id);
     if n.span.is_none() {
-        let kids: Vec<&str> = n.children.iter().map(|c| corpus.node(*c).id.as_str()).take(20).collect();
+        let kids: Vec<&str> = n
+            .children
+            .iter()
+            .map(|c| corpus.node(*c).id.as_str())
+            .take(20)
+            .collect();
         return err(format!(
             "{} is a {} without text of its own: read its children ({})",
             n.id,
@@ -176,7 +190,12 @@ fn piece(ws: &Workspace, id: NodeId, text: &str, tokens: u64) -> Piece {
         (Some(a), None) => format!(" line {a}"),
         _ => String::new(),
     };
-    let provenance = format!("{} · {}{lines} · {tokens} tokens ({})", n.id, n.path, ws.counter().encoding());
+    let provenance = format!(
+        "{} · {}{lines} · {tokens} tokens ({})",
+        n.id,
+        n.path,
+        ws.counter().encoding()
+    );
     let text = text.replace('\u{1A}', "\u{FFFD}");
     let value = json!({
         "id": n.id,
@@ -196,16 +215,29 @@ fn piece(ws: &Workspace, id: NodeId, text: &str, tokens: u64) -> Piece {
         .filter(|c| ws.exposure.level(corpus, **c) != Exposure::Hidden)
         .map(|c| corpus.node(*c).id.clone())
         .collect();
-    Piece { id: n.id.clone(), value, tokens, chars, children }
+    Piece {
+        id: n.id.clone(),
+        value,
+        tokens,
+        chars,
+        children,
+    }
 }
 
 /// The section `key` in llms variant `v` of a `Skill_Seekers` (or catalog) skill, as
 /// `skillnav show --variant` prints it.
 fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
     let corpus = &ws.corpus;
-    let skills: Vec<NodeId> =
-        corpus.all_preorder().into_iter().filter(|n| corpus.node(*n).kind == NodeKind::Skill).collect();
-    let scopes = if skills.is_empty() { corpus.roots.clone() } else { skills };
+    let skills: Vec<NodeId> = corpus
+        .all_preorder()
+        .into_iter()
+        .filter(|n| corpus.node(*n).kind == NodeKind::Skill)
+        .collect();
+    let scopes = if skills.is_empty() {
+        corpus.roots.clone()
+    } else {
+        skills
+    };
     let mut last = None;
     for skill in scopes {
         if ws.exposure.level(corpus, skill) == Exposure::Hidden {
@@ -227,7 +259,12 @@ fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
                 let tokens = ws.counter().count(&text);
                 let mut p = piece(ws, first, &text, tokens);
                 p.value["variant"] = json!(shown.variant.as_str());
-                p.value["ids"] = json!(nodes.iter().map(|n| corpus.node(*n).id.clone()).collect::<Vec<_>>());
+                p.value["ids"] = json!(
+                    nodes
+                        .iter()
+                        .map(|n| corpus.node(*n).id.clone())
+                        .collect::<Vec<_>>()
+                );
                 return Ok(p);
             }
             Err(e) => last = Some(e.to_string()),
@@ -243,8 +280,11 @@ pub fn encode_cursor(generation: u64, ids: &[String]) -> String {
 
 /// The generation and ids of a cursor made by [`encode_cursor`].
 pub fn decode_cursor(c: &str) -> AgentResult<(u64, Vec<String>)> {
-    let bad =
-        || AgentError(format!("cursor {c:?} is not one this server made: pass the cursor of the last read"));
+    let bad = || {
+        AgentError(format!(
+            "cursor {c:?} is not one this server made: pass the cursor of the last read"
+        ))
+    };
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
     let v: (u64, Vec<String>) = serde_json::from_slice(&bytes).map_err(|_| bad())?;
     Ok(v)

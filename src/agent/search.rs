@@ -47,16 +47,28 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         q.push_str(&format!(" {}:{}", k.trim(), v.trim().replace(' ', "-")));
     }
     // Fetch more than asked: hidden and explicit hits are dropped below.
-    let opts = SearchOptions { top_k: a.top_k.saturating_mul(4), prefix: false };
+    let opts = SearchOptions {
+        top_k: a.top_k.saturating_mul(4),
+        prefix: false,
+    };
     let corpus = &ws.corpus;
-    let retrievable =
-        |n: NodeId| matches!(ws.exposure.level(corpus, n), Exposure::Always | Exposure::OnDemand);
+    let retrievable = |n: NodeId| {
+        matches!(
+            ws.exposure.level(corpus, n),
+            Exposure::Always | Exposure::OnDemand
+        )
+    };
     let (res, titles) = if q == a.query && split_filters_in(corpus, &q).1.is_empty() {
         // Enough content hits leave no room for title-only ones: mark the content hits whose
         // titles match instead of scanning every title.
         let res = ws.index.search(corpus, &q, &opts);
-        let kept: Vec<NodeId> =
-            res.hits.iter().map(|h| h.node).filter(|n| retrievable(*n)).take(a.top_k).collect();
+        let kept: Vec<NodeId> = res
+            .hits
+            .iter()
+            .map(|h| h.node)
+            .filter(|n| retrievable(*n))
+            .take(a.top_k)
+            .collect();
         if kept.len() >= a.top_k {
             let scores = ws.fuzzy.score_nodes(&q, &kept);
             let titles = kept
@@ -80,7 +92,12 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)
     };
     let mut hits: Vec<(Value, NodeId)> = Vec::new();
-    for h in res.hits.iter().chain(titles.iter()).filter(|h| retrievable(h.node)) {
+    for h in res
+        .hits
+        .iter()
+        .chain(titles.iter())
+        .filter(|h| retrievable(h.node))
+    {
         let signal = match h.source {
             HitSource::Bm25 => "bm25",
             HitSource::Fuzzy => "fuzzy",
@@ -105,7 +122,11 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         v["snippet"] = json!(snippet(ws, h.node, &res.terms));
         hits.push((v, h.node));
     }
-    let dym: Vec<Value> = res.did_you_mean.iter().map(|(t, u)| json!({"typed": t, "used": u})).collect();
+    let dym: Vec<Value> = res
+        .did_you_mean
+        .iter()
+        .map(|(t, u)| json!({"typed": t, "used": u}))
+        .collect();
     Ok(json!({
         "query": a.query,
         "encoding": ws.counter().encoding().as_str(),
@@ -120,7 +141,11 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
 /// else the node's summary; whitespace collapsed, at most [`SNIPPET_CHARS`] characters.
 fn snippet(ws: &Workspace, id: NodeId, terms: &[String]) -> String {
     let corpus = &ws.corpus;
-    let text = if corpus.node(id).span.is_some() { corpus.own_text(id) } else { "" };
+    let text = if corpus.node(id).span.is_some() {
+        corpus.own_text(id)
+    } else {
+        ""
+    };
     let line = text
         .lines()
         .map(str::trim)

@@ -46,7 +46,10 @@ fn is_unit(ws: &Workspace, id: NodeId) -> bool {
 
 /// One page of listed sections (`always` and `on-demand` units in document order) from
 /// `cursor` (an offset this function returned), and the next page's cursor.
-pub fn list(ws: &Workspace, cursor: Option<&str>) -> AgentResult<(Vec<SectionResource>, Option<String>)> {
+pub fn list(
+    ws: &Workspace,
+    cursor: Option<&str>,
+) -> AgentResult<(Vec<SectionResource>, Option<String>)> {
     let start = match cursor {
         None => 0,
         Some(c) => match c.parse::<usize>() {
@@ -59,7 +62,11 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> AgentResult<(Vec<SectionRes
         .all_preorder()
         .into_iter()
         .filter(|id| {
-            is_unit(ws, *id) && matches!(ws.exposure.level(c, *id), Exposure::Always | Exposure::OnDemand)
+            is_unit(ws, *id)
+                && matches!(
+                    ws.exposure.level(c, *id),
+                    Exposure::Always | Exposure::OnDemand
+                )
         })
         .collect();
     let page: Vec<SectionResource> = all
@@ -86,12 +93,17 @@ pub fn resolve_uri(ws: &Workspace, uri: &str) -> AgentResult<NodeId> {
     let Some(rest) = uri.strip_prefix(SCHEME) else {
         return err(format!("{uri:?} is not a skillnav:// URI"));
     };
-    let Some(id) = decode_path(rest) else { return err(format!("{uri:?}: not UTF-8 after decoding")) };
+    let Some(id) = decode_path(rest) else {
+        return err(format!("{uri:?}: not UTF-8 after decoding"));
+    };
     served(ws, &id)
 }
 
 /// The visible text of the section at `uri`.
 pub fn read(ws: &Workspace, uri: &str) -> AgentResult<String> {
     let id = resolve_uri(ws, uri)?;
-    Ok(ws.exposure.visible_text(&ws.corpus, id).replace('\u{1A}', "\u{FFFD}"))
+    Ok(ws
+        .exposure
+        .visible_text(&ws.corpus, id)
+        .replace('\u{1A}', "\u{FFFD}"))
 }

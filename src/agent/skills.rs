@@ -90,7 +90,9 @@ pub fn decode_path(p: &str) -> Option<String> {
     while i < bytes.len() {
         if bytes[i] == b'%'
             && i + 2 < bytes.len()
-            && let Some(v) = p.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())
+            && let Some(v) = p
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
         {
             out.push(v);
             i += 3;
@@ -135,7 +137,10 @@ pub fn manifests(ws: &Workspace) -> Vec<SkillManifest> {
 fn manifest(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManifest> {
     let corpus = &ws.corpus;
     let md = skill_md(corpus, skill)?;
-    let md_abs = corpus.node(md).span.and_then(|s| corpus.sources[s.source.0 as usize].abs_path.clone())?;
+    let md_abs = corpus
+        .node(md)
+        .span
+        .and_then(|s| corpus.sources[s.source.0 as usize].abs_path.clone())?;
     let base_dir = md_abs.parent()?.to_path_buf();
     let entry = listing_entry(corpus, skill);
     if !servable_name(&entry.name) {
@@ -171,7 +176,12 @@ fn manifest(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManif
             continue;
         }
         if n.kind == NodeKind::File {
-            let rel = n.path.strip_prefix(&skill_path).unwrap_or(&n.path).trim_start_matches('/').to_string();
+            let rel = n
+                .path
+                .strip_prefix(&skill_path)
+                .unwrap_or(&n.path)
+                .trim_start_matches('/')
+                .to_string();
             push(rel.clone(), base_dir.join(&rel));
         } else if matches!(n.kind, NodeKind::Dir | NodeKind::Skill) {
             stack.extend(n.children.iter().rev().copied());
@@ -205,7 +215,9 @@ pub fn read_file(ws: &Workspace, uri: &str) -> AgentResult<(Vec<u8>, String)> {
             };
         }
     }
-    err(format!("no skill file {uri:?} (skills/list and skills/get give the URIs)"))
+    err(format!(
+        "no skill file {uri:?} (skills/list and skills/get give the URIs)"
+    ))
 }
 
 #[cfg(test)]
@@ -223,6 +235,9 @@ mod tests {
 
     #[test]
     fn digests_are_sha256_in_lower_hex() {
-        assert_eq!(digest(b""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(
+            digest(b""),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 }

@@ -155,25 +155,31 @@ impl Workspace {
     /// modification time differ, or it is gone), so serving its text now would be stale.
     pub fn changed_on_disk(&self, ids: &[NodeId]) -> bool {
         let mut seen = std::collections::HashSet::new();
-        ids.iter().filter(|id| id.ix() < self.corpus.len()).any(|id| {
-            let Some(span) = self.corpus.node(*id).span else { return false };
-            if !seen.insert(span.source.0) {
-                return false;
-            }
-            let src = &self.corpus.sources[span.source.0 as usize];
-            let Some(path) = &src.abs_path else { return false };
-            match std::fs::metadata(path) {
-                Ok(m) => {
-                    let mtime = m
-                        .modified()
-                        .ok()
-                        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                        .map_or(0, |d| d.as_secs());
-                    m.len() != src.size || mtime != src.mtime
+        ids.iter()
+            .filter(|id| id.ix() < self.corpus.len())
+            .any(|id| {
+                let Some(span) = self.corpus.node(*id).span else {
+                    return false;
+                };
+                if !seen.insert(span.source.0) {
+                    return false;
                 }
-                Err(_) => true,
-            }
-        })
+                let src = &self.corpus.sources[span.source.0 as usize];
+                let Some(path) = &src.abs_path else {
+                    return false;
+                };
+                match std::fs::metadata(path) {
+                    Ok(m) => {
+                        let mtime = m
+                            .modified()
+                            .ok()
+                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                            .map_or(0, |d| d.as_secs());
+                        m.len() != src.size || mtime != src.mtime
+                    }
+                    Err(_) => true,
+                }
+            })
     }
 
     /// Absolute folders of the opened roots (what a file watcher watches).

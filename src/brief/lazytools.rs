@@ -25,7 +25,12 @@ pub struct QuerySkillOptions {
 
 impl Default for QuerySkillOptions {
     fn default() -> Self {
-        Self { mode: Mode::Auto, top_k: 8, max_chars: 10_000, include_quotes: true }
+        Self {
+            mode: Mode::Auto,
+            top_k: 8,
+            max_chars: 10_000,
+            include_quotes: true,
+        }
     }
 }
 
@@ -59,7 +64,11 @@ fn distinct_paths<'a>(sel: &[Sel<'a>]) -> Vec<&'a str> {
 /// chunk scores > 0. The whole string is cut to `opts.max_chars` characters. Byte-identical
 /// to the real package on its bundles.
 pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -> String {
-    let mode = if opts.mode == Mode::Auto { resolve_mode(task) } else { opts.mode };
+    let mode = if opts.mode == Mode::Auto {
+        resolve_mode(task)
+    } else {
+        opts.mode
+    };
     let ranked = rank(bundle, task, opts.top_k.max(1));
     let sel: Vec<Sel> = ranked
         .iter()
@@ -97,7 +106,9 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
     lines.push(String::new());
     lines.push("[excerpts]".into());
     lines.extend(
-        sel.iter().take(6).map(|c| format!("### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 800))),
+        sel.iter()
+            .take(6)
+            .map(|c| format!("### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 800))),
     );
     lines.extend(
         [
@@ -121,24 +132,42 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
         Mode::Extract => {
             result.push("Excerpts:".into());
             for c in &sel {
-                result.push(format!("\n### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 1000)));
+                result.push(format!(
+                    "\n### {}  [{}]\n{}",
+                    c.heading,
+                    c.file(),
+                    trim(c.text, 1000)
+                ));
             }
         }
         Mode::Summarize => {
             result.push("Summary:".into());
             for c in sel.iter().take(6) {
-                result.push(format!("  - {}  [{}]", trim(&collapse_ws(c.text), 300), c.file()));
+                result.push(format!(
+                    "  - {}  [{}]",
+                    trim(&collapse_ws(c.text), 300),
+                    c.file()
+                ));
             }
         }
         Mode::Answer | Mode::Auto => {
             result.push("Best evidence:".into());
             for c in sel.iter().take(5) {
-                result.push(format!("  - {}  [{}]", trim(&collapse_ws(c.text), 400), c.file()));
+                result.push(format!(
+                    "  - {}  [{}]",
+                    trim(&collapse_ws(c.text), 400),
+                    c.file()
+                ));
             }
             if opts.include_quotes {
                 result.push("\nFull excerpts:".into());
                 for c in sel.iter().take(3) {
-                    result.push(format!("\n### {}  [{}]\n{}", c.heading, c.file(), trim(c.text, 800)));
+                    result.push(format!(
+                        "\n### {}  [{}]\n{}",
+                        c.heading,
+                        c.file(),
+                        trim(c.text, 800)
+                    ));
                 }
             }
         }
@@ -164,8 +193,15 @@ mod tests {
 
     #[test]
     fn no_result_text_is_cut_in_chars() {
-        let b = BundleStats { name: "Ünï".into(), avgdl: 1.0, ..Default::default() };
-        let opts = QuerySkillOptions { max_chars: 12, ..Default::default() };
+        let b = BundleStats {
+            name: "Ünï".into(),
+            avgdl: 1.0,
+            ..Default::default()
+        };
+        let opts = QuerySkillOptions {
+            max_chars: 12,
+            ..Default::default()
+        };
         assert_eq!(query_skill(&b, "zz", &opts), "[skill] Ünï\n");
         let full = query_skill(&b, "zz", &QuerySkillOptions::default());
         assert_eq!(

@@ -96,7 +96,9 @@ impl<'a> BriefRequest<'a> {
         let no_levels = self.exposure.is_none_or(ExposureMap::is_empty);
         let mixed = self.query.is_some() && !self.selected.is_empty();
         match self.format {
-            BriefFormat::Md if self.mode == Mode::Auto && no_levels && !mixed && !self.from_recipe => {
+            BriefFormat::Md
+                if self.mode == Mode::Auto && no_levels && !mixed && !self.from_recipe =>
+            {
                 Layout::Plain
             }
             format => Layout::curated(format),
@@ -109,7 +111,12 @@ impl<'a> BriefRequest<'a> {
 /// render them in [`BriefRequest::layout`]. `index` is needed for the query's hits; without
 /// one a plain brief ignores the query and a curated one retrieves nothing. Never fails:
 /// no sections give a brief that says so.
-pub fn build(corpus: &Corpus, index: Option<&Index>, req: &BriefRequest<'_>, counter: TokenCounter) -> Brief {
+pub fn build(
+    corpus: &Corpus,
+    index: Option<&Index>,
+    req: &BriefRequest<'_>,
+    counter: TokenCounter,
+) -> Brief {
     build_in(corpus, index, req, req.layout(), counter)
 }
 
@@ -124,12 +131,26 @@ pub fn build_in(
 ) -> Brief {
     let plain = layout == Layout::Plain;
     // The plain layout carries each section's whole text, as answer mode does.
-    let mode = if plain { Mode::Answer } else { effective_mode(req.mode, req.query) };
-    let req = BriefRequest { query: req.query.filter(|_| !plain || index.is_some()), ..*req };
+    let mode = if plain {
+        Mode::Answer
+    } else {
+        effective_mode(req.mode, req.query)
+    };
+    let req = BriefRequest {
+        query: req.query.filter(|_| !plain || index.is_some()),
+        ..*req
+    };
     let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, counter);
     // Filling a budget: the brief states how many hits it took.
-    let retrieved = sections.iter().filter(|s| s.origin == Origin::Retrieved).count();
-    let top_k = if req.top_k == select::UNTIL_FULL { retrieved } else { req.top_k };
+    let retrieved = sections
+        .iter()
+        .filter(|s| s.origin == Origin::Retrieved)
+        .count();
+    let top_k = if req.top_k == select::UNTIL_FULL {
+        retrieved
+    } else {
+        req.top_k
+    };
     let head = BriefHead {
         query: req.query.map(str::to_string),
         top_k,
@@ -150,7 +171,10 @@ pub fn selection_brief(
     max_tokens: Option<u64>,
     counter: TokenCounter,
 ) -> Brief {
-    let req = BriefRequest { max_tokens, ..BriefRequest::new(units, None) };
+    let req = BriefRequest {
+        max_tokens,
+        ..BriefRequest::new(units, None)
+    };
     build(corpus, None, &req, counter)
 }
 
@@ -166,6 +190,10 @@ pub fn query_brief(
     max_tokens: Option<u64>,
     counter: TokenCounter,
 ) -> Brief {
-    let req = BriefRequest { top_k, max_tokens, ..BriefRequest::new(&[], Some(query)) };
+    let req = BriefRequest {
+        top_k,
+        max_tokens,
+        ..BriefRequest::new(&[], Some(query))
+    };
     build(corpus, Some(index), &req, counter)
 }

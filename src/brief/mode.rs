@@ -59,11 +59,33 @@ impl fmt::Display for Mode {
 pub fn resolve_mode(task: &str) -> Mode {
     let t = task.to_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
-    if any(&["where", "find", "locate", "which file", "in quale", "dove", "trova"]) {
+    if any(&[
+        "where",
+        "find",
+        "locate",
+        "which file",
+        "in quale",
+        "dove",
+        "trova",
+    ]) {
         Mode::Locate
-    } else if any(&["extract", "list all", "enumerate", "all examples", "estrai", "elenca"]) {
+    } else if any(&[
+        "extract",
+        "list all",
+        "enumerate",
+        "all examples",
+        "estrai",
+        "elenca",
+    ]) {
         Mode::Extract
-    } else if any(&["summarize", "summarise", "overview", "brief", "riassumi", "panoramica"]) {
+    } else if any(&[
+        "summarize",
+        "summarise",
+        "overview",
+        "brief",
+        "riassumi",
+        "panoramica",
+    ]) {
         Mode::Summarize
     } else {
         Mode::Answer

@@ -135,7 +135,11 @@ pub fn left_out_line(max: u64, ids: &[&str]) -> String {
     } else {
         String::new()
     };
-    format!("Left out (over the {}-token budget): {}{more}\n", human_count(max), shown.join(", "))
+    format!(
+        "Left out (over the {}-token budget): {}{more}\n",
+        human_count(max),
+        shown.join(", ")
+    )
 }
 
 /// `text` without its trailing blank (empty or whitespace-only) lines and without the line

@@ -34,7 +34,9 @@ pub fn gather(
     let exp = req.exposure.unwrap_or(&none);
     let mut picked: Vec<(NodeId, Origin, Option<f64>)> = Vec::new();
     let covered = |picked: &[(NodeId, Origin, Option<f64>)], id: NodeId| {
-        picked.iter().any(|(p, o, _)| *p == id || (*o != Origin::Retrieved && corpus.is_within(id, *p)))
+        picked
+            .iter()
+            .any(|(p, o, _)| *p == id || (*o != Origin::Retrieved && corpus.is_within(id, *p)))
     };
     for id in exp.always_units(corpus) {
         picked.push((id, Origin::Always, None));
@@ -57,7 +59,10 @@ pub fn gather(
     if let (Some(q), Some(index)) = (req.query, index) {
         let fill = req.max_tokens.filter(|_| req.top_k == UNTIL_FULL);
         let depth = req.top_k.min(FILL_CANDIDATES).saturating_add(64);
-        let ask = SearchOptions { top_k: depth, prefix: false };
+        let ask = SearchOptions {
+            top_k: depth,
+            prefix: false,
+        };
         let result = index.search(corpus, q, &ask);
         corrections = result.did_you_mean;
         // With a budget to fill: the cost so far, estimated (texts and provenance).
@@ -70,10 +75,21 @@ pub fn gather(
             // A skill hit (its routing text matched) has no text of its own to quote: its
             // sections are hits of their own.
             let textless = corpus.node(h.node).span.is_none();
-            if textless || !exp.level(corpus, h.node).admits(false, true) || covered(&picked, h.node) {
+            if textless
+                || !exp.level(corpus, h.node).admits(false, true)
+                || covered(&picked, h.node)
+            {
                 continue;
             }
-            let s = section(corpus, h.node, Origin::Retrieved, Some(h.score), mode, exp, counter);
+            let s = section(
+                corpus,
+                h.node,
+                Origin::Retrieved,
+                Some(h.score),
+                mode,
+                exp,
+                counter,
+            );
             if let Some(max) = fill {
                 let c = cost(&s, counter);
                 if used + c > max {
@@ -126,12 +142,19 @@ fn section(
         Some(sp) if own && sp.own_end < sp.end => {
             let t = corpus.own_text(id);
             let lines = t.split_inclusive('\n').count() as u32;
-            (std::borrow::Cow::Borrowed(t), node.line_start.map(|a| a + lines.max(1) - 1))
+            (
+                std::borrow::Cow::Borrowed(t),
+                node.line_start.map(|a| a + lines.max(1) - 1),
+            )
         }
         _ => (exp.visible_text(corpus, id), node.line_end),
     };
     let body = trim_trailing_blank_lines(&raw);
-    let title = if node.title.trim().is_empty() { &node.id } else { &node.title };
+    let title = if node.title.trim().is_empty() {
+        &node.id
+    } else {
+        &node.title
+    };
     let text = match mode {
         Mode::Locate => String::new(),
         Mode::Summarize => summary_of(&node.summary, body),
@@ -142,7 +165,11 @@ fn section(
         id: node.id.clone(),
         title: one_line(title),
         path: one_line(&node.path),
-        root: if root.id.is_empty() { root.title.clone() } else { root.id.clone() },
+        root: if root.id.is_empty() {
+            root.title.clone()
+        } else {
+            root.id.clone()
+        },
         line_start: node.line_start,
         line_end,
         score,
@@ -169,8 +196,14 @@ pub fn quoted<'a>(text: &'a str, title: &str) -> &'a str {
         }
     }
     let last_start = t.trim_end().rfind('\n').map_or(0, |i| i + 1);
-    let last: String = t[last_start..].chars().filter(|c| !c.is_whitespace()).collect();
-    let rule = last.len() >= 3 && ["-", "*", "_"].iter().any(|m| last.chars().all(|c| c.to_string() == *m));
+    let last: String = t[last_start..]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let rule = last.len() >= 3
+        && ["-", "*", "_"]
+            .iter()
+            .any(|m| last.chars().all(|c| c.to_string() == *m));
     if rule {
         t = trim_trailing_blank_lines(&t[..last_start]);
     }
@@ -198,7 +231,10 @@ fn estimate(
     let mut costs = Vec::with_capacity(sections.len());
     let mut total = frame;
     for (i, s) in sections.iter().enumerate() {
-        let empty = BriefSection { text: String::new(), ..s.clone() };
+        let empty = BriefSection {
+            text: String::new(),
+            ..s.clone()
+        };
         let cost = counter.count(&render(&[&empty], &[])).saturating_sub(bare) + s.tokens;
         if total + cost <= max {
             keep[i] = true;
@@ -222,13 +258,27 @@ const FILL_TRIES: usize = 16;
 /// trimmed and filled exactly). The result's tokens stay within the budget unless even a
 /// brief with no section exceeds it. Left-out ids are in [`Brief::left_out`] and named in
 /// the text.
-pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter: TokenCounter) -> Brief {
+pub fn pack(
+    head: &BriefHead,
+    sections: &[BriefSection],
+    layout: Layout,
+    counter: TokenCounter,
+) -> Brief {
     // `list_left`: name the left-out ids (the real text) or not (for per-section costs).
     let render = |keep: &[bool], list_left: bool| -> String {
-        let kept: Vec<&BriefSection> =
-            sections.iter().zip(keep).filter(|(_, k)| **k).map(|(s, _)| s).collect();
+        let kept: Vec<&BriefSection> = sections
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(s, _)| s)
+            .collect();
         let left: Vec<&str> = if list_left {
-            sections.iter().zip(keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.as_str()).collect()
+            sections
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| !**k)
+                .map(|(s, _)| s.id.as_str())
+                .collect()
         } else {
             Vec::new()
         };
@@ -265,7 +315,9 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
             // of the whole text decides: drop the least valuable kept sections while over.
             let mut exact = counter.count(&render(&keep, true));
             while exact > max {
-                let Some(last) = keep.iter().rposition(|k| *k) else { break };
+                let Some(last) = keep.iter().rposition(|k| *k) else {
+                    break;
+                };
                 keep[last] = false;
                 exact = counter.count(&render(&keep, true));
             }
@@ -294,8 +346,18 @@ pub fn pack(head: &BriefHead, sections: &[BriefSection], layout: Layout, counter
         tokens: counter.count(&text),
         encoding: counter.encoding(),
         sections: keep.iter().filter(|k| **k).count(),
-        included: sections.iter().zip(&keep).filter(|(_, k)| **k).map(|(s, _)| s.node).collect(),
-        left_out: sections.iter().zip(&keep).filter(|(_, k)| !**k).map(|(s, _)| s.id.clone()).collect(),
+        included: sections
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(s, _)| s.node)
+            .collect(),
+        left_out: sections
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| !**k)
+            .map(|(s, _)| s.id.clone())
+            .collect(),
         layout,
         mode: head.mode,
         text,
@@ -308,7 +370,10 @@ mod tests {
 
     #[test]
     fn brief_quotes_skip_the_repeated_heading_and_the_closing_rule() {
-        assert_eq!(quoted("## Cookie Helper\n\nSet cookies.\n\n---", "Cookie Helper"), "Set cookies.");
+        assert_eq!(
+            quoted("## Cookie Helper\n\nSet cookies.\n\n---", "Cookie Helper"),
+            "Set cookies."
+        );
         assert_eq!(quoted("# Notes #\nKeep notes.", "Notes"), "Keep notes.");
         // Another heading, a heading-like word and a rule inside the text stay.
         assert_eq!(quoted("## Other\nText", "Notes"), "## Other\nText");

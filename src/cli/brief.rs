@@ -18,7 +18,12 @@ use crate::util::sanitize::sanitize;
 /// without a recipe the corpus's own levels apply (`meta.exposure`, e.g. ADR bodies are
 /// `explicit`). `--format lazytools` is lazytools' `query_skill` instead. Errors: nothing to
 /// brief, an unknown id, an unknown mode, an unreadable recipe.
-pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCounter) -> anyhow::Result<()> {
+pub fn run(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    a: &BriefArgs,
+    counter: TokenCounter,
+) -> anyhow::Result<()> {
     let args = agent_args(a);
     let store = crate::curate::recipe::default_dir().map(crate::curate::recipe::Store::new);
     let prepared = agent_brief::prepare(corpus, &args, store.as_ref(), None)?;
@@ -27,7 +32,9 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
             eprintln!("skillnav: recipe {name}: {w}");
         }
     }
-    let index = prepared.needs_index().then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
+    let index = prepared
+        .needs_index()
+        .then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
     let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {
         eprintln!(
@@ -35,7 +42,14 @@ pub fn run(out: &mut dyn Write, corpus: &Corpus, a: &BriefArgs, counter: TokenCo
             brief.left_out.len()
         );
     }
-    deliver(out, &brief.text, brief.bytes as u64, brief.tokens, counter, a)
+    deliver(
+        out,
+        &brief.text,
+        brief.bytes as u64,
+        brief.tokens,
+        counter,
+        a,
+    )
 }
 
 /// The core's brief arguments for the command line's.
@@ -69,11 +83,18 @@ pub fn deliver(
 ) -> anyhow::Result<()> {
     if let Some(path) = &a.output {
         std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
-        eprintln!("Wrote {} · {bytes} bytes · {tokens} tokens ({})", path.display(), counter.encoding());
+        eprintln!(
+            "Wrote {} · {bytes} bytes · {tokens} tokens ({})",
+            path.display(),
+            counter.encoding()
+        );
     }
     if a.copy {
         let outcome = clipboard::copy(text)?;
-        eprintln!("{}", clipboard::status_line(&outcome, bytes, tokens, counter.encoding()));
+        eprintln!(
+            "{}",
+            clipboard::status_line(&outcome, bytes, tokens, counter.encoding())
+        );
     }
     if a.output.is_none() && !a.copy {
         if std::io::stdout().is_terminal() {

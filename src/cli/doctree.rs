@@ -11,13 +11,25 @@ use crate::formats::doc_tree::reshape::{MergeOptions, apply, plan_collapse, plan
 pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
     let (dir, dry, steps) = match op {
         DoctreeOp::Collapse { dir, dry_run } => (dir, *dry_run, plan_collapse(dir)?),
-        DoctreeOp::Merge { dir, dry_run, min_words, max_words } => {
-            let opts = MergeOptions { min_words: *min_words, max_words: *max_words };
+        DoctreeOp::Merge {
+            dir,
+            dry_run,
+            min_words,
+            max_words,
+        } => {
+            let opts = MergeOptions {
+                min_words: *min_words,
+                max_words: *max_words,
+            };
             (dir, *dry_run, plan_merge(dir, opts)?)
         }
     };
     for s in &steps {
-        writeln!(out, "{}", crate::util::sanitize::sanitize_line(&s.to_string()))?;
+        writeln!(
+            out,
+            "{}",
+            crate::util::sanitize::sanitize_line(&s.to_string())
+        )?;
     }
     if !dry {
         apply(dir, &steps)?;

@@ -40,8 +40,17 @@ pub fn run(
         Some(b) => b.to_path_buf(),
         None => file.parent().unwrap_or(Path::new("")).to_path_buf(),
     };
-    let opts = EvalOptions { max_tokens: req.max_tokens, counter };
-    let report = evaluate_set(&set, &base, req.paths, &mut |p| super::open::open(p, g), &opts)?;
+    let opts = EvalOptions {
+        max_tokens: req.max_tokens,
+        counter,
+    };
+    let report = evaluate_set(
+        &set,
+        &base,
+        req.paths,
+        &mut |p| super::open::open(p, g),
+        &opts,
+    )?;
     if req.json {
         serde_json::to_writer_pretty(&mut *out, &report)?;
         writeln!(out)?;
@@ -55,12 +64,21 @@ fn row(out: &mut dyn Write, name: &str, f: &Figures) -> std::io::Result<()> {
     writeln!(
         out,
         "{name:<12} {:>4}  {:>6.3}  {:>6.3}  {:>6.3}  {:>6.3}  {:>7}",
-        f.questions, f.recall_at_1, f.recall_at_5, f.mrr_at_10, f.brief_containment, f.median_brief_tokens
+        f.questions,
+        f.recall_at_1,
+        f.recall_at_5,
+        f.mrr_at_10,
+        f.brief_containment,
+        f.median_brief_tokens
     )
 }
 
 fn print(out: &mut dyn Write, r: &Report) -> std::io::Result<()> {
-    writeln!(out, "brief budget: {} tokens ({})", r.max_tokens, r.encoding)?;
+    writeln!(
+        out,
+        "brief budget: {} tokens ({})",
+        r.max_tokens, r.encoding
+    )?;
     writeln!(
         out,
         "{:<12} {:>4}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}",
@@ -70,13 +88,21 @@ fn print(out: &mut dyn Write, r: &Report) -> std::io::Result<()> {
     for (k, f) in &r.by_kind {
         row(out, k.as_str(), f)?;
     }
-    let misses: Vec<&Outcome> = r.outcomes.iter().filter(|o| o.rank.is_none_or(|k| k > 5)).collect();
+    let misses: Vec<&Outcome> = r
+        .outcomes
+        .iter()
+        .filter(|o| o.rank.is_none_or(|k| k > 5))
+        .collect();
     if !misses.is_empty() {
         writeln!(out, "not in the top 5:")?;
     }
     for o in misses {
         let rank = o.rank.map_or("-".to_string(), |k| k.to_string());
-        let note = if o.unresolved { "  (gold not found)" } else { "" };
+        let note = if o.unresolved {
+            "  (gold not found)"
+        } else {
+            ""
+        };
         writeln!(
             out,
             "  {} [{}] rank {rank}: {}{note}",

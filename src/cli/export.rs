@@ -25,7 +25,11 @@ pub fn run_export(
         force: a.force,
         counter,
     };
-    let export = if a.active { export_active_skill } else { export_skill };
+    let export = if a.active {
+        export_active_skill
+    } else {
+        export_skill
+    };
     let report = export(corpus, &units, &applied.exposure, &a.output, &opts)?;
     for f in &report.files {
         writeln!(out, "{}", report.dir.join(f).display())?;

@@ -9,7 +9,12 @@ use crate::util::sanitize::sanitize_line;
 /// Run one `fm` operation; edits print their diff (`-N old` / `+N new` lines).
 pub fn run(out: &mut dyn Write, op: FmOp) -> anyhow::Result<()> {
     match op {
-        FmOp::Get { file, key, json, raw } => {
+        FmOp::Get {
+            file,
+            key,
+            json,
+            raw,
+        } => {
             let mode = if json {
                 GetMode::Json
             } else if raw {
@@ -32,12 +37,19 @@ fn report(out: &mut dyn Write, r: &SetReport) -> anyhow::Result<()> {
         return Ok(());
     }
     for d in &r.diff {
-        let sign = if d.kind == DiffKind::Removed { '-' } else { '+' };
+        let sign = if d.kind == DiffKind::Removed {
+            '-'
+        } else {
+            '+'
+        };
         writeln!(out, "{sign}{:>4} {}", d.line, sanitize_line(&d.text))?;
     }
     if !r.repaired.is_empty() {
         let lines: Vec<String> = r.repaired.iter().map(u32::to_string).collect();
-        eprintln!("quoted values on line(s) {} so the frontmatter is valid YAML", lines.join(", "));
+        eprintln!(
+            "quoted values on line(s) {} so the frontmatter is valid YAML",
+            lines.join(", ")
+        );
     }
     eprintln!("{}: saved", r.path.display());
     Ok(())

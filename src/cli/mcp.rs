@@ -13,7 +13,10 @@ pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
     let specs = super::open::specs_for(&a.paths, false, g.agent.as_deref())?;
     let recipes_dir = a.recipes.clone().or_else(default_dir);
     let recipe = match &a.recipe {
-        Some(r) => Some(resolve_recipe(r, recipes_dir.clone().map(Store::new).as_ref())?),
+        Some(r) => Some(resolve_recipe(
+            r,
+            recipes_dir.clone().map(Store::new).as_ref(),
+        )?),
         None => None,
     };
     if a.max_result_tokens == 0 || a.max_result_chars == 0 {
@@ -25,7 +28,10 @@ pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
         counter: crate::tokens::TokenCounter::new(g.encoding),
         recipe,
         recipes_dir,
-        limits: Limits { max_tokens: a.max_result_tokens, max_chars: a.max_result_chars },
+        limits: Limits {
+            max_tokens: a.max_result_tokens,
+            max_chars: a.max_result_chars,
+        },
     };
     crate::mcp::run(config)
 }

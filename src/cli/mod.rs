@@ -63,16 +63,29 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             let corpus = open::open(&paths, &g)?;
             let tokens = TokenTable::count_all(&corpus, counter);
             if json {
-                tree_json::print_tree_json(&mut out, &corpus, &tokens, depth, counter).map_err(Into::into)
+                tree_json::print_tree_json(&mut out, &corpus, &tokens, depth, counter)
+                    .map_err(Into::into)
             } else {
                 tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
             }
         }
-        Some(Command::Search { query, paths, top_k, prefix, json }) => {
+        Some(Command::Search {
+            query,
+            paths,
+            top_k,
+            prefix,
+            json,
+        }) => {
             let corpus = open::open(&paths, &g)?;
             search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
         }
-        Some(Command::Eval { questions, paths, base, max_tokens, json }) => {
+        Some(Command::Eval {
+            questions,
+            paths,
+            base,
+            max_tokens,
+            json,
+        }) => {
             let req = eval::EvalRequest {
                 file: &questions,
                 paths: &paths,
@@ -82,7 +95,12 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             };
             return eval::run(&mut out, &req, &g, counter);
         }
-        Some(Command::Show { id, paths, variant, json }) => {
+        Some(Command::Show {
+            id,
+            paths,
+            variant,
+            json,
+        }) => {
             let corpus = open::open(&paths, &g)?;
             if let Some(v) = variant {
                 show::run_variant(&mut out, &corpus, &id, v, json)
@@ -91,13 +109,22 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
                 show::run(&mut out, &corpus, &tokens, &id, json)
             }
         }
-        Some(Command::Validate { paths, profile, json }) => {
+        Some(Command::Validate {
+            paths,
+            profile,
+            json,
+        }) => {
             let corpus = open::open(&paths, &g)?;
             let code = skills::validate(&mut out, &corpus, &profile, counter, json)?;
             out.flush().ok();
             return Ok(code);
         }
-        Some(Command::List { paths, format, max_chars, json }) => {
+        Some(Command::List {
+            paths,
+            format,
+            max_chars,
+            json,
+        }) => {
             let corpus = open::open(&paths, &g)?;
             match g.agent.as_deref() {
                 Some(agent @ "claude-code") => skills::list_budget(&mut out, &corpus, agent, json),
@@ -117,17 +144,17 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             opts.chunk_size = b.chunk_size;
             opts.overlap = b.overlap;
             if !b.extensions.is_empty() {
-                opts.extensions =
-                    b.extensions
-                        .iter()
-                        .map(|e| {
-                            if e.starts_with('.') {
-                                e.to_lowercase()
-                            } else {
-                                format!(".{}", e.to_lowercase())
-                            }
-                        })
-                        .collect();
+                opts.extensions = b
+                    .extensions
+                    .iter()
+                    .map(|e| {
+                        if e.starts_with('.') {
+                            e.to_lowercase()
+                        } else {
+                            format!(".{}", e.to_lowercase())
+                        }
+                    })
+                    .collect();
             }
             opts.copy_sources = b.copy_sources;
             opts.usage_notes = b.usage_notes.clone();
@@ -150,7 +177,9 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             drop(out);
             return mcp::run(&a, &g).map(|()| 0);
         }
-        Some(Command::InstallSkill { dir, force }) => install_skill::run(&mut out, dir.as_deref(), force),
+        Some(Command::InstallSkill { dir, force }) => {
+            install_skill::run(&mut out, dir.as_deref(), force)
+        }
     };
     result?;
     out.flush()?;
@@ -161,9 +190,14 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
 /// (e.g. "the following required arguments were not provided: <QUERY>").
 fn one_line(msg: &str) -> String {
     let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+    let first = lines
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ");
     match lines.next() {
-        Some(next) if first.ends_with(':') && !next.starts_with("Usage:") => format!("{first} {next}"),
+        Some(next) if first.ends_with(':') && !next.starts_with("Usage:") => {
+            format!("{first} {next}")
+        }
         _ => first.to_string(),
     }
 }
@@ -187,7 +221,8 @@ fn chain_line(e: &anyhow::Error) -> String {
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
             || c.downcast_ref::<serde_json::Error>()
                 .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
     })

@@ -10,7 +10,11 @@ use crate::model::Corpus;
 
 /// The root specs for `paths`: the given paths (each must exist), else the discovered
 /// skill roots (only the folders `agent` reads, when given), else the bundled sample skill.
-pub fn specs_for(paths: &[PathBuf], sample: bool, agent: Option<&str>) -> anyhow::Result<Vec<RootSpec>> {
+pub fn specs_for(
+    paths: &[PathBuf],
+    sample: bool,
+    agent: Option<&str>,
+) -> anyhow::Result<Vec<RootSpec>> {
     if sample {
         return sample_spec();
     }
@@ -25,7 +29,10 @@ pub fn specs_for(paths: &[PathBuf], sample: bool, agent: Option<&str>) -> anyhow
     for (i, p) in paths.iter().enumerate() {
         if let Err(e) = std::fs::metadata(p) {
             if let Some(cmd) = (i == 0).then(|| subcommand_like(p)).flatten() {
-                bail!("{}: no such file or directory (did you mean the `{cmd}` subcommand?)", p.display());
+                bail!(
+                    "{}: no such file or directory (did you mean the `{cmd}` subcommand?)",
+                    p.display()
+                );
             }
             bail!("{}: {}", p.display(), io_reason(&e));
         }
@@ -35,7 +42,10 @@ pub fn specs_for(paths: &[PathBuf], sample: bool, agent: Option<&str>) -> anyhow
 
 fn sample_spec() -> anyhow::Result<Vec<RootSpec>> {
     let dir = crate::assets::sample_dir().context("cannot write the sample skill")?;
-    Ok(vec![RootSpec { path: dir, label: "sample".into() }])
+    Ok(vec![RootSpec {
+        path: dir,
+        label: "sample".into(),
+    }])
 }
 
 /// A subcommand name within edit distance 2 of a missing first PATH (`serch` → `search`).
@@ -65,7 +75,11 @@ pub fn load_options(g: &GlobalOpts) -> LoadOptions {
         follow_links: g.follow_links,
         first_wins: g.first_wins,
         namespace: g.namespace,
-        precedence: g.precedence.as_deref().and_then(formats::Precedence::parse).unwrap_or_default(),
+        precedence: g
+            .precedence
+            .as_deref()
+            .and_then(formats::Precedence::parse)
+            .unwrap_or_default(),
         agent: g.agent.clone(),
     }
 }

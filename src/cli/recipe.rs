@@ -28,7 +28,11 @@ pub fn is_file_ref(r: &str) -> bool {
 
 /// Read recipe `r`: a file ([`is_file_ref`]) or a name in the default store.
 pub fn resolve_recipe(r: &str) -> anyhow::Result<Recipe> {
-    if is_file_ref(r) { Ok(Recipe::read(Path::new(r))?) } else { Ok(store()?.load(r)?) }
+    if is_file_ref(r) {
+        Ok(Recipe::read(Path::new(r))?)
+    } else {
+        Ok(store()?.load(r)?)
+    }
 }
 
 /// Apply `recipe` to `corpus`, printing each changed/missing warning on stderr.
@@ -42,11 +46,15 @@ pub fn apply_with_warnings(recipe: &Recipe, corpus: &Corpus) -> Applied {
 
 fn parse_exposure(pairs: &[String], corpus: &Corpus, map: &mut ExposureMap) -> anyhow::Result<()> {
     for p in pairs {
-        let Some((id, level)) = p.rsplit_once('=') else { bail!("--exposure {p:?}: expected ID=LEVEL") };
+        let Some((id, level)) = p.rsplit_once('=') else {
+            bail!("--exposure {p:?}: expected ID=LEVEL")
+        };
         let Some(level) = Exposure::parse(level) else {
             bail!("--exposure {p:?}: level must be always, on-demand, explicit or hidden")
         };
-        let Some(node) = show::find(corpus, id) else { bail!("no node with id or title {id:?}") };
+        let Some(node) = show::find(corpus, id) else {
+            bail!("no node with id or title {id:?}")
+        };
         map.set(node, Some(level));
     }
     Ok(())
@@ -59,11 +67,23 @@ pub fn run_recipe(
     open: &dyn Fn(&[PathBuf]) -> anyhow::Result<Corpus>,
 ) -> anyhow::Result<()> {
     match op {
-        RecipeOp::Save { name, paths, select, exposure, max_tokens, query, mode, format, file } => {
+        RecipeOp::Save {
+            name,
+            paths,
+            select,
+            exposure,
+            max_tokens,
+            query,
+            mode,
+            format,
+            file,
+        } => {
             let corpus = open(paths)?;
             let mut sel = Selection::new();
             for key in select {
-                let Some(id) = show::find(&corpus, key) else { bail!("no node with id or title {key:?}") };
+                let Some(id) = show::find(&corpus, key) else {
+                    bail!("no node with id or title {key:?}")
+                };
                 sel.select(&corpus, id);
             }
             let mut exp = ExposureMap::from_corpus(&corpus);

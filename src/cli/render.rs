@@ -14,8 +14,13 @@ use crate::skill::render::{RenderOptions, load_skill_dir, render_many, render_sk
 pub fn parse_vars(pairs: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
     let mut vars = BTreeMap::new();
     for p in pairs {
-        let Some((k, v)) = p.split_once('=') else { bail!("--var {p:?}: expected NAME=VALUE") };
-        let ok = k.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let Some((k, v)) = p.split_once('=') else {
+            bail!("--var {p:?}: expected NAME=VALUE")
+        };
+        let ok = k
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !ok {
             bail!("--var {p:?}: NAME must match [A-Za-z_][A-Za-z0-9_]*");
@@ -41,9 +46,15 @@ pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
         return emit(out, &format!("{}\n", render_skill(one, &opts)));
     }
     let Some(format) = ListingFormat::parse(&a.listing) else {
-        bail!("unknown --listing {:?} (plain, xml, available-skills)", a.listing)
+        bail!(
+            "unknown --listing {:?} (plain, xml, available-skills)",
+            a.listing
+        )
     };
-    let listing = ListingOptions { format, ..ListingOptions::default() };
+    let listing = ListingOptions {
+        format,
+        ..ListingOptions::default()
+    };
     emit(out, &render_many(&skills, listing, &opts))
 }
 

@@ -24,19 +24,41 @@ pub fn run(
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
     if as_json {
-        let hits: Vec<_> =
-            res.hits.iter().chain(fuzzy.iter()).map(|h| crate::agent::json::hit(corpus, h)).collect();
-        let dym: Vec<_> = res.did_you_mean.iter().map(|(a, b)| json!({"typed": a, "used": b})).collect();
-        let sug: Vec<_> = res.suggestions.iter().map(|(a, b)| json!({"typed": a, "suggested": b})).collect();
+        let hits: Vec<_> = res
+            .hits
+            .iter()
+            .chain(fuzzy.iter())
+            .map(|h| crate::agent::json::hit(corpus, h))
+            .collect();
+        let dym: Vec<_> = res
+            .did_you_mean
+            .iter()
+            .map(|(a, b)| json!({"typed": a, "used": b}))
+            .collect();
+        let sug: Vec<_> = res
+            .suggestions
+            .iter()
+            .map(|(a, b)| json!({"typed": a, "suggested": b}))
+            .collect();
         let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug});
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
     }
     for (typed, used) in &res.did_you_mean {
-        writeln!(out, "did you mean: {} → {}", sanitize_line(typed), sanitize_line(used))?;
+        writeln!(
+            out,
+            "did you mean: {} → {}",
+            sanitize_line(typed),
+            sanitize_line(used)
+        )?;
     }
     for (typed, suggested) in &res.suggestions {
-        writeln!(out, "not found: {} (did you mean {}?)", sanitize_line(typed), sanitize_line(suggested))?;
+        writeln!(
+            out,
+            "not found: {} (did you mean {}?)",
+            sanitize_line(typed),
+            sanitize_line(suggested)
+        )?;
     }
     writeln!(out, "Content (BM25): {} hits", res.hits.len())?;
     for h in &res.hits {
@@ -51,7 +73,17 @@ pub fn run(
 
 fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<()> {
     let n = corpus.node(h.node);
-    let copies = if h.copies.is_empty() { String::new() } else { format!("  (+{} copies)", h.copies.len()) };
+    let copies = if h.copies.is_empty() {
+        String::new()
+    } else {
+        format!("  (+{} copies)", h.copies.len())
+    };
     let line = n.line_start.map(|l| format!(":{l}")).unwrap_or_default();
-    writeln!(out, "  {:>8.3}  {}  {}{line}{copies}", h.score, sanitize_line(&n.title), sanitize_line(&n.id))
+    writeln!(
+        out,
+        "  {:>8.3}  {}  {}{line}{copies}",
+        h.score,
+        sanitize_line(&n.title),
+        sanitize_line(&n.id)
+    )
 }

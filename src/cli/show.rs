@@ -33,7 +33,11 @@ pub fn run(
         bail!("no node with id or title {key:?}");
     };
     if corpus.find(key).is_none() {
-        let same = corpus.all_preorder().into_iter().filter(|n| corpus.node(*n).title == key).count();
+        let same = corpus
+            .all_preorder()
+            .into_iter()
+            .filter(|n| corpus.node(*n).title == key)
+            .count();
         if same > 1 {
             eprintln!(
                 "note: {same} nodes are titled {key:?}; showing {} (pass an id to choose)",
@@ -50,7 +54,13 @@ pub fn run(
         return Ok(());
     }
     let Some(span) = node.span else {
-        return Ok(super::tree::print_subtree(out, corpus, tokens, id, Some(1))?);
+        return Ok(super::tree::print_subtree(
+            out,
+            corpus,
+            tokens,
+            id,
+            Some(1),
+        )?);
     };
     let terminal = std::io::stdout().is_terminal();
     let src = &corpus.sources[span.source.0 as usize];
@@ -59,7 +69,11 @@ pub fn run(
     } else if let (true, Some(path)) = (src.invalid_utf8, &src.abs_path) {
         // The text holds placeholder bytes for invalid UTF-8: print the file's real bytes.
         let bytes = std::fs::read(path)?;
-        out.write_all(bytes.get(span.start..span.end.min(bytes.len())).unwrap_or_default())?;
+        out.write_all(
+            bytes
+                .get(span.start..span.end.min(bytes.len()))
+                .unwrap_or_default(),
+        )?;
     } else {
         write!(out, "{}", corpus.text(id))?;
     }
@@ -68,7 +82,11 @@ pub fn run(
 
 /// Text for JSON: the invalid-UTF-8 placeholder byte becomes U+FFFD.
 fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains('\u{1A}') { text.replace('\u{1A}', "\u{FFFD}").into() } else { text.into() }
+    if text.contains('\u{1A}') {
+        text.replace('\u{1A}', "\u{FFFD}").into()
+    } else {
+        text.into()
+    }
 }
 
 /// `show ID --variant V`: the section in one llms variant of a `Skill_Seekers` skill (the
@@ -92,7 +110,11 @@ pub fn run_variant(
         .into_iter()
         .filter(|n| corpus.node(*n).kind == crate::model::NodeKind::Skill)
         .collect();
-    let scopes = if skills.is_empty() { corpus.roots.clone() } else { skills };
+    let scopes = if skills.is_empty() {
+        corpus.roots.clone()
+    } else {
+        skills
+    };
     let mut last_err = None;
     for skill in scopes {
         match catalog::show_section(corpus, skill, key, variant) {
@@ -100,7 +122,11 @@ pub fn run_variant(
                 let text: Vec<&str> = shown.nodes.iter().map(|n| corpus.text(*n)).collect();
                 let text = text.join("\n");
                 if as_json {
-                    let ids: Vec<&str> = shown.nodes.iter().map(|n| corpus.node(*n).id.as_str()).collect();
+                    let ids: Vec<&str> = shown
+                        .nodes
+                        .iter()
+                        .map(|n| corpus.node(*n).id.as_str())
+                        .collect();
                     let v = json!({
                         "variant": shown.variant.as_str(),
                         "file": corpus.node(shown.file).id,

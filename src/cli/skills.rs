@@ -11,7 +11,8 @@ use crate::model::{Corpus, Flag, NodeId, NodeKind};
 use crate::skill::budget::{self, BudgetProfile, budget_json};
 use crate::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use crate::skill::validate::{
-    Finding, Profile, Severity, SkillReport, has_errors, report_json, report_lines, validate_skill_md,
+    Finding, Profile, Severity, SkillReport, has_errors, report_json, report_lines,
+    validate_skill_md,
 };
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize_line;
@@ -37,15 +38,25 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
         }) else {
             continue;
         };
-        let Some(span) = corpus.node(file).span else { continue };
+        let Some(span) = corpus.node(file).span else {
+            continue;
+        };
         let src = &corpus.sources[span.source.0 as usize];
-        let path = src.abs_path.clone().unwrap_or_else(|| PathBuf::from(&corpus.node(file).path));
+        let path = src
+            .abs_path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(&corpus.node(file).path));
         let folder = path
             .parent()
             .and_then(Path::file_name)
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
-        out.push(SkillFile { skill: n, text: &src.text, path, folder });
+        out.push(SkillFile {
+            skill: n,
+            text: &src.text,
+            path,
+            folder,
+        });
     }
     out
 }
@@ -63,7 +74,8 @@ pub fn validate(
     let mut report_skills = Vec::new();
     for s in skill_files(corpus) {
         report_skills.push(s.skill);
-        let body = frontmatter::parse(s.text).map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
+        let body = frontmatter::parse(s.text)
+            .map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
         let findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
         reports.push(SkillReport {
             path: s.path.display().to_string(),
@@ -78,7 +90,10 @@ pub fn validate(
         {
             continue;
         }
-        if let Some(i) = l.skill.and_then(|sk| report_skills.iter().position(|r| *r == sk)) {
+        if let Some(i) = l
+            .skill
+            .and_then(|sk| report_skills.iter().position(|r| *r == sk))
+        {
             reports[i].findings.push(l.finding);
         } else {
             let n = corpus.node(l.node);
@@ -87,7 +102,11 @@ pub fn validate(
                 .and_then(|sp| corpus.sources.get(sp.source.0 as usize))
                 .and_then(|src| src.abs_path.clone())
                 .map_or_else(|| n.path.clone(), |p| p.display().to_string());
-            reports.push(SkillReport { path, name: n.title.clone(), findings: vec![l.finding] });
+            reports.push(SkillReport {
+                path,
+                name: n.title.clone(),
+                findings: vec![l.finding],
+            });
         }
     }
     if profile == Profile::ClaudeCode {
@@ -110,8 +129,15 @@ pub fn validate(
         let (e, w) = reports
             .iter()
             .flat_map(|r| &r.findings)
-            .fold((0, 0), |(e, w), f| if f.severity == Severity::Error { (e + 1, w) } else { (e, w + 1) });
-        let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+            .fold((0, 0), |(e, w), f| {
+                if f.severity == Severity::Error {
+                    (e + 1, w)
+                } else {
+                    (e, w + 1)
+                }
+            });
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         writeln!(
             out,
             "{} checked ({}): {}, {}",
@@ -141,7 +167,11 @@ fn listing_entries(corpus: &Corpus) -> Vec<ListingEntry> {
                 },
             };
             // Namespaced titles (`--namespace`) carry the scope prefix.
-            if corpus.node(s.skill).title.ends_with(&format!(":{}", e.name)) {
+            if corpus
+                .node(s.skill)
+                .title
+                .ends_with(&format!(":{}", e.name))
+            {
                 e.name = corpus.node(s.skill).title.clone();
             }
             e
@@ -158,7 +188,14 @@ pub fn list(
 ) -> anyhow::Result<()> {
     let format = ListingFormat::parse(format).context("unknown --format")?;
     let entries = listing_entries(corpus);
-    let text = format_listing(&entries, ListingOptions { format, max_chars, ..Default::default() });
+    let text = format_listing(
+        &entries,
+        ListingOptions {
+            format,
+            max_chars,
+            ..Default::default()
+        },
+    );
     writeln!(out, "{text}")?;
     Ok(())
 }
@@ -172,7 +209,12 @@ pub fn claude_code_profile() -> BudgetProfile {
 /// `list --agent claude-code`: the listing as the agent sends it (names kept, entries cut
 /// at the cap, descriptions dropped over budget), or with `as_json` the fate of each entry
 /// ([`budget_json`]).
-pub fn list_budget(out: &mut dyn Write, corpus: &Corpus, agent: &str, as_json: bool) -> anyhow::Result<()> {
+pub fn list_budget(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    agent: &str,
+    as_json: bool,
+) -> anyhow::Result<()> {
     let profile = claude_code_profile();
     let b = budget::corpus_budget(corpus, &profile).listing;
     if as_json {
@@ -198,7 +240,12 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             );
             out.push((
                 e.name.clone(),
-                Finding { severity: Severity::Warning, rule: "listing-entry-cap", message, line: None },
+                Finding {
+                    severity: Severity::Warning,
+                    rule: "listing-entry-cap",
+                    message,
+                    line: None,
+                },
             ));
         }
         if e.dropped {
@@ -208,7 +255,12 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             );
             out.push((
                 e.name.clone(),
-                Finding { severity: Severity::Warning, rule: "listing-budget", message, line: None },
+                Finding {
+                    severity: Severity::Warning,
+                    rule: "listing-budget",
+                    message,
+                    line: None,
+                },
             ));
         }
     }
@@ -228,15 +280,26 @@ pub fn topics(out: &mut dyn Write, corpus: &Corpus) -> anyhow::Result<()> {
                 Err(_) => continue,
             },
         };
-        let cat = catalog::parse_catalog(&text).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        let cat =
+            catalog::parse_catalog(&text).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
         any = true;
         writeln!(out, "{}", sanitize_line(&corpus.node(s.skill).title))?;
         for g in catalog::topics(&cat) {
             let size = crate::util::human::human_bytes(g.size_bytes);
-            writeln!(out, "  {} — {} sections, {size}", g.complexity, g.sections.len())?;
+            writeln!(
+                out,
+                "  {} — {} sections, {size}",
+                g.complexity,
+                g.sections.len()
+            )?;
             for sec in &g.sections {
                 let sz = crate::util::human::human_bytes(sec.size_bytes);
-                writeln!(out, "    {}  {sz}  [{}]", sanitize_line(&sec.title), sanitize_line(&sec.id))?;
+                writeln!(
+                    out,
+                    "    {}  {sz}  [{}]",
+                    sanitize_line(&sec.title),
+                    sanitize_line(&sec.id)
+                )?;
             }
         }
     }

@@ -19,7 +19,11 @@ pub fn print(
     as_json: bool,
 ) -> std::io::Result<()> {
     if as_json {
-        let roots: Vec<_> = corpus.roots.iter().map(|r| json::node(corpus, tokens, *r, depth)).collect();
+        let roots: Vec<_> = corpus
+            .roots
+            .iter()
+            .map(|r| json::node(corpus, tokens, *r, depth))
+            .collect();
         let v = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
@@ -71,7 +75,11 @@ fn print_node(
     if !n.warnings.is_empty() {
         flags.push("warnings");
     }
-    let flags = if flags.is_empty() { String::new() } else { format!("  [{}]", flags.join(", ")) };
+    let flags = if flags.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", flags.join(", "))
+    };
     writeln!(
         out,
         "{}{glyph} {}  {} · {sigma}{tok} tok{flags}",
@@ -80,7 +88,12 @@ fn print_node(
         human_bytes(n.bytes),
     )?;
     for w in &n.warnings {
-        writeln!(out, "{}  ! {}", "  ".repeat(level), sanitize_line(&w.to_string()))?;
+        writeln!(
+            out,
+            "{}  ! {}",
+            "  ".repeat(level),
+            sanitize_line(&w.to_string())
+        )?;
     }
     if depth.is_some_and(|d| level >= d) {
         return Ok(());

@@ -24,7 +24,11 @@ pub fn save(text: &str, dir: Option<&Path>) -> Result<PathBuf> {
 
 /// [`save`] with the file extension `ext` (`md`, `xml`, `json`, without the dot).
 pub fn save_as(text: &str, dir: Option<&Path>, ext: &str) -> Result<PathBuf> {
-    let stamp = utc_stamp(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()));
+    let stamp = utc_stamp(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    );
     let mut dirs: Vec<PathBuf> = Vec::new();
     match dir {
         Some(d) => dirs.push(d.to_path_buf()),
@@ -44,19 +48,31 @@ pub fn save_as(text: &str, dir: Option<&Path>, ext: &str) -> Result<PathBuf> {
 fn save_in(text: &str, dir: &Path, stamp: &str, ext: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for n in 1..1000u32 {
-        let name =
-            if n == 1 { format!("clipboard-{stamp}.{ext}") } else { format!("clipboard-{stamp}-{n}.{ext}") };
+        let name = if n == 1 {
+            format!("clipboard-{stamp}.{ext}")
+        } else {
+            format!("clipboard-{stamp}-{n}.{ext}")
+        };
         let path = dir.join(name);
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
             Ok(mut f) => {
-                f.write_all(text.as_bytes()).and_then(|()| f.flush()).map_err(|e| Error::io(&path, e))?;
+                f.write_all(text.as_bytes())
+                    .and_then(|()| f.flush())
+                    .map_err(|e| Error::io(&path, e))?;
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(Error::io(&path, e)),
         }
     }
-    Err(Error::Refused(format!("{}: too many clipboard files for {stamp}", dir.display())))
+    Err(Error::Refused(format!(
+        "{}: too many clipboard files for {stamp}",
+        dir.display()
+    )))
 }
 
 /// `YYYYMMDD-HHMMSS` (UTC) of `secs` since the Unix epoch (civil-from-days, proleptic

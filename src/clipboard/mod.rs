@@ -130,19 +130,30 @@ pub fn status_line_with_limit(
     encoding: Encoding,
     osc52_limit: usize,
 ) -> String {
-    let size = format!("{} · {} tokens ({})", human_bytes(bytes), human_count(tokens), encoding.as_str());
+    let size = format!(
+        "{} · {} tokens ({})",
+        human_bytes(bytes),
+        human_count(tokens),
+        encoding.as_str()
+    );
     match outcome {
         CopyOutcome::Copied => format!("Copied {size}"),
         CopyOutcome::Osc52 { over_limit } => {
             let warn = if *over_limit {
-                format!(" — over the {} limit, may be dropped", human_bytes(osc52_limit as u64))
+                format!(
+                    " — over the {} limit, may be dropped",
+                    human_bytes(osc52_limit as u64)
+                )
             } else {
                 String::new()
             };
             format!("Sent via OSC 52 (terminal does not confirm) · {size}{warn}")
         }
         CopyOutcome::Saved(p) => {
-            format!("Saved to {} · {size}", crate::util::sanitize::sanitize_line(&p.display().to_string()))
+            format!(
+                "Saved to {} · {size}",
+                crate::util::sanitize::sanitize_line(&p.display().to_string())
+            )
         }
     }
 }
@@ -163,12 +174,22 @@ mod tests {
             "Sent via OSC 52 (terminal does not confirm) · 4.2 kB · 1,034 tokens (o200k_base)"
         );
         assert_eq!(
-            status_line(&CopyOutcome::Osc52 { over_limit: true }, 250_000, 61_000, Encoding::Cl100kBase),
+            status_line(
+                &CopyOutcome::Osc52 { over_limit: true },
+                250_000,
+                61_000,
+                Encoding::Cl100kBase
+            ),
             "Sent via OSC 52 (terminal does not confirm) · 250 kB · 61,000 tokens (cl100k_base) \
              — over the 100 kB limit, may be dropped"
         );
         assert_eq!(
-            status_line(&CopyOutcome::Saved(PathBuf::from("/tmp/skillnav/clipboard-x.md")), 12, 3, enc),
+            status_line(
+                &CopyOutcome::Saved(PathBuf::from("/tmp/skillnav/clipboard-x.md")),
+                12,
+                3,
+                enc
+            ),
             "Saved to /tmp/skillnav/clipboard-x.md · 12 B · 3 tokens (o200k_base)"
         );
     }
@@ -195,8 +216,14 @@ mod tests {
             panic!("expected Saved");
         };
         assert_eq!(path.parent(), Some(dir.path()));
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        assert!(name.starts_with("clipboard-") && name.ends_with(".md") && name.len() == 28, "{name}");
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        assert!(
+            name.starts_with("clipboard-") && name.ends_with(".md") && name.len() == 28,
+            "{name}"
+        );
         assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
     }
 }

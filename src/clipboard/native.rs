@@ -13,7 +13,10 @@ use std::time::Duration;
 pub const SERVE_ARG: &str = "__clipboard-serve";
 
 /// The X11 path, on the platforms where arboard uses X11 (its own `cfg` for the Linux backend).
-#[cfg(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
+#[cfg(all(
+    unix,
+    not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+))]
 mod x11 {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::path::Path;
@@ -27,7 +30,9 @@ mod x11 {
     /// `WAYLAND_DISPLAY`, non-empty). arboard is built without Wayland support, so on
     /// Wayland it reaches the clipboard through `XWayland`'s `DISPLAY`.
     pub(super) fn display_present() -> bool {
-        ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
+        ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
     }
 
     /// Spawn `exe __clipboard-serve`, hand it `text` and wait up to `timeout` for its `ok`.
@@ -72,7 +77,9 @@ mod x11 {
         if std::io::stdin().read_to_string(&mut text).is_err() {
             return 2;
         }
-        let Ok(mut cb) = arboard::Clipboard::new() else { return 1 };
+        let Ok(mut cb) = arboard::Clipboard::new() else {
+            return 1;
+        };
         if cb.set_text(text.as_str()).is_err() {
             return 1;
         }
@@ -95,8 +102,15 @@ mod x11 {
 
 /// Put `text` on the system clipboard; `serve_exe` is the binary that serves it on X11.
 /// Errors: a one-line reason (no display, arboard failure, no confirmation in `timeout`).
-#[cfg(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
-pub(crate) fn copy(text: &str, serve_exe: Option<&std::path::Path>, timeout: Duration) -> Result<(), String> {
+#[cfg(all(
+    unix,
+    not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+))]
+pub(crate) fn copy(
+    text: &str,
+    serve_exe: Option<&std::path::Path>,
+    timeout: Duration,
+) -> Result<(), String> {
     if !x11::display_present() {
         return Err("no DISPLAY or WAYLAND_DISPLAY".into());
     }
@@ -108,13 +122,18 @@ pub(crate) fn copy(text: &str, serve_exe: Option<&std::path::Path>, timeout: Dur
 }
 
 /// Put `text` on the system clipboard (the platform keeps it after we exit).
-#[cfg(not(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten")))))]
+#[cfg(not(all(
+    unix,
+    not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+)))]
 pub(crate) fn copy(
     text: &str,
     _serve_exe: Option<&std::path::Path>,
     _timeout: Duration,
 ) -> Result<(), String> {
-    arboard::Clipboard::new().and_then(|mut cb| cb.set_text(text)).map_err(|e| e.to_string())
+    arboard::Clipboard::new()
+        .and_then(|mut cb| cb.set_text(text))
+        .map_err(|e| e.to_string())
 }
 
 /// Entry point of the hidden `skillnav __clipboard-serve` child: read the text from stdin,
@@ -124,18 +143,27 @@ pub(crate) fn copy(
 /// UTF-8 text. On platforms whose clipboard outlives the process it sets the text and
 /// confirms at once.
 pub fn serve_main() -> i32 {
-    #[cfg(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
+    #[cfg(all(
+        unix,
+        not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+    ))]
     {
         x11::serve()
     }
-    #[cfg(not(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten")))))]
+    #[cfg(not(all(
+        unix,
+        not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+    )))]
     {
         use std::io::{Read, Write};
         let mut text = String::new();
         if std::io::stdin().read_to_string(&mut text).is_err() {
             return 2;
         }
-        if arboard::Clipboard::new().and_then(|mut cb| cb.set_text(text)).is_err() {
+        if arboard::Clipboard::new()
+            .and_then(|mut cb| cb.set_text(text))
+            .is_err()
+        {
             return 1;
         }
         let mut out = std::io::stdout();
@@ -144,7 +172,10 @@ pub fn serve_main() -> i32 {
 }
 
 #[cfg(test)]
-#[cfg(all(unix, not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))))]
+#[cfg(all(
+    unix,
+    not(any(target_os = "macos", target_os = "android", target_os = "emscripten"))
+))]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
     use std::path::{Path, PathBuf};
@@ -162,8 +193,11 @@ mod tests {
     fn serve_protocol_needs_ok_within_the_timeout() {
         let dir = tempfile::tempdir().expect("tempdir");
         let got = dir.path().join("got.txt");
-        let confirms =
-            script(dir.path(), "confirms", &format!("cat > '{}'; echo ok; sleep 1", got.display()));
+        let confirms = script(
+            dir.path(),
+            "confirms",
+            &format!("cat > '{}'; echo ok; sleep 1", got.display()),
+        );
         let refuses = script(dir.path(), "refuses", "cat > /dev/null; exit 1");
         let says_no = script(dir.path(), "says-no", "cat > /dev/null; echo no");
         let hangs = script(dir.path(), "hangs", "exec sleep 30");
@@ -171,14 +205,24 @@ mod tests {
         let text = "brief ü\n".repeat(20_000);
 
         assert_eq!(super::x11::copy(&text, &confirms, t), Ok(()));
-        assert_eq!(std::fs::read_to_string(&got).expect("child got the text"), text);
+        assert_eq!(
+            std::fs::read_to_string(&got).expect("child got the text"),
+            text
+        );
         assert!(super::x11::copy("x", &refuses, t).is_err());
         assert!(super::x11::copy("x", &says_no, t).is_err());
         assert!(super::x11::copy("x", Path::new("/nonexistent/skillnav"), t).is_err());
 
         let start = Instant::now();
         let hung = super::x11::copy("x", &hangs, Duration::from_millis(300));
-        assert_eq!(hung, Err("the clipboard did not confirm in time".to_string()));
-        assert!(start.elapsed() < Duration::from_secs(3), "took {:?}", start.elapsed());
+        assert_eq!(
+            hung,
+            Err("the clipboard did not confirm in time".to_string())
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            start.elapsed()
+        );
     }
 }

@@ -67,6 +67,9 @@ mod tests {
 
     #[test]
     fn tmux_sequence_doubles_esc_inside_passthrough() {
-        assert_eq!(osc52_sequence("hi", true), b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\".to_vec());
+        assert_eq!(
+            osc52_sequence("hi", true),
+            b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\".to_vec()
+        );
     }
 }

@@ -28,8 +28,12 @@ pub enum Exposure {
 
 impl Exposure {
     /// All levels, in the order the UI cycles through them.
-    pub const ALL: [Exposure; 4] =
-        [Exposure::Always, Exposure::OnDemand, Exposure::Explicit, Exposure::Hidden];
+    pub const ALL: [Exposure; 4] = [
+        Exposure::Always,
+        Exposure::OnDemand,
+        Exposure::Explicit,
+        Exposure::Hidden,
+    ];
 
     /// Three-letter tag for narrow columns: `alw`, `dem`, `exp`, `hid`.
     pub fn tag(self) -> &'static str {
@@ -104,7 +108,12 @@ impl ExposureMap {
     pub fn from_corpus(corpus: &Corpus) -> Self {
         let mut map = Self::new();
         for (i, n) in corpus.nodes.iter().enumerate() {
-            if let Some(e) = n.meta.get("exposure").and_then(|v| v.as_str()).and_then(Exposure::parse) {
+            if let Some(e) = n
+                .meta
+                .get("exposure")
+                .and_then(|v| v.as_str())
+                .and_then(Exposure::parse)
+            {
                 map.set.insert(NodeId(i as u32), e);
             }
         }
@@ -162,7 +171,11 @@ impl ExposureMap {
             .filter(|(id, e)| **e == Exposure::Always && id.ix() < corpus.len())
             .map(|(id, _)| *id)
             .collect();
-        tops.retain(|id| !corpus.ancestors(*id).any(|a| self.set.get(&a) == Some(&Exposure::Always)));
+        tops.retain(|id| {
+            !corpus
+                .ancestors(*id)
+                .any(|a| self.set.get(&a) == Some(&Exposure::Always))
+        });
         tops.sort_by_cached_key(|id| document_position(corpus, *id));
         let mut out: Vec<NodeId> = Vec::new();
         for top in tops {
@@ -170,7 +183,11 @@ impl ExposureMap {
                 let n = corpus.node(id);
                 // A file without headings (LICENSE.txt, a script) is a unit of its own.
                 let unit = n.kind.is_text_unit()
-                    || (n.span.is_some() && !n.children.iter().any(|c| corpus.node(*c).kind.is_text_unit()));
+                    || (n.span.is_some()
+                        && !n
+                            .children
+                            .iter()
+                            .any(|c| corpus.node(*c).kind.is_text_unit()));
                 if !unit || corpus.is_copy(id) || self.level(corpus, id) != Exposure::Always {
                     continue;
                 }
@@ -189,7 +206,9 @@ impl ExposureMap {
     /// hidden.
     pub fn visible_text<'c>(&self, corpus: &'c Corpus, id: NodeId) -> Cow<'c, str> {
         let text = corpus.text(id);
-        let Some(span) = corpus.node(id).span else { return Cow::Borrowed(text) };
+        let Some(span) = corpus.node(id).span else {
+            return Cow::Borrowed(text);
+        };
         if !self.set.values().any(|e| *e == Exposure::Hidden) {
             return Cow::Borrowed(text);
         }
@@ -229,11 +248,22 @@ fn document_position(corpus: &Corpus, id: NodeId) -> Vec<usize> {
     path.reverse();
     let mut pos = Vec::with_capacity(path.len());
     if let Some(root) = path.first() {
-        pos.push(corpus.roots.iter().position(|r| r == root).unwrap_or(usize::MAX));
+        pos.push(
+            corpus
+                .roots
+                .iter()
+                .position(|r| r == root)
+                .unwrap_or(usize::MAX),
+        );
     }
     for pair in path.windows(2) {
         let siblings = &corpus.node(pair[0]).children;
-        pos.push(siblings.iter().position(|c| *c == pair[1]).unwrap_or(usize::MAX));
+        pos.push(
+            siblings
+                .iter()
+                .position(|c| *c == pair[1])
+                .unwrap_or(usize::MAX),
+        );
     }
     pos
 }

@@ -15,14 +15,21 @@ pub fn parse_budget(s: &str) -> Result<Option<u64>, String> {
         Some((i, 'g')) => (&t[..i], 1e9),
         _ => (t.as_str(), 1.0),
     };
-    let bad = || format!("not a token budget: {:?} (e.g. 12000, 12k, 0 for none)", s.trim());
+    let bad = || {
+        format!(
+            "not a token budget: {:?} (e.g. 12000, 12k, 0 for none)",
+            s.trim()
+        )
+    };
     match num.parse::<f64>() {
         Ok(0.0) => Ok(None),
         Ok(v) if v.is_finite() && v * mult >= 1e15 => {
             Err(format!("a budget is at most 10¹⁵ tokens: {:?}", s.trim()))
         }
         Ok(v) if v.is_finite() && v * mult >= 1.0 => Ok(Some((v * mult).round() as u64)),
-        Ok(v) if v.is_finite() && v > 0.0 => Err(format!("a budget is at least 1 token: {:?}", s.trim())),
+        Ok(v) if v.is_finite() && v > 0.0 => {
+            Err(format!("a budget is at least 1 token: {:?}", s.trim()))
+        }
         _ => Err(bad()),
     }
 }
@@ -64,7 +71,8 @@ pub fn parse_vars(s: &str) -> Result<std::collections::BTreeMap<String, String>,
     for item in items {
         let ok = item.split_once('=').filter(|(k, _)| {
             let mut cs = k.chars();
-            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            cs.next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
         });
         match ok {
@@ -103,8 +111,15 @@ mod tests {
         assert_eq!(parse_budget("0"), Ok(None));
         assert_eq!(parse_budget("0k"), Ok(None));
         assert_eq!(parse_budget("1g"), Ok(Some(1_000_000_000)));
-        assert_eq!(parse_budget("0.4").unwrap_err(), "a budget is at least 1 token: \"0.4\"");
-        assert!(parse_budget("99999999999999999999").unwrap_err().starts_with("a budget is at most"));
+        assert_eq!(
+            parse_budget("0.4").unwrap_err(),
+            "a budget is at least 1 token: \"0.4\""
+        );
+        assert!(
+            parse_budget("99999999999999999999")
+                .unwrap_err()
+                .starts_with("a budget is at most")
+        );
         assert_eq!(parse_budget("off"), Ok(None));
         assert!(parse_budget("twelve").unwrap_err().contains("twelve"));
         assert!(parse_budget("-5").is_err());

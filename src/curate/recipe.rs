@@ -99,9 +99,16 @@ impl Applied {
     /// One warning line per changed or missing id: `changed since the recipe was saved: <id>`
     /// / `missing (no node with this id): <id>`.
     pub fn warnings(&self) -> Vec<String> {
-        let mut out: Vec<String> =
-            self.changed.iter().map(|i| format!("changed since the recipe was saved: {i}")).collect();
-        out.extend(self.missing.iter().map(|i| format!("missing (no node with this id): {i}")));
+        let mut out: Vec<String> = self
+            .changed
+            .iter()
+            .map(|i| format!("changed since the recipe was saved: {i}"))
+            .collect();
+        out.extend(
+            self.missing
+                .iter()
+                .map(|i| format!("missing (no node with this id): {i}")),
+        );
         out
     }
 }
@@ -129,10 +136,13 @@ pub fn node_hash(corpus: &Corpus, id: NodeId) -> String {
             h.update([0]);
         }
     }
-    h.finalize().iter().take(8).fold(String::with_capacity(16), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
+    h.finalize()
+        .iter()
+        .take(8)
+        .fold(String::with_capacity(16), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
 }
 
 /// Whether `name` can name a recipe file: 1–64 chars of ASCII letters, digits, `-`, `_`,
@@ -143,19 +153,29 @@ pub fn valid_name(name: &str) -> bool {
         && name.len() <= 64
         && !name.starts_with('.')
         && !name.to_ascii_lowercase().ends_with(".json")
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 impl Recipe {
     /// A recipe of the current state: the selection's members and the exposure levels set
     /// in `exposure` (all of them, including those from node metadata), with their hashes.
-    pub fn capture(name: &str, corpus: &Corpus, selection: &Selection, exposure: &ExposureMap) -> Recipe {
+    pub fn capture(
+        name: &str,
+        corpus: &Corpus,
+        selection: &Selection,
+        exposure: &ExposureMap,
+    ) -> Recipe {
         Recipe {
             schema: SCHEMA,
             name: name.to_string(),
             selected: selection
                 .members()
-                .map(|id| RecipeNode { id: corpus.node(id).id.clone(), hash: node_hash(corpus, id) })
+                .map(|id| RecipeNode {
+                    id: corpus.node(id).id.clone(),
+                    hash: node_hash(corpus, id),
+                })
                 .collect(),
             exposure: exposure
                 .entries()
@@ -186,7 +206,10 @@ impl Recipe {
     /// `ExposureMap::from_corpus`, and report changed and missing ids (each id once).
     /// An unknown level name is reported as missing with its id and level.
     pub fn apply(&self, corpus: &Corpus) -> Applied {
-        let mut a = Applied { exposure: ExposureMap::from_corpus(corpus), ..Applied::default() };
+        let mut a = Applied {
+            exposure: ExposureMap::from_corpus(corpus),
+            ..Applied::default()
+        };
         let note = |a: &mut Applied, id: &str, st: NodeState| {
             let list = match st {
                 NodeState::Same => return,
@@ -212,7 +235,11 @@ impl Recipe {
                     note(&mut a, &e.id, st);
                 }
                 (Some(_), None) => {
-                    note(&mut a, &format!("{} (unknown level {:?})", e.id, e.level), NodeState::Missing);
+                    note(
+                        &mut a,
+                        &format!("{} (unknown level {:?})", e.id, e.level),
+                        NodeState::Missing,
+                    );
                 }
                 (None, _) => note(&mut a, &e.id, st),
             }
@@ -239,7 +266,10 @@ impl Recipe {
             return Err(Error::Parse {
                 path: path.to_path_buf(),
                 line: None,
-                message: format!("recipe schema {} is newer than this skillnav ({SCHEMA})", r.schema),
+                message: format!(
+                    "recipe schema {} is newer than this skillnav ({SCHEMA})",
+                    r.schema
+                ),
             });
         }
         Ok(r)
@@ -254,10 +284,14 @@ impl Recipe {
     /// Write to `path` atomically (a temp file in the same folder, then rename), creating
     /// the folder.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-        std::io::Write::write_all(&mut tmp, self.to_json().as_bytes()).map_err(|e| Error::io(path, e))?;
+        std::io::Write::write_all(&mut tmp, self.to_json().as_bytes())
+            .map_err(|e| Error::io(path, e))?;
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
         Ok(())
     }
@@ -313,10 +347,17 @@ impl Store {
     /// Names of the saved recipes (file stems of `*.json` with a valid name), sorted. A
     /// missing folder lists nothing.
     pub fn list(&self) -> Vec<String> {
-        let Ok(rd) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
         let mut names: Vec<String> = rd
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_string))
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".json"))
+                    .map(str::to_string)
+            })
             .filter(|n| valid_name(n))
             .collect();
         names.sort();

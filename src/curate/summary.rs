@@ -26,7 +26,10 @@ pub fn summary_of(summary: &str, body: &str) -> String {
     } else if let Some(d) = described.as_deref() {
         d
     } else {
-        body.split("\n\n").map(str::trim).find(|p| !p.is_empty() && !p.starts_with('#')).unwrap_or("")
+        body.split("\n\n")
+            .map(str::trim)
+            .find(|p| !p.is_empty() && !p.starts_with('#'))
+            .unwrap_or("")
     };
     let flat = src.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= SUMMARY_CHARS {

@@ -36,7 +36,10 @@ pub fn brief_tokens(
         .into_iter()
         .filter(|(n, e)| {
             *e == Exposure::Hidden
-                && corpus.node(*n).parent.is_none_or(|p| exposure.level(corpus, p) != Exposure::Hidden)
+                && corpus
+                    .node(*n)
+                    .parent
+                    .is_none_or(|p| exposure.level(corpus, p) != Exposure::Hidden)
         })
         .map(|(n, _)| n)
         .collect();
@@ -59,7 +62,11 @@ pub fn brief_tokens(
 
 /// The units a brief of the current state is made of: the selection's, else the units of
 /// `current` alone (empty when nothing is selected and there is no current node).
-pub fn selected_units(corpus: &Corpus, selection: &Selection, current: Option<NodeId>) -> Vec<NodeId> {
+pub fn selected_units(
+    corpus: &Corpus,
+    selection: &Selection,
+    current: Option<NodeId>,
+) -> Vec<NodeId> {
     if selection.is_empty() {
         let Some(id) = current else { return Vec::new() };
         let mut one = Selection::new();

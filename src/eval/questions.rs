@@ -68,7 +68,10 @@ impl Gold {
     pub fn resolve(&self, corpus: &Corpus) -> Vec<NodeId> {
         let all = corpus.all_preorder();
         match self {
-            Gold::Id(id) => all.into_iter().filter(|n| corpus.node(*n).id == *id).collect(),
+            Gold::Id(id) => all
+                .into_iter()
+                .filter(|n| corpus.node(*n).id == *id)
+                .collect(),
             Gold::Section { path, heading } => {
                 let suffix = format!("/{path}");
                 let heading = heading.trim();
@@ -145,7 +148,13 @@ mod tests {
         .unwrap();
         assert_eq!(
             s.questions[0].gold,
-            [Gold::Id("r/x.md#y".into()), Gold::Section { path: "x.md".into(), heading: "Y".into() }]
+            [
+                Gold::Id("r/x.md#y".into()),
+                Gold::Section {
+                    path: "x.md".into(),
+                    heading: "Y".into()
+                }
+            ]
         );
         assert_eq!(s.paths_of(&s.questions[0]), ["d".to_string()]);
     }

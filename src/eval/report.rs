@@ -29,9 +29,16 @@ impl Figures {
         let all: Vec<&Outcome> = outcomes.collect();
         let n = all.len();
         let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
-        let within = |d: usize| all.iter().filter(|o| o.rank.is_some_and(|r| r <= d)).count();
-        let rr: f64 =
-            all.iter().filter_map(|o| o.rank.filter(|r| *r <= RANK_DEPTH)).map(|r| 1.0 / r as f64).sum();
+        let within = |d: usize| {
+            all.iter()
+                .filter(|o| o.rank.is_some_and(|r| r <= d))
+                .count()
+        };
+        let rr: f64 = all
+            .iter()
+            .filter_map(|o| o.rank.filter(|r| *r <= RANK_DEPTH))
+            .map(|r| 1.0 / r as f64)
+            .sum();
         let mut sizes: Vec<u64> = all.iter().map(|o| o.brief_tokens).collect();
         sizes.sort_unstable();
         Figures {
@@ -69,7 +76,13 @@ impl Report {
             .filter(|k| outcomes.iter().any(|o| o.kind == *k))
             .map(|k| (k, Figures::of(outcomes.iter().filter(|o| o.kind == k))))
             .collect();
-        Report { max_tokens, encoding: encoding.to_string(), overall, by_kind, outcomes }
+        Report {
+            max_tokens,
+            encoding: encoding.to_string(),
+            overall,
+            by_kind,
+            outcomes,
+        }
     }
 }
 
@@ -100,13 +113,23 @@ mod tests {
         ];
         let f = Figures::of(all.iter());
         assert_eq!(f.questions, 4);
-        assert_eq!((f.recall_at_1, f.recall_at_5, f.brief_containment), (0.25, 0.75, 0.5));
+        assert_eq!(
+            (f.recall_at_1, f.recall_at_5, f.brief_containment),
+            (0.25, 0.75, 0.5)
+        );
         assert!((f.mrr_at_10 - (1.0 + 0.25 + 0.5) / 4.0).abs() < 1e-12);
         assert_eq!(f.median_brief_tokens, 100);
         let r = Report::new(all.to_vec(), 8000, "o200k_base");
         assert_eq!(
-            r.by_kind.iter().map(|(k, f)| (*k, f.questions)).collect::<Vec<_>>(),
-            [(Kind::Verbatim, 2), (Kind::Paraphrase, 1), (Kind::Identifier, 1)]
+            r.by_kind
+                .iter()
+                .map(|(k, f)| (*k, f.questions))
+                .collect::<Vec<_>>(),
+            [
+                (Kind::Verbatim, 2),
+                (Kind::Paraphrase, 1),
+                (Kind::Identifier, 1)
+            ]
         );
     }
 }

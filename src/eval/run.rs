@@ -56,15 +56,27 @@ pub fn evaluate(
     questions: &[&Question],
     opts: &EvalOptions,
 ) -> Vec<Outcome> {
-    questions.iter().map(|q| one(corpus, index, fuzzy, q, opts)).collect()
+    questions
+        .iter()
+        .map(|q| one(corpus, index, fuzzy, q, opts))
+        .collect()
 }
 
-fn one(corpus: &Corpus, index: &Index, fuzzy: &FuzzyIndex, q: &Question, opts: &EvalOptions) -> Outcome {
+fn one(
+    corpus: &Corpus,
+    index: &Index,
+    fuzzy: &FuzzyIndex,
+    q: &Question,
+    opts: &EvalOptions,
+) -> Outcome {
     let mut gold: Vec<NodeId> = q.gold.iter().flat_map(|g| g.resolve(corpus)).collect();
     let unresolved = gold.is_empty();
     // A gold section whose text is identical to an earlier one is folded into that one's
     // hit: the hit counts as the gold section.
-    let wide = SearchOptions { top_k: COPY_DEPTH, prefix: false };
+    let wide = SearchOptions {
+        top_k: COPY_DEPTH,
+        prefix: false,
+    };
     let (all, _) = search_all(corpus, Some(index), Some(fuzzy), &q.query, &wide);
     for h in &all.hits {
         if h.copies.iter().any(|c| gold.contains(c)) && !gold.contains(&h.node) {
@@ -72,7 +84,10 @@ fn one(corpus: &Corpus, index: &Index, fuzzy: &FuzzyIndex, q: &Question, opts: &
         }
     }
     let hits = &all.hits[..all.hits.len().min(RANK_DEPTH)];
-    let rank = hits.iter().position(|h| gold.contains(&h.node)).map(|i| i + 1);
+    let rank = hits
+        .iter()
+        .position(|h| gold.contains(&h.node))
+        .map(|i| i + 1);
     // The brief `skillnav brief --query Q --max-tokens N` builds: ranked sections until full.
     let req = BriefRequest {
         max_tokens: Some(opts.max_tokens),
@@ -87,7 +102,11 @@ fn one(corpus: &Corpus, index: &Index, fuzzy: &FuzzyIndex, q: &Question, opts: &
         rank,
         in_brief: b.included.iter().any(|n| gold.contains(n)),
         brief_tokens: b.tokens,
-        top: hits.iter().take(3).map(|h| corpus.node(h.node).id.clone()).collect(),
+        top: hits
+            .iter()
+            .take(3)
+            .map(|h| corpus.node(h.node).id.clone())
+            .collect(),
         unresolved,
     }
 }

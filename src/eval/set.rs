@@ -40,5 +40,9 @@ pub fn evaluate_set<E>(
         }
     }
     let all = outcomes.into_iter().flatten().collect();
-    Ok(Report::new(all, opts.max_tokens, opts.counter.encoding().as_str()))
+    Ok(Report::new(
+        all,
+        opts.max_tokens,
+        opts.counter.encoding().as_str(),
+    ))
 }

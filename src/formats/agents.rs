@@ -7,7 +7,14 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// The agents `--agent` names.
-pub const AGENT_NAMES: [&str; 6] = ["claude-code", "cursor", "codex", "gemini", "copilot", "opencode"];
+pub const AGENT_NAMES: [&str; 6] = [
+    "claude-code",
+    "cursor",
+    "codex",
+    "gemini",
+    "copilot",
+    "opencode",
+];
 
 /// Where a skill folder lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,18 +65,78 @@ pub const FOLDERS: [AgentFolder; 14] = [
         rel: ".claude/skills",
         read_by: CLAUDE_READERS,
     },
-    AgentFolder { owner: "agents", scope: Scope::Project, rel: ".agents/skills", read_by: AGENTS_READERS },
-    AgentFolder { owner: "cursor", scope: Scope::Project, rel: ".cursor/skills", read_by: &["cursor"] },
-    AgentFolder { owner: "gemini", scope: Scope::Project, rel: ".gemini/skills", read_by: &["gemini"] },
-    AgentFolder { owner: "copilot", scope: Scope::Project, rel: ".github/skills", read_by: &["copilot"] },
-    AgentFolder { owner: "opencode", scope: Scope::Project, rel: ".opencode/skills", read_by: &["opencode"] },
-    AgentFolder { owner: "claude-code", scope: Scope::User, rel: ".claude/skills", read_by: CLAUDE_READERS },
-    AgentFolder { owner: "agents", scope: Scope::User, rel: ".agents/skills", read_by: AGENTS_READERS },
-    AgentFolder { owner: "agents", scope: Scope::User, rel: ".config/agents/skills", read_by: &[] },
-    AgentFolder { owner: "cursor", scope: Scope::User, rel: ".cursor/skills", read_by: &["cursor"] },
-    AgentFolder { owner: "codex", scope: Scope::User, rel: ".codex/skills", read_by: &["codex", "cursor"] },
-    AgentFolder { owner: "gemini", scope: Scope::User, rel: ".gemini/skills", read_by: &["gemini"] },
-    AgentFolder { owner: "copilot", scope: Scope::User, rel: ".copilot/skills", read_by: &["copilot"] },
+    AgentFolder {
+        owner: "agents",
+        scope: Scope::Project,
+        rel: ".agents/skills",
+        read_by: AGENTS_READERS,
+    },
+    AgentFolder {
+        owner: "cursor",
+        scope: Scope::Project,
+        rel: ".cursor/skills",
+        read_by: &["cursor"],
+    },
+    AgentFolder {
+        owner: "gemini",
+        scope: Scope::Project,
+        rel: ".gemini/skills",
+        read_by: &["gemini"],
+    },
+    AgentFolder {
+        owner: "copilot",
+        scope: Scope::Project,
+        rel: ".github/skills",
+        read_by: &["copilot"],
+    },
+    AgentFolder {
+        owner: "opencode",
+        scope: Scope::Project,
+        rel: ".opencode/skills",
+        read_by: &["opencode"],
+    },
+    AgentFolder {
+        owner: "claude-code",
+        scope: Scope::User,
+        rel: ".claude/skills",
+        read_by: CLAUDE_READERS,
+    },
+    AgentFolder {
+        owner: "agents",
+        scope: Scope::User,
+        rel: ".agents/skills",
+        read_by: AGENTS_READERS,
+    },
+    AgentFolder {
+        owner: "agents",
+        scope: Scope::User,
+        rel: ".config/agents/skills",
+        read_by: &[],
+    },
+    AgentFolder {
+        owner: "cursor",
+        scope: Scope::User,
+        rel: ".cursor/skills",
+        read_by: &["cursor"],
+    },
+    AgentFolder {
+        owner: "codex",
+        scope: Scope::User,
+        rel: ".codex/skills",
+        read_by: &["codex", "cursor"],
+    },
+    AgentFolder {
+        owner: "gemini",
+        scope: Scope::User,
+        rel: ".gemini/skills",
+        read_by: &["gemini"],
+    },
+    AgentFolder {
+        owner: "copilot",
+        scope: Scope::User,
+        rel: ".copilot/skills",
+        read_by: &["copilot"],
+    },
     AgentFolder {
         owner: "opencode",
         scope: Scope::User,
@@ -181,7 +248,9 @@ pub fn nested_claude(cwd: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![(cwd.to_path_buf(), 0usize)];
     while let Some((dir, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut subs: Vec<PathBuf> = rd
             .filter_map(Result::ok)
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
@@ -215,12 +284,15 @@ pub fn claude_plugins(home: &Path) -> Vec<(String, PathBuf)> {
     let read = |p: PathBuf| -> Option<serde_json::Value> {
         serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
     };
-    let (Some(settings), Some(installed)) =
-        (read(home.join(".claude/settings.json")), read(home.join(".claude/plugins/installed_plugins.json")))
-    else {
+    let (Some(settings), Some(installed)) = (
+        read(home.join(".claude/settings.json")),
+        read(home.join(".claude/plugins/installed_plugins.json")),
+    ) else {
         return Vec::new();
     };
-    let Some(enabled) = settings.get("enabledPlugins").and_then(|v| v.as_object()) else { return Vec::new() };
+    let Some(enabled) = settings.get("enabledPlugins").and_then(|v| v.as_object()) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for (key, on) in enabled {
         if on.as_bool() != Some(true) {
@@ -231,8 +303,17 @@ pub fn claude_plugins(home: &Path) -> Vec<(String, PathBuf)> {
             Some(serde_json::Value::Array(a)) => a.first(),
             other => other,
         };
-        let Some(path) = entry.and_then(|e| e.get("installPath")).and_then(|p| p.as_str()) else { continue };
-        let name = key.split('@').next().unwrap_or(key).replace(['#', '/'], "-");
+        let Some(path) = entry
+            .and_then(|e| e.get("installPath"))
+            .and_then(|p| p.as_str())
+        else {
+            continue;
+        };
+        let name = key
+            .split('@')
+            .next()
+            .unwrap_or(key)
+            .replace(['#', '/'], "-");
         out.push((name, PathBuf::from(path).join("skills")));
     }
     out.sort();
@@ -255,7 +336,9 @@ pub fn namespace_plugins(corpus: &mut crate::model::Corpus) {
         let name = base.strip_suffix("-plugin").unwrap_or(&base).to_string();
         for n in corpus.preorder(root) {
             let node = corpus.node_mut(n);
-            if node.kind == crate::model::NodeKind::Skill && !node.title.starts_with(&format!("{name}:")) {
+            if node.kind == crate::model::NodeKind::Skill
+                && !node.title.starts_with(&format!("{name}:"))
+            {
                 node.title = format!("{name}:{}", node.title);
             }
         }
@@ -267,17 +350,23 @@ pub fn namespace_plugins(corpus: &mut crate::model::Corpus) {
 /// name both hold); each entry's `source` (`owner/repo`), else its `sourceUrl`.
 pub fn lock_sources(cwd: &Path, home: Option<&Path>) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
-    let files =
-        std::iter::once(cwd.join("skills-lock.json")).chain(home.map(|h| h.join(".agents/.skill-lock.json")));
+    let files = std::iter::once(cwd.join("skills-lock.json"))
+        .chain(home.map(|h| h.join(".agents/.skill-lock.json")));
     for f in files {
-        let Some(v) =
-            std::fs::read_to_string(&f).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        let Some(v) = std::fs::read_to_string(&f)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         else {
             continue;
         };
-        let Some(skills) = v.get("skills").and_then(|s| s.as_object()) else { continue };
+        let Some(skills) = v.get("skills").and_then(|s| s.as_object()) else {
+            continue;
+        };
         for (name, e) in skills {
-            let src = e.get("source").or_else(|| e.get("sourceUrl")).and_then(|s| s.as_str());
+            let src = e
+                .get("source")
+                .or_else(|| e.get("sourceUrl"))
+                .and_then(|s| s.as_str());
             if let Some(src) = src {
                 out.entry(name.clone()).or_insert_with(|| src.to_string());
             }
@@ -300,7 +389,8 @@ pub fn mark_provenance(
             continue;
         }
         if let Some(src) = sources.get(&node.title) {
-            node.meta.insert("installed_from".into(), src.clone().into());
+            node.meta
+                .insert("installed_from".into(), src.clone().into());
         }
     }
 }

@@ -69,7 +69,11 @@ fn s(v: Option<&Json>) -> Option<String> {
 
 fn str_list(v: Option<&Json>) -> Vec<String> {
     v.and_then(Json::as_array)
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -82,8 +86,8 @@ pub fn section_id(title: &str) -> String {
 /// or a top level that is not an object; everything else missing is empty, oddities are
 /// [`Catalog::warnings`]. A section without `id` gets [`section_id`] of its title.
 pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
-    let v: Json =
-        serde_json::from_str(text).map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
+    let v: Json = serde_json::from_str(text)
+        .map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
     let top = v.as_object().ok_or("catalog is not a JSON object")?;
     let mut c = Catalog::default();
     if let Some(m) = top.get("metadata").and_then(Json::as_object) {
@@ -92,15 +96,22 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
         c.generated = s(m.get("generated"));
         c.total_sections = m.get("total_sections").and_then(Json::as_u64);
         if let Some(vs) = m.get("variants").and_then(Json::as_object) {
-            c.variants =
-                vs.iter().filter_map(|(k, v)| v.as_str().map(|f| (k.clone(), f.to_string()))).collect();
+            c.variants = vs
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|f| (k.clone(), f.to_string())))
+                .collect();
         }
     }
-    for (i, e) in
-        top.get("sections").and_then(Json::as_array).map_or(&[][..], Vec::as_slice).iter().enumerate()
+    for (i, e) in top
+        .get("sections")
+        .and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .enumerate()
     {
         let Some(title) = e.get("title").and_then(Json::as_str) else {
-            c.warnings.push(format!("sections[{i}] has no string title; skipped"));
+            c.warnings
+                .push(format!("sections[{i}] has no string title; skipped"));
             continue;
         };
         c.sections.push(CatalogSection {
@@ -114,13 +125,18 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
         });
     }
     if let Some(idx) = top.get("search_index").and_then(Json::as_object) {
-        c.search_index = idx.iter().map(|(k, v)| (k.clone(), str_list(Some(v)))).collect();
+        c.search_index = idx
+            .iter()
+            .map(|(k, v)| (k.clone(), str_list(Some(v))))
+            .collect();
     }
     if let Some(t) = c.total_sections
         && t != c.sections.len() as u64
     {
-        c.warnings
-            .push(format!("metadata.total_sections is {t} but {} sections are listed", c.sections.len()));
+        c.warnings.push(format!(
+            "metadata.total_sections is {t} but {} sections are listed",
+            c.sections.len()
+        ));
     }
     let mut unknown: Vec<&str> = c
         .search_index
@@ -132,7 +148,10 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
     unknown.sort_unstable();
     unknown.dedup();
     if !unknown.is_empty() {
-        c.warnings.push(format!("search_index names unknown section ids: {}", unknown.join(", ")));
+        c.warnings.push(format!(
+            "search_index names unknown section ids: {}",
+            unknown.join(", ")
+        ));
     }
     Ok(c)
 }
@@ -140,7 +159,10 @@ pub fn parse_catalog(text: &str) -> std::result::Result<Catalog, String> {
 /// The catalog file of a skill folder, if any: `assets/catalog.json`, else
 /// `references/catalog.json` (the design doc shows both).
 pub fn find_catalog(skill_dir: &Path) -> Option<PathBuf> {
-    ["assets", "references"].iter().map(|d| skill_dir.join(d).join("catalog.json")).find(|p| p.is_file())
+    ["assets", "references"]
+        .iter()
+        .map(|d| skill_dir.join(d).join("catalog.json"))
+        .find(|p| p.is_file())
 }
 
 /// Whether a file met by the walk (`name` lower-case) is a catalog: named `catalog.json`
@@ -150,7 +172,12 @@ pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
 }
 
 /// [`load`] as a format-table loader.
-pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+pub(crate) fn load_walk_file(
+    ld: &mut Loader<'_>,
+    parent: NodeId,
+    path: &Path,
+    rel: &str,
+) -> NodeId {
     load(&mut ld.corpus, parent, path, rel)
 }
 
@@ -176,13 +203,22 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeI
     let li = LineIndex::new(&text);
     {
         let n = corpus.node_mut(f);
-        n.summary = format!("catalog: {} sections, {} topics", cat.sections.len(), cat.search_index.len());
+        n.summary = format!(
+            "catalog: {} sections, {} topics",
+            cat.sections.len(),
+            cat.search_index.len()
+        );
         if let Some(fw) = &cat.framework {
             n.meta.insert("framework".into(), fw.clone().into());
         }
         n.meta.insert(
             "variants".into(),
-            Json::Object(cat.variants.iter().map(|(k, v)| (k.clone(), Json::String(v.clone()))).collect()),
+            Json::Object(
+                cat.variants
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Json::String(v.clone())))
+                    .collect(),
+            ),
         );
         for w in &cat.warnings {
             n.warnings.push(Warning::at(w.clone(), rel, None));
@@ -200,7 +236,8 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeI
         g.meta.insert("size_bytes".into(), sec.size_bytes.into());
         g.meta.insert("variants".into(), json!(sec.variants));
         g.meta.insert("topics".into(), json!(sec.topics));
-        g.meta.insert("h1_marker".into(), sec.h1_marker.clone().into());
+        g.meta
+            .insert("h1_marker".into(), sec.h1_marker.clone().into());
         if let Some(c) = &sec.complexity {
             g.meta.insert("complexity".into(), c.clone().into());
         }
@@ -228,7 +265,10 @@ pub fn topics(catalog: &Catalog) -> Vec<TopicGroup> {
     let mut names: Vec<String> = catalog.sections.iter().map(level).collect();
     names.sort_by_key(|n| {
         (
-            ["beginner", "intermediate", "advanced", "general"].iter().position(|k| k == n).unwrap_or(4),
+            ["beginner", "intermediate", "advanced", "general"]
+                .iter()
+                .position(|k| k == n)
+                .unwrap_or(4),
             n.clone(),
         )
     });
@@ -236,10 +276,18 @@ pub fn topics(catalog: &Catalog) -> Vec<TopicGroup> {
     names
         .into_iter()
         .map(|c| {
-            let sections: Vec<CatalogSection> =
-                catalog.sections.iter().filter(|s| level(s) == c).cloned().collect();
+            let sections: Vec<CatalogSection> = catalog
+                .sections
+                .iter()
+                .filter(|s| level(s) == c)
+                .cloned()
+                .collect();
             let size_bytes = sections.iter().map(|s| s.size_bytes).sum();
-            TopicGroup { complexity: c, sections, size_bytes }
+            TopicGroup {
+                complexity: c,
+                sections,
+                size_bytes,
+            }
         })
         .collect()
 }
@@ -315,7 +363,13 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
     };
     let titles_of = |t: &Option<String>| -> Vec<String> {
         t.as_deref()
-            .map(|t| split_full(t).parts.into_iter().map(|(h, _)| h.title).collect())
+            .map(|t| {
+                split_full(t)
+                    .parts
+                    .into_iter()
+                    .map(|(h, _)| h.title)
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let (quick_titles, complete_titles) = (titles_of(&quick), titles_of(&complete));
@@ -350,9 +404,11 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
     }
     let (framework, version) = skill_identity(skill_dir);
     let mut vmap = serde_json::Map::new();
-    for (present, v) in
-        [(quick.is_some(), "quick"), (standard_present, "standard"), (complete.is_some(), "complete")]
-    {
+    for (present, v) in [
+        (quick.is_some(), "quick"),
+        (standard_present, "standard"),
+        (complete.is_some(), "complete"),
+    ] {
         if present {
             vmap.insert(v.into(), variant_file(v).into());
         }
@@ -382,7 +438,11 @@ fn skill_identity(dir: &Path) -> (String, String) {
         .iter()
         .find_map(|n| std::fs::read_to_string(dir.join(n)).ok())
         .and_then(|t| crate::frontmatter::parse(&t));
-    let name = fm.as_ref().and_then(|f| f.name()).filter(|n| !n.trim().is_empty()).unwrap_or(folder);
+    let name = fm
+        .as_ref()
+        .and_then(|f| f.name())
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or(folder);
     let version = fm
         .as_ref()
         .and_then(|f| f.get("version").map(|e| e.value.as_text()))
@@ -393,7 +453,9 @@ fn skill_identity(dir: &Path) -> (String, String) {
 
 /// Current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn now_iso8601() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     iso8601(secs)
 }
 
@@ -509,7 +571,11 @@ pub fn show_section(
         .map(|n| corpus.node(n).title.clone());
     let find_part = |v: Variant| -> Result<ShownSection> {
         let file = variant_node(corpus, skill, v).ok_or_else(|| {
-            Error::Usage(format!("no {} variant ({}) here", v.as_str(), variant_file(v.as_str())))
+            Error::Usage(format!(
+                "no {} variant ({}) here",
+                v.as_str(),
+                variant_file(v.as_str())
+            ))
         })?;
         let nodes: Vec<NodeId> = match v {
             Variant::Standard => {
@@ -543,8 +609,17 @@ pub fn show_section(
                 variant_file(v.as_str())
             )));
         }
-        let bytes = nodes.iter().filter_map(|n| corpus.node(*n).span).map(|s| (s.end - s.start) as u64).sum();
-        Ok(ShownSection { variant: v, file, nodes, bytes })
+        let bytes = nodes
+            .iter()
+            .filter_map(|n| corpus.node(*n).span)
+            .map(|s| (s.end - s.start) as u64)
+            .sum();
+        Ok(ShownSection {
+            variant: v,
+            file,
+            nodes,
+            bytes,
+        })
     };
     match variant {
         Variant::Auto => match find_part(Variant::Complete) {

@@ -18,7 +18,13 @@ use crate::frontmatter::{self, Value};
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
 
 /// The statuses git-adr accepts, lower-case as required in frontmatter (docs/FORMATS.md §4).
-pub const STATUSES: [&str; 5] = ["proposed", "accepted", "deprecated", "superseded", "rejected"];
+pub const STATUSES: [&str; 5] = [
+    "proposed",
+    "accepted",
+    "deprecated",
+    "superseded",
+    "rejected",
+];
 
 /// One ADR's frontmatter fields.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -50,7 +56,9 @@ pub struct AdrRecord {
 impl AdrRecord {
     /// The effective status: `status` lower-cased, `proposed` when absent (git-adr's default).
     pub fn effective_status(&self) -> String {
-        self.status.as_deref().map_or_else(|| "proposed".into(), str::to_lowercase)
+        self.status
+            .as_deref()
+            .map_or_else(|| "proposed".into(), str::to_lowercase)
     }
 }
 
@@ -58,7 +66,11 @@ fn list_of(v: &Value) -> Vec<String> {
     match v {
         Value::List(l) => l.clone(),
         Value::Str(s) if s.trim().is_empty() => Vec::new(),
-        Value::Str(s) => s.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect(),
+        Value::Str(s) => s
+            .split(',')
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
         Value::Map(_) => Vec::new(),
     }
 }
@@ -74,7 +86,11 @@ pub fn parse_adr(text: &str) -> AdrRecord {
     };
     r.body_start = fm.block.end;
     r.warnings.extend(fm.warnings.iter().cloned());
-    let text_of = |k: &str| fm.get(k).map(|e| e.value.as_text()).filter(|s| !s.trim().is_empty());
+    let text_of = |k: &str| {
+        fm.get(k)
+            .map(|e| e.value.as_text())
+            .filter(|s| !s.trim().is_empty())
+    };
     r.id = text_of("id");
     r.title = text_of("title");
     r.status = text_of("status");
@@ -82,15 +98,28 @@ pub fn parse_adr(text: &str) -> AdrRecord {
     r.format = text_of("format");
     r.supersedes = text_of("supersedes");
     r.superseded_by = text_of("superseded_by");
-    r.tags = fm.get("tags").map(|e| list_of(&e.value)).unwrap_or_default();
-    const KNOWN: [&str; 8] =
-        ["id", "title", "status", "date", "format", "supersedes", "superseded_by", "tags"];
+    r.tags = fm
+        .get("tags")
+        .map(|e| list_of(&e.value))
+        .unwrap_or_default();
+    const KNOWN: [&str; 8] = [
+        "id",
+        "title",
+        "status",
+        "date",
+        "format",
+        "supersedes",
+        "superseded_by",
+        "tags",
+    ];
     for e in &fm.entries {
         if !KNOWN.contains(&e.key.as_str()) {
             let v = match &e.value {
-                Value::Map(m) => {
-                    m.iter().map(|(k, v)| format!("{k}: {}", v.as_text())).collect::<Vec<_>>().join(", ")
-                }
+                Value::Map(m) => m
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {}", v.as_text()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 other => other.as_text(),
             };
             r.other.push((e.key.clone(), v));
@@ -103,7 +132,10 @@ pub fn parse_adr(text: &str) -> AdrRecord {
     if let Some(s) = &r.status
         && !STATUSES.contains(&s.as_str())
     {
-        r.warnings.push((line("status"), format!("status '{s}' is not one of {}", STATUSES.join(", "))));
+        r.warnings.push((
+            line("status"),
+            format!("status '{s}' is not one of {}", STATUSES.join(", ")),
+        ));
     }
     r
 }
@@ -120,7 +152,9 @@ pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
     if dir.join("_index.json").is_file() {
         return true;
     }
-    let Ok(rd) = std::fs::read_dir(dir) else { return false };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return false;
+    };
     rd.filter_map(Result::ok).take(200).any(|e| {
         let name = e.file_name();
         if Path::new(&name).extension().is_none_or(|x| x != "md") {
@@ -136,7 +170,9 @@ pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
         if !is_file {
             return false;
         }
-        let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { return false };
+        let Some(stem) = p.file_stem().and_then(|s| s.to_str()).map(str::to_string) else {
+            return false;
+        };
         let head = if name == "README.md" {
             let bytes = readme.get(dir).unwrap_or_default();
             // Most READMEs have no frontmatter: decide before copying the head.
@@ -150,9 +186,10 @@ pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
         head.starts_with("---")
             && head.lines().any(|l| l.starts_with("title:"))
             && head.lines().any(|l| l.starts_with("status:"))
-            && head
-                .lines()
-                .any(|l| l.strip_prefix("id:").is_some_and(|v| v.trim().trim_matches(['\'', '"']) == stem))
+            && head.lines().any(|l| {
+                l.strip_prefix("id:")
+                    .is_some_and(|v| v.trim().trim_matches(['\'', '"']) == stem)
+            })
     })
 }
 
@@ -171,14 +208,18 @@ pub struct IndexEntry {
 /// messages for invalid JSON or another top-level shape; entries without `file` are
 /// skipped.
 pub fn parse_index(text: &str) -> Result<Vec<IndexEntry>, String> {
-    let v: Json =
-        serde_json::from_str(text).map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
+    let v: Json = serde_json::from_str(text)
+        .map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
     let arr = v.as_array().ok_or("_index.json is not a JSON array")?;
     Ok(arr
         .iter()
         .filter_map(|e| {
             let s = |k: &str| e.get(k).and_then(Json::as_str).map(str::to_string);
-            Some(IndexEntry { file: s("file")?, title: s("title"), status: s("status") })
+            Some(IndexEntry {
+                file: s("file")?,
+                title: s("title"),
+                status: s("status"),
+            })
         })
         .collect())
 }
@@ -196,7 +237,9 @@ pub fn parse_index(text: &str) -> Result<Vec<IndexEntry>, String> {
 /// Dispatch: call it for a folder where [`detect`] is true (before the generic markdown
 /// walker, which would otherwise treat the notes as plain markdown).
 pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) -> NodeId {
-    let title = dir.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
+    let title = dir
+        .file_name()
+        .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let folder = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::GitAdr, title, rel));
     load_into(corpus, folder, dir, rel);
     folder
@@ -261,7 +304,8 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
         }
         node.meta.insert("exposure".into(), "explicit".into());
         for (line, msg) in &rec.warnings {
-            node.warnings.push(Warning::at(msg.clone(), r.clone(), Some(*line)));
+            node.warnings
+                .push(Warning::at(msg.clone(), r.clone(), Some(*line)));
         }
         adrs.push((name.clone(), n));
     }
@@ -278,7 +322,8 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
                             None => Some(format!("_index.json lists {}, which is missing", e.file)),
                             Some((_, n)) => {
                                 let node = corpus.node(*n);
-                                let st = node.meta.get("status").and_then(Json::as_str).unwrap_or("");
+                                let st =
+                                    node.meta.get("status").and_then(Json::as_str).unwrap_or("");
                                 if e.status.as_deref().is_some_and(|s| s != st) {
                                     Some(format!(
                                         "{}: status '{}' in _index.json, '{st}' in the note",
@@ -298,11 +343,17 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
                             }
                         };
                         if let Some(m) = msg {
-                            corpus.node_mut(f).warnings.push(Warning::at(m, r.clone(), None));
+                            corpus
+                                .node_mut(f)
+                                .warnings
+                                .push(Warning::at(m, r.clone(), None));
                         }
                     }
                 }
-                Err(e) => corpus.node_mut(f).warnings.push(Warning::at(e, r.clone(), None)),
+                Err(e) => corpus
+                    .node_mut(f)
+                    .warnings
+                    .push(Warning::at(e, r.clone(), None)),
             }
         }
     }
@@ -310,9 +361,15 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let parts: Vec<String> = counts.iter().map(|(s, c)| format!("{c} {s}")).collect();
     let node = corpus.node_mut(folder);
-    node.summary = format!("{total} ADR{}: {}", if total == 1 { "" } else { "s" }, parts.join(", "));
-    node.meta
-        .insert("statuses".into(), Json::Object(counts.into_iter().map(|(s, c)| (s, c.into())).collect()));
+    node.summary = format!(
+        "{total} ADR{}: {}",
+        if total == 1 { "" } else { "s" },
+        parts.join(", ")
+    );
+    node.meta.insert(
+        "statuses".into(),
+        Json::Object(counts.into_iter().map(|(s, c)| (s, c.into())).collect()),
+    );
 }
 
 /// The `Adr` nodes below `under` whose effective status equals `status` (ASCII

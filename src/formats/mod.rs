@@ -83,10 +83,18 @@ pub use spec::{LoadOptions, RootSpec};
 /// is called every 32 files and once at the end.
 pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(usize)) -> Corpus {
     let real = std::fs::canonicalize(&spec.path).unwrap_or_else(|_| spec.path.clone());
-    let root_dir =
-        if real.is_dir() { real.clone() } else { real.parent().map_or(real.clone(), Path::to_path_buf) };
+    let root_dir = if real.is_dir() {
+        real.clone()
+    } else {
+        real.parent().map_or(real.clone(), Path::to_path_buf)
+    };
     let mut ld = Loader::new(opts, progress, root_dir, registry::FORMATS);
-    let root = ld.corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, spec.label.as_str(), ""));
+    let root = ld.corpus.add_root(Node::new(
+        NodeKind::Root,
+        Format::Markdown,
+        spec.label.as_str(),
+        "",
+    ));
     match std::fs::metadata(&real) {
         Err(e) => {
             let msg = format!("cannot open {}: {e}", spec.path.display());
@@ -99,8 +107,9 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
         }
         Ok(_) => {
             ld.visit(&real);
-            let name =
-                real.file_name().map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
+            let name = real
+                .file_name()
+                .map_or_else(|| spec.label.clone(), |n| n.to_string_lossy().into_owned());
             let fmt = match file_format(&name) {
                 Format::Markdown => Format::Markdown,
                 _ => Format::Text,

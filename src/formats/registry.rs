@@ -42,12 +42,20 @@ use crate::model::Format;
 
 /// A folder row.
 const fn folder(format: Format, detect: fn(&Path, &mut Readme) -> bool, load: LoadFn) -> FormatRow {
-    FormatRow { format, detect: Detect::Folder(detect), load }
+    FormatRow {
+        format,
+        detect: Detect::Folder(detect),
+        load,
+    }
 }
 
 /// A file row.
 const fn file(format: Format, detect: fn(&str, &Path) -> bool, load: LoadFn) -> FormatRow {
-    FormatRow { format, detect: Detect::File(detect), load }
+    FormatRow {
+        format,
+        detect: Detect::File(detect),
+        load,
+    }
 }
 
 /// Every format, in detection order (the first row whose rule holds wins).
@@ -58,14 +66,30 @@ const fn file(format: Format, detect: fn(&str, &Path) -> bool, load: LoadFn) -> 
 /// progressive-exposure doc tree. Files: the llms.txt family, `catalog.json`, a
 /// `Skill_Seekers` config JSON.
 pub(crate) static FORMATS: &[FormatRow] = &[
-    folder(Format::Lazytools, lazytools::detect_dir, lazytools::load_dir),
+    folder(
+        Format::Lazytools,
+        lazytools::detect_dir,
+        lazytools::load_dir,
+    ),
     folder(Format::Seekers, seekers::detect_dir, seekers::load_dir),
     folder(Format::Skill, skill::detect_dir, skill::load_dir),
     folder(Format::GitAdr, git_adr::detect_dir, git_adr::load_dir),
     folder(Format::DocTree, doc_tree::detect_dir, doc_tree::load_dir),
-    file(Format::LlmsTxt, llms_txt::detect_walk_file, llms_txt::load_walk_file),
-    file(Format::Catalog, catalog::detect_walk_file, catalog::load_walk_file),
-    file(Format::Seekers, seekers::detect_walk_file, seekers::load_walk_file),
+    file(
+        Format::LlmsTxt,
+        llms_txt::detect_walk_file,
+        llms_txt::load_walk_file,
+    ),
+    file(
+        Format::Catalog,
+        catalog::detect_walk_file,
+        catalog::load_walk_file,
+    ),
+    file(
+        Format::Seekers,
+        seekers::detect_walk_file,
+        seekers::load_walk_file,
+    ),
 ];
 
 /// The format of folder `dir` by the folder rows of `FORMATS`; [`Format::Markdown`] when

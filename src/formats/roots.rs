@@ -12,8 +12,10 @@ use super::spec::RootSpec;
 /// a path without a name (`/`) is labelled `root`. A path whose real path repeats an earlier
 /// one is dropped (each root is opened once).
 pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
-    let reals: Vec<PathBuf> =
-        paths.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
+    let reals: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
     let bases: Vec<String> = reals.iter().map(|r| base_label(r)).collect();
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by(|a, b| reals[*a].cmp(&reals[*b]).then(a.cmp(b)));
@@ -29,7 +31,10 @@ pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
         .zip(labels)
         .zip(&reals)
         .filter(|(_, real)| seen.insert((*real).clone()))
-        .map(|((p, label), _)| RootSpec { path: p.clone(), label })
+        .map(|((p, label), _)| RootSpec {
+            path: p.clone(),
+            label,
+        })
         .collect()
 }
 
@@ -47,13 +52,23 @@ pub fn discover_roots_for(cwd: &Path, agent: Option<&str>) -> Vec<RootSpec> {
     let mut taken = HashSet::new();
     super::agents::discover(cwd, home.as_deref(), agent)
         .into_iter()
-        .map(|(path, label)| RootSpec { label: unique(&label, &mut taken), path })
+        .map(|(path, label)| RootSpec {
+            label: unique(&label, &mut taken),
+            path,
+        })
         .collect()
 }
 
 fn base_label(real: &Path) -> String {
-    let name = real.file_name().map(|n| n.to_string_lossy().replace(['#', '/'], "-")).unwrap_or_default();
-    if name.is_empty() { "root".to_string() } else { name }
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().replace(['#', '/'], "-"))
+        .unwrap_or_default();
+    if name.is_empty() {
+        "root".to_string()
+    } else {
+        name
+    }
 }
 
 fn unique(base: &str, taken: &mut HashSet<String>) -> String {

@@ -74,7 +74,14 @@ impl Precedence {
 /// [`resolve_scopes_with`] by root order: the last root wins, or the first with
 /// `first_wins`.
 pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
-    resolve_scopes_with(corpus, if first_wins { Precedence::FirstWins } else { Precedence::LastWins })
+    resolve_scopes_with(
+        corpus,
+        if first_wins {
+            Precedence::FirstWins
+        } else {
+            Precedence::LastWins
+        },
+    )
 }
 
 /// Mark shadowed skills in a corpus of several roots. Skills are compared by their name
@@ -121,7 +128,8 @@ pub fn resolve_scopes_with(corpus: &mut Corpus, precedence: Precedence) -> Vec<N
         let again = node.flags.has(Flag::Shadowed)
             && node.meta.get("shadowed_by").and_then(|v| v.as_str()) == Some(winner_id.as_str());
         node.flags.set(Flag::Shadowed);
-        node.meta.insert("shadowed_by".into(), winner_id.clone().into());
+        node.meta
+            .insert("shadowed_by".into(), winner_id.clone().into());
         if let Some(why) = precedence.reason() {
             node.meta.insert("shadowed_why".into(), why.into());
         }
@@ -167,7 +175,10 @@ pub fn mark_cross_root_aliases(corpus: &mut Corpus) -> Vec<NodeId> {
                 continue;
             }
             let Some(span) = node.span else { continue };
-            let Some(path) = corpus.sources.get(span.source.0 as usize).and_then(|s| s.abs_path.clone())
+            let Some(path) = corpus
+                .sources
+                .get(span.source.0 as usize)
+                .and_then(|s| s.abs_path.clone())
             else {
                 continue;
             };
@@ -240,7 +251,10 @@ mod tests {
         assert!(c.node(a).flags.has(Flag::Shadowed));
         assert!(!c.node(b).flags.has(Flag::Shadowed));
         assert!(!c.node(other).flags.has(Flag::Shadowed));
-        assert_eq!(c.node(a).warnings[0].message, "shadowed by user/pdf (same skill name)");
+        assert_eq!(
+            c.node(a).warnings[0].message,
+            "shadowed by user/pdf (same skill name)"
+        );
     }
 
     #[test]
@@ -254,13 +268,26 @@ mod tests {
     #[test]
     fn claude_code_profile_prefers_personal_and_spec_prefers_project() {
         let mut c = Corpus::new();
-        let u = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, "claude-code-user", ""));
+        let u = c.add_root(Node::new(
+            NodeKind::Root,
+            Format::SkillsDir,
+            "claude-code-user",
+            "",
+        ));
         let a = c.add_child(u, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"));
-        let p = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, "claude-code-project", ""));
+        let p = c.add_root(Node::new(
+            NodeKind::Root,
+            Format::SkillsDir,
+            "claude-code-project",
+            "",
+        ));
         let b = c.add_child(p, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"));
         c.finalize();
         let mut cc = c.clone();
-        assert_eq!(resolve_scopes_with(&mut cc, Precedence::ClaudeCode), vec![b]);
+        assert_eq!(
+            resolve_scopes_with(&mut cc, Precedence::ClaudeCode),
+            vec![b]
+        );
         assert_eq!(
             cc.node(b).warnings[0].message,
             "shadowed by claude-code-user/pdf (same skill name; claude-code precedence: personal over project over plugin)"

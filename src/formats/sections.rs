@@ -94,7 +94,12 @@ pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
     let scan = scan(text, from, to, true);
     let first_start = scan.headings.first().map_or(to, |h| h.start);
     let prelude_blank = text[from..first_start].trim().is_empty();
-    SectionPlan { scan, from, to, prelude_blank }
+    SectionPlan {
+        scan,
+        from,
+        to,
+        prelude_blank,
+    }
 }
 
 /// Add the section nodes of `plan` (made from source `src`'s text) under `file`; same
@@ -106,23 +111,45 @@ pub fn apply_sections(
     plan: SectionPlan,
     format: Format,
 ) -> Vec<NodeId> {
-    let SectionPlan { scan, from, to, prelude_blank } = plan;
-    let Scan { headings, mut summaries, first_line: base_line, last_line } = scan;
+    let SectionPlan {
+        scan,
+        from,
+        to,
+        prelude_blank,
+    } = plan;
+    let Scan {
+        headings,
+        mut summaries,
+        first_line: base_line,
+        last_line,
+    } = scan;
     let first_start = headings.first().map_or(to, |h| h.start);
     // Headings start at line starts, so the prelude ends on the line before the first one.
-    let prelude_line_end = headings.first().map_or(last_line, |h| h.line.saturating_sub(1).max(base_line));
+    let prelude_line_end = headings
+        .first()
+        .map_or(last_line, |h| h.line.saturating_sub(1).max(base_line));
 
     let file_node = corpus.node(file);
     let (file_title, file_path) = (file_node.title.clone(), file_node.path.clone());
     let mut top = Vec::new();
 
     if !prelude_blank {
-        let mut n = Node::new(NodeKind::Section, format, file_title.clone(), file_path.clone());
+        let mut n = Node::new(
+            NodeKind::Section,
+            format,
+            file_title.clone(),
+            file_path.clone(),
+        );
         n.seg = Some(id::slug(&file_title));
         n.summary = std::mem::take(&mut summaries[0]);
         n.line_start = Some(base_line);
         n.line_end = Some(prelude_line_end);
-        n.span = Some(TextSpan { source: src, start: from, own_end: first_start, end: first_start });
+        n.span = Some(TextSpan {
+            source: src,
+            start: from,
+            own_end: first_start,
+            end: first_start,
+        });
         top.push(corpus.add_child(file, n));
     }
 
@@ -144,13 +171,23 @@ pub fn apply_sections(
             close(corpus, node, h.start, h.line.saturating_sub(1).max(1));
         }
         let own_end = headings.get(i + 1).map_or(to, |n| n.start);
-        let mut n = Node::new(NodeKind::Section, format, h.title.clone(), file_path.clone());
+        let mut n = Node::new(
+            NodeKind::Section,
+            format,
+            h.title.clone(),
+            file_path.clone(),
+        );
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
         n.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)));
         n.level = h.level;
         n.summary = std::mem::take(&mut summaries[i + 1]);
         n.line_start = Some(h.line);
-        n.span = Some(TextSpan { source: src, start: h.start, own_end, end: to });
+        n.span = Some(TextSpan {
+            source: src,
+            start: h.start,
+            own_end,
+            end: to,
+        });
         let parent = stack.last().map_or(file, |s| s.1);
         let node = corpus.add_child(parent, n);
         if stack.is_empty() {
@@ -228,7 +265,10 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
             Event::Start(Tag::Heading { level, .. }) if container == 0 && heading.is_none() => {
                 flush(&mut buf, &mut done, &mut summaries);
                 let abs = from + range.start;
-                let ls = bytes[from..abs].iter().rposition(|&b| b == b'\n').map_or(from, |p| from + p + 1);
+                let ls = bytes[from..abs]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(from, |p| from + p + 1);
                 heading = Some((level as u8, ls, String::new()));
             }
             Event::End(TagEnd::Heading(_)) if container == 0 && heading.is_some() => {
@@ -236,7 +276,13 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                     line += count_newlines(&bytes[line_pos..start]);
                     line_pos = start;
                     let (title, anchor) = split_anchor(&collapse_ws(&title));
-                    headings.push(Heading { level, title, start, line, anchor });
+                    headings.push(Heading {
+                        level,
+                        title,
+                        start,
+                        line,
+                        anchor,
+                    });
                     summaries.push(String::new());
                     done = !want_summaries;
                 }
@@ -260,7 +306,10 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 }
             }
             Event::Start(tag) => match tag {
-                Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_) | Tag::DefinitionList => {
+                Tag::BlockQuote(_)
+                | Tag::List(_)
+                | Tag::FootnoteDefinition(_)
+                | Tag::DefinitionList => {
                     flush(&mut buf, &mut done, &mut summaries);
                     container += 1;
                 }
@@ -279,7 +328,10 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                     flush(&mut buf, &mut done, &mut summaries);
                     container = container.saturating_sub(1);
                 }
-                TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table | TagEnd::MetadataBlock(_) => {
+                TagEnd::CodeBlock
+                | TagEnd::HtmlBlock
+                | TagEnd::Table
+                | TagEnd::MetadataBlock(_) => {
                     skip = skip.saturating_sub(1);
                 }
                 TagEnd::Paragraph | TagEnd::Item => flush(&mut buf, &mut done, &mut summaries),
@@ -289,9 +341,17 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
         }
     }
     flush(&mut buf, &mut done, &mut summaries);
-    let last_line =
-        if to > from { line + count_newlines(&bytes[line_pos..(to - 1).max(line_pos)]) } else { first_line };
-    Scan { headings, summaries, first_line, last_line }
+    let last_line = if to > from {
+        line + count_newlines(&bytes[line_pos..(to - 1).max(line_pos)])
+    } else {
+        first_line
+    };
+    Scan {
+        headings,
+        summaries,
+        first_line,
+        last_line,
+    }
 }
 
 /// A heading title without its trailing attribute block `{#id .class key=value}` (`VitePress`,
@@ -350,7 +410,11 @@ pub fn first_sentence(s: &str) -> String {
     }
     let one_line = collapse_ws(&s[..cut]);
     // At most SUMMARY_MAX_CHARS bytes means at most that many chars: nothing to cut.
-    if one_line.len() <= SUMMARY_MAX_CHARS { one_line } else { truncate_chars(&one_line, SUMMARY_MAX_CHARS) }
+    if one_line.len() <= SUMMARY_MAX_CHARS {
+        one_line
+    } else {
+        truncate_chars(&one_line, SUMMARY_MAX_CHARS)
+    }
 }
 
 /// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).
@@ -358,7 +422,10 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     if s.char_indices().nth(max).is_none() {
         s.to_string()
     } else {
-        let keep = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+        let keep = s
+            .char_indices()
+            .nth(max.saturating_sub(1))
+            .map_or(s.len(), |(i, _)| i);
         format!("{}…", s[..keep].trim_end())
     }
 }
@@ -369,7 +436,10 @@ mod tests {
     use crate::model::Source;
 
     fn titles(text: &str) -> Vec<(u8, String, u32)> {
-        headings(text, 0, text.len()).into_iter().map(|h| (h.level, h.title, h.line)).collect()
+        headings(text, 0, text.len())
+            .into_iter()
+            .map(|h| (h.level, h.title, h.line))
+            .collect()
     }
 
     #[test]
@@ -377,7 +447,12 @@ mod tests {
         let t = "# One\ntext\n\nTwo\n===\n\nThree\n---\nbody\n### Four ###\n";
         assert_eq!(
             titles(t),
-            vec![(1, "One".into(), 1), (1, "Two".into(), 4), (2, "Three".into(), 7), (3, "Four".into(), 10)]
+            vec![
+                (1, "One".into(), 1),
+                (1, "Two".into(), 4),
+                (2, "Three".into(), 7),
+                (3, "Four".into(), 10)
+            ]
         );
     }
 
@@ -403,20 +478,47 @@ mod tests {
     fn heading_id_attributes_are_stripped_and_give_the_slug() {
         let t = "## Async Components {#async-components}\n\nText.\n### Basic Usage {#basic .tip}\n";
         let h = headings(t, 0, t.len());
-        let got: Vec<(&str, Option<&str>)> =
-            h.iter().map(|h| (h.title.as_str(), h.anchor.as_deref())).collect();
-        assert_eq!(got, [("Async Components", Some("async-components")), ("Basic Usage", Some("basic"))]);
-        assert_eq!(split_anchor("ADR-{ID}: {Title}"), ("ADR-{ID}: {Title}".to_string(), None));
-        assert_eq!(split_anchor("Object {key: value}"), ("Object {key: value}".to_string(), None));
+        let got: Vec<(&str, Option<&str>)> = h
+            .iter()
+            .map(|h| (h.title.as_str(), h.anchor.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Async Components", Some("async-components")),
+                ("Basic Usage", Some("basic"))
+            ]
+        );
+        assert_eq!(
+            split_anchor("ADR-{ID}: {Title}"),
+            ("ADR-{ID}: {Title}".to_string(), None)
+        );
+        assert_eq!(
+            split_anchor("Object {key: value}"),
+            ("Object {key: value}".to_string(), None)
+        );
         let mut c = Corpus::new();
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
         let src = c.add_source(crate::model::Source::virtual_text(t.to_string()));
-        let file = c.add_child(root, Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"));
+        let file = c.add_child(
+            root,
+            Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"),
+        );
         add_sections(&mut c, file, src, 0, t.len(), Format::Markdown);
         c.finalize();
-        let ids: Vec<&str> =
-            c.nodes.iter().filter(|n| n.kind == NodeKind::Section).map(|n| n.id.as_str()).collect();
-        assert_eq!(ids, ["docs/a.md#async-components", "docs/a.md#async-components/basic"]);
+        let ids: Vec<&str> = c
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Section)
+            .map(|n| n.id.as_str())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "docs/a.md#async-components",
+                "docs/a.md#async-components/basic"
+            ]
+        );
     }
 
     #[test]
@@ -429,7 +531,16 @@ mod tests {
     fn headings_respect_from_offset() {
         let t = "# Skip\n# Keep\n";
         let h = headings(t, 7, t.len());
-        assert_eq!(h, vec![Heading { level: 1, title: "Keep".into(), start: 7, line: 2, anchor: None }]);
+        assert_eq!(
+            h,
+            vec![Heading {
+                level: 1,
+                title: "Keep".into(),
+                start: 7,
+                line: 2,
+                anchor: None
+            }]
+        );
         // Offsets out of range or inside a char never panic.
         assert!(headings("é# x", 1, 99).is_empty());
     }
@@ -452,7 +563,12 @@ mod tests {
         let src = c.add_source(Source::virtual_text(text.to_string()));
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
         let mut f = Node::new(NodeKind::File, Format::Markdown, "doc.md", "doc.md");
-        f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: text.len() });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: 0,
+            end: text.len(),
+        });
         let file = c.add_child(root, f);
         add_sections(&mut c, file, src, 0, text.len(), Format::Markdown);
         c.finalize();
@@ -465,7 +581,12 @@ mod tests {
             .skip(1)
             .map(|n| {
                 let n = c.node(n);
-                let s = n.span.unwrap_or(TextSpan { source: SourceId(0), start: 0, own_end: 0, end: 0 });
+                let s = n.span.unwrap_or(TextSpan {
+                    source: SourceId(0),
+                    start: 0,
+                    own_end: 0,
+                    end: 0,
+                });
                 format!(
                     "{} L{}-{} {}..{}..{} {:?}",
                     n.id,

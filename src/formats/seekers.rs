@@ -29,7 +29,9 @@ pub fn detect(dir: &Path) -> bool {
         && refs.is_dir()
         && (refs.join("index.md").is_file()
             || refs.join("documentation").join("index.md").is_file()
-            || ["llms.md", "llms-full.md", "llms-small.md"].iter().any(|n| refs.join(n).is_file()))
+            || ["llms.md", "llms-full.md", "llms-small.md"]
+                .iter()
+                .any(|n| refs.join(n).is_file()))
 }
 
 /// [`detect`] as a format-table folder rule.
@@ -57,8 +59,11 @@ fn resolve_links_of(corpus: &mut Corpus, refs: NodeId) {
 }
 
 /// The three llms variants (docs/FORMATS.md §1.2): file name → variant name, in display order.
-pub const VARIANTS: [(&str, &str); 3] =
-    [("llms-small.md", "quick"), ("llms.md", "standard"), ("llms-full.md", "complete")];
+pub const VARIANTS: [(&str, &str); 3] = [
+    ("llms-small.md", "quick"),
+    ("llms.md", "standard"),
+    ("llms-full.md", "complete"),
+];
 
 /// One category listed by a `references/index.md`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +102,13 @@ pub fn parse_index(text: &str) -> Vec<IndexEntry> {
         } else if let Some(rest) = t.strip_prefix("**File:**") {
             let file = rest.trim().trim_matches('`').trim().to_string();
             if let Some((title, line)) = pending.take() {
-                out.push(IndexEntry { title, file, pages: None, note: None, line });
+                out.push(IndexEntry {
+                    title,
+                    file,
+                    pages: None,
+                    note: None,
+                    line,
+                });
             }
         } else if let Some(rest) = t.strip_prefix("**Pages:**") {
             if let Some(last) = out.last_mut().filter(|e| e.pages.is_none()) {
@@ -107,7 +118,11 @@ pub fn parse_index(text: &str) -> Vec<IndexEntry> {
             let local = !url.contains("://") && url.ends_with(".md");
             if local {
                 let note = rest.trim();
-                let note = note.strip_prefix('(').and_then(|n| n.strip_suffix(')')).unwrap_or(note).trim();
+                let note = note
+                    .strip_prefix('(')
+                    .and_then(|n| n.strip_suffix(')'))
+                    .unwrap_or(note)
+                    .trim();
                 out.push(IndexEntry {
                     title: title.to_string(),
                     file: url.to_string(),
@@ -123,9 +138,11 @@ pub fn parse_index(text: &str) -> Vec<IndexEntry> {
 
 /// `**Pages:** N` near the top of a category file (within its first 20 lines).
 pub fn category_pages(text: &str) -> Option<u64> {
-    text.lines()
-        .take(20)
-        .find_map(|l| l.trim().strip_prefix("**Pages:**").and_then(|r| r.trim().parse().ok()))
+    text.lines().take(20).find_map(|l| {
+        l.trim()
+            .strip_prefix("**Pages:**")
+            .and_then(|r| r.trim().parse().ok())
+    })
 }
 
 /// Load the `references/` folder of the `Skill_Seekers` skill in `dir` (whose relative path
@@ -177,8 +194,14 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
 }
 
 fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth: usize) -> NodeId {
-    let title = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let node = corpus.add_child(parent, Node::new(NodeKind::Dir, Format::Seekers, title, rel));
+    let title = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let node = corpus.add_child(
+        parent,
+        Node::new(NodeKind::Dir, Format::Seekers, title, rel),
+    );
     if depth > 32 {
         corpus.node_mut(node).warnings.push(Warning::at(
             "folder nesting deeper than 32; not read",
@@ -254,19 +277,31 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
                 if let Some(ix) = index_node {
                     let msg = format!("index lists {}, which is not in this folder", e.file);
                     let r = join_rel(rel, "index.md");
-                    corpus.node_mut(ix).warnings.push(Warning::at(msg, r, Some(e.line)));
+                    corpus
+                        .node_mut(ix)
+                        .warnings
+                        .push(Warning::at(msg, r, Some(e.line)));
                 }
             }
         }
     }
     // The llms variants as one group.
-    let mut variants: Vec<&String> =
-        entries.iter().filter(|(n, d)| !d && is_variant(n)).map(|(n, _)| n).collect();
+    let mut variants: Vec<&String> = entries
+        .iter()
+        .filter(|(n, d)| !d && is_variant(n))
+        .map(|(n, _)| n)
+        .collect();
     if !variants.is_empty() {
-        let rank = |n: &str| VARIANTS.iter().position(|(f, _)| *f == n).unwrap_or(VARIANTS.len());
+        let rank = |n: &str| {
+            VARIANTS
+                .iter()
+                .position(|(f, _)| *f == n)
+                .unwrap_or(VARIANTS.len())
+        };
         variants.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| natural_cmp(a, b)));
         let mut g = Node::new(NodeKind::Group, Format::Seekers, "variants", "");
-        g.summary = "llms.txt variants: quick (llms-small), standard (llms), complete (llms-full)".into();
+        g.summary =
+            "llms.txt variants: quick (llms-small), standard (llms), complete (llms-full)".into();
         let gid = corpus.add_child(node, g);
         if !categories.is_empty() {
             corpus.node_mut(gid).flags.set(Flag::Variant);
@@ -290,7 +325,13 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
     }
     for (name, is_dir) in &entries {
         if *is_dir {
-            load_folder(corpus, node, &dir.join(name), &join_rel(rel, name), depth + 1);
+            load_folder(
+                corpus,
+                node,
+                &dir.join(name),
+                &join_rel(rel, name),
+                depth + 1,
+            );
         }
     }
     node
@@ -301,7 +342,12 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
 fn listed_file_exists(dir: &Path, file: &str) -> bool {
     let p = Path::new(file);
     !file.is_empty()
-        && p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+        && p.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        })
         && dir.join(p).is_file()
 }
 
@@ -310,7 +356,10 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
 fn section_file(corpus: &mut Corpus, file: NodeId, src: crate::model::SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
     let top = sections::add_sections(corpus, file, src, 0, len, Format::Seekers);
-    let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
+    let first = top
+        .first()
+        .and_then(|t| corpus.node(*t).span)
+        .map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
     }
@@ -327,7 +376,11 @@ fn mark_page_urls(corpus: &mut Corpus, file: NodeId) {
             .own_text(n)
             .lines()
             .take(6)
-            .find_map(|l| l.trim().strip_prefix("**URL:**").map(|u| u.trim().to_string()))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("**URL:**")
+                    .map(|u| u.trim().to_string())
+            })
             .filter(|u| !u.is_empty());
         if let Some(u) = url {
             corpus.node_mut(n).meta.insert("url".into(), u.into());
@@ -337,13 +390,9 @@ fn mark_page_urls(corpus: &mut Corpus, file: NodeId) {
 
 /// Flag the v3 mirror `references/documentation/` (see [`load`]).
 fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path) {
-    let Some(doc) = corpus
-        .node(refs_node)
-        .children
-        .iter()
-        .copied()
-        .find(|c| corpus.node(*c).kind == NodeKind::Dir && corpus.node(*c).title == "documentation")
-    else {
+    let Some(doc) = corpus.node(refs_node).children.iter().copied().find(|c| {
+        corpus.node(*c).kind == NodeKind::Dir && corpus.node(*c).title == "documentation"
+    }) else {
         return;
     };
     let top: Vec<NodeId> = corpus
@@ -352,7 +401,11 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path
         .iter()
         .flat_map(|c| {
             let n = corpus.node(*c);
-            if n.kind == NodeKind::Group { n.children.clone() } else { vec![*c] }
+            if n.kind == NodeKind::Group {
+                n.children.clone()
+            } else {
+                vec![*c]
+            }
         })
         .filter(|c| corpus.node(*c).kind == NodeKind::File && corpus.node(*c).span.is_some())
         .collect();
@@ -382,7 +435,10 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path
         "per-source mirror of {} ({copies} files byte-identical to references/*.md); counted once",
         refs.display()
     );
-    corpus.node_mut(doc).warnings.push(Warning::at(msg, rel, None));
+    corpus
+        .node_mut(doc)
+        .warnings
+        .push(Warning::at(msg, rel, None));
 }
 
 /// Shape of a `Skill_Seekers` config (docs/FORMATS.md §1.5).
@@ -508,7 +564,9 @@ fn source_summary(m: &Map<String, Json>, kind: String, urls: &mut Vec<String>) -
     push(str_of(m, "url"));
     SourceSummary {
         kind,
-        target: ["base_url", "repo", "path", "url", "llms_txt_url"].iter().find_map(|k| str_of(m, k)),
+        target: ["base_url", "repo", "path", "url", "llms_txt_url"]
+            .iter()
+            .find_map(|k| str_of(m, k)),
         categories,
         llms_txt_url: str_of(m, "llms_txt_url"),
         max_pages: m.get("max_pages").and_then(Json::as_u64),
@@ -520,8 +578,8 @@ fn source_summary(m: &Map<String, Json>, kind: String, urls: &mut Vec<String>) -
 /// line), a top level that is not an object, a missing/non-string `name`, `sources` that is
 /// not an array. A source that is not an object is skipped.
 pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
-    let v: Json =
-        serde_json::from_str(json_text).map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
+    let v: Json = serde_json::from_str(json_text)
+        .map_err(|e| format!("invalid JSON at line {}: {e}", e.line()))?;
     let m = v.as_object().ok_or("config is not a JSON object")?;
     let name = str_of(m, "name").ok_or("config has no string \"name\"")?;
     let mut urls = Vec::new();
@@ -538,7 +596,10 @@ pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
             (ConfigShape::Unified, s)
         }
         Some(_) => return Err("\"sources\" is not an array".into()),
-        None => (ConfigShape::Legacy, vec![source_summary(m, "documentation".into(), &mut urls)]),
+        None => (
+            ConfigShape::Legacy,
+            vec![source_summary(m, "documentation".into(), &mut urls)],
+        ),
     };
     if shape == ConfigShape::Unified
         && let Some(u) = str_of(m, "base_url")
@@ -555,7 +616,9 @@ pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
     Ok(ConfigSummary {
         name,
         description: str_of(m, "description"),
-        version: m.get("version").map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)),
+        version: m
+            .get("version")
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)),
         shape,
         sources,
         categories,
@@ -567,15 +630,24 @@ pub fn config_summary(json_text: &str) -> Result<ConfigSummary, String> {
 /// `name` and either `sources` or one of `base_url`, `llms_txt_url`, `start_urls`,
 /// `selectors`. Reads the text it is given only.
 pub fn is_config(path: &Path, text: &str) -> bool {
-    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
         return false;
     }
     match serde_json::from_str::<Json>(text) {
         Ok(Json::Object(m)) => {
             m.get("name").is_some_and(Json::is_string)
-                && ["sources", "base_url", "llms_txt_url", "start_urls", "selectors"]
-                    .iter()
-                    .any(|k| m.contains_key(*k))
+                && [
+                    "sources",
+                    "base_url",
+                    "llms_txt_url",
+                    "start_urls",
+                    "selectors",
+                ]
+                .iter()
+                .any(|k| m.contains_key(*k))
         }
         _ => false,
     }
@@ -591,7 +663,12 @@ pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
 }
 
 /// [`load_config`] as a format-table loader.
-pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+pub(crate) fn load_walk_file(
+    ld: &mut Loader<'_>,
+    parent: NodeId,
+    path: &Path,
+    rel: &str,
+) -> NodeId {
     load_config(&mut ld.corpus, parent, path, rel)
 }
 
@@ -621,7 +698,11 @@ pub fn load_config(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -
 /// both give `/docs/api/routing`).
 pub fn url_key(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let path = if url.contains("://") { rest.find('/').map_or("/", |i| &rest[i..]) } else { rest };
+    let path = if url.contains("://") {
+        rest.find('/').map_or("/", |i| &rest[i..])
+    } else {
+        rest
+    };
     let path = path.split(['#', '?']).next().unwrap_or("");
     let mut p = path.trim_end_matches(".md").to_string();
     for suffix in ["/index.html", "/index"] {
@@ -630,7 +711,11 @@ pub fn url_key(url: &str) -> String {
         }
     }
     let p = p.trim_end_matches(".html").trim_end_matches('/');
-    if p.is_empty() { "/".into() } else { p.to_lowercase() }
+    if p.is_empty() {
+        "/".into()
+    } else {
+        p.to_lowercase()
+    }
 }
 
 /// Resolve the `Link` nodes below `under` (an llms.txt `llms.md` of a `Skill_Seekers` skill)
@@ -643,7 +728,9 @@ pub fn resolve_links(corpus: &mut Corpus, under: NodeId) -> usize {
     let mut links: Vec<(NodeId, String)> = Vec::new();
     for n in corpus.preorder(under) {
         let node = corpus.node(n);
-        let Some(url) = node.meta.get("url").and_then(Json::as_str) else { continue };
+        let Some(url) = node.meta.get("url").and_then(Json::as_str) else {
+            continue;
+        };
         match node.kind {
             NodeKind::Link => links.push((n, url_key(url))),
             NodeKind::Section if !corpus.is_copy(n) => {
@@ -655,7 +742,10 @@ pub fn resolve_links(corpus: &mut Corpus, under: NodeId) -> usize {
     let mut resolved = 0;
     for (n, key) in links {
         if let Some(id) = pages.get(&key) {
-            corpus.node_mut(n).meta.insert("node".into(), id.clone().into());
+            corpus
+                .node_mut(n)
+                .meta
+                .insert("node".into(), id.clone().into());
             resolved += 1;
         }
     }

@@ -7,7 +7,9 @@ use std::path::Path;
 use super::sections::collapse_ws;
 use super::walk::loader::{Loader, Mode, folder_name};
 use super::walk::readme::Readme;
-pub use super::walk::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in};
+pub use super::walk::skill_file::{
+    SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in,
+};
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};
 
 /// Whether folder `dir` is a skill: it holds a skill file (see [`skill_md_in`]).
@@ -26,7 +28,9 @@ pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
 /// printed each twice).
 pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &str) -> NodeId {
     let name = folder_name(real, rel);
-    let skill = ld.corpus.add_child(parent, Node::new(NodeKind::Skill, Format::Skill, name, rel));
+    let skill = ld
+        .corpus
+        .add_child(parent, Node::new(NodeKind::Skill, Format::Skill, name, rel));
     ld.load_contents(skill, real, rel, Mode::Skill);
 
     let skill_file = ld.corpus.node(skill).children.iter().copied().find(|c| {
@@ -37,7 +41,11 @@ pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &s
     let file_rel = ld.corpus.node(file).path.clone();
     let Some(fm) = ld.skill_fms.remove(&file) else {
         if ld.corpus.node(file).span.is_some() {
-            let w = Warning::at("no frontmatter (the file must start with a `---` line)", file_rel, Some(1));
+            let w = Warning::at(
+                "no frontmatter (the file must start with a `---` line)",
+                file_rel,
+                Some(1),
+            );
             ld.corpus.node_mut(file).warnings.push(w);
         }
         return skill;
@@ -45,7 +53,11 @@ pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &s
     let mut meta = frontmatter_meta(&fm);
     meta.insert("allowed_tools".into(), fm.allowed_tools().into());
     let node = ld.corpus.node_mut(skill);
-    if let Some(n) = fm.name().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()) {
+    if let Some(n) = fm
+        .name()
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+    {
         node.title = n;
     }
     if let Some(d) = fm.description() {

@@ -23,7 +23,11 @@ impl LoadOptions {
     /// The precedence in force: [`super::scopes::Precedence::FirstWins`] when `first_wins` is set,
     /// else `precedence`.
     pub fn effective_precedence(&self) -> super::scopes::Precedence {
-        if self.first_wins { super::scopes::Precedence::FirstWins } else { self.precedence }
+        if self.first_wins {
+            super::scopes::Precedence::FirstWins
+        } else {
+            self.precedence
+        }
     }
 }
 

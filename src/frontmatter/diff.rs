@@ -51,7 +51,8 @@ pub fn line_diff(old: &[u8], new: &[u8]) -> Vec<DiffLine> {
         pre += 1;
     }
     let mut suf = 0;
-    while suf < a.len() - pre && suf < b.len() - pre && a[a.len() - 1 - suf] == b[b.len() - 1 - suf] {
+    while suf < a.len() - pre && suf < b.len() - pre && a[a.len() - 1 - suf] == b[b.len() - 1 - suf]
+    {
         suf += 1;
     }
     let am = &a[pre..a.len() - suf];
@@ -59,10 +60,18 @@ pub fn line_diff(old: &[u8], new: &[u8]) -> Vec<DiffLine> {
     let line = |i: usize| u32::try_from(pre + i + 1).unwrap_or(u32::MAX);
     let mut out = Vec::new();
     let rm = |i: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Removed, line: line(i), text: show(am[i]) });
+        out.push(DiffLine {
+            kind: DiffKind::Removed,
+            line: line(i),
+            text: show(am[i]),
+        });
     };
     let add = |j: usize, out: &mut Vec<DiffLine>| {
-        out.push(DiffLine { kind: DiffKind::Added, line: line(j), text: show(bm[j]) });
+        out.push(DiffLine {
+            kind: DiffKind::Added,
+            line: line(j),
+            text: show(bm[j]),
+        });
     };
     if am.len().saturating_mul(bm.len()) > 4_000_000 {
         (0..am.len()).for_each(|i| rm(i, &mut out));
@@ -110,9 +119,21 @@ mod tests {
         assert_eq!(
             d,
             vec![
-                DiffLine { kind: DiffKind::Removed, line: 2, text: "b".into() },
-                DiffLine { kind: DiffKind::Added, line: 2, text: "B".into() },
-                DiffLine { kind: DiffKind::Added, line: 5, text: "e".into() },
+                DiffLine {
+                    kind: DiffKind::Removed,
+                    line: 2,
+                    text: "b".into()
+                },
+                DiffLine {
+                    kind: DiffKind::Added,
+                    line: 2,
+                    text: "B".into()
+                },
+                DiffLine {
+                    kind: DiffKind::Added,
+                    line: 5,
+                    text: "e".into()
+                },
             ]
         );
         assert!(line_diff(b"same\n", b"same\n").is_empty());

@@ -75,12 +75,18 @@ fn segments(nodes: &[KeyNode], key_path: &str) -> Result<Vec<String>> {
 pub(crate) fn find<'a>(nodes: &'a [KeyNode], segs: &[String]) -> Option<&'a KeyNode> {
     let (first, rest) = segs.split_first()?;
     let n = nodes.iter().rev().find(|n| &n.key == first)?;
-    if rest.is_empty() { Some(n) } else { find(&n.children, rest) }
+    if rest.is_empty() {
+        Some(n)
+    } else {
+        find(&n.children, rest)
+    }
 }
 
 /// Look up `key_path` in raw file bytes (dotted for nested maps).
 pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
-    let Some(p) = parse_bytes(bytes)? else { return Ok(None) };
+    let Some(p) = parse_bytes(bytes)? else {
+        return Ok(None);
+    };
     let segs = segments(&p.nodes, key_path)?;
     Ok(find(&p.nodes, &segs).cloned())
 }
@@ -100,7 +106,9 @@ pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
 /// that it reads back unchanged; `Usage` when a dotted path crosses a value that is not a
 /// block map.
 pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
-    let Some(p) = parse_bytes(bytes)? else { return Ok(create_block(bytes, key_path, value)) };
+    let Some(p) = parse_bytes(bytes)? else {
+        return Ok(create_block(bytes, key_path, value));
+    };
     let segs = segments(&p.nodes, key_path)?;
     if let Some(n) = find(&p.nodes, &segs)
         && n.value == value.as_value()
@@ -115,7 +123,9 @@ pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
             return Ok(out);
         }
     }
-    Err(Error::Refused(format!("cannot write `{key_path}` so that it reads back unchanged; nothing written")))
+    Err(Error::Refused(format!(
+        "cannot write `{key_path}` so that it reads back unchanged; nothing written"
+    )))
 }
 
 /// Remove `key_path` (its whole entry: key line, value lines) from the raw bytes.
@@ -130,7 +140,10 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
     // A nested key's span starts at the key; take its indentation too.
     let text = text_prefix(bytes);
     let line_start = text[..n.span.start].rfind('\n').map_or(0, |i| i + 1);
-    let start = if text[line_start..n.span.start].bytes().all(|b| b == b' ' || b == b'\t') {
+    let start = if text[line_start..n.span.start]
+        .bytes()
+        .all(|b| b == b' ' || b == b'\t')
+    {
         line_start
     } else {
         n.span.start
@@ -143,7 +156,9 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
 /// §1.4). Returns the new bytes and the 1-based file lines of the repaired values (empty
 /// when nothing needed repair; the bytes are then unchanged).
 pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {
-    let Ok(Some(p)) = parse_bytes(bytes) else { return (bytes.to_vec(), Vec::new()) };
+    let Ok(Some(p)) = parse_bytes(bytes) else {
+        return (bytes.to_vec(), Vec::new());
+    };
     let mut fixes: Vec<(Range<usize>, String, u32)> = Vec::new();
     collect_repairs(&p.nodes, &mut fixes);
     fixes.sort_by_key(|f| f.0.start);
@@ -165,7 +180,11 @@ fn collect_repairs(nodes: &[KeyNode], out: &mut Vec<(Range<usize>, String, u32)>
                 Quoting::Plain => Quoting::Single,
                 q => q,
             };
-            out.push((n.value_span.clone(), quote::render(s, q, Context::Block), n.lines.start));
+            out.push((
+                n.value_span.clone(),
+                quote::render(s, q, Context::Block),
+                n.lines.start,
+            ));
         }
         collect_repairs(&n.children, out);
     }
@@ -182,7 +201,9 @@ fn splice(bytes: &[u8], range: Range<usize>, repl: &str) -> Vec<u8> {
 /// The edit reads back: the target holds `value`, every other top-level entry is unchanged,
 /// and no new parser warning appeared.
 fn reads_back(out: &[u8], before: &Parsed, segs: &[String], value: &EditValue) -> bool {
-    let Ok(Some(after)) = parse_bytes(out) else { return false };
+    let Ok(Some(after)) = parse_bytes(out) else {
+        return false;
+    };
     if find(&after.nodes, segs).map(|n| &n.value) != Some(&value.as_value()) {
         return false;
     }
@@ -190,7 +211,11 @@ fn reads_back(out: &[u8], before: &Parsed, segs: &[String], value: &EditValue) -
         return false;
     }
     let others = |p: &Parsed| -> Vec<(String, Value)> {
-        p.nodes.iter().filter(|n| n.key != segs[0]).map(|n| (n.key.clone(), n.value.clone())).collect()
+        p.nodes
+            .iter()
+            .filter(|n| n.key != segs[0])
+            .map(|n| (n.key.clone(), n.value.clone()))
+            .collect()
     };
     others(before) == others(&after)
 }
@@ -205,7 +230,11 @@ fn nl_of(le: LineEnding) -> &'static str {
 /// Content end of the line containing byte `pos` (before `\r\n` / `\n`).
 fn line_content_end(text: &str, pos: usize) -> usize {
     let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
-    if end > pos && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+    if end > pos && text.as_bytes()[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    }
 }
 
 /// Content end of an entry's last line (its span ends after the line ending).
@@ -235,7 +264,11 @@ enum Rendering {
 }
 
 fn inline_str(s: &str, q: Quoting, force_double: bool) -> String {
-    if force_double { quote::double_quote(s) } else { quote::render(s, q, Context::Block) }
+    if force_double {
+        quote::double_quote(s)
+    } else {
+        quote::render(s, q, Context::Block)
+    }
 }
 
 fn flow_list(items: &[String], force_double: bool) -> String {
@@ -283,12 +316,14 @@ fn choose(
             };
             Rendering::Inline(inline_str(s, q, force_double))
         }
-        EditValue::List(items) if style == ValueStyle::BlockList && !items.is_empty() => Rendering::Dashes(
-            items
-                .iter()
-                .map(|i| inline_str(i, quote::least_quoting(i, Context::Block), force_double))
-                .collect(),
-        ),
+        EditValue::List(items) if style == ValueStyle::BlockList && !items.is_empty() => {
+            Rendering::Dashes(
+                items
+                    .iter()
+                    .map(|i| inline_str(i, quote::least_quoting(i, Context::Block), force_double))
+                    .collect(),
+            )
+        }
         EditValue::List(items) => Rendering::Inline(flow_list(items, force_double)),
     }
 }
@@ -299,19 +334,31 @@ fn block_step(text: &str, n: &KeyNode) -> Option<usize> {
         return None;
     }
     let body = &text[n.value_span.clone()];
-    body.split('\n').skip(1).find(|l| !l.trim().is_empty()).map(|l| {
-        let ind = l.len() - l.trim_start_matches([' ', '\t']).len();
-        ind.saturating_sub(n.indent).max(1)
-    })
+    body.split('\n')
+        .skip(1)
+        .find(|l| !l.trim().is_empty())
+        .map(|l| {
+            let ind = l.len() - l.trim_start_matches([' ', '\t']).len();
+            ind.saturating_sub(n.indent).max(1)
+        })
 }
 
 /// Lines for a new `key: value` entry (and missing parents) at column `indent`, each
 /// ending with `nl`.
-fn new_entry_text(segs: &[String], value: &EditValue, indent: usize, nl: &str, force_double: bool) -> String {
+fn new_entry_text(
+    segs: &[String],
+    value: &EditValue,
+    indent: usize,
+    nl: &str,
+    force_double: bool,
+) -> String {
     let pad = " ".repeat(indent);
     let key = render_key(&segs[0]);
     if segs.len() > 1 {
-        return format!("{pad}{key}:{nl}{}", new_entry_text(&segs[1..], value, indent + 2, nl, force_double));
+        return format!(
+            "{pad}{key}:{nl}{}",
+            new_entry_text(&segs[1..], value, indent + 2, nl, force_double)
+        );
     }
     match choose("", None, indent, value, force_double) {
         Rendering::Inline(r) => format!("{pad}{key}: {r}{nl}"),
@@ -326,7 +373,10 @@ fn new_entry_text(segs: &[String], value: &EditValue, indent: usize, nl: &str, f
 fn create_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Vec<u8> {
     let bom = bytes.starts_with(BOM);
     let rest = if bom { &bytes[3..] } else { bytes };
-    let crlf = rest.iter().position(|&b| b == b'\n').is_some_and(|i| i > 0 && rest[i - 1] == b'\r');
+    let crlf = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .is_some_and(|i| i > 0 && rest[i - 1] == b'\r');
     let nl = if crlf { "\r\n" } else { "\n" };
     let segs: Vec<String> = if key_path.contains('.') && !key_path.split('.').any(str::is_empty) {
         key_path.split('.').map(str::to_string).collect()
@@ -337,7 +387,13 @@ fn create_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Vec<u8> {
     if bom {
         out.extend_from_slice(BOM);
     }
-    out.extend_from_slice(format!("---{nl}{}---{nl}", new_entry_text(&segs, value, 0, nl, false)).as_bytes());
+    out.extend_from_slice(
+        format!(
+            "---{nl}{}---{nl}",
+            new_entry_text(&segs, value, 0, nl, false)
+        )
+        .as_bytes(),
+    );
     out.extend_from_slice(rest);
     out
 }
@@ -352,7 +408,12 @@ fn plan_set(
 ) -> Result<(Range<usize>, String)> {
     let nl = nl_of(p.fm.line_ending);
     if let Some(n) = find(&p.nodes, segs) {
-        return Ok(replace_value(text, n, choose(text, Some(n), n.indent, value, force_double), nl));
+        return Ok(replace_value(
+            text,
+            n,
+            choose(text, Some(n), n.indent, value, force_double),
+            nl,
+        ));
     }
     // Deepest existing ancestor.
     let mut depth = segs.len() - 1;
@@ -368,7 +429,10 @@ fn plan_set(
     match (parent.style, parent.children.last()) {
         (ValueStyle::Map, Some(last)) => {
             let at = last.span.end;
-            Ok((at..at, new_entry_text(rest, value, last.indent, nl, force_double)))
+            Ok((
+                at..at,
+                new_entry_text(rest, value, last.indent, nl, force_double),
+            ))
         }
         (ValueStyle::Empty, _) => {
             let colon_end = colon_end(text, parent);
@@ -392,7 +456,9 @@ fn plan_set(
 
 /// Byte just after the `:` that follows the key of `n`.
 fn colon_end(text: &str, n: &KeyNode) -> usize {
-    text[n.key_span.end..].find(':').map_or(n.key_span.end, |i| n.key_span.end + i + 1)
+    text[n.key_span.end..]
+        .find(':')
+        .map_or(n.key_span.end, |i| n.key_span.end + i + 1)
 }
 
 fn replace_value(text: &str, n: &KeyNode, r: Rendering, nl: &str) -> (Range<usize>, String) {
@@ -410,7 +476,10 @@ fn replace_value(text: &str, n: &KeyNode, r: Rendering, nl: &str) -> (Range<usiz
             } else if on_key_line {
                 (n.value_span.clone(), v)
             } else {
-                (colon..last_end, format!(" {v}{}", &text[colon..key_line_end]))
+                (
+                    colon..last_end,
+                    format!(" {v}{}", &text[colon..key_line_end]),
+                )
             }
         }
         Rendering::Block(bt) => {
@@ -422,13 +491,22 @@ fn replace_value(text: &str, n: &KeyNode, r: Rendering, nl: &str) -> (Range<usiz
                     .position(|b| !matches!(b, b'|' | b'>' | b'+' | b'-' | b'1'..=b'9'))
                     .unwrap_or(key_line_end - vs);
                 let comment = &text[vs + hdr_len..key_line_end];
-                (n.value_span.clone(), format!("{}{comment}{nl}{lines}", bt.header))
+                (
+                    n.value_span.clone(),
+                    format!("{}{comment}{nl}{lines}", bt.header),
+                )
             } else if on_key_line {
                 let trailing = &text[n.value_span.end..last_end];
-                (n.value_span.start..last_end, format!("{}{trailing}{nl}{lines}", bt.header))
+                (
+                    n.value_span.start..last_end,
+                    format!("{}{trailing}{nl}{lines}", bt.header),
+                )
             } else {
                 let comment = &text[colon..key_line_end];
-                (colon..last_end, format!(" {}{comment}{nl}{lines}", bt.header))
+                (
+                    colon..last_end,
+                    format!(" {}{comment}{nl}{lines}", bt.header),
+                )
             }
         }
         Rendering::Dashes(items) => {
@@ -455,35 +533,63 @@ mod tests {
 
     #[test]
     fn plain_value_replaced_in_place_keeping_comment() {
-        assert_eq!(set_str("---\na: x  # c\nb: y\n---\n", "a", "z"), "---\na: z  # c\nb: y\n---\n");
+        assert_eq!(
+            set_str("---\na: x  # c\nb: y\n---\n", "a", "z"),
+            "---\na: z  # c\nb: y\n---\n"
+        );
     }
 
     #[test]
     fn empty_value_gets_space_and_keeps_comment() {
-        assert_eq!(set_str("---\na:\nb: # c\n---\n", "a", "v"), "---\na: v\nb: # c\n---\n");
-        assert_eq!(set_str("---\na:\nb: # c\n---\n", "b", "v"), "---\na:\nb: v # c\n---\n");
+        assert_eq!(
+            set_str("---\na:\nb: # c\n---\n", "a", "v"),
+            "---\na: v\nb: # c\n---\n"
+        );
+        assert_eq!(
+            set_str("---\na:\nb: # c\n---\n", "b", "v"),
+            "---\na:\nb: v # c\n---\n"
+        );
     }
 
     #[test]
     fn new_key_appended_and_nested_parent_created() {
-        assert_eq!(set_str("---\na: x\n---\nbody\n", "b", "w"), "---\na: x\nb: w\n---\nbody\n");
+        assert_eq!(
+            set_str("---\na: x\n---\nbody\n", "b", "w"),
+            "---\na: x\nb: w\n---\nbody\n"
+        );
         // `y` is a YAML 1.1 boolean, so a set `y` is quoted.
-        assert_eq!(set_str("---\na: x\n---\n", "b", "y"), "---\na: x\nb: 'y'\n---\n");
+        assert_eq!(
+            set_str("---\na: x\n---\n", "b", "y"),
+            "---\na: x\nb: 'y'\n---\n"
+        );
         assert_eq!(
             set_str("---\na: x\n---\n", "metadata.version", "1.10"),
             "---\na: x\nmetadata:\n  version: '1.10'\n---\n"
         );
         assert_eq!(
-            set_str("---\nmetadata:\n  author: j\nz: 1\n---\n", "metadata.version", "2"),
+            set_str(
+                "---\nmetadata:\n  author: j\nz: 1\n---\n",
+                "metadata.version",
+                "2"
+            ),
             "---\nmetadata:\n  author: j\n  version: '2'\nz: 1\n---\n"
         );
-        assert_eq!(set_str("---\nm: # c\n---\n", "m.k", "v"), "---\nm: # c\n  k: v\n---\n");
+        assert_eq!(
+            set_str("---\nm: # c\n---\n", "m.k", "v"),
+            "---\nm: # c\n  k: v\n---\n"
+        );
     }
 
     #[test]
     fn multi_line_value_becomes_literal_block() {
-        assert_eq!(set_str("---\nd: x\n---\n", "d", "a\nb"), "---\nd: |-\n  a\n  b\n---\n");
-        assert_eq!(set_str("---\nd: >\n  old\n---\n", "d", "new text\n"), "---\nd: >\n  new text\n---\n");
+        assert_eq!(
+            set_str("---\nd: x\n---\n", "d", "a\nb"),
+            "---\nd: |-\n  a\n  b\n---\n"
+        );
+        assert_eq!(
+            set_str("---\nd: >\n  old\n---\n", "d", "new text\n"),
+            "---\nd: >\n  new text\n---\n"
+        );
     }
 
     #[test]
@@ -500,7 +606,10 @@ mod tests {
 
     #[test]
     fn unset_removes_entry_lines() {
-        assert_eq!(unset(b"---\na: x\nb: |\n  y\nc: z\n---\n", "b").unwrap(), b"---\na: x\nc: z\n---\n");
+        assert_eq!(
+            unset(b"---\na: x\nb: |\n  y\nc: z\n---\n", "b").unwrap(),
+            b"---\na: x\nc: z\n---\n"
+        );
         assert!(unset(b"---\na: x\n---\n", "q").is_err());
     }
 
@@ -513,7 +622,10 @@ mod tests {
     #[test]
     fn repair_quotes_only_offending_values() {
         let (out, lines) = repair(b"---\nname: n\ndescription: Use when: you need X\n---\n");
-        assert_eq!(out, b"---\nname: n\ndescription: 'Use when: you need X'\n---\n");
+        assert_eq!(
+            out,
+            b"---\nname: n\ndescription: 'Use when: you need X'\n---\n"
+        );
         assert_eq!(lines, [3]);
         let (same, none) = repair(b"---\nname: n\n---\n");
         assert_eq!(same, b"---\nname: n\n---\n");

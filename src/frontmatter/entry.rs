@@ -122,13 +122,20 @@ impl Frontmatter {
     /// `allowed-tools`/`allowedTools` in any of the three real shapes: a space-separated
     /// string (spec, `Bash(git:*) Read`), a comma-separated string (`Read, Grep`), or a list.
     pub fn allowed_tools(&self) -> Vec<String> {
-        match self.get_any(&["allowed-tools", "allowedTools"]).map(|e| &e.value) {
-            Some(Value::List(l)) => {
-                l.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
-            }
-            Some(Value::Str(s)) if s.contains(',') => {
-                s.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()
-            }
+        match self
+            .get_any(&["allowed-tools", "allowedTools"])
+            .map(|e| &e.value)
+        {
+            Some(Value::List(l)) => l
+                .iter()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect(),
+            Some(Value::Str(s)) if s.contains(',') => s
+                .split(',')
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+                .collect(),
             Some(Value::Str(s)) => split_space_tools(s),
             _ => Vec::new(),
         }

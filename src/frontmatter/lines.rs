@@ -15,7 +15,11 @@ pub(crate) struct Line {
 /// Split `text[from..]` into lines, stopping after the first line (other than the first
 /// one) for which `stop` returns true on its content; returns the lines and whether `stop`
 /// matched. Scans at most once over the text.
-pub(crate) fn split_until(text: &str, from: usize, mut stop: impl FnMut(&str) -> bool) -> (Vec<Line>, bool) {
+pub(crate) fn split_until(
+    text: &str,
+    from: usize,
+    mut stop: impl FnMut(&str) -> bool,
+) -> (Vec<Line>, bool) {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = from;
@@ -23,12 +27,20 @@ pub(crate) fn split_until(text: &str, from: usize, mut stop: impl FnMut(&str) ->
         let nl = memchr_nl(&bytes[pos..]).map(|i| pos + i);
         let (content_end, end) = match nl {
             Some(i) => {
-                let ce = if i > pos && bytes[i - 1] == b'\r' { i - 1 } else { i };
+                let ce = if i > pos && bytes[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
                 (ce, i + 1)
             }
             None => (bytes.len(), bytes.len()),
         };
-        let line = Line { start: pos, content_end, end };
+        let line = Line {
+            start: pos,
+            content_end,
+            end,
+        };
         out.push(line);
         if out.len() > 1 && stop(&text[pos..content_end]) {
             return (out, true);
@@ -77,9 +89,21 @@ mod tests {
         assert_eq!(
             l,
             vec![
-                Line { start: 0, content_end: 1, end: 3 },
-                Line { start: 3, content_end: 5, end: 6 },
-                Line { start: 6, content_end: 8, end: 8 },
+                Line {
+                    start: 0,
+                    content_end: 1,
+                    end: 3
+                },
+                Line {
+                    start: 3,
+                    content_end: 5,
+                    end: 6
+                },
+                Line {
+                    start: 6,
+                    content_end: 8,
+                    end: 8
+                },
             ]
         );
     }

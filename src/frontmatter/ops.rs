@@ -76,7 +76,10 @@ fn json_of(v: &Value) -> String {
         Value::Map(m) => {
             format!(
                 "{{{}}}",
-                m.iter().map(|(k, v)| format!("{}:{}", s(k), json_of(v))).collect::<Vec<_>>().join(",")
+                m.iter()
+                    .map(|(k, v)| format!("{}:{}", s(k), json_of(v)))
+                    .collect::<Vec<_>>()
+                    .join(",")
             )
         }
     }
@@ -100,7 +103,13 @@ pub fn fm_set(path: &Path, key_path: &str, value: &str) -> Result<SetReport> {
         .map_err(|e| prefix(path, e))?
         .is_some_and(|n| matches!(n.style, ValueStyle::FlowList | ValueStyle::BlockList));
     let ev = if is_list {
-        EditValue::List(value.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect())
+        EditValue::List(
+            value
+                .split(',')
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+                .collect(),
+        )
     } else {
         EditValue::Str(value.to_string())
     };
@@ -128,6 +137,15 @@ fn prefix(path: &Path, e: Error) -> Error {
 fn finish(file: &save::LoadedFile, edited: Vec<u8>) -> Result<SetReport> {
     let (new_bytes, repaired) = edit::repair(&edited);
     let diff = diff::line_diff(&file.bytes, &new_bytes);
-    let save = if new_bytes == file.bytes { None } else { Some(save::save(file, &new_bytes)?) };
-    Ok(SetReport { path: file.path.clone(), diff, repaired, save })
+    let save = if new_bytes == file.bytes {
+        None
+    } else {
+        Some(save::save(file, &new_bytes)?)
+    };
+    Ok(SetReport {
+        path: file.path.clone(),
+        diff,
+        repaired,
+        save,
+    })
 }

@@ -69,16 +69,19 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
     let bom = text.starts_with('\u{feff}');
     let from = if bom { 3 } else { 0 };
     let first_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
-    let first = text[from..first_end].strip_suffix('\r').unwrap_or(&text[from..first_end]);
+    let first = text[from..first_end]
+        .strip_suffix('\r')
+        .unwrap_or(&text[from..first_end]);
     if first.trim_end_matches([' ', '\t']) != "---" {
         return None;
     }
-    let line_ending =
-        if text.as_bytes().get(first_end.wrapping_sub(1)) == Some(&b'\r') && first_end < text.len() {
-            LineEnding::CrLf
-        } else {
-            LineEnding::Lf
-        };
+    let line_ending = if text.as_bytes().get(first_end.wrapping_sub(1)) == Some(&b'\r')
+        && first_end < text.len()
+    {
+        LineEnding::CrLf
+    } else {
+        LineEnding::Lf
+    };
     let (lines, closed) = split_until(text, from, |s| {
         let t = s.trim();
         t == "---" || t == "..."
@@ -92,10 +95,19 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
             entries: Vec::new(),
             warnings: vec![(1, "no closing --- fence; treated as body".to_string())],
         };
-        return Some(Parsed { fm, nodes: Vec::new() });
+        return Some(Parsed {
+            fm,
+            nodes: Vec::new(),
+        });
     }
     let close = lines.len() - 1;
-    let mut p = P { text, lines: &lines, end: close, warnings: Vec::new(), tab_warned: vec![false; close] };
+    let mut p = P {
+        text,
+        lines: &lines,
+        end: close,
+        warnings: Vec::new(),
+        tab_warned: vec![false; close],
+    };
     let (nodes, _) = p.parse_map(1, 0);
     let mut warnings = p.warnings;
     warnings.sort_by_key(|w| w.0);
@@ -103,7 +115,10 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
         let extra = warnings.len() - MAX_WARNINGS;
         let line = warnings[MAX_WARNINGS].0;
         warnings.truncate(MAX_WARNINGS);
-        warnings.push((line, format!("… and {extra} more problems in the frontmatter")));
+        warnings.push((
+            line,
+            format!("… and {extra} more problems in the frontmatter"),
+        ));
     }
     let fm = Frontmatter {
         bom,
@@ -266,7 +281,10 @@ impl<'a> P<'a> {
             (k.to_string(), k.len(), c)
         } else {
             let c = body.find(':')?;
-            self.warn(i, "no space after ':'; strict YAML reads this line as plain text");
+            self.warn(
+                i,
+                "no space after ':'; strict YAML reads this line as plain text",
+            );
             let k = body[..c].trim_end_matches([' ', '\t']);
             (k.to_string(), k.len(), c)
         };
@@ -298,8 +316,12 @@ impl<'a> P<'a> {
                 if self.is_key_line(body) {
                     let (children, _) = self.parse_map(j, ind_j);
                     let last = children.last().map_or(j, |c| c.lines.end as usize - 2);
-                    let value =
-                        Value::Map(children.iter().map(|c| (c.key.clone(), c.value.clone())).collect());
+                    let value = Value::Map(
+                        children
+                            .iter()
+                            .map(|c| (c.key.clone(), c.value.clone()))
+                            .collect(),
+                    );
                     let vs = self.lines[j].start + ind_j;
                     let ve = children.last().map_or(vs, |c| c.value_span.end.max(vs));
                     return ValOut {
@@ -325,7 +347,10 @@ impl<'a> P<'a> {
         }
     }
 
-    #[allow(clippy::unused_self, reason = "read beside the other line tests of the parser")]
+    #[allow(
+        clippy::unused_self,
+        reason = "read beside the other line tests of the parser"
+    )]
     pub(super) fn is_key_line(&self, body: &str) -> bool {
         if body.starts_with(['"', '\'']) {
             return scan_quoted(&[body], 0, body.starts_with('"'))

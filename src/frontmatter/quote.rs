@@ -37,7 +37,9 @@ fn is_printable(c: char) -> bool {
 /// of `s` (structure only: a string-typed reader keeps `1.10` and `yes` as written, so
 /// this is true for them; [`least_quoting`] also rules out typed values).
 pub fn plain_ok(s: &str, ctx: Context) -> bool {
-    let Some(first) = s.chars().next() else { return false };
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
     if s.starts_with([' ', '\t'])
         || s.ends_with([' ', '\t'])
         || !s.chars().all(|c| c != '\t' && is_printable(c))
@@ -46,10 +48,11 @@ pub fn plain_ok(s: &str, ctx: Context) -> bool {
     }
     let second = s[first.len_utf8()..].chars().next();
     let bad_start = match first {
-        '-' | '?' | ':' => second.is_none_or(|c| c == ' ' || (ctx == Context::Flow && ",[]{}".contains(c))),
-        ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
-            true
+        '-' | '?' | ':' => {
+            second.is_none_or(|c| c == ' ' || (ctx == Context::Flow && ",[]{}".contains(c)))
         }
+        ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%'
+        | '@' | '`' => true,
         _ => false,
     };
     if bad_start {
@@ -78,7 +81,9 @@ pub const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
 /// dates and timestamps such as `2024-01-01`; `<<`, `=`). Anything else is clearly a
 /// string and stays plain (`Read`, `v1.0`, `my-skill`, `Use when asked`).
 pub fn plain_safe(s: &str, ctx: Context) -> bool {
-    plain_ok(s, ctx) && !s.starts_with(|c| INDICATORS.contains(c)) && !super::resolve::is_typed_plain(s)
+    plain_ok(s, ctx)
+        && !s.starts_with(|c| INDICATORS.contains(c))
+        && !super::resolve::is_typed_plain(s)
 }
 
 /// The least quoting for a one-line value `s` being written in `ctx`: plain when
@@ -183,23 +188,45 @@ pub fn literal_block(s: &str, parent: usize, step: usize) -> Option<BlockText> {
         return None;
     }
     let pad = " ".repeat(indent);
-    let mut lines: Vec<String> =
-        body.split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+    let mut lines: Vec<String> = body
+        .split('\n')
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("{pad}{l}")
+            }
+        })
+        .collect();
     // A whitespace-only line shorter than or equal to the indentation would read as empty.
-    if body.split('\n').any(|l| !l.is_empty() && l.trim_matches([' ', '\t']).is_empty()) {
+    if body
+        .split('\n')
+        .any(|l| !l.is_empty() && l.trim_matches([' ', '\t']).is_empty())
+    {
         return None;
     }
     let first = body.split('\n').find(|l| !l.is_empty()).unwrap_or("");
-    let ind = if first.starts_with([' ', '\t']) { step.to_string() } else { String::new() };
+    let ind = if first.starts_with([' ', '\t']) {
+        step.to_string()
+    } else {
+        String::new()
+    };
     lines.extend(std::iter::repeat_n(String::new(), extra));
-    Some(BlockText { header: format!("|{ind}{}", chomp_char(chomp)), lines })
+    Some(BlockText {
+        header: format!("|{ind}{}", chomp_char(chomp)),
+        lines,
+    })
 }
 
 /// Render `s` as a folded block (`>`) indented by `indent` spaces, wrapping at single
 /// spaces so content lines stay within about `width` columns; `None` when folding cannot
 /// hold `s` exactly (a line starting or ending with white space, tabs, non-printables).
 pub fn folded_block(s: &str, indent: usize, width: usize) -> Option<BlockText> {
-    if s.is_empty() || !s.chars().all(|c| c == '\n' || (c != '\t' && is_printable(c))) {
+    if s.is_empty()
+        || !s
+            .chars()
+            .all(|c| c == '\n' || (c != '\t' && is_printable(c)))
+    {
         return None;
     }
     let (body, chomp, extra) = chomp_of(s);
@@ -221,7 +248,11 @@ pub fn folded_block(s: &str, indent: usize, width: usize) -> Option<BlockText> {
         }
         // Between two content segments YAML folds k empty lines into k newlines, and a
         // single break into a space; a value newline therefore needs one empty line.
-        let empties = if first { pending_breaks } else { pending_breaks + 1 };
+        let empties = if first {
+            pending_breaks
+        } else {
+            pending_breaks + 1
+        };
         lines.extend(std::iter::repeat_n(String::new(), empties));
         pending_breaks = 0;
         first = false;
@@ -231,7 +262,10 @@ pub fn folded_block(s: &str, indent: usize, width: usize) -> Option<BlockText> {
         return None;
     }
     lines.extend(std::iter::repeat_n(String::new(), extra));
-    Some(BlockText { header: format!(">{}", chomp_char(chomp)), lines })
+    Some(BlockText {
+        header: format!(">{}", chomp_char(chomp)),
+        lines,
+    })
 }
 
 /// Wrap `seg` at single spaces (never where a space run would be split) into lines of at
@@ -265,7 +299,10 @@ mod tests {
     fn plain_when_safe_quotes_otherwise() {
         assert_eq!(least_quoting("v1.10", Context::Block), Quoting::Plain);
         assert_eq!(least_quoting("yesterday", Context::Block), Quoting::Plain);
-        assert_eq!(least_quoting("Use when: x", Context::Block), Quoting::Single);
+        assert_eq!(
+            least_quoting("Use when: x", Context::Block),
+            Quoting::Single
+        );
         assert_eq!(least_quoting("'q' start", Context::Block), Quoting::Single);
         assert_eq!(least_quoting("# hash", Context::Block), Quoting::Single);
         assert_eq!(least_quoting("a #b", Context::Block), Quoting::Single);
@@ -280,26 +317,62 @@ mod tests {
 
     #[test]
     fn set_values_yaml_readers_would_coerce_are_quoted() {
-        for s in
-            ["2.10", "1.0", "no", "No", "ON", "y", "1e3", ".5", "0x1F", "0o7", "+1", "1_000", ".inf", ".nan"]
-        {
+        for s in [
+            "2.10", "1.0", "no", "No", "ON", "y", "1e3", ".5", "0x1F", "0o7", "+1", "1_000",
+            ".inf", ".nan",
+        ] {
             assert_eq!(least_quoting(s, Context::Block), Quoting::Single, "{s}");
             assert_eq!(least_quoting(s, Context::Flow), Quoting::Single, "{s}");
-            assert!(plain_ok(s, Context::Block), "{s} stays plain when merely repaired");
+            assert!(
+                plain_ok(s, Context::Block),
+                "{s} stays plain when merely repaired"
+            );
         }
-        for s in ["null", "Null", "~", "2024-01-01", "-x", ":x", "?x", "@x", "%x", "`x"] {
+        for s in [
+            "null",
+            "Null",
+            "~",
+            "2024-01-01",
+            "-x",
+            ":x",
+            "?x",
+            "@x",
+            "%x",
+            "`x",
+        ] {
             assert_eq!(least_quoting(s, Context::Block), Quoting::Single, "{s}");
         }
-        assert_eq!(render("2.10", least_quoting("2.10", Context::Block), Context::Block), "'2.10'");
-        for s in ["v1.0", "1.0-beta", "Read", "my-skill", "Use when asked", "a-b", "x:y"] {
+        assert_eq!(
+            render(
+                "2.10",
+                least_quoting("2.10", Context::Block),
+                Context::Block
+            ),
+            "'2.10'"
+        );
+        for s in [
+            "v1.0",
+            "1.0-beta",
+            "Read",
+            "my-skill",
+            "Use when asked",
+            "a-b",
+            "x:y",
+        ] {
             assert_eq!(least_quoting(s, Context::Block), Quoting::Plain, "{s}");
         }
     }
 
     #[test]
     fn renders_single_and_double() {
-        assert_eq!(render("it's: x", Quoting::Single, Context::Block), "'it''s: x'");
-        assert_eq!(render("a\"b\\\n\u{1}", Quoting::Double, Context::Block), "\"a\\\"b\\\\\\n\\x01\"");
+        assert_eq!(
+            render("it's: x", Quoting::Single, Context::Block),
+            "'it''s: x'"
+        );
+        assert_eq!(
+            render("a\"b\\\n\u{1}", Quoting::Double, Context::Block),
+            "\"a\\\"b\\\\\\n\\x01\""
+        );
     }
 
     #[test]
@@ -307,19 +380,31 @@ mod tests {
         let b = literal_block("a\n\nb", 0, 2).unwrap();
         assert_eq!(
             b,
-            BlockText { header: "|-".into(), lines: vec!["  a".into(), String::new(), "  b".into()] }
+            BlockText {
+                header: "|-".into(),
+                lines: vec!["  a".into(), String::new(), "  b".into()]
+            }
         );
         assert_eq!(literal_block("a\n", 0, 2).unwrap().header, "|");
-        assert_eq!(literal_block("a\n\n\n", 0, 2).unwrap().lines, ["  a", "", ""]);
+        assert_eq!(
+            literal_block("a\n\n\n", 0, 2).unwrap().lines,
+            ["  a", "", ""]
+        );
         assert_eq!(literal_block("  x\ny", 2, 2).unwrap().header, "|2-");
-        assert_eq!(literal_block("  x\ny", 2, 2).unwrap().lines, ["      x", "    y"]);
+        assert_eq!(
+            literal_block("  x\ny", 2, 2).unwrap().lines,
+            ["      x", "    y"]
+        );
     }
 
     #[test]
     fn folded_block_wraps_and_marks_newlines_with_empty_lines() {
         let b = folded_block("aaaa bbbb cccc dddd eeee ffff\nggg\n", 2, 22).unwrap();
         assert_eq!(b.header, ">");
-        assert_eq!(b.lines, ["  aaaa bbbb cccc dddd", "  eeee ffff", "", "  ggg"]);
+        assert_eq!(
+            b.lines,
+            ["  aaaa bbbb cccc dddd", "  eeee ffff", "", "  ggg"]
+        );
         assert_eq!(folded_block(" x", 2, 80), None);
     }
 }

@@ -63,7 +63,11 @@ fn sexagesimal_digit(s: &str) -> bool {
 fn base60(t: &str) -> bool {
     let mut parts = t.split(':');
     let head = parts.next().unwrap_or("");
-    let first_ok = head.as_bytes().first().is_some_and(|b| (b'1'..=b'9').contains(b)) && dec_(head);
+    let first_ok = head
+        .as_bytes()
+        .first()
+        .is_some_and(|b| (b'1'..=b'9').contains(b))
+        && dec_(head);
     let mut n = 0;
     for p in parts {
         if !sexagesimal_digit(p) {
@@ -109,7 +113,10 @@ pub fn is_float(s: &str) -> bool {
     }
     // Split off an exponent `[eE][-+]?[0-9]+`.
     let (mant, exp_ok) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], all1(strip_sign(&t[i + 1..]), |b| b.is_ascii_digit())),
+        Some(i) => (
+            &t[..i],
+            all1(strip_sign(&t[i + 1..]), |b| b.is_ascii_digit()),
+        ),
         None => (t, true),
     };
     if !exp_ok {
@@ -119,9 +126,12 @@ pub fn is_float(s: &str) -> bool {
     match mant.find('.') {
         Some(dot) => {
             let (int, frac) = (&mant[..dot], &mant[dot + 1..]);
-            let frac_ok = frac.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'_');
+            let frac_ok = frac
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.' || b == b'_');
             // 1.2 needs a digit somewhere in the mantissa when an exponent follows.
-            let digits = int.bytes().any(|b| b.is_ascii_digit()) || frac.bytes().any(|b| b.is_ascii_digit());
+            let digits =
+                int.bytes().any(|b| b.is_ascii_digit()) || frac.bytes().any(|b| b.is_ascii_digit());
             frac_ok && (int.is_empty() || dec_(int) || base60(int)) && (!has_exp || digits)
         }
         // 1.2: `[0-9]+[eE][-+]?[0-9]+` (an integer mantissa needs an exponent to be a float).
@@ -136,7 +146,11 @@ pub fn is_float(s: &str) -> bool {
 pub fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     let digits = |r: &[u8], min: usize, max: usize| -> usize {
-        let n = r.iter().take(max).take_while(|c| c.is_ascii_digit()).count();
+        let n = r
+            .iter()
+            .take(max)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if n >= min { n } else { 0 }
     };
     // Date part.
@@ -261,9 +275,9 @@ mod tests {
     #[test]
     fn bools_nulls_and_special_keys_in_any_case_are_typed() {
         for s in [
-            "y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false",
-            "FALSE", "on", "On", "ON", "off", "Off", "OFF", "yEs", "null", "Null", "NULL", "~", "", "<<",
-            "=",
+            "y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE",
+            "false", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "yEs", "null", "Null", "NULL",
+            "~", "", "<<", "=",
         ] {
             assert!(is_typed_plain(s), "{s:?}");
         }
@@ -281,9 +295,14 @@ mod tests {
         ] {
             assert!(is_timestamp(s), "{s}");
         }
-        for s in
-            ["2024-1-1", "2024-01-01x", "2024-01", "20240101", "2001-12-14 21:59", "2001-12-14T21:59:43+"]
-        {
+        for s in [
+            "2024-1-1",
+            "2024-01-01x",
+            "2024-01",
+            "20240101",
+            "2001-12-14 21:59",
+            "2001-12-14T21:59:43+",
+        ] {
             assert!(!is_timestamp(s), "{s}");
         }
     }

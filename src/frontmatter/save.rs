@@ -57,9 +57,17 @@ pub fn load(path: &Path) -> Result<LoadedFile> {
     let real_path = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let bytes = fs::read(&real_path).map_err(|e| Error::io(path, e))?;
     if looks_binary(&bytes) {
-        return Err(Error::Refused(format!("{} looks binary (NUL byte); not edited", path.display())));
+        return Err(Error::Refused(format!(
+            "{} looks binary (NUL byte); not edited",
+            path.display()
+        )));
     }
-    Ok(LoadedFile { path: path.to_path_buf(), real_path, hash: hash(&bytes), bytes })
+    Ok(LoadedFile {
+        path: path.to_path_buf(),
+        real_path,
+        hash: hash(&bytes),
+        bytes,
+    })
 }
 
 /// True when `bytes` holds a NUL byte within its first [`BINARY_SNIFF_BYTES`] (8 KiB), the
@@ -89,17 +97,29 @@ pub fn save_with_hook(
     let meta = fs::metadata(real).map_err(|e| Error::io(&file.path, e))?;
     let current = fs::read(real).map_err(|e| Error::io(&file.path, e))?;
     if hash(&current) != file.hash {
-        return Err(Error::Refused(format!("{shown} changed on disk since it was read; reload")));
+        return Err(Error::Refused(format!(
+            "{shown} changed on disk since it was read; reload"
+        )));
     }
     let perms = meta.permissions();
     if perms.readonly() {
-        return Err(Error::Refused(format!("{shown} is read-only; nothing written")));
+        return Err(Error::Refused(format!(
+            "{shown} is read-only; nothing written"
+        )));
     }
-    let dir = real.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = real.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = real
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let denied = |e: std::io::Error| -> Error {
         if e.kind() == std::io::ErrorKind::PermissionDenied {
-            Error::Refused(format!("cannot write {shown}: permission denied; nothing written"))
+            Error::Refused(format!(
+                "cannot write {shown}: permission denied; nothing written"
+            ))
         } else {
             Error::io(&file.path, e)
         }

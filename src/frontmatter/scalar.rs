@@ -50,7 +50,11 @@ pub fn parse_block_header(s: &str) -> Option<BlockHeader> {
     let rest = &s[i..];
     let trimmed = rest.trim_start_matches([' ', '\t']);
     if trimmed.is_empty() || (trimmed.starts_with('#') && trimmed.len() < rest.len()) {
-        Some(BlockHeader { literal, chomp, indent })
+        Some(BlockHeader {
+            literal,
+            chomp,
+            indent,
+        })
     } else {
         None
     }
@@ -167,7 +171,12 @@ pub fn scan_quoted(lines: &[&str], open: usize, double: bool) -> Option<Quoted> 
                     ws_start = None;
                     continue;
                 }
-                return Some(Quoted { value: out, last_line: li, close_end: pos + 1, bad_escapes });
+                return Some(Quoted {
+                    value: out,
+                    last_line: li,
+                    close_end: pos + 1,
+                    bad_escapes,
+                });
             }
             if c == '\r' {
                 // A stray carriage return is never value text (values hold no `\r`
@@ -205,7 +214,9 @@ pub fn scan_quoted(lines: &[&str], open: usize, double: bool) -> Option<Quoted> 
 /// Decode one double-quoted escape; `s` starts just after the backslash. Returns the text
 /// (None for an unknown escape) and the bytes consumed after the backslash.
 fn unescape_one(s: &str) -> (Option<String>, usize) {
-    let Some(c) = s.chars().next() else { return (None, 0) };
+    let Some(c) = s.chars().next() else {
+        return (None, 0);
+    };
     let simple = match c {
         '0' => Some('\0'),
         'a' => Some('\u{7}'),
@@ -315,7 +326,11 @@ pub fn scan_flow(lines: &[&str], open: usize) -> Option<Flow> {
                         if !raw.is_empty() {
                             push_item(&mut items, raw, nested);
                         }
-                        return Some(Flow { items, last_line: li, close_end: at + 1 });
+                        return Some(Flow {
+                            items,
+                            last_line: li,
+                            close_end: at + 1,
+                        });
                     }
                     cur.push(c);
                 }
@@ -382,10 +397,38 @@ mod tests {
 
     #[test]
     fn block_headers_parse_chomping_and_indent() {
-        assert_eq!(hdr("|-"), BlockHeader { literal: true, chomp: Chomp::Strip, indent: None });
-        assert_eq!(hdr(">+ # c"), BlockHeader { literal: false, chomp: Chomp::Keep, indent: None });
-        assert_eq!(hdr("|2-"), BlockHeader { literal: true, chomp: Chomp::Strip, indent: Some(2) });
-        assert_eq!(hdr("|-2"), BlockHeader { literal: true, chomp: Chomp::Strip, indent: Some(2) });
+        assert_eq!(
+            hdr("|-"),
+            BlockHeader {
+                literal: true,
+                chomp: Chomp::Strip,
+                indent: None
+            }
+        );
+        assert_eq!(
+            hdr(">+ # c"),
+            BlockHeader {
+                literal: false,
+                chomp: Chomp::Keep,
+                indent: None
+            }
+        );
+        assert_eq!(
+            hdr("|2-"),
+            BlockHeader {
+                literal: true,
+                chomp: Chomp::Strip,
+                indent: Some(2)
+            }
+        );
+        assert_eq!(
+            hdr("|-2"),
+            BlockHeader {
+                literal: true,
+                chomp: Chomp::Strip,
+                indent: Some(2)
+            }
+        );
         assert_eq!(parse_block_header("|x"), None);
         assert_eq!(parse_block_header(">#c"), None);
     }
@@ -406,7 +449,12 @@ mod tests {
 
     #[test]
     fn double_quoted_escapes_and_folding() {
-        let q = scan_quoted(&[r#"k: "a\tb\u00e9 \"x\"  "#, "   c", "", "  d\\", "  e\""], 3, true).unwrap();
+        let q = scan_quoted(
+            &[r#"k: "a\tb\u00e9 \"x\"  "#, "   c", "", "  d\\", "  e\""],
+            3,
+            true,
+        )
+        .unwrap();
         assert_eq!(q.value, "a\tbé \"x\" c\nde");
         assert_eq!(q.last_line, 4);
         assert_eq!(q.close_end, 4);

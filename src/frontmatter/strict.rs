@@ -89,7 +89,9 @@ pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
     match serde_saphyr::from_str::<BTreeMap<String, StrictValue>>(yaml) {
         Ok(_) => Ok(()),
         Err(e) => {
-            let line = e.location().map_or(0, |l| u32::try_from(l.line()).unwrap_or(u32::MAX));
+            let line = e
+                .location()
+                .map_or(0, |l| u32::try_from(l.line()).unwrap_or(u32::MAX));
             let msg = e.to_string();
             let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
             Err((line, first))
@@ -123,7 +125,11 @@ mod tests {
         }
         let y = "version: 1.10\n";
         let r = serde_saphyr::from_str::<BTreeMap<String, Untagged>>(y);
-        assert!(r.unwrap_err().to_string().contains("did not match any variant"));
+        assert!(
+            r.unwrap_err()
+                .to_string()
+                .contains("did not match any variant")
+        );
         assert_eq!(verify_strict(y), Ok(()));
     }
 

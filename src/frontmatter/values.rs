@@ -13,7 +13,11 @@ impl P<'_> {
         let k = self.continuation_end(i, n);
         let cands: Vec<&str> = (i..k).map(|x| self.content(x)).collect();
         let rel = off - self.lines[i].start;
-        let style = if double { ValueStyle::DoubleQuoted } else { ValueStyle::SingleQuoted };
+        let style = if double {
+            ValueStyle::DoubleQuoted
+        } else {
+            ValueStyle::SingleQuoted
+        };
         if let Some(q) = scan_quoted(&cands, rel, double) {
             let last = i + q.last_line;
             let end = self.lines[last].start + q.close_end;
@@ -32,10 +36,16 @@ impl P<'_> {
                     );
                     return self.raw_line_value(i, off);
                 }
-                self.warn(last, format!("text after the closing quote of `{key}` ignored"));
+                self.warn(
+                    last,
+                    format!("text after the closing quote of `{key}` ignored"),
+                );
             }
             for e in q.bad_escapes {
-                self.warn(i, format!("unknown escape `{e}` in value of `{key}`; kept as written"));
+                self.warn(
+                    i,
+                    format!("unknown escape `{e}` in value of `{key}`; kept as written"),
+                );
             }
             ValOut {
                 value: Value::Str(q.value),
@@ -46,7 +56,10 @@ impl P<'_> {
                 block: None,
             }
         } else {
-            self.warn(i, format!("unterminated quote in value of `{key}`; value taken to end of line"));
+            self.warn(
+                i,
+                format!("unterminated quote in value of `{key}`; value taken to end of line"),
+            );
             self.raw_line_value(i, off)
         }
     }
@@ -75,14 +88,20 @@ impl P<'_> {
         let cands: Vec<&str> = (i..k).map(|x| self.content(x)).collect();
         let rel = off - self.lines[i].start;
         let Some(flow) = scan_flow(&cands, rel) else {
-            self.warn(i, format!("unclosed bracket in value of `{key}`; value taken to end of line"));
+            self.warn(
+                i,
+                format!("unclosed bracket in value of `{key}`; value taken to end of line"),
+            );
             return self.raw_line_value(i, off);
         };
         let last = i + flow.last_line;
         let end = self.lines[last].start + flow.close_end;
         let after = self.text[end..self.lines[last].content_end].trim_start_matches([' ', '\t']);
         if !after.is_empty() && !after.starts_with('#') {
-            self.warn(last, format!("text after the closing bracket of `{key}` ignored"));
+            self.warn(
+                last,
+                format!("text after the closing bracket of `{key}` ignored"),
+            );
         }
         let mut nested = false;
         let mut empty = false;
@@ -94,25 +113,42 @@ impl P<'_> {
             self.warn(i, format!("nested collection in `{key}`; kept as text"));
         }
         if empty {
-            self.warn(i, format!("empty item in `{key}`; strict YAML parsers reject this"));
+            self.warn(
+                i,
+                format!("empty item in `{key}`; strict YAML parsers reject this"),
+            );
         }
         let items = flow.items.iter().filter(|it| !it.raw.is_empty());
         let (value, style) = if is_map {
             let pairs = items
                 .map(|it| match key_colon(&it.raw) {
-                    Some(c) => (flow_scalar(&it.raw[..c]), Value::Str(flow_scalar(&it.raw[c + 1..]))),
+                    Some(c) => (
+                        flow_scalar(&it.raw[..c]),
+                        Value::Str(flow_scalar(&it.raw[c + 1..])),
+                    ),
                     None => (flow_scalar(&it.raw), Value::Str(String::new())),
                 })
                 .collect();
             (Value::Map(pairs), ValueStyle::Map)
         } else {
-            (Value::List(items.map(|it| flow_scalar(&it.raw)).collect()), ValueStyle::FlowList)
+            (
+                Value::List(items.map(|it| flow_scalar(&it.raw)).collect()),
+                ValueStyle::FlowList,
+            )
         };
-        ValOut { value, style, last, value_span: off..end, children: Vec::new(), block: None }
+        ValOut {
+            value,
+            style,
+            last,
+            value_span: off..end,
+            children: Vec::new(),
+            block: None,
+        }
     }
 
     pub(super) fn plain(&mut self, i: usize, off: usize, n: usize, key: &str) -> ValOut {
-        let colon_msg = format!("unquoted ': ' in value of `{key}`; strict YAML parsers reject this");
+        let colon_msg =
+            format!("unquoted ': ' in value of `{key}`; strict YAML parsers reject this");
         let (seg, mut done) = cut_comment(&self.text[off..self.lines[i].content_end]);
         let seg = seg.trim_end_matches([' ', '\t']);
         if has_unquoted_colon(seg) {
@@ -169,7 +205,13 @@ impl P<'_> {
         }
     }
 
-    pub(super) fn block_scalar(&mut self, i: usize, off: usize, n: usize, h: BlockHeader) -> ValOut {
+    pub(super) fn block_scalar(
+        &mut self,
+        i: usize,
+        off: usize,
+        n: usize,
+        h: BlockHeader,
+    ) -> ValOut {
         let indent = if let Some(m) = h.indent {
             n + m
         } else {
@@ -194,8 +236,14 @@ impl P<'_> {
             }
             j += 1;
         }
-        let body_end = if h.chomp == super::scalar::Chomp::Keep { j } else { last_content + 1 };
-        let texts: Vec<&str> = (i + 1..body_end.max(i + 1)).map(|x| self.content(x)).collect();
+        let body_end = if h.chomp == super::scalar::Chomp::Keep {
+            j
+        } else {
+            last_content + 1
+        };
+        let texts: Vec<&str> = (i + 1..body_end.max(i + 1))
+            .map(|x| self.content(x))
+            .collect();
         let value = block_value(&texts, indent, h);
         let last = body_end.saturating_sub(1).max(i);
         let vend = if last == i {
@@ -205,7 +253,11 @@ impl P<'_> {
         };
         ValOut {
             value: Value::Str(value),
-            style: if h.literal { ValueStyle::Literal } else { ValueStyle::Folded },
+            style: if h.literal {
+                ValueStyle::Literal
+            } else {
+                ValueStyle::Folded
+            },
             last,
             value_span: off..vend,
             children: Vec::new(),
@@ -266,7 +318,10 @@ impl P<'_> {
             let text = if let Value::Str(s) = v.value {
                 s
             } else {
-                self.warn(k, format!("nested collection in a list item of `{key}`; kept as text"));
+                self.warn(
+                    k,
+                    format!("nested collection in a list item of `{key}`; kept as text"),
+                );
                 self.text[v.value_span.clone()].to_string()
             };
             items.push(text);
@@ -301,7 +356,10 @@ impl P<'_> {
         }
         let end = self.lines[last].content_end;
         let raw = self.text[off..end].to_string();
-        self.warn(i, format!("map or list inside a list item of `{key}`; kept as text"));
+        self.warn(
+            i,
+            format!("map or list inside a list item of `{key}`; kept as text"),
+        );
         ValOut {
             value: Value::List(vec![raw]),
             style: ValueStyle::BlockList,

@@ -39,7 +39,10 @@ pub(crate) struct Vocab {
 impl Vocab {
     /// Build from terms already sorted and deduplicated.
     pub fn from_sorted<'a>(terms: impl Iterator<Item = &'a str>) -> Self {
-        let mut v = Vocab { buf: String::new(), off: vec![0] };
+        let mut v = Vocab {
+            buf: String::new(),
+            off: vec![0],
+        };
         for t in terms {
             v.buf.push_str(t);
             v.off.push(v.buf.len());
@@ -193,7 +196,12 @@ impl RootIndex {
     /// pairs, whose contribution per document is the MAX over the group of weight × the term's
     /// BM25 score) and return the best `top_k` `(document, score)` pairs, score descending,
     /// ties by document order.
-    pub fn score(&self, groups: &[Vec<(u32, f64)>], top_k: usize, s: &mut Scratch) -> Vec<(u32, f64)> {
+    pub fn score(
+        &self,
+        groups: &[Vec<(u32, f64)>],
+        top_k: usize,
+        s: &mut Scratch,
+    ) -> Vec<(u32, f64)> {
         if top_k == 0 || self.avgdl <= 0.0 || !self.avgdl.is_finite() {
             return Vec::new();
         }
@@ -239,8 +247,11 @@ impl RootIndex {
                 }
             }
         }
-        let mut hits: Vec<(u32, f64)> =
-            s.touched.iter().map(|&d| (d, std::mem::take(&mut s.acc[d as usize]))).collect();
+        let mut hits: Vec<(u32, f64)> = s
+            .touched
+            .iter()
+            .map(|&d| (d, std::mem::take(&mut s.acc[d as usize])))
+            .collect();
         s.touched.clear();
         let cmp = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if hits.len() > top_k {
@@ -270,7 +281,11 @@ impl RootIndex {
             + self.post_tf.capacity() * 4
             + self.by_len.capacity() * 4
             + self.sig.capacity() * 8
-            + self.copies.iter().map(|(_, v)| 32 + v.capacity() * 4).sum::<usize>()
+            + self
+                .copies
+                .iter()
+                .map(|(_, v)| 32 + v.capacity() * 4)
+                .sum::<usize>()
     }
 }
 

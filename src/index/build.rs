@@ -35,7 +35,8 @@ struct Shard {
 fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) -> Shard {
     let mut sh = Shard::default();
     // About one distinct term per 12 bytes of markdown (measured on corpus/large).
-    sh.pairs.reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 12);
+    sh.pairs
+        .reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 12);
     sh.doc_end.reserve(texts.len());
     sh.doc_len.reserve(texts.len());
     let mut counts: Vec<u32> = Vec::new();
@@ -94,12 +95,22 @@ fn shard_bounds(docs: &[&str], n: usize) -> Vec<std::ops::Range<usize>> {
 
 /// Build the index of one root. `done` counts indexed documents (shared across roots);
 /// `progress(done)` is called on the calling thread.
-pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dyn FnMut(usize)) -> RootIndex {
+pub(crate) fn build_root(
+    rd: RootDocs<'_>,
+    done: &AtomicUsize,
+    progress: &mut dyn FnMut(usize),
+) -> RootIndex {
     let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| t.as_ref()).collect();
     let weights = &rd.weights;
     let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SHARDS);
-    let n_shards = if bytes >= PARALLEL_MIN_BYTES { threads } else { 1 };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_SHARDS);
+    let n_shards = if bytes >= PARALLEL_MIN_BYTES {
+        threads
+    } else {
+        1
+    };
     let bounds = shard_bounds(&texts, n_shards);
     let shards: Vec<Shard> = std::thread::scope(|s| {
         let workers: Vec<_> = bounds[1..]
@@ -107,8 +118,9 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
             .map(|r| {
                 let part = &texts[r.clone()];
                 let part_w = &weights[r.clone()];
-                let spawned =
-                    std::thread::Builder::new().name("skillnav-index".into()).spawn_scoped(s, move || {
+                let spawned = std::thread::Builder::new()
+                    .name("skillnav-index".into())
+                    .spawn_scoped(s, move || {
                         tokenize_shard(part, part_w, &mut |k| {
                             done.fetch_add(k, Ordering::Relaxed);
                         })
@@ -116,10 +128,14 @@ pub(crate) fn build_root(rd: RootDocs<'_>, done: &AtomicUsize, progress: &mut dy
                 (r.clone(), spawned)
             })
             .collect();
-        let first = tokenize_shard(&texts[bounds[0].clone()], &weights[bounds[0].clone()], &mut |k| {
-            let now = done.fetch_add(k, Ordering::Relaxed) + k;
-            progress(now);
-        });
+        let first = tokenize_shard(
+            &texts[bounds[0].clone()],
+            &weights[bounds[0].clone()],
+            &mut |k| {
+                let now = done.fetch_add(k, Ordering::Relaxed) + k;
+                progress(now);
+            },
+        );
         let mut all = vec![first];
         for (r, w) in workers {
             let shard = match w {
@@ -145,7 +161,11 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     let mut global = std::mem::take(&mut shards[0].terms);
     let mut maps: Vec<Vec<u32>> = vec![(0..global.len() as u32).collect()];
     for s in &shards[1..] {
-        maps.push((0..s.terms.len() as u32).map(|t| global.intern(s.terms.get(t))).collect());
+        maps.push(
+            (0..s.terms.len() as u32)
+                .map(|t| global.intern(s.terms.get(t)))
+                .collect(),
+        );
     }
     let sorted = global.sorted_ids();
     let mut rank = vec![0u32; sorted.len()];
@@ -192,9 +212,15 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
         }
     }
     let (by_len, len_start) = group_by_len(&vocab);
-    let sig = (0..vocab.len() as u32).map(|t| char_signature(vocab.term(t))).collect();
+    let sig = (0..vocab.len() as u32)
+        .map(|t| char_signature(vocab.term(t)))
+        .collect();
     let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
-    let avgdl = if doc_len.is_empty() { 0.0 } else { sum as f64 / doc_len.len() as f64 };
+    let avgdl = if doc_len.is_empty() {
+        0.0
+    } else {
+        sum as f64 / doc_len.len() as f64
+    };
     RootIndex {
         root: rd.root,
         docs: rd.docs.iter().map(|(n, _)| *n).collect(),
@@ -224,7 +250,9 @@ const LEN_GROUPS: usize = 64;
 /// a group), with group starts.
 fn group_by_len(vocab: &Vocab) -> (Vec<u32>, Vec<usize>) {
     let n = vocab.len();
-    let lens: Vec<usize> = (0..n as u32).map(|t| vocab.term(t).chars().count().min(LEN_GROUPS)).collect();
+    let lens: Vec<usize> = (0..n as u32)
+        .map(|t| vocab.term(t).chars().count().min(LEN_GROUPS))
+        .collect();
     let mut start = vec![0usize; LEN_GROUPS + 2];
     for &l in &lens {
         start[l + 1] += 1;
@@ -250,7 +278,10 @@ mod tests {
     fn shard_bounds_cover_all_documents() {
         let docs: Vec<&str> = vec!["abcdefghij"; 10];
         let b = |n: usize, docs: &[&str]| -> Vec<(usize, usize)> {
-            shard_bounds(docs, n).into_iter().map(|r| (r.start, r.end)).collect()
+            shard_bounds(docs, n)
+                .into_iter()
+                .map(|r| (r.start, r.end))
+                .collect()
         };
         assert_eq!(b(1, &docs), [(0, 10)]);
         assert_eq!(b(2, &docs), [(0, 5), (5, 10)]);
@@ -260,18 +291,37 @@ mod tests {
 
     #[test]
     fn sharded_build_equals_single_build() {
-        let texts = ["alpha beta", "beta gamma gamma", "delta alpha", "epsilon", "beta beta zeta"];
-        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> =
-            texts.iter().enumerate().map(|(i, t)| (NodeId(i as u32), (*t).into())).collect();
+        let texts = [
+            "alpha beta",
+            "beta gamma gamma",
+            "delta alpha",
+            "epsilon",
+            "beta beta zeta",
+        ];
+        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
+            .collect();
         let one = tokenize_shard(&texts, &[], &mut |_| {});
         let single = merge(
-            RootDocs { docs: docs.clone(), ..RootDocs::empty(NodeId(0)) },
+            RootDocs {
+                docs: docs.clone(),
+                ..RootDocs::empty(NodeId(0))
+            },
             vec![one],
             std::slice::from_ref(&(0..5)),
         );
         let a = tokenize_shard(&texts[..2], &[], &mut |_| {});
         let b = tokenize_shard(&texts[2..], &[], &mut |_| {});
-        let split = merge(RootDocs { docs, ..RootDocs::empty(NodeId(0)) }, vec![a, b], &[0..2, 2..5]);
+        let split = merge(
+            RootDocs {
+                docs,
+                ..RootDocs::empty(NodeId(0))
+            },
+            vec![a, b],
+            &[0..2, 2..5],
+        );
         assert_eq!(single.post_off, split.post_off);
         assert_eq!(single.post_doc, split.post_doc);
         assert_eq!(single.post_tf, split.post_tf);

@@ -30,7 +30,12 @@ pub fn within(a: &str, b: &str, k: usize) -> Option<usize> {
 
 /// Optimal-string-alignment distance of `a` and `b` if it is `<= k`, else `None`.
 /// `rows` is scratch space (three rows of `b.len() + 1`).
-pub(crate) fn bounded_osa<T: PartialEq>(a: &[T], b: &[T], k: usize, rows: &mut Vec<usize>) -> Option<usize> {
+pub(crate) fn bounded_osa<T: PartialEq>(
+    a: &[T],
+    b: &[T],
+    k: usize,
+    rows: &mut Vec<usize>,
+) -> Option<usize> {
     if a.len().abs_diff(b.len()) > k {
         return None;
     }
@@ -47,7 +52,9 @@ pub(crate) fn bounded_osa<T: PartialEq>(a: &[T], b: &[T], k: usize, rows: &mut V
         let mut row_min = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (rows[p + j] + 1).min(rows[c + j - 1] + 1).min(rows[p + j - 1] + cost);
+            let mut v = (rows[p + j] + 1)
+                .min(rows[c + j - 1] + 1)
+                .min(rows[p + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(rows[pp + j - 2] + 1);
             }
@@ -80,8 +87,17 @@ impl Suggestion {
     /// Whether `self` is a better suggestion than `other` (closer, then one the typed word
     /// is a prefix of, then higher df, then alphabetically first).
     pub fn better_than(&self, other: &Suggestion) -> bool {
-        (self.dist, !self.completes, std::cmp::Reverse(self.df), &self.term)
-            < (other.dist, !other.completes, std::cmp::Reverse(other.df), &other.term)
+        (
+            self.dist,
+            !self.completes,
+            std::cmp::Reverse(self.df),
+            &self.term,
+        ) < (
+            other.dist,
+            !other.completes,
+            std::cmp::Reverse(other.df),
+            &other.term,
+        )
     }
 }
 
@@ -106,7 +122,9 @@ pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
             // Each edit removes at most one char of `typed` and adds at most one: a char
             // class on one side only costs at least one edit.
             let sig_b = root.sig.get(t as usize).copied().unwrap_or(0);
-            let only = (sig_a & !sig_b).count_ones().max((sig_b & !sig_a).count_ones());
+            let only = (sig_a & !sig_b)
+                .count_ones()
+                .max((sig_b & !sig_a).count_ones());
             if only as usize > bound {
                 continue;
             }
@@ -123,16 +141,29 @@ pub(crate) fn suggest(root: &RootIndex, typed: &str) -> Option<Suggestion> {
                 continue;
             }
             let completes = term.starts_with(typed);
-            let cand = Suggestion { dist: d, completes, df: root.df(t), term: String::new() };
+            let cand = Suggestion {
+                dist: d,
+                completes,
+                df: root.df(t),
+                term: String::new(),
+            };
             let wins = match &best {
                 None => true,
                 Some(s) => {
                     (cand.dist, !cand.completes, std::cmp::Reverse(cand.df), term)
-                        < (s.dist, !s.completes, std::cmp::Reverse(s.df), s.term.as_str())
+                        < (
+                            s.dist,
+                            !s.completes,
+                            std::cmp::Reverse(s.df),
+                            s.term.as_str(),
+                        )
                 }
             };
             if wins {
-                best = Some(Suggestion { term: term.to_owned(), ..cand });
+                best = Some(Suggestion {
+                    term: term.to_owned(),
+                    ..cand
+                });
             }
         }
     }
@@ -145,10 +176,25 @@ mod tests {
 
     #[test]
     fn did_you_mean_prefers_completing_the_typed_word() {
-        let each = Suggestion { dist: 1, completes: false, df: 90, term: "each".into() };
-        let cache = Suggestion { dist: 1, completes: true, df: 3, term: "cache".into() };
+        let each = Suggestion {
+            dist: 1,
+            completes: false,
+            df: 90,
+            term: "each".into(),
+        };
+        let cache = Suggestion {
+            dist: 1,
+            completes: true,
+            df: 3,
+            term: "cache".into(),
+        };
         assert!(cache.better_than(&each));
-        let far = Suggestion { dist: 2, completes: true, df: 99, term: "caches".into() };
+        let far = Suggestion {
+            dist: 2,
+            completes: true,
+            df: 99,
+            term: "caches".into(),
+        };
         assert!(each.better_than(&far));
     }
 
@@ -170,6 +216,14 @@ mod tests {
 
     #[test]
     fn length_thresholds() {
-        assert_eq!((max_distance(2), max_distance(3), max_distance(4), max_distance(5)), (0, 1, 1, 2));
+        assert_eq!(
+            (
+                max_distance(2),
+                max_distance(3),
+                max_distance(4),
+                max_distance(5)
+            ),
+            (0, 1, 1, 2)
+        );
     }
 }

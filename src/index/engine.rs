@@ -33,8 +33,11 @@ impl Index {
     /// tokenized on up to 4 threads.
     pub fn build(corpus: &Corpus, progress: &mut dyn FnMut(usize, usize)) -> Self {
         let order = fold::document_order(corpus);
-        let docs: Vec<fold::RootDocs<'_>> =
-            corpus.roots.iter().map(|&r| fold::collect_root(corpus, r)).collect();
+        let docs: Vec<fold::RootDocs<'_>> = corpus
+            .roots
+            .iter()
+            .map(|&r| fold::collect_root(corpus, r))
+            .collect();
         let total: usize = docs.iter().map(|d| d.docs.len()).sum();
         progress(0, total);
         let done = AtomicUsize::new(0);
@@ -43,8 +46,17 @@ impl Index {
             .map(|rd| build::build_root(rd, &done, &mut |d| progress(d.min(total), total)))
             .collect();
         progress(total, total);
-        let bundles = corpus.bundles.iter().filter(|(b, _)| !corpus.is_copy(*b)).cloned().collect();
-        Self { roots, bundles, order }
+        let bundles = corpus
+            .bundles
+            .iter()
+            .filter(|(b, _)| !corpus.is_copy(*b))
+            .cloned()
+            .collect();
+        Self {
+            roots,
+            bundles,
+            order,
+        }
     }
 
     /// Number of BM25 documents over all roots (after folding identical texts; bundle chunks

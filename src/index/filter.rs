@@ -36,7 +36,10 @@ pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
 pub fn split_filters_in(corpus: &Corpus, query: &str) -> (String, Vec<MetaFilter>) {
     let (_, candidates) = split_filters(query);
     if candidates.is_empty() {
-        return (query.split_whitespace().collect::<Vec<_>>().join(" "), candidates);
+        return (
+            query.split_whitespace().collect::<Vec<_>>().join(" "),
+            candidates,
+        );
     }
     let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
     known.insert("kind".into());
@@ -66,10 +69,14 @@ fn split_with(query: &str, known: &dyn Fn(&str) -> bool) -> (String, Vec<MetaFil
                     && !v.is_empty()
                     && !v.starts_with('/')
                     && !word.contains("::")
-                    && k.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
                     && known(&k.to_ascii_lowercase()) =>
             {
-                filters.push(MetaFilter { key: k.to_ascii_lowercase(), value: v.to_lowercase() });
+                filters.push(MetaFilter {
+                    key: k.to_ascii_lowercase(),
+                    value: v.to_lowercase(),
+                });
             }
             _ => text.push(word),
         }
@@ -85,8 +92,10 @@ pub fn matches(corpus: &Corpus, id: NodeId, filters: &[MetaFilter]) -> bool {
         if f.key == "kind" {
             return node.kind.as_str() == f.value;
         }
-        let field =
-            node.meta.get(&f.key).or_else(|| (f.key == "tag").then(|| node.meta.get("tags")).flatten());
+        let field = node
+            .meta
+            .get(&f.key)
+            .or_else(|| (f.key == "tag").then(|| node.meta.get("tags")).flatten());
         field.is_some_and(|v| value_matches(v, &f.value))
     })
 }
@@ -135,21 +144,35 @@ pub fn search_all(
 ) -> (SearchResult, Vec<Hit>) {
     let (text, filters) = split_filters_in(corpus, query);
     if filters.is_empty() {
-        let content = index.map(|i| i.search(corpus, query, opts)).unwrap_or_default();
-        let titles = fuzzy.map(|f| f.search(query, opts.top_k)).unwrap_or_default();
+        let content = index
+            .map(|i| i.search(corpus, query, opts))
+            .unwrap_or_default();
+        let titles = fuzzy
+            .map(|f| f.search(query, opts.top_k))
+            .unwrap_or_default();
         return (content, titles);
     }
-    let wide = SearchOptions { top_k: opts.top_k.saturating_mul(OVERFETCH), ..opts.clone() };
+    let wide = SearchOptions {
+        top_k: opts.top_k.saturating_mul(OVERFETCH),
+        ..opts.clone()
+    };
     let keep = |hits: &mut Vec<Hit>| {
         hits.retain(|h| matches(corpus, h.node, &filters));
         hits.truncate(opts.top_k);
     };
     if text.is_empty() {
-        return (SearchResult::default(), list_matching(corpus, &filters, opts.top_k));
+        return (
+            SearchResult::default(),
+            list_matching(corpus, &filters, opts.top_k),
+        );
     }
-    let mut content = index.map(|i| i.search(corpus, &text, &wide)).unwrap_or_default();
+    let mut content = index
+        .map(|i| i.search(corpus, &text, &wide))
+        .unwrap_or_default();
     keep(&mut content.hits);
-    let mut titles = fuzzy.map(|f| f.search(&text, wide.top_k)).unwrap_or_default();
+    let mut titles = fuzzy
+        .map(|f| f.search(&text, wide.top_k))
+        .unwrap_or_default();
     keep(&mut titles);
     (content, titles)
 }
@@ -164,7 +187,8 @@ mod tests {
         let r = c.add_root(Node::new(NodeKind::Root, Format::GitAdr, "adr", ""));
         let mut a = Node::new(NodeKind::Adr, Format::GitAdr, "Use ADRs", "a.md");
         a.meta.insert("status".into(), "accepted".into());
-        a.meta.insert("tags".into(), serde_json::json!(["process", "docs"]));
+        a.meta
+            .insert("tags".into(), serde_json::json!(["process", "docs"]));
         let a = c.add_child(r, a);
         let mut b = Node::new(NodeKind::Adr, Format::GitAdr, "Drop Intel builds", "b.md");
         b.meta.insert("status".into(), "Proposed".into());
@@ -177,15 +201,27 @@ mod tests {
     fn status_filter_splits_from_text_and_urls_stay_text() {
         let (text, f) = split_filters("binary status:Proposed https://x.y/z");
         assert_eq!(text, "binary https://x.y/z");
-        assert_eq!(f, vec![MetaFilter { key: "status".into(), value: "proposed".into() }]);
+        assert_eq!(
+            f,
+            vec![MetaFilter {
+                key: "status".into(),
+                value: "proposed".into()
+            }]
+        );
     }
 
     #[test]
     fn colon_words_are_filters_only_for_known_keys() {
         let (c, _, _) = adrs();
-        let (text, f) = split_filters_in(&c, "std::io update:modelValue v-on:click status:proposed kind:adr");
+        let (text, f) = split_filters_in(
+            &c,
+            "std::io update:modelValue v-on:click status:proposed kind:adr",
+        );
         assert_eq!(text, "std::io update:modelValue v-on:click");
-        assert_eq!(f.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(), ["status", "kind"]);
+        assert_eq!(
+            f.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(),
+            ["status", "kind"]
+        );
         // `tag` is known because some node has `tags`; `kind::adr` is never a filter.
         let (text, f) = split_filters_in(&c, "tag:process kind::adr");
         assert_eq!((text.as_str(), f.len()), ("kind::adr", 1));
@@ -195,9 +231,21 @@ mod tests {
     fn adrs_filter_by_status_tag_and_kind() {
         let (c, a, b) = adrs();
         let (_, f) = split_filters("status:proposed");
-        assert_eq!(list_matching(&c, &f, 10).iter().map(|h| h.node).collect::<Vec<_>>(), vec![b]);
+        assert_eq!(
+            list_matching(&c, &f, 10)
+                .iter()
+                .map(|h| h.node)
+                .collect::<Vec<_>>(),
+            vec![b]
+        );
         let (_, f) = split_filters("tag:process kind:adr");
-        assert_eq!(list_matching(&c, &f, 10).iter().map(|h| h.node).collect::<Vec<_>>(), vec![a]);
+        assert_eq!(
+            list_matching(&c, &f, 10)
+                .iter()
+                .map(|h| h.node)
+                .collect::<Vec<_>>(),
+            vec![a]
+        );
         let (_, f) = split_filters("status:rejected");
         assert!(list_matching(&c, &f, 10).is_empty());
     }

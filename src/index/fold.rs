@@ -35,7 +35,12 @@ pub(crate) struct RootDocs<'c> {
 impl RootDocs<'_> {
     /// No documents under `root`.
     pub fn empty(root: NodeId) -> Self {
-        Self { root, docs: Vec::new(), weights: Vec::new(), copies: Vec::new() }
+        Self {
+            root,
+            docs: Vec::new(),
+            weights: Vec::new(),
+            copies: Vec::new(),
+        }
     }
 }
 
@@ -73,8 +78,11 @@ pub const SKILL_FIELD_WEIGHT: u32 = 2;
 
 /// The frontmatter keys whose values make up a skill's routing text, in order; the
 /// `when_to_use` spellings count once (the first present).
-const ROUTING_KEYS: [&[&str]; 3] =
-    [&["name"], &["description"], &["when_to_use", "when-to-use", "whenToUse"]];
+const ROUTING_KEYS: [&[&str]; 3] = [
+    &["name"],
+    &["description"],
+    &["when_to_use", "when-to-use", "whenToUse"],
+];
 
 /// The routing text of skill node `n`: its name, description and when-to-use, one per line
 /// (`None` when all are missing or blank).
@@ -82,7 +90,10 @@ fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
     let meta = &corpus.node(n).meta;
     let lines: Vec<&str> = ROUTING_KEYS
         .iter()
-        .filter_map(|keys| keys.iter().find_map(|k| meta.get(*k).and_then(|v| v.as_str())))
+        .filter_map(|keys| {
+            keys.iter()
+                .find_map(|k| meta.get(*k).and_then(|v| v.as_str()))
+        })
         .filter(|v| !v.trim().is_empty())
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))

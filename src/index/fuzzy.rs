@@ -100,13 +100,18 @@ impl FuzzyIndex {
             return vec![None; nodes.len()];
         }
         let mut m = Matcher::new(Config::DEFAULT);
-        let perfect = pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0);
+        let perfect = pattern
+            .score(Utf32String::from(query.trim()).slice(..), &mut m)
+            .unwrap_or(0);
         let min = perfect * MIN_SCORE_PERCENT / 100;
         nodes
             .iter()
             .map(|n| {
                 let (_, hay) = self.items.iter().find(|(id, _)| id == n)?;
-                pattern.score(hay.slice(..), &mut m).filter(|s| *s >= min).map(f64::from)
+                pattern
+                    .score(hay.slice(..), &mut m)
+                    .filter(|s| *s >= min)
+                    .map(f64::from)
             })
             .collect()
     }
@@ -127,7 +132,11 @@ impl FuzzyIndex {
             let mut out: Vec<Scored> = self.items[range.clone()]
                 .iter()
                 .zip(range)
-                .filter_map(|((_, hay), i)| pattern.score(hay.slice(..), &mut matcher).map(|s| (s, i, hay)))
+                .filter_map(|((_, hay), i)| {
+                    pattern
+                        .score(hay.slice(..), &mut matcher)
+                        .map(|s| (s, i, hay))
+                })
                 .filter(|(s, _, _)| *s >= min)
                 .map(|(s, i, hay)| (s, i, level(hay)))
                 .filter(|h| h.2 >= min_level)
@@ -139,7 +148,9 @@ impl FuzzyIndex {
             out
         };
         let n = self.items.len();
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(MAX_THREADS);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(MAX_THREADS);
         let mut scored: Vec<Scored> = if n < PARALLEL_MIN_ITEMS || threads < 2 {
             score_range(0..n)
         } else {
@@ -149,7 +160,10 @@ impl FuzzyIndex {
                 let handles: Vec<_> = (1..threads)
                     .map(|t| {
                         let r = (t * per).min(n)..((t + 1) * per).min(n);
-                        (r.clone(), std::thread::Builder::new().spawn_scoped(s, move || score_range(r)))
+                        (
+                            r.clone(),
+                            std::thread::Builder::new().spawn_scoped(s, move || score_range(r)),
+                        )
                     })
                     .collect();
                 let mut all = score_range(0..per.min(n));
@@ -188,11 +202,15 @@ impl FuzzyIndex {
         // Results") while typos and partial words still match.
         let perfect = {
             let mut m = Matcher::new(Config::DEFAULT);
-            pattern.score(Utf32String::from(query.trim()).slice(..), &mut m).unwrap_or(0)
+            pattern
+                .score(Utf32String::from(query.trim()).slice(..), &mut m)
+                .unwrap_or(0)
         };
         let min = perfect * MIN_SCORE_PERCENT / 100;
-        let words: Vec<Vec<char>> =
-            query.split_whitespace().map(|w| w.chars().flat_map(char::to_lowercase).collect()).collect();
+        let words: Vec<Vec<char>> = query
+            .split_whitespace()
+            .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+            .collect();
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
             self.scored(&pattern, min, top_k, &|_| 1, 0)
         } else {
@@ -200,11 +218,23 @@ impl FuzzyIndex {
             // word (a typo), those with a word within its typo distance; a longer query
             // with no such title keeps its fuzzy hits (a second pass per key press would
             // double the cost while typing).
-            let typed = self.scored(&pattern, min, top_k, &|h| if holds_words(h, &words) { 2 } else { 0 }, 0);
+            let typed = self.scored(
+                &pattern,
+                min,
+                top_k,
+                &|h| if holds_words(h, &words) { 2 } else { 0 },
+                0,
+            );
             if typed.iter().any(|h| h.2 == 2) {
                 typed.into_iter().filter(|h| h.2 == 2).collect()
             } else if words.len() == 1 {
-                self.scored(&pattern, min, top_k, &|h| u8::from(near_words(h, &words)), 1)
+                self.scored(
+                    &pattern,
+                    min,
+                    top_k,
+                    &|h| u8::from(near_words(h, &words)),
+                    1,
+                )
             } else {
                 typed
             }
@@ -230,12 +260,17 @@ fn holds_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
         Utf32Str::Ascii(b) => words.iter().all(|w| {
             !w.is_empty()
                 && w.len() <= b.len()
-                && b.windows(w.len())
-                    .any(|win| win.iter().zip(w).all(|(x, c)| char::from(x.to_ascii_lowercase()) == *c))
+                && b.windows(w.len()).any(|win| {
+                    win.iter()
+                        .zip(w)
+                        .all(|(x, c)| char::from(x.to_ascii_lowercase()) == *c)
+                })
         }),
         Utf32Str::Unicode(cs) => {
             let lower: Vec<char> = cs.iter().flat_map(|c| c.to_lowercase()).collect();
-            words.iter().all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice()))
+            words
+                .iter()
+                .all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice()))
         }
     }
 }
@@ -244,11 +279,17 @@ fn holds_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
 /// ([`super::distance::max_distance`]) of a word of `hay`.
 fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
     let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
-    let hay_words: Vec<&[char]> = lower.split(|c| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let hay_words: Vec<&[char]> = lower
+        .split(|c| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut rows = Vec::new();
     words.iter().all(|w| {
         let k = super::distance::max_distance(w.len());
-        k > 0 && hay_words.iter().any(|h| super::distance::bounded_osa(w, h, k, &mut rows).is_some())
+        k > 0
+            && hay_words
+                .iter()
+                .any(|h| super::distance::bounded_osa(w, h, k, &mut rows).is_some())
     })
 }
 
@@ -271,7 +312,10 @@ mod tests {
                 1 => format!("Routing {i}"),
                 _ => format!("Mid level ware {i}"),
             };
-            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, title, ""));
+            c.add_child(
+                root,
+                Node::new(NodeKind::Section, Format::Markdown, title, ""),
+            );
         }
         c.finalize();
         let fz = FuzzyIndex::build(&c);
@@ -303,21 +347,36 @@ mod tests {
         for i in 0..BIG_TREE_ITEMS {
             c.add_child(
                 root,
-                Node::new(NodeKind::Section, Format::Markdown, format!("Controller Resources {i}"), ""),
+                Node::new(
+                    NodeKind::Section,
+                    Format::Markdown,
+                    format!("Controller Resources {i}"),
+                    "",
+                ),
             );
         }
-        c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, "CORS Middleware", ""));
+        c.add_child(
+            root,
+            Node::new(NodeKind::Section, Format::Markdown, "CORS Middleware", ""),
+        );
         c.finalize();
         let fz = FuzzyIndex::build(&c);
         let titles = |q: &str| -> Vec<String> {
-            fz.search(q, 3).iter().map(|h| c.node(h.node).title.clone()).collect()
+            fz.search(q, 3)
+                .iter()
+                .map(|h| c.node(h.node).title.clone())
+                .collect()
         };
         assert_eq!(titles("cors"), ["CORS Middleware"]);
         // A typo holds no word as typed: the titles with a word within its distance stay.
         assert_eq!(titles("midleware"), ["CORS Middleware"]);
         assert_eq!(
             titles("resorces"),
-            ["Controller Resources 0", "Controller Resources 1", "Controller Resources 2"]
+            [
+                "Controller Resources 0",
+                "Controller Resources 1",
+                "Controller Resources 2"
+            ]
         );
         // Letters scattered over words are not a hit on a big tree.
         assert!(titles("cmw").is_empty());
@@ -327,14 +386,21 @@ mod tests {
     fn scoring_given_nodes_agrees_with_search() {
         let mut c = Corpus::new();
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-        let ids: Vec<NodeId> = ["Step 7: Write Grading Results", "Widgets and gadgets", "Middleware"]
-            .iter()
-            .map(|t| c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, *t, "")))
-            .collect();
+        let ids: Vec<NodeId> = [
+            "Step 7: Write Grading Results",
+            "Widgets and gadgets",
+            "Middleware",
+        ]
+        .iter()
+        .map(|t| c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, *t, "")))
+        .collect();
         c.finalize();
         let fz = FuzzyIndex::build(&c);
         let hit = fz.search("widgets", 10);
-        assert_eq!(fz.score_nodes("widgets", &ids), vec![None, Some(hit[0].score), None]);
+        assert_eq!(
+            fz.score_nodes("widgets", &ids),
+            vec![None, Some(hit[0].score), None]
+        );
         assert_eq!(fz.score_nodes(" ", &ids), vec![None, None, None]);
     }
 
@@ -348,13 +414,20 @@ mod tests {
     fn letters_scattered_over_unrelated_words_are_not_title_hits() {
         let mut c = Corpus::new();
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-        for t in ["Step 7: Write Grading Results", "Widgets and gadgets", "Middleware"] {
+        for t in [
+            "Step 7: Write Grading Results",
+            "Widgets and gadgets",
+            "Middleware",
+        ] {
             c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
         }
         c.finalize();
         let fz = FuzzyIndex::build(&c);
         let titles = |q: &str| -> Vec<String> {
-            fz.search(q, 10).iter().map(|h| c.node(h.node).title.clone()).collect()
+            fz.search(q, 10)
+                .iter()
+                .map(|h| c.node(h.node).title.clone())
+                .collect()
         };
         // w-i-d-g-e-t-s picked out of "Write Grading Results" scores 112 of the query's 192.
         assert_eq!(titles("widgets"), ["Widgets and gadgets"]);

@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn distinguishes_short_strings() {
         let mut m: FxHashMap<&str, u32> = FxHashMap::default();
-        for (i, w) in ["a", "b", "ab", "ba", "abcdefgh", "abcdefghi", ""].iter().enumerate() {
+        for (i, w) in ["a", "b", "ab", "ba", "abcdefgh", "abcdefghi", ""]
+            .iter()
+            .enumerate()
+        {
             m.insert(w, i as u32);
         }
         assert_eq!(m.len(), 7);

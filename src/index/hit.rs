@@ -51,7 +51,10 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        Self { top_k: 10, prefix: false }
+        Self {
+            top_k: 10,
+            prefix: false,
+        }
     }
 }
 

@@ -32,7 +32,11 @@ pub fn variants(term: &str) -> Vec<String> {
         // `statuses` → `status`, `boxes` → `box`; `cases` → `case` too.
         push(stem.to_string());
         push(term[..term.len() - 1].to_string());
-    } else if term.ends_with('s') && !term.ends_with("ss") && !term.ends_with("us") && !term.ends_with("is") {
+    } else if term.ends_with('s')
+        && !term.ends_with("ss")
+        && !term.ends_with("us")
+        && !term.ends_with("is")
+    {
         push(term[..term.len() - 1].to_string());
     } else if sibilant(term) {
         push(format!("{term}es"));

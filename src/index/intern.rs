@@ -19,7 +19,12 @@ pub(crate) struct Interner {
 
 impl Default for Interner {
     fn default() -> Self {
-        Self { buf: Vec::new(), off: vec![0], table: vec![EMPTY; 1024], shift: 64 - 10 }
+        Self {
+            buf: Vec::new(),
+            off: vec![0],
+            table: vec![EMPTY; 1024],
+            shift: 64 - 10,
+        }
     }
 }
 
@@ -55,7 +60,10 @@ fn same(a: &[u8], b: &[u8]) -> bool {
             return false;
         }
     }
-    ca.remainder().iter().zip(cb.remainder()).all(|(x, y)| x == y)
+    ca.remainder()
+        .iter()
+        .zip(cb.remainder())
+        .all(|(x, y)| x == y)
 }
 
 impl Interner {
@@ -124,8 +132,12 @@ impl Interner {
             w[..n].copy_from_slice(&b[..n]);
             u64::from_be_bytes(w)
         };
-        let mut keyed: Vec<(u64, u32)> = (0..self.len() as u32).map(|id| (prefix(id), id)).collect();
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| self.bytes(a.1).cmp(self.bytes(b.1))));
+        let mut keyed: Vec<(u64, u32)> =
+            (0..self.len() as u32).map(|id| (prefix(id), id)).collect();
+        keyed.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| self.bytes(a.1).cmp(self.bytes(b.1)))
+        });
         keyed.into_iter().map(|(_, id)| id).collect()
     }
 }
@@ -150,10 +162,31 @@ mod tests {
     #[test]
     fn sorted_ids_follow_byte_order() {
         let mut it = Interner::default();
-        for w in ["zeta", "alpha", "alphabetical", "alpha.", "b", "ünï", "abcdefgh1", "abcdefgh0"] {
+        for w in [
+            "zeta",
+            "alpha",
+            "alphabetical",
+            "alpha.",
+            "b",
+            "ünï",
+            "abcdefgh1",
+            "abcdefgh0",
+        ] {
             it.intern(w);
         }
         let sorted: Vec<&str> = it.sorted_ids().into_iter().map(|id| it.get(id)).collect();
-        assert_eq!(sorted, ["abcdefgh0", "abcdefgh1", "alpha", "alpha.", "alphabetical", "b", "zeta", "ünï"]);
+        assert_eq!(
+            sorted,
+            [
+                "abcdefgh0",
+                "abcdefgh1",
+                "alpha",
+                "alpha.",
+                "alphabetical",
+                "b",
+                "zeta",
+                "ünï"
+            ]
+        );
     }
 }

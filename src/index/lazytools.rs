@@ -25,11 +25,12 @@ pub const UNKNOWN_IDF: f64 = 0.5;
 
 /// The 69 stopwords (45 English + 24 Italian) of docs/FORMATS.md §2.5, dropped after tokenizing.
 pub const STOPWORDS: [&str; 69] = [
-    "the", "a", "an", "and", "or", "of", "to", "for", "in", "on", "with", "by", "from", "is", "are", "was",
-    "were", "be", "as", "that", "this", "it", "its", "at", "into", "how", "what", "why", "when", "which",
-    "who", "can", "could", "should", "would", "use", "using", "used", "about", "than", "then", "them",
-    "they", "their", "there", "de", "del", "della", "di", "e", "il", "la", "lo", "gli", "le", "un", "una",
-    "uno", "che", "come", "per", "con", "su", "da", "nel", "nella", "delle", "dei", "degli",
+    "the", "a", "an", "and", "or", "of", "to", "for", "in", "on", "with", "by", "from", "is",
+    "are", "was", "were", "be", "as", "that", "this", "it", "its", "at", "into", "how", "what",
+    "why", "when", "which", "who", "can", "could", "should", "would", "use", "using", "used",
+    "about", "than", "then", "them", "they", "their", "there", "de", "del", "della", "di", "e",
+    "il", "la", "lo", "gli", "le", "un", "una", "uno", "che", "come", "per", "con", "su", "da",
+    "nel", "nella", "delle", "dei", "degli",
 ];
 
 /// Whether `t` is one of lazytools' [`STOPWORDS`].
@@ -87,7 +88,11 @@ impl<'a> Query<'a> {
             slot.entry(t.as_str()).or_insert(n);
         }
         let phrase = tokens[..tokens.len().min(PHRASE_TOKENS)].join(" ");
-        Self { tokens, slot, phrase }
+        Self {
+            tokens,
+            slot,
+            phrase,
+        }
     }
 
     fn score(&self, bundle: &BundleStats, i: usize) -> f64 {
@@ -103,7 +108,11 @@ impl<'a> Query<'a> {
                 tf_of[k] += 1;
             }
         }
-        let doc_len = bundle.chunk_doc_lens.get(i).copied().unwrap_or(tokens.len() as u64);
+        let doc_len = bundle
+            .chunk_doc_lens
+            .get(i)
+            .copied()
+            .unwrap_or(tokens.len() as u64);
         let dl = if doc_len == 0 { 1.0 } else { doc_len as f64 };
         let avgdl = bundle.avgdl;
         let mut score = 0.0_f64;
@@ -117,14 +126,21 @@ impl<'a> Query<'a> {
             // Same operation order as Python: idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)).
             score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
         }
-        let heading = bundle.chunk_headings.get(i).map(|h| h.to_lowercase()).unwrap_or_default();
+        let heading = bundle
+            .chunk_headings
+            .get(i)
+            .map(|h| h.to_lowercase())
+            .unwrap_or_default();
         for tok in self.tokens {
             if heading.contains(tok.as_str()) {
                 score += HEADING_BOOST;
             }
         }
         if !self.phrase.is_empty()
-            && bundle.chunk_texts.get(i).is_some_and(|t| t.to_lowercase().contains(self.phrase.as_str()))
+            && bundle
+                .chunk_texts
+                .get(i)
+                .is_some_and(|t| t.to_lowercase().contains(self.phrase.as_str()))
         {
             score += PHRASE_BOOST;
         }
@@ -138,8 +154,9 @@ impl<'a> Query<'a> {
 pub fn rank(bundle: &BundleStats, query: &str, limit: usize) -> Vec<(usize, f64)> {
     let q_tokens = tokenize(query);
     let q = Query::new(&q_tokens);
-    let mut scored: Vec<(usize, f64)> =
-        (0..bundle.chunk_tokens.len()).map(|i| (i, q.score(bundle, i))).collect();
+    let mut scored: Vec<(usize, f64)> = (0..bundle.chunk_tokens.len())
+        .map(|i| (i, q.score(bundle, i)))
+        .collect();
     scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
     scored.truncate(limit);
     scored.retain(|(_, s)| *s > 0.0);
@@ -157,7 +174,10 @@ pub fn search(bundle: &BundleStats, query: &str, top_k: usize) -> Vec<(NodeId, f
 }
 
 #[cfg(test)]
-#[allow(clippy::float_cmp, reason = "scores are compared with the reference exactly")]
+#[allow(
+    clippy::float_cmp,
+    reason = "scores are compared with the reference exactly"
+)]
 mod tests {
     use super::*;
 
@@ -186,7 +206,9 @@ mod tests {
         BundleStats {
             name: "t".into(),
             avgdl: 2.0,
-            idf: [("beta".to_string(), 0.25), ("alpha".to_string(), 1.0)].into_iter().collect(),
+            idf: [("beta".to_string(), 0.25), ("alpha".to_string(), 1.0)]
+                .into_iter()
+                .collect(),
             skill_md: None,
             chunks: vec![NodeId(1), NodeId(2), NodeId(3)],
             chunk_tokens: texts.iter().map(|t| toks(t)).collect(),
@@ -209,7 +231,10 @@ mod tests {
         // Heading boost fires without any term match; doc_len 0 is treated as 1.
         assert_eq!(score_chunk(&b, 2, &q), 1.2);
         let hits = search(&b, "alpha beta", 2);
-        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![NodeId(1), NodeId(3)]);
+        assert_eq!(
+            hits.iter().map(|h| h.0).collect::<Vec<_>>(),
+            vec![NodeId(1), NodeId(3)]
+        );
     }
 
     #[test]
@@ -217,7 +242,10 @@ mod tests {
         let b = bundle();
         let s = score_chunk(&b, 1, &tokenize("delta"));
         // tf 1, IDF 0.5, plus the phrase boost ("delta" occurs in the text).
-        assert_eq!(s, 0.5 * 1.0 * 2.5 / (1.0 + K1 * (1.0 - B + B * 3.0 / 2.0)) + PHRASE_BOOST);
+        assert_eq!(
+            s,
+            0.5 * 1.0 * 2.5 / (1.0 + K1 * (1.0 - B + B * 3.0 / 2.0)) + PHRASE_BOOST
+        );
         assert!(search(&b, "zzz", 10).is_empty());
         assert!(search(&b, "the of", 10).is_empty());
     }

@@ -11,7 +11,11 @@ use super::tokenize::scan;
 /// A matching whole identifier covers its parts; overlapping CJK bigrams merge into one
 /// range. The ranges are sorted, non-overlapping and on char boundaries of `text`.
 pub fn match_ranges(text: &str, terms: &[String]) -> Vec<Range<usize>> {
-    let wanted: HashSet<String> = terms.iter().map(|t| t.to_lowercase()).filter(|t| !t.is_empty()).collect();
+    let wanted: HashSet<String> = terms
+        .iter()
+        .map(|t| t.to_lowercase())
+        .filter(|t| !t.is_empty())
+        .collect();
     let mut out: Vec<Range<usize>> = Vec::new();
     if wanted.is_empty() {
         return out;
@@ -35,12 +39,18 @@ mod tests {
     /// The ranges as `(start, end)` pairs.
     fn ranges(text: &str, terms: &[&str]) -> Vec<(usize, usize)> {
         let terms: Vec<String> = terms.iter().map(|s| s.to_string()).collect();
-        match_ranges(text, &terms).into_iter().map(|r| (r.start, r.end)).collect()
+        match_ranges(text, &terms)
+            .into_iter()
+            .map(|r| (r.start, r.end))
+            .collect()
     }
 
     #[test]
     fn whole_identifier_covers_its_parts() {
-        assert_eq!(ranges("call getUserById now", &["getuserbyid", "user"]), [(5, 16)]);
+        assert_eq!(
+            ranges("call getUserById now", &["getuserbyid", "user"]),
+            [(5, 16)]
+        );
     }
 
     #[test]
@@ -51,7 +61,10 @@ mod tests {
 
     #[test]
     fn terms_compare_lowercased() {
-        assert_eq!(ranges("Middleware, MIDDLEWARE", &["Middleware"]), [(0, 10), (12, 22)]);
+        assert_eq!(
+            ranges("Middleware, MIDDLEWARE", &["Middleware"]),
+            [(0, 10), (12, 22)]
+        );
     }
 
     #[test]

@@ -80,12 +80,18 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
     scan(query, &mut |t| {
         last = Some(t.term.to_owned());
         if !t.stop && !words.iter().any(|w| w.term == t.term) {
-            words.push(QueryWord { term: t.term.to_owned(), prefix: false });
+            words.push(QueryWord {
+                term: t.term.to_owned(),
+                prefix: false,
+            });
         }
     });
     if prefix && let Some(last) = last {
         words.retain(|w| w.term != last);
-        words.push(QueryWord { term: last, prefix: true });
+        words.push(QueryWord {
+            term: last,
+            prefix: true,
+        });
     }
     words
 }
@@ -118,7 +124,8 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     let substitute = whole_words(query) <= 1;
     let parts = identifier_parts(query);
     // groups[root][word] = (term id, weight) of that word in that root.
-    let mut groups: Vec<Vec<Vec<(u32, f64)>>> = vec![Vec::with_capacity(words.len()); index.roots.len()];
+    let mut groups: Vec<Vec<Vec<(u32, f64)>>> =
+        vec![Vec::with_capacity(words.len()); index.roots.len()];
     for w in &words {
         let forms = if w.folds() && !parts.contains(&w.term) {
             super::inflect::variants(&w.term)
@@ -129,7 +136,16 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         let mut per_root: Vec<Vec<(u32, f64)>> = Vec::with_capacity(index.roots.len());
         for r in &index.roots {
             let exact = r.vocab.find(&w.term);
-            let weigh = |t: u32| (t, if Some(t) == exact { 1.0 } else { EXPANSION_WEIGHT });
+            let weigh = |t: u32| {
+                (
+                    t,
+                    if Some(t) == exact {
+                        1.0
+                    } else {
+                        EXPANSION_WEIGHT
+                    },
+                )
+            };
             let mut ids: Vec<(u32, f64)> = if w.prefix {
                 expansions(r, &w.term).into_iter().map(weigh).collect()
             } else {
@@ -159,7 +175,12 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
                 continue;
             }
             for (r, ids) in index.roots.iter().zip(per_root.iter_mut()) {
-                *ids = r.vocab.find(&best.term).into_iter().map(|t| (t, 1.0)).collect();
+                *ids = r
+                    .vocab
+                    .find(&best.term)
+                    .into_iter()
+                    .map(|t| (t, 1.0))
+                    .collect();
             }
             push_unique(&mut result.terms, &best.term);
             result.did_you_mean.push((w.term.clone(), best.term));
@@ -196,8 +217,13 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             if !score.is_finite() {
                 continue;
             }
-            let hit =
-                Hit { node, score, source: HitSource::Bm25, scorer: Scorer::Lazytools, copies: Vec::new() };
+            let hit = Hit {
+                node,
+                score,
+                source: HitSource::Bm25,
+                scorer: Scorer::Lazytools,
+                copies: Vec::new(),
+            };
             cands.push((index.order_of(node), hit));
         }
     }
@@ -223,7 +249,10 @@ mod tests {
     use super::*;
 
     fn w(term: &str, prefix: bool) -> QueryWord {
-        QueryWord { term: term.into(), prefix }
+        QueryWord {
+            term: term.into(),
+            prefix,
+        }
     }
 
     #[test]
@@ -233,11 +262,17 @@ mod tests {
 
     #[test]
     fn prefix_marks_last_token_even_a_stopword() {
-        assert_eq!(parse("cors midd", true), [w("cors", false), w("midd", true)]);
+        assert_eq!(
+            parse("cors midd", true),
+            [w("cors", false), w("midd", true)]
+        );
         assert_eq!(parse("cors us", true), [w("cors", false), w("us", true)]);
         assert_eq!(parse("cors use", true), [w("cors", false), w("use", true)]);
         assert_eq!(parse("cors use", false), [w("cors", false)]);
-        assert_eq!(parse("midd cors midd", true), [w("cors", false), w("midd", true)]);
+        assert_eq!(
+            parse("midd cors midd", true),
+            [w("cors", false), w("midd", true)]
+        );
     }
 
     #[test]
@@ -249,6 +284,9 @@ mod tests {
 
     #[test]
     fn identifier_query_yields_parts() {
-        assert_eq!(parse("app.get", false), [w("app.get", false), w("app", false), w("get", false)]);
+        assert_eq!(
+            parse("app.get", false),
+            [w("app.get", false), w("app", false), w("get", false)]
+        );
     }
 }

@@ -28,14 +28,14 @@ use std::ops::Range;
 /// and the fragments a contraction splits into (`don't` → `don`, `t`; `it's` → `s`).
 /// `give`, `get`, `not` are not stopwords. Sorted for binary search.
 pub const STOPWORDS: [&str; 100] = [
-    "a", "about", "am", "an", "and", "are", "aren", "as", "at", "be", "been", "being", "by", "can", "could",
-    "couldn", "d", "did", "didn", "do", "does", "doesn", "doing", "don", "for", "from", "had", "hadn", "has",
-    "hasn", "have", "haven", "having", "he", "her", "hers", "him", "his", "how", "i", "in", "into", "is",
-    "isn", "it", "its", "ll", "m", "may", "me", "might", "must", "my", "of", "on", "or", "our", "re", "s",
-    "shall", "she", "should", "shouldn", "t", "than", "that", "the", "their", "theirs", "them", "then",
-    "there", "they", "this", "to", "us", "use", "used", "using", "ve", "was", "wasn", "we", "were", "weren",
-    "what", "when", "where", "which", "who", "whom", "whose", "why", "will", "with", "won", "would",
-    "wouldn", "you", "your",
+    "a", "about", "am", "an", "and", "are", "aren", "as", "at", "be", "been", "being", "by", "can",
+    "could", "couldn", "d", "did", "didn", "do", "does", "doesn", "doing", "don", "for", "from",
+    "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "hers", "him", "his",
+    "how", "i", "in", "into", "is", "isn", "it", "its", "ll", "m", "may", "me", "might", "must",
+    "my", "of", "on", "or", "our", "re", "s", "shall", "she", "should", "shouldn", "t", "than",
+    "that", "the", "their", "theirs", "them", "then", "there", "they", "this", "to", "us", "use",
+    "used", "using", "ve", "was", "wasn", "we", "were", "weren", "what", "when", "where", "which",
+    "who", "whom", "whose", "why", "will", "with", "won", "would", "wouldn", "you", "your",
 ];
 
 /// Longest word (in bytes of the original text) that is indexed; longer runs are skipped.
@@ -87,7 +87,11 @@ pub fn tokenize_with_offsets(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
     scan(text, &mut |t| {
         if !t.stop {
-            out.push(Token { term: t.term.to_owned(), range: t.range, part: t.part });
+            out.push(Token {
+                term: t.term.to_owned(),
+                range: t.range,
+                part: t.part,
+            });
         }
     });
     out
@@ -109,7 +113,11 @@ pub(crate) fn is_cjk(c: char) -> bool {
 }
 
 fn is_word_char(c: char) -> bool {
-    if c.is_ascii() { c.is_ascii_alphanumeric() || c == '_' } else { c.is_alphanumeric() && !is_cjk(c) }
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || c == '_'
+    } else {
+        c.is_alphanumeric() && !is_cjk(c)
+    }
 }
 
 fn push_lower(buf: &mut String, s: &str) {
@@ -138,7 +146,9 @@ pub(crate) fn scan<F: FnMut(RawToken<'_>)>(text: &str, f: &mut F) {
                 i = end;
             }
             _ => {
-                let Some(c) = text[i..].chars().next() else { break };
+                let Some(c) = text[i..].chars().next() else {
+                    break;
+                };
                 if is_cjk(c) {
                     i = emit_cjk_run(text, i, f);
                 } else if is_word_char(c) {
@@ -197,7 +207,11 @@ enum Shape {
 fn word_end(text: &str, start: usize) -> (usize, Shape) {
     let bytes = text.as_bytes();
     let mut i = start;
-    let mut shape = if bytes[start].is_ascii_uppercase() { Shape::Capitalized } else { Shape::Plain };
+    let mut shape = if bytes[start].is_ascii_uppercase() {
+        Shape::Capitalized
+    } else {
+        Shape::Plain
+    };
     if shape == Shape::Capitalized {
         i += 1;
     }
@@ -248,14 +262,24 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
         Shape::Plain => {
             // Fast path: a plain lower-case ASCII word is its own only part.
             let stop = is_stopword(word);
-            f(RawToken { term: word, range: start..end, part: false, stop });
+            f(RawToken {
+                term: word,
+                range: start..end,
+                part: false,
+                stop,
+            });
             return;
         }
         Shape::Capitalized => {
             // `Kubernetes`, `The`: lower-case it; one part only, so no split.
             push_lower(buf, word);
             let stop = is_stopword(buf);
-            f(RawToken { term: buf, range: start..end, part: false, stop });
+            f(RawToken {
+                term: buf,
+                range: start..end,
+                part: false,
+                stop,
+            });
             return;
         }
         Shape::Other => {}
@@ -277,20 +301,33 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
     }
     push_lower(buf, word);
     let stop = is_stopword(buf);
-    f(RawToken { term: buf, range: start..end, part: false, stop });
+    f(RawToken {
+        term: buf,
+        range: start..end,
+        part: false,
+        stop,
+    });
     if n == 1 && parts[0] == (0..word.len()) {
         return;
     }
     for r in parts[..n].iter().chain(overflow.iter()) {
         push_lower(buf, &word[r.clone()]);
-        f(RawToken { term: buf, range: start + r.start..start + r.end, part: true, stop: false });
+        f(RawToken {
+            term: buf,
+            range: start + r.start..start + r.end,
+            part: true,
+            stop: false,
+        });
     }
 }
 
 /// Split a word into its parts (ranges relative to `word`): at `.`/`_`, then camel case.
 fn split_parts<F: FnMut(Range<usize>)>(word: &str, f: &mut F) {
     let mut seg_start = 0;
-    for (i, c) in word.char_indices().chain(std::iter::once((word.len(), '.'))) {
+    for (i, c) in word
+        .char_indices()
+        .chain(std::iter::once((word.len(), '.')))
+    {
         if c == '.' || c == '_' {
             if i > seg_start {
                 split_camel(&word[seg_start..i], seg_start, f);
@@ -334,10 +371,20 @@ fn emit_cjk_run<F: FnMut(RawToken<'_>)>(text: &str, start: usize, f: &mut F) -> 
         bounds.push(end);
     }
     if bounds.len() == 2 {
-        f(RawToken { term: &text[start..end], range: start..end, part: false, stop: false });
+        f(RawToken {
+            term: &text[start..end],
+            range: start..end,
+            part: false,
+            stop: false,
+        });
     } else {
         for w in bounds.windows(3) {
-            f(RawToken { term: &text[w[0]..w[2]], range: w[0]..w[2], part: false, stop: false });
+            f(RawToken {
+                term: &text[w[0]..w[2]],
+                range: w[0]..w[2],
+                part: false,
+                stop: false,
+            });
         }
     }
     end
@@ -357,7 +404,12 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, STOPWORDS);
         assert!(STOPWORDS.iter().all(|w| is_stopword(w)));
-        assert!(!is_stopword("give") && !is_stopword("get") && !is_stopword("not") && !is_stopword("de"));
+        assert!(
+            !is_stopword("give")
+                && !is_stopword("get")
+                && !is_stopword("not")
+                && !is_stopword("de")
+        );
     }
 
     #[test]
@@ -368,23 +420,35 @@ mod tests {
         );
         assert_eq!(toks("I don't see why it isn't cached"), ["see", "cached"]);
         // Parts of an identifier stay.
-        assert_eq!(toks("doSomething has_key"), ["dosomething", "do", "something", "has_key", "has", "key"]);
+        assert_eq!(
+            toks("doSomething has_key"),
+            ["dosomething", "do", "something", "has_key", "has", "key"]
+        );
     }
 
     #[test]
     fn camel_case_identifier() {
-        assert_eq!(toks("getUserById"), ["getuserbyid", "get", "user", "by", "id"]);
+        assert_eq!(
+            toks("getUserById"),
+            ["getuserbyid", "get", "user", "by", "id"]
+        );
     }
 
     #[test]
     fn snake_case_call() {
-        assert_eq!(toks("parse_frontmatter()"), ["parse_frontmatter", "parse", "frontmatter"]);
+        assert_eq!(
+            toks("parse_frontmatter()"),
+            ["parse_frontmatter", "parse", "frontmatter"]
+        );
     }
 
     #[test]
     fn dotted_member_access() {
         assert_eq!(toks("app.get"), ["app.get", "app", "get"]);
-        assert_eq!(toks("c.req.param('id')"), ["c.req.param", "c", "req", "param", "id"]);
+        assert_eq!(
+            toks("c.req.param('id')"),
+            ["c.req.param", "c", "req", "param", "id"]
+        );
     }
 
     #[test]
@@ -418,7 +482,10 @@ mod tests {
 
     #[test]
     fn cjk_bigrams() {
-        assert_eq!(toks("東京都に行く"), ["東京", "京都", "都に", "に行", "行く"]);
+        assert_eq!(
+            toks("東京都に行く"),
+            ["東京", "京都", "都に", "に行", "行く"]
+        );
         assert_eq!(toks("한국어 字"), ["한국", "국어", "字"]);
         assert_eq!(toks("Hono框架"), ["hono", "框架"]);
     }
@@ -426,7 +493,10 @@ mod tests {
     #[test]
     fn offsets_point_into_original_text() {
         let t = tokenize_with_offsets("  İstanbul getX");
-        let ranges: Vec<_> = t.iter().map(|t| (t.term.as_str(), t.range.clone(), t.part)).collect();
+        let ranges: Vec<_> = t
+            .iter()
+            .map(|t| (t.term.as_str(), t.range.clone(), t.part))
+            .collect();
         assert_eq!(
             ranges,
             [
@@ -442,7 +512,10 @@ mod tests {
     fn capitalized_words_fold_without_parts() {
         assert_eq!(toks("The Kubernetes API"), ["kubernetes", "api"]);
         assert_eq!(toks("Kubelet2 A1b"), ["kubelet2", "a1b"]);
-        assert_eq!(toks("Ab_c Ab.c AbC"), ["ab_c", "ab", "c", "ab.c", "ab", "c", "abc", "ab", "c"]);
+        assert_eq!(
+            toks("Ab_c Ab.c AbC"),
+            ["ab_c", "ab", "c", "ab.c", "ab", "c", "abc", "ab", "c"]
+        );
     }
 
     #[test]

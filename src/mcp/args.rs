@@ -17,14 +17,19 @@ pub struct Args<'a> {
 impl<'a> Args<'a> {
     /// Wrap a call's arguments (`None` = no arguments).
     pub fn new(map: Option<&'a Map<String, Value>>) -> Self {
-        Self { map, accepted: Vec::new() }
+        Self {
+            map,
+            accepted: Vec::new(),
+        }
     }
 
     fn get(&mut self, names: &[&'static str]) -> AgentResult<Option<(&'static str, &'a Value)>> {
         self.accepted.extend_from_slice(names);
         let Some(map) = self.map else { return Ok(None) };
-        let found: Vec<(&'static str, &'a Value)> =
-            names.iter().filter_map(|n| map.get(*n).filter(|v| !v.is_null()).map(|v| (*n, v))).collect();
+        let found: Vec<(&'static str, &'a Value)> = names
+            .iter()
+            .filter_map(|n| map.get(*n).filter(|v| !v.is_null()).map(|v| (*n, v)))
+            .collect();
         match found.as_slice() {
             [] => Ok(None),
             [one] => Ok(Some(*one)),
@@ -96,15 +101,21 @@ impl<'a> Args<'a> {
                     v => err(format!("{n}.{k} must be a string (got {})", kind(v))),
                 })
                 .collect(),
-            Some((n, v)) => err(format!("{n} must be an object of key: value (got {})", kind(v))),
+            Some((n, v)) => err(format!(
+                "{n} must be an object of key: value (got {})",
+                kind(v)
+            )),
         }
     }
 
     /// Refuse arguments no getter asked for.
     pub fn finish(self) -> AgentResult<()> {
         let Some(map) = self.map else { return Ok(()) };
-        let unknown: Vec<&str> =
-            map.keys().map(String::as_str).filter(|k| !self.accepted.contains(k)).collect();
+        let unknown: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !self.accepted.contains(k))
+            .collect();
         if unknown.is_empty() {
             return Ok(());
         }

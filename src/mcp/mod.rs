@@ -23,7 +23,9 @@ use crate::agent::workspace::WorkspaceConfig;
 /// Serve `config` on standard input and output until the client closes standard input (or
 /// sends no more requests). Errors: the runtime or the transport cannot start.
 pub fn run(config: WorkspaceConfig) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(async move {
         let state = state::State::open(config);
         let _watcher = watch::watch(&state);

@@ -13,7 +13,8 @@ pub fn list(ws: &Workspace) -> ListPromptsResult {
     let prompts = names
         .into_iter()
         .map(|n| {
-            let d = format!("The brief of the saved recipe {n:?} (its selection, levels and budget).");
+            let d =
+                format!("The brief of the saved recipe {n:?} (its selection, levels and budget).");
             Prompt::new(n, Some(d), None)
         })
         .collect();
@@ -30,14 +31,20 @@ pub fn get(ws: &Workspace, name: &str) -> Result<GetPromptResult, ErrorData> {
             None,
         ));
     }
-    let args = BriefArgs { recipe: Some(name.to_string()), ..BriefArgs::default() };
+    let args = BriefArgs {
+        recipe: Some(name.to_string()),
+        ..BriefArgs::default()
+    };
     let overlay = ws.config.recipe.as_ref().map(|_| &ws.exposure);
     let prepared = prepare(&ws.corpus, &args, ws.store().as_ref(), overlay)
         .map_err(|e| ErrorData::invalid_params(e.0, None))?;
     let index = prepared.needs_index().then_some(&ws.index);
     let out = prepared.build(&ws.corpus, index, ws.counter());
     let mut result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, out.text)]);
-    result.description =
-        Some(format!("Brief of recipe {name}: {} tokens ({})", out.tokens, ws.counter().encoding()));
+    result.description = Some(format!(
+        "Brief of recipe {name}: {} tokens ({})",
+        out.tokens,
+        ws.counter().encoding()
+    ));
     Ok(result)
 }

@@ -40,11 +40,13 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult,
             }
         },
     };
-    let (page, next) =
-        sections::list(ws, section_cursor.as_deref()).map_err(|e| ErrorData::invalid_params(e.0, None))?;
+    let (page, next) = sections::list(ws, section_cursor.as_deref())
+        .map_err(|e| ErrorData::invalid_params(e.0, None))?;
     for s in page {
-        let mut r =
-            Resource::new(s.uri, s.id).with_title(s.title).with_mime_type("text/markdown").with_size(s.bytes);
+        let mut r = Resource::new(s.uri, s.id)
+            .with_title(s.title)
+            .with_mime_type("text/markdown")
+            .with_size(s.bytes);
         if !s.summary.is_empty() {
             r = r.with_description(s.summary);
         }
@@ -71,7 +73,9 @@ pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> 
         return Ok(ReadResourceResult::new(vec![contents]));
     }
     let text = sections::read(ws, uri).map_err(|e| not_found(e.0))?;
-    Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type("text/markdown")]))
+    Ok(ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("text/markdown"),
+    ]))
 }
 
 fn mime(rel: &str) -> &'static str {

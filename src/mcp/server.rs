@@ -34,7 +34,10 @@ impl SkillnavServer {
 /// Serve `state` on stdin/stdout until the client closes stdin (also before the
 /// handshake: a client that goes away is not an error).
 pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
-    let service = match SkillnavServer::new(state).serve(rmcp::transport::stdio()).await {
+    let service = match SkillnavServer::new(state)
+        .serve(rmcp::transport::stdio())
+        .await
+    {
         Ok(s) => s,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
         Err(e) => return Err(e.into()),
@@ -45,7 +48,10 @@ pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
 
 /// Every tool definition as rmcp tools (a definition rmcp cannot read is left out).
 pub fn tool_list() -> Vec<Tool> {
-    tools::definitions().into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect()
+    tools::definitions()
+        .into_iter()
+        .filter_map(|v| serde_json::from_value(v).ok())
+        .collect()
 }
 
 impl ServerHandler for SkillnavServer {
@@ -79,10 +85,18 @@ impl ServerHandler for SkillnavServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some(result) = tools::call(&self.state, &request.name, request.arguments.as_ref()) else {
-            let names: Vec<String> = tool_list().into_iter().map(|t| t.name.to_string()).collect();
+        let Some(result) = tools::call(&self.state, &request.name, request.arguments.as_ref())
+        else {
+            let names: Vec<String> = tool_list()
+                .into_iter()
+                .map(|t| t.name.to_string())
+                .collect();
             return Err(ErrorData::invalid_params(
-                format!("unknown tool {:?} (tools: {})", request.name, names.join(", ")),
+                format!(
+                    "unknown tool {:?} (tools: {})",
+                    request.name,
+                    names.join(", ")
+                ),
                 None,
             ));
         };

@@ -4,7 +4,9 @@
 //! skill it would refuse is left out here.
 
 use rmcp::ErrorData;
-use rmcp::model::{GetSkillResult, ListSkillsResult, Skill, SkillFrontmatter, SkillResource, SkillResources};
+use rmcp::model::{
+    GetSkillResult, ListSkillsResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
+};
 
 use crate::agent::skills::{SkillManifest, manifests};
 use crate::agent::workspace::Workspace;
@@ -15,21 +17,37 @@ pub fn entry(m: &SkillManifest) -> Option<Skill> {
     for (k, v) in &m.extra {
         fm = fm.with_field(k.clone(), v.clone());
     }
-    let files = m.files.iter().map(|f| SkillResource::new(f.uri.clone(), f.digest.clone(), f.size)).collect();
+    let files = m
+        .files
+        .iter()
+        .map(|f| SkillResource::new(f.uri.clone(), f.digest.clone(), f.size))
+        .collect();
     let skill = Skill::new(m.uri.clone(), fm, SkillResources::Files(files));
     skill.validate().ok().map(|()| skill)
 }
 
 /// `skills/list`: every listed skill (`always`, `on-demand`), on one page.
 pub fn list(ws: &Workspace) -> ListSkillsResult {
-    let skills = manifests(ws).iter().filter(|m| m.listed).filter_map(entry).collect();
+    let skills = manifests(ws)
+        .iter()
+        .filter(|m| m.listed)
+        .filter_map(entry)
+        .collect();
     ListSkillsResult::with_all_items(skills)
 }
 
 /// `skills/get`: the skill at `uri`, listed or `explicit`. Error `-32602` when no servable
 /// skill has that URI (hidden skills included).
 pub fn get(ws: &Workspace, uri: &str) -> Result<GetSkillResult, ErrorData> {
-    manifests(ws).iter().filter(|m| m.uri == uri).find_map(entry).map(GetSkillResult::new).ok_or_else(|| {
-        ErrorData::invalid_params(format!("no skill at {uri} (skills/list gives the URIs)"), None)
-    })
+    manifests(ws)
+        .iter()
+        .filter(|m| m.uri == uri)
+        .find_map(entry)
+        .map(GetSkillResult::new)
+        .ok_or_else(|| {
+            ErrorData::invalid_params(
+                format!("no skill at {uri} (skills/list gives the URIs)"),
+                None,
+            )
+        })
 }

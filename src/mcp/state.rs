@@ -22,7 +22,10 @@ impl State {
     pub fn open(config: WorkspaceConfig) -> Arc<State> {
         let ws = Arc::new(Workspace::open(config));
         count_in_background(&ws);
-        Arc::new(State { current: RwLock::new(ws), dirty: AtomicBool::new(false) })
+        Arc::new(State {
+            current: RwLock::new(ws),
+            dirty: AtomicBool::new(false),
+        })
     }
 
     /// The current workspace, reloaded first when the watcher saw a change, or when a file

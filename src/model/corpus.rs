@@ -168,7 +168,11 @@ impl Corpus {
     pub fn find(&self, id: &str) -> Option<NodeId> {
         self.id_map
             .get_or_init(|| {
-                self.nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), NodeId(i as u32))).collect()
+                self.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.id.clone(), NodeId(i as u32)))
+                    .collect()
             })
             .get(id)
             .copied()
@@ -186,7 +190,10 @@ impl Corpus {
 
     /// Scoring data of the lazytools bundle that contains `id`, if any.
     pub fn bundle_of(&self, id: NodeId) -> Option<&Arc<BundleStats>> {
-        self.bundles.iter().find(|(b, _)| self.is_within(id, *b)).map(|(_, s)| s)
+        self.bundles
+            .iter()
+            .find(|(b, _)| self.is_within(id, *b))
+            .map(|(_, s)| s)
     }
 
     /// Assign string ids (docs/DESIGN.md §2) and container sizes (Σ of non-`duplicate`/`alias`/
@@ -213,10 +220,15 @@ impl Corpus {
         while let Some(p) = stack.pop() {
             let parent = &self.nodes[p.ix()];
             let pid = parent.id.as_str();
-            let below_file =
-                !matches!(parent.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group)
-                    || parent.seg.is_some();
-            let sep = if !below_file || !pid.contains('#') { '#' } else { '/' };
+            let below_file = !matches!(
+                parent.kind,
+                NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
+            ) || parent.seg.is_some();
+            let sep = if !below_file || !pid.contains('#') {
+                '#'
+            } else {
+                '/'
+            };
             // Segments used so far among these siblings (`-2`, `-3` suffixes as `super::id::dedupe`).
             let mut taken = SegSet::default();
             for &c in &parent.children {
@@ -254,7 +266,10 @@ impl Corpus {
         for n in self.preorder(root).into_iter().rev() {
             let node = &self.nodes[n.ix()];
             if let Some(span) = node.span {
-                let (b, ob) = ((span.end - span.start) as u64, (span.own_end - span.start) as u64);
+                let (b, ob) = (
+                    (span.end - span.start) as u64,
+                    (span.own_end - span.start) as u64,
+                );
                 let node = &mut self.nodes[n.ix()];
                 if node.kind != NodeKind::File || node.bytes == 0 {
                     node.bytes = b;
@@ -308,7 +323,8 @@ impl Corpus {
         }
         self.sources.extend(other.sources);
         self.roots.extend(other.roots.into_iter().map(map));
-        self.bundles.extend(other.bundles.into_iter().map(|(b, s)| (map(b), s)));
+        self.bundles
+            .extend(other.bundles.into_iter().map(|(b, s)| (map(b), s)));
         self.id_map = OnceLock::new();
     }
 }
@@ -371,16 +387,31 @@ mod tests {
         let src = c.add_source(Source::virtual_text("# A\nx\n## B\ny\n".into()));
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
         let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-        f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: 14 });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: 0,
+            end: 14,
+        });
         f.bytes = 14;
         let file = c.add_child(root, f);
         let mut a = Node::new(NodeKind::Section, Format::Markdown, "A", "a.md");
         a.seg = Some("a".into());
-        a.span = Some(TextSpan { source: src, start: 0, own_end: 6, end: 14 });
+        a.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: 6,
+            end: 14,
+        });
         let sa = c.add_child(file, a);
         let mut b = Node::new(NodeKind::Section, Format::Markdown, "B", "a.md");
         b.seg = Some("b".into());
-        b.span = Some(TextSpan { source: src, start: 6, own_end: 14, end: 14 });
+        b.span = Some(TextSpan {
+            source: src,
+            start: 6,
+            own_end: 14,
+            end: 14,
+        });
         let sb = c.add_child(sa, b);
         c.finalize();
         (c, file, sa, sb)
@@ -410,7 +441,10 @@ mod tests {
         // Crosses the 16-entry inline list of `SegSet`; ids must follow `id::dedupe`.
         let mut c = Corpus::new();
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-        let file = c.add_child(root, Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"));
+        let file = c.add_child(
+            root,
+            Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"),
+        );
         let segs: Vec<&str> = (0..40)
             .map(|i| {
                 if i == 2 {
@@ -440,7 +474,10 @@ mod tests {
         // A second finalize changes nothing.
         let before: Vec<String> = c.nodes.iter().map(|n| n.id.clone()).collect();
         c.finalize();
-        assert_eq!(c.nodes.iter().map(|n| n.id.clone()).collect::<Vec<_>>(), before);
+        assert_eq!(
+            c.nodes.iter().map(|n| n.id.clone()).collect::<Vec<_>>(),
+            before
+        );
         assert_eq!(c.find("docs/a.md#a-34"), Some(kids[39]));
     }
 

@@ -17,7 +17,11 @@ pub fn slug(heading: &str) -> String {
             out.extend(ch.to_lowercase());
         }
     }
-    if out.is_empty() { "section".to_string() } else { out }
+    if out.is_empty() {
+        "section".to_string()
+    } else {
+        out
+    }
 }
 
 /// Make `seg` unique among `taken` by appending `-2`, `-3`, … (GitHub anchor style).

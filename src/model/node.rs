@@ -63,7 +63,10 @@ impl NodeKind {
 
     /// Kinds whose own text is a search/brief unit (a "document" for BM25).
     pub fn is_text_unit(self) -> bool {
-        matches!(self, Self::Section | Self::Chunk | Self::Part | Self::Link | Self::Adr)
+        matches!(
+            self,
+            Self::Section | Self::Chunk | Self::Part | Self::Link | Self::Adr
+        )
     }
 }
 
@@ -231,11 +234,19 @@ pub struct Warning {
 impl Warning {
     /// A warning with no location.
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into(), path: None, line: None }
+        Self {
+            message: message.into(),
+            path: None,
+            line: None,
+        }
     }
     /// A warning at `path` (and `line`, 1-based, if known).
     pub fn at(message: impl Into<String>, path: impl Into<String>, line: Option<u32>) -> Self {
-        Self { message: message.into(), path: Some(path.into()), line }
+        Self {
+            message: message.into(),
+            path: Some(path.into()),
+            line,
+        }
     }
 }
 
@@ -319,7 +330,12 @@ pub struct Node {
 
 impl Node {
     /// A node with the given kind, format, title and relative path; everything else empty.
-    pub fn new(kind: NodeKind, format: Format, title: impl Into<String>, path: impl Into<String>) -> Self {
+    pub fn new(
+        kind: NodeKind,
+        format: Format,
+        title: impl Into<String>,
+        path: impl Into<String>,
+    ) -> Self {
         Self {
             id: String::new(),
             seg: None,

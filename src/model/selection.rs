@@ -54,7 +54,11 @@ impl Selection {
         if self.set.contains(&id) || corpus.ancestors(id).any(|a| self.set.contains(&a)) {
             return Mark::Full;
         }
-        if self.set.iter().any(|s| corpus.ancestors(*s).any(|a| a == id)) {
+        if self
+            .set
+            .iter()
+            .any(|s| corpus.ancestors(*s).any(|a| a == id))
+        {
             return Mark::Partial;
         }
         Mark::None
@@ -143,7 +147,10 @@ impl Selection {
 
     /// Σ bytes of [`Selection::units`].
     pub fn bytes(&self, corpus: &Corpus) -> u64 {
-        self.units(corpus).into_iter().map(|u| corpus.node(u).bytes).sum()
+        self.units(corpus)
+            .into_iter()
+            .map(|u| corpus.node(u).bytes)
+            .sum()
     }
 }
 
@@ -155,20 +162,39 @@ mod tests {
     /// root ▸ dir ▸ (a.md ▸ (s1, s2), b.md); a.md has text of its own.
     fn corpus() -> (Corpus, [NodeId; 6]) {
         let mut c = Corpus::new();
-        let src =
-            c.add_source(crate::model::Source::virtual_text("# A\n\n## S1\n\nx\n\n## S2\n\ny\n".into()));
+        let src = c.add_source(crate::model::Source::virtual_text(
+            "# A\n\n## S1\n\nx\n\n## S2\n\ny\n".into(),
+        ));
         let r = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
         let d = c.add_child(r, Node::new(NodeKind::Dir, Format::Markdown, "d", "d"));
         let mut a = Node::new(NodeKind::File, Format::Markdown, "a.md", "d/a.md");
-        a.span = Some(TextSpan { source: src, start: 0, own_end: 5, end: 24 });
+        a.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: 5,
+            end: 24,
+        });
         let a = c.add_child(d, a);
         let mut s1 = Node::new(NodeKind::Section, Format::Markdown, "S1", "d/a.md");
-        s1.span = Some(TextSpan { source: src, start: 5, own_end: 14, end: 14 });
+        s1.span = Some(TextSpan {
+            source: src,
+            start: 5,
+            own_end: 14,
+            end: 14,
+        });
         let s1 = c.add_child(a, s1);
         let mut s2 = Node::new(NodeKind::Section, Format::Markdown, "S2", "d/a.md");
-        s2.span = Some(TextSpan { source: src, start: 14, own_end: 24, end: 24 });
+        s2.span = Some(TextSpan {
+            source: src,
+            start: 14,
+            own_end: 24,
+            end: 24,
+        });
         let s2 = c.add_child(a, s2);
-        let b = c.add_child(d, Node::new(NodeKind::File, Format::Markdown, "b.md", "d/b.md"));
+        let b = c.add_child(
+            d,
+            Node::new(NodeKind::File, Format::Markdown, "b.md", "d/b.md"),
+        );
         c.finalize();
         (c, [r, d, a, s1, s2, b])
     }
@@ -195,7 +221,11 @@ mod tests {
         let mut s = Selection::new();
         s.select(&c, s1);
         s.select(&c, s2);
-        assert_eq!(s.mark(&c, a), Mark::Partial, "a.md's own text (# A) is not selected");
+        assert_eq!(
+            s.mark(&c, a),
+            Mark::Partial,
+            "a.md's own text (# A) is not selected"
+        );
         assert_eq!(s.len(), 2);
     }
 }

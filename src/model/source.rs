@@ -31,13 +31,25 @@ impl Source {
     /// Build a source from raw file bytes, replacing invalid UTF-8 byte-for-byte.
     pub fn from_bytes(abs_path: Option<PathBuf>, bytes: Vec<u8>, size: u64, mtime: u64) -> Self {
         let (text, invalid_utf8) = lossless_len_utf8(bytes);
-        Self { abs_path, text, invalid_utf8, size, mtime }
+        Self {
+            abs_path,
+            text,
+            invalid_utf8,
+            size,
+            mtime,
+        }
     }
 
     /// A virtual source (no file) holding `text`.
     pub fn virtual_text(text: String) -> Self {
         let size = text.len() as u64;
-        Self { abs_path: None, text, invalid_utf8: false, size, mtime: 0 }
+        Self {
+            abs_path: None,
+            text,
+            invalid_utf8: false,
+            size,
+            mtime: 0,
+        }
     }
 }
 

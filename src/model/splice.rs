@@ -12,9 +12,17 @@ use crate::model::{Corpus, NodeId, SourceId};
 /// nodes are one contiguous range of the arena and its sources another.
 fn extract_root(c: &Corpus, ix: usize) -> Corpus {
     let start = c.roots[ix].0;
-    let end = c.roots.iter().map(|r| r.0).filter(|s| *s > start).min().unwrap_or(c.nodes.len() as u32);
+    let end = c
+        .roots
+        .iter()
+        .map(|r| r.0)
+        .filter(|s| *s > start)
+        .min()
+        .unwrap_or(c.nodes.len() as u32);
     let nodes = &c.nodes[start as usize..end as usize];
-    let used = nodes.iter().filter_map(|n| n.span.as_ref().map(|s| s.source.0));
+    let used = nodes
+        .iter()
+        .filter_map(|n| n.span.as_ref().map(|s| s.source.0));
     let (smin, smax) = used.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s + 1)));
     let smin = smin.min(smax);
     let node = |id: NodeId| NodeId(id.0 - start);
@@ -69,7 +77,12 @@ mod tests {
         let src = c.add_source(Source::virtual_text(text.to_string()));
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
         let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-        f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: text.len(),
+            end: text.len(),
+        });
         c.add_child(root, f);
         c.finalize();
         c
@@ -82,12 +95,19 @@ mod tests {
         all.append(one_root("b", "second"));
         all.append(one_root("c", "third"));
         let mut b2 = one_root("b", "second, longer");
-        let extra = b2.add_child(b2.roots[0], Node::new(NodeKind::File, Format::Markdown, "z.md", "z.md"));
+        let extra = b2.add_child(
+            b2.roots[0],
+            Node::new(NodeKind::File, Format::Markdown, "z.md", "z.md"),
+        );
         b2.node_mut(extra).id = "b/z.md".into();
         let out = replace_root(&all, 1, b2);
         assert_eq!(out.roots.len(), 3);
         assert_eq!(out.len(), 7);
-        let texts: Vec<&str> = out.roots.iter().map(|r| out.text(out.node(*r).children[0])).collect();
+        let texts: Vec<&str> = out
+            .roots
+            .iter()
+            .map(|r| out.text(out.node(*r).children[0]))
+            .collect();
         assert_eq!(texts, ["first", "second, longer", "third"]);
         assert_eq!(out.find("c/a.md").map(|n| out.text(n)), Some("third"));
         assert_eq!(out.find("b/z.md"), Some(NodeId(4)));

@@ -51,7 +51,10 @@ impl SyntaxTheme {
 
     /// Names of every available theme.
     pub fn names() -> Vec<&'static str> {
-        EmbeddedLazyThemeSet::theme_names().iter().map(|t| t.as_name()).collect()
+        EmbeddedLazyThemeSet::theme_names()
+            .iter()
+            .map(|t| t.as_name())
+            .collect()
     }
 }
 
@@ -79,7 +82,9 @@ pub struct Highlighter {
 
 impl std::fmt::Debug for Highlighter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Highlighter").field("loaded", &self.syntaxes.get().is_some()).finish_non_exhaustive()
+        f.debug_struct("Highlighter")
+            .field("loaded", &self.syntaxes.get().is_some())
+            .finish_non_exhaustive()
     }
 }
 
@@ -93,7 +98,8 @@ fn lookup_token(lang: &str) -> Option<String> {
         "tsx" => "tsx",
         "js" | "javascript" | "node" | "mjs" | "cjs" => "js",
         "jsx" => "jsx",
-        "sh" | "shell" | "bash" | "zsh" | "console" | "shellsession" | "terminal" | "shell-session" => "bash",
+        "sh" | "shell" | "bash" | "zsh" | "console" | "shellsession" | "terminal"
+        | "shell-session" => "bash",
         "py" | "python" | "python3" => "py",
         "c#" | "csharp" | "cs" => "cs",
         "go" | "golang" => "go",
@@ -177,7 +183,9 @@ impl Highlighter {
     fn find_syntax(&self, lang: &str) -> Option<&SyntaxReference> {
         let token = lookup_token(lang)?;
         let ss = self.syntaxes();
-        let syntax = ss.find_syntax_by_token(&token).or_else(|| ss.find_syntax_by_name(lang.trim()))?;
+        let syntax = ss
+            .find_syntax_by_token(&token)
+            .or_else(|| ss.find_syntax_by_name(lang.trim()))?;
         (syntax.name != "Plain Text").then_some(syntax)
     }
 
@@ -196,13 +204,19 @@ impl Highlighter {
     /// plain. Results are cached by (hash of code, lang, theme) — a hit also compares the code
     /// itself — keeping the [`CACHE_CAPACITY`] most recently used.
     pub fn highlight(&self, code: &str, lang: &str, theme: SyntaxTheme) -> Vec<Line> {
-        let Some(syntax) = self.find_syntax(lang) else { return plain_lines(code) };
+        let Some(syntax) = self.find_syntax(lang) else {
+            return plain_lines(code);
+        };
         let mut hasher = DefaultHasher::new();
         code.hash(&mut hasher);
         let key: Key = (hasher.finish(), lang.trim().to_ascii_lowercase(), theme);
         {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            let hit = cache.map.get(&key).filter(|e| e.code == code).map(|e| e.lines.clone());
+            let hit = cache
+                .map
+                .get(&key)
+                .filter(|e| e.code == code)
+                .map(|e| e.lines.clone());
             if let Some(lines) = hit {
                 // Least recently used goes first: move this key to the back.
                 if let Some(pos) = cache.order.iter().position(|k| *k == key) {
@@ -227,9 +241,17 @@ impl Highlighter {
         if !cache.map.contains_key(&key) {
             cache.order.push_back(key.clone());
         }
-        cache.map.insert(key, Entry { code: code.to_string(), lines: lines.clone() });
+        cache.map.insert(
+            key,
+            Entry {
+                code: code.to_string(),
+                lines: lines.clone(),
+            },
+        );
         while cache.map.len() > CACHE_CAPACITY {
-            let Some(old) = cache.order.pop_front() else { break };
+            let Some(old) = cache.order.pop_front() else {
+                break;
+            };
             cache.map.remove(&old);
         }
         lines
@@ -242,13 +264,21 @@ impl Highlighter {
 /// `…`. Does nothing when the index is out of range or the line count differs from the
 /// block's `line_count` (a stale result).
 pub fn apply(rendered: &mut Rendered, block_index: usize, highlighted: Vec<Line>, width: u16) {
-    let Some(block) = rendered.code_blocks.get(block_index) else { return };
-    if highlighted.len() != block.line_count || block.first_line + block.line_count > rendered.lines.len() {
+    let Some(block) = rendered.code_blocks.get(block_index) else {
+        return;
+    };
+    if highlighted.len() != block.line_count
+        || block.first_line + block.line_count > rendered.lines.len()
+    {
         return;
     }
     let terms = Terms::new(&rendered.terms);
     for (i, hl) in highlighted.into_iter().enumerate() {
-        let mut spans = block.prefixes.get(i).map(|p| p.spans.clone()).unwrap_or_default();
+        let mut spans = block
+            .prefixes
+            .get(i)
+            .map(|p| p.spans.clone())
+            .unwrap_or_default();
         let mut content = hl.spans;
         terms.mark(&mut content);
         spans.extend(content);

@@ -9,7 +9,9 @@
 //! Parsing is pulldown-cmark 0.13 with tables, strikethrough, task lists, footnotes and YAML
 //! metadata blocks enabled. Rendering is done once per (node, width), never per frame.
 
-use pulldown_cmark::{CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd,
+};
 
 use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
@@ -31,7 +33,11 @@ pub struct RenderOptions {
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        RenderOptions { width: 80, terms: Vec::new(), show_frontmatter: true }
+        RenderOptions {
+            width: 80,
+            terms: Vec::new(),
+            show_frontmatter: true,
+        }
     }
 }
 
@@ -145,7 +151,11 @@ impl Renderer {
             width: usize::from(opts.width),
             terms: Terms::new(&opts.terms),
             show_frontmatter: opts.show_frontmatter,
-            out: Rendered { width: opts.width, terms: opts.terms.clone(), ..Rendered::default() },
+            out: Rendered {
+                width: opts.width,
+                terms: opts.terms.clone(),
+                ..Rendered::default()
+            },
             containers: Vec::new(),
             lists: Vec::new(),
             inline: Vec::new(),
@@ -240,8 +250,11 @@ impl Renderer {
             }
         }
         let bars = s.trim_end();
-        let line =
-            Line::from_spans(if bars.is_empty() { Vec::new() } else { vec![Span::role(bars, Role::Quote)] });
+        let line = Line::from_spans(if bars.is_empty() {
+            Vec::new()
+        } else {
+            vec![Span::role(bars, Role::Quote)]
+        });
         let offset = self.offset;
         self.push_line(line, offset);
     }
@@ -314,7 +327,10 @@ impl Renderer {
                 if self.image_depth > 0 {
                     self.image_alt.push_str(&t);
                 } else {
-                    let code_style = Style { role: Role::InlineCode, ..self.style() };
+                    let code_style = Style {
+                        role: Role::InlineCode,
+                        ..self.style()
+                    };
                     self.inline.push(Span::new(&t, code_style));
                 }
             }
@@ -322,11 +338,13 @@ impl Renderer {
                 if let Some(html) = &mut self.html {
                     html.push_str(&t);
                 } else if self.image_depth == 0 {
-                    self.inline.push(Span::new(&t, Style::new(Role::Html).dim()));
+                    self.inline
+                        .push(Span::new(&t, Style::new(Role::Html).dim()));
                 }
             }
             Event::FootnoteReference(label) => {
-                self.inline.push(Span::role(format!("[{label}]"), Role::Footnote));
+                self.inline
+                    .push(Span::role(format!("[{label}]"), Role::Footnote));
             }
             Event::SoftBreak => {
                 if self.image_depth > 0 {
@@ -340,7 +358,10 @@ impl Renderer {
             Event::Rule => {
                 self.block_start(offset);
                 let w = self.content_width();
-                self.emit(Line::from_spans(vec![Span::role("─".repeat(w), Role::Rule)]), offset);
+                self.emit(
+                    Line::from_spans(vec![Span::role("─".repeat(w), Role::Rule)]),
+                    offset,
+                );
                 self.blank_pending = true;
             }
             Event::TaskListMarker(checked) => {
@@ -370,7 +391,10 @@ impl Renderer {
                 }
                 self.styles.push(style);
                 self.heading = Some((level, self.inline.len()));
-                self.inline.push(Span::new(format!("{} ", "#".repeat(usize::from(level))), style));
+                self.inline.push(Span::new(
+                    format!("{} ", "#".repeat(usize::from(level))),
+                    style,
+                ));
             }
             Tag::BlockQuote(_) => {
                 self.block_start(offset);
@@ -387,7 +411,11 @@ impl Renderer {
                         .to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
-                self.code = Some(Code { lang, text: String::new(), offset: None });
+                self.code = Some(Code {
+                    lang,
+                    text: String::new(),
+                    offset: None,
+                });
             }
             Tag::HtmlBlock => {
                 self.block_start(offset);
@@ -422,22 +450,34 @@ impl Renderer {
                 self.block_start(offset);
                 let marker = format!("[{label}]: ");
                 let indent = str_width(&marker).min(6);
-                self.containers
-                    .push(Container::Item { marker: Some(vec![Span::role(marker, Role::Footnote)]), indent });
+                self.containers.push(Container::Item {
+                    marker: Some(vec![Span::role(marker, Role::Footnote)]),
+                    indent,
+                });
             }
             Tag::Table(aligns) => {
                 self.block_start(offset);
-                self.table = Some(Table { aligns, rows: Vec::new(), header_rows: 0 });
+                self.table = Some(Table {
+                    aligns,
+                    rows: Vec::new(),
+                    header_rows: 0,
+                });
             }
             Tag::TableHead => {
                 self.styles.push(Style::new(Role::TableHeader).bold());
                 if let Some(t) = &mut self.table {
-                    t.rows.push(Row { offset, cells: Vec::new() });
+                    t.rows.push(Row {
+                        offset,
+                        cells: Vec::new(),
+                    });
                 }
             }
             Tag::TableRow => {
                 if let Some(t) = &mut self.table {
-                    t.rows.push(Row { offset, cells: Vec::new() });
+                    t.rows.push(Row {
+                        offset,
+                        cells: Vec::new(),
+                    });
                 }
             }
             Tag::TableCell => self.inline.clear(),
@@ -445,9 +485,14 @@ impl Renderer {
             Tag::Strong => self.push_style(Role::Strong, Style::bold),
             Tag::Strikethrough => self.push_style(Role::Strike, Style::strike),
             Tag::Superscript | Tag::Subscript => self.push_style(Role::Text, |s| s),
-            Tag::Link { link_type, dest_url, .. } => {
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
                 self.push_style(Role::Link, Style::underline);
-                self.links.push((dest_url.to_string(), self.inline.len(), link_type));
+                self.links
+                    .push((dest_url.to_string(), self.inline.len(), link_type));
             }
             Tag::Image { .. } => {
                 if self.image_depth == 0 {
@@ -526,12 +571,18 @@ impl Renderer {
                 self.image_depth = self.image_depth.saturating_sub(1);
                 if self.image_depth == 0 {
                     let alt = self.image_alt.trim();
-                    let text = if alt.is_empty() { "[image]".to_string() } else { format!("[image: {alt}]") };
+                    let text = if alt.is_empty() {
+                        "[image]".to_string()
+                    } else {
+                        format!("[image: {alt}]")
+                    };
                     self.inline.push(Span::new(text, Style::new(Role::Image)));
                 }
             }
             TagEnd::MetadataBlock(_) => self.end_metadata(),
-            TagEnd::DefinitionList | TagEnd::DefinitionListTitle | TagEnd::DefinitionListDefinition => {
+            TagEnd::DefinitionList
+            | TagEnd::DefinitionListTitle
+            | TagEnd::DefinitionListDefinition => {
                 self.block_end();
             }
         }
@@ -556,7 +607,8 @@ impl Renderer {
             .filter(|s| s.style.role != Role::LinkUrl)
             .map(|s| s.text.as_str())
             .collect();
-        let first_line = self.out.lines.len() + usize::from(self.blank_pending && !self.out.lines.is_empty());
+        let first_line =
+            self.out.lines.len() + usize::from(self.blank_pending && !self.out.lines.is_empty());
         let spans = std::mem::take(&mut self.inline);
         self.breaks.clear();
         let width = self.content_width();
@@ -566,25 +618,41 @@ impl Renderer {
         for line in lines {
             self.emit(line, offset);
         }
-        self.out.headings.push((first_line, level, text.trim().to_string()));
+        self.out
+            .headings
+            .push((first_line, level, text.trim().to_string()));
         if level == 1 && rule_w > 0 {
-            self.emit(Line::from_spans(vec![Span::role("─".repeat(rule_w), Role::Rule)]), offset);
+            self.emit(
+                Line::from_spans(vec![Span::role("─".repeat(rule_w), Role::Rule)]),
+                offset,
+            );
         }
         self.blank_pending = true;
     }
 
     fn end_link(&mut self) {
         self.pop_style();
-        let Some((dest, start, link_type)) = self.links.pop() else { return };
+        let Some((dest, start, link_type)) = self.links.pop() else {
+            return;
+        };
         if self.image_depth > 0 || dest.is_empty() {
             return;
         }
         if matches!(link_type, LinkType::Autolink | LinkType::Email) {
             return;
         }
-        let text: String = self.inline.get(start..).unwrap_or(&[]).iter().map(|s| s.text.as_str()).collect();
+        let text: String = self
+            .inline
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect();
         if text.trim() != dest {
-            self.inline.push(Span::new(format!(" ({dest})"), Style::new(Role::LinkUrl).dim()));
+            self.inline.push(Span::new(
+                format!(" ({dest})"),
+                Style::new(Role::LinkUrl).dim(),
+            ));
         }
     }
 
@@ -593,7 +661,10 @@ impl Renderer {
         let offset = self.offset;
         if !code.lang.is_empty() {
             self.emit(
-                Line::from_spans(vec![Span::new(&code.lang, Style::new(Role::CodeLang).dim())]),
+                Line::from_spans(vec![Span::new(
+                    &code.lang,
+                    Style::new(Role::CodeLang).dim(),
+                )]),
                 offset,
             );
         }
@@ -604,7 +675,10 @@ impl Renderer {
         for src_line in code.text.lines() {
             let prefix = self.take_prefix();
             prefixes.push(Line::from_spans(prefix.clone()));
-            let mut content = vec![Span::new(expand_tabs(src_line), Style::new(Role::CodeBlock))];
+            let mut content = vec![Span::new(
+                expand_tabs(src_line),
+                Style::new(Role::CodeBlock),
+            )];
             let hit = self.terms.mark(&mut content);
             if hit {
                 self.out.match_lines.push(self.out.lines.len());
@@ -639,7 +713,9 @@ impl Renderer {
     }
 
     fn end_metadata(&mut self) {
-        let Some(meta) = self.metadata.take() else { return };
+        let Some(meta) = self.metadata.take() else {
+            return;
+        };
         if !self.show_frontmatter {
             return;
         }
@@ -647,7 +723,10 @@ impl Renderer {
         let style = Style::new(Role::FrontMatter).dim();
         self.emit(Line::from_spans(vec![Span::new("---", style)]), offset);
         for src_line in meta.trim_end_matches(['\n', '\r']).lines() {
-            self.emit(Line::from_spans(vec![Span::new(expand_tabs(src_line), style)]), offset);
+            self.emit(
+                Line::from_spans(vec![Span::new(expand_tabs(src_line), style)]),
+                offset,
+            );
         }
         self.emit(Line::from_spans(vec![Span::new("---", style)]), offset);
         self.blank_pending = true;

@@ -61,7 +61,13 @@ fn border(left: &str, mid: &str, right: &str, widths: &[usize]) -> Line {
 
 /// Lay the table out in `width` cells; returns (line, source offset) pairs.
 pub(crate) fn layout(table: &Table, width: usize) -> Vec<(Line, usize)> {
-    let ncols = table.rows.iter().map(|r| r.cells.len()).max().unwrap_or(0).max(table.aligns.len());
+    let ncols = table
+        .rows
+        .iter()
+        .map(|r| r.cells.len())
+        .max()
+        .unwrap_or(0)
+        .max(table.aligns.len());
     if ncols == 0 {
         return Vec::new();
     }
@@ -81,7 +87,11 @@ pub(crate) fn layout(table: &Table, width: usize) -> Vec<(Line, usize)> {
             out.push((border("├", "┼", "┤", &widths), row.offset));
         }
         let cells: Vec<Vec<Line>> = (0..ncols)
-            .map(|c| row.cells.get(c).map_or_else(|| vec![Line::new()], |cell| wrap(cell, widths[c])))
+            .map(|c| {
+                row.cells
+                    .get(c)
+                    .map_or_else(|| vec![Line::new()], |cell| wrap(cell, widths[c]))
+            })
             .collect();
         let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
         for k in 0..height {

@@ -15,7 +15,11 @@ use crate::render::text::{Role, Span, Style};
 /// True when `hay` (ASCII) contains `needle` ignoring ASCII case.
 fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
     let n = needle.len();
-    n <= hay.len() && hay.as_bytes().windows(n).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    n <= hay.len()
+        && hay
+            .as_bytes()
+            .windows(n)
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Lowercased query tokens, ready to match.
@@ -29,7 +33,10 @@ impl Terms {
     pub fn new(terms: &[String]) -> Terms {
         let mut words: Vec<String> = Vec::new();
         for term in terms {
-            for w in term.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            for w in term
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+            {
                 let w = w.to_lowercase();
                 if !words.contains(&w) {
                     words.push(w);
@@ -46,7 +53,9 @@ impl Terms {
 
     fn matches(&self, token: &str) -> bool {
         if token.is_ascii() {
-            self.words.iter().any(|w| w.len() == token.len() && w.eq_ignore_ascii_case(token))
+            self.words
+                .iter()
+                .any(|w| w.len() == token.len() && w.eq_ignore_ascii_case(token))
         } else {
             let lower = token.to_lowercase();
             self.words.contains(&lower)
@@ -60,7 +69,10 @@ impl Terms {
             return out;
         }
         let mut run_start: Option<usize> = None;
-        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        for (i, c) in text
+            .char_indices()
+            .chain(std::iter::once((text.len(), ' ')))
+        {
             match (c.is_alphanumeric(), run_start) {
                 (true, None) => run_start = Some(i),
                 (false, Some(s)) => {
@@ -81,7 +93,9 @@ impl Terms {
         // Fast reject: an identifier part equal to a term contains it as a substring.
         let run_text = &text[run.clone()];
         let possible = if run_text.is_ascii() {
-            self.words.iter().any(|w| contains_ignore_ascii_case(run_text, w))
+            self.words
+                .iter()
+                .any(|w| contains_ignore_ascii_case(run_text, w))
         } else {
             let lower = run_text.to_lowercase();
             self.words.iter().any(|w| lower.contains(w.as_str()))
@@ -133,17 +147,29 @@ impl Terms {
                 continue;
             }
             any = true;
-            let hit = Style { role: Role::Match, ..span.style };
+            let hit = Style {
+                role: Role::Match,
+                ..span.style
+            };
             let mut at = 0;
             for r in ranges {
                 if r.start > at {
-                    out.push(Span { text: span.text[at..r.start].to_string(), style: span.style });
+                    out.push(Span {
+                        text: span.text[at..r.start].to_string(),
+                        style: span.style,
+                    });
                 }
-                out.push(Span { text: span.text[r.clone()].to_string(), style: hit });
+                out.push(Span {
+                    text: span.text[r.clone()].to_string(),
+                    style: hit,
+                });
                 at = r.end;
             }
             if at < span.text.len() {
-                out.push(Span { text: span.text[at..].to_string(), style: span.style });
+                out.push(Span {
+                    text: span.text[at..].to_string(),
+                    style: span.style,
+                });
             }
         }
         *spans = out;
@@ -157,21 +183,33 @@ mod tests {
 
     fn hits(terms: &[&str], text: &str) -> Vec<String> {
         let t = Terms::new(&terms.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        t.ranges(text).into_iter().map(|r| text[r].to_string()).collect()
+        t.ranges(text)
+            .into_iter()
+            .map(|r| text[r].to_string())
+            .collect()
     }
 
     #[test]
     fn whole_tokens_case_insensitive() {
-        assert_eq!(hits(&["cors"], "CORS Middleware, cors."), vec!["CORS", "cors"]);
+        assert_eq!(
+            hits(&["cors"], "CORS Middleware, cors."),
+            vec!["CORS", "cors"]
+        );
         assert_eq!(hits(&["cors"], "scorsese"), Vec::<String>::new());
     }
 
     #[test]
     fn identifier_parts() {
-        assert_eq!(hits(&["cors"], "corsMiddleware cors_options HTTPCors"), vec!["cors", "cors", "Cors"]);
+        assert_eq!(
+            hits(&["cors"], "corsMiddleware cors_options HTTPCors"),
+            vec!["cors", "cors", "Cors"]
+        );
         assert_eq!(hits(&["server"], "HTTPServer"), vec!["Server"]);
         assert_eq!(hits(&["utf"], "utf8"), vec!["utf"]);
-        assert_eq!(hits(&["corsmiddleware"], "CorsMiddleware"), vec!["CorsMiddleware"]);
+        assert_eq!(
+            hits(&["corsmiddleware"], "CorsMiddleware"),
+            vec!["CorsMiddleware"]
+        );
     }
 
     #[test]
@@ -183,7 +221,10 @@ mod tests {
     #[test]
     fn mark_splits_spans() {
         let t = Terms::new(&["cors".to_string()]);
-        let mut spans = vec![Span::new("CORS Middleware", Style::new(Role::Heading(2)).bold())];
+        let mut spans = vec![Span::new(
+            "CORS Middleware",
+            Style::new(Role::Heading(2)).bold(),
+        )];
         assert!(t.mark(&mut spans));
         assert_eq!(spans.len(), 2);
         assert_eq!(spans[0].text, "CORS");

@@ -50,8 +50,9 @@ impl Serialize for Rgb {
 impl<'de> Deserialize<'de> for Rgb {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = String::deserialize(deserializer)?;
-        Rgb::from_hex(&s)
-            .ok_or_else(|| serde::de::Error::custom(format!("invalid colour {s:?}: expected \"#rrggbb\"")))
+        Rgb::from_hex(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!("invalid colour {s:?}: expected \"#rrggbb\""))
+        })
     }
 }
 
@@ -128,7 +129,10 @@ pub struct Style {
 impl Style {
     /// A style with `role` and no colours or attributes.
     pub fn new(role: Role) -> Style {
-        Style { role, ..Style::default() }
+        Style {
+            role,
+            ..Style::default()
+        }
     }
 
     /// Builder: set bold.
@@ -180,7 +184,10 @@ pub struct Span {
 impl Span {
     /// A span of `text` (sanitised with [`sanitize_line`]) in `style`.
     pub fn new(text: impl AsRef<str>, style: Style) -> Span {
-        Span { text: sanitize_line(text.as_ref()).into_owned(), style }
+        Span {
+            text: sanitize_line(text.as_ref()).into_owned(),
+            style,
+        }
     }
 
     /// A span with role `role` and no attributes.

@@ -121,7 +121,8 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
 }
 
 fn parse_table(s: &str) -> Result<toml::Table, ThemeError> {
-    s.parse::<toml::Table>().map_err(|e| ThemeError::Toml(e.to_string()))
+    s.parse::<toml::Table>()
+        .map_err(|e| ThemeError::Toml(e.to_string()))
 }
 
 impl Theme {
@@ -193,7 +194,12 @@ impl Theme {
             footnote: grey,
             dim: grey,
         };
-        Theme { name: "fallback".into(), syntax_theme: SyntaxTheme::DARK.name().into(), ui, markdown }
+        Theme {
+            name: "fallback".into(),
+            syntax_theme: SyntaxTheme::DARK.name().into(),
+            ui,
+            markdown,
+        }
     }
 
     /// Parse a theme from TOML, overlaying it on a base theme: the base is `base = "dark" |
@@ -209,14 +215,17 @@ impl Theme {
             Some(toml::Value::String(b)) if b.eq_ignore_ascii_case("dark") => DARK_TOML,
             Some(toml::Value::String(b)) if b.eq_ignore_ascii_case("light") => LIGHT_TOML,
             Some(other) => {
-                let name = other.as_str().map_or_else(|| other.to_string(), str::to_string);
+                let name = other
+                    .as_str()
+                    .map_or_else(|| other.to_string(), str::to_string);
                 return Err(ThemeError::UnknownBase(name));
             }
         };
         let mut base = parse_table(base_src)?;
         merge(&mut base, over);
-        let theme: Theme =
-            toml::Value::Table(base).try_into().map_err(|e| ThemeError::Toml(e.to_string()))?;
+        let theme: Theme = toml::Value::Table(base)
+            .try_into()
+            .map_err(|e| ThemeError::Toml(e.to_string()))?;
         if SyntaxTheme::from_name(&theme.syntax_theme).is_none() {
             return Err(ThemeError::UnknownSyntaxTheme(theme.syntax_theme));
         }
@@ -247,8 +256,14 @@ impl Theme {
             Role::Emphasis => s.fg(m.emphasis).italic(),
             Role::Strong => s.fg(m.strong).bold(),
             Role::Strike => s.fg(m.strike).strike(),
-            Role::InlineCode => Style { bg: Some(m.inline_code_bg), ..s.fg(m.inline_code) },
-            Role::CodeBlock => Style { bg: Some(m.code_block_bg), ..s.fg(m.code_block) },
+            Role::InlineCode => Style {
+                bg: Some(m.inline_code_bg),
+                ..s.fg(m.inline_code)
+            },
+            Role::CodeBlock => Style {
+                bg: Some(m.code_block_bg),
+                ..s.fg(m.code_block)
+            },
             Role::CodeLang => s.fg(m.code_lang).dim(),
             Role::Link => s.fg(m.link).underline(),
             Role::LinkUrl => s.fg(m.link_url).dim(),
@@ -259,7 +274,10 @@ impl Theme {
             Role::TableHeader => s.fg(m.table_header).bold(),
             Role::Html => s.fg(m.html).dim(),
             Role::Image => s.fg(m.image).italic(),
-            Role::Match => Style { bg: Some(self.ui.match_bg), ..s.fg(self.ui.match_fg).bold() },
+            Role::Match => Style {
+                bg: Some(self.ui.match_bg),
+                ..s.fg(self.ui.match_fg).bold()
+            },
             Role::FrontMatter => s.fg(m.front_matter).dim(),
             Role::Footnote => s.fg(m.footnote),
             Role::Dim => s.fg(m.dim).dim(),
@@ -317,7 +335,10 @@ mod tests {
             SyntaxTheme::from_name(&dark.syntax_theme).map(SyntaxTheme::name),
             Some("Monokai Extended")
         );
-        assert_eq!(SyntaxTheme::from_name(&light.syntax_theme).map(SyntaxTheme::name), Some("GitHub"));
+        assert_eq!(
+            SyntaxTheme::from_name(&light.syntax_theme).map(SyntaxTheme::name),
+            Some("GitHub")
+        );
     }
 
     #[test]
@@ -327,7 +348,10 @@ mod tests {
         let r = t.resolve(&code);
         assert_eq!(r.fg, Some(Rgb(1, 2, 3)));
         assert_eq!(r.bg, Some(t.markdown.code_block_bg));
-        let hit = Style { role: Role::Match, ..code };
+        let hit = Style {
+            role: Role::Match,
+            ..code
+        };
         let r = t.resolve(&hit);
         assert_eq!(r.fg, Some(t.ui.match_fg));
         assert_eq!(r.bg, Some(t.ui.match_bg));

@@ -35,10 +35,16 @@ pub fn truncate_line(line: &Line, max_cells: usize) -> Line {
         }
         if cut {
             kept.push_str(ELLIPSIS);
-            out.push(Span { text: kept, style: span.style });
+            out.push(Span {
+                text: kept,
+                style: span.style,
+            });
             return out;
         }
-        out.push(Span { text: kept, style: span.style });
+        out.push(Span {
+            text: kept,
+            style: span.style,
+        });
     }
     // Unreachable in practice (the line was wider than max_cells), but stay total.
     out
@@ -51,7 +57,10 @@ fn push_merged(line: &mut Line, text: &str, style: Style) {
     }
     match line.spans.last_mut() {
         Some(last) if last.style == style => last.text.push_str(text),
-        _ => line.spans.push(Span { text: text.to_string(), style }),
+        _ => line.spans.push(Span {
+            text: text.to_string(),
+            style,
+        }),
     }
 }
 
@@ -117,13 +126,21 @@ fn tokenize(spans: &[Span]) -> (Vec<Token>, Vec<Piece>) {
                 });
             }
             last_kind = Some(kind);
-            let Some(tok) = tokens.last_mut() else { continue };
+            let Some(tok) = tokens.last_mut() else {
+                continue;
+            };
             tok.width += w;
             match pieces.last_mut() {
                 // Extend the previous piece when it is contiguous text of the same span.
-                Some(p) if tok.end > tok.first && p.span == si && p.end == start => p.end = start + g.len(),
+                Some(p) if tok.end > tok.first && p.span == si && p.end == start => {
+                    p.end = start + g.len();
+                }
                 _ => {
-                    pieces.push(Piece { span: si, start, end: start + g.len() });
+                    pieces.push(Piece {
+                        span: si,
+                        start,
+                        end: start + g.len(),
+                    });
                     tok.end = pieces.len();
                 }
             }
@@ -160,8 +177,11 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
         }
         let pw = pending.as_ref().map_or(0, |p| p.width);
         if cur_w + pw + tok.width <= width {
-            for p in
-                pending.take().iter().flat_map(|t| &pieces[t.first..t.end]).chain(&pieces[tok.first..tok.end])
+            for p in pending
+                .take()
+                .iter()
+                .flat_map(|t| &pieces[t.first..t.end])
+                .chain(&pieces[tok.first..tok.end])
             {
                 push_piece(&mut cur, spans, p);
             }

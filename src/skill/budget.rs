@@ -77,14 +77,21 @@ impl BudgetProfile {
             return self.budget_chars;
         }
         let chars = self.context_tokens.saturating_mul(self.chars_per_token) as f64 * self.fraction;
-        if chars.is_finite() && chars >= 1.0 { chars.floor() as usize } else { 1 }
+        if chars.is_finite() && chars >= 1.0 {
+            chars.floor() as usize
+        } else {
+            1
+        }
     }
 
     /// This profile with a fixed budget taken from an override value (the text of
     /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`), when it is a positive integer.
     #[must_use]
     pub fn with_override(mut self, value: Option<&str>) -> Self {
-        if let Some(n) = value.and_then(|v| v.trim().parse::<usize>().ok()).filter(|n| *n > 0) {
+        if let Some(n) = value
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|n| *n > 0)
+        {
             self.budget_chars = n;
         }
         self
@@ -159,7 +166,11 @@ pub struct ListingBudget {
 impl ListingBudget {
     /// The listing as sent: the entries' lines joined with `\n`.
     pub fn text(&self) -> String {
-        self.entries.iter().map(|e| e.line.as_str()).collect::<Vec<_>>().join("\n")
+        self.entries
+            .iter()
+            .map(|e| e.line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// `needed_chars` as a percentage of the budget, rounded to the nearest integer.
@@ -183,7 +194,12 @@ impl ListingBudget {
 /// The text of an entry: the description, then the `when_to_use` text after a space.
 pub fn entry_text(e: &ListingEntry) -> String {
     let d = e.description.trim();
-    match e.when_to_use.as_deref().map(str::trim).filter(|w| !w.is_empty()) {
+    match e
+        .when_to_use
+        .as_deref()
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+    {
         Some(w) if d.is_empty() => w.to_string(),
         Some(w) => format!("{d} {w}"),
         None => d.to_string(),
@@ -210,7 +226,11 @@ pub fn apply(entries: &[ListingEntry], profile: &BudgetProfile) -> ListingBudget
             let text = entry_text(e);
             let n = chars(&text);
             let cut: String = text.chars().take(profile.entry_cap).collect();
-            let line = if cut.is_empty() { name_line(&e.name) } else { format!("- {}: {cut}", e.name) };
+            let line = if cut.is_empty() {
+                name_line(&e.name)
+            } else {
+                format!("- {}: {cut}", e.name)
+            };
             EntryFate {
                 name: e.name.clone(),
                 entry_chars: n,
@@ -229,7 +249,11 @@ pub fn apply(entries: &[ListingEntry], profile: &BudgetProfile) -> ListingBudget
         if profile.drop_order == DropOrder::LongestFirst {
             rank.sort_by_key(|i| (chars(&out[*i].line), *i));
         }
-        let mut used = out.iter().map(|e| chars(&name_line(&e.name))).sum::<usize>() + newlines;
+        let mut used = out
+            .iter()
+            .map(|e| chars(&name_line(&e.name)))
+            .sum::<usize>()
+            + newlines;
         let mut cut_from = rank.len();
         for (k, i) in rank.iter().enumerate() {
             let extra = chars(&out[*i].line) - chars(&name_line(&out[*i].name));
@@ -249,7 +273,13 @@ pub fn apply(entries: &[ListingEntry], profile: &BudgetProfile) -> ListingBudget
         }
     }
     let sent = out.iter().map(|e| chars(&e.line)).sum::<usize>() + newlines;
-    ListingBudget { budget_chars: budget, needed_chars: needed, sent_chars: sent, entries: out, dropped }
+    ListingBudget {
+        budget_chars: budget,
+        needed_chars: needed,
+        sent_chars: sent,
+        entries: out,
+        dropped,
+    }
 }
 
 /// The listing of a whole corpus as one agent sees it: the budget applied to the entries
@@ -265,7 +295,10 @@ pub struct CorpusBudget {
 impl CorpusBudget {
     /// The fate of skill node `id`, `None` when it is not listed (shadowed, a copy).
     pub fn fate_of(&self, id: NodeId) -> Option<&EntryFate> {
-        self.skills.iter().position(|s| *s == id).and_then(|i| self.listing.entries.get(i))
+        self.skills
+            .iter()
+            .position(|s| *s == id)
+            .and_then(|i| self.listing.entries.get(i))
     }
 }
 
@@ -273,8 +306,13 @@ impl CorpusBudget {
 /// ([`crate::skill::layers::corpus_entries`]).
 pub fn corpus_budget(corpus: &Corpus, profile: &BudgetProfile) -> CorpusBudget {
     let (skills, entries): (Vec<NodeId>, Vec<ListingEntry>) =
-        crate::skill::layers::corpus_entries(corpus, &corpus.roots).into_iter().unzip();
-    CorpusBudget { listing: apply(&entries, profile), skills }
+        crate::skill::layers::corpus_entries(corpus, &corpus.roots)
+            .into_iter()
+            .unzip();
+    CorpusBudget {
+        listing: apply(&entries, profile),
+        skills,
+    }
 }
 
 /// `list --agent … --json`: `{"schema": 1, "agent", "budget_chars", "needed_chars",
@@ -325,8 +363,18 @@ mod tests {
 
     #[test]
     fn over_budget_drops_the_last_listed_first_and_keeps_names() {
-        let p = BudgetProfile { budget_chars: 30, ..BudgetProfile::default() };
-        let b = apply(&[entry("a", "0123456789"), entry("b", "0123456789"), entry("c", "x")], &p);
+        let p = BudgetProfile {
+            budget_chars: 30,
+            ..BudgetProfile::default()
+        };
+        let b = apply(
+            &[
+                entry("a", "0123456789"),
+                entry("b", "0123456789"),
+                entry("c", "x"),
+            ],
+            &p,
+        );
         assert_eq!(b.needed_chars, 15 + 15 + 6 + 2);
         assert_eq!(b.dropped, vec!["c", "b"]);
         assert_eq!(b.text(), "- a: 0123456789\n- b\n- c");
@@ -337,8 +385,17 @@ mod tests {
     fn entry_cap_cuts_description_and_when_to_use() {
         let mut e = entry("a", &"d".repeat(1000));
         e.when_to_use = Some("w".repeat(699));
-        let b = apply(&[e], &BudgetProfile { budget_chars: 10_000, ..BudgetProfile::default() });
-        assert_eq!((b.entries[0].entry_chars, b.entries[0].truncated_by), (1700, 164));
+        let b = apply(
+            &[e],
+            &BudgetProfile {
+                budget_chars: 10_000,
+                ..BudgetProfile::default()
+            },
+        );
+        assert_eq!(
+            (b.entries[0].entry_chars, b.entries[0].truncated_by),
+            (1700, 164)
+        );
         assert_eq!(b.entries[0].fate(), Fate::Truncated);
     }
 }

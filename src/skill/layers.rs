@@ -119,7 +119,10 @@ pub fn corpus_entries(corpus: &Corpus, roots: &[NodeId]) -> Vec<(NodeId, Listing
 
 /// Tokens of one skill's lines in the `available-skills` listing (without the wrapper).
 pub fn metadata_tokens(entry: &ListingEntry, counter: TokenCounter) -> u64 {
-    let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+    let opts = ListingOptions {
+        format: ListingFormat::AvailableSkills,
+        ..ListingOptions::default()
+    };
     let full = format_listing(std::slice::from_ref(entry), opts);
     let inner = full
         .strip_prefix("<available_skills>\n")
@@ -130,7 +133,11 @@ pub fn metadata_tokens(entry: &ListingEntry, counter: TokenCounter) -> u64 {
 
 fn is_asset(corpus: &Corpus, id: NodeId, skill_path: &str) -> bool {
     let n = corpus.node(id);
-    let rel = n.path.strip_prefix(skill_path).unwrap_or(&n.path).trim_start_matches('/');
+    let rel = n
+        .path
+        .strip_prefix(skill_path)
+        .unwrap_or(&n.path)
+        .trim_start_matches('/');
     n.flags.has(Flag::Asset)
         || n.flags.has(Flag::Binary)
         || rel.starts_with("scripts/")
@@ -160,13 +167,21 @@ pub fn skill_layers(corpus: &Corpus, skill: NodeId, counter: TokenCounter) -> Sk
             continue;
         }
         if n.kind == NodeKind::File {
-            let rel = n.path.strip_prefix(skill_path.as_str()).unwrap_or(&n.path).trim_start_matches('/');
+            let rel = n
+                .path
+                .strip_prefix(skill_path.as_str())
+                .unwrap_or(&n.path)
+                .trim_start_matches('/');
             let asset = is_asset(corpus, id, &skill_path);
             let layer = FileLayer {
                 node: id,
                 path: rel.to_string(),
                 bytes: n.bytes,
-                tokens: if asset { 0 } else { counter.count(corpus.text(id)) },
+                tokens: if asset {
+                    0
+                } else {
+                    counter.count(corpus.text(id))
+                },
             };
             if asset {
                 assets.push(layer);
@@ -208,16 +223,31 @@ pub fn root_layers(corpus: &Corpus, root: NodeId, counter: TokenCounter) -> Root
         .collect();
     let listed = entries.len();
     let count = |entries: &[ListingEntry]| {
-        let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
-        if entries.is_empty() { 0 } else { counter.count(&format_listing(entries, opts)) }
+        let opts = ListingOptions {
+            format: ListingFormat::AvailableSkills,
+            ..ListingOptions::default()
+        };
+        if entries.is_empty() {
+            0
+        } else {
+            counter.count(&format_listing(entries, opts))
+        }
     };
     let always = count(&entries);
     let all_scopes_tokens = (corpus.roots.len() > 1).then(|| {
-        let all: Vec<ListingEntry> =
-            corpus_entries(corpus, &corpus.roots).into_iter().map(|(_, e)| e).collect();
+        let all: Vec<ListingEntry> = corpus_entries(corpus, &corpus.roots)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
         count(&all)
     });
-    RootLayers { root, skills, always_loaded_tokens: always, listed, all_scopes_tokens }
+    RootLayers {
+        root,
+        skills,
+        always_loaded_tokens: always,
+        listed,
+        all_scopes_tokens,
+    }
 }
 
 /// `layers` JSON of a skill (for `tree --json`):

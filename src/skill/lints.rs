@@ -28,7 +28,12 @@ pub struct Lint {
 }
 
 fn warn(rule: &'static str, message: String) -> Finding {
-    Finding { severity: Severity::Warning, rule, message, line: None }
+    Finding {
+        severity: Severity::Warning,
+        rule,
+        message,
+        line: None,
+    }
 }
 
 /// Whether a markdown text has a table of contents near its top: a heading named
@@ -43,12 +48,17 @@ pub fn has_toc(text: &str) -> bool {
             h == "contents" || h == "table of contents" || h == "toc"
         }
     });
-    let anchors = head.iter().filter(|l| l.trim_start().starts_with(['-', '*']) && l.contains("](#")).count();
+    let anchors = head
+        .iter()
+        .filter(|l| l.trim_start().starts_with(['-', '*']) && l.contains("](#"))
+        .count();
     heading || anchors >= 3
 }
 
 fn skill_of(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
-    corpus.ancestors(id).find(|a| corpus.node(*a).kind == NodeKind::Skill)
+    corpus
+        .ancestors(id)
+        .find(|a| corpus.node(*a).kind == NodeKind::Skill)
 }
 
 /// Every lint finding of the corpus, in tree order (the case collisions last). Copies are
@@ -69,9 +79,17 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
             NodeKind::File if n.span.is_some() => {
                 let skill = skill_of(corpus, id);
                 let text = corpus.text(id);
-                if n.title == "skill.md" && skill.is_some_and(|s| corpus.node(s).children.contains(&id)) {
-                    let msg = "the skill file is named `skill.md`; agent clients load only `SKILL.md`".into();
-                    out.push(Lint { node: id, skill, finding: warn("skill-md-case", msg) });
+                if n.title == "skill.md"
+                    && skill.is_some_and(|s| corpus.node(s).children.contains(&id))
+                {
+                    let msg =
+                        "the skill file is named `skill.md`; agent clients load only `SKILL.md`"
+                            .into();
+                    out.push(Lint {
+                        node: id,
+                        skill,
+                        finding: warn("skill-md-case", msg),
+                    });
                 } else if n.title.eq_ignore_ascii_case("llms.txt")
                     && text.chars().count() > LLMS_TXT_MAX_CHARS
                 {
@@ -79,7 +97,11 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
                         "llms.txt is {} chars; keep it under {LLMS_TXT_MAX_CHARS} (llms.txt checkers fail files over 100,000)",
                         text.chars().count()
                     );
-                    out.push(Lint { node: id, skill, finding: warn("llms-txt-size", msg) });
+                    out.push(Lint {
+                        node: id,
+                        skill,
+                        finding: warn("llms-txt-size", msg),
+                    });
                 } else if skill.is_some()
                     && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
                     && n.title.to_lowercase().ends_with(".md")
@@ -90,7 +112,11 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
                             "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
                             n.path
                         );
-                        out.push(Lint { node: id, skill, finding: warn("reference-toc", msg) });
+                        out.push(Lint {
+                            node: id,
+                            skill,
+                            finding: warn("reference-toc", msg),
+                        });
                     }
                 }
             }
@@ -111,7 +137,11 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
                 "skill names {} differ only in case; they collide on case-insensitive disks",
                 names.join(" and ")
             );
-            out.push(Lint { node: *id, skill: Some(*id), finding: warn("name-case-collision", msg) });
+            out.push(Lint {
+                node: *id,
+                skill: Some(*id),
+                finding: warn("name-case-collision", msg),
+            });
         }
     }
     out
@@ -123,22 +153,38 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
 fn skill_shape(corpus: &Corpus, skill: NodeId) -> Vec<Lint> {
     let mut out = Vec::new();
     let n = corpus.node(skill);
-    let Some(md) = crate::skill::skill_md(corpus, skill) else { return out };
+    let Some(md) = crate::skill::skill_md(corpus, skill) else {
+        return out;
+    };
     let text = corpus.text(md);
     let fm = crate::frontmatter::parse(text);
-    let body = fm.as_ref().map_or(text, |f| text.get(f.block.end..).unwrap_or(""));
+    let body = fm
+        .as_ref()
+        .map_or(text, |f| text.get(f.block.end..).unwrap_or(""));
     let lines = body.trim_matches('\n').lines().count();
     let max = crate::skill::validate::BODY_MAX_LINES;
     if lines > max {
-        let msg =
-            format!("SKILL.md body is {lines} lines; keep it under {max} and move detail to references/");
-        out.push(Lint { node: skill, skill: Some(skill), finding: warn("body-lines", msg) });
+        let msg = format!(
+            "SKILL.md body is {lines} lines; keep it under {max} and move detail to references/"
+        );
+        out.push(Lint {
+            node: skill,
+            skill: Some(skill),
+            finding: warn("body-lines", msg),
+        });
     }
     let folder = n.path.rsplit('/').next().unwrap_or("");
-    let name = fm.as_ref().and_then(|f| f.name()).map(|s| s.trim().to_string());
+    let name = fm
+        .as_ref()
+        .and_then(|f| f.name())
+        .map(|s| s.trim().to_string());
     if let Some(name) = name.filter(|s| !s.is_empty() && !folder.is_empty() && s != folder) {
         let msg = format!("name '{name}' differs from its folder '{folder}'");
-        out.push(Lint { node: skill, skill: Some(skill), finding: warn("name-folder", msg) });
+        out.push(Lint {
+            node: skill,
+            skill: Some(skill),
+            finding: warn("name-folder", msg),
+        });
     }
     out
 }
@@ -159,7 +205,10 @@ pub fn in_tree(rule: &str) -> bool {
 /// Attach every lint shown in the tree ([`in_tree`]) as a warning to its node (once:
 /// running it again adds nothing).
 pub fn mark(corpus: &mut Corpus) {
-    for l in lints(corpus).into_iter().filter(|l| in_tree(l.finding.rule)) {
+    for l in lints(corpus)
+        .into_iter()
+        .filter(|l| in_tree(l.finding.rule))
+    {
         let node = corpus.node_mut(l.node);
         if !node.warnings.iter().any(|w| w.message == l.finding.message) {
             node.warnings.push(Warning::new(l.finding.message));

@@ -12,7 +12,9 @@ pub const WHEN_TO_USE_KEYS: [&str; 3] = ["when_to_use", "when-to-use", "whenToUs
 /// The "when to use" text of a skill under any of [`WHEN_TO_USE_KEYS`] (first present key
 /// wins), trimmed; `None` when absent or blank.
 pub fn when_to_use(fm: &Frontmatter) -> Option<String> {
-    fm.get_any(&WHEN_TO_USE_KEYS).map(|e| e.value.as_text().trim().to_string()).filter(|s| !s.is_empty())
+    fm.get_any(&WHEN_TO_USE_KEYS)
+        .map(|e| e.value.as_text().trim().to_string())
+        .filter(|s| !s.is_empty())
 }
 
 /// `allowed-tools` / `allowedTools` in any of the three real shapes (space-separated string,
@@ -44,7 +46,10 @@ impl ListingEntry {
                 .map(|n| n.trim().to_string())
                 .filter(|n| !n.is_empty())
                 .unwrap_or_else(|| folder_name.into()),
-            description: fm.description().map(|d| d.trim().to_string()).unwrap_or_default(),
+            description: fm
+                .description()
+                .map(|d| d.trim().to_string())
+                .unwrap_or_default(),
             when_to_use: when_to_use(fm),
             location: location.to_string(),
         }
@@ -96,7 +101,11 @@ pub struct ListingOptions {
 
 impl Default for ListingOptions {
     fn default() -> Self {
-        Self { format: ListingFormat::Plain, include_when_to_use: true, max_chars: None }
+        Self {
+            format: ListingFormat::Plain,
+            include_when_to_use: true,
+            max_chars: None,
+        }
     }
 }
 
@@ -171,7 +180,10 @@ pub fn format_listing(entries: &[ListingEntry], opts: ListingOptions) -> String 
             let mut lines = vec!["<skills>".to_string()];
             for e in entries {
                 lines.push(format!("  <skill name=\"{}\">", escape_xml(&e.name)));
-                lines.push(format!("    <description>{}</description>", escape_xml(&e.description)));
+                lines.push(format!(
+                    "    <description>{}</description>",
+                    escape_xml(&e.description)
+                ));
                 if opts.include_when_to_use
                     && let Some(w) = &e.when_to_use
                 {

@@ -22,7 +22,8 @@ pub const NAME_MAX_CHARS: usize = 64;
 pub fn skill_md(corpus: &Corpus, skill: NodeId) -> Option<NodeId> {
     corpus.node(skill).children.iter().copied().find(|c| {
         let n = corpus.node(*c);
-        n.kind == NodeKind::File && crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
+        n.kind == NodeKind::File
+            && crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
     })
 }
 
@@ -81,9 +82,16 @@ mod tests {
         assert_eq!(name_problems(""), vec![NameProblem::Empty]);
         assert_eq!(
             name_problems("-Bad--"),
-            vec![NameProblem::Case, NameProblem::EdgeHyphen, NameProblem::DoubleHyphen]
+            vec![
+                NameProblem::Case,
+                NameProblem::EdgeHyphen,
+                NameProblem::DoubleHyphen
+            ]
         );
         assert_eq!(name_problems("a_b"), vec![NameProblem::Chars]);
-        assert_eq!(name_problems(&"a".repeat(65)), vec![NameProblem::TooLong(65)]);
+        assert_eq!(
+            name_problems(&"a".repeat(65)),
+            vec![NameProblem::TooLong(65)]
+        );
     }
 }

@@ -60,7 +60,9 @@ pub fn split_args(raw: &str) -> Vec<String> {
     let mut rest = raw;
     loop {
         rest = rest.trim_start();
-        let Some(first) = rest.chars().next() else { break };
+        let Some(first) = rest.chars().next() else {
+            break;
+        };
         if (first == '"' || first == '\'')
             && let Some(close) = rest[1..].find(first)
         {
@@ -135,9 +137,16 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let tail = &after[digits..];
         let ok = digits > 0
-            && if bracketed { tail.starts_with(']') } else { !tail.chars().next().is_some_and(is_word) };
+            && if bracketed {
+                tail.starts_with(']')
+            } else {
+                !tail.chars().next().is_some_and(is_word)
+            };
         if ok {
-            let value = after[..digits].parse::<usize>().ok().and_then(|i| tokens.get(i));
+            let value = after[..digits]
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| tokens.get(i));
             out.push_str(value.map_or("", String::as_str));
             rest = if bracketed { &tail[1..] } else { tail };
         } else {
@@ -195,7 +204,12 @@ pub fn render_body(
 
 /// Render a loaded skill's body ([`render_body`] with its argument names and base dir).
 pub fn render_skill(skill: &SkillText, opts: &RenderOptions) -> String {
-    render_body(&skill.body, &skill.argument_names, skill.base_dir.as_deref(), opts)
+    render_body(
+        &skill.body,
+        &skill.argument_names,
+        skill.base_dir.as_deref(),
+        opts,
+    )
 }
 
 /// Argument names from a frontmatter `arguments` value: a list as is, a string split on
@@ -203,10 +217,17 @@ pub fn render_skill(skill: &SkillText, opts: &RenderOptions) -> String {
 pub fn argument_names(value: &Value) -> Vec<String> {
     let items: Vec<String> = match value {
         Value::List(l) => l.clone(),
-        Value::Str(s) => s.split(|c: char| c.is_whitespace() || c == ',').map(str::to_string).collect(),
+        Value::Str(s) => s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .map(str::to_string)
+            .collect(),
         Value::Map(_) => Vec::new(),
     };
-    items.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    items
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// A skill from its text: frontmatter (our lenient parser) → name (else `folder_name`),
@@ -222,7 +243,10 @@ pub fn skill_from_text(
         Some(fm) if fm.block.end > 0 => SkillText {
             entry: ListingEntry::from_frontmatter(&fm, folder_name, location),
             body: text.get(fm.block.end..).unwrap_or("").trim().to_string(),
-            argument_names: fm.get("arguments").map(|e| argument_names(&e.value)).unwrap_or_default(),
+            argument_names: fm
+                .get("arguments")
+                .map(|e| argument_names(&e.value))
+                .unwrap_or_default(),
             base_dir,
         },
         _ => SkillText {
@@ -244,13 +268,24 @@ pub fn skill_from_text(
 /// `Error::Io` when it is unreadable or not UTF-8.
 pub fn load_skill_dir(dir: &Path) -> crate::error::Result<SkillText> {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let file =
-        ["SKILL.md", "skill.md"].iter().map(|n| abs.join(n)).find(|p| p.is_file()).ok_or_else(|| {
+    let file = ["SKILL.md", "skill.md"]
+        .iter()
+        .map(|n| abs.join(n))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
             crate::error::Error::Usage(format!("{}: no SKILL.md in this folder", dir.display()))
         })?;
     let text = std::fs::read_to_string(&file).map_err(|e| crate::error::Error::io(&file, e))?;
-    let folder = abs.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(skill_from_text(&text, &folder, &file.to_string_lossy(), Some(abs)))
+    let folder = abs
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(skill_from_text(
+        &text,
+        &folder,
+        &file.to_string_lossy(),
+        Some(abs),
+    ))
 }
 
 /// The text copied for several skills: their listing (`listing` options: plain, xml or

@@ -76,8 +76,14 @@ pub struct Finding {
 }
 
 /// The six top-level keys the spec allows (docs/FORMATS.md §3.2).
-pub const SPEC_KEYS: [&str; 6] =
-    ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+pub const SPEC_KEYS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
 
 /// Keys Claude Code reads beyond the spec (docs/FORMATS.md §3.2).
 pub const CLAUDE_CODE_KEYS: [&str; 12] = [
@@ -112,8 +118,19 @@ pub fn nfkc_trim(s: &str) -> String {
     s.trim().nfkc().collect()
 }
 
-fn push(out: &mut Vec<Finding>, severity: Severity, rule: &'static str, message: String, line: Option<u32>) {
-    out.push(Finding { severity, rule, message, line });
+fn push(
+    out: &mut Vec<Finding>,
+    severity: Severity,
+    rule: &'static str,
+    message: String,
+    line: Option<u32>,
+) {
+    out.push(Finding {
+        severity,
+        rule,
+        message,
+        line,
+    });
 }
 
 /// Validate one skill's frontmatter and body size.
@@ -146,37 +163,61 @@ pub fn validate_skill(
     profile: Profile,
 ) -> Vec<Finding> {
     let spec = profile == Profile::Spec;
-    let strictness = if spec { Severity::Error } else { Severity::Warning };
+    let strictness = if spec {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
     let mut out = Vec::new();
 
     // name
     match fm.get("name") {
         None if spec => {
-            push(&mut out, Severity::Error, "name-missing", "missing required field: name".into(), None);
+            push(
+                &mut out,
+                Severity::Error,
+                "name-missing",
+                "missing required field: name".into(),
+                None,
+            );
         }
         None => {}
         Some(e) => {
             let line = Some(e.lines.start);
             let name = nfkc_trim(&e.value.as_text());
             if !matches!(e.value, Value::Str(_)) || name.is_empty() {
-                push(&mut out, Severity::Error, "name-empty", "name must be a non-empty string".into(), line);
+                push(
+                    &mut out,
+                    Severity::Error,
+                    "name-empty",
+                    "name must be a non-empty string".into(),
+                    line,
+                );
             } else {
                 for problem in super::name_problems(&name) {
                     let (code, message) = match problem {
-                        NameProblem::Empty => ("name-empty", "name must be a non-empty string".to_string()),
-                        NameProblem::TooLong(n) => {
-                            ("name-length", format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"))
+                        NameProblem::Empty => {
+                            ("name-empty", "name must be a non-empty string".to_string())
                         }
-                        NameProblem::Case => ("name-case", format!("name '{name}' must be lower-case")),
-                        NameProblem::Chars => {
-                            ("name-chars", format!("name '{name}' may only hold letters, digits and hyphens"))
+                        NameProblem::TooLong(n) => (
+                            "name-length",
+                            format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"),
+                        ),
+                        NameProblem::Case => {
+                            ("name-case", format!("name '{name}' must be lower-case"))
                         }
-                        NameProblem::EdgeHyphen => {
-                            ("name-hyphen", "name must not start or end with a hyphen".to_string())
-                        }
-                        NameProblem::DoubleHyphen => {
-                            ("name-double-hyphen", "name must not contain consecutive hyphens".to_string())
-                        }
+                        NameProblem::Chars => (
+                            "name-chars",
+                            format!("name '{name}' may only hold letters, digits and hyphens"),
+                        ),
+                        NameProblem::EdgeHyphen => (
+                            "name-hyphen",
+                            "name must not start or end with a hyphen".to_string(),
+                        ),
+                        NameProblem::DoubleHyphen => (
+                            "name-double-hyphen",
+                            "name must not contain consecutive hyphens".to_string(),
+                        ),
                     };
                     push(&mut out, Severity::Error, code, message, line);
                 }
@@ -273,7 +314,10 @@ pub fn validate_skill(
                 &mut out,
                 Severity::Error,
                 "unknown-key",
-                format!("'{k}' is not a spec field (allowed: {})", SPEC_KEYS.join(", ")),
+                format!(
+                    "'{k}' is not a spec field (allowed: {})",
+                    SPEC_KEYS.join(", ")
+                ),
                 Some(e.lines.start),
             );
             continue;
@@ -395,7 +439,10 @@ pub fn validate_skill_md(
             message: format!("a strict YAML reader rejects it: {}", strip_position(&msg)),
             line,
         };
-        let at = out.iter().position(|f| f.rule == "yaml").unwrap_or(out.len());
+        let at = out
+            .iter()
+            .position(|f| f.rule == "yaml")
+            .unwrap_or(out.len());
         out.insert(at, f);
     }
     out
@@ -453,7 +500,10 @@ pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
             })
         })
         .collect();
-    let all: Vec<Finding> = reports.iter().flat_map(|r| r.findings.iter().cloned()).collect();
+    let all: Vec<Finding> = reports
+        .iter()
+        .flat_map(|r| r.findings.iter().cloned())
+        .collect();
     json!({
         "schema": 1,
         "profile": profile.as_str(),
@@ -470,8 +520,20 @@ pub fn report_lines(report: &SkillReport) -> Vec<String> {
         .findings
         .iter()
         .map(|f| match f.line {
-            Some(l) => format!("{}:{l}: {}[{}]: {}", report.path, f.severity.as_str(), f.rule, f.message),
-            None => format!("{}: {}[{}]: {}", report.path, f.severity.as_str(), f.rule, f.message),
+            Some(l) => format!(
+                "{}:{l}: {}[{}]: {}",
+                report.path,
+                f.severity.as_str(),
+                f.rule,
+                f.message
+            ),
+            None => format!(
+                "{}: {}[{}]: {}",
+                report.path,
+                f.severity.as_str(),
+                f.rule,
+                f.message
+            ),
         })
         .collect()
 }

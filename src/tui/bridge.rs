@@ -44,14 +44,20 @@ pub fn style(s: &render::Style, theme: &UiTheme) -> Style {
 /// Convert one core line.
 pub fn line(l: &render::Line, theme: &UiTheme) -> Line<'static> {
     Line::from(
-        l.spans.iter().map(|s| Span::styled(s.text.clone(), style(&s.style, theme))).collect::<Vec<_>>(),
+        l.spans
+            .iter()
+            .map(|s| Span::styled(s.text.clone(), style(&s.style, theme)))
+            .collect::<Vec<_>>(),
     )
 }
 
 /// A span of untrusted `text` in a chrome style: the text is sanitised on the way
 /// (control characters and escape sequences are neutralised).
 pub fn text(text: &str, style: Style) -> Span<'static> {
-    Span::styled(crate::util::sanitize::sanitize_line(text).into_owned(), style)
+    Span::styled(
+        crate::util::sanitize::sanitize_line(text).into_owned(),
+        style,
+    )
 }
 
 #[cfg(test)]
@@ -70,11 +76,19 @@ mod tests {
         assert_eq!(plain.spans[0].style.fg, None);
         assert!(plain.spans[0].style.add_modifier.contains(Modifier::BOLD));
         assert_eq!(plain.spans[1].style.bg, None);
-        assert!(plain.spans[1].style.add_modifier.contains(Modifier::REVERSED));
+        assert!(
+            plain.spans[1]
+                .style
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
     }
 
     #[test]
     fn chrome_text_is_sanitised() {
-        assert_eq!(text("a\x1b]0;pwned\x07b", Style::new()).content, "a␛]0;pwned␇b");
+        assert_eq!(
+            text("a\x1b]0;pwned\x07b", Style::new()).content,
+            "a␛]0;pwned␇b"
+        );
     }
 }

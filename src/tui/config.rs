@@ -4,7 +4,9 @@
 
 use serde::Deserialize;
 
-pub use crate::config::{BriefSettings, ClipboardSettings, DEFAULT_CONFIG, SearchSettings, config_dir};
+pub use crate::config::{
+    BriefSettings, ClipboardSettings, DEFAULT_CONFIG, SearchSettings, config_dir,
+};
 use crate::config::{merge_user, read_user};
 
 use crate::tui::input::keymap::Keymap;
@@ -25,7 +27,12 @@ pub struct UiSettings {
 
 impl Default for UiSettings {
     fn default() -> Self {
-        Self { theme: "dark".into(), mouse: true, tree_percent: 42, summaries: true }
+        Self {
+            theme: "dark".into(),
+            mouse: true,
+            tree_percent: 42,
+            summaries: true,
+        }
     }
 }
 
@@ -98,22 +105,32 @@ mod tests {
 
     #[test]
     fn a_bad_key_is_reported_and_the_others_still_apply() {
-        let (s, w) = merge_user::<Settings>("[ui]\nmouse = false\n[brief]\nbudget = -5\nformat = \"yaml\"\n");
+        let (s, w) = merge_user::<Settings>(
+            "[ui]\nmouse = false\n[brief]\nbudget = -5\nformat = \"yaml\"\n",
+        );
         assert!(!s.ui.mouse, "the good key applies");
         assert_eq!(s.brief.budget, 20_000, "the bad one keeps its default");
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(w[0].starts_with("config.toml [brief] budget: "), "{w:?}");
-        assert_eq!(s.problems(), ["config.toml [brief] format: \"yaml\" is not md, xml or json; using md"]);
+        assert_eq!(
+            s.problems(),
+            ["config.toml [brief] format: \"yaml\" is not md, xml or json; using md"]
+        );
         assert!(Settings::default().problems().is_empty());
     }
 
     #[test]
     fn user_config_patches_one_key() {
-        let merged = crate::config::merge_tables(DEFAULT_CONFIG, "[ui]\nmouse = false\n").expect("merge");
+        let merged =
+            crate::config::merge_tables(DEFAULT_CONFIG, "[ui]\nmouse = false\n").expect("merge");
         let s = Settings::from_toml(&merged).expect("parse");
         assert!(!s.ui.mouse);
         assert_eq!(s.ui.theme, "dark");
         assert_eq!(s.search.top_k, 50);
-        assert!(Settings::from_toml("[ui]\nmose = 1\n").unwrap_err().contains("mose"));
+        assert!(
+            Settings::from_toml("[ui]\nmose = 1\n")
+                .unwrap_err()
+                .contains("mose")
+        );
     }
 }

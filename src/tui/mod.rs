@@ -51,7 +51,10 @@ pub enum RecipeArg {
 /// become warnings in the status bar), an empty corpus that fills as roots load.
 pub fn new_app(opts: &TuiOptions, roots: usize) -> state::app::App {
     let (settings, keymap, mut warnings) = config::load();
-    let spec = opts.theme.clone().unwrap_or_else(|| settings.ui.theme.clone());
+    let spec = opts
+        .theme
+        .clone()
+        .unwrap_or_else(|| settings.ui.theme.clone());
     let (theme, tw) = theme::UiTheme::load(&spec, crate::render::no_color());
     warnings.extend(tw);
     let mut app = state::app::App::new(Corpus::new(), opts.encoding, keymap, settings, theme);
@@ -84,7 +87,10 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
     let mut app = new_app(&opts, specs.len());
     let mut session = terminal::Session::enter(app.settings.ui.mouse)?;
     let size = session.terminal.size()?;
-    update::update(&mut app, input::action::Action::Resize(size.width, size.height));
+    update::update(
+        &mut app,
+        input::action::Action::Resize(size.width, size.height),
+    );
     let workers = runtime::Workers::start();
     if specs.is_empty() {
         app.progress.loading = None;
@@ -92,7 +98,13 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
     } else {
         app.specs = specs.clone();
         app.load_opts = opts.load.clone();
-        effects::workers::start(&workers.tx, effects::jobs::Job::Load { specs, opts: opts.load.clone() });
+        effects::workers::start(
+            &workers.tx,
+            effects::jobs::Job::Load {
+                specs,
+                opts: opts.load.clone(),
+            },
+        );
     }
     let result = runtime::run_loop(&mut session, &mut app, &workers);
     drop(session);

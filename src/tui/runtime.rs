@@ -31,9 +31,20 @@ pub fn action_for(app: &App, ev: &Event) -> Option<Action> {
         Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
         Event::Paste(s) => Some(Action::Paste(s.clone())),
         Event::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollDown => Some(Action::ScrollAt { col: m.column, row: m.row, down: true }),
-            MouseEventKind::ScrollUp => Some(Action::ScrollAt { col: m.column, row: m.row, down: false }),
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::ClickAt { col: m.column, row: m.row }),
+            MouseEventKind::ScrollDown => Some(Action::ScrollAt {
+                col: m.column,
+                row: m.row,
+                down: true,
+            }),
+            MouseEventKind::ScrollUp => Some(Action::ScrollAt {
+                col: m.column,
+                row: m.row,
+                down: false,
+            }),
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::ClickAt {
+                col: m.column,
+                row: m.row,
+            }),
             _ => None,
         },
         _ => None,
@@ -66,28 +77,30 @@ impl InputControl {
 }
 
 fn input_thread(tx: Sender<Event>, ctl: Arc<InputControl>) {
-    let _ = std::thread::Builder::new().name("skillnav-input".into()).spawn(move || {
-        while !ctl.stop.load(Ordering::Relaxed) {
-            if ctl.paused.load(Ordering::SeqCst) {
-                ctl.idle.store(true, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
-            ctl.idle.store(false, Ordering::SeqCst);
-            match event::poll(Duration::from_millis(50)) {
-                Ok(true) => match event::read() {
-                    Ok(ev) => {
-                        if tx.send(ev).is_err() {
-                            return;
+    let _ = std::thread::Builder::new()
+        .name("skillnav-input".into())
+        .spawn(move || {
+            while !ctl.stop.load(Ordering::Relaxed) {
+                if ctl.paused.load(Ordering::SeqCst) {
+                    ctl.idle.store(true, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                ctl.idle.store(false, Ordering::SeqCst);
+                match event::poll(Duration::from_millis(50)) {
+                    Ok(true) => match event::read() {
+                        Ok(ev) => {
+                            if tx.send(ev).is_err() {
+                                return;
+                            }
                         }
-                    }
+                        Err(_) => return,
+                    },
+                    Ok(false) => {}
                     Err(_) => return,
-                },
-                Ok(false) => {}
-                Err(_) => return,
+                }
             }
-        }
-    });
+        });
 }
 
 /// The worker side of the loop: the result channel and the long-lived search worker.
@@ -130,17 +143,20 @@ impl Workers {
 fn signal_thread() -> (Receiver<i32>, Option<signal_hook::iterator::Handle>) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     let (tx, rx) = crossbeam_channel::unbounded();
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])
+    else {
         return (rx, None);
     };
     let handle = signals.handle();
-    let _ = std::thread::Builder::new().name("skillnav-signals".into()).spawn(move || {
-        for sig in signals.forever() {
-            if tx.send(sig).is_err() {
-                return;
+    let _ = std::thread::Builder::new()
+        .name("skillnav-signals".into())
+        .spawn(move || {
+            for sig in signals.forever() {
+                if tx.send(sig).is_err() {
+                    return;
+                }
             }
-        }
-    });
+        });
     (rx, Some(handle))
 }
 
@@ -208,12 +224,19 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
 /// for the editor, take the terminal back, then reload the file's root.
 ///
 /// Errors: the terminal cannot be set up again.
-fn run_external_editors(session: &mut Session, app: &mut App, ctl: &InputControl) -> anyhow::Result<()> {
-    let (external, rest): (Vec<Effect>, Vec<Effect>) =
-        std::mem::take(&mut app.effects).into_iter().partition(|e| matches!(e, Effect::External { .. }));
+fn run_external_editors(
+    session: &mut Session,
+    app: &mut App,
+    ctl: &InputControl,
+) -> anyhow::Result<()> {
+    let (external, rest): (Vec<Effect>, Vec<Effect>) = std::mem::take(&mut app.effects)
+        .into_iter()
+        .partition(|e| matches!(e, Effect::External { .. }));
     app.effects = rest;
     for effect in external {
-        let Effect::External { path, root } = effect else { continue };
+        let Effect::External { path, root } = effect else {
+            continue;
+        };
         ctl.pause();
         session.suspend();
         let outcome = run_editor(&path);
@@ -251,7 +274,11 @@ fn run_editor(path: &std::path::Path) -> Result<(), String> {
         .arg(path)
         .status()
         .map_err(|e| format!("cannot run {cmd}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{cmd} exited with {status}; reloading anyway")) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd} exited with {status}; reloading anyway"))
+    }
 }
 
 fn handle_event(app: &mut App, ev: &Event) {

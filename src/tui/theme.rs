@@ -141,7 +141,12 @@ impl UiTheme {
 
 /// Drop colours, keep attributes (the `NO_COLOR` rule).
 pub fn strip(style: Style) -> Style {
-    Style { fg: None, bg: None, underline_color: None, ..style }
+    Style {
+        fg: None,
+        bg: None,
+        underline_color: None,
+        ..style
+    }
 }
 
 #[cfg(test)]

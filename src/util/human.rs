@@ -67,7 +67,11 @@ pub fn short_count(n: u64) -> String {
 
 /// `n` and `noun`, with an `s` unless `n` is 1: `1 section`, `3 sections`.
 pub fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 fn scaled(n: u64) -> String {
@@ -76,7 +80,11 @@ fn scaled(n: u64) -> String {
         1_000_000..1_000_000_000 => (n as f64 / 1e6, "M"),
         _ => (n as f64 / 1e9, "G"),
     };
-    if v < 9.95 { format!("{v:.1}{unit}") } else { format!("{}{unit}", v.round() as u64) }
+    if v < 9.95 {
+        format!("{v:.1}{unit}")
+    } else {
+        format!("{}{unit}", v.round() as u64)
+    }
 }
 
 #[cfg(test)]

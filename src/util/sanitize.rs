@@ -78,7 +78,10 @@ mod tests {
 
     #[test]
     fn bidi_override_is_not_passed_through() {
-        assert_eq!(sanitize("abc\u{202E}fed\u{2066}x"), "abc\u{FFFD}fed\u{FFFD}x");
+        assert_eq!(
+            sanitize("abc\u{202E}fed\u{2066}x"),
+            "abc\u{FFFD}fed\u{FFFD}x"
+        );
     }
 
     #[test]

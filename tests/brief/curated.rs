@@ -28,7 +28,11 @@ fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
-fn req<'a>(selected: &'a [NodeId], query: Option<&'a str>, format: BriefFormat) -> BriefRequest<'a> {
+fn req<'a>(
+    selected: &'a [NodeId],
+    query: Option<&'a str>,
+    format: BriefFormat,
+) -> BriefRequest<'a> {
     BriefRequest {
         selected,
         query,
@@ -60,7 +64,12 @@ fn md_golden_selected_then_retrieved() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
     let sel = [id(&c, RECORD)];
-    let b = curated_brief(&c, Some(&index), &req(&sel, Some("note heading"), BriefFormat::Md), counter());
+    let b = curated_brief(
+        &c,
+        Some(&index),
+        &req(&sel, Some("note heading"), BriefFormat::Md),
+        counter(),
+    );
     golden("combined.md", &b.text);
     assert_eq!(b.sections, 3);
     assert!(b.left_out.is_empty());
@@ -72,7 +81,12 @@ fn xml_golden_has_one_document_per_source() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
     let sel = [id(&c, ROLLBACK)];
-    let b = curated_brief(&c, Some(&index), &req(&sel, Some("note heading"), BriefFormat::Xml), counter());
+    let b = curated_brief(
+        &c,
+        Some(&index),
+        &req(&sel, Some("note heading"), BriefFormat::Xml),
+        counter(),
+    );
     golden("combined.xml", &b.text);
     assert_eq!(b.text.matches("<document ").count(), 3);
 }
@@ -82,21 +96,42 @@ fn json_golden_parses_and_names_origins() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
     let sel = [id(&c, ROLLBACK)];
-    let b = curated_brief(&c, Some(&index), &req(&sel, Some("note heading"), BriefFormat::Json), counter());
+    let b = curated_brief(
+        &c,
+        Some(&index),
+        &req(&sel, Some("note heading"), BriefFormat::Json),
+        counter(),
+    );
     golden("combined.json", &b.text);
     let v: serde_json::Value = serde_json::from_str(&b.text).expect("valid JSON");
-    let origins: Vec<&str> =
-        v["sections"].as_array().unwrap().iter().map(|s| s["origin"].as_str().unwrap()).collect();
+    let origins: Vec<&str> = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["origin"].as_str().unwrap())
+        .collect();
     assert_eq!(origins, ["selected", "retrieved", "retrieved"]);
     assert_eq!(v["mode"], "answer");
 }
 
 #[test]
 fn auto_mode_follows_lazytools_intent_rules() {
-    assert_eq!(effective_mode(Mode::Auto, Some("where are tags set")), Mode::Locate);
-    assert_eq!(effective_mode(Mode::Auto, Some("list all tags")), Mode::Extract);
-    assert_eq!(effective_mode(Mode::Auto, Some("give an overview")), Mode::Summarize);
-    assert_eq!(effective_mode(Mode::Auto, Some("how do tags work")), Mode::Answer);
+    assert_eq!(
+        effective_mode(Mode::Auto, Some("where are tags set")),
+        Mode::Locate
+    );
+    assert_eq!(
+        effective_mode(Mode::Auto, Some("list all tags")),
+        Mode::Extract
+    );
+    assert_eq!(
+        effective_mode(Mode::Auto, Some("give an overview")),
+        Mode::Summarize
+    );
+    assert_eq!(
+        effective_mode(Mode::Auto, Some("how do tags work")),
+        Mode::Answer
+    );
     assert_eq!(effective_mode(Mode::Auto, None), Mode::Answer);
     assert_eq!(effective_mode(Mode::Extract, Some("where")), Mode::Extract);
 }
@@ -105,7 +140,12 @@ fn auto_mode_follows_lazytools_intent_rules() {
 fn locate_mode_golden_has_no_text() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
-    let b = curated_brief(&c, Some(&index), &req(&[], Some("where are tags"), BriefFormat::Md), counter());
+    let b = curated_brief(
+        &c,
+        Some(&index),
+        &req(&[], Some("where are tags"), BriefFormat::Md),
+        counter(),
+    );
     golden("locate.md", &b.text);
     assert!(!b.text.contains("Tags go on"));
 }
@@ -114,10 +154,16 @@ fn locate_mode_golden_has_no_text() {
 fn summarize_mode_golden_condenses_each_section() {
     let c = fixture();
     let sel = [id(&c, "skills/notes/SKILL.md#notes"), id(&c, TAGS)];
-    let r = BriefRequest { mode: Mode::Summarize, ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest {
+        mode: Mode::Summarize,
+        ..req(&sel, None, BriefFormat::Md)
+    };
     let b = curated_brief(&c, None, &r, counter());
     golden("summarize.md", &b.text);
-    assert_eq!(summary_of("", "# T\n\nFirst  para\ngoes on.\n\nSecond."), "First para goes on.");
+    assert_eq!(
+        summary_of("", "# T\n\nFirst  para\ngoes on.\n\nSecond."),
+        "First para goes on."
+    );
     assert_eq!(summary_of(&"x".repeat(400), "").chars().count(), 300);
 }
 
@@ -131,11 +177,25 @@ fn extract_mode_gives_retrieved_hits_their_whole_text() {
         ..req(&[], Some("note format heading"), BriefFormat::Md)
     };
     let b = curated_brief(&c, Some(&index), &top, counter());
-    let answer = BriefRequest { mode: Mode::Answer, ..top };
+    let answer = BriefRequest {
+        mode: Mode::Answer,
+        ..top
+    };
     let a = curated_brief(&c, Some(&index), &answer, counter());
-    assert!(b.text.contains("`skills/notes/references/format.md#note-format`"), "{}", b.text);
-    assert!(b.text.contains("Old notes move to archive/"), "extract includes sub-sections");
-    assert!(!a.text.contains("Old notes move to archive/"), "answer shows the hit's own text");
+    assert!(
+        b.text
+            .contains("`skills/notes/references/format.md#note-format`"),
+        "{}",
+        b.text
+    );
+    assert!(
+        b.text.contains("Old notes move to archive/"),
+        "extract includes sub-sections"
+    );
+    assert!(
+        !a.text.contains("Old notes move to archive/"),
+        "answer shows the hit's own text"
+    );
 }
 
 #[test]
@@ -146,27 +206,54 @@ fn exposure_filters_briefs() {
     exp.set(id(&c, "skills/deploy"), Some(Exposure::Always));
     exp.set(id(&c, ROLLBACK), Some(Exposure::Hidden));
     exp.set(id(&c, "skills/notes/references"), Some(Exposure::Explicit));
-    let r = BriefRequest { exposure: Some(&exp), ..req(&[], Some("note heading"), BriefFormat::Json) };
+    let r = BriefRequest {
+        exposure: Some(&exp),
+        ..req(&[], Some("note heading"), BriefFormat::Json)
+    };
     let b = curated_brief(&c, Some(&index), &r, counter());
     let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
     let got: Vec<(String, String)> = v["sections"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["id"].as_str().unwrap().to_string(), s["origin"].as_str().unwrap().to_string()))
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_string(),
+                s["origin"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     // deploy is always (its hidden Rollback is part of the Deploy section text); the
     // explicit references are never retrieved; a retrieved notes section fills in.
-    assert_eq!(got[0], ("skills/deploy/SKILL.md#deploy".to_string(), "always".to_string()));
-    assert!(got.iter().all(|(i, _)| !i.starts_with("skills/notes/references")), "{got:?}");
+    assert_eq!(
+        got[0],
+        (
+            "skills/deploy/SKILL.md#deploy".to_string(),
+            "always".to_string()
+        )
+    );
+    assert!(
+        got.iter()
+            .all(|(i, _)| !i.starts_with("skills/notes/references")),
+        "{got:?}"
+    );
     // Selected by id, an explicit section is included.
     let sel = [id(&c, TAGS)];
-    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest {
+        exposure: Some(&exp),
+        ..req(&sel, None, BriefFormat::Md)
+    };
     let b = curated_brief(&c, None, &r, counter());
-    assert!(b.text.contains("`skills/notes/references/format.md#note-format/tags`"));
+    assert!(
+        b.text
+            .contains("`skills/notes/references/format.md#note-format/tags`")
+    );
     // A hidden node is never included, even when selected.
     let sel = [id(&c, ROLLBACK)];
-    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest {
+        exposure: Some(&exp),
+        ..req(&sel, None, BriefFormat::Md)
+    };
     let b = curated_brief(&c, None, &r, counter());
     assert!(!b.text.contains("· selected"));
 }
@@ -178,7 +265,10 @@ fn over_budget_brief_names_what_it_left_out() {
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
         let full = curated_brief(&c, None, &req(&sel, None, format), counter());
         let max = full.tokens - 20;
-        let r = BriefRequest { max_tokens: Some(max), ..req(&sel, None, format) };
+        let r = BriefRequest {
+            max_tokens: Some(max),
+            ..req(&sel, None, format)
+        };
         let b = curated_brief(&c, None, &r, counter());
         assert!(b.tokens <= max, "{format:?}: {} > {max}", b.tokens);
         assert!(!b.left_out.is_empty(), "{format:?}");
@@ -187,7 +277,10 @@ fn over_budget_brief_names_what_it_left_out() {
         }
         assert_eq!(b.sections + b.left_out.len(), 3);
     }
-    let r = BriefRequest { max_tokens: Some(120), ..req(&sel, None, BriefFormat::Md) };
+    let r = BriefRequest {
+        max_tokens: Some(120),
+        ..req(&sel, None, BriefFormat::Md)
+    };
     let b = curated_brief(&c, None, &r, counter());
     golden("budget.md", &b.text);
 }
@@ -196,11 +289,22 @@ fn over_budget_brief_names_what_it_left_out() {
 fn hidden_sub_sections_never_leak_through_a_visible_parent() {
     let c = fixture();
     let mut exp = ExposureMap::new();
-    exp.set(id(&c, "skills/notes/references/format.md#note-format"), Some(Exposure::Always));
+    exp.set(
+        id(&c, "skills/notes/references/format.md#note-format"),
+        Some(Exposure::Always),
+    );
     exp.set(id(&c, TAGS), Some(Exposure::Hidden));
-    let r = BriefRequest { exposure: Some(&exp), ..req(&[], None, BriefFormat::Md) };
+    let r = BriefRequest {
+        exposure: Some(&exp),
+        ..req(&[], None, BriefFormat::Md)
+    };
     let b = curated_brief(&c, None, &r, counter());
-    assert!(b.text.contains("Every note starts with a level-one heading."), "{}", b.text);
+    assert!(
+        b.text
+            .contains("Every note starts with a level-one heading."),
+        "{}",
+        b.text
+    );
     assert!(b.text.contains("Old notes move to archive/"));
     assert!(!b.text.contains("Tags go on"), "{}", b.text);
     assert!(!b.text.contains("## Tags"));
@@ -213,15 +317,27 @@ fn selected_file_holding_an_always_section_lists_it_once() {
     exp.set(id(&c, RECORD), Some(Exposure::Always));
     let file = id(&c, "skills/notes/SKILL.md");
     let sel = [file];
-    let r = BriefRequest { exposure: Some(&exp), ..req(&sel, None, BriefFormat::Json) };
+    let r = BriefRequest {
+        exposure: Some(&exp),
+        ..req(&sel, None, BriefFormat::Json)
+    };
     let b = curated_brief(&c, None, &r, counter());
     let v: serde_json::Value = serde_json::from_str(&b.text).unwrap();
-    let ids: Vec<&str> =
-        v["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
     // The file's text holds the `always` Record section: one section, not the section and
     // then the file again.
     assert_eq!(ids, ["skills/notes/SKILL.md"]);
-    assert_eq!(b.text.matches("Write the note with a dated heading").count(), 1);
+    assert_eq!(
+        b.text
+            .matches("Write the note with a dated heading")
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -236,7 +352,10 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
     }
     std::fs::write(tmp.path().join("big.md"), &doc).unwrap();
     let c = load_root(
-        &RootSpec { path: tmp.path().to_path_buf(), label: "big".into() },
+        &RootSpec {
+            path: tmp.path().to_path_buf(),
+            label: "big".into(),
+        },
         &LoadOptions::default(),
         &mut |_| {},
     );
@@ -250,14 +369,24 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
     assert_eq!(units.len(), 120);
     assert!(units.len() > skillnav::brief::select::EXACT_PACK_MAX);
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
-        let r = BriefRequest { max_tokens: Some(1500), ..req(&units, None, format) };
+        let r = BriefRequest {
+            max_tokens: Some(1500),
+            ..req(&units, None, format)
+        };
         let b = curated_brief(&c, None, &r, counter());
         assert!(b.tokens <= 1500, "{format:?}: {}", b.tokens);
         assert_eq!(b.sections + b.left_out.len(), 120, "{format:?}");
-        assert!(b.sections >= 5, "{format:?}: only {} sections fit", b.sections);
+        assert!(
+            b.sections >= 5,
+            "{format:?}: only {} sections fit",
+            b.sections
+        );
         // Equal sections: the kept ones are the first ones (first-fit in order of value).
         let first_left = b.left_out[0].clone();
-        assert!(first_left.ends_with(&format!("part-{}", b.sections)), "{format:?}: {first_left}");
+        assert!(
+            first_left.ends_with(&format!("part-{}", b.sections)),
+            "{format:?}: {first_left}"
+        );
         let n = b.left_out.len();
         match format {
             BriefFormat::Json => {
@@ -267,10 +396,20 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
             }
             BriefFormat::Xml => {
                 assert!(b.text.contains(&format!("count=\"{n}\"")), "{}", b.text);
-                assert!(b.text.contains(&format!(", and {} more</left_out>", n - 50)), "{}", b.text);
+                assert!(
+                    b.text
+                        .contains(&format!(", and {} more</left_out>", n - 50)),
+                    "{}",
+                    b.text
+                );
             }
             BriefFormat::Md => {
-                assert!(b.text.contains(&format!("and {} more ({n} in all)", n - 50)), "{}", b.text);
+                assert!(
+                    b.text
+                        .contains(&format!("and {} more ({n} in all)", n - 50)),
+                    "{}",
+                    b.text
+                );
             }
         }
     }
@@ -284,5 +423,11 @@ fn curated_brief(
     req: &BriefRequest<'_>,
     counter: skillnav::tokens::TokenCounter,
 ) -> skillnav::brief::Brief {
-    skillnav::brief::build_in(c, index, req, skillnav::brief::Layout::curated(req.format), counter)
+    skillnav::brief::build_in(
+        c,
+        index,
+        req,
+        skillnav::brief::Layout::curated(req.format),
+        counter,
+    )
 }

@@ -20,7 +20,9 @@ struct Ids {
 }
 
 fn at(needle: &str) -> usize {
-    GUIDE.find(needle).unwrap_or_else(|| panic!("fixture lacks {needle:?}"))
+    GUIDE
+        .find(needle)
+        .unwrap_or_else(|| panic!("fixture lacks {needle:?}"))
 }
 
 fn section(
@@ -44,33 +46,78 @@ fn corpus() -> (Corpus, Ids) {
     let mut c = Corpus::new();
     let src = c.add_source(Source::virtual_text(GUIDE.to_string()));
     let end = GUIDE.len();
-    let (h1, install, usage, keys) = (at("# Guide"), at("## Install"), at("## Usage"), at("### Keys"));
+    let (h1, install, usage, keys) = (
+        at("# Guide"),
+        at("## Install"),
+        at("## Usage"),
+        at("### Keys"),
+    );
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
     let mut file = Node::new(NodeKind::File, Format::Markdown, "guide.md", "guide.md");
-    file.span = Some(TextSpan { source: src, start: 0, own_end: h1, end });
+    file.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: h1,
+        end,
+    });
     let file = c.add_child(root, file);
-    let span = |start, own_end, end| TextSpan { source: src, start, own_end, end };
+    let span = |start, own_end, end| TextSpan {
+        source: src,
+        start,
+        own_end,
+        end,
+    };
     let guide = section(&mut c, file, "Guide", span(h1, install, end), (5, 23), 1);
-    let install = section(&mut c, guide, "Install", span(install, usage, usage), (9, 13), 2);
+    let install = section(
+        &mut c,
+        guide,
+        "Install",
+        span(install, usage, usage),
+        (9, 13),
+        2,
+    );
     let usage = section(&mut c, guide, "Usage", span(usage, keys, end), (14, 23), 2);
     let keys = section(&mut c, usage, "Keys", span(keys, end, end), (20, 23), 3);
 
     let notes_text = "Ship the brief.\n\n\nThen the clipboard.\n";
     let nsrc = c.add_source(Source::virtual_text(notes_text.to_string()));
     let notes = c.add_root(Node::new(NodeKind::Root, Format::Lazytools, "notes", ""));
-    let todo = c.add_child(notes, Node::new(NodeKind::File, Format::Lazytools, "todo.md", "todo.md"));
+    let todo = c.add_child(
+        notes,
+        Node::new(NodeKind::File, Format::Lazytools, "todo.md", "todo.md"),
+    );
     let mut ch1 = Node::new(NodeKind::Chunk, Format::Lazytools, "", "todo.md");
     ch1.seg = Some("chunk-1".into());
-    ch1.span = Some(TextSpan { source: nsrc, start: 0, own_end: 18, end: 18 });
+    ch1.span = Some(TextSpan {
+        source: nsrc,
+        start: 0,
+        own_end: 18,
+        end: 18,
+    });
     let chunk1 = c.add_child(todo, ch1);
     let mut ch2 = Node::new(NodeKind::Chunk, Format::Lazytools, "Later", "todo.md");
     ch2.seg = Some("chunk-2".into());
-    ch2.span = Some(TextSpan { source: nsrc, start: 18, own_end: notes_text.len(), end: notes_text.len() });
+    ch2.span = Some(TextSpan {
+        source: nsrc,
+        start: 18,
+        own_end: notes_text.len(),
+        end: notes_text.len(),
+    });
     ch2.line_start = Some(4);
     ch2.line_end = Some(4);
     let chunk2 = c.add_child(todo, ch2);
     c.finalize();
-    (c, Ids { guide, install, usage, keys, chunk1, chunk2 })
+    (
+        c,
+        Ids {
+            guide,
+            install,
+            usage,
+            keys,
+            chunk1,
+            chunk2,
+        },
+    )
 }
 
 fn bytes4() -> TokenCounter {
@@ -124,7 +171,12 @@ const GOLDEN_FOUR: &str = concat!(
 #[test]
 fn selection_brief_golden_two_roots() {
     let (c, ids) = corpus();
-    let b = brief::selection_brief(&c, &[ids.install, ids.keys, ids.chunk1, ids.chunk2], None, bytes4());
+    let b = brief::selection_brief(
+        &c,
+        &[ids.install, ids.keys, ids.chunk1, ids.chunk2],
+        None,
+        bytes4(),
+    );
     assert_eq!(b.text, GOLDEN_FOUR);
     assert_eq!(b.sections, 4);
     assert_eq!(b.bytes, 478);
@@ -180,14 +232,20 @@ fn selection_brief_counts_exact_o200k_tokens() {
     let counter = TokenCounter::new(Encoding::O200kBase);
     let b = brief::selection_brief(&c, &[ids.guide], None, counter);
     // The quoted text: the section's heading is the block's own heading, not repeated.
-    let body = brief::select::quoted(c.text(ids.guide).trim_end_matches('\n'), &c.node(ids.guide).title);
+    let body = brief::select::quoted(
+        c.text(ids.guide).trim_end_matches('\n'),
+        &c.node(ids.guide).title,
+    );
     let header = format!(
         "Sources: docs · 1 section · {} tokens (o200k_base) · {} bytes\n",
         counter.count(body),
         body.len()
     );
     assert!(b.text.contains(&header), "{}", b.text);
-    assert!(b.text.ends_with("`y` copies the brief — über-fast.  \n\n---\n"));
+    assert!(
+        b.text
+            .ends_with("`y` copies the brief — über-fast.  \n\n---\n")
+    );
     assert_sizes(&b, counter);
 }
 
@@ -230,13 +288,17 @@ fn pack_leaves_out_what_does_not_fit_and_says_so() {
         "Left out (over the 95-token budget): docs/guide.md#guide/usage/keys, notes/todo.md#chunk-2\n",
     );
     assert_eq!(b.text, expected);
-    assert_eq!(b.left_out, ["docs/guide.md#guide/usage/keys", "notes/todo.md#chunk-2"]);
+    assert_eq!(
+        b.left_out,
+        ["docs/guide.md#guide/usage/keys", "notes/todo.md#chunk-2"]
+    );
     assert_eq!((b.sections, b.bytes, b.tokens), (2, 372, 93));
     assert_sizes(&b, bytes4());
     // Keeping Keys instead (the next in order) would not fit: the sections and header plus
     // the closing line naming chunk-1 and chunk-2 is 98 tokens.
     let with_keys = brief::selection_brief(&c, &[ids.install, ids.keys], None, bytes4());
-    let footer = "\nLeft out (over the 95-token budget): notes/todo.md#chunk-1, notes/todo.md#chunk-2\n";
+    let footer =
+        "\nLeft out (over the 95-token budget): notes/todo.md#chunk-1, notes/todo.md#chunk-2\n";
     assert_eq!(bytes4().count(&format!("{}{footer}", with_keys.text)), 98);
 }
 
@@ -265,7 +327,14 @@ fn pack_with_a_budget_too_small_for_any_section_lists_them_all() {
 fn pack_under_o200k_never_exceeds_the_budget() {
     let (c, ids) = corpus();
     let counter = TokenCounter::new(Encoding::O200kBase);
-    let units = [ids.guide, ids.install, ids.usage, ids.keys, ids.chunk1, ids.chunk2];
+    let units = [
+        ids.guide,
+        ids.install,
+        ids.usage,
+        ids.keys,
+        ids.chunk1,
+        ids.chunk2,
+    ];
     let full = brief::selection_brief(&c, &units, None, counter).tokens;
     // Below the size of the header plus the closing line naming every section, nothing fits
     // and the brief is over budget by that much (documented); from there on it fits.
@@ -277,7 +346,11 @@ fn pack_under_o200k_never_exceeds_the_budget() {
         assert!(b.tokens <= max, "budget {max}: {} tokens", b.tokens);
         kept_counts.push(b.sections);
         assert_eq!(b.sections + b.left_out.len(), units.len());
-        assert_eq!(b.left_out.is_empty(), !b.text.contains("Left out (over the"), "budget {max}");
+        assert_eq!(
+            b.left_out.is_empty(),
+            !b.text.contains("Left out (over the"),
+            "budget {max}"
+        );
         assert_sizes(&b, counter);
     }
     assert_eq!(kept_counts.first(), Some(&0));
@@ -292,11 +365,17 @@ fn pack_with_room_for_everything_equals_the_selection_brief() {
         brief::selection_brief(&c, &units, Some(125), bytes4()),
         brief::selection_brief(&c, &units, None, bytes4())
     );
-    assert_eq!(brief::selection_brief(&c, &units, Some(1_000_000), bytes4()).text, GOLDEN_FOUR);
+    assert_eq!(
+        brief::selection_brief(&c, &units, Some(1_000_000), bytes4()).text,
+        GOLDEN_FOUR
+    );
 }
 /// BM25 scores of `query`'s hits by id, from the index itself (the brief only formats them).
 fn scores(c: &Corpus, index: &Index, query: &str) -> Vec<(String, String)> {
-    let opts = skillnav::index::SearchOptions { top_k: 3, prefix: false };
+    let opts = skillnav::index::SearchOptions {
+        top_k: 3,
+        prefix: false,
+    };
     index
         .search(c, query, &opts)
         .hits
@@ -348,11 +427,21 @@ fn query_brief_ranks_best_first_across_roots() {
     let mut at = 0;
     for (id, score) in &s {
         let line = format!("`{id}` · ");
-        let pos = b.text[at..].find(&line).map_or_else(|| panic!("{id} missing or out of order"), |p| p + at);
-        assert!(b.text[pos..].lines().next().is_some_and(|l| l.ends_with(&format!(" · score {score}"))));
+        let pos = b.text[at..]
+            .find(&line)
+            .map_or_else(|| panic!("{id} missing or out of order"), |p| p + at);
+        assert!(
+            b.text[pos..]
+                .lines()
+                .next()
+                .is_some_and(|l| l.ends_with(&format!(" · score {score}")))
+        );
         at = pos;
     }
-    assert!(s.iter().any(|(id, _)| id == &c.node(ids.chunk2).id), "{s:?}");
+    assert!(
+        s.iter().any(|(id, _)| id == &c.node(ids.chunk2).id),
+        "{s:?}"
+    );
     assert_sizes(&b, bytes4());
 }
 
@@ -368,7 +457,10 @@ fn query_brief_says_how_a_typo_was_searched() {
         "{}",
         b.text
     );
-    assert!(b.text.contains("## Later\n`notes/todo.md#chunk-2` · todo.md · line 4 · score "));
+    assert!(
+        b.text
+            .contains("## Later\n`notes/todo.md#chunk-2` · todo.md · line 4 · score ")
+    );
 }
 
 #[test]
@@ -376,7 +468,10 @@ fn query_brief_without_hits_says_no_sections_matched() {
     let (c, _) = corpus();
     let index = Index::build(&c, &mut |_, _| {});
     let b = brief::query_brief(&c, &index, "zzzz", 3, Some(50), bytes4());
-    assert_eq!(b.text, "# Context brief\n\nQuery: zzzz · top 3 by BM25\n\nNo sections matched.\n");
+    assert_eq!(
+        b.text,
+        "# Context brief\n\nQuery: zzzz · top 3 by BM25\n\nNo sections matched.\n"
+    );
     assert_eq!((b.sections, b.left_out.len()), (0, 0));
 }
 
@@ -386,28 +481,54 @@ fn query_brief_under_a_budget_lists_left_out_hits() {
     let index = Index::build(&c, &mut |_, _| {});
     let s = scores(&c, &index, "clipboard brief");
     let full = brief::query_brief(&c, &index, "clipboard brief", 3, None, bytes4());
-    let b = brief::query_brief(&c, &index, "clipboard brief", 3, Some(full.tokens - 1), bytes4());
+    let b = brief::query_brief(
+        &c,
+        &index,
+        "clipboard brief",
+        3,
+        Some(full.tokens - 1),
+        bytes4(),
+    );
     assert!(b.tokens < full.tokens);
     assert!(!b.left_out.is_empty());
     assert_eq!(b.sections + b.left_out.len(), s.len());
-    let line = format!("Left out (over the {}-token budget): {}\n", full.tokens - 1, b.left_out.join(", "));
+    let line = format!(
+        "Left out (over the {}-token budget): {}\n",
+        full.tokens - 1,
+        b.left_out.join(", ")
+    );
     assert!(b.text.ends_with(&line), "{}", b.text);
 }
 
 #[test]
 fn pack_names_the_first_50_left_out_ids_and_counts_the_rest() {
     let mut c = Corpus::new();
-    let text: String = (0..80).map(|i| format!("## S{i:02}\nbody {i:02} text\n")).collect();
+    let text: String = (0..80)
+        .map(|i| format!("## S{i:02}\nbody {i:02} text\n"))
+        .collect();
     let src = c.add_source(Source::virtual_text(text.clone()));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "many", ""));
-    let file = c.add_child(root, Node::new(NodeKind::File, Format::Markdown, "m.md", "m.md"));
+    let file = c.add_child(
+        root,
+        Node::new(NodeKind::File, Format::Markdown, "m.md", "m.md"),
+    );
     let mut units = Vec::new();
     for i in 0..80 {
         let start = text.find(&format!("## S{i:02}\n")).expect("heading");
         let end = start + format!("## S{i:02}\nbody {i:02} text\n").len();
-        let mut n = Node::new(NodeKind::Section, Format::Markdown, format!("S{i:02}"), "m.md");
+        let mut n = Node::new(
+            NodeKind::Section,
+            Format::Markdown,
+            format!("S{i:02}"),
+            "m.md",
+        );
         n.seg = Some(format!("s{i:02}"));
-        n.span = Some(TextSpan { source: src, start, own_end: end, end });
+        n.span = Some(TextSpan {
+            source: src,
+            start,
+            own_end: end,
+            end,
+        });
         units.push(c.add_child(file, n));
     }
     c.finalize();

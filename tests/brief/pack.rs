@@ -15,7 +15,11 @@ fn eighty_sections() -> (tempfile::TempDir, skillnav::model::Corpus) {
     for i in 0..80u32 {
         let n = (i * 37) % 23 + 1;
         let words = format!("word{i} ").repeat((n * 7) as usize);
-        write(dir.path(), &format!("s{i:02}.md"), format!("# Section {i}\n\n{words}\n").as_bytes());
+        write(
+            dir.path(),
+            &format!("s{i:02}.md"),
+            format!("# Section {i}\n\n{words}\n").as_bytes(),
+        );
     }
     let c = load_as(dir.path(), "docs");
     (dir, c)
@@ -34,8 +38,17 @@ fn plain_pack_of_many_sections_keeps_at_least_what_the_estimate_packing_kept() {
     for (max, old, now) in [(2000, 14, 15), (8000, 51, 52)] {
         let b = brief::selection_brief(&c, &units, Some(max), counter);
         assert!(b.tokens <= max, "budget {max}: {} tokens", b.tokens);
-        assert!(b.sections >= old, "budget {max}: {} sections, fewer than the {old} kept before", b.sections);
-        assert_eq!(b.sections, now, "budget {max}: {}", b.text.lines().nth(2).unwrap_or(""));
+        assert!(
+            b.sections >= old,
+            "budget {max}: {} sections, fewer than the {old} kept before",
+            b.sections
+        );
+        assert_eq!(
+            b.sections,
+            now,
+            "budget {max}: {}",
+            b.text.lines().nth(2).unwrap_or("")
+        );
         assert_eq!(b.sections + b.left_out.len(), 80);
     }
 }

@@ -35,8 +35,16 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     let skills = t.path().join("skills");
     thirty_skills(&skills);
     let dir = skills.to_str().unwrap_or_default();
-    let out = run_in(t.path(), t.path(), &["list", dir, "--agent", "claude-code", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run_in(
+        t.path(),
+        t.path(),
+        &["list", dir, "--agent", "claude-code", "--json"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     // Lines `- sNN: ` + 300 chars = 307; s05 cut at 1,536 → 1,543; 29 newlines.
     assert_eq!(v["budget_chars"], 8000);
@@ -48,8 +56,14 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     let dropped: Vec<String> = (22..=30).rev().map(|i| format!("s{i:02}")).collect();
     assert_eq!(v["dropped"], serde_json::json!(dropped));
     let s05 = &v["skills"][4];
-    assert_eq!((s05["name"].as_str(), s05["fate"].as_str()), (Some("s05"), Some("truncated")));
-    assert_eq!((s05["entry_chars"].as_u64(), s05["truncated_by"].as_u64()), (Some(1700), Some(164)));
+    assert_eq!(
+        (s05["name"].as_str(), s05["fate"].as_str()),
+        (Some("s05"), Some("truncated"))
+    );
+    assert_eq!(
+        (s05["entry_chars"].as_u64(), s05["truncated_by"].as_u64()),
+        (Some(1700), Some(164))
+    );
     assert_eq!(v["skills"][0]["fate"], "fits");
     assert_eq!(v["skills"][21]["fate"], "dropped");
     assert_eq!(v["skills"][21]["line"], "- s22");
@@ -60,10 +74,15 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 30);
     assert_eq!(lines[0], format!("- s01: {}", "d".repeat(300)));
-    assert_eq!(lines[4], format!("- s05: {} {}", "d".repeat(1000), "w".repeat(535)));
+    assert_eq!(
+        lines[4],
+        format!("- s05: {} {}", "d".repeat(1000), "w".repeat(535))
+    );
     assert_eq!(
         lines[21..],
-        ["- s22", "- s23", "- s24", "- s25", "- s26", "- s27", "- s28", "- s29", "- s30"]
+        [
+            "- s22", "- s23", "- s24", "- s25", "- s26", "- s27", "- s28", "- s29", "- s30"
+        ]
     );
     assert_eq!(text.trim_end_matches('\n').chars().count(), 7757);
 
@@ -75,7 +94,13 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
     let v = json(&out);
-    assert_eq!((v["budget_chars"].as_u64(), v["dropped"].as_array().map(Vec::len)), (Some(20000), Some(0)));
+    assert_eq!(
+        (
+            v["budget_chars"].as_u64(),
+            v["dropped"].as_array().map(Vec::len)
+        ),
+        (Some(20000), Some(0))
+    );
 }
 
 #[test]
@@ -91,7 +116,13 @@ fn config_sets_the_context_and_fraction() {
     let out = run_in(
         t.path(),
         t.path(),
-        &["list", skills.to_str().unwrap_or_default(), "--agent", "claude-code", "--json"],
+        &[
+            "list",
+            skills.to_str().unwrap_or_default(),
+            "--agent",
+            "claude-code",
+            "--json",
+        ],
     );
     let v = json(&out);
     assert_eq!(v["budget_chars"], 6000);
@@ -104,8 +135,17 @@ fn validate_reports_the_cut_entry_and_who_loses_the_description() {
     let skills = t.path().join("skills");
     thirty_skills(&skills);
     let dir = skills.to_str().unwrap_or_default();
-    let out = run_in(t.path(), t.path(), &["validate", dir, "--profile", "claude-code", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run_in(
+        t.path(),
+        t.path(),
+        &["validate", dir, "--profile", "claude-code", "--json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     let rules = |name: &str| -> Vec<(String, String)> {
         v["skills"]
@@ -114,9 +154,16 @@ fn validate_reports_the_cut_entry_and_who_loses_the_description() {
             .and_then(|s| s["findings"].as_array())
             .map(|f| {
                 f.iter()
-                    .filter(|x| x["rule"].as_str().is_some_and(|r| r.starts_with("listing-")))
+                    .filter(|x| {
+                        x["rule"]
+                            .as_str()
+                            .is_some_and(|r| r.starts_with("listing-"))
+                    })
                     .map(|x| {
-                        (x["rule"].as_str().unwrap_or("").into(), x["message"].as_str().unwrap_or("").into())
+                        (
+                            x["rule"].as_str().unwrap_or("").into(),
+                            x["message"].as_str().unwrap_or("").into(),
+                        )
                     })
                     .collect()
             })
@@ -140,7 +187,11 @@ fn validate_reports_the_cut_entry_and_who_loses_the_description() {
     );
     assert!(rules("s21").is_empty());
     // A spec-profile run is unchanged: no listing findings, and an error still exits 1.
-    write(&skills, "Bad_Name/SKILL.md", b"---\nname: Bad_Name\ndescription: x\n---\n");
+    write(
+        &skills,
+        "Bad_Name/SKILL.md",
+        b"---\nname: Bad_Name\ndescription: x\n---\n",
+    );
     let out = run_in(t.path(), t.path(), &["validate", dir, "--json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("listing-"));
@@ -156,14 +207,23 @@ fn four_agents(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     skill(&home.join(".gemini/skills"), "gem", "gemini skill", None);
     skill(&home.join(".copilot/skills"), "cop", "copilot skill", None);
     skill(&proj.join(".claude/skills"), "pdf", "project pdf", None);
-    skill(&proj.join(".cursor/skills"), "review", "cursor project skill", None);
+    skill(
+        &proj.join(".cursor/skills"),
+        "review",
+        "cursor project skill",
+        None,
+    );
     (home, proj)
 }
 
 fn root_titles(v: &Value) -> Vec<String> {
     v["roots"]
         .as_array()
-        .map(|r| r.iter().filter_map(|n| n["title"].as_str().map(String::from)).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(|n| n["title"].as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -184,9 +244,25 @@ fn no_path_opens_every_agents_folders_labelled_by_agent_and_scope() {
         ]
     );
     // Cursor reads its own folders and Claude Code's, not Gemini's or Copilot's.
-    let v = json(&run_in(&proj, &home, &["tree", "--json", "--agent", "cursor"]));
-    assert_eq!(root_titles(&v), ["claude-code-project", "cursor-project", "claude-code-user", "cursor-user"]);
-    let v = json(&run_in(&proj, &home, &["tree", "--json", "--agent", "gemini"]));
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["tree", "--json", "--agent", "cursor"],
+    ));
+    assert_eq!(
+        root_titles(&v),
+        [
+            "claude-code-project",
+            "cursor-project",
+            "claude-code-user",
+            "cursor-user"
+        ]
+    );
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["tree", "--json", "--agent", "gemini"],
+    ));
     assert_eq!(root_titles(&v), ["gemini-user"]);
 }
 
@@ -203,18 +279,35 @@ fn precedence_profile_picks_the_duplicate_and_list_is_the_effective_set() {
     assert_eq!(list(&["--precedence", "claude-code"]), "- pdf: user pdf\n");
     // The Agent Skills guide: project over user.
     assert_eq!(list(&["--precedence", "spec"]), "- pdf: project pdf\n");
-    assert_eq!(list(&["--precedence", "first-wins"]), "- pdf: project pdf\n");
+    assert_eq!(
+        list(&["--precedence", "first-wins"]),
+        "- pdf: project pdf\n"
+    );
     assert_eq!(list(&["--first-wins"]), "- pdf: project pdf\n");
     assert_eq!(list(&[]), "- pdf: user pdf\n");
     // Cursor's effective set: its own skills and the winning pdf.
-    let out = run_in(&proj, &home, &["list", "--agent", "cursor", "--precedence", "spec"]);
+    let out = run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "cursor", "--precedence", "spec"],
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "- pdf: project pdf\n- review: cursor project skill\n- cur: cursor skill\n"
     );
     // The shadowed skill says who wins and why.
-    let v =
-        json(&run_in(&proj, &home, &["tree", "--json", "--agent", "claude-code", "--precedence", "spec"]));
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &[
+            "tree",
+            "--json",
+            "--agent",
+            "claude-code",
+            "--precedence",
+            "spec",
+        ],
+    ));
     let user_pdf = &v["roots"][1]["children"][0];
     assert_eq!(user_pdf["title"], "pdf");
     let warnings = user_pdf["warnings"].to_string();
@@ -230,12 +323,26 @@ fn precedence_profile_picks_the_duplicate_and_list_is_the_effective_set() {
 fn claude_code_reads_nested_project_folders_and_enabled_plugins() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, proj) = four_agents(t.path());
-    skill(&proj.join("apps/web/.claude/skills"), "deploy", "deploy the web app", None);
+    skill(
+        &proj.join("apps/web/.claude/skills"),
+        "deploy",
+        "deploy the web app",
+        None,
+    );
     let docs = home.join(".claude/plugins/cache/mkt/docs/1.0.0");
     let off = home.join(".claude/plugins/cache/mkt/off/1.0.0");
     skill(&docs.join("skills"), "review", "review docs", None);
-    skill(&off.join("skills"), "hidden", "a disabled plugin's skill", None);
-    write(&home, ".claude/settings.json", br#"{"enabledPlugins": {"docs@mkt": true, "off@mkt": false}}"#);
+    skill(
+        &off.join("skills"),
+        "hidden",
+        "a disabled plugin's skill",
+        None,
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        br#"{"enabledPlugins": {"docs@mkt": true, "off@mkt": false}}"#,
+    );
     let installed = serde_json::json!({
         "version": 2,
         "plugins": {
@@ -243,11 +350,24 @@ fn claude_code_reads_nested_project_folders_and_enabled_plugins() {
             "off@mkt": [{"scope": "user", "installPath": off}],
         }
     });
-    write(&home, ".claude/plugins/installed_plugins.json", installed.to_string().as_bytes());
-    let v = json(&run_in(&proj, &home, &["tree", "--json", "--agent", "claude-code"]));
+    write(
+        &home,
+        ".claude/plugins/installed_plugins.json",
+        installed.to_string().as_bytes(),
+    );
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["tree", "--json", "--agent", "claude-code"],
+    ));
     assert_eq!(
         root_titles(&v),
-        ["claude-code-project", "claude-code-project-2", "claude-code-user", "docs-plugin"]
+        [
+            "claude-code-project",
+            "claude-code-project-2",
+            "claude-code-user",
+            "docs-plugin"
+        ]
     );
     assert_eq!(v["roots"][1]["children"][0]["title"], "deploy");
     assert_eq!(v["roots"][3]["children"][0]["title"], "docs:review");
@@ -273,7 +393,8 @@ fn skills_lock_json_says_where_each_skill_came_from() {
         br#"{"version": 3, "skills": {"gem": {"source": "g/skills"}, "review": {"source": "other/x"}}}"#,
     );
     let v = json(&run_in(&proj, &home, &["tree", "--json"]));
-    let skill_meta = |root: usize| v["roots"][root]["children"][0]["meta"]["installed_from"].clone();
+    let skill_meta =
+        |root: usize| v["roots"][root]["children"][0]["meta"]["installed_from"].clone();
     // cursor-project/review: the project lock wins; gemini-user/gem: the user lock.
     assert_eq!(v["roots"][1]["children"][0]["title"], "review");
     assert_eq!(skill_meta(1), "acme/skills");
@@ -287,9 +408,24 @@ fn codex_reads_agents_folders_up_to_the_repository_root() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, repo) = (t.path().join("home"), t.path().join("repo"));
     std::fs::create_dir_all(repo.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
-    skill(&repo.join(".agents/skills"), "top", "at the repository root", None);
-    skill(&repo.join("pkg/.agents/skills"), "pkg", "in the package", None);
-    skill(&t.path().join(".agents/skills"), "outside", "above the repository", None);
+    skill(
+        &repo.join(".agents/skills"),
+        "top",
+        "at the repository root",
+        None,
+    );
+    skill(
+        &repo.join("pkg/.agents/skills"),
+        "pkg",
+        "in the package",
+        None,
+    );
+    skill(
+        &t.path().join(".agents/skills"),
+        "outside",
+        "above the repository",
+        None,
+    );
     std::fs::create_dir_all(&home).unwrap_or_else(|e| panic!("mkdir: {e}"));
     let cwd = repo.join("pkg/src");
     std::fs::create_dir_all(&cwd).unwrap_or_else(|e| panic!("mkdir: {e}"));

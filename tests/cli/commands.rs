@@ -23,12 +23,17 @@ fn skillnav(args: &[&str]) -> Output {
 
 fn json_of(args: &[&str]) -> Value {
     let out = skillnav(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
 }
 
 fn s(p: &Path) -> &str {
-    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 path {}", p.display()))
+    p.to_str()
+        .unwrap_or_else(|| panic!("non-UTF-8 path {}", p.display()))
 }
 
 #[test]
@@ -38,16 +43,29 @@ fn tree_json_has_one_node_per_skill_with_full_descriptions_and_true_sizes() {
     assert_eq!(v["schema"], 1);
     assert_eq!(v["encoding"], "o200k_base");
     let root = &v["roots"][0];
-    let kids = root["children"].as_array().unwrap_or_else(|| panic!("children"));
-    let names: Vec<&str> =
-        kids.iter().filter(|k| k["kind"] == "skill").filter_map(|k| k["title"].as_str()).collect();
+    let kids = root["children"]
+        .as_array()
+        .unwrap_or_else(|| panic!("children"));
+    let names: Vec<&str> = kids
+        .iter()
+        .filter(|k| k["kind"] == "skill")
+        .filter_map(|k| k["title"].as_str())
+        .collect();
     assert_eq!(names, ["brand-guidelines", "claude-api", "theme-factory"]);
-    let api = kids.iter().find(|k| k["title"] == "claude-api").unwrap_or_else(|| panic!("claude-api"));
+    let api = kids
+        .iter()
+        .find(|k| k["title"] == "claude-api")
+        .unwrap_or_else(|| panic!("claude-api"));
     // The `|-` block scalar: three lines, 1 068 characters, newlines kept.
     let detail = api["detail"].as_str().unwrap_or_default();
     assert_eq!(detail.chars().count(), 1068);
     assert_eq!(detail.lines().count(), 3);
-    assert!(api["summary"].as_str().unwrap_or_default().starts_with("Reference for the Claude API"));
+    assert!(
+        api["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Reference for the Claude API")
+    );
     let skill_md = api["children"]
         .as_array()
         .and_then(|c| c.iter().find(|f| f["title"] == "SKILL.md"))
@@ -58,9 +76,14 @@ fn tree_json_has_one_node_per_skill_with_full_descriptions_and_true_sizes() {
     assert!(skill_md["tokens"].as_u64().unwrap_or(0) > 0);
     // Sections are the file's real headings, in order.
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let first_heading = text.lines().find(|l| l.starts_with("# ")).unwrap_or_default();
+    let first_heading = text
+        .lines()
+        .find(|l| l.starts_with("# "))
+        .unwrap_or_default();
     assert_eq!(
-        skill_md["children"][0]["title"].as_str().map(|t| format!("# {t}")),
+        skill_md["children"][0]["title"]
+            .as_str()
+            .map(|t| format!("# {t}")),
         Some(first_heading.to_string())
     );
 }
@@ -71,15 +94,28 @@ fn seekers_skill(dir: &Path) -> PathBuf {
     let skill = dir.join("hono");
     copy_dir(&fixtures().join("index/hono"), &skill);
     let mini = fixtures().join("formats2/seekers/hono-unified-mini/references");
-    std::fs::copy(mini.join("llms-full.md"), skill.join("references/llms-full.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(
+        mini.join("llms-full.md"),
+        skill.join("references/llms-full.md"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mirror = skill.join("references/documentation/hono_docs");
     std::fs::create_dir_all(&mirror).unwrap_or_else(|e| panic!("{e}"));
-    for f in ["api.md", "concepts.md", "guides.md", "middleware.md", "llms-full.md"] {
-        std::fs::copy(skill.join("references").join(f), mirror.join(f)).unwrap_or_else(|e| panic!("{e}"));
+    for f in [
+        "api.md",
+        "concepts.md",
+        "guides.md",
+        "middleware.md",
+        "llms-full.md",
+    ] {
+        std::fs::copy(skill.join("references").join(f), mirror.join(f))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
-    std::fs::copy(mini.join("documentation/index.md"), skill.join("references/documentation/index.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(
+        mini.join("documentation/index.md"),
+        skill.join("references/documentation/index.md"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     skill
 }
 
@@ -88,11 +124,20 @@ fn search_cors_ranks_the_cors_middleware_page_first_outside_the_mirror() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let skill = seekers_skill(t.path());
     let v = json_of(&["search", "cors", s(&skill), "--json"]);
-    let bm25: Vec<&Value> =
-        v["hits"].as_array().into_iter().flatten().filter(|h| h["source"] == "bm25").collect();
+    let bm25: Vec<&Value> = v["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|h| h["source"] == "bm25")
+        .collect();
     assert_eq!(bm25[0]["title"], "CORS Middleware");
     assert_eq!(bm25[0]["scorer"], "skillnav");
-    assert!(!bm25[0]["id"].as_str().unwrap_or_default().contains("/documentation/"));
+    assert!(
+        !bm25[0]["id"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("/documentation/")
+    );
     // No two of the top five hits carry identical text.
     let mut texts: Vec<String> = bm25
         .iter()
@@ -128,15 +173,26 @@ fn search_midleware_typo_finds_a_middleware_title_in_the_top_three_fuzzy_hits() 
 #[test]
 fn lazytools_briefs_are_byte_identical_through_the_cli() {
     let dir = fixtures().join("lazytools");
-    let queries: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("briefs/_queries.json")).unwrap_or_default())
-            .unwrap_or_else(|e| panic!("_queries.json: {e}"));
+    let queries: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("briefs/_queries.json")).unwrap_or_default(),
+    )
+    .unwrap_or_else(|e| panic!("_queries.json: {e}"));
     let bundle = dir.join("hono-docs");
     for q in queries.as_array().into_iter().flatten() {
-        let mut args =
-            vec!["brief".to_string(), s(&bundle).to_string(), "--format".into(), "lazytools".into()];
-        args.extend(["--query".to_string(), q["task"].as_str().unwrap_or_default().to_string()]);
-        args.extend(["--mode".to_string(), q["mode_arg"].as_str().unwrap_or("auto").to_string()]);
+        let mut args = vec![
+            "brief".to_string(),
+            s(&bundle).to_string(),
+            "--format".into(),
+            "lazytools".into(),
+        ];
+        args.extend([
+            "--query".to_string(),
+            q["task"].as_str().unwrap_or_default().to_string(),
+        ]);
+        args.extend([
+            "--mode".to_string(),
+            q["mode_arg"].as_str().unwrap_or("auto").to_string(),
+        ]);
         if let Some(k) = q["kwargs"]["top_k"].as_u64() {
             args.extend(["--top-k".to_string(), k.to_string()]);
         }
@@ -178,19 +234,30 @@ fn validate_reports_the_1068_char_description_and_exits_1() {
     let out = skillnav(&["validate", s(&skills), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
-    let api = v["skills"].as_array().into_iter().flatten().find(|s| s["name"] == "claude-api");
+    let api = v["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["name"] == "claude-api");
     let f = api.and_then(|a| {
-        a["findings"].as_array().and_then(|f| f.iter().find(|f| f["rule"] == "description-length"))
+        a["findings"]
+            .as_array()
+            .and_then(|f| f.iter().find(|f| f["rule"] == "description-length"))
     });
-    assert_eq!(f.map(|f| f["message"].clone()), Some("description is 1068 chars; the limit is 1024".into()));
+    assert_eq!(
+        f.map(|f| f["message"].clone()),
+        Some("description is 1068 chars; the limit is 1024".into())
+    );
     assert_eq!(f.map(|f| f["line"].clone()), Some(3.into()));
 }
 
 #[test]
 fn usage_and_io_errors_exit_2_with_one_line() {
-    for args in
-        [&["--no-such-flag"][..], &["tree", "/no/such/path"], &["show", "no-such-id", "tests/fixtures/brief"]]
-    {
+    for args in [
+        &["--no-such-flag"][..],
+        &["tree", "/no/such/path"],
+        &["show", "no-such-id", "tests/fixtures/brief"],
+    ] {
         let out = skillnav(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -204,13 +271,24 @@ fn usage_and_io_errors_exit_2_with_one_line() {
 fn fm_set_changes_only_the_edited_line_and_refuses_read_only_files() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let f = t.path().join("SKILL.md");
-    let before = "---\nname: demo\n# a comment\nversion: 1.10\ndescription: Old text\n---\n\n# Body\n---\n";
+    let before =
+        "---\nname: demo\n# a comment\nversion: 1.10\ndescription: Old text\n---\n\n# Body\n---\n";
     std::fs::write(&f, before).unwrap_or_else(|e| panic!("{e}"));
     let out = skillnav(&["fm", "set", s(&f), "description", "New: text"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let after = std::fs::read_to_string(&f).unwrap_or_default();
-    assert_eq!(after, before.replace("description: Old text", "description: 'New: text'"));
-    assert_eq!(String::from_utf8_lossy(&skillnav(&["fm", "get", s(&f), "version"]).stdout), "1.10\n");
+    assert_eq!(
+        after,
+        before.replace("description: Old text", "description: 'New: text'")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&skillnav(&["fm", "get", s(&f), "version"]).stdout),
+        "1.10\n"
+    );
     let mut perm = std::fs::metadata(&f).map_or_else(|e| panic!("{e}"), |m| m.permissions());
     perm.set_readonly(true);
     std::fs::set_permissions(&f, perm).unwrap_or_else(|e| panic!("{e}"));
@@ -225,12 +303,21 @@ fn brief_select_prints_a_markdown_brief_with_provenance() {
     let tree = json_of(&["tree", s(&skill), "--json"]);
     let skill_md = &tree["roots"][0]["children"][0]["children"][0];
     assert_eq!(skill_md["title"], "SKILL.md");
-    let section = skill_md["children"][0]["id"].as_str().unwrap_or_default().to_string();
+    let section = skill_md["children"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let out = skillnav(&["brief", s(&skill), "--select", &section]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("# Context brief\n\nSources: brand-guidelines · 1 section · "), "{text}");
-    assert!(text.contains(&format!("`{section}` · SKILL.md · lines ")), "{text}");
+    assert!(
+        text.starts_with("# Context brief\n\nSources: brand-guidelines · 1 section · "),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("`{section}` · SKILL.md · lines ")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -251,7 +338,12 @@ fn show_of_a_skill_lists_its_children_and_show_of_invalid_utf8_prints_the_real_b
     let out = skillnav(&["show", "skills/brand-guidelines", s(&skills)]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("★ brand-guidelines")), "{text}");
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("★ brand-guidelines")),
+        "{text}"
+    );
     assert!(text.contains("  · SKILL.md "), "{text}");
 
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -269,5 +361,10 @@ fn search_filters_adrs_by_status() {
     let v = json_of(&["search", "status:proposed", s(&notes), "--json"]);
     let hits = v["hits"].as_array().cloned().unwrap_or_default();
     assert_eq!(hits.len(), 1, "{hits:?}");
-    assert!(hits[0]["id"].as_str().unwrap_or_default().contains("rename-homebrew-tap"));
+    assert!(
+        hits[0]["id"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("rename-homebrew-tap")
+    );
 }

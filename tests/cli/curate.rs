@@ -20,7 +20,12 @@ fn run(args: &[&str], data_home: &Path) -> Output {
 }
 
 fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout.clone()).expect("utf-8")
 }
 
@@ -30,9 +35,15 @@ fn render_substitutes_args_and_vars() {
     let dir = fixtures().join("render-skill");
     let d = dir.to_str().unwrap();
     let out = ok(&run(&["render", d, "--args", "7 dev"], tmp.path()));
-    assert_eq!(out, "# Fix issue\n\nFix issue 7 on branch dev (all: 7 dev).\n");
+    assert_eq!(
+        out,
+        "# Fix issue\n\nFix issue 7 on branch dev (all: 7 dev).\n"
+    );
     let out = ok(&run(&["render", d], tmp.path()));
-    assert_eq!(out, "# Fix issue\n\nFix issue $issue on branch $branch (all: $ARGUMENTS).\n");
+    assert_eq!(
+        out,
+        "# Fix issue\n\nFix issue $issue on branch $branch (all: $ARGUMENTS).\n"
+    );
     let out = ok(&run(&["render", d, "--args", ""], tmp.path()));
     assert_eq!(out, "# Fix issue\n\nFix issue  on branch  (all: ).\n");
     let o = run(&["render", d, "--var", "1x=2"], tmp.path());
@@ -47,8 +58,20 @@ fn render_several_skills_lists_them_first() {
     let tmp = tempfile::tempdir().unwrap();
     let a = fixtures().join("skills/notes");
     let b = fixtures().join("skills/deploy");
-    let out = ok(&run(&["render", a.to_str().unwrap(), b.to_str().unwrap(), "--listing", "xml"], tmp.path()));
-    assert!(out.starts_with("<skills>\n  <skill name=\"notes\">\n"), "{out}");
+    let out = ok(&run(
+        &[
+            "render",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--listing",
+            "xml",
+        ],
+        tmp.path(),
+    ));
+    assert!(
+        out.starts_with("<skills>\n  <skill name=\"notes\">\n"),
+        "{out}"
+    );
     assert!(out.contains("</skills>\n\n## notes\n\n# Notes\n"), "{out}");
     assert!(out.contains("\n\n## deploy\n\n# Deploy\n"), "{out}");
 }
@@ -85,7 +108,10 @@ fn brief_xml_combines_select_and_query() {
 fn tree_json_has_layers_that_add_up() {
     let tmp = tempfile::tempdir().unwrap();
     let root = fixtures().join("skills");
-    let out = ok(&run(&["tree", root.to_str().unwrap(), "--json"], tmp.path()));
+    let out = ok(&run(
+        &["tree", root.to_str().unwrap(), "--json"],
+        tmp.path(),
+    ));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let r = &v["roots"][0];
     let always = r["always_loaded_tokens"].as_u64().unwrap();
@@ -93,8 +119,12 @@ fn tree_json_has_layers_that_add_up() {
     let mut meta = 0;
     for s in &skills {
         let l = &s["layers"];
-        let refs: u64 =
-            l["references"].as_array().unwrap().iter().map(|x| x["tokens"].as_u64().unwrap()).sum();
+        let refs: u64 = l["references"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["tokens"].as_u64().unwrap())
+            .sum();
         assert_eq!(
             l["metadata"].as_u64().unwrap() + l["body"].as_u64().unwrap() + refs,
             l["total"].as_u64().unwrap()
@@ -127,22 +157,49 @@ fn recipe_brief_and_export_round_trip() {
     collect(&tree["roots"][0], &mut ids);
     assert!(ids.len() >= 3, "{ids:?}");
     let saved = ok(&run(
-        &["recipe", "save", "kit", r, "--select", &ids[1], "--select", &ids[2], "--file", rf],
+        &[
+            "recipe", "save", "kit", r, "--select", &ids[1], "--select", &ids[2], "--file", rf,
+        ],
         tmp.path(),
     ));
     assert_eq!(saved.trim(), rf);
     let loaded = ok(&run(&["recipe", "load", rf, r], tmp.path()));
-    assert_eq!(loaded, format!("selected ok {}\nselected ok {}\n", ids[1], ids[2]));
-    let brief = ok(&run(&["brief", r, "--recipe", rf, "--format", "json"], tmp.path()));
+    assert_eq!(
+        loaded,
+        format!("selected ok {}\nselected ok {}\n", ids[1], ids[2])
+    );
+    let brief = ok(&run(
+        &["brief", r, "--recipe", rf, "--format", "json"],
+        tmp.path(),
+    ));
     let v: serde_json::Value = serde_json::from_str(&brief).unwrap();
     assert_eq!(v["sections"].as_array().unwrap().len(), 2);
     let out_dir = tmp.path().join("hono-kit");
-    ok(&run(&["export", r, "--recipe", rf, "-o", out_dir.to_str().unwrap(), "--with-catalog"], tmp.path()));
+    ok(&run(
+        &[
+            "export",
+            r,
+            "--recipe",
+            rf,
+            "-o",
+            out_dir.to_str().unwrap(),
+            "--with-catalog",
+        ],
+        tmp.path(),
+    ));
     assert!(out_dir.join("assets/catalog.json").is_file());
     let v = run(&["validate", out_dir.to_str().unwrap()], tmp.path());
-    assert_eq!(v.status.code(), Some(0), "{}", String::from_utf8_lossy(&v.stdout));
+    assert_eq!(
+        v.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&v.stdout)
+    );
     // Named store under XDG_DATA_HOME.
-    ok(&run(&["recipe", "save", "named-kit", r, "--select", &ids[1]], tmp.path()));
+    ok(&run(
+        &["recipe", "save", "named-kit", r, "--select", &ids[1]],
+        tmp.path(),
+    ));
     assert_eq!(ok(&run(&["recipe", "list"], tmp.path())), "named-kit\n");
     ok(&run(&["recipe", "delete", "named-kit"], tmp.path()));
     assert_eq!(ok(&run(&["recipe", "list"], tmp.path())), "");
@@ -157,10 +214,19 @@ fn doctree_merge_dry_run_prints_the_plan() {
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("doc.md"), vec!["w"; n].join(" ")).unwrap();
     }
-    let out = ok(&run(&["doctree", "merge", top.to_str().unwrap(), "--dry-run"], tmp.path()));
-    assert_eq!(out, "merge into 1-A <- 1-1-x, 1-2-y (31 words)\n1 step planned (dry run)\n");
+    let out = ok(&run(
+        &["doctree", "merge", top.to_str().unwrap(), "--dry-run"],
+        tmp.path(),
+    ));
+    assert_eq!(
+        out,
+        "merge into 1-A <- 1-1-x, 1-2-y (31 words)\n1 step planned (dry run)\n"
+    );
     assert!(top.join("1-A/1-1-x/doc.md").is_file());
-    let out = ok(&run(&["doctree", "merge", top.to_str().unwrap()], tmp.path()));
+    let out = ok(&run(
+        &["doctree", "merge", top.to_str().unwrap()],
+        tmp.path(),
+    ));
     assert!(out.ends_with("1 step applied\n"));
     assert!(top.join("1-A/doc.md").is_file());
 }

@@ -29,8 +29,13 @@ const TEXT_B64: &str = "YnJpZWY6IMO8YmVyCg==";
 #[test]
 #[ignore = "helper run as a child process by the other tests"]
 fn osc52_child() {
-    let Some(dir) = std::env::var_os(CHILD_DIR) else { return };
-    let limit = std::env::var(CHILD_LIMIT).ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let Some(dir) = std::env::var_os(CHILD_DIR) else {
+        return;
+    };
+    let limit = std::env::var(CHILD_LIMIT)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
     let oversize_to_file = std::env::var(CHILD_OVERSIZE).map_or(true, |v| v != "send");
     let opts = CopyOptions {
         native: false,
@@ -51,14 +56,28 @@ fn run_in_pty(dir: &Path, tmux: bool, limit: usize) -> String {
 /// [`run_in_pty`] choosing what happens above the limit (`oversize_to_file`).
 fn run_in_pty_with(dir: &Path, tmux: bool, limit: usize, oversize_to_file: bool) -> String {
     let pair = native_pty_system()
-        .openpty(PtySize { rows: 24, cols: 200, pixel_width: 0, pixel_height: 0 })
+        .openpty(PtySize {
+            rows: 24,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
         .expect("open a pty");
     let mut cmd = CommandBuilder::new(std::env::current_exe().expect("test exe"));
     let name = test_name(module_path!(), "osc52_child");
-    cmd.args(["--exact", &name, "--ignored", "--nocapture", "--test-threads=1"]);
+    cmd.args([
+        "--exact",
+        &name,
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
     cmd.env(CHILD_DIR, dir);
     cmd.env(CHILD_LIMIT, limit.to_string());
-    cmd.env(CHILD_OVERSIZE, if oversize_to_file { "file" } else { "send" });
+    cmd.env(
+        CHILD_OVERSIZE,
+        if oversize_to_file { "file" } else { "send" },
+    );
     if tmux {
         cmd.env("TMUX", "/tmp/tmux-0/default,1,0");
     } else {
@@ -90,17 +109,33 @@ fn run_in_pty_with(dir: &Path, tmux: bool, limit: usize, oversize_to_file: bool)
 fn osc52_reaches_the_terminal_with_exact_bytes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = run_in_pty(dir.path(), false, 100_000);
-    assert!(out.contains(&format!("\x1b]52;c;{TEXT_B64}\x07")), "{out:?}");
-    assert!(out.contains("OUTCOME:Osc52 { over_limit: false }"), "{out:?}");
-    assert_eq!(std::fs::read_dir(dir.path()).expect("read dir").count(), 0, "no file fallback");
+    assert!(
+        out.contains(&format!("\x1b]52;c;{TEXT_B64}\x07")),
+        "{out:?}"
+    );
+    assert!(
+        out.contains("OUTCOME:Osc52 { over_limit: false }"),
+        "{out:?}"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).expect("read dir").count(),
+        0,
+        "no file fallback"
+    );
 }
 
 #[test]
 fn osc52_inside_tmux_is_wrapped_in_dcs_passthrough() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = run_in_pty(dir.path(), true, 100_000);
-    assert!(out.contains(&format!("\x1bPtmux;\x1b\x1b]52;c;{TEXT_B64}\x07\x1b\\")), "{out:?}");
-    assert!(out.contains("OUTCOME:Osc52 { over_limit: false }"), "{out:?}");
+    assert!(
+        out.contains(&format!("\x1bPtmux;\x1b\x1b]52;c;{TEXT_B64}\x07\x1b\\")),
+        "{out:?}"
+    );
+    assert!(
+        out.contains("OUTCOME:Osc52 { over_limit: false }"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -109,23 +144,43 @@ fn osc52_over_the_limit_falls_back_to_a_file() {
     let out = run_in_pty(dir.path(), false, TEXT.len() - 1);
     assert!(!out.contains("\x1b]52;"), "{out:?}");
     assert!(out.contains("OUTCOME:Saved("), "{out:?}");
-    let saved: Vec<_> = std::fs::read_dir(dir.path()).expect("read dir").flatten().collect();
+    let saved: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .flatten()
+        .collect();
     assert_eq!(saved.len(), 1);
-    assert_eq!(std::fs::read_to_string(saved[0].path()).expect("saved file"), TEXT);
+    assert_eq!(
+        std::fs::read_to_string(saved[0].path()).expect("saved file"),
+        TEXT
+    );
 }
 
 #[test]
 fn osc52_over_the_limit_is_sent_and_flagged_when_asked() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = run_in_pty_with(dir.path(), false, TEXT.len() - 1, false);
-    assert!(out.contains(&format!("\x1b]52;c;{TEXT_B64}\x07")), "{out:?}");
-    assert!(out.contains("OUTCOME:Osc52 { over_limit: true }"), "{out:?}");
+    assert!(
+        out.contains(&format!("\x1b]52;c;{TEXT_B64}\x07")),
+        "{out:?}"
+    );
+    assert!(
+        out.contains("OUTCOME:Osc52 { over_limit: true }"),
+        "{out:?}"
+    );
 }
 
 #[test]
 fn without_a_terminal_nothing_is_written_and_the_text_is_saved() {
-    if Command::new("setsid").arg("--version").stdout(Stdio::null()).status().is_err() {
-        assert!(!under_ci(), "setsid (util-linux) is missing; CI must provide it");
+    if Command::new("setsid")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_err()
+    {
+        assert!(
+            !under_ci(),
+            "setsid (util-linux) is missing; CI must provide it"
+        );
         eprintln!("SKIPPED: setsid (util-linux) is not installed");
         return;
     }
@@ -149,9 +204,18 @@ fn without_a_terminal_nothing_is_written_and_the_text_is_saved() {
     assert!(out.status.success(), "child failed: {:?}", out.status);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains('\x1b'), "{stdout:?}");
-    let files: Vec<_> =
-        std::fs::read_dir(dir.path()).expect("read dir").flatten().map(|e| e.path()).collect();
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    assert!(stdout.contains(&format!("OUTCOME:Saved({:?})", files[0])), "{stdout:?}");
-    assert_eq!(std::fs::read_to_string(&files[0]).expect("read saved"), TEXT);
+    assert!(
+        stdout.contains(&format!("OUTCOME:Saved({:?})", files[0])),
+        "{stdout:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&files[0]).expect("read saved"),
+        TEXT
+    );
 }

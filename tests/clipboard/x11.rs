@@ -22,7 +22,11 @@ const CHILD_TEXT: &str = "SKILLNAV_TEST_CLIPBOARD_TEXT_FILE";
 /// Whether the X11 test can run; panics under CI when it cannot.
 fn x11_ready() -> bool {
     let display = std::env::var_os("DISPLAY").is_some_and(|v| !v.is_empty());
-    let xclip = Command::new("xclip").arg("-version").stdout(Stdio::null()).stderr(Stdio::null()).status();
+    let xclip = Command::new("xclip")
+        .arg("-version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
     let missing = match (display, xclip.is_ok()) {
         (true, true) => return true,
         (false, _) => "DISPLAY is not set (run under xvfb-run -a)",
@@ -44,8 +48,15 @@ fn options() -> CopyOptions {
 }
 
 fn xclip_out() -> String {
-    let out = Command::new("xclip").args(["-o", "-selection", "clipboard"]).output().expect("run xclip -o");
-    assert!(out.status.success(), "xclip -o failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("xclip")
+        .args(["-o", "-selection", "clipboard"])
+        .output()
+        .expect("run xclip -o");
+    assert!(
+        out.status.success(),
+        "xclip -o failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("clipboard is UTF-8")
 }
 
@@ -53,17 +64,28 @@ fn xclip_out() -> String {
 /// left by an earlier run on another display, are not ours to count).
 fn same_display(pid: u32) -> bool {
     let ours = std::env::var("DISPLAY").unwrap_or_default();
-    let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { return false };
-    env.split(|b| *b == 0).any(|kv| kv.strip_prefix(b"DISPLAY=").is_some_and(|v| v == ours.as_bytes()))
+    let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+        return false;
+    };
+    env.split(|b| *b == 0).any(|kv| {
+        kv.strip_prefix(b"DISPLAY=")
+            .is_some_and(|v| v == ours.as_bytes())
+    })
 }
 
 /// Pids of running `<skillnav> __clipboard-serve` children on our display.
 fn serving_pids() -> Vec<u32> {
     let mut pids = Vec::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else { return pids };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return pids;
+    };
     for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
-        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else { continue };
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
         let args: Vec<&[u8]> = cmd.split(|b| *b == 0).collect();
         if args.len() >= 2
             && args[0] == SKILLNAV.as_bytes()
@@ -89,9 +111,14 @@ fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
 #[test]
 #[ignore = "helper run as a child process by the other tests"]
 fn copy_in_child_process() {
-    let Some(path) = std::env::var_os(CHILD_TEXT) else { return };
+    let Some(path) = std::env::var_os(CHILD_TEXT) else {
+        return;
+    };
     let text = std::fs::read_to_string(path).expect("read text to copy");
-    assert_eq!(copy_with(&text, &options()).expect("copy"), CopyOutcome::Copied);
+    assert_eq!(
+        copy_with(&text, &options()).expect("copy"),
+        CopyOutcome::Copied
+    );
 }
 
 #[test]
@@ -99,10 +126,13 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     if !x11_ready() {
         return;
     }
-    let mut text = String::from("# Context brief\n\nSources: docs · 1 section · über — 中文 `code`\n");
+    let mut text =
+        String::from("# Context brief\n\nSources: docs · 1 section · über — 中文 `code`\n");
     // ~300 kB: more than a pipe buffer and than one X request (served incrementally).
     for i in 0..6000 {
-        text.push_str(&format!("line {i:05}: the quick brown fox jumps over the lazy dog\n"));
+        text.push_str(&format!(
+            "line {i:05}: the quick brown fox jumps over the lazy dog\n"
+        ));
     }
     // Serving children left by earlier runs (a reused display number) are not this test's.
     let earlier = serving_pids();
@@ -125,14 +155,22 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
 
     // The copying process has exited; the serving child still answers.
     assert_eq!(xclip_out(), text);
-    let first: Vec<u32> = serving_pids().into_iter().filter(|p| !earlier.contains(p)).collect();
+    let first: Vec<u32> = serving_pids()
+        .into_iter()
+        .filter(|p| !earlier.contains(p))
+        .collect();
     assert_eq!(first.len(), 1, "one serving child, got {first:?}");
 
     // A second copy in this process replaces the first: the old child loses ownership, exits.
     let second = "second copy\n";
-    assert_eq!(copy_with(second, &options()).expect("copy"), CopyOutcome::Copied);
+    assert_eq!(
+        copy_with(second, &options()).expect("copy"),
+        CopyOutcome::Copied
+    );
     assert_eq!(xclip_out(), second);
-    wait_until("the first serving child exits", || !serving_pids().contains(&first[0]));
+    wait_until("the first serving child exits", || {
+        !serving_pids().contains(&first[0])
+    });
 
     // Another program taking the clipboard ends our last serving child too.
     let mut xclip_in = Command::new("xclip")
@@ -147,5 +185,7 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     }
     assert!(xclip_in.wait().expect("xclip -i").success());
     assert_eq!(xclip_out(), "from xclip");
-    wait_until("no serving child of ours is left", || serving_pids().iter().all(|p| earlier.contains(p)));
+    wait_until("no serving child of ours is left", || {
+        serving_pids().iter().all(|p| earlier.contains(p))
+    });
 }

@@ -41,19 +41,34 @@ fn tree() -> tempfile::TempDir {
 
 #[test]
 fn name_rules_follow_merge_py() {
-    assert_eq!(name_suffix("10-1-Special-Registerstid"), "Special-Registerstid");
+    assert_eq!(
+        name_suffix("10-1-Special-Registerstid"),
+        "Special-Registerstid"
+    );
     assert_eq!(name_suffix("4-10-2"), "2");
     assert_eq!(name_suffix("Key-Concepts"), "Key-Concepts");
     assert_eq!(prefix_str("11-4-Performance"), Some("11-4"));
     assert_eq!(prefix_str("Key"), None);
-    let g = |v: &[&str]| group_name(&v.iter().map(std::string::ToString::to_string).collect::<Vec<_>>());
+    let g = |v: &[&str]| {
+        group_name(
+            &v.iter()
+                .map(std::string::ToString::to_string)
+                .collect::<Vec<_>>(),
+        )
+    };
     assert_eq!(
         g(&["2-2-4-weak-Directive", "2-2-5-weak-Directive-Alt"]),
-        ("2-2-4-to-2-2-5-weak-Directive".into(), "weak-Directive".into())
+        (
+            "2-2-4-to-2-2-5-weak-Directive".into(),
+            "weak-Directive".into()
+        )
     );
     assert_eq!(
         g(&["2-2-1-extern-Directive", "2-2-2-visible-Directive"]),
-        ("2-2-1-to-2-2-2-extern-Directive".into(), "extern-Directive".into())
+        (
+            "2-2-1-to-2-2-2-extern-Directive".into(),
+            "extern-Directive".into()
+        )
     );
     assert_eq!(g(&["5-a-x", "5-b-x"]), ("5-a-x".into(), "a-x".into()));
 }
@@ -61,7 +76,14 @@ fn name_rules_follow_merge_py() {
 #[test]
 fn merge_dry_run_plans_exactly_the_rule_merges() {
     let t = tree();
-    let steps = plan_merge(t.path(), MergeOptions { min_words: 300, max_words: 600 }).unwrap();
+    let steps = plan_merge(
+        t.path(),
+        MergeOptions {
+            min_words: 300,
+            max_words: 600,
+        },
+    )
+    .unwrap();
     let lines: Vec<String> = steps.iter().map(std::string::ToString::to_string).collect();
     assert_eq!(
         lines,
@@ -83,14 +105,24 @@ fn merge_dry_run_plans_exactly_the_rule_merges() {
 fn merge_applies_the_plan_with_placeholders() {
     let t = tree();
     let top = t.path();
-    let steps = plan_merge(top, MergeOptions { min_words: 300, max_words: 600 }).unwrap();
+    let steps = plan_merge(
+        top,
+        MergeOptions {
+            min_words: 300,
+            max_words: 600,
+        },
+    )
+    .unwrap();
     apply(top, &steps).unwrap();
     let doc = std::fs::read_to_string(top.join("2-Directives/2-1-Perf-Tuning/doc.md")).unwrap();
     assert!(doc.starts_with("# 2-Directives/2-1-Perf-Tuning/2-1-1-maxnreg\n"));
     assert_eq!(doc.matches("\n\n---\n\n").count(), 2);
     assert!(doc.ends_with("w\n"));
     assert_eq!(doc.split_whitespace().count(), 247);
-    assert!(!top.join("2-Directives/2-1-Perf-Tuning/2-1-1-maxnreg").exists());
+    assert!(
+        !top.join("2-Directives/2-1-Perf-Tuning/2-1-1-maxnreg")
+            .exists()
+    );
     assert_eq!(
         std::fs::read_to_string(top.join("2-Directives/2-1-Perf-Tuning/README.md")).unwrap(),
         "# Perf-Tuning\n\n(placeholder - 50-word summary goes here)\n"
@@ -99,7 +131,10 @@ fn merge_applies_the_plan_with_placeholders() {
         std::fs::read_to_string(top.join("3-Big/3-1-to-3-2-Part/README.md")).unwrap(),
         "# Part\n\nMerged from: 3-1-Part-a to 3-2-Part-b\n\n(placeholder - 50-word summary goes here)\n"
     );
-    assert_eq!(std::fs::read(top.join("3-Big/3-1-to-3-2-Part/img/fig.png")).unwrap(), b"png");
+    assert_eq!(
+        std::fs::read(top.join("3-Big/3-1-to-3-2-Part/img/fig.png")).unwrap(),
+        b"png"
+    );
     assert_eq!(
         std::fs::read_to_string(top.join("3-Big/README.md")).unwrap(),
         // merge.py's name_suffix keeps `to-…` of a merged folder name (its regex stops at the
@@ -107,9 +142,22 @@ fn merge_applies_the_plan_with_placeholders() {
         "# Big\n\n- **to-3-2-Part** — (placeholder - 20-word summary goes here)\n- **to-3-4-Part** — (placeholder - 20-word summary goes here)\n"
     );
     // A second plan only rewrites the READMEs of folders that still have leaves.
-    let again = plan_merge(top, MergeOptions { min_words: 300, max_words: 600 }).unwrap();
+    let again = plan_merge(
+        top,
+        MergeOptions {
+            min_words: 300,
+            max_words: 600,
+        },
+    )
+    .unwrap();
     let lines: Vec<String> = again.iter().map(std::string::ToString::to_string).collect();
-    assert_eq!(lines, ["rewrite 2-Directives/2-2-Linking/README.md", "rewrite 3-Big/README.md"]);
+    assert_eq!(
+        lines,
+        [
+            "rewrite 2-Directives/2-2-Linking/README.md",
+            "rewrite 3-Big/README.md"
+        ]
+    );
 }
 
 #[test]
@@ -117,7 +165,13 @@ fn collapse_pulls_a_single_child_up() {
     let t = tree();
     let top = t.path();
     let steps = plan_collapse(top).unwrap();
-    assert_eq!(steps, [Step::Collapse { dir: "4-Solo".into(), child: "4-1-Only".into() }]);
+    assert_eq!(
+        steps,
+        [Step::Collapse {
+            dir: "4-Solo".into(),
+            child: "4-1-Only".into()
+        }]
+    );
     assert_eq!(steps[0].to_string(), "collapse 4-Solo <- 4-1-Only");
     apply(top, &steps).unwrap();
     assert!(top.join("4-Solo/doc.md").is_file());

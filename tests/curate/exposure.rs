@@ -25,8 +25,12 @@ fn admission_rules() {
         (Exposure::Hidden, [false, false, false, false]),
     ];
     for (e, want) in table {
-        let got =
-            [e.admits(false, false), e.admits(false, true), e.admits(true, false), e.admits(true, true)];
+        let got = [
+            e.admits(false, false),
+            e.admits(false, true),
+            e.admits(true, false),
+            e.admits(true, true),
+        ];
         assert_eq!(got, want, "{e}");
     }
 }
@@ -34,9 +38,18 @@ fn admission_rules() {
 #[test]
 fn a_parent_level_applies_to_its_subtree_unless_overridden() {
     let path = fixture_path("curate/skills");
-    let c = load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {});
+    let c = load_root(
+        &RootSpec {
+            path,
+            label: "skills".into(),
+        },
+        &LoadOptions::default(),
+        &mut |_| {},
+    );
     let notes = c.find("skills/notes").unwrap();
-    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let tags = c
+        .find("skills/notes/references/format.md#note-format/tags")
+        .unwrap();
     let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
     let mut m = ExposureMap::new();
     assert_eq!(m.level(&c, tags), Exposure::OnDemand);
@@ -45,8 +58,18 @@ fn a_parent_level_applies_to_its_subtree_unless_overridden() {
     assert_eq!(m.level(&c, record), Exposure::Always);
     assert_eq!(m.level(&c, tags), Exposure::Hidden);
     assert_eq!(m.own(record), None);
-    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
-    assert_eq!(ids, ["skills/notes/SKILL.md#notes", "skills/notes/references/format.md#note-format"]);
+    let ids: Vec<&str> = m
+        .always_units(&c)
+        .iter()
+        .map(|n| c.node(*n).id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "skills/notes/SKILL.md#notes",
+            "skills/notes/references/format.md#note-format"
+        ]
+    );
     m.set(notes, None);
     assert!(m.always_units(&c).is_empty());
     assert_eq!(m.entries().len(), 1);
@@ -55,18 +78,36 @@ fn a_parent_level_applies_to_its_subtree_unless_overridden() {
 #[test]
 fn always_on_a_file_without_headings_makes_it_a_unit() {
     let path = fixture_path("formats/skills/brand-guidelines");
-    let c = load_root(&RootSpec { path, label: "bg".into() }, &LoadOptions::default(), &mut |_| {});
+    let c = load_root(
+        &RootSpec {
+            path,
+            label: "bg".into(),
+        },
+        &LoadOptions::default(),
+        &mut |_| {},
+    );
     let license = c.find("bg/LICENSE.txt").unwrap();
     assert!(c.node(license).span.is_some() && c.node(license).children.is_empty());
     let mut m = ExposureMap::new();
     m.set(license, Some(Exposure::Always));
-    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
+    let ids: Vec<&str> = m
+        .always_units(&c)
+        .iter()
+        .map(|n| c.node(*n).id.as_str())
+        .collect();
     assert_eq!(ids, ["bg/LICENSE.txt"]);
     // A whole skill: the sections of its SKILL.md, and its heading-less license file.
     let mut m = ExposureMap::new();
     m.set(c.roots[0], Some(Exposure::Always));
-    let ids: Vec<&str> = m.always_units(&c).iter().map(|n| c.node(*n).id.as_str()).collect();
-    assert_eq!(ids, ["bg/SKILL.md#anthropic-brand-styling", "bg/LICENSE.txt"]);
+    let ids: Vec<&str> = m
+        .always_units(&c)
+        .iter()
+        .map(|n| c.node(*n).id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["bg/SKILL.md#anthropic-brand-styling", "bg/LICENSE.txt"]
+    );
 }
 
 /// The always units by the definition: every text unit of the whole corpus (pre-order)
@@ -91,23 +132,55 @@ fn always_units_by_full_walk(m: &ExposureMap, c: &skillnav::model::Corpus) -> Ve
 #[test]
 fn always_units_walk_only_always_subtrees_in_document_order() {
     let path = fixture_path("curate/skills");
-    let c = load_root(&RootSpec { path, label: "skills".into() }, &LoadOptions::default(), &mut |_| {});
+    let c = load_root(
+        &RootSpec {
+            path,
+            label: "skills".into(),
+        },
+        &LoadOptions::default(),
+        &mut |_| {},
+    );
     let notes = c.find("skills/notes").unwrap();
     let format = c.find("skills/notes/references/format.md").unwrap();
-    let tags = c.find("skills/notes/references/format.md#note-format/tags").unwrap();
+    let tags = c
+        .find("skills/notes/references/format.md#note-format/tags")
+        .unwrap();
     let record = c.find("skills/notes/SKILL.md#notes/record").unwrap();
     let mut m = ExposureMap::new();
     // Set later nodes first: the result still follows the document.
     m.set(format, Some(Exposure::Always));
     m.set(record, Some(Exposure::Always));
-    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.node(*n).id.clone()).collect();
-    assert_eq!(ids, ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format"]);
+    let ids: Vec<String> = m
+        .always_units(&c)
+        .iter()
+        .map(|n| c.node(*n).id.clone())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "skills/notes/SKILL.md#notes/record",
+            "skills/notes/references/format.md#note-format"
+        ]
+    );
     assert_eq!(ids, always_units_by_full_walk(&m, &c));
     // An always node inside an always subtree, a hidden part and an explicit file.
     m.set(notes, Some(Exposure::Always));
     m.set(tags, Some(Exposure::Hidden));
-    m.set(c.find("skills/notes/SKILL.md").unwrap(), Some(Exposure::Explicit));
-    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.node(*n).id.clone()).collect();
+    m.set(
+        c.find("skills/notes/SKILL.md").unwrap(),
+        Some(Exposure::Explicit),
+    );
+    let ids: Vec<String> = m
+        .always_units(&c)
+        .iter()
+        .map(|n| c.node(*n).id.clone())
+        .collect();
     assert_eq!(ids, always_units_by_full_walk(&m, &c));
-    assert_eq!(ids, ["skills/notes/SKILL.md#notes/record", "skills/notes/references/format.md#note-format"]);
+    assert_eq!(
+        ids,
+        [
+            "skills/notes/SKILL.md#notes/record",
+            "skills/notes/references/format.md#note-format"
+        ]
+    );
 }

@@ -34,7 +34,10 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
         sel.select(&c, c.find(id).unwrap());
     }
     let mut exp = ExposureMap::new();
-    exp.set(c.find("skills/notes/references").unwrap(), Some(Exposure::Explicit));
+    exp.set(
+        c.find("skills/notes/references").unwrap(),
+        Some(Exposure::Explicit),
+    );
     let mut r = Recipe::capture("notes-kit", &c, &sel, &exp);
     r.max_tokens = Some(2000);
     let path = store.save(&r).unwrap();
@@ -48,21 +51,41 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
     let back = store.load("notes-kit").unwrap();
     assert_eq!(back, r);
     let a = back.apply(&c2);
-    assert!(a.changed.is_empty() && a.missing.is_empty(), "{:?}", a.warnings());
-    let ids: Vec<&str> = a.selection.members().map(|n| c2.node(n).id.as_str()).collect();
+    assert!(
+        a.changed.is_empty() && a.missing.is_empty(),
+        "{:?}",
+        a.warnings()
+    );
+    let ids: Vec<&str> = a
+        .selection
+        .members()
+        .map(|n| c2.node(n).id.as_str())
+        .collect();
     assert_eq!(ids.len(), 3);
     assert_eq!(
-        a.exposure.level(&c2, c2.find("skills/notes/references/format.md#note-format/tags").unwrap()),
+        a.exposure.level(
+            &c2,
+            c2.find("skills/notes/references/format.md#note-format/tags")
+                .unwrap()
+        ),
         Exposure::Explicit
     );
 
     // Edit the Tags section, remove the Rollback heading: changed + (skill hash) changed.
     let fmt = skills.join("notes/references/format.md");
-    let text = std::fs::read_to_string(&fmt).unwrap().replace("lower-case words", "short words");
+    let text = std::fs::read_to_string(&fmt)
+        .unwrap()
+        .replace("lower-case words", "short words");
     std::fs::write(&fmt, text).unwrap();
     let c3 = load(&skills);
     let a = back.apply(&c3);
-    assert_eq!(a.changed, ["skills/notes/references/format.md#note-format/tags", "skills/notes/references"]);
+    assert_eq!(
+        a.changed,
+        [
+            "skills/notes/references/format.md#note-format/tags",
+            "skills/notes/references"
+        ]
+    );
     assert!(a.missing.is_empty());
     assert_eq!(
         a.warnings()[0],
@@ -71,7 +94,9 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
 
     // Remove the Record section: missing.
     let md = skills.join("notes/SKILL.md");
-    let text = std::fs::read_to_string(&md).unwrap().replace("## Record", "Record:");
+    let text = std::fs::read_to_string(&md)
+        .unwrap()
+        .replace("## Record", "Record:");
     std::fs::write(&md, text).unwrap();
     let c4 = load(&skills);
     let a = back.apply(&c4);
@@ -89,8 +114,11 @@ fn node_hash_is_stable_and_content_based() {
     const RECORD: &str = "skills/notes/SKILL.md#notes/record";
     let fixture = fixture_path("curate/skills");
     let c = load(&fixture);
-    let (tags, record, skill) =
-        (c.find(TAGS).unwrap(), c.find(RECORD).unwrap(), c.find("skills/deploy").unwrap());
+    let (tags, record, skill) = (
+        c.find(TAGS).unwrap(),
+        c.find(RECORD).unwrap(),
+        c.find("skills/deploy").unwrap(),
+    );
     // Stable: recipes saved by earlier runs compare against these exact values. A section
     // hashes its own text (`printf '## Tags\n\nTags go … words.\n\n' | sha256sum`, first 16
     // hex digits); a folder hashes its files' paths and texts.
@@ -104,14 +132,28 @@ fn node_hash_is_stable_and_content_based() {
     let skills = tmp.path().join("elsewhere/skills");
     copy_dir(&fixture, &skills);
     let moved = load(&skills);
-    assert_eq!(node_hash(&moved, moved.find(TAGS).unwrap()), "877ff500a10b8298");
+    assert_eq!(
+        node_hash(&moved, moved.find(TAGS).unwrap()),
+        "877ff500a10b8298"
+    );
     let md = skills.join("notes/references/format.md");
-    let text = std::fs::read_to_string(&md).unwrap().replace("lower-case words", "lower-case nouns");
+    let text = std::fs::read_to_string(&md)
+        .unwrap()
+        .replace("lower-case words", "lower-case nouns");
     std::fs::write(&md, text).unwrap();
     let edited = load(&skills);
-    assert_ne!(node_hash(&edited, edited.find(TAGS).unwrap()), "877ff500a10b8298");
-    assert_eq!(node_hash(&edited, edited.find(RECORD).unwrap()), "e2ccc0347bebdd72");
-    assert_eq!(node_hash(&edited, edited.find("skills/deploy").unwrap()), "0a947b6db0994f9f");
+    assert_ne!(
+        node_hash(&edited, edited.find(TAGS).unwrap()),
+        "877ff500a10b8298"
+    );
+    assert_eq!(
+        node_hash(&edited, edited.find(RECORD).unwrap()),
+        "e2ccc0347bebdd72"
+    );
+    assert_eq!(
+        node_hash(&edited, edited.find("skills/deploy").unwrap()),
+        "0a947b6db0994f9f"
+    );
 }
 
 #[test]
@@ -120,8 +162,12 @@ fn recipe_names_and_bad_files() {
     for bad in ["", ".hidden", "a/b", "a b", &"x".repeat(65)] {
         assert!(!valid_name(bad), "{bad:?}");
     }
-    let err = Recipe::from_json("{\"schema\": 9, \"name\": \"x\"}", Path::new("r.json")).unwrap_err();
-    assert_eq!(err.to_string(), "r.json: recipe schema 9 is newer than this skillnav (1)");
+    let err =
+        Recipe::from_json("{\"schema\": 9, \"name\": \"x\"}", Path::new("r.json")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "r.json: recipe schema 9 is newer than this skillnav (1)"
+    );
     assert!(Recipe::from_json("[]", Path::new("r.json")).is_err());
     assert!(Store::new("/tmp").path("../x").is_err());
 }

@@ -20,9 +20,15 @@ const ROWS: u16 = 40;
 const COLS: u16 = 120;
 
 fn timeout() -> Duration {
-    let default = if std::env::var_os("CI").is_some() { 90 } else { 30 };
-    let secs =
-        std::env::var("SKILLNAV_E2E_TIMEOUT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    let default = if std::env::var_os("CI").is_some() {
+        90
+    } else {
+        30
+    };
+    let secs = std::env::var("SKILLNAV_E2E_TIMEOUT_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
     Duration::from_secs(secs)
 }
 
@@ -58,7 +64,10 @@ impl Screen {
             if pred(&text) {
                 return text;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}; screen:\n{text}");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{text}"
+            );
             self.pump(Duration::from_millis(50));
         }
     }
@@ -85,7 +94,11 @@ impl Session {
                 self.screen.pump(Duration::from_millis(200));
                 return s;
             }
-            assert!(Instant::now() < deadline, "skillnav did not exit; screen:\n{}", self.screen.text());
+            assert!(
+                Instant::now() < deadline,
+                "skillnav did not exit; screen:\n{}",
+                self.screen.text()
+            );
             self.screen.pump(Duration::from_millis(50));
         }
     }
@@ -102,7 +115,12 @@ fn start_on(fixture: &std::path::Path, env: &[(&str, &std::ffi::OsStr)]) -> Sess
     let config = tempfile::tempdir().expect("temp config dir");
     let pty = native_pty_system();
     let pair = pty
-        .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
         .expect("open a pseudo-terminal");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
     cmd.arg(fixture);
@@ -129,8 +147,16 @@ fn start_on(fixture: &std::path::Path, env: &[(&str, &std::ffi::OsStr)]) -> Sess
             }
         }
     });
-    let screen = Screen { parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0), rx };
-    Session { screen, child, writer, _config: config }
+    let screen = Screen {
+        parser: vt100::Parser::new(nonzero(ROWS), nonzero(COLS), 0),
+        rx,
+    };
+    Session {
+        screen,
+        child,
+        writer,
+        _config: config,
+    }
 }
 
 #[test]
@@ -138,18 +164,27 @@ fn search_jump_select_quit_in_a_real_pty() {
     let mut s = start();
 
     // 1. The tree appears with sizes, tokens get counted.
-    let text =
-        s.screen.wait_for("the tree with token totals", |t| t.contains("◆ hono-mini") && t.contains("Σ20k"));
-    assert!(s.screen.parser.screen().alternate_screen(), "runs on the alternate screen");
-    assert!(text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"), "{text}");
+    let text = s.screen.wait_for("the tree with token totals", |t| {
+        t.contains("◆ hono-mini") && t.contains("Σ20k")
+    });
+    assert!(
+        s.screen.parser.screen().alternate_screen(),
+        "runs on the alternate screen"
+    );
+    assert!(
+        text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"),
+        "{text}"
+    );
     assert!(text.contains("★ hono"), "{text}");
 
     // 2. `/` + query: results update as we type, both groups shown.
     s.send(b"/");
-    s.screen.wait_for("the search box", |t| t.contains("Type to search"));
+    s.screen
+        .wait_for("the search box", |t| t.contains("Type to search"));
     s.send(b"cors");
-    let text =
-        s.screen.wait_for("hits", |t| t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·"));
+    let text = s.screen.wait_for("hits", |t| {
+        t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·")
+    });
     assert!(text.contains(" / cors  2 content · "), "{text}");
     assert!(text.contains("# CORS Middleware"), "{text}");
 
@@ -162,7 +197,9 @@ fn search_jump_select_quit_in_a_real_pty() {
 
     // 4. Space selects it; the status bar shows the running token total.
     s.send(b" ");
-    let text = s.screen.wait_for("the selection total", |t| t.contains("sel 1 · 922/20k tok"));
+    let text = s
+        .screen
+        .wait_for("the selection total", |t| t.contains("sel 1 · 922/20k tok"));
     assert!(text.contains("Selected CORS Middleware"), "{text}");
     assert!(text.contains("✓"), "{text}");
 
@@ -170,7 +207,10 @@ fn search_jump_select_quit_in_a_real_pty() {
     s.send(b"q");
     let status = s.wait_exit();
     assert!(status.success(), "exit status {status:?}");
-    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left on exit");
+    assert!(
+        !s.screen.parser.screen().alternate_screen(),
+        "alternate screen left on exit"
+    );
 }
 
 #[test]
@@ -179,13 +219,25 @@ fn sigterm_restores_the_terminal() {
     s.screen.wait_for("the tree", |t| t.contains("◆ hono-mini"));
     assert!(s.screen.parser.screen().alternate_screen());
     let pid = s.child.process_id().expect("child pid");
-    let killed =
-        std::process::Command::new("kill").arg("-TERM").arg(pid.to_string()).status().expect("run kill");
+    let killed = std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(pid.to_string())
+        .status()
+        .expect("run kill");
     assert!(killed.success());
     let status = s.wait_exit();
     assert_eq!(status.exit_code(), 2, "error exit after a signal");
-    assert!(!s.screen.parser.screen().alternate_screen(), "alternate screen left after SIGTERM");
-    assert!(s.screen.text().contains("skillnav: terminated by signal 15"), "{}", s.screen.text());
+    assert!(
+        !s.screen.parser.screen().alternate_screen(),
+        "alternate screen left after SIGTERM"
+    );
+    assert!(
+        s.screen
+            .text()
+            .contains("skillnav: terminated by signal 15"),
+        "{}",
+        s.screen.text()
+    );
 }
 
 /// A temp copy of `tests/fixtures/tui/edit/crlf-skill` (CRLF line endings).
@@ -202,25 +254,37 @@ fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
 fn form_edit_of_description_is_saved_to_disk() {
     let (_tmp, dir) = crlf_skill();
     let mut s = start_on(&dir, &[]);
-    s.screen.wait_for("the tree", |t| t.contains("◆ crlf-skill"));
+    s.screen
+        .wait_for("the tree", |t| t.contains("◆ crlf-skill"));
     // `e` on the root (it holds one skill) opens the form; `j` selects description.
     s.send(b"e");
-    s.screen.wait_for("the form", |t| t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form"));
+    s.screen.wait_for("the form", |t| {
+        t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form")
+    });
     s.send(b"j\r");
-    s.screen.wait_for("the description's text area", |t| t.contains("Esc field list"));
+    s.screen.wait_for("the description's text area", |t| {
+        t.contains("Esc field list")
+    });
     // Home, Ctrl-k (delete to the end of the line), the new text; `q` types here.
     s.send(b"\x1b[H\x0b");
     s.send(b"Saved from a quick PTY test");
-    s.screen.wait_for("the typed text", |t| t.contains("Saved from a quick PTY test"));
+    s.screen.wait_for("the typed text", |t| {
+        t.contains("Saved from a quick PTY test")
+    });
     s.send(b"\x13");
     let text = s.screen.wait_for("the diff popup", |t| {
         t.contains("Save? 3 changed lines") && t.contains("Enter save  Esc back")
     });
     assert!(text.contains("-4 │   Windows line"), "{text}");
     assert!(text.contains("-5 │   endings here"), "{text}");
-    assert!(text.contains("+4 │   Saved from a quick PTY test"), "{text}");
+    assert!(
+        text.contains("+4 │   Saved from a quick PTY test"),
+        "{text}"
+    );
     s.send(b"y");
-    s.screen.wait_for("the saved status", |t| t.contains("Saved crlf-skill: crlf-skill/SKILL.md"));
+    s.screen.wait_for("the saved status", |t| {
+        t.contains("Saved crlf-skill: crlf-skill/SKILL.md")
+    });
     s.send(b"q");
     let status = s.wait_exit();
     assert!(status.success(), "exit status {status:?}");
@@ -237,18 +301,36 @@ fn external_editor_runs_and_the_file_is_reloaded() {
     use std::os::unix::fs::PermissionsExt;
     let (tmp, dir) = crlf_skill();
     let script = tmp.path().join("append.sh");
-    std::fs::write(&script, "#!/bin/sh\nprintf 'Appended by the editor\\r\\n' >> \"$1\"\n").expect("script");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf 'Appended by the editor\\r\\n' >> \"$1\"\n",
+    )
+    .expect("script");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let mut s = start_on(&dir, &[("EDITOR", script.as_os_str()), ("VISUAL", std::ffi::OsStr::new(""))]);
-    s.screen.wait_for("the tree with sizes", |t| t.contains("◆ crlf-skill") && t.contains("Σ"));
+    let mut s = start_on(
+        &dir,
+        &[
+            ("EDITOR", script.as_os_str()),
+            ("VISUAL", std::ffi::OsStr::new("")),
+        ],
+    );
+    s.screen.wait_for("the tree with sizes", |t| {
+        t.contains("◆ crlf-skill") && t.contains("Σ")
+    });
     s.send(b"E");
-    let text = s
-        .screen
-        .wait_for("the reload after the editor", |t| t.contains("Edited ") && t.contains("reloading"));
-    assert!(s.screen.parser.screen().alternate_screen(), "back on the alternate screen: {text}");
+    let text = s.screen.wait_for("the reload after the editor", |t| {
+        t.contains("Edited ") && t.contains("reloading")
+    });
+    assert!(
+        s.screen.parser.screen().alternate_screen(),
+        "back on the alternate screen: {text}"
+    );
     s.send(b"q");
     let status = s.wait_exit();
     assert!(status.success(), "exit status {status:?}");
     let on_disk = std::fs::read_to_string(dir.join("SKILL.md")).expect("read back");
-    assert!(on_disk.ends_with("Body line\r\nAppended by the editor\r\n"), "{on_disk:?}");
+    assert!(
+        on_disk.ends_with("Body line\r\nAppended by the editor\r\n"),
+        "{on_disk:?}"
+    );
 }

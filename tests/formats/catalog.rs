@@ -24,8 +24,8 @@ fn write(dir: &Path, rel: &str, text: &str) {
 
 #[test]
 fn design_only_catalog_parses() {
-    let c =
-        parse_catalog(&std::fs::read_to_string(fixture("catalog/catalog.json")).expect("read")).expect("ok");
+    let c = parse_catalog(&std::fs::read_to_string(fixture("catalog/catalog.json")).expect("read"))
+        .expect("ok");
     assert_eq!(c.framework.as_deref(), Some("hono"));
     assert_eq!(c.sections.len(), 46);
     assert_eq!(c.total_sections, Some(46));
@@ -60,12 +60,20 @@ fn topics_order_by_complexity() {
     )
     .expect("ok");
     let t = topics(&c);
-    let shape: Vec<(&str, usize, u64)> =
-        t.iter().map(|g| (g.complexity.as_str(), g.sections.len(), g.size_bytes)).collect();
-    assert_eq!(shape, [("beginner", 2, 5), ("advanced", 1, 5), ("general", 1, 0)]);
+    let shape: Vec<(&str, usize, u64)> = t
+        .iter()
+        .map(|g| (g.complexity.as_str(), g.sections.len(), g.size_bytes))
+        .collect();
+    assert_eq!(
+        shape,
+        [("beginner", 2, 5), ("advanced", 1, 5), ("general", 1, 0)]
+    );
     assert_eq!(
         c.warnings,
-        ["sections[4] has no string title; skipped", "search_index names unknown section ids: zz"]
+        [
+            "sections[4] has no string title; skipped",
+            "search_index names unknown section ids: zz"
+        ]
     );
 }
 
@@ -73,7 +81,11 @@ fn topics_order_by_complexity() {
 fn generated_catalog_ignores_hash_comments_in_fences() {
     let dir = tempfile::tempdir().expect("tmp");
     let d = dir.path();
-    write(d, "SKILL.md", "---\nname: demo\nversion: 2.0\ndescription: d\n---\nbody\n");
+    write(
+        d,
+        "SKILL.md",
+        "---\nname: demo\nversion: 2.0\ndescription: d\n---\nbody\n",
+    );
     write(
         d,
         "references/llms-small.md",
@@ -103,16 +115,33 @@ fn generated_catalog_ignores_hash_comments_in_fences() {
 #[test]
 fn generated_catalog_on_hono_excerpt_has_no_bogus_sections() {
     let v = generate_catalog_at(&fixture("seekers/hono-single-mini"), "t").expect("catalog");
-    let ids: Vec<&str> =
-        v["sections"].as_array().expect("arr").iter().filter_map(|s| s["id"].as_str()).collect();
+    let ids: Vec<&str> = v["sections"]
+        .as_array()
+        .expect("arr")
+        .iter()
+        .filter_map(|s| s["id"].as_str())
+        .collect();
     // The design's `\n# ` split makes 10 sections here (5 from `# …` shell comments).
-    assert_eq!(ids, ["start-of-hono-documentation", "hono", "best-practices", "create-hono", "examples"]);
+    assert_eq!(
+        ids,
+        [
+            "start-of-hono-documentation",
+            "hono",
+            "best-practices",
+            "create-hono",
+            "examples"
+        ]
+    );
     assert_eq!(v["metadata"]["framework"], "hono");
     assert_eq!(v["sections"][1]["variants"], json!(["quick", "complete"]));
     assert_eq!(v["sections"][3]["variants"], json!(["quick"]));
     let text =
-        std::fs::read_to_string(fixture("seekers/hono-single-mini/references/llms-small.md")).expect("r");
-    let start = text.find("\n# Examples\n").map(|i| i + 1).expect("examples");
+        std::fs::read_to_string(fixture("seekers/hono-single-mini/references/llms-small.md"))
+            .expect("r");
+    let start = text
+        .find("\n# Examples\n")
+        .map(|i| i + 1)
+        .expect("examples");
     assert_eq!(v["sections"][4]["size_bytes"], (text.len() - start) as u64);
 }
 
@@ -120,10 +149,9 @@ fn generated_catalog_on_hono_excerpt_has_no_bogus_sections() {
 fn generate_without_llms_files_is_a_usage_error() {
     let dir = tempfile::tempdir().expect("tmp");
     let e = generate_catalog_at(dir.path(), "t").expect_err("no llms");
-    assert!(
-        e.to_string()
-            .ends_with("no references/llms-small.md or references/llms-full.md to build a catalog from")
-    );
+    assert!(e.to_string().ends_with(
+        "no references/llms-small.md or references/llms-full.md to build a catalog from"
+    ));
 }
 
 fn hono_corpus() -> (Corpus, NodeId) {
@@ -141,13 +169,19 @@ fn show_section_by_title_and_id_in_each_variant() {
     assert_eq!(full.variant, Variant::Complete);
     assert_eq!(c.node(full.file).title, "llms-full.md");
     assert_eq!(c.node(full.nodes[0]).title, "Hono");
-    assert!(c.text(full.nodes[0]).starts_with("# Hono\n\nHono - _**means flame🔥"));
+    assert!(
+        c.text(full.nodes[0])
+            .starts_with("# Hono\n\nHono - _**means flame🔥")
+    );
     let quick = show_section(&c, refs, "best-practices", Variant::Quick).expect("quick by id");
     assert_eq!(c.node(quick.nodes[0]).title, "Best Practices");
     let std = show_section(&c, refs, "Routing", Variant::Standard).expect("standard");
     assert_eq!(std.nodes.len(), 1);
     assert_eq!(c.node(std.nodes[0]).kind, NodeKind::Link);
-    assert_eq!(c.node(std.nodes[0]).meta["url"], "https://hono.dev/docs/api/routing");
+    assert_eq!(
+        c.node(std.nodes[0]).meta["url"],
+        "https://hono.dev/docs/api/routing"
+    );
     let auto = show_section(&c, refs, "Hono", Variant::Auto).expect("auto");
     assert_eq!((auto.variant, auto.bytes), (Variant::Complete, full.bytes));
     // Only in the quick excerpt: auto falls back to quick.
@@ -164,7 +198,11 @@ fn auto_picks_quick_above_50_kb() {
     write(d, "SKILL.md", "---\nname: big\ndescription: d\n---\n");
     write(d, "references/index.md", "# Index\n");
     write(d, "references/llms-small.md", "# Big\nshort\n");
-    write(d, "references/llms-full.md", &format!("# Big\n{}\n", "x".repeat(50_001)));
+    write(
+        d,
+        "references/llms-full.md",
+        &format!("# Big\n{}\n", "x".repeat(50_001)),
+    );
     let mut c = Corpus::new();
     let r = c.add_root(Node::new(NodeKind::Root, Format::Seekers, "t", ""));
     seekers::load(&mut c, r, d, "").expect("refs");
@@ -177,11 +215,18 @@ fn auto_picks_quick_above_50_kb() {
 fn catalog_loader_nodes() {
     let mut c = Corpus::new();
     let r = c.add_root(Node::new(NodeKind::Root, Format::Catalog, "t", ""));
-    let f = catalog::load(&mut c, r, &fixture("catalog/catalog.json"), "assets/catalog.json");
+    let f = catalog::load(
+        &mut c,
+        r,
+        &fixture("catalog/catalog.json"),
+        "assets/catalog.json",
+    );
     c.finalize();
     assert_eq!(c.node(f).summary, "catalog: 46 sections, 224 topics");
     assert_eq!(c.node(f).children.len(), 46);
-    let g = c.find("t/assets/catalog.json#best-practices").expect("group");
+    let g = c
+        .find("t/assets/catalog.json#best-practices")
+        .expect("group");
     assert_eq!(c.node(g).meta["size_bytes"], 6114);
     assert_eq!(c.node(g).line_start, Some(52));
 }
@@ -201,12 +246,22 @@ fn ids_and_dates() {
 fn single_catalog_file_as_root_matches_its_folder() {
     use skillnav::formats::{LoadOptions, RootSpec, load_root};
     let dump = |path: &Path| -> Vec<String> {
-        let spec = RootSpec { path: path.to_path_buf(), label: "r".into() };
+        let spec = RootSpec {
+            path: path.to_path_buf(),
+            label: "r".into(),
+        };
         let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
         c.preorder(c.roots[0])
             .into_iter()
             .skip(1)
-            .map(|n| format!("{} {} {}", c.node(n).id, c.node(n).kind.as_str(), c.node(n).format.as_str()))
+            .map(|n| {
+                format!(
+                    "{} {} {}",
+                    c.node(n).id,
+                    c.node(n).kind.as_str(),
+                    c.node(n).format.as_str()
+                )
+            })
             .collect()
     };
     let file = fixture("catalog/catalog.json");

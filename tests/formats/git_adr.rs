@@ -29,16 +29,26 @@ fn detects_the_notes_folder() {
 #[test]
 fn thirty_four_adrs_with_statuses() {
     let (c, d) = load();
-    let adrs: Vec<NodeId> = c.preorder(d).into_iter().filter(|n| c.node(*n).kind == NodeKind::Adr).collect();
+    let adrs: Vec<NodeId> = c
+        .preorder(d)
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::Adr)
+        .collect();
     assert_eq!(adrs.len(), 34);
     assert_eq!(c.node(d).summary, "34 ADRs: 33 accepted, 1 proposed");
     assert_eq!(c.node(d).meta["statuses"]["accepted"], 33);
-    assert!(adrs.iter().all(|a| c.node(*a).meta["exposure"] == "explicit"));
+    assert!(
+        adrs.iter()
+            .all(|a| c.node(*a).meta["exposure"] == "explicit")
+    );
     let proposed = filter_by_status(&c, d, "Proposed");
     assert_eq!(proposed.len(), 1);
     let p = c.node(proposed[0]);
     assert_eq!(p.title, "Rename Homebrew tap to follow naming conventions");
-    assert_eq!(p.meta["id"], "20251217-rename-homebrew-tap-to-follow-naming-conventions");
+    assert_eq!(
+        p.meta["id"],
+        "20251217-rename-homebrew-tap-to-follow-naming-conventions"
+    );
     assert_eq!(p.meta["date"], "2025-12-17");
     assert_eq!(filter_by_status(&c, d, "accepted").len(), 33);
     assert!(filter_by_status(&c, d, "rejected").is_empty());
@@ -47,19 +57,29 @@ fn thirty_four_adrs_with_statuses() {
 #[test]
 fn first_adr_fields_and_index_cross_check() {
     let (c, d) = load();
-    let first = c.find("adr/adr-notes/00000000-use-adrs.md").expect("first adr");
+    let first = c
+        .find("adr/adr-notes/00000000-use-adrs.md")
+        .expect("first adr");
     let n = c.node(first);
     assert_eq!(n.kind, NodeKind::Adr);
     assert_eq!(n.title, "Use Architecture Decision Records");
     assert_eq!(n.summary, "accepted · 2025-12-15 · documentation, process");
     assert_eq!(n.meta["format"], "nygard");
-    assert_eq!(n.meta["tags"], serde_json::json!(["documentation", "process"]));
+    assert_eq!(
+        n.meta["tags"],
+        serde_json::json!(["documentation", "process"])
+    );
     assert_eq!(n.bytes, 1013);
     assert!(n.warnings.is_empty(), "{:?}", n.warnings);
     let index = c.find("adr/adr-notes/_index.json").expect("index");
     assert_eq!(c.node(index).summary, "index of 34 ADR notes");
     // The export wrote the first line of a multi-line quoted title into _index.json.
-    let w: Vec<String> = c.node(index).warnings.iter().map(|w| w.message.clone()).collect();
+    let w: Vec<String> = c
+        .node(index)
+        .warnings
+        .iter()
+        .map(|w| w.message.clone())
+        .collect();
     assert_eq!(
         w,
         [

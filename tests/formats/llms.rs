@@ -29,7 +29,12 @@ fn root() -> (Corpus, skillnav::model::NodeId) {
 fn hono_llms_txt_has_88_links_and_85_optional() {
     let p = parse_llms_txt(&read("llms/hono-llms.md"));
     assert_eq!(p.title.as_deref(), Some("Hono"));
-    assert!(p.summary.as_deref().unwrap_or("").starts_with("Hono - means flame🔥 in Japanese"));
+    assert!(
+        p.summary
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("Hono - means flame🔥 in Japanese")
+    );
     assert_eq!(p.info, "");
     let names: Vec<&str> = p.sections.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["Docs", "Examples", "Optional"]);
@@ -45,7 +50,10 @@ fn hono_notes_without_colon_are_kept() {
     let full = &p.sections[0].links[0];
     assert_eq!(full.title, "Full Docs");
     assert_eq!(full.url, "https://hono.dev/llms-full.txt");
-    assert_eq!(full.notes.as_deref(), Some("Full documentation of Hono. (without examples)"));
+    assert_eq!(
+        full.notes.as_deref(),
+        Some("Full documentation of Hono. (without examples)")
+    );
     assert_eq!(full.line, 7);
     let tiny = &p.sections[0].links[1];
     assert_eq!(
@@ -60,11 +68,18 @@ fn fasthtml_sample_info_and_sections() {
     let p = parse_llms_txt(&read("llms/answerdotai-llms-sample.txt"));
     assert_eq!(p.title.as_deref(), Some("FastHTML"));
     assert!(p.info.starts_with("Remember:\n\n- Use `serve()`"));
-    let counts: Vec<(String, usize, bool)> =
-        p.sections.iter().map(|s| (s.name.clone(), s.links.len(), s.optional)).collect();
+    let counts: Vec<(String, usize, bool)> = p
+        .sections
+        .iter()
+        .map(|s| (s.name.clone(), s.links.len(), s.optional))
+        .collect();
     assert_eq!(
         counts,
-        [("Docs".into(), 3, false), ("Examples".into(), 1, false), ("Optional".into(), 1, true)]
+        [
+            ("Docs".into(), 3, false),
+            ("Examples".into(), 1, false),
+            ("Optional".into(), 1, true)
+        ]
     );
     assert_eq!(p.sections[0].links[2].title, "Starlette quick guide");
     assert_eq!(p.sections[0].links[2].notes, None);
@@ -88,24 +103,36 @@ fn lenient_shapes_prose_stray_h3_and_text_before_link() {
     assert!(p.sections[0].links.is_empty());
     let l = &p.sections[1].links;
     assert_eq!(l.len(), 3);
-    assert_eq!((l[0].title.as_str(), l[0].notes.as_deref()), ("A", Some("see")));
+    assert_eq!(
+        (l[0].title.as_str(), l[0].notes.as_deref()),
+        ("A", Some("see"))
+    );
     assert_eq!(l[1].notes.as_deref(), Some("note b"));
     assert_eq!(l[2].url, "c_(1).md");
     assert_eq!(l[2].line, 16);
-    assert_eq!(p.sections[1].prose, "### stray\nmiddle text\n```\n- [Fenced](no.md)\n## not a heading\n```");
+    assert_eq!(
+        p.sections[1].prose,
+        "### stray\nmiddle text\n```\n- [Fenced](no.md)\n## not a heading\n```"
+    );
 }
 
 #[test]
 fn missing_h1_is_a_warning_not_an_error() {
     let p = parse_llms_txt("Some text\n## Docs\n- [a](b)\n");
     assert_eq!(p.title, None);
-    assert_eq!(p.warnings, [(1, "llms.txt does not start with an H1 title".to_string())]);
+    assert_eq!(
+        p.warnings,
+        [(1, "llms.txt does not start with an H1 title".to_string())]
+    );
     assert_eq!(p.links().count(), 1);
 }
 
 #[test]
 fn link_line_parts() {
-    assert_eq!(parse_link_line("- [t [x]](u(v)) : n"), Some(("", "t [x]", "u(v)", " : n")));
+    assert_eq!(
+        parse_link_line("- [t [x]](u(v)) : n"),
+        Some(("", "t [x]", "u(v)", " : n"))
+    );
     assert_eq!(parse_link_line("-[t](u)"), None);
     assert_eq!(parse_link_line("text [t](u)"), None);
 }
@@ -117,9 +144,15 @@ fn ctx_file_has_three_docs() {
     assert_eq!(p.title.as_deref(), Some("llms.txt"));
     assert!(p.info.starts_with("> A proposal that those interested"));
     let titles: Vec<&str> = p.docs.iter().map(|d| d.title.as_str()).collect();
-    assert_eq!(titles, ["llms.txt proposal", "Python library docs", "ed demo"]);
+    assert_eq!(
+        titles,
+        ["llms.txt proposal", "Python library docs", "ed demo"]
+    );
     assert!(p.docs.iter().all(|d| d.section == "docs"));
-    assert_eq!(p.docs[1].desc.as_deref(), Some("Docs for `llms-txt` python lib"));
+    assert_eq!(
+        p.docs[1].desc.as_deref(),
+        Some("Docs for `llms-txt` python lib")
+    );
     assert!(text[p.docs[0].content_start..].starts_with("# The /llms.txt file\n"));
     assert!(text[..p.docs[2].content_end].ends_with("boost provided by their trusty line editor."));
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
@@ -139,26 +172,52 @@ fn ctx_entities_and_optional_section() {
 
 #[test]
 fn detect_by_name_and_content() {
-    assert_eq!(detect_file(Path::new("llms.txt"), "# X"), Some(LlmsKind::Index));
-    assert_eq!(detect_file(Path::new("llms.md"), "# X"), Some(LlmsKind::Index));
-    assert_eq!(detect_file(Path::new("llms-full.md"), "<SYSTEM>x</SYSTEM>"), Some(LlmsKind::Full));
-    assert_eq!(detect_file(Path::new("llms-small.txt"), "# X"), Some(LlmsKind::Full));
-    assert_eq!(detect_file(Path::new("llms-ctx.txt"), "<project title=\"x\">"), Some(LlmsKind::Ctx));
+    assert_eq!(
+        detect_file(Path::new("llms.txt"), "# X"),
+        Some(LlmsKind::Index)
+    );
+    assert_eq!(
+        detect_file(Path::new("llms.md"), "# X"),
+        Some(LlmsKind::Index)
+    );
+    assert_eq!(
+        detect_file(Path::new("llms-full.md"), "<SYSTEM>x</SYSTEM>"),
+        Some(LlmsKind::Full)
+    );
+    assert_eq!(
+        detect_file(Path::new("llms-small.txt"), "# X"),
+        Some(LlmsKind::Full)
+    );
+    assert_eq!(
+        detect_file(Path::new("llms-ctx.txt"), "<project title=\"x\">"),
+        Some(LlmsKind::Ctx)
+    );
     assert_eq!(detect_file(Path::new("README.md"), "# X"), None);
-    assert_eq!(detect_file(Path::new("answerdotai-llms.txt"), "# X"), Some(LlmsKind::Index));
+    assert_eq!(
+        detect_file(Path::new("answerdotai-llms.txt"), "# X"),
+        Some(LlmsKind::Index)
+    );
     assert_eq!(detect_file(Path::new("my-llms-notes.md"), "# X"), None);
 }
 
 #[test]
 fn loader_builds_groups_and_links_for_hono() {
     let (mut c, r) = root();
-    let f = load_file(&mut c, r, &fixture("llms/hono-llms.md"), "references/llms.md");
+    let f = load_file(
+        &mut c,
+        r,
+        &fixture("llms/hono-llms.md"),
+        "references/llms.md",
+    );
     c.finalize();
     let file = c.node(f);
     assert_eq!(file.bytes, 5568);
     assert!(file.summary.starts_with("Hono - means flame"));
-    let kids: Vec<(NodeKind, &str)> =
-        file.children.iter().map(|k| (c.node(*k).kind, c.node(*k).title.as_str())).collect();
+    let kids: Vec<(NodeKind, &str)> = file
+        .children
+        .iter()
+        .map(|k| (c.node(*k).kind, c.node(*k).title.as_str()))
+        .collect();
     assert_eq!(
         kids,
         [
@@ -178,7 +237,9 @@ fn loader_builds_groups_and_links_for_hono() {
         c.text(first),
         "- [Full Docs](https://hono.dev/llms-full.txt) Full documentation of Hono. (without examples)\n"
     );
-    let last = c.find("t/references/llms.md#optional/link-88").expect("last link");
+    let last = c
+        .find("t/references/llms.md#optional/link-88")
+        .expect("last link");
     assert!(c.node(last).flags.has(Flag::Optional));
     assert_eq!(c.node(last).line_start, Some(100));
     assert_eq!(c.own_text(f), "");
@@ -187,7 +248,12 @@ fn loader_builds_groups_and_links_for_hono() {
 #[test]
 fn loader_ctx_parts() {
     let (mut c, r) = root();
-    let f = load_file(&mut c, r, &fixture("llms/answerdotai-llms-ctx-full.txt"), "ctx.txt");
+    let f = load_file(
+        &mut c,
+        r,
+        &fixture("llms/answerdotai-llms-ctx-full.txt"),
+        "ctx.txt",
+    );
     c.finalize();
     let g = c.find("t/ctx.txt#docs").expect("group");
     assert_eq!(c.node(g).children.len(), 3);
@@ -215,7 +281,12 @@ fn loader_full_parts_for_hono_llms_small_excerpt() {
     let (f, src) = add_text_file(&mut c, r, &path, "llms-small.md", Format::LlmsTxt);
     add_nodes(&mut c, f, src.expect("read"), LlmsKind::Full);
     c.finalize();
-    let titles: Vec<&str> = c.node(f).children.iter().map(|k| c.node(*k).title.as_str()).collect();
+    let titles: Vec<&str> = c
+        .node(f)
+        .children
+        .iter()
+        .map(|k| c.node(*k).title.as_str())
+        .collect();
     assert_eq!(
         titles,
         [
@@ -229,14 +300,22 @@ fn loader_full_parts_for_hono_llms_small_excerpt() {
     );
     let create = c.find("t/llms-small.md#part-5").expect("create-hono");
     assert_eq!(c.node(create).line_start, Some(438));
-    assert!(c.node(create).children.iter().all(|k| c.node(*k).level >= 2));
+    assert!(
+        c.node(create)
+            .children
+            .iter()
+            .all(|k| c.node(*k).level >= 2)
+    );
 }
 
 /// Every node below the root of `path` opened as a root labelled `r`:
 /// `<id> <kind> <format> [flags]`.
 fn root_dump(path: &Path) -> Vec<String> {
     use skillnav::formats::{LoadOptions, RootSpec, load_root};
-    let spec = RootSpec { path: path.to_path_buf(), label: "r".into() };
+    let spec = RootSpec {
+        path: path.to_path_buf(),
+        label: "r".into(),
+    };
     let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
     c.preorder(c.roots[0])
         .into_iter()
@@ -244,9 +323,15 @@ fn root_dump(path: &Path) -> Vec<String> {
         .map(|n| {
             let n = c.node(n);
             let flags: Vec<&str> = n.flags.iter().map(skillnav::model::Flag::as_str).collect();
-            format!("{} {} {} {}", n.id, n.kind.as_str(), n.format.as_str(), flags.join(","))
-                .trim()
-                .to_string()
+            format!(
+                "{} {} {} {}",
+                n.id,
+                n.kind.as_str(),
+                n.format.as_str(),
+                flags.join(",")
+            )
+            .trim()
+            .to_string()
         })
         .collect()
 }
@@ -270,7 +355,11 @@ fn single_llms_file_as_root_keeps_its_structure() {
     );
     let t = tempfile::tempdir().expect("tempdir");
     std::fs::copy(&file, t.path().join("answerdotai-llms.txt")).expect("copy");
-    assert_eq!(alone, root_dump(t.path()), "a file alone and in its folder load the same");
+    assert_eq!(
+        alone,
+        root_dump(t.path()),
+        "a file alone and in its folder load the same"
+    );
 }
 
 /// Regression: the same for an `llms-ctx-full.txt` given as PATH (one part per `<doc>`).
@@ -300,7 +389,12 @@ fn nested_local_llms_txt_files_open_as_one_tree() {
         .preorder(f)
         .into_iter()
         .filter(|n| c.node(*n).kind == NodeKind::File)
-        .map(|n| (c.node(n).id.clone(), c.node(c.node(n).parent.expect("parent")).title.clone()))
+        .map(|n| {
+            (
+                c.node(n).id.clone(),
+                c.node(c.node(n).parent.expect("parent")).title.clone(),
+            )
+        })
         .collect();
     // Each local index hangs below its link; the remote one and the cycle back are not read.
     assert_eq!(
@@ -311,7 +405,9 @@ fn nested_local_llms_txt_files_open_as_one_tree() {
             ("t/guide/llms.txt".to_string(), "Guide".to_string()),
         ]
     );
-    let users = c.find("t/api/llms.txt#endpoints/link-1").expect("nested link");
+    let users = c
+        .find("t/api/llms.txt#endpoints/link-1")
+        .expect("nested link");
     assert_eq!(c.node(users).meta["url"], "users.md");
     let back = c.find("t/guide/llms.txt#docs/link-2").expect("cycle link");
     assert!(c.node(back).children.is_empty());

@@ -32,13 +32,22 @@ fn handmade_doc_tree_exact_nodes() {
     );
     // Sizes: files are their size on disk; containers sum their children.
     let mut total = 0;
-    for rel in ["fences.md", "guide/cjk.md", "guide/empty.md", "notes.txt", "rules.md"] {
+    for rel in [
+        "fences.md",
+        "guide/cjk.md",
+        "guide/empty.md",
+        "notes.txt",
+        "rules.md",
+    ] {
         let n = c.node(get(&c, &format!("docs/{rel}")));
         assert_eq!(n.bytes, size(&fixture("handmade/docs").join(rel)), "{rel}");
         total += n.bytes;
     }
     assert_eq!(c.node(c.roots[0]).bytes, total);
-    assert_eq!(c.node(get(&c, "docs/guide")).bytes, size(&fixture("handmade/docs/guide/cjk.md")));
+    assert_eq!(
+        c.node(get(&c, "docs/guide")).bytes,
+        size(&fixture("handmade/docs/guide/cjk.md"))
+    );
     // Summaries: first sentence of the body, CJK full stop included.
     let cjk = c.node(get(&c, "docs/guide/cjk.md#概要"));
     assert_eq!(cjk.summary, "这是第一句话。");
@@ -52,7 +61,10 @@ fn handmade_doc_tree_exact_nodes() {
     assert_eq!(c.own_text(notes), "Plain notes.\nSecond line.\n");
     assert_eq!(c.node(notes).own_bytes, 26);
     // The section's text runs from its heading line to the next same-level heading.
-    assert_eq!(c.text(get(&c, "docs/rules.md#rules/second")), "## Second\n\n");
+    assert_eq!(
+        c.text(get(&c, "docs/rules.md#rules/second")),
+        "## Second\n\n"
+    );
     assert!(c.node(c.roots[0]).warnings.is_empty());
 }
 
@@ -76,7 +88,11 @@ fn single_file_root_holds_that_file() {
 #[test]
 fn prelude_before_first_heading_is_titled_after_the_file() {
     let t = tempdir();
-    write(t.path(), "intro.md", b"Some intro. More words.\n\n# Title\nbody\n");
+    write(
+        t.path(),
+        "intro.md",
+        b"Some intro. More words.\n\n# Title\nbody\n",
+    );
     let c = load_as(t.path(), "r");
     assert_eq!(
         dump(&c),
@@ -116,7 +132,12 @@ fn natural_order_puts_4_10_after_4_9() {
         write(t.path(), n, b"text\n");
     }
     let c = load_as(t.path(), "r");
-    let names: Vec<String> = c.node(c.roots[0]).children.iter().map(|k| c.node(*k).title.clone()).collect();
+    let names: Vec<String> = c
+        .node(c.roots[0])
+        .children
+        .iter()
+        .map(|k| c.node(*k).title.clone())
+        .collect();
     assert_eq!(names, vec!["2.md", "4-9.md", "4-10.md", "10.md"]);
 }
 
@@ -145,14 +166,23 @@ fn invalid_utf8_binary_empty_and_truncated_files() {
     let bad = get(&c, "r/bad.md#caf");
     assert_eq!(c.node(bad).title, "Caf\u{1a}");
     assert_eq!(c.node(bad).bytes, 13);
-    assert_eq!(warnings(&c, "r/bad.md"), vec!["bad.md: invalid UTF-8 bytes (shown as U+FFFD)"]);
-    assert_eq!(warnings(&c, "r/bin.md"), vec!["bin.md: binary content (NUL byte); not parsed"]);
+    assert_eq!(
+        warnings(&c, "r/bad.md"),
+        vec!["bad.md: invalid UTF-8 bytes (shown as U+FFFD)"]
+    );
+    assert_eq!(
+        warnings(&c, "r/bin.md"),
+        vec!["bin.md: binary content (NUL byte); not parsed"]
+    );
     assert_eq!(c.node(get(&c, "r/bin.md")).bytes, 6);
     assert_eq!(c.node(get(&c, "r/empty.md")).bytes, 0);
     let h = get(&c, "r/huge.txt");
     assert_eq!(c.node(h).bytes, 16 * 1024 * 1024 + 100);
     assert_eq!(c.text(h).len(), 16 * 1024 * 1024);
-    assert_eq!(warnings(&c, "r/huge.txt"), vec!["huge.txt: larger than 16 MiB; only the start was read"]);
+    assert_eq!(
+        warnings(&c, "r/huge.txt"),
+        vec!["huge.txt: larger than 16 MiB; only the start was read"]
+    );
 }
 
 #[test]
@@ -168,7 +198,11 @@ fn empty_corpus_and_empty_folders() {
         format!("no documents found in {}", t.path().display())
     );
     let missing = load_as(&t.path().join("nope"), "x");
-    assert!(missing.node(missing.roots[0]).warnings[0].message.starts_with("cannot open "));
+    assert!(
+        missing.node(missing.roots[0]).warnings[0]
+            .message
+            .starts_with("cannot open ")
+    );
 }
 
 #[test]
@@ -177,14 +211,21 @@ fn duplicate_files_and_all_duplicate_folder() {
     write(t.path(), "guide.md", b"# Guide\nsame\n");
     write(t.path(), "mirror/deep/guide.md", b"# Guide\nsame\n");
     write(t.path(), "mirror/copy.md", b"# Guide\nsame\n");
-    write(t.path(), "mirror/README.md", b"# Mirror\n- [copy](copy.md)\n");
+    write(
+        t.path(),
+        "mirror/README.md",
+        b"# Mirror\n- [copy](copy.md)\n",
+    );
     write(t.path(), "other/guide.md", b"# Guide\nsame\n");
     write(t.path(), "other/own.md", b"# Own\n");
     write(t.path(), "e1.md", b"");
     write(t.path(), "e2.md", b"");
     let c = load_as(t.path(), "r");
     assert_eq!(
-        dump(&c).into_iter().filter(|l| !l.contains('#')).collect::<Vec<_>>(),
+        dump(&c)
+            .into_iter()
+            .filter(|l| !l.contains('#'))
+            .collect::<Vec<_>>(),
         vec![
             "r root markdown",
             "r/e1.md file markdown",
@@ -219,11 +260,17 @@ fn gitignore_respected_in_repos_and_hidden_folders_walked() {
     write(t.path(), "kept.md", b"# Kept\n");
     write(t.path(), ".claude/notes.md", b"# Notes\n");
     let c = load_as(t.path(), "r");
-    let files: Vec<String> =
-        dump(&c).into_iter().filter(|l| l.contains(" file ") || l.contains(" dir ")).collect();
+    let files: Vec<String> = dump(&c)
+        .into_iter()
+        .filter(|l| l.contains(" file ") || l.contains(" dir "))
+        .collect();
     assert_eq!(
         files,
-        vec!["r/.claude dir markdown", "r/.claude/notes.md file markdown", "r/kept.md file markdown"]
+        vec![
+            "r/.claude dir markdown",
+            "r/.claude/notes.md file markdown",
+            "r/kept.md file markdown"
+        ]
     );
 }
 
@@ -233,7 +280,11 @@ fn symlinks_alias_loop_external_and_followed_skill() {
     use std::os::unix::fs::symlink;
     let outside = tempdir();
     write(outside.path(), "ext.md", b"# External\n");
-    write(outside.path(), "linked-skill/SKILL.md", b"# No frontmatter\nbody\n");
+    write(
+        outside.path(),
+        "linked-skill/SKILL.md",
+        b"# No frontmatter\nbody\n",
+    );
     let t = tempdir();
     let root = t.path();
     write(root, "real.md", b"# Real\n");
@@ -242,7 +293,10 @@ fn symlinks_alias_loop_external_and_followed_skill() {
     std::fs::create_dir_all(root.join("sub")).unwrap_or_else(|e| panic!("{e}"));
     ok(symlink("..", root.join("sub/loop")));
     ok(symlink(outside.path().join("ext.md"), root.join("ext.md")));
-    ok(symlink(outside.path().join("linked-skill"), root.join("my-skill")));
+    ok(symlink(
+        outside.path().join("linked-skill"),
+        root.join("my-skill"),
+    ));
     let c = load_as(root, "r");
     assert_eq!(
         dump(&c),
@@ -260,23 +314,42 @@ fn symlinks_alias_loop_external_and_followed_skill() {
         ]
     );
     assert_eq!(c.node(get(&c, "r/alias.md")).meta["alias_of"], "real.md");
-    assert_eq!(c.node(get(&c, "r/sub/loop")).meta["note"], "symlink loop: points to its ancestor .");
+    assert_eq!(
+        c.node(get(&c, "r/sub/loop")).meta["note"],
+        "symlink loop: points to its ancestor ."
+    );
     let ext = get(&c, "r/ext.md");
     assert!(c.node(ext).span.is_none(), "external links are not read");
     assert_eq!(c.node(ext).bytes, 0);
     assert_eq!(c.node(ext).meta["target_bytes"], 11);
-    assert!(warnings(&c, "r/ext.md")[0].starts_with("ext.md: symbolic link leaves the opened root (to "));
+    assert!(
+        warnings(&c, "r/ext.md")[0]
+            .starts_with("ext.md: symbolic link leaves the opened root (to ")
+    );
     assert_eq!(
         warnings(&c, "r/my-skill/SKILL.md"),
         vec!["my-skill/SKILL.md:1: no frontmatter (the file must start with a `---` line)"]
     );
-    assert!(warnings(&c, "r/my-skill").is_empty(), "the warning is shown once, on SKILL.md");
+    assert!(
+        warnings(&c, "r/my-skill").is_empty(),
+        "the warning is shown once, on SKILL.md"
+    );
     // Aliases and external links are not counted: root = real.md + the skill's SKILL.md.
     assert_eq!(c.node(c.roots[0]).bytes, 7 + 22);
 
     // With --follow-links the external file is read.
-    let spec = RootSpec { path: root.to_path_buf(), label: "r".into() };
-    let c = load_root(&spec, &LoadOptions { follow_links: true, ..Default::default() }, &mut |_| {});
+    let spec = RootSpec {
+        path: root.to_path_buf(),
+        label: "r".into(),
+    };
+    let c = load_root(
+        &spec,
+        &LoadOptions {
+            follow_links: true,
+            ..Default::default()
+        },
+        &mut |_| {},
+    );
     let ext = get(&c, "r/ext.md");
     assert!(!c.node(ext).flags.has(Flag::ExternalLink));
     assert_eq!(c.text(get(&c, "r/ext.md#external")), "# External\n");
@@ -286,10 +359,17 @@ fn symlinks_alias_loop_external_and_followed_skill() {
 fn progress_is_reported_every_32_files_and_at_the_end() {
     let t = tempdir();
     for i in 0..70 {
-        write(t.path(), &format!("f{i}.md"), format!("# F{i}\n").as_bytes());
+        write(
+            t.path(),
+            &format!("f{i}.md"),
+            format!("# F{i}\n").as_bytes(),
+        );
     }
     let mut calls = Vec::new();
-    let spec = RootSpec { path: t.path().to_path_buf(), label: "r".into() };
+    let spec = RootSpec {
+        path: t.path().to_path_buf(),
+        label: "r".into(),
+    };
     let c = load_root(&spec, &LoadOptions::default(), &mut |n| calls.push(n));
     assert_eq!(calls, vec![32, 64, 70]);
     assert_eq!(c.node(c.roots[0]).children.len(), 70);
@@ -329,7 +409,9 @@ fn large_markdown_roots_are_sectioned_on_worker_threads_in_file_order() {
     for i in 0..6 {
         let mut text = String::new();
         for j in 0..1500 {
-            text.push_str(&format!("## Part {j}\nBody of part {j} in file {i}. More.\n\n"));
+            text.push_str(&format!(
+                "## Part {j}\nBody of part {j} in file {i}. More.\n\n"
+            ));
         }
         write(t.path(), &format!("f{i}.md"), text.as_bytes());
     }
@@ -363,6 +445,9 @@ fn folder_and_file_inside_it_count_the_file_once() {
     assert_eq!(c.node(c.roots[0]).bytes, 17 + 8);
     assert_eq!(c.node(c.roots[1]).bytes, 0, "not counted in its root");
     // Idempotent: the scope pass may run again after a reload.
-    assert_eq!(skillnav::formats::mark_cross_root_aliases(&mut c), Vec::new());
+    assert_eq!(
+        skillnav::formats::mark_cross_root_aliases(&mut c),
+        Vec::new()
+    );
     assert_eq!(c.node(c.roots[1]).bytes, 0);
 }

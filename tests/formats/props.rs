@@ -14,15 +14,28 @@ fn check_invariants(c: &Corpus) {
     for (i, n) in c.nodes.iter().enumerate() {
         if let Some(s) = n.span {
             let len = c.sources[s.source.0 as usize].text.len();
-            assert!(s.start <= s.own_end && s.own_end <= s.end && s.end <= len, "{}: {s:?} len {len}", n.id);
+            assert!(
+                s.start <= s.own_end && s.own_end <= s.end && s.end <= len,
+                "{}: {s:?} len {len}",
+                n.id
+            );
         }
         if let (Some(a), Some(b)) = (n.line_start, n.line_end) {
             assert!(1 <= a && a <= b, "{}: lines {a}-{b}", n.id);
         }
         if n.kind == NodeKind::Section {
-            assert!(n.seg.as_deref().is_some_and(|s| !s.is_empty()), "{}: empty seg", n.id);
+            assert!(
+                n.seg.as_deref().is_some_and(|s| !s.is_empty()),
+                "{}: empty seg",
+                n.id
+            );
         }
-        assert_eq!(c.find(&n.id).map(skillnav::model::NodeId::ix), Some(i), "id {} not unique", n.id);
+        assert_eq!(
+            c.find(&n.id).map(skillnav::model::NodeId::ix),
+            Some(i),
+            "id {} not unique",
+            n.id
+        );
     }
 }
 

@@ -21,7 +21,11 @@ fn load(dir: &str) -> (Corpus, NodeId) {
 }
 
 fn titles(c: &Corpus, n: NodeId) -> Vec<String> {
-    c.node(n).children.iter().map(|k| c.node(*k).title.clone()).collect()
+    c.node(n)
+        .children
+        .iter()
+        .map(|k| c.node(*k).title.clone())
+        .collect()
 }
 
 #[test]
@@ -34,15 +38,27 @@ fn detects_both_layouts() {
 #[test]
 fn single_source_layout_order_and_catalog_summaries() {
     let (c, refs) = load("hono-single-mini");
-    assert_eq!(titles(&c, refs), ["index.md", "api.md", "concepts.md", "other.md", "variants"]);
+    assert_eq!(
+        titles(&c, refs),
+        ["index.md", "api.md", "concepts.md", "other.md", "variants"]
+    );
     let api = c.find("t/references/api.md").expect("api");
     assert_eq!(c.node(api).summary, "Api — 7 pages");
     assert_eq!(c.node(api).meta["category"], "Api");
     assert_eq!(c.node(api).meta["pages"], 7);
-    assert_eq!(c.node(c.find("t/references/other.md").expect("other")).summary, "Other — 1 page");
+    assert_eq!(
+        c.node(c.find("t/references/other.md").expect("other"))
+            .summary,
+        "Other — 1 page"
+    );
     let index = c.find("t/references/index.md").expect("index");
     assert_eq!(c.node(index).summary, "category index: 7 categories");
-    let w: Vec<String> = c.node(index).warnings.iter().map(ToString::to_string).collect();
+    let w: Vec<String> = c
+        .node(index)
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(
         w,
         [
@@ -62,11 +78,26 @@ fn page_sections_carry_their_url() {
         .preorder(api)
         .into_iter()
         .filter(|n| c.node(*n).meta.contains_key("url"))
-        .map(|n| (c.node(n).title.clone(), c.node(n).meta["url"].as_str().unwrap_or("").to_string()))
+        .map(|n| {
+            (
+                c.node(n).title.clone(),
+                c.node(n).meta["url"].as_str().unwrap_or("").to_string(),
+            )
+        })
         .collect();
     assert_eq!(pages.len(), 7);
-    assert_eq!(pages[0], ("App - Hono".to_string(), "http://127.0.0.1:8765/docs/api/hono.md".to_string()));
-    assert!(pages.iter().all(|(_, u)| u.starts_with("http://127.0.0.1:8765/docs/api/")));
+    assert_eq!(
+        pages[0],
+        (
+            "App - Hono".to_string(),
+            "http://127.0.0.1:8765/docs/api/hono.md".to_string()
+        )
+    );
+    assert!(
+        pages
+            .iter()
+            .all(|(_, u)| u.starts_with("http://127.0.0.1:8765/docs/api/"))
+    );
 }
 
 #[test]
@@ -80,12 +111,17 @@ fn variants_group_quick_standard_complete_with_bytes() {
         .iter()
         .map(|k| {
             let n = c.node(*k);
-            (n.title.clone(), n.meta["variant"].as_str().unwrap_or("").to_string(), n.bytes)
+            (
+                n.title.clone(),
+                n.meta["variant"].as_str().unwrap_or("").to_string(),
+                n.bytes,
+            )
         })
         .collect();
-    let small =
-        std::fs::metadata(fixture("hono-single-mini/references/llms-small.md")).map_or(0, |m| m.len());
-    let full = std::fs::metadata(fixture("hono-single-mini/references/llms-full.md")).map_or(0, |m| m.len());
+    let small = std::fs::metadata(fixture("hono-single-mini/references/llms-small.md"))
+        .map_or(0, |m| m.len());
+    let full = std::fs::metadata(fixture("hono-single-mini/references/llms-full.md"))
+        .map_or(0, |m| m.len());
     assert_eq!(
         v,
         [
@@ -96,13 +132,21 @@ fn variants_group_quick_standard_complete_with_bytes() {
     );
     assert_eq!(c.node(g).bytes, small + 5568 + full);
     // llms.md opens as an llms.txt index; llms-full as H1 parts.
-    let links = c.preorder(g).into_iter().filter(|n| c.node(*n).kind == NodeKind::Link).count();
+    let links = c
+        .preorder(g)
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::Link)
+        .count();
     assert_eq!(links, 88);
     let full_node = c.find("t/references/llms-full.md").expect("full");
     let parts: Vec<String> = titles(&c, full_node);
     assert_eq!(
         parts[..3],
-        ["This is the full developer documentation for Hono.", "Start of Hono documentation", "Hono"]
+        [
+            "This is the full developer documentation for Hono.",
+            "Start of Hono documentation",
+            "Hono"
+        ]
     );
 }
 
@@ -113,8 +157,13 @@ fn unified_documentation_mirror_is_duplicate_and_not_counted() {
     let sub = c.preorder(doc);
     assert!(sub.len() > 10);
     assert!(sub.iter().all(|n| c.node(*n).flags.has(Flag::Duplicate)));
-    let counted: u64 =
-        c.node(refs).children.iter().filter(|k| !c.node(**k).flags.is_copy()).map(|k| c.node(*k).bytes).sum();
+    let counted: u64 = c
+        .node(refs)
+        .children
+        .iter()
+        .filter(|k| !c.node(**k).flags.is_copy())
+        .map(|k| c.node(*k).bytes)
+        .sum();
     assert_eq!(c.node(refs).bytes, counted);
     let flat = c.find("t/references/api.md").expect("api");
     assert!(!c.node(flat).flags.has(Flag::Duplicate));
@@ -133,18 +182,24 @@ fn index_list_shape_of_other_generators() {
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].title, "#engineering");
     assert_eq!(e[0].file, "engineering_s1-s2.md");
-    assert_eq!(e[0].note.as_deref(), Some("2 sections, 5 messages, Sections 1-2"));
+    assert_eq!(
+        e[0].note.as_deref(),
+        Some("2 sections, 5 messages, Sections 1-2")
+    );
     assert_eq!(e[0].line, 5);
 }
 
 #[test]
 fn config_unified_react() {
-    let s =
-        config_summary(&std::fs::read_to_string(fixture("configs/react.json")).expect("read")).expect("ok");
+    let s = config_summary(&std::fs::read_to_string(fixture("configs/react.json")).expect("read"))
+        .expect("ok");
     assert_eq!(s.name, "react");
     assert_eq!(s.shape, ConfigShape::Unified);
     assert_eq!(s.version.as_deref(), Some("1.1.0"));
-    assert_eq!(s.categories, ["advanced", "api", "components", "getting_started", "hooks"]);
+    assert_eq!(
+        s.categories,
+        ["advanced", "api", "components", "getting_started", "hooks"]
+    );
     assert_eq!(s.urls, ["https://react.dev/"]);
     assert_eq!(
         s.one_line(),
@@ -154,37 +209,63 @@ fn config_unified_react() {
 
 #[test]
 fn config_legacy_flat_hono() {
-    let s = config_summary(&std::fs::read_to_string(fixture("configs/hono-legacy-v2.json")).expect("read"))
-        .expect("ok");
+    let s = config_summary(
+        &std::fs::read_to_string(fixture("configs/hono-legacy-v2.json")).expect("read"),
+    )
+    .expect("ok");
     assert_eq!(s.shape, ConfigShape::Legacy);
     assert_eq!(s.sources.len(), 1);
     assert_eq!(s.sources[0].kind, "documentation");
-    assert_eq!(s.sources[0].target.as_deref(), Some("https://hono.dev/docs"));
-    assert_eq!(s.sources[0].llms_txt_url.as_deref(), Some("https://hono.dev/llms-full.txt"));
+    assert_eq!(
+        s.sources[0].target.as_deref(),
+        Some("https://hono.dev/docs")
+    );
+    assert_eq!(
+        s.sources[0].llms_txt_url.as_deref(),
+        Some("https://hono.dev/llms-full.txt")
+    );
     assert_eq!(s.sources[0].max_pages, Some(50));
-    assert_eq!(s.urls, ["https://hono.dev/docs", "https://hono.dev/llms-full.txt"]);
-    assert_eq!(s.one_line(), "legacy config: 1 source (documentation https://hono.dev/docs); 0 categories");
+    assert_eq!(
+        s.urls,
+        ["https://hono.dev/docs", "https://hono.dev/llms-full.txt"]
+    );
+    assert_eq!(
+        s.one_line(),
+        "legacy config: 1 source (documentation https://hono.dev/docs); 0 categories"
+    );
 }
 
 #[test]
 fn config_loopback_skips_elision_note_in_start_urls() {
-    let s =
-        config_summary(&std::fs::read_to_string(fixture("configs/hono-loopback-run.json")).expect("read"))
-            .expect("ok");
+    let s = config_summary(
+        &std::fs::read_to_string(fixture("configs/hono-loopback-run.json")).expect("read"),
+    )
+    .expect("ok");
     assert_eq!(s.urls.len(), 5);
     assert_eq!(s.urls[4], "http://127.0.0.1:8765/llms-full.txt");
 }
 
 #[test]
 fn config_errors_are_messages() {
-    assert_eq!(config_summary("[1]"), Err("config is not a JSON object".to_string()));
-    assert_eq!(config_summary("{\"x\":1}"), Err("config has no string \"name\"".to_string()));
+    assert_eq!(
+        config_summary("[1]"),
+        Err("config is not a JSON object".to_string())
+    );
+    assert_eq!(
+        config_summary("{\"x\":1}"),
+        Err("config has no string \"name\"".to_string())
+    );
     assert_eq!(
         config_summary("{\"name\":\"a\",\"sources\":{}}"),
         Err("\"sources\" is not an array".to_string())
     );
-    assert!(config_summary("{\n\"name\": }").is_err_and(|e| e.starts_with("invalid JSON at line 2")));
-    assert!(seekers::is_config(Path::new("a.json"), "{\"name\":\"a\",\"sources\":[]}"));
+    assert!(
+        config_summary("{\n\"name\": }").is_err_and(|e| e.starts_with("invalid JSON at line 2"))
+    );
+    assert!(seekers::is_config(
+        Path::new("a.json"),
+        "{\"name\":\"a\",\"sources\":[]}"
+    ));
     assert!(!seekers::is_config(Path::new("a.json"), "{\"name\":\"a\"}"));
 }
 
@@ -194,14 +275,24 @@ fn config_file_node() {
     let r = c.add_root(Node::new(NodeKind::Root, Format::Seekers, "t", ""));
     let f = seekers::load_config(&mut c, r, &fixture("configs/godot.json"), "godot.json");
     c.finalize();
-    assert!(c.node(f).summary.starts_with("unified config: 2 sources (documentation "));
+    assert!(
+        c.node(f)
+            .summary
+            .starts_with("unified config: 2 sources (documentation ")
+    );
     assert_eq!(c.node(f).meta["config"]["name"], "godot");
 }
 
 #[test]
 fn llms_links_resolve_to_page_sections() {
-    assert_eq!(seekers::url_key("https://hono.dev/docs/api/routing"), "/docs/api/routing");
-    assert_eq!(seekers::url_key("http://127.0.0.1:8765/docs/api/routing.md"), "/docs/api/routing");
+    assert_eq!(
+        seekers::url_key("https://hono.dev/docs/api/routing"),
+        "/docs/api/routing"
+    );
+    assert_eq!(
+        seekers::url_key("http://127.0.0.1:8765/docs/api/routing.md"),
+        "/docs/api/routing"
+    );
     assert_eq!(seekers::url_key("https://hono.dev/docs/index"), "/docs");
     let (mut c, refs) = load("hono-single-mini");
     let n = seekers::resolve_links(&mut c, refs);
@@ -210,9 +301,15 @@ fn llms_links_resolve_to_page_sections() {
         .into_iter()
         .find(|k| c.node(*k).kind == NodeKind::Link && c.node(*k).title == "Routing")
         .expect("routing link");
-    let target = c.node(routing).meta["node"].as_str().unwrap_or("").to_string();
+    let target = c.node(routing).meta["node"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
     let page = c.find(&target).expect("page section");
-    assert_eq!(c.node(page).meta["url"], "http://127.0.0.1:8765/docs/api/routing.md");
+    assert_eq!(
+        c.node(page).meta["url"],
+        "http://127.0.0.1:8765/docs/api/routing.md"
+    );
     assert_eq!(c.node(page).path, "references/api.md");
     assert_eq!(n, 14);
 }

@@ -41,7 +41,11 @@ fn single_skill_root_brand_guidelines() {
     let skill = c.node(get(&c, "brand-guidelines/brand-guidelines"));
     assert_eq!(skill.path, "");
     assert_eq!(skill.title, "brand-guidelines");
-    assert!(skill.summary.starts_with("Applies Anthropic's official brand colors and typography"));
+    assert!(
+        skill
+            .summary
+            .starts_with("Applies Anthropic's official brand colors and typography")
+    );
     assert_eq!(skill.detail.as_deref(), Some(skill.summary.as_str()));
     assert_eq!(skill.meta["license"], "Complete terms in LICENSE.txt");
     assert_eq!(skill.meta["allowed_tools"], json!([]));
@@ -51,8 +55,14 @@ fn single_skill_root_brand_guidelines() {
     assert_eq!(c.node(get(&c, "brand-guidelines/SKILL.md")).bytes, md);
     assert_eq!(skill.bytes, md + lic);
     // The SKILL.md file's own text is its frontmatter block.
-    assert!(c.own_text(get(&c, "brand-guidelines/SKILL.md")).starts_with("---\nname: brand-guidelines\n"));
-    assert!(c.own_text(get(&c, "brand-guidelines/SKILL.md")).ends_with("LICENSE.txt\n---\n"));
+    assert!(
+        c.own_text(get(&c, "brand-guidelines/SKILL.md"))
+            .starts_with("---\nname: brand-guidelines\n")
+    );
+    assert!(
+        c.own_text(get(&c, "brand-guidelines/SKILL.md"))
+            .ends_with("LICENSE.txt\n---\n")
+    );
 }
 
 #[test]
@@ -76,9 +86,19 @@ fn folder_of_skills_keeps_each_skill_self_contained() {
         ]
     );
     // Both LICENSE.txt files are identical, but each skill is its own duplicate scope.
-    assert!(!c.node(get(&c, "skills/theme-factory/LICENSE.txt")).flags.has(Flag::Duplicate));
-    let theme = c.node(get(&c, "skills/theme-factory/themes/arctic-frost.md#arctic-frost/color-palette"));
-    assert_eq!((theme.line_start, theme.line_end, theme.level), (Some(5), Some(11), 2));
+    assert!(
+        !c.node(get(&c, "skills/theme-factory/LICENSE.txt"))
+            .flags
+            .has(Flag::Duplicate)
+    );
+    let theme = c.node(get(
+        &c,
+        "skills/theme-factory/themes/arctic-frost.md#arctic-frost/color-palette",
+    ));
+    assert_eq!(
+        (theme.line_start, theme.line_end, theme.level),
+        (Some(5), Some(11), 2)
+    );
 }
 
 #[test]
@@ -89,13 +109,24 @@ fn claude_api_literal_block_description() {
     assert_eq!(detail.lines().count(), 3);
     assert!(detail.starts_with("Reference for the Claude API / Anthropic SDK — model ids"));
     assert!(!skill.summary.contains('\n'));
-    assert_eq!(skill.summary, detail.split('\n').collect::<Vec<_>>().join(" "));
-    assert_eq!(no_sections(&c).len() + 5, dump(&c).len(), "five sections: {:?}", dump(&c));
+    assert_eq!(
+        skill.summary,
+        detail.split('\n').collect::<Vec<_>>().join(" ")
+    );
+    assert_eq!(
+        no_sections(&c).len() + 5,
+        dump(&c).len(),
+        "five sections: {:?}",
+        dump(&c)
+    );
     let drift = get(
         &c,
         "claude-api/SKILL.md#building-llm-powered-applications-with-claude/-api-drift--your-training-prior-may-be-stale",
     );
-    assert_eq!(c.node(drift).title, "⚠️ API Drift — Your Training Prior May Be Stale");
+    assert_eq!(
+        c.node(drift).title,
+        "⚠️ API Drift — Your Training Prior May Be Stale"
+    );
 }
 
 #[test]
@@ -123,8 +154,14 @@ fn hono_unified_documentation_tree_is_duplicate() {
     );
     let mirror = warnings(&c, "hono-unified/references/documentation");
     assert_eq!(mirror.len(), 1);
-    assert!(mirror[0].starts_with("references/documentation: per-source mirror of "), "{mirror:?}");
-    assert!(mirror[0].ends_with("(2 files byte-identical to references/*.md); counted once"), "{mirror:?}");
+    assert!(
+        mirror[0].starts_with("references/documentation: per-source mirror of "),
+        "{mirror:?}"
+    );
+    assert!(
+        mirror[0].ends_with("(2 files byte-identical to references/*.md); counted once"),
+        "{mirror:?}"
+    );
     // The llms variant is an alternative rendering of the category pages: shown, not summed.
     let expect = size(&dir.join("SKILL.md")) + size(&dir.join("references/other.md"));
     assert_eq!(c.node(get(&c, "hono-unified/hono")).bytes, expect);
@@ -143,14 +180,20 @@ fn hono_unified_documentation_tree_is_duplicate() {
 #[test]
 fn seekers_index_entries_present_on_disk_are_not_warned() {
     let c = load(&fixture("hono-unified"));
-    assert_eq!(warnings(&c, "hono-unified/references/documentation/index.md"), Vec::<String>::new());
+    assert_eq!(
+        warnings(&c, "hono-unified/references/documentation/index.md"),
+        Vec::<String>::new()
+    );
     let missing = |line: u32, file: &str| {
         format!(
             "references/documentation/hono_docs/index.md:{line}: index lists {file}, which is not in this folder"
         )
     };
     assert_eq!(
-        warnings(&c, "hono-unified/references/documentation/hono_docs/index.md"),
+        warnings(
+            &c,
+            "hono-unified/references/documentation/hono_docs/index.md"
+        ),
         vec![
             missing(9, "api.md"),
             missing(10, "concepts.md"),
@@ -179,27 +222,52 @@ fn frontmatter_fixtures_into_meta() {
     assert_eq!(pdf.meta["argument-hint"], "[file]");
     assert_eq!(pdf.meta["allowed-tools"], json!(["Read", "Bash"]));
     assert_eq!(pdf.meta["allowed_tools"], json!(["Read", "Bash"]));
-    assert_eq!(pdf.meta["when-to-use"], "When the user wants to read or edit a PDF.");
+    assert_eq!(
+        pdf.meta["when-to-use"],
+        "When the user wants to read or edit a PDF."
+    );
     let full = c.node(get(&c, "frontmatter-fixtures/valid-full"));
     assert_eq!(full.title, "db-debug");
-    assert_eq!(full.meta["allowed_tools"], json!(["query_db", "tail_logs", "read_file", "grep"]));
+    assert_eq!(
+        full.meta["allowed_tools"],
+        json!(["query_db", "tail_logs", "read_file", "grep"])
+    );
     // Frontmatter warnings live on the SKILL.md file node only (not repeated on the skill).
     let broken = c.node(get(&c, "frontmatter-fixtures/invalid-frontmatter/SKILL.md"));
-    assert!(!broken.warnings.is_empty(), "an unclosed frontmatter is reported");
-    assert!(broken.warnings.iter().all(|w| w.path.as_deref() == Some("invalid-frontmatter/SKILL.md")));
-    assert!(c.node(get(&c, "frontmatter-fixtures/invalid-frontmatter")).warnings.is_empty());
+    assert!(
+        !broken.warnings.is_empty(),
+        "an unclosed frontmatter is reported"
+    );
+    assert!(
+        broken
+            .warnings
+            .iter()
+            .all(|w| w.path.as_deref() == Some("invalid-frontmatter/SKILL.md"))
+    );
+    assert!(
+        c.node(get(&c, "frontmatter-fixtures/invalid-frontmatter"))
+            .warnings
+            .is_empty()
+    );
 }
 
 #[test]
 fn unquoted_colon_in_description_warns_with_file_and_line() {
     let c = load(&fixture("handmade/colon-skill"));
     let skill = c.node(get(&c, "colon-skill/colon-skill"));
-    assert_eq!(skill.detail.as_deref(), Some("Use when: the user asks about colons in values"));
+    assert_eq!(
+        skill.detail.as_deref(),
+        Some("Use when: the user asks about colons in values")
+    );
     let file = c.node(get(&c, "colon-skill/SKILL.md"));
     assert_eq!(file.warnings.len(), 1, "{:?}", file.warnings);
     assert_eq!(file.warnings[0].path.as_deref(), Some("SKILL.md"));
     assert_eq!(file.warnings[0].line, Some(3));
-    assert!(skill.warnings.is_empty(), "shown once, on SKILL.md: {:?}", skill.warnings);
+    assert!(
+        skill.warnings.is_empty(),
+        "shown once, on SKILL.md: {:?}",
+        skill.warnings
+    );
 }
 
 #[test]
@@ -225,14 +293,21 @@ fn bom_and_crlf_frontmatter() {
     assert_eq!(sec.title, "Body Title");
     assert_eq!(sec.summary, "Text here.");
     assert_eq!(c.node(get(&c, "bom-crlf/SKILL.md")).bytes, size(&path));
-    assert_eq!(c.text(get(&c, "bom-crlf/SKILL.md#body-title")), "# Body Title\r\nText here.\r\n");
+    assert_eq!(
+        c.text(get(&c, "bom-crlf/SKILL.md#body-title")),
+        "# Body Title\r\nText here.\r\n"
+    );
 }
 
 #[test]
 fn skill_assets_listed_not_parsed_and_lowercase_skill_md() {
     let t = tempdir();
     let root = t.path();
-    write(root, "kit/skill.md", b"---\nname: kit\ndescription: A kit.\n---\n# Kit\n");
+    write(
+        root,
+        "kit/skill.md",
+        b"---\nname: kit\ndescription: A kit.\n---\n# Kit\n",
+    );
     write(root, "kit/scripts/run.py", b"print('hi')\n");
     write(root, "kit/assets/template.md", b"# Not parsed\n");
     write(root, "kit/assets/logo.png", b"\x89PNG\r\n");
@@ -269,7 +344,11 @@ fn skill_assets_listed_not_parsed_and_lowercase_skill_md() {
 #[test]
 fn nested_plugin_layout() {
     let t = tempdir();
-    write(t.path(), "plugins/tools/skills/lint/SKILL.md", b"---\nname: lint\ndescription: Lints.\n---\n");
+    write(
+        t.path(),
+        "plugins/tools/skills/lint/SKILL.md",
+        b"---\nname: lint\ndescription: Lints.\n---\n",
+    );
     write(t.path(), "plugins/tools/README.md", b"# Tools plugin\n");
     let c = load_as(t.path(), "r");
     assert_eq!(
@@ -296,11 +375,23 @@ fn bundled_sample_skill_loads_cleanly() {
     assert_eq!(skill.title, "skillnav-sample");
     assert!(skill.warnings.is_empty(), "{:?}", skill.warnings);
     assert_eq!(skill.meta["license"], "MIT");
-    assert_eq!(skill.meta["allowed_tools"], json!(["Bash(skillnav:*)", "Read"]));
+    assert_eq!(
+        skill.meta["allowed_tools"],
+        json!(["Bash(skillnav:*)", "Read"])
+    );
     assert_eq!(skill.meta["metadata"]["version"], "1.0");
-    get(&c, "skillnav-sample/SKILL.md#skillnav-sample-skill/quick-start");
-    get(&c, "skillnav-sample/references/cli.md#skillnav-command-line/exit-codes");
-    get(&c, "skillnav-sample/references/ids-and-sizes.md#ids-and-sizes/heading-slugs");
+    get(
+        &c,
+        "skillnav-sample/SKILL.md#skillnav-sample-skill/quick-start",
+    );
+    get(
+        &c,
+        "skillnav-sample/references/cli.md#skillnav-command-line/exit-codes",
+    );
+    get(
+        &c,
+        "skillnav-sample/references/ids-and-sizes.md#ids-and-sizes/heading-slugs",
+    );
     let all_warnings: usize = c.nodes.iter().map(|n| n.warnings.len()).sum();
     assert_eq!(all_warnings, 0);
 }

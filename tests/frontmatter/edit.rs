@@ -8,7 +8,8 @@ use std::path::Path;
 
 use skillnav::error::Error;
 use skillnav::frontmatter::{
-    self, DiffKind, DiffLine, EditValue, GetMode, Value, edit, fm_get, fm_set, fm_unset, save, verify_strict,
+    self, DiffKind, DiffLine, EditValue, GetMode, Value, edit, fm_get, fm_set, fm_unset, save,
+    verify_strict,
 };
 
 use crate::support::fs::fixture_path;
@@ -28,7 +29,10 @@ fn s(b: &[u8]) -> &str {
 #[test]
 fn edit_description_with_bom_keeps_bom_and_everything_else() {
     let out = set_desc(&fixture("hm-bom.md"), "New: description");
-    assert_eq!(s(&out), "\u{feff}---\nname: bom-skill\ndescription: 'New: description'\n---\n# Body\n");
+    assert_eq!(
+        s(&out),
+        "\u{feff}---\nname: bom-skill\ndescription: 'New: description'\n---\n# Body\n"
+    );
 }
 
 #[test]
@@ -64,7 +68,11 @@ fn edit_claude_api_literal_description_keeps_literal_block_and_other_lines() {
     let text = s(&old);
     let start = text.find("description: |-\n").unwrap();
     let end = text.find("license:").unwrap();
-    let want = format!("{}description: |-\n  Line one.\n  Line two.\n{}", &text[..start], &text[end..]);
+    let want = format!(
+        "{}description: |-\n  Line one.\n  Line two.\n{}",
+        &text[..start],
+        &text[end..]
+    );
     assert_eq!(s(&out), want);
 }
 
@@ -77,11 +85,16 @@ fn comments_and_untyped_scalars_survive_an_edit() {
     let want = s(&old).replace("version: 1.10\n", "version: '1.20'\n");
     assert_eq!(s(&out), want);
     let out2 = set_desc(&old, "Typed values stay text");
-    let want2 =
-        s(&old).replace("license: MIT # why\n", "license: MIT # why\ndescription: Typed values stay text\n");
+    let want2 = s(&old).replace(
+        "license: MIT # why\n",
+        "license: MIT # why\ndescription: Typed values stay text\n",
+    );
     assert_eq!(s(&out2), want2);
     let out3 = frontmatter::set(&old, "name", &EditValue::Str("renamed".into())).unwrap();
-    assert_eq!(s(&out3), s(&old).replace("name: typed  # trailing", "name: renamed  # trailing"));
+    assert_eq!(
+        s(&out3),
+        s(&old).replace("name: typed  # trailing", "name: renamed  # trailing")
+    );
 }
 
 #[test]
@@ -90,18 +103,35 @@ fn allowed_tools_block_list_kept_and_rewritten_in_its_own_shape() {
     let out = set_desc(&old, "Tools as a list");
     assert_eq!(
         s(&out),
-        format!("{}description: Tools as a list\n---\n", s(&old).strip_suffix("---\n").unwrap())
+        format!(
+            "{}description: Tools as a list\n---\n",
+            s(&old).strip_suffix("---\n").unwrap()
+        )
     );
-    let tools = EditValue::List(vec!["Read".into(), "Bash(git add:*)".into(), "Write".into()]);
+    let tools = EditValue::List(vec![
+        "Read".into(),
+        "Bash(git add:*)".into(),
+        "Write".into(),
+    ]);
     let out2 = frontmatter::set(&old, "allowed-tools", &tools).unwrap();
     assert_eq!(
         s(&out2),
         "---\nname: tools-list\nallowed-tools:\n  - Read\n  - Bash(git add:*)\n  - Write\n---\n"
     );
     let flow = fixture("cc-external-frontmatter.md");
-    let out3 = frontmatter::set(&flow, "allowed-tools", &EditValue::List(vec!["Read".into(), "a, b".into()]))
-        .unwrap();
-    assert_eq!(s(&out3), s(&flow).replace("allowed-tools: [Read, Bash]", "allowed-tools: [Read, 'a, b']"));
+    let out3 = frontmatter::set(
+        &flow,
+        "allowed-tools",
+        &EditValue::List(vec!["Read".into(), "a, b".into()]),
+    )
+    .unwrap();
+    assert_eq!(
+        s(&out3),
+        s(&flow).replace(
+            "allowed-tools: [Read, Bash]",
+            "allowed-tools: [Read, 'a, b']"
+        )
+    );
 }
 
 #[test]
@@ -145,15 +175,34 @@ fn repair_quotes_exactly_the_offending_value_and_diff_shows_it() {
     fs::write(&p, fixture("hm-unquoted-colon.md")).unwrap();
     let r = fm_set(&p, "name", "seekers-2").unwrap();
     let now = fs::read_to_string(&p).unwrap();
-    assert_eq!(now, "---\nname: seekers-2\ndescription: 'Use when: you need X'\nversion: 1.0\n---\n");
+    assert_eq!(
+        now,
+        "---\nname: seekers-2\ndescription: 'Use when: you need X'\nversion: 1.0\n---\n"
+    );
     assert_eq!(r.repaired, [3]);
     assert_eq!(
         r.diff,
         vec![
-            DiffLine { kind: DiffKind::Removed, line: 2, text: "name: seekers".into() },
-            DiffLine { kind: DiffKind::Removed, line: 3, text: "description: Use when: you need X".into() },
-            DiffLine { kind: DiffKind::Added, line: 2, text: "name: seekers-2".into() },
-            DiffLine { kind: DiffKind::Added, line: 3, text: "description: 'Use when: you need X'".into() },
+            DiffLine {
+                kind: DiffKind::Removed,
+                line: 2,
+                text: "name: seekers".into()
+            },
+            DiffLine {
+                kind: DiffKind::Removed,
+                line: 3,
+                text: "description: Use when: you need X".into()
+            },
+            DiffLine {
+                kind: DiffKind::Added,
+                line: 2,
+                text: "name: seekers-2".into()
+            },
+            DiffLine {
+                kind: DiffKind::Added,
+                line: 3,
+                text: "description: 'Use when: you need X'".into()
+            },
         ]
     );
     let f = frontmatter::parse(&now).unwrap();
@@ -165,10 +214,22 @@ fn nested_dotted_keys_set_get_unset() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("SKILL.md");
     fs::write(&p, fixture("hm-nested-metadata.md")).unwrap();
-    assert_eq!(fm_get(&p, "metadata.version", GetMode::Text).unwrap(), "1.0");
-    assert_eq!(fm_get(&p, "metadata.version", GetMode::Raw).unwrap(), "\"1.0\"");
-    assert_eq!(fm_get(&p, "metadata.build.number", GetMode::Json).unwrap(), "\"0042\"");
-    assert_eq!(fm_get(&p, "metadata.tags", GetMode::Json).unwrap(), "[\"a\",\"b\"]");
+    assert_eq!(
+        fm_get(&p, "metadata.version", GetMode::Text).unwrap(),
+        "1.0"
+    );
+    assert_eq!(
+        fm_get(&p, "metadata.version", GetMode::Raw).unwrap(),
+        "\"1.0\""
+    );
+    assert_eq!(
+        fm_get(&p, "metadata.build.number", GetMode::Json).unwrap(),
+        "\"0042\""
+    );
+    assert_eq!(
+        fm_get(&p, "metadata.tags", GetMode::Json).unwrap(),
+        "[\"a\",\"b\"]"
+    );
     assert_eq!(
         fm_get(&p, "metadata", GetMode::Json).unwrap(),
         r#"{"author":"Jane Doe","version":"1.0","build":{"number":"0042","flag":"off"},"tags":["a","b"]}"#
@@ -189,13 +250,22 @@ fn nested_dotted_keys_set_get_unset() {
 
 #[test]
 fn file_without_frontmatter_gets_a_block_after_bom_in_crlf() {
-    let out = frontmatter::set(b"\xEF\xBB\xBF# Title\r\n", "name", &EditValue::Str("x".into())).unwrap();
+    let out = frontmatter::set(
+        b"\xEF\xBB\xBF# Title\r\n",
+        "name",
+        &EditValue::Str("x".into()),
+    )
+    .unwrap();
     assert_eq!(out, b"\xEF\xBB\xBF---\r\nname: x\r\n---\r\n# Title\r\n");
 }
 
 #[test]
 fn unclosed_frontmatter_is_refused() {
-    let e = frontmatter::set(&fixture("cc-invalid-frontmatter.md"), "name", &EditValue::Str("x".into()));
+    let e = frontmatter::set(
+        &fixture("cc-invalid-frontmatter.md"),
+        "name",
+        &EditValue::Str("x".into()),
+    );
     assert!(matches!(e, Err(Error::Refused(_))));
 }
 
@@ -217,9 +287,15 @@ fn concurrent_modification_is_refused_and_file_kept() {
     let f = save::load(&p).unwrap();
     fs::write(&p, "---\nname: someone-else\n---\n").unwrap();
     let e = save::save(&f, b"---\nname: b\n---\n").unwrap_err();
-    assert_eq!(e.to_string(), format!("{} changed on disk since it was read; reload", p.display()));
+    assert_eq!(
+        e.to_string(),
+        format!("{} changed on disk since it was read; reload", p.display())
+    );
     assert!(matches!(e, Error::Refused(_)));
-    assert_eq!(fs::read_to_string(&p).unwrap(), "---\nname: someone-else\n---\n");
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "---\nname: someone-else\n---\n"
+    );
 }
 
 #[test]
@@ -231,10 +307,21 @@ fn symlinked_skill_md_is_written_through_and_stays_a_link() {
     let link = dir.path().join("SKILL.md");
     std::os::unix::fs::symlink("real.md", &link).unwrap();
     fm_set(&link, "name", "b").unwrap();
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(fs::read_link(&link).unwrap(), Path::new("real.md"));
-    assert_eq!(fs::read_to_string(&real).unwrap(), "---\nname: b\n---\nbody\n");
-    assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(
+        fs::read_to_string(&real).unwrap(),
+        "---\nname: b\n---\nbody\n"
+    );
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
 }
 
 #[test]
@@ -244,7 +331,10 @@ fn read_only_file_is_refused_unchanged() {
     fs::write(&p, "---\nname: a\n---\n").unwrap();
     fs::set_permissions(&p, fs::Permissions::from_mode(0o444)).unwrap();
     let e = fm_set(&p, "name", "b").unwrap_err();
-    assert_eq!(e.to_string(), format!("{} is read-only; nothing written", p.display()));
+    assert_eq!(
+        e.to_string(),
+        format!("{} is read-only; nothing written", p.display())
+    );
     assert_eq!(fs::read_to_string(&p).unwrap(), "---\nname: a\n---\n");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
 }
@@ -267,7 +357,10 @@ fn failure_before_rename_leaves_original_and_no_temp_file() {
     assert_eq!(tmp.parent().unwrap(), dir.path());
     assert!(!tmp.exists());
     assert_eq!(fs::read_to_string(&p).unwrap(), "---\nname: a\n---\n");
-    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["SKILL.md"]);
 }
 
@@ -303,8 +396,14 @@ fn get_modes_on_real_file() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("SKILL.md");
     fs::write(&p, fixture("cc-external-frontmatter.md")).unwrap();
-    assert_eq!(fm_get(&p, "allowed-tools", GetMode::Text).unwrap(), "Read\nBash");
-    assert_eq!(fm_get(&p, "allowed-tools", GetMode::Raw).unwrap(), "[Read, Bash]");
+    assert_eq!(
+        fm_get(&p, "allowed-tools", GetMode::Text).unwrap(),
+        "Read\nBash"
+    );
+    assert_eq!(
+        fm_get(&p, "allowed-tools", GetMode::Raw).unwrap(),
+        "[Read, Bash]"
+    );
     assert_eq!(fm_get(&p, "version", GetMode::Json).unwrap(), "\"2.1.0\"");
     assert_eq!(
         fm_get(&p, "description", GetMode::Raw).unwrap(),
@@ -344,10 +443,14 @@ fn every_fixture_accepts_every_value_shape_and_reads_back() {
                     Ok(out) => {
                         let node = edit::get(&out, key).unwrap().unwrap();
                         assert_eq!(node.value, Value::Str(v.into()), "{path:?} {key} = {v:?}");
-                        assert!(out.ends_with(&old[old.len() - 4.min(old.len())..]), "{path:?}");
+                        assert!(
+                            out.ends_with(&old[old.len() - 4.min(old.len())..]),
+                            "{path:?}"
+                        );
                     }
                     Err(e) => assert!(
-                        path.ends_with("cc-invalid-frontmatter.md") || path.ends_with("hm-no-close.md"),
+                        path.ends_with("cc-invalid-frontmatter.md")
+                            || path.ends_with("hm-no-close.md"),
                         "{path:?} {key} = {v:?}: {e}"
                     ),
                 }
@@ -371,17 +474,30 @@ fn multi_line_value_in_crlf_file_uses_crlf_and_keeps_folded_style() {
 fn multi_line_plain_value_replaced_by_one_line() {
     let old = fixture("hm-plain-multiline.md");
     let out = set_desc(&old, "Short");
-    assert_eq!(s(&out), "---\nname: plainml\ndescription: Short\nnext:\n  starts below\n---\n");
+    assert_eq!(
+        s(&out),
+        "---\nname: plainml\ndescription: Short\nnext:\n  starts below\n---\n"
+    );
 }
 
 #[test]
 fn map_entry_set_to_scalar_and_empty_entry_to_list() {
     let old = fixture("hm-nested-metadata.md");
     let out = frontmatter::set(&old, "metadata", &EditValue::Str("none".into())).unwrap();
-    assert_eq!(s(&out), "---\nname: nested\nmetadata: none\nlicense: Apache-2.0\n---\n");
-    let out2 = frontmatter::set(&fixture("hm-empty-values.md"), "empty", &EditValue::List(vec!["a".into()]))
-        .unwrap();
-    assert_eq!(s(&out2), "---\nname: e\nempty: [a]\nalso_empty: # just a comment\nlast: \"\"\n---\n");
+    assert_eq!(
+        s(&out),
+        "---\nname: nested\nmetadata: none\nlicense: Apache-2.0\n---\n"
+    );
+    let out2 = frontmatter::set(
+        &fixture("hm-empty-values.md"),
+        "empty",
+        &EditValue::List(vec!["a".into()]),
+    )
+    .unwrap();
+    assert_eq!(
+        s(&out2),
+        "---\nname: e\nempty: [a]\nalso_empty: # just a comment\nlast: \"\"\n---\n"
+    );
 }
 
 #[test]

@@ -37,9 +37,11 @@ fn json_to_value(j: &serde_json::Value) -> Value {
         serde_json::Value::Array(a) => {
             Value::List(a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
         }
-        serde_json::Value::Object(o) => {
-            Value::Map(o.iter().map(|(k, v)| (k.clone(), json_to_value(v))).collect())
-        }
+        serde_json::Value::Object(o) => Value::Map(
+            o.iter()
+                .map(|(k, v)| (k.clone(), json_to_value(v)))
+                .collect(),
+        ),
         other => panic!("unexpected json {other}"),
     }
 }
@@ -48,7 +50,8 @@ fn json_to_value(j: &serde_json::Value) -> Value {
 fn sorted(v: &Value) -> Value {
     match v {
         Value::Map(m) => {
-            let mut m: Vec<(String, Value)> = m.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
+            let mut m: Vec<(String, Value)> =
+                m.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
             m.sort_by(|a, b| a.0.cmp(&b.0));
             Value::Map(m)
         }
@@ -63,7 +66,12 @@ fn every_strict_valid_fixture_matches_pyyaml_baseloader_exactly() {
     assert_eq!(expected.len(), 35);
     for (file, want) in &expected {
         let (text, f) = fm(file);
-        let got = Value::Map(f.entries.iter().map(|e| (e.key.clone(), e.value.clone())).collect());
+        let got = Value::Map(
+            f.entries
+                .iter()
+                .map(|e| (e.key.clone(), e.value.clone()))
+                .collect(),
+        );
         assert_eq!(sorted(&got), sorted(&json_to_value(want)), "{file}");
         assert_eq!(f.warnings, vec![], "{file}");
         assert_eq!(verify_strict(&text[f.yaml.clone()]), Ok(()), "{file}");
@@ -83,7 +91,10 @@ fn claude_api_literal_strip_description_is_1068_chars_exactly() {
     assert_eq!(e.lines, 3..7);
     assert_eq!(&text[e.value_span.start..e.value_span.start + 2], "|-");
     assert_eq!(f.name().as_deref(), Some("claude-api"));
-    assert_eq!(f.get("license").unwrap().value, s("Complete terms in LICENSE.txt"));
+    assert_eq!(
+        f.get("license").unwrap().value,
+        s("Complete terms in LICENSE.txt")
+    );
     assert_eq!(
         f.entries.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
         ["name", "description", "license"]
@@ -94,9 +105,9 @@ fn claude_api_literal_strip_description_is_1068_chars_exactly() {
 fn lazybridge_literal_clip_keeps_newlines_and_final_break() {
     let (_, f) = fm("lazybridge.md");
     let d = f.description().unwrap();
-    assert!(
-        d.starts_with("Use when writing or modifying Python code that uses the LazyBridge agent\nframework")
-    );
+    assert!(d.starts_with(
+        "Use when writing or modifying Python code that uses the LazyBridge agent\nframework"
+    ));
     assert!(d.ends_with("SDK).\n"));
     assert_eq!(d.chars().count(), 989);
 }
@@ -117,9 +128,15 @@ fn git_adr_folded_description_joins_lines() {
 #[test]
 fn context_chef_comma_tools_and_double_quoted_description() {
     let (_, f) = fm("context-chef-core.md");
-    assert_eq!(f.get("description").unwrap().style, ValueStyle::DoubleQuoted);
+    assert_eq!(
+        f.get("description").unwrap().style,
+        ValueStyle::DoubleQuoted
+    );
     assert_eq!(f.get("argument-hint").unwrap().value, s("[feature-focus]"));
-    assert_eq!(f.allowed_tools(), ["Read", "Grep", "Glob", "Bash", "Write", "Edit"]);
+    assert_eq!(
+        f.allowed_tools(),
+        ["Read", "Grep", "Glob", "Bash", "Write", "Edit"]
+    );
 }
 
 #[test]
@@ -132,7 +149,12 @@ fn external_frontmatter_version_stays_text_and_flow_list() {
         f.description().unwrap(),
         "Folded multi-line description that the v1 parser would have rejected because of the indentation.\n"
     );
-    assert_eq!(f.get_any(&["when_to_use", "when-to-use", "whenToUse"]).unwrap().key, "when-to-use");
+    assert_eq!(
+        f.get_any(&["when_to_use", "when-to-use", "whenToUse"])
+            .unwrap()
+            .key,
+        "when-to-use"
+    );
 }
 
 #[test]
@@ -140,7 +162,10 @@ fn invalid_frontmatter_without_closing_fence_is_body() {
     let (_, f) = fm("cc-invalid-frontmatter.md");
     assert_eq!(f.block, 0..0);
     assert!(f.entries.is_empty());
-    assert_eq!(f.warnings, vec![(1, "no closing --- fence; treated as body".to_string())]);
+    assert_eq!(
+        f.warnings,
+        vec![(1, "no closing --- fence; treated as body".to_string())]
+    );
     let (_, g) = fm("hm-no-close.md");
     assert_eq!(g.block, 0..0);
     assert_eq!(g.warnings.len(), 1);
@@ -175,8 +200,14 @@ fn crlf_values_have_no_carriage_returns_and_spans_cover_crlf() {
     assert!(!f.bom);
     assert_eq!(f.description().unwrap(), "Windows line endings here");
     let d = f.get("description").unwrap();
-    assert_eq!(&text[d.span.clone()], "description: >-\r\n  Windows line\r\n  endings here\r\n");
-    assert_eq!(&text[d.value_span.clone()], ">-\r\n  Windows line\r\n  endings here");
+    assert_eq!(
+        &text[d.span.clone()],
+        "description: >-\r\n  Windows line\r\n  endings here\r\n"
+    );
+    assert_eq!(
+        &text[d.value_span.clone()],
+        ">-\r\n  Windows line\r\n  endings here"
+    );
     assert_eq!(d.lines, 3..6);
     assert_eq!(&text[f.block.end..], "Body line\r\n");
     assert_eq!(
@@ -196,7 +227,10 @@ fn comments_and_trailing_comments_are_ignored_and_scalars_never_coerced() {
     let name = f.get("name").unwrap();
     assert_eq!(name.value, s("typed"));
     assert_eq!(&text[name.value_span.clone()], "typed");
-    assert_eq!(&text[name.span.clone()], "name: typed  # trailing comment\n");
+    assert_eq!(
+        &text[name.span.clone()],
+        "name: typed  # trailing comment\n"
+    );
     let lic = f.get("license").unwrap();
     assert_eq!(&text[lic.value_span.clone()], "MIT");
 }
@@ -209,9 +243,15 @@ fn allowed_tools_in_three_shapes() {
     let (_, b) = fm("hm-allowed-tools-comma.md");
     assert_eq!(b.allowed_tools(), ["Read", "Grep", "Glob"]);
     let (_, c) = fm("hm-allowed-tools-space.md");
-    assert_eq!(c.allowed_tools(), ["Bash(git add:*)", "Bash(git commit:*)", "Read"]);
+    assert_eq!(
+        c.allowed_tools(),
+        ["Bash(git add:*)", "Bash(git commit:*)", "Read"]
+    );
     let (_, d) = fm("cc-valid-full.md");
-    assert_eq!(d.allowed_tools(), ["query_db", "tail_logs", "read_file", "grep"]);
+    assert_eq!(
+        d.allowed_tools(),
+        ["query_db", "tail_logs", "read_file", "grep"]
+    );
 }
 
 #[test]
@@ -221,7 +261,10 @@ fn unquoted_colon_space_value_is_everything_after_first_colon_with_warning() {
     assert_eq!(f.get("version").unwrap().value, s("1.0"));
     assert_eq!(
         f.warnings,
-        vec![(3, "unquoted ': ' in value of `description`; strict YAML parsers reject this".to_string())]
+        vec![(
+            3,
+            "unquoted ': ' in value of `description`; strict YAML parsers reject this".to_string()
+        )]
     );
     let (line, _) = verify_strict(&text[f.yaml.clone()]).unwrap_err();
     assert_eq!(line, 2);
@@ -231,7 +274,10 @@ fn unquoted_colon_space_value_is_everything_after_first_colon_with_warning() {
 fn dashes_rule_in_body_is_body_text() {
     let (text, f) = fm("hm-body-rule.md");
     assert_eq!(f.entries.len(), 2);
-    assert_eq!(&text[f.block.end..], "# Title\n\nText\n\n---\n\nMore text\n---\n");
+    assert_eq!(
+        &text[f.block.end..],
+        "# Title\n\nText\n\n---\n\nMore text\n---\n"
+    );
 }
 
 #[test]
@@ -240,8 +286,14 @@ fn column_zero_block_list_is_a_list_and_next_key_follows() {
     let t = f.get("tags").unwrap();
     assert_eq!(t.style, ValueStyle::BlockList);
     assert_eq!(t.value, list(&["alpha", "beta, gamma", "delta"]));
-    assert_eq!(&text[t.span.clone()], "tags:\n- alpha\n- \"beta, gamma\"\n- delta\n");
-    assert_eq!(&text[t.value_span.clone()], "- alpha\n- \"beta, gamma\"\n- delta");
+    assert_eq!(
+        &text[t.span.clone()],
+        "tags:\n- alpha\n- \"beta, gamma\"\n- delta\n"
+    );
+    assert_eq!(
+        &text[t.value_span.clone()],
+        "- alpha\n- \"beta, gamma\"\n- delta"
+    );
     assert_eq!(t.lines, 3..7);
     assert_eq!(f.get("license").unwrap().value, s("MIT"));
 }
@@ -256,7 +308,13 @@ fn nested_metadata_two_levels_keep_file_order() {
         Value::Map(vec![
             ("author".into(), s("Jane Doe")),
             ("version".into(), s("1.0")),
-            ("build".into(), Value::Map(vec![("number".into(), s("0042")), ("flag".into(), s("off"))])),
+            (
+                "build".into(),
+                Value::Map(vec![
+                    ("number".into(), s("0042")),
+                    ("flag".into(), s("off"))
+                ])
+            ),
             ("tags".into(), list(&["a", "b"])),
         ])
     );
@@ -297,8 +355,14 @@ fn lenient_lines_become_warnings() {
         f.warnings,
         vec![
             (3, "line has no `key: value` colon; skipped".to_string()),
-            (4, "unterminated quote in value of `bad`; value taken to end of line".to_string()),
-            (5, "tab used for indentation; YAML allows only spaces".to_string()),
+            (
+                4,
+                "unterminated quote in value of `bad`; value taken to end of line".to_string()
+            ),
+            (
+                5,
+                "tab used for indentation; YAML allows only spaces".to_string()
+            ),
             (5, "unexpected indented line; skipped".to_string()),
         ]
     );
@@ -306,14 +370,25 @@ fn lenient_lines_become_warnings() {
 
 #[test]
 fn entry_spans_remove_cleanly() {
-    for name in ["hm-folded.md", "hm-literal.md", "hm-nested-metadata.md", "hm-quoted.md", "claude-api.md"] {
+    for name in [
+        "hm-folded.md",
+        "hm-literal.md",
+        "hm-nested-metadata.md",
+        "hm-quoted.md",
+        "claude-api.md",
+    ] {
         let (text, f) = fm(name);
         for e in &f.entries {
             let mut t = text.clone();
             t.replace_range(e.span.clone(), "");
             let g = frontmatter::parse(&t).unwrap();
             let keys: Vec<_> = g.entries.iter().map(|x| x.key.clone()).collect();
-            let want: Vec<_> = f.entries.iter().filter(|x| x.key != e.key).map(|x| x.key.clone()).collect();
+            let want: Vec<_> = f
+                .entries
+                .iter()
+                .filter(|x| x.key != e.key)
+                .map(|x| x.key.clone())
+                .collect();
             assert_eq!(keys, want, "{name} without {}", e.key);
             assert_eq!(g.warnings, vec![], "{name} without {}", e.key);
         }
@@ -324,8 +399,14 @@ fn entry_spans_remove_cleanly() {
 fn value_spans_of_block_scalars_end_at_last_content_byte() {
     let (text, f) = fm("hm-literal.md");
     let clip = f.get("clip").unwrap();
-    assert_eq!(&text[clip.value_span.clone()], "|\n  line one\n    indented two\n\n  line four");
-    assert_eq!(&text[clip.span.clone()], "clip: |\n  line one\n    indented two\n\n  line four\n");
+    assert_eq!(
+        &text[clip.value_span.clone()],
+        "|\n  line one\n    indented two\n\n  line four"
+    );
+    assert_eq!(
+        &text[clip.span.clone()],
+        "clip: |\n  line one\n    indented two\n\n  line four\n"
+    );
     let keep = f.get("keep").unwrap();
     assert_eq!(&text[keep.span.clone()], "keep: |+\n  k1\n\n");
 }
@@ -408,24 +489,45 @@ fn random_yaml_documents_match_pyyaml_baseloader() {
         let nl = if yaml.contains("\r\n") { "\r\n" } else { "\n" };
         let text = format!("---{nl}{yaml}---{nl}body{nl}");
         let f = frontmatter::parse(&text).expect("frontmatter");
-        let got = Value::Map(f.entries.iter().map(|e| (e.key.clone(), e.value.clone())).collect());
-        assert_eq!(dedup(&got), dedup(&json_to_value(&case["expected"])), "case {i}: {yaml:?}");
+        let got = Value::Map(
+            f.entries
+                .iter()
+                .map(|e| (e.key.clone(), e.value.clone()))
+                .collect(),
+        );
+        assert_eq!(
+            dedup(&got),
+            dedup(&json_to_value(&case["expected"])),
+            "case {i}: {yaml:?}"
+        );
         let strict = verify_strict(&text[f.yaml.clone()]);
         if !has_dup(&got) {
             // Edits keep the document strict-valid and read back exactly.
-            for (k, v) in [("description", "Use when: x # y"), ("k1", "multi\nline\n"), ("meta.sub", "'q'")] {
-                let r = frontmatter::set(text.as_bytes(), k, &frontmatter::EditValue::Str(v.into()));
+            for (k, v) in [
+                ("description", "Use when: x # y"),
+                ("k1", "multi\nline\n"),
+                ("meta.sub", "'q'"),
+            ] {
+                let r =
+                    frontmatter::set(text.as_bytes(), k, &frontmatter::EditValue::Str(v.into()));
                 if k.contains('.') && r.is_err() {
                     continue; // `meta` may hold a scalar: a dotted path cannot cross it.
                 }
                 let out = String::from_utf8(r.unwrap()).unwrap();
                 let g = frontmatter::parse(&out).unwrap();
-                assert_eq!(verify_strict(&out[g.yaml.clone()]), Ok(()), "case {i} {k}: {out:?}");
+                assert_eq!(
+                    verify_strict(&out[g.yaml.clone()]),
+                    Ok(()),
+                    "case {i} {k}: {out:?}"
+                );
                 assert!(out.ends_with(&format!("---{nl}body{nl}")));
             }
         }
         if has_dup(&got) {
-            assert!(strict.unwrap_err().1.contains("duplicate mapping key"), "case {i}");
+            assert!(
+                strict.unwrap_err().1.contains("duplicate mapping key"),
+                "case {i}"
+            );
         } else {
             assert_eq!(strict, Ok(()), "case {i}: {yaml:?}");
         }
@@ -444,5 +546,8 @@ fn markdown_starting_with_a_rule_caps_warnings() {
     let f = frontmatter::parse(&t).unwrap();
     assert!(f.entries.is_empty());
     assert_eq!(f.warnings.len(), 51);
-    assert_eq!(f.warnings[50], (52, "… and 70 more problems in the frontmatter".to_string()));
+    assert_eq!(
+        f.warnings[50],
+        (52, "… and 70 more problems in the frontmatter".to_string())
+    );
 }

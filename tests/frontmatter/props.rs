@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use skillnav::frontmatter;
 
 fn check(text: &str) {
-    let Some(p) = frontmatter::parse_tree(text) else { return };
+    let Some(p) = frontmatter::parse_tree(text) else {
+        return;
+    };
     let ok = |r: &std::ops::Range<usize>| {
         r.start <= r.end
             && r.end <= text.len()
@@ -16,7 +18,10 @@ fn check(text: &str) {
     fn walk(nodes: &[frontmatter::KeyNode], ok: &dyn Fn(&std::ops::Range<usize>) -> bool) {
         for n in nodes {
             assert!(ok(&n.span) && ok(&n.value_span) && ok(&n.key_span), "{n:?}");
-            assert!(n.span.start <= n.value_span.start && n.value_span.end <= n.span.end, "{n:?}");
+            assert!(
+                n.span.start <= n.value_span.start && n.value_span.end <= n.span.end,
+                "{n:?}"
+            );
             assert!(n.lines.start < n.lines.end);
             walk(&n.children, ok);
         }
@@ -24,7 +29,8 @@ fn check(text: &str) {
     walk(&p.nodes, &ok);
     for e in &p.fm.entries {
         assert!(!e.key.contains('\r'));
-        if e.style == frontmatter::ValueStyle::Plain || e.style == frontmatter::ValueStyle::Literal {
+        if e.style == frontmatter::ValueStyle::Plain || e.style == frontmatter::ValueStyle::Literal
+        {
             assert!(!e.value.as_text().contains('\r'), "{e:?}");
         }
     }
@@ -53,22 +59,27 @@ fn yamlish() -> impl Strategy<Value = String> {
         "[ -~\t]{0,12}",
         any::<String>(),
     ];
-    (prop::collection::vec(piece, 0..14), any::<bool>(), any::<bool>()).prop_map(|(lines, crlf, bom)| {
-        let nl = if crlf { "\r\n" } else { "\n" };
-        let mut s = String::new();
-        if bom {
-            s.push('\u{feff}');
-        }
-        s.push_str("---");
-        s.push_str(nl);
-        for l in lines {
-            s.push_str(&l);
+    (
+        prop::collection::vec(piece, 0..14),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, crlf, bom)| {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let mut s = String::new();
+            if bom {
+                s.push('\u{feff}');
+            }
+            s.push_str("---");
             s.push_str(nl);
-        }
-        s.push_str("---");
-        s.push_str(nl);
-        s
-    })
+            for l in lines {
+                s.push_str(&l);
+                s.push_str(nl);
+            }
+            s.push_str("---");
+            s.push_str(nl);
+            s
+        })
 }
 
 proptest! {

@@ -20,7 +20,11 @@ fn temp_file(dir: &Path, bytes: &[u8]) -> PathBuf {
 /// The frontmatter of `text` as a YAML 1.2 reader with implicit typing (serde-saphyr into
 /// JSON values) sees it.
 fn typed_read(text: &str) -> serde_json::Value {
-    let yaml = text.strip_prefix("---\n").and_then(|t| t.split_once("---\n")).map(|(y, _)| y).unwrap();
+    let yaml = text
+        .strip_prefix("---\n")
+        .and_then(|t| t.split_once("---\n"))
+        .map(|(y, _)| y)
+        .unwrap();
     let map: BTreeMap<String, serde_json::Value> = serde_saphyr::from_str(yaml).unwrap();
     serde_json::to_value(map).unwrap()
 }
@@ -33,7 +37,10 @@ fn fm_set_version_2_10_keep_no_metadata_version_1_0_are_quoted() {
     fm_set(&p, "keep", "no").unwrap();
     fm_set(&p, "metadata.version", "1.0").unwrap();
     let text = fs::read_to_string(&p).unwrap();
-    assert_eq!(text, "---\nname: a\nversion: '2.10'\nkeep: 'no'\nmetadata:\n  version: '1.0'\n---\nbody\n");
+    assert_eq!(
+        text,
+        "---\nname: a\nversion: '2.10'\nkeep: 'no'\nmetadata:\n  version: '1.0'\n---\nbody\n"
+    );
     assert_eq!(
         typed_read(&text),
         serde_json::json!({"name": "a", "version": "2.10", "keep": "no", "metadata": {"version": "1.0"}})
@@ -104,10 +111,24 @@ fn fm_set_quotes_numbers_bools_nulls_dates_and_indicator_starts() {
         assert_eq!(text, format!("---\nname: a\nv: '{v}'\n---\n"), "{v}");
         assert_eq!(typed_read(&text)["v"], serde_json::json!(v), "{v}");
     }
-    for v in ["hello", "v1.0", "1.0-beta", "Read", "my-skill", "Use when asked", "x:y", "yesterday", "none"] {
+    for v in [
+        "hello",
+        "v1.0",
+        "1.0-beta",
+        "Read",
+        "my-skill",
+        "Use when asked",
+        "x:y",
+        "yesterday",
+        "none",
+    ] {
         let p = temp_file(dir.path(), b"---\nname: a\nv: old\n---\n");
         fm_set(&p, "v", v).unwrap();
-        assert_eq!(fs::read_to_string(&p).unwrap(), format!("---\nname: a\nv: {v}\n---\n"), "{v}");
+        assert_eq!(
+            fs::read_to_string(&p).unwrap(),
+            format!("---\nname: a\nv: {v}\n---\n"),
+            "{v}"
+        );
     }
 }
 
@@ -128,7 +149,10 @@ fn fm_set_list_items_that_look_typed_are_quoted() {
     fm_set(&p, "tags", "Read, 1.0, no").unwrap();
     fm_set(&p, "steps", "first, 2").unwrap();
     let text = fs::read_to_string(&p).unwrap();
-    assert_eq!(text, "---\ntags: [Read, '1.0', 'no']\nsteps:\n  - first\n  - '2'\n---\n");
+    assert_eq!(
+        text,
+        "---\ntags: [Read, '1.0', 'no']\nsteps:\n  - first\n  - '2'\n---\n"
+    );
     assert_eq!(
         typed_read(&text),
         serde_json::json!({"tags": ["Read", "1.0", "no"], "steps": ["first", "2"]})
@@ -137,17 +161,27 @@ fn fm_set_list_items_that_look_typed_are_quoted() {
 
 #[test]
 fn fm_set_new_key_that_yaml_1_1_types_is_quoted() {
-    let out =
-        frontmatter::set(b"---\nname: a\n---\n", "on", &frontmatter::EditValue::Str("x".into())).unwrap();
+    let out = frontmatter::set(
+        b"---\nname: a\n---\n",
+        "on",
+        &frontmatter::EditValue::Str("x".into()),
+    )
+    .unwrap();
     assert_eq!(out, b"---\nname: a\n'on': x\n---\n");
 }
 
 #[test]
 fn fm_set_leaves_unedited_typed_looking_values_plain() {
     let dir = tempfile::tempdir().unwrap();
-    let p = temp_file(dir.path(), b"---\nname: a\nversion: 1.10\nok: yes\nnothing: ~\n---\n");
+    let p = temp_file(
+        dir.path(),
+        b"---\nname: a\nversion: 1.10\nok: yes\nnothing: ~\n---\n",
+    );
     fm_set(&p, "name", "b").unwrap();
-    assert_eq!(fs::read_to_string(&p).unwrap(), "---\nname: b\nversion: 1.10\nok: yes\nnothing: ~\n---\n");
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "---\nname: b\nversion: 1.10\nok: yes\nnothing: ~\n---\n"
+    );
 }
 
 /// Deterministic pseudo-random bytes (xorshift64*), with NUL bytes among them.
@@ -206,10 +240,22 @@ fn fm_set_nul_byte_within_first_8_kib_refuses_and_after_it_edits() {
 #[test]
 fn fm_get_unclosed_bracket_keeps_the_bracket() {
     let dir = tempfile::tempdir().unwrap();
-    let p = temp_file(dir.path(), b"---\nname: a\ndescription: [unclosed\nmap: {k: v  # c\n---\n");
-    assert_eq!(fm_get(&p, "description", GetMode::Text).unwrap(), "[unclosed");
-    assert_eq!(fm_get(&p, "description", GetMode::Raw).unwrap(), "[unclosed");
-    assert_eq!(fm_get(&p, "description", GetMode::Json).unwrap(), "\"[unclosed\"");
+    let p = temp_file(
+        dir.path(),
+        b"---\nname: a\ndescription: [unclosed\nmap: {k: v  # c\n---\n",
+    );
+    assert_eq!(
+        fm_get(&p, "description", GetMode::Text).unwrap(),
+        "[unclosed"
+    );
+    assert_eq!(
+        fm_get(&p, "description", GetMode::Raw).unwrap(),
+        "[unclosed"
+    );
+    assert_eq!(
+        fm_get(&p, "description", GetMode::Json).unwrap(),
+        "\"[unclosed\""
+    );
     assert_eq!(fm_get(&p, "map", GetMode::Text).unwrap(), "{k: v");
     let text = fs::read_to_string(&p).unwrap();
     let fm = frontmatter::parse(&text).unwrap();
@@ -220,8 +266,15 @@ fn fm_get_unclosed_bracket_keeps_the_bracket() {
     assert_eq!(
         fm.warnings,
         [
-            (3, "unclosed bracket in value of `description`; value taken to end of line".to_string()),
-            (4, "unclosed bracket in value of `map`; value taken to end of line".to_string()),
+            (
+                3,
+                "unclosed bracket in value of `description`; value taken to end of line"
+                    .to_string()
+            ),
+            (
+                4,
+                "unclosed bracket in value of `map`; value taken to end of line".to_string()
+            ),
         ]
     );
 }
@@ -234,8 +287,14 @@ fn fm_set_elsewhere_quotes_an_unclosed_bracket_value_keeping_its_text() {
     assert_eq!(r.repaired, [3]);
     let text = fs::read_to_string(&p).unwrap();
     assert_eq!(text, "---\nname: b\ndescription: '[unclosed'\n---\n");
-    assert_eq!(fm_get(&p, "description", GetMode::Text).unwrap(), "[unclosed");
-    assert_eq!(typed_read(&text)["description"], serde_json::json!("[unclosed"));
+    assert_eq!(
+        fm_get(&p, "description", GetMode::Text).unwrap(),
+        "[unclosed"
+    );
+    assert_eq!(
+        typed_read(&text)["description"],
+        serde_json::json!("[unclosed")
+    );
 }
 
 proptest! {

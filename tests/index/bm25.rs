@@ -13,14 +13,24 @@ fn add_file(c: &mut Corpus, root: NodeId, path: &str, sections: &[&str]) -> Vec<
     let text: String = sections.concat();
     let src = c.add_source(Source::virtual_text(text.clone()));
     let mut f = Node::new(NodeKind::File, Format::Markdown, path, path);
-    f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: text.len() });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: text.len(),
+    });
     let file = c.add_child(root, f);
     let mut at = 0;
     let mut ids = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         let mut n = Node::new(NodeKind::Section, Format::Markdown, format!("s{i}"), path);
         n.seg = Some(format!("s{i}"));
-        n.span = Some(TextSpan { source: src, start: at, own_end: at + s.len(), end: at + s.len() });
+        n.span = Some(TextSpan {
+            source: src,
+            start: at,
+            own_end: at + s.len(),
+            end: at + s.len(),
+        });
         ids.push(c.add_child(file, n));
         at += s.len();
     }
@@ -30,7 +40,10 @@ fn add_file(c: &mut Corpus, root: NodeId, path: &str, sections: &[&str]) -> Vec<
 fn corpus_of(files: &[(&str, &[&str])]) -> (Corpus, Vec<Vec<NodeId>>) {
     let mut c = Corpus::new();
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-    let ids = files.iter().map(|(p, s)| add_file(&mut c, root, p, s)).collect();
+    let ids = files
+        .iter()
+        .map(|(p, s)| add_file(&mut c, root, p, s))
+        .collect();
     c.finalize();
     (c, ids)
 }
@@ -40,7 +53,14 @@ fn search(c: &Corpus, q: &str) -> SearchResult {
 }
 
 fn prefix_search(c: &Corpus, q: &str) -> SearchResult {
-    Index::build(c, &mut |_, _| {}).search(c, q, &SearchOptions { top_k: 10, prefix: true })
+    Index::build(c, &mut |_, _| {}).search(
+        c,
+        q,
+        &SearchOptions {
+            top_k: 10,
+            prefix: true,
+        },
+    )
 }
 
 fn three_docs() -> (Corpus, Vec<NodeId>) {
@@ -63,7 +83,11 @@ fn exact_scores_of_three_document_corpus() {
     let (c, s) = three_docs();
     let r = search(&c, "cache middleware");
     let got: Vec<(NodeId, f64)> = r.hits.iter().map(|h| (h.node, h.score)).collect();
-    let want = [(s[2], 1.2533430113219617), (s[0], 0.7301027250419194), (s[1], 0.4224751723557174)];
+    let want = [
+        (s[2], 1.2533430113219617),
+        (s[0], 0.7301027250419194),
+        (s[1], 0.4224751723557174),
+    ];
     assert_eq!(got.len(), 3);
     for ((gn, gs), (wn, ws)) in got.iter().zip(want) {
         assert_eq!(*gn, wn);
@@ -118,7 +142,12 @@ fn ties_break_by_document_order_not_node_id() {
     let src = c.add_source(Source::virtual_text("alpha six\n".into()));
     let mut late = Node::new(NodeKind::Section, Format::Markdown, "late", "a.md");
     late.seg = Some("late".into());
-    late.span = Some(TextSpan { source: src, start: 0, own_end: 10, end: 10 });
+    late.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 10,
+        end: 10,
+    });
     let late = c.add_child(file_a, late);
     c.finalize();
     assert!(late.0 > b[0].0);
@@ -137,7 +166,10 @@ fn ties_across_roots_follow_root_order() {
     let y = add_file(&mut c, r2, "a.md", &["zeta\n"]);
     c.finalize();
     let r = search(&c, "zeta");
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [x[0], y[0]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [x[0], y[0]]
+    );
     // Identical texts in different roots do not fold: each root is its own index.
     assert!(r.hits.iter().all(|h| h.copies.is_empty()));
 }
@@ -164,12 +196,18 @@ fn duplicate_and_alias_subtrees_are_not_indexed() {
     c.node_mut(file_b).flags.set(Flag::Duplicate);
     let idx = Index::build(&c, &mut |_, _| {});
     assert_eq!(idx.doc_count(), 1);
-    assert_eq!(idx.search(&c, "mu", &SearchOptions::default()).hits.len(), 0);
+    assert_eq!(
+        idx.search(&c, "mu", &SearchOptions::default()).hits.len(),
+        0
+    );
     c.node_mut(file_b).flags.clear(Flag::Duplicate);
     c.node_mut(ids[0][0]).flags.set(Flag::Alias);
     let idx = Index::build(&c, &mut |_, _| {});
     let r = idx.search(&c, "kappa", &SearchOptions::default());
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[1][0]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[1][0]]
+    );
 }
 
 #[test]
@@ -178,21 +216,41 @@ fn plain_text_file_without_children_is_a_document() {
     let root = c.add_root(Node::new(NodeKind::Root, Format::Text, "docs", ""));
     let src = c.add_source(Source::virtual_text("plain words here".into()));
     let mut f = Node::new(NodeKind::File, Format::Text, "notes.txt", "notes.txt");
-    f.span = Some(TextSpan { source: src, start: 0, own_end: 16, end: 16 });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 16,
+        end: 16,
+    });
     let file = c.add_child(root, f);
     c.finalize();
-    assert_eq!(search(&c, "words").hits.iter().map(|h| h.node).collect::<Vec<_>>(), [file]);
+    assert_eq!(
+        search(&c, "words")
+            .hits
+            .iter()
+            .map(|h| h.node)
+            .collect::<Vec<_>>(),
+        [file]
+    );
 }
 
 #[test]
 fn prefix_expands_last_word_with_max_over_expansions() {
     let (c, ids) = corpus_of(&[(
         "a.md",
-        &["middleware chain\n", "midi middleware\n", "midnight\n", "unrelated text\n"],
+        &[
+            "middleware chain\n",
+            "midi middleware\n",
+            "midnight\n",
+            "unrelated text\n",
+        ],
     )]);
     let exact = search(&c, "mid");
     // "mid" is not a term; without prefix it falls back to "did you mean" (distance 1).
-    assert_eq!(exact.did_you_mean, [("mid".to_string(), "midi".to_string())]);
+    assert_eq!(
+        exact.did_you_mean,
+        [("mid".to_string(), "midi".to_string())]
+    );
     let p = prefix_search(&c, "mid");
     assert!(p.did_you_mean.is_empty());
     let mut terms = p.terms.clone();
@@ -203,11 +261,26 @@ fn prefix_expands_last_word_with_max_over_expansions() {
     // The doc with both "midi" and "middleware" scores the MAX of the two, which is what
     // a query for the better of the two alone gives it, times the expansion weight ("mid"
     // itself is not a term: every term is an expansion).
-    let both = p.hits.iter().find(|h| h.node == ids[0][1]).map_or(f64::NAN, |h| h.score);
-    let s_midi = search(&c, "midi").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
-    let s_mw = search(&c, "middleware").hits.iter().find(|h| h.node == ids[0][1]).map(|h| h.score);
+    let both = p
+        .hits
+        .iter()
+        .find(|h| h.node == ids[0][1])
+        .map_or(f64::NAN, |h| h.score);
+    let s_midi = search(&c, "midi")
+        .hits
+        .iter()
+        .find(|h| h.node == ids[0][1])
+        .map(|h| h.score);
+    let s_mw = search(&c, "middleware")
+        .hits
+        .iter()
+        .find(|h| h.node == ids[0][1])
+        .map(|h| h.score);
     let (s_midi, s_mw) = (s_midi.unwrap_or(0.0), s_mw.unwrap_or(0.0));
-    assert!((both - EXPANSION_WEIGHT * s_midi.max(s_mw)).abs() < 1e-12, "{both}");
+    assert!(
+        (both - EXPANSION_WEIGHT * s_midi.max(s_mw)).abs() < 1e-12,
+        "{both}"
+    );
     assert!(both < s_midi + s_mw);
     // Earlier words stay exact.
     let q = prefix_search(&c, "chain mid");
@@ -229,16 +302,25 @@ fn prefix_expansion_is_capped_at_64_by_df() {
     let want: Vec<String> = (0..64).map(|i| format!("pre{i:02}")).collect();
     assert_eq!(terms, want);
     // Highest df first.
-    assert_eq!(&p.terms[..6], ["pre00", "pre01", "pre02", "pre03", "pre04", "pre05"]);
+    assert_eq!(
+        &p.terms[..6],
+        ["pre00", "pre01", "pre02", "pre03", "pre04", "pre05"]
+    );
 }
 
 #[test]
 fn did_you_mean_falls_back_within_distance_two() {
     let (c, ids) = corpus_of(&[("a.md", &["middleware order\n", "routing basics\n"])]);
     let r = search(&c, "midleware");
-    assert_eq!(r.did_you_mean, [("midleware".to_string(), "middleware".to_string())]);
+    assert_eq!(
+        r.did_you_mean,
+        [("midleware".to_string(), "middleware".to_string())]
+    );
     assert_eq!(r.terms, ["middleware"]);
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][0]]
+    );
     let far = search(&c, "mxdxlxware");
     assert!(far.hits.is_empty() && far.did_you_mean.is_empty());
 }
@@ -247,7 +329,10 @@ fn did_you_mean_falls_back_within_distance_two() {
 fn did_you_mean_ties_prefer_df_then_alphabet() {
     let (c, _) = corpus_of(&[("a.md", &["card cart\n", "card\n", "bard ward\n"])]);
     // carx: card (df 2) and cart (df 1) are both 1 edit away.
-    assert_eq!(search(&c, "carx").did_you_mean, [("carx".to_string(), "card".to_string())]);
+    assert_eq!(
+        search(&c, "carx").did_you_mean,
+        [("carx".to_string(), "card".to_string())]
+    );
     // xard: bard, card, ward are 1 edit away; card has df 2.
     assert_eq!(search(&c, "xard").did_you_mean[0].1, "card");
     // wbrd: ward is 1 edit away, bard 2 (beyond the 1 edit allowed for 4 chars).
@@ -261,7 +346,10 @@ fn did_you_mean_alphabetical_tie_across_lengths() {
     // "bcdef" (delete the a) and "abcdefg" (add a g) are both 1 edit from "abcdef", with the
     // same df: the alphabetically first wins although it is longer.
     let (c, _) = corpus_of(&[("a.md", &["bcdef abcdefg\n"])]);
-    assert_eq!(search(&c, "abcdef").did_you_mean, [("abcdef".to_string(), "abcdefg".to_string())]);
+    assert_eq!(
+        search(&c, "abcdef").did_you_mean,
+        [("abcdef".to_string(), "abcdefg".to_string())]
+    );
 }
 
 #[test]
@@ -282,16 +370,31 @@ fn transposition_counts_as_one_edit() {
 fn identifier_queries_match_parts() {
     let (c, ids) = corpus_of(&[(
         "a.md",
-        &["call getUserById first\n", "the user id\n", "app.get handler\n", "parse_frontmatter()\n"],
+        &[
+            "call getUserById first\n",
+            "the user id\n",
+            "app.get handler\n",
+            "parse_frontmatter()\n",
+        ],
     )]);
     let r = search(&c, "getUserById");
     // getuserbyid, get, user, by, id: the first section has all five, the second "user id",
     // the third "get".
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0], ids[0][1], ids[0][2]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][0], ids[0][1], ids[0][2]]
+    );
     assert_eq!(search(&c, "frontmatter").hits[0].node, ids[0][3]);
     assert_eq!(search(&c, "app.get").hits[0].node, ids[0][2]);
     // Same tf; the shorter section (4 tokens vs 7) ranks first.
-    assert_eq!(search(&c, "get").hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][2], ids[0][0]]);
+    assert_eq!(
+        search(&c, "get")
+            .hits
+            .iter()
+            .map(|h| h.node)
+            .collect::<Vec<_>>(),
+        [ids[0][2], ids[0][0]]
+    );
 }
 
 #[test]
@@ -303,7 +406,18 @@ fn empty_and_stopword_queries_give_no_hits() {
         assert!(r.terms.is_empty() && r.did_you_mean.is_empty(), "{q:?}");
     }
     let idx = Index::build(&c, &mut |_, _| {});
-    assert!(idx.search(&c, "cache", &SearchOptions { top_k: 0, prefix: false }).hits.is_empty());
+    assert!(
+        idx.search(
+            &c,
+            "cache",
+            &SearchOptions {
+                top_k: 0,
+                prefix: false
+            }
+        )
+        .hits
+        .is_empty()
+    );
 }
 
 #[test]
@@ -312,11 +426,29 @@ fn empty_corpus_and_empty_documents() {
     empty.finalize();
     let idx = Index::build(&empty, &mut |_, _| {});
     assert_eq!((idx.doc_count(), idx.vocab_len()), (0, 0));
-    assert!(idx.search(&empty, "anything", &SearchOptions { top_k: 5, prefix: true }).hits.is_empty());
+    assert!(
+        idx.search(
+            &empty,
+            "anything",
+            &SearchOptions {
+                top_k: 5,
+                prefix: true
+            }
+        )
+        .hits
+        .is_empty()
+    );
     let (c, _) = corpus_of(&[("a.md", &["", "   \n", "the of and\n"])]);
     let idx = Index::build(&c, &mut |_, _| {});
     assert_eq!(idx.doc_count(), 1); // the stopword-only text is a document of length 0
-    let r = idx.search(&c, "the", &SearchOptions { top_k: 5, prefix: true });
+    let r = idx.search(
+        &c,
+        "the",
+        &SearchOptions {
+            top_k: 5,
+            prefix: true,
+        },
+    );
     assert!(r.hits.is_empty());
 }
 
@@ -324,7 +456,10 @@ fn empty_corpus_and_empty_documents() {
 fn cjk_text_is_searchable() {
     let (c, ids) = corpus_of(&[("a.md", &["中间件的顺序\n", "路由基础\n"])]);
     let r = search(&c, "中间件");
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][0]]
+    );
     assert_eq!(r.terms, ["中间", "间件"]);
 }
 
@@ -334,7 +469,10 @@ fn highlight_ranges_follow_search_terms() {
     let r = search(&c, "midleware");
     let text = c.own_text(ids[1]);
     assert_eq!(text, "# Cors\ncors middleware adds headers\n");
-    assert_eq!(match_ranges(text, &r.terms), std::slice::from_ref(&(12..22)));
+    assert_eq!(
+        match_ranges(text, &r.terms),
+        std::slice::from_ref(&(12..22))
+    );
 }
 
 proptest! {
@@ -382,22 +520,41 @@ fn did_you_mean_never_substitutes_in_a_multi_word_query() {
     let (c, ids) = corpus_of(&[("a.md", &["git stash saves work\n", "the slash command\n"])]);
     // One word: corrected, and shown.
     let one = search(&c, "slach");
-    assert_eq!(one.did_you_mean, [("slach".to_string(), "slash".to_string())]);
+    assert_eq!(
+        one.did_you_mean,
+        [("slach".to_string(), "slash".to_string())]
+    );
     // Several words: `stasj` is only suggested; the other word carries the query.
     let many = search(&c, "stasj saves");
     assert!(many.did_you_mean.is_empty());
-    assert_eq!(many.suggestions, [("stasj".to_string(), "stash".to_string())]);
+    assert_eq!(
+        many.suggestions,
+        [("stasj".to_string(), "stash".to_string())]
+    );
     assert_eq!(many.terms, ["saves"]);
-    assert_eq!(many.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0]]);
+    assert_eq!(
+        many.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][0]]
+    );
 }
 
 #[test]
 fn inflection_folding_finds_the_other_number() {
-    let (c, ids) = corpus_of(&[("a.md", &["limit each upload\n", "many uploads here\n", "getUploads()\n"])]);
+    let (c, ids) = corpus_of(&[(
+        "a.md",
+        &[
+            "limit each upload\n",
+            "many uploads here\n",
+            "getUploads()\n",
+        ],
+    )]);
     let r = search(&c, "uploads");
     // Both numbers match, each form with its own IDF: `upload` (df 1) outscores `uploads`
     // (df 2: the plain word and the part of `getUploads`).
-    assert_eq!(r.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][0], ids[0][1], ids[0][2]]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][0], ids[0][1], ids[0][2]]
+    );
     assert_eq!(r.terms, ["uploads", "upload"]);
     // Identifier parts are not folded: `getUploads` yields the part `uploads`, not `upload`.
     let id = search(&c, "getUploads");
@@ -416,9 +573,15 @@ fn exact_match_outranks_prefix_expansion() {
     // While typing, `helper` is a prefix of `helpers`; the section holding the word as typed
     // still comes first, as it does for the finished query.
     let typing = prefix_search(&c, "cookie helper");
-    assert_eq!(typing.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][1], ids[0][0]]);
+    assert_eq!(
+        typing.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][1], ids[0][0]]
+    );
     let finished = search(&c, "cookie helper");
-    assert_eq!(finished.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][1], ids[0][0]]);
+    assert_eq!(
+        finished.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][1], ids[0][0]]
+    );
 }
 
 #[test]
@@ -439,15 +602,26 @@ fn colon_words_are_text_unless_the_key_is_known() {
     let idx = Index::build(&c, &mut |_, _| {});
     let fz = FuzzyIndex::build(&c);
     let opts = SearchOptions::default();
-    for (q, want) in [("std::io", ids[0][0]), ("update:modelValue", ids[0][1]), ("v-on:click", ids[0][2])] {
+    for (q, want) in [
+        ("std::io", ids[0][0]),
+        ("update:modelValue", ids[0][1]),
+        ("v-on:click", ids[0][2]),
+    ] {
         let (content, _) = search_all(&c, Some(&idx), Some(&fz), q, &opts);
-        assert_eq!(content.hits.first().map(|h| h.node), Some(want), "search {q}");
+        assert_eq!(
+            content.hits.first().map(|h| h.node),
+            Some(want),
+            "search {q}"
+        );
         let brief = query_brief(&c, &idx, q, 1, None, TokenCounter::new(Encoding::O200kBase));
         assert_eq!(brief.included, [want], "brief {q}");
     }
     // `kind` is always a filter key.
     let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:section", &opts);
-    assert_eq!(content.hits.iter().map(|h| h.node).collect::<Vec<_>>(), [ids[0][3]]);
+    assert_eq!(
+        content.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][3]]
+    );
     let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:adr", &opts);
     assert!(content.hits.is_empty());
 }

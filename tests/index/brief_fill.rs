@@ -13,18 +13,34 @@ use skillnav::tokens::{Encoding, TokenCounter};
 fn corpus(n: usize) -> Corpus {
     let mut c = Corpus::new();
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-    let sections: Vec<String> =
-        (0..n).map(|k| format!("## Cache {k}\n\nThe cache keeps entry {k} for a while.\n\n---\n")).collect();
+    let sections: Vec<String> = (0..n)
+        .map(|k| format!("## Cache {k}\n\nThe cache keeps entry {k} for a while.\n\n---\n"))
+        .collect();
     let text = sections.concat();
     let src = c.add_source(Source::virtual_text(text.clone()));
     let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-    f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: text.len() });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: text.len(),
+    });
     let file = c.add_child(root, f);
     let mut at = 0;
     for (k, s) in sections.iter().enumerate() {
-        let mut node = Node::new(NodeKind::Section, Format::Markdown, format!("Cache {k}"), "a.md");
+        let mut node = Node::new(
+            NodeKind::Section,
+            Format::Markdown,
+            format!("Cache {k}"),
+            "a.md",
+        );
         node.seg = Some(format!("cache-{k}"));
-        node.span = Some(TextSpan { source: src, start: at, own_end: at + s.len(), end: at + s.len() });
+        node.span = Some(TextSpan {
+            source: src,
+            start: at,
+            own_end: at + s.len(),
+            end: at + s.len(),
+        });
         c.add_child(file, node);
         at += s.len();
     }
@@ -37,8 +53,11 @@ fn brief_with_a_budget_takes_ranked_sections_until_full() {
     let c = corpus(40);
     let idx = Index::build(&c, &mut |_, _| {});
     let counter = TokenCounter::new(Encoding::O200kBase);
-    let req =
-        BriefRequest { top_k: UNTIL_FULL, max_tokens: Some(600), ..BriefRequest::new(&[], Some("cache")) };
+    let req = BriefRequest {
+        top_k: UNTIL_FULL,
+        max_tokens: Some(600),
+        ..BriefRequest::new(&[], Some("cache"))
+    };
     let b = brief::build(&c, Some(&idx), &req, counter);
     // More than the fixed top 8, within the budget, nothing named as left out.
     assert_eq!((b.sections, b.left_out.len()), (10, 0));
@@ -53,7 +72,14 @@ fn brief_with_a_budget_takes_ranked_sections_until_full() {
 fn brief_does_not_repeat_the_heading_or_double_the_rule() {
     let c = corpus(1);
     let idx = Index::build(&c, &mut |_, _| {});
-    let b = brief::query_brief(&c, &idx, "cache", 8, None, TokenCounter::new(Encoding::O200kBase));
+    let b = brief::query_brief(
+        &c,
+        &idx,
+        "cache",
+        8,
+        None,
+        TokenCounter::new(Encoding::O200kBase),
+    );
     let blocks = b.text.split_once("---\n\n").map_or("", |(_, rest)| rest);
     assert_eq!(
         blocks,

@@ -13,16 +13,35 @@ use crate::support::fs::fixture_path;
 fn report() -> Report {
     let file = fixture_path("eval/fixture.json");
     let set = QuestionSet::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let opts = EvalOptions { max_tokens: 8000, counter: TokenCounter::new(Encoding::O200kBase) };
+    let opts = EvalOptions {
+        max_tokens: 8000,
+        counter: TokenCounter::new(Encoding::O200kBase),
+    };
     let base = fixture_path("eval");
-    evaluate_set(&set, &base, &[], &mut |p| Ok::<_, Infallible>(load(&p[0])), &opts).unwrap()
+    evaluate_set(
+        &set,
+        &base,
+        &[],
+        &mut |p| Ok::<_, Infallible>(load(&p[0])),
+        &opts,
+    )
+    .unwrap()
 }
 
 /// `(questions, in top 1, in top 5, in the brief)` of one kind, or overall for `None`.
 fn counts(r: &Report, kind: Option<Kind>) -> (usize, usize, usize, usize) {
-    let os: Vec<_> = r.outcomes.iter().filter(|o| kind.is_none_or(|k| o.kind == k)).collect();
+    let os: Vec<_> = r
+        .outcomes
+        .iter()
+        .filter(|o| kind.is_none_or(|k| o.kind == k))
+        .collect();
     let within = |d: usize| os.iter().filter(|o| o.rank.is_some_and(|r| r <= d)).count();
-    (os.len(), within(1), within(5), os.iter().filter(|o| o.in_brief).count())
+    (
+        os.len(),
+        within(1),
+        within(5),
+        os.iter().filter(|o| o.in_brief).count(),
+    )
 }
 
 #[test]
@@ -43,7 +62,11 @@ fn eval_cli_prints_the_same_report() {
         .arg(fixture_path("eval/fixture.json"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Compared as text: serde_json's float parsing may be one ulp off.
     let want = serde_json::to_string_pretty(&report()).unwrap() + "\n";
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want);

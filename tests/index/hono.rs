@@ -54,13 +54,23 @@ fn hand_corpus() -> Corpus {
         let hs = headings(&text);
         let src = c.add_source(Source::virtual_text(text));
         let mut f = Node::new(NodeKind::File, Format::Seekers, *rel, *rel);
-        f.span = Some(TextSpan { source: src, start: 0, own_end: hs.first().map_or(len, |h| h.0), end: len });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: hs.first().map_or(len, |h| h.0),
+            end: len,
+        });
         let file = c.add_child(root, f);
         for (i, (start, title)) in hs.iter().enumerate() {
             let end = hs.get(i + 1).map_or(len, |h| h.0);
             let mut s = Node::new(NodeKind::Section, Format::Seekers, title.as_str(), *rel);
             s.seg = Some(format!("s{i}"));
-            s.span = Some(TextSpan { source: src, start: *start, own_end: end, end });
+            s.span = Some(TextSpan {
+                source: src,
+                start: *start,
+                own_end: end,
+                end,
+            });
             c.add_child(file, s);
         }
     }
@@ -89,7 +99,11 @@ fn fuzzy_midleware_finds_middleware_titles() {
     // All score alike (206); ties keep document order.
     assert_eq!(
         titles(&c, hits.iter().map(|h| h.node)),
-        ["Hono_Docs - Middleware", "Cache Middleware", "Request ID Middleware"]
+        [
+            "Hono_Docs - Middleware",
+            "Cache Middleware",
+            "Request ID Middleware"
+        ]
     );
     assert!(hits.iter().all(|h| h.score == 206.0));
     // Two-atom patterns: every atom must match.
@@ -114,7 +128,9 @@ fn bm25_ranks_the_matching_section_first() {
     let idx = Index::build(&c, &mut |_, _| {});
     let top = |q: &str| {
         let r = idx.search(&c, q, &SearchOptions::default());
-        titles(&c, r.hits.iter().take(1).map(|h| h.node)).pop().unwrap_or_default()
+        titles(&c, r.hits.iter().take(1).map(|h| h.node))
+            .pop()
+            .unwrap_or_default()
     };
     assert_eq!(top("cors middleware"), "CORS Middleware");
     assert_eq!(top("etag"), "ETag Middleware");
@@ -129,17 +145,27 @@ fn did_you_mean_and_highlight_on_real_text() {
     // In a query of several words an unknown word is only suggested, never substituted.
     let many = idx.search(&c, "bearr auth", &SearchOptions::default());
     assert!(many.did_you_mean.is_empty());
-    assert_eq!(many.suggestions, [("bearr".to_string(), "bearer".to_string())]);
+    assert_eq!(
+        many.suggestions,
+        [("bearr".to_string(), "bearer".to_string())]
+    );
     // A one-word query is corrected.
     let r = idx.search(&c, "bearr", &SearchOptions::default());
-    assert_eq!(r.did_you_mean, [("bearr".to_string(), "bearer".to_string())]);
+    assert_eq!(
+        r.did_you_mean,
+        [("bearr".to_string(), "bearer".to_string())]
+    );
     let top2 = titles(&c, r.hits.iter().take(2).map(|h| h.node));
     assert_eq!(top2, ["Bearer Auth Middleware", "Combine Middleware"]);
     let text = c.own_text(r.hits[0].node);
     let ranges = match_ranges(text, &r.terms);
     assert_eq!(&text[ranges[0].clone()], "Bearer");
     // `bearerAuth` is not a term; its part `bearer` is, so it lights up alone.
-    assert!(ranges.iter().all(|rg| text[rg.clone()].to_lowercase() == "bearer"));
+    assert!(
+        ranges
+            .iter()
+            .all(|rg| text[rg.clone()].to_lowercase() == "bearer")
+    );
     assert!(ranges.len() > 10, "{}", ranges.len());
 }
 
@@ -147,14 +173,24 @@ fn did_you_mean_and_highlight_on_real_text() {
 fn prefix_search_while_typing() {
     let c = hand_corpus();
     let idx = Index::build(&c, &mut |_, _| {});
-    let r = idx.search(&c, "secure head", &SearchOptions { top_k: 5, prefix: true });
+    let r = idx.search(
+        &c,
+        "secure head",
+        &SearchOptions {
+            top_k: 5,
+            prefix: true,
+        },
+    );
     assert!(r.terms.iter().any(|t| t == "headers"), "{:?}", r.terms);
     assert_eq!(c.node(r.hits[0].node).title, "Secure Headers Middleware");
 }
 
 #[test]
 fn loaded_through_formats_finds_middleware() {
-    let spec = RootSpec { path: fixture(), label: "hono".into() };
+    let spec = RootSpec {
+        path: fixture(),
+        label: "hono".into(),
+    };
     let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
     let idx = Index::build(&c, &mut |_, _| {});
     assert!(idx.doc_count() >= 63, "{}", idx.doc_count());

@@ -24,7 +24,10 @@ fn tui_enter_ranks_the_finished_query_like_the_cli() {
     let corpus = app.corpus.clone();
     let idx = Index::build(&corpus, &mut |_, _| {});
     let fz = FuzzyIndex::build(&corpus);
-    let opts = SearchOptions { top_k: app.settings.search.top_k, prefix: false };
+    let opts = SearchOptions {
+        top_k: app.settings.search.top_k,
+        prefix: false,
+    };
     let (cli, _) = search_all(&corpus, Some(&idx), Some(&fz), "cookie helper", &opts);
     let tui: Vec<_> = app.search.view.content.iter().map(|h| h.node).collect();
     assert_eq!(tui, cli.hits.iter().map(|h| h.node).collect::<Vec<_>>());
@@ -46,7 +49,12 @@ fn colon_words_find_their_sections_in_the_tui_and_the_cli() {
             act(&mut app, &[Action::SearchInsert(c)]);
         }
         act(&mut app, &[Action::SearchAccept]);
-        let top = app.search.view.content.first().map(|h| app.corpus.node(h.node).title.clone());
+        let top = app
+            .search
+            .view
+            .content
+            .first()
+            .map(|h| app.corpus.node(h.node).title.clone());
         assert_eq!(top.as_deref(), Some(title), "tui {q}");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
             .args(["search", q, "--json", "--top-k", "1"])

@@ -18,7 +18,9 @@ fn seven_real_briefs_are_byte_identical() {
     let files = read_bundle(&fixtures().join("hono-docs"));
     let stats = files.stats(Vec::new());
     let text = std::fs::read_to_string(fixtures().join("briefs/_queries.json")).unwrap();
-    let Json::Arr(queries) = json::parse(&text).unwrap() else { panic!("not an array") };
+    let Json::Arr(queries) = json::parse(&text).unwrap() else {
+        panic!("not an array")
+    };
     assert_eq!(queries.len(), 7);
     for q in &queries {
         let file = q.get("file").and_then(Json::as_str).unwrap();
@@ -26,7 +28,10 @@ fn seven_real_briefs_are_byte_identical() {
         let mode = Mode::parse(q.get("mode_arg").and_then(Json::as_str).unwrap()).unwrap();
         let resolved = q.get("resolved_mode").and_then(Json::as_str).unwrap();
         let kw = q.get("kwargs").unwrap();
-        let mut opts = QuerySkillOptions { mode, ..Default::default() };
+        let mut opts = QuerySkillOptions {
+            mode,
+            ..Default::default()
+        };
         if let Some(Json::Bool(b)) = kw.get("include_quotes") {
             opts.include_quotes = *b;
         }
@@ -41,8 +46,15 @@ fn seven_real_briefs_are_byte_identical() {
         if mode == Mode::Auto {
             assert_eq!(resolve_mode(task).as_str(), resolved, "{file}");
         }
-        assert_eq!(got.chars().count() as u64, q.get("chars").and_then(Json::as_u64).unwrap(), "{file}");
-        assert!(got == want, "{file} differs:\n--- got\n{got}\n--- want\n{want}");
+        assert_eq!(
+            got.chars().count() as u64,
+            q.get("chars").and_then(Json::as_u64).unwrap(),
+            "{file}"
+        );
+        assert!(
+            got == want,
+            "{file} differs:\n--- got\n{got}\n--- want\n{want}"
+        );
     }
 }
 
@@ -57,7 +69,9 @@ fn quirks_briefs_match_real_lazytools_output() {
     assert!(files.problems.is_empty(), "{:?}", files.problems);
     let stats = files.stats(Vec::new());
     let text = std::fs::read_to_string(dir.join("briefs.json")).unwrap();
-    let Json::Arr(cases) = json::parse(&text).unwrap() else { panic!("not an array") };
+    let Json::Arr(cases) = json::parse(&text).unwrap() else {
+        panic!("not an array")
+    };
     assert_eq!(cases.len(), 6);
     for q in &cases {
         let task = q.get("task").and_then(Json::as_str).unwrap();
@@ -69,6 +83,9 @@ fn quirks_briefs_match_real_lazytools_output() {
         };
         let want = q.get("brief").and_then(Json::as_str).unwrap();
         let got = query_skill(&stats, task, &opts);
-        assert!(got == want, "{task:?} differs:\n--- got\n{got}\n--- want\n{want}");
+        assert!(
+            got == want,
+            "{task:?} differs:\n--- got\n{got}\n--- want\n{want}"
+        );
     }
 }

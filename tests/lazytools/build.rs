@@ -21,7 +21,8 @@ const REAL_CREATED_BY: &str = "lazybridge.external_tools.doc_skills";
 fn hono_opts() -> BuildOptions {
     let mut o = BuildOptions::new("Hono Docs");
     o.description = Some(
-        "Hono web framework documentation (routing, middleware, helpers, getting-started guides).".into(),
+        "Hono web framework documentation (routing, middleware, helpers, getting-started guides)."
+            .into(),
     );
     o
 }
@@ -30,7 +31,12 @@ fn hono_opts() -> BuildOptions {
 fn build_hono() -> (tempfile::TempDir, PathBuf, String) {
     let tmp = tempfile::tempdir().unwrap();
     let input = std::fs::canonicalize(fixtures().join("input/hono-docs")).unwrap();
-    let dir = build_bundle(std::slice::from_ref(&input), &tmp.path().join("out"), &hono_opts()).unwrap();
+    let dir = build_bundle(
+        std::slice::from_ref(&input),
+        &tmp.path().join("out"),
+        &hono_opts(),
+    )
+    .unwrap();
     (tmp, dir, input.to_string_lossy().into_owned())
 }
 
@@ -43,7 +49,10 @@ fn hono_build_reproduces_real_bundle() {
     let (_tmp, dir, root) = build_hono();
     assert_eq!(dir.file_name().unwrap(), "hono-docs");
     let real = fixtures().join("hono-docs");
-    let fix = |s: String| s.replace(&root, REAL_ROOT).replace(CREATED_BY, REAL_CREATED_BY);
+    let fix = |s: String| {
+        s.replace(&root, REAL_ROOT)
+            .replace(CREATED_BY, REAL_CREATED_BY)
+    };
 
     // chunks.jsonl, manifest.json and SKILL.md are byte-identical after the path swap.
     for f in ["chunks.jsonl", "manifest.json", "SKILL.md"] {
@@ -54,12 +63,18 @@ fn hono_build_reproduces_real_bundle() {
 
     // vocab.json: same entries, same float spelling; only the key order may differ.
     let lines = |s: String| {
-        let mut v: Vec<String> =
-            s.lines().map(|l| l.trim_end_matches(',').to_string()).filter(|l| l.len() > 1).collect();
+        let mut v: Vec<String> = s
+            .lines()
+            .map(|l| l.trim_end_matches(',').to_string())
+            .filter(|l| l.len() > 1)
+            .collect();
         v.sort();
         v
     };
-    assert_eq!(lines(read(&dir.join("vocab.json"))), lines(read(&real.join("vocab.json"))));
+    assert_eq!(
+        lines(read(&dir.join("vocab.json"))),
+        lines(read(&real.join("vocab.json")))
+    );
 
     // Read back: IDF map and avgdl are exactly equal as f64.
     let ours = read_bundle(&dir);
@@ -68,8 +83,16 @@ fn hono_build_reproduces_real_bundle() {
     assert_eq!(ours.manifest.avgdl, theirs.manifest.avgdl);
     assert_eq!(ours.manifest.avgdl, 100.79338842975207);
     assert_eq!(ours.idf.len(), 4437);
-    let a: HashMap<_, _> = ours.idf.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect();
-    let b: HashMap<_, _> = theirs.idf.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect();
+    let a: HashMap<_, _> = ours
+        .idf
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_bits()))
+        .collect();
+    let b: HashMap<_, _> = theirs
+        .idf
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_bits()))
+        .collect();
     assert_eq!(a, b);
     assert_eq!(ours.chunks.len(), 363);
     assert_eq!(ours.manifest.indexed_files.len(), 85);
@@ -80,7 +103,12 @@ fn existing_bundle_is_refused_without_force() {
     let (tmp, dir, _) = build_hono();
     std::fs::write(dir.join("marker"), "x").unwrap();
     let input = fixtures().join("input/hono-docs");
-    let err = build_bundle(std::slice::from_ref(&input), &tmp.path().join("out"), &hono_opts()).unwrap_err();
+    let err = build_bundle(
+        std::slice::from_ref(&input),
+        &tmp.path().join("out"),
+        &hono_opts(),
+    )
+    .unwrap_err();
     match err {
         Error::Refused(msg) => assert!(msg.contains(&*dir.to_string_lossy()), "{msg}"),
         other => panic!("expected Refused, got {other:?}"),
@@ -101,10 +129,20 @@ fn build_without_documents_is_a_usage_error() {
     std::fs::create_dir(&empty).unwrap();
     std::fs::write(empty.join("image.png"), [0u8, 1, 2]).unwrap();
     let err = build_bundle(&[empty], &tmp.path().join("out"), &BuildOptions::new("x")).unwrap_err();
-    assert!(matches!(err, Error::Usage(ref m) if m.contains("no indexable documentation")), "{err:?}");
-    let err = build_bundle(&[tmp.path().join("missing")], &tmp.path().join("out"), &BuildOptions::new("x"))
-        .unwrap_err();
-    assert!(matches!(err, Error::Usage(ref m) if m.starts_with("not a directory")), "{err:?}");
+    assert!(
+        matches!(err, Error::Usage(ref m) if m.contains("no indexable documentation")),
+        "{err:?}"
+    );
+    let err = build_bundle(
+        &[tmp.path().join("missing")],
+        &tmp.path().join("out"),
+        &BuildOptions::new("x"),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::Usage(ref m) if m.starts_with("not a directory")),
+        "{err:?}"
+    );
 }
 
 /// Hand-made inputs with the chunker's quirks (lone `#` line joining the next heading, CRLF
@@ -118,12 +156,18 @@ fn quirks_build_matches_real_lazytools_output() {
     let tmp = tempfile::tempdir().unwrap();
     let quirks = fixtures().join("quirks");
     let input = std::fs::canonicalize(quirks.join("input/docs")).unwrap();
-    let dir =
-        build_bundle(std::slice::from_ref(&input), tmp.path(), &BuildOptions::new("Quirks Ünï")).unwrap();
+    let dir = build_bundle(
+        std::slice::from_ref(&input),
+        tmp.path(),
+        &BuildOptions::new("Quirks Ünï"),
+    )
+    .unwrap();
     assert_eq!(dir.file_name().unwrap(), "quirks-n");
     let root = input.to_string_lossy().into_owned();
     for f in ["chunks.jsonl", "manifest.json", "SKILL.md", "vocab.json"] {
-        let ours = read(&dir.join(f)).replace(&root, "<ROOT>").replace(CREATED_BY, REAL_CREATED_BY);
+        let ours = read(&dir.join(f))
+            .replace(&root, "<ROOT>")
+            .replace(CREATED_BY, REAL_CREATED_BY);
         let theirs = read(&quirks.join("expected").join(f));
         if f == "vocab.json" {
             let mut a: Vec<&str> = ours.lines().map(|l| l.trim_end_matches(',')).collect();

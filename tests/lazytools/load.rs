@@ -42,17 +42,25 @@ fn hono_bundle_has_363_chunks_from_85_files() {
     assert_eq!(kids[0].title, "SKILL.md");
     assert!(!kids[0].children.is_empty(), "SKILL.md is sectioned");
     assert_eq!(kids.len(), 1 + 85);
-    let chunks: Vec<NodeId> =
-        c.preorder(root).into_iter().filter(|n| c.node(*n).kind == NodeKind::Chunk).collect();
+    let chunks: Vec<NodeId> = c
+        .preorder(root)
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::Chunk)
+        .collect();
     assert_eq!(chunks.len(), 363);
 
-    let first = c.find("hono-docs/api/context.md#chunk-0").expect("chunk id");
+    let first = c
+        .find("hono-docs/api/context.md#chunk-0")
+        .expect("chunk id");
     let n = c.node(first);
     assert_eq!(n.title, "Context");
     assert_eq!(n.path, "api/context.md");
     assert_eq!(n.meta["path"], "/tmp/lt-run/hono-docs/api/context.md");
     assert_eq!(n.meta["doc_len"], 127);
-    assert!(c.text(first).starts_with("# Context\n\nThe `Context` object is instantiated"));
+    assert!(
+        c.text(first)
+            .starts_with("# Context\n\nThe `Context` object is instantiated")
+    );
     assert_eq!(
         n.summary,
         "The `Context` object is instantiated for each request and kept until the response is returned."
@@ -70,7 +78,10 @@ fn hono_bundle_has_363_chunks_from_85_files() {
     let stats = c.bundle_of(first).expect("bundle").clone();
     assert_eq!(stats.chunks.len(), 363);
     let hits = search(&stats, "How do I add CORS middleware to a route?", 3);
-    assert_eq!(c.node(hits[0].0).id, "hono-docs/middleware/builtin/cors.md#chunk-0");
+    assert_eq!(
+        c.node(hits[0].0).id,
+        "hono-docs/middleware/builtin/cors.md#chunk-0"
+    );
     assert_eq!(hits[0].1, 16.79951504746042);
     assert_eq!(
         c.text(hits[0].0),
@@ -110,25 +121,38 @@ fn malformed_chunk_line_and_missing_vocab_are_warnings() {
     let root = c.add_root(Node::new(NodeKind::Root, Format::Lazytools, "docs", ""));
     load(&mut c, root, &dir, "skills/broken");
     c.finalize();
-    let w: Vec<String> = c.node(root).warnings.iter().map(std::string::ToString::to_string).collect();
+    let w: Vec<String> = c
+        .node(root)
+        .warnings
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert!(
-        w.iter().any(|s| s.starts_with("skills/broken/chunks.jsonl:3: malformed JSON: unterminated string")),
+        w.iter()
+            .any(|s| s
+                .starts_with("skills/broken/chunks.jsonl:3: malformed JSON: unterminated string")),
         "{w:?}"
     );
     assert!(
         w.contains(
-            &"skills/broken/vocab.json: missing: every term scores with IDF 0.5, as lazytools does".into()
+            &"skills/broken/vocab.json: missing: every term scores with IDF 0.5, as lazytools does"
+                .into()
         ),
         "{w:?}"
     );
     assert!(
         w.contains(
-            &"skills/broken/manifest.json: total_chunks is 363 but chunks.jsonl has 3 valid chunks".into()
+            &"skills/broken/manifest.json: total_chunks is 363 but chunks.jsonl has 3 valid chunks"
+                .into()
         ),
         "{w:?}"
     );
     // The three good lines still load; no SKILL.md node in this bundle.
-    let chunks = c.preorder(root).into_iter().filter(|n| c.node(*n).kind == NodeKind::Chunk).count();
+    let chunks = c
+        .preorder(root)
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::Chunk)
+        .count();
     assert_eq!(chunks, 3);
     assert_eq!(c.bundles[0].1.idf.len(), 0);
 }
@@ -137,9 +161,18 @@ fn malformed_chunk_line_and_missing_vocab_are_warnings() {
 fn manifest_with_missing_and_bad_fields_warns_and_falls_back() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = broken_bundle(tmp.path(), true);
-    std::fs::write(dir.join("manifest.json"), "{\"name\": 3, \"avgdl\": \"x\", \"extra\": 1}").unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        "{\"name\": 3, \"avgdl\": \"x\", \"extra\": 1}",
+    )
+    .unwrap();
     let (c, root) = load_root(&dir, "docs");
-    let w: Vec<String> = c.node(root).warnings.iter().map(std::string::ToString::to_string).collect();
+    let w: Vec<String> = c
+        .node(root)
+        .warnings
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     for want in [
         "manifest.json: unknown key `extra` (lazytools refuses such a manifest)",
         "manifest.json: `name` must be a string, found number",
@@ -149,12 +182,17 @@ fn manifest_with_missing_and_bad_fields_warns_and_falls_back() {
         assert!(w.contains(&want.to_string()), "{want} not in {w:?}");
     }
     assert!(
-        w.iter().any(|s| s.starts_with("manifest.json: `avgdl` must be a number; using the chunks' mean"))
+        w.iter()
+            .any(|s| s
+                .starts_with("manifest.json: `avgdl` must be a number; using the chunks' mean"))
     );
     let stats = &c.bundles[0].1;
     assert_eq!(stats.name, "broken");
     let docs: Vec<u64> = stats.chunk_doc_lens.clone();
-    assert_eq!(stats.avgdl, docs.iter().sum::<u64>() as f64 / docs.len() as f64);
+    assert_eq!(
+        stats.avgdl,
+        docs.iter().sum::<u64>() as f64 / docs.len() as f64
+    );
 }
 
 /// Regression: the bundle's SKILL.md frontmatter became headings (`# SKILL.md` and
@@ -165,7 +203,10 @@ fn manifest_with_missing_and_bad_fields_warns_and_falls_back() {
 fn bundle_skill_md_frontmatter_is_not_headings() {
     use skillnav::formats::{LoadOptions, RootSpec, load_root};
     let dir = fixtures().join("hono-docs");
-    let spec = RootSpec { path: dir.clone(), label: "hono-docs".into() };
+    let spec = RootSpec {
+        path: dir.clone(),
+        label: "hono-docs".into(),
+    };
     let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
     let root = c.node(c.roots[0]);
     assert_eq!(root.format, Format::Lazytools);
@@ -215,12 +256,17 @@ fn bundle_skill_md_frontmatter_is_not_headings() {
     );
 
     // Chunk ids and the bundle's scoring data are unchanged by the skill node.
-    let first = c.find("hono-docs/api/context.md#chunk-0").expect("chunk id");
+    let first = c
+        .find("hono-docs/api/context.md#chunk-0")
+        .expect("chunk id");
     assert_eq!(c.bundles.len(), 1);
     assert_eq!(c.bundles[0].0, skill_id);
     let stats = c.bundle_of(first).expect("bundle");
     let hits = search(stats, "How do I add CORS middleware to a route?", 1);
-    assert_eq!(c.node(hits[0].0).id, "hono-docs/middleware/builtin/cors.md#chunk-0");
+    assert_eq!(
+        c.node(hits[0].0).id,
+        "hono-docs/middleware/builtin/cors.md#chunk-0"
+    );
 }
 
 /// The same bundle inside a folder: a `Skill` node at its folder path; `skillnav list`
@@ -232,7 +278,11 @@ fn bundle_in_a_folder_is_a_listed_skill() {
         .arg(fixtures().join("hono-docs"))
         .output()
         .expect("run skillnav");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "- Hono Docs: Hono web framework documentation (routing, middleware, helpers, \
@@ -240,11 +290,17 @@ fn bundle_in_a_folder_is_a_listed_skill() {
     );
 
     use skillnav::formats::{LoadOptions, RootSpec, load_root};
-    let spec = RootSpec { path: fixtures(), label: "fx".into() };
+    let spec = RootSpec {
+        path: fixtures(),
+        label: "fx".into(),
+    };
     let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
     let skill = c.find("fx/hono-docs").expect("bundle node");
     let n = c.node(skill);
-    assert_eq!((n.kind, n.format, n.title.as_str()), (NodeKind::Skill, Format::Lazytools, "Hono Docs"));
+    assert_eq!(
+        (n.kind, n.format, n.title.as_str()),
+        (NodeKind::Skill, Format::Lazytools, "Hono Docs")
+    );
     assert_eq!(c.node(n.children[0]).id, "fx/hono-docs/SKILL.md");
     assert!(c.bundles.iter().any(|(b, _)| *b == skill));
 }

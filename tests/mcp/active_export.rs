@@ -22,7 +22,11 @@ fn run(dir: &Path, args: &[&str]) -> Output {
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let out = run(dir, args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("{args:?}: not UTF-8: {e}"))
 }
 
@@ -85,15 +89,33 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
     );
     let skill = tmp.path().join("hono-active");
     let skill_s = skill.to_str().unwrap_or_else(|| panic!("path"));
-    ok(tmp.path(), &["export", src, "--recipe", recipe, "-o", skill_s, "--active"]);
+    ok(
+        tmp.path(),
+        &["export", src, "--recipe", recipe, "-o", skill_s, "--active"],
+    );
     let v = run(tmp.path(), &["validate", skill_s, "--json"]);
-    assert!(v.status.success(), "validate: {}", String::from_utf8_lossy(&v.stdout));
-    let report: Value = serde_json::from_slice(&v.stdout).unwrap_or_else(|e| panic!("validate --json: {e}"));
-    assert_eq!((report["errors"].clone(), report["warnings"].clone()), (0.into(), 0.into()), "{report}");
+    assert!(
+        v.status.success(),
+        "validate: {}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+    let report: Value =
+        serde_json::from_slice(&v.stdout).unwrap_or_else(|e| panic!("validate --json: {e}"));
+    assert_eq!(
+        (report["errors"].clone(), report["warnings"].clone()),
+        (0.into(), 0.into()),
+        "{report}"
+    );
 
-    let md = std::fs::read_to_string(skill.join("SKILL.md")).unwrap_or_else(|e| panic!("SKILL.md: {e}"));
-    let tokens = skillnav::tokens::TokenCounter::new(skillnav::tokens::Encoding::O200kBase).count(&md);
-    assert!(md.lines().count() < 500 && tokens < 5_000, "{} lines, {tokens} tokens", md.lines().count());
+    let md =
+        std::fs::read_to_string(skill.join("SKILL.md")).unwrap_or_else(|e| panic!("SKILL.md: {e}"));
+    let tokens =
+        skillnav::tokens::TokenCounter::new(skillnav::tokens::Encoding::O200kBase).count(&md);
+    assert!(
+        md.lines().count() < 500 && tokens < 5_000,
+        "{} lines, {tokens} tokens",
+        md.lines().count()
+    );
 
     // The table's first id, and the words of its first section title, fill the placeholders.
     let first_id = md
@@ -121,7 +143,8 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
         ran.push(args[0].to_string());
         match args[0] {
             "search" => {
-                let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("search --json: {e}"));
+                let v: Value =
+                    serde_json::from_str(&out).unwrap_or_else(|e| panic!("search --json: {e}"));
                 let hits = v["hits"].as_array().cloned().unwrap_or_default();
                 assert!(!hits.is_empty(), "{out}");
                 // Every hit is an id `show` accepts in the same folder.
@@ -133,8 +156,8 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
             }
             "show" => {
                 let file = first_id.trim_start_matches("hono-active/");
-                let want =
-                    std::fs::read_to_string(skill.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+                let want = std::fs::read_to_string(skill.join(file))
+                    .unwrap_or_else(|e| panic!("{file}: {e}"));
                 assert_eq!(out, want);
             }
             "brief" => assert!(

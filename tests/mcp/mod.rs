@@ -32,7 +32,10 @@ pub fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> (ExitStatu
     });
     let start = Instant::now();
     let status = loop {
-        if let Some(st) = child.try_wait().unwrap_or_else(|e| panic!("{what}: wait: {e}")) {
+        if let Some(st) = child
+            .try_wait()
+            .unwrap_or_else(|e| panic!("{what}: wait: {e}"))
+        {
             break st;
         }
         if start.elapsed() > limit {
@@ -42,5 +45,9 @@ pub fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> (ExitStatu
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    (status, t_out.join().unwrap_or_default(), t_err.join().unwrap_or_default())
+    (
+        status,
+        t_out.join().unwrap_or_default(),
+        t_err.join().unwrap_or_default(),
+    )
 }

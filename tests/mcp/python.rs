@@ -12,7 +12,10 @@ use crate::support::fs::{manifest, tempdir};
 
 fn sdk_available() -> Result<(), String> {
     let out = Command::new("python3")
-        .args(["-c", "import mcp, importlib.metadata as m; print(m.version('mcp'))"])
+        .args([
+            "-c",
+            "import mcp, importlib.metadata as m; print(m.version('mcp'))",
+        ])
         .output()
         .map_err(|e| format!("python3 not found ({e})"))?;
     if out.status.success() {
@@ -46,7 +49,10 @@ fn the_official_python_sdk_drives_the_server_and_every_check_passes() {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run python3: {e}"));
     let (status, out, err) = wait_bounded(child, Duration::from_secs(600), "client.py");
-    assert!(status.success(), "client.py failed\n--- stdout ---\n{out}\n--- stderr ---\n{err}");
+    assert!(
+        status.success(),
+        "client.py failed\n--- stdout ---\n{out}\n--- stderr ---\n{err}"
+    );
     let checks = out.lines().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(out.lines().last(), Some("all checks passed"), "{out}");
     assert!(checks >= 50, "only {checks} checks ran:\n{out}");

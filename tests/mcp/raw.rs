@@ -31,8 +31,8 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
     let (tx, rx) = mpsc::channel::<Value>();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let v: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
+            let v: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
             if tx.send(v).is_err() {
                 break;
             }
@@ -43,7 +43,8 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
         stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
     };
     let next = |rx: &mpsc::Receiver<Value>| {
-        rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|e| panic!("no answer from the server: {e}"))
+        rx.recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("no answer from the server: {e}"))
     };
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
@@ -80,7 +81,8 @@ fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
 fn eof_before_the_handshake_exits_cleanly() {
     let mut child = spawn();
     drop(child.stdin.take());
-    let (status, out, err) = wait_bounded(child, Duration::from_secs(60), "skillnav mcp with no input");
+    let (status, out, err) =
+        wait_bounded(child, Duration::from_secs(60), "skillnav mcp with no input");
     assert!(status.success(), "exit {status:?}: {err}");
     assert_eq!(out, "");
 }

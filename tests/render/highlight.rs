@@ -6,16 +6,24 @@ use skillnav::render::{
     Highlighter, RenderOptions, Role, SyntaxTheme, apply, highlight::plain_lines, render_markdown,
 };
 
-const RUST: &str = "fn main() {\n    let answer: u32 = 42; // comment\n    println!(\"{answer}\");\n}\n";
+const RUST: &str =
+    "fn main() {\n    let answer: u32 = 42; // comment\n    println!(\"{answer}\");\n}\n";
 
 #[test]
 fn rust_snippet_has_several_colours() {
     let h = Highlighter::new();
     let lines = h.highlight(RUST, "rust", SyntaxTheme::DARK);
     assert_eq!(lines.len(), 4);
-    let fgs: HashSet<_> = lines.iter().flat_map(|l| l.spans.iter().filter_map(|s| s.style.fg)).collect();
+    let fgs: HashSet<_> = lines
+        .iter()
+        .flat_map(|l| l.spans.iter().filter_map(|s| s.style.fg))
+        .collect();
     assert!(fgs.len() > 1, "only {fgs:?}");
-    assert!(lines.iter().all(|l| l.spans.iter().all(|s| s.style.role == Role::CodeBlock)));
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.spans.iter().all(|s| s.style.role == Role::CodeBlock))
+    );
     assert_eq!(lines[1].plain(), "    let answer: u32 = 42; // comment");
 }
 
@@ -53,12 +61,19 @@ fn unknown_lang_falls_back_to_plain() {
     assert_eq!(lines, plain_lines("a\tb\nc\x1b[2J\n"));
     assert_eq!(lines[0].plain(), "a   b");
     assert_eq!(lines[1].plain(), "c␛[2J");
-    assert!(lines.iter().all(|l| l.spans.iter().all(|s| s.style.fg.is_none())));
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.spans.iter().all(|s| s.style.fg.is_none()))
+    );
 }
 
 #[test]
 fn themes_resolve_by_name() {
-    assert_eq!(SyntaxTheme::from_name("monokai extended"), Some(SyntaxTheme::DARK));
+    assert_eq!(
+        SyntaxTheme::from_name("monokai extended"),
+        Some(SyntaxTheme::DARK)
+    );
     assert_eq!(SyntaxTheme::from_name("GitHub"), Some(SyntaxTheme::LIGHT));
     assert!(SyntaxTheme::from_name("InspiredGitHub").is_some());
     assert_eq!(SyntaxTheme::from_name("nope"), None);
@@ -69,8 +84,14 @@ fn themes_resolve_by_name() {
 fn apply_swaps_code_lines_keeping_prefix_and_width() {
     let src = "> ```rust\n> fn main() { let very_long_name = 1; }\n> ```\n";
     let width = 20;
-    let mut r =
-        render_markdown(src, &RenderOptions { width, terms: vec!["main".into()], show_frontmatter: true });
+    let mut r = render_markdown(
+        src,
+        &RenderOptions {
+            width,
+            terms: vec!["main".into()],
+            show_frontmatter: true,
+        },
+    );
     let block = r.code_blocks[0].clone();
     assert_eq!((block.lang.as_str(), block.line_count), ("rust", 1));
     let h = Highlighter::new();
@@ -81,7 +102,11 @@ fn apply_swaps_code_lines_keeping_prefix_and_width() {
     let line = &r.lines[block.first_line];
     assert_eq!(line.plain(), "│ fn main() { let v…");
     assert_eq!(line.spans[0].style.role, Role::Quote);
-    assert!(line.spans.iter().any(|s| s.style.role == Role::Match && s.text == "main"));
+    assert!(
+        line.spans
+            .iter()
+            .any(|s| s.style.role == Role::Match && s.text == "main")
+    );
     assert!(line.spans.iter().any(|s| s.style.fg.is_some()));
     assert!(line.width() <= usize::from(width));
 }

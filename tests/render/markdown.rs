@@ -7,7 +7,11 @@ use skillnav::render::{Line, RenderOptions, Rendered, Role, render_markdown};
 const FIXTURE: &str = include_str!("../fixtures/render/all_constructs.md");
 
 fn opts(width: u16) -> RenderOptions {
-    RenderOptions { width, terms: Vec::new(), show_frontmatter: true }
+    RenderOptions {
+        width,
+        terms: Vec::new(),
+        show_frontmatter: true,
+    }
 }
 
 /// Plain text with role markers: every non-`Text` span is written `«Role:text»`.
@@ -35,7 +39,12 @@ fn snapshot(name: &str, value: String) {
 
 fn assert_fits(r: &Rendered, width: usize) {
     for (i, l) in r.lines.iter().enumerate() {
-        assert!(l.width() <= width, "line {i} is {} cells at width {width}: {:?}", l.width(), l.plain());
+        assert!(
+            l.width() <= width,
+            "line {i} is {} cells at width {width}: {:?}",
+            l.width(),
+            l.plain()
+        );
     }
 }
 
@@ -73,10 +82,18 @@ fn all_constructs_plain_lines_at_40() {
     );
     assert_eq!(
         &lines[29..33],
-        ["│ Quoted text that is long enough to", "│ wrap around at narrow widths.", "│", "│ │ Nested quote.",]
+        [
+            "│ Quoted text that is long enough to",
+            "│ wrap around at narrow widths.",
+            "│",
+            "│ │ Nested quote.",
+        ]
     );
     assert_eq!(lines[34], "─".repeat(40));
-    assert_eq!(&lines[36..40], ["rust", "fn main() {", "    println!(\"hello\");", "}"]);
+    assert_eq!(
+        &lines[36..40],
+        ["rust", "fn main() {", "    println!(\"hello\");", "}"]
+    );
     assert_eq!(
         &lines[43..49],
         [
@@ -89,7 +106,10 @@ fn all_constructs_plain_lines_at_40() {
         ]
     );
     assert_eq!(lines[54], "[image: logo image]");
-    assert_eq!(lines.last().map(String::as_str), Some("[1]: The footnote text."));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("[1]: The footnote text.")
+    );
 }
 
 #[test]
@@ -107,20 +127,40 @@ fn headings_code_blocks_and_offsets() {
         assert!(r.lines[line].plain().ends_with(text.as_str()));
     }
     assert_eq!(r.line_offsets.len(), r.lines.len());
-    assert!(r.line_offsets.windows(2).all(|w| w[0] <= w[1]), "offsets must be non-decreasing");
+    assert!(
+        r.line_offsets.windows(2).all(|w| w[0] <= w[1]),
+        "offsets must be non-decreasing"
+    );
     // The heading line points at the `# CORS Middleware` source line.
     assert!(FIXTURE[r.line_offsets[5]..].starts_with("# CORS Middleware"));
     assert!(FIXTURE[r.line_offsets[34]..].starts_with("\tprintln!"));
-    let blocks: Vec<_> =
-        r.code_blocks.iter().map(|c| (c.lang.as_str(), c.first_line, c.line_count)).collect();
+    let blocks: Vec<_> = r
+        .code_blocks
+        .iter()
+        .map(|c| (c.lang.as_str(), c.first_line, c.line_count))
+        .collect();
     assert_eq!(blocks, vec![("rust", 33, 3), ("", 37, 1)]);
-    assert_eq!(r.code_blocks[0].code, "fn main() {\n\tprintln!(\"hello\");\n}\n");
-    assert!(r.lines[33].spans.iter().all(|s| s.style.role == Role::CodeBlock));
+    assert_eq!(
+        r.code_blocks[0].code,
+        "fn main() {\n\tprintln!(\"hello\");\n}\n"
+    );
+    assert!(
+        r.lines[33]
+            .spans
+            .iter()
+            .all(|s| s.style.role == Role::CodeBlock)
+    );
 }
 
 #[test]
 fn frontmatter_hidden_when_asked() {
-    let r = render_markdown(FIXTURE, &RenderOptions { show_frontmatter: false, ..opts(80) });
+    let r = render_markdown(
+        FIXTURE,
+        &RenderOptions {
+            show_frontmatter: false,
+            ..opts(80)
+        },
+    );
     assert_eq!(r.plain_lines()[0], "# CORS Middleware");
     assert_eq!(r.headings[0].0, 0);
     let shown = render_markdown(FIXTURE, &opts(80));
@@ -129,18 +169,36 @@ fn frontmatter_hidden_when_asked() {
 
 #[test]
 fn match_marks_cors_in_cors_middleware() {
-    let r = render_markdown(FIXTURE, &RenderOptions { terms: vec!["cors".into()], ..opts(80) });
+    let r = render_markdown(
+        FIXTURE,
+        &RenderOptions {
+            terms: vec!["cors".into()],
+            ..opts(80)
+        },
+    );
     let heading = &r.lines[5];
-    let hit: Vec<_> =
-        heading.spans.iter().filter(|s| s.style.role == Role::Match).map(|s| s.text.as_str()).collect();
+    let hit: Vec<_> = heading
+        .spans
+        .iter()
+        .filter(|s| s.style.role == Role::Match)
+        .map(|s| s.text.as_str())
+        .collect();
     assert_eq!(hit, vec!["CORS"]);
     // The match keeps the heading's bold.
     assert!(heading.spans.iter().all(|s| s.style.bold));
     assert!(r.match_lines.contains(&5));
     assert_eq!(r.match_lines, vec![1, 2, 5, 8, 9, 10]);
-    assert!(r.match_lines.iter().all(|&i| r.lines[i].has_role(Role::Match)));
+    assert!(
+        r.match_lines
+            .iter()
+            .all(|&i| r.lines[i].has_role(Role::Match))
+    );
     let unmarked = (0..r.lines.len()).filter(|i| !r.match_lines.contains(i));
-    assert!(unmarked.into_iter().all(|i| !r.lines[i].has_role(Role::Match)));
+    assert!(
+        unmarked
+            .into_iter()
+            .all(|i| !r.lines[i].has_role(Role::Match))
+    );
 }
 
 #[test]
@@ -166,12 +224,19 @@ fn escape_sequences_never_reach_output() {
         let r = render_markdown(src, &opts(width));
         for line in &r.lines {
             for span in &line.spans {
-                assert!(!span.text.chars().any(char::is_control), "control char in {:?}", span.text);
+                assert!(
+                    !span.text.chars().any(char::is_control),
+                    "control char in {:?}",
+                    span.text
+                );
             }
         }
         if width == 80 {
             let all = r.plain_lines().join("\n");
-            assert!(all.contains("Text ␛[2J clear \u{FFFD}31m and ␇ bell."), "{all}");
+            assert!(
+                all.contains("Text ␛[2J clear \u{FFFD}31m and ␇ bell."),
+                "{all}"
+            );
             assert!(all.contains("echo ␛[1mbold"), "{all}");
         }
     }
@@ -179,8 +244,9 @@ fn escape_sequences_never_reach_output() {
 
 #[test]
 fn every_line_fits_at_every_width() {
-    let src =
-        format!("{FIXTURE}\n\n中文字符和emoji 👍👍 e\u{301}te\n\n> - [ ] 中文 quote item with `code`\n");
+    let src = format!(
+        "{FIXTURE}\n\n中文字符和emoji 👍👍 e\u{301}te\n\n> - [ ] 中文 quote item with `code`\n"
+    );
     for width in 1..=100u16 {
         let r = render_markdown(&src, &opts(width));
         assert_fits(&r, usize::from(width));
@@ -253,6 +319,9 @@ proptest! {
 #[test]
 fn loose_task_list_and_heading_with_link() {
     let r = render_markdown("- [ ] a\n\n- [x] b\n\n## See [docs](http://d)\n", &opts(40));
-    assert_eq!(r.plain_lines(), vec!["☐ a", "", "☑ b", "", "## See docs (http://d)"]);
+    assert_eq!(
+        r.plain_lines(),
+        vec!["☐ a", "", "☑ b", "", "## See docs (http://d)"]
+    );
     assert_eq!(r.headings, vec![(4, 2, "See docs".to_string())]);
 }

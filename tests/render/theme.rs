@@ -14,7 +14,8 @@ fn toml_round_trip() {
 
 #[test]
 fn partial_override_keeps_base_values() {
-    let t = Theme::from_toml("[ui]\naccent = \"#FF0000\"\n[markdown]\nlink = \"#00ff00\"\n").expect("valid");
+    let t = Theme::from_toml("[ui]\naccent = \"#FF0000\"\n[markdown]\nlink = \"#00ff00\"\n")
+        .expect("valid");
     let dark = Theme::dark();
     assert_eq!(t.ui.accent, Rgb(255, 0, 0));
     assert_eq!(t.markdown.link, Rgb(0, 255, 0));
@@ -36,8 +37,14 @@ fn bad_themes_are_errors() {
     assert!(
         matches!(Theme::from_toml("[ui]\nacent = \"#000000\"\n"), Err(ThemeError::Toml(m)) if m.contains("acent"))
     );
-    assert!(matches!(Theme::from_toml("[ui\n"), Err(ThemeError::Toml(_))));
-    assert_eq!(Theme::from_toml("base = \"blue\"\n"), Err(ThemeError::UnknownBase("blue".into())));
+    assert!(matches!(
+        Theme::from_toml("[ui\n"),
+        Err(ThemeError::Toml(_))
+    ));
+    assert_eq!(
+        Theme::from_toml("base = \"blue\"\n"),
+        Err(ThemeError::UnknownBase("blue".into()))
+    );
     assert_eq!(
         Theme::from_toml("syntax_theme = \"Nope\"\n"),
         Err(ThemeError::UnknownSyntaxTheme("Nope".into()))
@@ -53,7 +60,10 @@ fn style_for_roles() {
     assert_eq!(t.style_for(Role::Heading(5)).fg, Some(t.markdown.heading3));
     assert!(t.style_for(Role::Link).underline);
     assert!(t.style_for(Role::LinkUrl).dim);
-    assert_eq!(t.style_for(Role::InlineCode).bg, Some(t.markdown.inline_code_bg));
+    assert_eq!(
+        t.style_for(Role::InlineCode).bg,
+        Some(t.markdown.inline_code_bg)
+    );
     assert_eq!(t.style_for(Role::Match).bg, Some(t.ui.match_bg));
 }
 
@@ -69,13 +79,21 @@ fn no_color_reads_env() {
     }
     for (value, expect) in [("1", "1"), ("", "0")] {
         let out = std::process::Command::new(&exe)
-            .args(["--exact", &test_name(module_path!(), "no_color_reads_env"), "--quiet"])
+            .args([
+                "--exact",
+                &test_name(module_path!(), "no_color_reads_env"),
+                "--quiet",
+            ])
             .env("SKILLNAV_NO_COLOR_CHILD", "1")
             .env("SKILLNAV_EXPECT", expect)
             .env("NO_COLOR", value)
             .output()
             .expect("child runs");
         assert!(out.status.success(), "NO_COLOR={value:?}");
-        assert!(ran_one(&out.stdout), "the child ran the test: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            ran_one(&out.stdout),
+            "the child ran the test: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }

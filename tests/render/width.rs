@@ -17,7 +17,10 @@ fn truncate_examples() {
 
 #[test]
 fn truncate_line_keeps_styles_and_ellipsis_style() {
-    let line = Line::from_spans(vec![Span::role("ab", Role::Strong), Span::role("中文", Role::Link)]);
+    let line = Line::from_spans(vec![
+        Span::role("ab", Role::Strong),
+        Span::role("中文", Role::Link),
+    ]);
     let cut = truncate_line(&line, 4);
     assert_eq!(cut.plain(), "ab…");
     assert_eq!(cut.spans.len(), 2);
@@ -41,7 +44,10 @@ fn wrap_mixed_words_and_emoji() {
 }
 
 fn non_space_graphemes(s: &str) -> Vec<String> {
-    s.graphemes(true).filter(|g| *g != " ").map(str::to_string).collect()
+    s.graphemes(true)
+        .filter(|g| *g != " ")
+        .map(str::to_string)
+        .collect()
 }
 
 proptest! {

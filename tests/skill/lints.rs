@@ -19,12 +19,21 @@ fn open(path: &Path) -> Corpus {
 }
 
 fn rules(c: &Corpus) -> Vec<(String, &'static str)> {
-    lints(c).into_iter().map(|l| (c.node(l.node).id.clone(), l.finding.rule)).collect()
+    lints(c)
+        .into_iter()
+        .map(|l| (c.node(l.node).id.clone(), l.finding.rule))
+        .collect()
 }
 
 fn validate(path: &Path, profile: &str) -> (Option<i32>, Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
-        .args(["validate", path.to_str().unwrap_or_default(), "--profile", profile, "--json"])
+        .args([
+            "validate",
+            path.to_str().unwrap_or_default(),
+            "--profile",
+            profile,
+            "--json",
+        ])
         .env("SKILLNAV_CONFIG_DIR", path.join("no-config"))
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
@@ -49,14 +58,20 @@ fn finding_rules(v: &Value) -> Vec<(String, String)> {
 fn lower_case_skill_md_is_flagged() {
     let dir = fixture_path("lints/skill-md-case");
     let c = open(&dir);
-    assert_eq!(rules(&c), [("skill-md-case/lower/skill.md".to_string(), "skill-md-case")]);
+    assert_eq!(
+        rules(&c),
+        [("skill-md-case/lower/skill.md".to_string(), "skill-md-case")]
+    );
     assert_eq!(
         warnings(&c, "skill-md-case/lower/skill.md"),
         ["the skill file is named `skill.md`; agent clients load only `SKILL.md`"]
     );
     let (code, v) = validate(&dir, "spec");
     assert_eq!(code, Some(0));
-    assert_eq!(finding_rules(&v), [("lower".to_string(), "skill-md-case".to_string())]);
+    assert_eq!(
+        finding_rules(&v),
+        [("lower".to_string(), "skill-md-case".to_string())]
+    );
 }
 
 #[test]
@@ -67,13 +82,18 @@ fn names_differing_only_in_case_are_flagged_on_both() {
     assert_eq!(warnings(&c, "name-case/pdf"), [msg]);
     assert_eq!(
         warnings(&c, "name-case/pdf-upper"),
-        ["name 'PDF' differs from its folder 'pdf-upper'".to_string(), msg.to_string()]
+        [
+            "name 'PDF' differs from its folder 'pdf-upper'".to_string(),
+            msg.to_string()
+        ]
     );
     // `PDF` also breaks the lower-case name rule, an error: exit 1 as before.
     let (code, v) = validate(&dir, "claude-code");
     assert_eq!(code, Some(1));
-    let found: Vec<(String, String)> =
-        finding_rules(&v).into_iter().filter(|(_, r)| r == "name-case-collision").collect();
+    let found: Vec<(String, String)> = finding_rules(&v)
+        .into_iter()
+        .filter(|(_, r)| r == "name-case-collision")
+        .collect();
     assert_eq!(
         found,
         [
@@ -87,7 +107,13 @@ fn names_differing_only_in_case_are_flagged_on_both() {
 fn long_reference_without_contents_is_flagged_by_claude_code_validate() {
     let dir = fixture_path("lints/reference-toc");
     let c = open(&dir);
-    assert_eq!(rules(&c), [("reference-toc/refs/references/long.md".to_string(), "reference-toc")]);
+    assert_eq!(
+        rules(&c),
+        [(
+            "reference-toc/refs/references/long.md".to_string(),
+            "reference-toc"
+        )]
+    );
     // Not a tree warning (generated reference trees break it by the dozen).
     assert!(warnings(&c, "reference-toc/refs/references/long.md").is_empty());
     let (_, v) = validate(&dir, "claude-code");
@@ -110,15 +136,24 @@ fn llms_txt_over_fifty_thousand_chars_is_flagged() {
     }
     let n = text.chars().count();
     write(t.path(), "site/llms.txt", text.as_bytes());
-    write(t.path(), "small/llms.txt", b"# Small\n\n## Docs\n\n- [A](https://example.com/a.md)\n");
+    write(
+        t.path(),
+        "small/llms.txt",
+        b"# Small\n\n## Docs\n\n- [A](https://example.com/a.md)\n",
+    );
     let c = open(&t.path().join("site"));
     let l = lints(&c);
     assert_eq!(l.len(), 1);
     assert_eq!(
         l[0].finding.message,
-        format!("llms.txt is {n} chars; keep it under 50000 (llms.txt checkers fail files over 100,000)")
+        format!(
+            "llms.txt is {n} chars; keep it under 50000 (llms.txt checkers fail files over 100,000)"
+        )
     );
-    assert_eq!(warnings(&c, &c.node(l[0].node).id.clone()), [l[0].finding.message.clone()]);
+    assert_eq!(
+        warnings(&c, &c.node(l[0].node).id.clone()),
+        [l[0].finding.message.clone()]
+    );
     assert!(lints(&open(&t.path().join("small"))).is_empty());
 }
 
@@ -130,13 +165,19 @@ fn long_body_and_name_unlike_folder_show_in_the_tree_and_once_in_validate() {
         warnings(&c, "shape/long"),
         ["SKILL.md body is 501 lines; keep it under 500 and move detail to references/"]
     );
-    assert_eq!(warnings(&c, "shape/folder"), ["name 'renamed' differs from its folder 'folder'"]);
+    assert_eq!(
+        warnings(&c, "shape/folder"),
+        ["name 'renamed' differs from its folder 'folder'"]
+    );
     // validate reports them with its own rules, once each.
     let (_, v) = validate(&dir, "claude-code");
     let mut found = finding_rules(&v);
     found.sort();
     assert_eq!(
         found,
-        [("long".to_string(), "body-lines".to_string()), ("renamed".to_string(), "name-folder".to_string())]
+        [
+            ("long".to_string(), "body-lines".to_string()),
+            ("renamed".to_string(), "name-folder".to_string())
+        ]
     );
 }

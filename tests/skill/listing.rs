@@ -24,7 +24,10 @@ fn entries() -> Vec<ListingEntry> {
 }
 
 fn opts(format: ListingFormat) -> ListingOptions {
-    ListingOptions { format, ..ListingOptions::default() }
+    ListingOptions {
+        format,
+        ..ListingOptions::default()
+    }
 }
 
 #[test]
@@ -33,8 +36,14 @@ fn plain_layout() {
         format_listing(&entries(), opts(ListingFormat::Plain)),
         "- pdf: Read <PDF> & \"forms\" (when: user's PDF)\n- git: Git help"
     );
-    let no_when = ListingOptions { include_when_to_use: false, ..opts(ListingFormat::Plain) };
-    assert_eq!(format_listing(&entries(), no_when), "- pdf: Read <PDF> & \"forms\"\n- git: Git help");
+    let no_when = ListingOptions {
+        include_when_to_use: false,
+        ..opts(ListingFormat::Plain)
+    };
+    assert_eq!(
+        format_listing(&entries(), no_when),
+        "- pdf: Read <PDF> & \"forms\"\n- git: Git help"
+    );
     assert_eq!(format_listing(&[], opts(ListingFormat::Plain)), "");
 }
 
@@ -44,7 +53,10 @@ fn xml_layout_escapes() {
         format_listing(&entries(), opts(ListingFormat::Xml)),
         "<skills>\n  <skill name=\"pdf\">\n    <description>Read &lt;PDF&gt; &amp; &quot;forms&quot;</description>\n    <whenToUse>user's PDF</whenToUse>\n  </skill>\n  <skill name=\"git\">\n    <description>Git help</description>\n  </skill>\n</skills>"
     );
-    assert_eq!(format_listing(&[], opts(ListingFormat::Xml)), "<skills></skills>");
+    assert_eq!(
+        format_listing(&[], opts(ListingFormat::Xml)),
+        "<skills></skills>"
+    );
 }
 
 #[test]
@@ -62,14 +74,20 @@ fn available_skills_layout() {
 
 #[test]
 fn max_chars_cuts_with_dots() {
-    let o = ListingOptions { max_chars: Some(10), ..opts(ListingFormat::Plain) };
+    let o = ListingOptions {
+        max_chars: Some(10),
+        ..opts(ListingFormat::Plain)
+    };
     assert_eq!(format_listing(&entries(), o), "- pdf: ...");
     assert_eq!(truncate_listing("abcdef", 6), "abcdef");
     assert_eq!(truncate_listing("abcdef", 5), "ab...");
     assert_eq!(truncate_listing("abcdef", 3), "abc");
     assert_eq!(truncate_listing("abcdef", 0), "");
     assert_eq!(truncate_listing("éèêëa", 4), "é...");
-    assert_eq!(ListingFormat::parse("available-skills"), Some(ListingFormat::AvailableSkills));
+    assert_eq!(
+        ListingFormat::parse("available-skills"),
+        Some(ListingFormat::AvailableSkills)
+    );
 }
 
 #[test]
@@ -81,14 +99,19 @@ fn aliases_when_to_use_and_allowed_tools() {
     assert_eq!(when_to_use(&camel).as_deref(), Some("camel"));
     assert_eq!(allowed_tools(&camel), ["Read", "Bash"]);
     let kebab =
-        frontmatter::parse("---\nwhen-to-use: kebab\nallowed-tools: Bash(git:*) Read\n---\n").expect("fm");
+        frontmatter::parse("---\nwhen-to-use: kebab\nallowed-tools: Bash(git:*) Read\n---\n")
+            .expect("fm");
     assert_eq!(when_to_use(&kebab).as_deref(), Some("kebab"));
     assert_eq!(allowed_tools(&kebab), ["Bash(git:*)", "Read"]);
     let both = frontmatter::parse("---\nwhenToUse: second\nwhen_to_use: first\n---\n").expect("fm");
     assert_eq!(when_to_use(&both).as_deref(), Some("first"));
     let e = ListingEntry::from_frontmatter(&kebab, "folder", "/x/SKILL.md");
     assert_eq!(
-        (e.name.as_str(), e.description.as_str(), e.when_to_use.as_deref()),
+        (
+            e.name.as_str(),
+            e.description.as_str(),
+            e.when_to_use.as_deref()
+        ),
         ("folder", "", Some("kebab"))
     );
 }

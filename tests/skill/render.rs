@@ -11,7 +11,10 @@ use skillnav::skill::render::{
 use crate::support::fs::fixture_path;
 
 fn args(a: &str) -> RenderOptions {
-    RenderOptions { args: Some(a.to_string()), ..RenderOptions::default() }
+    RenderOptions {
+        args: Some(a.to_string()),
+        ..RenderOptions::default()
+    }
 }
 
 fn names(n: &[&str]) -> Vec<String> {
@@ -20,17 +23,31 @@ fn names(n: &[&str]) -> Vec<String> {
 
 #[test]
 fn split_args_is_quote_aware() {
-    assert_eq!(split_args(r#"a "b c" 'd e' f"#), names(&["a", "b c", "d e", "f"]));
+    assert_eq!(
+        split_args(r#"a "b c" 'd e' f"#),
+        names(&["a", "b c", "d e", "f"])
+    );
     assert_eq!(split_args("  "), Vec::<String>::new());
-    assert_eq!(split_args(r#"x "unclosed y"#), names(&["x", "\"unclosed", "y"]));
+    assert_eq!(
+        split_args(r#"x "unclosed y"#),
+        names(&["x", "\"unclosed", "y"])
+    );
     assert_eq!(split_args(r#""""#), names(&[""]));
 }
 
 #[test]
 fn named_args_take_positional_tokens_on_word_boundary() {
     let body = "File: $file, mode $mode; not $fileX nor $file[0]; missing $extra.";
-    let out = render_body(body, &names(&["file", "mode", "extra"]), None, &args("a.rs fast"));
-    assert_eq!(out, "File: a.rs, mode fast; not $fileX nor $file[0]; missing .");
+    let out = render_body(
+        body,
+        &names(&["file", "mode", "extra"]),
+        None,
+        &args("a.rs fast"),
+    );
+    assert_eq!(
+        out,
+        "File: a.rs, mode fast; not $fileX nor $file[0]; missing ."
+    );
 }
 
 #[test]
@@ -55,15 +72,29 @@ fn absent_args_leave_placeholders_untouched() {
 
 #[test]
 fn empty_args_empty_every_placeholder_and_append_nothing() {
-    let out = render_body("[$ARGUMENTS][$0][$ARGUMENTS[1]][$name]", &names(&["name"]), None, &args(""));
+    let out = render_body(
+        "[$ARGUMENTS][$0][$ARGUMENTS[1]][$name]",
+        &names(&["name"]),
+        None,
+        &args(""),
+    );
     assert_eq!(out, "[][][][]");
-    assert_eq!(render_body("no placeholders", &[], None, &args("")), "no placeholders");
+    assert_eq!(
+        render_body("no placeholders", &[], None, &args("")),
+        "no placeholders"
+    );
 }
 
 #[test]
 fn args_without_placeholders_are_appended() {
-    assert_eq!(render_body("Do it.", &[], None, &args("now please")), "Do it.\n\nARGUMENTS: now please");
-    let no_append = RenderOptions { append_args_if_no_placeholder: false, ..args("now") };
+    assert_eq!(
+        render_body("Do it.", &[], None, &args("now please")),
+        "Do it.\n\nARGUMENTS: now please"
+    );
+    let no_append = RenderOptions {
+        append_args_if_no_placeholder: false,
+        ..args("now")
+    };
     assert_eq!(render_body("Do it.", &[], None, &no_append), "Do it.");
 }
 
@@ -72,8 +103,16 @@ fn vars_are_substituted_before_dollar_arguments() {
     let mut vars = BTreeMap::new();
     vars.insert("TARGET".to_string(), "$0".to_string());
     vars.insert("SKILL_DIR".to_string(), "/s".to_string());
-    let opts = RenderOptions { vars, ..args("main.rs") };
-    let out = render_body("Edit ${TARGET} in ${SKILL_DIR}; keep ${UNKNOWN} and ${1BAD}", &[], None, &opts);
+    let opts = RenderOptions {
+        vars,
+        ..args("main.rs")
+    };
+    let out = render_body(
+        "Edit ${TARGET} in ${SKILL_DIR}; keep ${UNKNOWN} and ${1BAD}",
+        &[],
+        None,
+        &opts,
+    );
     assert_eq!(out, "Edit main.rs in /s; keep ${UNKNOWN} and ${1BAD}");
 }
 
@@ -87,7 +126,10 @@ fn vars_alone_do_not_trigger_the_arguments_append() {
 
 #[test]
 fn base_dir_is_prepended_when_asked() {
-    let opts = RenderOptions { include_base_dir: true, ..RenderOptions::default() };
+    let opts = RenderOptions {
+        include_base_dir: true,
+        ..RenderOptions::default()
+    };
     assert_eq!(
         render_body("Body", &[], Some(Path::new("/sk/a")), &opts),
         "Base directory for this skill: /sk/a\n\nBody"
@@ -97,8 +139,7 @@ fn base_dir_is_prepended_when_asked() {
 
 #[test]
 fn skill_text_reads_arguments_from_frontmatter() {
-    let text =
-        "---\nname: fix\ndescription: Fix a file\narguments: [file, level]\n---\n\n  Fix $file at $level.\n";
+    let text = "---\nname: fix\ndescription: Fix a file\narguments: [file, level]\n---\n\n  Fix $file at $level.\n";
     let s = skill_from_text(text, "fix", "/x/fix/SKILL.md", None);
     assert_eq!(s.argument_names, names(&["file", "level"]));
     assert_eq!(s.body, "Fix $file at $level.");
@@ -110,12 +151,31 @@ fn skill_text_reads_arguments_from_frontmatter() {
 
 #[test]
 fn render_many_lists_then_renders_each_body() {
-    let a = skill_from_text("---\nname: a\ndescription: A <1>\n---\nDo $0.", "a", "/s/a/SKILL.md", None);
-    let b = skill_from_text("---\nname: b\ndescription: B\n---\nPlain.", "b", "/s/b/SKILL.md", None);
-    let plain = ListingOptions { format: ListingFormat::Plain, ..ListingOptions::default() };
+    let a = skill_from_text(
+        "---\nname: a\ndescription: A <1>\n---\nDo $0.",
+        "a",
+        "/s/a/SKILL.md",
+        None,
+    );
+    let b = skill_from_text(
+        "---\nname: b\ndescription: B\n---\nPlain.",
+        "b",
+        "/s/b/SKILL.md",
+        None,
+    );
+    let plain = ListingOptions {
+        format: ListingFormat::Plain,
+        ..ListingOptions::default()
+    };
     let out = render_many(&[a.clone(), b.clone()], plain, &args("x"));
-    assert_eq!(out, "- a: A <1>\n- b: B\n\n## a\n\nDo x.\n\n## b\n\nPlain.\n\nARGUMENTS: x\n");
-    let xml = ListingOptions { format: ListingFormat::Xml, ..ListingOptions::default() };
+    assert_eq!(
+        out,
+        "- a: A <1>\n- b: B\n\n## a\n\nDo x.\n\n## b\n\nPlain.\n\nARGUMENTS: x\n"
+    );
+    let xml = ListingOptions {
+        format: ListingFormat::Xml,
+        ..ListingOptions::default()
+    };
     let out = render_many(&[a], xml, &RenderOptions::default());
     assert_eq!(
         out,
@@ -130,20 +190,31 @@ fn load_skill_dir_reads_the_fixture() {
     assert_eq!(s.entry.name, "render-skill");
     assert_eq!(s.argument_names, names(&["issue", "branch"]));
     let out = skillnav::skill::render::render_skill(&s, &args("42 main"));
-    assert_eq!(out, "# Fix issue\n\nFix issue 42 on branch main (all: 42 main).");
+    assert_eq!(
+        out,
+        "# Fix issue\n\nFix issue 42 on branch main (all: 42 main)."
+    );
     assert!(load_skill_dir(&dir.join("missing")).is_err());
 }
 
 #[test]
 fn whitespace_only_args_are_appended_like_context_chef() {
     // context-chef tests `args` for truthiness (non-empty), not for non-blank text.
-    assert_eq!(render_body("Go.", &[], None, &args("  ")), "Go.\n\nARGUMENTS:   ");
+    assert_eq!(
+        render_body("Go.", &[], None, &args("  ")),
+        "Go.\n\nARGUMENTS:   "
+    );
     assert_eq!(render_body("[$0]", &[], None, &args("  ")), "[]");
 }
 
 #[test]
 fn malformed_placeholders_stay_as_written() {
-    let out = render_body("$ARGUMENTS[x] $ARGUMENTS[1 $ $_ ${} ${A", &[], None, &args("a b"));
+    let out = render_body(
+        "$ARGUMENTS[x] $ARGUMENTS[1 $ $_ ${} ${A",
+        &[],
+        None,
+        &args("a b"),
+    );
     assert_eq!(out, "a b[x] a b[1 $ $_ ${} ${A");
     let huge = render_body("[$99999999999999999999999]", &[], None, &args("a"));
     assert_eq!(huge, "[]");

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use skillnav::frontmatter;
 use skillnav::skill::validate::{
-    Profile, Severity, SkillReport, nfkc_trim, report_json, report_lines, validate_skill, validate_skill_md,
+    Profile, Severity, SkillReport, nfkc_trim, report_json, report_lines, validate_skill,
+    validate_skill_md,
 };
 
 use crate::support::fs::fixture_path;
@@ -21,7 +22,12 @@ fn rules(f: &[skillnav::skill::validate::Finding]) -> Vec<(&'static str, Severit
 
 #[test]
 fn claude_api_description_is_1068_chars() {
-    let f = validate_skill_md(&read("claude-api/SKILL.md"), "claude-api", Some(18_000), Profile::Spec);
+    let f = validate_skill_md(
+        &read("claude-api/SKILL.md"),
+        "claude-api",
+        Some(18_000),
+        Profile::Spec,
+    );
     assert_eq!(
         rules(&f),
         [
@@ -32,8 +38,14 @@ fn claude_api_description_is_1068_chars() {
     );
     assert_eq!(f[0].message, "description is 1068 chars; the limit is 1024");
     assert_eq!(f[0].line, Some(3));
-    assert_eq!(f[1].message, "body is 569 lines; keep SKILL.md under 500 and move detail to references/");
-    assert_eq!(f[2].message, "body is 18000 tokens; under 5000 is recommended");
+    assert_eq!(
+        f[1].message,
+        "body is 569 lines; keep SKILL.md under 500 and move detail to references/"
+    );
+    assert_eq!(
+        f[2].message,
+        "body is 18000 tokens; under 5000 is recommended"
+    );
 }
 
 #[test]
@@ -42,7 +54,11 @@ fn context_chef_core_spec_vs_claude_code() {
     let spec = validate_skill_md(&text, "context-chef-core", None, Profile::Spec);
     assert_eq!(rules(&spec), [("unknown-key", Severity::Error)]);
     assert_eq!(spec[0].line, Some(4));
-    assert!(spec[0].message.starts_with("'argument-hint' is not a spec field"));
+    assert!(
+        spec[0]
+            .message
+            .starts_with("'argument-hint' is not a spec field")
+    );
     let cc = validate_skill_md(&text, "context-chef-core", None, Profile::ClaudeCode);
     assert!(cc.is_empty(), "{cc:?}");
 }
@@ -51,7 +67,8 @@ fn context_chef_core_spec_vs_claude_code() {
 fn external_frontmatter_aliases_and_folder() {
     let text = read("external-frontmatter/SKILL.md");
     let cc = validate_skill_md(&text, "external-frontmatter", None, Profile::ClaudeCode);
-    let got: Vec<(&str, Severity, Option<u32>)> = cc.iter().map(|f| (f.rule, f.severity, f.line)).collect();
+    let got: Vec<(&str, Severity, Option<u32>)> =
+        cc.iter().map(|f| (f.rule, f.severity, f.line)).collect();
     assert_eq!(
         got,
         [
@@ -60,15 +77,27 @@ fn external_frontmatter_aliases_and_folder() {
             ("alias-key", Severity::Warning, Some(9)),
         ]
     );
-    assert_eq!(cc[2].message, "'when-to-use' is not read by Claude Code; it expects 'when_to_use'");
+    assert_eq!(
+        cc[2].message,
+        "'when-to-use' is not read by Claude Code; it expects 'when_to_use'"
+    );
     let spec = validate_skill_md(&text, "pdf", None, Profile::Spec);
-    let keys: Vec<Option<u32>> = spec.iter().filter(|f| f.rule == "unknown-key").map(|f| f.line).collect();
+    let keys: Vec<Option<u32>> = spec
+        .iter()
+        .filter(|f| f.rule == "unknown-key")
+        .map(|f| f.line)
+        .collect();
     assert_eq!(keys, [Some(6), Some(7), Some(9)]);
 }
 
 #[test]
 fn lazytools_name_with_space_and_capitals() {
-    let f = validate_skill_md(&read("hono-docs/SKILL.md"), "hono-docs", None, Profile::Spec);
+    let f = validate_skill_md(
+        &read("hono-docs/SKILL.md"),
+        "hono-docs",
+        None,
+        Profile::Spec,
+    );
     assert_eq!(
         rules(&f),
         [
@@ -78,7 +107,10 @@ fn lazytools_name_with_space_and_capitals() {
             ("unknown-key", Severity::Error)
         ]
     );
-    assert_eq!(f[1].message, "name 'Hono Docs' may only hold letters, digits and hyphens");
+    assert_eq!(
+        f[1].message,
+        "name 'Hono Docs' may only hold letters, digits and hyphens"
+    );
 }
 
 fn fm(text: &str) -> frontmatter::Frontmatter {
@@ -89,7 +121,10 @@ fn fm(text: &str) -> frontmatter::Frontmatter {
 fn name_rules_one_by_one() {
     let check = |name: &str| -> Vec<&'static str> {
         let text = format!("---\nname: {name}\ndescription: d\n---\n");
-        validate_skill(&fm(&text), name, 0, None, Profile::Spec).iter().map(|f| f.rule).collect()
+        validate_skill(&fm(&text), name, 0, None, Profile::Spec)
+            .iter()
+            .map(|f| f.rule)
+            .collect()
     };
     assert_eq!(check("ok-name-2"), Vec::<&str>::new());
     assert_eq!(check("-lead"), ["name-hyphen"]);
@@ -99,12 +134,30 @@ fn name_rules_one_by_one() {
     assert_eq!(check(&"a".repeat(64)), Vec::<&str>::new());
     assert_eq!(check(&"a".repeat(65)), ["name-length"]);
     // NFKC: the ligature "ﬁ" normalises to "fi", so a folder "fi" matches.
-    let f = validate_skill(&fm("---\nname: ﬁ\ndescription: d\n---\n"), "fi", 0, None, Profile::Spec);
+    let f = validate_skill(
+        &fm("---\nname: ﬁ\ndescription: d\n---\n"),
+        "fi",
+        0,
+        None,
+        Profile::Spec,
+    );
     assert!(f.is_empty(), "{f:?}");
     assert_eq!(nfkc_trim("  ﬁ  "), "fi");
-    let f = validate_skill(&fm("---\ndescription: d\n---\n"), "x", 0, None, Profile::Spec);
+    let f = validate_skill(
+        &fm("---\ndescription: d\n---\n"),
+        "x",
+        0,
+        None,
+        Profile::Spec,
+    );
     assert_eq!(rules(&f), [("name-missing", Severity::Error)]);
-    let f = validate_skill(&fm("---\ndescription: d\n---\n"), "x", 0, None, Profile::ClaudeCode);
+    let f = validate_skill(
+        &fm("---\ndescription: d\n---\n"),
+        "x",
+        0,
+        None,
+        Profile::ClaudeCode,
+    );
     assert!(f.is_empty());
 }
 
@@ -118,11 +171,26 @@ fn description_compatibility_metadata() {
     let f = validate_skill(&fm(&text), "s", 0, None, Profile::Spec);
     assert_eq!(
         rules(&f),
-        [("description-length", Severity::Error), ("compatibility-length", Severity::Error)]
+        [
+            ("description-length", Severity::Error),
+            ("compatibility-length", Severity::Error)
+        ]
     );
     assert_eq!(f[0].message, "description is 1025 chars; the limit is 1024");
-    let f = validate_skill(&fm("---\nname: s\nmetadata: flat\n---\n"), "s", 0, None, Profile::ClaudeCode);
-    assert_eq!(rules(&f), [("description-missing", Severity::Warning), ("metadata-type", Severity::Error)]);
+    let f = validate_skill(
+        &fm("---\nname: s\nmetadata: flat\n---\n"),
+        "s",
+        0,
+        None,
+        Profile::ClaudeCode,
+    );
+    assert_eq!(
+        rules(&f),
+        [
+            ("description-missing", Severity::Warning),
+            ("metadata-type", Severity::Error)
+        ]
+    );
     let f = validate_skill(
         &fm("---\nname: s\ndescription: d\neffort: extreme\nuser-invocable: yes\n---\n"),
         "s",
@@ -130,21 +198,45 @@ fn description_compatibility_metadata() {
         None,
         Profile::ClaudeCode,
     );
-    assert_eq!(rules(&f), [("effort-value", Severity::Warning), ("bool-value", Severity::Warning)]);
+    assert_eq!(
+        rules(&f),
+        [
+            ("effort-value", Severity::Warning),
+            ("bool-value", Severity::Warning)
+        ]
+    );
 }
 
 #[test]
 fn strict_yaml_and_missing_frontmatter() {
-    let f = validate_skill_md("---\nname: s\ndescription: a: b\n---\n", "s", None, Profile::Spec);
-    assert!(f.iter().any(|x| x.rule == "yaml-strict" && x.severity == Severity::Error), "{f:?}");
+    let f = validate_skill_md(
+        "---\nname: s\ndescription: a: b\n---\n",
+        "s",
+        None,
+        Profile::Spec,
+    );
+    assert!(
+        f.iter()
+            .any(|x| x.rule == "yaml-strict" && x.severity == Severity::Error),
+        "{f:?}"
+    );
     let f = validate_skill_md("# no frontmatter\n", "s", None, Profile::Spec);
     assert_eq!(rules(&f), [("frontmatter-missing", Severity::Error)]);
 }
 
 #[test]
 fn json_report_shape() {
-    let f = validate_skill_md(&read("claude-api/SKILL.md"), "claude-api", None, Profile::Spec);
-    let r = SkillReport { path: "claude-api/SKILL.md".into(), name: "claude-api".into(), findings: f };
+    let f = validate_skill_md(
+        &read("claude-api/SKILL.md"),
+        "claude-api",
+        None,
+        Profile::Spec,
+    );
+    let r = SkillReport {
+        path: "claude-api/SKILL.md".into(),
+        name: "claude-api".into(),
+        findings: f,
+    };
     let j = report_json(Profile::Spec, std::slice::from_ref(&r));
     assert_eq!(
         j,

@@ -19,14 +19,20 @@ pub fn load_with(path: &Path, opts: &LoadOptions) -> Corpus {
 
 /// Load `path` under `label`.
 pub fn load_as(path: &Path, label: &str) -> Corpus {
-    let spec = RootSpec { path: path.to_path_buf(), label: label.to_string() };
+    let spec = RootSpec {
+        path: path.to_path_buf(),
+        label: label.to_string(),
+    };
     load_root(&spec, &LoadOptions::default(), &mut |_| {})
 }
 
 /// One line per node below (and including) the first root, in pre-order:
 /// `<id> <kind> <format> [L<a>-<b>] [flags]`.
 pub fn dump(c: &Corpus) -> Vec<String> {
-    c.preorder(c.roots[0]).into_iter().map(|n| line(c, n)).collect()
+    c.preorder(c.roots[0])
+        .into_iter()
+        .map(|n| line(c, n))
+        .collect()
 }
 
 /// The dump line of one node.
@@ -53,5 +59,9 @@ pub fn get(c: &Corpus, id: &str) -> NodeId {
 
 /// Warnings of `id` rendered as `path:line: message`.
 pub fn warnings(c: &Corpus, id: &str) -> Vec<String> {
-    c.node(get(c, id)).warnings.iter().map(std::string::ToString::to_string).collect()
+    c.node(get(c, id))
+        .warnings
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect()
 }

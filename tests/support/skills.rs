@@ -7,8 +7,11 @@ use super::fs::write;
 
 /// Write `dir/<name>/SKILL.md` with `name`, `description` and, if given, `when_to_use`.
 pub fn skill(dir: &Path, name: &str, description: &str, when: Option<&str>) {
-    let when = when.map(|w| format!("when_to_use: {w}\n")).unwrap_or_default();
-    let text = format!("---\nname: {name}\ndescription: {description}\n{when}---\n\n# {name}\n\nBody.\n");
+    let when = when
+        .map(|w| format!("when_to_use: {w}\n"))
+        .unwrap_or_default();
+    let text =
+        format!("---\nname: {name}\ndescription: {description}\n{when}---\n\n# {name}\n\nBody.\n");
     write(dir, &format!("{name}/SKILL.md"), text.as_bytes());
 }
 

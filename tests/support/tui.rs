@@ -31,7 +31,13 @@ use skillnav::tui::{update::update, view};
 /// dark theme (`no_color` drops its colours).
 pub fn blank_app(encoding: Encoding, no_color: bool, w: u16, h: u16) -> App {
     let theme = UiTheme::new(Theme::dark(), no_color);
-    let mut app = App::new(Corpus::new(), encoding, Keymap::defaults(), Settings::default(), theme);
+    let mut app = App::new(
+        Corpus::new(),
+        encoding,
+        Keymap::defaults(),
+        Settings::default(),
+        theme,
+    );
     update(&mut app, Action::Resize(w, h));
     app
 }
@@ -46,7 +52,10 @@ pub fn app_on_corpus(corpus: Corpus, encoding: Encoding, no_color: bool, w: u16,
 
 /// A root spec of `path` shown as `label`.
 pub fn spec(path: &Path, label: &str) -> RootSpec {
-    RootSpec { path: path.to_path_buf(), label: label.into() }
+    RootSpec {
+        path: path.to_path_buf(),
+        label: label.into(),
+    }
 }
 
 /// An o200k app of `w`×`h` cells over `specs`, loaded, counted and indexed; `store` replaces
@@ -102,7 +111,10 @@ impl DerefMut for Tui {
 /// [`app_over`] with a fresh temporary recipe folder.
 pub fn tui_over(path: &Path, label: &str, w: u16, h: u16) -> Tui {
     let store = tempfile::tempdir().expect("tmp");
-    Tui { app: app_over(path, label, w, h, store.path()), store }
+    Tui {
+        app: app_over(path, label, w, h, store.path()),
+        store,
+    }
 }
 
 // ---------------------------------------------------------------- driving it
@@ -140,14 +152,22 @@ pub fn press_no_settle(app: &mut App, code: KeyCode) {
 pub fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         let a = key_action(app, KeyCode::Char(c), KeyModifiers::NONE);
-        assert!(matches!(a, Action::TextKey(_)), "{c:?} types in the prompt, got {a:?}");
+        assert!(
+            matches!(a, Action::TextKey(_)),
+            "{c:?} types in the prompt, got {a:?}"
+        );
         act(app, &[a]);
     }
 }
 
 /// The prompt's text.
 pub fn input_text(app: &App) -> String {
-    app.input_box().as_ref().expect("a prompt is open").area.lines().join("")
+    app.input_box()
+        .as_ref()
+        .expect("a prompt is open")
+        .area
+        .lines()
+        .join("")
 }
 
 /// What the open prompt asks for (`None` when no prompt is open).
@@ -167,7 +187,9 @@ pub fn clear_input(app: &mut App) {
 
 /// The node with string id `node_id` (panics when missing).
 pub fn id(app: &App, node_id: &str) -> NodeId {
-    app.corpus.find(node_id).unwrap_or_else(|| panic!("no node {node_id}"))
+    app.corpus
+        .find(node_id)
+        .unwrap_or_else(|| panic!("no node {node_id}"))
 }
 
 /// Put the tree cursor on `node` (its ancestors opened) and let the preview follow.
@@ -236,7 +258,10 @@ pub fn row_text(buf: &Buffer, y: u16) -> String {
 
 /// All rows, joined with `\n`.
 pub fn screen_text(buf: &Buffer) -> String {
-    (0..buf.area.height).map(|y| row_text(buf, y)).collect::<Vec<_>>().join("\n")
+    (0..buf.area.height)
+        .map(|y| row_text(buf, y))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The tree pane's text of the row showing `title` (the tree is the left pane).

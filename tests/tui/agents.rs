@@ -17,7 +17,10 @@ fn meter_and_row_marks_match_the_cli_numbers() {
     let mut app = app_with(vec![spec(&skills, "skills")], 140, 40, &store, |_| {});
     app.load_opts.agent = Some("claude-code".into());
     let top = top_line(&app);
-    assert!(top.contains(" listing 10,475 / 8,000 chars (131%) · o200k"), "{top}");
+    assert!(
+        top.contains(" listing 10,475 / 8,000 chars (131%) · o200k"),
+        "{top}"
+    );
     let term = draw(&app);
     let buf = term.backend().buffer();
     let row = |title: &str| tree_row(&app, buf, title).unwrap_or_else(|| panic!("no row {title}"));
@@ -28,9 +31,20 @@ fn meter_and_row_marks_match_the_cli_numbers() {
     let root = crate::support::tui::id(&app, "skills");
     crate::support::tui::goto(&mut app, root);
     let rows = crate::support::tui::preview_rows(&app);
-    let meter = rows.iter().find(|r| r.contains("claude-code listing")).map(|r| r.trim().to_string());
-    assert_eq!(meter.as_deref(), Some("claude-code listing 10,475 / 8,000 chars (131%)"), "{rows:?}");
-    assert!(rows.iter().any(|r| r.trim().starts_with("descriptions dropped: s30, s29, s28")), "{rows:?}");
+    let meter = rows
+        .iter()
+        .find(|r| r.contains("claude-code listing"))
+        .map(|r| r.trim().to_string());
+    assert_eq!(
+        meter.as_deref(),
+        Some("claude-code listing 10,475 / 8,000 chars (131%)"),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.trim().starts_with("descriptions dropped: s30, s29, s28")),
+        "{rows:?}"
+    );
 }
 
 #[test]
@@ -65,14 +79,24 @@ fn effective_set_popup_is_the_cli_listing() {
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
-    assert_eq!(format!("{}\n", b.text), String::from_utf8_lossy(&cli.stdout));
-    assert!(b.text.starts_with("- pdf: project pdf\n- s01: "), "{}", b.text);
+    assert_eq!(
+        format!("{}\n", b.text),
+        String::from_utf8_lossy(&cli.stdout)
+    );
+    assert!(
+        b.text.starts_with("- pdf: project pdf\n- s01: "),
+        "{}",
+        b.text
+    );
     assert_eq!(
         b.label,
         "claude-code · 31 skills · listing 10,494 / 8,000 chars (131%) · 9 without description"
     );
     let top = top_line(&app);
-    assert!(top.contains(" listing 10,494 / 8,000 chars (131%) · "), "{top}");
+    assert!(
+        top.contains(" listing 10,494 / 8,000 chars (131%) · "),
+        "{top}"
+    );
 }
 
 #[test]
@@ -84,7 +108,10 @@ fn root_preview_counts_only_the_listed_skills_and_all_scopes() {
     skill(&user, "pdf", "user pdf", None);
     let store = t.path().join("recipes");
     let mut app = app_with(
-        vec![spec(&proj, "claude-code-project"), spec(&user, "claude-code-user")],
+        vec![
+            spec(&proj, "claude-code-project"),
+            spec(&user, "claude-code-user"),
+        ],
         140,
         40,
         &store,
@@ -95,9 +122,15 @@ fn root_preview_counts_only_the_listed_skills_and_all_scopes() {
     let rows = crate::support::tui::preview_rows(&app);
     let text = rows.join("\n");
     // project/pdf is shadowed by user/pdf (last wins): the agent sees docx from this root.
-    assert!(text.contains("the listing of 1 skill, sent on every turn"), "{text}");
+    assert!(
+        text.contains("the listing of 1 skill, sent on every turn"),
+        "{text}"
+    );
     assert!(text.contains("all scopes"), "{text}");
-    assert!(text.contains("the listing of every root together"), "{text}");
+    assert!(
+        text.contains("the listing of every root together"),
+        "{text}"
+    );
     // Within budget and no `--agent claude-code`: no meter.
     assert!(!text.contains("claude-code listing"), "{text}");
 }

@@ -34,8 +34,18 @@ fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
 
 fn app_on(dir: &Path, w: u16, h: u16) -> App {
     let mut app = blank_app(Encoding::Bytes4, true, w, h);
-    let label = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    headless::load_specs(&mut app, vec![RootSpec { path: dir.to_path_buf(), label }], LoadOptions::default());
+    let label = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    headless::load_specs(
+        &mut app,
+        vec![RootSpec {
+            path: dir.to_path_buf(),
+            label,
+        }],
+        LoadOptions::default(),
+    );
     headless::settle(&mut app);
     app.status.clear();
     app
@@ -59,7 +69,13 @@ fn type_text(app: &mut App, s: &str) {
 
 /// Clear the current line of the focused text area (Home, then Ctrl-k).
 fn clear_line(app: &mut App) {
-    act(app, &[key(KeyCode::Home, KeyModifiers::NONE), key(KeyCode::Char('k'), KeyModifiers::CONTROL)]);
+    act(
+        app,
+        &[
+            key(KeyCode::Home, KeyModifiers::NONE),
+            key(KeyCode::Char('k'), KeyModifiers::CONTROL),
+        ],
+    );
 }
 
 /// Open the editor (`e` on the root, which holds one skill) and select row `field`.
@@ -67,7 +83,11 @@ fn open_at(app: &mut App, field: &str) {
     act(app, &[Action::EditOpen]);
     assert_eq!(app.mode(), Mode::Form, "status: {}", app.status);
     let ed = app.editor().expect("editor open");
-    let i = ed.fields.iter().position(|f| f.key == field).unwrap_or_else(|| panic!("no row {field}"));
+    let i = ed
+        .fields
+        .iter()
+        .position(|f| f.key == field)
+        .unwrap_or_else(|| panic!("no row {field}"));
     for _ in 0..i {
         act(app, &[Action::MoveDown]);
     }
@@ -108,7 +128,8 @@ fn edit_description_on_crlf_file_writes_exact_bytes() {
         "---\r\nname: crlf-skill\r\ndescription: >-\r\n  Edited in the form\r\nlicense: MIT\r\n---\r\nBody line\r\n"
     );
     assert!(
-        app.status.starts_with("Saved crlf-skill: crlf-skill/SKILL.md (3 changed lines"),
+        app.status
+            .starts_with("Saved crlf-skill: crlf-skill/SKILL.md (3 changed lines"),
         "{}",
         app.status
     );
@@ -131,13 +152,23 @@ fn file_changed_on_disk_is_refused_with_reload_offer() {
     let ed = app.editor().expect("still open");
     assert!(ed.stale);
     let msg = ed.message.clone().unwrap_or_default();
-    assert!(msg.contains("changed on disk since it was read") && msg.contains("r reloads it"), "{msg}");
-    assert!(screen(&app, 100, 30).contains("r reload"), "the popup offers the reload");
+    assert!(
+        msg.contains("changed on disk since it was read") && msg.contains("r reloads it"),
+        "{msg}"
+    );
+    assert!(
+        screen(&app, 100, 30).contains("r reload"),
+        "the popup offers the reload"
+    );
     act(&mut app, &[Action::Reload]);
     assert_eq!(app.mode(), Mode::Form);
     let ed = app.editor().expect("reopened");
     assert_eq!(ed.file.bytes, other);
-    let license = ed.fields.iter().find(|f| f.key == "license").map(|f| f.text.lines().join("\n"));
+    let license = ed
+        .fields
+        .iter()
+        .find(|f| f.key == "license")
+        .map(|f| f.text.lines().join("\n"));
     assert_eq!(license.as_deref(), Some("BSD"));
 }
 
@@ -152,10 +183,15 @@ fn undo_restores_previous_bytes_and_again_redoes() {
     type_text(&mut app, "MIT");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     let after = skill_md(&dir);
-    let expected = String::from_utf8(before.clone())
-        .expect("utf8")
-        .replace("license: Apache-2.0 # see LICENSE", "license: MIT # see LICENSE");
-    assert_eq!(String::from_utf8(after.clone()).expect("utf8"), expected, "comment kept, one line changed");
+    let expected = String::from_utf8(before.clone()).expect("utf8").replace(
+        "license: Apache-2.0 # see LICENSE",
+        "license: MIT # see LICENSE",
+    );
+    assert_eq!(
+        String::from_utf8(after.clone()).expect("utf8"),
+        expected,
+        "comment kept, one line changed"
+    );
     act(&mut app, &[Action::UndoSave]);
     assert_eq!(skill_md(&dir), before);
     assert!(app.status.starts_with("Undone:"), "{}", app.status);
@@ -182,8 +218,14 @@ fn read_only_file_gives_message_and_is_unchanged() {
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     assert_eq!(skill_md(&dir), before);
     assert_eq!(app.mode(), Mode::Diff);
-    let msg = app.editor().and_then(|e| e.message.clone()).unwrap_or_default();
-    assert!(msg.ends_with("SKILL.md is read-only; nothing written"), "{msg}");
+    let msg = app
+        .editor()
+        .and_then(|e| e.message.clone())
+        .unwrap_or_default();
+    assert!(
+        msg.ends_with("SKILL.md is read-only; nothing written"),
+        "{msg}"
+    );
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).expect("chmod back");
 }
 
@@ -216,8 +258,17 @@ fn save_reloads_tree_and_keeps_cursor() {
     let skill = app.tree.current().expect("cursor");
     assert_eq!(app.corpus.node(skill).kind, NodeKind::Skill);
     let id = app.corpus.node(skill).id.clone();
-    act(&mut app, &[Action::EditOpen, Action::MoveDown, Action::EditField]);
-    act(&mut app, &[key(KeyCode::Down, KeyModifiers::NONE), key(KeyCode::End, KeyModifiers::NONE)]);
+    act(
+        &mut app,
+        &[Action::EditOpen, Action::MoveDown, Action::EditField],
+    );
+    act(
+        &mut app,
+        &[
+            key(KeyCode::Down, KeyModifiers::NONE),
+            key(KeyCode::End, KeyModifiers::NONE),
+        ],
+    );
     type_text(&mut app, "\nAlso for signatures.");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     let cur = app.tree.current().expect("cursor");
@@ -229,14 +280,27 @@ fn save_reloads_tree_and_keeps_cursor() {
     assert!(app.index.is_some(), "re-indexed");
     assert_eq!(app.progress.counting, None, "re-counted");
     let file = app.corpus.node(cur).children[0];
-    assert_eq!(app.corpus.node(file).bytes, skill_md(&dir).len() as u64, "sizes updated");
+    assert_eq!(
+        app.corpus.node(file).bytes,
+        skill_md(&dir).len() as u64,
+        "sizes updated"
+    );
     act(&mut app, &[Action::SearchOpen]);
     for c in "body".chars() {
         act(&mut app, &[Action::SearchInsert(c)]);
     }
-    let hits: Vec<String> =
-        app.search.view.content.iter().map(|h| app.corpus.node(h.node).id.clone()).collect();
-    assert_eq!(hits, ["form-skill/SKILL.md#form-skill"], "the reloaded corpus is indexed");
+    let hits: Vec<String> = app
+        .search
+        .view
+        .content
+        .iter()
+        .map(|h| app.corpus.node(h.node).id.clone())
+        .collect();
+    assert_eq!(
+        hits,
+        ["form-skill/SKILL.md#form-skill"],
+        "the reloaded corpus is indexed"
+    );
 }
 
 #[test]
@@ -266,13 +330,27 @@ fn invalid_yaml_in_raw_mode_blocks_saving() {
     open_at(&mut app, "name");
     act(&mut app, &[Action::ToggleRaw]);
     assert_eq!(app.mode(), Mode::Raw);
-    act(&mut app, &[key(KeyCode::Down, KeyModifiers::NONE), key(KeyCode::End, KeyModifiers::NONE)]);
+    act(
+        &mut app,
+        &[
+            key(KeyCode::Down, KeyModifiers::NONE),
+            key(KeyCode::End, KeyModifiers::NONE),
+        ],
+    );
     type_text(&mut app, " [oops");
-    let err = app.editor().and_then(|e| e.yaml_error.clone()).expect("a YAML error");
+    let err = app
+        .editor()
+        .and_then(|e| e.yaml_error.clone())
+        .expect("a YAML error");
     assert_eq!(err.0, 3, "file line of `description: >- [oops`");
     act(&mut app, &[Action::EditorSave]);
     assert_eq!(app.mode(), Mode::Raw);
-    assert!(app.status.starts_with("Invalid YAML at line 3 blocks saving"), "{}", app.status);
+    assert!(
+        app.status
+            .starts_with("Invalid YAML at line 3 blocks saving"),
+        "{}",
+        app.status
+    );
     assert_eq!(skill_md(&dir), before);
 }
 
@@ -334,14 +412,22 @@ fn validation_updates_as_you_type_and_profile_switches() {
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "name");
     let rules = |app: &App| -> Vec<&'static str> {
-        app.editor().map(|e| e.findings.iter().map(|f| f.rule).collect()).unwrap_or_default()
+        app.editor()
+            .map(|e| e.findings.iter().map(|f| f.rule).collect())
+            .unwrap_or_default()
     };
     assert_eq!(rules(&app), Vec::<&str>::new());
-    act(&mut app, &[Action::EditField, key(KeyCode::End, KeyModifiers::NONE)]);
+    act(
+        &mut app,
+        &[Action::EditField, key(KeyCode::End, KeyModifiers::NONE)],
+    );
     type_text(&mut app, "_X");
     let ed = app.editor().expect("editor");
-    let msgs: Vec<String> =
-        ed.findings.iter().map(|f| format!("{} {:?} {}", f.rule, f.severity, f.message)).collect();
+    let msgs: Vec<String> = ed
+        .findings
+        .iter()
+        .map(|f| format!("{} {:?} {}", f.rule, f.severity, f.message))
+        .collect();
     assert_eq!(
         msgs,
         [
@@ -353,8 +439,16 @@ fn validation_updates_as_you_type_and_profile_switches() {
     act(&mut app, &[Action::Escape, Action::ToggleProfile]);
     assert_eq!(app.status, "Validating with the spec profile");
     let ed = app.editor().expect("editor");
-    let folder = ed.findings.iter().find(|f| f.rule == "name-folder").map(|f| f.severity);
-    assert_eq!(folder, Some(skillnav::skill::validate::Severity::Error), "the spec requires name = folder");
+    let folder = ed
+        .findings
+        .iter()
+        .find(|f| f.rule == "name-folder")
+        .map(|f| f.severity);
+    assert_eq!(
+        folder,
+        Some(skillnav::skill::validate::Severity::Error),
+        "the spec requires name = folder"
+    );
     // Rule findings are warnings the user may accept: the diff still opens and saves.
     act(&mut app, &[Action::EditorSave]);
     assert_eq!(app.mode(), Mode::Diff);
@@ -366,12 +460,21 @@ fn list_field_edits_one_item_per_line() {
     let (_tmp, dir) = copy_fixture("form-skill");
     let mut app = app_on(&dir, 100, 30);
     open_at(&mut app, "allowed-tools");
-    act(&mut app, &[Action::EditField, key(KeyCode::Char('>'), KeyModifiers::ALT)]);
+    act(
+        &mut app,
+        &[
+            Action::EditField,
+            key(KeyCode::Char('>'), KeyModifiers::ALT),
+        ],
+    );
     act(&mut app, &[key(KeyCode::End, KeyModifiers::NONE)]);
     type_text(&mut app, "\nBash(git:*)");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     let text = String::from_utf8(skill_md(&dir)).expect("utf8");
-    assert!(text.contains("\nallowed-tools: [Read, Grep, 'Bash(git:*)']\nx-team: docs\n"), "{text}");
+    assert!(
+        text.contains("\nallowed-tools: [Read, Grep, 'Bash(git:*)']\nx-team: docs\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -382,10 +485,20 @@ fn delete_key_then_restore_and_remove_unknown_key() {
     act(&mut app, &[Action::DeleteKey]);
     assert!(screen(&app, 100, 30).contains("Marked for removal"));
     act(&mut app, &[Action::DeleteKey]);
-    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty), "d again restores it");
-    act(&mut app, &[Action::DeleteKey, Action::EditorSave, Action::Confirm]);
+    assert!(
+        !app.editor()
+            .is_some_and(skillnav::tui::state::editor::Editor::dirty),
+        "d again restores it"
+    );
+    act(
+        &mut app,
+        &[Action::DeleteKey, Action::EditorSave, Action::Confirm],
+    );
     let text = String::from_utf8(skill_md(&dir)).expect("utf8");
-    assert!(text.contains("allowed-tools: [Read, Grep]\n---\n# Form skill"), "{text}");
+    assert!(
+        text.contains("allowed-tools: [Read, Grep]\n---\n# Form skill"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -394,15 +507,26 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
     let mut app = app_on(&dir, 100, 30);
     let skill_warnings = |app: &App| -> Vec<String> {
         // Frontmatter warnings live on the SKILL.md file node (not repeated on the skill).
-        let file = app.corpus.nodes.iter().find(|n| n.kind == NodeKind::File && n.title == "SKILL.md");
-        file.expect("SKILL.md node").warnings.iter().map(|w| w.message.clone()).collect()
+        let file = app
+            .corpus
+            .nodes
+            .iter()
+            .find(|n| n.kind == NodeKind::File && n.title == "SKILL.md");
+        file.expect("SKILL.md node")
+            .warnings
+            .iter()
+            .map(|w| w.message.clone())
+            .collect()
     };
     assert_eq!(
         skill_warnings(&app),
         ["unquoted ': ' in value of `description`; strict YAML parsers reject this"]
     );
     act(&mut app, &[Action::EditOpen]);
-    assert!(!app.editor().is_some_and(skillnav::tui::state::editor::Editor::dirty));
+    assert!(
+        !app.editor()
+            .is_some_and(skillnav::tui::state::editor::Editor::dirty)
+    );
     act(&mut app, &[Action::EditorSave]);
     assert_eq!(app.mode(), Mode::Diff);
     act(&mut app, &[Action::Confirm]);
@@ -410,7 +534,11 @@ fn invalid_yaml_alone_is_not_dirty_but_ctrl_s_offers_the_repair() {
         String::from_utf8(skill_md(&dir)).expect("utf8"),
         "---\nname: colon-skill\ndescription: 'Use when: you need X'\nversion: 1.0\n---\nBody.\n"
     );
-    assert_eq!(skill_warnings(&app), Vec::<String>::new(), "validation warnings updated after the save");
+    assert_eq!(
+        skill_warnings(&app),
+        Vec::<String>::new(),
+        "validation warnings updated after the save"
+    );
     act(&mut app, &[Action::EditOpen, Action::Escape]);
     assert_eq!(app.mode(), Mode::Normal, "nothing to discard");
 }
@@ -444,8 +572,14 @@ fn e_on_a_section_of_skill_md_opens_that_file() {
     let id = skillnav::model::NodeId(section as u32);
     let (path, shown, folder, root) =
         skillnav::tui::update::editor::skill_file(&app.corpus, id).expect("inside SKILL.md");
-    assert_eq!(path, fixture.canonicalize().expect("real path").join("SKILL.md"));
-    assert_eq!((shown.as_str(), folder.as_str(), root), ("hono-mini: hono-mini/SKILL.md", "hono-mini", 0));
+    assert_eq!(
+        path,
+        fixture.canonicalize().expect("real path").join("SKILL.md")
+    );
+    assert_eq!(
+        (shown.as_str(), folder.as_str(), root),
+        ("hono-mini: hono-mini/SKILL.md", "hono-mini", 0)
+    );
     act(&mut app, &[Action::EditOpen, Action::Escape]);
     assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.status, "Closed the editor (no changes)");
@@ -457,11 +591,23 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     let (_a, first) = copy_fixture("form-skill");
     let (_b, second) = copy_fixture("form-skill");
     let theme = UiTheme::new(Theme::dark(), true);
-    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
+    let mut app = App::new(
+        Corpus::new(),
+        Encoding::Bytes4,
+        Keymap::defaults(),
+        Settings::default(),
+        theme,
+    );
     update(&mut app, Action::Resize(100, 30));
     let specs = vec![
-        RootSpec { path: first.clone(), label: "project".into() },
-        RootSpec { path: second.clone(), label: "user".into() },
+        RootSpec {
+            path: first.clone(),
+            label: "project".into(),
+        },
+        RootSpec {
+            path: second.clone(),
+            label: "user".into(),
+        },
     ];
     headless::load_specs(&mut app, specs, LoadOptions::default());
     headless::settle(&mut app);
@@ -471,17 +617,28 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
             .iter()
             .enumerate()
             .flat_map(|(ri, r)| app.corpus.preorder(*r).into_iter().map(move |n| (ri, n)))
-            .filter(|(_, n)| app.corpus.node(*n).flags.has(skillnav::model::Flag::Shadowed))
+            .filter(|(_, n)| {
+                app.corpus
+                    .node(*n)
+                    .flags
+                    .has(skillnav::model::Flag::Shadowed)
+            })
             .map(|(ri, n)| (ri, app.corpus.node(n).warnings.len()))
             .collect()
     };
-    assert_eq!(shadowed(&app), [(0, 1)], "the first root's skill is shadowed, with one warning");
+    assert_eq!(
+        shadowed(&app),
+        [(0, 1)],
+        "the first root's skill is shadowed, with one warning"
+    );
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
-    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 0 });
+    app.effects
+        .push(skillnav::tui::effects::effect::Effect::Reload { root: 0 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
-    app.effects.push(skillnav::tui::effects::effect::Effect::Reload { root: 1 });
+    app.effects
+        .push(skillnav::tui::effects::effect::Effect::Reload { root: 1 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }
@@ -495,14 +652,26 @@ fn reload_all_picks_up_files_changed_outside_and_keeps_the_selection() {
     act(&mut app, &[Action::ToggleSelect]);
     let before = app.corpus.text(md).to_string();
     // Another program appends to the file; skillnav shows the old text until a reload.
-    std::fs::write(dir.join("SKILL.md"), format!("{before}\n## Added outside\n\nNew text.\n"))
-        .expect("write");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("{before}\n## Added outside\n\nNew text.\n"),
+    )
+    .expect("write");
     assert_eq!(app.corpus.text(md), before);
     act(&mut app, &[Action::ReloadAll]);
     let md = app.corpus.find("form-skill/SKILL.md").expect("SKILL.md");
-    assert!(app.corpus.text(md).ends_with("## Added outside\n\nNew text.\n"), "{}", app.corpus.text(md));
+    assert!(
+        app.corpus
+            .text(md)
+            .ends_with("## Added outside\n\nNew text.\n"),
+        "{}",
+        app.corpus.text(md)
+    );
     assert!(app.corpus.nodes.iter().any(|n| n.title == "Added outside"));
-    assert_eq!(app.selection.mark(&app.corpus, md), skillnav::model::Mark::Full);
+    assert_eq!(
+        app.selection.mark(&app.corpus, md),
+        skillnav::model::Mark::Full
+    );
     assert_eq!(app.status, "Reloaded form-skill from disk");
 }
 
@@ -511,16 +680,28 @@ fn reload_says_which_selected_nodes_are_gone() {
     let (_tmp, dir) = copy_fixture("form-skill");
     let mut app = app_on(&dir, 100, 30);
     let md = app.corpus.find("form-skill/SKILL.md").expect("SKILL.md");
-    let section = app.corpus.node(md).children.first().copied().expect("a section");
+    let section = app
+        .corpus
+        .node(md)
+        .children
+        .first()
+        .copied()
+        .expect("a section");
     let id = app.corpus.node(section).id.clone();
     app.tree.reveal(&app.corpus.clone(), section);
     act(&mut app, &[Action::ToggleSelect]);
     // The heading is renamed outside skillnav: its id changes.
     let text = std::fs::read_to_string(dir.join("SKILL.md")).expect("read");
     let title = app.corpus.node(section).title.clone();
-    std::fs::write(dir.join("SKILL.md"), text.replacen(&format!("# {title}"), "# Renamed heading", 1))
-        .expect("write");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        text.replacen(&format!("# {title}"), "# Renamed heading", 1),
+    )
+    .expect("write");
     act(&mut app, &[Action::ReloadAll]);
     assert!(app.selection.is_empty());
-    assert_eq!(app.status, format!("1 selected node is no longer there after the reload: {id}"));
+    assert_eq!(
+        app.status,
+        format!("1 selected node is no longer there after the reload: {id}")
+    );
 }

@@ -26,16 +26,28 @@ fn corpus() -> Corpus {
     let src = c.add_source(Source::virtual_text(DOC.to_string()));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
     let mut f = Node::new(NodeKind::File, Format::Markdown, "guide.md", "guide.md");
-    f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: DOC.len() });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: DOC.len(),
+    });
     let file = c.add_child(root, f);
     let setup = DOC.find("## Setup").unwrap_or(0);
     let other = DOC.find("## Other").unwrap_or(0);
-    for (title, seg, start, end) in
-        [("Guide", "guide", 0, setup), ("Setup", "setup", setup, other), ("Other", "other", other, DOC.len())]
-    {
+    for (title, seg, start, end) in [
+        ("Guide", "guide", 0, setup),
+        ("Setup", "setup", setup, other),
+        ("Other", "other", other, DOC.len()),
+    ] {
         let mut s = Node::new(NodeKind::Section, Format::Markdown, title, "guide.md");
         s.seg = Some(seg.into());
-        s.span = Some(TextSpan { source: src, start, own_end: end, end });
+        s.span = Some(TextSpan {
+            source: src,
+            start,
+            own_end: end,
+            end,
+        });
         c.add_child(file, s);
     }
     c.finalize();
@@ -49,17 +61,36 @@ fn app(w: u16, h: u16) -> App {
 #[test]
 fn loading_progress_then_counting_then_done() {
     let theme = UiTheme::new(Theme::dark(), false);
-    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
+    let mut app = App::new(
+        Corpus::new(),
+        Encoding::Bytes4,
+        Keymap::defaults(),
+        Settings::default(),
+        theme,
+    );
     app.progress.loading = Some((0, 0, 1));
     update::update(&mut app, Action::Resize(80, 6));
     update::apply(&mut app, WorkerMsg::LoadProgress { files: 7 });
     assert_eq!(app.progress.loading, Some((7, 0, 1)));
     let mut t = Terminal::new(TestBackend::new(80, 6)).expect("terminal");
     t.draw(|f| view::draw(f, &app)).expect("draw");
-    let bottom: String = (0..80).map(|x| t.backend().buffer()[(x, 5)].symbol().to_string()).collect();
+    let bottom: String = (0..80)
+        .map(|x| t.backend().buffer()[(x, 5)].symbol().to_string())
+        .collect();
     assert!(bottom.contains("Loading… 7 files (0/1 roots)"), "{bottom}");
-    update::apply(&mut app, WorkerMsg::RootLoaded { corpus: Box::new(corpus()), done: 1, total: 1 });
-    assert_eq!(app.tree.rows.len(), 5, "a lone root opens its only child: root, file, 3 sections");
+    update::apply(
+        &mut app,
+        WorkerMsg::RootLoaded {
+            corpus: Box::new(corpus()),
+            done: 1,
+            total: 1,
+        },
+    );
+    assert_eq!(
+        app.tree.rows.len(),
+        5,
+        "a lone root opens its only child: root, file, 3 sections"
+    );
     update::apply(&mut app, WorkerMsg::LoadDone);
     assert_eq!(app.progress.loading, None);
     assert_eq!(app.progress.counting, Some((0, 4)));
@@ -88,13 +119,20 @@ fn code_blocks_are_highlighted_by_the_worker_path() {
     // Moving the cursor queues a highlight job for the visible block; settle runs it.
     update::update(&mut app, Action::MoveUp);
     update::update(&mut app, Action::MoveDown);
-    assert!(app.effects.iter().any(|e| matches!(e, Effect::Highlight { .. })), "{:?}", app.effects);
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Highlight { .. })),
+        "{:?}",
+        app.effects
+    );
     headless::settle(&mut app);
     let doc = app.preview.doc.clone().expect("doc");
     let block = &doc.rendered.code_blocks[0];
     let line = &doc.rendered.lines[block.first_line];
     assert_eq!(line.plain(), "fn main() {");
-    let colours: std::collections::HashSet<_> = line.spans.iter().filter_map(|s| s.style.fg).collect();
+    let colours: std::collections::HashSet<_> =
+        line.spans.iter().filter_map(|s| s.style.fg).collect();
     assert!(colours.len() >= 2, "syntax colours on {line:?}");
 }
 
@@ -110,12 +148,18 @@ fn copy_with_nothing_selected_copies_the_current_node() {
     assert_eq!(app.status, "Copying a brief of 1 section…");
     // A second `y` while copying does not queue another job.
     assert!(act(&mut app, &[Action::CopyBrief]).is_empty());
-    update::apply(&mut app, WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (bytes4)".into())));
+    update::apply(
+        &mut app,
+        WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (bytes4)".into())),
+    );
     assert!(!app.copying);
     assert_eq!(app.status, "Copied 1.2 kB · 300 tokens (bytes4)");
     // With a selection, the selection's units are copied, in document order.
     app.tree.reveal(&app.corpus.clone(), sections[2]);
-    act(&mut app, &[Action::ToggleSelect, Action::MoveUp, Action::ToggleSelect]);
+    act(
+        &mut app,
+        &[Action::ToggleSelect, Action::MoveUp, Action::ToggleSelect],
+    );
     let copies = act(&mut app, &[Action::CopyBrief]);
     assert_eq!(copies, vec![vec![sections[1], sections[2]]]);
 }
@@ -128,7 +172,10 @@ fn n_and_shift_n_step_through_matches() {
         act(&mut app, &[Action::SearchInsert(c)]);
     }
     act(&mut app, &[Action::Escape]);
-    assert!(app.search.query.is_empty(), "Esc in the search box clears it");
+    assert!(
+        app.search.query.is_empty(),
+        "Esc in the search box clears it"
+    );
     act(&mut app, &[Action::SearchOpen]);
     for c in "cors".chars() {
         act(&mut app, &[Action::SearchInsert(c)]);
@@ -146,12 +193,20 @@ fn n_and_shift_n_step_through_matches() {
     assert_eq!(matches.len(), 3, "intro, code and 'More cors text'");
     act(&mut app, &[Action::NextMatch]);
     assert_eq!(app.status, "match 1/3");
-    act(&mut app, &[Action::NextMatch, Action::NextMatch, Action::NextMatch]);
+    act(
+        &mut app,
+        &[Action::NextMatch, Action::NextMatch, Action::NextMatch],
+    );
     assert_eq!(app.status, "match 1/3", "wraps around");
     act(&mut app, &[Action::PrevMatch]);
     assert_eq!(app.status, "match 3/3");
     let line = &doc.rendered.lines[matches[0]];
-    assert!(line.spans.iter().any(|s| s.style.role == Role::Match && s.text == "cors"), "{line:?}");
+    assert!(
+        line.spans
+            .iter()
+            .any(|s| s.style.role == Role::Match && s.text == "cors"),
+        "{line:?}"
+    );
 }
 
 #[test]
@@ -163,7 +218,14 @@ fn mouse_click_selects_a_row_and_wheel_scrolls() {
     // Row 3 of the tree pane (screen row 1 + 2) is the first section.
     act(&mut app, &[Action::ClickAt { col: 5, row: 3 }]);
     assert_eq!(app.tree.cursor, 2);
-    act(&mut app, &[Action::ScrollAt { col: 5, row: 3, down: true }]);
+    act(
+        &mut app,
+        &[Action::ScrollAt {
+            col: 5,
+            row: 3,
+            down: true,
+        }],
+    );
     assert_eq!(app.tree.cursor, 4);
     act(&mut app, &[Action::ClickAt { col: 60, row: 5 }]);
     assert_eq!(app.focus, Focus::Preview);
@@ -178,10 +240,15 @@ fn did_you_mean_shows_in_the_search_box() {
     for c in "corz".chars() {
         act(&mut app, &[Action::SearchInsert(c)]);
     }
-    assert_eq!(app.search.view.did_you_mean, vec![("corz".to_string(), "cors".to_string())]);
+    assert_eq!(
+        app.search.view.did_you_mean,
+        vec![("corz".to_string(), "cors".to_string())]
+    );
     let mut t = Terminal::new(TestBackend::new(100, 12)).expect("terminal");
     t.draw(|f| view::draw(f, &app)).expect("draw");
-    let top: String = (0..100).map(|x| t.backend().buffer()[(x, 0)].symbol().to_string()).collect();
+    let top: String = (0..100)
+        .map(|x| t.backend().buffer()[(x, 0)].symbol().to_string())
+        .collect();
     assert!(top.starts_with(" / corz  "), "{top}");
     assert!(top.contains("· did you mean cors"), "{top}");
 }
@@ -189,27 +256,51 @@ fn did_you_mean_shows_in_the_search_box() {
 #[test]
 fn large_texts_render_on_a_worker_with_a_placeholder() {
     // A 77 KB file: above the synchronous render limit.
-    let body: String = (0..2000).map(|i| format!("Line {i} of the long file with cors.\n\n")).collect();
+    let body: String = (0..2000)
+        .map(|i| format!("Line {i} of the long file with cors.\n\n"))
+        .collect();
     let text = format!("# Big\n\n{body}");
     assert!(text.len() > skillnav::tui::effects::preview_doc::SYNC_RENDER_MAX_BYTES);
     let mut c = Corpus::new();
     let src = c.add_source(Source::virtual_text(text.clone()));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "big", ""));
     let mut f = Node::new(NodeKind::File, Format::Markdown, "big.md", "big.md");
-    f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: text.len(),
+        end: text.len(),
+    });
     let file = c.add_child(root, f);
     c.finalize();
     let theme = UiTheme::new(Theme::dark(), false);
-    let mut app = App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme);
+    let mut app = App::new(
+        Corpus::new(),
+        Encoding::Bytes4,
+        Keymap::defaults(),
+        Settings::default(),
+        theme,
+    );
     update::update(&mut app, Action::Resize(100, 30));
-    update::apply(&mut app, WorkerMsg::RootLoaded { corpus: Box::new(c), done: 1, total: 1 });
+    update::apply(
+        &mut app,
+        WorkerMsg::RootLoaded {
+            corpus: Box::new(c),
+            done: 1,
+            total: 1,
+        },
+    );
     update::update(&mut app, Action::MoveDown);
     assert_eq!(app.tree.current(), Some(file));
     let doc = app.preview.doc.clone().expect("placeholder");
     assert!(doc.pending);
     assert_eq!(text.len(), 76_897);
     assert_eq!(doc.rendered.lines[0].plain(), "Rendering 77k…");
-    assert!(app.effects.iter().any(|e| matches!(e, Effect::Render { node, .. } if *node == file)));
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Render { node, .. } if *node == file))
+    );
     headless::settle(&mut app);
     let doc = app.preview.doc.clone().expect("rendered");
     assert!(!doc.pending);
@@ -226,11 +317,17 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     act(&mut app, &[Action::Outline]);
     assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Outline);
     let o = app.outline().cloned().expect("outline");
-    let titles: Vec<&str> = o.items.iter().map(|(n, _)| app.corpus.node(*n).title.as_str()).collect();
+    let titles: Vec<&str> = o
+        .items
+        .iter()
+        .map(|(n, _)| app.corpus.node(*n).title.as_str())
+        .collect();
     assert_eq!(titles, ["Guide", "Setup", "Other"]);
     let mut t = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     t.draw(|f| view::draw(f, &app)).expect("draw");
-    let top: String = (0..100).map(|x| t.backend().buffer()[(x, 1)].symbol().to_string()).collect();
+    let top: String = (0..100)
+        .map(|x| t.backend().buffer()[(x, 1)].symbol().to_string())
+        .collect();
     assert!(top.contains("Outline · guide.md (3 headings)"), "{top}");
     act(&mut app, &[Action::MoveDown, Action::Confirm]);
     assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);

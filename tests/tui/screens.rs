@@ -28,7 +28,10 @@ fn fixture(name: &str) -> PathBuf {
 /// must not depend on where the repository is checked out.
 fn hono() -> Corpus {
     let dir = fixture("hono-mini");
-    let spec = RootSpec { path: dir.clone(), label: "hono-mini".into() };
+    let spec = RootSpec {
+        path: dir.clone(),
+        label: "hono-mini".into(),
+    };
     let mut c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
     let real = std::fs::canonicalize(&dir).unwrap_or(dir);
     for s in &mut c.sources {
@@ -63,7 +66,10 @@ fn initial_frame_shows_tree_sizes_and_rendered_skill() {
     let t = draw(&app);
     insta::assert_snapshot!("initial_frame", t.backend());
     let text = screen_text(t.backend().buffer());
-    assert!(text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"), "{text}");
+    assert!(
+        text.contains("o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱"),
+        "{text}"
+    );
     assert!(text.contains("▾ ◆ hono-mini"), "{text}");
 }
 
@@ -90,7 +96,10 @@ fn expand_and_collapse_rows() {
 #[test]
 fn selection_marks_and_running_total() {
     let mut app = app_with(hono(), 100, 30, false);
-    let middleware = app.corpus.find("hono-mini/references/middleware.md").expect("middleware.md");
+    let middleware = app
+        .corpus
+        .find("hono-mini/references/middleware.md")
+        .expect("middleware.md");
     app.tree.reveal(&app.corpus.clone(), middleware);
     act(&mut app, &[Action::ToggleSelect]);
     let parent = app.corpus.node(middleware).parent.expect("parent");
@@ -103,7 +112,10 @@ fn selection_marks_and_running_total() {
     let buf = t.backend().buffer();
     let text = screen_text(buf);
     let total = skillnav::util::human::short_count(tokens);
-    assert!(text.contains(&format!("o200k · sel 1 · {total}/20k tok")), "{text}");
+    assert!(
+        text.contains(&format!("o200k · sel 1 · {total}/20k tok")),
+        "{text}"
+    );
     let y = find_row(buf, "middleware.md").expect("row");
     assert_eq!(buf[(0, y)].symbol(), "✓");
     let py = find_row(buf, "◆ hono-mini").expect("root row");
@@ -144,9 +156,14 @@ fn search_lists_results_and_enter_jumps_to_first_match() {
     let a = skillnav::tui::view::layout::areas(&app);
     let y = a.preview.y + (first_match - app.preview.scroll) as u16;
     let hit = (a.preview.x..a.preview.x + a.preview.width).find(|x| {
-        buf[(*x, y)].modifier.contains(Modifier::BOLD) && row_text(buf, y).to_lowercase().contains("cors")
+        buf[(*x, y)].modifier.contains(Modifier::BOLD)
+            && row_text(buf, y).to_lowercase().contains("cors")
     });
-    assert!(hit.is_some(), "match styled on row {y}: {}", row_text(buf, y));
+    assert!(
+        hit.is_some(),
+        "match styled on row {y}: {}",
+        row_text(buf, y)
+    );
     // n steps to the next match.
     act(&mut app, &[Action::NextMatch]);
     assert!(app.status.starts_with("match "), "{}", app.status);
@@ -161,7 +178,8 @@ fn keys_typed_into_search_never_trigger_commands() {
             crossterm::event::KeyCode::Char(c),
             crossterm::event::KeyModifiers::NONE,
         );
-        let a = skillnav::tui::runtime::action_for(&app, &crossterm::event::Event::Key(key)).expect("action");
+        let a = skillnav::tui::runtime::action_for(&app, &crossterm::event::Event::Key(key))
+            .expect("action");
         act(&mut app, &[a]);
     }
     assert!(!app.quit);
@@ -190,12 +208,22 @@ fn hand_corpus(title: &str, body: &str) -> Corpus {
     let src = c.add_source(Source::virtual_text(text));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "hand", ""));
     let mut f = Node::new(NodeKind::File, Format::Markdown, "doc.md", "doc.md");
-    f.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: len,
+    });
     let file = c.add_child(root, f);
     let mut s = Node::new(NodeKind::Section, Format::Markdown, title, "doc.md");
     s.seg = Some("s".into());
     s.summary = body.lines().next().unwrap_or("").to_string();
-    s.span = Some(TextSpan { source: src, start: 0, own_end: len, end: len });
+    s.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: len,
+        end: len,
+    });
     c.add_child(file, s);
     c.finalize();
     c
@@ -230,7 +258,11 @@ fn escape_sequences_never_reach_the_buffer() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     for cell in buf.content() {
-        assert!(!cell.symbol().chars().any(char::is_control), "control char in {:?}", cell.symbol());
+        assert!(
+            !cell.symbol().chars().any(char::is_control),
+            "control char in {:?}",
+            cell.symbol()
+        );
     }
     let text = screen_text(buf);
     assert!(text.contains("evil␛[2J␛]0;pwned␇title"), "{text}");
@@ -243,7 +275,12 @@ fn no_color_draws_attributes_only() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     for cell in buf.content() {
-        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "coloured cell {:?}", cell.symbol());
+        assert_eq!(
+            (cell.fg, cell.bg),
+            (Color::Reset, Color::Reset),
+            "coloured cell {:?}",
+            cell.symbol()
+        );
     }
     let y = find_row(buf, "◆ hono-mini").expect("cursor row");
     assert!(buf[(2, y)].modifier.contains(Modifier::REVERSED));
@@ -258,7 +295,11 @@ fn stale_search_results_are_dropped() {
     let stale = app.search.generation - 1;
     skillnav::tui::update::apply(
         &mut app,
-        WorkerMsg::SearchDone { generation: stale, content: Default::default(), titles: vec![] },
+        WorkerMsg::SearchDone {
+            generation: stale,
+            content: Default::default(),
+            titles: vec![],
+        },
     );
     assert_eq!(app.search.view.content.len(), before);
 }
@@ -266,7 +307,13 @@ fn stale_search_results_are_dropped() {
 #[test]
 fn worker_failure_becomes_a_status_message() {
     let mut app = app_with(hono(), 100, 30, false);
-    skillnav::tui::update::apply(&mut app, WorkerMsg::Failed { worker: "index", message: "boom".into() });
+    skillnav::tui::update::apply(
+        &mut app,
+        WorkerMsg::Failed {
+            worker: "index",
+            message: "boom".into(),
+        },
+    );
     assert_eq!(app.status, "index worker failed: boom");
     let text = screen(&app);
     assert!(text.contains("index worker failed: boom"), "{text}");
@@ -275,12 +322,36 @@ fn worker_failure_becomes_a_status_message() {
 #[test]
 fn tiny_sizes_and_resizes_draw() {
     let mut app = app_with(hono(), 100, 30, false);
-    for (w, h) in [(2, 2), (1, 1), (20, 5), (3, 40), (200, 3), (39, 10), (40, 10), (100, 30)] {
-        act(&mut app, &[Action::Resize(w, h), Action::MoveDown, Action::FocusNext, Action::PageDown]);
+    for (w, h) in [
+        (2, 2),
+        (1, 1),
+        (20, 5),
+        (3, 40),
+        (200, 3),
+        (39, 10),
+        (40, 10),
+        (100, 30),
+    ] {
+        act(
+            &mut app,
+            &[
+                Action::Resize(w, h),
+                Action::MoveDown,
+                Action::FocusNext,
+                Action::PageDown,
+            ],
+        );
         draw(&app);
         act(&mut app, &[Action::Help]);
         draw(&app);
-        act(&mut app, &[Action::Escape, Action::SearchOpen, Action::SearchInsert('c')]);
+        act(
+            &mut app,
+            &[
+                Action::Escape,
+                Action::SearchOpen,
+                Action::SearchInsert('c'),
+            ],
+        );
         draw(&app);
         act(&mut app, &[Action::Escape]);
     }
@@ -343,11 +414,15 @@ mod props {
 #[test]
 fn warnings_are_counted_in_the_status_line_and_listed_in_the_help() {
     let mut app = app_with(hono(), 100, 30, false);
-    app.warnings.push("config.toml [brief] format: \"yaml\" is not md, xml or json; using md".into());
+    app.warnings
+        .push("config.toml [brief] format: \"yaml\" is not md, xml or json; using md".into());
     let text = screen(&app);
     assert!(text.contains("! 1 warning (? lists them)"), "{text}");
     act(&mut app, &[Action::Help]);
     let text = screen(&app);
     assert!(text.contains("Warnings (1)"), "{text}");
-    assert!(text.contains("config.toml [brief] format: \"yaml\" is not md, xml"), "{text}");
+    assert!(
+        text.contains("config.toml [brief] format: \"yaml\" is not md, xml"),
+        "{text}"
+    );
 }

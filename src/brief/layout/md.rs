@@ -35,9 +35,17 @@ use crate::util::human::human_count;
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
     let mut out = String::from("# Context brief\n\n");
     if let Some(q) = &head.query {
-        out.push_str(&format!("Query: {} · top {} by BM25\n", one_line(q), head.top_k));
+        out.push_str(&format!(
+            "Query: {} · top {} by BM25\n",
+            one_line(q),
+            head.top_k
+        ));
         if !head.corrections.is_empty() {
-            let list: Vec<String> = head.corrections.iter().map(|(a, b)| format!("{a} → {b}")).collect();
+            let list: Vec<String> = head
+                .corrections
+                .iter()
+                .map(|(a, b)| format!("{a} → {b}"))
+                .collect();
             out.push_str(&format!("Searched as: {}\n", list.join(", ")));
         }
     }
@@ -56,9 +64,17 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
     let bytes: u64 = kept.iter().map(|s| s.text.len() as u64).sum();
     out.push_str(&format!(
         "Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
-        if roots.is_empty() { "none".to_string() } else { roots.join(", ") },
+        if roots.is_empty() {
+            "none".to_string()
+        } else {
+            roots.join(", ")
+        },
         kept.len(),
-        if kept.len() == 1 { "section" } else { "sections" },
+        if kept.len() == 1 {
+            "section"
+        } else {
+            "sections"
+        },
         human_count(tokens),
         head.encoding.as_str(),
         human_count(bytes),
@@ -66,7 +82,11 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
     for s in kept {
         out.push_str(&format!("\n## {}\n{}\n\n", s.title, provenance(s)));
         if head.mode != Mode::Locate {
-            out.push_str(if s.text.is_empty() { "_(no text)_" } else { &s.text });
+            out.push_str(if s.text.is_empty() {
+                "_(no text)_"
+            } else {
+                &s.text
+            });
             out.push_str("\n\n");
         }
         out.push_str("---\n");

@@ -75,10 +75,16 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
 
 /// `Query:` (and `Searched as:`) lines of a query brief; empty for a selection.
 fn query_lines(head: &BriefHead) -> String {
-    let Some(query) = &head.query else { return String::new() };
+    let Some(query) = &head.query else {
+        return String::new();
+    };
     let mut out = format!("Query: {} · top {} by BM25\n", one_line(query), head.top_k);
     if !head.corrections.is_empty() {
-        let list: Vec<String> = head.corrections.iter().map(|(a, b)| format!("{a} → {b}")).collect();
+        let list: Vec<String> = head
+            .corrections
+            .iter()
+            .map(|(a, b)| format!("{a} → {b}"))
+            .collect();
         out.push_str(&format!("Searched as: {}\n", one_line(&list.join(", "))));
     }
     out
@@ -97,9 +103,17 @@ fn header(head: &BriefHead, kept: &[&BriefSection]) -> String {
     format!(
         "# Context brief\n\n{}Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
         query_lines(head),
-        if roots.is_empty() { "none".to_string() } else { roots.join(", ") },
+        if roots.is_empty() {
+            "none".to_string()
+        } else {
+            roots.join(", ")
+        },
         kept.len(),
-        if kept.len() == 1 { "section" } else { "sections" },
+        if kept.len() == 1 {
+            "section"
+        } else {
+            "sections"
+        },
         human_count(tokens),
         head.encoding.as_str(),
         human_count(bytes),
@@ -120,6 +134,14 @@ fn block(out: &mut String, s: &BriefSection) {
     if let Some(score) = s.score {
         prov.push(format!("score {score:.3}"));
     }
-    let text = if s.text.is_empty() { "_(no text)_" } else { &s.text };
-    out.push_str(&format!("## {}\n{}\n\n{text}\n\n---\n", s.title, prov.join(" · ")));
+    let text = if s.text.is_empty() {
+        "_(no text)_"
+    } else {
+        &s.text
+    };
+    out.push_str(&format!(
+        "## {}\n{}\n\n{text}\n\n---\n",
+        s.title,
+        prov.join(" · ")
+    ));
 }

@@ -19,7 +19,9 @@ use crate::skill::listing::escape_xml;
 
 /// Escape element text: `&`, `<`, `>`.
 pub fn escape_text(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Render the XML brief of `kept` sections, naming `left` ids as left out.
@@ -35,15 +37,26 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         out.push_str(&format!(" query=\"{}\"", escape_xml(q)));
     }
     if !head.corrections.is_empty() {
-        let list: Vec<String> = head.corrections.iter().map(|(a, b)| format!("{a}→{b}")).collect();
-        out.push_str(&format!(" searched_as=\"{}\"", escape_xml(&list.join(", "))));
+        let list: Vec<String> = head
+            .corrections
+            .iter()
+            .map(|(a, b)| format!("{a}→{b}"))
+            .collect();
+        out.push_str(&format!(
+            " searched_as=\"{}\"",
+            escape_xml(&list.join(", "))
+        ));
     }
     if let Some(m) = head.max_tokens {
         out.push_str(&format!(" max_tokens=\"{m}\""));
     }
     out.push_str(">\n");
     for s in kept {
-        out.push_str(&format!("<document id=\"{}\" title=\"{}\"", escape_xml(&s.id), escape_xml(&s.title)));
+        out.push_str(&format!(
+            "<document id=\"{}\" title=\"{}\"",
+            escape_xml(&s.id),
+            escape_xml(&s.title)
+        ));
         if !s.path.is_empty() {
             out.push_str(&format!(" path=\"{}\"", escape_xml(&s.path)));
         }
@@ -55,7 +68,10 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         if let Some(sc) = s.score {
             out.push_str(&format!(" score=\"{sc:.3}\""));
         }
-        out.push_str(&format!(" origin=\"{}\" exposure=\"{}\">\n", s.origin, s.exposure));
+        out.push_str(&format!(
+            " origin=\"{}\" exposure=\"{}\">\n",
+            s.origin, s.exposure
+        ));
         if head.mode != Mode::Locate && !s.text.is_empty() {
             out.push_str(&escape_text(&s.text));
             out.push('\n');
@@ -64,7 +80,12 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
     }
     if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
         let listed = crate::brief::model::LEFT_OUT_LISTED;
-        let mut ids = left.iter().take(listed).copied().collect::<Vec<_>>().join(", ");
+        let mut ids = left
+            .iter()
+            .take(listed)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
         if left.len() > listed {
             ids.push_str(&format!(", and {} more", left.len() - listed));
         }

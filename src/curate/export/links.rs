@@ -34,10 +34,14 @@ pub fn rewrite(
         let target = &tail[..end];
         rest = &tail[end..];
         // `#anchor` in the same source file: follows the section when it went elsewhere.
-        if let Some(anchor) =
-            target.strip_prefix('#').filter(|a| !a.is_empty() && !a.contains(char::is_whitespace))
+        if let Some(anchor) = target
+            .strip_prefix('#')
+            .filter(|a| !a.is_empty() && !a.contains(char::is_whitespace))
         {
-            match moved.get(&format!("{src}#{anchor}")).filter(|new| new.as_str() != dest) {
+            match moved
+                .get(&format!("{src}#{anchor}"))
+                .filter(|new| new.as_str() != dest)
+            {
                 Some(new) => {
                     out.push_str(&relative_to(new, &dest_dir));
                     out.push('#');
@@ -156,8 +160,14 @@ mod tests {
     #[test]
     fn links_follow_exported_files_and_dead_ones_are_reported() {
         let mut moved = HashMap::new();
-        moved.insert("pdf/references/forms.md".to_string(), "references/03-forms.md".to_string());
-        moved.insert("pdf/SKILL.md".to_string(), "references/01-pdf.md".to_string());
+        moved.insert(
+            "pdf/references/forms.md".to_string(),
+            "references/03-forms.md".to_string(),
+        );
+        moved.insert(
+            "pdf/SKILL.md".to_string(),
+            "references/01-pdf.md".to_string(),
+        );
         let mut w = Vec::new();
         let text = "See [forms](references/forms.md#fields), [ref](reference.md), \
                     [web](https://x.y/a.md), [here](#top) and ![img](./references/forms.md).";
@@ -167,22 +177,40 @@ mod tests {
             "See [forms](03-forms.md#fields), [ref](reference.md), [web](https://x.y/a.md), \
              [here](#top) and ![img](03-forms.md)."
         );
-        assert_eq!(w, ["link to a file not in the export: reference.md (in pdf/SKILL.md)"]);
+        assert_eq!(
+            w,
+            ["link to a file not in the export: reference.md (in pdf/SKILL.md)"]
+        );
         // From the SKILL.md body, and back up out of references/.
         let mut w = Vec::new();
         assert_eq!(
-            rewrite("[f](references/forms.md)", "pdf/SKILL.md", "SKILL.md", &moved, &mut w),
+            rewrite(
+                "[f](references/forms.md)",
+                "pdf/SKILL.md",
+                "SKILL.md",
+                &moved,
+                &mut w
+            ),
             "[f](references/03-forms.md)"
         );
         moved.insert("pdf/SKILL.md".to_string(), "SKILL.md".to_string());
         assert_eq!(
-            rewrite("[up](../SKILL.md)", "pdf/references/forms.md", "references/03-forms.md", &moved, &mut w),
+            rewrite(
+                "[up](../SKILL.md)",
+                "pdf/references/forms.md",
+                "references/03-forms.md",
+                &moved,
+                &mut w
+            ),
             "[up](../SKILL.md)"
         );
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(normalize("a/./b/../c"), "a/c");
         // A section exported on its own, from another file and from its own file.
-        moved.insert("pdf/README.md#errors".to_string(), "references/04-errors.md".to_string());
+        moved.insert(
+            "pdf/README.md#errors".to_string(),
+            "references/04-errors.md".to_string(),
+        );
         let mut w = Vec::new();
         let out = rewrite(
             "[e](README.md#errors) [same](#errors)",

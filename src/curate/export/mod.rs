@@ -90,7 +90,10 @@ pub struct ExportReport {
 pub fn exported_units(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = exposure.always_units(corpus);
     for &u in units {
-        if u.ix() >= corpus.len() || exposure.level(corpus, u) == Exposure::Hidden || corpus.is_copy(u) {
+        if u.ix() >= corpus.len()
+            || exposure.level(corpus, u) == Exposure::Hidden
+            || corpus.is_copy(u)
+        {
             continue;
         }
         if out.iter().any(|o| corpus.is_within(u, *o)) {
@@ -131,13 +134,18 @@ fn demote_headings(text: &str) -> String {
 /// `dir` would delete it.
 pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> {
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    corpus.sources.iter().filter_map(|s| s.abs_path.as_deref()).find(|p| p.starts_with(&real))
+    corpus
+        .sources
+        .iter()
+        .filter_map(|s| s.abs_path.as_deref())
+        .find(|p| p.starts_with(&real))
 }
 
 /// The title a section is known by: a `SKILL.md` file goes by its skill's name.
 fn display_title(corpus: &Corpus, id: NodeId) -> String {
     let n = corpus.node(id);
-    let skill_md = n.kind == crate::model::NodeKind::File && n.title.eq_ignore_ascii_case("SKILL.md");
+    let skill_md =
+        n.kind == crate::model::NodeKind::File && n.title.eq_ignore_ascii_case("SKILL.md");
     let title = match n.parent.filter(|_| skill_md) {
         Some(p) => corpus.node(p).title.as_str(),
         None if n.title.trim().is_empty() => n.id.as_str(),
@@ -154,15 +162,25 @@ fn cut_words(s: &str, max: usize) -> String {
         return s.clone();
     }
     let head: String = s.chars().take(max.saturating_sub(1)).collect();
-    let cut = head.rfind(' ').filter(|i| *i > max / 2).map_or(head.as_str(), |i| &head[..i]);
+    let cut = head
+        .rfind(' ')
+        .filter(|i| *i > max / 2)
+        .map_or(head.as_str(), |i| &head[..i]);
     format!("{}…", cut.trim_end_matches([',', ';', ':', '.', ' ']))
 }
 
 fn slug(s: &str) -> String {
-    let s = s.strip_suffix(".md").or_else(|| s.strip_suffix(".txt")).unwrap_or(s);
+    let s = s
+        .strip_suffix(".md")
+        .or_else(|| s.strip_suffix(".txt"))
+        .unwrap_or(s);
     let s = crate::model::id::slug(s);
     let s: String = s.chars().take(40).collect();
-    if s.is_empty() { "section".into() } else { s.trim_end_matches('-').to_string() }
+    if s.is_empty() {
+        "section".into()
+    } else {
+        s.trim_end_matches('-').to_string()
+    }
 }
 
 fn cell(s: &str) -> String {
@@ -207,9 +225,15 @@ fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
     let full = exposure.visible_text(corpus, id);
     // A SKILL.md's frontmatter is the source skill's metadata, not documentation: the table
     // row carries its description.
-    let start = crate::frontmatter::parse(&full).filter(|fm| fm.block.end > 0).map_or(0, |fm| fm.block.end);
+    let start = crate::frontmatter::parse(&full)
+        .filter(|fm| fm.block.end > 0)
+        .map_or(0, |fm| fm.block.end);
     let body = full.get(start..).unwrap_or("").trim_end();
-    let title = if n.title.trim().is_empty() { n.id.as_str() } else { n.title.as_str() };
+    let title = if n.title.trim().is_empty() {
+        n.id.as_str()
+    } else {
+        n.title.as_str()
+    };
     if body.trim_start().starts_with('#') {
         format!("{}\n", body.trim_start_matches('\n'))
     } else {
@@ -245,11 +269,15 @@ fn split_section(corpus: &Corpus, exposure: &ExposureMap, id: NodeId, max: usize
     }
     let mut out = Vec::new();
     let own_full = corpus.own_text(id);
-    let start =
-        crate::frontmatter::parse(own_full).filter(|fm| fm.block.end > 0).map_or(0, |fm| fm.block.end);
+    let start = crate::frontmatter::parse(own_full)
+        .filter(|fm| fm.block.end > 0)
+        .map_or(0, |fm| fm.block.end);
     let own = own_full.get(start..).unwrap_or("").trim_end();
     if !own.trim().is_empty() {
-        out.extend(split_text(&format!("{}\n", own.trim_start_matches('\n')), max));
+        out.extend(split_text(
+            &format!("{}\n", own.trim_start_matches('\n')),
+            max,
+        ));
     }
     for c in &n.children {
         if corpus.node(*c).span.is_some() && exposure.level(corpus, *c) != Exposure::Hidden {
@@ -310,10 +338,14 @@ fn export_with(
     opts: &ExportOptions,
     active: bool,
 ) -> Result<ExportReport> {
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     // The spec's name rule, and ASCII only: the name is also the folder written.
-    let ok_name =
-        name.is_ascii() && nfkc_trim(&name) == name && crate::skill::name_problems(&name).is_empty();
+    let ok_name = name.is_ascii()
+        && nfkc_trim(&name) == name
+        && crate::skill::name_problems(&name).is_empty();
     if !ok_name {
         return Err(Error::Usage(format!(
             "{}: the folder name is the skill name and must be 1-64 of a-z 0-9 and single '-'",
@@ -322,10 +354,15 @@ fn export_with(
     }
     let picked = exported_units(corpus, units, exposure);
     if picked.is_empty() {
-        return Err(Error::Usage("nothing to export: the selection has no exposed sections".into()));
+        return Err(Error::Usage(
+            "nothing to export: the selection has no exposed sections".into(),
+        ));
     }
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!("{}: exists and is not a folder", dir.display())));
+        return Err(Error::Usage(format!(
+            "{}: exists and is not a folder",
+            dir.display()
+        )));
     }
     if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
         // Never delete what is being exported or browsed: a folder holding any open file.
@@ -368,7 +405,8 @@ fn export_with(
         let text = section_text(corpus, exposure, id);
         let level = exposure.level(corpus, id);
         let tokens = counter.count(&text);
-        let summary = crate::curate::summary::summary_of(&n.summary, &exposure.visible_text(corpus, id));
+        let summary =
+            crate::curate::summary::summary_of(&n.summary, &exposure.visible_text(corpus, id));
         if level == Exposure::Always && always_tokens + tokens <= ALWAYS_BODY_TOKENS {
             always_tokens += tokens;
             if !always_body.is_empty() {
@@ -379,7 +417,10 @@ fn export_with(
             always_srcs.push((start, always_body.len(), n.path.clone()));
             if n.kind == crate::model::NodeKind::File {
                 moved.insert(n.path.clone(), "SKILL.md".into());
-            } else if let Some(slug) = n.id.rsplit_once('#').map(|(_, s)| s.rsplit('/').next().unwrap_or(s)) {
+            } else if let Some(slug) =
+                n.id.rsplit_once('#')
+                    .map(|(_, s)| s.rsplit('/').next().unwrap_or(s))
+            {
                 moved.insert(format!("{}#{slug}", n.path), "SKILL.md".into());
             }
             sections.push(ExportedSection {
@@ -401,14 +442,21 @@ fn export_with(
         let mut refs = Vec::new();
         let parts = pieces.len();
         for (k, piece) in pieces.into_iter().enumerate() {
-            let file = if parts == 1 { format!("{stem}.md") } else { format!("{stem}-{}.md", k + 1) };
+            let file = if parts == 1 {
+                format!("{stem}.md")
+            } else {
+                format!("{stem}-{}.md", k + 1)
+            };
             refs.push(file.clone());
             files.push((file, piece));
             file_src.push(n.path.clone());
         }
         if n.kind == crate::model::NodeKind::File {
             moved.insert(n.path.clone(), refs[0].clone());
-        } else if let Some(slug) = n.id.rsplit_once('#').map(|(_, s)| s.rsplit('/').next().unwrap_or(s)) {
+        } else if let Some(slug) =
+            n.id.rsplit_once('#')
+                .map(|(_, s)| s.rsplit('/').next().unwrap_or(s))
+        {
             moved.insert(format!("{}#{slug}", n.path), refs[0].clone());
         }
         sections.push(ExportedSection {
@@ -481,12 +529,20 @@ fn export_with(
         let refs: Vec<String> = s
             .references
             .iter()
-            .map(
-                |r| if r == "SKILL.md" { "above (always loaded)".to_string() } else { format!("[{r}]({r})") },
-            )
+            .map(|r| {
+                if r == "SKILL.md" {
+                    "above (always loaded)".to_string()
+                } else {
+                    format!("[{r}]({r})")
+                }
+            })
             .collect();
         // An active skill's ids are the exported ones, so `skillnav show <id> .` finds them.
-        let id = match s.references.first().filter(|r| active && r.as_str() != "SKILL.md") {
+        let id = match s
+            .references
+            .first()
+            .filter(|r| active && r.as_str() != "SKILL.md")
+        {
             Some(r) => format!("{name}/{r}"),
             None => s.id.clone(),
         };
@@ -521,7 +577,10 @@ fn export_with(
         files.push(("references/index.md".into(), index));
         body.push_str(reserve);
     }
-    let skill_md = format!("---\nname: {name}\ndescription: {}\n---\n\n{body}", yaml_scalar(&description));
+    let skill_md = format!(
+        "---\nname: {name}\ndescription: {}\n---\n\n{body}",
+        yaml_scalar(&description)
+    );
 
     let mut written = Vec::new();
     for (file, text) in &files {
@@ -543,8 +602,11 @@ fn export_with(
     }
     let body_tokens = counter.count(&body);
     let findings = validate_skill_md(&skill_md, &name, Some(body_tokens), Profile::Spec);
-    let errors: Vec<String> =
-        findings.iter().filter(|f| f.severity == Severity::Error).map(|f| f.message.clone()).collect();
+    let errors: Vec<String> = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.message.clone())
+        .collect();
     if !errors.is_empty() {
         return Err(Error::Refused(format!(
             "{}: exported SKILL.md fails validation: {}",
@@ -559,7 +621,11 @@ fn export_with(
         body_lines: body.trim_matches('\n').lines().count(),
         body_tokens,
         sections,
-        warnings: findings.iter().map(|f| f.message.clone()).chain(link_warnings).collect(),
+        warnings: findings
+            .iter()
+            .map(|f| f.message.clone())
+            .chain(link_warnings)
+            .collect(),
     })
 }
 
@@ -567,7 +633,11 @@ fn export_with(
 fn yaml_scalar(s: &str) -> String {
     use crate::frontmatter::quote::{Context, Quoting, least_quoting, render};
     let q = least_quoting(s, Context::Block);
-    let q = if q == Quoting::Plain { q } else { Quoting::Double };
+    let q = if q == Quoting::Plain {
+        q
+    } else {
+        Quoting::Double
+    };
     render(s, q, Context::Block)
 }
 
@@ -585,9 +655,14 @@ fn catalog_json(
     let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut out = Vec::new();
     for (s, &node) in sections.iter().zip(picked) {
-        let id = crate::model::id::dedupe(&crate::formats::catalog::section_id(&s.title), &mut taken);
-        let mut topics: Vec<String> =
-            corpus.node(node).children.iter().map(|c| corpus.node(*c).title.to_lowercase()).collect();
+        let id =
+            crate::model::id::dedupe(&crate::formats::catalog::section_id(&s.title), &mut taken);
+        let mut topics: Vec<String> = corpus
+            .node(node)
+            .children
+            .iter()
+            .map(|c| corpus.node(*c).title.to_lowercase())
+            .collect();
         topics.push(s.title.to_lowercase());
         for t in &topics {
             let ids = index.entry(t.clone()).or_default();
@@ -634,6 +709,9 @@ mod tests {
     #[test]
     fn summaries_are_cut_at_a_word_with_an_ellipsis() {
         assert_eq!(cut_words("short", 160), "short");
-        assert_eq!(cut_words("Use it when brand colors or style guidelines apply", 24), "Use it when brand…");
+        assert_eq!(
+            cut_words("Use it when brand colors or style guidelines apply", 24),
+            "Use it when brand…"
+        );
     }
 }

@@ -64,7 +64,11 @@ pub fn parse_readme(text: &str) -> Readme {
             continue;
         }
         if let Some(b) = parse_bullet(t) {
-            r.bullets.push(Bullet { name: b.0, summary: b.1, line: i as u32 + 1 });
+            r.bullets.push(Bullet {
+                name: b.0,
+                summary: b.1,
+                line: i as u32 + 1,
+            });
             continue;
         }
         para.push(t);
@@ -109,14 +113,21 @@ fn bullet_name(t: &str) -> Option<(&str, &str)> {
     let rest = t.strip_prefix("- **").or_else(|| t.strip_prefix("* **"))?;
     let close = rest.find("**")?;
     let name = rest[..close].trim();
-    if name.is_empty() { None } else { Some((name, &rest[close + 2..])) }
+    if name.is_empty() {
+        None
+    } else {
+        Some((name, &rest[close + 2..]))
+    }
 }
 
 /// `- **name** — summary` (also `*` bullets and `–`, `-`, `:` separators) → (name, summary).
 fn parse_bullet(t: &str) -> Option<(String, String)> {
     let (name, after) = bullet_name(t)?;
     let after = after.trim_start();
-    let summary = after.strip_prefix(['\u{2014}', '\u{2013}', '-', ':']).unwrap_or(after).trim();
+    let summary = after
+        .strip_prefix(['\u{2014}', '\u{2013}', '-', ':'])
+        .unwrap_or(after)
+        .trim();
     Some((name.to_string(), summary.to_string()))
 }
 
@@ -156,7 +167,9 @@ pub fn detect(dir: &Path) -> bool {
 /// [`detect`], taking `README.md` from `readme` (reading it there if needed).
 pub(crate) fn detect_dir(dir: &Path, readme: &mut ReadmeBytes) -> bool {
     // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
-    let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else { return false };
+    let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else {
+        return false;
+    };
     if !has_bullet(text) {
         return false;
     }
@@ -226,7 +239,9 @@ fn load_folder(
     bullet: Option<&Bullet>,
     depth: usize,
 ) -> NodeId {
-    let name = dir.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
+    let name = dir
+        .file_name()
+        .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let mut node = Node::new(NodeKind::Dir, Format::DocTree, name.clone(), rel);
     node.meta.insert("folder".into(), name.clone().into());
     if let Some(b) = bullet {
@@ -235,7 +250,8 @@ fn load_folder(
             node.flags.set(Flag::Placeholder);
             node.warnings.push(Warning::at(
                 format!("placeholder summary for {name} in the parent README"),
-                rel.rsplit_once('/').map_or_else(|| "README.md".into(), |(p, _)| format!("{p}/README.md")),
+                rel.rsplit_once('/')
+                    .map_or_else(|| "README.md".into(), |(p, _)| format!("{p}/README.md")),
                 Some(b.line),
             ));
         }
@@ -247,7 +263,14 @@ fn load_folder(
 
 /// Load the contents of doc-tree folder `dir` into the existing node `folder` (see
 /// [`load`]); `set_title` replaces the node's title with the README H1.
-fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth: usize, set_title: bool) {
+fn fill_folder(
+    corpus: &mut Corpus,
+    folder: NodeId,
+    dir: &Path,
+    rel: &str,
+    depth: usize,
+    set_title: bool,
+) {
     if depth > 32 {
         corpus.node_mut(folder).warnings.push(Warning::at(
             "folder nesting deeper than 32; not read",
@@ -287,12 +310,18 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
             for b in &readme.bullets {
                 if !dirs.contains(&b.name) {
                     let msg = format!("README lists {}, which is not a folder here", b.name);
-                    corpus.node_mut(f).warnings.push(Warning::at(msg, r.clone(), Some(b.line)));
+                    corpus
+                        .node_mut(f)
+                        .warnings
+                        .push(Warning::at(msg, r.clone(), Some(b.line)));
                 }
             }
         }
     } else if has_doc {
-        corpus.node_mut(folder).warnings.push(Warning::at("doc.md without README.md", rel, None));
+        corpus
+            .node_mut(folder)
+            .warnings
+            .push(Warning::at("doc.md without README.md", rel, None));
     }
     {
         let n = corpus.node_mut(folder);
@@ -330,7 +359,10 @@ fn fill_folder(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str, depth
     }
     let content_dirs: Vec<&String> = dirs.iter().filter(|d| d.as_str() != "img").collect();
     if content_dirs.is_empty() && !has_doc {
-        corpus.node_mut(folder).warnings.push(Warning::at("leaf folder without doc.md", rel, None));
+        corpus
+            .node_mut(folder)
+            .warnings
+            .push(Warning::at("leaf folder without doc.md", rel, None));
     }
     for d in &dirs {
         let r = join_rel(rel, d);
@@ -382,7 +414,10 @@ fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
 fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
     let len = corpus.sources[src.0 as usize].text.len();
     let top = sections::add_sections(corpus, file, src, 0, len, Format::DocTree);
-    let first = top.first().and_then(|t| corpus.node(*t).span).map_or(len, |s| s.start);
+    let first = top
+        .first()
+        .and_then(|t| corpus.node(*t).span)
+        .map_or(len, |s| s.start);
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
     }
@@ -408,7 +443,9 @@ pub fn merged_parts(text: &str) -> Vec<(usize, usize)> {
         off += raw.len();
     }
     out.push((start, text.len()));
-    out.into_iter().filter(|(s, e)| !text[*s..*e].trim().is_empty()).collect()
+    out.into_iter()
+        .filter(|(s, e)| !text[*s..*e].trim().is_empty())
+        .collect()
 }
 
 fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
@@ -421,13 +458,20 @@ fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
         let lead = text[*s..*e].len() - text[*s..*e].trim_start_matches(['\n', '\r']).len();
         let start = s + lead;
         let hs = sections::headings(&text, start, *e);
-        let title = hs.first().map_or_else(|| format!("part {}", i + 1), |h| h.title.clone());
+        let title = hs
+            .first()
+            .map_or_else(|| format!("part {}", i + 1), |h| h.title.clone());
         let mut p = Node::new(NodeKind::Part, Format::DocTree, title, path.clone());
         p.seg = Some(format!("part-{}", i + 1));
         p.line_start = Some(li.line(start));
         p.line_end = Some(li.last_line(start, *e));
         let own_end = hs.first().map_or(*e, |h| h.start);
-        p.span = Some(crate::model::TextSpan { source: src, start, own_end, end: *e });
+        p.span = Some(crate::model::TextSpan {
+            source: src,
+            start,
+            own_end,
+            end: *e,
+        });
         let pid = corpus.add_child(file, p);
         nest_headings(corpus, pid, src, &hs, *e, Format::DocTree, &path, &li);
     }
@@ -487,7 +531,9 @@ mod tests {
 
     #[test]
     fn has_bullet_matches_parse_readme_on_generated_texts() {
-        let pieces = ["- ", "* ", "**", "```", "~~~", "\n", " ", "x", "\r", "\t", "-", "*", "é", "`"];
+        let pieces = [
+            "- ", "* ", "**", "```", "~~~", "\n", " ", "x", "\r", "\t", "-", "*", "é", "`",
+        ];
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut found = 0;
         for _ in 0..20_000 {

@@ -9,7 +9,7 @@ mod load;
 pub mod reshape;
 
 pub use load::{
-    Bullet, Readme, cmp_names, detect, is_placeholder, load, load_into, merged_parts, numeric_prefix,
-    parse_readme,
+    Bullet, Readme, cmp_names, detect, is_placeholder, load, load_into, merged_parts,
+    numeric_prefix, parse_readme,
 };
 pub(crate) use load::{detect_dir, load_dir};

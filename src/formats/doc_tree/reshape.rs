@@ -26,7 +26,10 @@ pub struct MergeOptions {
 
 impl Default for MergeOptions {
     fn default() -> Self {
-        Self { min_words: 300, max_words: 2000 }
+        Self {
+            min_words: 300,
+            max_words: 2000,
+        }
     }
 }
 
@@ -78,10 +81,26 @@ impl std::fmt::Display for Step {
         match self {
             Step::Collapse { dir, child } => write!(f, "collapse {} <- {child}", show(dir)),
             Step::MergeIntoParent { dir, leaves, words } => {
-                write!(f, "merge into {} <- {} ({words} words)", show(dir), leaves.join(", "))
+                write!(
+                    f,
+                    "merge into {} <- {} ({words} words)",
+                    show(dir),
+                    leaves.join(", ")
+                )
             }
-            Step::MergeGroup { dir, name, leaves, words, .. } => {
-                write!(f, "merge into {}/{name} <- {} ({words} words)", show(dir), leaves.join(", "))
+            Step::MergeGroup {
+                dir,
+                name,
+                leaves,
+                words,
+                ..
+            } => {
+                write!(
+                    f,
+                    "merge into {}/{name} <- {} ({words} words)",
+                    show(dir),
+                    leaves.join(", ")
+                )
             }
             Step::RewriteReadme { dir } => write!(f, "rewrite {}/README.md", show(dir)),
         }
@@ -129,11 +148,19 @@ fn read(dir: &Path, name: String, depth: usize) -> Result<Folder> {
         }
     }
     children.sort_by(|a, b| cmp(&a.name, &b.name));
-    Ok(Folder { name, words, children })
+    Ok(Folder {
+        name,
+        words,
+        children,
+    })
 }
 
 fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 /// Plan the collapse of the tree at `top`: folders deepest first (children before their
@@ -155,7 +182,10 @@ fn collapse_rec(f: &mut Folder, path: &str, steps: &mut Vec<Step>) {
     }
     if f.children.len() == 1 && f.words.is_none() {
         let child = f.children.remove(0);
-        steps.push(Step::Collapse { dir: path.to_string(), child: child.name.clone() });
+        steps.push(Step::Collapse {
+            dir: path.to_string(),
+            child: child.name.clone(),
+        });
         f.words = child.words;
         f.children = child.children;
     }
@@ -199,8 +229,14 @@ pub fn prefix_str(name: &str) -> Option<&str> {
 }
 
 fn prefix_tuple(name: &str) -> Vec<u64> {
-    prefix_str(name)
-        .map_or_else(|| vec![999], |p| p.split('-').map(|x| x.parse().unwrap_or(u64::MAX)).collect())
+    prefix_str(name).map_or_else(
+        || vec![999],
+        |p| {
+            p.split('-')
+                .map(|x| x.parse().unwrap_or(u64::MAX))
+                .collect()
+        },
+    )
 }
 
 /// The folder name and README title of a merged group (`merge.py` `merge_group`): title =
@@ -212,7 +248,13 @@ pub fn group_name(leaves: &[String]) -> (String, String) {
     let first = suffixes.first().copied().unwrap_or("");
     let mut len = first.len();
     for s in suffixes.iter().skip(1) {
-        len = len.min(first.bytes().zip(s.bytes()).take_while(|(a, b)| a == b).count());
+        len = len.min(
+            first
+                .bytes()
+                .zip(s.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
     }
     while !first.is_char_boundary(len) {
         len -= 1;
@@ -221,7 +263,11 @@ pub fn group_name(leaves: &[String]) -> (String, String) {
     let title = if common.is_empty() { first } else { common }.to_string();
     let fp = leaves.first().and_then(|l| prefix_str(l)).unwrap_or("None");
     let lp = leaves.last().and_then(|l| prefix_str(l)).unwrap_or("None");
-    let folder = if fp == lp { format!("{fp}-{title}") } else { format!("{fp}-to-{lp}-{title}") };
+    let folder = if fp == lp {
+        format!("{fp}-{title}")
+    } else {
+        format!("{fp}-to-{lp}-{title}")
+    };
     (folder, title)
 }
 
@@ -249,7 +295,9 @@ pub fn plan_merge(top: &Path, opts: MergeOptions) -> Result<Vec<Step>> {
     // folder merged away earlier is skipped.
     let named: Vec<Vec<String>> = paths.iter().map(|(_, p)| names_of(&root, p)).collect();
     for names in named {
-        let Some(f) = find_mut(&mut root, &names) else { continue };
+        let Some(f) = find_mut(&mut root, &names) else {
+            continue;
+        };
         merge_folder(f, &names.join("/"), opts, &mut steps);
     }
     Ok(steps)
@@ -274,8 +322,12 @@ fn find_mut<'a>(root: &'a mut Folder, names: &[String]) -> Option<&'a mut Folder
 }
 
 fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<Step>) {
-    let leaves: Vec<(String, usize)> =
-        f.children.iter().filter(|c| c.is_leaf()).map(|c| (c.name.clone(), c.words.unwrap_or(0))).collect();
+    let leaves: Vec<(String, usize)> = f
+        .children
+        .iter()
+        .filter(|c| c.is_leaf())
+        .map(|c| (c.name.clone(), c.words.unwrap_or(0)))
+        .collect();
     if leaves.len() < 2 {
         return;
     }
@@ -323,12 +375,24 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
         let (name, title) = group_name(&names);
         f.children.retain(|c| !names.contains(&c.name));
         if !f.children.iter().any(|c| c.name == name) {
-            f.children.push(Folder { name: name.clone(), words: Some(words), children: Vec::new() });
+            f.children.push(Folder {
+                name: name.clone(),
+                words: Some(words),
+                children: Vec::new(),
+            });
         }
         f.children.sort_by(|a, b| cmp(&a.name, &b.name));
-        steps.push(Step::MergeGroup { dir: path.to_string(), name, title, leaves: names, words });
+        steps.push(Step::MergeGroup {
+            dir: path.to_string(),
+            name,
+            title,
+            leaves: names,
+            words,
+        });
     }
-    steps.push(Step::RewriteReadme { dir: path.to_string() });
+    steps.push(Step::RewriteReadme {
+        dir: path.to_string(),
+    });
 }
 
 /// The README of a leaf made by a merge (`merge.py`'s placeholder).
@@ -344,7 +408,9 @@ fn read_doc(dir: &Path) -> Result<String> {
 
 fn move_images(from: &Path, to_img: &Path) -> Result<()> {
     let src = from.join("img");
-    let Ok(rd) = std::fs::read_dir(&src) else { return Ok(()) };
+    let Ok(rd) = std::fs::read_dir(&src) else {
+        return Ok(());
+    };
     for e in rd.filter_map(|e| e.ok()) {
         if e.file_type().is_ok_and(|t| t.is_file()) {
             std::fs::create_dir_all(to_img).map_err(|er| Error::io(to_img, er))?;
@@ -403,16 +469,30 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
             Step::MergeIntoParent { dir, leaves, .. } => {
                 let d = top.join(dir);
                 merge_docs(&d, leaves, &d)?;
-                let name = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                write(&d.join("README.md"), &format!("# {}\n\n{LEAF_PLACEHOLDER}\n", name_suffix(&name)))?;
+                let name = d
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                write(
+                    &d.join("README.md"),
+                    &format!("# {}\n\n{LEAF_PLACEHOLDER}\n", name_suffix(&name)),
+                )?;
                 touched.push(d);
             }
-            Step::MergeGroup { dir, name, title, leaves, .. } => {
+            Step::MergeGroup {
+                dir,
+                name,
+                title,
+                leaves,
+                ..
+            } => {
                 let d = top.join(dir);
                 let new = d.join(name);
                 std::fs::create_dir_all(&new).map_err(|e| Error::io(&new, e))?;
-                let (first, last) =
-                    (leaves.first().cloned().unwrap_or_default(), leaves.last().cloned().unwrap_or_default());
+                let (first, last) = (
+                    leaves.first().cloned().unwrap_or_default(),
+                    leaves.last().cloned().unwrap_or_default(),
+                );
                 merge_docs(&d, leaves, &new)?;
                 write(
                     &new.join("README.md"),
@@ -433,10 +513,16 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                     continue;
                 }
                 kids.sort_by(|a, b| cmp(a, b));
-                let name = d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = d
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let mut readme = format!("# {}\n\n", name_suffix(&name));
                 for k in kids {
-                    readme.push_str(&format!("- **{}** — {CHILD_PLACEHOLDER}\n", name_suffix(&k)));
+                    readme.push_str(&format!(
+                        "- **{}** — {CHILD_PLACEHOLDER}\n",
+                        name_suffix(&k)
+                    ));
                 }
                 write(&d.join("README.md"), &readme)?;
                 touched.push(d);

@@ -83,8 +83,10 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
 /// first `.`, `!` or `?` followed by a space (or at 200 characters, ending in `…`). Falls
 /// back to `heading` when nothing else is left.
 pub fn first_sentence(text: &str, heading: &str) -> String {
-    let body: Vec<&str> =
-        text.lines().skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#')).collect();
+    let body: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        .collect();
     let flat = pystr::collapse_ws(&body.join(" "));
     let flat = flat.trim();
     if flat.is_empty() {
@@ -114,8 +116,18 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
 /// agents): the node is a [`NodeKind::Skill`] of format `lazytools`, titled by the manifest
 /// `name`, so `validate` and `list` see it. Without a SKILL.md it is a `Dir` titled
 /// `folder`. `rel` is also the node's path (`""` at a root, as for a skill folder root).
-pub fn load_bundle(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, folder: &str) -> NodeId {
-    let kind = if dir.join("SKILL.md").is_file() { NodeKind::Skill } else { NodeKind::Dir };
+pub fn load_bundle(
+    corpus: &mut Corpus,
+    parent: NodeId,
+    dir: &Path,
+    rel: &str,
+    folder: &str,
+) -> NodeId {
+    let kind = if dir.join("SKILL.md").is_file() {
+        NodeKind::Skill
+    } else {
+        NodeKind::Dir
+    };
     let node = corpus.add_child(parent, Node::new(kind, Format::Lazytools, folder, rel));
     load(corpus, node, dir, rel);
     node
@@ -148,16 +160,25 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
         meta.insert("name".into(), m.name.clone().into());
         meta.insert("description".into(), m.description.clone().into());
         meta.insert("total_chunks".into(), m.total_chunks.into());
-        meta.insert("indexed_files".into(), (m.indexed_files.len() as u64).into());
+        meta.insert(
+            "indexed_files".into(),
+            (m.indexed_files.len() as u64).into(),
+        );
         meta.insert(
             "avgdl".into(),
-            serde_json::Number::from_f64(m.avgdl).map(Into::into).unwrap_or_default(),
+            serde_json::Number::from_f64(m.avgdl)
+                .map(Into::into)
+                .unwrap_or_default(),
         );
         meta.insert("version".into(), m.version.clone().into());
         meta.insert("created_by".into(), m.created_by.clone().into());
         meta.insert("source_dirs".into(), m.source_dirs.clone().into());
         for pr in &files.problems {
-            p.warnings.push(Warning::at(pr.message.clone(), rel_join(rel, pr.file), pr.line));
+            p.warnings.push(Warning::at(
+                pr.message.clone(),
+                rel_join(rel, pr.file),
+                pr.line,
+            ));
         }
     }
 
@@ -189,9 +210,19 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
     let file_rel = rel_join(rel, "SKILL.md");
     let fm = crate::frontmatter::parse(&corpus.sources[src.0 as usize].text);
     let body_start = fm.as_ref().map_or(0, |fm| fm.block.end.min(len));
-    let mut file = Node::new(NodeKind::File, Format::Lazytools, "SKILL.md", file_rel.as_str());
+    let mut file = Node::new(
+        NodeKind::File,
+        Format::Lazytools,
+        "SKILL.md",
+        file_rel.as_str(),
+    );
     file.bytes = size;
-    file.span = Some(TextSpan { source: src, start: 0, own_end: body_start, end: len });
+    file.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: body_start,
+        end: len,
+    });
     if invalid {
         file.flags.set(Flag::InvalidUtf8);
     }
@@ -235,20 +266,37 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
         let shown = display_path(abs, &files.manifest.source_dirs);
         let first = &files.chunks[idxs[0]];
         let name = pystr::path_name(&shown).to_string();
-        let mut f = Node::new(NodeKind::File, Format::Lazytools, name, rel_join(rel, &shown));
+        let mut f = Node::new(
+            NodeKind::File,
+            Format::Lazytools,
+            name,
+            rel_join(rel, &shown),
+        );
         f.summary = first.title.clone();
         f.meta.insert("title".into(), first.title.clone().into());
         f.meta.insert("source_path".into(), abs.to_string().into());
         let (start, _) = spans[idxs[0]];
         let end = idxs.iter().map(|i| spans[*i].1).max().unwrap_or(start);
-        f.span = Some(TextSpan { source: src, start, own_end: start, end });
+        f.span = Some(TextSpan {
+            source: src,
+            start,
+            own_end: start,
+            end,
+        });
         // Size = its chunks' texts, without the blank-line separators of the virtual source.
-        f.bytes = idxs.iter().map(|i| files.chunks[*i].text.len() as u64).sum();
+        f.bytes = idxs
+            .iter()
+            .map(|i| files.chunks[*i].text.len() as u64)
+            .sum();
         let fid = corpus.add_child(parent, f);
         for &i in idxs {
             let c = &files.chunks[i];
-            let mut n =
-                Node::new(NodeKind::Chunk, Format::Lazytools, c.heading.clone(), rel_join(rel, &shown));
+            let mut n = Node::new(
+                NodeKind::Chunk,
+                Format::Lazytools,
+                c.heading.clone(),
+                rel_join(rel, &shown),
+            );
             n.seg = Some(format!("chunk-{}", c.ordinal));
             n.summary = first_sentence(&c.text, &c.heading);
             n.meta.insert("ordinal".into(), c.ordinal.into());
@@ -257,7 +305,12 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
             n.meta.insert("doc_len".into(), c.doc_len.into());
             n.meta.insert("path".into(), c.path.clone().into());
             let (s, e) = spans[i];
-            n.span = Some(TextSpan { source: src, start: s, own_end: e, end: e });
+            n.span = Some(TextSpan {
+                source: src,
+                start: s,
+                own_end: e,
+                end: e,
+            });
             nodes[i] = corpus.add_child(fid, n);
         }
     }
@@ -271,7 +324,10 @@ mod tests {
     #[test]
     fn display_paths_relative_to_source_dirs() {
         let one = vec!["/tmp/lt-run/hono-docs".to_string()];
-        assert_eq!(display_path("/tmp/lt-run/hono-docs/api/context.md", &one), "api/context.md");
+        assert_eq!(
+            display_path("/tmp/lt-run/hono-docs/api/context.md", &one),
+            "api/context.md"
+        );
         let two = vec!["/a/docs".to_string(), "/b/ref/".to_string()];
         assert_eq!(display_path("/b/ref/x.md", &two), "ref/x.md");
         assert_eq!(display_path("/elsewhere/y.md", &two), "elsewhere/y.md");
@@ -281,7 +337,10 @@ mod tests {
     #[test]
     fn first_sentence_skips_headings() {
         let t = "# Context\n\nThe `Context` object is made per request. You can put values.";
-        assert_eq!(first_sentence(t, "Context"), "The `Context` object is made per request.");
+        assert_eq!(
+            first_sentence(t, "Context"),
+            "The `Context` object is made per request."
+        );
         assert_eq!(first_sentence("## Only a heading", "Only"), "Only");
         assert_eq!(first_sentence("v1.2 is out", "H"), "v1.2 is out");
     }

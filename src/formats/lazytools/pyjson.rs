@@ -138,7 +138,10 @@ impl Parser<'_> {
 
     fn number(&mut self) -> Result<Json, String> {
         let start = self.i;
-        while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+        while matches!(
+            self.peek(),
+            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+        ) {
             self.i += 1;
         }
         let lit = &self.s[start..self.i];
@@ -169,7 +172,10 @@ impl Parser<'_> {
         }
         let raw = self.s.get(start..self.i).unwrap_or("");
         serde_json::from_str::<String>(raw).map_err(|e| {
-            self.err(&format!("bad string ({})", e.to_string().split(" at line").next().unwrap_or("")))
+            self.err(&format!(
+                "bad string ({})",
+                e.to_string().split(" at line").next().unwrap_or("")
+            ))
         })
     }
 

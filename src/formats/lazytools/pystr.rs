@@ -33,7 +33,11 @@ pub fn take_chars(s: &str, n: usize) -> &str {
 /// characters, `rstrip`, and append `" …"` (space + U+2026).
 pub fn trim(text: &str, limit: usize) -> String {
     let t = strip(text);
-    if t.chars().count() <= limit { t.to_string() } else { format!("{} …", rstrip(take_chars(t, limit))) }
+    if t.chars().count() <= limit {
+        t.to_string()
+    } else {
+        format!("{} …", rstrip(take_chars(t, limit)))
+    }
 }
 
 /// `re.sub(r"\s+", " ", s)`: every run of Python whitespace becomes one space.
@@ -57,7 +61,9 @@ pub fn collapse_ws(s: &str) -> String {
 /// `pathlib.PurePosixPath(p).name`: the last component, ignoring empty and `.` components
 /// (`"/a/b/"` → `"b"`, `"/"` → `""`).
 pub fn path_name(p: &str) -> &str {
-    p.split('/').rfind(|c| !c.is_empty() && *c != ".").unwrap_or("")
+    p.split('/')
+        .rfind(|c| !c.is_empty() && *c != ".")
+        .unwrap_or("")
 }
 
 /// Python's `repr(float)` (also what `json.dumps` writes): shortest round-trip digits,
@@ -69,7 +75,11 @@ pub fn float_repr(x: f64) -> String {
         return "NaN".into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if x > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     // `{:e}` gives the shortest round-trip digits as `d[.ddd]e<exp>`.
     let sci = format!("{x:e}");
@@ -93,7 +103,11 @@ pub fn float_repr(x: f64) -> String {
         format!("{sign}{body}")
     } else {
         let (first, rest) = digits.split_at(1);
-        let mant = if rest.is_empty() { first.to_string() } else { format!("{first}.{rest}") };
+        let mant = if rest.is_empty() {
+            first.to_string()
+        } else {
+            format!("{first}.{rest}")
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{mant}e{esign}{:02}", exp.abs())
     }

@@ -107,7 +107,11 @@ pub fn universal_newlines(s: &str) -> String {
     s.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-fn read_text(dir: &Path, file: &'static str, problems: &mut Vec<Problem>) -> Option<(String, Vec<u8>)> {
+fn read_text(
+    dir: &Path,
+    file: &'static str,
+    problems: &mut Vec<Problem>,
+) -> Option<(String, Vec<u8>)> {
     let path = dir.join(file);
     match std::fs::read(&path) {
         Ok(bytes) => {
@@ -129,7 +133,11 @@ fn read_text(dir: &Path, file: &'static str, problems: &mut Vec<Problem>) -> Opt
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
-            problems.push(Problem { file, line: None, message: format!("cannot read: {e}") });
+            problems.push(Problem {
+                file,
+                line: None,
+                message: format!("cannot read: {e}"),
+            });
             None
         }
     }
@@ -154,17 +162,26 @@ pub fn read_bundle(dir: &Path) -> BundleFiles {
         out.chunks = parse_chunks(text, probs);
     }
 
-    let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let manifest_text = read_text(dir, "manifest.json", probs);
     if manifest_text.is_none() && !probs.iter().any(|p| p.file == "manifest.json") {
         probs.push(Problem {
             file: "manifest.json",
             line: None,
-            message: "missing: name and avgdl fall back to the folder name and the chunks' mean doc_len"
-                .into(),
+            message:
+                "missing: name and avgdl fall back to the folder name and the chunks' mean doc_len"
+                    .into(),
         });
     }
-    out.manifest = parse_manifest(manifest_text.as_ref().map(|t| t.0.as_str()), &folder, &out.chunks, probs);
+    out.manifest = parse_manifest(
+        manifest_text.as_ref().map(|t| t.0.as_str()),
+        &folder,
+        &out.chunks,
+        probs,
+    );
 
     match read_text(dir, "vocab.json", probs) {
         Some((text, _)) => out.idf = parse_vocab(&text, probs),
@@ -195,8 +212,13 @@ pub fn parse_chunks(text: &str, problems: &mut Vec<Problem>) -> Vec<ChunkRecord>
     for (i, raw) in lines.iter().enumerate() {
         let line = (i + 1) as u32;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let mut bad =
-            |message: String| problems.push(Problem { file: "chunks.jsonl", line: Some(line), message });
+        let mut bad = |message: String| {
+            problems.push(Problem {
+                file: "chunks.jsonl",
+                line: Some(line),
+                message,
+            });
+        };
         if raw.trim().is_empty() {
             bad("blank line skipped".into());
             continue;
@@ -217,7 +239,9 @@ pub fn parse_chunks(text: &str, problems: &mut Vec<Problem>) -> Vec<ChunkRecord>
     out
 }
 
-const CHUNK_KEYS: [&str; 7] = ["path", "title", "heading", "text", "tokens", "doc_len", "ordinal"];
+const CHUNK_KEYS: [&str; 7] = [
+    "path", "title", "heading", "text", "tokens", "doc_len", "ordinal",
+];
 
 fn chunk_from_json(v: &Json, line: u32) -> Result<(ChunkRecord, Vec<String>), String> {
     let Json::Obj(kv) = v else {
@@ -232,7 +256,9 @@ fn chunk_from_json(v: &Json, line: u32) -> Result<(ChunkRecord, Vec<String>), St
     };
     let n = |k: &str| -> Result<u64, String> {
         match v.get(k) {
-            Some(j) => j.as_u64().ok_or_else(|| format!("`{k}` must be a non-negative integer")),
+            Some(j) => j
+                .as_u64()
+                .ok_or_else(|| format!("`{k}` must be a non-negative integer")),
             None => Err(format!("missing key `{k}`")),
         }
     };
@@ -242,7 +268,12 @@ fn chunk_from_json(v: &Json, line: u32) -> Result<(ChunkRecord, Vec<String>), St
             .map(|t| t.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| "`tokens` must be an array of strings".to_string())?,
-        Some(o) => return Err(format!("`tokens` must be an array, found {}", o.type_name())),
+        Some(o) => {
+            return Err(format!(
+                "`tokens` must be an array, found {}",
+                o.type_name()
+            ));
+        }
         None => return Err("missing key `tokens`".into()),
     };
     let rec = ChunkRecord {
@@ -255,8 +286,11 @@ fn chunk_from_json(v: &Json, line: u32) -> Result<(ChunkRecord, Vec<String>), St
         ordinal: n("ordinal")?,
         line,
     };
-    let extra =
-        kv.iter().filter(|(k, _)| !CHUNK_KEYS.contains(&k.as_str())).map(|(k, _)| k.clone()).collect();
+    let extra = kv
+        .iter()
+        .filter(|(k, _)| !CHUNK_KEYS.contains(&k.as_str()))
+        .map(|(k, _)| k.clone())
+        .collect();
     Ok((rec, extra))
 }
 
@@ -286,7 +320,10 @@ pub fn parse_vocab(text: &str, problems: &mut Vec<Problem>) -> HashMap<String, f
         Ok(other) => problems.push(Problem {
             file: "vocab.json",
             line: None,
-            message: format!("expected an object token → IDF, found {}", other.type_name()),
+            message: format!(
+                "expected an object token → IDF, found {}",
+                other.type_name()
+            ),
         }),
         Err(e) => {
             problems.push(Problem {
@@ -333,7 +370,13 @@ pub fn parse_manifest(
         ..Manifest::default()
     };
     let Some(text) = text else { return m };
-    let mut warn = |message: String| problems.push(Problem { file: "manifest.json", line: None, message });
+    let mut warn = |message: String| {
+        problems.push(Problem {
+            file: "manifest.json",
+            line: None,
+            message,
+        });
+    };
     let v = match json::parse(text) {
         Ok(v @ Json::Obj(_)) => v,
         Ok(other) => {
@@ -346,22 +389,32 @@ pub fn parse_manifest(
         }
     };
     if let Json::Obj(kv) = &v {
-        for (k, _) in kv.iter().filter(|(k, _)| !MANIFEST_KEYS.contains(&k.as_str())) {
-            warn(format!("unknown key `{k}` (lazytools refuses such a manifest)"));
+        for (k, _) in kv
+            .iter()
+            .filter(|(k, _)| !MANIFEST_KEYS.contains(&k.as_str()))
+        {
+            warn(format!(
+                "unknown key `{k}` (lazytools refuses such a manifest)"
+            ));
         }
     }
-    let string = |k: &str, dst: &mut String, required: bool, warn: &mut dyn FnMut(String)| match v.get(k) {
-        Some(Json::Str(s)) => *dst = s.clone(),
-        Some(o) => warn(format!("`{k}` must be a string, found {}", o.type_name())),
-        None if required => warn(format!("missing key `{k}`")),
-        None => {}
-    };
+    let string =
+        |k: &str, dst: &mut String, required: bool, warn: &mut dyn FnMut(String)| match v.get(k) {
+            Some(Json::Str(s)) => *dst = s.clone(),
+            Some(o) => warn(format!("`{k}` must be a string, found {}", o.type_name())),
+            None if required => warn(format!("missing key `{k}`")),
+            None => {}
+        };
     string("name", &mut m.name, true, &mut warn);
     string("description", &mut m.description, true, &mut warn);
     string("version", &mut m.version, false, &mut warn);
     string("created_by", &mut m.created_by, false, &mut warn);
     let list = |k: &str, dst: &mut Vec<String>, warn: &mut dyn FnMut(String)| match v.get(k) {
-        Some(Json::Arr(items)) => match items.iter().map(|t| t.as_str().map(str::to_string)).collect() {
+        Some(Json::Arr(items)) => match items
+            .iter()
+            .map(|t| t.as_str().map(str::to_string))
+            .collect()
+        {
             Some(l) => *dst = l,
             None => warn(format!("`{k}` must be an array of strings")),
         },
@@ -375,7 +428,10 @@ pub fn parse_manifest(
         Some(Some(n)) => {
             m.total_chunks = n;
             if n != chunks.len() as u64 {
-                warn(format!("total_chunks is {n} but chunks.jsonl has {} valid chunks", chunks.len()));
+                warn(format!(
+                    "total_chunks is {n} but chunks.jsonl has {} valid chunks",
+                    chunks.len()
+                ));
             }
         }
         Some(None) => warn("`total_chunks` must be a non-negative integer".into()),
@@ -384,10 +440,16 @@ pub fn parse_manifest(
     match v.get("avgdl").map(|j| j.as_f64()) {
         Some(Some(x)) if x.is_finite() && x > 0.0 => m.avgdl = x,
         Some(Some(x)) => {
-            warn(format!("`avgdl` is {x}, not a positive number; using the chunks' mean {mean}"));
+            warn(format!(
+                "`avgdl` is {x}, not a positive number; using the chunks' mean {mean}"
+            ));
         }
-        Some(None) => warn(format!("`avgdl` must be a number; using the chunks' mean {mean}")),
-        None => warn(format!("missing key `avgdl`; using the chunks' mean {mean}")),
+        Some(None) => warn(format!(
+            "`avgdl` must be a number; using the chunks' mean {mean}"
+        )),
+        None => warn(format!(
+            "missing key `avgdl`; using the chunks' mean {mean}"
+        )),
     }
     m
 }

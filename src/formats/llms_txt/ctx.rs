@@ -90,8 +90,12 @@ fn parse_attrs(s: &str) -> Vec<(String, String)> {
     while let Some(eq) = rest.find('=') {
         let name = rest[..eq].trim().to_string();
         let after = rest[eq + 1..].trim_start();
-        let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else { break };
-        let Some(close) = after[1..].find(q) else { break };
+        let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            break;
+        };
+        let Some(close) = after[1..].find(q) else {
+            break;
+        };
         out.push((name, decode_entities(&after[1..=close])));
         rest = after[close + 2..].trim_start();
     }
@@ -115,7 +119,9 @@ fn tag_end(text: &str, lt: usize) -> Option<usize> {
 
 /// The tag name at `text[lt..]` (after `<` or `</`), if it looks like an element name.
 fn tag_name(s: &str) -> Option<&str> {
-    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(s.len());
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .unwrap_or(s.len());
     (end > 0 && s.as_bytes()[0].is_ascii_alphabetic()).then(|| &s[..end])
 }
 
@@ -124,7 +130,10 @@ fn tag_name(s: &str) -> Option<&str> {
 /// is text). Never fails; an unclosed `<doc>` runs to the end with a warning.
 pub fn parse_llms_ctx(text: &str) -> LlmsCtx {
     let li = LineIndex::new(text);
-    let mut out = LlmsCtx { header_end: text.len(), ..LlmsCtx::default() };
+    let mut out = LlmsCtx {
+        header_end: text.len(),
+        ..LlmsCtx::default()
+    };
     let mut pos = 0;
     if let Some(p) = text.find("<project")
         && text[..p].trim().is_empty()
@@ -147,7 +156,8 @@ pub fn parse_llms_ctx(text: &str) -> LlmsCtx {
         out.header_end = info_end;
         pos = info_end;
     } else {
-        out.warnings.push((1, "llms-ctx file does not start with <project …>".into()));
+        out.warnings
+            .push((1, "llms-ctx file does not start with <project …>".into()));
     }
     let mut stack: Vec<String> = Vec::new();
     while let Some(rel) = text[pos..].find('<') {
@@ -165,7 +175,8 @@ pub fn parse_llms_ctx(text: &str) -> LlmsCtx {
             continue;
         };
         let Some(gt) = tag_end(text, lt) else {
-            out.warnings.push((li.line(lt), format!("unterminated <{name}> tag")));
+            out.warnings
+                .push((li.line(lt), format!("unterminated <{name}> tag")));
             break;
         };
         if name == "doc" {
@@ -175,7 +186,8 @@ pub fn parse_llms_ctx(text: &str) -> LlmsCtx {
             let (content_end, end) = if let Some(i) = text[content_start..].find("</doc>") {
                 (content_start + i, content_start + i + "</doc>".len())
             } else {
-                out.warnings.push((li.line(lt), "<doc> is not closed".into()));
+                out.warnings
+                    .push((li.line(lt), "<doc> is not closed".into()));
                 (text.len(), text.len())
             };
             out.docs.push(CtxDoc {

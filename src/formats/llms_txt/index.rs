@@ -156,7 +156,10 @@ pub fn parse_link_line(line: &str) -> Option<(&str, &str, &str, &str)> {
 /// `:`/`-`/`—` removed; else the text before it without a trailing `:`.
 fn link_notes(prefix: &str, rest: &str) -> Option<String> {
     let r = rest.trim();
-    let r = r.strip_prefix([':', '-', '\u{2014}', '\u{2013}']).unwrap_or(r).trim();
+    let r = r
+        .strip_prefix([':', '-', '\u{2014}', '\u{2013}'])
+        .unwrap_or(r)
+        .trim();
     if !r.is_empty() {
         return Some(r.to_string());
     }
@@ -169,7 +172,10 @@ fn link_notes(prefix: &str, rest: &str) -> Option<String> {
 /// links.
 pub fn parse_llms_txt(text: &str) -> LlmsTxt {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut out = LlmsTxt { header_end: text.len(), ..LlmsTxt::default() };
+    let mut out = LlmsTxt {
+        header_end: text.len(),
+        ..LlmsTxt::default()
+    };
     #[derive(PartialEq)]
     enum Stage {
         Start,
@@ -221,7 +227,8 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
                     out.title = Some(t.to_string());
                     stage = Stage::Summary;
                 } else {
-                    out.warnings.push((lno, "llms.txt does not start with an H1 title".into()));
+                    out.warnings
+                        .push((lno, "llms.txt does not start with an H1 title".into()));
                     stage = Stage::Info;
                     info.push(line);
                 }
@@ -238,7 +245,9 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
             }
             Stage::Info => info.push(line),
             Stage::Sections => {
-                let Some(sec) = out.sections.last_mut() else { continue };
+                let Some(sec) = out.sections.last_mut() else {
+                    continue;
+                };
                 match parse_link_line(line).filter(|_| !fenced) {
                     Some((prefix, title, url, rest)) => sec.links.push(LlmsLink {
                         title: title.to_string(),
@@ -257,7 +266,8 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
         sec.prose = prose.join("\n").trim().to_string();
     }
     if in_fence {
-        out.warnings.push((fence_line, "fenced code block is not closed".into()));
+        out.warnings
+            .push((fence_line, "fenced code block is not closed".into()));
     }
     let s = summary.join(" ");
     out.summary = (!s.trim().is_empty()).then(|| s.trim().to_string());

@@ -62,7 +62,10 @@ pub fn detect_file(path: &Path, head: &str) -> Option<LlmsKind> {
     if !llms_name {
         return None;
     }
-    if head.starts_with("<SYSTEM>") || ["-full", "-small", "-medium", "-ctx"].iter().any(|k| name.contains(k))
+    if head.starts_with("<SYSTEM>")
+        || ["-full", "-small", "-medium", "-ctx"]
+            .iter()
+            .any(|k| name.contains(k))
     {
         return Some(LlmsKind::Full);
     }
@@ -79,7 +82,12 @@ pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
 }
 
 /// [`load_file`] as a format-table loader.
-pub(crate) fn load_walk_file(ld: &mut Loader<'_>, parent: NodeId, path: &Path, rel: &str) -> NodeId {
+pub(crate) fn load_walk_file(
+    ld: &mut Loader<'_>,
+    parent: NodeId,
+    path: &Path,
+    rel: &str,
+) -> NodeId {
     load_file(&mut ld.corpus, parent, path, rel)
 }
 
@@ -113,7 +121,11 @@ fn load_file_in(
     seen.insert(std::fs::canonicalize(abs).unwrap_or_else(|_| abs.to_path_buf()));
     let (file, src) = add_text_file(corpus, parent, abs, rel, Format::LlmsTxt);
     if let Some(src) = src {
-        let head: String = corpus.sources[src.0 as usize].text.chars().take(256).collect();
+        let head: String = corpus.sources[src.0 as usize]
+            .text
+            .chars()
+            .take(256)
+            .collect();
         let kind = detect_file(abs, &head).unwrap_or(LlmsKind::Index);
         add_nodes(corpus, file, src, kind);
         if kind == LlmsKind::Index
@@ -130,7 +142,11 @@ fn load_file_in(
 /// ending in `.txt`.
 pub fn local_llms_link(url: &str) -> Option<&str> {
     let url = url.split(['#', '?']).next()?.trim();
-    if url.is_empty() || url.contains("://") || url.starts_with(['/', '#']) || url.starts_with("mailto:") {
+    if url.is_empty()
+        || url.contains("://")
+        || url.starts_with(['/', '#'])
+        || url.starts_with("mailto:")
+    {
         return None;
     }
     let name = url.rsplit('/').next()?.to_ascii_lowercase();
@@ -150,14 +166,25 @@ fn load_nested(
         .preorder(file)
         .into_iter()
         .filter(|n| corpus.node(*n).kind == NodeKind::Link)
-        .filter_map(|n| corpus.node(n).meta.get("url").and_then(|u| u.as_str()).map(|u| (n, u.to_string())))
+        .filter_map(|n| {
+            corpus
+                .node(n)
+                .meta
+                .get("url")
+                .and_then(|u| u.as_str())
+                .map(|u| (n, u.to_string()))
+        })
         .collect();
     let rel_dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
     for (link, url) in links {
-        let Some(local) = local_llms_link(&url) else { continue };
+        let Some(local) = local_llms_link(&url) else {
+            continue;
+        };
         let local = local.trim_start_matches("./");
         let target = dir.join(local);
-        let Ok(real) = std::fs::canonicalize(&target) else { continue };
+        let Ok(real) = std::fs::canonicalize(&target) else {
+            continue;
+        };
         if !real.is_file()
             || !real.starts_with(base)
             || seen.contains(&real)
@@ -169,7 +196,9 @@ fn load_nested(
         if detect_file(&real, &read_head(&real, 256)) != Some(LlmsKind::Index) {
             continue;
         }
-        let Some(child_rel) = normalize_rel(rel_dir, local) else { continue };
+        let Some(child_rel) = normalize_rel(rel_dir, local) else {
+            continue;
+        };
         load_file_in(corpus, link, &target, &child_rel, Some(base), seen);
     }
 }
@@ -218,13 +247,23 @@ pub fn add_nodes(corpus: &mut Corpus, file: NodeId, src: SourceId, kind: LlmsKin
         LlmsKind::Full => add_full_nodes(corpus, file, src, &text, &path, &li),
     };
     if let Some(span) = &mut corpus.node_mut(file).span {
-        span.own_end = first_child_start.unwrap_or(span.end).clamp(span.start, span.end);
+        span.own_end = first_child_start
+            .unwrap_or(span.end)
+            .clamp(span.start, span.end);
     }
 }
 
-#[allow(clippy::unnecessary_wraps, reason = "the shape of `Node::span`, which callers assign")]
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "the shape of `Node::span`, which callers assign"
+)]
 fn span(src: SourceId, start: usize, own_end: usize, end: usize) -> Option<TextSpan> {
-    Some(TextSpan { source: src, start, own_end, end })
+    Some(TextSpan {
+        source: src,
+        start,
+        own_end,
+        end,
+    })
 }
 
 fn add_index_nodes(
@@ -239,10 +278,16 @@ fn add_index_nodes(
     let parsed = parse_llms_txt(&text[bom..]);
     let fmt = Format::LlmsTxt;
     for (line, msg) in &parsed.warnings {
-        corpus.node_mut(file).warnings.push(Warning::at(msg.clone(), path, Some(*line)));
+        corpus
+            .node_mut(file)
+            .warnings
+            .push(Warning::at(msg.clone(), path, Some(*line)));
     }
     let header_end = bom + parsed.header_end;
-    let title = parsed.title.clone().unwrap_or_else(|| corpus.node(file).title.clone());
+    let title = parsed
+        .title
+        .clone()
+        .unwrap_or_else(|| corpus.node(file).title.clone());
     if let Some(s) = &parsed.summary {
         corpus.node_mut(file).summary = s.clone();
     }
@@ -263,9 +308,17 @@ fn add_index_nodes(
     for sec in &parsed.sections {
         let (start, end) = (bom + sec.start, bom + sec.end);
         first.get_or_insert(start);
-        let name = if sec.name.is_empty() { "section".to_string() } else { sec.name.clone() };
+        let name = if sec.name.is_empty() {
+            "section".to_string()
+        } else {
+            sec.name.clone()
+        };
         let mut g = Node::new(
-            if sec.links.is_empty() { NodeKind::Section } else { NodeKind::Group },
+            if sec.links.is_empty() {
+                NodeKind::Section
+            } else {
+                NodeKind::Group
+            },
             fmt,
             name.clone(),
             path,
@@ -304,7 +357,10 @@ fn add_index_nodes(
     first
 }
 
-#[allow(clippy::unnecessary_wraps, reason = "one shape with the other kinds' loaders in the match")]
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "one shape with the other kinds' loaders in the match"
+)]
 fn add_ctx_nodes(
     corpus: &mut Corpus,
     file: NodeId,
@@ -316,12 +372,18 @@ fn add_ctx_nodes(
     let parsed = parse_llms_ctx(text);
     let fmt = Format::LlmsTxt;
     for (line, msg) in &parsed.warnings {
-        corpus.node_mut(file).warnings.push(Warning::at(msg.clone(), path, Some(*line)));
+        corpus
+            .node_mut(file)
+            .warnings
+            .push(Warning::at(msg.clone(), path, Some(*line)));
     }
     if let Some(s) = &parsed.summary {
         corpus.node_mut(file).summary = s.clone();
     }
-    let title = parsed.title.clone().unwrap_or_else(|| corpus.node(file).title.clone());
+    let title = parsed
+        .title
+        .clone()
+        .unwrap_or_else(|| corpus.node(file).title.clone());
     let mut head = Node::new(NodeKind::Section, fmt, title.clone(), path);
     head.seg = Some(id::slug(&title));
     head.level = 1;
@@ -336,7 +398,11 @@ fn add_ctx_nodes(
         let gid = match &group {
             Some((name, g)) if *name == d.section => *g,
             _ => {
-                let label = if d.section.is_empty() { "docs".to_string() } else { d.section.clone() };
+                let label = if d.section.is_empty() {
+                    "docs".to_string()
+                } else {
+                    d.section.clone()
+                };
                 let mut g = Node::new(NodeKind::Group, fmt, label.clone(), path);
                 g.seg = Some(id::slug(&label));
                 g.line_start = Some(li.line(d.start));
@@ -349,7 +415,11 @@ fn add_ctx_nodes(
             }
         };
         let optional = corpus.node(gid).flags.has(Flag::Optional);
-        let title = if d.title.is_empty() { format!("doc {}", n + 1) } else { d.title.clone() };
+        let title = if d.title.is_empty() {
+            format!("doc {}", n + 1)
+        } else {
+            d.title.clone()
+        };
         let mut p = Node::new(NodeKind::Part, fmt, title, path);
         p.seg = Some(format!("part-{}", n + 1));
         p.summary = d.desc.clone().unwrap_or_default();
@@ -392,8 +462,11 @@ fn add_full_nodes(
     for (h, end) in &split.parts {
         n += 1;
         first.get_or_insert(h.start);
-        let subs: Vec<Heading> =
-            all.iter().filter(|s| s.level > 1 && s.start > h.start && s.start < *end).cloned().collect();
+        let subs: Vec<Heading> = all
+            .iter()
+            .filter(|s| s.level > 1 && s.start > h.start && s.start < *end)
+            .cloned()
+            .collect();
         let own_end = subs.first().map_or(*end, |s| s.start);
         let mut p = Node::new(NodeKind::Part, fmt, h.title.clone(), path);
         p.seg = Some(format!("part-{n}"));

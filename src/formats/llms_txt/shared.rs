@@ -18,7 +18,12 @@ impl LineIndex {
     /// Index the line starts of `text`.
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         Self { starts }
     }
 
@@ -45,7 +50,9 @@ pub fn add_text_file(
     rel: &str,
     format: Format,
 ) -> (NodeId, Option<SourceId>) {
-    let title = abs.file_name().map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
+    let title = abs
+        .file_name()
+        .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
     let mut node = Node::new(NodeKind::File, format, title, rel);
     match read_file(abs) {
         ReadOutcome::Text { source, truncated } => {
@@ -66,17 +73,27 @@ pub fn add_text_file(
             node.line_start = Some(1);
             node.line_end = Some(lines.last_line(0, len));
             let src = corpus.add_source(source);
-            node.span = Some(TextSpan { source: src, start: 0, own_end: len, end: len });
+            node.span = Some(TextSpan {
+                source: src,
+                start: 0,
+                own_end: len,
+                end: len,
+            });
             (corpus.add_child(parent, node), Some(src))
         }
         ReadOutcome::Binary { size } => {
             node.bytes = size;
             node.flags.set(Flag::Binary);
-            node.warnings.push(Warning::at("binary content (NUL byte); not parsed", rel, None));
+            node.warnings.push(Warning::at(
+                "binary content (NUL byte); not parsed",
+                rel,
+                None,
+            ));
             (corpus.add_child(parent, node), None)
         }
         ReadOutcome::Error(e) => {
-            node.warnings.push(Warning::at(format!("cannot read: {e}"), rel, None));
+            node.warnings
+                .push(Warning::at(format!("cannot read: {e}"), rel, None));
             (corpus.add_child(parent, node), None)
         }
     }
@@ -101,7 +118,10 @@ pub fn nest_headings(
     let mut stack: Vec<(u8, NodeId)> = Vec::new();
     for (i, h) in hs.iter().enumerate() {
         let own_end = hs.get(i + 1).map_or(end, |n| n.start);
-        let sec_end = hs[i + 1..].iter().find(|n| n.level <= h.level).map_or(end, |n| n.start);
+        let sec_end = hs[i + 1..]
+            .iter()
+            .find(|n| n.level <= h.level)
+            .map_or(end, |n| n.start);
         while stack.last().is_some_and(|(l, _)| *l >= h.level) {
             stack.pop();
         }
@@ -110,7 +130,12 @@ pub fn nest_headings(
         node.level = h.level;
         node.line_start = Some(h.line);
         node.line_end = Some(li.last_line(h.start, sec_end));
-        node.span = Some(TextSpan { source: src, start: h.start, own_end, end: sec_end });
+        node.span = Some(TextSpan {
+            source: src,
+            start: h.start,
+            own_end,
+            end: sec_end,
+        });
         let under = stack.last().map_or(parent, |(_, n)| *n);
         let nid = corpus.add_child(under, node);
         if stack.is_empty() {
@@ -123,5 +148,11 @@ pub fn nest_headings(
 
 /// First non-blank line of `s`, trimmed, cut to 200 chars.
 pub(crate) fn first_line(s: &str) -> String {
-    s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").chars().take(200).collect()
+    s.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect()
 }

@@ -22,7 +22,13 @@ impl Loader<'_> {
     /// for a plain folder [`Format::SkillsDir`] when skills were found below it, else
     /// [`Format::Skill`] inside a skill and [`Format::Markdown`] outside one (also when an
     /// empty plain folder was pruned).
-    pub fn load_folder(&mut self, parent: NodeId, real: &Path, rel: &str, in_skill: bool) -> Format {
+    pub fn load_folder(
+        &mut self,
+        parent: NodeId,
+        real: &Path,
+        rel: &str,
+        in_skill: bool,
+    ) -> Format {
         let mut readme = Readme::default();
         if let Some(row) = self.folder_row(real, &mut readme) {
             (row.load)(self, parent, real, rel);
@@ -31,12 +37,17 @@ impl Loader<'_> {
         // Plain folders: a walk, each sub-folder detected again.
         let at_root = rel.is_empty();
         let mode = if in_skill { Mode::Skill } else { Mode::Plain };
-        let fmt = if in_skill { Format::Skill } else { Format::Markdown };
+        let fmt = if in_skill {
+            Format::Skill
+        } else {
+            Format::Markdown
+        };
         let dir = if at_root {
             parent
         } else {
             let name = folder_name(real, rel);
-            self.corpus.add_child(parent, Node::new(NodeKind::Dir, fmt, name, rel))
+            self.corpus
+                .add_child(parent, Node::new(NodeKind::Dir, fmt, name, rel))
         };
         // The walk reads README.md like any file: hand it the bytes detection read.
         let readme_path = readme.take().map(|b| {
@@ -56,7 +67,13 @@ impl Loader<'_> {
 
     /// After loading a folder: prune it when a plain folder holds nothing (never the opened
     /// root, `at_root`), and mark a plain folder holding skills as [`Format::SkillsDir`].
-    fn finish_dir(&mut self, parent: NodeId, dir: NodeId, mode: Mode, at_root: bool) -> Option<NodeId> {
+    fn finish_dir(
+        &mut self,
+        parent: NodeId,
+        dir: NodeId,
+        mode: Mode,
+        at_root: bool,
+    ) -> Option<NodeId> {
         if mode != Mode::Plain {
             return Some(dir);
         }
@@ -95,8 +112,9 @@ impl Loader<'_> {
         };
         if mode == Mode::Skill {
             // SKILL.md first, then everything else in natural order (docs/FORMATS.md §3.1).
-            entries
-                .sort_by_key(|e| !(e.kind == EntryKind::File && SKILL_FILE_NAMES.contains(&e.name.as_str())));
+            entries.sort_by_key(|e| {
+                !(e.kind == EntryKind::File && SKILL_FILE_NAMES.contains(&e.name.as_str()))
+            });
         }
         for e in entries {
             let child_rel = join_rel(rel, &e.name);
@@ -104,18 +122,27 @@ impl Loader<'_> {
                 continue;
             }
             match e.kind {
-                EntryKind::Dir => self.load_subdir(parent, &real.join(&e.name), &child_rel, &e.name, mode),
+                EntryKind::Dir => {
+                    self.load_subdir(parent, &real.join(&e.name), &child_rel, &e.name, mode);
+                }
                 EntryKind::File => {
                     let real_file = real.join(&e.name);
                     if self.visit(&real_file) {
                         self.load_file(parent, &e, &real_file, &child_rel, mode);
                     } else if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
                         // Reached before through a followed symlink: list it, don't count it.
-                        let mut n =
-                            Node::new(NodeKind::File, file_format(&e.name), e.name.as_str(), child_rel);
+                        let mut n = Node::new(
+                            NodeKind::File,
+                            file_format(&e.name),
+                            e.name.as_str(),
+                            child_rel,
+                        );
                         n.flags.set(Flag::Alias);
                         n.bytes = file_size(&real_file);
-                        n.meta.insert("note".into(), "already loaded through a symbolic link".into());
+                        n.meta.insert(
+                            "note".into(),
+                            "already loaded through a symbolic link".into(),
+                        );
                         self.count_file();
                         self.corpus.add_child(parent, n);
                     }
@@ -154,7 +181,14 @@ impl Loader<'_> {
     }
 
     /// A regular file (or a followed link's target `real`) shown as `e.name` at `rel`.
-    pub(super) fn load_file(&mut self, parent: NodeId, e: &Entry, real: &Path, rel: &str, mode: Mode) {
+    pub(super) fn load_file(
+        &mut self,
+        parent: NodeId,
+        e: &Entry,
+        real: &Path,
+        rel: &str,
+        mode: Mode,
+    ) {
         let fmt = file_format(&e.name);
         if mode != Mode::Asset && self.load_special_file(parent, &e.name, real, rel) {
             return;
@@ -174,8 +208,16 @@ impl Loader<'_> {
     /// it: an llms.txt-family file, a `catalog.json`, a `Skill_Seekers` config), counted as
     /// one file. `name` is its listed name, `real` its real path. Returns whether a row
     /// took the file.
-    pub fn load_special_file(&mut self, parent: NodeId, name: &str, real: &Path, rel: &str) -> bool {
-        let Some(row) = self.file_row(name, real) else { return false };
+    pub fn load_special_file(
+        &mut self,
+        parent: NodeId,
+        name: &str,
+        real: &Path,
+        rel: &str,
+    ) -> bool {
+        let Some(row) = self.file_row(name, real) else {
+            return false;
+        };
         self.count_file();
         (row.load)(self, parent, real, rel);
         true
@@ -211,13 +253,18 @@ impl Loader<'_> {
         match outcome {
             ReadOutcome::Error(e) => {
                 n.bytes = file_size(real);
-                n.warnings.push(Warning::at(format!("cannot read file: {e}"), rel, None));
+                n.warnings
+                    .push(Warning::at(format!("cannot read file: {e}"), rel, None));
                 self.corpus.add_child(parent, n)
             }
             ReadOutcome::Binary { size } => {
                 n.bytes = size;
                 n.flags.set(Flag::Binary);
-                n.warnings.push(Warning::at("binary content (NUL byte); not parsed", rel, None));
+                n.warnings.push(Warning::at(
+                    "binary content (NUL byte); not parsed",
+                    rel,
+                    None,
+                ));
                 self.corpus.add_child(parent, n)
             }
             ReadOutcome::Text { source, truncated } => {
@@ -235,17 +282,30 @@ impl Loader<'_> {
                 }
                 if source.invalid_utf8 {
                     n.flags.set(Flag::InvalidUtf8);
-                    n.warnings.push(Warning::at("invalid UTF-8 bytes (shown as U+FFFD)", rel, None));
+                    n.warnings.push(Warning::at(
+                        "invalid UTF-8 bytes (shown as U+FFFD)",
+                        rel,
+                        None,
+                    ));
                 }
                 let len = source.text.len();
-                let fm = if fmt == Format::Markdown { parse_frontmatter(&source.text) } else { None };
+                let fm = if fmt == Format::Markdown {
+                    parse_frontmatter(&source.text)
+                } else {
+                    None
+                };
                 let src = self.corpus.add_source(source);
                 let own_end = match (&fm, fmt) {
                     (Some(fm), _) => fm.block.end.min(len),
                     (None, Format::Markdown) => 0,
                     _ => len,
                 };
-                n.span = Some(TextSpan { source: src, start: 0, own_end, end: len });
+                n.span = Some(TextSpan {
+                    source: src,
+                    start: 0,
+                    own_end,
+                    end: len,
+                });
                 if let Some(fm) = &fm {
                     n.meta = frontmatter_meta(fm);
                     n.warnings.extend(frontmatter_warnings(fm, rel));
@@ -267,5 +327,9 @@ impl Loader<'_> {
 
 /// Parse frontmatter only when the text starts with `---` (after an optional BOM).
 fn parse_frontmatter(text: &str) -> Option<Frontmatter> {
-    if text.trim_start_matches('\u{feff}').starts_with("---") { frontmatter::parse(text) } else { None }
+    if text.trim_start_matches('\u{feff}').starts_with("---") {
+        frontmatter::parse(text)
+    } else {
+        None
+    }
 }

@@ -40,7 +40,9 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
     for (_, mut files) in groups.into_iter().filter(|(_, v)| v.len() > 1) {
         files.sort_by(|a, b| {
             let (pa, pb) = (&corpus.node(*a).path, &corpus.node(*b).path);
-            depth(pa).cmp(&depth(pb)).then_with(|| natural_path_cmp(pa, pb))
+            depth(pa)
+                .cmp(&depth(pb))
+                .then_with(|| natural_path_cmp(pa, pb))
         });
         let mut canon: HashMap<&str, NodeId> = HashMap::new();
         for f in files {
@@ -108,6 +110,9 @@ fn mark_folders(corpus: &mut Corpus, root: NodeId) {
 
 /// `index.md`, `README.md`, `readme.txt`, … (any case, any doc extension).
 fn is_index_page(name: &str) -> bool {
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_ascii_lowercase();
+    let stem = name
+        .rsplit_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_lowercase();
     stem == "index" || stem == "readme"
 }

@@ -53,14 +53,21 @@ impl IgnoreStack {
         let Some(repo) = dir.ancestors().find(|a| a.join(".git").exists()) else {
             return Self::default();
         };
-        let mut st = Self { in_repo: true, ..Self::default() };
+        let mut st = Self {
+            in_repo: true,
+            ..Self::default()
+        };
         let (global, _) = Gitignore::global();
         st.base.push(global);
         let exclude = repo.join(".git/info/exclude");
         if exclude.is_file() {
             st.base.push(Self::build_at(repo, &exclude));
         }
-        let mut chain: Vec<&Path> = dir.ancestors().skip(1).take_while(|a| a.starts_with(repo)).collect();
+        let mut chain: Vec<&Path> = dir
+            .ancestors()
+            .skip(1)
+            .take_while(|a| a.starts_with(repo))
+            .collect();
         chain.reverse();
         for a in chain {
             let gi = a.join(".gitignore");
@@ -139,7 +146,11 @@ pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<(Vec<Entry>, bo
         } else {
             EntryKind::Other
         };
-        out.push(Entry { name: name.to_string_lossy().into_owned(), path: e.path(), kind });
+        out.push(Entry {
+            name: name.to_string_lossy().into_owned(),
+            path: e.path(),
+            kind,
+        });
     }
     let pushed = has_gitignore && ignores.push_dir(dir);
     if ignores.in_repo() {
@@ -212,7 +223,10 @@ pub fn natural_path_cmp(a: &str, b: &str) -> Ordering {
 /// Split off the leading run of ASCII digits or of non-digits (`s` non-empty).
 fn split_run(s: &str) -> (&str, &str) {
     let digit = s.as_bytes()[0].is_ascii_digit();
-    let end = s.bytes().position(|b| b.is_ascii_digit() != digit).unwrap_or(s.len());
+    let end = s
+        .bytes()
+        .position(|b| b.is_ascii_digit() != digit)
+        .unwrap_or(s.len());
     s.split_at(end)
 }
 
@@ -222,9 +236,16 @@ mod tests {
 
     #[test]
     fn numeric_aware_order() {
-        let mut v = vec!["4-10.md", "4-9.md", "10.md", "2.md", "B.md", "a.md", "007.md"];
+        let mut v = vec![
+            "4-10.md", "4-9.md", "10.md", "2.md", "B.md", "a.md", "007.md",
+        ];
         v.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(v, vec!["2.md", "4-9.md", "4-10.md", "007.md", "10.md", "a.md", "B.md"]);
+        assert_eq!(
+            v,
+            vec![
+                "2.md", "4-9.md", "4-10.md", "007.md", "10.md", "a.md", "B.md"
+            ]
+        );
     }
 
     #[test]

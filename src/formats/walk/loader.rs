@@ -188,8 +188,13 @@ impl<'a> Loader<'a> {
     pub(super) fn queue_sections(&mut self, file: NodeId, src: SourceId, from: usize, to: usize) {
         self.pending.push((file, src, from, to));
         self.pending_bytes += to.saturating_sub(from);
-        if self.pool.is_none() && self.pending_bytes >= PARALLEL_SECTION_BYTES && self.pending.len() >= 2 {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(SECTION_THREADS);
+        if self.pool.is_none()
+            && self.pending_bytes >= PARALLEL_SECTION_BYTES
+            && self.pending.len() >= 2
+        {
+            let cores = std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(SECTION_THREADS);
             if cores >= 2 {
                 // The walking thread scans too once the walk is done.
                 self.pool = SectionPool::start(cores - 1);
@@ -198,7 +203,11 @@ impl<'a> Loader<'a> {
         if let Some(pool) = &mut self.pool {
             while pool.len() < self.pending.len() {
                 let (_, src, from, to) = self.pending[pool.len()];
-                let text = self.corpus.sources.get_mut(src.0 as usize).map(|s| std::mem::take(&mut s.text));
+                let text = self
+                    .corpus
+                    .sources
+                    .get_mut(src.0 as usize)
+                    .map(|s| std::mem::take(&mut s.text));
                 pool.push(text.unwrap_or_default(), from, to);
             }
         }
@@ -221,7 +230,10 @@ impl<'a> Loader<'a> {
             }),
             None => {
                 for (file, src, from, to) in pending {
-                    let text = corpus.sources.get(src.0 as usize).map_or("", |s| s.text.as_str());
+                    let text = corpus
+                        .sources
+                        .get(src.0 as usize)
+                        .map_or("", |s| s.text.as_str());
                     let plan = sections::plan_sections(text, from, to);
                     sections::apply_sections(corpus, file, src, plan, Format::Markdown);
                 }
@@ -255,16 +267,21 @@ pub(crate) fn read_head(path: &Path, n: usize) -> String {
 
 /// `rel/name`, or `name` at the top.
 pub(crate) fn join_rel(rel: &str, name: &str) -> String {
-    if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") }
+    if rel.is_empty() {
+        name.to_string()
+    } else {
+        format!("{rel}/{name}")
+    }
 }
 
 /// Display name of a folder: last component of `rel`, else of the real path.
 pub(crate) fn folder_name(real: &Path, rel: &str) -> String {
     match rel.rsplit('/').next() {
         Some(n) if !n.is_empty() => n.to_string(),
-        _ => {
-            real.file_name().map_or_else(|| real.display().to_string(), |n| n.to_string_lossy().into_owned())
-        }
+        _ => real.file_name().map_or_else(
+            || real.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
     }
 }
 
@@ -279,7 +296,10 @@ pub const MARKDOWN_EXTS: [&str; 3] = ["md", "mdx", "markdown"];
 /// How a file is treated by name: markdown, plain text (`.txt`) or an asset (anything
 /// else: listed with its size, never parsed).
 pub fn file_format(name: &str) -> Format {
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
     if MARKDOWN_EXTS.contains(&ext.as_str()) {
         Format::Markdown
     } else if ext == "txt" {

@@ -15,4 +15,6 @@ mod section_pool;
 pub mod skill_file;
 mod symlinks;
 
-pub use list::{Entry, EntryKind, IgnoreStack, file_names, list_dir, natural_cmp, natural_path_cmp};
+pub use list::{
+    Entry, EntryKind, IgnoreStack, file_names, list_dir, natural_cmp, natural_path_cmp,
+};

@@ -39,7 +39,10 @@ pub fn read_file(path: &Path) -> ReadOutcome {
     };
     let (size, mtime) = match file.metadata() {
         Ok(m) => {
-            let mtime = m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
             (m.len(), mtime.map_or(0, |d| d.as_secs()))
         }
         Err(e) => return ReadOutcome::Error(e.to_string()),
@@ -53,7 +56,10 @@ pub fn read_file(path: &Path) -> ReadOutcome {
     }
     let truncated = size > bytes.len() as u64 && bytes.len() as u64 >= MAX_READ_BYTES;
     let size = size.max(bytes.len() as u64);
-    ReadOutcome::Text { source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime), truncated }
+    ReadOutcome::Text {
+        source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime),
+        truncated,
+    }
 }
 
 /// Like [`read_file`] for a file whose bytes were already read whole (`bytes`, e.g. a
@@ -65,7 +71,10 @@ pub(crate) fn read_file_prefetched(path: &Path, bytes: Vec<u8>) -> ReadOutcome {
     }
     let (size, mtime) = match std::fs::metadata(path) {
         Ok(m) => {
-            let mtime = m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
             (m.len(), mtime.map_or(0, |d| d.as_secs()))
         }
         Err(e) => return ReadOutcome::Error(e.to_string()),
@@ -75,7 +84,10 @@ pub(crate) fn read_file_prefetched(path: &Path, bytes: Vec<u8>) -> ReadOutcome {
     }
     let truncated = size > bytes.len() as u64 && bytes.len() as u64 >= MAX_READ_BYTES;
     let size = size.max(bytes.len() as u64);
-    ReadOutcome::Text { source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime), truncated }
+    ReadOutcome::Text {
+        source: Source::from_bytes(Some(path.to_path_buf()), bytes, size, mtime),
+        truncated,
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +106,9 @@ mod tests {
             assert_eq!(pre, direct, "case {i}");
         }
         let missing = dir.path().join("missing.md");
-        assert!(matches!(read_file_prefetched(&missing, b"x".to_vec()), ReadOutcome::Error(_)));
+        assert!(matches!(
+            read_file_prefetched(&missing, b"x".to_vec()),
+            ReadOutcome::Error(_)
+        ));
     }
 }

@@ -40,7 +40,10 @@ pub(crate) struct SectionPool {
 }
 
 fn run(job: Job) -> Done {
-    let plan = catch_unwind(AssertUnwindSafe(|| sections::plan_sections(&job.text, job.from, job.to))).ok();
+    let plan = catch_unwind(AssertUnwindSafe(|| {
+        sections::plan_sections(&job.text, job.from, job.to)
+    }))
+    .ok();
     (job, plan)
 }
 
@@ -54,13 +57,15 @@ impl SectionPool {
         for _ in 0..workers.max(1) {
             let rx = job_rx.clone();
             let tx = done_tx.clone();
-            let spawned = std::thread::Builder::new().name("skillnav-sections".into()).spawn(move || {
-                for job in &rx {
-                    if tx.send(run(job)).is_err() {
-                        break;
+            let spawned = std::thread::Builder::new()
+                .name("skillnav-sections".into())
+                .spawn(move || {
+                    for job in &rx {
+                        if tx.send(run(job)).is_err() {
+                            break;
+                        }
                     }
-                }
-            });
+                });
             if let Ok(h) = spawned {
                 handles.push(h);
             }
@@ -68,13 +73,24 @@ impl SectionPool {
         if handles.is_empty() {
             return None;
         }
-        Some(Self { jobs: Some(jobs), job_rx, done_rx, workers: handles, pushed: 0 })
+        Some(Self {
+            jobs: Some(jobs),
+            job_rx,
+            done_rx,
+            workers: handles,
+            pushed: 0,
+        })
     }
 
     /// Queue `text` (its range `from..to`) as the next job; jobs are numbered from 0 in
     /// push order.
     pub fn push(&mut self, text: String, from: usize, to: usize) {
-        let job = Job { ix: self.pushed, text, from, to };
+        let job = Job {
+            ix: self.pushed,
+            text,
+            from,
+            to,
+        };
         self.pushed += 1;
         if let Some(tx) = &self.jobs {
             // The pool holds a receiver itself, so the job is queued even when every worker
@@ -117,7 +133,8 @@ impl SectionPool {
                 }
             }
             if let Some((job, plan)) = slots[next].take() {
-                let plan = plan.unwrap_or_else(|| sections::plan_sections(&job.text, job.from, job.to));
+                let plan =
+                    plan.unwrap_or_else(|| sections::plan_sections(&job.text, job.from, job.to));
                 apply(next, job.text, plan);
             }
         }
@@ -137,9 +154,15 @@ mod tests {
     fn doc(seed: usize, n: usize) -> String {
         let mut s = format!("Intro {seed}. More words here.\n\n");
         for i in 0..n {
-            s.push_str(&format!("# Part {i} of {seed}\nBody {i}. Second sentence.\n\n"));
-            s.push_str(&format!("## Sub {i}\n```\n# not a heading {i}\n```\n- item {i}. x\n\n"));
-            s.push_str(&format!("Setext {i}\n---\nText with `code` and *emphasis* {i}.\n\n"));
+            s.push_str(&format!(
+                "# Part {i} of {seed}\nBody {i}. Second sentence.\n\n"
+            ));
+            s.push_str(&format!(
+                "## Sub {i}\n```\n# not a heading {i}\n```\n- item {i}. x\n\n"
+            ));
+            s.push_str(&format!(
+                "Setext {i}\n---\nText with `code` and *emphasis* {i}.\n\n"
+            ));
         }
         s
     }
@@ -151,7 +174,10 @@ mod tests {
             .map(|n| {
                 let n = c.node(n);
                 let s = n.span.map(|s| (s.start, s.own_end, s.end));
-                format!("{} {:?} {:?} {:?} {:?} {}", n.title, s, n.line_start, n.line_end, n.summary, n.level)
+                format!(
+                    "{} {:?} {:?} {:?} {:?} {}",
+                    n.title, s, n.line_start, n.line_end, n.summary, n.level
+                )
             })
             .collect()
     }
@@ -159,7 +185,9 @@ mod tests {
     #[test]
     fn pool_returns_every_text_with_its_plan_in_order() {
         let texts: Vec<String> = (0..9).map(|i| doc(i, 5 + i)).collect();
-        let Some(mut pool) = SectionPool::start(2) else { return };
+        let Some(mut pool) = SectionPool::start(2) else {
+            return;
+        };
         for t in &texts {
             pool.push(t.clone(), 0, t.len());
         }
@@ -182,7 +210,10 @@ mod tests {
         for (i, t) in texts.iter().enumerate() {
             std::fs::write(dir.path().join(format!("f{i}.md")), t).expect("write");
         }
-        let spec = RootSpec { path: dir.path().to_path_buf(), label: "r".into() };
+        let spec = RootSpec {
+            path: dir.path().to_path_buf(),
+            label: "r".into(),
+        };
         let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
         let files: Vec<_> = c.node(c.roots[0]).children.clone();
         assert_eq!(files.len(), 6);
@@ -192,9 +223,19 @@ mod tests {
             let src = one.add_source(Source::virtual_text(texts[i].clone()));
             let root = one.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
             let name = format!("f{i}.md");
-            let mut n = Node::new(NodeKind::File, Format::Markdown, name.as_str(), name.as_str());
+            let mut n = Node::new(
+                NodeKind::File,
+                Format::Markdown,
+                name.as_str(),
+                name.as_str(),
+            );
             let len = texts[i].len();
-            n.span = Some(TextSpan { source: src, start: 0, own_end: 0, end: len });
+            n.span = Some(TextSpan {
+                source: src,
+                start: 0,
+                own_end: 0,
+                end: len,
+            });
             let file = one.add_child(root, n);
             sections::add_sections(&mut one, file, src, 0, len, Format::Markdown);
             one.finalize();

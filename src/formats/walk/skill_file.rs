@@ -16,13 +16,19 @@ pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 
 /// The skill file of folder `dir` (see [`SKILL_FILE_NAMES`]); `None` when it has none.
 pub fn skill_md_in(dir: &Path) -> Option<PathBuf> {
-    SKILL_FILE_NAMES.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+    SKILL_FILE_NAMES
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())
 }
 
 /// Every frontmatter key as JSON: strings stay strings (never coerced: `1.10` stays
 /// `"1.10"`), lists become arrays, maps objects. A repeated key keeps its last value.
 pub fn frontmatter_meta(fm: &Frontmatter) -> Map<String, Json> {
-    fm.entries.iter().map(|e| (e.key.clone(), to_json(&e.value))).collect()
+    fm.entries
+        .iter()
+        .map(|e| (e.key.clone(), to_json(&e.value)))
+        .collect()
 }
 
 fn to_json(v: &Value) -> Json {
@@ -35,5 +41,8 @@ fn to_json(v: &Value) -> Json {
 
 /// The parser's warnings as node warnings at `rel` (the file's root-relative path) and line.
 pub fn frontmatter_warnings(fm: &Frontmatter, rel: &str) -> Vec<Warning> {
-    fm.warnings.iter().map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))).collect()
+    fm.warnings
+        .iter()
+        .map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line)))
+        .collect()
 }

@@ -12,8 +12,17 @@ use crate::model::{Flag, Format, Node, NodeId, NodeKind, Warning};
 
 impl Loader<'_> {
     /// A symbolic link entry `e` inside folder `dir_real` (docs/DESIGN.md §2 "Symlinks").
-    pub(super) fn load_link(&mut self, parent: NodeId, dir_real: &Path, e: &Entry, rel: &str, mode: Mode) {
-        let shown_target = std::fs::read_link(&e.path).map(|p| p.display().to_string()).unwrap_or_default();
+    pub(super) fn load_link(
+        &mut self,
+        parent: NodeId,
+        dir_real: &Path,
+        e: &Entry,
+        rel: &str,
+        mode: Mode,
+    ) {
+        let shown_target = std::fs::read_link(&e.path)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         let Ok(target) = std::fs::canonicalize(&e.path) else {
             if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
                 let id = self.add_asset(parent, &e.name, rel, 0);
@@ -26,14 +35,22 @@ impl Loader<'_> {
             return;
         };
         let inside = target.starts_with(&self.root_real);
-        let target_rel =
-            target.strip_prefix(&self.root_real).map(|p| p.to_string_lossy().replace('\\', "/")).ok();
+        let target_rel = target
+            .strip_prefix(&self.root_real)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .ok();
         if target.is_dir() {
             if self.visited.contains(&target) || dir_real.starts_with(&target) {
                 let note = if dir_real.starts_with(&target) {
-                    format!("symlink loop: points to its ancestor {}", shown_rel(&target_rel, &target))
+                    format!(
+                        "symlink loop: points to its ancestor {}",
+                        shown_rel(&target_rel, &target)
+                    )
                 } else {
-                    format!("link to {}, already loaded", shown_rel(&target_rel, &target))
+                    format!(
+                        "link to {}, already loaded",
+                        shown_rel(&target_rel, &target)
+                    )
                 };
                 self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
                 return;
@@ -50,7 +67,10 @@ impl Loader<'_> {
                 self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
             } else {
                 let id = self.add_link_dir(parent, &e.name, rel, Flag::ExternalLink, String::new());
-                self.corpus.node_mut(id).warnings.push(external_warning(&target, rel));
+                self.corpus
+                    .node_mut(id)
+                    .warnings
+                    .push(external_warning(&target, rel));
             }
             return;
         }
@@ -60,11 +80,16 @@ impl Loader<'_> {
             return;
         }
         if inside || self.visited.contains(&target) {
-            let kind_fmt = if mode == Mode::Asset { Format::Asset } else { fmt };
+            let kind_fmt = if mode == Mode::Asset {
+                Format::Asset
+            } else {
+                fmt
+            };
             let mut n = Node::new(NodeKind::File, kind_fmt, e.name.as_str(), rel);
             n.flags.set(Flag::Alias);
             n.bytes = file_size(&target);
-            n.meta.insert("alias_of".into(), shown_rel(&target_rel, &target).into());
+            n.meta
+                .insert("alias_of".into(), shown_rel(&target_rel, &target).into());
             self.count_file();
             self.corpus.add_child(parent, n);
         } else if self.opts.follow_links && target.is_file() {
@@ -74,11 +99,17 @@ impl Loader<'_> {
             // Not read and not counted: its size is only noted in `meta`.
             let id = self.add_asset(parent, &e.name, rel, 0);
             let n = self.corpus.node_mut(id);
-            n.format = if mode == Mode::Asset { Format::Asset } else { fmt };
+            n.format = if mode == Mode::Asset {
+                Format::Asset
+            } else {
+                fmt
+            };
             n.flags.clear(Flag::Asset);
             n.flags.set(Flag::ExternalLink);
-            n.meta.insert("link_target".into(), target.display().to_string().into());
-            n.meta.insert("target_bytes".into(), file_size(&target).into());
+            n.meta
+                .insert("link_target".into(), target.display().to_string().into());
+            n.meta
+                .insert("target_bytes".into(), file_size(&target).into());
             n.warnings.push(external_warning(&target, rel));
         }
     }
@@ -111,7 +142,10 @@ fn external_warning(target: &Path, rel: &str) -> Warning {
     )
 }
 
-#[allow(clippy::ref_option, reason = "called with the walker's `&Option<String>` field")]
+#[allow(
+    clippy::ref_option,
+    reason = "called with the walker's `&Option<String>` field"
+)]
 fn shown_rel(rel: &Option<String>, abs: &Path) -> String {
     match rel {
         Some(r) if r.is_empty() => ".".to_string(),

@@ -48,8 +48,12 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         },
     };
     let max_tokens = a.uint(&["max_tokens", "maxTokens", "budget"])?;
-    let top_k = a.uint(&["top_k", "topK", "k"])?.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
-    let max_chars = a.uint(&["max_chars", "maxChars"])?.map(|c| usize::try_from(c).unwrap_or(usize::MAX));
+    let top_k = a
+        .uint(&["top_k", "topK", "k"])?
+        .map(|k| usize::try_from(k).unwrap_or(usize::MAX));
+    let max_chars = a
+        .uint(&["max_chars", "maxChars"])?
+        .map(|c| usize::try_from(c).unwrap_or(usize::MAX));
     let quotes = a.boolean(&["include_quotes", "includeQuotes"])?;
     a.finish()?;
     if let Some(q) = &query {
@@ -87,8 +91,14 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         if out.tokens <= limits.max_tokens && chars <= limits.max_chars {
             break;
         }
-        let by_chars = (out.tokens as f64 * limits.max_chars as f64 / chars.max(1) as f64 * 0.9) as u64;
-        let cap = prepared.max_tokens().unwrap_or(out.tokens).min(limits.max_tokens).min(by_chars).max(1);
+        let by_chars =
+            (out.tokens as f64 * limits.max_chars as f64 / chars.max(1) as f64 * 0.9) as u64;
+        let cap = prepared
+            .max_tokens()
+            .unwrap_or(out.tokens)
+            .min(limits.max_tokens)
+            .min(by_chars)
+            .max(1);
         prepared.cap_tokens(cap);
         out = prepared.build(&ws.corpus, index, ws.counter());
         note = Some(format!(
@@ -96,5 +106,8 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
             limits.max_tokens, limits.max_chars
         ));
     }
-    Ok(Output { text: out.text, note })
+    Ok(Output {
+        text: out.text,
+        note,
+    })
 }

@@ -30,7 +30,9 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let name = a.string(&["name", "skill"])?;
     let args = a.string(&["args", "arguments"])?;
     a.finish()?;
-    let Some(name) = name else { return crate::agent::error::err("name is missing: pass the skill's name") };
+    let Some(name) = name else {
+        return crate::agent::error::err("name is missing: pass the skill's name");
+    };
     let ws = state.fresh(&[]);
     Ok(Output::json(&load_skill(&ws, &name, args.as_deref())?))
 }

@@ -26,7 +26,10 @@ pub struct Output {
 impl Output {
     /// A JSON document as compact text.
     pub fn json(v: &Value) -> Output {
-        Output { text: v.to_string(), note: None }
+        Output {
+            text: v.to_string(),
+            note: None,
+        }
     }
 }
 
@@ -43,7 +46,11 @@ pub fn definitions() -> Vec<Value> {
 }
 
 /// Call tool `name`; `None` when there is no such tool.
-pub fn call(state: &State, name: &str, args: Option<&Map<String, Value>>) -> Option<AgentResult<Output>> {
+pub fn call(
+    state: &State,
+    name: &str,
+    args: Option<&Map<String, Value>>,
+) -> Option<AgentResult<Output>> {
     let a = Args::new(args);
     Some(match name {
         "search" => search::call(state, a),
@@ -56,7 +63,13 @@ pub fn call(state: &State, name: &str, args: Option<&Map<String, Value>>) -> Opt
 }
 
 /// A tool definition document with the read-only hints every tool carries.
-pub fn define(name: &str, title: &str, description: &str, properties: Value, required: &[&str]) -> Value {
+pub fn define(
+    name: &str,
+    title: &str,
+    description: &str,
+    properties: Value,
+    required: &[&str],
+) -> Value {
     json!({
         "name": name,
         "title": title,

@@ -30,8 +30,9 @@ Without an id: the roots and skills catalog with the always-loaded tokens.",
 /// Run the tool.
 pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let id = a.string(&["id", "node", "node_id"])?;
-    let depth =
-        a.uint(&["depth", "levels"])?.map_or(DEFAULT_DEPTH, |d| usize::try_from(d).unwrap_or(usize::MAX));
+    let depth = a
+        .uint(&["depth", "levels"])?
+        .map_or(DEFAULT_DEPTH, |d| usize::try_from(d).unwrap_or(usize::MAX));
     a.finish()?;
     let ws = state.fresh(&[]);
     Ok(Output::json(&outline(&ws, id.as_deref(), depth)?))

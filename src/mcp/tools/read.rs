@@ -41,9 +41,20 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         keys.extend(rest);
     }
     let probe = state.snapshot();
-    let nodes: Vec<_> = keys.iter().filter_map(|k| crate::agent::lookup::resolve(&probe.corpus, k)).collect();
+    let nodes: Vec<_> = keys
+        .iter()
+        .filter_map(|k| crate::agent::lookup::resolve(&probe.corpus, k))
+        .collect();
     drop(probe);
     let ws = state.fresh(&nodes);
-    let v = read(&ws, &ReadArgs { ids, max_tokens, cursor, variant })?;
+    let v = read(
+        &ws,
+        &ReadArgs {
+            ids,
+            max_tokens,
+            cursor,
+            variant,
+        },
+    )?;
     Ok(Output::json(&v))
 }

@@ -40,6 +40,14 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let filters = a.string_map(&["filters", "filter"])?;
     a.finish()?;
     let ws = state.fresh(&[]);
-    let v = search(&ws, &SearchArgs { query, top_k, kind, filters })?;
+    let v = search(
+        &ws,
+        &SearchArgs {
+            query,
+            top_k,
+            kind,
+            filters,
+        },
+    )?;
     Ok(Output::json(&v))
 }

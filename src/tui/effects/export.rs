@@ -57,7 +57,9 @@ pub enum ExportOutcome {
 /// Write the export (on a worker).
 pub fn run(job: &ExportJob) -> ExportOutcome {
     let non_empty = std::fs::read_dir(&job.dir).is_ok_and(|mut d| d.next().is_some());
-    if let Some(open) = crate::curate::export::open_file_inside(&job.corpus, &job.dir).filter(|_| non_empty) {
+    if let Some(open) =
+        crate::curate::export::open_file_inside(&job.corpus, &job.dir).filter(|_| non_empty)
+    {
         return ExportOutcome::Failed(format!(
             "Export refused: {} holds files open here (e.g. {}); choose another folder",
             job.dir.display(),
@@ -74,15 +76,23 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
         force: job.force,
         counter: TokenCounter::new(job.encoding),
     };
-    let export = if job.active { export_active_skill } else { export_skill };
+    let export = if job.active {
+        export_active_skill
+    } else {
+        export_skill
+    };
     match export(&job.corpus, &job.units, &job.exposure, &job.dir, &opts) {
         Ok(r) => {
             let warn = if r.warnings.is_empty() {
                 "validates clean".to_string()
             } else {
-                format!("{} (? lists them)", crate::util::human::plural(r.warnings.len(), "warning"))
+                format!(
+                    "{} (? lists them)",
+                    crate::util::human::plural(r.warnings.len(), "warning")
+                )
             };
-            let shown = crate::util::sanitize::sanitize_line(&r.dir.display().to_string()).into_owned();
+            let shown =
+                crate::util::sanitize::sanitize_line(&r.dir.display().to_string()).into_owned();
             let prefix = format!("export {shown}: ");
             let warnings = r.warnings.iter().map(|w| format!("{prefix}{w}")).collect();
             ExportOutcome::Done(

@@ -14,13 +14,24 @@ use super::worker_msg::WorkerMsg;
 
 /// Append `corpus` as one loaded root batch and finish loading (as the loader would).
 pub fn load(app: &mut App, corpus: Corpus) {
-    apply(app, WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: 1, total: 1 });
+    apply(
+        app,
+        WorkerMsg::RootLoaded {
+            corpus: Box::new(corpus),
+            done: 1,
+            total: 1,
+        },
+    );
     apply(app, WorkerMsg::LoadDone);
 }
 
 /// Load `specs` synchronously as the loader worker would, remembering them (with
 /// `opts`) for reloads after edits.
-pub fn load_specs(app: &mut App, specs: Vec<crate::formats::RootSpec>, opts: crate::formats::LoadOptions) {
+pub fn load_specs(
+    app: &mut App,
+    specs: Vec<crate::formats::RootSpec>,
+    opts: crate::formats::LoadOptions,
+) {
     app.specs = specs.clone();
     app.load_opts = opts.clone();
     run_inline(app, Job::Load { specs, opts });
@@ -46,7 +57,11 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
         for effect in std::mem::take(&mut app.effects) {
             match effect {
                 // No clipboard here: the job's nodes are returned instead.
-                Effect::Text { job, purpose: TextPurpose::Copy, .. } => match job.what {
+                Effect::Text {
+                    job,
+                    purpose: TextPurpose::Copy,
+                    ..
+                } => match job.what {
                     What::Brief { units, .. } => copies.push(units),
                     What::Skills { skills, .. } => copies.push(skills),
                 },

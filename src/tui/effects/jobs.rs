@@ -178,7 +178,10 @@ impl Job {
 
 /// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
 fn copy_options(app: &App) -> CopyOptions {
-    CopyOptions { osc52_limit: app.settings.clipboard.osc52_limit, ..CopyOptions::default() }
+    CopyOptions {
+        osc52_limit: app.settings.clipboard.osc52_limit,
+        ..CopyOptions::default()
+    }
 }
 
 /// The jobs of `effect` over the app's current data: one each, two for
@@ -186,13 +189,26 @@ fn copy_options(app: &App) -> CopyOptions {
 /// loop runs `$EDITOR` itself) or a reload of a root that does not exist.
 pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
     let job = match effect {
-        Effect::Search { generation, query, finished } => {
-            Job::Search(SearchJob::for_app(app, generation, query, finished))
-        }
-        Effect::Text { generation, job, purpose } => {
-            Job::Text { generation, job: *job, purpose, opts: copy_options(app) }
-        }
-        Effect::CopyText { built, route } => Job::CopyText { built, route, opts: copy_options(app) },
+        Effect::Search {
+            generation,
+            query,
+            finished,
+        } => Job::Search(SearchJob::for_app(app, generation, query, finished)),
+        Effect::Text {
+            generation,
+            job,
+            purpose,
+        } => Job::Text {
+            generation,
+            job: *job,
+            purpose,
+            opts: copy_options(app),
+        },
+        Effect::CopyText { built, route } => Job::CopyText {
+            built,
+            route,
+            opts: copy_options(app),
+        },
         Effect::Export(job) => Job::Export(*job),
         Effect::Layers { generation, node } => Job::Layers {
             corpus: Arc::clone(&app.corpus),
@@ -202,22 +218,48 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             profile: app.settings.agent.claude_code_profile(),
             show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
         },
-        Effect::Highlight { generation, node, width, blocks } => {
-            Job::Highlight { generation, node, width, blocks, theme: app.theme.md.syntax() }
-        }
-        Effect::Render { generation, node, width, terms } => {
-            Job::Render { corpus: Arc::clone(&app.corpus), generation, node, width, terms }
-        }
+        Effect::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+        } => Job::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme: app.theme.md.syntax(),
+        },
+        Effect::Render {
+            generation,
+            node,
+            width,
+            terms,
+        } => Job::Render {
+            corpus: Arc::clone(&app.corpus),
+            generation,
+            node,
+            width,
+            terms,
+        },
         Effect::StartBackground => {
             let corpus = Arc::clone(&app.corpus);
             let generation = app.data_gen;
             return vec![
-                Job::CountTokens { corpus: Arc::clone(&corpus), encoding: app.encoding(), generation },
+                Job::CountTokens {
+                    corpus: Arc::clone(&corpus),
+                    encoding: app.encoding(),
+                    generation,
+                },
                 Job::BuildIndexes { corpus, generation },
             ];
         }
         Effect::Reload { root } => match app.specs.get(root) {
-            Some(spec) => Job::Reload { root, spec: spec.clone(), opts: app.load_opts.clone() },
+            Some(spec) => Job::Reload {
+                root,
+                spec: spec.clone(),
+                opts: app.load_opts.clone(),
+            },
             None => return Vec::new(),
         },
         Effect::External { .. } => return Vec::new(),
@@ -231,9 +273,16 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
         Job::Load { specs, opts } => load(&specs, &opts, emit),
         Job::Reload { root, spec, opts } => {
             let corpus = crate::formats::load_root(&spec, &opts, &mut |_| {});
-            emit(WorkerMsg::RootReloaded { root, corpus: Box::new(corpus) });
+            emit(WorkerMsg::RootReloaded {
+                root,
+                corpus: Box::new(corpus),
+            });
         }
-        Job::CountTokens { corpus, encoding, generation } => count_tokens(corpus, encoding, generation, emit),
+        Job::CountTokens {
+            corpus,
+            encoding,
+            generation,
+        } => count_tokens(corpus, encoding, generation, emit),
         Job::BuildIndexes { corpus, generation } => {
             let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
             emit(WorkerMsg::FuzzyReady { generation, fuzzy });
@@ -241,24 +290,41 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             let index = Index::build(&corpus, &mut |done, total| {
                 if last.elapsed() >= Duration::from_millis(80) {
                     last = Instant::now();
-                    emit(WorkerMsg::IndexProgress { generation, done: (done, total) });
+                    emit(WorkerMsg::IndexProgress {
+                        generation,
+                        done: (done, total),
+                    });
                 }
             });
             drop(corpus);
-            emit(WorkerMsg::IndexReady { generation, index: Arc::new(index) });
+            emit(WorkerMsg::IndexReady {
+                generation,
+                index: Arc::new(index),
+            });
         }
         Job::Search(job) => {
             let (content, titles) = run_search(&job);
             let generation = job.generation;
             drop(job);
-            emit(WorkerMsg::SearchDone { generation, content, titles });
+            emit(WorkerMsg::SearchDone {
+                generation,
+                content,
+                titles,
+            });
         }
-        Job::Text { generation, job, purpose, opts } => {
+        Job::Text {
+            generation,
+            job,
+            purpose,
+            opts,
+        } => {
             let result = super::text_job::build(&job);
             drop(job);
             match (purpose, result) {
                 (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
-                (TextPurpose::Copy, Ok(built)) => deliver(Arc::new(built), CopyRoute::Auto, &opts, emit),
+                (TextPurpose::Copy, Ok(built)) => {
+                    deliver(Arc::new(built), CopyRoute::Auto, &opts, emit);
+                }
                 (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
             }
         }
@@ -268,23 +334,62 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             drop(job);
             emit(WorkerMsg::Exported(outcome));
         }
-        Job::Layers { corpus, generation, node, encoding, profile, show_budget } => {
+        Job::Layers {
+            corpus,
+            generation,
+            node,
+            encoding,
+            profile,
+            show_budget,
+        } => {
             let counter = TokenCounter::new(encoding);
-            let view = Arc::new(super::layers::compute(&corpus, node, counter, &profile, show_budget));
+            let view = Arc::new(super::layers::compute(
+                &corpus,
+                node,
+                counter,
+                &profile,
+                show_budget,
+            ));
             drop(corpus);
-            emit(WorkerMsg::Layers { generation, node, view });
+            emit(WorkerMsg::Layers {
+                generation,
+                node,
+                view,
+            });
         }
-        Job::Highlight { generation, node, width, blocks, theme } => {
+        Job::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme,
+        } => {
             let h = crate::render::Highlighter::shared();
-            let blocks =
-                blocks.into_iter().map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme))).collect();
-            emit(WorkerMsg::Highlighted { generation, node, width, blocks });
+            let blocks = blocks
+                .into_iter()
+                .map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme)))
+                .collect();
+            emit(WorkerMsg::Highlighted {
+                generation,
+                node,
+                width,
+                blocks,
+            });
         }
-        Job::Render { corpus, generation, node, width, terms } => {
+        Job::Render {
+            corpus,
+            generation,
+            node,
+            width,
+            terms,
+        } => {
             let tokens = crate::tokens::TokenTable::default();
             let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None);
             drop(corpus);
-            emit(WorkerMsg::Rendered { generation, doc: Box::new(doc) });
+            emit(WorkerMsg::Rendered {
+                generation,
+                doc: Box::new(doc),
+            });
         }
     }
 }
@@ -301,13 +406,22 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
                     emit(WorkerMsg::LoadProgress { files });
                 }
             };
-            catch_unwind(AssertUnwindSafe(|| crate::formats::load_root(spec, opts, &mut progress)))
+            catch_unwind(AssertUnwindSafe(|| {
+                crate::formats::load_root(spec, opts, &mut progress)
+            }))
         };
         if let Ok(corpus) = loaded {
-            emit(WorkerMsg::RootLoaded { corpus: Box::new(corpus), done: i + 1, total });
+            emit(WorkerMsg::RootLoaded {
+                corpus: Box::new(corpus),
+                done: i + 1,
+                total,
+            });
         } else {
             let message = format!("{}: loading failed", spec.path.display());
-            emit(WorkerMsg::Failed { worker: "loader", message });
+            emit(WorkerMsg::Failed {
+                worker: "loader",
+                message,
+            });
         }
     }
     emit(WorkerMsg::LoadDone);
@@ -315,11 +429,19 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
 
 /// Count tokens of every text-bearing node, reporting a batch about every 60 ms; the last
 /// batch (all counted) is reported after the corpus is dropped.
-fn count_tokens(corpus: Arc<Corpus>, encoding: Encoding, generation: u64, emit: &mut dyn FnMut(WorkerMsg)) {
+fn count_tokens(
+    corpus: Arc<Corpus>,
+    encoding: Encoding,
+    generation: u64,
+    emit: &mut dyn FnMut(WorkerMsg),
+) {
     let counter = TokenCounter::new(encoding);
     counter.warm_up();
-    let ids: Vec<NodeId> =
-        corpus.all_preorder().into_iter().filter(|i| corpus.node(*i).span.is_some()).collect();
+    let ids: Vec<NodeId> = corpus
+        .all_preorder()
+        .into_iter()
+        .filter(|i| corpus.node(*i).span.is_some())
+        .collect();
     let total = ids.len();
     let mut done = 0;
     let mut pending = Vec::new();
@@ -330,18 +452,29 @@ fn count_tokens(corpus: Arc<Corpus>, encoding: Encoding, generation: u64, emit: 
         if last.elapsed() >= Duration::from_millis(60) && done < total {
             last = Instant::now();
             let counts = std::mem::take(&mut pending);
-            emit(WorkerMsg::Tokens { generation, counts, done: (done, total) });
+            emit(WorkerMsg::Tokens {
+                generation,
+                counts,
+                done: (done, total),
+            });
         }
     }
     drop(corpus);
-    emit(WorkerMsg::Tokens { generation, counts: pending, done: (total, total) });
+    emit(WorkerMsg::Tokens {
+        generation,
+        counts: pending,
+        done: (total, total),
+    });
 }
 
 /// Run one query: fuzzy titles and (when the index is built) BM25, with prefix expansion
 /// of the last word while typing (not for a finished query); `key:value` words filter by
 /// kind or format field (`status:proposed`).
 pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
-    let opts = SearchOptions { top_k: job.top_k, prefix: !job.finished };
+    let opts = SearchOptions {
+        top_k: job.top_k,
+        prefix: !job.finished,
+    };
     crate::index::filter::search_all(
         &job.corpus,
         job.index.as_deref(),
@@ -354,12 +487,28 @@ pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
 /// The clipboard chain of the TUI: the system clipboard first; when it fails, a
 /// text within `opts.osc52_limit` goes over OSC 52 (else a file), and a larger one is not
 /// sent before the user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken.
-fn deliver(built: Arc<BuiltText>, route: CopyRoute, opts: &CopyOptions, emit: &mut dyn FnMut(WorkerMsg)) {
-    use crate::clipboard::{CopyOutcome, copy_native, copy_with, save_to_file_as, status_line_with_limit};
+fn deliver(
+    built: Arc<BuiltText>,
+    route: CopyRoute,
+    opts: &CopyOptions,
+    emit: &mut dyn FnMut(WorkerMsg),
+) {
+    use crate::clipboard::{
+        CopyOutcome, copy_native, copy_with, save_to_file_as, status_line_with_limit,
+    };
     let status = |o: &CopyOutcome| {
-        let mut s = status_line_with_limit(o, built.bytes, built.tokens, built.encoding, opts.osc52_limit);
+        let mut s = status_line_with_limit(
+            o,
+            built.bytes,
+            built.tokens,
+            built.encoding,
+            opts.osc52_limit,
+        );
         if !built.left_out.is_empty() {
-            s.push_str(&format!(" · left out {} over the budget", built.left_out.len()));
+            s.push_str(&format!(
+                " · left out {} over the budget",
+                built.left_out.len()
+            ));
         }
         s
     };
@@ -371,15 +520,29 @@ fn deliver(built: Arc<BuiltText>, route: CopyRoute, opts: &CopyOptions, emit: &m
                 emit(WorkerMsg::CopyAsk(built));
                 return;
             } else {
-                copy_with(&built.text, &CopyOptions { native: false, ..opts.clone() })
+                copy_with(
+                    &built.text,
+                    &CopyOptions {
+                        native: false,
+                        ..opts.clone()
+                    },
+                )
             }
         }
-        CopyRoute::Osc52 => {
-            copy_with(&built.text, &CopyOptions { native: false, oversize_to_file: false, ..opts.clone() })
-        }
-        CopyRoute::File => {
-            save_to_file_as(&built.text, opts.fallback_dir.as_deref(), built.ext).map(CopyOutcome::Saved)
-        }
+        CopyRoute::Osc52 => copy_with(
+            &built.text,
+            &CopyOptions {
+                native: false,
+                oversize_to_file: false,
+                ..opts.clone()
+            },
+        ),
+        CopyRoute::File => save_to_file_as(&built.text, opts.fallback_dir.as_deref(), built.ext)
+            .map(CopyOutcome::Saved),
     };
-    emit(WorkerMsg::Copied(result.map(|o| status(&o)).map_err(|e| format!("copy failed: {e}"))));
+    emit(WorkerMsg::Copied(
+        result
+            .map(|o| status(&o))
+            .map_err(|e| format!("copy failed: {e}")),
+    ));
 }

@@ -15,7 +15,10 @@ pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
     let n = corpus.node(id);
     match n.kind {
         NodeKind::Skill => !corpus.is_copy(id),
-        NodeKind::Root => corpus.preorder(id).iter().any(|d| corpus.node(*d).kind == NodeKind::Skill),
+        NodeKind::Root => corpus
+            .preorder(id)
+            .iter()
+            .any(|d| corpus.node(*d).kind == NodeKind::Skill),
         _ => false,
     }
 }

@@ -36,30 +36,39 @@ pub fn build(
     layers: Option<&LayerView>,
 ) -> PreviewDoc {
     let node = corpus.node(id);
-    let rendered =
-        if node.span.is_some() && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir) {
-            let text = corpus.text(id);
-            let cut = floor_char_boundary(text, PREVIEW_MAX_BYTES);
-            let opts = RenderOptions { width, terms: terms.to_vec(), show_frontmatter: true };
-            let mut r = render::render_markdown(&text[..cut], &opts);
-            if cut < text.len() {
-                let note = format!(
-                    "… preview shows the first {} of {}; the rest is in the file",
-                    human::short_bytes(cut as u64),
-                    human::short_bytes(text.len() as u64)
-                );
-                r.lines.push(Line::new());
-                r.line_offsets.push(cut);
-                for l in render::wrap(&[Span::role(note, Role::Dim)], width as usize) {
-                    r.lines.push(l);
-                    r.line_offsets.push(cut);
-                }
-            }
-            r
-        } else {
-            summary(corpus, tokens, id, width, terms, layers)
+    let rendered = if node.span.is_some()
+        && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir)
+    {
+        let text = corpus.text(id);
+        let cut = floor_char_boundary(text, PREVIEW_MAX_BYTES);
+        let opts = RenderOptions {
+            width,
+            terms: terms.to_vec(),
+            show_frontmatter: true,
         };
-    PreviewDoc { node: Some(id), rendered, pending: false }
+        let mut r = render::render_markdown(&text[..cut], &opts);
+        if cut < text.len() {
+            let note = format!(
+                "… preview shows the first {} of {}; the rest is in the file",
+                human::short_bytes(cut as u64),
+                human::short_bytes(text.len() as u64)
+            );
+            r.lines.push(Line::new());
+            r.line_offsets.push(cut);
+            for l in render::wrap(&[Span::role(note, Role::Dim)], width as usize) {
+                r.lines.push(l);
+                r.line_offsets.push(cut);
+            }
+        }
+        r
+    } else {
+        summary(corpus, tokens, id, width, terms, layers)
+    };
+    PreviewDoc {
+        node: Some(id),
+        rendered,
+        pending: false,
+    }
 }
 
 /// Whether the preview of `id` is rendered on a worker (a large text).
@@ -72,18 +81,33 @@ pub fn renders_on_worker(corpus: &Corpus, id: NodeId) -> bool {
 
 /// The placeholder shown while the worker renders `id`.
 pub fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
-    let note = format!("Rendering {}…", human::short_bytes(corpus.text(id).len() as u64));
+    let note = format!(
+        "Rendering {}…",
+        human::short_bytes(corpus.text(id).len() as u64)
+    );
     let lines = render::wrap(&[Span::role(note, Role::Dim)], width as usize);
     let line_offsets = vec![0; lines.len()];
-    let rendered = Rendered { lines, line_offsets, width, ..Rendered::default() };
-    PreviewDoc { node: Some(id), rendered, pending: true }
+    let rendered = Rendered {
+        lines,
+        line_offsets,
+        width,
+        ..Rendered::default()
+    };
+    PreviewDoc {
+        node: Some(id),
+        rendered,
+        pending: true,
+    }
 }
 
 fn floor_char_boundary(s: &str, max: usize) -> usize {
     if s.len() <= max {
         return s.len();
     }
-    (0..=max).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0)
+    (0..=max)
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0)
 }
 
 /// The summary view of a container: description, children with sizes, warnings.
@@ -102,7 +126,11 @@ fn summary(
     if !node.summary.is_empty() {
         para(&mut lines, &[Span::role(&node.summary, Role::Text)]);
     }
-    if let Some(d) = node.detail.as_deref().filter(|d| !d.is_empty() && *d != node.summary) {
+    if let Some(d) = node
+        .detail
+        .as_deref()
+        .filter(|d| !d.is_empty() && *d != node.summary)
+    {
         lines.push(Line::new());
         para(&mut lines, &[Span::role(d, Role::Text)]);
     }
@@ -116,7 +144,10 @@ fn summary(
                     lines.push(render::truncate_line(&l, w));
                 }
             }
-            None => lines.push(Line::from_spans(vec![Span::role("Counting disclosure layers…", Role::Dim)])),
+            None => lines.push(Line::from_spans(vec![Span::role(
+                "Counting disclosure layers…",
+                Role::Dim,
+            )])),
         }
     }
     if !node.children.is_empty() {
@@ -124,7 +155,10 @@ fn summary(
             lines.push(Line::new());
         }
         let n = node.children.len();
-        lines.push(Line::from_spans(vec![Span::role(format!("Contents ({n})"), Role::Heading(2))]));
+        lines.push(Line::from_spans(vec![Span::role(
+            format!("Contents ({n})"),
+            Role::Heading(2),
+        )]));
         for c in node.children.iter().take(MAX_CHILDREN) {
             let child = corpus.node(*c);
             let tok = match tokens.total(*c) {
@@ -133,7 +167,10 @@ fn summary(
             };
             let sizes = format!("  {} · {tok}", human::short_bytes(child.bytes));
             let mut l = Line::new();
-            l.push(Span::role(format!("{} ", glyphs::kind(child.kind)), Role::ListMarker));
+            l.push(Span::role(
+                format!("{} ", glyphs::kind(child.kind)),
+                Role::ListMarker,
+            ));
             l.push(Span::role(&child.title, Role::Text));
             if child.flags.is_copy() {
                 l.push(Span::role(" dup", Role::Dim));
@@ -162,7 +199,10 @@ fn summary(
         )]));
         for warning in &warnings {
             lines.extend(render::wrap(
-                &[Span::role("! ", Role::ListMarker), Span::role(warning, Role::Text)],
+                &[
+                    Span::role("! ", Role::ListMarker),
+                    Span::role(warning, Role::Text),
+                ],
                 w,
             ));
         }
@@ -175,5 +215,12 @@ fn summary(
         }
     }
     let line_offsets = vec![0; lines.len()];
-    Rendered { lines, line_offsets, match_lines, width, terms: terms.to_vec(), ..Rendered::default() }
+    Rendered {
+        lines,
+        line_offsets,
+        match_lines,
+        width,
+        terms: terms.to_vec(),
+        ..Rendered::default()
+    }
 }

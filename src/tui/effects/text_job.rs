@@ -97,7 +97,14 @@ pub struct BuiltText {
 pub fn build(job: &TextJob) -> Result<BuiltText, String> {
     let counter = TokenCounter::new(job.encoding);
     match &job.what {
-        What::Brief { units, query, format, mode, max_tokens, top_k } => {
+        What::Brief {
+            units,
+            query,
+            format,
+            mode,
+            max_tokens,
+            top_k,
+        } => {
             let query = query.as_deref().filter(|q| !q.trim().is_empty());
             let req = BriefRequest {
                 selected: units,
@@ -131,8 +138,17 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 text: brief.text,
             })
         }
-        What::Skills { skills, args, listing, vars, include_base_dir } => {
-            let texts: Vec<SkillText> = skills.iter().filter_map(|s| skill_text(&job.corpus, *s)).collect();
+        What::Skills {
+            skills,
+            args,
+            listing,
+            vars,
+            include_base_dir,
+        } => {
+            let texts: Vec<SkillText> = skills
+                .iter()
+                .filter_map(|s| skill_text(&job.corpus, *s))
+                .collect();
             if texts.is_empty() {
                 return Err("No SKILL.md to render here".into());
             }
@@ -147,9 +163,15 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
                 t.push('\n');
                 (t, format!("rendered skill {}", one.entry.name))
             } else {
-                let listing_opts = ListingOptions { format: *listing, ..ListingOptions::default() };
+                let listing_opts = ListingOptions {
+                    format: *listing,
+                    ..ListingOptions::default()
+                };
                 let name = listing.as_str();
-                (render_many(&texts, listing_opts, &opts), format!("{} skills · {name} listing", texts.len()))
+                (
+                    render_many(&texts, listing_opts, &opts),
+                    format!("{} skills · {name} listing", texts.len()),
+                )
             };
             let label = match args {
                 Some(a) => format!("{label} · args {a:?}"),
@@ -174,15 +196,31 @@ pub fn build(job: &TextJob) -> Result<BuiltText, String> {
 pub fn skill_text(corpus: &Corpus, skill: NodeId) -> Option<SkillText> {
     let md = crate::skill::skill_md(corpus, skill)?;
     let node = corpus.node(md);
-    let abs: Option<PathBuf> =
-        node.span.and_then(|s| corpus.sources.get(s.source.0 as usize)).and_then(|s| s.abs_path.clone());
-    let folder = match abs.as_ref().and_then(|p| p.parent()).and_then(|p| p.file_name()) {
+    let abs: Option<PathBuf> = node
+        .span
+        .and_then(|s| corpus.sources.get(s.source.0 as usize))
+        .and_then(|s| s.abs_path.clone());
+    let folder = match abs
+        .as_ref()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+    {
         Some(n) => n.to_string_lossy().into_owned(),
         None => corpus.node(skill).title.clone(),
     };
-    let location = abs.as_ref().map_or_else(|| node.path.clone(), |p| p.to_string_lossy().into_owned());
-    let base_dir = abs.as_ref().and_then(|p| p.parent()).map(|p| p.to_path_buf());
-    Some(skill_from_text(corpus.text(md), &folder, &location, base_dir))
+    let location = abs
+        .as_ref()
+        .map_or_else(|| node.path.clone(), |p| p.to_string_lossy().into_owned());
+    let base_dir = abs
+        .as_ref()
+        .and_then(|p| p.parent())
+        .map(|p| p.to_path_buf());
+    Some(skill_from_text(
+        corpus.text(md),
+        &folder,
+        &location,
+        base_dir,
+    ))
 }
 
 /// The skills `Y` renders: every skill with some part selected (tree order), else the
@@ -202,15 +240,22 @@ pub fn skills_for(
     if !selected.is_empty() {
         return selected;
     }
-    let Some(current) = current else { return Vec::new() };
+    let Some(current) = current else {
+        return Vec::new();
+    };
     let is_skill = |n: &NodeId| corpus.node(*n).kind == NodeKind::Skill;
-    if let Some(s) = std::iter::once(current).chain(corpus.ancestors(current)).find(is_skill) {
+    if let Some(s) = std::iter::once(current)
+        .chain(corpus.ancestors(current))
+        .find(is_skill)
+    {
         return vec![s];
     }
     // On a root or folder: the skills inside it (outermost ones, not copies).
     corpus
         .preorder(current)
         .into_iter()
-        .filter(|id| is_skill(id) && !corpus.is_copy(*id) && !corpus.ancestors(*id).any(|a| is_skill(&a)))
+        .filter(|id| {
+            is_skill(id) && !corpus.is_copy(*id) && !corpus.ancestors(*id).any(|a| is_skill(&a))
+        })
         .collect()
 }

@@ -32,11 +32,16 @@ pub fn spawn(
     f: impl FnOnce(&Sender<WorkerMsg>) + Send + 'static,
 ) {
     let thread_tx = tx.clone();
-    let res = std::thread::Builder::new().name(format!("skillnav-{worker}")).spawn(move || {
-        guarded(&thread_tx, worker, || f(&thread_tx));
-    });
+    let res = std::thread::Builder::new()
+        .name(format!("skillnav-{worker}"))
+        .spawn(move || {
+            guarded(&thread_tx, worker, || f(&thread_tx));
+        });
     if let Err(e) = res {
-        let _ = tx.send(WorkerMsg::Failed { worker, message: format!("cannot start a thread: {e}") });
+        let _ = tx.send(WorkerMsg::Failed {
+            worker,
+            message: format!("cannot start a thread: {e}"),
+        });
     }
 }
 
@@ -64,9 +69,14 @@ fn search_loop(tx: &Sender<WorkerMsg>, rx: &Receiver<SearchJob>) {
         }
         let query = job.query.clone();
         let mut out = Vec::new();
-        let ran = catch_unwind(AssertUnwindSafe(|| jobs::run(Job::Search(job), &mut |m| out.push(m))));
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            jobs::run(Job::Search(job), &mut |m| out.push(m));
+        }));
         if ran.is_err() {
-            out = vec![WorkerMsg::Failed { worker: "search", message: format!("query {query:?} failed") }];
+            out = vec![WorkerMsg::Failed {
+                worker: "search",
+                message: format!("query {query:?} failed"),
+            }];
         }
         for msg in out {
             if tx.send(msg).is_err() {

@@ -17,7 +17,8 @@ pub struct KeyChord {
 impl KeyChord {
     /// Normalise a crossterm key event.
     pub fn from_event(ev: &KeyEvent) -> KeyChord {
-        let mut mods = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let mut mods =
+            ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
         let code = match ev.code {
             KeyCode::Char(c) => {
                 mods.remove(KeyModifiers::SHIFT);
@@ -78,7 +79,9 @@ impl KeyChord {
     /// Whether this is a plain printable key (no ctrl/alt): text in the search box.
     pub fn is_text(&self) -> bool {
         matches!(self.code, KeyCode::Char(_))
-            && !self.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && !self
+                .mods
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     }
 
     /// Short display label (`j`, `↓`, `C-d`, `␣`, `PgDn`).
@@ -135,7 +138,9 @@ fn named_key(name: &str) -> Option<KeyCode> {
         "end" => KeyCode::End,
         "pgup" | "pageup" => KeyCode::PageUp,
         "pgdn" | "pagedown" => KeyCode::PageDown,
-        f if f.starts_with('f') => KeyCode::F(f[1..].parse().ok().filter(|n| (1..=12).contains(n))?),
+        f if f.starts_with('f') => {
+            KeyCode::F(f[1..].parse().ok().filter(|n| (1..=12).contains(n))?)
+        }
         _ => return None,
     })
 }

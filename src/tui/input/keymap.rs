@@ -92,7 +92,10 @@ impl Mode {
 
     /// Modes where a text area has the focus: printable keys type and cannot be bound.
     pub fn types_text(self) -> bool {
-        matches!(self, Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input)
+        matches!(
+            self,
+            Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input
+        )
     }
 
     /// Modes of the curation popups (brief preview, recipes, prompt, question).
@@ -102,7 +105,10 @@ impl Mode {
 
     /// Modes of the frontmatter editor (its popups included).
     pub fn is_editor(self) -> bool {
-        matches!(self, Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm)
+        matches!(
+            self,
+            Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm
+        )
     }
 }
 
@@ -147,12 +153,15 @@ impl Keymap {
                 continue;
             };
             for (action_name, keys) in table {
-                let action: Action = if let Ok(a) = toml::Value::String(action_name.clone()).try_into() {
-                    a
-                } else {
-                    warnings.push(format!("keymap: unknown action {action_name:?} in [{mode_name}]"));
-                    continue;
-                };
+                let action: Action =
+                    if let Ok(a) = toml::Value::String(action_name.clone()).try_into() {
+                        a
+                    } else {
+                        warnings.push(format!(
+                            "keymap: unknown action {action_name:?} in [{mode_name}]"
+                        ));
+                        continue;
+                    };
                 let mut chords = Vec::new();
                 for k in keys {
                     match KeyChord::parse(&k) {
@@ -160,7 +169,9 @@ impl Keymap {
                             "keymap: {k:?} types text in [{mode_name}] and cannot be bound there"
                         )),
                         Some(c) => chords.push(c),
-                        None => warnings.push(format!("keymap: unknown key {k:?} for {action_name}")),
+                        None => {
+                            warnings.push(format!("keymap: unknown key {k:?} for {action_name}"));
+                        }
                     }
                 }
                 self.set(mode, action, chords);
@@ -179,21 +190,31 @@ impl Keymap {
             Some((_, ks)) => *ks = chords,
             None => entries.push((action, chords)),
         }
-        let order = |a: &Action| Action::BINDABLE.iter().position(|b| b == a).unwrap_or(usize::MAX);
+        let order = |a: &Action| {
+            Action::BINDABLE
+                .iter()
+                .position(|b| b == a)
+                .unwrap_or(usize::MAX)
+        };
         entries.sort_by_key(|(a, _)| order(a));
     }
 
     /// The action bound to `key` in `mode`; in search mode an unbound printable key types,
     /// in the editor's text modes every unbound key goes to the text area.
     pub fn lookup(&self, mode: Mode, key: &KeyChord) -> Option<Action> {
-        let bound = self
-            .modes
-            .get(&mode)
-            .and_then(|es| es.iter().find(|(_, ks)| ks.contains(key)).map(|(a, _)| a.clone()));
+        let bound = self.modes.get(&mode).and_then(|es| {
+            es.iter()
+                .find(|(_, ks)| ks.contains(key))
+                .map(|(a, _)| a.clone())
+        });
         match (bound, mode, key.code) {
             (Some(a), ..) => Some(a),
-            (None, Mode::Search, KeyCode::Char(c)) if key.is_text() => Some(Action::SearchInsert(c)),
-            (None, Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input, _) => Some(Action::TextKey(*key)),
+            (None, Mode::Search, KeyCode::Char(c)) if key.is_text() => {
+                Some(Action::SearchInsert(c))
+            }
+            (None, Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input, _) => {
+                Some(Action::TextKey(*key))
+            }
             _ => None,
         }
     }
@@ -205,7 +226,12 @@ impl Keymap {
             .map(|es| {
                 es.iter()
                     .filter(|(_, ks)| !ks.is_empty())
-                    .map(|(a, ks)| (ks.iter().map(KeyChord::label).collect::<Vec<_>>().join(" "), a.desc()))
+                    .map(|(a, ks)| {
+                        (
+                            ks.iter().map(KeyChord::label).collect::<Vec<_>>().join(" "),
+                            a.desc(),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default()
@@ -237,8 +263,14 @@ mod tests {
         assert_eq!(km.merge_toml(DEFAULT_KEYMAP), Vec::<String>::new());
         assert_eq!(km.lookup(Mode::Normal, &key("j")), Some(Action::MoveDown));
         assert_eq!(km.lookup(Mode::Normal, &key("G")), Some(Action::Bottom));
-        assert_eq!(km.lookup(Mode::Normal, &key("ctrl-d")), Some(Action::HalfPageDown));
-        assert_eq!(km.lookup(Mode::Normal, &key("space")), Some(Action::ToggleSelect));
+        assert_eq!(
+            km.lookup(Mode::Normal, &key("ctrl-d")),
+            Some(Action::HalfPageDown)
+        );
+        assert_eq!(
+            km.lookup(Mode::Normal, &key("space")),
+            Some(Action::ToggleSelect)
+        );
         assert_eq!(km.lookup(Mode::Help, &key("q")), Some(Action::Escape));
     }
 
@@ -246,36 +278,69 @@ mod tests {
     fn search_mode_keys_type_text() {
         let km = Keymap::defaults();
         for c in ['q', 'j', 'y', '/', '?', ' ', 'G'] {
-            assert_eq!(km.lookup(Mode::Search, &key(&c.to_string())), Some(Action::SearchInsert(c)));
+            assert_eq!(
+                km.lookup(Mode::Search, &key(&c.to_string())),
+                Some(Action::SearchInsert(c))
+            );
         }
         assert_eq!(km.lookup(Mode::Search, &key("ctrl-c")), Some(Action::Quit));
-        assert_eq!(km.lookup(Mode::Search, &key("enter")), Some(Action::SearchAccept));
+        assert_eq!(
+            km.lookup(Mode::Search, &key("enter")),
+            Some(Action::SearchAccept)
+        );
     }
 
     #[test]
     fn editor_text_modes_send_unbound_keys_to_the_text_area() {
         let km = Keymap::defaults();
         for mode in [Mode::Field, Mode::Raw, Mode::Prompt] {
-            for k in ["q", "a", "d", "e", "j", "enter", "backspace", "home", "ctrl-k"] {
+            for k in [
+                "q",
+                "a",
+                "d",
+                "e",
+                "j",
+                "enter",
+                "backspace",
+                "home",
+                "ctrl-k",
+            ] {
                 let chord = key(k);
                 if mode == Mode::Prompt && k == "enter" {
                     continue;
                 }
-                assert_eq!(km.lookup(mode, &chord), Some(Action::TextKey(chord)), "{k} in {mode:?}");
+                assert_eq!(
+                    km.lookup(mode, &chord),
+                    Some(Action::TextKey(chord)),
+                    "{k} in {mode:?}"
+                );
             }
             let save = km.lookup(mode, &key("ctrl-s")) == Some(Action::EditorSave);
             assert_eq!(save, mode != Mode::Prompt, "ctrl-s in {mode:?}");
             assert_eq!(km.lookup(mode, &key("esc")), Some(Action::Escape));
         }
         assert_eq!(km.lookup(Mode::Field, &key("tab")), Some(Action::NextField));
-        assert_eq!(km.lookup(Mode::Field, &key("backtab")), Some(Action::PrevField));
+        assert_eq!(
+            km.lookup(Mode::Field, &key("backtab")),
+            Some(Action::PrevField)
+        );
         assert_eq!(km.lookup(Mode::Form, &key("a")), Some(Action::AddKey));
         assert_eq!(km.lookup(Mode::Form, &key("d")), Some(Action::DeleteKey));
-        assert_eq!(km.lookup(Mode::Form, &key("x")), None, "letters are not text in the field list");
-        assert_eq!(km.lookup(Mode::Prompt, &key("enter")), Some(Action::Confirm));
+        assert_eq!(
+            km.lookup(Mode::Form, &key("x")),
+            None,
+            "letters are not text in the field list"
+        );
+        assert_eq!(
+            km.lookup(Mode::Prompt, &key("enter")),
+            Some(Action::Confirm)
+        );
         assert_eq!(km.lookup(Mode::Diff, &key("y")), Some(Action::Confirm));
         assert_eq!(km.lookup(Mode::Normal, &key("e")), Some(Action::EditOpen));
-        assert_eq!(km.lookup(Mode::Normal, &key("E")), Some(Action::EditExternal));
+        assert_eq!(
+            km.lookup(Mode::Normal, &key("E")),
+            Some(Action::EditExternal)
+        );
         assert_eq!(km.lookup(Mode::Normal, &key("u")), Some(Action::UndoSave));
         let (_, warnings) = Keymap::with_user(Some("[field]\nadd_key = [\"a\"]\n"));
         assert_eq!(
@@ -288,9 +353,15 @@ mod tests {
     fn user_overrides_replace_and_warn() {
         let user = "[normal]\ntoggle_select = [\"x\"]\nbogus = [\"z\"]\n[search]\nquit = [\"q\"]\n";
         let (km, warnings) = Keymap::with_user(Some(user));
-        assert_eq!(km.lookup(Mode::Normal, &key("x")), Some(Action::ToggleSelect));
+        assert_eq!(
+            km.lookup(Mode::Normal, &key("x")),
+            Some(Action::ToggleSelect)
+        );
         assert_eq!(km.lookup(Mode::Normal, &key("space")), None);
-        assert_eq!(km.lookup(Mode::Search, &key("q")), Some(Action::SearchInsert('q')));
+        assert_eq!(
+            km.lookup(Mode::Search, &key("q")),
+            Some(Action::SearchInsert('q'))
+        );
         assert_eq!(
             warnings,
             vec![
@@ -307,7 +378,13 @@ mod tests {
         assert_eq!(key("shift-n"), key("N"));
         assert_eq!(key("ctrl-d").label(), "C-d");
         assert_eq!(key("space").label(), "␣");
-        assert_eq!(key("f1"), KeyChord { code: KeyCode::F(1), mods: KeyModifiers::NONE });
+        assert_eq!(
+            key("f1"),
+            KeyChord {
+                code: KeyCode::F(1),
+                mods: KeyModifiers::NONE
+            }
+        );
         assert_eq!(KeyChord::parse("f13"), None);
         assert_eq!(KeyChord::parse("hyper-x"), None);
         assert_eq!(key("-").code, KeyCode::Char('-'));

@@ -202,7 +202,12 @@ impl App {
 
     /// The keymap mode under the top popup (what closing it returns to).
     pub fn mode_below(&self) -> Mode {
-        match self.popups.len().checked_sub(2).and_then(|i| self.popups.get(i)) {
+        match self
+            .popups
+            .len()
+            .checked_sub(2)
+            .and_then(|i| self.popups.get(i))
+        {
             Some(p) => p.mode(),
             None if self.search.active => Mode::Search,
             None => Mode::Normal,
@@ -285,7 +290,11 @@ impl App {
     pub fn selection_summary(&self) -> String {
         let (tokens, complete) = self.selection_tokens;
         let more = if complete { "" } else { "…" };
-        format!("sel {} · {}{more} tok", self.selection.len(), human::short_count(tokens))
+        format!(
+            "sel {} · {}{more} tok",
+            self.selection.len(),
+            human::short_count(tokens)
+        )
     }
 
     /// Terms to mark in the preview: the index terms of the last answered query, or its

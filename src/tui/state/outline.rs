@@ -21,24 +21,40 @@ pub struct Outline {
 /// The file `id` belongs to: itself or its nearest `File` ancestor; for a file-less text
 /// unit (a bundle chunk) its parent.
 pub fn outline_root(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
-    if let Some(f) =
-        std::iter::once(id).chain(corpus.ancestors(id)).find(|n| corpus.node(*n).kind == NodeKind::File)
+    if let Some(f) = std::iter::once(id)
+        .chain(corpus.ancestors(id))
+        .find(|n| corpus.node(*n).kind == NodeKind::File)
     {
         return Some(f);
     }
     let n = corpus.node(id);
-    if n.kind.is_text_unit() { n.parent } else { (!n.children.is_empty()).then_some(id) }
+    if n.kind.is_text_unit() {
+        n.parent
+    } else {
+        (!n.children.is_empty()).then_some(id)
+    }
 }
 
 /// The text units below `root` in document order with their depth.
 pub fn items(corpus: &Corpus, root: NodeId) -> Vec<(NodeId, u16)> {
     let mut out = Vec::new();
-    let mut stack: Vec<(NodeId, u16)> = corpus.node(root).children.iter().rev().map(|c| (*c, 1)).collect();
+    let mut stack: Vec<(NodeId, u16)> = corpus
+        .node(root)
+        .children
+        .iter()
+        .rev()
+        .map(|c| (*c, 1))
+        .collect();
     while let Some((n, d)) = stack.pop() {
         let node = corpus.node(n);
         if node.kind.is_text_unit() {
             out.push((n, d));
-            stack.extend(node.children.iter().rev().map(|c| (*c, d.saturating_add(1))));
+            stack.extend(
+                node.children
+                    .iter()
+                    .rev()
+                    .map(|c| (*c, d.saturating_add(1))),
+            );
         }
     }
     out
@@ -53,10 +69,22 @@ mod tests {
     fn outline_lists_nested_sections_of_the_file() {
         let mut c = Corpus::new();
         let r = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
-        let f = c.add_child(r, Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"));
-        let s1 = c.add_child(f, Node::new(NodeKind::Section, Format::Markdown, "One", "a.md"));
-        let s11 = c.add_child(s1, Node::new(NodeKind::Section, Format::Markdown, "One.1", "a.md"));
-        let s2 = c.add_child(f, Node::new(NodeKind::Section, Format::Markdown, "Two", "a.md"));
+        let f = c.add_child(
+            r,
+            Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"),
+        );
+        let s1 = c.add_child(
+            f,
+            Node::new(NodeKind::Section, Format::Markdown, "One", "a.md"),
+        );
+        let s11 = c.add_child(
+            s1,
+            Node::new(NodeKind::Section, Format::Markdown, "One.1", "a.md"),
+        );
+        let s2 = c.add_child(
+            f,
+            Node::new(NodeKind::Section, Format::Markdown, "Two", "a.md"),
+        );
         c.finalize();
         assert_eq!(outline_root(&c, s11), Some(f));
         assert_eq!(outline_root(&c, f), Some(f));

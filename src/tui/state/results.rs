@@ -36,7 +36,11 @@ pub fn rows(view: &SearchView) -> Vec<ResultRow> {
 /// The row index of hit `hit` in [`rows`].
 pub fn row_of_hit(view: &SearchView, hit: usize) -> usize {
     let content_rows = 1 + view.content.len().max(1);
-    if hit < view.content.len() { 1 + hit } else { content_rows + 1 + (hit - view.content.len()) }
+    if hit < view.content.len() {
+        1 + hit
+    } else {
+        content_rows + 1 + (hit - view.content.len())
+    }
 }
 
 #[cfg(test)]
@@ -46,7 +50,13 @@ mod tests {
     use crate::model::NodeId;
 
     fn hit(n: u32, source: HitSource) -> Hit {
-        Hit { node: NodeId(n), score: 1.0, source, scorer: Scorer::Skillnav, copies: vec![] }
+        Hit {
+            node: NodeId(n),
+            score: 1.0,
+            source,
+            scorer: Scorer::Skillnav,
+            copies: vec![],
+        }
     }
 
     #[test]
@@ -70,7 +80,10 @@ mod tests {
         for i in 0..view.len() {
             assert_eq!(r[row_of_hit(&view, i)], ResultRow::Hit(i));
         }
-        let only_titles = SearchView { titles: vec![hit(3, HitSource::Fuzzy)], ..Default::default() };
+        let only_titles = SearchView {
+            titles: vec![hit(3, HitSource::Fuzzy)],
+            ..Default::default()
+        };
         let r = rows(&only_titles);
         assert_eq!(r[1], ResultRow::Empty);
         assert_eq!(r[row_of_hit(&only_titles, 0)], ResultRow::Hit(0));

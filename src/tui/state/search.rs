@@ -21,7 +21,9 @@ pub struct SearchView {
 impl SearchView {
     /// All hits in list order: content group, then title group.
     pub fn hit(&self, i: usize) -> Option<&Hit> {
-        self.content.get(i).or_else(|| self.titles.get(i.checked_sub(self.content.len())?))
+        self.content
+            .get(i)
+            .or_else(|| self.titles.get(i.checked_sub(self.content.len())?))
     }
 
     /// Number of selectable hits.

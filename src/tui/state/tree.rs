@@ -33,12 +33,20 @@ impl TreeState {
     pub fn rebuild(&mut self, corpus: &Corpus) {
         let current = self.current();
         self.rows.clear();
-        let mut stack: Vec<Row> = corpus.roots.iter().rev().map(|r| Row { id: *r, depth: 0 }).collect();
+        let mut stack: Vec<Row> = corpus
+            .roots
+            .iter()
+            .rev()
+            .map(|r| Row { id: *r, depth: 0 })
+            .collect();
         while let Some(row) = stack.pop() {
             self.rows.push(row);
             if self.expanded.contains(&row.id) {
                 let kids = &corpus.node(row.id).children;
-                stack.extend(kids.iter().rev().map(|c| Row { id: *c, depth: row.depth.saturating_add(1) }));
+                stack.extend(kids.iter().rev().map(|c| Row {
+                    id: *c,
+                    depth: row.depth.saturating_add(1),
+                }));
             }
         }
         if let Some(cur) = current {
@@ -101,7 +109,10 @@ mod tests {
         let mut c = Corpus::new();
         let r = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
         let a = c.add_child(r, Node::new(NodeKind::Dir, Format::Markdown, "a", "a"));
-        let b = c.add_child(a, Node::new(NodeKind::File, Format::Markdown, "b.md", "a/b.md"));
+        let b = c.add_child(
+            a,
+            Node::new(NodeKind::File, Format::Markdown, "b.md", "a/b.md"),
+        );
         c.finalize();
         (c, r, a, b)
     }
@@ -123,7 +134,16 @@ mod tests {
 
     #[test]
     fn scroll_keeps_cursor_visible() {
-        let mut t = TreeState { rows: vec![Row { id: NodeId(0), depth: 0 }; 10], ..Default::default() };
+        let mut t = TreeState {
+            rows: vec![
+                Row {
+                    id: NodeId(0),
+                    depth: 0
+                };
+                10
+            ],
+            ..Default::default()
+        };
         t.move_by(7);
         t.scroll_to_cursor(3);
         assert_eq!((t.cursor, t.offset), (7, 5));

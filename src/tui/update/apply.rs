@@ -24,7 +24,11 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
             app.progress.loading = Some((files, done, total));
         }
-        WorkerMsg::RootLoaded { corpus, done, total } => {
+        WorkerMsg::RootLoaded {
+            corpus,
+            done,
+            total,
+        } => {
             let files = app.progress.loading.map_or(0, |l| l.0);
             app.progress.loading = Some((files, done, total));
             app.loaded.push_back(Loaded::Root(*corpus));
@@ -38,7 +42,11 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.loaded.push_back(Loaded::Done);
             merge_loaded(app);
         }
-        WorkerMsg::Tokens { generation, counts, done } => {
+        WorkerMsg::Tokens {
+            generation,
+            counts,
+            done,
+        } => {
             if generation != app.data_gen {
                 return;
             }
@@ -51,7 +59,11 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             // Container summaries list child token sizes: re-render the shown one.
             let corpus = Arc::clone(&app.corpus);
             app.preview.forget(|n| corpus.node(n).span.is_some());
-            if app.preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
+            if app
+                .preview
+                .node
+                .is_some_and(|n| corpus.node(n).span.is_none())
+            {
                 app.preview.doc = None;
             }
         }
@@ -73,7 +85,11 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 rerun_query(app);
             }
         }
-        WorkerMsg::SearchDone { generation, content, titles } => {
+        WorkerMsg::SearchDone {
+            generation,
+            content,
+            titles,
+        } => {
             if generation != app.search.generation {
                 return;
             }
@@ -85,7 +101,10 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 terms: content.terms,
                 did_you_mean: content.did_you_mean,
             };
-            app.search.selected = app.search.selected.min(app.search.view.len().saturating_sub(1));
+            app.search.selected = app
+                .search
+                .selected
+                .min(app.search.view.len().saturating_sub(1));
             if std::mem::take(&mut app.search.jump_when_done) {
                 if app.search.view.is_empty() {
                     app.search.showing = false;
@@ -106,7 +125,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 Err(e) => e,
             };
         }
-        WorkerMsg::TextBuilt { generation, result } => brief::apply_preview(app, generation, result),
+        WorkerMsg::TextBuilt { generation, result } => {
+            brief::apply_preview(app, generation, result);
+        }
         WorkerMsg::CopyAsk(built) => {
             app.copying = false;
             app.status = format!(
@@ -117,7 +138,11 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.followups.push(Msg::Ask(Question::Oversize(built)));
         }
         WorkerMsg::Exported(outcome) => export::apply(app, outcome),
-        WorkerMsg::Layers { generation, node, view } => {
+        WorkerMsg::Layers {
+            generation,
+            node,
+            view,
+        } => {
             if generation == app.data_gen {
                 app.layers.insert(node, view);
                 app.preview.forget(|n| n != node);
@@ -127,7 +152,12 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             }
         }
         WorkerMsg::Rendered { generation, doc } => apply_rendered(app, generation, *doc),
-        WorkerMsg::Highlighted { generation, node, width, blocks } => {
+        WorkerMsg::Highlighted {
+            generation,
+            node,
+            width,
+            blocks,
+        } => {
             apply_highlight(app, generation, node, width, blocks);
         }
         WorkerMsg::Failed { worker, message } => {
@@ -206,7 +236,11 @@ fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
     clear_layers(app);
     reload::apply_reloaded(app, root, corpus);
     if app.status.is_empty() || app.status.starts_with("Reloading ") {
-        let title = app.corpus.roots.get(root).map(|r| app.corpus.node(*r).title.clone());
+        let title = app
+            .corpus
+            .roots
+            .get(root)
+            .map(|r| app.corpus.node(*r).title.clone());
         app.status = format!("Reloaded {} from disk", title.unwrap_or_default());
     }
 }
@@ -216,7 +250,9 @@ fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
 fn load_done(app: &mut App) -> bool {
     if app.corpus.roots.len() > 1 || app.load_opts.namespace {
         // Same-named skills across scopes: mark the losers `shadowed` (docs/FORMATS.md §5.2).
-        let Some(corpus) = Arc::get_mut(&mut app.corpus) else { return false };
+        let Some(corpus) = Arc::get_mut(&mut app.corpus) else {
+            return false;
+        };
         if app.load_opts.namespace {
             crate::formats::namespace_skills(corpus);
         }
@@ -264,13 +300,18 @@ fn rerun_query(app: &mut App) {
 /// Results of an older cache generation are dropped.
 pub fn apply_rendered(app: &mut App, generation: u64, doc: PreviewDoc) {
     let p = &mut app.preview;
-    let (Some(node), width) = (doc.node, doc.rendered.width) else { return };
+    let (Some(node), width) = (doc.node, doc.rendered.width) else {
+        return;
+    };
     if generation != p.generation {
         return;
     }
     let doc = Arc::new(doc);
     p.store((node, width), Arc::clone(&doc));
-    if p.doc.as_ref().is_some_and(|d| d.pending && d.node == Some(node) && d.rendered.width == width) {
+    if p.doc
+        .as_ref()
+        .is_some_and(|d| d.pending && d.node == Some(node) && d.rendered.width == width)
+    {
         p.doc = Some(doc);
     }
 }
@@ -288,14 +329,20 @@ pub fn apply_highlight(
     if generation != p.generation {
         return;
     }
-    let Some(cached) = p.cache.get_mut(&(node, width)) else { return };
+    let Some(cached) = p.cache.get_mut(&(node, width)) else {
+        return;
+    };
     // The shown document is this one: let go of it first, so the lines change in place.
     let shown = p.doc.take_if(|d| Arc::ptr_eq(d, cached)).is_some();
     let d = Arc::make_mut(cached);
     for (i, lines) in blocks {
         render::apply(&mut d.rendered, i, lines, width);
     }
-    if shown || p.doc.as_ref().is_some_and(|d| d.node == Some(node) && d.rendered.width == width) {
+    if shown
+        || p.doc
+            .as_ref()
+            .is_some_and(|d| d.node == Some(node) && d.rendered.width == width)
+    {
         p.doc = Some(Arc::clone(cached));
     }
 }
@@ -314,7 +361,12 @@ mod tests {
         let src = c.add_source(Source::virtual_text(text.to_string()));
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
         let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-        f.span = Some(TextSpan { source: src, start: 0, own_end: text.len(), end: text.len() });
+        f.span = Some(TextSpan {
+            source: src,
+            start: 0,
+            own_end: text.len(),
+            end: text.len(),
+        });
         c.add_child(root, f);
         c.finalize();
         c
@@ -322,7 +374,13 @@ mod tests {
 
     fn app() -> App {
         let theme = UiTheme::new(crate::render::Theme::dark(), false);
-        App::new(Corpus::new(), Encoding::Bytes4, Keymap::defaults(), Settings::default(), theme)
+        App::new(
+            Corpus::new(),
+            Encoding::Bytes4,
+            Keymap::defaults(),
+            Settings::default(),
+            theme,
+        )
     }
 
     #[test]
@@ -330,7 +388,11 @@ mod tests {
         let mut app = app();
         apply(
             &mut app,
-            WorkerMsg::RootLoaded { corpus: Box::new(one_root("a", "first")), done: 1, total: 2 },
+            WorkerMsg::RootLoaded {
+                corpus: Box::new(one_root("a", "first")),
+                done: 1,
+                total: 2,
+            },
         );
         assert_eq!(app.corpus.roots.len(), 1);
         // A worker (a query, a brief) holds the corpus: the next root waits instead of a copy.
@@ -338,19 +400,35 @@ mod tests {
         let before = Arc::as_ptr(&app.corpus);
         apply(
             &mut app,
-            WorkerMsg::RootLoaded { corpus: Box::new(one_root("b", "second")), done: 2, total: 2 },
+            WorkerMsg::RootLoaded {
+                corpus: Box::new(one_root("b", "second")),
+                done: 2,
+                total: 2,
+            },
         );
         apply(&mut app, WorkerMsg::LoadDone);
         assert_eq!((app.corpus.roots.len(), app.loaded.len()), (1, 2));
-        assert_eq!(app.progress.loading, Some((0, 2, 2)), "progress is shown at once");
+        assert_eq!(
+            app.progress.loading,
+            Some((0, 2, 2)),
+            "progress is shown at once"
+        );
         assert!(app.effects.is_empty(), "counting waits for the roots");
         // The worker is done: the waiting root and the end of loading go in, in place.
         drop(held);
         merge_loaded(&mut app);
         assert_eq!((app.corpus.roots.len(), app.loaded.len()), (2, 0));
-        assert_eq!(Arc::as_ptr(&app.corpus), before, "appended in place, not copied");
+        assert_eq!(
+            Arc::as_ptr(&app.corpus),
+            before,
+            "appended in place, not copied"
+        );
         assert_eq!(app.progress.loading, None);
         assert_eq!(app.effects, vec![Effect::StartBackground]);
-        assert_eq!(app.corpus.text(app.corpus.node(app.corpus.roots[1]).children[0]), "second");
+        assert_eq!(
+            app.corpus
+                .text(app.corpus.node(app.corpus.roots[1]).children[0]),
+            "second"
+        );
     }
 }

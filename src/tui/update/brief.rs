@@ -22,15 +22,23 @@ use super::text_jobs::{job, what_for};
 
 /// `p` (brief) or `Y` in the preview: open the preview popup and build its text.
 pub fn open_preview(app: &mut App, kind: PreviewKind) {
-    let mut p =
-        PreviewPopup { kind, generation: 0, built: None, wrapped: Vec::new(), wrap_width: 0, scroll: 0 };
+    let mut p = PreviewPopup {
+        kind,
+        generation: 0,
+        built: None,
+        wrapped: Vec::new(),
+        wrap_width: 0,
+        scroll: 0,
+    };
     refresh(app, &mut p);
     app.popups.push(Popup::Brief(p));
 }
 
 /// Rebuild the open preview's text after a setting changed (no-op when it is closed).
 pub fn refresh_preview(app: &mut App) {
-    let Some(kind) = app.brief_preview().map(|p| p.kind) else { return };
+    let Some(kind) = app.brief_preview().map(|p| p.kind) else {
+        return;
+    };
     if kind == PreviewKind::Agent {
         let built = agent_listing(app);
         if let Some(p) = app.brief_preview_mut() {
@@ -40,7 +48,10 @@ pub fn refresh_preview(app: &mut App) {
         return;
     }
     let (generation, request) = request(app, kind);
-    if let Some(job) = app.brief_preview_mut().and_then(|p| take_request(p, generation, request)) {
+    if let Some(job) = app
+        .brief_preview_mut()
+        .and_then(|p| take_request(p, generation, request))
+    {
         queue(app, generation, job);
     }
 }
@@ -63,9 +74,14 @@ fn refresh(app: &mut App, p: &mut PreviewPopup) {
 /// how many skills lose their description. Built here: the listing is already computed.
 fn agent_listing(app: &App) -> BuiltText {
     let b =
-        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile()).listing;
+        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile())
+            .listing;
     let text = b.text();
-    let mut label = format!("claude-code · {} · {}", human::plural(b.entries.len(), "skill"), b.meter());
+    let mut label = format!(
+        "claude-code · {} · {}",
+        human::plural(b.entries.len(), "skill"),
+        b.meter()
+    );
     if !b.dropped.is_empty() {
         label.push_str(&format!(" · {} without description", b.dropped.len()));
     }
@@ -89,7 +105,11 @@ fn request(app: &mut App, kind: PreviewKind) -> (u64, Result<TextJob, String>) {
 }
 
 /// Mark `p` as waiting for `generation`; the job to queue, or the reason shown instead.
-fn take_request(p: &mut PreviewPopup, generation: u64, request: Result<TextJob, String>) -> Option<TextJob> {
+fn take_request(
+    p: &mut PreviewPopup,
+    generation: u64,
+    request: Result<TextJob, String>,
+) -> Option<TextJob> {
     p.generation = generation;
     match request {
         Ok(job) => {
@@ -105,12 +125,18 @@ fn take_request(p: &mut PreviewPopup, generation: u64, request: Result<TextJob, 
 }
 
 fn queue(app: &mut App, generation: u64, job: TextJob) {
-    app.effects.push(Effect::Text { generation, job: Box::new(job), purpose: TextPurpose::Preview });
+    app.effects.push(Effect::Text {
+        generation,
+        job: Box::new(job),
+        purpose: TextPurpose::Preview,
+    });
 }
 
 /// A built preview text arrived (stale generations are dropped).
 pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, String>) {
-    let Some(p) = app.brief_preview_mut() else { return };
+    let Some(p) = app.brief_preview_mut() else {
+        return;
+    };
     if p.generation != generation {
         return;
     }
@@ -131,14 +157,19 @@ fn floor_boundary(s: &str, max: usize) -> usize {
     if s.len() <= max {
         return s.len();
     }
-    (0..=max).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0)
+    (0..=max)
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0)
 }
 
 /// Keep the preview's wrapped lines at the popup's width (called from `sync`).
 pub fn sync(app: &mut App) {
     let (w, h) = app.size;
     let inner = preview_inner(w, h);
-    let Some(p) = app.brief_preview_mut() else { return };
+    let Some(p) = app.brief_preview_mut() else {
+        return;
+    };
     if p.wrap_width != inner.0 {
         p.wrapped = match &p.built {
             Some(Ok(b)) => {
@@ -158,7 +189,9 @@ pub fn sync(app: &mut App) {
         };
         p.wrap_width = inner.0;
     }
-    p.scroll = p.scroll.min(p.wrapped.len().saturating_sub(inner.1 as usize));
+    p.scroll = p
+        .scroll
+        .min(p.wrapped.len().saturating_sub(inner.1 as usize));
 }
 
 /// Keys of the preview popup `p`, taken off the stack (put back unless they close it).
@@ -170,8 +203,10 @@ pub fn preview_action(app: &mut App, mut p: PreviewPopup, action: Action) {
 
 /// The keys of the preview `p`; `true` when they closed it.
 fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
-    let skill_only =
-        matches!(action, Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing);
+    let skill_only = matches!(
+        action,
+        Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing
+    );
     if skill_only && p.kind != PreviewKind::Skill {
         app.status = "That key sets up the rendered skill: Tab shows it".into();
         return false;
@@ -245,12 +280,18 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
                 Some("") => "\"\"".to_string(),
                 Some(a) => a.to_string(),
             };
-            app.followups.push(Msg::OpenInput(InputPurpose::SkillArgs, now));
+            app.followups
+                .push(Msg::OpenInput(InputPurpose::SkillArgs, now));
         }
         Action::SetVars => {
-            let now: Vec<String> =
-                app.curate.vars.iter().map(|(k, v)| format!("{k}={}", quote_arg(v))).collect();
-            app.followups.push(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
+            let now: Vec<String> = app
+                .curate
+                .vars
+                .iter()
+                .map(|(k, v)| format!("{k}={}", quote_arg(v)))
+                .collect();
+            app.followups
+                .push(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
         }
         Action::ToggleBaseDir => {
             app.curate.include_base_dir = !app.curate.include_base_dir;
@@ -267,7 +308,11 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
                     app.status = "A copy is already running…".into();
                     return false;
                 }
-                let route = if action == Action::SaveFile { CopyRoute::File } else { CopyRoute::Auto };
+                let route = if action == Action::SaveFile {
+                    CopyRoute::File
+                } else {
+                    CopyRoute::Auto
+                };
                 app.copying = true;
                 app.curate.copy_note.clear();
                 app.status = format!("Copying {}…", b.label);
@@ -285,5 +330,9 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
 /// How `v` shows a value so that the prompt parses it back: quoted when it has spaces or
 /// is empty.
 pub(super) fn quote_arg(v: &str) -> String {
-    if v.is_empty() || v.chars().any(char::is_whitespace) { format!("\"{v}\"") } else { v.to_string() }
+    if v.is_empty() || v.chars().any(char::is_whitespace) {
+        format!("\"{v}\"")
+    } else {
+        v.to_string()
+    }
 }

@@ -18,15 +18,25 @@ use super::text_jobs::{QUERY_TOP_K, brief_what, job, query, selected_units, skil
 /// Recompute the number beside the budget ([`brief_tokens`]) after the selection, the
 /// exposure levels or the token counts changed.
 pub fn recount(app: &mut App) {
-    let (mut sum, mut complete) =
-        brief_tokens(&app.corpus, &app.selection, &app.curate.exposure, &app.tokens);
+    let (mut sum, mut complete) = brief_tokens(
+        &app.corpus,
+        &app.selection,
+        &app.curate.exposure,
+        &app.tokens,
+    );
     // With the query's hits added (`r`): the first QUERY_TOP_K content hits a brief would
     // add (their own text; not hidden or explicit; not inside a selected unit).
     if query(app).is_some() && app.search.view.query.trim() == app.search.query.trim() {
         let hits: Vec<NodeId> = app.search.view.content.iter().map(|h| h.node).collect();
         let ex = &app.curate.exposure;
-        let (more, counted) =
-            query_hit_tokens(&app.corpus, &app.selection, ex, &hits, QUERY_TOP_K, &app.tokens);
+        let (more, counted) = query_hit_tokens(
+            &app.corpus,
+            &app.selection,
+            ex,
+            &hits,
+            QUERY_TOP_K,
+            &app.tokens,
+        );
         sum += more;
         complete &= counted;
     }
@@ -38,7 +48,12 @@ pub fn recount(app: &mut App) {
 pub fn on_loaded(app: &mut App, first: usize) {
     let corpus = Arc::clone(&app.corpus);
     for (i, n) in corpus.nodes.iter().enumerate().skip(first) {
-        if let Some(e) = n.meta.get("exposure").and_then(|v| v.as_str()).and_then(Exposure::parse) {
+        if let Some(e) = n
+            .meta
+            .get("exposure")
+            .and_then(|v| v.as_str())
+            .and_then(Exposure::parse)
+        {
             app.curate.exposure.set(NodeId(i as u32), Some(e));
         }
     }
@@ -111,14 +126,20 @@ pub fn copy_brief(app: &mut App) {
     if !units.is_empty()
         && query(app).is_none()
         && !always
-        && units.iter().all(|u| ex.level(&app.corpus, *u) == Exposure::Hidden)
+        && units
+            .iter()
+            .all(|u| ex.level(&app.corpus, *u) == Exposure::Hidden)
     {
-        app.status = "Nothing to copy: the selection is hidden (x sets another exposure level)".into();
+        app.status =
+            "Nothing to copy: the selection is hidden (x sets another exposure level)".into();
         return;
     }
     app.copying = true;
     app.curate.copy_note.clear();
-    app.status = format!("Copying a brief of {}…", human::plural(units.len(), "section"));
+    app.status = format!(
+        "Copying a brief of {}…",
+        human::plural(units.len(), "section")
+    );
     let job = job(app, brief_what(app, units));
     app.curate.generation += 1;
     app.effects.push(Effect::Text {
@@ -149,11 +170,18 @@ pub fn copy_skill(app: &mut App) {
     let outside = app
         .selection
         .members()
-        .filter(|m| !skills.iter().any(|s| corpus.is_within(*m, *s) || corpus.is_within(*s, *m)))
+        .filter(|m| {
+            !skills
+                .iter()
+                .any(|s| corpus.is_within(*m, *s) || corpus.is_within(*s, *m))
+        })
         .count();
     let note = match outside {
         0 => String::new(),
-        k => format!(" ({} not in a skill, left out)", human::plural(k, "selected item")),
+        k => format!(
+            " ({} not in a skill, left out)",
+            human::plural(k, "selected item")
+        ),
     };
     app.copying = true;
     app.status = if n == 1 {
@@ -181,5 +209,8 @@ pub fn toggle_select(app: &mut App) {
         _ => "Deselected",
     };
     // The total is counted again after this action; the status names it then.
-    app.followups.push(Msg::SelectionStatus(format!("{verb} {}", corpus.node(id).title)));
+    app.followups.push(Msg::SelectionStatus(format!(
+        "{verb} {}",
+        corpus.node(id).title
+    )));
 }

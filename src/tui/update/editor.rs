@@ -33,29 +33,45 @@ pub fn skill_file(corpus: &Corpus, id: NodeId) -> Option<(PathBuf, String, Strin
         return skill_file(corpus, *only);
     }
     // The names the skill loader accepts (docs/FORMATS.md §3.1).
-    let is_skill_md = |p: &std::path::Path| p.file_name().is_some_and(|n| n == "SKILL.md" || n == "skill.md");
+    let is_skill_md = |p: &std::path::Path| {
+        p.file_name()
+            .is_some_and(|n| n == "SKILL.md" || n == "skill.md")
+    };
     let source_path = |n: NodeId| -> Option<PathBuf> {
         let span = corpus.node(n).span.as_ref()?;
         corpus.sources.get(span.source.0 as usize)?.abs_path.clone()
     };
-    let file = std::iter::once(id).chain(corpus.ancestors(id)).find_map(|n| {
-        let node = corpus.node(n);
-        if node.kind == NodeKind::Skill {
-            node.children.iter().find_map(|c| {
-                let child = corpus.node(*c);
-                (child.kind == NodeKind::File).then(|| source_path(*c)).flatten().filter(|p| is_skill_md(p))
-            })
-        } else {
-            source_path(n).filter(|p| is_skill_md(p))
-        }
-    })?;
+    let file = std::iter::once(id)
+        .chain(corpus.ancestors(id))
+        .find_map(|n| {
+            let node = corpus.node(n);
+            if node.kind == NodeKind::Skill {
+                node.children.iter().find_map(|c| {
+                    let child = corpus.node(*c);
+                    (child.kind == NodeKind::File)
+                        .then(|| source_path(*c))
+                        .flatten()
+                        .filter(|p| is_skill_md(p))
+                })
+            } else {
+                source_path(n).filter(|p| is_skill_md(p))
+            }
+        })?;
     let root = corpus.root_of(id);
     let root_ix = corpus.roots.iter().position(|r| *r == root)?;
-    let folder = file.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned());
+    let folder = file
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
     let label = &corpus.node(root).title;
     let shown = match &folder {
         Some(f) => {
-            format!("{label}: {f}/{}", file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+            format!(
+                "{label}: {f}/{}",
+                file.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+            )
         }
         None => file.display().to_string(),
     };
@@ -84,7 +100,10 @@ pub fn open(app: &mut App) {
 pub fn open_external(app: &mut App) {
     let Some(id) = app.current_node() else { return };
     match skill_file(&app.corpus, id) {
-        Some((path, _, _, root)) => app.effects.push(Effect::External { path, root: Some(root) }),
+        Some((path, _, _, root)) => app.effects.push(Effect::External {
+            path,
+            root: Some(root),
+        }),
         None => app.status = "Not a skill: `E` opens the SKILL.md of a skill in $EDITOR".into(),
     }
 }
@@ -105,12 +124,22 @@ pub fn undo(app: &mut App) {
     match frontmatter::undo(&saved.report) {
         Ok(report) => {
             app.status = if saved.undone {
-                format!("Redone: {} has the saved bytes again (u undoes)", saved.shown)
+                format!(
+                    "Redone: {} has the saved bytes again (u undoes)",
+                    saved.shown
+                )
             } else {
-                format!("Undone: {} has its previous bytes again (u redoes)", saved.shown)
+                format!(
+                    "Undone: {} has its previous bytes again (u redoes)",
+                    saved.shown
+                )
             };
             let root = saved.root;
-            app.last_save = Some(SavedEdit { report, undone: !saved.undone, ..saved });
+            app.last_save = Some(SavedEdit {
+                report,
+                undone: !saved.undone,
+                ..saved
+            });
             request_reload(app, root);
         }
         Err(e) => {
@@ -138,9 +167,14 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
         (Mode::Field, Action::PrevField) => move_field(ed, -1, true),
         (Mode::Form, Action::EditField) => match ed.field() {
             Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
-            Some(f) if f.removed => app.status = format!("`{}` is marked for removal; d restores it", f.key),
+            Some(f) if f.removed => {
+                app.status = format!("`{}` is marked for removal; d restores it", f.key);
+            }
             Some(f) => {
-                app.status = format!("`{}` cannot be edited in the form; r switches to raw mode", f.key);
+                app.status = format!(
+                    "`{}` cannot be edited in the form; r switches to raw mode",
+                    f.key
+                );
             }
             None => {}
         },
@@ -151,7 +185,13 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
         }
         (Mode::Form, Action::DeleteKey) => ed.delete_selected(),
         (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => match ed.toggle_view() {
-            Ok(()) => ed.mode = if ed.view == View::Raw { Mode::Raw } else { Mode::Form },
+            Ok(()) => {
+                ed.mode = if ed.view == View::Raw {
+                    Mode::Raw
+                } else {
+                    Mode::Form
+                }
+            }
             Err(e) => app.status = format!("Cannot switch: {e}"),
         },
         (Mode::Form | Mode::Raw, Action::ToggleProfile) => {
@@ -182,8 +222,11 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
         }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => {
             if let Some(area) = ed.area_mut() {
-                let s =
-                    if mode == Mode::Prompt { s.replace(['\r', '\n'], " ") } else { s.replace("\r\n", "\n") };
+                let s = if mode == Mode::Prompt {
+                    s.replace(['\r', '\n'], " ")
+                } else {
+                    s.replace("\r\n", "\n")
+                };
                 area.insert_str(s);
                 if mode != Mode::Prompt {
                     ed.recompute();
@@ -251,7 +294,11 @@ fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
         }
     };
     if let Some((line, msg)) = &ed.yaml_error {
-        let at = if *line > 0 { format!(" at line {line}") } else { String::new() };
+        let at = if *line > 0 {
+            format!(" at line {line}")
+        } else {
+            String::new()
+        };
         app.status = format!("Invalid YAML{at} blocks saving: {msg}");
         return;
     }
@@ -269,7 +316,9 @@ fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
 /// Enter/y in the diff popup: write the bytes (atomic, hash-checked); `true` when saved (the
 /// editor closes).
 fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
-    let Ok(bytes) = ed.candidate.clone() else { return false };
+    let Ok(bytes) = ed.candidate.clone() else {
+        return false;
+    };
     match frontmatter::save(&ed.file, &bytes) {
         Ok(report) => {
             let changed = ed.diff.len();
@@ -282,14 +331,24 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
                 1 => " · 1 validation finding accepted".to_string(),
                 n => format!(" · {n} validation findings accepted"),
             };
-            app.last_save = Some(SavedEdit { report, root, shown: shown.clone(), undone: false });
-            close(app, &format!("Saved {shown} ({changed} changed line{plural}{warn}) · u undoes"));
+            app.last_save = Some(SavedEdit {
+                report,
+                root,
+                shown: shown.clone(),
+                undone: false,
+            });
+            close(
+                app,
+                &format!("Saved {shown} ({changed} changed line{plural}{warn}) · u undoes"),
+            );
             request_reload(app, root);
             return true;
         }
         Err(Error::Refused(m)) if m.contains("changed on disk") => {
             ed.stale = true;
-            ed.message = Some(format!("Not saved: {m}. r reloads it (drops your edits), Esc goes back."));
+            ed.message = Some(format!(
+                "Not saved: {m}. r reloads it (drops your edits), Esc goes back."
+            ));
         }
         Err(e) => ed.message = Some(format!("Not saved: {e}")),
     }

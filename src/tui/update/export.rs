@@ -31,7 +31,10 @@ pub fn start(app: &mut App) {
         .unwrap_or_else(|| "curated-skill".into());
     let name = crate::model::id::slug(&base);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    app.followups.push(Msg::OpenInput(InputPurpose::ExportDir, cwd.join(name).display().to_string()));
+    app.followups.push(Msg::OpenInput(
+        InputPurpose::ExportDir,
+        cwd.join(name).display().to_string(),
+    ));
 }
 
 /// Queue the export of the selection into `dir` (typed; `~/` expanded).
@@ -52,8 +55,10 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
         active: app.settings.brief.export_active,
         encoding: app.encoding(),
     };
-    app.status =
-        format!("Exporting to {}…", crate::util::sanitize::sanitize_line(&job.dir.display().to_string()));
+    app.status = format!(
+        "Exporting to {}…",
+        crate::util::sanitize::sanitize_line(&job.dir.display().to_string())
+    );
     app.effects.push(Effect::Export(Box::new(job)));
 }
 

@@ -56,7 +56,10 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
 /// it. Scrolling, help, preview and popup keys never recount. (Changes made through a
 /// follow-up, such as loading a recipe or clearing the query, recount by [`Msg::Recount`].)
 pub fn needs_recount(action: &Action) -> bool {
-    matches!(action, Action::ToggleSelect | Action::CycleExposure | Action::ToggleQuery)
+    matches!(
+        action,
+        Action::ToggleSelect | Action::CycleExposure | Action::ToggleQuery
+    )
 }
 
 fn route(app: &mut App, action: Action) {
@@ -150,7 +153,9 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::SaveRecipe(name) => recipes::save_named(app, &name),
         Msg::DeleteRecipe(entry) => recipes::delete(app, &entry),
         Msg::ExportTo { dir, force } => export::export_to(app, &dir, force),
-        Msg::SelectionStatus(label) => app.status = format!("{label} · {}", app.selection_summary()),
+        Msg::SelectionStatus(label) => {
+            app.status = format!("{label} · {}", app.selection_summary());
+        }
     }
 }
 
@@ -160,7 +165,11 @@ mod tests {
 
     #[test]
     fn only_selection_exposure_and_query_keys_recount() {
-        for a in [Action::ToggleSelect, Action::CycleExposure, Action::ToggleQuery] {
+        for a in [
+            Action::ToggleSelect,
+            Action::CycleExposure,
+            Action::ToggleQuery,
+        ] {
             assert!(needs_recount(&a), "{a:?}");
         }
         let quiet = [
@@ -174,7 +183,11 @@ mod tests {
             Action::CycleFormat,
             Action::CopyText,
             Action::NextMatch,
-            Action::ScrollAt { col: 0, row: 0, down: true },
+            Action::ScrollAt {
+                col: 0,
+                row: 0,
+                down: true,
+            },
             Action::Resize(80, 24),
         ];
         for a in quiet {

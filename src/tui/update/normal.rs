@@ -27,8 +27,14 @@ pub fn normal_action(app: &mut App, action: Action) {
             let top = action == Action::Top;
             match (app.focus, results) {
                 (Focus::Preview, _) => app.preview.scroll = if top { 0 } else { usize::MAX },
-                (Focus::Left, true) => app.search.move_hit(if top { isize::MIN / 2 } else { isize::MAX / 2 }),
-                (Focus::Left, false) => app.tree.move_by(if top { isize::MIN / 2 } else { isize::MAX / 2 }),
+                (Focus::Left, true) => {
+                    app.search
+                        .move_hit(if top { isize::MIN / 2 } else { isize::MAX / 2 });
+                }
+                (Focus::Left, false) => {
+                    app.tree
+                        .move_by(if top { isize::MIN / 2 } else { isize::MAX / 2 });
+                }
             }
         }
         Action::Expand => match (app.focus, results) {
@@ -42,7 +48,11 @@ pub fn normal_action(app: &mut App, action: Action) {
             (Focus::Preview, _) => app.focus = Focus::Left,
         },
         Action::FocusNext => {
-            app.focus = if app.focus == Focus::Left { Focus::Preview } else { Focus::Left };
+            app.focus = if app.focus == Focus::Left {
+                Focus::Preview
+            } else {
+                Focus::Left
+            };
         }
         Action::ReloadAll => {
             let n = app.specs.len();
@@ -105,7 +115,9 @@ fn collapse(app: &mut App) {
 }
 
 fn step_match(app: &mut App, forward: bool) {
-    let Some(doc) = app.preview.doc.clone() else { return };
+    let Some(doc) = app.preview.doc.clone() else {
+        return;
+    };
     let matches = doc.matches();
     if matches.is_empty() {
         app.status = if app.highlight_terms().is_empty() {
@@ -117,8 +129,14 @@ fn step_match(app: &mut App, forward: bool) {
     }
     let n = matches.len();
     let next = match (app.preview.match_ix, forward) {
-        (None, true) => matches.iter().position(|l| *l >= app.preview.scroll).unwrap_or(0),
-        (None, false) => matches.iter().rposition(|l| *l < app.preview.scroll).unwrap_or(n - 1),
+        (None, true) => matches
+            .iter()
+            .position(|l| *l >= app.preview.scroll)
+            .unwrap_or(0),
+        (None, false) => matches
+            .iter()
+            .rposition(|l| *l < app.preview.scroll)
+            .unwrap_or(n - 1),
         (Some(i), true) => (i + 1) % n,
         (Some(i), false) => (i + n - 1) % n,
     };

@@ -12,7 +12,9 @@ use crate::tui::view::layout::list_height;
 
 /// `o`: open the outline of the current node's file, the cursor on the current section.
 pub fn open(app: &mut App) {
-    let Some(cur) = app.current_node() else { return };
+    let Some(cur) = app.current_node() else {
+        return;
+    };
     let corpus = Arc::clone(&app.corpus);
     let Some(root) = outline_root(&corpus, cur) else {
         app.status = "No outline here: o lists the headings of a file".into();
@@ -31,7 +33,12 @@ pub fn open(app: &mut App) {
         .chain(corpus.ancestors(cur))
         .find_map(|a| items.iter().position(|(n, _)| *n == a))
         .unwrap_or(0);
-    app.popups.push(Popup::Outline(Outline { file: root, items, cursor, offset: 0 }));
+    app.popups.push(Popup::Outline(Outline {
+        file: root,
+        items,
+        cursor,
+        offset: 0,
+    }));
 }
 
 /// Keys of the outline `o`, taken off the stack (put back unless they close it).

@@ -25,7 +25,8 @@ pub fn open_input(app: &mut App, purpose: InputPurpose, text: String) {
     let mut area = text_area(&text);
     // The text shown is selected: typing replaces it, an arrow key keeps it to edit.
     area.select_all();
-    app.popups.push(Popup::Input(Box::new(InputBox { purpose, area })));
+    app.popups
+        .push(Popup::Input(Box::new(InputBox { purpose, area })));
 }
 
 /// Keys of the prompt `input`, taken off the stack (put back unless they close it).
@@ -73,9 +74,14 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
                         app.popups.push(Popup::Input(input));
                     }
                 },
-                InputPurpose::RecipeName => app.followups.push(Msg::SaveRecipe(text.trim().to_string())),
+                InputPurpose::RecipeName => {
+                    app.followups.push(Msg::SaveRecipe(text.trim().to_string()));
+                }
                 InputPurpose::ExportDir => {
-                    app.followups.push(Msg::ExportTo { dir: text.trim().to_string(), force: false });
+                    app.followups.push(Msg::ExportTo {
+                        dir: text.trim().to_string(),
+                        force: false,
+                    });
                 }
             }
             return;
@@ -93,19 +99,30 @@ pub fn ask(app: &mut App, question: Question) {
 /// Keys of the question `a`, taken off the stack (put back unless they answer it).
 pub fn ask_action(app: &mut App, a: Ask, action: Action) {
     match (a.question, action) {
-        (Question::DeleteRecipe(entry), Action::Confirm) => app.followups.push(Msg::DeleteRecipe(entry)),
+        (Question::DeleteRecipe(entry), Action::Confirm) => {
+            app.followups.push(Msg::DeleteRecipe(entry));
+        }
         (Question::Oversize(built), Action::Confirm) => {
             app.copying = true;
             app.status = "Sending via OSC 52…".into();
-            app.effects.push(Effect::CopyText { built, route: CopyRoute::Osc52 });
+            app.effects.push(Effect::CopyText {
+                built,
+                route: CopyRoute::Osc52,
+            });
         }
         (Question::Oversize(built), Action::SaveFile) => {
             app.copying = true;
             app.status = "Saving to a file…".into();
-            app.effects.push(Effect::CopyText { built, route: CopyRoute::File });
+            app.effects.push(Effect::CopyText {
+                built,
+                route: CopyRoute::File,
+            });
         }
         (Question::ReplaceFolder(dir), Action::Confirm) => {
-            app.followups.push(Msg::ExportTo { dir: dir.to_string_lossy().into_owned(), force: true });
+            app.followups.push(Msg::ExportTo {
+                dir: dir.to_string_lossy().into_owned(),
+                force: true,
+            });
         }
         (Question::Oversize(_), Action::Escape) => app.status = "Copy cancelled".into(),
         (_, Action::Escape) => app.status = "Cancelled".into(),

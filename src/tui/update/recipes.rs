@@ -18,9 +18,14 @@ use crate::tui::state::popup::Popup;
 pub fn entries(app: &App) -> Vec<RecipeEntry> {
     let mut out = Vec::new();
     if let Some(f) = &app.curate.recipe_file {
-        let label =
-            f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned());
-        out.push(RecipeEntry { label: format!("{label} (--recipe)"), path: f.clone() });
+        let label = f.file_name().map_or_else(
+            || f.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        out.push(RecipeEntry {
+            label: format!("{label} (--recipe)"),
+            path: f.clone(),
+        });
     }
     if let Some(store) = &app.curate.store {
         for name in store.list() {
@@ -38,9 +43,14 @@ pub fn entries(app: &App) -> Vec<RecipeEntry> {
 /// `R`: open the list.
 pub fn open(app: &mut App) {
     let entries = entries(app);
-    let cursor =
-        app.curate.recipe_name.as_ref().and_then(|n| entries.iter().position(|e| e.label == *n)).unwrap_or(0);
-    app.popups.push(Popup::Recipes(RecipeList { entries, cursor }));
+    let cursor = app
+        .curate
+        .recipe_name
+        .as_ref()
+        .and_then(|n| entries.iter().position(|e| e.label == *n))
+        .unwrap_or(0);
+    app.popups
+        .push(Popup::Recipes(RecipeList { entries, cursor }));
 }
 
 /// Keys of the list `list`, taken off the stack (put back unless they close it).
@@ -62,7 +72,8 @@ pub fn list_action(app: &mut App, mut list: RecipeList, action: Action) {
                 .and_then(|f| f.file_stem())
                 .map(|s| s.to_string_lossy().into_owned());
             let name = app.curate.recipe_name.clone().or(stem).unwrap_or_default();
-            app.followups.push(Msg::OpenInput(InputPurpose::RecipeName, name));
+            app.followups
+                .push(Msg::OpenInput(InputPurpose::RecipeName, name));
         }
         Action::RecipeDelete => {
             if let Some(e) = list.entries.get(list.cursor).cloned() {
@@ -91,7 +102,11 @@ pub fn load_path(app: &mut App, path: &Path) {
     app.curate.exposure = applied.exposure.clone();
     // The recipe's budget, "none" included (`max_tokens: null`).
     app.curate.budget = recipe.max_tokens;
-    if let Some(f) = recipe.format.as_deref().and_then(crate::brief::BriefFormat::parse) {
+    if let Some(f) = recipe
+        .format
+        .as_deref()
+        .and_then(crate::brief::BriefFormat::parse)
+    {
         app.curate.format = f;
     }
     if let Some(m) = recipe.mode.as_deref().and_then(crate::brief::Mode::parse) {
@@ -113,7 +128,11 @@ pub fn load_path(app: &mut App, path: &Path) {
     for w in applied.warnings() {
         app.warnings.push(format!("{prefix}{w}"));
     }
-    let mut status = format!("Loaded recipe {} · {} selected", recipe.name, applied.selection.len());
+    let mut status = format!(
+        "Loaded recipe {} · {} selected",
+        recipe.name,
+        applied.selection.len()
+    );
     if !applied.changed.is_empty() {
         status.push_str(&format!(
             " · {} changed since saved: {}",
@@ -122,7 +141,11 @@ pub fn load_path(app: &mut App, path: &Path) {
         ));
     }
     if !applied.missing.is_empty() {
-        status.push_str(&format!(" · {} missing: {}", applied.missing.len(), applied.missing.join(", ")));
+        status.push_str(&format!(
+            " · {} missing: {}",
+            applied.missing.len(),
+            applied.missing.join(", ")
+        ));
     }
     app.status = status;
     app.followups.push(Msg::RefreshPreview);
@@ -154,12 +177,16 @@ pub fn save_named(app: &mut App, name: &str) {
         app.status = format!(
             "Invalid recipe name {name:?}: 1-64 of A-Z a-z 0-9 - _ . (not starting with . or ending in .json)"
         );
-        app.followups.push(Msg::OpenInput(InputPurpose::RecipeName, name.to_string()));
+        app.followups
+            .push(Msg::OpenInput(InputPurpose::RecipeName, name.to_string()));
         return;
     }
     let recipe = capture(app, name);
-    let file_target =
-        app.curate.recipe_file.clone().filter(|f| Recipe::read(f).map_or(!f.exists(), |r| r.name == name));
+    let file_target = app
+        .curate
+        .recipe_file
+        .clone()
+        .filter(|f| Recipe::read(f).map_or(!f.exists(), |r| r.name == name));
     let result = match (&file_target, &app.curate.store) {
         (Some(f), _) => recipe.write(f).map(|()| f.clone()),
         (None, Some(store)) => store.save(&recipe),
@@ -219,7 +246,10 @@ pub fn on_load_done(app: &mut App) {
         if path.exists() {
             load_path(app, &path);
         } else {
-            app.status = format!("New recipe file {}: R then s saves the selection to it", path.display());
+            app.status = format!(
+                "New recipe file {}: R then s saves the selection to it",
+                path.display()
+            );
         }
     } else if let Some(name) = app.curate.pending_name.take() {
         let path = app.curate.store.as_ref().map(|s| s.path(&name));

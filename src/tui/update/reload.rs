@@ -27,12 +27,20 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         set.map(|n| old.node(n).id.clone()).collect()
     };
     let cursor = app.tree.current().map(|n| {
-        std::iter::once(n).chain(old.ancestors(n)).map(|a| old.node(a).id.clone()).collect::<Vec<_>>()
+        std::iter::once(n)
+            .chain(old.ancestors(n))
+            .map(|a| old.node(a).id.clone())
+            .collect::<Vec<_>>()
     });
     let expanded = ids(&mut app.tree.expanded.iter().copied());
     let selected = ids(&mut app.selection.members());
-    let levels: Vec<(String, crate::curate::exposure::Exposure)> =
-        app.curate.exposure.entries().into_iter().map(|(n, e)| (old.node(n).id.clone(), e)).collect();
+    let levels: Vec<(String, crate::curate::exposure::Exposure)> = app
+        .curate
+        .exposure
+        .entries()
+        .into_iter()
+        .map(|(n, e)| (old.node(n).id.clone(), e))
+        .collect();
     let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
     // The status bar's warning count: swap the root's load warnings for the new ones.
     for w in &old.node(old.roots[ix]).warnings {
@@ -42,7 +50,12 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         }
     }
     app.warnings.extend(
-        corpus.roots.first().map_or(&[][..], |r| &corpus.node(*r).warnings[..]).iter().map(|w| w.to_string()),
+        corpus
+            .roots
+            .first()
+            .map_or(&[][..], |r| &corpus.node(*r).warnings[..])
+            .iter()
+            .map(|w| w.to_string()),
     );
     let mut replaced = replace_root(&old, ix, corpus);
     // The reloaded root takes part in the scopes again (docs/FORMATS.md §5.2): its namespace
@@ -61,7 +74,10 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     app.tokens = TokenTable::empty(app.encoding(), &new);
     app.index = None;
     app.fuzzy = None;
-    app.tree.expanded = expanded.iter().filter_map(|s| new.find(s)).collect::<HashSet<_>>();
+    app.tree.expanded = expanded
+        .iter()
+        .filter_map(|s| new.find(s))
+        .collect::<HashSet<_>>();
     let mut selection = Selection::new();
     let mut gone: Vec<&str> = Vec::new();
     for s in &selected {
@@ -79,7 +95,10 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         } else {
             format!("{} selected nodes are", gone.len())
         };
-        app.status = format!("{what} no longer there after the reload: {}", gone.join(", "));
+        app.status = format!(
+            "{what} no longer there after the reload: {}",
+            gone.join(", ")
+        );
     }
     // Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
     let mut exposure = crate::curate::exposure::ExposureMap::new();

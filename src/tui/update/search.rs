@@ -24,7 +24,10 @@ pub fn search_action(app: &mut App, action: Action) {
             edited = Some(v);
         }
         Action::Paste(text) => {
-            let ins: Vec<char> = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            let ins: Vec<char> = text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
             let mut v = chars.clone();
             s.cursor = cur + ins.len();
             v.splice(cur..cur, ins);
@@ -145,7 +148,9 @@ pub fn set_query(app: &mut App, query: String) {
 
 /// Jump to the selected hit: reveal it in the tree and scroll the preview to its first match.
 pub fn jump_to_hit(app: &mut App) {
-    let Some(hit) = app.search.view.hit(app.search.selected).cloned() else { return };
+    let Some(hit) = app.search.view.hit(app.search.selected).cloned() else {
+        return;
+    };
     app.search.showing = false;
     app.search.active = false;
     app.focus = Focus::Left;

@@ -45,11 +45,16 @@ pub fn sync(app: &mut App) {
 
 /// Recompute the Claude Code listing budget when the corpus changed.
 fn sync_listing(app: &mut App) {
-    let key = (app.data_gen, app.corpus.len(), app.progress.loading.is_none());
+    let key = (
+        app.data_gen,
+        app.corpus.len(),
+        app.progress.loading.is_none(),
+    );
     if app.listing.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
-    let b = crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile());
+    let b =
+        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile());
     app.listing = Some((key, Arc::new(b)));
 }
 
@@ -69,21 +74,42 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         return;
     };
     let changed_node = p.node != Some(id);
-    let stale = p.doc.as_ref().is_none_or(|d| d.node != Some(id) || d.rendered.width != width);
+    let stale = p
+        .doc
+        .as_ref()
+        .is_none_or(|d| d.node != Some(id) || d.rendered.width != width);
     if changed_node || stale {
         let doc = match p.cache.get(&(id, width)) {
             Some(d) => Arc::clone(d),
             None if renders_on_worker(&app.corpus, id) => {
                 let generation = p.generation;
-                app.effects.push(Effect::Render { generation, node: id, width, terms: terms.clone() });
+                app.effects.push(Effect::Render {
+                    generation,
+                    node: id,
+                    width,
+                    terms: terms.clone(),
+                });
                 Arc::new(placeholder(&app.corpus, id, width))
             }
             None => {
                 let layers = app.layers.get(&id).cloned();
-                if layers.is_none() && p.layers_requested.insert(id) && wants_layers(&app.corpus, id) {
-                    app.effects.push(Effect::Layers { generation: app.data_gen, node: id });
+                if layers.is_none()
+                    && p.layers_requested.insert(id)
+                    && wants_layers(&app.corpus, id)
+                {
+                    app.effects.push(Effect::Layers {
+                        generation: app.data_gen,
+                        node: id,
+                    });
                 }
-                let d = Arc::new(build(&app.corpus, &app.tokens, id, width, &terms, layers.as_deref()));
+                let d = Arc::new(build(
+                    &app.corpus,
+                    &app.tokens,
+                    id,
+                    width,
+                    &terms,
+                    layers.as_deref(),
+                ));
                 if p.cache.len() >= 64 {
                     p.invalidate();
                 }
@@ -134,7 +160,11 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
     if wanted.is_empty() {
         return;
     }
-    app.preview.requested.entry((id, width)).or_default().extend(wanted.iter().map(|w| w.0));
+    app.preview
+        .requested
+        .entry((id, width))
+        .or_default()
+        .extend(wanted.iter().map(|w| w.0));
     app.effects.push(Effect::Highlight {
         generation: app.preview.generation,
         node: id,

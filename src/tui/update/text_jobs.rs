@@ -64,7 +64,8 @@ pub fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
     match kind {
         PreviewKind::Brief => {
             let units = selected_units(app);
-            let alone = query(app).is_none() && app.curate.exposure.always_units(&app.corpus).is_empty();
+            let alone =
+                query(app).is_none() && app.curate.exposure.always_units(&app.corpus).is_empty();
             let ex = &app.curate.exposure;
             if units.is_empty() && alone {
                 Err("Nothing to brief: select sections (Space) or add the query's hits (r)".into())
@@ -85,9 +86,8 @@ pub fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
                 Ok(brief_what(app, units))
             }
         }
-        PreviewKind::Skill => {
-            skills_what(app).ok_or_else(|| "No skill here: Y renders a skill folder's SKILL.md".into())
-        }
+        PreviewKind::Skill => skills_what(app)
+            .ok_or_else(|| "No skill here: Y renders a skill folder's SKILL.md".into()),
         PreviewKind::Agent => Err("The agent listing is built without a worker".into()),
     }
 }

@@ -24,9 +24,15 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     // A prompt or question opened from the preview or the list shows over it (the popup
     // under the first prompt, else under the question).
     let prompt = |p: &Popup| matches!(p, Popup::Input(_));
-    let over = app.popups.iter().position(prompt).unwrap_or(app.popups.len().saturating_sub(1));
+    let over = app
+        .popups
+        .iter()
+        .position(prompt)
+        .unwrap_or(app.popups.len().saturating_sub(1));
     let base = match app.popups.last() {
-        Some(Popup::Input(_) | Popup::Ask(_)) => over.checked_sub(1).and_then(|i| app.popups.get(i)),
+        Some(Popup::Input(_) | Popup::Ask(_)) => {
+            over.checked_sub(1).and_then(|i| app.popups.get(i))
+        }
         top => top,
     };
     match base {
@@ -70,7 +76,11 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     }
     let c = &app.curate;
     let title = match p.kind {
-        PreviewKind::Brief => format!(" Brief preview · {} · {} ", c.format.as_str(), c.mode.as_str()),
+        PreviewKind::Brief => format!(
+            " Brief preview · {} · {} ",
+            c.format.as_str(),
+            c.mode.as_str()
+        ),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
         PreviewKind::Agent => " Effective set · claude-code listing as sent ".to_string(),
     };
@@ -85,7 +95,14 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
         Some(Ok(b)) => {
             let mut left: Vec<Piece> = vec![
                 (format!("{} · ", b.label), t.popup),
-                (format!("{} tokens ({})", human::short_count(b.tokens), b.encoding.as_str()), t.tokens),
+                (
+                    format!(
+                        "{} tokens ({})",
+                        human::short_count(b.tokens),
+                        b.encoding.as_str()
+                    ),
+                    t.tokens,
+                ),
                 (format!(" · {}", human::short_bytes(b.bytes)), t.bytes),
             ];
             if let Some(budget) = c.budget.filter(|_| p.kind == PreviewKind::Brief) {
@@ -93,7 +110,14 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
                 left.push((format!(" · budget {}", human::short_count(budget)), style));
             }
             if !b.left_out.is_empty() {
-                left.push((format!(" · left out {}: {}", b.left_out.len(), b.left_out.join(", ")), t.warn));
+                left.push((
+                    format!(
+                        " · left out {}: {}",
+                        b.left_out.len(),
+                        b.left_out.join(", ")
+                    ),
+                    t.warn,
+                ));
             }
             if c.with_query && p.kind == PreviewKind::Brief && !app.search.query.trim().is_empty() {
                 left.push((format!(" · + hits of {:?}", app.search.query.trim()), t.dim));
@@ -101,7 +125,11 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
             let pos = if p.wrapped.is_empty() {
                 String::new()
             } else {
-                format!(" {}/{} ", (p.scroll + 1).min(p.wrapped.len()), p.wrapped.len())
+                format!(
+                    " {}/{} ",
+                    (p.scroll + 1).min(p.wrapped.len()),
+                    p.wrapped.len()
+                )
             };
             fit(left, vec![(pos, t.dim)], w, 10)
         }
@@ -109,7 +137,11 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     let body_h = (inner.height as usize).saturating_sub(2);
     let mut lines = vec![head];
     lines.extend(
-        p.wrapped.iter().skip(p.scroll).take(body_h).map(|l| fit(vec![(l.clone(), t.popup)], vec![], w, 0)),
+        p.wrapped
+            .iter()
+            .skip(p.scroll)
+            .take(body_h)
+            .map(|l| fit(vec![(l.clone(), t.popup)], vec![], w, 0)),
     );
     lines.resize(inner.height.saturating_sub(1) as usize, Line::default());
     let actions: &[Action] = match p.kind {
@@ -154,12 +186,20 @@ fn draw_recipes(frame: &mut Frame, app: &App, list: &RecipeList, screen: Rect) {
     let top = list.cursor.saturating_sub(list_h.saturating_sub(1));
     let mut lines: Vec<Line> = Vec::new();
     if n == 0 {
-        lines.push(fit(vec![("No saved recipes yet.".into(), t.dim)], vec![], w, 0));
+        lines.push(fit(
+            vec![("No saved recipes yet.".into(), t.dim)],
+            vec![],
+            w,
+            0,
+        ));
     }
     for (i, e) in list.entries.iter().enumerate().skip(top).take(list_h) {
         let current = app.curate.recipe_name.as_deref() == Some(e.label.as_str());
         let mut line = fit(
-            vec![(if current { "● ".into() } else { "  ".into() }, t.mark), (e.label.clone(), t.popup)],
+            vec![
+                (if current { "● ".into() } else { "  ".into() }, t.mark),
+                (e.label.clone(), t.popup),
+            ],
             vec![],
             w,
             0,
@@ -173,17 +213,21 @@ fn draw_recipes(frame: &mut Frame, app: &App, list: &RecipeList, screen: Rect) {
         lines.push(line);
     }
     lines.resize(list_h, Line::default());
-    let folder = app
-        .curate
-        .store
-        .as_ref()
-        .map_or_else(|| "no user data folder".to_string(), |s| s.dir.display().to_string());
+    let folder = app.curate.store.as_ref().map_or_else(
+        || "no user data folder".to_string(),
+        |s| s.dir.display().to_string(),
+    );
     lines.push(fit(vec![(format!("in {folder}"), t.dim)], vec![], w, 0));
     lines.push(Line::default());
     lines.push(footer(
         app,
         Mode::Recipes,
-        &[Action::Confirm, Action::RecipeSave, Action::RecipeDelete, Action::Escape],
+        &[
+            Action::Confirm,
+            Action::RecipeSave,
+            Action::RecipeDelete,
+            Action::Escape,
+        ],
         w,
     ));
     frame.render_widget(Paragraph::new(lines), inner);
@@ -191,13 +235,23 @@ fn draw_recipes(frame: &mut Frame, app: &App, list: &RecipeList, screen: Rect) {
 
 fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
     let (title, help) = match input.purpose {
-        InputPurpose::RecipeName => (" Save recipe ", "Name (A-Z a-z 0-9 - _ .; the same name replaces it):"),
+        InputPurpose::RecipeName => (
+            " Save recipe ",
+            "Name (A-Z a-z 0-9 - _ .; the same name replaces it):",
+        ),
         InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
-        InputPurpose::ExportDir => (" Export as a skill ", "Folder to write (its name is the skill name):"),
-        InputPurpose::SkillArgs => {
-            (" Skill arguments ", "Arguments ($ARGUMENTS; empty: placeholders stay; \"\": they empty):")
-        }
-        InputPurpose::SkillVars => (" Skill variables ", "${NAME} values: NAME=value … (quotes for spaces):"),
+        InputPurpose::ExportDir => (
+            " Export as a skill ",
+            "Folder to write (its name is the skill name):",
+        ),
+        InputPurpose::SkillArgs => (
+            " Skill arguments ",
+            "Arguments ($ARGUMENTS; empty: placeholders stay; \"\": they empty):",
+        ),
+        InputPurpose::SkillVars => (
+            " Skill variables ",
+            "${NAME} values: NAME=value … (quotes for spaces):",
+        ),
     };
     let inner = popup(frame, app, screen, 72, 6, title.into());
     if inner.height < 3 {
@@ -206,10 +260,16 @@ fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
     let t = &app.theme;
     let w = inner.width as usize;
     let line = fit(vec![(help.into(), t.popup)], vec![], w, 0);
-    frame.render_widget(Paragraph::new(line), Rect::new(inner.x, inner.y, inner.width, 1));
+    frame.render_widget(
+        Paragraph::new(line),
+        Rect::new(inner.x, inner.y, inner.width, 1),
+    );
     frame.render_widget(&input.area, Rect::new(inner.x, inner.y + 1, inner.width, 1));
     let foot = footer(app, Mode::Input, &[Action::Confirm, Action::Escape], w);
-    frame.render_widget(Paragraph::new(foot), Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1));
+    frame.render_widget(
+        Paragraph::new(foot),
+        Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1),
+    );
 }
 
 fn draw_ask(frame: &mut Frame, app: &App, a: &Ask, screen: Rect) {
@@ -256,11 +316,26 @@ fn draw_ask(frame: &mut Frame, app: &App, a: &Ask, screen: Rect) {
         // Name the two ways out plainly.
         foot = fit(
             vec![
-                (app.keymap.first_key(Mode::Ask, &Action::SaveFile).unwrap_or_default(), t.key),
+                (
+                    app.keymap
+                        .first_key(Mode::Ask, &Action::SaveFile)
+                        .unwrap_or_default(),
+                    t.key,
+                ),
                 (" save to a file  ".into(), t.popup),
-                (app.keymap.first_key(Mode::Ask, &Action::Confirm).unwrap_or_default(), t.key),
+                (
+                    app.keymap
+                        .first_key(Mode::Ask, &Action::Confirm)
+                        .unwrap_or_default(),
+                    t.key,
+                ),
                 (" send via OSC 52 anyway  ".into(), t.popup),
-                (app.keymap.first_key(Mode::Ask, &Action::Escape).unwrap_or_default(), t.key),
+                (
+                    app.keymap
+                        .first_key(Mode::Ask, &Action::Escape)
+                        .unwrap_or_default(),
+                    t.key,
+                ),
                 (" cancel".into(), t.popup),
             ],
             vec![],

@@ -24,23 +24,46 @@ const MAX_PROBLEM_LINES: usize = 3;
 /// Draw the editor (and its popups) over `screen`, leaving the top and status lines.
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     let Some(ed) = app.editor() else { return };
-    let w = screen.width.saturating_sub(4).clamp(screen.width.min(20), 110);
+    let w = screen
+        .width
+        .saturating_sub(4)
+        .clamp(screen.width.min(20), 110);
     let h = screen.height.saturating_sub(2);
-    let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + 1.min(screen.height), w, h);
+    let area = Rect::new(
+        screen.x + (screen.width - w) / 2,
+        screen.y + 1.min(screen.height),
+        w,
+        h,
+    );
     if area.width < 10 || area.height < 5 {
         return;
     }
-    frame.render_widget(Clear, Rect::new(screen.x, area.y, screen.width, area.height));
+    frame.render_widget(
+        Clear,
+        Rect::new(screen.x, area.y, screen.width, area.height),
+    );
     let t = &app.theme;
-    let view = if ed.view == View::Raw { "raw YAML" } else { "form" };
+    let view = if ed.view == View::Raw {
+        "raw YAML"
+    } else {
+        "form"
+    };
     let dirty = if ed.dirty() { " · modified" } else { "" };
-    let title = format!(" Edit {} · {view} · {}{dirty} ", ed.shown, ed.profile.as_str());
-    let block = Block::default().borders(Borders::ALL).border_style(t.border).style(t.popup).title(fit(
-        vec![(title, t.header)],
-        vec![],
-        area.width.saturating_sub(2) as usize,
-        0,
-    ));
+    let title = format!(
+        " Edit {} · {view} · {}{dirty} ",
+        ed.shown,
+        ed.profile.as_str()
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .style(t.popup)
+        .title(fit(
+            vec![(title, t.header)],
+            vec![],
+            area.width.saturating_sub(2) as usize,
+            0,
+        ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let problems = problem_lines(app, ed, inner.width as usize);
@@ -49,7 +72,12 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     let body_h = inner.height.saturating_sub(foot_h + prob_h);
     let body = Rect::new(inner.x, inner.y, inner.width, body_h);
     let probs = Rect::new(inner.x, inner.y + body_h, inner.width, prob_h);
-    let foot = Rect::new(inner.x, inner.y + body_h + prob_h, inner.width, foot_h.min(inner.height));
+    let foot = Rect::new(
+        inner.x,
+        inner.y + body_h + prob_h,
+        inner.width,
+        foot_h.min(inner.height),
+    );
     match ed.view {
         View::Form => draw_form(frame, app, ed, body),
         View::Raw => draw_raw(frame, app, ed, body),
@@ -59,7 +87,10 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         Mode::Diff | Mode::Prompt | Mode::Confirm => ed.back,
         m => m,
     };
-    frame.render_widget(Paragraph::new(footer(app, footer_mode, inner.width as usize)), foot);
+    frame.render_widget(
+        Paragraph::new(footer(app, footer_mode, inner.width as usize)),
+        foot,
+    );
     match app.mode() {
         Mode::Diff => draw_diff(frame, app, ed, area),
         Mode::Prompt => draw_prompt(frame, app, ed, area),
@@ -73,9 +104,19 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
     let list_w = (body.width * 9 / 20).clamp(body.width.min(24), 50);
     let list = Rect::new(body.x, body.y, list_w, body.height);
     let value = Rect::new(body.x + list_w, body.y, body.width - list_w, body.height);
-    let key_w = ed.fields.iter().map(|f| f.key.chars().count()).max().unwrap_or(4).min(24);
+    let key_w = ed
+        .fields
+        .iter()
+        .map(|f| f.key.chars().count())
+        .max()
+        .unwrap_or(4)
+        .min(24);
     let height = list.height as usize;
-    let offset = if ed.selected >= height { ed.selected + 1 - height } else { 0 };
+    let offset = if ed.selected >= height {
+        ed.selected + 1 - height
+    } else {
+        0
+    };
     let focused_list = app.mode() == Mode::Form;
     let lines: Vec<Line> = ed
         .fields
@@ -95,7 +136,11 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
                 " "
             };
             let marker = if sel { "▸" } else { " " };
-            let mut key_style = if f.original.is_none() && !f.changed() { t.dim } else { t.popup };
+            let mut key_style = if f.original.is_none() && !f.changed() {
+                t.dim
+            } else {
+                t.popup
+            };
             if f.removed {
                 key_style = key_style.add_modifier(Modifier::CROSSED_OUT);
             }
@@ -122,13 +167,20 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
         FieldKind::ReadOnly => "read-only here",
         FieldKind::Text => "text: Enter adds a line",
     };
-    let focus = if app.mode() == Mode::Field { t.key } else { t.border };
-    let block = Block::default().borders(Borders::ALL).border_style(focus).title(fit(
-        vec![(format!(" {} · {what} ", f.key), t.header)],
-        vec![],
-        value.width as usize,
-        0,
-    ));
+    let focus = if app.mode() == Mode::Field {
+        t.key
+    } else {
+        t.border
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(focus)
+        .title(fit(
+            vec![(format!(" {} · {what} ", f.key), t.header)],
+            vec![],
+            value.width as usize,
+            0,
+        ));
     let inner = block.inner(value);
     frame.render_widget(block, value);
     if f.editable() && !f.removed && app.mode() == Mode::Field {
@@ -148,7 +200,9 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
             "A nested value the form cannot edit: r switches to raw mode."
         };
         frame.render_widget(
-            Paragraph::new(msg).style(t.dim).wrap(ratatui::widgets::Wrap { trim: true }),
+            Paragraph::new(msg)
+                .style(t.dim)
+                .wrap(ratatui::widgets::Wrap { trim: true }),
             inner,
         );
     }
@@ -172,11 +226,21 @@ fn draw_raw(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
         .take_while(|i| *i < raw.area.lines().len())
         .map(|i| {
             let file_line = raw.fence + 1 + i as u32;
-            let style = if err_line == Some(file_line) { t.error } else { t.dim };
-            Line::styled(format!("{:>w$} ", file_line, w = gutter as usize - 2), style)
+            let style = if err_line == Some(file_line) {
+                t.error
+            } else {
+                t.dim
+            };
+            Line::styled(
+                format!("{:>w$} ", file_line, w = gutter as usize - 2),
+                style,
+            )
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), Rect::new(body.x, body.y, gutter, body.height));
+    frame.render_widget(
+        Paragraph::new(lines),
+        Rect::new(body.x, body.y, gutter, body.height),
+    );
 }
 
 /// The strict YAML error (red) and the rule findings (warnings), at most
@@ -185,17 +249,36 @@ fn problem_lines(app: &App, ed: &Editor, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
     let mut out = Vec::new();
     if let Err(e) = &ed.candidate {
-        out.push(fit(vec![(format!("✗ cannot build the edit: {e}"), t.error)], vec![], width, 0));
+        out.push(fit(
+            vec![(format!("✗ cannot build the edit: {e}"), t.error)],
+            vec![],
+            width,
+            0,
+        ));
     }
     if let Some((line, msg)) = &ed.yaml_error {
-        let at = if *line > 0 { format!("line {line}: ") } else { String::new() };
-        out.push(fit(vec![(format!("✗ YAML {at}{msg} (blocks saving)"), t.error)], vec![], width, 0));
+        let at = if *line > 0 {
+            format!("line {line}: ")
+        } else {
+            String::new()
+        };
+        out.push(fit(
+            vec![(format!("✗ YAML {at}{msg} (blocks saving)"), t.error)],
+            vec![],
+            width,
+            0,
+        ));
     }
     let n = ed.findings.len();
     for (i, f) in ed.findings.iter().enumerate() {
         if out.len() + 1 == MAX_PROBLEM_LINES && i + 1 < n {
             let more = n - i;
-            out.push(fit(vec![(format!("⚠ … {more} more findings"), t.warn)], vec![], width, 0));
+            out.push(fit(
+                vec![(format!("⚠ … {more} more findings"), t.warn)],
+                vec![],
+                width,
+                0,
+            ));
             break;
         }
         let at = f.line.map(|l| format!("line {l}: ")).unwrap_or_default();
@@ -226,7 +309,12 @@ fn footer(app: &App, mode: Mode, width: usize) -> Line<'static> {
             Action::EditorSave,
             Action::Escape,
         ],
-        Mode::Field => &[Action::NextField, Action::EditorSave, Action::ToggleRaw, Action::Escape],
+        Mode::Field => &[
+            Action::NextField,
+            Action::EditorSave,
+            Action::ToggleRaw,
+            Action::Escape,
+        ],
         Mode::Raw => &[Action::EditorSave, Action::ToggleRaw, Action::Escape],
         Mode::Diff => &[Action::Confirm, Action::Escape, Action::Reload],
         Mode::Prompt | Mode::Confirm => &[Action::Confirm, Action::Escape],
@@ -255,17 +343,36 @@ fn footer(app: &App, mode: Mode, width: usize) -> Line<'static> {
 }
 
 /// A centred box of `w`×`h` inside `outer`, cleared, with a border and `title`.
-pub(super) fn popup(frame: &mut Frame, app: &App, outer: Rect, w: u16, h: u16, title: String) -> Rect {
-    let w = w.min(outer.width.saturating_sub(4)).max(outer.width.min(10));
-    let h = h.min(outer.height.saturating_sub(2)).max(outer.height.min(3));
-    let area = Rect::new(outer.x + (outer.width - w) / 2, outer.y + (outer.height - h) / 2, w, h);
+pub(super) fn popup(
+    frame: &mut Frame,
+    app: &App,
+    outer: Rect,
+    w: u16,
+    h: u16,
+    title: String,
+) -> Rect {
+    let w = w
+        .min(outer.width.saturating_sub(4))
+        .max(outer.width.min(10));
+    let h = h
+        .min(outer.height.saturating_sub(2))
+        .max(outer.height.min(3));
+    let area = Rect::new(
+        outer.x + (outer.width - w) / 2,
+        outer.y + (outer.height - h) / 2,
+        w,
+        h,
+    );
     crate::tui::view::framed::framed(frame, app, area, title)
 }
 
 fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     let t = &app.theme;
     let (add, del) = if t.no_color {
-        (Style::new().add_modifier(Modifier::BOLD), Style::new().add_modifier(Modifier::DIM))
+        (
+            Style::new().add_modifier(Modifier::BOLD),
+            Style::new().add_modifier(Modifier::DIM),
+        )
     } else {
         (Style::new().fg(Color::Green), Style::new().fg(Color::Red))
     };
@@ -276,7 +383,10 @@ fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     let width = outer.width.saturating_sub(6) as usize;
     if !ed.repaired.is_empty() {
         let lines: Vec<String> = ed.repaired.iter().map(u32::to_string).collect();
-        let text = format!("Repaired invalid YAML: quoted the values on line {}", lines.join(", "));
+        let text = format!(
+            "Repaired invalid YAML: quoted the values on line {}",
+            lines.join(", ")
+        );
         tail.push(fit(vec![(text, t.warn)], vec![], width, 0));
     }
     if !ed.findings.is_empty() {
@@ -292,14 +402,23 @@ fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     let h = (n + tail.len() + 2).min(u16::MAX as usize) as u16;
     let inner = popup(frame, app, outer, 100, h, title);
     let diff_h = (inner.height as usize).saturating_sub(tail.len());
-    let num_w = ed.diff.iter().map(|d| d.line.to_string().len()).max().unwrap_or(1);
+    let num_w = ed
+        .diff
+        .iter()
+        .map(|d| d.line.to_string().len())
+        .max()
+        .unwrap_or(1);
     let mut lines: Vec<Line> = ed
         .diff
         .iter()
         .skip(ed.diff_scroll)
         .take(diff_h)
         .map(|d| {
-            let (sign, style) = if d.kind == DiffKind::Added { ("+", add) } else { ("-", del) };
+            let (sign, style) = if d.kind == DiffKind::Added {
+                ("+", add)
+            } else {
+                ("-", del)
+            };
             fit(
                 vec![(format!("{sign}{:>num_w$} │ {}", d.line, d.text), style)],
                 vec![],
@@ -320,11 +439,25 @@ fn draw_prompt(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     }
     let t = &app.theme;
     let w = inner.width as usize;
-    let help = fit(vec![("Name (metadata.<name> adds a metadata entry):".into(), t.popup)], vec![], w, 0);
-    frame.render_widget(Paragraph::new(help), Rect::new(inner.x, inner.y, inner.width, 1));
+    let help = fit(
+        vec![(
+            "Name (metadata.<name> adds a metadata entry):".into(),
+            t.popup,
+        )],
+        vec![],
+        w,
+        0,
+    );
+    frame.render_widget(
+        Paragraph::new(help),
+        Rect::new(inner.x, inner.y, inner.width, 1),
+    );
     frame.render_widget(&ed.prompt, Rect::new(inner.x, inner.y + 1, inner.width, 1));
     let foot = footer(app, Mode::Prompt, w);
-    frame.render_widget(Paragraph::new(foot), Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1));
+    frame.render_widget(
+        Paragraph::new(foot),
+        Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1),
+    );
 }
 
 fn draw_confirm(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
@@ -332,7 +465,12 @@ fn draw_confirm(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     let t = &app.theme;
     let w = inner.width as usize;
     let lines = vec![
-        fit(vec![(format!("{} has unsaved changes.", ed.shown), t.popup)], vec![], w, 0),
+        fit(
+            vec![(format!("{} has unsaved changes.", ed.shown), t.popup)],
+            vec![],
+            w,
+            0,
+        ),
         Line::default(),
         footer(app, Mode::Confirm, w),
     ];

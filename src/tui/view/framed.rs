@@ -13,12 +13,16 @@ use crate::tui::view::row::fit;
 pub fn framed(frame: &mut Frame, app: &App, area: Rect, title: String) -> Rect {
     frame.render_widget(Clear, area);
     let t = &app.theme;
-    let block = Block::default().borders(Borders::ALL).border_style(t.key).style(t.popup).title(fit(
-        vec![(title, t.header)],
-        vec![],
-        area.width.saturating_sub(2) as usize,
-        0,
-    ));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.key)
+        .style(t.popup)
+        .title(fit(
+            vec![(title, t.header)],
+            vec![],
+            area.width.saturating_sub(2) as usize,
+            0,
+        ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     inner

@@ -17,7 +17,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     // The warnings the status line counts (`! 3 warnings`) are read here.
     if !app.warnings.is_empty() {
-        out.push(fit(vec![(format!("Warnings ({})", app.warnings.len()), t.warn)], vec![], width, 0));
+        out.push(fit(
+            vec![(format!("Warnings ({})", app.warnings.len()), t.warn)],
+            vec![],
+            width,
+            0,
+        ));
         for w in &app.warnings {
             for l in warning_lines(w, width) {
                 out.push(fit(vec![(l, t.popup)], vec![], width, 0));
@@ -45,7 +50,10 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
         out.push(fit(vec![(title.into(), t.header)], vec![], width, 0));
         for (keys, desc) in app.keymap.entries(mode) {
             out.push(fit(
-                vec![(format!("  {keys:<16} "), t.key), (desc.to_string(), t.popup)],
+                vec![
+                    (format!("  {keys:<16} "), t.key),
+                    (desc.to_string(), t.popup),
+                ],
                 vec![],
                 width,
                 0,
@@ -60,7 +68,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 pub fn draw(frame: &mut Frame, app: &App, scroll: usize, screen: Rect) {
     let w = screen.width.min(HELP_WIDTH);
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
-    let area = Rect::new(screen.x + (screen.width - w) / 2, screen.y + (screen.height - h) / 2, w, h);
+    let area = Rect::new(
+        screen.x + (screen.width - w) / 2,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    );
     if area.area() == 0 {
         return;
     }
@@ -72,7 +85,10 @@ pub fn draw(frame: &mut Frame, app: &App, scroll: usize, screen: Rect) {
         .title(" keys · Esc closes ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let body: Vec<Line> =
-        lines(app, inner.width as usize).into_iter().skip(scroll).take(inner.height as usize).collect();
+    let body: Vec<Line> = lines(app, inner.width as usize)
+        .into_iter()
+        .skip(scroll)
+        .take(inner.height as usize)
+        .collect();
     frame.render_widget(Paragraph::new(body), inner);
 }

@@ -10,7 +10,10 @@ fn row(label: String, tokens: String, note: String, label_w: usize) -> Line {
     let mut l = Line::new();
     l.push(Span::role("  ", Role::Text));
     let pad = label_w.saturating_sub(crate::render::width::str_width(&label));
-    l.push(Span::role(format!("{label}{}", " ".repeat(pad)), Role::Text));
+    l.push(Span::role(
+        format!("{label}{}", " ".repeat(pad)),
+        Role::Text,
+    ));
     l.push(Span::role(format!("{tokens:>9}"), Role::Strong));
     if !note.is_empty() {
         l.push(Span::role(format!("  {note}"), Role::Dim));
@@ -27,12 +30,16 @@ fn tok(n: u64) -> String {
 pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
     let mut out = Vec::new();
     let labels: Vec<usize> = match view {
-        LayerView::Skill(l) => {
-            l.references.iter().map(|r| crate::render::width::str_width(&r.path)).collect()
-        }
-        LayerView::Root(r, _) => {
-            r.skills.iter().map(|s| crate::render::width::str_width(&s.entry.name)).collect()
-        }
+        LayerView::Skill(l) => l
+            .references
+            .iter()
+            .map(|r| crate::render::width::str_width(&r.path))
+            .collect(),
+        LayerView::Root(r, _) => r
+            .skills
+            .iter()
+            .map(|s| crate::render::width::str_width(&s.entry.name))
+            .collect(),
     };
     let w = labels.into_iter().max().unwrap_or(0).clamp(20, 40);
     let row = |label: String, tokens: String, note: String| row(label, tokens, note, w);
@@ -84,10 +91,18 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                 ),
             ));
             if let Some(all) = r.all_scopes_tokens {
-                out.push(row("all scopes".into(), tok(all), "the listing of every root together".into()));
+                out.push(row(
+                    "all scopes".into(),
+                    tok(all),
+                    "the listing of every root together".into(),
+                ));
             }
             if let Some(b) = budget {
-                let role = if b.needed_chars > b.budget_chars { Role::Strong } else { Role::Dim };
+                let role = if b.needed_chars > b.budget_chars {
+                    Role::Strong
+                } else {
+                    Role::Dim
+                };
                 out.push(Line::from_spans(vec![
                     Span::role("  ", Role::Text),
                     Span::role(format!("claude-code {}", b.meter()), role),

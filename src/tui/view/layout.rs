@@ -31,7 +31,10 @@ pub const TWO_PANE_MIN_WIDTH: u16 = 40;
 /// Compute the layout for a `width`×`height` screen. `tree_percent` is the left pane share
 /// (clamped to 20..=80); `focus` picks the single pane on narrow screens.
 pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Areas {
-    let mut a = Areas { top: Rect::new(0, 0, width, height.min(1)), ..Areas::default() };
+    let mut a = Areas {
+        top: Rect::new(0, 0, width, height.min(1)),
+        ..Areas::default()
+    };
     if height >= 2 {
         a.status = Rect::new(0, height - 1, width, 1);
     }
@@ -58,7 +61,12 @@ pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Ar
 
 /// The layout of the current frame.
 pub fn areas(app: &App) -> Areas {
-    areas_for(app.size.0, app.size.1, app.settings.ui.tree_percent, app.focus)
+    areas_for(
+        app.size.0,
+        app.size.1,
+        app.settings.ui.tree_percent,
+        app.focus,
+    )
 }
 
 /// Lines of one preview page (the preview body's height, at least 1).
@@ -81,7 +89,13 @@ pub fn warning_lines(w: &str, width: usize) -> Vec<String> {
     lines
         .into_iter()
         .enumerate()
-        .map(|(i, l)| if i == 0 { format!("  {l}") } else { format!("    {l}") })
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("  {l}")
+            } else {
+                format!("    {l}")
+            }
+        })
         .collect()
 }
 
@@ -91,28 +105,45 @@ pub fn help_len(app: &App) -> usize {
     let warnings = if app.warnings.is_empty() {
         0
     } else {
-        2 + app.warnings.iter().map(|w| warning_lines(w, width).len()).sum::<usize>()
+        2 + app
+            .warnings
+            .iter()
+            .map(|w| warning_lines(w, width).len())
+            .sum::<usize>()
     };
-    warnings + Mode::ALL.iter().map(|m| app.keymap.entries(*m).len() + 2).sum::<usize>()
+    warnings
+        + Mode::ALL
+            .iter()
+            .map(|m| app.keymap.entries(*m).len() + 2)
+            .sum::<usize>()
 }
 
 /// Inner (text) size of the preview popup on a `w`×`h` screen ([`preview_area`] less its
 /// borders, the header line and the footer line).
 pub fn preview_inner(w: u16, h: u16) -> (u16, u16) {
     let area = preview_area(w, h);
-    (area.2.saturating_sub(2).max(1), area.3.saturating_sub(4).max(1))
+    (
+        area.2.saturating_sub(2).max(1),
+        area.3.saturating_sub(4).max(1),
+    )
 }
 
 /// `(x, y, width, height)` of the preview popup on a `w`×`h` screen: the whole width
 /// between the top line (the budget stays in view) and the status line; the whole screen
 /// when it is shorter than 6 rows.
 pub fn preview_area(w: u16, h: u16) -> (u16, u16, u16, u16) {
-    if h < 6 { (0, 0, w, h) } else { (0, 1, w, h - 2) }
+    if h < 6 {
+        (0, 0, w, h)
+    } else {
+        (0, 1, w, h - 2)
+    }
 }
 
 /// Rows of the outline list on a screen `h` rows high (the popup less borders and footer).
 pub fn list_height(h: u16) -> usize {
-    (h.saturating_sub(2).max(h.min(3)) as usize).saturating_sub(3).max(1)
+    (h.saturating_sub(2).max(h.min(3)) as usize)
+        .saturating_sub(3)
+        .max(1)
 }
 
 #[cfg(test)]

@@ -31,8 +31,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         tree::draw(frame, app, a.left);
     }
     if a.sep.width > 0 {
-        let lines: Vec<ratatui::text::Line> =
-            (0..a.sep.height).map(|_| ratatui::text::Line::styled("│", app.theme.border)).collect();
+        let lines: Vec<ratatui::text::Line> = (0..a.sep.height)
+            .map(|_| ratatui::text::Line::styled("│", app.theme.border))
+            .collect();
         frame.render_widget(ratatui::widgets::Paragraph::new(lines), a.sep);
     }
     preview::draw(frame, app, a.preview_header, a.preview);

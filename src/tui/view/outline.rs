@@ -18,14 +18,27 @@ use crate::util::human;
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     let Some(o) = app.outline() else { return };
     let t = &app.theme;
-    let w = screen.width.saturating_sub(2).min(72).max(screen.width.min(10));
+    let w = screen
+        .width
+        .saturating_sub(2)
+        .min(72)
+        .max(screen.width.min(10));
     let h = screen.height.saturating_sub(2).max(screen.height.min(3));
-    let area = Rect::new(screen.x + screen.width - w, screen.y + (screen.height - h) / 2, w, h);
+    let area = Rect::new(
+        screen.x + screen.width - w,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    );
     if area.area() == 0 {
         return;
     }
     let corpus = &app.corpus;
-    let title = format!(" Outline · {} ({} headings) ", corpus.node(o.file).title, o.items.len());
+    let title = format!(
+        " Outline · {} ({} headings) ",
+        corpus.node(o.file).title,
+        o.items.len()
+    );
     let inner = crate::tui::view::framed::framed(frame, app, area, title);
     let width = inner.width as usize;
     let rows = list_height(app.size.1).min(inner.height.saturating_sub(1) as usize);
@@ -33,9 +46,18 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     for (i, (id, depth)) in o.items.iter().enumerate().skip(o.offset).take(rows) {
         let n = corpus.node(*id);
         let indent = "  ".repeat(depth.saturating_sub(1) as usize);
-        let tok = app.tokens.total(*id).map_or_else(|| "…".to_string(), human::short_count);
+        let tok = app
+            .tokens
+            .total(*id)
+            .map_or_else(|| "…".to_string(), human::short_count);
         let mut line = fit(
-            vec![(format!("{indent}{} ", glyphs::kind(n.kind)), t.glyph_section), (n.title.clone(), t.popup)],
+            vec![
+                (
+                    format!("{indent}{} ", glyphs::kind(n.kind)),
+                    t.glyph_section,
+                ),
+                (n.title.clone(), t.popup),
+            ],
             vec![(format!(" {tok:>6}"), t.tokens)],
             width,
             8,

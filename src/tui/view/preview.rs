@@ -17,7 +17,11 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
     let Some(id) = app.current_node() else { return };
     let node = app.corpus.node(id);
     if header.area() > 0 {
-        let title_style = if app.focus == Focus::Preview { t.header } else { t.query };
+        let title_style = if app.focus == Focus::Preview {
+            t.header
+        } else {
+            t.query
+        };
         let mut left: Vec<Piece> = vec![(format!("{} ", node.title), title_style)];
         if node.id != node.title {
             left.push((node.id.clone(), t.dim));
@@ -45,7 +49,10 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
             }
         }
         right.push((" ".into(), t.dim));
-        frame.render_widget(Paragraph::new(fit(left, right, header.width as usize, 10)), header);
+        frame.render_widget(
+            Paragraph::new(fit(left, right, header.width as usize, 10)),
+            header,
+        );
     }
     if body.area() == 0 {
         return;

@@ -22,21 +22,45 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.search;
     let mut lines: Vec<Line> = Vec::new();
     if s.query.trim().is_empty() {
-        lines.push(fit(vec![("Type to search titles and content".into(), t.dim)], vec![], w, 0));
+        lines.push(fit(
+            vec![("Type to search titles and content".into(), t.dim)],
+            vec![],
+            w,
+            0,
+        ));
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     let v = &s.view;
     let active = app.mode() == Mode::Search || app.focus == Focus::Left;
-    for row in rows(v).into_iter().skip(s.offset).take(area.height as usize) {
+    for row in rows(v)
+        .into_iter()
+        .skip(s.offset)
+        .take(area.height as usize)
+    {
         let line = match row {
             ResultRow::ContentHeader => {
-                let note = if app.index.is_none() { " (indexing…)" } else { "" };
-                fit(vec![(format!("Content (BM25) · {}{note}", v.content.len()), t.header)], vec![], w, 0)
+                let note = if app.index.is_none() {
+                    " (indexing…)"
+                } else {
+                    ""
+                };
+                fit(
+                    vec![(
+                        format!("Content (BM25) · {}{note}", v.content.len()),
+                        t.header,
+                    )],
+                    vec![],
+                    w,
+                    0,
+                )
             }
-            ResultRow::TitlesHeader => {
-                fit(vec![(format!("Titles (fuzzy) · {}", v.titles.len()), t.header)], vec![], w, 0)
-            }
+            ResultRow::TitlesHeader => fit(
+                vec![(format!("Titles (fuzzy) · {}", v.titles.len()), t.header)],
+                vec![],
+                w,
+                0,
+            ),
             ResultRow::Empty => fit(vec![("  no matches".into(), t.dim)], vec![], w, 0),
             ResultRow::Hit(i) => {
                 let Some(hit) = v.hit(i) else { continue };

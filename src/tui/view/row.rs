@@ -16,8 +16,14 @@ pub type Piece = (String, Style);
 /// whole when it fits with at least `min_left` cells of `left`, else dropped; `left` is cut
 /// with `…`. Every piece is sanitised, so no control character reaches the buffer.
 pub fn fit(left: Vec<Piece>, right: Vec<Piece>, width: usize, min_left: usize) -> Line<'static> {
-    let left: Vec<Piece> = left.into_iter().map(|(t, s)| (sanitize_line(&t).into_owned(), s)).collect();
-    let right: Vec<Piece> = right.into_iter().map(|(t, s)| (sanitize_line(&t).into_owned(), s)).collect();
+    let left: Vec<Piece> = left
+        .into_iter()
+        .map(|(t, s)| (sanitize_line(&t).into_owned(), s))
+        .collect();
+    let right: Vec<Piece> = right
+        .into_iter()
+        .map(|(t, s)| (sanitize_line(&t).into_owned(), s))
+        .collect();
     let right_w: usize = right.iter().map(|(t, _)| str_width(t)).sum();
     let keep_right = right_w > 0 && right_w + min_left <= width;
     let left_budget = if keep_right { width - right_w } else { width };
@@ -63,11 +69,26 @@ mod tests {
 
     #[test]
     fn right_part_aligns_and_left_is_cut_with_ellipsis() {
-        let l = fit(vec![("hello world".into(), Style::new())], vec![("12k".into(), Style::new())], 10, 3);
+        let l = fit(
+            vec![("hello world".into(), Style::new())],
+            vec![("12k".into(), Style::new())],
+            10,
+            3,
+        );
         assert_eq!(text(&l), "hello …12k");
-        let l = fit(vec![("hello world".into(), Style::new())], vec![("12k".into(), Style::new())], 9, 3);
+        let l = fit(
+            vec![("hello world".into(), Style::new())],
+            vec![("12k".into(), Style::new())],
+            9,
+            3,
+        );
         assert_eq!(text(&l), "hello…12k");
-        let l = fit(vec![("ab".into(), Style::new())], vec![("12k".into(), Style::new())], 8, 3);
+        let l = fit(
+            vec![("ab".into(), Style::new())],
+            vec![("12k".into(), Style::new())],
+            8,
+            3,
+        );
         assert_eq!(text(&l), "ab   12k");
     }
 
@@ -75,7 +96,12 @@ mod tests {
     fn wide_chars_cut_on_grapheme_boundaries() {
         let l = fit(vec![("技能文档🚀x".into(), Style::new())], vec![], 6, 0);
         assert_eq!(text(&l), "技能…");
-        let l = fit(vec![("a".into(), Style::new()), ("技能".into(), Style::new())], vec![], 4, 0);
+        let l = fit(
+            vec![("a".into(), Style::new()), ("技能".into(), Style::new())],
+            vec![],
+            4,
+            0,
+        );
         assert_eq!(text(&l), "a技…");
     }
 

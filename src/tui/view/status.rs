@@ -19,17 +19,29 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut left: Vec<Piece> = vec![(" ".into(), t.status)];
     let p = &app.progress;
     if let Some((files, done, total)) = p.loading {
-        left.push((format!("Loading… {files} files ({done}/{total} roots)  "), t.status.patch(t.warn)));
+        left.push((
+            format!("Loading… {files} files ({done}/{total} roots)  "),
+            t.status.patch(t.warn),
+        ));
     }
     if let Some((done, total)) = p.indexing {
-        left.push((format!("Indexing {}%  ", percent(done, total)), t.status.patch(t.warn)));
+        left.push((
+            format!("Indexing {}%  ", percent(done, total)),
+            t.status.patch(t.warn),
+        ));
     }
     if let Some((done, total)) = p.counting {
-        left.push((format!("Counting tokens {}%  ", percent(done, total)), t.status.patch(t.warn)));
+        left.push((
+            format!("Counting tokens {}%  ", percent(done, total)),
+            t.status.patch(t.warn),
+        ));
     }
     if !app.warnings.is_empty() {
         left.push((
-            format!("! {} (? lists them)  ", crate::util::human::plural(app.warnings.len(), "warning")),
+            format!(
+                "! {} (? lists them)  ",
+                crate::util::human::plural(app.warnings.len(), "warning")
+            ),
             t.status.patch(t.warn),
         ));
     }
@@ -39,11 +51,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         right.insert(0, (" ".into(), t.status));
     }
     // The status text matters more than the hints: they give way when it needs the room.
-    let left_w: usize = left.iter().map(|(t, _)| crate::render::width::str_width(t)).sum();
+    let left_w: usize = left
+        .iter()
+        .map(|(t, _)| crate::render::width::str_width(t))
+        .sum();
     let mut line = fit(left, right, area.width as usize, left_w.max(20));
     let w = line.width();
     if w < area.width as usize {
-        line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), t.status));
+        line.spans.push(ratatui::text::Span::styled(
+            " ".repeat(area.width as usize - w),
+            t.status,
+        ));
     }
     frame.render_widget(Paragraph::new(line).style(t.status), area);
 }
@@ -55,9 +73,13 @@ fn percent(done: usize, total: usize) -> usize {
 /// Key hints of the current mode: `␣ select  y copy  / search  ? help  q quit`.
 fn hints(app: &App) -> Vec<Piece> {
     let actions: &[Action] = match app.mode() {
-        Mode::Normal => {
-            &[Action::ToggleSelect, Action::CopyBrief, Action::SearchOpen, Action::Help, Action::Quit]
-        }
+        Mode::Normal => &[
+            Action::ToggleSelect,
+            Action::CopyBrief,
+            Action::SearchOpen,
+            Action::Help,
+            Action::Quit,
+        ],
         // The curation popups show their keys in their own footer.
         Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask => &[],
         Mode::Outline => &[],
@@ -71,7 +93,11 @@ fn hints(app: &App) -> Vec<Piece> {
     for a in actions {
         if let Some(k) = app.keymap.first_key(app.mode(), a) {
             out.push((format!("{k} "), t.status.patch(t.key)));
-            let label = if *a == Action::MoveDown { "next" } else { a.hint() };
+            let label = if *a == Action::MoveDown {
+                "next"
+            } else {
+                a.hint()
+            };
             out.push((format!("{label}  "), t.status));
         }
     }

@@ -21,7 +21,10 @@ const BAR: usize = 8;
 fn budget_pieces(app: &App) -> Vec<Piece> {
     let t = &app.theme;
     let Some(budget) = app.curate.budget else {
-        return vec![(format!(" {} · {} ", app.encoding().short(), app.selection_summary()), t.top)];
+        return vec![(
+            format!(" {} · {} ", app.encoding().short(), app.selection_summary()),
+            t.top,
+        )];
     };
     let (tokens, complete) = app.selection_tokens;
     let more = if complete { "" } else { "…" };
@@ -32,7 +35,8 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
         human::short_count(tokens),
         human::short_count(budget)
     );
-    let filled = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
+    let filled =
+        ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
     let over = tokens > budget;
     // Within 10% of the budget the bar warns: a brief adds its header and one provenance
     // line per section to the sections' text counted here.
@@ -44,10 +48,16 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     } else {
         t.top.patch(t.mark)
     };
-    let mut out: Vec<Piece> =
-        vec![(head, t.top), ("▰".repeat(filled), bar_style), ("▱".repeat(BAR - filled), t.top.patch(t.dim))];
+    let mut out: Vec<Piece> = vec![
+        (head, t.top),
+        ("▰".repeat(filled), bar_style),
+        ("▱".repeat(BAR - filled), t.top.patch(t.dim)),
+    ];
     if over {
-        out.push((format!(" +{} over", human::short_count(tokens - budget)), t.top.patch(t.error)));
+        out.push((
+            format!(" +{} over", human::short_count(tokens - budget)),
+            t.top.patch(t.error),
+        ));
     }
     out.push((" ".into(), t.top));
     out
@@ -57,7 +67,9 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
 /// `--agent claude-code`, or whenever the listing is over its budget (then red).
 fn listing_pieces(app: &App) -> Vec<Piece> {
     let t = &app.theme;
-    let Some((_, b)) = &app.listing else { return Vec::new() };
+    let Some((_, b)) = &app.listing else {
+        return Vec::new();
+    };
     let b = &b.listing;
     let over = b.needed_chars > b.budget_chars;
     if !over && app.load_opts.agent.as_deref() != Some("claude-code") {
@@ -89,9 +101,18 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         } else if s.pending {
             "  searching…".into()
         } else {
-            let mut x = format!("  {} content · {} titles", s.view.content.len(), s.view.titles.len());
+            let mut x = format!(
+                "  {} content · {} titles",
+                s.view.content.len(),
+                s.view.titles.len()
+            );
             if !s.view.did_you_mean.is_empty() {
-                let dym: Vec<&str> = s.view.did_you_mean.iter().map(|(_, b)| b.as_str()).collect();
+                let dym: Vec<&str> = s
+                    .view
+                    .did_you_mean
+                    .iter()
+                    .map(|(_, b)| b.as_str())
+                    .collect();
                 x.push_str(&format!(" · did you mean {}", dym.join(" ")));
             }
             x
@@ -103,14 +124,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let mut line = fit(left, right, area.width as usize, 12);
     let w = line.width();
     if w < area.width as usize {
-        line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), t.top));
+        line.spans.push(ratatui::text::Span::styled(
+            " ".repeat(area.width as usize - w),
+            t.top,
+        ));
     }
     frame.render_widget(Paragraph::new(line).style(t.top), area);
     if searching {
         let before: String = s.query.chars().take(s.cursor).collect();
         let x = (prefix_w + str_width(&crate::util::sanitize::sanitize_line(&before))) as u16;
         if x < area.width {
-            frame.set_cursor_position(Position { x: area.x + x, y: area.y });
+            frame.set_cursor_position(Position {
+                x: area.x + x,
+                y: area.y,
+            });
         }
     }
 }

@@ -25,17 +25,33 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let h = area.height as usize;
     let mut lines: Vec<Line> = Vec::with_capacity(h);
     if app.tree.rows.is_empty() {
-        let msg = if app.progress.loading.is_some() { "Loading…" } else { "Nothing loaded" };
-        lines.push(fit(vec![(msg.into(), app.theme.dim)], vec![], area.width as usize, 0));
+        let msg = if app.progress.loading.is_some() {
+            "Loading…"
+        } else {
+            "Nothing loaded"
+        };
+        lines.push(fit(
+            vec![(msg.into(), app.theme.dim)],
+            vec![],
+            area.width as usize,
+            0,
+        ));
     }
     for i in (app.tree.offset..app.tree.rows.len()).take(h) {
         let mut line = row_line(app, i, area.width as usize);
         if i == app.tree.cursor {
-            let style = if app.focus == Focus::Left { app.theme.cursor } else { app.theme.cursor_dim };
+            let style = if app.focus == Focus::Left {
+                app.theme.cursor
+            } else {
+                app.theme.cursor_dim
+            };
             line = line.patch_style(style);
             let w = line.width();
             if w < area.width as usize {
-                line.spans.push(ratatui::text::Span::styled(" ".repeat(area.width as usize - w), style));
+                line.spans.push(ratatui::text::Span::styled(
+                    " ".repeat(area.width as usize - w),
+                    style,
+                ));
             }
         }
         lines.push(line);
@@ -46,7 +62,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
 /// The line of tree row `i` at `width` cells.
 pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     let t = &app.theme;
-    let Some(row) = app.tree.rows.get(i) else { return Line::default() };
+    let Some(row) = app.tree.rows.get(i) else {
+        return Line::default();
+    };
     let corpus = &app.corpus;
     let node = corpus.node(row.id);
     let mark = app.selection.mark(corpus, row.id);
@@ -55,8 +73,10 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         Mark::Partial => t.partial,
         Mark::None => t.dim,
     };
-    let container = matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group)
-        || node.span.is_none();
+    let container = matches!(
+        node.kind,
+        NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
+    ) || node.span.is_none();
     let glyph_style = match node.kind {
         NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group => t.glyph_dir,
         NodeKind::File => t.glyph_file,
@@ -71,11 +91,21 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     let mut left: Vec<Piece> = vec![
         (format!("{} ", glyphs::mark(mark)), mark_style),
         (
-            format!("{indent}{} ", glyphs::arrow(has_children, app.tree.expanded.contains(&row.id))),
+            format!(
+                "{indent}{} ",
+                glyphs::arrow(has_children, app.tree.expanded.contains(&row.id))
+            ),
             t.glyph_dir,
         ),
         (format!("{} ", glyphs::kind(node.kind)), glyph_style),
-        (node.title.clone(), if level == Some(Exposure::Hidden) { t.dim } else { t.title }),
+        (
+            node.title.clone(),
+            if level == Some(Exposure::Hidden) {
+                t.dim
+            } else {
+                t.title
+            },
+        ),
     ];
     if app.settings.ui.summaries && !node.summary.is_empty() && width >= 50 {
         left.push((format!("  {}", node.summary), t.dim));
@@ -93,14 +123,18 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     {
         match f.fate() {
             crate::skill::budget::Fate::Dropped => right.push((" ∅".into(), t.error)),
-            crate::skill::budget::Fate::Truncated => right.push((format!(" ✂{}", f.truncated_by), t.warn)),
+            crate::skill::budget::Fate::Truncated => {
+                right.push((format!(" ✂{}", f.truncated_by), t.warn));
+            }
             crate::skill::budget::Fate::Fits => {}
         }
     }
     if let Some(level) = level.filter(|_| width >= 30) {
         let (text, style) = match exposure.own(row.id) {
             Some(own) => (own.tag(), t.header),
-            None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => (level.tag(), t.dim),
+            None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => {
+                (level.tag(), t.dim)
+            }
             None => ("·", t.dim),
         };
         right.push((format!(" {text:>3}"), style));

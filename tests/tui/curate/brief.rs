@@ -32,7 +32,12 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert_eq!(a, Action::BriefPreview);
     update(&mut app, a);
     assert_eq!(app.mode(), Mode::Brief);
-    assert!(app.brief_preview().as_ref().is_some_and(|p| p.built.is_none()), "building");
+    assert!(
+        app.brief_preview()
+            .as_ref()
+            .is_some_and(|p| p.built.is_none()),
+        "building"
+    );
     let building = screen(&app);
     assert!(building.contains("Building…"), "{building}");
     headless::settle(&mut app);
@@ -40,9 +45,15 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     // md + auto + no exposure levels: the plain `pack` layout, as `skillnav brief`.
     let core = skillnav::brief::selection_brief(&app.corpus, &units, Some(20_000), counter());
     assert_eq!(b.text, core.text);
-    assert_eq!((b.bytes, b.tokens, b.parts), (core.bytes as u64, core.tokens, 2));
+    assert_eq!(
+        (b.bytes, b.tokens, b.parts),
+        (core.bytes as u64, core.tokens, 2)
+    );
     assert!(b.left_out.is_empty());
-    assert_eq!(b.label, "brief · md · 2 sections", "the plain layout states no mode");
+    assert_eq!(
+        b.label, "brief · md · 2 sections",
+        "the plain layout states no mode"
+    );
     let t = draw(&app);
     let buf = t.backend().buffer();
     let text = screen_text(buf);
@@ -56,8 +67,14 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert!(head.contains(&want), "{head:?} has {want:?}");
     let p = app.brief_preview().cloned().expect("preview");
     let (iw, ih) = skillnav::tui::view::layout::preview_inner(100, 30);
-    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&core.text, iw as usize));
-    assert!(head.ends_with(&format!(" 1/{} ", p.wrapped.len())), "{head:?}");
+    assert_eq!(
+        p.wrapped,
+        skillnav::render::wrap::wrap_text(&core.text, iw as usize)
+    );
+    assert!(
+        head.ends_with(&format!(" 1/{} ", p.wrapped.len())),
+        "{head:?}"
+    );
     // The body lines are the brief's first lines.
     for (i, line) in p.wrapped.iter().take(ih as usize).enumerate() {
         let shown = span_text(buf, 3 + i as u16, 1, 1 + iw);
@@ -67,7 +84,10 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     press(&mut app, KeyCode::Char('j'));
     assert_eq!(app.brief_preview().as_ref().map(|p| p.scroll), Some(1));
     let t = draw(&app);
-    assert_eq!(span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(), p.wrapped[1].trim_end());
+    assert_eq!(
+        span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(),
+        p.wrapped[1].trim_end()
+    );
 
     // `f`: xml, the curated layout with the same request.
     press(&mut app, KeyCode::Char('f'));
@@ -87,12 +107,15 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     };
     let xml = skillnav::brief::build(&app.corpus, index.as_deref(), &req, counter());
     assert!(
-        b.text.starts_with("<context_brief mode=\"answer\" encoding=\"o200k_base\" sections=\"2\""),
+        b.text
+            .starts_with("<context_brief mode=\"answer\" encoding=\"o200k_base\" sections=\"2\""),
         "{}",
         &b.text[..80]
     );
     assert!(
-        b.text.contains(&format!("\n<document id=\"{LOGGER}\" title=\"Logger Middleware\"")),
+        b.text.contains(&format!(
+            "\n<document id=\"{LOGGER}\" title=\"Logger Middleware\""
+        )),
         "{}",
         b.text
     );
@@ -108,7 +131,10 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     let extract = skillnav::brief::build(
         &app.corpus,
         index.as_deref(),
-        &BriefRequest { mode: BriefMode::Extract, ..req },
+        &BriefRequest {
+            mode: BriefMode::Extract,
+            ..req
+        },
         counter(),
     );
     assert_eq!(b.text, extract.text);
@@ -124,7 +150,12 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert!(app.copying);
     assert_eq!(app.status, "Copying brief · xml · extract · 2 sections…");
     match app.effects.as_slice() {
-        [Effect::CopyText { built, route: CopyRoute::Auto }] => {
+        [
+            Effect::CopyText {
+                built,
+                route: CopyRoute::Auto,
+            },
+        ] => {
             assert_eq!(built.text, shown.text);
             assert!(Arc::ptr_eq(built, &shown), "the very text shown");
         }
@@ -210,7 +241,11 @@ fn query_hits_join_the_brief_and_the_recipe() {
     assert_eq!(b.text, core.text);
     assert!(b.text.contains("## CORS Middleware"), "a hit of the query");
     let mode = skillnav::brief::effective_mode(BriefMode::Auto, Some("cors")).as_str();
-    assert!(b.label.starts_with(&format!("brief · md · {mode} · ")), "{}", b.label);
+    assert!(
+        b.label.starts_with(&format!("brief · md · {mode} · ")),
+        "{}",
+        b.label
+    );
     let t = draw(&app);
     assert!(span_text(t.backend().buffer(), 2, 1, 119).contains(" · + hits of \"cors\""));
     // The total beside the budget counts the hits the brief adds (their own text).
@@ -224,7 +259,10 @@ fn query_hits_join_the_brief_and_the_recipe() {
         .map(|h| app.tokens.own(h.node).expect("counted"))
         .sum();
     assert!(hits > 0);
-    assert_eq!(app.selection_tokens, (app.tokens.total(logger).expect("counted") + hits, true));
+    assert_eq!(
+        app.selection_tokens,
+        (app.tokens.total(logger).expect("counted") + hits, true)
+    );
     press(&mut app, KeyCode::Esc);
     // Saved with the recipe.
     press(&mut app, KeyCode::Char('R'));
@@ -248,12 +286,31 @@ fn stale_preview_texts_are_dropped() {
     goto(&mut app, other);
     press(&mut app, KeyCode::Char('p'));
     let good = built(&app);
-    let generation = app.brief_preview().as_ref().map(|p| p.generation).expect("preview");
-    let stale = BuiltText { text: "stale".into(), ..(*good).clone() };
-    apply(&mut app, WorkerMsg::TextBuilt { generation: generation - 1, result: Ok(stale) });
+    let generation = app
+        .brief_preview()
+        .as_ref()
+        .map(|p| p.generation)
+        .expect("preview");
+    let stale = BuiltText {
+        text: "stale".into(),
+        ..(*good).clone()
+    };
+    apply(
+        &mut app,
+        WorkerMsg::TextBuilt {
+            generation: generation - 1,
+            result: Ok(stale),
+        },
+    );
     assert_eq!(built(&app).text, good.text);
     // A failed build is shown in the header.
-    apply(&mut app, WorkerMsg::TextBuilt { generation, result: Err("No SKILL.md to render here".into()) });
+    apply(
+        &mut app,
+        WorkerMsg::TextBuilt {
+            generation,
+            result: Err("No SKILL.md to render here".into()),
+        },
+    );
     let t = draw(&app);
     assert!(span_text(t.backend().buffer(), 2, 1, 99).starts_with("No SKILL.md to render here"));
     press(&mut app, KeyCode::Char('y'));
@@ -272,9 +329,18 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     press(&mut app, KeyCode::Char('p'));
     let (_, page) = skillnav::tui::view::layout::preview_inner(100, 30);
     let page = page as usize;
-    let len = app.brief_preview().as_ref().map(|p| p.wrapped.len()).expect("preview");
+    let len = app
+        .brief_preview()
+        .as_ref()
+        .map(|p| p.wrapped.len())
+        .expect("preview");
     assert!(len > 3 * page, "a long brief: {len} lines");
-    let scroll = |app: &App| app.brief_preview().as_ref().map(|p| p.scroll).expect("preview");
+    let scroll = |app: &App| {
+        app.brief_preview()
+            .as_ref()
+            .map(|p| p.scroll)
+            .expect("preview")
+    };
     press(&mut app, KeyCode::PageDown);
     assert_eq!(scroll(&app), page);
     press(&mut app, KeyCode::Char('k'));
@@ -284,8 +350,15 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     assert!(span_text(buf, 2, 1, 99).ends_with(&format!(" {}/{len} ", len - page + 1)));
-    let last = app.brief_preview().as_ref().map(|p| p.wrapped[len - 1].clone()).expect("preview");
-    assert_eq!(span_text(buf, 2 + page as u16, 1, 99).trim_end(), last.trim_end());
+    let last = app
+        .brief_preview()
+        .as_ref()
+        .map(|p| p.wrapped[len - 1].clone())
+        .expect("preview");
+    assert_eq!(
+        span_text(buf, 2 + page as u16, 1, 99).trim_end(),
+        last.trim_end()
+    );
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(scroll(&app), 0);
     press(&mut app, KeyCode::PageUp);
@@ -295,6 +368,13 @@ fn preview_scrolls_by_line_page_and_to_the_ends() {
     let (iw, _) = skillnav::tui::view::layout::preview_inner(60, 20);
     let p = app.brief_preview().cloned().expect("preview");
     assert_eq!(p.wrap_width, iw);
-    assert_eq!(p.wrapped, skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize));
-    assert!(p.wrapped.iter().all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= iw as usize));
+    assert_eq!(
+        p.wrapped,
+        skillnav::render::wrap::wrap_text(&built(&app).text, iw as usize)
+    );
+    assert!(
+        p.wrapped
+            .iter()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= iw as usize)
+    );
 }

@@ -13,13 +13,33 @@ use crate::support::tui::*;
 fn budget_bar_cycles_presets_then_none() {
     let mut app = hono(100, 30);
     assert_eq!(app.curate.budget, Some(20_000));
-    assert!(top_line(&app).ends_with(" o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ "), "{}", top_line(&app));
+    assert!(
+        top_line(&app).ends_with(" o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ "),
+        "{}",
+        top_line(&app)
+    );
     let steps: [(Option<u64>, &str, &str); 5] = [
-        (Some(100_000), "Budget 100k tokens", " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ "),
+        (
+            Some(100_000),
+            "Budget 100k tokens",
+            " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ ",
+        ),
         (None, "No token budget", " o200k · sel 0 · 0 tok "),
-        (Some(8_000), "Budget 8.0k tokens", " o200k · sel 0 · 0/8.0k tok ▱▱▱▱▱▱▱▱ "),
-        (Some(20_000), "Budget 20k tokens", " o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ "),
-        (Some(100_000), "Budget 100k tokens", " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ "),
+        (
+            Some(8_000),
+            "Budget 8.0k tokens",
+            " o200k · sel 0 · 0/8.0k tok ▱▱▱▱▱▱▱▱ ",
+        ),
+        (
+            Some(20_000),
+            "Budget 20k tokens",
+            " o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
+        ),
+        (
+            Some(100_000),
+            "Budget 100k tokens",
+            " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ ",
+        ),
     ];
     for (budget, status, top) in steps {
         press(&mut app, KeyCode::Char('b'));
@@ -38,7 +58,10 @@ fn budget_bar_cycles_presets_then_none() {
     let bar = format!("{}{}", "▰".repeat(filled), "▱".repeat(8 - filled));
     let line = top_line(&app);
     assert!(
-        line.ends_with(&format!(" o200k · sel 1 · {}/8.0k tok {bar} ", human::short_count(tokens))),
+        line.ends_with(&format!(
+            " o200k · sel 1 · {}/8.0k tok {bar} ",
+            human::short_count(tokens)
+        )),
         "{line:?}"
     );
 }
@@ -57,14 +80,20 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert_eq!(input_purpose(&app), Some(InputPurpose::Budget));
     assert_eq!(input_text(&app), "20000");
     let text = screen(&app);
-    assert!(text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"), "{text}");
+    assert!(
+        text.contains("Token budget") && text.contains("Tokens (12000, 12k; 0 = no budget):"),
+        "{text}"
+    );
     // Invalid input keeps the prompt open with an error.
     clear_input(&mut app);
     type_text(&mut app, "abc");
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_text(&app), "abc");
-    assert_eq!(app.status, "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)");
+    assert_eq!(
+        app.status,
+        "not a token budget: \"abc\" (e.g. 12000, 12k, 0 for none)"
+    );
     assert_eq!(app.curate.budget, Some(20_000));
     // 100 tokens.
     clear_input(&mut app);
@@ -78,10 +107,17 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     let t = draw(&app);
     let buf = t.backend().buffer();
     let line = row_text(buf, 0);
-    assert!(line.ends_with(&format!(" o200k · sel 1 · {tokens}/100 tok ▰▰▰▰▰▰▰▰ +{over} over ")), "{line:?}");
+    assert!(
+        line.ends_with(&format!(
+            " o200k · sel 1 · {tokens}/100 tok ▰▰▰▰▰▰▰▰ +{over} over "
+        )),
+        "{line:?}"
+    );
     // The bar keeps the top line's background (its colours: see the test below).
     let status_bg = app.theme.top.bg.expect("top background");
-    let bar: Vec<u16> = (0..buf.area.width).filter(|x| buf[(*x, 0)].symbol() == "▰").collect();
+    let bar: Vec<u16> = (0..buf.area.width)
+        .filter(|x| buf[(*x, 0)].symbol() == "▰")
+        .collect();
     assert_eq!(bar.len(), 8);
     for x in bar {
         assert_eq!(buf[(x, 0)].bg, status_bg, "bar cell {x}");

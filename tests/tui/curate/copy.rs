@@ -32,15 +32,23 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     let limit = human::short_bytes(app.settings.clipboard.osc52_limit as u64);
     assert_eq!(
         app.status,
-        format!("The system clipboard is not available and 200k is over the OSC 52 limit of {limit}")
+        format!(
+            "The system clipboard is not available and 200k is over the OSC 52 limit of {limit}"
+        )
     );
     let text = screen(&app);
     assert!(text.contains(" Over the OSC 52 limit "), "{text}");
     assert!(text.contains("over the OSC 52 limit of"), "{text}");
-    assert!(text.contains("w save to a file  y send via OSC 52 anyway  n cancel"), "{text}");
+    assert!(
+        text.contains("w save to a file  y send via OSC 52 anyway  n cancel"),
+        "{text}"
+    );
     // Unbound keys do nothing; other actions keep the question open.
     let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
-    assert_eq!(skillnav::tui::runtime::action_for(&app, &Event::Key(j)), None);
+    assert_eq!(
+        skillnav::tui::runtime::action_for(&app, &Event::Key(j)),
+        None
+    );
     act(&mut app, &[Action::MoveDown]);
     assert_eq!(app.mode(), Mode::Ask);
     // w: saved to a file.
@@ -49,7 +57,12 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     assert!(app.copying);
     assert_eq!(app.status, "Saving to a file…");
     match app.effects.as_slice() {
-        [Effect::CopyText { built, route: CopyRoute::File }] => assert!(Arc::ptr_eq(built, &big)),
+        [
+            Effect::CopyText {
+                built,
+                route: CopyRoute::File,
+            },
+        ] => assert!(Arc::ptr_eq(built, &big)),
         other => panic!("a file copy expected: {other:?}"),
     }
     headless::settle(&mut app);
@@ -58,7 +71,13 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     apply(&mut app, WorkerMsg::CopyAsk(Arc::clone(&big)));
     press_no_settle(&mut app, KeyCode::Char('y'));
     assert_eq!(app.status, "Sending via OSC 52…");
-    assert!(matches!(app.effects.as_slice(), [Effect::CopyText { route: CopyRoute::Osc52, .. }]));
+    assert!(matches!(
+        app.effects.as_slice(),
+        [Effect::CopyText {
+            route: CopyRoute::Osc52,
+            ..
+        }]
+    ));
     headless::settle(&mut app);
     apply(&mut app, WorkerMsg::Copied(Ok("Sent".into())));
     // Esc: cancelled, nothing queued.
@@ -81,7 +100,12 @@ fn save_file_from_the_preview_queues_a_file_copy() {
     press_no_settle(&mut app, KeyCode::Char('w'));
     assert_eq!(app.mode(), Mode::Normal);
     match app.effects.as_slice() {
-        [Effect::CopyText { built, route: CopyRoute::File }] => assert!(Arc::ptr_eq(built, &shown)),
+        [
+            Effect::CopyText {
+                built,
+                route: CopyRoute::File,
+            },
+        ] => assert!(Arc::ptr_eq(built, &shown)),
         other => panic!("a file copy expected: {other:?}"),
     }
 }
@@ -108,5 +132,11 @@ fn copies_while_a_copy_runs_are_refused() {
     apply(&mut app, WorkerMsg::Copied(Ok("Copied 1 section".into())));
     press_no_settle(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Normal);
-    assert!(matches!(app.effects.as_slice(), [Effect::CopyText { route: CopyRoute::Auto, .. }]));
+    assert!(matches!(
+        app.effects.as_slice(),
+        [Effect::CopyText {
+            route: CopyRoute::Auto,
+            ..
+        }]
+    ));
 }

@@ -27,8 +27,12 @@ fn export_into(app: &mut App, dir: &Path) {
 
 fn section_titles(dir: &Path) -> Vec<String> {
     let c = load_root(&spec(dir, "export"), &LoadOptions::default(), &mut |_| {});
-    let mut t: Vec<String> =
-        c.nodes.iter().filter(|n| n.kind == NodeKind::Section).map(|n| n.title.clone()).collect();
+    let mut t: Vec<String> = c
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Section)
+        .map(|n| n.title.clone())
+        .collect();
     t.sort();
     t.dedup();
     t
@@ -43,12 +47,18 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     // Nothing selected: nothing to export.
     press(&mut app, KeyCode::Char('X'));
     assert_eq!(app.mode(), Mode::Normal);
-    assert_eq!(app.status, "Nothing to export: select sections first (Space)");
+    assert_eq!(
+        app.status,
+        "Nothing to export: select sections first (Space)"
+    );
     let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
     select(&mut app, &[logger, cors]);
     press(&mut app, KeyCode::Char('X'));
     let cwd = std::env::current_dir().expect("cwd");
-    assert_eq!(input_text(&app), cwd.join("hono-curated").display().to_string());
+    assert_eq!(
+        input_text(&app),
+        cwd.join("hono-curated").display().to_string()
+    );
     let text = screen(&app);
     assert!(
         text.contains(" Export as a skill ")
@@ -62,13 +72,19 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     export_into(&mut app, &dir);
     assert_eq!(app.mode(), Mode::Normal);
     assert!(
-        app.status.starts_with(&format!("Exported 2 sections to {} · validates clean · ", dir.display())),
+        app.status.starts_with(&format!(
+            "Exported 2 sections to {} · validates clean · ",
+            dir.display()
+        )),
         "{}",
         app.status
     );
     assert!(app.status.ends_with(" tokens"), "{}", app.status);
     let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
-    assert!(skill_md.starts_with("---\nname: my-skill\ndescription: "), "{skill_md}");
+    assert!(
+        skill_md.starts_with("---\nname: my-skill\ndescription: "),
+        "{skill_md}"
+    );
     let findings = skillnav::skill::validate::validate_skill_md(
         &skill_md,
         "my-skill",
@@ -80,7 +96,10 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     for t in ["Logger Middleware", "CORS Middleware"] {
         assert!(titles.iter().any(|x| x == t), "{t} in {titles:?}");
     }
-    assert!(!titles.iter().any(|x| x == "Cache Middleware"), "{titles:?}");
+    assert!(
+        !titles.iter().any(|x| x == "Cache Middleware"),
+        "{titles:?}"
+    );
 
     // Again into the now non-empty folder, with one section: a question first.
     goto(&mut app, cors);
@@ -92,28 +111,54 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
         app.question().as_ref().map(|a| a.question.clone()),
         Some(Question::ReplaceFolder(dir.clone()))
     );
-    assert_eq!(app.status, format!("{} exists and is not empty", dir.display()));
+    assert_eq!(
+        app.status,
+        format!("{} exists and is not empty", dir.display())
+    );
     let text = screen(&app);
-    assert!(text.contains(" Replace folder? ") && text.contains("exists and is not empty."), "{text}");
+    assert!(
+        text.contains(" Replace folder? ") && text.contains("exists and is not empty."),
+        "{text}"
+    );
     // n: nothing changes.
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.mode(), app.status.as_str()), (Mode::Normal, "Cancelled"));
+    assert_eq!(
+        (app.mode(), app.status.as_str()),
+        (Mode::Normal, "Cancelled")
+    );
     assert!(section_titles(&dir).iter().any(|x| x == "CORS Middleware"));
     // y: replaced.
     export_into(&mut app, &dir);
     assert_eq!(app.mode(), Mode::Ask);
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.mode(), Mode::Normal);
-    assert!(app.status.starts_with(&format!("Exported 1 section to {} · ", dir.display())), "{}", app.status);
+    assert!(
+        app.status
+            .starts_with(&format!("Exported 1 section to {} · ", dir.display())),
+        "{}",
+        app.status
+    );
     let titles = section_titles(&dir);
-    assert!(titles.iter().any(|x| x == "Logger Middleware"), "{titles:?}");
-    assert!(!titles.iter().any(|x| x == "CORS Middleware"), "replaced: {titles:?}");
+    assert!(
+        titles.iter().any(|x| x == "Logger Middleware"),
+        "{titles:?}"
+    );
+    assert!(
+        !titles.iter().any(|x| x == "CORS Middleware"),
+        "replaced: {titles:?}"
+    );
 }
 
 #[test]
 fn export_failures_become_status_messages() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let mut app = app_over(&hono_dir(), "hono-mini", 120, 30, &tmp.path().join("recipes"));
+    let mut app = app_over(
+        &hono_dir(),
+        "hono-mini",
+        120,
+        30,
+        &tmp.path().join("recipes"),
+    );
     let other = id(&app, OTHER_MD);
     select(&mut app, &[other]);
     // The folder name is the skill name.
@@ -131,7 +176,13 @@ fn export_failures_become_status_messages() {
     let file = tmp.path().join("afile");
     std::fs::write(&file, "x").expect("write");
     export_into(&mut app, &file);
-    assert_eq!(app.status, format!("Export failed: {}: exists and is not a folder", file.display()));
+    assert_eq!(
+        app.status,
+        format!(
+            "Export failed: {}: exists and is not a folder",
+            file.display()
+        )
+    );
     assert_eq!(std::fs::read_to_string(&file).expect("kept"), "x");
     // Everything selected is hidden.
     goto(&mut app, other);
@@ -140,7 +191,10 @@ fn export_failures_become_status_messages() {
     }
     let dir = tmp.path().join("hidden-skill");
     export_into(&mut app, &dir);
-    assert_eq!(app.status, "Export failed: nothing to export: the selection has no exposed sections");
+    assert_eq!(
+        app.status,
+        "Export failed: nothing to export: the selection has no exposed sections"
+    );
     assert!(!dir.exists());
     assert_eq!(app.mode(), Mode::Normal);
 }
@@ -154,8 +208,13 @@ fn export_writes_the_catalog_when_the_config_asks() {
     let out = tempfile::tempdir().expect("tmp");
     let dir = out.path().join("logger-kit");
     export_into(&mut app, &dir);
-    assert!(app.status.contains(" · validates clean · "), "{}", app.status);
-    let catalog = std::fs::read_to_string(dir.join("assets/catalog.json")).expect("catalog written");
+    assert!(
+        app.status.contains(" · validates clean · "),
+        "{}",
+        app.status
+    );
+    let catalog =
+        std::fs::read_to_string(dir.join("assets/catalog.json")).expect("catalog written");
     let v: serde_json::Value = serde_json::from_str(&catalog).expect("json");
     assert!(v.is_object(), "{catalog}");
     // Without the setting (the default) there is none.
@@ -174,7 +233,11 @@ fn export_writes_an_active_skill_when_the_config_asks() {
     let out = tempfile::tempdir().expect("tmp");
     let dir = out.path().join("logger-active");
     export_into(&mut app, &dir);
-    assert!(app.status.contains(" · validates clean · "), "{}", app.status);
+    assert!(
+        app.status.contains(" · validates clean · "),
+        "{}",
+        app.status
+    );
     let md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md");
     assert!(md.contains("## How to read this skill\n"), "{md}");
     assert!(md.contains("| `logger-active/references/01-"), "{md}");
@@ -197,14 +260,25 @@ fn export_never_replaces_a_folder_holding_open_files() {
     // The open root itself, and a folder above it: refused without a question.
     for target in [root.clone(), tmp.path().to_path_buf()] {
         export_into(&mut app, &target);
-        assert_eq!(app.mode(), Mode::Normal, "no replace question for {}", target.display());
+        assert_eq!(
+            app.mode(),
+            Mode::Normal,
+            "no replace question for {}",
+            target.display()
+        );
         assert!(
-            app.status.starts_with(&format!("Export refused: {} holds files open here", target.display())),
+            app.status.starts_with(&format!(
+                "Export refused: {} holds files open here",
+                target.display()
+            )),
             "{}",
             app.status
         );
     }
-    assert!(root.join("report-skill/SKILL.md").is_file(), "the sources are untouched");
+    assert!(
+        root.join("report-skill/SKILL.md").is_file(),
+        "the sources are untouched"
+    );
     // The core refuses too, even when forced.
     let opts = skillnav::curate::export::ExportOptions {
         description: None,
@@ -221,6 +295,10 @@ fn export_never_replaces_a_folder_holding_open_files() {
         &opts,
     )
     .unwrap_err();
-    assert!(err.to_string().contains("holds files that are open in skillnav"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("holds files that are open in skillnav"),
+        "{err}"
+    );
     assert!(root.join("report-skill/SKILL.md").is_file());
 }

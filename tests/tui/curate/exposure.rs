@@ -29,14 +29,27 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     let before = tree_row(&app, t.backend().buffer(), "references").expect("references row");
     let other_before = tree_row(&app, t.backend().buffer(), "other.md").expect("other.md row");
     for tag in [" alw ", " dem ", " exp ", " hid ", "   · "] {
-        assert!(!before.contains(tag) && !other_before.contains(tag), "no column yet: {before:?}");
+        assert!(
+            !before.contains(tag) && !other_before.contains(tag),
+            "no column yet: {before:?}"
+        );
     }
 
     let below = app.corpus.preorder(refs).len() - 1;
     let steps = [
         (Some(Exposure::Always), Exposure::Always, "alw", "always"),
-        (Some(Exposure::OnDemand), Exposure::OnDemand, "dem", "on-demand"),
-        (Some(Exposure::Explicit), Exposure::Explicit, "exp", "explicit"),
+        (
+            Some(Exposure::OnDemand),
+            Exposure::OnDemand,
+            "dem",
+            "on-demand",
+        ),
+        (
+            Some(Exposure::Explicit),
+            Exposure::Explicit,
+            "exp",
+            "explicit",
+        ),
         (Some(Exposure::Hidden), Exposure::Hidden, "hid", "hidden"),
     ];
     for (own, level, tag, name) in steps {
@@ -47,17 +60,28 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
         // The children inherit it without a level of their own.
         assert_eq!(app.curate.exposure.own(other), None);
         assert_eq!(app.curate.exposure.level(&app.corpus, other), level);
-        assert_eq!(app.curate.exposure.level(&app.corpus, skill_md), Exposure::OnDemand);
+        assert_eq!(
+            app.curate.exposure.level(&app.corpus, skill_md),
+            Exposure::OnDemand
+        );
         assert_eq!(
             app.status,
-            format!("references: {name} (and its {below} descendants that set no level of their own)")
+            format!(
+                "references: {name} (and its {below} descendants that set no level of their own)"
+            )
         );
         let t = draw(&app);
         let buf = t.backend().buffer();
         let row = tree_row(&app, buf, "references").expect("references row");
-        assert!(row.contains(&format!(" {tag} ")), "own level {tag} in {row:?}");
+        assert!(
+            row.contains(&format!(" {tag} ")),
+            "own level {tag} in {row:?}"
+        );
         let child = tree_row(&app, buf, "other.md").expect("other.md row");
-        assert!(child.contains(&format!(" {tag} ")), "inherited level {tag} in {child:?}");
+        assert!(
+            child.contains(&format!(" {tag} ")),
+            "inherited level {tag} in {child:?}"
+        );
         // A node outside the subtree shows the default `·`.
         let md = tree_row(&app, buf, "SKILL.md").expect("SKILL.md row");
         assert!(md.contains("   · "), "default level in {md:?}");
@@ -78,9 +102,17 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     };
     let y_child = find("other.md");
     let x = col_of(y_child, " hid ") + 1;
-    assert_eq!(buf[(x, y_child)].fg, app.theme.dim.fg.expect("dim colour"), "inherited tag is dim");
+    assert_eq!(
+        buf[(x, y_child)].fg,
+        app.theme.dim.fg.expect("dim colour"),
+        "inherited tag is dim"
+    );
     let x = col_of(y_child, "other.md");
-    assert_eq!(buf[(x, y_child)].fg, app.theme.dim.fg.expect("dim colour"), "hidden title is dim");
+    assert_eq!(
+        buf[(x, y_child)].fg,
+        app.theme.dim.fg.expect("dim colour"),
+        "hidden title is dim"
+    );
     let y_md = find("SKILL.md");
     let x = col_of(y_md, "SKILL.md");
     assert_eq!(buf[(x, y_md)].fg, app.theme.title.fg.expect("title colour"));
@@ -91,7 +123,10 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     assert!(app.curate.exposure.is_empty());
     assert_eq!(app.status, "references: inherits on-demand");
     let t = draw(&app);
-    assert_eq!(tree_row(&app, t.backend().buffer(), "references").as_deref(), Some(before.as_str()));
+    assert_eq!(
+        tree_row(&app, t.backend().buffer(), "references").as_deref(),
+        Some(before.as_str())
+    );
 }
 
 #[test]
@@ -108,7 +143,10 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
     for _ in 0..4 {
         act(&mut app, &[Action::CycleExposure]);
     }
-    assert_eq!(app.curate.exposure.level(&app.corpus, other), Exposure::Hidden);
+    assert_eq!(
+        app.curate.exposure.level(&app.corpus, other),
+        Exposure::Hidden
+    );
     // A hidden selection adds nothing to the brief: 0 tokens beside the budget.
     assert_eq!(app.selection_tokens, (0, true));
     assert!(screen(&app).contains("o200k · sel 1 · 0/20k tok ▱▱▱▱▱▱▱▱"));
@@ -125,8 +163,14 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
         )
     );
     let section = app.corpus.node(other).children[0];
-    assert_eq!(app.curate.exposure.level(&app.corpus, section), Exposure::Explicit);
-    assert_eq!(app.curate.exposure.level(&app.corpus, middleware), Exposure::Hidden);
+    assert_eq!(
+        app.curate.exposure.level(&app.corpus, section),
+        Exposure::Explicit
+    );
+    assert_eq!(
+        app.curate.exposure.level(&app.corpus, middleware),
+        Exposure::Hidden
+    );
     // Explicit admits a selected node: the tokens are back.
     assert_eq!(app.selection_tokens, (other_tokens, true));
     let t = draw(&app);
@@ -136,7 +180,11 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
     let row = tree_row(&app, buf, "middleware.md").expect("row");
     assert!(row.contains(" hid "), "{row:?}");
     let total = human::short_count(other_tokens);
-    assert!(screen_text(buf).contains(&format!("o200k · sel 1 · {total}/20k tok")), "{}", screen_text(buf));
+    assert!(
+        screen_text(buf).contains(&format!("o200k · sel 1 · {total}/20k tok")),
+        "{}",
+        screen_text(buf)
+    );
 }
 
 #[test]
@@ -158,7 +206,10 @@ fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
     assert!(row.contains(" exp "), "{row:?}");
     // Selected explicitly: in the brief; its tokens count.
     act(&mut app, &[Action::ToggleSelect]);
-    assert_eq!(app.selection_tokens, (app.tokens.total(adr).expect("counted"), true));
+    assert_eq!(
+        app.selection_tokens,
+        (app.tokens.total(adr).expect("counted"), true)
+    );
     // Saved recipes keep only the user's levels.
     press(&mut app, KeyCode::Char('R'));
     press(&mut app, KeyCode::Char('s'));
@@ -167,7 +218,11 @@ fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
     let r = Recipe::read(&app.store().join("adr.json")).expect("saved");
     assert!(r.exposure.is_empty(), "{:?}", r.exposure);
     assert_eq!(r.selected.len(), 1);
-    assert!(app.status.contains(" · 1 selected · 0 exposure levels → "), "{}", app.status);
+    assert!(
+        app.status.contains(" · 1 selected · 0 exposure levels → "),
+        "{}",
+        app.status
+    );
 }
 
 #[test]
@@ -181,9 +236,13 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     assert_eq!(app.curate.exposure.own(skill_md), Some(Exposure::Always));
     // The file's text unit (its top section; the frontmatter is no section) is always in.
     let hono_skill = id(&app, "hono-mini/SKILL.md#hono-skill");
-    assert_eq!(app.curate.exposure.always_units(&app.corpus), vec![hono_skill]);
+    assert_eq!(
+        app.curate.exposure.always_units(&app.corpus),
+        vec![hono_skill]
+    );
     // The number beside the budget counts it too.
-    let want = app.tokens.total(logger).expect("counted") + app.tokens.total(hono_skill).expect("counted");
+    let want =
+        app.tokens.total(logger).expect("counted") + app.tokens.total(hono_skill).expect("counted");
     assert_eq!(app.selection_tokens, (want, true));
     press(&mut app, KeyCode::Char('p'));
     let b = built(&app);
@@ -199,9 +258,16 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         from_recipe: false,
     };
     let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
-    assert_eq!(b.text, core.text, "a level set: the curated layout, as `skillnav brief`");
+    assert_eq!(
+        b.text, core.text,
+        "a level set: the curated layout, as `skillnav brief`"
+    );
     assert_eq!(b.parts, 2);
-    assert!(b.text.contains("## Logger Middleware") && b.text.contains("# Hono Skill"), "{}", b.text);
+    assert!(
+        b.text.contains("## Logger Middleware") && b.text.contains("# Hono Skill"),
+        "{}",
+        b.text
+    );
     press(&mut app, KeyCode::Esc);
 
     // Hide the CORS section inside a selected file: cut from the count and the text.
@@ -231,6 +297,14 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     assert!(!b.text.contains("## CORS Middleware"), "hidden section cut");
     assert!(b.text.contains("## Logger Middleware"));
     let exposure = app.curate.exposure.clone();
-    let req = BriefRequest { selected: &[file], max_tokens: None, exposure: Some(&exposure), ..req };
-    assert_eq!(b.text, skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).text);
+    let req = BriefRequest {
+        selected: &[file],
+        max_tokens: None,
+        exposure: Some(&exposure),
+        ..req
+    };
+    assert_eq!(
+        b.text,
+        skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).text
+    );
 }

@@ -35,7 +35,14 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     let refs: u64 = l.references.iter().map(|r| r.tokens).sum();
     assert_eq!(l.metadata_tokens + l.body_tokens + refs, l.total_tokens);
     let paths: Vec<&str> = l.references.iter().map(|r| r.path.as_str()).collect();
-    assert_eq!(paths, vec!["LICENSE.txt", "themes/arctic-frost.md", "themes/ocean-depths.md"]);
+    assert_eq!(
+        paths,
+        vec![
+            "LICENSE.txt",
+            "themes/arctic-frost.md",
+            "themes/ocean-depths.md"
+        ]
+    );
     // Body = SKILL.md after its frontmatter block, counted independently.
     let text = std::fs::read_to_string(dir.join("theme-factory/SKILL.md")).expect("fixture");
     let fm = skillnav::frontmatter::parse(&text).expect("frontmatter");
@@ -45,7 +52,10 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
         .iter()
         .position(|r| r.contains("Disclosure layers (o200k_base)"))
         .unwrap_or_else(|| panic!("{rows:#?}"));
-    let mut want = vec![("metadata (always)", l.metadata_tokens), ("SKILL.md body", l.body_tokens)];
+    let mut want = vec![
+        ("metadata (always)", l.metadata_tokens),
+        ("SKILL.md body", l.body_tokens),
+    ];
     for r in &l.references {
         want.push((r.path.as_str(), r.tokens));
     }
@@ -57,9 +67,15 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
         assert!(end.is_some(), "row {i}: {row:?} is {label} {tokens}");
         ends.push(end);
     }
-    assert!(ends.windows(2).all(|w| w[0] == w[1]), "token column right-aligned: {ends:?}");
+    assert!(
+        ends.windows(2).all(|w| w[0] == w[1]),
+        "token column right-aligned: {ends:?}"
+    );
     assert!(rows[heading + 1].contains("name + description in the listing"));
-    assert!(rows[heading + 2].contains(&format!("on activation · {}", human::short_bytes(l.body_bytes))));
+    assert!(rows[heading + 2].contains(&format!(
+        "on activation · {}",
+        human::short_bytes(l.body_bytes)
+    )));
 }
 
 #[test]
@@ -78,7 +94,10 @@ fn root_preview_shows_the_always_loaded_listing_cost() {
             ListingEntry::from_frontmatter(&fm, folder, &file.to_string_lossy())
         })
         .collect();
-    let opts = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+    let opts = ListingOptions {
+        format: ListingFormat::AvailableSkills,
+        ..ListingOptions::default()
+    };
     let listing = format_listing(&entries, opts);
     assert!(listing.starts_with("<available_skills>\n<skill>\n<name>\nbrand-guidelines\n</name>"));
     let always = counter().count(&listing);
@@ -90,11 +109,19 @@ fn root_preview_shows_the_always_loaded_listing_cost() {
         .position(|r| r.contains("Always loaded (o200k_base)"))
         .unwrap_or_else(|| panic!("{rows:#?}"));
     let row = &rows[heading + 1];
-    assert!(layer_row(row, "<available_skills>", always).is_some(), "{row:?}");
-    assert!(row.contains("the listing of 3 skills, sent on every turn"), "{row:?}");
+    assert!(
+        layer_row(row, "<available_skills>", always).is_some(),
+        "{row:?}"
+    );
+    assert!(
+        row.contains("the listing of 3 skills, sent on every turn"),
+        "{row:?}"
+    );
     // One row per skill with its total.
     for s in &r.skills {
-        let shown = rows.iter().any(|r| layer_row(r, &s.entry.name, s.total_tokens).is_some());
+        let shown = rows
+            .iter()
+            .any(|r| layer_row(r, &s.entry.name, s.total_tokens).is_some());
         assert!(shown, "{} {} in {rows:#?}", s.entry.name, s.total_tokens);
     }
 }
@@ -106,14 +133,33 @@ fn skill_scripts_show_as_a_zero_token_layer() {
     let skill = id(&app, "skills/deploy");
     goto(&mut app, skill);
     let l = skillnav::skill::layers::skill_layers(&app.corpus, skill, counter());
-    assert_eq!(l.assets.iter().map(|a| a.path.as_str()).collect::<Vec<_>>(), vec!["scripts/deploy.sh"]);
-    let bytes = std::fs::metadata(dir.join("deploy/scripts/deploy.sh")).expect("fixture").len();
+    assert_eq!(
+        l.assets.iter().map(|a| a.path.as_str()).collect::<Vec<_>>(),
+        vec!["scripts/deploy.sh"]
+    );
+    let bytes = std::fs::metadata(dir.join("deploy/scripts/deploy.sh"))
+        .expect("fixture")
+        .len();
     assert_eq!(l.assets[0].bytes, bytes);
     let rows = preview_rows(&app);
-    let row =
-        rows.iter().find(|r| r.starts_with("  1 scripts/assets")).unwrap_or_else(|| panic!("{rows:#?}"));
+    let row = rows
+        .iter()
+        .find(|r| r.starts_with("  1 scripts/assets"))
+        .unwrap_or_else(|| panic!("{rows:#?}"));
     assert!(layer_row(row, "1 scripts/assets", 0).is_some(), "{row:?}");
-    assert!(row.contains(&format!("never loaded as text · {}", human::short_bytes(bytes))), "{row:?}");
-    let total = rows.iter().find(|r| r.starts_with("  total")).expect("total row");
-    assert!(layer_row(total, "total", l.total_tokens).is_some(), "{total:?}");
+    assert!(
+        row.contains(&format!(
+            "never loaded as text · {}",
+            human::short_bytes(bytes)
+        )),
+        "{row:?}"
+    );
+    let total = rows
+        .iter()
+        .find(|r| r.starts_with("  total"))
+        .expect("total row");
+    assert!(
+        layer_row(total, "total", l.total_tokens).is_some(),
+        "{total:?}"
+    );
 }

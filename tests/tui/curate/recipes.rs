@@ -36,8 +36,14 @@ fn recipe_save_load_change_detection_and_delete() {
     assert_eq!(app.mode(), Mode::Recipes);
     assert_eq!(app.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
     let text = screen(&app);
-    assert!(text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."), "{text}");
-    assert!(text.contains(&format!("in {}", store_dir.display())), "{text}");
+    assert!(
+        text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("in {}", store_dir.display())),
+        "{text}"
+    );
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(app.mode(), Mode::Input);
     assert_eq!(input_purpose(&app), Some(InputPurpose::RecipeName));
@@ -46,24 +52,37 @@ fn recipe_save_load_change_detection_and_delete() {
     type_text(&mut app, ".bad");
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Input);
-    assert!(app.status.starts_with("Invalid recipe name \".bad\""), "{}", app.status);
+    assert!(
+        app.status.starts_with("Invalid recipe name \".bad\""),
+        "{}",
+        app.status
+    );
     clear_input(&mut app);
     type_text(&mut app, "hono-pick");
     press(&mut app, KeyCode::Enter);
     let file = store_dir.join("hono-pick.json");
     assert_eq!(
         app.status,
-        format!("Saved recipe hono-pick · 2 selected · 1 exposure level → {}", file.display())
+        format!(
+            "Saved recipe hono-pick · 2 selected · 1 exposure level → {}",
+            file.display()
+        )
     );
     assert_eq!(app.mode(), Mode::Recipes, "back in the list");
     let list = app.recipe_list().cloned().expect("list");
     assert_eq!(list.entries.len(), 1);
     assert_eq!(
-        (list.entries[0].label.as_str(), list.entries[0].path.as_path()),
+        (
+            list.entries[0].label.as_str(),
+            list.entries[0].path.as_path()
+        ),
         ("hono-pick", file.as_path())
     );
     let text = screen(&app);
-    assert!(text.contains(" Recipes (1) ") && text.contains("● hono-pick"), "{text}");
+    assert!(
+        text.contains(" Recipes (1) ") && text.contains("● hono-pick"),
+        "{text}"
+    );
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Normal);
 
@@ -74,7 +93,10 @@ fn recipe_save_load_change_detection_and_delete() {
         sorted(vec![LOGGER.into(), OTHER_MD.into()])
     );
     assert_eq!(r.exposure.len(), 1);
-    assert_eq!((r.exposure[0].id.as_str(), r.exposure[0].level.as_str()), (OTHER_MD, "explicit"));
+    assert_eq!(
+        (r.exposure[0].id.as_str(), r.exposure[0].level.as_str()),
+        (OTHER_MD, "explicit")
+    );
     assert_eq!(r.max_tokens, Some(100_000));
     assert_eq!(
         (r.format.as_deref(), r.mode.as_deref(), r.query.as_deref()),
@@ -93,12 +115,20 @@ fn recipe_save_load_change_detection_and_delete() {
     assert_eq!(fresh.curate.budget, Some(100_000));
     assert_eq!(fresh.curate.recipe_name.as_deref(), Some("hono-pick"));
     assert_eq!(fresh.selection_tokens, tokens_before);
-    assert!(fresh.warnings.iter().all(|w| !w.starts_with("recipe ")), "{:?}", fresh.warnings);
+    assert!(
+        fresh.warnings.iter().all(|w| !w.starts_with("recipe ")),
+        "{:?}",
+        fresh.warnings
+    );
 
     // Edit the selected Logger section on disk: the next load names it as changed.
     let md = root.join("references/middleware.md");
     let text = std::fs::read_to_string(&md).expect("read");
-    let edited = text.replacen("## Logger Middleware\n", "## Logger Middleware\n\nEdited after saving.\n", 1);
+    let edited = text.replacen(
+        "## Logger Middleware\n",
+        "## Logger Middleware\n\nEdited after saving.\n",
+        1,
+    );
     assert_ne!(text, edited);
     std::fs::write(&md, edited).expect("write");
     let mut changed = app_over(&root, "hono-mini", 100, 30, &store_dir);
@@ -107,9 +137,16 @@ fn recipe_save_load_change_detection_and_delete() {
         changed.status,
         format!("Loaded recipe hono-pick · 2 selected · 1 changed since saved: {LOGGER}")
     );
-    assert_eq!(member_ids(&changed), member_ids(&app), "a changed section is still selected");
+    assert_eq!(
+        member_ids(&changed),
+        member_ids(&app),
+        "a changed section is still selected"
+    );
     assert!(
-        changed.warnings.iter().any(|w| w.starts_with("recipe hono-pick: ") && w.contains(LOGGER)),
+        changed
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("recipe hono-pick: ") && w.contains(LOGGER)),
         "{:?}",
         changed.warnings
     );
@@ -119,12 +156,18 @@ fn recipe_save_load_change_detection_and_delete() {
     press(&mut changed, KeyCode::Char('d'));
     assert_eq!(changed.mode(), Mode::Ask);
     let text = screen(&changed);
-    assert!(text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("), "{text}");
+    assert!(
+        text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("),
+        "{text}"
+    );
     press(&mut changed, KeyCode::Char('y'));
     assert!(!file.exists());
     assert_eq!(changed.status, "Deleted recipe hono-pick");
     assert_eq!(changed.mode(), Mode::Recipes);
-    assert_eq!(changed.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
+    assert_eq!(
+        changed.recipe_list().as_ref().map(|l| l.entries.len()),
+        Some(0)
+    );
     assert_eq!(changed.curate.recipe_name, None);
 }
 
@@ -134,7 +177,11 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     let store_dir = tmp.path().join("recipes");
     let root = hono_dir();
     // Write a recipe with the core API.
-    let corpus = load_root(&spec(&root, "hono-mini"), &LoadOptions::default(), &mut |_| {});
+    let corpus = load_root(
+        &spec(&root, "hono-mini"),
+        &LoadOptions::default(),
+        &mut |_| {},
+    );
     let mut sel = skillnav::model::Selection::new();
     let cors = corpus.find(CORS).expect("cors");
     sel.select(&corpus, cors);
@@ -157,7 +204,10 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Always));
     assert_eq!(app.curate.budget, Some(8_000));
     assert_eq!(app.curate.format, BriefFormat::Xml);
-    assert_eq!(app.selection_tokens, (app.tokens.total(cors).expect("counted"), true));
+    assert_eq!(
+        app.selection_tokens,
+        (app.tokens.total(cors).expect("counted"), true)
+    );
     // Listed first; saving under its name writes the file, not the store.
     press(&mut app, KeyCode::Char('R'));
     let list = app.recipe_list().cloned().expect("list");
@@ -173,14 +223,20 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(
         app.status,
-        format!("Saved recipe cli-pick · 2 selected · 1 exposure level → {}", file.display())
+        format!(
+            "Saved recipe cli-pick · 2 selected · 1 exposure level → {}",
+            file.display()
+        )
     );
     let saved = Recipe::read(&file).expect("read back");
     assert_eq!(
         sorted(saved.selected.iter().map(|n| n.id.clone()).collect()),
         sorted(vec![CORS.into(), LOGGER.into()])
     );
-    assert!(Store::new(&store_dir).list().is_empty(), "nothing written to the store");
+    assert!(
+        Store::new(&store_dir).list().is_empty(),
+        "nothing written to the store"
+    );
 }
 
 #[test]
@@ -188,11 +244,23 @@ fn missing_recipe_file_is_created_by_the_first_save() {
     let tmp = tempfile::tempdir().expect("tmp");
     let store_dir = tmp.path().join("recipes");
     let file = tmp.path().join("new-pick.json");
-    let mut app = app_with(vec![spec(&hono_dir(), "hono-mini")], 100, 30, &store_dir, |app| {
-        app.curate.recipe_file = Some(file.clone());
-        app.curate.recipe_pending = true;
-    });
-    assert_eq!(app.status, format!("New recipe file {}: R then s saves the selection to it", file.display()));
+    let mut app = app_with(
+        vec![spec(&hono_dir(), "hono-mini")],
+        100,
+        30,
+        &store_dir,
+        |app| {
+            app.curate.recipe_file = Some(file.clone());
+            app.curate.recipe_pending = true;
+        },
+    );
+    assert_eq!(
+        app.status,
+        format!(
+            "New recipe file {}: R then s saves the selection to it",
+            file.display()
+        )
+    );
     assert!(app.selection.is_empty());
     let other = id(&app, OTHER_MD);
     select(&mut app, &[other]);
@@ -202,7 +270,10 @@ fn missing_recipe_file_is_created_by_the_first_save() {
     press(&mut app, KeyCode::Enter);
     let r = Recipe::read(&file).expect("created");
     assert_eq!(r.name, "new-pick");
-    assert_eq!(r.selected.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(), vec![OTHER_MD]);
+    assert_eq!(
+        r.selected.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(),
+        vec![OTHER_MD]
+    );
 }
 
 /// BUG? (src/tui/curate/recipes.rs `load_path` with `capture`): `capture` writes
@@ -223,7 +294,12 @@ fn a_recipe_saved_without_a_budget_loads_without_one() {
     press(&mut app, KeyCode::Char('s'));
     type_text(&mut app, "nobudget");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(Recipe::read(&app.store().join("nobudget.json")).expect("saved").max_tokens, None);
+    assert_eq!(
+        Recipe::read(&app.store().join("nobudget.json"))
+            .expect("saved")
+            .max_tokens,
+        None
+    );
     let mut fresh = app_over(&hono_dir(), "hono-mini", 100, 30, app.store());
     assert_eq!(fresh.curate.budget, Some(20_000));
     load_first_recipe(&mut fresh);

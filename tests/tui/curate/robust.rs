@@ -23,7 +23,16 @@ fn curation_popups_draw_at_tiny_sizes() {
         &[Action::Recipes],
         &[Action::Recipes, Action::RecipeSave],
     ];
-    for (w, h) in [(1, 1), (2, 2), (3, 3), (10, 4), (20, 5), (40, 8), (200, 3), (3, 60)] {
+    for (w, h) in [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (10, 4),
+        (20, 5),
+        (40, 8),
+        (200, 3),
+        (3, 60),
+    ] {
         act(&mut app, &[Action::Resize(w, h)]);
         for open in opens {
             act(&mut app, open);

@@ -34,7 +34,10 @@ fn report_skill_preview() -> (Tui, PathBuf) {
 #[test]
 fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
     let (mut app, dir) = report_skill_preview();
-    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Skill));
+    assert_eq!(
+        app.brief_preview().as_ref().map(|p| p.kind),
+        Some(PreviewKind::Skill)
+    );
     let b = built(&app);
     let file_text = std::fs::read_to_string(dir.join("report-skill/SKILL.md")).expect("fixture");
     let parsed = skill_from_text(&file_text, "report-skill", "", None);
@@ -43,10 +46,16 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     // No arguments: every placeholder as written.
     assert_eq!(b.text, format!("{REPORT_BODY}\n"));
     assert_eq!(b.label, "rendered skill report-skill");
-    assert_eq!((b.bytes, b.tokens), (b.text.len() as u64, counter().count(&b.text)));
+    assert_eq!(
+        (b.bytes, b.tokens),
+        (b.text.len() as u64, counter().count(&b.text))
+    );
     let text = screen(&app);
     assert!(text.contains(" Rendered skill preview "), "{text}");
-    assert!(text.contains("Convert $file to text (first argument: $ARGUMENTS[0])."), "{text}");
+    assert!(
+        text.contains("Convert $file to text (first argument: $ARGUMENTS[0])."),
+        "{text}"
+    );
     // `a`: type the arguments.
     press(&mut app, KeyCode::Char('a'));
     assert_eq!(app.mode(), Mode::Input);
@@ -57,7 +66,10 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(app.mode(), Mode::Brief);
     assert_eq!(app.curate.args.as_deref(), Some("report.pdf"));
     let b = built(&app);
-    let opts = RenderOptions { args: Some("report.pdf".into()), ..RenderOptions::default() };
+    let opts = RenderOptions {
+        args: Some("report.pdf".into()),
+        ..RenderOptions::default()
+    };
     let want = render_body(&parsed.body, &parsed.argument_names, None, &opts);
     assert_eq!(
         want,
@@ -67,8 +79,14 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(b.text, format!("{want}\n"));
     assert_eq!(b.label, "rendered skill report-skill · args \"report.pdf\"");
     let text = screen(&app);
-    assert!(text.contains("Convert report.pdf to text (first argument: report.pdf)."), "{text}");
-    assert!(text.contains("rendered skill report-skill · args \"report.pdf\" · "), "{text}");
+    assert!(
+        text.contains("Convert report.pdf to text (first argument: report.pdf)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("rendered skill report-skill · args \"report.pdf\" · "),
+        "{text}"
+    );
     // An empty prompt means no arguments again.
     press(&mut app, KeyCode::Char('a'));
     assert_eq!(input_text(&app), "report.pdf");
@@ -78,7 +96,10 @@ fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() 
     assert_eq!(built(&app).text, format!("{REPORT_BODY}\n"));
     // Tab back: the brief of the skill.
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.brief_preview().as_ref().map(|p| p.kind), Some(PreviewKind::Brief));
+    assert_eq!(
+        app.brief_preview().as_ref().map(|p| p.kind),
+        Some(PreviewKind::Brief)
+    );
     assert!(built(&app).label.starts_with("brief · md · "));
 }
 
@@ -91,13 +112,26 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     assert_eq!(input_purpose(&app), Some(InputPurpose::SkillVars));
     type_text(&mut app, "OUT_DIR=\"out $0\"");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Brief, "{} / {:?}", app.status, input_text(&app));
-    assert_eq!(app.curate.vars.get("OUT_DIR").map(String::as_str), Some("out $0"));
+    assert_eq!(
+        app.mode(),
+        Mode::Brief,
+        "{} / {:?}",
+        app.status,
+        input_text(&app)
+    );
+    assert_eq!(
+        app.curate.vars.get("OUT_DIR").map(String::as_str),
+        Some("out $0")
+    );
     press(&mut app, KeyCode::Char('a'));
     type_text(&mut app, "q3.pdf");
     press(&mut app, KeyCode::Enter);
     let b = built(&app);
-    assert!(b.text.contains("Write the result to out q3.pdf/summary.md"), "{}", b.text);
+    assert!(
+        b.text.contains("Write the result to out q3.pdf/summary.md"),
+        "{}",
+        b.text
+    );
     // The prompt shows the values back in a form it parses.
     press(&mut app, KeyCode::Char('v'));
     assert_eq!(input_text(&app), "OUT_DIR=\"out $0\"");
@@ -112,8 +146,10 @@ fn skill_variables_are_substituted_before_arguments_and_the_base_dir_header_togg
     let base = std::fs::canonicalize(dir.join("report-skill")).expect("dir");
     let b = built(&app);
     assert!(
-        b.text
-            .starts_with(&format!("Base directory for this skill: {}\n\n# Convert a report", base.display())),
+        b.text.starts_with(&format!(
+            "Base directory for this skill: {}\n\n# Convert a report",
+            base.display()
+        )),
         "{}",
         b.text
     );
@@ -142,29 +178,56 @@ fn two_selected_skills_copy_and_preview_with_the_listing_first() {
     let skill = |folder: &str| {
         let file = dir.join(folder).join("SKILL.md");
         let text = std::fs::read_to_string(&file).expect("fixture");
-        skill_from_text(&text, folder, &file.to_string_lossy(), Some(dir.join(folder)))
+        skill_from_text(
+            &text,
+            folder,
+            &file.to_string_lossy(),
+            Some(dir.join(folder)),
+        )
     };
     let skills = [skill("brand-guidelines"), skill("theme-factory")];
-    let listing = ListingOptions { format: ListingFormat::AvailableSkills, ..ListingOptions::default() };
+    let listing = ListingOptions {
+        format: ListingFormat::AvailableSkills,
+        ..ListingOptions::default()
+    };
     let want = render_many(&skills, listing, &RenderOptions::default());
     assert_eq!(b.text, want);
     let location = dir.join("brand-guidelines/SKILL.md");
     let head = "<available_skills>\n<skill>\n<name>\nbrand-guidelines\n</name>\n<description>\n";
     assert!(b.text.starts_with(head), "{}", &b.text[..120]);
-    assert!(b.text.contains(&format!("<location>\n{}\n</location>", location.display())));
-    assert!(b.text.contains("\n</available_skills>\n\n## brand-guidelines\n\n"));
+    assert!(
+        b.text
+            .contains(&format!("<location>\n{}\n</location>", location.display()))
+    );
+    assert!(
+        b.text
+            .contains("\n</available_skills>\n\n## brand-guidelines\n\n")
+    );
     assert!(b.text.contains("\n\n## theme-factory\n\n"));
     assert_eq!(b.label, "2 skills · available-skills listing");
     assert_eq!(b.parts, 2);
     let t = draw(&app);
-    assert_eq!(span_text(t.backend().buffer(), 3, 1, 99).trim_end(), "<available_skills>");
+    assert_eq!(
+        span_text(t.backend().buffer(), 3, 1, 99).trim_end(),
+        "<available_skills>"
+    );
     // `l`: plain listing.
     press(&mut app, KeyCode::Char('l'));
     assert_eq!(app.curate.listing, ListingFormat::Plain);
     let b = built(&app);
-    let plain = ListingOptions { format: ListingFormat::Plain, ..ListingOptions::default() };
-    assert_eq!(b.text, render_many(&skills, plain, &RenderOptions::default()));
-    assert!(b.text.starts_with("- brand-guidelines: "), "{}", &b.text[..60]);
+    let plain = ListingOptions {
+        format: ListingFormat::Plain,
+        ..ListingOptions::default()
+    };
+    assert_eq!(
+        b.text,
+        render_many(&skills, plain, &RenderOptions::default())
+    );
+    assert!(
+        b.text.starts_with("- brand-guidelines: "),
+        "{}",
+        &b.text[..60]
+    );
     assert_eq!(b.label, "2 skills · plain listing");
 }
 
@@ -177,7 +240,10 @@ fn copy_skill_with_no_skill_here_says_so() {
     let copies = press(&mut app, KeyCode::Char('Y'));
     assert!(copies.is_empty());
     assert!(!app.copying);
-    assert_eq!(app.status, "No skill here: Y renders a skill folder's SKILL.md");
+    assert_eq!(
+        app.status,
+        "No skill here: Y renders a skill folder's SKILL.md"
+    );
 }
 
 #[test]
@@ -185,21 +251,34 @@ fn copy_skill_names_selected_items_outside_every_skill() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("mixed");
     copy_dir(&fixture_path("tui_curate/skills"), &root);
-    std::fs::write(root.join("NOTES.md"), "# Loose notes\n\nNot part of any skill.\n").expect("write");
+    std::fs::write(
+        root.join("NOTES.md"),
+        "# Loose notes\n\nNot part of any skill.\n",
+    )
+    .expect("write");
     let mut app = tui_over(&root, "mixed", 100, 30);
     let skill = id(&app, "mixed/report-skill");
     let loose = id(&app, "mixed/NOTES.md");
     select(&mut app, &[skill, loose]);
     let copies = press(&mut app, KeyCode::Char('Y'));
     assert_eq!(copies, vec![vec![skill]]);
-    assert_eq!(app.status, "Copying the rendered skill… (1 selected item not in a skill, left out)");
-    apply(&mut app, WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (o200k_base)".into())));
+    assert_eq!(
+        app.status,
+        "Copying the rendered skill… (1 selected item not in a skill, left out)"
+    );
+    apply(
+        &mut app,
+        WorkerMsg::Copied(Ok("Copied 1.2 kB · 300 tokens (o200k_base)".into())),
+    );
     assert_eq!(
         app.status,
         "Copied 1.2 kB · 300 tokens (o200k_base) (1 selected item not in a skill, left out)"
     );
     // The next copy starts without the note.
     press(&mut app, KeyCode::Char('y'));
-    apply(&mut app, WorkerMsg::Copied(Ok("Copied 2 kB · 500 tokens (o200k_base)".into())));
+    apply(
+        &mut app,
+        WorkerMsg::Copied(Ok("Copied 2 kB · 500 tokens (o200k_base)".into())),
+    );
     assert_eq!(app.status, "Copied 2 kB · 500 tokens (o200k_base)");
 }

@@ -115,7 +115,11 @@ pub fn doc_title(file_name: &str, text: &str) -> String {
     }
     let st = stem(file_name).replace(['_', '-'], " ");
     let st = strip(&st);
-    if st.is_empty() { file_name.to_string() } else { st.to_string() }
+    if st.is_empty() {
+        file_name.to_string()
+    } else {
+        st.to_string()
+    }
 }
 
 /// lazytools' `_char_chunks` on `text` (chars): windows of `chunk_size`, snapped back to the
@@ -150,7 +154,9 @@ pub fn char_chunks(text: &[char], chunk_size: usize, overlap: usize) -> Vec<Stri
 
 /// Index of the last `"\n\n"` in `w`.
 fn rfind_blank_line(w: &[char]) -> Option<usize> {
-    (0..w.len().saturating_sub(1)).rev().find(|&i| w[i] == '\n' && w[i + 1] == '\n')
+    (0..w.len().saturating_sub(1))
+        .rev()
+        .find(|&i| w[i] == '\n' && w[i + 1] == '\n')
 }
 
 /// One match of `^(#{1,4})\s+(.+)$` (MULTILINE): start of the match and the range of group 2.
@@ -170,7 +176,9 @@ pub fn heading_matches(t: &[char]) -> Vec<HeadingMatch> {
     let mut pos = 0usize;
     while pos <= n {
         // Next line start at or after `pos`.
-        let Some(s) = (pos..=n).find(|&s| s == 0 || t[s - 1] == '\n') else { break };
+        let Some(s) = (pos..=n).find(|&s| s == 0 || t[s - 1] == '\n') else {
+            break;
+        };
         match match_heading_at(t, s) {
             Some(m) => {
                 pos = m.text.1.max(s + 1);
@@ -198,11 +206,17 @@ fn match_heading_at(t: &[char], s: usize) -> Option<HeadingMatch> {
     }
     let line_end = |from: usize| (from..n).find(|&i| t[i] == '\n').unwrap_or(n);
     if e < n {
-        return Some(HeadingMatch { start: s, text: (e, line_end(e)) });
+        return Some(HeadingMatch {
+            start: s,
+            text: (e, line_end(e)),
+        });
     }
     // `\s+` ran to the end of the text: backtrack to the last non-newline char.
     let g = (j + 1..n).rev().find(|&i| t[i] != '\n')?;
-    Some(HeadingMatch { start: s, text: (g, line_end(g)) })
+    Some(HeadingMatch {
+        start: s,
+        text: (g, line_end(g)),
+    })
 }
 
 fn collect(t: &[char]) -> String {
@@ -213,7 +227,10 @@ fn collect(t: &[char]) -> String {
 pub fn heading_chunks(t: &[char], max_chunk: usize, overlap: usize) -> Vec<(String, String)> {
     let matches = heading_matches(t);
     if matches.is_empty() {
-        return char_chunks(t, max_chunk, overlap).into_iter().map(|c| (String::new(), c)).collect();
+        return char_chunks(t, max_chunk, overlap)
+            .into_iter()
+            .map(|c| (String::new(), c))
+            .collect();
     }
     let mut raw: Vec<(String, String)> = Vec::new();
     if matches[0].start > 50 {
@@ -235,8 +252,15 @@ pub fn heading_chunks(t: &[char], max_chunk: usize, overlap: usize) -> Vec<(Stri
         let len = body.chars().count();
         if len > max_chunk {
             let chars: Vec<char> = body.chars().collect();
-            for (j, sub) in char_chunks(&chars, max_chunk, overlap).into_iter().enumerate() {
-                let h = if j > 0 { format!("{heading} [{}]", j + 1) } else { heading.clone() };
+            for (j, sub) in char_chunks(&chars, max_chunk, overlap)
+                .into_iter()
+                .enumerate()
+            {
+                let h = if j > 0 {
+                    format!("{heading} [{}]", j + 1)
+                } else {
+                    heading.clone()
+                };
                 result.push((h, sub));
             }
         } else if len < min_size
@@ -271,7 +295,10 @@ pub fn make_chunks(
     let pairs = if heading_mode {
         heading_chunks(&chars, chunk_size, overlap)
     } else {
-        char_chunks(&chars, chunk_size, overlap).into_iter().map(|c| (String::new(), c)).collect()
+        char_chunks(&chars, chunk_size, overlap)
+            .into_iter()
+            .map(|c| (String::new(), c))
+            .collect()
     };
     let mut out = Vec::new();
     for (i, (heading, body)) in pairs.into_iter().enumerate() {
@@ -283,7 +310,11 @@ pub fn make_chunks(
         out.push(DocChunk {
             path: path.to_string(),
             title: title.clone(),
-            heading: if heading.is_empty() { title.clone() } else { heading },
+            heading: if heading.is_empty() {
+                title.clone()
+            } else {
+                heading
+            },
             text: text.to_string(),
             doc_len: tokens.len(),
             tokens,
@@ -303,20 +334,29 @@ mod tests {
 
     #[test]
     fn normalize_collapses_spaces_and_blank_lines() {
-        assert_eq!(normalize("  a\t\t b\r\n\r\n\r\n\nc  \r d \n"), "a b\n\nc \n d");
+        assert_eq!(
+            normalize("  a\t\t b\r\n\r\n\r\n\nc  \r d \n"),
+            "a b\n\nc \n d"
+        );
     }
 
     #[test]
     fn heading_regex_quirks() {
         let t = chars("# A\n##### five\n#### four\n#\n# x\n#no\n  # indented");
-        let got: Vec<String> = heading_matches(&t).iter().map(|m| collect(&t[m.text.0..m.text.1])).collect();
+        let got: Vec<String> = heading_matches(&t)
+            .iter()
+            .map(|m| collect(&t[m.text.0..m.text.1]))
+            .collect();
         assert_eq!(got, vec!["A", "four", "# x"]);
     }
 
     #[test]
     fn short_preamble_is_dropped_long_one_kept() {
         let short = chars("intro\n# H\nbody");
-        assert_eq!(heading_chunks(&short, 1800, 180), vec![("H".into(), "# H\nbody".into())]);
+        assert_eq!(
+            heading_chunks(&short, 1800, 180),
+            vec![("H".into(), "# H\nbody".into())]
+        );
         let long: String = format!("{}\n# H\nbody", "p".repeat(60));
         let got = heading_chunks(&chars(&long), 1800, 180);
         // The preamble is a chunk with no heading; the tiny heading section is appended to it.
@@ -329,7 +369,10 @@ mod tests {
     fn long_sections_split_with_numbered_headings() {
         let body = format!("# Big\n{}\n\n{}", "a".repeat(1000), "b".repeat(1500));
         let got = heading_chunks(&chars(&body), 1800, 180);
-        assert_eq!(got.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(), vec!["Big", "Big [2]"]);
+        assert_eq!(
+            got.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(),
+            vec!["Big", "Big [2]"]
+        );
         assert_eq!(got[0].1, format!("# Big\n{}", "a".repeat(1000)));
     }
 
@@ -337,7 +380,10 @@ mod tests {
     fn char_windows_overlap() {
         let t = chars(&"x".repeat(4000));
         let got = char_chunks(&t, 1800, 180);
-        assert_eq!(got.iter().map(|c| c.len()).collect::<Vec<_>>(), vec![1800, 1800, 760]);
+        assert_eq!(
+            got.iter().map(|c| c.len()).collect::<Vec<_>>(),
+            vec![1800, 1800, 760]
+        );
     }
 
     #[test]

@@ -19,8 +19,9 @@ use crate::error::Error;
 use chunk::{DocChunk, make_chunks};
 
 /// lazytools' default eligible extensions (docs/FORMATS.md §2.6).
-pub const DEFAULT_EXTENSIONS: [&str; 10] =
-    [".md", ".mdx", ".txt", ".rst", ".adoc", ".py", ".json", ".yaml", ".yml", ".toml"];
+pub const DEFAULT_EXTENSIONS: [&str; 10] = [
+    ".md", ".mdx", ".txt", ".rst", ".adoc", ".py", ".json", ".yaml", ".yml", ".toml",
+];
 
 /// Bundle format version written to manifest.json.
 pub const BUNDLE_VERSION: &str = "3.0.0";
@@ -82,7 +83,11 @@ pub fn slug(name: &str) -> String {
         }
     }
     let s = out.trim_matches('-');
-    if s.is_empty() { "skill".into() } else { s.to_string() }
+    if s.is_empty() {
+        "skill".into()
+    } else {
+        s.to_string()
+    }
 }
 
 /// Robertson IDF of every token (docs/FORMATS.md §2.7): `ln((N − df + 0.5)/(df + 0.5) + 1)` with df
@@ -107,7 +112,10 @@ pub fn build_idf(chunks: &[DocChunk]) -> Vec<(String, f64)> {
         .into_iter()
         .map(|t| {
             let f = df.get(t).copied().unwrap_or(0);
-            (t.to_string(), ((n - f) as f64 + 0.5) / (f as f64 + 0.5) + 1.0)
+            (
+                t.to_string(),
+                ((n - f) as f64 + 0.5) / (f as f64 + 0.5) + 1.0,
+            )
         })
         .map(|(t, x)| (t, x.ln()))
         .collect()
@@ -137,7 +145,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 /// existing bundle has then already been removed, as in lazytools); [`Error::Refused`] when
 /// the bundle folder exists and `force` is off; [`Error::Io`] on write failures. Unreadable
 /// input files are skipped, as lazytools does.
-pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions) -> Result<PathBuf, Error> {
+pub fn build_bundle(
+    inputs: &[PathBuf],
+    output_root: &Path,
+    opts: &BuildOptions,
+) -> Result<PathBuf, Error> {
     let mut roots = Vec::new();
     for p in inputs {
         match std::fs::canonicalize(p) {
@@ -170,9 +182,20 @@ pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions)
     let mut chunks: Vec<DocChunk> = Vec::new();
     for (ri, root) in roots.iter().enumerate() {
         for path in walk::iter_docs(root, &opts.extensions) {
-            let Ok(text) = read_doc(&path, opts.max_chars_per_file) else { continue };
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let got = make_chunks(&path.to_string_lossy(), &name, &text, opts.chunk_size, opts.overlap);
+            let Ok(text) = read_doc(&path, opts.max_chars_per_file) else {
+                continue;
+            };
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let got = make_chunks(
+                &path.to_string_lossy(),
+                &name,
+                &text,
+                opts.chunk_size,
+                opts.overlap,
+            );
             if got.is_empty() {
                 continue;
             }
@@ -181,14 +204,25 @@ pub fn build_bundle(inputs: &[PathBuf], output_root: &Path, opts: &BuildOptions)
         }
     }
     if chunks.is_empty() {
-        return Err(Error::Usage("no indexable documentation found in the provided folders".into()));
+        return Err(Error::Usage(
+            "no indexable documentation found in the provided folders".into(),
+        ));
     }
 
-    let indexed_files: Vec<String> = indexed.iter().map(|(p, _)| p.to_string_lossy().into_owned()).collect();
-    let source_dirs: Vec<String> = roots.iter().map(|r| r.to_string_lossy().into_owned()).collect();
+    let indexed_files: Vec<String> = indexed
+        .iter()
+        .map(|(p, _)| p.to_string_lossy().into_owned())
+        .collect();
+    let source_dirs: Vec<String> = roots
+        .iter()
+        .map(|r| r.to_string_lossy().into_owned())
+        .collect();
     let description = match opts.description.as_deref() {
         Some(d) if !d.is_empty() => d.to_string(),
-        _ => format!("Documentation skill built from {} files.", indexed_files.len()),
+        _ => format!(
+            "Documentation skill built from {} files.",
+            indexed_files.len()
+        ),
     };
     let total: u64 = chunks.iter().map(|c| c.doc_len as u64).sum();
     let avgdl = total as f64 / chunks.len() as f64;
@@ -239,7 +273,9 @@ fn copy_sources(dir: &Path, roots: &[PathBuf], indexed: &[(PathBuf, usize)]) -> 
     std::fs::create_dir_all(&base).map_err(io(&base))?;
     for (path, ri) in indexed {
         let root = &roots[*ri];
-        let Ok(rel) = path.strip_prefix(root) else { continue };
+        let Ok(rel) = path.strip_prefix(root) else {
+            continue;
+        };
         let root_name = root.file_name().map(PathBuf::from).unwrap_or_default();
         let dest = base.join(root_name).join(rel);
         if let Some(parent) = dest.parent() {
@@ -273,7 +309,13 @@ mod tests {
             ordinal: 0,
         };
         let idf = build_idf(&[c(&["a", "b", "a"]), c(&["b"])]);
-        assert_eq!(idf[0], ("a".to_string(), ((2.0 - 1.0 + 0.5) / 1.5 + 1.0_f64).ln()));
-        assert_eq!(idf[1], ("b".to_string(), ((0.0 + 0.5) / 2.5 + 1.0_f64).ln()));
+        assert_eq!(
+            idf[0],
+            ("a".to_string(), ((2.0 - 1.0 + 0.5) / 1.5 + 1.0_f64).ln())
+        );
+        assert_eq!(
+            idf[1],
+            ("b".to_string(), ((0.0 + 0.5) / 2.5 + 1.0_f64).ln())
+        );
     }
 }

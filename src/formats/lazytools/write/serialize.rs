@@ -146,7 +146,11 @@ pub fn skill_md(s: &SkillMdIn<'_>) -> String {
     let roots: Vec<String> = s.source_dirs.iter().map(|p| format!("- {p}")).collect();
     let (k1, b) = (float_repr(K1), float_repr(B));
     let notes = strip(s.usage_notes);
-    let notes = if notes.is_empty() { "No additional notes." } else { notes };
+    let notes = if notes.is_empty() {
+        "No additional notes."
+    } else {
+        notes
+    };
     format!(
         "---
 name: {name}

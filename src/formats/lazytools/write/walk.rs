@@ -11,7 +11,9 @@ use super::chunk::suffix;
 /// Collect every entry below `dir` as component lists relative to the root (symlinked
 /// folders are listed but not entered; unreadable folders are skipped, as `rglob` does).
 fn list(dir: &Path, prefix: &[OsString], out: &mut Vec<Vec<OsString>>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in rd.flatten() {
         let mut comps = prefix.to_vec();
         comps.push(entry.file_name());
@@ -35,11 +37,16 @@ pub fn iter_docs(root: &Path, extensions: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for comps in entries {
         let path: PathBuf = comps.iter().fold(root.to_path_buf(), |p, c| p.join(c));
-        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
         if meta.file_type().is_symlink() || !meta.is_file() {
             continue;
         }
-        let name = comps.last().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = comps
+            .last()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if name.starts_with('.') || !exts.contains(&suffix(&name).to_lowercase()) {
             continue;
         }
@@ -59,7 +66,15 @@ mod tests {
     fn walk_order_hidden_and_extensions() {
         let d = tempfile::tempdir().unwrap();
         let r = d.path();
-        for f in ["a-c.md", "a/b.md", "a/.hid.md", ".h/in.md", "B.MD", "x.py", "y.png"] {
+        for f in [
+            "a-c.md",
+            "a/b.md",
+            "a/.hid.md",
+            ".h/in.md",
+            "B.MD",
+            "x.py",
+            "y.png",
+        ] {
             let p = r.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, "x").unwrap();

@@ -79,7 +79,14 @@ impl Field {
     /// A row for `key` with `original` (absent when `None`).
     pub fn new(key: String, kind: FieldKind, original: Option<Value>) -> Field {
         let text = text_area(&initial_text(original.as_ref()));
-        Field { key, kind, original, text, removed: false, added: false }
+        Field {
+            key,
+            kind,
+            original,
+            text,
+            removed: false,
+            added: false,
+        }
     }
 
     /// Whether the text area can be edited.
@@ -92,7 +99,11 @@ impl Field {
         let text = area_text(&self.text);
         match self.kind {
             FieldKind::List => EditValue::List(
-                text.lines().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect(),
+                text.lines()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             ),
             _ => EditValue::Str(text),
         }
@@ -123,7 +134,11 @@ impl Field {
             _ => {
                 let lines = self.text.lines();
                 let first = lines.first().map_or("", String::as_str);
-                if lines.len() > 1 { format!("{first} …") } else { first.to_string() }
+                if lines.len() > 1 {
+                    format!("{first} …")
+                } else {
+                    first.to_string()
+                }
             }
         }
     }
@@ -146,7 +161,11 @@ fn push_metadata(out: &mut Vec<Field>, node: Option<&KeyNode>) {
     match node {
         None => out.push(Field::new("metadata".into(), FieldKind::Map, None)),
         Some(n) if matches!(n.value, Value::Map(_)) => {
-            out.push(Field::new("metadata".into(), FieldKind::Map, Some(n.value.clone())));
+            out.push(Field::new(
+                "metadata".into(),
+                FieldKind::Map,
+                Some(n.value.clone()),
+            ));
             let mut seen = Vec::new();
             for c in n.children.iter().rev() {
                 if seen.contains(&c.key) {
@@ -155,12 +174,26 @@ fn push_metadata(out: &mut Vec<Field>, node: Option<&KeyNode>) {
                 seen.push(c.key.clone());
             }
             for key in seen.into_iter().rev() {
-                let Some(c) = last(&n.children, &key) else { continue };
-                let kind = if key.contains('.') { FieldKind::ReadOnly } else { kind_of(&c.value) };
-                out.push(Field::new(format!("metadata.{key}"), kind, Some(c.value.clone())));
+                let Some(c) = last(&n.children, &key) else {
+                    continue;
+                };
+                let kind = if key.contains('.') {
+                    FieldKind::ReadOnly
+                } else {
+                    kind_of(&c.value)
+                };
+                out.push(Field::new(
+                    format!("metadata.{key}"),
+                    kind,
+                    Some(c.value.clone()),
+                ));
             }
         }
-        Some(n) => out.push(Field::new("metadata".into(), kind_of(&n.value), Some(n.value.clone()))),
+        Some(n) => out.push(Field::new(
+            "metadata".into(),
+            kind_of(&n.value),
+            Some(n.value.clone()),
+        )),
     }
 }
 
@@ -186,7 +219,11 @@ pub fn build(nodes: &[KeyNode]) -> Vec<Field> {
     }
     for key in others {
         if let Some(n) = last(nodes, key) {
-            out.push(Field::new(key.to_string(), kind_of(&n.value), Some(n.value.clone())));
+            out.push(Field::new(
+                key.to_string(),
+                kind_of(&n.value),
+                Some(n.value.clone()),
+            ));
         }
     }
     out
@@ -202,8 +239,12 @@ pub fn apply(base: &[u8], fields: &[Field]) -> Result<Vec<u8>, String> {
         if metadata_removed && f.key.starts_with("metadata.") {
             continue;
         }
-        out = if f.removed { unset(&out, &f.key) } else { set(&out, &f.key, &f.value()) }
-            .map_err(|e| format!("{}: {e}", f.key))?;
+        out = if f.removed {
+            unset(&out, &f.key)
+        } else {
+            set(&out, &f.key, &f.value())
+        }
+        .map_err(|e| format!("{}: {e}", f.key))?;
     }
     Ok(out)
 }

@@ -46,7 +46,8 @@ impl RawText {
     /// BOM when the file has no frontmatter. `None` when the frontmatter never closes.
     pub fn of(bytes: &[u8]) -> Option<RawText> {
         let text = String::from_utf8_lossy(bytes);
-        let crlf = text.split('\n').next().is_some_and(|l| l.ends_with('\r')) && text.contains('\n');
+        let crlf =
+            text.split('\n').next().is_some_and(|l| l.ends_with('\r')) && text.contains('\n');
         let eol = if crlf { "\r\n" } else { "\n" };
         let valid = frontmatter_text(bytes);
         match parse_tree(valid) {
@@ -57,7 +58,9 @@ impl RawText {
                 let lines: Vec<String> = if yaml.is_empty() {
                     Vec::new()
                 } else {
-                    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+                    body.split('\n')
+                        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+                        .collect()
                 };
                 let fence = valid[..p.fm.yaml.start].matches('\n').count() as u32;
                 let mut area = text_area(&lines.join("\n"));
@@ -72,7 +75,11 @@ impl RawText {
                 })
             }
             None => {
-                let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+                let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+                    3
+                } else {
+                    0
+                };
                 let mut prefix = bytes[..bom].to_vec();
                 prefix.extend_from_slice(format!("---{eol}").as_bytes());
                 let mut suffix = format!("---{eol}").into_bytes();
@@ -80,7 +87,13 @@ impl RawText {
                 let mut area = text_area("");
                 area.set_wrap_mode(ratatui_textarea::WrapMode::None);
                 area.set_tab_length(2);
-                Some(RawText { area, prefix, suffix, eol, fence: 1 })
+                Some(RawText {
+                    area,
+                    prefix,
+                    suffix,
+                    eol,
+                    fence: 1,
+                })
             }
         }
     }
@@ -100,7 +113,14 @@ impl RawText {
     pub fn bytes(&self) -> Vec<u8> {
         let mut out = self.prefix.clone();
         let yaml = self.yaml();
-        out.extend_from_slice(if self.eol == "\n" { yaml } else { yaml.replace('\n', self.eol) }.as_bytes());
+        out.extend_from_slice(
+            if self.eol == "\n" {
+                yaml
+            } else {
+                yaml.replace('\n', self.eol)
+            }
+            .as_bytes(),
+        );
         out.extend_from_slice(&self.suffix);
         out
     }
@@ -182,7 +202,12 @@ impl Editor {
     /// Open `path` for editing. `shown` is the path for titles, `folder` the skill folder
     /// name. Errors: the file cannot be read, or its frontmatter never closes (no edit can
     /// be placed; fix it with `E`).
-    pub fn open(path: &Path, shown: String, folder: String, root: Option<usize>) -> Result<Editor, String> {
+    pub fn open(
+        path: &Path,
+        shown: String,
+        folder: String,
+        root: Option<usize>,
+    ) -> Result<Editor, String> {
         let file = frontmatter::load(path).map_err(|e| e.to_string())?;
         if RawText::of(&file.bytes).is_none() {
             return Err(format!(
@@ -245,7 +270,9 @@ impl Editor {
     /// `Ctrl-s` still offers the repair in the diff.
     pub fn dirty(&self) -> bool {
         match (self.view, &self.candidate) {
-            (View::Form, _) => self.base != self.file.bytes || self.fields.iter().any(Field::changed),
+            (View::Form, _) => {
+                self.base != self.file.bytes || self.fields.iter().any(Field::changed)
+            }
             (View::Raw, Ok(b)) => *b != self.file.bytes,
             (View::Raw, Err(_)) => true,
         }
@@ -276,7 +303,10 @@ impl Editor {
             && let Err((line, msg)) = verify_strict(yaml)
         {
             let fence = text[..p.fm.yaml.start].matches('\n').count() as u32;
-            self.yaml_error = Some((if line > 0 { line + fence } else { 0 }, strip_location(&msg)));
+            self.yaml_error = Some((
+                if line > 0 { line + fence } else { 0 },
+                strip_location(&msg),
+            ));
         }
         let lossy = String::from_utf8_lossy(bytes);
         self.findings = validate_skill_md(&lossy, &self.folder, None, self.profile)
@@ -322,7 +352,11 @@ impl Editor {
         match self.mode {
             Mode::Prompt => Some(&mut self.prompt),
             Mode::Raw => self.raw.as_mut().map(|r| &mut r.area),
-            Mode::Field => self.fields.get_mut(self.selected).filter(|f| f.editable()).map(|f| &mut f.text),
+            Mode::Field => self
+                .fields
+                .get_mut(self.selected)
+                .filter(|f| f.editable())
+                .map(|f| &mut f.text),
             _ => None,
         }
     }
@@ -375,7 +409,9 @@ impl Editor {
 
     /// `d`: remove an added row, or toggle removal of a key of the file.
     pub fn delete_selected(&mut self) {
-        let Some(f) = self.fields.get_mut(self.selected) else { return };
+        let Some(f) = self.fields.get_mut(self.selected) else {
+            return;
+        };
         if f.original.is_none() {
             if f.added {
                 self.fields.remove(self.selected);
@@ -407,7 +443,10 @@ mod tests {
     fn raw_text_of_file_without_frontmatter_inserts_a_block_after_the_bom() {
         let mut raw = RawText::of(b"\xEF\xBB\xBF# Title\n").expect("no frontmatter is fine");
         raw.area.insert_str("name: a");
-        assert_eq!(raw.bytes(), b"\xEF\xBB\xBF---\nname: a\n---\n# Title\n".to_vec());
+        assert_eq!(
+            raw.bytes(),
+            b"\xEF\xBB\xBF---\nname: a\n---\n# Title\n".to_vec()
+        );
         assert!(RawText::of(b"---\nname: a\nno close\n").is_none());
     }
 
