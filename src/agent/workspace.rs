@@ -41,7 +41,7 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     if opts.namespace {
         formats::namespace_skills(&mut corpus);
     }
-    formats::resolve_scopes_with(&mut corpus, opts.effective_precedence());
+    formats::resolve_scopes_for(&mut corpus, opts);
     crate::skill::lints::mark(&mut corpus);
     corpus
 }

@@ -56,7 +56,7 @@ pub mod walk;
 pub use roots::{discover_roots, discover_roots_for, root_specs};
 pub use scopes::{
     Precedence, mark_cross_root_aliases, namespace_root, namespace_skills, resolve_scopes,
-    resolve_scopes_with,
+    resolve_scopes_for, resolve_scopes_with,
 };
 pub use skill::{frontmatter_meta, frontmatter_warnings};
 pub use spec::{LoadOptions, RootSpec};

@@ -95,19 +95,52 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
 /// roots are merged), so files loaded by two roots are counted once, then names the skills
 /// of plugin roots `plugin:skill` ([`super::agents::namespace_plugins`]).
 pub fn resolve_scopes_with(corpus: &mut Corpus, precedence: Precedence) -> Vec<NodeId> {
+    resolve_scopes_in(corpus, precedence, false)
+}
+
+/// [`resolve_scopes_with`] for a corpus opened with `opts`: its precedence, and when the
+/// roots were discovered for every agent (no `--agent`), skills compete only within the
+/// folders of one agent (the owner a root label names, `cursor-user` → `cursor`), since
+/// two agents' folders never shadow each other; with `--agent` (or for PATH arguments,
+/// whose labels name no agent) every root competes.
+pub fn resolve_scopes_for(corpus: &mut Corpus, opts: &super::LoadOptions) -> Vec<NodeId> {
+    resolve_scopes_in(corpus, opts.effective_precedence(), opts.agent.is_none())
+}
+
+/// The agent a discovered root label names (`claude-code-project-2` → `claude-code`); empty
+/// for other labels.
+fn owner_of_label(label: &str) -> &str {
+    let Some(scope) = super::agents::scope_of_label(label) else {
+        return "";
+    };
+    let base = match label.rsplit_once('-') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => label,
+    };
+    base.strip_suffix(scope.as_str())
+        .and_then(|b| b.strip_suffix('-'))
+        .unwrap_or("")
+}
+
+fn resolve_scopes_in(corpus: &mut Corpus, precedence: Precedence, per_agent: bool) -> Vec<NodeId> {
     mark_cross_root_aliases(corpus);
     super::agents::namespace_plugins(corpus);
-    // name → (winner, its root position, its rank)
-    let mut winners: HashMap<String, (NodeId, usize, u8)> = HashMap::new();
+    // (agent, name) → (winner, its root position, its rank)
+    let mut winners: HashMap<(String, String), (NodeId, usize, u8)> = HashMap::new();
     let mut shadowed: Vec<(NodeId, NodeId)> = Vec::new();
     for (ri, root) in corpus.roots.clone().into_iter().enumerate() {
         let rank = precedence.rank(&corpus.node(root).title);
+        let owner = if per_agent {
+            owner_of_label(&corpus.node(root).title).to_string()
+        } else {
+            String::new()
+        };
         for n in corpus.preorder(root) {
             let node = corpus.node(n);
             if node.kind != NodeKind::Skill || corpus.is_copy(n) {
                 continue;
             }
-            let name = node.title.clone();
+            let name = (owner.clone(), node.title.clone());
             match winners.get(&name).copied() {
                 None => {
                     winners.insert(name, (n, ri, rank));
@@ -293,6 +326,36 @@ mod tests {
             "shadowed by claude-code-user/pdf (same skill name; claude-code precedence: personal over project over plugin)"
         );
         assert_eq!(resolve_scopes_with(&mut c, Precedence::Spec), vec![a]);
+    }
+
+    #[test]
+    fn two_agents_folders_never_shadow_each_other_unless_one_agent_reads_both() {
+        let mut c = Corpus::new();
+        let skill_in = |c: &mut Corpus, label: &str| {
+            let r = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, label, ""));
+            c.add_child(r, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"))
+        };
+        let claude_project = skill_in(&mut c, "claude-code-project");
+        let claude_user = skill_in(&mut c, "claude-code-user");
+        let cursor = skill_in(&mut c, "cursor-user");
+        c.finalize();
+        assert_eq!(owner_of_label("claude-code-project-2"), "claude-code");
+        assert_eq!(owner_of_label("cursor-user"), "cursor");
+        assert_eq!(owner_of_label("docs"), "");
+        // Every agent's folders (no --agent): only Claude Code's two folders compete.
+        let all = crate::formats::LoadOptions::default();
+        let mut every = c.clone();
+        assert_eq!(resolve_scopes_for(&mut every, &all), vec![claude_project]);
+        assert!(!every.node(cursor).flags.has(Flag::Shadowed));
+        // Cursor's folders (it reads Claude Code's too): all three compete, the last wins.
+        let cursor_only = crate::formats::LoadOptions {
+            agent: Some("cursor".into()),
+            ..all
+        };
+        assert_eq!(
+            resolve_scopes_for(&mut c, &cursor_only),
+            vec![claude_project, claude_user]
+        );
     }
 
     #[test]

@@ -256,7 +256,7 @@ fn load_done(app: &mut App) -> bool {
         if app.load_opts.namespace {
             crate::formats::namespace_skills(corpus);
         }
-        crate::formats::resolve_scopes_with(corpus, app.load_opts.effective_precedence());
+        crate::formats::resolve_scopes_for(corpus, &app.load_opts);
         clear_layers(app);
         app.preview.invalidate();
     }
