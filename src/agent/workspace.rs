@@ -41,7 +41,11 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     if opts.namespace {
         formats::namespace_skills(&mut corpus);
     }
-    formats::resolve_scopes_for(&mut corpus, opts);
+    formats::resolve_scopes_for(
+        &mut corpus,
+        opts.effective_precedence(),
+        opts.agent.is_some(),
+    );
     crate::skill::lints::mark(&mut corpus);
     corpus
 }

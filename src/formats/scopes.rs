@@ -98,13 +98,18 @@ pub fn resolve_scopes_with(corpus: &mut Corpus, precedence: Precedence) -> Vec<N
     resolve_scopes_in(corpus, precedence, false)
 }
 
-/// [`resolve_scopes_with`] for a corpus opened with `opts`: its precedence, and when the
-/// roots were discovered for every agent (no `--agent`), skills compete only within the
-/// folders of one agent (the owner a root label names, `cursor-user` → `cursor`), since
-/// two agents' folders never shadow each other; with `--agent` (or for PATH arguments,
-/// whose labels name no agent) every root competes.
-pub fn resolve_scopes_for(corpus: &mut Corpus, opts: &super::LoadOptions) -> Vec<NodeId> {
-    resolve_scopes_in(corpus, opts.effective_precedence(), opts.agent.is_none())
+/// [`resolve_scopes_with`] for roots opened with or without `--agent`: when the roots
+/// were discovered for every agent (`agent_named` false), skills compete only within the
+/// folders of one agent (the owner a root label names, `cursor-user` → `cursor`), since two
+/// agents' folders never shadow each other; with `--agent` (or for PATH arguments, whose
+/// labels name no agent) every root competes. Callers pass
+/// `LoadOptions::effective_precedence()` and whether `LoadOptions::agent` is set.
+pub fn resolve_scopes_for(
+    corpus: &mut Corpus,
+    precedence: Precedence,
+    agent_named: bool,
+) -> Vec<NodeId> {
+    resolve_scopes_in(corpus, precedence, !agent_named)
 }
 
 /// The agent a discovered root label names (`claude-code-project-2` → `claude-code`); empty
@@ -343,17 +348,15 @@ mod tests {
         assert_eq!(owner_of_label("cursor-user"), "cursor");
         assert_eq!(owner_of_label("docs"), "");
         // Every agent's folders (no --agent): only Claude Code's two folders compete.
-        let all = crate::formats::LoadOptions::default();
         let mut every = c.clone();
-        assert_eq!(resolve_scopes_for(&mut every, &all), vec![claude_project]);
+        assert_eq!(
+            resolve_scopes_for(&mut every, Precedence::LastWins, false),
+            vec![claude_project]
+        );
         assert!(!every.node(cursor).flags.has(Flag::Shadowed));
         // Cursor's folders (it reads Claude Code's too): all three compete, the last wins.
-        let cursor_only = crate::formats::LoadOptions {
-            agent: Some("cursor".into()),
-            ..all
-        };
         assert_eq!(
-            resolve_scopes_for(&mut c, &cursor_only),
+            resolve_scopes_for(&mut c, Precedence::LastWins, true),
             vec![claude_project, claude_user]
         );
     }

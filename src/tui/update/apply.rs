@@ -256,7 +256,11 @@ fn load_done(app: &mut App) -> bool {
         if app.load_opts.namespace {
             crate::formats::namespace_skills(corpus);
         }
-        crate::formats::resolve_scopes_for(corpus, &app.load_opts);
+        crate::formats::resolve_scopes_for(
+            corpus,
+            app.load_opts.effective_precedence(),
+            app.load_opts.agent.is_some(),
+        );
         clear_layers(app);
         app.preview.invalidate();
     }

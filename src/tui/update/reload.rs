@@ -65,7 +65,11 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         crate::formats::namespace_root(&mut replaced, r);
     }
     if replaced.roots.len() > 1 || app.load_opts.namespace {
-        crate::formats::resolve_scopes_for(&mut replaced, &app.load_opts);
+        crate::formats::resolve_scopes_for(
+            &mut replaced,
+            app.load_opts.effective_precedence(),
+            app.load_opts.agent.is_some(),
+        );
     }
     crate::skill::lints::mark(&mut replaced);
     let new = Arc::new(replaced);
