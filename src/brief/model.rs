@@ -142,6 +142,38 @@ pub fn left_out_line(max: u64, ids: &[&str]) -> String {
     )
 }
 
+/// The `Sources:` line and the rule after it, shared by the markdown layouts: the root labels
+/// of the kept sections in first-appearance order (`none` when nothing was kept), the
+/// section count, and Σ tokens (in `head.encoding`) and Σ bytes of the section texts, with
+/// thousands separators: `Sources: docs, notes · 2 sections · 12 tokens (bytes4) · 44 bytes`.
+pub fn sources_line(head: &BriefHead, kept: &[&BriefSection]) -> String {
+    let mut roots: Vec<&str> = Vec::new();
+    for s in kept {
+        if !roots.contains(&s.root.as_str()) {
+            roots.push(&s.root);
+        }
+    }
+    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
+    let bytes: u64 = kept.iter().map(|s| s.text.len() as u64).sum();
+    format!(
+        "Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
+        if roots.is_empty() {
+            "none".to_string()
+        } else {
+            roots.join(", ")
+        },
+        kept.len(),
+        if kept.len() == 1 {
+            "section"
+        } else {
+            "sections"
+        },
+        human_count(tokens),
+        head.encoding.as_str(),
+        human_count(bytes),
+    )
+}
+
 /// `text` without its trailing blank (empty or whitespace-only) lines and without the line
 /// break of its last line; everything else, including leading blank lines and trailing spaces
 /// of the last non-blank line, is kept.

@@ -278,9 +278,29 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// The largest byte index `≤ max` that is a char boundary of `s` (`s.len()` when `s` is
+/// shorter): where a text cut at `max` bytes may end without splitting a character.
+pub fn floor_char_boundary(s: &str, max: usize) -> usize {
+    if s.len() <= max {
+        return s.len();
+    }
+    (0..=max)
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_char_boundary_never_splits_a_character() {
+        assert_eq!(floor_char_boundary("abc", 10), 3);
+        assert_eq!(floor_char_boundary("aé", 2), 1);
+        assert_eq!(floor_char_boundary("aé", 3), 3);
+        assert_eq!(floor_char_boundary("é", 0), 0);
+    }
     use crate::render::text::Role;
 
     fn plain(lines: &[Line]) -> Vec<String> {

@@ -28,8 +28,9 @@
 //! the `Mode:` line with a blank line and `No sections selected or matched.`.
 
 use crate::brief::mode::Mode;
-use crate::brief::model::{BriefHead, BriefSection, code_span, left_out_line, one_line};
-use crate::util::human::human_count;
+use crate::brief::model::{
+    BriefHead, BriefSection, code_span, left_out_line, one_line, sources_line,
+};
 
 /// Render the markdown brief of `kept` sections, naming `left` ids as left out.
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
@@ -54,31 +55,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         out.push_str("\nNo sections selected or matched.\n");
         return out;
     }
-    let mut roots: Vec<&str> = Vec::new();
-    for s in kept {
-        if !roots.contains(&s.root.as_str()) {
-            roots.push(&s.root);
-        }
-    }
-    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
-    let bytes: u64 = kept.iter().map(|s| s.text.len() as u64).sum();
-    out.push_str(&format!(
-        "Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
-        if roots.is_empty() {
-            "none".to_string()
-        } else {
-            roots.join(", ")
-        },
-        kept.len(),
-        if kept.len() == 1 {
-            "section"
-        } else {
-            "sections"
-        },
-        human_count(tokens),
-        head.encoding.as_str(),
-        human_count(bytes),
-    ));
+    out.push_str(&sources_line(head, kept));
     for s in kept {
         out.push_str(&format!("\n## {}\n{}\n\n", s.title, provenance(s)));
         if head.mode != Mode::Locate {

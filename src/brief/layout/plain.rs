@@ -43,8 +43,9 @@
 //! - No sections: `# Context brief\n\nNo sections selected.\n` for a selection;
 //!   for a query the header lines, a blank line and `No sections matched.`.
 
-use crate::brief::model::{BriefHead, BriefSection, code_span, left_out_line, one_line};
-use crate::util::human::human_count;
+use crate::brief::model::{
+    BriefHead, BriefSection, code_span, left_out_line, one_line, sources_line,
+};
 
 /// Render the plain brief of `kept` sections under `head` (a query brief when `head.query`
 /// is set, else a selection brief), naming `left` ids as left out when `head.max_tokens`
@@ -92,31 +93,10 @@ fn query_lines(head: &BriefHead) -> String {
 
 /// Everything before the first block: title, query lines, `Sources:` line, `---`.
 fn header(head: &BriefHead, kept: &[&BriefSection]) -> String {
-    let mut roots: Vec<&str> = Vec::new();
-    for s in kept {
-        if !roots.contains(&s.root.as_str()) {
-            roots.push(&s.root);
-        }
-    }
-    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
-    let bytes: u64 = kept.iter().map(|s| s.text.len() as u64).sum();
     format!(
-        "# Context brief\n\n{}Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
+        "# Context brief\n\n{}{}",
         query_lines(head),
-        if roots.is_empty() {
-            "none".to_string()
-        } else {
-            roots.join(", ")
-        },
-        kept.len(),
-        if kept.len() == 1 {
-            "section"
-        } else {
-            "sections"
-        },
-        human_count(tokens),
-        head.encoding.as_str(),
-        human_count(bytes),
+        sources_line(head, kept)
     )
 }
 

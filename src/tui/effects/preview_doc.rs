@@ -40,7 +40,7 @@ pub fn build(
         && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir)
     {
         let text = corpus.text(id);
-        let cut = floor_char_boundary(text, PREVIEW_MAX_BYTES);
+        let cut = crate::render::wrap::floor_char_boundary(text, PREVIEW_MAX_BYTES);
         let opts = RenderOptions {
             width,
             terms: terms.to_vec(),
@@ -98,16 +98,6 @@ pub fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
         rendered,
         pending: true,
     }
-}
-
-fn floor_char_boundary(s: &str, max: usize) -> usize {
-    if s.len() <= max {
-        return s.len();
-    }
-    (0..=max)
-        .rev()
-        .find(|i| s.is_char_boundary(*i))
-        .unwrap_or(0)
 }
 
 /// The summary view of a container: description, children with sizes, warnings.

@@ -153,16 +153,6 @@ const STILL_BUILDING: &str = "Still building the text…";
 /// everything): wrapping runs in `update`, so it stays a few milliseconds.
 pub const PREVIEW_MAX_BYTES: usize = 1 << 20;
 
-fn floor_boundary(s: &str, max: usize) -> usize {
-    if s.len() <= max {
-        return s.len();
-    }
-    (0..=max)
-        .rev()
-        .find(|i| s.is_char_boundary(*i))
-        .unwrap_or(0)
-}
-
 /// Keep the preview's wrapped lines at the popup's width (called from `sync`).
 pub fn sync(app: &mut App) {
     let (w, h) = app.size;
@@ -173,7 +163,7 @@ pub fn sync(app: &mut App) {
     if p.wrap_width != inner.0 {
         p.wrapped = match &p.built {
             Some(Ok(b)) => {
-                let cut = floor_boundary(&b.text, PREVIEW_MAX_BYTES);
+                let cut = crate::render::wrap::floor_char_boundary(&b.text, PREVIEW_MAX_BYTES);
                 let mut lines = wrap_text(&b.text[..cut], inner.0 as usize);
                 if cut < b.text.len() {
                     lines.push(String::new());
