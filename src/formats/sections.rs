@@ -214,14 +214,29 @@ fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
     (from, to)
 }
 
-/// 1-based line of byte `pos` in `text`.
+/// 1-based line of byte `pos` in `text`. Line breaks are `\n`, `\r\n` and a lone `\r`
+/// (classic Mac OS), as in `CommonMark`, so a CR-only file has the same line numbers as its
+/// LF twin.
 pub fn line_of(text: &str, pos: usize) -> u32 {
     let pos = pos.min(text.len());
-    1 + count_newlines(&text.as_bytes()[..pos])
+    1 + count_breaks(text.as_bytes(), 0, pos)
 }
 
-fn count_newlines(bytes: &[u8]) -> u32 {
-    bytes.iter().filter(|&&b| b == b'\n').count() as u32
+/// Line breaks in `bytes[from..to]`: every `\n`, and every `\r` not followed by `\n`
+/// (looked up in the whole of `bytes`, so a range ending between `\r` and `\n` counts
+/// the pair once, at its `\n`).
+fn count_breaks(bytes: &[u8], from: usize, to: usize) -> u32 {
+    let to = to.min(bytes.len());
+    let from = from.min(to);
+    let mut n = 0u32;
+    for i in from..to {
+        match bytes[i] {
+            b'\n' => n += 1,
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => n += 1,
+            _ => {}
+        }
+    }
+    n
 }
 
 /// Markdown extensions we parse with (GitHub-flavoured features that change block
@@ -267,13 +282,13 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 let abs = from + range.start;
                 let ls = bytes[from..abs]
                     .iter()
-                    .rposition(|&b| b == b'\n')
+                    .rposition(|&b| b == b'\n' || b == b'\r')
                     .map_or(from, |p| from + p + 1);
                 heading = Some((level as u8, ls, String::new()));
             }
             Event::End(TagEnd::Heading(_)) if container == 0 && heading.is_some() => {
                 if let Some((level, start, title)) = heading.take() {
-                    line += count_newlines(&bytes[line_pos..start]);
+                    line += count_breaks(bytes, line_pos, start);
                     line_pos = start;
                     let (title, anchor) = split_anchor(&collapse_ws(&title));
                     headings.push(Heading {
@@ -342,7 +357,7 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     }
     flush(&mut buf, &mut done, &mut summaries);
     let last_line = if to > from {
-        line + count_newlines(&bytes[line_pos..(to - 1).max(line_pos)])
+        line + count_breaks(bytes, line_pos, (to - 1).max(line_pos))
     } else {
         first_line
     };

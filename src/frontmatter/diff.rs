@@ -21,13 +21,26 @@ pub struct DiffLine {
     pub text: String,
 }
 
+/// Lines with their line break (`\n`, `\r\n` or a lone `\r`, as the parser reads them).
 fn split_lines(b: &[u8]) -> Vec<&[u8]> {
-    if b.is_empty() {
-        return Vec::new();
+    let mut v = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\r' if b.get(i + 1) == Some(&b'\n') => i += 1,
+            b'\n' | b'\r' => {}
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        v.push(&b[start..=i]);
+        i += 1;
+        start = i;
     }
-    let mut v: Vec<&[u8]> = b.split_inclusive(|&c| c == b'\n').collect();
-    if v.last().is_some_and(|l| l.is_empty()) {
-        v.pop();
+    if start < b.len() {
+        v.push(&b[start..]);
     }
     v
 }
@@ -137,6 +150,17 @@ mod tests {
             ]
         );
         assert!(line_diff(b"same\n", b"same\n").is_empty());
+    }
+
+    #[test]
+    fn diff_of_cr_only_files_names_the_changed_line() {
+        let d = line_diff(b"---\ra: 1\r---\rbody\r", b"---\ra: 2\r---\rbody\r");
+        let got: Vec<(DiffKind, u32, &str)> =
+            d.iter().map(|l| (l.kind, l.line, l.text.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![(DiffKind::Removed, 2, "a: 1"), (DiffKind::Added, 2, "a: 2")]
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@
 
 use std::ops::Range;
 
-use super::entry::{LineEnding, Value, ValueStyle};
+use super::entry::{Value, ValueStyle};
+use super::lines::{line_start_before, next_break};
 use super::parse::{KeyNode, Parsed, parse_tree};
 use super::quote::{self, BlockText, Context, Quoting};
 use crate::error::{Error, Result};
@@ -61,6 +62,12 @@ fn segments(nodes: &[KeyNode], key_path: &str) -> Result<Vec<String>> {
     if key_path.is_empty() {
         return Err(Error::Usage("empty key".to_string()));
     }
+    if key_path.contains(['\n', '\r']) {
+        // A line break ends a key line in YAML, so such a key could never be found again.
+        return Err(Error::Usage(format!(
+            "key {key_path:?} holds a line break; keys are one line"
+        )));
+    }
     if nodes.iter().any(|n| n.key == key_path) || !key_path.contains('.') {
         return Ok(vec![key_path.to_string()]);
     }
@@ -107,7 +114,7 @@ pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
 /// block map.
 pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
     let Some(p) = parse_bytes(bytes)? else {
-        return Ok(create_block(bytes, key_path, value));
+        return set_new_block(bytes, key_path, value);
     };
     let segs = segments(&p.nodes, key_path)?;
     if let Some(n) = find(&p.nodes, &segs)
@@ -139,7 +146,7 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
         .ok_or_else(|| Error::Usage(format!("no key `{key_path}` in the frontmatter")))?;
     // A nested key's span starts at the key; take its indentation too.
     let text = text_prefix(bytes);
-    let line_start = text[..n.span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = line_start_before(text.as_bytes(), n.span.start);
     let start = if text[line_start..n.span.start]
         .bytes()
         .all(|b| b == b' ' || b == b'\t')
@@ -148,7 +155,41 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
     } else {
         n.span.start
     };
-    Ok(splice(bytes, start..n.span.end, ""))
+    let out = splice(bytes, start..n.span.end, "");
+    // Every other key must keep its value: removing lines can hand a stray line that was
+    // skipped before (a `-` with no key above it) to the key before the removed one.
+    let mut want = key_values(&p.nodes);
+    remove_last(&mut want, &segs);
+    match parse_bytes(&out) {
+        Ok(Some(after)) if key_values(&after.nodes) == want => Ok(out),
+        _ => Err(Error::Refused(format!(
+            "removing `{key_path}` would change the value of another key; nothing written"
+        ))),
+    }
+}
+
+/// Top-level keys and their values, in file order.
+fn key_values(nodes: &[KeyNode]) -> Vec<(String, Value)> {
+    nodes
+        .iter()
+        .map(|n| (n.key.clone(), n.value.clone()))
+        .collect()
+}
+
+/// Remove the entry at `segs` (the last duplicate at every level, as [`find`]) from a list
+/// of key/value pairs, descending into map values.
+fn remove_last(kv: &mut Vec<(String, Value)>, segs: &[String]) {
+    let Some((first, rest)) = segs.split_first() else {
+        return;
+    };
+    let Some(i) = kv.iter().rposition(|(k, _)| k == first) else {
+        return;
+    };
+    if rest.is_empty() {
+        kv.remove(i);
+    } else if let Value::Map(m) = &mut kv[i].1 {
+        remove_last(m, rest);
+    }
 }
 
 /// Quote exactly the plain values that strict YAML rejects (an unquoted `: `, a trailing
@@ -159,18 +200,36 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {
     let Ok(Some(p)) = parse_bytes(bytes) else {
         return (bytes.to_vec(), Vec::new());
     };
+    let text = text_prefix(bytes);
     let mut fixes: Vec<(Range<usize>, String, u32)> = Vec::new();
-    collect_repairs(&p.nodes, &mut fixes);
+    collect_repairs(text, &p.nodes, &mut fixes);
     fixes.sort_by_key(|f| f.0.start);
     let mut out = bytes.to_vec();
-    for (range, repl, _) in fixes.iter().rev() {
-        out = splice(&out, range.clone(), repl);
+    let mut lines = Vec::new();
+    // Each fix is kept only when every key still reads the same afterwards (fixes are
+    // applied from the end, so earlier spans stay valid).
+    let want = key_values(&p.nodes);
+    for (range, repl, line) in fixes.iter().rev() {
+        let next = splice(&out, range.clone(), repl);
+        if let Ok(Some(after)) = parse_bytes(&next)
+            && key_values(&after.nodes) == want
+        {
+            out = next;
+            lines.push(*line);
+        }
     }
-    (out, fixes.iter().map(|f| f.2).collect())
+    lines.reverse();
+    (out, lines)
 }
 
-fn collect_repairs(nodes: &[KeyNode], out: &mut Vec<(Range<usize>, String, u32)>) {
+fn collect_repairs(text: &str, nodes: &[KeyNode], out: &mut Vec<(Range<usize>, String, u32)>) {
     for n in nodes {
+        // `key:value` (no blank after the colon) is one plain scalar to a strict reader, and
+        // `key:'value'` a different key: write the blank, then the value.
+        let colon = colon_end(text, n);
+        let glued = n.value_span.start == colon
+            && n.style != ValueStyle::Empty
+            && n.value_span.end > colon;
         if n.style == ValueStyle::Plain
             && let Value::Str(s) = &n.value
             && !s.is_empty()
@@ -180,13 +239,16 @@ fn collect_repairs(nodes: &[KeyNode], out: &mut Vec<(Range<usize>, String, u32)>
                 Quoting::Plain => Quoting::Single,
                 q => q,
             };
+            let lead = if glued { " " } else { "" };
             out.push((
                 n.value_span.clone(),
-                quote::render(s, q, Context::Block),
+                format!("{lead}{}", quote::render(s, q, Context::Block)),
                 n.lines.start,
             ));
+        } else if glued {
+            out.push((colon..colon, " ".to_string(), n.lines.start));
         }
-        collect_repairs(&n.children, out);
+        collect_repairs(text, &n.children, out);
     }
 }
 
@@ -220,21 +282,9 @@ fn reads_back(out: &[u8], before: &Parsed, segs: &[String], value: &EditValue) -
     others(before) == others(&after)
 }
 
-fn nl_of(le: LineEnding) -> &'static str {
-    match le {
-        LineEnding::Lf => "\n",
-        LineEnding::CrLf => "\r\n",
-    }
-}
-
-/// Content end of the line containing byte `pos` (before `\r\n` / `\n`).
+/// Content end of the line containing byte `pos` (before its `\r\n`, `\n` or `\r`).
 fn line_content_end(text: &str, pos: usize) -> usize {
-    let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
-    if end > pos && text.as_bytes()[end - 1] == b'\r' {
-        end - 1
-    } else {
-        end
-    }
+    next_break(text.as_bytes(), pos).unwrap_or(text.len())
 }
 
 /// Content end of an entry's last line (its span ends after the line ending).
@@ -246,6 +296,8 @@ fn last_content_end(text: &str, span: &Range<usize>) -> usize {
         if e > span.start && b[e - 1] == b'\r' {
             e -= 1;
         }
+    } else if e > span.start && b[e - 1] == b'\r' {
+        e -= 1;
     }
     e
 }
@@ -334,7 +386,7 @@ fn block_step(text: &str, n: &KeyNode) -> Option<usize> {
         return None;
     }
     let body = &text[n.value_span.clone()];
-    body.split('\n')
+    body.split(['\n', '\r'])
         .skip(1)
         .find(|l| !l.trim().is_empty())
         .map(|l| {
@@ -370,18 +422,38 @@ fn new_entry_text(
     }
 }
 
-fn create_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Vec<u8> {
+/// [`set`] on a file without frontmatter: a new block in front, kept only when it reads
+/// back as exactly `value` under `key_path` with no parser warning and the old bytes
+/// untouched after it (tried with least quoting, then with double quotes everywhere).
+fn set_new_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
+    let segs = segments(&[], key_path)?;
+    for force_double in [false, true] {
+        let out = create_block(bytes, &segs, value, force_double);
+        let Ok(Some(after)) = parse_bytes(&out) else {
+            continue;
+        };
+        let body_kept = out.len() >= after.fm.block.end
+            && out[after.fm.block.end..] == *bytes.strip_prefix(BOM).unwrap_or(bytes);
+        if body_kept
+            && after.fm.warnings.is_empty()
+            && after.nodes.len() == 1
+            && find(&after.nodes, &segs).map(|n| &n.value) == Some(&value.as_value())
+        {
+            return Ok(out);
+        }
+    }
+    Err(Error::Refused(format!(
+        "cannot write `{key_path}` so that it reads back unchanged; nothing written"
+    )))
+}
+
+fn create_block(bytes: &[u8], segs: &[String], value: &EditValue, force_double: bool) -> Vec<u8> {
     let bom = bytes.starts_with(BOM);
     let rest = if bom { &bytes[3..] } else { bytes };
-    let crlf = rest
-        .iter()
-        .position(|&b| b == b'\n')
-        .is_some_and(|i| i > 0 && rest[i - 1] == b'\r');
-    let nl = if crlf { "\r\n" } else { "\n" };
-    let segs: Vec<String> = if key_path.contains('.') && !key_path.split('.').any(str::is_empty) {
-        key_path.split('.').map(str::to_string).collect()
-    } else {
-        vec![key_path.to_string()]
+    let nl = match next_break(rest, 0) {
+        Some(i) if rest.get(i + 1) == Some(&b'\n') && rest[i] == b'\r' => "\r\n",
+        Some(i) if rest[i] == b'\r' => "\r",
+        _ => "\n",
     };
     let mut out = Vec::with_capacity(bytes.len() + 64);
     if bom {
@@ -390,7 +462,7 @@ fn create_block(bytes: &[u8], key_path: &str, value: &EditValue) -> Vec<u8> {
     out.extend_from_slice(
         format!(
             "---{nl}{}---{nl}",
-            new_entry_text(&segs, value, 0, nl, false)
+            new_entry_text(segs, value, 0, nl, force_double)
         )
         .as_bytes(),
     );
@@ -406,7 +478,7 @@ fn plan_set(
     value: &EditValue,
     force_double: bool,
 ) -> Result<(Range<usize>, String)> {
-    let nl = nl_of(p.fm.line_ending);
+    let nl = p.fm.line_ending.as_str();
     if let Some(n) = find(&p.nodes, segs) {
         return Ok(replace_value(
             text,
@@ -511,7 +583,7 @@ fn replace_value(text: &str, n: &KeyNode, r: Rendering, nl: &str) -> (Range<usiz
         }
         Rendering::Dashes(items) => {
             // Only chosen when the entry already is a block list: keep its dash column.
-            let line_start = text[..n.value_span.start].rfind('\n').map_or(0, |i| i + 1);
+            let line_start = line_start_before(text.as_bytes(), n.value_span.start);
             let pad = " ".repeat(n.value_span.start - line_start);
             let body: Vec<String> = items
                 .iter()

@@ -68,6 +68,9 @@ pub struct Entry {
     pub value_span: Range<usize>,
     /// 1-based file lines of the entry (inclusive start, exclusive end).
     pub lines: Range<u32>,
+    /// The keys of a nested block map (style [`ValueStyle::Map`] written as indented
+    /// lines), each with its own spans and lines, in file order; empty otherwise.
+    pub children: Vec<Entry>,
 }
 
 /// Line ending used by the frontmatter.
@@ -77,6 +80,19 @@ pub enum LineEnding {
     Lf,
     /// `\r\n`.
     CrLf,
+    /// A lone `\r` (classic Mac OS).
+    Cr,
+}
+
+impl LineEnding {
+    /// The line break as text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lf => "\n",
+            Self::CrLf => "\r\n",
+            Self::Cr => "\r",
+        }
+    }
 }
 
 /// A frontmatter block found at the start of a file.

@@ -1,12 +1,13 @@
 //! Line table of the frontmatter region: byte offsets of each line's start, content end
-//! (before `\r\n` / `\n`) and end (after the line ending), built once in O(n).
+//! (before its line break) and end (after it), built once in O(n). A line break is `\r\n`,
+//! `\n` or a lone `\r` (classic Mac OS), as YAML 1.2 §5.4 defines them (docs/FORMATS.md §9.1).
 
 /// One line of the source text, as byte offsets into the ORIGINAL text (BOM included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line {
     /// First byte of the line.
     pub start: usize,
-    /// End of the line's content: before `\r\n` or `\n` (or end of text).
+    /// End of the line's content: before `\r\n`, `\n` or a lone `\r` (or end of text).
     pub content_end: usize,
     /// End of the line including its line ending.
     pub end: usize,
@@ -24,16 +25,9 @@ pub(crate) fn split_until(
     let mut out = Vec::new();
     let mut pos = from;
     while pos < bytes.len() {
-        let nl = memchr_nl(&bytes[pos..]).map(|i| pos + i);
-        let (content_end, end) = match nl {
-            Some(i) => {
-                let ce = if i > pos && bytes[i - 1] == b'\r' {
-                    i - 1
-                } else {
-                    i
-                };
-                (ce, i + 1)
-            }
+        let (content_end, end) = match next_break(bytes, pos) {
+            Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => (i, i + 2),
+            Some(i) => (i, i + 1),
             None => (bytes.len(), bytes.len()),
         };
         let line = Line {
@@ -50,8 +44,32 @@ pub(crate) fn split_until(
     (out, false)
 }
 
-fn memchr_nl(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b'\n')
+/// Byte index of the first `\n` or `\r` at or after `from`.
+pub(crate) fn next_break(bytes: &[u8], from: usize) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .iter()
+        .position(|&c| c == b'\n' || c == b'\r')
+        .map(|i| from + i)
+}
+
+/// Byte just after the line break that ends the line holding byte `pos`, or the text's
+/// length when that line is the last one.
+#[cfg(test)]
+pub(crate) fn line_end_after(bytes: &[u8], pos: usize) -> usize {
+    match next_break(bytes, pos) {
+        Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => i + 2,
+        Some(i) => i + 1,
+        None => bytes.len(),
+    }
+}
+
+/// First byte of the line holding byte `pos` (just after the previous line break).
+pub(crate) fn line_start_before(bytes: &[u8], pos: usize) -> usize {
+    bytes[..pos.min(bytes.len())]
+        .iter()
+        .rposition(|&c| c == b'\n' || c == b'\r')
+        .map_or(0, |i| i + 1)
 }
 
 /// Number of leading indentation bytes (spaces and tabs) of `s`, and whether a tab was
@@ -106,6 +124,16 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn lone_cr_ends_a_line_like_lf() {
+        let (l, _) = split_until("a\rbb\r\ncc\r", 0, |_| false);
+        let ends: Vec<(usize, usize, usize)> =
+            l.iter().map(|x| (x.start, x.content_end, x.end)).collect();
+        assert_eq!(ends, vec![(0, 1, 2), (2, 4, 6), (6, 8, 9)]);
+        assert_eq!(line_start_before(b"a\rbb", 4), 2);
+        assert_eq!(line_end_after(b"a\rbb\r\ncc", 3), 6);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::entry::{Entry, Frontmatter, LineEnding, Value, ValueStyle};
-use super::lines::{Line, indent_of, is_blank, split_until};
+use super::lines::{Line, indent_of, is_blank, next_break, split_until};
 use super::scalar::{BlockHeader, parse_block_header, scan_quoted};
 
 /// A key at any depth, with the spans the editor needs (top-level keys become [`Entry`]s).
@@ -45,6 +45,7 @@ impl KeyNode {
             span: self.span.clone(),
             value_span: self.value_span.clone(),
             lines: self.lines.clone(),
+            children: self.children.iter().map(Self::entry).collect(),
         }
     }
 }
@@ -68,24 +69,17 @@ pub const MAX_WARNINGS: usize = 50;
 pub fn parse_tree(text: &str) -> Option<Parsed> {
     let bom = text.starts_with('\u{feff}');
     let from = if bom { 3 } else { 0 };
-    let first_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
-    let first = text[from..first_end]
-        .strip_suffix('\r')
-        .unwrap_or(&text[from..first_end]);
-    if first.trim_end_matches([' ', '\t']) != "---" {
+    let bytes = text.as_bytes();
+    let first_end = next_break(bytes, from).unwrap_or(text.len());
+    if text[from..first_end].trim_end_matches([' ', '\t']) != "---" {
         return None;
     }
-    let line_ending = if text.as_bytes().get(first_end.wrapping_sub(1)) == Some(&b'\r')
-        && first_end < text.len()
-    {
-        LineEnding::CrLf
-    } else {
-        LineEnding::Lf
+    let line_ending = match (bytes.get(first_end), bytes.get(first_end + 1)) {
+        (Some(b'\r'), Some(b'\n')) => LineEnding::CrLf,
+        (Some(b'\r'), _) => LineEnding::Cr,
+        _ => LineEnding::Lf,
     };
-    let (lines, closed) = split_until(text, from, |s| {
-        let t = s.trim();
-        t == "---" || t == "..."
-    });
+    let (lines, closed) = split_until(text, from, is_closing_fence);
     if !closed {
         let fm = Frontmatter {
             bom,
@@ -129,6 +123,14 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
         warnings,
     };
     Some(Parsed { fm, nodes })
+}
+
+/// The closing fence: `---` or `...` at column 0, trailing spaces and tabs allowed. An
+/// indented `---` is content (a line of a block scalar or of a multi-line quoted value),
+/// as in YAML, where a document marker is only recognised at the start of a line.
+pub(super) fn is_closing_fence(line: &str) -> bool {
+    let t = line.trim_end_matches([' ', '\t']);
+    t == "---" || t == "..."
 }
 
 /// A parsed value before it is attached to a key.

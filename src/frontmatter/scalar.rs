@@ -348,11 +348,8 @@ pub fn scan_flow(lines: &[&str], open: usize) -> Option<Flow> {
             }
             prev_ws = c == ' ' || c == '\t';
         }
-        if quote.is_none() {
-            cur.push(' ');
-        } else {
-            cur.push('\n');
-        }
+        // A line break inside the collection; `flow_scalar` folds it (plain and quoted).
+        cur.push('\n');
     }
     None
 }
@@ -361,10 +358,12 @@ fn push_item(items: &mut Vec<FlowItem>, raw: String, nested: bool) {
     items.push(FlowItem { raw, nested });
 }
 
-/// The value of a flow scalar as written (`"a\tb"`, `'it''s'`, `plain  text`): quotes
-/// removed with escapes processed, plain text with white-space runs folded to one space.
+/// The value of a flow scalar as written (`"a\tb"`, `'it''s'`, `plain  text`; lines
+/// separated by `\n`): quotes removed with escapes processed; plain text keeps the spaces
+/// inside a line (`a  b` stays `a  b`, as in YAML 1.2 §7.3.3) and folds each line break,
+/// with the blanks around it, into one space, or into `n` newlines after `n` empty lines.
 pub fn flow_scalar(raw: &str) -> String {
-    let t = raw.trim();
+    let t = raw.trim_matches([' ', '\t', '\n']);
     if t.starts_with('"') || t.starts_with('\'') {
         let parts: Vec<&str> = t.split('\n').collect();
         if let Some(q) = scan_quoted(&parts, 0, t.starts_with('"')) {
@@ -372,17 +371,21 @@ pub fn flow_scalar(raw: &str) -> String {
         }
     }
     let mut out = String::with_capacity(t.len());
-    let mut ws = false;
-    for c in t.chars() {
-        if c.is_whitespace() {
-            ws = true;
-        } else {
-            if ws && !out.is_empty() {
-                out.push(' ');
-            }
-            ws = false;
-            out.push(c);
+    let mut empty_lines = 0usize;
+    for line in t.split('\n').map(|l| l.trim_matches([' ', '\t'])) {
+        if line.is_empty() {
+            empty_lines += 1;
+            continue;
         }
+        if !out.is_empty() {
+            if empty_lines == 0 {
+                out.push(' ');
+            } else {
+                out.extend(std::iter::repeat_n('\n', empty_lines));
+            }
+        }
+        empty_lines = 0;
+        out.push_str(line);
     }
     out
 }

@@ -154,7 +154,9 @@ fn push(
 ///   text and is added by [`validate_skill_md`];
 /// - `body-lines` (> 500), `body-tokens` (> 5 000): warnings in both profiles.
 ///
-/// Findings come in that order, each rule at most once per key.
+/// Findings are sorted by line (a nested key's finding is on its own line, not its
+/// parent's); within a line, and for the findings without a line (which come last), in the
+/// order above; each rule at most once per key.
 pub fn validate_skill(
     fm: &Frontmatter,
     folder_name: &str,
@@ -280,14 +282,17 @@ pub fn validate_skill(
     if let Some(e) = fm.get("metadata") {
         match &e.value {
             Value::Map(m) => {
-                for (k, v) in m {
+                for (i, (k, v)) in m.iter().enumerate() {
                     if !matches!(v, Value::Str(_)) {
+                        // The nested key's own line (a flow map `{…}` has no child
+                        // entries: its line is the parent's).
+                        let line = e.children.get(i).map_or(e.lines.start, |c| c.lines.start);
                         push(
                             &mut out,
                             Severity::Warning,
                             "metadata-value",
                             format!("metadata.{k} is not a string (validators stringify it)"),
-                            Some(e.lines.start),
+                            Some(line),
                         );
                     }
                 }
@@ -403,6 +408,7 @@ pub fn validate_skill(
             None,
         );
     }
+    sort_by_line(&mut out);
     out
 }
 
@@ -425,13 +431,13 @@ pub fn validate_skill_md(
         }];
     };
     let body = text.get(fm.block.end..).unwrap_or("");
-    let body_lines = body.trim_matches('\n').lines().count();
+    let body_lines = count_lines(body.trim_matches(['\n', '\r']));
     let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
     if profile == Profile::Spec
         && let Some(yaml) = text.get(fm.yaml.clone())
         && let Err((l, msg)) = frontmatter::verify_strict(yaml)
     {
-        let fence_line = text[..fm.yaml.start].matches('\n').count() as u32;
+        let fence_line = count_lines(&text[..fm.yaml.start]) as u32;
         let line = (l > 0).then_some(l + fence_line);
         let f = Finding {
             severity: Severity::Error,
@@ -444,8 +450,26 @@ pub fn validate_skill_md(
             .position(|f| f.rule == "yaml")
             .unwrap_or(out.len());
         out.insert(at, f);
+        sort_by_line(&mut out);
     }
     out
+}
+
+/// Stable sort by line; findings without a line last.
+fn sort_by_line(out: &mut [Finding]) {
+    out.sort_by_key(|f| f.line.unwrap_or(u32::MAX));
+}
+
+/// Lines of `s`: line breaks are `\n`, `\r\n` and a lone `\r` (docs/FORMATS.md §9.1);
+/// text after the last break is a line; `""` has none.
+fn count_lines(s: &str) -> usize {
+    let b = s.as_bytes();
+    let breaks = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
+        .count();
+    breaks + usize::from(!s.is_empty() && !s.ends_with(['\n', '\r']))
 }
 
 /// The YAML reader's message without its own `error: line N column M:` prefix: that line is

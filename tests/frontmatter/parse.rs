@@ -445,12 +445,19 @@ fn value_starting_with_quote_but_continuing_is_taken_as_written() {
 }
 
 #[test]
-fn closing_fence_may_be_dots_and_indented_fence_is_trimmed() {
+fn closing_fence_may_be_dots_or_have_trailing_blanks_but_not_be_indented() {
     let f = frontmatter::parse("---\nname: a\n...\nbody").unwrap();
     assert_eq!(f.block, 0..16);
-    let g = frontmatter::parse("---\r\nname: a\r\n  ---  \r\n").unwrap();
+    let g = frontmatter::parse("---\r\nname: a\r\n---  \r\n").unwrap();
     assert_eq!(g.entries.len(), 1);
-    assert_eq!(g.block.end, 23);
+    assert_eq!(g.block.end, 21);
+    // An indented `---` is not a document marker in YAML: no closing fence here.
+    let h = frontmatter::parse("---\r\nname: a\r\n  ---  \r\n").unwrap();
+    assert_eq!(h.block, 0..0);
+    assert_eq!(
+        h.warnings,
+        vec![(1, "no closing --- fence; treated as body".to_string())]
+    );
 }
 
 /// Duplicate keys: the last one wins (as in `PyYAML` and [`Frontmatter::get`]).

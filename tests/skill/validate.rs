@@ -184,11 +184,12 @@ fn description_compatibility_metadata() {
         None,
         Profile::ClaudeCode,
     );
+    // Sorted by line: `metadata-type` is on line 3, a missing key has no line (last).
     assert_eq!(
         rules(&f),
         [
-            ("description-missing", Severity::Warning),
-            ("metadata-type", Severity::Error)
+            ("metadata-type", Severity::Error),
+            ("description-missing", Severity::Warning)
         ]
     );
     let f = validate_skill(
