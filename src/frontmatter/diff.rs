@@ -155,8 +155,10 @@ mod tests {
     #[test]
     fn diff_of_cr_only_files_names_the_changed_line() {
         let d = line_diff(b"---\ra: 1\r---\rbody\r", b"---\ra: 2\r---\rbody\r");
-        let got: Vec<(DiffKind, u32, &str)> =
-            d.iter().map(|l| (l.kind, l.line, l.text.as_str())).collect();
+        let got: Vec<(DiffKind, u32, &str)> = d
+            .iter()
+            .map(|l| (l.kind, l.line, l.text.as_str()))
+            .collect();
         assert_eq!(
             got,
             vec![(DiffKind::Removed, 2, "a: 1"), (DiffKind::Added, 2, "a: 2")]

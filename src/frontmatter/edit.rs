@@ -227,9 +227,8 @@ fn collect_repairs(text: &str, nodes: &[KeyNode], out: &mut Vec<(Range<usize>, S
         // `key:value` (no blank after the colon) is one plain scalar to a strict reader, and
         // `key:'value'` a different key: write the blank, then the value.
         let colon = colon_end(text, n);
-        let glued = n.value_span.start == colon
-            && n.style != ValueStyle::Empty
-            && n.value_span.end > colon;
+        let glued =
+            n.value_span.start == colon && n.style != ValueStyle::Empty && n.value_span.end > colon;
         if n.style == ValueStyle::Plain
             && let Value::Str(s) = &n.value
             && !s.is_empty()

@@ -259,3 +259,27 @@ fn json_report_shape() {
         "claude-api/SKILL.md:3: error[description-length]: description is 1068 chars; the limit is 1024"
     );
 }
+
+#[test]
+fn nested_metadata_findings_point_at_the_nested_key_line_and_findings_are_sorted_by_line() {
+    let text = "---\nzeta: 1\nname: s\ndescription: d\nmetadata:\n  author: me\n  tags: [a, b]\n  nested:\n    x: y\nalpha: 2\n---\nbody\n";
+    let f = validate_skill_md(text, "s", None, Profile::Spec);
+    let got: Vec<(&str, Option<u32>)> = f.iter().map(|x| (x.rule, x.line)).collect();
+    assert_eq!(
+        got,
+        [
+            ("unknown-key", Some(2)),
+            ("metadata-value", Some(7)),
+            ("metadata-value", Some(8)),
+            ("unknown-key", Some(10)),
+        ]
+    );
+    assert_eq!(
+        f[1].message,
+        "metadata.tags is not a string (validators stringify it)"
+    );
+    assert_eq!(
+        f[2].message,
+        "metadata.nested is not a string (validators stringify it)"
+    );
+}
