@@ -5,8 +5,8 @@
 pub const SUMMARY_CHARS: usize = 300;
 
 /// Summarize mode's text of a section: the node summary when it has one, else the
-/// frontmatter `description` of a text that starts with one (a SKILL.md), else the first
-/// paragraph of its text (after any frontmatter) that is not a heading; whitespace collapsed, cut to
+/// frontmatter `description` of a text that starts with one (a SKILL.md; also a `+++` TOML
+/// block), else the first paragraph of its text (after any frontmatter) that is not a heading; whitespace collapsed, cut to
 /// [`SUMMARY_CHARS`] characters with a trailing `…` when longer.
 pub fn summary_of(summary: &str, body: &str) -> String {
     // A leading frontmatter block is metadata, not prose: its `description` stands in for
@@ -19,7 +19,18 @@ pub fn summary_of(summary: &str, body: &str) -> String {
             };
             (desc, body.get(fm.block.end..).unwrap_or(""))
         }
-        None => (None, body),
+        None => match crate::frontmatter::parse_toml(body) {
+            // Hugo's `+++` TOML front matter, the same way.
+            Some(t) => (
+                t.meta
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .filter(|d| !d.trim().is_empty())
+                    .map(str::to_string),
+                body.get(t.block.end..).unwrap_or(""),
+            ),
+            None => (None, body),
+        },
     };
     let src = if !summary.trim().is_empty() {
         summary

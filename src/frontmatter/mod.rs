@@ -12,7 +12,8 @@
 //! strict YAML reader); write side: `resolve` (which plain scalars YAML 1.1/1.2 readers
 //! type as numbers, bools, nulls, dates), `quote` (least quoting), `edit` (splicing edits into
 //! raw bytes), `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset`
-//! for the CLI).
+//! for the CLI). `toml_block` reads Hugo's `+++` TOML front matter (metadata only, never
+//! edited).
 
 pub mod diff;
 pub mod edit;
@@ -25,6 +26,7 @@ pub mod resolve;
 pub mod save;
 pub mod scalar;
 mod strict;
+pub mod toml_block;
 mod values;
 
 pub use diff::{DiffKind, DiffLine, line_diff};
@@ -35,6 +37,7 @@ pub use parse::{KeyNode, Parsed, parse_tree};
 pub use save::{LoadedFile, SaveReport, load, save, undo};
 pub use scalar::{BlockHeader, Chomp};
 pub use strict::verify_strict;
+pub use toml_block::{TomlFrontmatter, parse_toml};
 
 /// Parse the frontmatter at the start of `text` (after an optional BOM). Returns `None`
 /// when the file does not start with a `---` line. Never panics; problems go to `warnings`.

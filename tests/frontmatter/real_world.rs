@@ -419,3 +419,90 @@ fn unset_that_would_hand_a_stray_dash_line_to_another_key_refuses() {
         b"---\na:\n---\n"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Hugo's `+++` TOML front matter.
+
+#[test]
+fn toml_front_matter_is_metadata_not_a_section_and_its_bytes_still_count() {
+    let c = load_as(&edge("hugo"), "hugo");
+    assert_eq!(
+        dump(&c),
+        [
+            "hugo root markdown",
+            "hugo/content dir markdown",
+            "hugo/content/deploy.md file markdown",
+            "hugo/content/deploy.md#deploy section markdown L8-14",
+            "hugo/content/deploy.md#deploy/publish section markdown L12-14",
+            "hugo/content/unclosed.md file markdown",
+            "hugo/content/unclosed.md#unclosedmd section markdown L1-3",
+            "hugo/content/unclosed.md#notes section markdown L4-6",
+        ]
+    );
+    let file = c.node(c.find("hugo/content/deploy.md").unwrap());
+    assert_eq!(
+        serde_json::Value::Object(file.meta.clone()),
+        serde_json::json!({
+            "title": "Deploy with Hugo",
+            "date": "2024-05-01T10:00:00Z",
+            "tags": ["hugo", "deploy"],
+            "draft": false
+        })
+    );
+    assert_eq!((file.bytes, file.own_bytes), (228, 103));
+    let deploy = c.node(c.find("hugo/content/deploy.md#deploy").unwrap());
+    assert_eq!(
+        deploy.summary,
+        "Build the site with the minify flag before you publish it."
+    );
+}
+
+#[test]
+fn unclosed_toml_fence_stays_text() {
+    let c = load_as(&edge("hugo"), "hugo");
+    let pre = c.find("hugo/content/unclosed.md#unclosedmd").unwrap();
+    assert_eq!(c.own_text(pre), "+++\ntitle = \"Never closed\"\n\n");
+    assert!(
+        c.node(c.find("hugo/content/unclosed.md").unwrap())
+            .meta
+            .is_empty()
+    );
+}
+
+#[test]
+fn query_brief_never_retrieves_toml_front_matter() {
+    use skillnav::brief::{BriefFormat, BriefRequest, Layout, Mode, build_in};
+    use skillnav::index::Index;
+    use skillnav::tokens::{Encoding, TokenCounter};
+
+    let c = load_as(&edge("hugo/content/deploy.md"), "hugo");
+    let index = Index::build(&c, &mut |_, _| {});
+    let req = BriefRequest {
+        selected: &[],
+        query: Some("deploy hugo title date tags draft publish"),
+        top_k: 8,
+        mode: Mode::Auto,
+        format: BriefFormat::Md,
+        max_tokens: None,
+        exposure: None,
+        from_recipe: false,
+    };
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let b = build_in(&c, Some(&index), &req, Layout::curated(req.format), counter);
+    assert!(!b.text.contains("+++"), "{}", b.text);
+    assert!(!b.text.contains("title = "), "{}", b.text);
+    assert_eq!(b.sections, 2, "{}", b.text);
+    assert!(b.text.contains("Push the public folder"), "{}", b.text);
+}
+
+#[test]
+fn summarize_text_of_a_file_with_toml_front_matter_skips_the_block() {
+    use skillnav::curate::summary::summary_of;
+    let text = read("hugo/content/deploy.md");
+    assert_eq!(
+        summary_of("", &text),
+        "Build the site with the minify flag before you publish it."
+    );
+    let described = "+++\ndescription = \"How to deploy.\"\n+++\n# A\nbody\n";
+    assert_eq!(summary_of("", described), "How to deploy.");
+}

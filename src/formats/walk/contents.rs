@@ -294,10 +294,17 @@ impl Loader<'_> {
                 } else {
                     None
                 };
+                // Hugo's `+++` TOML front matter: metadata like YAML, never body text.
+                let toml = if fmt == Format::Markdown && fm.is_none() {
+                    frontmatter::parse_toml(&source.text)
+                } else {
+                    None
+                };
                 let src = self.corpus.add_source(source);
-                let own_end = match (&fm, fmt) {
-                    (Some(fm), _) => fm.block.end.min(len),
-                    (None, Format::Markdown) => 0,
+                let own_end = match (&fm, &toml, fmt) {
+                    (Some(fm), _, _) => fm.block.end.min(len),
+                    (None, Some(t), _) => t.block.end.min(len),
+                    (None, None, Format::Markdown) => 0,
                     _ => len,
                 };
                 n.span = Some(TextSpan {
@@ -309,6 +316,14 @@ impl Loader<'_> {
                 if let Some(fm) = &fm {
                     n.meta = frontmatter_meta(fm);
                     n.warnings.extend(frontmatter_warnings(fm, rel));
+                }
+                if let Some(t) = toml {
+                    n.warnings.extend(
+                        t.warnings
+                            .iter()
+                            .map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))),
+                    );
+                    n.meta = t.meta;
                 }
                 let file = self.corpus.add_child(parent, n);
                 if fmt == Format::Markdown {
