@@ -140,7 +140,8 @@ fn push(
 /// [`BODY_MAX_TOKENS`]). Rules (docs/FORMATS.md §3.2, §3.4) and their ids:
 /// - `name-missing`, `name-empty`, `name-length` (> 64 chars after NFKC + trim),
 ///   `name-case` (not lower-case), `name-chars` (only letters, digits and `-`; Unicode
-///   letters/digits allowed), `name-hyphen` (leading/trailing `-`), `name-double-hyphen`,
+///   letters/digits allowed; a line break anywhere in the value, even one trimming
+///   would drop, as in a `name: |` block), `name-hyphen` (leading/trailing `-`), `name-double-hyphen`,
 ///   `name-folder` (≠ the NFKC folder name);
 /// - `description-missing`, `description-length` (> 1024 chars);
 /// - `compatibility-length` (empty or > 500 chars);
@@ -187,6 +188,21 @@ pub fn validate_skill(
         Some(e) => {
             let line = Some(e.lines.start);
             let name = nfkc_trim(&e.value.as_text());
+            let line_break = matches!(&e.value, Value::Str(raw) if raw.contains(['\n', '\r']));
+            if line_break {
+                let raw = e.value.as_text();
+                // `name: |` + `  release-notes` reads as "release-notes\n": trimming would
+                // hide it, but a name is one line.
+                push(
+                    &mut out,
+                    Severity::Error,
+                    "name-chars",
+                    format!(
+                        "name {raw:?} holds a line break; a name is one line of lower-case letters, digits and hyphens"
+                    ),
+                    line,
+                );
+            }
             if !matches!(e.value, Value::Str(_)) || name.is_empty() {
                 push(
                     &mut out,
@@ -196,7 +212,11 @@ pub fn validate_skill(
                     line,
                 );
             } else {
-                for problem in super::name_problems(&name) {
+                let problems = super::name_problems(&name);
+                for problem in problems
+                    .into_iter()
+                    .filter(|p| !(line_break && *p == NameProblem::Chars))
+                {
                     let (code, message) = match problem {
                         NameProblem::Empty => {
                             ("name-empty", "name must be a non-empty string".to_string())

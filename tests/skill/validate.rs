@@ -283,3 +283,25 @@ fn nested_metadata_findings_point_at_the_nested_key_line_and_findings_are_sorted
         "metadata.nested is not a string (validators stringify it)"
     );
 }
+
+#[test]
+fn name_with_a_line_break_is_an_error_though_trimming_would_hide_it() {
+    let text = "---\nname: |\n  release-notes\ndescription: d\n---\nbody\n";
+    let f = validate_skill_md(text, "release-notes", None, Profile::Spec);
+    let got: Vec<(&str, Severity, Option<u32>)> =
+        f.iter().map(|x| (x.rule, x.severity, x.line)).collect();
+    assert_eq!(got, [("name-chars", Severity::Error, Some(2))]);
+    assert_eq!(
+        f[0].message,
+        "name \"release-notes\\n\" holds a line break; a name is one line of lower-case letters, digits and hyphens"
+    );
+    // The rule is reported once, also when the name breaks other character rules.
+    let f = validate_skill_md(
+        "---\nname: \"a b\\nc\"\ndescription: d\n---\n",
+        "x",
+        None,
+        Profile::Spec,
+    );
+    let rules: Vec<&str> = f.iter().map(|x| x.rule).collect();
+    assert_eq!(rules, ["name-chars", "name-folder"]);
+}

@@ -705,3 +705,48 @@ fn reload_says_which_selected_nodes_are_gone() {
         format!("1 selected node is no longer there after the reload: {id}")
     );
 }
+
+#[test]
+fn enter_in_single_line_name_field_confirms_instead_of_adding_a_line() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let before = String::from_utf8(skill_md(&dir)).expect("utf8");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "name");
+    act(&mut app, &[Action::EditField]);
+    assert!(screen(&app, 100, 30).contains("name · one line: Enter confirms"));
+    clear_line(&mut app);
+    type_text(&mut app, "release-notes\n");
+    assert_eq!(app.mode(), Mode::Form, "Enter left the field");
+    assert_eq!(app.status, "`name` set; Ctrl-s saves");
+    let ed = app.editor().expect("editor");
+    assert_eq!(ed.field().map(|f| f.text.lines().len()), Some(1));
+    act(&mut app, &[Action::EditorSave, Action::Confirm]);
+    assert_eq!(
+        String::from_utf8(skill_md(&dir)).expect("utf8"),
+        before.replace("name: form-skill\n", "name: release-notes\n")
+    );
+}
+
+#[test]
+fn paste_into_single_line_field_turns_line_breaks_into_spaces() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "license");
+    act(&mut app, &[Action::EditField]);
+    clear_line(&mut app);
+    act(&mut app, &[Action::Paste("MIT\r\nor Apache-2.0".into())]);
+    let ed = app.editor().expect("editor");
+    let text = ed.field().map(|f| f.text.lines().join("\n"));
+    assert_eq!(text.as_deref(), Some("MIT or Apache-2.0"));
+}
+
+#[test]
+fn enter_in_description_still_adds_a_line() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "description");
+    act(&mut app, &[Action::EditField]);
+    assert!(screen(&app, 100, 30).contains("description · text: Enter adds a line"));
+    type_text(&mut app, "\n");
+    assert_eq!(app.mode(), Mode::Field);
+}

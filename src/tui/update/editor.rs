@@ -7,6 +7,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crossterm::event::KeyCode;
+
 use crate::error::Error;
 use crate::frontmatter;
 use crate::model::{Corpus, NodeId, NodeKind};
@@ -212,6 +214,15 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
                 return close(app, "Closed the editor (no changes)");
             }
         }
+        // Enter in a one-line field confirms it (a `name` must not become a block scalar).
+        (Mode::Field, Action::TextKey(k))
+            if k.code == KeyCode::Enter && ed.field().is_some_and(|f| !f.multi_line()) =>
+        {
+            ed.mode = Mode::Form;
+            if let Some(f) = ed.field() {
+                app.status = format!("`{}` set; Ctrl-s saves", f.key);
+            }
+        }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::TextKey(k)) => {
             if let Some(area) = ed.area_mut() {
                 area.input(to_input(k));
@@ -221,9 +232,11 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
             }
         }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => {
+            let one_line = mode == Mode::Prompt
+                || (mode == Mode::Field && ed.field().is_some_and(|f| !f.multi_line()));
             if let Some(area) = ed.area_mut() {
-                let s = if mode == Mode::Prompt {
-                    s.replace(['\r', '\n'], " ")
+                let s = if one_line {
+                    s.replace("\r\n", " ").replace(['\r', '\n'], " ")
                 } else {
                     s.replace("\r\n", "\n")
                 };

@@ -165,7 +165,8 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
         FieldKind::List => "list: one item per line",
         FieldKind::Map => "map",
         FieldKind::ReadOnly => "read-only here",
-        FieldKind::Text => "text: Enter adds a line",
+        FieldKind::Text if f.multi_line() => "text: Enter adds a line",
+        FieldKind::Text => "one line: Enter confirms",
     };
     let focus = if app.mode() == Mode::Field {
         t.key

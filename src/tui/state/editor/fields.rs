@@ -24,6 +24,11 @@ pub const KNOWN_KEYS: [&str; 11] = [
     "metadata",
 ];
 
+/// Text keys whose values are prose that may run over several lines (block scalars): Enter
+/// adds a line in them. In every other text row Enter confirms the value (a `name`, a
+/// `license`, a `model` is one line), unless the file already holds a multi-line value there.
+pub const MULTI_LINE_KEYS: [&str; 4] = ["description", "when_to_use", "when-to-use", "whenToUse"];
+
 /// What a row holds and whether it can be edited in the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldKind {
@@ -92,6 +97,20 @@ impl Field {
     /// Whether the text area can be edited.
     pub fn editable(&self) -> bool {
         matches!(self.kind, FieldKind::Text | FieldKind::List)
+    }
+
+    /// Whether Enter adds a line to the text area: list rows (one item per line), the
+    /// [`MULTI_LINE_KEYS`], and any text row whose value in the file holds a line break. In
+    /// the other rows Enter confirms the value and pasted line breaks become spaces.
+    pub fn multi_line(&self) -> bool {
+        match self.kind {
+            FieldKind::List => true,
+            FieldKind::Text => {
+                MULTI_LINE_KEYS.contains(&self.key.as_str())
+                    || matches!(&self.original, Some(Value::Str(s)) if s.contains('\n'))
+            }
+            FieldKind::Map | FieldKind::ReadOnly => false,
+        }
     }
 
     /// The value the text area now holds (lists: one trimmed, non-empty item per line).

@@ -45,24 +45,36 @@ impl RawText {
     /// The raw view of `bytes`: its YAML block, or an empty one to be inserted after the
     /// BOM when the file has no frontmatter. `None` when the frontmatter never closes.
     pub fn of(bytes: &[u8]) -> Option<RawText> {
-        let text = String::from_utf8_lossy(bytes);
-        let crlf =
-            text.split('\n').next().is_some_and(|l| l.ends_with('\r')) && text.contains('\n');
-        let eol = if crlf { "\r\n" } else { "\n" };
         let valid = frontmatter_text(bytes);
-        match parse_tree(valid) {
+        // The file's line break (`\n`, `\r\n` or a lone `\r`): the opening fence's, or the
+        // first one of a file without frontmatter.
+        let parsed = parse_tree(valid);
+        let eol = match &parsed {
+            Some(p) => p.fm.line_ending.as_str(),
+            None => match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => "\r\n",
+                Some(i) if bytes[i] == b'\r' => "\r",
+                _ => "\n",
+            },
+        };
+        match parsed {
             Some(p) if p.fm.block.is_empty() => None,
             Some(p) => {
                 let yaml = &valid[p.fm.yaml.clone()];
-                let body = yaml.strip_suffix('\n').unwrap_or(yaml);
                 let lines: Vec<String> = if yaml.is_empty() {
                     Vec::new()
                 } else {
-                    body.split('\n')
-                        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+                    let body = yaml
+                        .strip_suffix("\r\n")
+                        .or_else(|| yaml.strip_suffix(['\n', '\r']))
+                        .unwrap_or(yaml);
+                    body.replace("\r\n", "\n")
+                        .split(['\n', '\r'])
+                        .map(str::to_string)
                         .collect()
                 };
-                let fence = valid[..p.fm.yaml.start].matches('\n').count() as u32;
+                // Lines before the YAML: the opening fence line (after an optional BOM).
+                let fence = 1;
                 let mut area = text_area(&lines.join("\n"));
                 area.set_wrap_mode(ratatui_textarea::WrapMode::None);
                 area.set_tab_length(2);
@@ -437,6 +449,22 @@ mod tests {
         assert_eq!(raw.area.lines(), ["name: a", "list:", "  - x"]);
         assert_eq!(raw.fence, 1);
         assert_eq!(raw.bytes(), file.to_vec());
+    }
+
+    #[test]
+    fn raw_text_of_cr_only_file_splits_lines_and_keeps_cr() {
+        let file = b"---\rname: a\rd: |\r  x\r---\rbody\r";
+        let mut raw = RawText::of(file).expect("closed frontmatter");
+        assert_eq!(raw.area.lines(), ["name: a", "d: |", "  x"]);
+        assert_eq!(raw.bytes(), file.to_vec());
+        raw.area.insert_str("z: 1\n");
+        assert_eq!(
+            raw.bytes(),
+            b"---\rz: 1\rname: a\rd: |\r  x\r---\rbody\r".to_vec()
+        );
+        let mut new = RawText::of(b"# T\rbody\r").expect("no frontmatter");
+        new.area.insert_str("name: t");
+        assert_eq!(new.bytes(), b"---\rname: t\r---\r# T\rbody\r".to_vec());
     }
 
     #[test]
