@@ -43,9 +43,10 @@ pub use toml_block::{TomlFrontmatter, parse_toml};
 /// when the file does not start with a `---` line. Never panics; problems go to `warnings`.
 /// A `---` later in the body (a thematic break) is body text.
 ///
-/// Rules (docs/FORMATS.md §3.2–3.3, §5.1): the opening fence is the first line, exactly `---`
-/// (trailing spaces allowed); the closing fence is the next line whose trimmed text is
-/// `---` or `...`. Without a closing fence the result has `block: 0..0`, no entries and
+/// Rules (docs/FORMATS.md §3.2–3.3, §5.1, §9.1): the opening fence is the first line,
+/// exactly `---` (trailing spaces allowed); the closing fence is the next line that is `---`
+/// or `...` at column 0 (trailing spaces allowed; an indented `---` inside a block scalar or
+/// a quoted value is content). Line breaks are `\n`, `\r\n` or a lone `\r`. Without a closing fence the result has `block: 0..0`, no entries and
 /// the warning `(1, "no closing --- fence; treated as body")`. All spans are byte offsets
 /// into `text` (BOM bytes included); O(n) in the length of the frontmatter.
 pub fn parse(text: &str) -> Option<Frontmatter> {
