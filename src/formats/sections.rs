@@ -472,6 +472,18 @@ mod tests {
     }
 
     #[test]
+    fn cr_only_and_crlf_headings_have_the_lines_and_starts_of_lf() {
+        let lf = "# One\ntext\n\nTwo\n===\n\nThree\n---\nbody\n### Four ###\n";
+        let cr = lf.replace('\n', "\r");
+        assert_eq!(titles(&cr), titles(lf));
+        let starts =
+            |t: &str| -> Vec<usize> { headings(t, 0, t.len()).iter().map(|h| h.start).collect() };
+        assert_eq!(starts(&cr), starts(lf));
+        assert_eq!(titles(&lf.replace('\n', "\r\n")), titles(lf));
+        assert_eq!(line_of("a\rb\r\nc\nd", 8), 4);
+    }
+
+    #[test]
     fn hashes_in_fences_and_html_are_not_headings() {
         let t = "# A\n```bash\n# comment\n```\n~~~\n# tilde\n~~~\n<div>\n# html\n</div>\n\n## B\n";
         assert_eq!(titles(t), vec![(1, "A".into(), 1), (2, "B".into(), 12)]);
