@@ -506,3 +506,44 @@ fn summarize_text_of_a_file_with_toml_front_matter_skips_the_block() {
     let described = "+++\ndescription = \"How to deploy.\"\n+++\n# A\nbody\n";
     assert_eq!(summary_of("", described), "How to deploy.");
 }
+
+/// `set name` on every fixture of `tests/fixtures/frontmatter/` and `fm-edge/` that has a
+/// one-line `name`: the whole new file is the old one with exactly the value's bytes
+/// replaced (key, comment, other lines, line breaks untouched).
+#[test]
+fn set_name_on_every_fixture_changes_only_the_value_bytes() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture_path("frontmatter"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("md"))
+        .collect();
+    for name in BLOCK_DASH {
+        files.push(edge(&format!("block-dash/{name}/SKILL.md")));
+    }
+    files.push(edge("line-endings/cr/oldmac/SKILL.md"));
+    let mut checked = 0;
+    for p in files {
+        let old = std::fs::read(&p).unwrap();
+        let Ok(text) = std::str::from_utf8(&old) else {
+            continue;
+        };
+        let Some(f) = frontmatter::parse(text) else {
+            continue;
+        };
+        let Some(e) = f.get("name") else { continue };
+        if e.lines.end - e.lines.start != 1 || !matches!(e.value, Value::Str(_)) {
+            continue;
+        }
+        let out = frontmatter::set(&old, "name", &EditValue::Str("renamed".into())).unwrap();
+        let mut want = old[..e.value_span.start].to_vec();
+        want.extend_from_slice(b"renamed");
+        want.extend_from_slice(&old[e.value_span.end..]);
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want),
+            "{p:?}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 41);
+}
