@@ -80,6 +80,14 @@ impl<'de> Visitor<'de> for StrictVisitor {
 /// START OF `yaml` (add the opening fence's line, i.e. `+ 1`, for a file line), or 0 when
 /// the reader gives no location.
 pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
+    // A lone `\r` (classic Mac OS) is a YAML line break; give the reader `\n` there (same
+    // length, same lines) so its messages and line numbers match the LF twin's.
+    let yaml: std::borrow::Cow<str> = if has_lone_cr(yaml) {
+        lone_cr_to_lf(yaml).into()
+    } else {
+        yaml.into()
+    };
+    let yaml = yaml.as_ref();
     if yaml.lines().all(|l| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#')
@@ -99,9 +107,39 @@ pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
     }
 }
 
+fn has_lone_cr(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'))
+}
+
+/// `s` with every `\r` not followed by `\n` replaced by `\n`.
+fn lone_cr_to_lf(s: &str) -> String {
+    let b = s.as_bytes();
+    s.char_indices()
+        .map(|(i, c)| {
+            if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+                '\n'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cr_only_yaml_fails_at_the_line_of_its_lf_twin() {
+        let lf = verify_strict("name: a\nx: 1\ndescription: a: b\n");
+        let cr = verify_strict("name: a\rx: 1\rdescription: a: b\r");
+        assert_eq!(cr, lf);
+        assert_eq!(cr.map_err(|e| e.0), Err(3));
+        assert_eq!(verify_strict("a: 1\rb: 2\r\nc: 3\r"), Ok(()));
+    }
 
     #[test]
     fn accepts_versions_lists_and_nested_maps() {
