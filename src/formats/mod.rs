@@ -135,7 +135,7 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
         let msg = format!("no documents found in {}", spec.path.display());
         corpus.node_mut(root).warnings.push(Warning::new(msg));
     }
-    walk::text_file::report_skipped(&mut corpus, root, skipped);
+    walk::skipped::report_skipped(&mut corpus, root, skipped);
     progress(files);
     corpus.finalize();
     for (node, job) in after_ids {

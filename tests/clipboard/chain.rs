@@ -347,10 +347,15 @@ fn plain_osc52_lands_in_tmux_list_buffers_with_set_clipboard_on() {
         out.contains("OUTCOME:Osc52 { over_limit: false, tmux: Some(Buffer) }"),
         "{out:?}"
     );
-    assert_eq!(tmux.cmd(&["list-buffers", "-F", "#{buffer_size}"]), format!("{}\n", TEXT.len()));
+    assert_eq!(
+        tmux.cmd(&["list-buffers", "-F", "#{buffer_size}"]),
+        format!("{}\n", TEXT.len())
+    );
     assert_eq!(tmux.cmd(&["show-buffer"]), TEXT);
     assert_eq!(
-        std::fs::read_dir(tmp.path().join("saved")).expect("read dir").count(),
+        std::fs::read_dir(tmp.path().join("saved"))
+            .expect("read dir")
+            .count(),
         0,
         "no file fallback"
     );

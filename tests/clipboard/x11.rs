@@ -205,7 +205,15 @@ impl Xvfb {
     pub(super) fn start() -> Self {
         use std::io::BufRead;
         let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"])
+            .args([
+                "-displayfd",
+                "1",
+                "-nolisten",
+                "tcp",
+                "-screen",
+                "0",
+                "640x480x24",
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -281,7 +289,10 @@ fn serving_child_exits_when_its_x_display_closes() {
     if let Ok(out) = out {
         assert_eq!(String::from_utf8_lossy(&out.stdout), "served text");
     }
-    assert!(serve.try_wait().expect("try_wait").is_none(), "still serving");
+    assert!(
+        serve.try_wait().expect("try_wait").is_none(),
+        "still serving"
+    );
     // The display goes away: the child exits on its own, with status 0.
     x.close();
     let deadline = Instant::now() + Duration::from_secs(5);

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
-use super::text_file::Skipped;
+use super::skipped::Skipped;
 use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;

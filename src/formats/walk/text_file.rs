@@ -1,8 +1,8 @@
 //! Files of a plain folder that no format claims and that are not markdown or `.txt`
 //! (docs/FORMATS.md §8): YAML, JSON, TOML, code, `Makefile`, … become one text node each
 //! (one search document, bytes and tokens); binaries become sized leaves (bytes counted,
-//! never read, no tokens); a text file over [`UNCLAIMED_TEXT_MAX_BYTES`] is listed with its
-//! size only and counted among the files left out on purpose ([`Skipped`]). A structured
+//! never read, no tokens); a text file over `UNCLAIMED_TEXT_MAX_BYTES` (1 MiB) is listed with its
+//! size only and counted among the files left out on purpose (`super::skipped`). A structured
 //! file (YAML, JSON, TOML) whose top level is a mapping exposes its top-level scalar values
 //! (and lists of scalars) as `meta`, so `status:implementable` filters them like ADRs.
 
@@ -11,12 +11,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::loader::{Loader, file_size};
-use crate::model::{Corpus, Flag, Format, NodeId, Warning};
-
-/// Unclaimed text files larger than this (1 MiB) are listed with their size, not read: a
-/// generated lock file or data dump would cost a search index and a token count many times
-/// its worth.
-pub const UNCLAIMED_TEXT_MAX_BYTES: u64 = 1024 * 1024;
+use super::skipped::UNCLAIMED_TEXT_MAX_BYTES;
+use crate::model::{Flag, Format, NodeId};
 
 /// At most this many top-level keys of a structured file become `meta`.
 const MAX_META_KEYS: usize = 32;
@@ -44,72 +40,6 @@ const BINARY_EXTS: [&str; 44] = [
     "exe", "o", "a", "wasm", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "wav", "ogg",
     "mov", "webm", "pyc", "sqlite", "db",
 ];
-
-/// What a plain-folder walk left out on purpose, reported on the root (a warning and
-/// `meta.skipped`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Skipped {
-    /// Entries matched by `.gitignore` rules.
-    pub gitignored: usize,
-    /// `.git` folders (never entered).
-    pub git_dirs: usize,
-    /// Unclaimed text files over [`UNCLAIMED_TEXT_MAX_BYTES`], listed unread.
-    pub over_size_cap: usize,
-    /// Sockets, fifos and devices.
-    pub special: usize,
-}
-
-impl Skipped {
-    /// Whether nothing was left out.
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
-
-    /// One line naming each reason with its count, e.g. `left out on purpose: 3 entries
-    /// ignored by .gitignore, 1 .git folder`.
-    pub fn message(&self) -> String {
-        let mut parts = Vec::new();
-        let plural =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        if self.gitignored > 0 {
-            parts.push(format!(
-                "{} ignored by .gitignore",
-                plural(self.gitignored, "entry", "entries")
-            ));
-        }
-        if self.git_dirs > 0 {
-            parts.push(format!(
-                "{} (never entered)",
-                plural(self.git_dirs, ".git folder", ".git folders")
-            ));
-        }
-        if self.over_size_cap > 0 {
-            parts.push(format!(
-                "{} over {} MiB listed with their size only",
-                plural(self.over_size_cap, "text file", "text files"),
-                UNCLAIMED_TEXT_MAX_BYTES >> 20
-            ));
-        }
-        if self.special > 0 {
-            parts.push(plural(
-                self.special,
-                "socket, fifo or device",
-                "sockets, fifos or devices",
-            ));
-        }
-        format!("left out on purpose: {}", parts.join(", "))
-    }
-
-    /// The counts as a JSON object (`gitignored`, `git_dirs`, `over_size_cap`, `special`).
-    pub fn to_json(self) -> Value {
-        serde_json::json!({
-            "gitignored": self.gitignored,
-            "git_dirs": self.git_dirs,
-            "over_size_cap": self.over_size_cap,
-            "special": self.special,
-        })
-    }
-}
 
 /// Whether `name` has an extension of a binary format.
 fn binary_by_name(name: &str) -> bool {
@@ -173,17 +103,6 @@ impl Loader<'_> {
         self.corpus.node_mut(id).flags.set(Flag::Binary);
         id
     }
-}
-
-/// Note on `root` what the walk left out on purpose: a warning and `meta.skipped` (nothing
-/// when nothing was).
-pub(crate) fn report_skipped(corpus: &mut Corpus, root: NodeId, skipped: Skipped) {
-    if skipped.is_empty() {
-        return;
-    }
-    let n = corpus.node_mut(root);
-    n.warnings.push(Warning::new(skipped.message()));
-    n.meta.insert("skipped".into(), skipped.to_json());
 }
 
 /// The top-level scalar values (and lists of scalars) of a YAML, JSON or TOML text whose
@@ -272,20 +191,5 @@ mod tests {
         assert!(structured_meta("json", "[1, 2]").is_empty());
         assert!(structured_meta("yaml", "key: [unclosed").is_empty());
         assert!(structured_meta("py", "x = 1").is_empty());
-    }
-
-    #[test]
-    fn skipped_message_names_every_reason() {
-        let s = Skipped {
-            gitignored: 3,
-            git_dirs: 1,
-            over_size_cap: 2,
-            special: 0,
-        };
-        assert_eq!(
-            s.message(),
-            "left out on purpose: 3 entries ignored by .gitignore, 1 .git folder (never entered), \
-             2 text files over 1 MiB listed with their size only"
-        );
     }
 }
