@@ -362,6 +362,21 @@ fn plain_osc52_lands_in_tmux_list_buffers_with_set_clipboard_on() {
 }
 
 #[test]
+fn tmux_with_passthrough_allowed_gets_the_dcs_form_only() {
+    if !have("tmux", &["-V"]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (tmux, out) = Tmux::run_child(tmp.path(), "set -g allow-passthrough on\n");
+    assert!(
+        out.contains("OUTCOME:Osc52 { over_limit: false, tmux: Some(Passthrough) }"),
+        "{out:?}"
+    );
+    // The plain form was not sent: tmux made no buffer of it.
+    assert_eq!(tmux.cmd(&["list-buffers"]), "");
+}
+
+#[test]
 fn tmux_defaults_drop_osc52_so_the_text_is_saved() {
     if !have("tmux", &["-V"]) {
         return;

@@ -122,6 +122,53 @@ fn sig_release_with_symlinked_keps_is_not_a_mirror() {
 
 #[cfg(unix)]
 #[test]
+fn tree_json_of_the_kep_tree_counts_sig_release_and_its_yaml_files() {
+    let (t, _) = kep_tree();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        .args(["tree", "--json"])
+        .arg(t.path().join("keps"))
+        .output()
+        .unwrap_or_else(|e| panic!("run: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON: {e}"));
+    let root = &v["roots"][0];
+    assert_eq!(root["bytes"], 15_055);
+    let sig = &root["children"][0];
+    assert_eq!(
+        (sig["path"].as_str(), sig["flags"].as_array().map(Vec::len)),
+        (Some("sig-release"), Some(0))
+    );
+    assert_eq!(sig["bytes"], 15_055);
+    let yaml: Vec<(&str, &str)> = sig["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|k| k["children"].as_array().into_iter().flatten())
+        .filter(|f| f["title"] == "kep.yaml")
+        .map(|f| {
+            (
+                f["format"].as_str().unwrap_or(""),
+                f["meta"]["status"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        yaml,
+        vec![
+            ("text", "provisional"),
+            ("text", "implementable"),
+            ("text", "provisional")
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn links_to_documents_outside_the_folder_still_make_a_mirror() {
     use std::os::unix::fs::symlink;
     let t = tempdir();
