@@ -81,6 +81,10 @@ pub struct CopyOptions {
     /// terminals silently drop large OSC 52 payloads, and a file path is an honest result.
     /// With `false` the text is still sent and reported `over_limit`.
     pub oversize_to_file: bool,
+    /// Over SSH, skip the native clipboard when [`native_is_remote`] (default `true`): it
+    /// would be the remote machine's. Tests of the native path that may run over SSH turn
+    /// it off.
+    pub ssh_prefers_osc52: bool,
 }
 
 impl Default for CopyOptions {
@@ -93,6 +97,7 @@ impl Default for CopyOptions {
             serve_exe: None,
             native_timeout: Duration::from_secs(5),
             oversize_to_file: true,
+            ssh_prefers_osc52: true,
         }
     }
 }
@@ -103,8 +108,8 @@ pub fn copy(text: &str) -> crate::error::Result<CopyOutcome> {
 }
 
 /// Copy `text`, trying in order:
-/// 1. the system clipboard (when `opts.native`, not [`native_is_remote`] and, on X11, a
-///    display is named): `Copied` once the serving child confirms it owns the clipboard;
+/// 1. the system clipboard (when `opts.native`, not [`native_is_remote`] with
+///    `opts.ssh_prefers_osc52`, and, on X11, a display is named): `Copied` once the serving child confirms it owns the clipboard;
 /// 2. OSC 52 (when `opts.osc52` and `/dev/tty` or stdout is a terminal): `Osc52 {
 ///    over_limit, tmux }`, `over_limit` when `text.len() > opts.osc52_limit`; never written
 ///    to a non-terminal. Inside tmux (`$TMUX`) the form follows [`TmuxPath`]; when tmux drops
@@ -114,7 +119,7 @@ pub fn copy(text: &str) -> crate::error::Result<CopyOutcome> {
 /// Errors: only when the file fallback cannot write anywhere ([`crate::error::Error::Io`]).
 pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOutcome> {
     if opts.native
-        && !native_is_remote()
+        && !(opts.ssh_prefers_osc52 && native_is_remote())
         && native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout).is_ok()
     {
         return Ok(CopyOutcome::Copied);
@@ -141,7 +146,7 @@ pub fn copy_native(text: &str, opts: &CopyOptions) -> Result<(), String> {
     if !opts.native {
         return Err("the system clipboard is off".into());
     }
-    if native_is_remote() {
+    if opts.ssh_prefers_osc52 && native_is_remote() {
         return Err("over SSH the system clipboard is the remote machine's".into());
     }
     native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout)

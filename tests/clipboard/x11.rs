@@ -46,6 +46,8 @@ fn options() -> CopyOptions {
         serve_exe: Some(PathBuf::from(SKILLNAV)),
         fallback_dir: Some(std::env::temp_dir().join("skillnav-clipboard-x11-test")),
         native_timeout: Duration::from_secs(5),
+        // These tests are about the X11 path, also when run over SSH.
+        ssh_prefers_osc52: false,
         ..CopyOptions::default()
     }
 }
