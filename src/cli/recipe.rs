@@ -11,6 +11,7 @@ use super::show;
 use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::curate::recipe::{Applied, Recipe, Store, default_dir};
 use crate::model::{Corpus, Selection};
+use crate::util::sanitize::sanitize_line;
 
 /// The default recipe store (`<data dir>/recipes`).
 pub fn store() -> anyhow::Result<Store> {
@@ -114,7 +115,7 @@ pub fn run_recipe(
         RecipeOp::List => {
             let st = store()?;
             for n in st.list() {
-                writeln!(out, "{n}")?;
+                writeln!(out, "{}", sanitize_line(&n))?;
             }
         }
         RecipeOp::Load { recipe, paths } => {
@@ -122,11 +123,17 @@ pub fn run_recipe(
             let corpus = open(paths)?;
             for n in &r.selected {
                 let (_, st) = Recipe::state(&corpus, &n.id, &n.hash);
-                writeln!(out, "selected {} {}", state_word(st), n.id)?;
+                writeln!(out, "selected {} {}", state_word(st), sanitize_line(&n.id))?;
             }
             for e in &r.exposure {
                 let (_, st) = Recipe::state(&corpus, &e.id, &e.hash);
-                writeln!(out, "{} {} {}", e.level, state_word(st), e.id)?;
+                writeln!(
+                    out,
+                    "{} {} {}",
+                    e.level,
+                    state_word(st),
+                    sanitize_line(&e.id)
+                )?;
             }
             if let Some(m) = r.max_tokens {
                 writeln!(out, "max-tokens {m}")?;

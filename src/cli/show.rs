@@ -8,6 +8,7 @@ use serde_json::json;
 use super::args::Variant;
 use crate::agent::json;
 use crate::formats::catalog;
+use crate::model::id::nfc;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenTable;
 use crate::util::sanitize::sanitize;
@@ -36,7 +37,7 @@ pub fn run(
         let same = corpus
             .all_preorder()
             .into_iter()
-            .filter(|n| corpus.node(*n).title == key)
+            .filter(|n| nfc(&corpus.node(*n).title) == nfc(key))
             .count();
         if same > 1 {
             eprintln!(

@@ -1,7 +1,9 @@
 //! Clipboard chain (docs/DESIGN.md §5): native (arboard; on X11 kept served after exit by a
 //! detached `skillnav __clipboard-serve` child) → OSC 52 (for SSH/tmux; never confirmed) → a
-//! file. Three honest outcomes, each shown by [`status_line`]. No terminal-library types:
-//! the CLI uses it too.
+//! file. Over SSH (`$SSH_TTY`/`$SSH_CONNECTION`) with a terminal attached and no forwarded
+//! X display, the native clipboard would be the remote machine's: OSC 52 goes first. Inside
+//! tmux the OSC 52 form follows tmux's options ([`TmuxPath`]). Honest outcomes, each shown
+//! by [`status_line`]. No terminal-library types: the CLI uses it too.
 
 mod file;
 mod native;
@@ -15,7 +17,7 @@ use crate::util::human::{human_bytes, human_count};
 
 pub use file::{default_dir as default_save_dir, save as save_to_file, save_as as save_to_file_as};
 pub use native::{SERVE_ARG, serve_main};
-pub use osc52::osc52_sequence;
+pub use osc52::{TmuxPath, osc52_sequence};
 
 /// Default OSC 52 size limit in bytes of text (many terminals drop larger payloads).
 pub const DEFAULT_OSC52_LIMIT: usize = 100_000;
@@ -30,9 +32,31 @@ pub enum CopyOutcome {
     Osc52 {
         /// Payload exceeded the limit.
         over_limit: bool,
+        /// Inside tmux: which form was sent, by tmux's options; `None` outside tmux.
+        tmux: Option<TmuxPath>,
     },
     /// Written to this file instead.
     Saved(PathBuf),
+    /// Written to this file because the tmux we run in drops OSC 52 ([`TmuxPath::Ignored`]).
+    SavedTmuxDrops(PathBuf),
+}
+
+/// Whether the native clipboard would be the remote machine's: over SSH (`$SSH_TTY` or
+/// `$SSH_CONNECTION` set) with a terminal attached for OSC 52, unless `$DISPLAY` is a
+/// forwarded X display (a host before the `:`, as `ssh -X` sets `localhost:10.0`).
+pub fn native_is_remote() -> bool {
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    let over_ssh = set("SSH_TTY") || set("SSH_CONNECTION");
+    let forwarded = std::env::var("DISPLAY").is_ok_and(|d| display_is_forwarded(&d));
+    over_ssh && !forwarded && osc52::terminal_attached()
+}
+
+/// Whether X display name `display` names a host (`localhost:10.0`, `host:0`): a display
+/// reached over the network, as `ssh -X` forwards it; `:0` and `unix:0` are local sockets.
+fn display_is_forwarded(display: &str) -> bool {
+    display
+        .rsplit_once(':')
+        .is_some_and(|(host, _)| !host.is_empty() && host != "unix" && !host.starts_with('/'))
 }
 
 /// How [`copy_with`] tries each path.
@@ -57,6 +81,10 @@ pub struct CopyOptions {
     /// terminals silently drop large OSC 52 payloads, and a file path is an honest result.
     /// With `false` the text is still sent and reported `over_limit`.
     pub oversize_to_file: bool,
+    /// Over SSH, skip the native clipboard when [`native_is_remote`] (default `true`): it
+    /// would be the remote machine's. Tests of the native path that may run over SSH turn
+    /// it off.
+    pub ssh_prefers_osc52: bool,
 }
 
 impl Default for CopyOptions {
@@ -69,6 +97,7 @@ impl Default for CopyOptions {
             serve_exe: None,
             native_timeout: Duration::from_secs(5),
             oversize_to_file: true,
+            ssh_prefers_osc52: true,
         }
     }
 }
@@ -79,24 +108,33 @@ pub fn copy(text: &str) -> crate::error::Result<CopyOutcome> {
 }
 
 /// Copy `text`, trying in order:
-/// 1. the system clipboard (when `opts.native` and, on X11, a display is named): `Copied`
-///    once the serving child confirms it owns the clipboard;
-/// 2. OSC 52 (when `opts.osc52` and `/dev/tty` or stdout is a terminal; wrapped for tmux when
-///    `$TMUX` is set): `Osc52 { over_limit }`, `over_limit` when `text.len() >
-///    opts.osc52_limit`; never written to a non-terminal;
+/// 1. the system clipboard (when `opts.native`, not [`native_is_remote`] with
+///    `opts.ssh_prefers_osc52`, and, on X11, a display is named): `Copied` once the serving child confirms it owns the clipboard;
+/// 2. OSC 52 (when `opts.osc52` and `/dev/tty` or stdout is a terminal): `Osc52 {
+///    over_limit, tmux }`, `over_limit` when `text.len() > opts.osc52_limit`; never written
+///    to a non-terminal. Inside tmux (`$TMUX`) the form follows [`TmuxPath`]; when tmux drops
+///    OSC 52 nothing is sent and the text is saved: `SavedTmuxDrops(path)`;
 /// 3. a new file ([`save_to_file`]): `Saved(path)`.
 ///
 /// Errors: only when the file fallback cannot write anywhere ([`crate::error::Error::Io`]).
 pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOutcome> {
-    if opts.native && native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout).is_ok() {
+    if opts.native
+        && !(opts.ssh_prefers_osc52 && native_is_remote())
+        && native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout).is_ok()
+    {
         return Ok(CopyOutcome::Copied);
     }
     let over_limit = text.len() > opts.osc52_limit;
-    if opts.osc52
-        && !(over_limit && opts.oversize_to_file)
-        && osc52::write_to_terminal(&osc52_sequence(text, osc52::inside_tmux()))
-    {
-        return Ok(CopyOutcome::Osc52 { over_limit });
+    if opts.osc52 && !(over_limit && opts.oversize_to_file) {
+        let tmux = osc52::inside_tmux().then(osc52::tmux_path);
+        if tmux == Some(TmuxPath::Ignored) {
+            return save_to_file(text, opts.fallback_dir.as_deref())
+                .map(CopyOutcome::SavedTmuxDrops);
+        }
+        let seq = tmux.map_or_else(|| osc52_sequence(text, false), |t| t.sequences(text));
+        if osc52::write_to_terminal(&seq) {
+            return Ok(CopyOutcome::Osc52 { over_limit, tmux });
+        }
     }
     save_to_file(text, opts.fallback_dir.as_deref()).map(CopyOutcome::Saved)
 }
@@ -107,6 +145,9 @@ pub fn copy_with(text: &str, opts: &CopyOptions) -> crate::error::Result<CopyOut
 pub fn copy_native(text: &str, opts: &CopyOptions) -> Result<(), String> {
     if !opts.native {
         return Err("the system clipboard is off".into());
+    }
+    if opts.ssh_prefers_osc52 && native_is_remote() {
+        return Err("over SSH the system clipboard is the remote machine's".into());
     }
     native::copy(text, opts.serve_exe.as_deref(), opts.native_timeout)
 }
@@ -121,8 +162,13 @@ pub fn status_line(outcome: &CopyOutcome, bytes: u64, tokens: u64, encoding: Enc
 /// - `Copied 4.2 kB · 1,034 tokens (o200k_base)`
 /// - `Sent via OSC 52 (terminal does not confirm) · 4.2 kB · 1,034 tokens (o200k_base)`, plus
 ///   ` — over the 100 kB limit, may be dropped` when `over_limit` (`osc52_limit` in bytes);
+///   inside tmux the text names where it went: `Sent via OSC 52 to a tmux buffer (tmux
+///   list-buffers) · …`, `Sent via OSC 52 through tmux to the terminal (does not confirm;
+///   w saves to a file) · …`, or, when tmux's options could not be read, `Sent via OSC 52
+///   inside tmux, not confirmed: check with tmux list-buffers; w saves to a file · …`;
 /// - `Saved to /path · 4.2 kB · 1,034 tokens (o200k_base)` (the path sanitised for the
-///   terminal with [`crate::util::sanitize::sanitize_line`]).
+///   terminal with [`crate::util::sanitize::sanitize_line`]), plus ` — tmux drops OSC 52
+///   here (set -g set-clipboard on makes it a buffer)` for `SavedTmuxDrops`.
 pub fn status_line_with_limit(
     outcome: &CopyOutcome,
     bytes: u64,
@@ -136,9 +182,15 @@ pub fn status_line_with_limit(
         human_count(tokens),
         encoding.as_str()
     );
+    let saved = |p: &PathBuf| {
+        format!(
+            "Saved to {} · {size}",
+            crate::util::sanitize::sanitize_line(&p.display().to_string())
+        )
+    };
     match outcome {
         CopyOutcome::Copied => format!("Copied {size}"),
-        CopyOutcome::Osc52 { over_limit } => {
+        CopyOutcome::Osc52 { over_limit, tmux } => {
             let warn = if *over_limit {
                 format!(
                     " — over the {} limit, may be dropped",
@@ -147,14 +199,23 @@ pub fn status_line_with_limit(
             } else {
                 String::new()
             };
-            format!("Sent via OSC 52 (terminal does not confirm) · {size}{warn}")
+            let how = match tmux {
+                None => "Sent via OSC 52 (terminal does not confirm)",
+                Some(TmuxPath::Buffer) => "Sent via OSC 52 to a tmux buffer (tmux list-buffers)",
+                Some(TmuxPath::Passthrough) => {
+                    "Sent via OSC 52 through tmux to the terminal (does not confirm; w saves to a file)"
+                }
+                Some(TmuxPath::Unsure | TmuxPath::Ignored) => {
+                    "Sent via OSC 52 inside tmux, not confirmed: check with tmux list-buffers; w saves to a file"
+                }
+            };
+            format!("{how} · {size}{warn}")
         }
-        CopyOutcome::Saved(p) => {
-            format!(
-                "Saved to {} · {size}",
-                crate::util::sanitize::sanitize_line(&p.display().to_string())
-            )
-        }
+        CopyOutcome::Saved(p) => saved(p),
+        CopyOutcome::SavedTmuxDrops(p) => format!(
+            "{} — tmux drops OSC 52 here (set -g set-clipboard on makes it a buffer)",
+            saved(p)
+        ),
     }
 }
 
@@ -170,12 +231,23 @@ mod tests {
             "Copied 4.2 kB · 1,034 tokens (o200k_base)"
         );
         assert_eq!(
-            status_line(&CopyOutcome::Osc52 { over_limit: false }, 4200, 1034, enc),
+            status_line(
+                &CopyOutcome::Osc52 {
+                    over_limit: false,
+                    tmux: None
+                },
+                4200,
+                1034,
+                enc
+            ),
             "Sent via OSC 52 (terminal does not confirm) · 4.2 kB · 1,034 tokens (o200k_base)"
         );
         assert_eq!(
             status_line(
-                &CopyOutcome::Osc52 { over_limit: true },
+                &CopyOutcome::Osc52 {
+                    over_limit: true,
+                    tmux: None
+                },
                 250_000,
                 61_000,
                 Encoding::Cl100kBase
@@ -191,6 +263,50 @@ mod tests {
                 enc
             ),
             "Saved to /tmp/skillnav/clipboard-x.md · 12 B · 3 tokens (o200k_base)"
+        );
+    }
+
+    #[test]
+    fn forwarded_displays_name_a_host() {
+        assert!(display_is_forwarded("localhost:10.0"));
+        assert!(display_is_forwarded("workstation:0"));
+        assert!(!display_is_forwarded(":0"));
+        assert!(!display_is_forwarded(":99.0"));
+        assert!(!display_is_forwarded("unix:0"));
+        assert!(!display_is_forwarded("/tmp/launch-x/org.xquartz:0"));
+        assert!(!display_is_forwarded(""));
+    }
+
+    #[test]
+    fn tmux_statuses_say_where_the_text_went_and_how_to_check() {
+        let enc = Encoding::Bytes4;
+        let osc = |t| CopyOutcome::Osc52 {
+            over_limit: false,
+            tmux: Some(t),
+        };
+        assert_eq!(
+            status_line(&osc(TmuxPath::Buffer), 12, 3, enc),
+            "Sent via OSC 52 to a tmux buffer (tmux list-buffers) · 12 B · 3 tokens (bytes4)"
+        );
+        assert_eq!(
+            status_line(&osc(TmuxPath::Unsure), 12, 3, enc),
+            "Sent via OSC 52 inside tmux, not confirmed: check with tmux list-buffers; \
+             w saves to a file · 12 B · 3 tokens (bytes4)"
+        );
+        assert_eq!(
+            status_line(&osc(TmuxPath::Passthrough), 12, 3, enc),
+            "Sent via OSC 52 through tmux to the terminal (does not confirm; w saves to a file) \
+             · 12 B · 3 tokens (bytes4)"
+        );
+        assert_eq!(
+            status_line(
+                &CopyOutcome::SavedTmuxDrops(PathBuf::from("/tmp/c.md")),
+                12,
+                3,
+                enc
+            ),
+            "Saved to /tmp/c.md · 12 B · 3 tokens (bytes4) — tmux drops OSC 52 here \
+             (set -g set-clipboard on makes it a buffer)"
         );
     }
 

@@ -4,7 +4,7 @@
 //! vanish when skillnav exits. There the text goes to a detached child,
 //! `<exe> __clipboard-serve` ([`serve_main`]), in its own process group: it reads the text on
 //! stdin, takes the clipboard, confirms with `ok\n` on stdout, then keeps serving until
-//! another program takes ownership and exits. Elsewhere (macOS, Windows) the system keeps the
+//! another program takes ownership or its X display closes, and exits (as `xclip` does). Elsewhere (macOS, Windows) the system keeps the
 //! text and arboard is called in-process.
 
 use std::time::Duration;
@@ -71,6 +71,48 @@ mod x11 {
         Err("the clipboard did not confirm in time".into())
     }
 
+    /// How often the serving child asks the X server who owns the clipboard.
+    const WATCH_EVERY: Duration = Duration::from_millis(250);
+
+    /// The owner window of `selection`, `None` when the connection is gone.
+    fn owner(conn: &impl x11rb::connection::Connection, selection: u32) -> Option<u32> {
+        use x11rb::protocol::xproto::ConnectionExt as _;
+        conn.get_selection_owner(selection)
+            .ok()?
+            .reply()
+            .ok()
+            .map(|r| r.owner)
+    }
+
+    /// Watch the clipboard from a connection of our own, on a thread: exit the process once
+    /// the X display closes (arboard's serving thread would wait forever) or another window
+    /// owns the clipboard. Called once we own it, so the owner seen first is ours.
+    fn watch_selection() {
+        use x11rb::protocol::xproto::ConnectionExt as _;
+        let Ok((conn, _)) = x11rb::connect(None) else {
+            return;
+        };
+        let Some(clipboard) = conn
+            .intern_atom(false, b"CLIPBOARD")
+            .ok()
+            .and_then(|c| c.reply().ok())
+            .map(|r| r.atom)
+        else {
+            return;
+        };
+        let Some(ours) = owner(&conn, clipboard) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(WATCH_EVERY);
+                if owner(&conn, clipboard) != Some(ours) {
+                    std::process::exit(0);
+                }
+            }
+        });
+    }
+
     /// Body of [`super::serve_main`].
     pub(super) fn serve() -> i32 {
         let mut text = String::new();
@@ -92,6 +134,7 @@ mod x11 {
         if out.write_all(b"ok\n").and_then(|()| out.flush()).is_err() {
             return 1;
         }
+        watch_selection();
         // Re-assert the same content and serve it until another program owns the clipboard.
         match cb.set().wait().text(text) {
             Ok(()) => 0,
@@ -138,7 +181,7 @@ pub(crate) fn copy(
 
 /// Entry point of the hidden `skillnav __clipboard-serve` child: read the text from stdin,
 /// take the clipboard, write `ok\n` to stdout once it owns it, and keep serving until another
-/// program takes ownership. Returns the process exit code: 0 after serving, 1 when the
+/// program takes ownership or the X display closes (then it exits 0). Returns the process exit code: 0 after serving, 1 when the
 /// clipboard could not be taken (nothing is written to stdout then), 2 when stdin was not
 /// UTF-8 text. On platforms whose clipboard outlives the process it sets the text and
 /// confirms at once.

@@ -128,12 +128,14 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     ld.finish_sections();
     let files = ld.files();
     let after_ids = ld.take_after_ids();
+    let skipped = ld.skipped;
     let mut corpus = ld.corpus;
     walk::dupes::mark_duplicates(&mut corpus, root);
     if corpus.node(root).children.is_empty() && corpus.node(root).warnings.is_empty() {
         let msg = format!("no documents found in {}", spec.path.display());
         corpus.node_mut(root).warnings.push(Warning::new(msg));
     }
+    walk::skipped::report_skipped(&mut corpus, root, skipped);
     progress(files);
     corpus.finalize();
     for (node, job) in after_ids {

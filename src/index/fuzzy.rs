@@ -9,10 +9,13 @@
 //! all must match), case-insensitive, with Unicode normalisation (`Normalization::Smart`).
 //! Scores are nucleo's (u32, higher is better) as f64; ties keep document order.
 
+use std::borrow::Cow;
+
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 use super::hit::{Hit, HitSource, Scorer};
+use crate::model::id::nfc;
 use crate::model::{Corpus, NodeId};
 
 /// Searches over at least this many haystacks are split across threads.
@@ -71,6 +74,14 @@ impl FuzzyIndex {
                 } else {
                     format!("{}{SEPARATOR}{}", node.title, node.path)
                 };
+                // NFC, as queries: a decomposed title matches a composed query.
+                let composed = match nfc(&hay) {
+                    Cow::Owned(s) => Some(s),
+                    Cow::Borrowed(_) => None,
+                };
+                if let Some(s) = composed {
+                    hay = s;
+                }
                 if let Some((cut, _)) = hay.char_indices().nth(MAX_HAYSTACK_CHARS) {
                     hay.truncate(cut);
                 }
@@ -95,6 +106,7 @@ impl FuzzyIndex {
     /// [`MIN_SCORE_PERCENT`] threshold [`FuzzyIndex::search`] applies), without scanning
     /// every haystack: for marking hits found otherwise as title matches too.
     pub fn score_nodes(&self, query: &str, nodes: &[NodeId]) -> Vec<Option<f64>> {
+        let query = &*nfc(query);
         let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
         if query.trim().is_empty() || pattern.atoms.is_empty() {
             return vec![None; nodes.len()];
@@ -190,6 +202,7 @@ impl FuzzyIndex {
     /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
     /// same as on one).
     pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
+        let query = &*nfc(query);
         if top_k == 0 || query.trim().is_empty() {
             return Vec::new();
         }

@@ -18,9 +18,15 @@
 //! - Words longer than [`MAX_WORD_BYTES`] bytes (base64 blobs, minified code) are skipped,
 //!   whole and parts.
 //!
+//! - **Unicode forms**: a word's terms are in NFC, and combining marks continue a word, so a
+//!   decomposed `café` (`e` + U+0301, as macOS file names and some pastes spell it) is the same
+//!   term as the composed one.
+//!
 //! Offsets are byte offsets into the original text (before lower-casing).
 
 use std::ops::Range;
+
+use unicode_normalization::UnicodeNormalization as _;
 
 /// The stopwords dropped as whole words: the 45 English stopwords of lazytools' tokenizer
 /// (docs/FORMATS.md §2.5), plus the words a question is made of rather than its subject: pronouns
@@ -120,15 +126,21 @@ fn is_word_char(c: char) -> bool {
     }
 }
 
+/// A combining mark that composes with the letter before it (a non-zero canonical combining
+/// class: `e` + U+0301 is `é` in NFD): part of the word it follows. Variation selectors and
+/// enclosing keycaps (class 0) still end a word.
+fn is_mark(c: char) -> bool {
+    unicode_normalization::char::canonical_combining_class(c) != 0
+}
+
+/// `s` lower-cased, in NFC when it is not ASCII, into `buf`.
 fn push_lower(buf: &mut String, s: &str) {
     buf.clear();
     if s.is_ascii() {
         buf.push_str(s);
         buf.make_ascii_lowercase();
     } else {
-        for c in s.chars() {
-            buf.extend(c.to_lowercase());
-        }
+        buf.extend(s.chars().flat_map(char::to_lowercase).nfc());
     }
 }
 
@@ -231,7 +243,7 @@ fn word_end(text: &str, start: usize) -> (usize, Shape) {
             },
             OTHER => break,
             _ => match next_char(text, i) {
-                Some(c) if is_word_char(c) => {
+                Some(c) if is_word_char(c) || is_mark(c) => {
                     shape = Shape::Other;
                     i += c.len_utf8();
                 }
@@ -352,7 +364,10 @@ fn split_camel<F: FnMut(Range<usize>)>(seg: &str, offset: usize, f: &mut F) {
                 start = i;
             }
         }
-        prev = Some(c);
+        // A combining mark belongs to the letter before it (`é` in NFD).
+        if !is_mark(c) {
+            prev = Some(c);
+        }
     }
     if start < seg.len() {
         f(offset + start..offset + seg.len());
@@ -396,6 +411,18 @@ mod tests {
 
     fn toks(s: &str) -> Vec<String> {
         tokenize(s)
+    }
+
+    #[test]
+    fn nfd_and_nfc_spellings_are_one_term() {
+        // `Café` and `CaféBar` composed (U+00E9) and decomposed (`e` + U+0301).
+        let nfc = toks("Caf\u{e9} Caf\u{e9}Bar");
+        let nfd = toks("Cafe\u{301} Cafe\u{301}Bar");
+        assert_eq!(nfc, vec!["caf\u{e9}", "caf\u{e9}bar", "caf\u{e9}", "bar"]);
+        assert_eq!(nfd, nfc);
+        // Offsets stay in the original text.
+        let t = tokenize_with_offsets("x cafe\u{301}!");
+        assert_eq!(t.last().map(|t| t.range.clone()), Some(2..8));
     }
 
     #[test]

@@ -164,17 +164,28 @@ impl Corpus {
         self.roots.iter().flat_map(|r| self.preorder(*r)).collect()
     }
 
-    /// Look a node up by its string id.
+    /// Look a node up by its string id, spelled in the id's own Unicode form or in NFC
+    /// (`model::id::nfc`).
     pub fn find(&self, id: &str) -> Option<NodeId> {
-        self.id_map
-            .get_or_init(|| {
-                self.nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.id.clone(), NodeId(i as u32)))
-                    .collect()
+        let map = self.id_map.get_or_init(|| {
+            let mut map = HashMap::with_capacity(self.nodes.len());
+            for (i, n) in self.nodes.iter().enumerate() {
+                map.insert(n.id.clone(), NodeId(i as u32));
+            }
+            // The NFC spelling of an id finds it too (a decomposed file name typed composed);
+            // an id spelled exactly wins over another id's NFC form.
+            for (i, n) in self.nodes.iter().enumerate() {
+                if let Cow::Owned(k) = super::id::nfc(&n.id) {
+                    map.entry(k).or_insert(NodeId(i as u32));
+                }
+            }
+            map
+        });
+        map.get(id)
+            .or_else(|| match super::id::nfc(id) {
+                Cow::Owned(k) => map.get(&k),
+                Cow::Borrowed(_) => None,
             })
-            .get(id)
             .copied()
     }
 

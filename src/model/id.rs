@@ -1,10 +1,17 @@
 //! Stable node ids (docs/DESIGN.md §2): `<root>/<relpath>[#<seg>(/<seg>)*]`, GitHub-style heading
 //! slugs, sibling collision suffixes `-2`, `-3`.
 
+use std::borrow::Cow;
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization as _, is_nfc_quick};
+
 /// GitHub-style heading slug: lower-case, keep letters/digits/`-`/`_` (Unicode aware),
-/// spaces become `-`, everything else is dropped. Empty slugs become `section`.
+/// spaces become `-`, everything else is dropped. Empty slugs become
+/// `section`. The heading is read in NFC, so a composed and a decomposed spelling (`é` and
+/// `e` + U+0301) give one slug.
 pub fn slug(heading: &str) -> String {
     let mut out = String::with_capacity(heading.len());
+    let heading = nfc(heading);
     for ch in heading.trim().chars() {
         if ch.is_ascii() {
             // Same rule as below, without the Unicode tables.
@@ -21,6 +28,16 @@ pub fn slug(heading: &str) -> String {
         "section".to_string()
     } else {
         out
+    }
+}
+
+/// `s` in Unicode NFC (borrowed when it already is, always for ASCII): the one form ids,
+/// slugs and id lookups compare in.
+pub fn nfc(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.nfc().collect())
     }
 }
 
@@ -61,6 +78,14 @@ mod tests {
         assert_eq!(slug("  "), "section");
         assert_eq!(slug("Über Café"), "über-café");
         assert_eq!(slug("snake_case-name"), "snake_case-name");
+    }
+
+    #[test]
+    fn nfd_and_nfc_headings_share_a_slug() {
+        assert_eq!(slug("Caf\u{e9} Cr\u{e8}me"), "caf\u{e9}-cr\u{e8}me");
+        assert_eq!(slug("Cafe\u{301} Cre\u{300}me"), "caf\u{e9}-cr\u{e8}me");
+        assert_eq!(nfc("Cafe\u{301}"), "Caf\u{e9}");
+        assert!(matches!(nfc("plain"), Cow::Borrowed(_)));
     }
 
     #[test]

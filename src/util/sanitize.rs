@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 /// Replace C0/C1 control characters (except `\n`; a tab becomes one space), DEL and the
-/// bidirectional override/isolate controls with visible stand-ins, and the invalid-UTF-8
+/// bidirectional controls (overrides, isolates and the invisible marks U+061C, U+200E,
+/// U+200F) with visible stand-ins, and the invalid-UTF-8
 /// placeholder byte with U+FFFD. ESC is shown as `␛`, other C0 controls as their Control
 /// Pictures (U+2400 block), C1 controls, DEL and bidi controls as U+FFFD.
 /// Returns the input unchanged (borrowed) when nothing needs replacing.
@@ -47,11 +48,16 @@ fn needs_replacing(c: char) -> bool {
     (c.is_control() && c != '\n') || c == '\u{1A}' || is_bidi_control(c)
 }
 
-/// Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069)
-/// and the directional marks' stronger cousins: they reorder what the terminal shows
-/// ("Trojan Source", CVE-2021-42574), so they are never passed through.
+/// Bidirectional controls (Unicode UAX #9 "explicit directional formatting characters" and
+/// the implicit marks): embeddings and overrides (U+202A–U+202E), isolates
+/// (U+2066–U+2069), and the invisible direction marks ALM (U+061C), LRM (U+200E) and RLM
+/// (U+200F). They reorder or silently change what the terminal shows ("Trojan Source",
+/// CVE-2021-42574), so they are never passed through.
 fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    matches!(
+        c,
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 fn replacement(c: char) -> char {
@@ -82,6 +88,18 @@ mod tests {
             sanitize("abc\u{202E}fed\u{2066}x"),
             "abc\u{FFFD}fed\u{FFFD}x"
         );
+    }
+
+    #[test]
+    fn invisible_direction_marks_are_not_passed_through() {
+        // ALM, LRM, RLM: each shown as U+FFFD, in text and in one-line labels.
+        assert_eq!(
+            sanitize("a\u{061C}b\u{200E}c\u{200F}d"),
+            "a\u{FFFD}b\u{FFFD}c\u{FFFD}d"
+        );
+        assert_eq!(sanitize_line("\u{200F}abc"), "\u{FFFD}abc");
+        // Their neighbours (ZWJ, ZWNJ) join emoji and scripts: kept.
+        assert_eq!(sanitize("a\u{200C}b\u{200D}c"), "a\u{200C}b\u{200D}c");
     }
 
     #[test]

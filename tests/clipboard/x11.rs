@@ -2,6 +2,9 @@
 //! text to `skillnav __clipboard-serve`, which must keep serving it after the copying process
 //! has exited; read back with `xclip -o -selection clipboard`.
 //!
+//! The serving child also exits when its X display closes: checked on an Xvfb of the test's
+//! own ([`Xvfb`]), killed under it.
+//!
 //! Runs when `DISPLAY` is set and `xclip` is installed (e.g. `xvfb-run -a cargo test --test
 //! main -- clipboard::x11`). Without them it skips with a notice, except under `CI` (set and not `0`
 //! or `false`), where a missing tool is a failure, never a silent skip.
@@ -43,6 +46,8 @@ fn options() -> CopyOptions {
         serve_exe: Some(PathBuf::from(SKILLNAV)),
         fallback_dir: Some(std::env::temp_dir().join("skillnav-clipboard-x11-test")),
         native_timeout: Duration::from_secs(5),
+        // These tests are about the X11 path, also when run over SSH.
+        ssh_prefers_osc52: false,
         ..CopyOptions::default()
     }
 }
@@ -188,4 +193,126 @@ fn x11_copy_survives_the_copying_process_and_yields_to_the_next_owner() {
     wait_until("no serving child of ours is left", || {
         serving_pids().iter().all(|p| earlier.contains(p))
     });
+}
+
+/// An Xvfb of a test's own on a free display number (`-displayfd`), killed on drop.
+pub(super) struct Xvfb {
+    child: std::process::Child,
+    /// Its display name, `:N`.
+    pub display: String,
+}
+
+impl Xvfb {
+    /// Start it and wait until it accepts clients (it prints its display number then).
+    pub(super) fn start() -> Self {
+        use std::io::BufRead;
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-nolisten",
+                "tcp",
+                "-screen",
+                "0",
+                "640x480x24",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start Xvfb");
+        let stdout = child.stdout.take().expect("Xvfb stdout");
+        let mut line = String::new();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read the display number");
+        let n: u32 = line.trim().parse().expect("a display number");
+        Self {
+            child,
+            display: format!(":{n}"),
+        }
+    }
+
+    /// Kill the server and reap it.
+    pub(super) fn close(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+#[test]
+fn serving_child_exits_when_its_x_display_closes() {
+    let have_xvfb = Command::new("Xvfb")
+        .arg("-help")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !have_xvfb {
+        assert!(!under_ci(), "Xvfb is missing; CI must provide it");
+        eprintln!("SKIPPED: Xvfb is not installed");
+        return;
+    }
+    let mut x = Xvfb::start();
+    let mut serve = Command::new(SKILLNAV)
+        .arg("__clipboard-serve")
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the serving child");
+    {
+        use std::io::Write;
+        let mut stdin = serve.stdin.take().expect("stdin");
+        stdin.write_all(b"served text").expect("write");
+    }
+    let mut ok = String::new();
+    {
+        use std::io::BufRead;
+        let stdout = serve.stdout.take().expect("stdout");
+        std::io::BufReader::new(stdout)
+            .read_line(&mut ok)
+            .expect("read ok");
+    }
+    assert_eq!(ok, "ok\n");
+    // It serves: another client reads the text back.
+    let out = Command::new("xclip")
+        .args(["-o", "-selection", "clipboard"])
+        .env("DISPLAY", &x.display)
+        .output();
+    if let Ok(out) = out {
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "served text");
+    }
+    assert!(
+        serve.try_wait().expect("try_wait").is_none(),
+        "still serving"
+    );
+    // The display goes away: the child exits on its own, with status 0.
+    x.close();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(s) = serve.try_wait().expect("try_wait") {
+            break Some(s);
+        }
+        if Instant::now() >= deadline {
+            // Not left behind when the test fails.
+            let _ = serve.kill();
+            let _ = serve.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "the serving child did not exit after its display closed"
+    );
 }

@@ -22,6 +22,7 @@ fn handmade_doc_tree_exact_nodes() {
             "docs/guide/cjk.md file markdown",
             "docs/guide/cjk.md#概要 section markdown L1-7",
             "docs/guide/cjk.md#概要/使用方法 section markdown L5-7",
+            "docs/guide/data.json file text",
             "docs/guide/empty.md file markdown",
             "docs/notes.txt file text",
             "docs/rules.md file markdown",
@@ -30,11 +31,13 @@ fn handmade_doc_tree_exact_nodes() {
             "docs/rules.md#rules/setext-title section markdown L12-13",
         ]
     );
-    // Sizes: files are their size on disk; containers sum their children.
+    // Sizes: files are their size on disk; containers sum their children (the
+    // non-markdown `data.json` is a text file of its own, so the root is the real size).
     let mut total = 0;
     for rel in [
         "fences.md",
         "guide/cjk.md",
+        "guide/data.json",
         "guide/empty.md",
         "notes.txt",
         "rules.md",
@@ -46,8 +49,11 @@ fn handmade_doc_tree_exact_nodes() {
     assert_eq!(c.node(c.roots[0]).bytes, total);
     assert_eq!(
         c.node(get(&c, "docs/guide")).bytes,
-        size(&fixture("handmade/docs/guide/cjk.md"))
+        size(&fixture("handmade/docs/guide/cjk.md")) + 15
     );
+    // Not JSON ("not a document"): a text file without meta.
+    let data = c.node(get(&c, "docs/guide/data.json"));
+    assert_eq!((data.bytes, data.meta.len()), (15, 0));
     // Summaries: first sentence of the body, CJK full stop included.
     let cjk = c.node(get(&c, "docs/guide/cjk.md#概要"));
     assert_eq!(cjk.summary, "这是第一句话。");
@@ -189,7 +195,6 @@ fn invalid_utf8_binary_empty_and_truncated_files() {
 fn empty_corpus_and_empty_folders() {
     let t = tempdir();
     std::fs::create_dir_all(t.path().join("a/b")).unwrap_or_else(|e| panic!("{e}"));
-    write(t.path(), "a/script.py", b"print()\n");
     let c = load_as(t.path(), "r");
     assert_eq!(dump(&c), vec!["r root markdown"]);
     assert_eq!(c.len(), 1, "pruned folders leave no orphan nodes");
@@ -197,6 +202,18 @@ fn empty_corpus_and_empty_folders() {
         c.node(c.roots[0]).warnings[0].message,
         format!("no documents found in {}", t.path().display())
     );
+    // A folder whose only file is code keeps it (a text file); its empty sibling is pruned.
+    write(t.path(), "a/script.py", b"print()\n");
+    let c = load_as(t.path(), "r");
+    assert_eq!(
+        dump(&c),
+        vec![
+            "r root markdown",
+            "r/a dir markdown",
+            "r/a/script.py file text"
+        ]
+    );
+    assert_eq!(c.node(c.roots[0]).bytes, 8);
     let missing = load_as(&t.path().join("nope"), "x");
     assert!(
         missing.node(missing.roots[0]).warnings[0]
@@ -269,8 +286,21 @@ fn gitignore_respected_in_repos_and_hidden_folders_walked() {
         vec![
             "r/.claude dir markdown",
             "r/.claude/notes.md file markdown",
+            "r/.gitignore file text",
             "r/kept.md file markdown"
         ]
+    );
+    // What was left out on purpose is said on the root.
+    let root = c.node(c.roots[0]);
+    assert_eq!(
+        warnings(&c, "r"),
+        vec!["left out on purpose: 1 entry ignored by .gitignore, 1 .git folder (never entered)"]
+    );
+    assert_eq!(
+        root.meta.get("skipped"),
+        Some(
+            &serde_json::json!({"gitignored": 1, "git_dirs": 1, "over_size_cap": 0, "special": 0})
+        )
     );
 }
 

@@ -5,6 +5,7 @@ mod doc_tree;
 mod git_adr;
 mod llms;
 mod load;
+mod plain_files;
 mod props;
 mod robust;
 mod seekers;

@@ -98,8 +98,8 @@ impl Loader<'_> {
 
     /// Load the entries of folder `real` (relative path `rel`) as children of `parent`.
     pub fn load_contents(&mut self, parent: NodeId, real: &Path, rel: &str, mode: Mode) {
-        let (mut entries, pushed) = match list_dir(real, &mut self.ignores) {
-            Ok(e) => e,
+        let listing = match list_dir(real, &mut self.ignores) {
+            Ok(l) => l,
             Err(e) => {
                 let shown = if rel.is_empty() { "." } else { rel };
                 self.corpus.node_mut(parent).warnings.push(Warning::at(
@@ -110,6 +110,10 @@ impl Loader<'_> {
                 return;
             }
         };
+        let pushed = listing.pushed;
+        self.skipped.gitignored += listing.ignored;
+        self.skipped.git_dirs += usize::from(listing.had_git);
+        let mut entries = listing.entries;
         if mode == Mode::Skill {
             // SKILL.md first, then everything else in natural order (docs/FORMATS.md §3.1).
             entries.sort_by_key(|e| {
@@ -129,7 +133,7 @@ impl Loader<'_> {
                     let real_file = real.join(&e.name);
                     if self.visit(&real_file) {
                         self.load_file(parent, &e, &real_file, &child_rel, mode);
-                    } else if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
+                    } else {
                         // Reached before through a followed symlink: list it, don't count it.
                         let mut n = Node::new(
                             NodeKind::File,
@@ -148,7 +152,7 @@ impl Loader<'_> {
                     }
                 }
                 EntryKind::Symlink => self.load_link(parent, real, &e, &child_rel, mode),
-                EntryKind::Other => {}
+                EntryKind::Other => self.skipped.special += 1,
             }
         }
         if pushed {
@@ -197,7 +201,9 @@ impl Loader<'_> {
             (Mode::Asset, _) | (Mode::Skill, Format::Asset) => {
                 self.add_asset(parent, &e.name, rel, file_size(real));
             }
-            (Mode::Plain, Format::Asset) => {}
+            (Mode::Plain, Format::Asset) => {
+                self.add_unclaimed_file(parent, &e.name, real, rel);
+            }
             _ => {
                 self.add_doc_file(parent, &e.name, real, rel, fmt);
             }

@@ -36,7 +36,7 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
             groups.entry((scope, node.bytes)).or_default().push(n);
         }
     }
-    let mut dups: Vec<(NodeId, String)> = Vec::new();
+    let mut dups: HashMap<NodeId, String> = HashMap::new();
     for (_, mut files) in groups.into_iter().filter(|(_, v)| v.len() > 1) {
         files.sort_by(|a, b| {
             let (pa, pb) = (&corpus.node(*a).path, &corpus.node(*b).path);
@@ -48,53 +48,94 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
         for f in files {
             let text = corpus.text(f);
             match canon.get(text) {
-                Some(c) => dups.push((f, corpus.node(*c).path.clone())),
+                Some(c) => {
+                    dups.insert(f, corpus.node(*c).path.clone());
+                }
                 None => {
                     canon.insert(text, f);
                 }
             }
         }
     }
-    for (f, canonical) in dups {
-        let n = corpus.node_mut(f);
+    for (f, canonical) in &dups {
+        let n = corpus.node_mut(*f);
         n.flags.set(Flag::Duplicate);
         let w = Warning::at(format!("same content as {canonical}"), n.path.clone(), None);
         n.warnings.push(w);
     }
-    mark_folders(corpus, root);
+    mark_folders(corpus, root, &dups);
 }
 
 fn depth(path: &str) -> usize {
     path.bytes().filter(|b| *b == b'/').count()
 }
 
-/// Post-order: a `Dir` is flagged duplicate when at least one of its doc files (at any
-/// depth) is a duplicate or alias and every other doc file is an index page (`index.*` or
-/// `README.*`, the table of contents a mirrored tree brings along). Real case: the
-/// `Skill_Seekers` `references/documentation/` tree, whose `index.md` files are unique
-/// link lists over byte-identical copies of `references/*.md`.
-fn mark_folders(corpus: &mut Corpus, root: NodeId) {
-    // Per node: (copies, other non-index doc files).
-    let mut counts: Vec<Option<(u32, u32)>> = vec![None; corpus.len()];
+/// Post-order: a `Dir` is flagged duplicate (a mirror) when at least one of its doc files
+/// (at any depth) is a copy of a document *outside* it (a byte-identical duplicate whose
+/// canonical copy, or an alias whose target, lies elsewhere) and every other doc file is
+/// an index page (`index.*` or `README.*`, the table of contents a mirrored tree brings
+/// along) of a folder that itself holds such copies. Real case: the `Skill_Seekers`
+/// `references/documentation/` tree, whose `index.md` files are unique link lists over
+/// byte-identical copies of `references/*.md`. Counter-case: a KEP tree's `sig-release/`,
+/// whose six symbolic links point at `NNNN-name/README.md` files inside it: the links are
+/// aliases, the fifteen `README.md` files are unique documents of folders without copies,
+/// so the folder is not a mirror. `canon` maps each duplicate to its canonical path.
+fn mark_folders(corpus: &mut Corpus, root: NodeId, canon: &HashMap<NodeId, String>) {
+    // Per node: copies of documents outside it.
+    let mut outside = vec![0u32; corpus.len()];
+    for n in corpus.preorder(root) {
+        let node = corpus.node(n);
+        if node.kind != NodeKind::File
+            || !matches!(node.format, Format::Markdown | Format::Text)
+            || !node.flags.is_copy()
+        {
+            continue;
+        }
+        // Unknown target (a file reached again through a followed link): elsewhere.
+        let target = canon
+            .get(&n)
+            .map(String::as_str)
+            .or_else(|| node.meta.get("alias_of").and_then(|v| v.as_str()));
+        for a in std::iter::once(n).chain(corpus.ancestors(n)) {
+            if a != n && target.is_some_and(|t| is_under(t, &corpus.node(a).path)) {
+                break;
+            }
+            if let Some(slot) = outside.get_mut(a.ix()) {
+                *slot += 1;
+            }
+            if a == root {
+                break;
+            }
+        }
+    }
+    // Per node: (other non-index doc files, index pages not yet judged).
+    let mut counts: Vec<(u32, u32)> = vec![(0, 0); corpus.len()];
     for n in corpus.preorder(root).into_iter().rev() {
         let node = corpus.node(n);
-        let (copies, others) = if node.kind == NodeKind::File {
-            if !matches!(node.format, Format::Markdown | Format::Text) {
+        let (others, index) = if node.kind == NodeKind::File {
+            if !matches!(node.format, Format::Markdown | Format::Text) || node.flags.is_copy() {
                 (0, 0)
-            } else if node.flags.is_copy() {
-                (1, 0)
+            } else if is_index_page(&node.title) {
+                (0, 1)
             } else {
-                (0, u32::from(!is_index_page(&node.title)))
+                (1, 0)
             }
         } else {
-            node.children
-                .iter()
-                .filter_map(|c| counts.get(c.ix()).copied().flatten())
-                .fold((0, 0), |acc, c| (acc.0 + c.0, acc.1 + c.1))
+            node.children.iter().fold((0, 0), |acc, c| {
+                let (o, i) = counts.get(c.ix()).copied().unwrap_or_default();
+                let copies = outside.get(c.ix()).copied().unwrap_or_default();
+                // The index page of a folder without copies is one of its documents.
+                if corpus.node(*c).kind != NodeKind::File && copies == 0 {
+                    (acc.0 + o + i, acc.1)
+                } else {
+                    (acc.0 + o, acc.1 + i)
+                }
+            })
         };
         if let Some(slot) = counts.get_mut(n.ix()) {
-            *slot = Some((copies, others));
+            *slot = (others, index);
         }
+        let copies = outside.get(n.ix()).copied().unwrap_or_default();
         if node.kind == NodeKind::Dir && copies > 0 && others == 0 && !node.flags.is_copy() {
             let n = corpus.node_mut(n);
             n.flags.set(Flag::Duplicate);
@@ -106,6 +147,14 @@ fn mark_folders(corpus: &mut Corpus, root: NodeId) {
             n.warnings.push(w);
         }
     }
+}
+
+/// Whether root-relative `path` is `dir` or lies below it (`dir` `""` is the root).
+fn is_under(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// `index.md`, `README.md`, `readme.txt`, … (any case, any doc extension).

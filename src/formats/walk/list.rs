@@ -121,18 +121,33 @@ impl IgnoreStack {
     }
 }
 
+/// One listed folder: its entries and what was left out.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// The entries kept, in natural order.
+    pub entries: Vec<Entry>,
+    /// Whether `dir/.gitignore` pushed a layer on the ignore stack (pop it after the
+    /// folder's children are done).
+    pub pushed: bool,
+    /// Entries left out by `.gitignore` rules.
+    pub ignored: usize,
+    /// Whether a `.git` entry was left out.
+    pub had_git: bool,
+}
+
 /// List `dir` (one level, no `stat` per entry) under the rules of `ignores`, which gets a
-/// new layer when `dir` holds a `.gitignore` (the returned bool says so: pop it after the
-/// folder's children are done). `.git` is always left out. An unreadable `dir` gives `Err`
-/// with the reason; unreadable entries are skipped.
-pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<(Vec<Entry>, bool), String> {
+/// new layer when `dir` holds a `.gitignore` ([`Listing::pushed`]). `.git` is always left
+/// out. An unreadable `dir` gives `Err` with the reason; unreadable entries are skipped.
+pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<Listing, String> {
     let rd = std::fs::read_dir(dir).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut has_gitignore = false;
+    let mut had_git = false;
     for item in rd {
         let Ok(e) = item else { continue };
         let name = e.file_name();
         if name == ".git" {
+            had_git = true;
             continue;
         }
         has_gitignore |= name == ".gitignore";
@@ -153,11 +168,18 @@ pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<(Vec<Entry>, bo
         });
     }
     let pushed = has_gitignore && ignores.push_dir(dir);
+    let before = out.len();
     if ignores.in_repo() {
         out.retain(|e| !ignores.is_ignored(&e.path, e.kind == EntryKind::Dir));
     }
+    let ignored = before - out.len();
     out.sort_by(|a, b| natural_cmp(&a.name, &b.name));
-    Ok((out, pushed))
+    Ok(Listing {
+        entries: out,
+        pushed,
+        ignored,
+        had_git,
+    })
 }
 
 /// Names of the regular files directly in `dir` (unsorted; empty when unreadable). For the

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
+use super::skipped::Skipped;
 use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;
@@ -22,7 +23,8 @@ use crate::model::{Corpus, Format, NodeId, SourceId};
 /// How the files of a folder are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// A doc tree or a folder of skills: only doc files (`.md .mdx .markdown .txt`).
+    /// A doc tree or a folder of skills: doc files (`.md .mdx .markdown .txt`) parsed,
+    /// other files as text nodes or binary leaves (`super::text_file`).
     Plain,
     /// Inside a skill: every file; non-doc files as assets.
     Skill,
@@ -107,6 +109,8 @@ pub(crate) struct Loader<'a> {
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
     after_ids: Vec<AfterIds>,
+    /// What the walk left out on purpose, for the root's note.
+    pub skipped: Skipped,
 }
 
 impl<'a> Loader<'a> {
@@ -134,6 +138,7 @@ impl<'a> Loader<'a> {
             pool: None,
             skip: HashSet::new(),
             after_ids: Vec::new(),
+            skipped: Skipped::default(),
         }
     }
 

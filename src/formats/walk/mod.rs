@@ -2,7 +2,8 @@
 //! listing modes, the format-row shape, path helpers), the folder walker (`contents`,
 //! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
 //! ([`read`]), the per-folder `README.md` cache (`readme`), what the walker knows of skill
-//! files ([`skill_file`]), background sectioning (`section_pool`) and duplicate flags
+//! files ([`skill_file`]), unclaimed text and binary files ([`text_file`]), what was left
+//! out on purpose ([`skipped`]), background sectioning (`section_pool`) and duplicate flags
 //! (`dupes`, run once per root after every loader).
 
 mod contents;
@@ -13,7 +14,9 @@ pub mod read;
 pub(crate) mod readme;
 mod section_pool;
 pub mod skill_file;
+pub mod skipped;
 mod symlinks;
+pub mod text_file;
 
 pub use list::{
     Entry, EntryKind, IgnoreStack, file_names, list_dir, natural_cmp, natural_path_cmp,

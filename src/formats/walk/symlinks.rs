@@ -24,14 +24,12 @@ impl Loader<'_> {
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let Ok(target) = std::fs::canonicalize(&e.path) else {
-            if mode != Mode::Plain || file_format(&e.name) != Format::Asset {
-                let id = self.add_asset(parent, &e.name, rel, 0);
-                self.corpus.node_mut(id).warnings.push(Warning::at(
-                    format!("broken symbolic link to {shown_target}"),
-                    rel,
-                    None,
-                ));
-            }
+            let id = self.add_asset(parent, &e.name, rel, 0);
+            self.corpus.node_mut(id).warnings.push(Warning::at(
+                format!("broken symbolic link to {shown_target}"),
+                rel,
+                None,
+            ));
             return;
         };
         let inside = target.starts_with(&self.root_real);
@@ -76,9 +74,6 @@ impl Loader<'_> {
         }
         // A link to a file.
         let fmt = file_format(&e.name);
-        if mode == Mode::Plain && fmt == Format::Asset {
-            return;
-        }
         if inside || self.visited.contains(&target) {
             let kind_fmt = if mode == Mode::Asset {
                 Format::Asset
