@@ -40,7 +40,7 @@ fn warn(rule: &'static str, message: String) -> Finding {
 /// "Contents", "Table of contents" or "TOC" in its first 50 lines, or at least three list
 /// items linking to `#anchors` there.
 pub fn has_toc(text: &str) -> bool {
-    let head: Vec<&str> = text.lines().take(50).collect();
+    let head: Vec<&str> = lines_any(text).take(50).collect();
     let heading = head.iter().any(|l| {
         let t = l.trim_start();
         t.starts_with('#') && {
@@ -53,6 +53,24 @@ pub fn has_toc(text: &str) -> bool {
         .filter(|l| l.trim_start().starts_with(['-', '*']) && l.contains("](#"))
         .count();
     heading || anchors >= 3
+}
+
+/// The lines of `text` as [`str::lines`] gives them, but with a lone `\r` (classic Mac OS)
+/// also a line break, like `\n` and `\r\n` (docs/FORMATS.md §9.1).
+fn lines_any(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(i) = rest.find(['\n', '\r']) else {
+            return Some(std::mem::take(&mut rest));
+        };
+        let line = &rest[..i];
+        let width = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+        rest = &rest[i + width..];
+        Some(line)
+    })
 }
 
 fn skill_of(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
@@ -106,7 +124,7 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
                     && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
                     && n.title.to_lowercase().ends_with(".md")
                 {
-                    let lines = text.lines().count();
+                    let lines = lines_any(text).count();
                     if lines > REFERENCE_TOC_LINES && !has_toc(text) {
                         let msg = format!(
                             "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
@@ -161,7 +179,7 @@ fn skill_shape(corpus: &Corpus, skill: NodeId) -> Vec<Lint> {
     let body = fm
         .as_ref()
         .map_or(text, |f| text.get(f.block.end..).unwrap_or(""));
-    let lines = body.trim_matches('\n').lines().count();
+    let lines = lines_any(body.trim_matches(['\n', '\r'])).count();
     let max = crate::skill::validate::BODY_MAX_LINES;
     if lines > max {
         let msg = format!(
@@ -218,6 +236,20 @@ pub fn mark(corpus: &mut Corpus) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lines_any_counts_cr_only_lf_and_crlf_files_alike() {
+        for text in [
+            "a\rb\r\rc\r",
+            "a\nb\n\nc\n",
+            "a\r\nb\r\n\r\nc",
+            "a\nb\r\n\rc",
+        ] {
+            let lines: Vec<&str> = super::lines_any(text).collect();
+            assert_eq!(lines, ["a", "b", "", "c"], "{text:?}");
+        }
+        assert_eq!(super::lines_any("").count(), 0);
+    }
+
     use super::*;
 
     #[test]
