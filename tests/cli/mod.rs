@@ -3,3 +3,4 @@
 mod agents;
 mod commands;
 mod curate;
+mod shell;

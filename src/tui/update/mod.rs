@@ -20,6 +20,7 @@ pub mod reload;
 pub mod search;
 pub mod sync;
 pub mod text_jobs;
+pub mod tree;
 
 pub use sync::sync;
 
@@ -125,6 +126,11 @@ fn route_normal(app: &mut App, action: Action) {
         Action::EditOpen => editor::open(app),
         Action::EditExternal => editor::open_external(app),
         Action::UndoSave => editor::undo(app),
+        Action::CollapseAll | Action::ExpandLevel | Action::GoParent | Action::SortFolder
+            if !app.search.showing =>
+        {
+            tree::tree_action(app, &action);
+        }
         other => normal::normal_action(app, other),
     }
 }

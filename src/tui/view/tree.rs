@@ -82,7 +82,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         NodeKind::File => t.glyph_file,
         _ => t.glyph_section,
     };
-    let has_children = !node.children.is_empty();
+    let has_children = !app.tree.children_of(corpus, row.id).is_empty();
     // The exposure column shows once any level is set: the node's own level
     // bold, an inherited one dim, the default `·`.
     let exposure = &app.curate.exposure;
