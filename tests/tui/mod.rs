@@ -5,4 +5,5 @@ mod curate;
 mod editor;
 mod flow;
 mod navigation;
+mod popups;
 mod screens;

@@ -26,7 +26,6 @@ pub use sync::sync;
 
 use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
 use crate::tui::state::followup::Msg;
@@ -67,8 +66,22 @@ fn route(app: &mut App, action: Action) {
     let mode = app.mode();
     match action {
         Action::Resize(w, h) => app.size = (w, h),
-        Action::ScrollAt { .. } | Action::ClickAt { .. }
-            if mode.is_editor() || mode.is_curate() || mode == Mode::Outline => {}
+        // Over a popup the wheel does what `j`/`k` do there (scroll the help, the brief or
+        // the diff; move through the outline, the recipes or the editor's fields), where
+        // the popup binds them; clicks stay on the popup and do nothing.
+        Action::ScrollAt { down, .. } if !app.popups.is_empty() => {
+            let step = if down {
+                Action::MoveDown
+            } else {
+                Action::MoveUp
+            };
+            if app.keymap.first_key(mode, &step).is_some() {
+                for _ in 0..mouse::WHEEL_LINES {
+                    route_key(app, step.clone());
+                }
+            }
+        }
+        Action::ClickAt { .. } if !app.popups.is_empty() => {}
         Action::ScrollAt { col, row, down } => mouse::mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse::mouse_click(app, col, row),
         Action::Quit => app.quit = true,
