@@ -7,3 +7,4 @@ mod flow;
 mod navigation;
 mod popups;
 mod screens;
+mod slips;

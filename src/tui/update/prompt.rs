@@ -4,6 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
+use crate::curate::recipe::name_char;
 use crate::tui::effects::effect::{CopyRoute, Effect};
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
@@ -12,6 +13,9 @@ use crate::tui::state::curate::{Ask, InputBox, InputPurpose, Question};
 use crate::tui::state::editor::fields::text_area;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
+
+/// What the recipe name box says when a character is refused.
+const NAME_CHARS: &str = "Recipe names take A-Z a-z 0-9 - _ . (no spaces)";
 
 /// `B`: type a custom budget.
 pub fn open_custom_budget(app: &mut App) {
@@ -37,8 +41,24 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
             input.area.select_all();
             input.area.cut();
         }
+        // The recipe name box takes only the characters a name may hold, as they are
+        // typed (a space or `/` never gets in, rather than failing on Enter).
+        Action::TextKey(k)
+            if input.purpose == InputPurpose::RecipeName
+                && matches!(k.code, KeyCode::Char(c) if !name_char(c))
+                && k.is_text() =>
+        {
+            app.status = NAME_CHARS.into();
+        }
         Action::TextKey(k) => {
             input.area.input(to_input(k));
+        }
+        Action::Paste(s) if input.purpose == InputPurpose::RecipeName => {
+            let kept: String = s.chars().filter(|c| name_char(*c)).collect();
+            if kept.chars().count() < s.chars().count() {
+                app.status = NAME_CHARS.into();
+            }
+            input.area.insert_str(kept);
         }
         Action::Paste(s) => {
             input.area.insert_str(s.replace(['\r', '\n'], " "));

@@ -246,7 +246,7 @@ fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
         ),
         InputPurpose::SkillArgs => (
             " Skill arguments ",
-            "Arguments ($ARGUMENTS; empty: placeholders stay; \"\": they empty):",
+            "Text for $ARGUMENTS · empty keeps the placeholders · \"\" blanks them:",
         ),
         InputPurpose::SkillVars => (
             " Skill variables ",
