@@ -419,7 +419,7 @@ pub struct ExportArgs {
     /// Size limit of each reference file, in bytes.
     #[arg(long, default_value_t = crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES)]
     pub max_reference_bytes: usize,
-    /// Frontmatter description (default: generated from the section titles).
+    /// Frontmatter description (default: generated from the sources and the section titles).
     #[arg(long)]
     pub description: Option<String>,
     /// Replace an existing non-empty output folder.
