@@ -171,6 +171,7 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::LoadRecipe(path) => recipes::load_path(app, &path),
         Msg::SaveRecipe(name) => recipes::save_named(app, &name),
         Msg::DeleteRecipe(entry) => recipes::delete(app, &entry),
+        Msg::ExportDescribe(dir) => export::ask_description(app, dir),
         Msg::ExportTo { dir, force } => export::export_to(app, &dir, force),
         Msg::SelectionStatus(label) => {
             app.status = format!("{label} · {}", app.selection_summary());

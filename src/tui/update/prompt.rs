@@ -98,10 +98,13 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
                     app.followups.push(Msg::SaveRecipe(text.trim().to_string()));
                 }
                 InputPurpose::ExportDir => {
-                    app.followups.push(Msg::ExportTo {
-                        dir: text.trim().to_string(),
-                        force: false,
-                    });
+                    app.followups
+                        .push(Msg::ExportDescribe(text.trim().to_string()));
+                }
+                InputPurpose::ExportDescription(dir) => {
+                    let d = text.trim();
+                    app.curate.export_description = (!d.is_empty()).then(|| d.to_string());
+                    app.followups.push(Msg::ExportTo { dir, force: false });
                 }
             }
             return;

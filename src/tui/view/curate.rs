@@ -241,8 +241,12 @@ fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
         ),
         InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
         InputPurpose::ExportDir => (
-            " Export as a skill ",
-            "Folder to write (its name is the skill name):",
+            " Export as a skill: name ",
+            "Folder to write (its name is the skill name: a-z 0-9 -):",
+        ),
+        InputPurpose::ExportDescription(_) => (
+            " Export as a skill: description ",
+            "Description (what it holds, when to use it; from the sources):",
         ),
         InputPurpose::SkillArgs => (
             " Skill arguments ",
