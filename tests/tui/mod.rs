@@ -6,5 +6,6 @@ mod editor;
 mod flow;
 mod navigation;
 mod popups;
+mod rows;
 mod screens;
 mod slips;
