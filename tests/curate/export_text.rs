@@ -1,4 +1,4 @@
-//! What an export says about its sections: summaries from text (a Skill_Seekers page's
+//! What an export says about its sections: summaries from text (a `Skill_Seekers` page's
 //! `URL:` line never), a description naming the source, reference file names cut at a word
 //! boundary, numbering from 01.
 

@@ -301,14 +301,13 @@ fn folder_node(
             path.push('/');
         }
         path.push_str(seg);
-        cur = match folders.get(&path) {
-            Some(id) => *id,
-            None => {
-                let d = Node::new(NodeKind::Dir, Format::Lazytools, seg, rel_join(rel, &path));
-                let id = corpus.add_child(cur, d);
-                folders.insert(path.clone(), id);
-                id
-            }
+        cur = if let Some(id) = folders.get(&path) {
+            *id
+        } else {
+            let d = Node::new(NodeKind::Dir, Format::Lazytools, seg, rel_join(rel, &path));
+            let id = corpus.add_child(cur, d);
+            folders.insert(path.clone(), id);
+            id
         };
     }
     cur
