@@ -355,7 +355,13 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
             name,
             rel_join(rel, &shown),
         );
-        f.summary = first.title.clone();
+        // The document's title, unless lazytools took a markup line for it (`---` of a
+        // frontmatter block, `<script setup>`): then its first sentence.
+        f.summary = if crate::util::prose::is_prose(&first.title) {
+            first.title.clone()
+        } else {
+            first_sentence(&first.text, &first.heading)
+        };
         f.meta.insert("title".into(), first.title.clone().into());
         f.meta.insert("source_path".into(), abs.to_string().into());
         let (start, _) = spans[idxs[0]];

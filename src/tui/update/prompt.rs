@@ -29,6 +29,10 @@ pub fn open_input(app: &mut App, purpose: InputPurpose, text: String) {
     let mut area = text_area(&text);
     // The text shown is selected: typing replaces it, an arrow key keeps it to edit.
     area.select_all();
+    // A description is a sentence or two: it wraps over the box's lines.
+    if matches!(purpose, InputPurpose::ExportDescription(_)) {
+        area.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+    }
     app.popups
         .push(Popup::Input(Box::new(InputBox { purpose, area })));
 }

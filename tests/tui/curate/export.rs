@@ -88,11 +88,10 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
          Use when a task needs these topics; read the referenced file of a section only when \
          needed."
     );
-    assert!(
-        screen(&app).contains(" Export as a skill: description "),
-        "{}",
-        screen(&app)
-    );
+    // The description wraps over four lines of its box.
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_snapshot!("export_description_prompt", screen(&app));
+    });
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Normal);
     assert!(app.effects.is_empty());
