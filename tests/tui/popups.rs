@@ -155,3 +155,35 @@ fn editor_form_moves_between_fields_with_the_wheel() {
     assert_eq!(panes(&app), before);
     resize_keeps(&mut app, Mode::Form);
 }
+
+#[test]
+fn export_prompts_keep_their_text_through_wheel_clicks_and_resizes() {
+    let (tmp, mut app) = hono();
+    let md = id(&app, "hono-mini/references/other.md");
+    goto(&mut app, md);
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Char('X'));
+    let folder = input_text(&app);
+    let before = panes(&app);
+    wheel(&mut app, 5, 10, true);
+    act(&mut app, &[Action::ClickAt { col: 5, row: 5 }]);
+    assert_eq!(input_text(&app), folder);
+    resize_keeps(&mut app, Mode::Input);
+    crate::support::tui::clear_input(&mut app);
+    type_text(
+        &mut app,
+        &tmp.path().join("other-kit").display().to_string(),
+    );
+    press(&mut app, KeyCode::Enter);
+    let description = input_text(&app);
+    assert_eq!(
+        description,
+        "Curated documentation from hono on other.md (1 section). Use when a task needs these \
+         topics; read the referenced file of a section only when needed."
+    );
+    wheel(&mut app, 5, 10, false);
+    act(&mut app, &[Action::ClickAt { col: 50, row: 15 }]);
+    resize_keeps(&mut app, Mode::Input);
+    assert_eq!(input_text(&app), description);
+    assert_eq!(panes(&app), before);
+}
