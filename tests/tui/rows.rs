@@ -62,3 +62,29 @@ fn a_lazytools_bundle_groups_its_files_by_source_folder() {
         ]
     );
 }
+
+#[test]
+fn a_skill_named_otherwise_than_its_folder_shows_the_folder() {
+    let tmp = tempdir();
+    for folder in ["hono-unified", "hono-single-source"] {
+        write(
+            tmp.path(),
+            &format!("{folder}/SKILL.md"),
+            b"---\nname: hono\ndescription: Hono web framework.\n---\n\n# Hono\n\nBody.\n",
+        );
+    }
+    let app = tui_over(tmp.path(), "seekers", 120, 8);
+    let t = draw(&app);
+    let buf = t.backend().buffer();
+    let rows: Vec<String> = ["hono-single-source/", "hono-unified/"]
+        .iter()
+        .map(|f| tree_row(&app, buf, f).unwrap_or_else(|| panic!("{f}")))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "    ▸ ★ hono hono-single-source/ … !   67B    Σ19 ",
+            "    ▸ ★ hono hono-unified/  Hono … !   67B    Σ19 ",
+        ]
+    );
+}

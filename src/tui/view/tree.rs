@@ -1,5 +1,5 @@
 //! The tree pane: one row per visible node with indent, ▸/▾, kind glyph, title, dim
-//! summary, an ADR's status and date, `→ target` of an alias, flags, the Claude Code listing mark (`∅` description dropped for the budget,
+//! summary, a skill's folder when its name differs, an ADR's status and date, `→ target` of an alias, flags, the Claude Code listing mark (`∅` description dropped for the budget,
 //! `✂164` entry cut by 164 chars), the exposure level (once any is set: own level bold, inherited dim),
 //! right-aligned bytes and tokens (`Σ` for containers, `…` while
 //! uncounted) and the selection mark (✓ full, ◐ partial).
@@ -107,6 +107,14 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             },
         ),
     ];
+    // A skill named otherwise than its folder also shows the folder: two skills of one
+    // name (one shadowing the other) can be told apart.
+    if node.kind == NodeKind::Skill
+        && let Some(folder) = node.path.rsplit('/').next().filter(|f| !f.is_empty())
+        && folder != node.title
+    {
+        left.push((format!(" {folder}/"), t.dim));
+    }
     let mut right: Vec<Piece> = Vec::new();
     // An ADR says what it is on the right, where a long title cannot push it out: its
     // status, and its date when the pane has room; the summary keeps only the tags.
