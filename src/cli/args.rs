@@ -6,11 +6,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::tokens::Encoding;
 
+/// The version line of `--version`: the package version and, when built from a git
+/// checkout, the short commit (`0.1.0 (3f2a9c1)`; set by `build.rs`).
+pub const VERSION: &str = env!("SKILLNAV_VERSION");
+
 /// skillnav — navigate, search, size and curate agent skills and documentation trees.
 #[derive(Debug, Parser)]
 #[command(
     name = "skillnav",
-    version,
+    version = VERSION,
     about = "Terminal navigator for agent skills and doc trees: drill, search (BM25 + fuzzy), \
              see byte and token sizes, curate sections and copy briefs",
     args_conflicts_with_subcommands = true,
@@ -206,6 +210,16 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script to stdout (bash: `source <(skillnav completions
+    /// bash)`; zsh: save as `_skillnav` on $fpath; fish: save in
+    /// ~/.config/fish/completions/skillnav.fish).
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout: `skillnav man > skillnav.1`, `skillnav man | man
+    /// -l -`.
+    Man,
 }
 
 /// `skillnav mcp` arguments.
@@ -405,7 +419,7 @@ pub struct ExportArgs {
     /// Size limit of each reference file, in bytes.
     #[arg(long, default_value_t = crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES)]
     pub max_reference_bytes: usize,
-    /// Frontmatter description (default: generated from the section titles).
+    /// Frontmatter description (default: generated from the sources and the section titles).
     #[arg(long)]
     pub description: Option<String>,
     /// Replace an existing non-empty output folder.

@@ -14,6 +14,7 @@ mod open;
 mod recipe;
 mod render;
 mod search;
+mod shell;
 mod show;
 mod skills;
 mod tree;
@@ -180,6 +181,8 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::InstallSkill { dir, force }) => {
             install_skill::run(&mut out, dir.as_deref(), force)
         }
+        Some(Command::Completions { shell }) => shell::completions(&mut out, shell),
+        Some(Command::Man) => shell::man(&mut out),
     };
     result?;
     out.flush()?;

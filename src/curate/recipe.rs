@@ -153,9 +153,13 @@ pub fn valid_name(name: &str) -> bool {
         && name.len() <= 64
         && !name.starts_with('.')
         && !name.to_ascii_lowercase().ends_with(".json")
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && name.chars().all(name_char)
+}
+
+/// Whether `c` may appear in a recipe name (ASCII letter, digit, `-`, `_`, `.`); the TUI's
+/// name box refuses other characters as they are typed.
+pub fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
 impl Recipe {

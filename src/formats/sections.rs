@@ -265,12 +265,23 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let first_line = line_of(text, from);
     let (mut line_pos, mut line) = (from, first_line);
 
-    let flush = |buf: &mut String, done: &mut bool, summaries: &mut Vec<String>| {
+    // A label line (`URL: http…`, `Contents:`) is no summary, nor is the list right
+    // under it (its items name pages or options): the summary is the next prose.
+    let mut label = false;
+    let flush = |buf: &mut String,
+                 done: &mut bool,
+                 summaries: &mut Vec<String>,
+                 label: &mut bool,
+                 in_list: bool| {
         if !*done && !buf.trim().is_empty() {
-            if let Some(last) = summaries.last_mut() {
-                *last = first_sentence(buf);
+            if !crate::util::prose::is_prose(buf) {
+                *label = true;
+            } else if !(in_list && *label) {
+                if let Some(last) = summaries.last_mut() {
+                    *last = first_sentence(buf);
+                }
+                *done = true;
             }
-            *done = true;
         }
         buf.clear();
     };
@@ -278,7 +289,13 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     for (ev, range) in Parser::new_ext(slice, options()).into_offset_iter() {
         match ev {
             Event::Start(Tag::Heading { level, .. }) if container == 0 && heading.is_none() => {
-                flush(&mut buf, &mut done, &mut summaries);
+                flush(
+                    &mut buf,
+                    &mut done,
+                    &mut summaries,
+                    &mut label,
+                    container > 0,
+                );
                 let abs = from + range.start;
                 let ls = bytes[from..abs]
                     .iter()
@@ -300,6 +317,7 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                     });
                     summaries.push(String::new());
                     done = !want_summaries;
+                    label = false;
                 }
             }
             Event::Text(t) | Event::Code(t) => {
@@ -325,14 +343,32 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 | Tag::List(_)
                 | Tag::FootnoteDefinition(_)
                 | Tag::DefinitionList => {
-                    flush(&mut buf, &mut done, &mut summaries);
+                    flush(
+                        &mut buf,
+                        &mut done,
+                        &mut summaries,
+                        &mut label,
+                        container > 0,
+                    );
                     container += 1;
                 }
                 Tag::CodeBlock(_) | Tag::HtmlBlock | Tag::Table(_) | Tag::MetadataBlock(_) => {
-                    flush(&mut buf, &mut done, &mut summaries);
+                    flush(
+                        &mut buf,
+                        &mut done,
+                        &mut summaries,
+                        &mut label,
+                        container > 0,
+                    );
                     skip += 1;
                 }
-                Tag::Paragraph | Tag::Item => flush(&mut buf, &mut done, &mut summaries),
+                Tag::Paragraph | Tag::Item => flush(
+                    &mut buf,
+                    &mut done,
+                    &mut summaries,
+                    &mut label,
+                    container > 0,
+                ),
                 _ => {}
             },
             Event::End(tag) => match tag {
@@ -340,7 +376,13 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 | TagEnd::List(_)
                 | TagEnd::FootnoteDefinition
                 | TagEnd::DefinitionList => {
-                    flush(&mut buf, &mut done, &mut summaries);
+                    flush(
+                        &mut buf,
+                        &mut done,
+                        &mut summaries,
+                        &mut label,
+                        container > 0,
+                    );
                     container = container.saturating_sub(1);
                 }
                 TagEnd::CodeBlock
@@ -349,13 +391,25 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 | TagEnd::MetadataBlock(_) => {
                     skip = skip.saturating_sub(1);
                 }
-                TagEnd::Paragraph | TagEnd::Item => flush(&mut buf, &mut done, &mut summaries),
+                TagEnd::Paragraph | TagEnd::Item => flush(
+                    &mut buf,
+                    &mut done,
+                    &mut summaries,
+                    &mut label,
+                    container > 0,
+                ),
                 _ => {}
             },
             _ => {}
         }
     }
-    flush(&mut buf, &mut done, &mut summaries);
+    flush(
+        &mut buf,
+        &mut done,
+        &mut summaries,
+        &mut label,
+        container > 0,
+    );
     let last_line = if to > from {
         line + count_breaks(bytes, line_pos, (to - 1).max(line_pos))
     } else {
@@ -659,5 +713,16 @@ mod tests {
         let t = "# A\n```\ncode.\n```\n| x |\n|---|\n| y |\n\n- first item. second\n";
         let (c, file) = load(t);
         assert_eq!(c.node(c.node(file).children[0]).summary, "first item.");
+    }
+
+    #[test]
+    fn summary_skips_a_url_label_line_and_the_list_under_a_label() {
+        // A Skill_Seekers page: `**URL:** …`, `**Contents:**` and its list, then text.
+        let t = "# Cache\n\n**URL:** http://127.0.0.1:8765/docs/cache.md\n\n**Contents:**\n- Import\n- Usage\n\nThe Cache middleware caches. More.\n";
+        let (c, file) = load(t);
+        assert_eq!(
+            c.node(c.node(file).children[0]).summary,
+            "The Cache middleware caches."
+        );
     }
 }

@@ -170,7 +170,7 @@ pub fn load(corpus: &mut Corpus, skill: NodeId, dir: &Path, rel: &str) -> Option
     }
     let refs_rel = join_rel(rel, "references");
     let node = load_folder(corpus, skill, &refs, &refs_rel, 0);
-    mark_documentation_mirror(corpus, node, &refs);
+    mark_documentation_mirror(corpus, node);
     Some(node)
 }
 
@@ -389,7 +389,7 @@ fn mark_page_urls(corpus: &mut Corpus, file: NodeId) {
 }
 
 /// Flag the v3 mirror `references/documentation/` (see [`load`]).
-fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path) {
+fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId) {
     let Some(doc) = corpus.node(refs_node).children.iter().copied().find(|c| {
         corpus.node(*c).kind == NodeKind::Dir && corpus.node(*c).title == "documentation"
     }) else {
@@ -431,9 +431,10 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId, refs: &Path
         corpus.node_mut(n).flags.set(Flag::Duplicate);
     }
     let rel = corpus.node(doc).path.clone();
+    // Paths relative to the opened root, like every other warning (never the absolute one).
     let msg = format!(
         "per-source mirror of {} ({copies} files byte-identical to references/*.md); counted once",
-        refs.display()
+        corpus.node(refs_node).path
     );
     corpus
         .node_mut(doc)

@@ -1,8 +1,10 @@
 //! Small pure helpers every layer uses: sanitising untrusted text for a terminal
 //! ([`sanitize`]), UTC timestamps ([`utc`]), human-readable numbers ([`human`]) and the user
-//! folders ([`paths`]). Nothing here knows about corpora, formats or the terminal.
+//! folders ([`paths`]), whether a paragraph is prose for a summary ([`prose`]). Nothing here
+//! knows about corpora, formats or the terminal.
 
 pub mod human;
 pub mod paths;
+pub mod prose;
 pub mod sanitize;
 pub mod utc;

@@ -3,4 +3,5 @@
 mod agents;
 mod commands;
 mod curate;
+mod shell;
 mod unicode;

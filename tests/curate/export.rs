@@ -228,7 +228,8 @@ fn always_sections_go_into_the_skill_md_body_once() {
     // The always section is loaded with the skill: in the body, not a reference file.
     let dir = tmp.path().join("always-kit");
     let r = export_skill(&c, &[tags], &exp, &dir, &o).unwrap();
-    assert_eq!(r.files, ["SKILL.md", "references/02-tags.md"]);
+    // Reference files are numbered from 01: the body's section takes no number.
+    assert_eq!(r.files, ["SKILL.md", "references/01-tags.md"]);
     assert_eq!(r.sections[0].references, ["SKILL.md"]);
     let text = std::fs::read_to_string(dir.join("SKILL.md")).unwrap();
     assert!(

@@ -2,5 +2,6 @@
 
 mod doctree;
 mod export;
+mod export_text;
 mod exposure;
 mod recipe;

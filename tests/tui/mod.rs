@@ -4,4 +4,8 @@ mod agents;
 mod curate;
 mod editor;
 mod flow;
+mod navigation;
+mod popups;
+mod rows;
 mod screens;
+mod slips;

@@ -202,8 +202,16 @@ fn help_popup_lists_the_keymap() {
 }
 
 fn hand_corpus(title: &str, body: &str) -> Corpus {
+    hand_corpus_with(title, body, None)
+}
+
+/// [`hand_corpus`], with a second heading `next` after the first when given (a file with
+/// two headings keeps a row per heading; one heading shares the file's row).
+fn hand_corpus_with(title: &str, body: &str, next: Option<&str>) -> Corpus {
     let mut c = Corpus::new();
-    let text = format!("# {title}\n\n{body}\n");
+    let first = format!("# {title}\n\n{body}\n");
+    let second = next.map(|n| format!("# {n}\n")).unwrap_or_default();
+    let text = format!("{first}{second}");
     let len = text.len();
     let src = c.add_source(Source::virtual_text(text));
     let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "hand", ""));
@@ -221,10 +229,21 @@ fn hand_corpus(title: &str, body: &str) -> Corpus {
     s.span = Some(TextSpan {
         source: src,
         start: 0,
-        own_end: len,
-        end: len,
+        own_end: first.len(),
+        end: first.len(),
     });
     c.add_child(file, s);
+    if let Some(n) = next {
+        let mut s2 = Node::new(NodeKind::Section, Format::Markdown, n, "doc.md");
+        s2.seg = Some("n".into());
+        s2.span = Some(TextSpan {
+            source: src,
+            start: first.len(),
+            own_end: len,
+            end: len,
+        });
+        c.add_child(file, s2);
+    }
     c.finalize();
     c
 }
@@ -232,11 +251,11 @@ fn hand_corpus(title: &str, body: &str) -> Corpus {
 #[test]
 fn cjk_and_emoji_titles_are_cut_with_ellipsis() {
     let title = "技能文档导航器🚀テスト非常に長いタイトルです";
-    let mut app = app_with(hand_corpus(title, "正文"), 100, 8, false);
+    let mut app = app_with(hand_corpus_with(title, "正文", Some("Next")), 100, 8, false);
     let file = app.corpus.find("hand/doc.md").expect("file");
     app.tree.expanded.insert(file);
     app.tree.rebuild(&app.corpus.clone());
-    act(&mut app, &[Action::Bottom]);
+    act(&mut app, &[Action::Bottom, Action::MoveUp]);
     let t = draw(&app);
     insta::assert_snapshot!("cjk_title", t.backend());
     let buf = t.backend().buffer();

@@ -141,6 +141,58 @@ pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> 
         .find(|p| p.starts_with(&real))
 }
 
+/// The description an export gets when none is given: where the sections come from (their
+/// skills, else their roots), the first five section titles and the count, then when to use
+/// it. Also what the TUI's description prompt is prefilled with.
+pub fn default_description(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> String {
+    describe(corpus, &exported_units(corpus, units, exposure))
+}
+
+/// [`default_description`] of the sections `picked` (already [`exported_units`]).
+fn describe(corpus: &Corpus, picked: &[NodeId]) -> String {
+    let mut titles: Vec<String> = Vec::new();
+    let mut sources: Vec<String> = Vec::new();
+    for &id in picked {
+        let t = display_title(corpus, id);
+        if !titles.contains(&t) {
+            titles.push(t);
+        }
+        let src = source_name(corpus, id);
+        if !src.is_empty() && !sources.contains(&src) {
+            sources.push(src);
+        }
+    }
+    let n = picked.len();
+    let more = if titles.len() > 5 { ", …" } else { "" };
+    titles.truncate(5);
+    let from = match sources.len() {
+        0 => String::new(),
+        1..=3 => format!(" from {}", sources.join(", ")),
+        k => format!(" from {}, … ({k} sources)", sources[..3].join(", ")),
+    };
+    format!(
+        "Curated documentation{from} on {}{more} ({n} section{}). Use when a task needs these topics; read the referenced file of a section only when needed.",
+        titles.join(", "),
+        if n == 1 { "" } else { "s" },
+    )
+}
+
+/// What a section comes from: its skill's name, else its root's label (empty when it is a
+/// root itself).
+fn source_name(corpus: &Corpus, id: NodeId) -> String {
+    let skill = std::iter::once(id)
+        .chain(corpus.ancestors(id))
+        .find(|a| corpus.node(*a).kind == crate::model::NodeKind::Skill);
+    let node = match skill {
+        Some(s) => s,
+        None => match corpus.ancestors(id).last() {
+            Some(root) => root,
+            None => return String::new(),
+        },
+    };
+    corpus.node(node).title.replace(['\n', '\r'], " ")
+}
+
 /// The title a section is known by: a `SKILL.md` file goes by its skill's name.
 fn display_title(corpus: &Corpus, id: NodeId) -> String {
     let n = corpus.node(id);
@@ -175,13 +227,25 @@ fn slug(s: &str) -> String {
         .or_else(|| s.strip_suffix(".txt"))
         .unwrap_or(s);
     let s = crate::model::id::slug(s);
-    let s: String = s.chars().take(40).collect();
+    // At most SLUG_CHARS, cut at a `-` (a word boundary) when one falls in the second half.
+    let s: String = if s.chars().count() > SLUG_CHARS {
+        let head: String = s.chars().take(SLUG_CHARS + 1).collect();
+        match head.rfind('-').filter(|i| *i > SLUG_CHARS / 2) {
+            Some(i) => head[..i].to_string(),
+            None => s.chars().take(SLUG_CHARS).collect(),
+        }
+    } else {
+        s
+    };
     if s.is_empty() {
         "section".into()
     } else {
         s.trim_end_matches('-').to_string()
     }
 }
+
+/// Longest reference file name stem after its `NN-` number, in chars.
+const SLUG_CHARS: usize = 40;
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
@@ -399,7 +463,8 @@ fn export_with(
     let mut file_src: Vec<String> = Vec::new();
     let mut always_srcs: Vec<(usize, usize, String)> = Vec::new();
     let mut moved: HashMap<String, String> = HashMap::new();
-    for (i, &id) in picked.iter().enumerate() {
+    let mut file_no = 0usize;
+    for &id in &picked {
         let n = corpus.node(id);
         let title = display_title(corpus, id);
         let text = section_text(corpus, exposure, id);
@@ -438,7 +503,10 @@ fn export_with(
         } else {
             vec![text.clone()]
         };
-        let stem = format!("references/{:02}-{}", i + 1, slug(&title));
+        // Files are numbered from 01 in table order: sections placed in the body take no
+        // number.
+        file_no += 1;
+        let stem = format!("references/{file_no:02}-{}", slug(&title));
         let mut refs = Vec::new();
         let parts = pieces.len();
         for (k, piece) in pieces.into_iter().enumerate() {
@@ -488,22 +556,12 @@ fn export_with(
         }
     }
     let always_body = body_always;
-    let description = opts.description.clone().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).unwrap_or_else(|| {
-        let mut titles: Vec<&str> = Vec::new();
-        for s in &sections {
-            if !titles.contains(&s.title.as_str()) {
-                titles.push(&s.title);
-            }
-        }
-        let n = sections.len();
-        let more = if titles.len() > 5 { ", …" } else { "" };
-        titles.truncate(5);
-        format!(
-            "Curated documentation on {}{more} ({n} section{}). Use when a task needs these topics; read the referenced file of a section only when needed.",
-            titles.join(", "),
-            if n == 1 { "" } else { "s" },
-        )
-    });
+    let description = opts
+        .description
+        .clone()
+        .map(|d| d.trim().to_string())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| describe(corpus, &picked));
     let description: String = description.chars().take(1024).collect();
 
     // SKILL.md body with as many table rows as fit; the rest in references/index.md.

@@ -78,16 +78,18 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
     abs.trim_start_matches('/').to_string()
 }
 
-/// One-line summary of a chunk: its first sentence. Leading heading lines (`#…`) and blank
-/// lines are skipped, whitespace runs collapse to one space, and the text is cut after the
-/// first `.`, `!` or `?` followed by a space (or at 200 characters, ending in `…`). Falls
-/// back to `heading` when nothing else is left.
+/// One-line summary of a chunk: the first sentence of its first prose paragraph
+/// ([`crate::util::prose::is_prose`]): a leading frontmatter block (`---` … `---`), heading
+/// lines, fenced code, HTML or component tags (`<script setup>`), rules, tables and lists
+/// are skipped. Whitespace runs collapse to one space, and the text is cut after the first
+/// `.`, `!` or `?` followed by a space (or at 200 characters, ending in `…`). Falls back to
+/// `heading` when nothing else is left.
 pub fn first_sentence(text: &str, heading: &str) -> String {
-    let body: Vec<&str> = text
-        .lines()
-        .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-        .collect();
-    let flat = pystr::collapse_ws(&body.join(" "));
+    let paragraph = prose_paragraphs(text)
+        .into_iter()
+        .find(|p| crate::util::prose::is_prose(p))
+        .unwrap_or_default();
+    let flat = pystr::collapse_ws(&paragraph);
     let flat = flat.trim();
     if flat.is_empty() {
         return heading.to_string();
@@ -107,6 +109,51 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
         let cut: String = chars[..199].iter().collect();
         format!("{}…", cut.trim_end())
     }
+}
+
+/// The paragraphs of `text` outside a leading frontmatter block and fenced code, each
+/// without heading lines (a heading ends a paragraph).
+fn prose_paragraphs(text: &str) -> Vec<String> {
+    let mut lines = text.lines().peekable();
+    while lines.peek().is_some_and(|l| l.trim().is_empty()) {
+        lines.next();
+    }
+    if lines.peek().is_some_and(|l| l.trim_end() == "---") {
+        lines.next();
+        for l in lines.by_ref() {
+            if l.trim_end() == "---" {
+                break;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    let mut fence: Option<&str> = None;
+    for l in lines {
+        let t = l.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            continue;
+        }
+        let is_fence = t.starts_with("```") || t.starts_with("~~~");
+        if is_fence || t.is_empty() || t.starts_with('#') {
+            if !cur.is_empty() {
+                out.push(cur.join("\n"));
+                cur.clear();
+            }
+            if is_fence {
+                fence = Some(&t[..3]);
+            }
+            continue;
+        }
+        cur.push(l);
+    }
+    if !cur.is_empty() {
+        out.push(cur.join("\n"));
+    }
+    out
 }
 
 /// Add the bundle in `dir` (a sub-folder at `rel`, or the opened root with `rel` `""`) as a
@@ -234,6 +281,38 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
     crate::formats::sections::add_sections(corpus, file, src, body_start, len, Format::Lazytools);
 }
 
+/// The folder node a file shown at `shown` (`api/middleware/cors.md`) goes under: `parent`
+/// for a file at the top, else a `Dir` per path segment, made on first use and kept in
+/// `folders` by path.
+fn folder_node(
+    corpus: &mut Corpus,
+    parent: NodeId,
+    rel: &str,
+    shown: &str,
+    folders: &mut std::collections::HashMap<String, NodeId>,
+) -> NodeId {
+    let Some((dir, _)) = shown.rsplit_once('/') else {
+        return parent;
+    };
+    let mut cur = parent;
+    let mut path = String::new();
+    for seg in dir.split('/').filter(|s| !s.is_empty()) {
+        if !path.is_empty() {
+            path.push('/');
+        }
+        path.push_str(seg);
+        cur = if let Some(id) = folders.get(&path) {
+            *id
+        } else {
+            let d = Node::new(NodeKind::Dir, Format::Lazytools, seg, rel_join(rel, &path));
+            let id = corpus.add_child(cur, d);
+            folders.insert(path.clone(), id);
+            id
+        };
+    }
+    cur
+}
+
 /// File and chunk nodes; returns the chunk node of each record, in chunks.jsonl order.
 fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFiles) -> Vec<NodeId> {
     // Group record indices by source path, in order of first appearance.
@@ -262,8 +341,12 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
     let src = corpus.add_source(Source::virtual_text(text));
 
     let mut nodes = vec![NodeId(0); files.chunks.len()];
+    // Files sit in folders as their source tree has them (`api/context.md` under `api`),
+    // not in one flat list; the folders are added in order of first appearance.
+    let mut folders: std::collections::HashMap<String, NodeId> = std::collections::HashMap::new();
     for (abs, idxs) in &groups {
         let shown = display_path(abs, &files.manifest.source_dirs);
+        let folder = folder_node(corpus, parent, rel, &shown, &mut folders);
         let first = &files.chunks[idxs[0]];
         let name = pystr::path_name(&shown).to_string();
         let mut f = Node::new(
@@ -272,7 +355,13 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
             name,
             rel_join(rel, &shown),
         );
-        f.summary = first.title.clone();
+        // The document's title, unless lazytools took a markup line for it (`---` of a
+        // frontmatter block, `<script setup>`): then its first sentence.
+        f.summary = if crate::util::prose::is_prose(&first.title) {
+            first.title.clone()
+        } else {
+            first_sentence(&first.text, &first.heading)
+        };
         f.meta.insert("title".into(), first.title.clone().into());
         f.meta.insert("source_path".into(), abs.to_string().into());
         let (start, _) = spans[idxs[0]];
@@ -288,7 +377,7 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
             .iter()
             .map(|i| files.chunks[*i].text.len() as u64)
             .sum();
-        let fid = corpus.add_child(parent, f);
+        let fid = corpus.add_child(folder, f);
         for &i in idxs {
             let c = &files.chunks[i];
             let mut n = Node::new(
@@ -343,5 +432,20 @@ mod tests {
         );
         assert_eq!(first_sentence("## Only a heading", "Only"), "Only");
         assert_eq!(first_sentence("v1.2 is out", "H"), "v1.2 is out");
+    }
+
+    #[test]
+    fn first_sentence_skips_frontmatter_tags_and_code() {
+        let t = "---\ntitle: Hono\ntitleTemplate: ':title'\n---\n\n# Hono\n\nHono is small. It is fast.";
+        assert_eq!(first_sentence(t, "Hono"), "Hono is small.");
+        let t = "<script setup>\nimport { data } from './x.data'\n</script>\n\n```ts\nconst a = 1\n\nconst b = 2\n```\n\nBenchmarks are only benchmarks. More.";
+        assert_eq!(
+            first_sentence(t, "Benchmarks"),
+            "Benchmarks are only benchmarks."
+        );
+        assert_eq!(
+            first_sentence("---\n\n<Badge text=\"x\" />", "Only"),
+            "Only"
+        );
     }
 }

@@ -31,6 +31,8 @@ pub struct ExportJob {
     pub active: bool,
     /// Token encoding of the table and limits.
     pub encoding: Encoding,
+    /// Frontmatter description (`None`: generated from the sources).
+    pub description: Option<String>,
 }
 
 impl PartialEq for ExportJob {
@@ -70,7 +72,7 @@ pub fn run(job: &ExportJob) -> ExportOutcome {
         return ExportOutcome::Exists(job.dir.clone());
     }
     let opts = ExportOptions {
-        description: None,
+        description: job.description.clone(),
         max_reference_bytes: job.max_reference_bytes,
         with_catalog: job.with_catalog,
         force: job.force,

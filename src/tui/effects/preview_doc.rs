@@ -100,6 +100,23 @@ pub fn placeholder(corpus: &Corpus, id: NodeId, width: u16) -> PreviewDoc {
     }
 }
 
+/// Whether `summary` says nothing `detail` does not: the same words (whitespace folded),
+/// or their start (a summary cut with `…`).
+fn summary_repeats(summary: &str, detail: &str) -> bool {
+    let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    let s = words(summary.trim_end_matches('…'));
+    let d = words(detail);
+    match s.split_last() {
+        None => true,
+        // The cut may fall inside the last word.
+        Some((last, head)) => {
+            d.len() >= s.len()
+                && d[..head.len()] == *head
+                && d[head.len()].starts_with(last.as_str())
+        }
+    }
+}
+
 /// The summary view of a container: description, children with sizes, warnings.
 fn summary(
     corpus: &Corpus,
@@ -113,16 +130,18 @@ fn summary(
     let node = corpus.node(id);
     let mut lines: Vec<Line> = Vec::new();
     let para = |lines: &mut Vec<Line>, spans: &[Span]| lines.extend(render::wrap(spans, w));
-    if !node.summary.is_empty() {
+    let detail = node.detail.as_deref().filter(|d| !d.trim().is_empty());
+    // A description that the summary only repeats (a YAML block scalar keeps its line
+    // breaks and final newline; a summary may be its cut start) is shown once, whole.
+    let repeats = detail.is_some_and(|d| summary_repeats(&node.summary, d));
+    if !node.summary.is_empty() && !repeats {
         para(&mut lines, &[Span::role(&node.summary, Role::Text)]);
     }
-    if let Some(d) = node
-        .detail
-        .as_deref()
-        .filter(|d| !d.is_empty() && *d != node.summary)
-    {
-        lines.push(Line::new());
-        para(&mut lines, &[Span::role(d, Role::Text)]);
+    if let Some(d) = detail {
+        if !lines.is_empty() {
+            lines.push(Line::new());
+        }
+        para(&mut lines, &[Span::role(d.trim_end(), Role::Text)]);
     }
     if wants_layers(corpus, id) {
         if !lines.is_empty() {
@@ -212,5 +231,25 @@ fn summary(
         width,
         terms: terms.to_vec(),
         ..Rendered::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_repeats;
+
+    #[test]
+    fn a_folded_block_scalar_repeats_its_one_line_summary() {
+        let detail = "Manage ADRs using git-adr,\na CLI tool that stores\nADRs in git notes.\n";
+        assert!(summary_repeats(
+            "Manage ADRs using git-adr, a CLI tool that stores ADRs in git notes.",
+            detail
+        ));
+        assert!(summary_repeats("Manage ADRs using git-a…", detail));
+        assert!(!summary_repeats("Architecture records", detail));
+        assert!(!summary_repeats(
+            "Manage ADRs using git-adr, a CLI tool that stores ADRs in git notes. More.",
+            detail
+        ));
     }
 }

@@ -40,13 +40,13 @@ pub enum Action {
     NextMatch,
     /// Scroll the preview to the previous search match.
     PrevMatch,
-    /// Scroll the preview down one page.
+    /// Page the focused pane down (the tree's cursor, or the preview).
     PageDown,
-    /// Scroll the preview up one page.
+    /// Page the focused pane up.
     PageUp,
-    /// Scroll the preview down half a page.
+    /// Move the focused pane down half a page.
     HalfPageDown,
-    /// Scroll the preview up half a page.
+    /// Move the focused pane up half a page.
     HalfPageUp,
     /// Show or hide the key help.
     Help,
@@ -143,6 +143,15 @@ pub enum Action {
     RecipeSave,
     /// Recipes: delete the recipe under the cursor (asks first).
     RecipeDelete,
+    /// Tree: collapse every node except the roots.
+    CollapseAll,
+    /// Tree: open every visible row one level more.
+    ExpandLevel,
+    /// Tree: move the cursor to the parent row (without collapsing).
+    GoParent,
+    /// Tree: order the open folder (or the one holding the cursor) by tokens, bytes, name,
+    /// then back to the natural order.
+    SortFolder,
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
@@ -177,13 +186,18 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 64] = [
+    pub const BINDABLE: [Action; 68] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
         Action::Bottom,
         Action::Expand,
         Action::Collapse,
+        // Tree navigation.
+        Action::CollapseAll,
+        Action::ExpandLevel,
+        Action::GoParent,
+        Action::SortFolder,
         Action::FocusNext,
         Action::ToggleSelect,
         Action::CopyBrief,
@@ -261,10 +275,10 @@ impl Action {
             Action::Escape => "close / clear",
             Action::NextMatch => "next match",
             Action::PrevMatch => "previous match",
-            Action::PageDown => "preview page down",
-            Action::PageUp => "preview page up",
-            Action::HalfPageDown => "preview half page down",
-            Action::HalfPageUp => "preview half page up",
+            Action::PageDown => "page down",
+            Action::PageUp => "page up",
+            Action::HalfPageDown => "half page down",
+            Action::HalfPageUp => "half page up",
             Action::Help => "help",
             Action::Redraw => "redraw the screen",
             Action::SearchAccept => "jump to result",
@@ -311,6 +325,10 @@ impl Action {
             Action::SaveFile => "save to a file instead",
             Action::RecipeSave => "save the selection as a recipe",
             Action::RecipeDelete => "delete the recipe",
+            Action::CollapseAll => "collapse all",
+            Action::ExpandLevel => "expand one level everywhere",
+            Action::GoParent => "go to the parent row",
+            Action::SortFolder => "sort folder: tokens / bytes / name / natural",
             Action::SearchInsert(_) => "type",
             Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",

@@ -71,6 +71,9 @@ pub enum InputPurpose {
     Budget,
     /// Folder to export the selection to (its name is the skill name).
     ExportDir,
+    /// The exported skill's description (prefilled from its sources), for the folder typed
+    /// before.
+    ExportDescription(String),
     /// Arguments of the rendered skill.
     SkillArgs,
     /// `${NAME}` values of the rendered skill (`NAME=value …`, quotes allowed).
@@ -140,6 +143,8 @@ pub struct Curate {
     pub store: Option<crate::curate::recipe::Store>,
     /// Said after the next copy's status (e.g. selected items `Y` left out).
     pub copy_note: String,
+    /// The description typed for the export under way (kept for the replace question).
+    pub export_description: Option<String>,
     /// Bumped for every text job; results of older ones are dropped.
     pub generation: u64,
 }
@@ -166,6 +171,7 @@ impl Curate {
             pending_name: None,
             store: crate::curate::recipe::default_dir().map(crate::curate::recipe::Store::new),
             copy_note: String::new(),
+            export_description: None,
             generation: 0,
         }
     }

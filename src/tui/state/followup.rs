@@ -32,7 +32,10 @@ pub enum Msg {
     SaveRecipe(String),
     /// Delete this recipe (the question was answered yes).
     DeleteRecipe(RecipeEntry),
-    /// Export the selection into this folder (typed; `force` replaces a non-empty one).
+    /// Ask for the description of the export into this folder (typed).
+    ExportDescribe(String),
+    /// Export the selection into this folder (typed; `force` replaces a non-empty one),
+    /// with the description typed last ([`crate::tui::state::curate::Curate`]).
     ExportTo {
         /// The folder as typed.
         dir: String,

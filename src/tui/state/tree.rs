@@ -1,9 +1,14 @@
 //! The tree pane's state: which nodes are expanded, the flattened visible rows, the cursor
-//! and the scroll offset. Pure state over a [`Corpus`]; no drawing.
+//! and the scroll offset, and the per-folder sort orders. Pure state over a [`Corpus`]; no
+//! drawing.
+//!
+//! One view-model rule lives here: a file whose only child is a heading section (a page
+//! with one H1) is one row, the section's children shown one level below the file
+//! ([`compact_tail`]); the core tree (and `skillnav tree`) keeps both nodes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use crate::model::{Corpus, NodeId};
+use crate::model::{Corpus, NodeId, NodeKind};
 
 /// One visible row: a node and its depth (roots are depth 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +19,40 @@ pub struct Row {
     pub depth: u16,
 }
 
-/// Expanded set, visible rows, cursor (row index) and first visible row.
+/// How the children of one folder are ordered (`s` cycles natural → tokens → bytes → name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortKey {
+    /// Biggest token count (Σ of the subtree) first.
+    Tokens,
+    /// Biggest byte size first.
+    Bytes,
+    /// By title, case-insensitive.
+    Name,
+}
+
+impl SortKey {
+    /// The next order after `current` (`None` is the loader's natural order).
+    pub fn next(current: Option<SortKey>) -> Option<SortKey> {
+        match current {
+            None => Some(SortKey::Tokens),
+            Some(SortKey::Tokens) => Some(SortKey::Bytes),
+            Some(SortKey::Bytes) => Some(SortKey::Name),
+            Some(SortKey::Name) => None,
+        }
+    }
+
+    /// The word shown in the status line.
+    pub fn label(current: Option<SortKey>) -> &'static str {
+        match current {
+            None => "natural order",
+            Some(SortKey::Tokens) => "tokens",
+            Some(SortKey::Bytes) => "bytes",
+            Some(SortKey::Name) => "name",
+        }
+    }
+}
+
+/// Expanded set, visible rows, cursor (row index), first visible row and sort orders.
 #[derive(Clone, Debug, Default)]
 pub struct TreeState {
     /// Expanded nodes.
@@ -25,9 +63,42 @@ pub struct TreeState {
     pub cursor: usize,
     /// Index of the first row drawn.
     pub offset: usize,
+    /// Folders shown in another order than the loader's: the key and the children in that
+    /// order (used only while it is still a permutation of the folder's children, so a
+    /// reload that changed them falls back to the natural order).
+    pub sorted: HashMap<NodeId, (SortKey, Vec<NodeId>)>,
+}
+
+/// The node whose children a row of `id` shows: `id` itself, or, for a file whose only
+/// child is a heading section, that section (followed while the chain goes on).
+pub fn compact_tail(corpus: &Corpus, id: NodeId) -> NodeId {
+    let mut cur = id;
+    if corpus.node(cur).kind != NodeKind::File {
+        return cur;
+    }
+    while let [only] = corpus.node(cur).children.as_slice() {
+        if corpus.node(*only).kind != NodeKind::Section {
+            break;
+        }
+        cur = *only;
+    }
+    cur
 }
 
 impl TreeState {
+    /// The children a row of `id` shows, in the folder's sort order.
+    pub fn children_of(&self, corpus: &Corpus, id: NodeId) -> Vec<NodeId> {
+        let tail = compact_tail(corpus, id);
+        let kids = &corpus.node(tail).children;
+        if let Some((_, order)) = self.sorted.get(&tail)
+            && order.len() == kids.len()
+            && order.iter().all(|k| kids.contains(k))
+        {
+            return order.clone();
+        }
+        kids.clone()
+    }
+
     /// Recompute the visible rows, keeping the cursor on the same node when it is still
     /// visible (else on its nearest visible ancestor).
     pub fn rebuild(&mut self, corpus: &Corpus) {
@@ -42,7 +113,7 @@ impl TreeState {
         while let Some(row) = stack.pop() {
             self.rows.push(row);
             if self.expanded.contains(&row.id) {
-                let kids = &corpus.node(row.id).children;
+                let kids = self.children_of(corpus, row.id);
                 stack.extend(kids.iter().rev().map(|c| Row {
                     id: *c,
                     depth: row.depth.saturating_add(1),
@@ -50,12 +121,16 @@ impl TreeState {
             }
         }
         if let Some(cur) = current {
-            let target = std::iter::once(cur)
-                .chain(corpus.ancestors(cur))
-                .find_map(|n| self.rows.iter().position(|r| r.id == n));
-            self.cursor = target.unwrap_or(0);
+            self.cursor = self.row_of(corpus, cur).unwrap_or(0);
         }
         self.clamp();
+    }
+
+    /// The row showing `id`, else the row of its nearest visible ancestor.
+    pub fn row_of(&self, corpus: &Corpus, id: NodeId) -> Option<usize> {
+        std::iter::once(id)
+            .chain(corpus.ancestors(id))
+            .find_map(|n| self.rows.iter().position(|r| r.id == n))
     }
 
     /// The node under the cursor.
@@ -94,16 +169,50 @@ impl TreeState {
             self.expanded.insert(a);
         }
         self.rebuild(corpus);
-        if let Some(i) = self.rows.iter().position(|r| r.id == id) {
+        if let Some(i) = self.row_of(corpus, id) {
             self.cursor = i;
         }
+    }
+
+    /// Put the first drawn row so the cursor sits a third of the way down a window of
+    /// `height` rows (context above and below it), clamped to the rows.
+    pub fn center_cursor(&mut self, height: usize) {
+        let max_offset = self.rows.len().saturating_sub(height);
+        self.offset = self.cursor.saturating_sub(height / 3).min(max_offset);
+    }
+
+    /// Collapse every node except the roots.
+    pub fn collapse_all(&mut self, corpus: &Corpus) {
+        self.expanded.retain(|id| corpus.node(*id).parent.is_none());
+        self.rebuild(corpus);
+    }
+
+    /// Expand every visible row that has children: the tree shows one level more.
+    /// Returns how many nodes opened.
+    pub fn expand_level(&mut self, corpus: &Corpus) -> usize {
+        let before = self.expanded.len();
+        let open: Vec<NodeId> = self
+            .rows
+            .iter()
+            .map(|r| r.id)
+            .filter(|id| !self.children_of(corpus, *id).is_empty())
+            .collect();
+        self.expanded.extend(open);
+        self.rebuild(corpus);
+        self.expanded.len() - before
+    }
+
+    /// The row of the parent of the cursor row (the row it is drawn under).
+    pub fn parent_row(&self) -> Option<usize> {
+        let depth = self.rows.get(self.cursor)?.depth;
+        (0..self.cursor).rev().find(|i| self.rows[*i].depth < depth)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Format, Node, NodeKind};
+    use crate::model::{Format, Node};
 
     fn corpus() -> (Corpus, NodeId, NodeId, NodeId) {
         let mut c = Corpus::new();

@@ -1,6 +1,7 @@
 //! `X` in the TUI: export the curated selection (selected units, exposure
 //! levels) as a new Agent Skills folder. The folder is typed in a prompt (its name is the
-//! skill name); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing
+//! skill name), then the description (prefilled with the one generated from the sources,
+//! [`crate::curate::export::default_description`]); writing runs on a worker ([`crate::tui::effects::export::run`]); an existing
 //! non-empty folder is replaced only after a question.
 
 use std::path::{Path, PathBuf};
@@ -37,7 +38,22 @@ pub fn start(app: &mut App) {
     ));
 }
 
-/// Queue the export of the selection into `dir` (typed; `~/` expanded).
+/// The folder `dir` is typed: ask for the description, prefilled from the sources (an
+/// empty folder cancels).
+pub fn ask_description(app: &mut App, dir: String) {
+    if dir.is_empty() {
+        app.status = "Export cancelled: no folder given".into();
+        return;
+    }
+    let units = app.selection.units(&app.corpus);
+    let text =
+        crate::curate::export::default_description(&app.corpus, &units, &app.curate.exposure);
+    app.followups
+        .push(Msg::OpenInput(InputPurpose::ExportDescription(dir), text));
+}
+
+/// Queue the export of the selection into `dir` (typed; `~/` expanded) with the description
+/// typed last (none: the generated one).
 pub fn export_to(app: &mut App, dir: &str, force: bool) {
     if dir.is_empty() {
         app.status = "Export cancelled: no folder given".into();
@@ -54,6 +70,7 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
         with_catalog: app.settings.brief.export_catalog,
         active: app.settings.brief.export_active,
         encoding: app.encoding(),
+        description: app.curate.export_description.clone(),
     };
     app.status = format!(
         "Exporting to {}…",

@@ -20,12 +20,12 @@ pub mod reload;
 pub mod search;
 pub mod sync;
 pub mod text_jobs;
+pub mod tree;
 
 pub use sync::sync;
 
 use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
 use crate::tui::state::followup::Msg;
@@ -66,8 +66,22 @@ fn route(app: &mut App, action: Action) {
     let mode = app.mode();
     match action {
         Action::Resize(w, h) => app.size = (w, h),
-        Action::ScrollAt { .. } | Action::ClickAt { .. }
-            if mode.is_editor() || mode.is_curate() || mode == Mode::Outline => {}
+        // Over a popup the wheel does what `j`/`k` do there (scroll the help, the brief or
+        // the diff; move through the outline, the recipes or the editor's fields), where
+        // the popup binds them; clicks stay on the popup and do nothing.
+        Action::ScrollAt { down, .. } if !app.popups.is_empty() => {
+            let step = if down {
+                Action::MoveDown
+            } else {
+                Action::MoveUp
+            };
+            if app.keymap.first_key(mode, &step).is_some() {
+                for _ in 0..mouse::WHEEL_LINES {
+                    route_key(app, step.clone());
+                }
+            }
+        }
+        Action::ClickAt { .. } if !app.popups.is_empty() => {}
         Action::ScrollAt { col, row, down } => mouse::mouse_scroll(app, col, row, down),
         Action::ClickAt { col, row } => mouse::mouse_click(app, col, row),
         Action::Quit => app.quit = true,
@@ -125,6 +139,11 @@ fn route_normal(app: &mut App, action: Action) {
         Action::EditOpen => editor::open(app),
         Action::EditExternal => editor::open_external(app),
         Action::UndoSave => editor::undo(app),
+        Action::CollapseAll | Action::ExpandLevel | Action::GoParent | Action::SortFolder
+            if !app.search.showing =>
+        {
+            tree::tree_action(app, &action);
+        }
         other => normal::normal_action(app, other),
     }
 }
@@ -152,6 +171,7 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::LoadRecipe(path) => recipes::load_path(app, &path),
         Msg::SaveRecipe(name) => recipes::save_named(app, &name),
         Msg::DeleteRecipe(entry) => recipes::delete(app, &entry),
+        Msg::ExportDescribe(dir) => export::ask_description(app, dir),
         Msg::ExportTo { dir, force } => export::export_to(app, &dir, force),
         Msg::SelectionStatus(label) => {
             app.status = format!("{label} · {}", app.selection_summary());

@@ -1,15 +1,13 @@
-//! Mouse: the wheel scrolls the pane under the pointer, a click selects a row or focuses
-//! a pane (positions are hit-tested against the same layout the views draw with).
+//! Mouse over the panes (popups get the wheel as `j`/`k`, see `update::route`): the wheel
+//! scrolls the pane under the pointer, a click selects a row or focuses a pane (positions are hit-tested against the same layout the views draw with).
 
-use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::followup::Msg;
-use crate::tui::state::popup::Popup;
 use crate::tui::state::results::{self, ResultRow};
 use crate::tui::view::layout::areas;
 
 /// Lines the mouse wheel scrolls per notch.
-const WHEEL_LINES: isize = 3;
+pub const WHEEL_LINES: isize = 3;
 
 /// The mouse wheel at (`col`, `row`): scroll the pane under the pointer.
 pub fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
@@ -24,16 +22,11 @@ pub fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
         }
     } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
         app.preview.scroll_by(d);
-    } else if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
-        *scroll = (*scroll as isize + d).max(0) as usize;
     }
 }
 
 /// A left click at (`col`, `row`): focus the search box, select a row or focus a pane.
 pub fn mouse_click(app: &mut App, col: u16, row: u16) {
-    if app.mode() == Mode::Help {
-        return;
-    }
     let a = areas(app);
     let pos = ratatui::layout::Position { x: col, y: row };
     if a.top.contains(pos) {

@@ -77,10 +77,9 @@ pub fn normal_action(app: &mut App, action: Action) {
         }
         Action::NextMatch => step_match(app, true),
         Action::PrevMatch => step_match(app, false),
-        Action::PageDown => app.preview.scroll_by(page(app) as isize),
-        Action::PageUp => app.preview.scroll_by(-(page(app) as isize)),
-        Action::HalfPageDown => app.preview.scroll_by((page(app) / 2).max(1) as isize),
-        Action::HalfPageUp => app.preview.scroll_by(-((page(app) / 2).max(1) as isize)),
+        Action::PageDown | Action::PageUp | Action::HalfPageDown | Action::HalfPageUp => {
+            page_focused(app, &action, results);
+        }
         Action::Help => {
             app.popups.push(Popup::Help { scroll: 0 });
         }
@@ -93,8 +92,13 @@ fn expand(app: &mut App) {
     let Some(id) = app.tree.current() else { return };
     let corpus = Arc::clone(&app.corpus);
     let node = corpus.node(id);
-    if node.children.is_empty() {
-        app.focus = Focus::Preview;
+    if app.tree.children_of(&corpus, id).is_empty() {
+        // A leaf keeps the focus in the tree, so `j`/`k`/`G` still move the cursor.
+        let tab = app
+            .keymap
+            .first_key(crate::tui::input::keymap::Mode::Normal, &Action::FocusNext)
+            .unwrap_or_else(|| "tab".into());
+        app.status = format!("{} has no children · {tab} scrolls the preview", node.title);
     } else if app.tree.expanded.insert(id) {
         app.tree.rebuild(&corpus);
     } else {
@@ -107,10 +111,31 @@ fn collapse(app: &mut App) {
     let corpus = Arc::clone(&app.corpus);
     if app.tree.expanded.remove(&id) {
         app.tree.rebuild(&corpus);
-    } else if let Some(p) = corpus.node(id).parent
-        && let Some(i) = app.tree.rows.iter().position(|r| r.id == p)
-    {
+    } else if let Some(i) = app.tree.parent_row() {
+        // The row drawn above at a lower depth: the parent, or the file a compacted
+        // heading belongs to.
         app.tree.cursor = i;
+    }
+}
+
+/// The paging keys move the focused pane: the tree's cursor, the results' selection or the
+/// preview's scroll, by the pane's page (or half of it).
+fn page_focused(app: &mut App, action: &Action, results: bool) {
+    let pane = match app.focus {
+        Focus::Preview => page(app),
+        Focus::Left => super::tree::tree_page(app),
+    };
+    let half = (pane / 2).max(1);
+    let d = match action {
+        Action::PageDown => pane as isize,
+        Action::PageUp => -(pane as isize),
+        Action::HalfPageDown => half as isize,
+        _ => -(half as isize),
+    };
+    match (app.focus, results) {
+        (Focus::Preview, _) => app.preview.scroll_by(d),
+        (Focus::Left, true) => app.search.move_hit(d),
+        (Focus::Left, false) => app.tree.move_by(d),
     }
 }
 

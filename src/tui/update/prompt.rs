@@ -4,6 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
+use crate::curate::recipe::name_char;
 use crate::tui::effects::effect::{CopyRoute, Effect};
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
@@ -12,6 +13,9 @@ use crate::tui::state::curate::{Ask, InputBox, InputPurpose, Question};
 use crate::tui::state::editor::fields::text_area;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
+
+/// What the recipe name box says when a character is refused.
+const NAME_CHARS: &str = "Recipe names take A-Z a-z 0-9 - _ . (no spaces)";
 
 /// `B`: type a custom budget.
 pub fn open_custom_budget(app: &mut App) {
@@ -25,6 +29,10 @@ pub fn open_input(app: &mut App, purpose: InputPurpose, text: String) {
     let mut area = text_area(&text);
     // The text shown is selected: typing replaces it, an arrow key keeps it to edit.
     area.select_all();
+    // A description is a sentence or two: it wraps over the box's lines.
+    if matches!(purpose, InputPurpose::ExportDescription(_)) {
+        area.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+    }
     app.popups
         .push(Popup::Input(Box::new(InputBox { purpose, area })));
 }
@@ -37,8 +45,24 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
             input.area.select_all();
             input.area.cut();
         }
+        // The recipe name box takes only the characters a name may hold, as they are
+        // typed (a space or `/` never gets in, rather than failing on Enter).
+        Action::TextKey(k)
+            if input.purpose == InputPurpose::RecipeName
+                && matches!(k.code, KeyCode::Char(c) if !name_char(c))
+                && k.is_text() =>
+        {
+            app.status = NAME_CHARS.into();
+        }
         Action::TextKey(k) => {
             input.area.input(to_input(k));
+        }
+        Action::Paste(s) if input.purpose == InputPurpose::RecipeName => {
+            let kept: String = s.chars().filter(|c| name_char(*c)).collect();
+            if kept.chars().count() < s.chars().count() {
+                app.status = NAME_CHARS.into();
+            }
+            input.area.insert_str(kept);
         }
         Action::Paste(s) => {
             input.area.insert_str(s.replace(['\r', '\n'], " "));
@@ -78,10 +102,13 @@ pub fn input_action(app: &mut App, mut input: Box<InputBox>, action: Action) {
                     app.followups.push(Msg::SaveRecipe(text.trim().to_string()));
                 }
                 InputPurpose::ExportDir => {
-                    app.followups.push(Msg::ExportTo {
-                        dir: text.trim().to_string(),
-                        force: false,
-                    });
+                    app.followups
+                        .push(Msg::ExportDescribe(text.trim().to_string()));
+                }
+                InputPurpose::ExportDescription(dir) => {
+                    let d = text.trim();
+                    app.curate.export_description = (!d.is_empty()).then(|| d.to_string());
+                    app.followups.push(Msg::ExportTo { dir, force: false });
                 }
             }
             return;

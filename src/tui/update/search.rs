@@ -156,6 +156,9 @@ pub fn jump_to_hit(app: &mut App) {
     app.focus = Focus::Left;
     let corpus = Arc::clone(&app.corpus);
     app.tree.reveal(&corpus, hit.node);
+    // Context around the node: it sits a third of the way down, not on the last row.
+    app.tree
+        .center_cursor(crate::tui::view::layout::areas(app).left.height as usize);
     app.preview.want_first_match = true;
     app.status = format!("→ {}", corpus.node(hit.node).id);
 }

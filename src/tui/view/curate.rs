@@ -241,22 +241,33 @@ fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
         ),
         InputPurpose::Budget => (" Token budget ", "Tokens (12000, 12k; 0 = no budget):"),
         InputPurpose::ExportDir => (
-            " Export as a skill ",
-            "Folder to write (its name is the skill name):",
+            " Export as a skill: name ",
+            "Folder to write (its name is the skill name: a-z 0-9 -):",
+        ),
+        InputPurpose::ExportDescription(_) => (
+            " Export as a skill: description ",
+            "Description (what it holds, when to use it; from the sources):",
         ),
         InputPurpose::SkillArgs => (
             " Skill arguments ",
-            "Arguments ($ARGUMENTS; empty: placeholders stay; \"\": they empty):",
+            "Text for $ARGUMENTS · empty keeps the placeholders · \"\" blanks them:",
         ),
         InputPurpose::SkillVars => (
             " Skill variables ",
             "${NAME} values: NAME=value … (quotes for spaces):",
         ),
     };
-    let inner = popup(frame, app, screen, 72, 6, title.into());
+    // A wrapped description gets four text lines; the other prompts one.
+    let rows: u16 = if matches!(input.purpose, InputPurpose::ExportDescription(_)) {
+        4
+    } else {
+        1
+    };
+    let inner = popup(frame, app, screen, 72, 5 + rows, title.into());
     if inner.height < 3 {
         return;
     }
+    let rows = rows.min(inner.height - 2);
     let t = &app.theme;
     let w = inner.width as usize;
     let line = fit(vec![(help.into(), t.popup)], vec![], w, 0);
@@ -264,7 +275,10 @@ fn draw_input(frame: &mut Frame, app: &App, input: &InputBox, screen: Rect) {
         Paragraph::new(line),
         Rect::new(inner.x, inner.y, inner.width, 1),
     );
-    frame.render_widget(&input.area, Rect::new(inner.x, inner.y + 1, inner.width, 1));
+    frame.render_widget(
+        &input.area,
+        Rect::new(inner.x, inner.y + 1, inner.width, rows),
+    );
     let foot = footer(app, Mode::Input, &[Action::Confirm, Action::Escape], w);
     frame.render_widget(
         Paragraph::new(foot),

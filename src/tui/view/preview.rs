@@ -17,8 +17,9 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
     let Some(id) = app.current_node() else { return };
     let node = app.corpus.node(id);
     if header.area() > 0 {
+        // The focused pane carries the cursor bar: the tree's cursor row, or this title.
         let title_style = if app.focus == Focus::Preview {
-            t.header
+            t.cursor
         } else {
             t.query
         };

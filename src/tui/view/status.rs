@@ -1,5 +1,5 @@
 //! The bottom line: progress or the last action on the left, key hints on the right
-//! (generated from the keymap of the current mode).
+//! (generated from the keymap of the current mode; with the preview focused they say so).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Focus};
 use crate::tui::view::row::{Piece, fit};
 
 /// Draw the status line into `area`.
@@ -73,6 +73,13 @@ fn percent(done: usize, total: usize) -> usize {
 /// Key hints of the current mode: `␣ select  y copy  / search  ? help  q quit`.
 fn hints(app: &App) -> Vec<Piece> {
     let actions: &[Action] = match app.mode() {
+        // The preview has the focus: say so, with the keys that scroll it and leave it.
+        Mode::Normal if app.focus == Focus::Preview => &[
+            Action::MoveDown,
+            Action::HalfPageDown,
+            Action::FocusNext,
+            Action::Help,
+        ],
         Mode::Normal => &[
             Action::ToggleSelect,
             Action::CopyBrief,
@@ -93,10 +100,13 @@ fn hints(app: &App) -> Vec<Piece> {
     for a in actions {
         if let Some(k) = app.keymap.first_key(app.mode(), a) {
             out.push((format!("{k} "), t.status.patch(t.key)));
-            let label = if *a == Action::MoveDown {
-                "next"
-            } else {
-                a.hint()
+            let preview = app.focus == Focus::Preview && app.mode() == Mode::Normal;
+            let label = match a {
+                Action::MoveDown if preview => "scroll preview",
+                Action::HalfPageDown if preview => "page",
+                Action::FocusNext if preview => "back to tree",
+                Action::MoveDown => "next",
+                _ => a.hint(),
             };
             out.push((format!("{label}  "), t.status));
         }

@@ -1,5 +1,5 @@
 //! The tree pane: one row per visible node with indent, ▸/▾, kind glyph, title, dim
-//! summary, flags, the Claude Code listing mark (`∅` description dropped for the budget,
+//! summary, a skill's folder when its name differs, an ADR's status and date, `→ target` of an alias, flags, the Claude Code listing mark (`∅` description dropped for the budget,
 //! `✂164` entry cut by 164 chars), the exposure level (once any is set: own level bold, inherited dim),
 //! right-aligned bytes and tokens (`Σ` for containers, `…` while
 //! uncounted) and the selection mark (✓ full, ◐ partial).
@@ -82,7 +82,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         NodeKind::File => t.glyph_file,
         _ => t.glyph_section,
     };
-    let has_children = !node.children.is_empty();
+    let has_children = !app.tree.children_of(corpus, row.id).is_empty();
     // The exposure column shows once any level is set: the node's own level
     // bold, an inherited one dim, the default `·`.
     let exposure = &app.curate.exposure;
@@ -107,11 +107,41 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             },
         ),
     ];
-    if app.settings.ui.summaries && !node.summary.is_empty() && width >= 50 {
-        left.push((format!("  {}", node.summary), t.dim));
+    // A skill named otherwise than its folder also shows the folder: two skills of one
+    // name (one shadowing the other) can be told apart.
+    if node.kind == NodeKind::Skill
+        && let Some(folder) = node.path.rsplit('/').next().filter(|f| !f.is_empty())
+        && folder != node.title
+    {
+        left.push((format!(" {folder}/"), t.dim));
     }
     let mut right: Vec<Piece> = Vec::new();
-    if corpus.is_copy(row.id) {
+    // An ADR says what it is on the right, where a long title cannot push it out: its
+    // status, and its date when the pane has room; the summary keeps only the tags.
+    let adr = adr_tags(node, width);
+    let summary = match &adr {
+        Some((pieces, rest)) => {
+            right.extend(pieces.iter().map(|(text, role)| {
+                let style = match role {
+                    AdrRole::Live => t.mark,
+                    AdrRole::Open => t.warn,
+                    AdrRole::Past => t.dim,
+                };
+                (text.clone(), style)
+            }));
+            rest.as_str()
+        }
+        None => node.summary.as_str(),
+    };
+    // A symlink alias or a cross-root copy of a skill says what it points to instead of
+    // counting as a duplicate with no tokens of its own.
+    let alias = alias_target(node);
+    if let Some(target) = &alias {
+        left.push((format!("  → {target}"), t.dim));
+    } else if app.settings.ui.summaries && !summary.is_empty() && width >= 50 {
+        left.push((format!("  {summary}"), t.dim));
+    }
+    if corpus.is_copy(row.id) && alias.is_none() {
         right.push((" dup".into(), t.dim));
     }
     if !node.warnings.is_empty() {
@@ -143,6 +173,8 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     // them), then tokens. Decided by the pane width alone, so columns stay aligned.
     if width >= 24 {
         let tok = match app.tokens.total(row.id) {
+            // Its tokens are counted at the target.
+            _ if alias.is_some() => String::new(),
             Some(n) if container => format!("Σ{}", human::short_count(n)),
             Some(n) => human::short_count(n),
             None => "…".into(),
@@ -153,4 +185,56 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         right.push((format!(" {tok:>6} "), t.tokens));
     }
     fit(left, right, width, 8)
+}
+
+/// How an ADR's status reads: in force, still open, or no longer in force.
+enum AdrRole {
+    Live,
+    Open,
+    Past,
+}
+
+/// The right-hand pieces of an ADR row (` accepted`, then ` 2025-12-15` when `width` is at
+/// least 60 cells) and what is left of its summary (`<status> · <date> · <tags>`: the tags);
+/// `None` for other nodes or an ADR without a status.
+fn adr_tags(node: &crate::model::Node, width: usize) -> Option<(Vec<(String, AdrRole)>, String)> {
+    if node.kind != NodeKind::Adr || width < 40 {
+        return None;
+    }
+    let status = node.meta.get("status")?.as_str()?.to_string();
+    let date = node.meta.get("date").and_then(|d| d.as_str()).unwrap_or("");
+    let role = match status.to_ascii_lowercase().as_str() {
+        "accepted" | "approved" | "active" | "decided" => AdrRole::Live,
+        "proposed" | "draft" | "open" | "pending" => AdrRole::Open,
+        _ => AdrRole::Past,
+    };
+    let mut pieces = vec![(format!(" {status}"), role)];
+    if width >= 60 && !date.is_empty() {
+        pieces.push((format!(" {date}"), AdrRole::Past));
+    }
+    let mut rest = node.summary.as_str();
+    for part in [status.as_str(), date] {
+        if let Some(r) = rest.strip_prefix(part) {
+            rest = r.strip_prefix(" · ").unwrap_or(r);
+        }
+    }
+    Some((pieces, rest.to_string()))
+}
+
+/// What an alias row points to: `meta.alias_of` (a symlinked file, a skill already opened
+/// in another root), else the walker's note (`link to skills/pdf, already loaded` →
+/// `skills/pdf, already loaded`); `None` for nodes that are not aliases.
+fn alias_target(node: &crate::model::Node) -> Option<String> {
+    if !node.flags.has(crate::model::Flag::Alias) {
+        return None;
+    }
+    let text = |k: &str| {
+        node.meta
+            .get(k)
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    text("alias_of").or_else(|| {
+        text("note").map(|n| n.strip_prefix("link to ").map_or(n.clone(), str::to_string))
+    })
 }

@@ -15,7 +15,8 @@ use super::*;
 use crate::support::fs::{copy_dir, fixture_path};
 use crate::support::tui::*;
 
-/// `X`, replace the prefilled folder with `dir`, Enter, run the export job.
+/// `X`, replace the prefilled folder with `dir`, Enter, keep the prefilled description,
+/// Enter, run the export job.
 fn export_into(app: &mut App, dir: &Path) {
     press(app, KeyCode::Char('X'));
     assert_eq!(app.mode(), Mode::Input);
@@ -23,6 +24,14 @@ fn export_into(app: &mut App, dir: &Path) {
     clear_input(app);
     type_text(app, &dir.display().to_string());
     press(app, KeyCode::Enter);
+    let typed = dir.display().to_string();
+    if !typed.is_empty() {
+        assert_eq!(
+            input_purpose(app),
+            Some(InputPurpose::ExportDescription(typed))
+        );
+        press(app, KeyCode::Enter);
+    }
 }
 
 fn section_titles(dir: &Path) -> Vec<String> {
@@ -61,9 +70,28 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     );
     let text = screen(&app);
     assert!(
-        text.contains(" Export as a skill ")
-            && text.contains("Folder to write (its name is the skill name):")
+        text.contains(" Export as a skill: name ")
+            && text.contains("Folder to write (its name is the skill name: a-z 0-9 -):"),
+        "{text}"
     );
+    // Enter: the description, prefilled from the sources; Esc leaves without writing.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        input_purpose(&app),
+        Some(InputPurpose::ExportDescription(
+            cwd.join("hono-curated").display().to_string()
+        ))
+    );
+    assert_eq!(
+        input_text(&app),
+        "Curated documentation from hono on Logger Middleware, CORS Middleware (2 sections). \
+         Use when a task needs these topics; read the referenced file of a section only when \
+         needed."
+    );
+    // The description wraps over four lines of its box.
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_snapshot!("export_description_prompt", screen(&app));
+    });
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Normal);
     assert!(app.effects.is_empty());
@@ -82,7 +110,10 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     assert!(app.status.ends_with(" tokens"), "{}", app.status);
     let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
     assert!(
-        skill_md.starts_with("---\nname: my-skill\ndescription: "),
+        skill_md.starts_with(
+            "---\nname: my-skill\ndescription: Curated documentation from hono on Logger \
+             Middleware, CORS Middleware (2 sections)."
+        ),
         "{skill_md}"
     );
     let findings = skillnav::skill::validate::validate_skill_md(
@@ -301,4 +332,34 @@ fn export_never_replaces_a_folder_holding_open_files() {
         "{err}"
     );
     assert!(root.join("report-skill/SKILL.md").is_file());
+}
+
+#[test]
+fn a_typed_description_goes_into_the_exported_frontmatter() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut app = app_over(
+        &hono_dir(),
+        "hono-mini",
+        120,
+        30,
+        &tmp.path().join("recipes"),
+    );
+    let logger = id(&app, LOGGER);
+    select(&mut app, &[logger]);
+    let dir = tmp.path().join("logging");
+    press(&mut app, KeyCode::Char('X'));
+    clear_input(&mut app);
+    type_text(&mut app, &dir.display().to_string());
+    press(&mut app, KeyCode::Enter);
+    clear_input(&mut app);
+    type_text(&mut app, "Hono request logging. Use when adding a logger.");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode(), Mode::Normal);
+    let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
+    assert!(
+        skill_md.starts_with(
+            "---\nname: logging\ndescription: Hono request logging. Use when adding a logger.\n---\n"
+        ),
+        "{skill_md}"
+    );
 }
