@@ -218,8 +218,13 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff) to stdout: `skillnav man > skillnav.1`, `skillnav man | man
-    /// -l -`.
-    Man,
+    /// -l -`; with `--out-dir DIR`, write `skillnav.1` and one `skillnav-CMD.1` page per
+    /// subcommand there (the pages the SUBCOMMANDS section names).
+    Man {
+        /// Write every page (skillnav.1, skillnav-CMD.1, …) into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
 }
 
 /// `skillnav mcp` arguments.

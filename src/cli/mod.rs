@@ -182,7 +182,10 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             install_skill::run(&mut out, dir.as_deref(), force)
         }
         Some(Command::Completions { shell }) => shell::completions(&mut out, shell),
-        Some(Command::Man) => shell::man(&mut out),
+        Some(Command::Man { out_dir }) => match out_dir {
+            Some(dir) => shell::man_pages(&mut out, &dir),
+            None => shell::man(&mut out),
+        },
     };
     result?;
     out.flush()?;

@@ -136,10 +136,44 @@ fn man_page_is_roff_with_every_subcommand_and_the_version_line() {
             ".SH VERSION"
         ]
     );
-    for sub in SUBCOMMANDS {
+    for sub in SUBCOMMANDS.iter().filter(|s| **s != "help") {
         let entry = format!("skillnav\\-{}(1)", sub.replace('-', "\\-"));
         assert!(page.contains(&entry), "{entry} missing");
     }
+    assert!(
+        !page.contains("skillnav\\-help(1)"),
+        "help has no page of its own"
+    );
+}
+
+#[test]
+fn man_out_dir_writes_the_page_every_subcommands_entry_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = stdout_of(&["man", "--out-dir", dir.path().to_str().unwrap()]);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(listed.lines().count(), names.len());
+    assert!(names.contains(&"skillnav.1".to_string()));
+    for sub in SUBCOMMANDS.iter().filter(|s| **s != "help") {
+        let page = format!("skillnav-{sub}.1");
+        assert!(names.contains(&page), "{page} missing from {names:?}");
+    }
+    // Nested subcommands get pages too, named by their path.
+    assert!(
+        names.contains(&"skillnav-fm-set.1".to_string()),
+        "{names:?}"
+    );
+    let fm = std::fs::read_to_string(dir.path().join("skillnav-fm.1")).unwrap();
+    let th = fm.lines().find(|l| l.starts_with(".TH ")).unwrap();
+    let version = stdout_of(&["--version"]);
+    let version = version.trim_end().trim_start_matches("skillnav ");
+    assert_eq!(
+        th.trim_end(),
+        format!(".TH skillnav-fm 1  \"fm {version}\"")
+    );
 }
 
 #[test]
