@@ -4,4 +4,5 @@ mod agents;
 mod curate;
 mod editor;
 mod flow;
+mod readable;
 mod screens;
