@@ -52,13 +52,13 @@ impl SearchView {
             .map(|&n| crate::index::match_ranges(&corpus.node(n).title, &terms))
             .collect();
         SearchView {
-            title_marks,
             query,
             content,
             titles,
             terms,
             did_you_mean,
             labels,
+            title_marks,
         }
     }
 
