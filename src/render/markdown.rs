@@ -17,7 +17,7 @@ use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Role, Span, Style};
 use crate::render::width::str_width;
-use crate::render::wrap::{truncate_line, wrap};
+use crate::render::wrap::{chop, truncate_line, wrap};
 
 /// How to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +29,22 @@ pub struct RenderOptions {
     pub terms: Vec<String>,
     /// Show the YAML frontmatter block (dim) instead of skipping it.
     pub show_frontmatter: bool,
+    /// What happens to code lines wider than the pane.
+    pub long_code: LongLines,
+}
+
+/// What happens to a code line wider than the pane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LongLines {
+    /// Cut at the width with `…` (every line fits the width).
+    #[default]
+    Cut,
+    /// Kept whole, wider than the width: the viewer scrolls sideways over the code block
+    /// rows ([`Rendered::is_code_row`]).
+    Keep,
+    /// Cut into rows of the width, no character dropped; continuation rows carry the
+    /// block's indentation.
+    Wrap,
 }
 
 impl Default for RenderOptions {
@@ -37,12 +53,14 @@ impl Default for RenderOptions {
             width: 80,
             terms: Vec::new(),
             show_frontmatter: true,
+            long_code: LongLines::Cut,
         }
     }
 }
 
-/// A code block found while rendering; its lines are `lines[first_line..first_line +
-/// line_count]` of [`Rendered::lines`] (the language label line, when any, is just before).
+/// A code block found while rendering; its rows are `lines[first_line..first_line +
+/// row_count()]` of [`Rendered::lines`], one per source line unless wrapped (the frame line
+/// with its language, when any, is just before).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeBlock {
     /// The language: first word of the fence info string (`""` for none / indented code).
@@ -55,6 +73,51 @@ pub struct CodeBlock {
     pub line_count: usize,
     /// Per code line, the prefix spans (quote bars, list indentation) before the code.
     pub(crate) prefixes: Vec<Line>,
+    /// The prefix of a continuation row (wrap mode).
+    pub(crate) cont_prefix: Line,
+    /// Per code line, how many rows it takes (1 unless wrapped).
+    pub(crate) rows: Vec<usize>,
+}
+
+impl CodeBlock {
+    /// Number of display rows of the block (its lines, wrapped ones counted per row).
+    pub fn row_count(&self) -> usize {
+        self.rows.iter().sum()
+    }
+}
+
+/// The display rows of one code line: `prefix` then `content` (terms already marked), cut,
+/// kept whole or wrapped at `width` cells per `mode`; continuation rows start with `cont`.
+pub(crate) fn code_rows(
+    prefix: &Line,
+    cont: &Line,
+    content: Vec<Span>,
+    width: usize,
+    mode: LongLines,
+) -> Vec<Line> {
+    let mut spans = prefix.spans.clone();
+    match mode {
+        LongLines::Cut => {
+            spans.extend(content);
+            vec![truncate_line(&Line::from_spans(spans), width)]
+        }
+        LongLines::Keep => {
+            spans.extend(content);
+            vec![Line::from_spans(spans)]
+        }
+        LongLines::Wrap => {
+            let room = width.saturating_sub(prefix.width()).max(1);
+            chop(&content, room)
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let mut l = if i == 0 { prefix.clone() } else { cont.clone() };
+                    l.spans.extend(row.spans);
+                    truncate_line(&l, width)
+                })
+                .collect()
+        }
+    }
 }
 
 /// The result of [`render_markdown`].
@@ -75,9 +138,28 @@ pub struct Rendered {
     pub width: u16,
     /// The terms marked; [`crate::render::highlight::apply`] re-marks them in code.
     pub terms: Vec<String>,
+    /// How long code lines were laid out (with [`LongLines::Keep`] code rows may be wider
+    /// than `width`).
+    pub long_code: LongLines,
 }
 
 impl Rendered {
+    /// Whether line `i` is a code block row (the rows a sideways scroll moves).
+    pub fn is_code_row(&self, i: usize) -> bool {
+        let k = self.code_blocks.partition_point(|b| b.first_line <= i);
+        k > 0 && i < self.code_blocks[k - 1].first_line + self.code_blocks[k - 1].row_count()
+    }
+
+    /// The widest code row, in cells (how far a sideways scroll can go).
+    pub fn widest_code_row(&self) -> usize {
+        self.code_blocks
+            .iter()
+            .flat_map(|b| &self.lines[b.first_line.min(self.lines.len())..(b.first_line + b.row_count()).min(self.lines.len())])
+            .map(Line::width)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The lines as plain text (no styles), one `String` per line.
     pub fn plain_lines(&self) -> Vec<String> {
         self.lines.iter().map(Line::plain).collect()
@@ -116,6 +198,8 @@ enum Container {
 
 struct Code {
     lang: String,
+    /// A code-group tab label: `[npm]` in the info string (`sh [npm]`).
+    label: String,
     text: String,
     offset: Option<usize>,
 }
@@ -124,6 +208,7 @@ struct Renderer {
     width: usize,
     terms: Terms,
     show_frontmatter: bool,
+    long_code: LongLines,
     out: Rendered,
     containers: Vec<Container>,
     /// Open lists: the next number for ordered lists, `None` for bullets.
@@ -151,9 +236,11 @@ impl Renderer {
             width: usize::from(opts.width),
             terms: Terms::new(&opts.terms),
             show_frontmatter: opts.show_frontmatter,
+            long_code: opts.long_code,
             out: Rendered {
                 width: opts.width,
                 terms: opts.terms.clone(),
+                long_code: opts.long_code,
                 ..Rendered::default()
             },
             containers: Vec::new(),
@@ -229,6 +316,13 @@ impl Renderer {
         if line.width() > self.width {
             line = truncate_line(&line, self.width);
         }
+        let offset = offset.max(self.out.line_offsets.last().copied().unwrap_or(0));
+        self.out.lines.push(line);
+        self.out.line_offsets.push(offset);
+    }
+
+    /// Push a row already laid out (code rows may be wider than the width when kept whole).
+    fn push_row(&mut self, line: Line, offset: usize) {
         let offset = offset.max(self.out.line_offsets.last().copied().unwrap_or(0));
         self.out.lines.push(line);
         self.out.line_offsets.push(offset);
@@ -403,16 +497,22 @@ impl Renderer {
             }
             Tag::CodeBlock(kind) => {
                 self.block_start(offset);
-                let lang = match kind {
-                    CodeBlockKind::Fenced(info) => info
-                        .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                    CodeBlockKind::Indented => String::new(),
+                let (lang, label) = match kind {
+                    CodeBlockKind::Fenced(info) => (
+                        info.split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '[')
+                            .next()
+                            .unwrap_or("")
+                            .to_string(),
+                        info.split_once('[')
+                            .and_then(|(_, rest)| rest.split_once(']'))
+                            .map(|(l, _)| l.trim().to_string())
+                            .unwrap_or_default(),
+                    ),
+                    CodeBlockKind::Indented => (String::new(), String::new()),
                 };
                 self.code = Some(Code {
                     lang,
+                    label,
                     text: String::new(),
                     offset: None,
                 });
@@ -659,10 +759,19 @@ impl Renderer {
     fn end_code(&mut self) {
         let Some(code) = self.code.take() else { return };
         let offset = self.offset;
-        if !code.lang.is_empty() {
+        if !code.lang.is_empty() || !code.label.is_empty() {
+            // The language (and a code-group tab label) in a frame line above the code,
+            // so it never reads as a line of the code.
+            let title = match (code.lang.is_empty(), code.label.is_empty()) {
+                (false, false) => format!("{} · {}", code.lang, code.label),
+                (true, _) => code.label.clone(),
+                (false, true) => code.lang.clone(),
+            };
+            let head = format!("── {title} ");
+            let fill = self.content_width().saturating_sub(str_width(&head));
             self.emit(
                 Line::from_spans(vec![Span::new(
-                    &code.lang,
+                    format!("{head}{}", "─".repeat(fill)),
                     Style::new(Role::CodeLang).dim(),
                 )]),
                 offset,
@@ -671,21 +780,27 @@ impl Renderer {
         self.emit_blank_if_pending();
         let first_line = self.out.lines.len();
         let mut prefixes = Vec::new();
+        let mut rows = Vec::new();
+        let mut cont_prefix = Line::new();
         let mut pos = code.offset.unwrap_or(offset);
         for src_line in code.text.lines() {
-            let prefix = self.take_prefix();
-            prefixes.push(Line::from_spans(prefix.clone()));
+            let prefix = Line::from_spans(self.take_prefix());
+            // Markers are consumed by the first line: what follows is the continuation.
+            cont_prefix = Line::from_spans(self.take_prefix());
             let mut content = vec![Span::new(
                 expand_tabs(src_line),
                 Style::new(Role::CodeBlock),
             )];
-            let hit = self.terms.mark(&mut content);
-            if hit {
-                self.out.match_lines.push(self.out.lines.len());
+            self.terms.mark(&mut content);
+            let lines = code_rows(&prefix, &cont_prefix, content, self.width, self.long_code);
+            rows.push(lines.len());
+            prefixes.push(prefix);
+            for line in lines {
+                if line.spans.iter().any(|s| s.style.role == Role::Match) {
+                    self.out.match_lines.push(self.out.lines.len());
+                }
+                self.push_row(line, pos);
             }
-            let mut spans = prefix;
-            spans.extend(content);
-            self.push_line(Line::from_spans(spans), pos);
             pos += src_line.len() + 1;
         }
         let line_count = prefixes.len();
@@ -695,6 +810,8 @@ impl Renderer {
             first_line,
             line_count,
             prefixes,
+            cont_prefix,
+            rows,
         });
         self.blank_pending = true;
     }

@@ -7,7 +7,7 @@ use crate::model::{Corpus, NodeId, NodeKind};
 use crate::render::{self, Line, RenderOptions, Rendered, Role, Span, terms::Terms};
 use crate::tokens::TokenTable;
 use crate::tui::glyphs;
-use crate::tui::state::preview::{LayerView, PreviewDoc};
+use crate::tui::state::preview::{LayerView, PreviewDoc, PreviewMode};
 use crate::tui::view::layers::lines as layer_lines;
 use crate::util::human;
 
@@ -27,6 +27,7 @@ const MAX_CHILDREN: usize = 1000;
 /// Render the preview of `id` at `width` cells with `terms` marked.
 ///
 /// `layers`: the disclosure layers of a skill or root, shown in its summary when given.
+/// `mode`: a text node's raw text or rendered markdown, long lines kept whole or wrapped.
 pub fn build(
     corpus: &Corpus,
     tokens: &TokenTable,
@@ -34,6 +35,7 @@ pub fn build(
     width: u16,
     terms: &[String],
     layers: Option<&LayerView>,
+    mode: PreviewMode,
 ) -> PreviewDoc {
     let node = corpus.node(id);
     let rendered = if node.span.is_some()
@@ -45,8 +47,13 @@ pub fn build(
             width,
             terms: terms.to_vec(),
             show_frontmatter: true,
+            long_code: mode.long_code(),
         };
-        let mut r = render::render_markdown(&text[..cut], &opts);
+        let mut r = if mode.raw {
+            render::raw::render_raw(&text[..cut], &opts)
+        } else {
+            render::render_markdown(&text[..cut], &opts)
+        };
         if cut < text.len() {
             let note = format!(
                 "… preview shows the first {} of {}; the rest is in the file",

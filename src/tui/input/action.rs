@@ -143,6 +143,16 @@ pub enum Action {
     RecipeSave,
     /// Recipes: delete the recipe under the cursor (asks first).
     RecipeDelete,
+    /// Preview: scroll the code rows (every row of the raw text) left.
+    ScrollLeft,
+    /// Preview: scroll the code rows (every row of the raw text) right.
+    ScrollRight,
+    /// Preview: long code lines wrap ↔ scroll sideways.
+    ToggleWrap,
+    /// Preview: the whole width ↔ beside the tree.
+    ToggleWide,
+    /// Preview: the raw text ↔ the rendered markdown.
+    PreviewRaw,
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
@@ -177,7 +187,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 64] = [
+    pub const BINDABLE: [Action; 69] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -194,6 +204,11 @@ impl Action {
         Action::PageUp,
         Action::HalfPageDown,
         Action::HalfPageUp,
+        Action::ScrollLeft,
+        Action::ScrollRight,
+        Action::ToggleWrap,
+        Action::ToggleWide,
+        Action::PreviewRaw,
         Action::Outline,
         Action::ReloadAll,
         Action::CycleExposure,
@@ -311,6 +326,11 @@ impl Action {
             Action::SaveFile => "save to a file instead",
             Action::RecipeSave => "save the selection as a recipe",
             Action::RecipeDelete => "delete the recipe",
+            Action::ScrollLeft => "preview: scroll code left",
+            Action::ScrollRight => "preview: scroll code right",
+            Action::ToggleWrap => "preview: wrap long code lines / scroll them",
+            Action::ToggleWide => "preview: full width / beside the tree",
+            Action::PreviewRaw => "preview: raw text / rendered markdown",
             Action::SearchInsert(_) => "type",
             Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",

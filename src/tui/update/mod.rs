@@ -14,6 +14,7 @@ pub mod help;
 pub mod mouse;
 pub mod normal;
 pub mod outline;
+pub mod preview;
 pub mod prompt;
 pub mod recipes;
 pub mod reload;
@@ -125,6 +126,11 @@ fn route_normal(app: &mut App, action: Action) {
         Action::EditOpen => editor::open(app),
         Action::EditExternal => editor::open_external(app),
         Action::UndoSave => editor::undo(app),
+        a @ (Action::ScrollLeft
+        | Action::ScrollRight
+        | Action::ToggleWrap
+        | Action::ToggleWide
+        | Action::PreviewRaw) => preview::preview_action(app, &a),
         other => normal::normal_action(app, other),
     }
 }
@@ -153,6 +159,14 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::SaveRecipe(name) => recipes::save_named(app, &name),
         Msg::DeleteRecipe(entry) => recipes::delete(app, &entry),
         Msg::ExportTo { dir, force } => export::export_to(app, &dir, force),
+        Msg::PreviewSideways(right) => preview::preview_action(
+            app,
+            &if right {
+                Action::ScrollRight
+            } else {
+                Action::ScrollLeft
+            },
+        ),
         Msg::SelectionStatus(label) => {
             app.status = format!("{label} · {}", app.selection_summary());
         }

@@ -40,11 +40,14 @@ pub fn normal_action(app: &mut App, action: Action) {
         Action::Expand => match (app.focus, results) {
             (Focus::Left, true) => app.followups.push(Msg::JumpToHit),
             (Focus::Left, false) => expand(app),
-            (Focus::Preview, _) => {}
+            (Focus::Preview, _) => app.followups.push(Msg::PreviewSideways(true)),
         },
         Action::Collapse => match (app.focus, results) {
             (Focus::Left, true) => app.search.showing = false,
             (Focus::Left, false) => collapse(app),
+            (Focus::Preview, _) if app.preview.hscroll > 0 => {
+                app.followups.push(Msg::PreviewSideways(false));
+            }
             (Focus::Preview, _) => app.focus = Focus::Left,
         },
         Action::FocusNext => {
