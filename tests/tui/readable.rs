@@ -7,7 +7,9 @@ use ratatui::style::Color;
 use skillnav::tui::input::action::Action;
 
 use crate::support::fs::fixture_path;
-use crate::support::tui::{Tui, act, draw, id, press, screen, select, span_text, tui_over};
+use crate::support::tui::{
+    Tui, act, draw, id, press, preview_rows, screen, select, span_text, tui_over,
+};
 
 fn keps(w: u16, h: u16) -> Tui {
     tui_over(&fixture_path("tui").join("keps-mini/keps"), "keps", w, h)
@@ -40,4 +42,53 @@ fn kep_summaries_name_their_kep_in_the_results() {
     assert_eq!(span_text(buf, 2, 4, 11), "Summary");
     assert_eq!((bg(4), bg(10)), (want, want));
     assert_ne!(bg(14), want, "the ancestor is not marked");
+}
+
+/// The preview rows of the KEP-1029 Motivation section after a search for `unlink` jumped
+/// to its 304-character code line.
+fn on_long_code_line() -> Tui {
+    let mut app = keps(100, 24);
+    act(&mut app, &[Action::SearchOpen]);
+    typed(&mut app, "unlink");
+    act(&mut app, &[Action::SearchAccept, Action::FocusNext]);
+    app
+}
+
+#[test]
+fn long_code_line_scrolls_sideways_in_the_preview() {
+    let mut app = on_long_code_line();
+    let before = preview_rows(&app);
+    insta::assert_snapshot!("long_code_line_cut", before.join("\n"));
+    // `l` (and →) in the preview scroll the code rows by a third of the pane; prose stays.
+    press(&mut app, KeyCode::Char('l'));
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.preview.hscroll, 38);
+    let after = preview_rows(&app);
+    insta::assert_snapshot!("long_code_line_scrolled", after.join("\n"));
+    // `h` scrolls back, then (at column 0) returns to the tree.
+    press(&mut app, KeyCode::Char('h'));
+    press(&mut app, KeyCode::Left);
+    assert_eq!(app.preview.hscroll, 0);
+    assert_eq!(preview_rows(&app), before);
+    press(&mut app, KeyCode::Char('h'));
+    assert_eq!(app.focus, skillnav::tui::state::app::Focus::Left);
+}
+
+#[test]
+fn wrap_toggle_shows_the_whole_code_line() {
+    let mut app = on_long_code_line();
+    press(&mut app, KeyCode::Char('w'));
+    insta::assert_snapshot!("long_code_line_wrapped", preview_rows(&app).join("\n"));
+    press(&mut app, KeyCode::Char('w'));
+    assert!(!app.preview.mode.wrap);
+}
+
+#[test]
+fn full_width_preview_hides_the_tree_until_toggled_back() {
+    let mut app = on_long_code_line();
+    press(&mut app, KeyCode::Char('f'));
+    insta::assert_snapshot!("full_width_preview", screen(&app));
+    press(&mut app, KeyCode::Char('f'));
+    let a = skillnav::tui::view::layout::areas(&app);
+    assert_eq!((a.left.width, a.preview.x), (42, 43));
 }
