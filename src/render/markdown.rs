@@ -13,6 +13,8 @@ use pulldown_cmark::{
     CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd,
 };
 
+use crate::render::containers::{self, Piece};
+use crate::render::html;
 use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Role, Span, Style};
@@ -178,9 +180,22 @@ pub fn render_markdown(text: &str, opts: &RenderOptions) -> Rendered {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
-    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
-        r.event(event, range.start);
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_GFM;
+    // Custom containers (`::: warning`) cut the text; each stretch is parsed on its own.
+    for piece in containers::split(text) {
+        match piece {
+            Piece::Text(range) => {
+                let base = range.start;
+                let Some(part) = text.get(range) else { continue };
+                for (event, at) in Parser::new_ext(part, options).into_offset_iter() {
+                    r.event(event, base + at.start);
+                }
+                r.flush_inline();
+            }
+            Piece::Open { at, kind, title } => r.open_box(&kind, &title, at),
+            Piece::Close { .. } => r.close_box(),
+        }
     }
     r.flush_inline();
     r.out
@@ -188,6 +203,11 @@ pub fn render_markdown(text: &str, opts: &RenderOptions) -> Rendered {
 
 enum Container {
     Quote,
+    /// A custom container (`::: warning`): a bar like a quote when it has a title, nothing
+    /// for a code group.
+    Box {
+        titled: bool,
+    },
     /// A list item or footnote definition: its marker is shown on its first line, then
     /// `indent` spaces.
     Item {
@@ -287,7 +307,8 @@ impl Renderer {
         self.containers
             .iter()
             .map(|c| match c {
-                Container::Quote => 2,
+                Container::Quote | Container::Box { titled: true } => 2,
+                Container::Box { titled: false } => 0,
                 Container::Item { indent, .. } => *indent,
             })
             .sum()
@@ -302,7 +323,10 @@ impl Renderer {
         let mut spans = Vec::new();
         for c in &mut self.containers {
             match c {
-                Container::Quote => spans.push(Span::role("│ ", Role::Quote)),
+                Container::Quote | Container::Box { titled: true } => {
+                    spans.push(Span::role("│ ", Role::Quote));
+                }
+                Container::Box { titled: false } => {}
                 Container::Item { marker, indent } => match marker.take() {
                     Some(m) => spans.extend(m),
                     None => spans.push(Span::role(" ".repeat(*indent), Role::Text)),
@@ -339,7 +363,8 @@ impl Renderer {
         let mut s = String::new();
         for c in &self.containers {
             match c {
-                Container::Quote => s.push_str("│ "),
+                Container::Quote | Container::Box { titled: true } => s.push_str("│ "),
+                Container::Box { titled: false } => {}
                 Container::Item { indent, .. } => s.push_str(&" ".repeat(*indent)),
             }
         }
@@ -351,6 +376,34 @@ impl Renderer {
         });
         let offset = self.offset;
         self.push_line(line, offset);
+    }
+
+    /// Open a custom container: its title (bold, behind the bar) on the first line.
+    fn open_box(&mut self, kind: &str, title: &str, offset: usize) {
+        self.block_start(offset);
+        self.emit_blank_if_pending();
+        let titled = !title.is_empty() && kind != "code-group";
+        self.containers.push(Container::Box { titled });
+        if titled {
+            self.emit(
+                Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
+                offset,
+            );
+        }
+        self.blank_pending = false;
+    }
+
+    /// Close the innermost custom container.
+    fn close_box(&mut self) {
+        self.flush_inline();
+        if let Some(i) = self
+            .containers
+            .iter()
+            .rposition(|c| matches!(c, Container::Box { .. }))
+        {
+            self.containers.truncate(i);
+        }
+        self.blank_pending = true;
     }
 
     /// Emit one content line (prefix added, terms marked, truncated to the width).
@@ -432,8 +485,7 @@ impl Renderer {
                 if let Some(html) = &mut self.html {
                     html.push_str(&t);
                 } else if self.image_depth == 0 {
-                    self.inline
-                        .push(Span::new(&t, Style::new(Role::Html).dim()));
+                    self.inline_html(&t);
                 }
             }
             Event::FootnoteReference(label) => {
@@ -490,10 +542,19 @@ impl Renderer {
                     style,
                 ));
             }
-            Tag::BlockQuote(_) => {
+            Tag::BlockQuote(kind) => {
                 self.block_start(offset);
                 self.emit_blank_if_pending();
                 self.containers.push(Container::Quote);
+                // A GitHub alert (`> [!WARNING]`) is titled like a custom container.
+                if let Some(kind) = kind {
+                    let title = format!("{kind:?}").to_uppercase();
+                    self.emit(
+                        Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
+                        offset,
+                    );
+                    self.blank_pending = false;
+                }
             }
             Tag::CodeBlock(kind) => {
                 self.block_start(offset);
@@ -699,6 +760,12 @@ impl Renderer {
             return;
         };
         self.pop_style();
+        // A custom anchor `{#id}` after the heading text names the link target, not text.
+        if let Some(last) = self.inline.get_mut(start + 1..).and_then(<[Span]>::last_mut)
+            && let Some(kept) = without_anchor(&last.text)
+        {
+            last.text = kept.to_string();
+        }
         let text: String = self
             .inline
             .get(start + 1..)
@@ -738,7 +805,8 @@ impl Renderer {
         if self.image_depth > 0 || dest.is_empty() {
             return;
         }
-        if matches!(link_type, LinkType::Autolink | LinkType::Email) {
+        // In-page links (a table of contents) read as their text, like autolinks.
+        if matches!(link_type, LinkType::Autolink | LinkType::Email) || dest.starts_with('#') {
             return;
         }
         let text: String = self
@@ -816,11 +884,33 @@ impl Renderer {
         self.blank_pending = true;
     }
 
+    /// Inline HTML: a comment is hidden, a badge shows its text, other tags stay dim.
+    fn inline_html(&mut self, t: &str) {
+        if t.starts_with("<!--") {
+            return;
+        }
+        match html::badge_text(t) {
+            Some(text) if text.is_empty() => {}
+            Some(text) => {
+                let style = Style {
+                    role: Role::InlineCode,
+                    ..self.style()
+                };
+                self.inline.push(Span::new(text, style));
+            }
+            None => self.inline.push(Span::new(t, Style::new(Role::Html).dim())),
+        }
+    }
+
     fn end_html(&mut self) {
         let Some(html) = self.html.take() else { return };
         let width = self.content_width();
         let offset = self.offset;
-        for src_line in html.trim_end_matches(['\n', '\r']).lines() {
+        // Comments, scripts and styles show nothing (not even the blank line after them).
+        let Some(lines) = html::clean_block(&html).filter(|l| !l.is_empty()) else {
+            return;
+        };
+        for src_line in &lines {
             let span = Span::new(expand_tabs(src_line), Style::new(Role::Html).dim());
             for line in wrap(&[span], width) {
                 self.emit(line, offset);
@@ -859,6 +949,14 @@ impl Renderer {
         }
         self.blank_pending = true;
     }
+}
+
+/// `text` without a trailing heading anchor `{#id}` (`None` when it has none).
+fn without_anchor(text: &str) -> Option<&str> {
+    let t = text.trim_end();
+    let open = t.strip_suffix('}')?.rfind("{#")?;
+    let id = &t[open + 2..t.len() - 1];
+    (!id.is_empty() && !id.contains(char::is_whitespace)).then(|| t[..open].trim_end())
 }
 
 /// Replace tabs by spaces up to the next multiple of 4 columns (code and raw lines).

@@ -7,6 +7,7 @@
 //!   [`wrap_text`](wrap::wrap_text) of plain text that keeps every character.
 //! - [`markdown`]: [`render_markdown`] → [`Rendered`] (lines, source offsets, code blocks,
 //!   headings, search-hit lines).
+//! - [`html`]: raw HTML as a reader wants it (comments hidden, badges as text).
 //! - [`raw`]: [`render_raw`](raw::render_raw), the raw text as preview lines.
 //! - [`highlight`]: [`Highlighter`] (syntect + two-face) and [`apply`] to swap highlighted
 //!   code lines into a [`Rendered`].
@@ -14,9 +15,11 @@
 //! - [`terms`]: search-term hit marking ([`Role::Match`]).
 
 pub mod highlight;
+pub mod html;
 pub mod markdown;
 pub mod raw;
 mod table;
+pub mod containers;
 pub mod terms;
 pub mod text;
 pub mod theme;

@@ -1,0 +1,163 @@
+//! Custom containers of VitePress and markdown-it (`::: warning` … `:::`, `::: code-group`,
+//! `::: details Title`): the markdown is cut at their fence lines, so each stretch between
+//! them is parsed on its own and the renderer draws the container as a titled block. Lines
+//! inside fenced code never count as container fences.
+
+use std::ops::Range;
+
+/// A stretch of the source between container fences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Markdown text: a byte range of the source.
+    Text(Range<usize>),
+    /// An opening fence at byte `at`: its kind (`warning`, `code-group`, lower-cased) and
+    /// the title shown (the words after the kind, else the kind's usual title; `""` for a
+    /// code group, whose blocks carry their own labels).
+    Open {
+        /// Byte offset of the fence line.
+        at: usize,
+        /// The container kind, lower-cased.
+        kind: String,
+        /// The title line shown above the content.
+        title: String,
+    },
+    /// A closing fence at byte `at`.
+    Close {
+        /// Byte offset of the fence line.
+        at: usize,
+    },
+}
+
+/// Cut `text` at its container fences. A text without any gives one [`Piece::Text`]; a
+/// closing fence with nothing open stays text; containers left open close at the end.
+pub fn split(text: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut depth = 0usize;
+    let mut fence: Option<(char, usize)> = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let at = pos;
+        pos += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start_matches(' ').len();
+        let t = body.trim_start_matches(' ');
+        if let Some((c, n)) = fence {
+            let run = t.chars().take_while(|&x| x == c).count();
+            if indent <= 3 && run >= n && t[run * c.len_utf8()..].trim().is_empty() {
+                fence = None;
+            }
+            continue;
+        }
+        if indent > 3 {
+            continue;
+        }
+        if let Some(c) = t.chars().next().filter(|c| *c == '`' || *c == '~') {
+            let run = t.chars().take_while(|&x| x == c).count();
+            if run >= 3 {
+                fence = Some((c, run));
+                continue;
+            }
+        }
+        let colons = t.chars().take_while(|&x| x == ':').count();
+        if colons < 3 {
+            continue;
+        }
+        let rest = t[colons..].trim();
+        if rest.is_empty() {
+            if depth == 0 {
+                continue;
+            }
+            depth -= 1;
+            out.push(Piece::Text(start..at));
+            out.push(Piece::Close { at });
+            start = pos;
+            continue;
+        }
+        let kind_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .unwrap_or(rest.len());
+        if kind_end == 0 {
+            continue;
+        }
+        let kind = rest[..kind_end].to_lowercase();
+        let own = rest[kind_end..].trim();
+        let title = if !own.is_empty() {
+            own.to_string()
+        } else {
+            default_title(&kind)
+        };
+        depth += 1;
+        out.push(Piece::Text(start..at));
+        out.push(Piece::Open { at, kind, title });
+        start = pos;
+    }
+    out.push(Piece::Text(start..text.len()));
+    for _ in 0..depth {
+        out.push(Piece::Close { at: text.len() });
+    }
+    out.retain(|p| !matches!(p, Piece::Text(r) if r.is_empty()));
+    out
+}
+
+/// The usual title of a container kind: `TIP`, `WARNING`, … (`Details` for a details
+/// block, none for a code group).
+fn default_title(kind: &str) -> String {
+    match kind {
+        "code-group" => String::new(),
+        "details" => "Details".to_string(),
+        other => other.to_uppercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_one_piece() {
+        assert_eq!(split("# A\n\ntext\n"), [Piece::Text(0..10)]);
+        assert_eq!(split("a\n:::\nb\n"), [Piece::Text(0..8)]);
+    }
+
+    #[test]
+    fn containers_cut_the_text() {
+        let text = "a\n::: warning\nb\n:::\n::: tip Read this\n:::\n";
+        assert_eq!(
+            split(text),
+            [
+                Piece::Text(0..2),
+                Piece::Open {
+                    at: 2,
+                    kind: "warning".into(),
+                    title: "WARNING".into()
+                },
+                Piece::Text(14..16),
+                Piece::Close { at: 16 },
+                Piece::Open {
+                    at: 20,
+                    kind: "tip".into(),
+                    title: "Read this".into()
+                },
+                Piece::Close { at: 38 },
+            ]
+        );
+    }
+
+    #[test]
+    fn fences_inside_code_do_not_count_and_open_ones_close_at_the_end() {
+        let text = "::: code-group\n```sh [npm]\n:::\n```\n";
+        assert_eq!(
+            split(text),
+            [
+                Piece::Open {
+                    at: 0,
+                    kind: "code-group".into(),
+                    title: String::new()
+                },
+                Piece::Text(15..35),
+                Piece::Close { at: 35 },
+            ]
+        );
+    }
+}
