@@ -119,9 +119,17 @@ fn summary(
     let w = width as usize;
     let node = corpus.node(id);
     let mut lines: Vec<Line> = Vec::new();
-    let para = |lines: &mut Vec<Line>, spans: &[Span]| lines.extend(render::wrap(spans, w));
+    // A description is markdown too: `code` and links read as the preview renders them.
+    let para = |lines: &mut Vec<Line>, text: &str| {
+        let opts = RenderOptions {
+            width,
+            show_frontmatter: false,
+            ..RenderOptions::default()
+        };
+        lines.extend(render::render_markdown(text, &opts).lines);
+    };
     if !node.summary.is_empty() {
-        para(&mut lines, &[Span::role(&node.summary, Role::Text)]);
+        para(&mut lines, &node.summary);
     }
     if let Some(d) = node
         .detail
@@ -129,7 +137,7 @@ fn summary(
         .filter(|d| !d.is_empty() && *d != node.summary)
     {
         lines.push(Line::new());
-        para(&mut lines, &[Span::role(d, Role::Text)]);
+        para(&mut lines, d);
     }
     if wants_layers(corpus, id) {
         if !lines.is_empty() {
