@@ -8,7 +8,7 @@ use skillnav::tui::input::action::Action;
 
 use crate::support::fs::fixture_path;
 use crate::support::tui::{
-    Tui, act, draw, id, press, preview_rows, screen, select, span_text, tui_over,
+    Tui, act, draw, goto, id, press, preview_rows, screen, select, span_text, tui_over,
 };
 
 fn keps(w: u16, h: u16) -> Tui {
@@ -91,4 +91,21 @@ fn full_width_preview_hides_the_tree_until_toggled_back() {
     press(&mut app, KeyCode::Char('f'));
     let a = skillnav::tui::view::layout::areas(&app);
     assert_eq!((a.left.width, a.preview.x), (42, 43));
+}
+
+#[test]
+fn raw_text_is_one_key_away_from_the_rendered_toc() {
+    let mut app = keps(100, 16);
+    let toc = id(
+        &app,
+        "keps/sig-node/1287-in-place-update-pod-resources/README.md#in-place-update-of-pod-resources/table-of-contents",
+    );
+    goto(&mut app, toc);
+    let rendered = preview_rows(&app);
+    insta::assert_snapshot!("toc_rendered", rendered.join("\n"));
+    press(&mut app, KeyCode::Char('r'));
+    assert!(app.preview.mode.raw);
+    insta::assert_snapshot!("toc_raw", screen(&app));
+    press(&mut app, KeyCode::Char('r'));
+    assert_eq!(preview_rows(&app), rendered);
 }
