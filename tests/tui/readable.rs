@@ -109,3 +109,21 @@ fn raw_text_is_one_key_away_from_the_rendered_toc() {
     press(&mut app, KeyCode::Char('r'));
     assert_eq!(preview_rows(&app), rendered);
 }
+
+#[test]
+fn ctx_doc_headings_are_listed_in_the_outline_and_drillable() {
+    let file = fixture_path("formats2").join("llms/answerdotai-llms-ctx-full.txt");
+    let mut app = tui_over(&file, "ctx", 90, 24);
+    let part = id(&app, "ctx/answerdotai-llms-ctx-full.txt#docs/part-2");
+    goto(&mut app, part);
+    press(&mut app, KeyCode::Char('o'));
+    insta::assert_snapshot!("ctx_outline", screen(&app));
+    // Down to "CLI" and Enter: the tree and the preview are on that heading.
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char('j'));
+    }
+    press(&mut app, KeyCode::Enter);
+    let cli = id(&app, "ctx/answerdotai-llms-ctx-full.txt#docs/part-2/how-to-use/cli");
+    assert_eq!(app.current_node(), Some(cli));
+    assert_eq!(preview_rows(&app)[0].trim_end(), "### CLI");
+}
