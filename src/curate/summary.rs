@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn summaries_drop_inline_markup() {
         assert_eq!(
-            summary_of("", "# T\n\nCall `cors()` and see [the docs](https://x.dev) **now**.\n"),
+            summary_of(
+                "",
+                "# T\n\nCall `cors()` and see [the docs](https://x.dev) **now**.\n"
+            ),
             "Call cors() and see the docs now."
         );
         assert_eq!(

@@ -18,9 +18,9 @@ use syntect::util::LinesWithEndings;
 use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 
 use crate::render::markdown::Rendered;
+use crate::render::markdown::code_rows;
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Rgb, Role, Span, Style};
-use crate::render::markdown::code_rows;
 
 /// How many highlighted blocks the cache keeps (least recently used evicted first).
 pub const CACHE_CAPACITY: usize = 128;

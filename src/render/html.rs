@@ -33,7 +33,9 @@ fn attr(attrs: &str, name: &str) -> Option<String> {
             let body = &value[1..];
             return body.find(quote).map(|end| body[..end].to_string());
         }
-        let end = value.find([' ', '\t', '\n', '/', '>']).unwrap_or(value.len());
+        let end = value
+            .find([' ', '\t', '\n', '/', '>'])
+            .unwrap_or(value.len());
         return Some(value[..end].to_string());
     }
     None
@@ -81,7 +83,9 @@ fn replace_badges(s: &str) -> String {
         .flatten()
         .min()
     {
-        let Some(end) = rest[i..].find('>') else { break };
+        let Some(end) = rest[i..].find('>') else {
+            break;
+        };
         let tag = &rest[i..i + end + 1];
         out.push_str(&rest[..i]);
         match badge_text(tag) {
@@ -109,7 +113,10 @@ mod tests {
         assert_eq!(badge_text("</Badge>").as_deref(), Some(""));
         assert_eq!(badge_text("<Badges>"), None);
         assert_eq!(badge_text("<div>"), None);
-        assert_eq!(badge_text(r#"<Badge subtext="x" text="y"/>"#).as_deref(), Some("y"));
+        assert_eq!(
+            badge_text(r#"<Badge subtext="x" text="y"/>"#).as_deref(),
+            Some("y")
+        );
     }
 
     #[test]

@@ -156,7 +156,10 @@ impl Rendered {
     pub fn widest_code_row(&self) -> usize {
         self.code_blocks
             .iter()
-            .flat_map(|b| &self.lines[b.first_line.min(self.lines.len())..(b.first_line + b.row_count()).min(self.lines.len())])
+            .flat_map(|b| {
+                &self.lines[b.first_line.min(self.lines.len())
+                    ..(b.first_line + b.row_count()).min(self.lines.len())]
+            })
             .map(Line::width)
             .max()
             .unwrap_or(0)
@@ -187,7 +190,9 @@ pub fn render_markdown(text: &str, opts: &RenderOptions) -> Rendered {
         match piece {
             Piece::Text(range) => {
                 let base = range.start;
-                let Some(part) = text.get(range) else { continue };
+                let Some(part) = text.get(range) else {
+                    continue;
+                };
                 for (event, at) in Parser::new_ext(part, options).into_offset_iter() {
                     r.event(event, base + at.start);
                 }
@@ -761,7 +766,10 @@ impl Renderer {
         };
         self.pop_style();
         // A custom anchor `{#id}` after the heading text names the link target, not text.
-        if let Some(last) = self.inline.get_mut(start + 1..).and_then(<[Span]>::last_mut)
+        if let Some(last) = self
+            .inline
+            .get_mut(start + 1..)
+            .and_then(<[Span]>::last_mut)
             && let Some(kept) = without_anchor(&last.text)
         {
             last.text = kept.to_string();

@@ -14,12 +14,12 @@
 //! - [`theme`]: [`Theme`] (built-in dark/light TOML, user overrides), [`no_color`].
 //! - [`terms`]: search-term hit marking ([`Role::Match`]).
 
+pub mod containers;
 pub mod highlight;
 pub mod html;
 pub mod markdown;
 pub mod raw;
 mod table;
-pub mod containers;
 pub mod terms;
 pub mod text;
 pub mod theme;

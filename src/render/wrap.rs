@@ -433,7 +433,10 @@ mod tests {
     fn chop_keeps_every_character() {
         let rows = chop(&[Span::role("abcdefg", Role::CodeBlock)], 3);
         assert_eq!(plain(&rows), ["abc", "def", "g"]);
-        assert_eq!(plain(&chop(&[Span::role("a中文", Role::Text)], 2)), ["a", "中", "文"]);
+        assert_eq!(
+            plain(&chop(&[Span::role("a中文", Role::Text)], 2)),
+            ["a", "中", "文"]
+        );
         assert_eq!(plain(&chop(&[], 4)), [""]);
         assert!(chop(&[Span::role("x", Role::Text)], 0).is_empty());
     }

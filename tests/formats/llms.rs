@@ -276,7 +276,11 @@ fn ctx_doc_headings_are_sections_of_their_part() {
     c.finalize();
     let titles = |id: &str| -> Vec<String> {
         let n = c.find(id).expect(id);
-        c.node(n).children.iter().map(|k| c.node(*k).title.clone()).collect()
+        c.node(n)
+            .children
+            .iter()
+            .map(|k| c.node(*k).title.clone())
+            .collect()
     };
     // The lone `# Python module & CLI` opening the doc stays the part's own text.
     assert_eq!(titles("t/ctx.txt#docs/part-2"), ["Install", "How to use"]);

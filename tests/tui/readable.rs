@@ -123,7 +123,25 @@ fn ctx_doc_headings_are_listed_in_the_outline_and_drillable() {
         press(&mut app, KeyCode::Char('j'));
     }
     press(&mut app, KeyCode::Enter);
-    let cli = id(&app, "ctx/answerdotai-llms-ctx-full.txt#docs/part-2/how-to-use/cli");
+    let cli = id(
+        &app,
+        "ctx/answerdotai-llms-ctx-full.txt#docs/part-2/how-to-use/cli",
+    );
     assert_eq!(app.current_node(), Some(cli));
     assert_eq!(preview_rows(&app)[0].trim_end(), "### CLI");
+}
+
+#[test]
+fn help_has_a_legend_of_glyphs_columns_units_and_the_mouse() {
+    let mut app = keps(100, 40);
+    act(&mut app, &[Action::Help]);
+    // Past the main screen's keys: the legend.
+    while !screen(&app).contains("the wheel scrolls the pane under it") {
+        press(&mut app, KeyCode::Char('j'));
+        assert!(
+            matches!(app.popups.last(), Some(skillnav::tui::state::popup::Popup::Help { scroll }) if *scroll < 200),
+            "no legend in the help"
+        );
+    }
+    insta::assert_snapshot!("help_legend", screen(&app));
 }

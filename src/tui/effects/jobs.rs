@@ -389,8 +389,7 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             mode,
         } => {
             let tokens = crate::tokens::TokenTable::default();
-            let doc =
-                super::preview_doc::build(&corpus, &tokens, node, width, &terms, None, mode);
+            let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None, mode);
             drop(corpus);
             emit(WorkerMsg::Rendered {
                 generation,

@@ -68,7 +68,11 @@ pub fn areas(app: &App) -> Areas {
         app.settings.ui.tree_percent,
         app.focus,
     );
-    if app.preview.wide { single_pane(a, app.focus) } else { a }
+    if app.preview.wide {
+        single_pane(a, app.focus)
+    } else {
+        a
+    }
 }
 
 /// `a` with one pane over the whole middle: the tree and results (`Focus::Left`) or the
@@ -131,6 +135,7 @@ pub fn help_len(app: &App) -> usize {
             .sum::<usize>()
     };
     warnings
+        + crate::tui::view::legend::legend_len()
         + Mode::ALL
             .iter()
             .map(|m| app.keymap.entries(*m).len() + 2)

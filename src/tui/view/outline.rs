@@ -58,7 +58,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
                 ),
                 (n.title.clone(), t.popup),
             ],
-            vec![(format!(" {tok:>6}"), t.tokens)],
+            vec![(format!(" {tok:>5} tok"), t.tokens)],
             width,
             8,
         );
