@@ -212,13 +212,18 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
             }
         }
         pending = None;
-        // Inside a link or its shown URL the word breaks after the last `/`, `?`, `&`, `#`,
-        // `=` or `-` that fits (a long URL wraps at its path parts, not mid-name).
+        // A URL (a link, its shown address, or a word holding `://`) breaks after the last
+        // `/`, `?`, `&`, `#`, `=` or `-` that fits: at its path parts, not mid-name.
+        let bare_url = pieces[tok.first..tok.end]
+            .iter()
+            .map(|p| &spans[p.span].text[p.start..p.end])
+            .collect::<String>()
+            .contains("://");
         let gs: Vec<(&str, usize, Style, bool)> = pieces[tok.first..tok.end]
             .iter()
             .flat_map(|p| {
                 let span = &spans[p.span];
-                let url = matches!(span.style.role, Role::Link | Role::LinkUrl);
+                let url = bare_url || matches!(span.style.role, Role::Link | Role::LinkUrl);
                 span.text[p.start..p.end].graphemes(true).map(move |g| {
                     let brk = url && matches!(g, "/" | "?" | "&" | "#" | "=" | "-");
                     (g, grapheme_width(g), span.style, brk)
@@ -424,7 +429,15 @@ mod tests {
             plain(&lines),
             ["see", "(https://git.k8s.io/sig-release/releases)"]
         );
-        // Plain words keep breaking only at spaces.
+        // A bare address in text too; plain words keep breaking only at spaces.
+        let lines = wrap(
+            &[Span::role("at https://storage.example.com/k8s-triage/index.html", Role::Text)],
+            31,
+        );
+        assert_eq!(
+            plain(&lines),
+            ["at https://storage.example.com/", "k8s-triage/index.html"]
+        );
         let lines = wrap(&[Span::role("see a/b-c d", Role::Text)], 7);
         assert_eq!(plain(&lines), ["see", "a/b-c d"]);
     }
