@@ -1,4 +1,4 @@
-//! Custom containers of VitePress and markdown-it (`::: warning` … `:::`, `::: code-group`,
+//! Custom containers of `VitePress` and `markdown-it` (`::: warning` … `:::`, `::: code-group`,
 //! `::: details Title`): the markdown is cut at their fence lines, so each stretch between
 //! them is parsed on its own and the renderer draws the container as a titled block. Lines
 //! inside fenced code never count as container fences.
@@ -82,10 +82,10 @@ pub fn split(text: &str) -> Vec<Piece> {
         }
         let kind = rest[..kind_end].to_lowercase();
         let own = rest[kind_end..].trim();
-        let title = if !own.is_empty() {
-            own.to_string()
-        } else {
+        let title = if own.is_empty() {
             default_title(&kind)
+        } else {
+            own.to_string()
         };
         depth += 1;
         out.push(Piece::Text(start..at));

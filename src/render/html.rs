@@ -1,5 +1,5 @@
 //! Raw HTML in markdown the way a reader wants it (in the spirit of glow): comments
-//! (`<!-- toc -->`) hidden, `<script>` and `<style>` blocks hidden, a VitePress `<Badge … />`
+//! (`<!-- toc -->`) hidden, `<script>` and `<style>` blocks hidden, a `VitePress` `<Badge … />`
 //! shown as its text, other tags kept (dim) as written.
 
 /// The text a badge tag stands for: `text="…"` of `<Badge type="tip" text="v4" />`; `""` for
@@ -86,7 +86,7 @@ fn replace_badges(s: &str) -> String {
         let Some(end) = rest[i..].find('>') else {
             break;
         };
-        let tag = &rest[i..i + end + 1];
+        let tag = &rest[i..=i + end];
         out.push_str(&rest[..i]);
         match badge_text(tag) {
             Some(t) => out.push_str(&t),

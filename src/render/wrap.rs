@@ -431,7 +431,10 @@ mod tests {
         );
         // A bare address in text too; plain words keep breaking only at spaces.
         let lines = wrap(
-            &[Span::role("at https://storage.example.com/k8s-triage/index.html", Role::Text)],
+            &[Span::role(
+                "at https://storage.example.com/k8s-triage/index.html",
+                Role::Text,
+            )],
             31,
         );
         assert_eq!(

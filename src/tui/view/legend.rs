@@ -16,7 +16,10 @@ pub const LEGEND: &[(&str, &[(&str, &str)])] = &[(
             "tokens (the top bar names the encoding); Σ: the whole subtree",
         ),
         ("dup", "a copy: the same text as another node, counted once"),
-        ("!", "warnings (listed at the top of this help and in the preview)"),
+        (
+            "!",
+            "warnings (listed at the top of this help and in the preview)",
+        ),
         (
             "∅ ✂164",
             "Claude Code listing: description dropped / cut by 164 chars",
