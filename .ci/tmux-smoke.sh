@@ -71,9 +71,11 @@ tmux -L "$sock" send-keys C-u
 tmux -L "$sock" send-keys 'unlink'
 wait_for "1 content" "the hit on the long code line"
 tmux -L "$sock" send-keys Enter
-wait_for 'my $file = "/data/a/a"' "the long code line, cut"
+wait_for 'unlink "$file" or die "cannot u' "the jump scrolled sideways to the match"
 tmux -L "$sock" send-keys Tab
 sleep 0.2
+for _ in 1 2 3 4 5; do tmux -L "$sock" send-keys '<'; done
+wait_for 'my $file = "/data/a/a"' "the long code line from its start, cut"
 tmux -L "$sock" send-keys 'l'
 tmux -L "$sock" send-keys 'l'
 wait_for " · →46 " "the sideways offset in the preview header"

@@ -152,6 +152,27 @@ impl Rendered {
         k > 0 && i < self.code_blocks[k - 1].first_line + self.code_blocks[k - 1].row_count()
     }
 
+    /// The sideways offset (cells) that shows the first search match of line `i` a third of
+    /// the way into a pane `width` cells wide: `Some(0)` when it is visible unscrolled or `i`
+    /// is no code row, `None` when the line holds no match.
+    pub fn hscroll_for_match(&self, i: usize, width: usize) -> Option<usize> {
+        let line = self.lines.get(i)?;
+        let mut col = 0;
+        for span in &line.spans {
+            let w = str_width(&span.text);
+            if span.style.role == Role::Match {
+                let fits = col + w <= width;
+                return Some(if fits || !self.is_code_row(i) {
+                    0
+                } else {
+                    col.saturating_sub(width / 3)
+                });
+            }
+            col += w;
+        }
+        None
+    }
+
     /// The widest code row, in cells (how far a sideways scroll can go).
     pub fn widest_code_row(&self) -> usize {
         self.code_blocks

@@ -57,19 +57,26 @@ fn on_long_code_line() -> Tui {
 #[test]
 fn long_code_line_scrolls_sideways_in_the_preview() {
     let mut app = on_long_code_line();
+    // The jump to the hit scrolls the code row sideways to the match, a third into the pane.
+    assert_eq!(app.preview.hscroll, 64);
+    insta::assert_snapshot!("long_code_line_at_match", preview_rows(&app).join("\n"));
+    // `h` (and ←) scroll back by a third of the pane, 19 cells; at column 0 the code is cut.
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char('h'));
+    }
+    press(&mut app, KeyCode::Left);
+    assert_eq!(app.preview.hscroll, 0);
     let before = preview_rows(&app);
     insta::assert_snapshot!("long_code_line_cut", before.join("\n"));
-    // `l` (and →) in the preview scroll the code rows by a third of the pane; prose stays.
+    // `l` (and →) scroll the code rows; prose stays.
     press(&mut app, KeyCode::Char('l'));
     press(&mut app, KeyCode::Right);
     assert_eq!(app.preview.hscroll, 38);
-    let after = preview_rows(&app);
-    insta::assert_snapshot!("long_code_line_scrolled", after.join("\n"));
-    // `h` scrolls back, then (at column 0) returns to the tree.
-    press(&mut app, KeyCode::Char('h'));
-    press(&mut app, KeyCode::Left);
-    assert_eq!(app.preview.hscroll, 0);
+    insta::assert_snapshot!("long_code_line_scrolled", preview_rows(&app).join("\n"));
+    press(&mut app, KeyCode::Char('<'));
+    press(&mut app, KeyCode::Char('<'));
     assert_eq!(preview_rows(&app), before);
+    // At column 0, `h` returns to the tree.
     press(&mut app, KeyCode::Char('h'));
     assert_eq!(app.focus, skillnav::tui::state::app::Focus::Left);
 }

@@ -145,6 +145,11 @@ fn step_match(app: &mut App, forward: bool) {
     };
     app.preview.match_ix = Some(next);
     app.preview.scroll = match_scroll(matches[next], page(app));
+    let width = usize::from(crate::tui::view::layout::areas(app).preview.width);
+    app.preview.hscroll = doc
+        .rendered
+        .hscroll_for_match(matches[next], width)
+        .unwrap_or(0);
     app.status = format!("match {}/{}", next + 1, n);
 }
 

@@ -136,6 +136,11 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         if let Some(first) = doc.matches().first() {
             p.scroll = first.saturating_sub(height / 3);
             p.match_ix = Some(0);
+            // A match far along a code row: scroll sideways to it.
+            p.hscroll = doc
+                .rendered
+                .hscroll_for_match(*first, usize::from(width))
+                .unwrap_or(0);
         }
     }
     p.scroll = p.scroll.min(doc.len().saturating_sub(height.max(1)));
