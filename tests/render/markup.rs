@@ -73,3 +73,48 @@ fn raw_view_keeps_every_line_of_markup() {
     let want: Vec<String> = FIXTURE.lines().map(|l| l.replace('\t', "    ")).collect();
     assert_eq!(r.plain_lines(), want);
 }
+
+#[test]
+fn highlighted_code_keeps_its_layout_kept_whole_or_wrapped() {
+    use skillnav::render::{Highlighter, SyntaxTheme, apply};
+    let src = "> ```rust\n> let s = \"a long string that will not fit in twenty-four cells\";\n> let t = 1;\n> ```\n";
+    for (mode, rows) in [(LongLines::Keep, 2), (LongLines::Wrap, 4)] {
+        let opts = RenderOptions {
+            width: 24,
+            long_code: mode,
+            ..RenderOptions::default()
+        };
+        let mut r = render_markdown(src, &opts);
+        let plain = r.plain_lines();
+        let block = r.code_blocks[0].clone();
+        assert_eq!(block.row_count(), rows, "{mode:?}: {plain:?}");
+        let hl = Highlighter::shared().highlight(&block.code, "rust", SyntaxTheme::DARK);
+        apply(&mut r, 0, hl, 24);
+        // The same text in the same rows, quote bars kept, now in colours.
+        assert_eq!(r.plain_lines(), plain, "{mode:?}");
+        let first = &r.lines[block.first_line];
+        assert_eq!(first.spans[0].text, "│ ");
+        assert!(
+            first.spans.len() > 2,
+            "{mode:?}: not highlighted: {first:?}"
+        );
+    }
+    let wrapped = render_markdown(
+        src,
+        &RenderOptions {
+            width: 24,
+            long_code: LongLines::Wrap,
+            ..RenderOptions::default()
+        },
+    );
+    assert_eq!(
+        wrapped.plain_lines(),
+        [
+            "│ ── rust ──────────────",
+            "│ let s = \"a long string",
+            "│  that will not fit in ",
+            "│ twenty-four cells\";",
+            "│ let t = 1;",
+        ]
+    );
+}

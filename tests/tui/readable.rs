@@ -152,3 +152,17 @@ fn help_has_a_legend_of_glyphs_columns_units_and_the_mouse() {
     }
     insta::assert_snapshot!("help_legend", screen(&app));
 }
+
+#[test]
+fn preview_modes_draw_at_every_size_from_1x1() {
+    let mut app = on_long_code_line();
+    for key in ['f', 'l', 'r', 'l', 'w'] {
+        press(&mut app, KeyCode::Char(key));
+        for (w, h) in [(1, 1), (2, 3), (20, 5), (39, 10), (41, 12), (200, 50)] {
+            act(&mut app, &[Action::Resize(w, h)]);
+            let text = screen(&app);
+            assert_eq!(text.lines().count(), usize::from(h), "{key} at {w}x{h}");
+        }
+    }
+    assert!(app.preview.mode.raw && app.preview.mode.wrap && app.preview.wide);
+}

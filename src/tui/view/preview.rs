@@ -81,9 +81,15 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
         .skip(app.preview.scroll)
         .take(body.height as usize)
         .map(|(i, l)| {
-            // Code rows are kept whole: drawn from the sideways offset, cut with `…`.
-            if doc.rendered.is_code_row(i) && (shift > 0 || l.width() > w) {
-                bridge::line(&render::slice_line(l, shift, w), t)
+            // Code rows are kept whole: drawn from the sideways offset behind a dim `‹`
+            // (more to the left), cut with `…`.
+            if doc.rendered.is_code_row(i) && shift > 0 && w > 1 {
+                let mut row = render::slice_line(l, shift, w - 1);
+                row.spans
+                    .insert(0, render::Span::role("‹", render::Role::Dim));
+                bridge::line(&row, t)
+            } else if doc.rendered.is_code_row(i) && l.width() > w {
+                bridge::line(&render::slice_line(l, 0, w), t)
             } else {
                 bridge::line(l, t)
             }
