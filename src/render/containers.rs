@@ -61,6 +61,18 @@ pub fn split(text: &str) -> Vec<Piece> {
         }
         let colons = t.chars().take_while(|&x| x == ':').count();
         if colons < 3 {
+            // A flattened container (Skill_Seekers output) closes at the end of a line:
+            // `… last words. :::`.
+            if depth > 0
+                && let Some(cut) = body.trim_end().strip_suffix(":::")
+                && cut.ends_with(' ')
+            {
+                depth -= 1;
+                let end = at + cut.trim_end().len();
+                out.push(Piece::Text(start..end));
+                out.push(Piece::Close { at: end });
+                start = pos;
+            }
             continue;
         }
         let rest = t[colons..].trim();
@@ -82,15 +94,32 @@ pub fn split(text: &str) -> Vec<Piece> {
         }
         let kind = rest[..kind_end].to_lowercase();
         let own = rest[kind_end..].trim();
-        let title = if own.is_empty() {
-            default_title(&kind)
-        } else {
-            own.to_string()
-        };
-        depth += 1;
+        // Where `own` starts in `text` (`rest` is a sub-slice of `line`).
+        let own_at = at + (own.as_ptr() as usize - line.as_ptr() as usize);
         out.push(Piece::Text(start..at));
-        out.push(Piece::Open { at, kind, title });
-        start = pos;
+        if own.is_empty() || is_title(own) {
+            let title = if own.is_empty() {
+                default_title(&kind)
+            } else {
+                own.to_string()
+            };
+            depth += 1;
+            out.push(Piece::Open { at, kind, title });
+            start = pos;
+        } else if let Some(body) = own.strip_suffix(":::") {
+            // A whole container on one line: `::: info Some text. :::`.
+            let title = default_title(&kind);
+            out.push(Piece::Open { at, kind, title });
+            out.push(Piece::Text(own_at..own_at + body.trim_end().len()));
+            out.push(Piece::Close { at: pos });
+            start = pos;
+        } else {
+            // Content on the fence line: `::: warning You can't use …`.
+            let title = default_title(&kind);
+            depth += 1;
+            out.push(Piece::Open { at, kind, title });
+            start = own_at;
+        }
     }
     out.push(Piece::Text(start..text.len()));
     for _ in 0..depth {
@@ -98,6 +127,14 @@ pub fn split(text: &str) -> Vec<Piece> {
     }
     out.retain(|p| !matches!(p, Piece::Text(r) if r.is_empty()));
     out
+}
+
+/// Whether the words after a container's kind are its title (`::: details Click me`) rather
+/// than content run onto the fence line: short, no markup, not ending a sentence.
+fn is_title(own: &str) -> bool {
+    own.chars().count() <= 40
+        && !own.contains(['`', '*', '[', '<', '_'])
+        && !own.ends_with(['.', ':', '!', '?'])
 }
 
 /// The usual title of a container kind: `TIP`, `WARNING`, … (`Details` for a details
@@ -141,6 +178,35 @@ mod tests {
                 },
                 Piece::Close { at: 38 },
             ]
+        );
+    }
+
+    #[test]
+    fn flattened_containers_keep_their_content_and_close_at_the_line_end() {
+        let text = "::: info **Node.js**: uses `x`. :::\n::: warning You can't use `y`:\n\nmore. :::\nafter\n";
+        let pieces = split(text);
+        let texts: Vec<&str> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Text(r) => Some(&text[r.clone()]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            ["**Node.js**: uses `x`.", "You can't use `y`:\n\nmore.", "after\n"]
+        );
+        let titles: Vec<&str> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Open { title, .. } => Some(title.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(titles, ["INFO", "WARNING"]);
+        assert_eq!(
+            pieces.iter().filter(|p| matches!(p, Piece::Close { .. })).count(),
+            2
         );
     }
 
