@@ -29,7 +29,8 @@ pub enum Piece {
 }
 
 /// Cut `text` at its container fences. A text without any gives one [`Piece::Text`]; a
-/// closing fence with nothing open stays text; containers left open close at the end.
+/// closing fence with nothing open stays text; containers left open close at the next
+/// heading or at the end.
 pub fn split(text: &str) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -58,6 +59,17 @@ pub fn split(text: &str) -> Vec<Piece> {
                 fence = Some((c, run));
                 continue;
             }
+        }
+        // A heading ends every open container (one whose closing fence was lost, as in
+        // flattened Skill_Seekers pages, must not swallow the rest of the page).
+        let hashes = t.chars().take_while(|&x| x == '#').count();
+        if depth > 0 && (1..=6).contains(&hashes) && t[hashes..].starts_with([' ', '\t']) {
+            out.push(Piece::Text(start..at));
+            for _ in 0..depth {
+                out.push(Piece::Close { at });
+            }
+            depth = 0;
+            start = at;
         }
         let colons = t.chars().take_while(|&x| x == ':').count();
         if colons < 3 {
@@ -207,6 +219,24 @@ mod tests {
         assert_eq!(
             pieces.iter().filter(|p| matches!(p, Piece::Close { .. })).count(),
             2
+        );
+    }
+
+    #[test]
+    fn a_heading_closes_a_container_left_open() {
+        let text = "::: warning\nx\n## Next\ny\n";
+        assert_eq!(
+            split(text),
+            [
+                Piece::Open {
+                    at: 0,
+                    kind: "warning".into(),
+                    title: "WARNING".into()
+                },
+                Piece::Text(12..14),
+                Piece::Close { at: 14 },
+                Piece::Text(14..24),
+            ]
         );
     }
 
