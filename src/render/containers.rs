@@ -36,6 +36,7 @@ pub fn split(text: &str) -> Vec<Piece> {
     let mut start = 0;
     let mut depth = 0usize;
     let mut fence: Option<(char, usize)> = None;
+    let mut close_at_blank = false;
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let at = pos;
@@ -59,6 +60,14 @@ pub fn split(text: &str) -> Vec<Piece> {
                 fence = Some((c, run));
                 continue;
             }
+        }
+        if close_at_blank && depth > 0 && t.trim().is_empty() {
+            close_at_blank = false;
+            depth -= 1;
+            out.push(Piece::Text(start..at));
+            out.push(Piece::Close { at });
+            start = at;
+            continue;
         }
         // A heading ends every open container (one whose closing fence was lost, as in
         // flattened Skill_Seekers pages, must not swallow the rest of the page).
@@ -126,11 +135,13 @@ pub fn split(text: &str) -> Vec<Piece> {
             out.push(Piece::Close { at: pos });
             start = pos;
         } else {
-            // Content on the fence line: `::: warning You can't use …`.
+            // Content on the fence line: `::: warning You can't use …`. Without a closing
+            // fence ahead (flattened output lost it) the container is its paragraph.
             let title = default_title(&kind);
             depth += 1;
             out.push(Piece::Open { at, kind, title });
             start = own_at;
+            close_at_blank = !closes_ahead(&text[pos..]);
         }
     }
     out.push(Piece::Text(start..text.len()));
@@ -139,6 +150,26 @@ pub fn split(text: &str) -> Vec<Piece> {
     }
     out.retain(|p| !matches!(p, Piece::Text(r) if r.is_empty()));
     out
+}
+
+/// Whether `rest` (the lines after a container's fence line) closes it before the next
+/// heading or opening fence: a lone `:::` line or a line ending in ` :::`.
+fn closes_ahead(rest: &str) -> bool {
+    for line in rest.lines() {
+        let t = line.trim();
+        let colons = t.chars().take_while(|&c| c == ':').count();
+        if colons >= 3 {
+            // A lone fence closes; a fence with a kind opens another container.
+            return t[colons..].trim().is_empty();
+        }
+        if t.starts_with('#') {
+            return false;
+        }
+        if t.ends_with(" :::") {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the words after a container's kind are its title (`::: details Click me`) rather
@@ -206,7 +237,11 @@ mod tests {
             .collect();
         assert_eq!(
             texts,
-            ["**Node.js**: uses `x`.", "You can't use `y`:\n\nmore.", "after\n"]
+            [
+                "**Node.js**: uses `x`.",
+                "You can't use `y`:\n\nmore.",
+                "after\n"
+            ]
         );
         let titles: Vec<&str> = pieces
             .iter()
@@ -217,8 +252,29 @@ mod tests {
             .collect();
         assert_eq!(titles, ["INFO", "WARNING"]);
         assert_eq!(
-            pieces.iter().filter(|p| matches!(p, Piece::Close { .. })).count(),
+            pieces
+                .iter()
+                .filter(|p| matches!(p, Piece::Close { .. }))
+                .count(),
             2
+        );
+    }
+
+    #[test]
+    fn a_flattened_container_without_a_close_is_its_paragraph() {
+        let text = "::: warning You can't use `x`:\n\nBy defining y.\n";
+        assert_eq!(
+            split(text),
+            [
+                Piece::Open {
+                    at: 0,
+                    kind: "warning".into(),
+                    title: "WARNING".into()
+                },
+                Piece::Text(12..31),
+                Piece::Close { at: 31 },
+                Piece::Text(31..47),
+            ]
         );
     }
 
