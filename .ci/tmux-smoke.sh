@@ -79,7 +79,7 @@ wait_for 'my $file = "/data/a/a"' "the long code line from its start, cut"
 tmux -L "$sock" send-keys 'l'
 tmux -L "$sock" send-keys 'l'
 wait_for " · →46 " "the sideways offset in the preview header"
-wait_for 'unlink "$file" or die "cannot u' "the code line scrolled sideways"
+wait_for '‹e" or die "Cannot open $file' "the code line scrolled sideways behind its ‹"
 tmux -L "$sock" send-keys 'w'
 wait_for ' · wrap ' "the wrap mode in the preview header"
 tmux -L "$sock" send-keys 'q'
