@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Drive the real binary in a real terminal (tmux, 120x40) on the bundled sample skill:
-# first frame, a live search, select a hit, quit — and check the shell gets its screen back.
+# first frame, a live search, select a hit, quit — and check the shell gets its screen back;
+# then a KEP-like fixture: equal-titled search hits named by their KEP, a long code line
+# scrolled sideways and wrapped in the preview.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet
@@ -50,6 +52,38 @@ if screen | grep -q "skillnav-sample"; then
   echo "tmux smoke: the TUI is still on screen after q"; screen; exit 1
 fi
 echo "tmux smoke: ok (search, select, exposure, budget, brief preview, quit, screen restored)"
+
+# A KEP-like tree (three cut KEPs): equal-titled "Summary" hits name their KEP, and a
+# 304-character code line scrolls sideways in the preview.
+keps="$PWD/tests/fixtures/tui/keps-mini/keps"
+tmux -L "$sock" kill-server 2>/dev/null || true
+sock="$sock-keps"
+tmux -L "$sock" new-session -d -x 120 -y 40 \
+  "env -u DISPLAY -u WAYLAND_DISPLAY SKILLNAV_CONFIG_DIR=$out/cfg $bin $keps; sleep 30"
+wait_for "sig-node" "the KEP tree"
+wait_for "Σ" "the token counts"
+tmux -L "$sock" send-keys '/'
+tmux -L "$sock" send-keys 'summary'
+wait_for "# Summary ‹ Seccomp to GA" "the Summary hit of KEP-135 named by its KEP"
+wait_for "# Summary ‹ In-place Update of" "the Summary hit of KEP-1287 named by its KEP"
+wait_for "# Summary ‹ Quotas for Ephemer" "the Summary hit of KEP-1029 named by its KEP"
+tmux -L "$sock" send-keys C-u
+tmux -L "$sock" send-keys 'unlink'
+wait_for "1 content" "the hit on the long code line"
+tmux -L "$sock" send-keys Enter
+wait_for 'unlink "$file" or die "cannot u' "the jump scrolled sideways to the match"
+tmux -L "$sock" send-keys Tab
+sleep 0.2
+for _ in 1 2 3 4 5; do tmux -L "$sock" send-keys '<'; done
+wait_for 'my $file = "/data/a/a"' "the long code line from its start, cut"
+tmux -L "$sock" send-keys 'l'
+tmux -L "$sock" send-keys 'l'
+wait_for " · →46 " "the sideways offset in the preview header"
+wait_for '‹e" or die "Cannot open $file' "the code line scrolled sideways behind its ‹"
+tmux -L "$sock" send-keys 'w'
+wait_for ' · wrap ' "the wrap mode in the preview header"
+tmux -L "$sock" send-keys 'q'
+echo "tmux smoke: ok (KEP hits told apart by their KEP, a long code line scrolled sideways and wrapped)"
 
 # The clipboard, when an X display is there (CI runs this script under xvfb-run): a key
 # copies, and after `q` the clipboard still holds exactly what the CLI prints.

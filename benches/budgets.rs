@@ -108,6 +108,7 @@ fn main() {
         width: 100,
         terms: vec!["cors".into()],
         show_frontmatter: true,
+        ..RenderOptions::default()
     };
     let (render, r) = best_of(3, || render_markdown(&text, &opts));
     println!(

@@ -10,8 +10,8 @@ pub const SUMMARY_CHARS: usize = 300;
 /// frontmatter `description` of a text that starts with one (a SKILL.md; also a `+++` TOML
 /// block), else the first paragraph of its text (after any frontmatter) that is prose
 /// ([`is_prose`]: not a heading, not a `URL: http…` label line, a rule, a tag, code, a table
-/// or a list); whitespace collapsed, cut to [`SUMMARY_CHARS`] characters with a trailing `…`
-/// when longer.
+/// or a list), as plain text (links as their text, no emphasis markers); backticks dropped,
+/// whitespace collapsed, cut to [`SUMMARY_CHARS`] characters with a trailing `…` when longer.
 pub fn summary_of(summary: &str, body: &str) -> String {
     // A leading frontmatter block is metadata, not prose: its `description` stands in for
     // the first paragraph (a SKILL.md), else it is skipped.
@@ -36,17 +36,26 @@ pub fn summary_of(summary: &str, body: &str) -> String {
             None => (None, body),
         },
     };
+    let plain;
     let src = if is_prose(summary) {
         summary
     } else if let Some(d) = described.as_deref() {
         d
     } else {
-        body.split("\n\n")
+        plain = body
+            .split("\n\n")
             .map(str::trim)
             .find(|p| is_prose(p))
-            .unwrap_or("")
+            .map(plain_text)
+            .unwrap_or_default();
+        &plain
     };
-    let flat = src.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Inline code reads as its text: no backticks in a summary.
+    let flat = src
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('`', "");
     if flat.chars().count() <= SUMMARY_CHARS {
         return flat;
     }
@@ -55,9 +64,39 @@ pub fn summary_of(summary: &str, body: &str) -> String {
     cut
 }
 
+/// The text of one markdown paragraph without its markup: inline code without backticks,
+/// links as their text, emphasis markers and HTML tags dropped.
+fn plain_text(md: &str) -> String {
+    use pulldown_cmark::{Event, Parser};
+    let mut out = String::new();
+    for ev in Parser::new(md) {
+        match ev {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::summary_of;
+    use super::*;
+
+    #[test]
+    fn summaries_drop_inline_markup() {
+        assert_eq!(
+            summary_of(
+                "",
+                "# T\n\nCall `cors()` and see [the docs](https://x.dev) **now**.\n"
+            ),
+            "Call cors() and see the docs now."
+        );
+        assert_eq!(
+            summary_of("Use `fm set` to edit.", ""),
+            "Use fm set to edit."
+        );
+    }
 
     #[test]
     fn a_skill_seekers_page_is_summarized_by_its_first_sentence_not_its_url_line() {

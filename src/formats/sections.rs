@@ -273,12 +273,13 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                  summaries: &mut Vec<String>,
                  label: &mut bool,
                  in_list: bool| {
-        if !*done && !buf.trim().is_empty() {
-            if !crate::util::prose::is_prose(buf) {
+        let prose = without_container_fences(buf);
+        if !*done && !prose.trim().is_empty() {
+            if !crate::util::prose::is_prose(prose) {
                 *label = true;
             } else if !(in_list && *label) {
                 if let Some(last) = summaries.last_mut() {
-                    *last = first_sentence(buf);
+                    *last = first_sentence(prose);
                 }
                 *done = true;
             }
@@ -450,6 +451,21 @@ pub fn collapse_ws(s: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// `s` (a paragraph's text, soft breaks as spaces) without the custom-container fences of
+/// `VitePress` around or in it (`::: code-group`, `::: warning` and its kind word, a closing
+/// `:::`): they are markup, not prose, so a summary never reads `::: code-group`.
+fn without_container_fences(s: &str) -> &str {
+    let mut t = s.trim();
+    if let Some(rest) = t.strip_prefix(":::") {
+        let rest = rest.trim_start_matches(':').trim_start();
+        // The kind word (`warning`, `code-group`) goes with the fence.
+        t = rest
+            .find(char::is_whitespace)
+            .map_or("", |i| rest[i..].trim_start());
+    }
+    t.strip_suffix(":::").map_or(t, str::trim_end)
 }
 
 /// The first sentence of `s` on one line: cut after the first `.`, `!` or `?` followed by
@@ -624,6 +640,18 @@ mod tests {
         );
         // Offsets out of range or inside a char never panic.
         assert!(headings("é# x", 1, 99).is_empty());
+    }
+
+    #[test]
+    fn container_fences_are_no_summary() {
+        assert_eq!(without_container_fences("::: code-group"), "");
+        assert_eq!(
+            without_container_fences("::: warning You can't use it here. :::"),
+            "You can't use it here."
+        );
+        assert_eq!(without_container_fences("Plain: text."), "Plain: text.");
+        let (c, file) = load("# A\n\n::: code-group\n\n```sh\nx\n```\n\n:::\n\nThen run it.\n");
+        assert_eq!(c.node(c.node(file).children[0]).summary, "Then run it.");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
 //! (parallel tokenization into interned terms and CSR postings), [`bm25`] (the per-root
 //! inverted index and scoring), [`query`] (prefix expansion, "did you mean", merging),
-//! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`], `highlight` ([`match_ranges`]),
+//! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`], `highlight` ([`match_ranges`]), [`label`] (what tells hits apart),
 //! and the build-time helpers `intern` (term interner) and `hash` (Fx hash).
 //!
 //! [`Index`] and [`FuzzyIndex`] are `Send + Sync`: build them on a worker thread and share
@@ -22,6 +22,7 @@ mod hash;
 mod hit;
 pub mod inflect;
 mod intern;
+pub mod label;
 mod matches;
 pub mod query;
 pub mod tokenize;

@@ -18,9 +18,9 @@ use syntect::util::LinesWithEndings;
 use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 
 use crate::render::markdown::Rendered;
+use crate::render::markdown::code_rows;
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Rgb, Role, Span, Style};
-use crate::render::wrap::truncate_line;
 
 /// How many highlighted blocks the cache keeps (least recently used evicted first).
 pub const CACHE_CAPACITY: usize = 128;
@@ -260,30 +260,39 @@ impl Highlighter {
 
 /// Replace the plain lines of code block `block_index` of `rendered` by `highlighted` (from
 /// [`Highlighter::highlight`] on that block), keeping each line's prefix (quote bars, list
-/// indentation), re-marking the rendered search terms, and truncating to `width` cells with
-/// `…`. Does nothing when the index is out of range or the line count differs from the
-/// block's `line_count` (a stale result).
+/// indentation), re-marking the rendered search terms, and laying each line out as the
+/// rendering did ([`Rendered::long_code`]: cut to `width` cells with `…`, kept whole, or
+/// wrapped). Does nothing when the index is out of range or the line count differs from
+/// the block's `line_count` (a stale result); a line whose row count changed is left plain.
 pub fn apply(rendered: &mut Rendered, block_index: usize, highlighted: Vec<Line>, width: u16) {
     let Some(block) = rendered.code_blocks.get(block_index) else {
         return;
     };
     if highlighted.len() != block.line_count
-        || block.first_line + block.line_count > rendered.lines.len()
+        || block.first_line + block.row_count() > rendered.lines.len()
     {
         return;
     }
     let terms = Terms::new(&rendered.terms);
+    let mut row = block.first_line;
     for (i, hl) in highlighted.into_iter().enumerate() {
-        let mut spans = block
-            .prefixes
-            .get(i)
-            .map(|p| p.spans.clone())
-            .unwrap_or_default();
+        let want = block.rows.get(i).copied().unwrap_or(1);
         let mut content = hl.spans;
         terms.mark(&mut content);
-        spans.extend(content);
-        let line = Line::from_spans(spans);
-        rendered.lines[block.first_line + i] = truncate_line(&line, usize::from(width));
+        let prefix = block.prefixes.get(i).cloned().unwrap_or_default();
+        let lines = code_rows(
+            &prefix,
+            &block.cont_prefix,
+            content,
+            usize::from(width),
+            rendered.long_code,
+        );
+        if lines.len() == want {
+            for (k, line) in lines.into_iter().enumerate() {
+                rendered.lines[row + k] = line;
+            }
+        }
+        row += want;
     }
 }
 

@@ -13,11 +13,13 @@ use pulldown_cmark::{
     CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd,
 };
 
+use crate::render::containers::{self, Piece};
+use crate::render::html;
 use crate::render::table::{self, Row, Table};
 use crate::render::terms::Terms;
 use crate::render::text::{Line, Role, Span, Style};
 use crate::render::width::str_width;
-use crate::render::wrap::{truncate_line, wrap};
+use crate::render::wrap::{chop, truncate_line, wrap};
 
 /// How to render.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +31,22 @@ pub struct RenderOptions {
     pub terms: Vec<String>,
     /// Show the YAML frontmatter block (dim) instead of skipping it.
     pub show_frontmatter: bool,
+    /// What happens to code lines wider than the pane.
+    pub long_code: LongLines,
+}
+
+/// What happens to a code line wider than the pane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LongLines {
+    /// Cut at the width with `…` (every line fits the width).
+    #[default]
+    Cut,
+    /// Kept whole, wider than the width: the viewer scrolls sideways over the code block
+    /// rows ([`Rendered::is_code_row`]).
+    Keep,
+    /// Cut into rows of the width, no character dropped; continuation rows carry the
+    /// block's indentation.
+    Wrap,
 }
 
 impl Default for RenderOptions {
@@ -37,12 +55,14 @@ impl Default for RenderOptions {
             width: 80,
             terms: Vec::new(),
             show_frontmatter: true,
+            long_code: LongLines::Cut,
         }
     }
 }
 
-/// A code block found while rendering; its lines are `lines[first_line..first_line +
-/// line_count]` of [`Rendered::lines`] (the language label line, when any, is just before).
+/// A code block found while rendering; its rows are `lines[first_line..first_line +
+/// row_count()]` of [`Rendered::lines`], one per source line unless wrapped (the frame line
+/// with its language, when any, is just before).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeBlock {
     /// The language: first word of the fence info string (`""` for none / indented code).
@@ -55,6 +75,51 @@ pub struct CodeBlock {
     pub line_count: usize,
     /// Per code line, the prefix spans (quote bars, list indentation) before the code.
     pub(crate) prefixes: Vec<Line>,
+    /// The prefix of a continuation row (wrap mode).
+    pub(crate) cont_prefix: Line,
+    /// Per code line, how many rows it takes (1 unless wrapped).
+    pub(crate) rows: Vec<usize>,
+}
+
+impl CodeBlock {
+    /// Number of display rows of the block (its lines, wrapped ones counted per row).
+    pub fn row_count(&self) -> usize {
+        self.rows.iter().sum()
+    }
+}
+
+/// The display rows of one code line: `prefix` then `content` (terms already marked), cut,
+/// kept whole or wrapped at `width` cells per `mode`; continuation rows start with `cont`.
+pub(crate) fn code_rows(
+    prefix: &Line,
+    cont: &Line,
+    content: Vec<Span>,
+    width: usize,
+    mode: LongLines,
+) -> Vec<Line> {
+    let mut spans = prefix.spans.clone();
+    match mode {
+        LongLines::Cut => {
+            spans.extend(content);
+            vec![truncate_line(&Line::from_spans(spans), width)]
+        }
+        LongLines::Keep => {
+            spans.extend(content);
+            vec![Line::from_spans(spans)]
+        }
+        LongLines::Wrap => {
+            let room = width.saturating_sub(prefix.width()).max(1);
+            chop(&content, room)
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let mut l = if i == 0 { prefix.clone() } else { cont.clone() };
+                    l.spans.extend(row.spans);
+                    truncate_line(&l, width)
+                })
+                .collect()
+        }
+    }
 }
 
 /// The result of [`render_markdown`].
@@ -75,9 +140,52 @@ pub struct Rendered {
     pub width: u16,
     /// The terms marked; [`crate::render::highlight::apply`] re-marks them in code.
     pub terms: Vec<String>,
+    /// How long code lines were laid out (with [`LongLines::Keep`] code rows may be wider
+    /// than `width`).
+    pub long_code: LongLines,
 }
 
 impl Rendered {
+    /// Whether line `i` is a code block row (the rows a sideways scroll moves).
+    pub fn is_code_row(&self, i: usize) -> bool {
+        let k = self.code_blocks.partition_point(|b| b.first_line <= i);
+        k > 0 && i < self.code_blocks[k - 1].first_line + self.code_blocks[k - 1].row_count()
+    }
+
+    /// The sideways offset (cells) that shows the first search match of line `i` a third of
+    /// the way into a pane `width` cells wide: `Some(0)` when it is visible unscrolled or `i`
+    /// is no code row, `None` when the line holds no match.
+    pub fn hscroll_for_match(&self, i: usize, width: usize) -> Option<usize> {
+        let line = self.lines.get(i)?;
+        let mut col = 0;
+        for span in &line.spans {
+            let w = str_width(&span.text);
+            if span.style.role == Role::Match {
+                let fits = col + w <= width;
+                return Some(if fits || !self.is_code_row(i) {
+                    0
+                } else {
+                    col.saturating_sub(width / 3)
+                });
+            }
+            col += w;
+        }
+        None
+    }
+
+    /// The widest code row, in cells (how far a sideways scroll can go).
+    pub fn widest_code_row(&self) -> usize {
+        self.code_blocks
+            .iter()
+            .flat_map(|b| {
+                &self.lines[b.first_line.min(self.lines.len())
+                    ..(b.first_line + b.row_count()).min(self.lines.len())]
+            })
+            .map(Line::width)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The lines as plain text (no styles), one `String` per line.
     pub fn plain_lines(&self) -> Vec<String> {
         self.lines.iter().map(Line::plain).collect()
@@ -96,9 +204,24 @@ pub fn render_markdown(text: &str, opts: &RenderOptions) -> Rendered {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
-    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
-        r.event(event, range.start);
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_GFM;
+    // Custom containers (`::: warning`) cut the text; each stretch is parsed on its own.
+    for piece in containers::split(text) {
+        match piece {
+            Piece::Text(range) => {
+                let base = range.start;
+                let Some(part) = text.get(range) else {
+                    continue;
+                };
+                for (event, at) in Parser::new_ext(part, options).into_offset_iter() {
+                    r.event(event, base + at.start);
+                }
+                r.flush_inline();
+            }
+            Piece::Open { at, kind, title } => r.open_box(&kind, &title, at),
+            Piece::Close { .. } => r.close_box(),
+        }
     }
     r.flush_inline();
     r.out
@@ -106,6 +229,11 @@ pub fn render_markdown(text: &str, opts: &RenderOptions) -> Rendered {
 
 enum Container {
     Quote,
+    /// A custom container (`::: warning`): a bar like a quote when it has a title, nothing
+    /// for a code group.
+    Box {
+        titled: bool,
+    },
     /// A list item or footnote definition: its marker is shown on its first line, then
     /// `indent` spaces.
     Item {
@@ -116,6 +244,8 @@ enum Container {
 
 struct Code {
     lang: String,
+    /// A code-group tab label: `[npm]` in the info string (`sh [npm]`).
+    label: String,
     text: String,
     offset: Option<usize>,
 }
@@ -124,6 +254,7 @@ struct Renderer {
     width: usize,
     terms: Terms,
     show_frontmatter: bool,
+    long_code: LongLines,
     out: Rendered,
     containers: Vec<Container>,
     /// Open lists: the next number for ordered lists, `None` for bullets.
@@ -151,9 +282,11 @@ impl Renderer {
             width: usize::from(opts.width),
             terms: Terms::new(&opts.terms),
             show_frontmatter: opts.show_frontmatter,
+            long_code: opts.long_code,
             out: Rendered {
                 width: opts.width,
                 terms: opts.terms.clone(),
+                long_code: opts.long_code,
                 ..Rendered::default()
             },
             containers: Vec::new(),
@@ -200,7 +333,8 @@ impl Renderer {
         self.containers
             .iter()
             .map(|c| match c {
-                Container::Quote => 2,
+                Container::Quote | Container::Box { titled: true } => 2,
+                Container::Box { titled: false } => 0,
                 Container::Item { indent, .. } => *indent,
             })
             .sum()
@@ -215,7 +349,10 @@ impl Renderer {
         let mut spans = Vec::new();
         for c in &mut self.containers {
             match c {
-                Container::Quote => spans.push(Span::role("│ ", Role::Quote)),
+                Container::Quote | Container::Box { titled: true } => {
+                    spans.push(Span::role("│ ", Role::Quote));
+                }
+                Container::Box { titled: false } => {}
                 Container::Item { marker, indent } => match marker.take() {
                     Some(m) => spans.extend(m),
                     None => spans.push(Span::role(" ".repeat(*indent), Role::Text)),
@@ -234,6 +371,13 @@ impl Renderer {
         self.out.line_offsets.push(offset);
     }
 
+    /// Push a row already laid out (code rows may be wider than the width when kept whole).
+    fn push_row(&mut self, line: Line, offset: usize) {
+        let offset = offset.max(self.out.line_offsets.last().copied().unwrap_or(0));
+        self.out.lines.push(line);
+        self.out.line_offsets.push(offset);
+    }
+
     fn emit_blank_if_pending(&mut self) {
         if !self.blank_pending {
             return;
@@ -245,7 +389,8 @@ impl Renderer {
         let mut s = String::new();
         for c in &self.containers {
             match c {
-                Container::Quote => s.push_str("│ "),
+                Container::Quote | Container::Box { titled: true } => s.push_str("│ "),
+                Container::Box { titled: false } => {}
                 Container::Item { indent, .. } => s.push_str(&" ".repeat(*indent)),
             }
         }
@@ -257,6 +402,34 @@ impl Renderer {
         });
         let offset = self.offset;
         self.push_line(line, offset);
+    }
+
+    /// Open a custom container: its title (bold, behind the bar) on the first line.
+    fn open_box(&mut self, kind: &str, title: &str, offset: usize) {
+        self.block_start(offset);
+        self.emit_blank_if_pending();
+        let titled = !title.is_empty() && kind != "code-group";
+        self.containers.push(Container::Box { titled });
+        if titled {
+            self.emit(
+                Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
+                offset,
+            );
+        }
+        self.blank_pending = false;
+    }
+
+    /// Close the innermost custom container.
+    fn close_box(&mut self) {
+        self.flush_inline();
+        if let Some(i) = self
+            .containers
+            .iter()
+            .rposition(|c| matches!(c, Container::Box { .. }))
+        {
+            self.containers.truncate(i);
+        }
+        self.blank_pending = true;
     }
 
     /// Emit one content line (prefix added, terms marked, truncated to the width).
@@ -338,8 +511,7 @@ impl Renderer {
                 if let Some(html) = &mut self.html {
                     html.push_str(&t);
                 } else if self.image_depth == 0 {
-                    self.inline
-                        .push(Span::new(&t, Style::new(Role::Html).dim()));
+                    self.inline_html(&t);
                 }
             }
             Event::FootnoteReference(label) => {
@@ -396,23 +568,38 @@ impl Renderer {
                     style,
                 ));
             }
-            Tag::BlockQuote(_) => {
+            Tag::BlockQuote(kind) => {
                 self.block_start(offset);
                 self.emit_blank_if_pending();
                 self.containers.push(Container::Quote);
+                // A GitHub alert (`> [!WARNING]`) is titled like a custom container.
+                if let Some(kind) = kind {
+                    let title = format!("{kind:?}").to_uppercase();
+                    self.emit(
+                        Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
+                        offset,
+                    );
+                    self.blank_pending = false;
+                }
             }
             Tag::CodeBlock(kind) => {
                 self.block_start(offset);
-                let lang = match kind {
-                    CodeBlockKind::Fenced(info) => info
-                        .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                    CodeBlockKind::Indented => String::new(),
+                let (lang, label) = match kind {
+                    CodeBlockKind::Fenced(info) => (
+                        info.split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '[')
+                            .next()
+                            .unwrap_or("")
+                            .to_string(),
+                        info.split_once('[')
+                            .and_then(|(_, rest)| rest.split_once(']'))
+                            .map(|(l, _)| l.trim().to_string())
+                            .unwrap_or_default(),
+                    ),
+                    CodeBlockKind::Indented => (String::new(), String::new()),
                 };
                 self.code = Some(Code {
                     lang,
+                    label,
                     text: String::new(),
                     offset: None,
                 });
@@ -599,6 +786,15 @@ impl Renderer {
             return;
         };
         self.pop_style();
+        // A custom anchor `{#id}` after the heading text names the link target, not text.
+        if let Some(last) = self
+            .inline
+            .get_mut(start + 1..)
+            .and_then(<[Span]>::last_mut)
+            && let Some(kept) = without_anchor(&last.text)
+        {
+            last.text = kept.to_string();
+        }
         let text: String = self
             .inline
             .get(start + 1..)
@@ -638,7 +834,8 @@ impl Renderer {
         if self.image_depth > 0 || dest.is_empty() {
             return;
         }
-        if matches!(link_type, LinkType::Autolink | LinkType::Email) {
+        // In-page links (a table of contents) read as their text, like autolinks.
+        if matches!(link_type, LinkType::Autolink | LinkType::Email) || dest.starts_with('#') {
             return;
         }
         let text: String = self
@@ -659,10 +856,19 @@ impl Renderer {
     fn end_code(&mut self) {
         let Some(code) = self.code.take() else { return };
         let offset = self.offset;
-        if !code.lang.is_empty() {
+        if !code.lang.is_empty() || !code.label.is_empty() {
+            // The language (and a code-group tab label) in a frame line above the code,
+            // so it never reads as a line of the code.
+            let title = match (code.lang.is_empty(), code.label.is_empty()) {
+                (false, false) => format!("{} · {}", code.lang, code.label),
+                (true, _) => code.label.clone(),
+                (false, true) => code.lang.clone(),
+            };
+            let head = format!("── {title} ");
+            let fill = self.content_width().saturating_sub(str_width(&head));
             self.emit(
                 Line::from_spans(vec![Span::new(
-                    &code.lang,
+                    format!("{head}{}", "─".repeat(fill)),
                     Style::new(Role::CodeLang).dim(),
                 )]),
                 offset,
@@ -671,21 +877,27 @@ impl Renderer {
         self.emit_blank_if_pending();
         let first_line = self.out.lines.len();
         let mut prefixes = Vec::new();
+        let mut rows = Vec::new();
+        let mut cont_prefix = Line::new();
         let mut pos = code.offset.unwrap_or(offset);
         for src_line in code.text.lines() {
-            let prefix = self.take_prefix();
-            prefixes.push(Line::from_spans(prefix.clone()));
+            let prefix = Line::from_spans(self.take_prefix());
+            // Markers are consumed by the first line: what follows is the continuation.
+            cont_prefix = Line::from_spans(self.take_prefix());
             let mut content = vec![Span::new(
                 expand_tabs(src_line),
                 Style::new(Role::CodeBlock),
             )];
-            let hit = self.terms.mark(&mut content);
-            if hit {
-                self.out.match_lines.push(self.out.lines.len());
+            self.terms.mark(&mut content);
+            let lines = code_rows(&prefix, &cont_prefix, content, self.width, self.long_code);
+            rows.push(lines.len());
+            prefixes.push(prefix);
+            for line in lines {
+                if line.spans.iter().any(|s| s.style.role == Role::Match) {
+                    self.out.match_lines.push(self.out.lines.len());
+                }
+                self.push_row(line, pos);
             }
-            let mut spans = prefix;
-            spans.extend(content);
-            self.push_line(Line::from_spans(spans), pos);
             pos += src_line.len() + 1;
         }
         let line_count = prefixes.len();
@@ -695,15 +907,39 @@ impl Renderer {
             first_line,
             line_count,
             prefixes,
+            cont_prefix,
+            rows,
         });
         self.blank_pending = true;
+    }
+
+    /// Inline HTML: a comment is hidden, a badge shows its text, other tags stay dim.
+    fn inline_html(&mut self, t: &str) {
+        if t.starts_with("<!--") {
+            return;
+        }
+        match html::badge_text(t) {
+            Some(text) if text.is_empty() => {}
+            Some(text) => {
+                let style = Style {
+                    role: Role::InlineCode,
+                    ..self.style()
+                };
+                self.inline.push(Span::new(text, style));
+            }
+            None => self.inline.push(Span::new(t, Style::new(Role::Html).dim())),
+        }
     }
 
     fn end_html(&mut self) {
         let Some(html) = self.html.take() else { return };
         let width = self.content_width();
         let offset = self.offset;
-        for src_line in html.trim_end_matches(['\n', '\r']).lines() {
+        // Comments, scripts and styles show nothing (not even the blank line after them).
+        let Some(lines) = html::clean_block(&html).filter(|l| !l.is_empty()) else {
+            return;
+        };
+        for src_line in &lines {
             let span = Span::new(expand_tabs(src_line), Style::new(Role::Html).dim());
             for line in wrap(&[span], width) {
                 self.emit(line, offset);
@@ -742,6 +978,14 @@ impl Renderer {
         }
         self.blank_pending = true;
     }
+}
+
+/// `text` without a trailing heading anchor `{#id}` (`None` when it has none).
+fn without_anchor(text: &str) -> Option<&str> {
+    let t = text.trim_end();
+    let open = t.strip_suffix('}')?.rfind("{#")?;
+    let id = &t[open + 2..t.len() - 1];
+    (!id.is_empty() && !id.contains(char::is_whitespace)).then(|| t[..open].trim_end())
 }
 
 /// Replace tabs by spaces up to the next multiple of 4 columns (code and raw lines).

@@ -1,12 +1,13 @@
 //! Wrapping and cutting styled and plain text to a width in terminal cells: [`wrap`]
 //! (styled spans, breaks at spaces, drops the spaces at a break), [`truncate_line`] (a styled
-//! line cut with `…`) and [`wrap_text`] (plain text cut into lines without dropping a
+//! line cut with `…`), [`chop`] (styled text cut into rows keeping every character),
+//! [`slice_line`] (a window of a wide line, for horizontal scroll) and [`wrap_text`] (plain text cut into lines without dropping a
 //! character, for showing an exact text). Widths and grapheme cuts come from
 //! [`crate::render::width`].
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::render::text::{Line, Span, Style};
+use crate::render::text::{Line, Role, Span, Style};
 use crate::render::width::{ELLIPSIS, grapheme_width, is_printable_ascii, str_width};
 
 /// Cut a styled line to at most `max_cells` cells, like [`crate::render::width::truncate`]:
@@ -211,21 +212,57 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
             }
         }
         pending = None;
-        for p in &pieces[tok.first..tok.end] {
-            let style = spans[p.span].style;
-            for g in spans[p.span].text[p.start..p.end].graphemes(true) {
-                let gw = grapheme_width(g);
-                if cur_w + gw > width && cur_w > 0 {
+        // A URL (a link, its shown address, or a word holding `://`) breaks after the last
+        // `/`, `?`, `&`, `#`, `=` or `-` that fits: at its path parts, not mid-name.
+        let bare_url = pieces[tok.first..tok.end]
+            .iter()
+            .map(|p| &spans[p.span].text[p.start..p.end])
+            .collect::<String>()
+            .contains("://");
+        let gs: Vec<(&str, usize, Style, bool)> = pieces[tok.first..tok.end]
+            .iter()
+            .flat_map(|p| {
+                let span = &spans[p.span];
+                let url = bare_url || matches!(span.style.role, Role::Link | Role::LinkUrl);
+                span.text[p.start..p.end].graphemes(true).map(move |g| {
+                    let brk = url && matches!(g, "/" | "?" | "&" | "#" | "=" | "-");
+                    (g, grapheme_width(g), span.style, brk)
+                })
+            })
+            .collect();
+        let mut i = 0;
+        while i < gs.len() {
+            let room = width - cur_w.min(width);
+            let (mut j, mut w) = (i, 0);
+            while j < gs.len() && w + gs[j].1 <= room {
+                w += gs[j].1;
+                j += 1;
+            }
+            if j == i {
+                if cur_w > 0 {
                     lines.push(std::mem::take(&mut cur));
                     cur_w = 0;
-                }
-                if gw > width {
-                    push_merged(&mut cur, ELLIPSIS, style);
-                    cur_w += 1;
                 } else {
-                    push_merged(&mut cur, g, style);
-                    cur_w += gw;
+                    // Wider than a whole line (a wide grapheme at width 1).
+                    push_merged(&mut cur, ELLIPSIS, gs[i].2);
+                    cur_w += 1;
+                    i += 1;
                 }
+                continue;
+            }
+            let cut = if j == gs.len() {
+                j
+            } else {
+                (i..j).rev().find(|&k| gs[k].3).map_or(j, |k| k + 1)
+            };
+            for &(g, gw, style, _) in &gs[i..cut] {
+                push_merged(&mut cur, g, style);
+                cur_w += gw;
+            }
+            i = cut;
+            if i < gs.len() {
+                lines.push(std::mem::take(&mut cur));
+                cur_w = 0;
             }
         }
     }
@@ -278,6 +315,52 @@ pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// Cut styled `spans` into rows of at most `width` cells on grapheme boundaries, keeping
+/// every character (code lines in wrap mode). A wide grapheme that does not fit the rest of
+/// a row starts the next one; one wider than `width` gets a row of its own. Returns at least
+/// one (possibly empty) row; none when `width == 0`.
+pub fn chop(spans: &[Span], width: usize) -> Vec<Line> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    let mut cur = Line::new();
+    let mut used = 0;
+    for span in spans {
+        for g in span.text.graphemes(true) {
+            let w = grapheme_width(g);
+            if used + w > width && used > 0 {
+                rows.push(std::mem::take(&mut cur));
+                used = 0;
+            }
+            push_merged(&mut cur, g, span.style);
+            used += w;
+        }
+    }
+    rows.push(cur);
+    rows
+}
+
+/// The cells `skip..skip + width` of `line` (horizontal scroll): the first `skip` cells
+/// dropped (a wide grapheme cut by the edge becomes a space), then cut to `width` with `…`
+/// when longer.
+pub fn slice_line(line: &Line, skip: usize, width: usize) -> Line {
+    let mut out = Line::new();
+    let mut at = 0;
+    for span in &line.spans {
+        for g in span.text.graphemes(true) {
+            let w = grapheme_width(g);
+            if at >= skip {
+                push_merged(&mut out, g, span.style);
+            } else if at + w > skip {
+                push_merged(&mut out, &" ".repeat(at + w - skip), span.style);
+            }
+            at += w;
+        }
+    }
+    truncate_line(&out, width)
+}
+
 /// The largest byte index `≤ max` that is a char boundary of `s` (`s.len()` when `s` is
 /// shorter): where a text cut at `max` bytes may end without splitting a character.
 pub fn floor_char_boundary(s: &str, max: usize) -> usize {
@@ -327,6 +410,63 @@ mod tests {
         assert_eq!(plain(&lines), vec!["中文", "字符"]);
         let lines = wrap(&[Span::role("中文", Role::Text)], 1);
         assert_eq!(plain(&lines), vec!["…", "…"]);
+    }
+
+    #[test]
+    fn long_urls_break_at_their_path_parts() {
+        let spans = vec![
+            Span::role("see ", Role::Text),
+            Span::role("(https://git.k8s.io/sig-release/releases)", Role::LinkUrl),
+        ];
+        let lines = wrap(&spans, 24);
+        assert_eq!(
+            plain(&lines),
+            ["see (https://git.k8s.io/", "sig-release/releases)"]
+        );
+        // A URL that fits a line of its own moves there whole.
+        let lines = wrap(&spans, 42);
+        assert_eq!(
+            plain(&lines),
+            ["see", "(https://git.k8s.io/sig-release/releases)"]
+        );
+        // A bare address in text too; plain words keep breaking only at spaces.
+        let lines = wrap(
+            &[Span::role(
+                "at https://storage.example.com/k8s-triage/index.html",
+                Role::Text,
+            )],
+            31,
+        );
+        assert_eq!(
+            plain(&lines),
+            ["at https://storage.example.com/", "k8s-triage/index.html"]
+        );
+        let lines = wrap(&[Span::role("see a/b-c d", Role::Text)], 7);
+        assert_eq!(plain(&lines), ["see", "a/b-c d"]);
+    }
+
+    #[test]
+    fn chop_keeps_every_character() {
+        let rows = chop(&[Span::role("abcdefg", Role::CodeBlock)], 3);
+        assert_eq!(plain(&rows), ["abc", "def", "g"]);
+        assert_eq!(
+            plain(&chop(&[Span::role("a中文", Role::Text)], 2)),
+            ["a", "中", "文"]
+        );
+        assert_eq!(plain(&chop(&[], 4)), [""]);
+        assert!(chop(&[Span::role("x", Role::Text)], 0).is_empty());
+    }
+
+    #[test]
+    fn slice_line_scrolls_by_cells() {
+        let line = Line::from_spans(vec![
+            Span::role("ab", Role::Text),
+            Span::role("中cdefgh", Role::CodeBlock),
+        ]);
+        assert_eq!(slice_line(&line, 0, 5).plain(), "ab中…");
+        assert_eq!(slice_line(&line, 3, 4).plain(), " cd…");
+        assert_eq!(slice_line(&line, 4, 9).plain(), "cdefgh");
+        assert_eq!(slice_line(&line, 40, 9).plain(), "");
     }
 
     #[test]

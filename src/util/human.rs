@@ -49,11 +49,12 @@ pub fn human_count(n: u64) -> String {
     out
 }
 
-/// Bytes in short form: `980B`, `4.2k`, `312k`, `1.2M`, `3.4G` (1k = 1000 bytes).
+/// Bytes in short form, always with their unit so they never read as tokens: `980B`,
+/// `4.2kB`, `312kB`, `1.2MB`, `3.4GB` (1 kB = 1000 bytes); at most 5 cells below 1 TB.
 pub fn short_bytes(n: u64) -> String {
     match n {
         0..1000 => format!("{n}B"),
-        _ => scaled(n),
+        _ => format!("{}B", scaled(n)),
     }
 }
 
@@ -133,13 +134,14 @@ mod tests {
     }
 
     #[test]
-    fn short_sizes_use_one_letter_units() {
+    fn short_sizes_use_one_letter_units_and_bytes_say_b() {
         assert_eq!(short_bytes(0), "0B");
         assert_eq!(short_bytes(980), "980B");
-        assert_eq!(short_bytes(4_210), "4.2k");
-        assert_eq!(short_bytes(9_960), "10k");
-        assert_eq!(short_bytes(312_400), "312k");
-        assert_eq!(short_bytes(1_234_567), "1.2M");
+        assert_eq!(short_bytes(4_210), "4.2kB");
+        assert_eq!(short_bytes(9_960), "10kB");
+        assert_eq!(short_bytes(312_400), "312kB");
+        assert_eq!(short_bytes(999_400), "999kB");
+        assert_eq!(short_bytes(1_234_567), "1.2MB");
         assert_eq!(short_count(71), "71");
         assert_eq!(short_count(71_300), "71k");
         assert_eq!(short_count(3_400_000_000), "3.4G");

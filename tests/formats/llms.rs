@@ -265,6 +265,38 @@ fn loader_ctx_parts() {
 }
 
 #[test]
+fn ctx_doc_headings_are_sections_of_their_part() {
+    let (mut c, r) = root();
+    load_file(
+        &mut c,
+        r,
+        &fixture("llms/answerdotai-llms-ctx-full.txt"),
+        "ctx.txt",
+    );
+    c.finalize();
+    let titles = |id: &str| -> Vec<String> {
+        let n = c.find(id).expect(id);
+        c.node(n)
+            .children
+            .iter()
+            .map(|k| c.node(*k).title.clone())
+            .collect()
+    };
+    // The lone `# Python module & CLI` opening the doc stays the part's own text.
+    assert_eq!(titles("t/ctx.txt#docs/part-2"), ["Install", "How to use"]);
+    assert_eq!(
+        titles("t/ctx.txt#docs/part-2/how-to-use"),
+        ["CLI", "Python module", "Implementation and tests"]
+    );
+    assert_eq!(titles("t/ctx.txt#docs/part-1").len(), 7);
+    assert!(titles("t/ctx.txt#docs/part-3").is_empty());
+    let part = c.find("t/ctx.txt#docs/part-2").expect("part");
+    assert!(c.own_text(part).starts_with("# Python module & CLI"));
+    let install = c.find("t/ctx.txt#docs/part-2/install").expect("install");
+    assert!(c.text(install).starts_with("## Install\n"));
+}
+
+#[test]
 fn full_split_is_fence_aware() {
     let text = "<SYSTEM>sys</SYSTEM>\n\n# A\nx\n```sh\n# not a heading\n```\n## A2\n# B\ny\n";
     let s = split_full(text);

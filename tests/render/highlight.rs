@@ -90,6 +90,7 @@ fn apply_swaps_code_lines_keeping_prefix_and_width() {
             width,
             terms: vec!["main".into()],
             show_frontmatter: true,
+            ..RenderOptions::default()
         },
     );
     let block = r.code_blocks[0].clone();

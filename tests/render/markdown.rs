@@ -11,6 +11,7 @@ fn opts(width: u16) -> RenderOptions {
         width,
         terms: Vec::new(),
         show_frontmatter: true,
+        ..RenderOptions::default()
     }
 }
 
@@ -92,7 +93,12 @@ fn all_constructs_plain_lines_at_40() {
     assert_eq!(lines[34], "─".repeat(40));
     assert_eq!(
         &lines[36..40],
-        ["rust", "fn main() {", "    println!(\"hello\");", "}"]
+        [
+            "── rust ────────────────────────────────",
+            "fn main() {",
+            "    println!(\"hello\");",
+            "}"
+        ]
     );
     assert_eq!(
         &lines[43..49],
@@ -300,7 +306,7 @@ proptest! {
         src in "([-#>*`|~\\[\\]()!: \n1.xa中👍\u{301}\t\x1b_]|```|---|\\| a \\|){0,80}",
         width in 1u16..=3,
     ) {
-        let r = render_markdown(&src, &RenderOptions { width, terms: vec!["a".into()], show_frontmatter: true });
+        let r = render_markdown(&src, &RenderOptions { width, terms: vec!["a".into()], show_frontmatter: true, ..RenderOptions::default() });
         prop_assert_eq!(r.lines.len(), r.line_offsets.len());
         for l in &r.lines {
             prop_assert!(l.width() <= usize::from(width));

@@ -2,5 +2,6 @@
 
 mod highlight;
 mod markdown;
+mod markup;
 mod theme;
 mod width;

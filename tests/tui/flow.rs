@@ -295,7 +295,7 @@ fn large_texts_render_on_a_worker_with_a_placeholder() {
     let doc = app.preview.doc.clone().expect("placeholder");
     assert!(doc.pending);
     assert_eq!(text.len(), 76_897);
-    assert_eq!(doc.rendered.lines[0].plain(), "Rendering 77k…");
+    assert_eq!(doc.rendered.lines[0].plain(), "Rendering 77kB…");
     assert!(
         app.effects
             .iter()

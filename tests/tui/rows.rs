@@ -16,7 +16,7 @@ fn adr_rows_show_status_and_date_on_the_right() {
     let row = tree_row(&app, t.backend().buffer(), "Use Architecture").expect("row");
     assert_eq!(
         row,
-        "        ✎ Use Architecture D… accepted 2025-12-15 exp  1.0k    215 "
+        "        ✎ Use Architecture D… accepted 2025-12-15 exp 1.0kB    215 "
     );
     insta::assert_snapshot!("adr_rows", screen(&app));
 }

@@ -230,7 +230,9 @@ fn normalize_rel(dir: &str, rel: &str) -> Option<String> {
 ///   `optional`. The file's summary is the blockquote.
 /// - [`LlmsKind::Ctx`]: a header `Section` (project title, summary, info), then per section
 ///   element a `Group` holding one `Part` per `<doc>` (seg `part-<n>`, summary = desc,
-///   span = the doc's content). An `optional` element's group and parts are flagged.
+///   span = the doc's content), holding the content's headings as sections nested by level
+///   (a lone title heading opening the content stays the part's own text). An `optional`
+///   element's group and parts are flagged.
 /// - [`LlmsKind::Full`]: a `Part` for the preamble (the `<SYSTEM>` line) and one `Part` per
 ///   H1 (seg `part-<n>`, fence-aware via [`sections::headings`]), each holding its H2–H6
 ///   sections nested by level.
@@ -420,19 +422,37 @@ fn add_ctx_nodes(
         } else {
             d.title.clone()
         };
+        let subs = doc_headings(text, d.content_start, d.content_end);
+        let own_end = subs.first().map_or(d.content_end, |h| h.start);
         let mut p = Node::new(NodeKind::Part, fmt, title, path);
         p.seg = Some(format!("part-{}", n + 1));
         p.summary = d.desc.clone().unwrap_or_default();
         p.line_start = Some(li.line(d.content_start));
         p.line_end = Some(li.last_line(d.content_start, d.content_end));
-        p.span = span(src, d.content_start, d.content_end, d.content_end);
+        p.span = span(src, d.content_start, own_end, d.content_end);
         if optional {
             p.flags.set(Flag::Optional);
         }
-        corpus.add_child(gid, p);
+        let pid = corpus.add_child(gid, p);
+        nest_headings(corpus, pid, src, &subs, d.content_end, fmt, path, li);
         corpus.node_mut(gid).line_end = Some(li.last_line(d.start, d.end));
     }
     Some(0)
+}
+
+/// The headings of a `<doc>`'s content `text[from..to]` that become its sections: all of
+/// them, except a lone title heading that opens the content (`# Python module & CLI`, the
+/// only heading of its level), whose text stays the part's own, so the part's sections are
+/// one level down.
+fn doc_headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
+    let mut hs = sections::headings(text, from, to);
+    let opens = hs
+        .first()
+        .is_some_and(|h| text.get(from..h.start).is_some_and(|g| g.trim().is_empty()));
+    if opens && hs.iter().skip(1).all(|h| h.level > hs[0].level) {
+        hs.remove(0);
+    }
+    hs
 }
 
 fn add_full_nodes(

@@ -67,6 +67,8 @@ pub enum Effect {
         width: u16,
         /// Search terms to mark.
         terms: Vec<String>,
+        /// Raw or rendered, long lines kept or wrapped.
+        mode: crate::tui::state::preview::PreviewMode,
     },
     /// Start token counting and index building (all roots are loaded).
     StartBackground,

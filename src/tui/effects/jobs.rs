@@ -156,6 +156,8 @@ pub enum Job {
         width: u16,
         /// Search terms to mark.
         terms: Vec<String>,
+        /// Raw or rendered, long lines kept or wrapped.
+        mode: crate::tui::state::preview::PreviewMode,
     },
 }
 
@@ -235,12 +237,14 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             node,
             width,
             terms,
+            mode,
         } => Job::Render {
             corpus: Arc::clone(&app.corpus),
             generation,
             node,
             width,
             terms,
+            mode,
         },
         Effect::StartBackground => {
             let corpus = Arc::clone(&app.corpus);
@@ -382,9 +386,10 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             node,
             width,
             terms,
+            mode,
         } => {
             let tokens = crate::tokens::TokenTable::default();
-            let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None);
+            let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None, mode);
             drop(corpus);
             emit(WorkerMsg::Rendered {
                 generation,

@@ -7,7 +7,7 @@ use crate::model::{Corpus, NodeId, NodeKind};
 use crate::render::{self, Line, RenderOptions, Rendered, Role, Span, terms::Terms};
 use crate::tokens::TokenTable;
 use crate::tui::glyphs;
-use crate::tui::state::preview::{LayerView, PreviewDoc};
+use crate::tui::state::preview::{LayerView, PreviewDoc, PreviewMode};
 use crate::tui::view::layers::lines as layer_lines;
 use crate::util::human;
 
@@ -27,6 +27,7 @@ const MAX_CHILDREN: usize = 1000;
 /// Render the preview of `id` at `width` cells with `terms` marked.
 ///
 /// `layers`: the disclosure layers of a skill or root, shown in its summary when given.
+/// `mode`: a text node's raw text or rendered markdown, long lines kept whole or wrapped.
 pub fn build(
     corpus: &Corpus,
     tokens: &TokenTable,
@@ -34,6 +35,7 @@ pub fn build(
     width: u16,
     terms: &[String],
     layers: Option<&LayerView>,
+    mode: PreviewMode,
 ) -> PreviewDoc {
     let node = corpus.node(id);
     let rendered = if node.span.is_some()
@@ -45,8 +47,13 @@ pub fn build(
             width,
             terms: terms.to_vec(),
             show_frontmatter: true,
+            long_code: mode.long_code(),
         };
-        let mut r = render::render_markdown(&text[..cut], &opts);
+        let mut r = if mode.raw {
+            render::raw::render_raw(&text[..cut], &opts)
+        } else {
+            render::render_markdown(&text[..cut], &opts)
+        };
         if cut < text.len() {
             let note = format!(
                 "… preview shows the first {} of {}; the rest is in the file",
@@ -129,19 +136,27 @@ fn summary(
     let w = width as usize;
     let node = corpus.node(id);
     let mut lines: Vec<Line> = Vec::new();
-    let para = |lines: &mut Vec<Line>, spans: &[Span]| lines.extend(render::wrap(spans, w));
+    // A description is markdown too: `code` and links read as the preview renders them.
+    let para = |lines: &mut Vec<Line>, text: &str| {
+        let opts = RenderOptions {
+            width,
+            show_frontmatter: false,
+            ..RenderOptions::default()
+        };
+        lines.extend(render::render_markdown(text, &opts).lines);
+    };
     let detail = node.detail.as_deref().filter(|d| !d.trim().is_empty());
     // A description that the summary only repeats (a YAML block scalar keeps its line
     // breaks and final newline; a summary may be its cut start) is shown once, whole.
     let repeats = detail.is_some_and(|d| summary_repeats(&node.summary, d));
     if !node.summary.is_empty() && !repeats {
-        para(&mut lines, &[Span::role(&node.summary, Role::Text)]);
+        para(&mut lines, &node.summary);
     }
     if let Some(d) = detail {
         if !lines.is_empty() {
             lines.push(Line::new());
         }
-        para(&mut lines, &[Span::role(d.trim_end(), Role::Text)]);
+        para(&mut lines, d.trim_end());
     }
     if wants_layers(corpus, id) {
         if !lines.is_empty() {

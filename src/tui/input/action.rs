@@ -152,6 +152,16 @@ pub enum Action {
     /// Tree: order the open folder (or the one holding the cursor) by tokens, bytes, name,
     /// then back to the natural order.
     SortFolder,
+    /// Preview: scroll the code rows (every row of the raw text) left.
+    ScrollLeft,
+    /// Preview: scroll the code rows (every row of the raw text) right.
+    ScrollRight,
+    /// Preview: long code lines wrap ↔ scroll sideways.
+    ToggleWrap,
+    /// Preview: the whole width ↔ beside the tree.
+    ToggleWide,
+    /// Preview: the raw text ↔ the rendered markdown.
+    PreviewRaw,
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
@@ -186,7 +196,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 68] = [
+    pub const BINDABLE: [Action; 73] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -208,6 +218,11 @@ impl Action {
         Action::PageUp,
         Action::HalfPageDown,
         Action::HalfPageUp,
+        Action::ScrollLeft,
+        Action::ScrollRight,
+        Action::ToggleWrap,
+        Action::ToggleWide,
+        Action::PreviewRaw,
         Action::Outline,
         Action::ReloadAll,
         Action::CycleExposure,
@@ -329,6 +344,11 @@ impl Action {
             Action::ExpandLevel => "expand one level everywhere",
             Action::GoParent => "go to the parent row",
             Action::SortFolder => "sort folder: tokens / bytes / name / natural",
+            Action::ScrollLeft => "preview: scroll code left",
+            Action::ScrollRight => "preview: scroll code right",
+            Action::ToggleWrap => "preview: wrap long code lines / scroll them",
+            Action::ToggleWide => "preview: full width / beside the tree",
+            Action::PreviewRaw => "preview: raw text / rendered markdown",
             Action::SearchInsert(_) => "type",
             Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",

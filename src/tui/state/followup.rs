@@ -42,6 +42,9 @@ pub enum Msg {
         /// Replace a non-empty folder.
         force: bool,
     },
+    /// Scroll the preview's wide code rows sideways (`true`: right), from `h`/`l` and the
+    /// arrows in the preview.
+    PreviewSideways(bool),
     /// The selection changed under this label (`Selected x`): say so with the new total.
     SelectionStatus(String),
 }

@@ -35,7 +35,8 @@ pub fn outline_root(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
     }
 }
 
-/// The text units below `root` in document order with their depth.
+/// The text units below `root` (and the groups holding them) in document order with their
+/// depth.
 pub fn items(corpus: &Corpus, root: NodeId) -> Vec<(NodeId, u16)> {
     let mut out = Vec::new();
     let mut stack: Vec<(NodeId, u16)> = corpus
@@ -47,7 +48,8 @@ pub fn items(corpus: &Corpus, root: NodeId) -> Vec<(NodeId, u16)> {
         .collect();
     while let Some((n, d)) = stack.pop() {
         let node = corpus.node(n);
-        if node.kind.is_text_unit() {
+        // A group (an llms-ctx `<docs>` element) is listed with its parts below it.
+        if node.kind.is_text_unit() || node.kind == NodeKind::Group {
             out.push((n, d));
             stack.extend(
                 node.children

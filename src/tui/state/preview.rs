@@ -38,6 +38,26 @@ impl PreviewDoc {
     }
 }
 
+/// How the preview lays out the text of a node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PreviewMode {
+    /// The raw text instead of the rendered markdown.
+    pub raw: bool,
+    /// Long code lines (and raw lines) wrap instead of scrolling sideways.
+    pub wrap: bool,
+}
+
+impl PreviewMode {
+    /// How long code lines are laid out in this mode.
+    pub fn long_code(self) -> crate::render::LongLines {
+        if self.wrap {
+            crate::render::LongLines::Wrap
+        } else {
+            crate::render::LongLines::Keep
+        }
+    }
+}
+
 /// The layers of one node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayerView {
@@ -73,6 +93,12 @@ pub struct PreviewState {
     pub want_first_match: bool,
     /// Nodes whose disclosure layers were asked of a worker (since the corpus changed).
     pub layers_requested: HashSet<NodeId>,
+    /// Raw or rendered, long lines wrapped or kept (the cache holds this mode's documents).
+    pub mode: PreviewMode,
+    /// Cells the code rows (every row of a raw text) are scrolled sideways.
+    pub hscroll: usize,
+    /// The preview takes the whole width (the tree hidden until toggled back).
+    pub wide: bool,
 }
 
 impl PreviewState {
@@ -94,6 +120,11 @@ impl PreviewState {
     pub fn forget(&mut self, keep: impl Fn(NodeId) -> bool) {
         self.cache.retain(|(n, _), _| keep(*n));
         self.requested.retain(|(n, _), _| keep(*n));
+    }
+
+    /// Scroll the code rows sideways by `delta` cells (not left of the first column).
+    pub fn hscroll_by(&mut self, delta: isize) {
+        self.hscroll = (self.hscroll as isize).saturating_add(delta).max(0) as usize;
     }
 
     /// Scroll the preview by `delta` lines (not above the top).

@@ -1,7 +1,10 @@
 //! The search box and its results: the query, its generation, the answered hits and the
 //! list cursor.
 
+use std::ops::Range;
+
 use crate::index::Hit;
+use crate::model::{Corpus, NodeId};
 
 /// Results of the current query, as shown in the left pane.
 #[derive(Clone, Debug, Default)]
@@ -16,6 +19,13 @@ pub struct SearchView {
     pub terms: Vec<String>,
     /// `(typed, suggested)` pairs.
     pub did_you_mean: Vec<(String, String)>,
+    /// Per hit in list order (see [`SearchView::hit`]), the ancestor that tells it apart
+    /// from the other hits ([`crate::index::label::distinguishing_ancestors`]), computed
+    /// when the results arrive.
+    pub labels: Vec<Option<NodeId>>,
+    /// Per hit in list order, the byte ranges of its title that match `terms`
+    /// ([`crate::index::match_ranges`]), for highlighting in the list.
+    pub title_marks: Vec<Vec<Range<usize>>>,
 }
 
 impl SearchView {
@@ -24,6 +34,42 @@ impl SearchView {
         self.content
             .get(i)
             .or_else(|| self.titles.get(i.checked_sub(self.content.len())?))
+    }
+
+    /// The results of `query` with their distinguishing labels computed over both groups.
+    pub fn new(
+        corpus: &Corpus,
+        query: String,
+        content: Vec<Hit>,
+        titles: Vec<Hit>,
+        terms: Vec<String>,
+        did_you_mean: Vec<(String, String)>,
+    ) -> SearchView {
+        let nodes: Vec<NodeId> = content.iter().chain(&titles).map(|h| h.node).collect();
+        let labels = crate::index::label::distinguishing_ancestors(corpus, &nodes);
+        let title_marks = nodes
+            .iter()
+            .map(|&n| crate::index::match_ranges(&corpus.node(n).title, &terms))
+            .collect();
+        SearchView {
+            query,
+            content,
+            titles,
+            terms,
+            did_you_mean,
+            labels,
+            title_marks,
+        }
+    }
+
+    /// The distinguishing ancestor of hit `i`.
+    pub fn label(&self, i: usize) -> Option<NodeId> {
+        self.labels.get(i).copied().flatten()
+    }
+
+    /// The matching byte ranges of hit `i`'s title.
+    pub fn title_marks(&self, i: usize) -> &[Range<usize>] {
+        self.title_marks.get(i).map_or(&[], Vec::as_slice)
     }
 
     /// Number of selectable hits.

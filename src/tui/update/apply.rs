@@ -94,13 +94,14 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 return;
             }
             app.search.pending = false;
-            app.search.view = SearchView {
-                query: app.search.query.clone(),
-                content: content.hits,
+            app.search.view = SearchView::new(
+                &app.corpus,
+                app.search.query.clone(),
+                content.hits,
                 titles,
-                terms: content.terms,
-                did_you_mean: content.did_you_mean,
-            };
+                content.terms,
+                content.did_you_mean,
+            );
             app.search.selected = app
                 .search
                 .selected

@@ -14,6 +14,7 @@ pub mod help;
 pub mod mouse;
 pub mod normal;
 pub mod outline;
+pub mod preview;
 pub mod prompt;
 pub mod recipes;
 pub mod reload;
@@ -144,6 +145,11 @@ fn route_normal(app: &mut App, action: Action) {
         {
             tree::tree_action(app, &action);
         }
+        a @ (Action::ScrollLeft
+        | Action::ScrollRight
+        | Action::ToggleWrap
+        | Action::ToggleWide
+        | Action::PreviewRaw) => preview::preview_action(app, &a),
         other => normal::normal_action(app, other),
     }
 }
@@ -173,6 +179,14 @@ fn follow_up(app: &mut App, msg: Msg) {
         Msg::DeleteRecipe(entry) => recipes::delete(app, &entry),
         Msg::ExportDescribe(dir) => export::ask_description(app, dir),
         Msg::ExportTo { dir, force } => export::export_to(app, &dir, force),
+        Msg::PreviewSideways(right) => preview::preview_action(
+            app,
+            &if right {
+                Action::ScrollRight
+            } else {
+                Action::ScrollLeft
+            },
+        ),
         Msg::SelectionStatus(label) => {
             app.status = format!("{label} · {}", app.selection_summary());
         }

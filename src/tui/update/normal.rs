@@ -40,11 +40,14 @@ pub fn normal_action(app: &mut App, action: Action) {
         Action::Expand => match (app.focus, results) {
             (Focus::Left, true) => app.followups.push(Msg::JumpToHit),
             (Focus::Left, false) => expand(app),
-            (Focus::Preview, _) => {}
+            (Focus::Preview, _) => app.followups.push(Msg::PreviewSideways(true)),
         },
         Action::Collapse => match (app.focus, results) {
             (Focus::Left, true) => app.search.showing = false,
             (Focus::Left, false) => collapse(app),
+            (Focus::Preview, _) if app.preview.hscroll > 0 => {
+                app.followups.push(Msg::PreviewSideways(false));
+            }
             (Focus::Preview, _) => app.focus = Focus::Left,
         },
         Action::FocusNext => {
@@ -167,6 +170,11 @@ fn step_match(app: &mut App, forward: bool) {
     };
     app.preview.match_ix = Some(next);
     app.preview.scroll = match_scroll(matches[next], page(app));
+    let width = usize::from(crate::tui::view::layout::areas(app).preview.width);
+    app.preview.hscroll = doc
+        .rendered
+        .hscroll_for_match(matches[next], width)
+        .unwrap_or(0);
     app.status = format!("match {}/{}", next + 1, n);
 }
 

@@ -88,6 +88,7 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
                     node: id,
                     width,
                     terms: terms.clone(),
+                    mode: p.mode,
                 });
                 Arc::new(placeholder(&app.corpus, id, width))
             }
@@ -109,6 +110,7 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
                     width,
                     &terms,
                     layers.as_deref(),
+                    p.mode,
                 ));
                 if p.cache.len() >= 64 {
                     p.invalidate();
@@ -120,6 +122,7 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         p.doc = Some(doc);
         if changed_node {
             p.scroll = 0;
+            p.hscroll = 0;
             p.match_ix = None;
         }
         p.node = Some(id);
@@ -133,9 +136,17 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         if let Some(first) = doc.matches().first() {
             p.scroll = first.saturating_sub(height / 3);
             p.match_ix = Some(0);
+            // A match far along a code row: scroll sideways to it.
+            p.hscroll = doc
+                .rendered
+                .hscroll_for_match(*first, usize::from(width))
+                .unwrap_or(0);
         }
     }
     p.scroll = p.scroll.min(doc.len().saturating_sub(height.max(1)));
+    // Sideways no further than the widest code row still shows its last cells.
+    let widest = doc.rendered.widest_code_row();
+    p.hscroll = p.hscroll.min(widest.saturating_sub(usize::from(width)));
     request_highlight(app, &doc, id, width, height);
 }
 
@@ -152,7 +163,7 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
         .filter(|(i, b)| {
             !asked.is_some_and(|a| a.contains(i))
                 && b.first_line < hi
-                && b.first_line + b.line_count > lo
+                && b.first_line + b.row_count() > lo
                 && !b.lang.is_empty()
         })
         .map(|(i, b)| (i, b.lang.clone(), b.code.clone()))

@@ -1,5 +1,6 @@
-//! The help popup, generated from the keymap: one section per mode, one line per bound
-//! action with its keys and description.
+//! The help popup: the warnings, then, generated from the keymap, one section per mode, one
+//! line per bound action with its keys and description; after the main screen's keys the
+//! legend of its glyphs and numbers ([`LEGEND`]).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
 use crate::tui::view::layout::{HELP_WIDTH, warning_lines};
+use crate::tui::view::legend::LEGEND;
 use crate::tui::view::row::fit;
 
 /// The help lines (also used to size the scroll range).
@@ -60,8 +62,32 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             ));
         }
         out.push(Line::default());
+        // The legend follows the keys of the main screen it explains.
+        if mode == Mode::Normal {
+            legend_lines(app, width, &mut out);
+        }
     }
     out
+}
+
+/// The legend's lines ([`LEGEND`]).
+fn legend_lines(app: &App, width: usize, out: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    for (heading, rows) in LEGEND {
+        out.push(fit(vec![((*heading).into(), t.header)], vec![], width, 0));
+        for (shown, means) in *rows {
+            out.push(fit(
+                vec![
+                    (format!("  {shown:<20} "), t.key),
+                    ((*means).to_string(), t.popup),
+                ],
+                vec![],
+                width,
+                0,
+            ));
+        }
+        out.push(Line::default());
+    }
 }
 
 /// Draw the popup centred in `screen`, from line `scroll` on.

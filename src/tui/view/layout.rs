@@ -59,14 +59,37 @@ pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Ar
     a
 }
 
-/// The layout of the current frame.
+/// The layout of the current frame: with the preview at full width (`f`) only the
+/// focused pane shows, as on a narrow screen.
 pub fn areas(app: &App) -> Areas {
-    areas_for(
+    let a = areas_for(
         app.size.0,
         app.size.1,
         app.settings.ui.tree_percent,
         app.focus,
-    )
+    );
+    if app.preview.wide {
+        single_pane(a, app.focus)
+    } else {
+        a
+    }
+}
+
+/// `a` with one pane over the whole middle: the tree and results (`Focus::Left`) or the
+/// preview.
+fn single_pane(mut a: Areas, focus: Focus) -> Areas {
+    let mid = Rect::new(0, a.left.y, a.top.width, a.left.height);
+    a.sep = Rect::new(0, mid.y, 0, mid.height);
+    if focus == Focus::Left {
+        a.left = mid;
+        a.preview_header = Rect::new(mid.width, mid.y, 0, mid.height.min(1));
+        a.preview = Rect::new(mid.width, mid.y + 1, 0, mid.height.saturating_sub(1));
+    } else {
+        a.left = Rect::new(0, mid.y, 0, mid.height);
+        a.preview_header = Rect::new(0, mid.y, mid.width, mid.height.min(1));
+        a.preview = Rect::new(0, mid.y + 1, mid.width, mid.height.saturating_sub(1));
+    }
+    a
 }
 
 /// Lines of one preview page (the preview body's height, at least 1).
@@ -112,6 +135,7 @@ pub fn help_len(app: &App) -> usize {
             .sum::<usize>()
     };
     warnings
+        + crate::tui::view::legend::legend_len()
         + Mode::ALL
             .iter()
             .map(|m| app.keymap.entries(*m).len() + 2)

@@ -7,6 +7,7 @@ mod framed;
 mod help;
 pub mod layers;
 pub mod layout;
+pub mod legend;
 mod outline;
 mod preview;
 mod results;

@@ -35,9 +35,9 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     }
     let corpus = &app.corpus;
     let title = format!(
-        " Outline · {} ({} headings) ",
+        " Outline · {} ({}) ",
         corpus.node(o.file).title,
-        o.items.len()
+        crate::util::human::plural(o.items.len(), "heading")
     );
     let inner = crate::tui::view::framed::framed(frame, app, area, title);
     let width = inner.width as usize;
@@ -58,7 +58,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
                 ),
                 (n.title.clone(), t.popup),
             ],
-            vec![(format!(" {tok:>6}"), t.tokens)],
+            vec![(format!(" {tok:>5} tok"), t.tokens)],
             width,
             8,
         );

@@ -1,11 +1,13 @@
-//! The preview pane: a header line (title, id, lines, bytes, tokens, warnings) and the
-//! visible slice of the cached rendered document.
+//! The preview pane: a header line (title, id, lines, bytes, tokens, warnings, the layout
+//! modes on: `raw`, `wrap`, `→N` cells scrolled sideways) and the visible slice of the cached
+//! rendered document, its code rows drawn from the sideways offset.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
+use crate::render;
 use crate::tui::bridge;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::view::row::{Piece, fit};
@@ -42,6 +44,17 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
         if !node.warnings.is_empty() {
             right.push((format!(" · ! {}", node.warnings.len()), t.warn));
         }
+        // The layout modes that are on, so a changed look is never a mystery.
+        let p = &app.preview;
+        if p.mode.raw {
+            right.push((" · raw".into(), t.header));
+        }
+        if p.mode.wrap {
+            right.push((" · wrap".into(), t.header));
+        }
+        if p.hscroll > 0 {
+            right.push((format!(" · →{}", p.hscroll), t.header));
+        }
         if let Some(doc) = &app.preview.doc {
             let h = body.height as usize;
             if doc.len() > h && h > 0 {
@@ -59,13 +72,29 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
         return;
     }
     let Some(doc) = &app.preview.doc else { return };
+    let w = body.width as usize;
+    let shift = app.preview.hscroll;
     let lines: Vec<Line> = doc
         .rendered
         .lines
         .iter()
+        .enumerate()
         .skip(app.preview.scroll)
         .take(body.height as usize)
-        .map(|l| bridge::line(l, t))
+        .map(|(i, l)| {
+            // Code rows are kept whole: drawn from the sideways offset behind a dim `‹`
+            // (more to the left), cut with `…`.
+            if doc.rendered.is_code_row(i) && shift > 0 && w > 1 {
+                let mut row = render::slice_line(l, shift, w - 1);
+                row.spans
+                    .insert(0, render::Span::role("‹", render::Role::Dim));
+                bridge::line(&row, t)
+            } else if doc.rendered.is_code_row(i) && l.width() > w {
+                bridge::line(&render::slice_line(l, 0, w), t)
+            } else {
+                bridge::line(l, t)
+            }
+        })
         .collect();
     frame.render_widget(Paragraph::new(lines), body);
 }

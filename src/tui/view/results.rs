@@ -1,15 +1,21 @@
-//! The search results list: "Content (BM25)" hits with scores, then "Titles (fuzzy)".
+//! The search results list: "Content (BM25)" hits with scores, then "Titles (fuzzy)". A hit
+//! row: selection mark (`✓`/`◐`), kind glyph, title with the matched terms highlighted,
+//! `‹ ancestor` (the nearest ancestor that tells it apart from the other hits), `+N copies`,
+//! its id; right-aligned its tokens and its score (content) or bytes (titles).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::model::Mark;
+use crate::render;
+use crate::tui::bridge;
 use crate::tui::glyphs;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::results::{ResultRow, rows};
-use crate::tui::view::row::fit;
+use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
 /// Draw the results into `area`.
@@ -32,6 +38,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let v = &s.view;
+    let match_style = bridge::style(&render::Style::new(render::Role::Match), t);
     let active = app.mode() == Mode::Search || app.focus == Focus::Left;
     for row in rows(v)
         .into_iter()
@@ -65,20 +72,36 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             ResultRow::Hit(i) => {
                 let Some(hit) = v.hit(i) else { continue };
                 let node = app.corpus.node(hit.node);
+                let mark = app.selection.mark(&app.corpus, hit.node);
                 let mut left = vec![
-                    ("  ".to_string(), t.dim),
+                    (
+                        format!("{} ", glyphs::mark(mark)),
+                        if mark == Mark::Partial {
+                            t.partial
+                        } else {
+                            t.mark
+                        },
+                    ),
                     (format!("{} ", glyphs::kind(node.kind)), t.glyph_section),
-                    (node.title.clone(), t.title),
-                    (format!("  {}", node.id), t.dim),
                 ];
-                if !hit.copies.is_empty() {
-                    left.insert(3, (format!(" +{} copies", hit.copies.len()), t.dim));
+                left.extend(marked(&node.title, v.title_marks(i), t.title, match_style));
+                if let Some(a) = v.label(i) {
+                    left.push((format!(" ‹ {}", app.corpus.node(a).title), t.glyph_dir));
                 }
-                let right = if i < v.content.len() {
-                    vec![(format!(" {:>7.2} ", hit.score), t.tokens)]
-                } else {
-                    vec![(format!(" {:>5} ", human::short_bytes(node.bytes)), t.bytes)]
+                if !hit.copies.is_empty() {
+                    left.push((format!(" +{} copies", hit.copies.len()), t.dim));
+                }
+                left.push((format!("  {}", node.id), t.dim));
+                let tok = match app.tokens.total(hit.node) {
+                    Some(n) => format!(" {} tok", human::short_count(n)),
+                    None => " … tok".into(),
                 };
+                let mut right = vec![(format!("{tok:>9}"), t.tokens)];
+                if i < v.content.len() {
+                    right.push((format!(" {:>6.2} ", hit.score), t.dim));
+                } else {
+                    right.push((format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes));
+                }
                 let mut line = fit(left, right, w, 8);
                 if i == s.selected {
                     let style = if active { t.cursor } else { t.cursor_dim };
@@ -94,4 +117,29 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// `title` cut into pieces at the byte ranges `marks` (the matched ones in `hit`).
+fn marked(
+    title: &str,
+    marks: &[std::ops::Range<usize>],
+    plain: ratatui::style::Style,
+    hit: ratatui::style::Style,
+) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for r in marks {
+        let (Some(before), Some(m)) = (title.get(at..r.start), title.get(r.start..r.end)) else {
+            continue;
+        };
+        if !before.is_empty() {
+            out.push((before.to_string(), plain));
+        }
+        out.push((m.to_string(), hit));
+        at = r.end;
+    }
+    if let Some(rest) = title.get(at..).filter(|r| !r.is_empty()) {
+        out.push((rest.to_string(), plain));
+    }
+    out
 }

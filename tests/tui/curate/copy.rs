@@ -33,7 +33,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     assert_eq!(
         app.status,
         format!(
-            "The system clipboard is not available and 200k is over the OSC 52 limit of {limit}"
+            "The system clipboard is not available and 200kB is over the OSC 52 limit of {limit}"
         )
     );
     let text = screen(&app);

@@ -1,0 +1,97 @@
+//! The raw text of a node as preview lines (the preview's "raw" view beside the rendered
+//! markdown): one row per source line, tabs expanded, search terms marked, long lines cut,
+//! kept whole for a sideways scroll, or wrapped as [`RenderOptions::long_code`] says. The
+//! whole text is one [`CodeBlock`] without a language, so every row scrolls sideways and
+//! nothing asks for highlighting.
+
+use crate::render::markdown::{CodeBlock, RenderOptions, Rendered, code_rows, expand_tabs};
+use crate::render::terms::Terms;
+use crate::render::text::{Line, Role, Span, Style};
+
+/// Lay `text` out as raw lines at `opts.width` cells (`opts.show_frontmatter` is ignored:
+/// the raw text is shown whole). A width of 0 gives an empty [`Rendered`].
+pub fn render_raw(text: &str, opts: &RenderOptions) -> Rendered {
+    let mut out = Rendered {
+        width: opts.width,
+        terms: opts.terms.clone(),
+        long_code: opts.long_code,
+        ..Rendered::default()
+    };
+    if opts.width == 0 {
+        return out;
+    }
+    let terms = Terms::new(&opts.terms);
+    let width = usize::from(opts.width);
+    let empty = Line::new();
+    let mut rows = Vec::new();
+    let mut pos = 0;
+    for src in text.split_inclusive('\n') {
+        let line = src.trim_end_matches(['\n', '\r']);
+        let mut content = vec![Span::new(expand_tabs(line), Style::new(Role::Text))];
+        terms.mark(&mut content);
+        let laid = code_rows(&empty, &empty, content, width, opts.long_code);
+        rows.push(laid.len());
+        for l in laid {
+            if l.spans.iter().any(|s| s.style.role == Role::Match) {
+                out.match_lines.push(out.lines.len());
+            }
+            out.lines.push(l);
+            out.line_offsets.push(pos);
+        }
+        pos += src.len();
+    }
+    let line_count = rows.len();
+    out.code_blocks.push(CodeBlock {
+        lang: String::new(),
+        code: String::new(),
+        first_line: 0,
+        line_count,
+        prefixes: vec![Line::new(); line_count],
+        cont_prefix: Line::new(),
+        rows,
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::markdown::LongLines;
+
+    fn raw(text: &str, width: u16, long_code: LongLines) -> Vec<String> {
+        let opts = RenderOptions {
+            width,
+            terms: vec!["toc".into()],
+            long_code,
+            ..RenderOptions::default()
+        };
+        render_raw(text, &opts).plain_lines()
+    }
+
+    #[test]
+    fn raw_keeps_the_markup_and_every_line() {
+        let text = "# T\n\n<!-- toc -->\n- [S](#s)\n\tx\n";
+        assert_eq!(
+            raw(text, 40, LongLines::Cut),
+            ["# T", "", "<!-- toc -->", "- [S](#s)", "    x"]
+        );
+        let r = render_raw(
+            text,
+            &RenderOptions {
+                width: 40,
+                terms: vec!["toc".into()],
+                ..RenderOptions::default()
+            },
+        );
+        assert_eq!(r.match_lines, [2]);
+        assert!(r.is_code_row(0) && r.is_code_row(4) && !r.is_code_row(5));
+    }
+
+    #[test]
+    fn raw_long_lines_cut_keep_or_wrap() {
+        let text = "abcdefghij\nxy";
+        assert_eq!(raw(text, 4, LongLines::Cut), ["abc…", "xy"]);
+        assert_eq!(raw(text, 4, LongLines::Keep), ["abcdefghij", "xy"]);
+        assert_eq!(raw(text, 4, LongLines::Wrap), ["abcd", "efgh", "ij", "xy"]);
+    }
+}
