@@ -17,7 +17,7 @@ mod search;
 mod show;
 mod skills;
 mod tree;
-mod tree_json;
+pub mod tree_json;
 
 use std::io::Write;
 

@@ -41,6 +41,39 @@ pub const MAX_HAYSTACK_CHARS: usize = 1024;
 #[derive(Debug, Default)]
 pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
+    /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
+    masks: Vec<u64>,
+}
+
+/// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
+/// folded); a haystack with any non-ASCII char gets every bit (case folding and
+/// normalisation could turn such a char into any letter, so it is never filtered out).
+fn char_mask(hay: &Utf32String) -> u64 {
+    match hay.slice(..) {
+        Utf32Str::Ascii(b) => b.iter().fold(0, |m, c| m | ascii_bit(*c)),
+        Utf32Str::Unicode(_) => u64::MAX,
+    }
+}
+
+fn ascii_bit(c: u8) -> u64 {
+    match c.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        c @ b'0'..=b'9' => 1 << (26 + c - b'0'),
+        _ => 0,
+    }
+}
+
+/// The letters and digits every hit of `pattern` must hold: each char of each positive atom
+/// (every atom kind matches its needle's chars, in order) that is an ASCII letter or digit.
+/// A haystack whose [`char_mask`] lacks one of them cannot match, so it is not scored.
+fn needle_mask(pattern: &Pattern) -> u64 {
+    pattern
+        .atoms
+        .iter()
+        .filter(|a| !a.negative)
+        .flat_map(|a| a.needle_text().chars().collect::<Vec<char>>())
+        .filter_map(|c| u8::try_from(c).ok())
+        .fold(0, |m, c| m | ascii_bit(c))
 }
 
 /// `(nucleo score, item, word match level)`: higher level first, then higher score, then
@@ -55,6 +88,7 @@ impl FuzzyIndex {
     /// Collect the haystacks of `corpus` (roots in order, each in pre-order).
     pub fn build(corpus: &Corpus) -> Self {
         let mut items = Vec::new();
+        let mut masks = Vec::new();
         let mut stack: Vec<NodeId> = Vec::new();
         for &r in &corpus.roots {
             stack.extend(corpus.node(r).children.iter().rev().copied());
@@ -74,11 +108,13 @@ impl FuzzyIndex {
                 if let Some((cut, _)) = hay.char_indices().nth(MAX_HAYSTACK_CHARS) {
                     hay.truncate(cut);
                 }
-                items.push((n, Utf32String::from(hay)));
+                let hay = Utf32String::from(hay);
+                masks.push(char_mask(&hay));
+                items.push((n, hay));
                 stack.extend(node.children.iter().rev().copied());
             }
         }
-        Self { items }
+        Self { items, masks }
     }
 
     /// Number of haystacks.
@@ -117,8 +153,9 @@ impl FuzzyIndex {
     }
 
     /// The best `top_k` items (by [`cmp`]) whose nucleo score is at least `min` and whose
-    /// `level` is at least `min_level`. More than 8192 haystacks are scored on up to 4
-    /// threads (scoped; the result is the same as on one).
+    /// `level` is at least `min_level`. Only haystacks holding every letter and digit of the
+    /// pattern are scored ([`needle_mask`]; the others cannot match). More than 8192
+    /// haystacks are scored on up to 4 threads (scoped; the result is the same as on one).
     fn scored(
         &self,
         pattern: &Pattern,
@@ -127,12 +164,15 @@ impl FuzzyIndex {
         level: &(dyn Fn(&Utf32String) -> u8 + Sync),
         min_level: u8,
     ) -> Vec<Scored> {
+        let need = needle_mask(pattern);
         let score_range = |range: std::ops::Range<usize>| -> Vec<Scored> {
             let mut matcher = Matcher::new(Config::DEFAULT);
             let mut out: Vec<Scored> = self.items[range.clone()]
                 .iter()
+                .zip(&self.masks[range.clone()])
                 .zip(range)
-                .filter_map(|((_, hay), i)| {
+                .filter(|((_, mask), _)| **mask & need == need)
+                .filter_map(|(((_, hay), _), i)| {
                     pattern
                         .score(hay.slice(..), &mut matcher)
                         .map(|s| (s, i, hay))
@@ -300,6 +340,45 @@ mod tests {
     use crate::model::{Format, Node, NodeKind};
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn the_char_prefilter_never_drops_a_match() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut c = Corpus::default();
+        for d in ["formats2", "formats", "index", "lints", "lazytools", "frontmatter", "curate", "tui"] {
+            let spec = crate::formats::root_specs(&[base.join(d)]).remove(0);
+            c.append(crate::formats::load_root(
+                &spec,
+                &crate::formats::LoadOptions::default(),
+                &mut |_| {},
+            ));
+        }
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "extra", ""));
+        for t in ["Überblick der API", "Kelvin \u{212a} scale", "naïve café", "HTTP/2 Server-Push"] {
+            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
+        }
+        c.finalize();
+        let filtered = FuzzyIndex::build(&c);
+        assert!(filtered.len() > BIG_TREE_ITEMS, "{} haystacks", filtered.len());
+        assert!(filtered.masks.iter().any(|m| *m == u64::MAX));
+        assert!(filtered.masks.iter().filter(|m| **m != u64::MAX).count() > 1000);
+        let mut unfiltered = FuzzyIndex::build(&c);
+        unfiltered.masks.fill(u64::MAX);
+        let queries = [
+            "midleware", "uber", "über", "kelvin", "cafe", "naive", "http2", "server push",
+            "!test api", "^intro", "'skill", "md$", "frontmatter", "x", "7", "s k i l l",
+            "validate description", "zzzz",
+        ];
+        let mut some_hits = 0;
+        for q in queries {
+            let a = filtered.search(q, 20);
+            let b = unfiltered.search(q, 20);
+            let ids = |h: &[Hit]| h.iter().map(|h| (h.node, h.score)).collect::<Vec<_>>();
+            assert_eq!(ids(&a), ids(&b), "query {q:?}");
+            some_hits += usize::from(!a.is_empty());
+        }
+        assert!(some_hits >= 10, "{some_hits} queries found something");
+    }
 
     #[test]
     fn parallel_search_equals_sequential_order() {
