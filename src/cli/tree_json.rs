@@ -195,7 +195,8 @@ pub fn print_tree_json_built(
         .iter()
         .map(|r| crate::agent::json::node(corpus, tokens, *r, depth))
         .collect();
-    let mut doc = serde_json::json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
+    let mut doc =
+        serde_json::json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
     annotate(corpus, counter, &mut doc);
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
@@ -255,7 +256,14 @@ mod tests {
     #[test]
     fn streamed_tree_json_is_byte_identical_to_the_built_document() {
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let dirs = ["formats2", "formats", "lints", "index", "llms-nested", "curate"];
+        let dirs = [
+            "formats2",
+            "formats",
+            "lints",
+            "index",
+            "llms-nested",
+            "curate",
+        ];
         let paths: Vec<_> = dirs.iter().map(|d| base.join(d)).collect();
         // One root per folder, and all of them as one corpus of several roots.
         let mut corpora: Vec<Corpus> = paths

@@ -345,7 +345,16 @@ mod tests {
     fn the_char_prefilter_never_drops_a_match() {
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut c = Corpus::default();
-        for d in ["formats2", "formats", "index", "lints", "lazytools", "frontmatter", "curate", "tui"] {
+        for d in [
+            "formats2",
+            "formats",
+            "index",
+            "lints",
+            "lazytools",
+            "frontmatter",
+            "curate",
+            "tui",
+        ] {
             let spec = crate::formats::root_specs(&[base.join(d)]).remove(0);
             c.append(crate::formats::load_root(
                 &spec,
@@ -354,20 +363,44 @@ mod tests {
             ));
         }
         let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "extra", ""));
-        for t in ["Überblick der API", "Kelvin \u{212a} scale", "naïve café", "HTTP/2 Server-Push"] {
+        for t in [
+            "Überblick der API",
+            "Kelvin \u{212a} scale",
+            "naïve café",
+            "HTTP/2 Server-Push",
+        ] {
             c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
         }
         c.finalize();
         let filtered = FuzzyIndex::build(&c);
-        assert!(filtered.len() > BIG_TREE_ITEMS, "{} haystacks", filtered.len());
-        assert!(filtered.masks.iter().any(|m| *m == u64::MAX));
+        assert!(
+            filtered.len() > BIG_TREE_ITEMS,
+            "{} haystacks",
+            filtered.len()
+        );
+        assert!(filtered.masks.contains(&u64::MAX));
         assert!(filtered.masks.iter().filter(|m| **m != u64::MAX).count() > 1000);
         let mut unfiltered = FuzzyIndex::build(&c);
         unfiltered.masks.fill(u64::MAX);
         let queries = [
-            "midleware", "uber", "über", "kelvin", "cafe", "naive", "http2", "server push",
-            "!test api", "^intro", "'skill", "md$", "frontmatter", "x", "7", "s k i l l",
-            "validate description", "zzzz",
+            "midleware",
+            "uber",
+            "über",
+            "kelvin",
+            "cafe",
+            "naive",
+            "http2",
+            "server push",
+            "!test api",
+            "^intro",
+            "'skill",
+            "md$",
+            "frontmatter",
+            "x",
+            "7",
+            "s k i l l",
+            "validate description",
+            "zzzz",
         ];
         let mut some_hits = 0;
         for q in queries {

@@ -96,7 +96,7 @@ pub fn file_path(dir: &Path, encoding: Encoding) -> PathBuf {
 }
 
 /// The store of `i`, read from disk on first use when persistence is on.
-fn store<'a>(s: &'a mut State, i: usize, encoding: Encoding) -> &'a mut Store {
+fn store(s: &mut State, i: usize, encoding: Encoding) -> &mut Store {
     let dir = s.dir.clone();
     s.stores[i].get_or_insert_with(|| {
         let mut st = Store::default();
