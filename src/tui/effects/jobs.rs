@@ -459,7 +459,6 @@ fn count_tokens(
     emit: &mut dyn FnMut(WorkerMsg),
 ) {
     let counter = TokenCounter::new(encoding);
-    counter.warm_up();
     let ids: Vec<NodeId> = corpus
         .all_preorder()
         .into_iter()
