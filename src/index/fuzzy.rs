@@ -152,15 +152,17 @@ impl FuzzyIndex {
             .collect()
     }
 
-    /// The best `top_k` items (by [`cmp`]) whose nucleo score is at least `min` and whose
-    /// `level` is at least `min_level`. Only haystacks holding every letter and digit of the
-    /// pattern are scored ([`needle_mask`]; the others cannot match). More than 8192
+    /// The best `top_k` items (by [`cmp`]) among those `keep` accepts whose nucleo score is at
+    /// least `min` and whose `level` is at least `min_level`. Only haystacks holding every
+    /// letter and digit of the pattern are scored ([`needle_mask`]; the others cannot match),
+    /// and `keep` is asked before the (costlier) nucleo score. More than 8192
     /// haystacks are scored on up to 4 threads (scoped; the result is the same as on one).
     fn scored(
         &self,
         pattern: &Pattern,
         min: u32,
         top_k: usize,
+        keep: &(dyn Fn(&Utf32String) -> bool + Sync),
         level: &(dyn Fn(&Utf32String) -> u8 + Sync),
         min_level: u8,
     ) -> Vec<Scored> {
@@ -171,7 +173,7 @@ impl FuzzyIndex {
                 .iter()
                 .zip(&self.masks[range.clone()])
                 .zip(range)
-                .filter(|((_, mask), _)| **mask & need == need)
+                .filter(|(((_, hay), mask), _)| **mask & need == need && keep(hay))
                 .filter_map(|(((_, hay), _), i)| {
                     pattern
                         .score(hay.slice(..), &mut matcher)
@@ -252,31 +254,27 @@ impl FuzzyIndex {
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
             .collect();
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
-            self.scored(&pattern, min, top_k, &|_| 1, 0)
+            self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
             // Titles holding every word as typed; when there are none and the query is one
             // word (a typo), those with a word within its typo distance; a longer query
-            // with no such title keeps its fuzzy hits (a second pass per key press would
-            // double the cost while typing).
-            let typed = self.scored(
-                &pattern,
-                min,
-                top_k,
-                &|h| if holds_words(h, &words) { 2 } else { 0 },
-                0,
-            );
-            if typed.iter().any(|h| h.2 == 2) {
-                typed.into_iter().filter(|h| h.2 == 2).collect()
+            // with no such title keeps its fuzzy hits. The first pass scores only the titles
+            // holding the words (a substring test before nucleo): the same hits as scoring
+            // all and keeping those, at a fraction of the nucleo passes.
+            let typed = self.scored(&pattern, min, top_k, &|h| holds_words(h, &words), &|_| 2, 0);
+            if !typed.is_empty() {
+                typed
             } else if words.len() == 1 {
                 self.scored(
                     &pattern,
                     min,
                     top_k,
+                    &|_| true,
                     &|h| u8::from(near_words(h, &words)),
                     1,
                 )
             } else {
-                typed
+                self.scored(&pattern, min, top_k, &|_| true, &|_| 0, 0)
             }
         };
         scored.sort_unstable_by(cmp);
