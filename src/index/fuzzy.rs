@@ -43,6 +43,9 @@ pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
     /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
     masks: Vec<u64>,
+    /// Per item, its haystack in ASCII lower case for the substring test of [`holds_words`]
+    /// (empty for a non-ASCII haystack, which takes the char-by-char test).
+    lower: Vec<Box<[u8]>>,
 }
 
 /// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
@@ -89,6 +92,7 @@ impl FuzzyIndex {
     pub fn build(corpus: &Corpus) -> Self {
         let mut items = Vec::new();
         let mut masks = Vec::new();
+        let mut lower = Vec::new();
         let mut stack: Vec<NodeId> = Vec::new();
         for &r in &corpus.roots {
             stack.extend(corpus.node(r).children.iter().rev().copied());
@@ -110,11 +114,19 @@ impl FuzzyIndex {
                 }
                 let hay = Utf32String::from(hay);
                 masks.push(char_mask(&hay));
+                lower.push(match hay.slice(..) {
+                    Utf32Str::Ascii(b) => b.to_ascii_lowercase().into_boxed_slice(),
+                    Utf32Str::Unicode(_) => Box::default(),
+                });
                 items.push((n, hay));
                 stack.extend(node.children.iter().rev().copied());
             }
         }
-        Self { items, masks }
+        Self {
+            items,
+            masks,
+            lower,
+        }
     }
 
     /// Number of haystacks.
@@ -162,7 +174,7 @@ impl FuzzyIndex {
         pattern: &Pattern,
         min: u32,
         top_k: usize,
-        keep: &(dyn Fn(&Utf32String) -> bool + Sync),
+        keep: &(dyn Fn(usize) -> bool + Sync),
         level: &(dyn Fn(&Utf32String) -> u8 + Sync),
         min_level: u8,
     ) -> Vec<Scored> {
@@ -173,7 +185,7 @@ impl FuzzyIndex {
                 .iter()
                 .zip(&self.masks[range.clone()])
                 .zip(range)
-                .filter(|(((_, hay), mask), _)| **mask & need == need && keep(hay))
+                .filter(|((_, mask), i)| **mask & need == need && keep(*i))
                 .filter_map(|(((_, hay), _), i)| {
                     pattern
                         .score(hay.slice(..), &mut matcher)
@@ -253,6 +265,11 @@ impl FuzzyIndex {
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
             .collect();
+        let word_strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+        let finders: Vec<memchr::memmem::Finder> = word_strs
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+            .collect();
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
             self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
@@ -261,7 +278,14 @@ impl FuzzyIndex {
             // with no such title keeps its fuzzy hits. The first pass scores only the titles
             // holding the words (a substring test before nucleo): the same hits as scoring
             // all and keeping those, at a fraction of the nucleo passes.
-            let typed = self.scored(&pattern, min, top_k, &|h| holds_words(h, &words), &|_| 2, 0);
+            let typed = self.scored(
+                &pattern,
+                min,
+                top_k,
+                &|i| self.holds_words(i, &words, &finders),
+                &|_| 2,
+                0,
+            );
             if !typed.is_empty() {
                 typed
             } else if words.len() == 1 {
@@ -288,6 +312,25 @@ impl FuzzyIndex {
                 copies: Vec::new(),
             })
             .collect()
+    }
+}
+
+impl FuzzyIndex {
+    /// [`holds_words`] for item `i`: for an ASCII haystack a SIMD substring search of each
+    /// word (`finders`, over the words' UTF-8) in its lower-case copy, the same answer.
+    fn holds_words(
+        &self,
+        i: usize,
+        words: &[Vec<char>],
+        finders: &[memchr::memmem::Finder],
+    ) -> bool {
+        let lower = &self.lower[i];
+        if lower.is_empty() {
+            return holds_words(&self.items[i].1, words);
+        }
+        finders
+            .iter()
+            .all(|f| !f.needle().is_empty() && f.find(lower).is_some())
     }
 }
 
@@ -340,7 +383,7 @@ mod tests {
     fn assert_send_sync<T: Send + Sync>() {}
 
     #[test]
-    fn the_char_prefilter_never_drops_a_match() {
+    fn the_char_prefilter_and_the_word_search_never_drop_a_match() {
         let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut c = Corpus::default();
         for d in [
@@ -380,6 +423,11 @@ mod tests {
         assert!(filtered.masks.iter().filter(|m| **m != u64::MAX).count() > 1000);
         let mut unfiltered = FuzzyIndex::build(&c);
         unfiltered.masks.fill(u64::MAX);
+        // And the char-by-char word test instead of the lower-case copies.
+        unfiltered
+            .lower
+            .iter_mut()
+            .for_each(|l| *l = Box::default());
         let queries = [
             "midleware",
             "uber",
