@@ -73,7 +73,7 @@ fn main() {
     );
 
     // Token counts of the whole tree (both cores) vs. the bytes/4 estimate.
-    // One cold run each: counts are cached by (path, size, mtime, range, encoding) after it.
+    // One cold run each: counts are cached in memory by (encoding, content hash) after it.
     let t = Instant::now();
     let table = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::O200kBase));
     let tok = t.elapsed();
@@ -89,6 +89,62 @@ fn main() {
         table.total(corpus.roots[0]).unwrap_or(0),
         ms(cached),
         ms(est)
+    );
+
+    // The BPE counter against tiktoken-rs (the reference it replaced), one thread each, over
+    // every section text of the tree: speed ratio and how many counts differ (must be 0).
+    let texts: Vec<&str> = (0..corpus.len() as u32)
+        .map(skillnav::model::NodeId)
+        .filter(|i| corpus.node(*i).span.is_some())
+        .map(|i| corpus.own_text(i))
+        .collect();
+    for (encoding, reference) in [
+        (Encoding::O200kBase, tiktoken_rs::o200k_base_singleton()),
+        (Encoding::Cl100kBase, tiktoken_rs::cl100k_base_singleton()),
+    ] {
+        let counter = TokenCounter::new(encoding);
+        counter.warm_up();
+        let _ = reference.encode_ordinary("warm up");
+        let t = Instant::now();
+        let ours: Vec<u64> = texts.iter().map(|s| counter.count(s)).collect();
+        let t_ours = t.elapsed();
+        let t = Instant::now();
+        let theirs: Vec<u64> = texts
+            .iter()
+            .map(|s| reference.encode_ordinary(s).len() as u64)
+            .collect();
+        let t_theirs = t.elapsed();
+        let differ = ours.iter().zip(&theirs).filter(|(a, b)| a != b).count();
+        println!(
+            "bpe-openai vs tiktoken-rs, {encoding}, {} texts on one thread: {:.0} ms vs {:.0} ms, {:.2}× faster; {differ} counts differ",
+            texts.len(),
+            ms(t_ours),
+            ms(t_theirs),
+            t_theirs.as_secs_f64() / t_ours.as_secs_f64()
+        );
+    }
+
+    // tree --json of the large tree: streamed vs the whole document built first.
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let (streamed, a) = best_of(3, || {
+        let mut out = Vec::new();
+        skillnav::cli::tree_json::print_tree_json(&mut out, &corpus, &table, None, counter)
+            .unwrap();
+        out
+    });
+    let (built, b) = best_of(3, || {
+        let mut out = Vec::new();
+        skillnav::cli::tree_json::print_tree_json_built(&mut out, &corpus, &table, None, counter)
+            .unwrap();
+        out
+    });
+    println!(
+        "tree --json large: streamed {:.0} ms, built first {:.0} ms, ratio {:.2}; {} bytes, identical: {}",
+        ms(streamed),
+        ms(built),
+        streamed.as_secs_f64() / built.as_secs_f64(),
+        a.len(),
+        a == b
     );
 
     // Heading tree of llms-full.md (365 KB) vs. a pulldown-cmark pass over the same text.

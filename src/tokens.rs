@@ -1,15 +1,17 @@
-//! Token counting: tiktoken-rs `o200k_base` (default) or `cl100k_base`, or the `bytes/4`
-//! estimate, and the [`TokenTable`] that holds per-node counts for one encoding.
+//! Token counting: `OpenAI`'s `o200k_base` (default) or `cl100k_base` through `bpe-openai`
+//! (GitHub's `bpe` crates; the same counts as tiktoken, pinned by a test over real files), or
+//! the `bytes/4` estimate, and the [`TokenTable`] that holds per-node counts for one encoding.
 //!
 //! There is no public Claude or Gemini tokenizer, so every count is labelled with the
 //! encoding that produced it. The BPE tables are embedded (offline) and initialised on
-//! first use, off the UI thread by the callers that count in the background.
+//! first use, off the UI thread by the callers that count in the background. Counts of node
+//! texts go through the count cache ([`cache`], docs/DESIGN.md §4).
+
+pub mod cache;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::{Mutex, OnceLock};
 
 use crate::model::{Corpus, NodeId};
 
@@ -97,12 +99,8 @@ impl TokenCounter {
             return 0;
         }
         match self.encoding {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton()
-                .encode_ordinary(text)
-                .len() as u64,
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton()
-                .encode_ordinary(text)
-                .len() as u64,
+            Encoding::O200kBase => bpe_openai::o200k_base().count(text) as u64,
+            Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text) as u64,
             Encoding::Bytes4 => (text.len() as u64).div_ceil(4),
         }
     }
@@ -243,89 +241,93 @@ pub fn subtree_total(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 
     total(corpus, &own, id)
 }
 
-/// A cached count: (file size, mtime, own-text start, own-text end, encoding) → tokens.
-type CacheKey = (u64, u64, usize, usize, Encoding);
-
-/// Counts by file path, then by [`CacheKey`]: one path per file, not one per node.
-type Cache = HashMap<PathBuf, HashMap<CacheKey, u64>>;
-
-fn cache() -> &'static Mutex<Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    CACHE.get_or_init(Default::default)
-}
-
 /// Count the own text of each node in `ids` (nodes without text are skipped), splitting the
-/// work over the available cores. Counts of file-backed text are cached process-wide by
-/// (path, size, mtime, byte range, encoding), so a reload re-counts only what changed.
+/// work over the available cores (at most 8). Each text is looked up in the count cache by
+/// its content hash first ([`cache`]); only the texts missing there are BPE-counted, once per
+/// distinct text, and the new counts are added to the cache ([`cache::flush`] persists them).
 pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Vec<(NodeId, u64)> {
     let work: Vec<NodeId> = ids
         .iter()
         .copied()
         .filter(|i| corpus.node(*i).span.is_some())
         .collect();
+    let encoding = counter.encoding();
+    if encoding == Encoding::Bytes4 {
+        return work
+            .iter()
+            .map(|i| (*i, counter.count(corpus.own_text(*i))))
+            .collect();
+    }
+    let keys = parallel(&work, |i| cache::key(corpus.own_text(*i)));
+    let cached = cache::lookup(encoding, &keys);
+    // Distinct texts not in the cache (indices into `work`), each counted once.
+    let mut first: HashMap<cache::Key, usize> = HashMap::new();
+    let mut missing: Vec<usize> = Vec::new();
+    for (ix, c) in cached.iter().enumerate() {
+        if c.is_none() && !first.contains_key(&keys[ix]) {
+            first.insert(keys[ix], missing.len());
+            missing.push(ix);
+        }
+    }
+    let counted = parallel(&missing, |ix| counter.count(corpus.own_text(work[*ix])));
+    let fresh: Vec<(cache::Key, u64)> = missing
+        .iter()
+        .zip(&counted)
+        .map(|(ix, n)| (keys[*ix], *n))
+        .collect();
+    cache::insert(encoding, &fresh);
+    work.iter()
+        .zip(cached)
+        .zip(&keys)
+        .map(|((id, c), k)| {
+            let n = c.unwrap_or_else(|| first.get(k).map_or(0, |m| counted[*m]));
+            (*id, n)
+        })
+        .collect()
+}
+
+/// `f` of every item, in order, on up to 8 threads (interleaved so large and small texts
+/// spread evenly); fewer than 64 items run on the calling thread.
+fn parallel<T: Sync, R: Send + Default + Clone>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    if work.len() < 64 || threads == 1 {
-        return work
-            .iter()
-            .map(|i| (*i, count_one(corpus, counter, *i)))
-            .collect();
+    if items.len() < 64 || threads == 1 {
+        return items.iter().map(&f).collect();
     }
-    // Interleave so large and small texts spread evenly.
+    let mut out = vec![R::default(); items.len()];
     std::thread::scope(|s| {
+        let f = &f;
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let work = &work;
                 s.spawn(move || {
-                    work.iter()
+                    items
+                        .iter()
+                        .enumerate()
                         .skip(t)
                         .step_by(threads)
-                        .map(|i| (*i, count_one(corpus, counter, *i)))
+                        .map(|(ix, it)| (ix, f(it)))
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
-fn count_one(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 {
-    let node = corpus.node(id);
-    let Some(span) = node.span else { return 0 };
-    let src = &corpus.sources[span.source.0 as usize];
-    let key = (
-        src.size,
-        src.mtime,
-        span.start,
-        span.own_end,
-        counter.encoding(),
-    );
-    if let Some(path) = &src.abs_path
-        && let Some(n) = cache()
-            .lock()
-            .ok()
-            .and_then(|c| c.get(path.as_path()).and_then(|m| m.get(&key)).copied())
-    {
-        return n;
-    }
-    let n = counter.count(corpus.own_text(id));
-    if let Some(path) = &src.abs_path
-        && let Ok(mut c) = cache().lock()
-    {
-        match c.get_mut(path.as_path()) {
-            Some(m) => {
-                m.insert(key, n);
-            }
-            None => {
-                c.insert(path.clone(), HashMap::from([(key, n)]));
+        for (t, h) in handles.into_iter().enumerate() {
+            // A panicking worker: do its share here instead.
+            let part = h.join().unwrap_or_else(|_| {
+                items
+                    .iter()
+                    .enumerate()
+                    .skip(t)
+                    .step_by(threads)
+                    .map(|(ix, it)| (ix, f(it)))
+                    .collect()
+            });
+            for (ix, r) in part {
+                out[ix] = r;
             }
         }
-    }
-    n
+    });
+    out
 }
 
 #[cfg(test)]

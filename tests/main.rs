@@ -26,5 +26,6 @@ mod lazytools;
 mod mcp;
 mod render;
 mod skill;
+mod tokens;
 #[cfg(feature = "tui")]
 mod tui;

@@ -122,9 +122,12 @@ impl Workspace {
         self.config.recipes_dir.clone().map(Store::new)
     }
 
-    /// Count every node now (on all cores); pass the table to [`Workspace::set_tokens`].
+    /// Count every node now (on all cores, through the count cache); pass the table to [`Workspace::set_tokens`].
     pub fn count_tokens(&self) -> TokenTable {
-        TokenTable::count_all(&self.corpus, self.counter())
+        let table = TokenTable::count_all(&self.corpus, self.counter());
+        // Persist the new counts now: a server runs long (docs/DESIGN.md §4).
+        crate::tokens::cache::flush();
+        table
     }
 
     /// Use `table` (from [`Workspace::count_tokens`] on this workspace) for sizes from now

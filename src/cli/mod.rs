@@ -18,7 +18,7 @@ mod shell;
 mod show;
 mod skills;
 mod tree;
-mod tree_json;
+pub mod tree_json;
 
 use std::io::Write;
 
@@ -42,7 +42,11 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
             return 2;
         }
     };
-    match run(cli, launch) {
+    // Counts persist across calls (docs/DESIGN.md §4); written once the command is done.
+    crate::tokens::cache::enable_disk();
+    let result = run(cli, launch);
+    crate::tokens::cache::flush();
+    match result {
         Ok(code) => code,
         // A closed pipe (`skillnav tree | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => 0,

@@ -44,6 +44,42 @@ pub const MAX_HAYSTACK_CHARS: usize = 1024;
 #[derive(Debug, Default)]
 pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
+    /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
+    masks: Vec<u64>,
+    /// Per item, its haystack in ASCII lower case for the substring test of [`holds_words`]
+    /// (empty for a non-ASCII haystack, which takes the char-by-char test).
+    lower: Vec<Box<[u8]>>,
+}
+
+/// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
+/// folded); a haystack with any non-ASCII char gets every bit (case folding and
+/// normalisation could turn such a char into any letter, so it is never filtered out).
+fn char_mask(hay: &Utf32String) -> u64 {
+    match hay.slice(..) {
+        Utf32Str::Ascii(b) => b.iter().fold(0, |m, c| m | ascii_bit(*c)),
+        Utf32Str::Unicode(_) => u64::MAX,
+    }
+}
+
+fn ascii_bit(c: u8) -> u64 {
+    match c.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => 1 << (c - b'a'),
+        c @ b'0'..=b'9' => 1 << (26 + c - b'0'),
+        _ => 0,
+    }
+}
+
+/// The letters and digits every hit of `pattern` must hold: each char of each positive atom
+/// (every atom kind matches its needle's chars, in order) that is an ASCII letter or digit.
+/// A haystack whose [`char_mask`] lacks one of them cannot match, so it is not scored.
+fn needle_mask(pattern: &Pattern) -> u64 {
+    pattern
+        .atoms
+        .iter()
+        .filter(|a| !a.negative)
+        .flat_map(|a| a.needle_text().chars().collect::<Vec<char>>())
+        .filter_map(|c| u8::try_from(c).ok())
+        .fold(0, |m, c| m | ascii_bit(c))
 }
 
 /// `(nucleo score, item, word match level)`: higher level first, then higher score, then
@@ -58,6 +94,8 @@ impl FuzzyIndex {
     /// Collect the haystacks of `corpus` (roots in order, each in pre-order).
     pub fn build(corpus: &Corpus) -> Self {
         let mut items = Vec::new();
+        let mut masks = Vec::new();
+        let mut lower = Vec::new();
         let mut stack: Vec<NodeId> = Vec::new();
         for &r in &corpus.roots {
             stack.extend(corpus.node(r).children.iter().rev().copied());
@@ -85,11 +123,21 @@ impl FuzzyIndex {
                 if let Some((cut, _)) = hay.char_indices().nth(MAX_HAYSTACK_CHARS) {
                     hay.truncate(cut);
                 }
-                items.push((n, Utf32String::from(hay)));
+                let hay = Utf32String::from(hay);
+                masks.push(char_mask(&hay));
+                lower.push(match hay.slice(..) {
+                    Utf32Str::Ascii(b) => b.to_ascii_lowercase().into_boxed_slice(),
+                    Utf32Str::Unicode(_) => Box::default(),
+                });
+                items.push((n, hay));
                 stack.extend(node.children.iter().rev().copied());
             }
         }
-        Self { items }
+        Self {
+            items,
+            masks,
+            lower,
+        }
     }
 
     /// Number of haystacks.
@@ -128,23 +176,29 @@ impl FuzzyIndex {
             .collect()
     }
 
-    /// The best `top_k` items (by [`cmp`]) whose nucleo score is at least `min` and whose
-    /// `level` is at least `min_level`. More than 8192 haystacks are scored on up to 4
-    /// threads (scoped; the result is the same as on one).
+    /// The best `top_k` items (by [`cmp`]) among those `keep` accepts whose nucleo score is at
+    /// least `min` and whose `level` is at least `min_level`. Only haystacks holding every
+    /// letter and digit of the pattern are scored ([`needle_mask`]; the others cannot match),
+    /// and `keep` is asked before the (costlier) nucleo score. More than 8192
+    /// haystacks are scored on up to 4 threads (scoped; the result is the same as on one).
     fn scored(
         &self,
         pattern: &Pattern,
         min: u32,
         top_k: usize,
+        keep: &(dyn Fn(usize) -> bool + Sync),
         level: &(dyn Fn(&Utf32String) -> u8 + Sync),
         min_level: u8,
     ) -> Vec<Scored> {
+        let need = needle_mask(pattern);
         let score_range = |range: std::ops::Range<usize>| -> Vec<Scored> {
             let mut matcher = Matcher::new(Config::DEFAULT);
             let mut out: Vec<Scored> = self.items[range.clone()]
                 .iter()
+                .zip(&self.masks[range.clone()])
                 .zip(range)
-                .filter_map(|((_, hay), i)| {
+                .filter(|((_, mask), i)| **mask & need == need && keep(*i))
+                .filter_map(|(((_, hay), _), i)| {
                     pattern
                         .score(hay.slice(..), &mut matcher)
                         .map(|s| (s, i, hay))
@@ -224,32 +278,40 @@ impl FuzzyIndex {
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
             .collect();
+        let word_strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+        let finders: Vec<memchr::memmem::Finder> = word_strs
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+            .collect();
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
-            self.scored(&pattern, min, top_k, &|_| 1, 0)
+            self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
             // Titles holding every word as typed; when there are none and the query is one
             // word (a typo), those with a word within its typo distance; a longer query
-            // with no such title keeps its fuzzy hits (a second pass per key press would
-            // double the cost while typing).
+            // with no such title keeps its fuzzy hits. The first pass scores only the titles
+            // holding the words (a substring test before nucleo): the same hits as scoring
+            // all and keeping those, at a fraction of the nucleo passes.
             let typed = self.scored(
                 &pattern,
                 min,
                 top_k,
-                &|h| if holds_words(h, &words) { 2 } else { 0 },
+                &|i| self.holds_words(i, &words, &finders),
+                &|_| 2,
                 0,
             );
-            if typed.iter().any(|h| h.2 == 2) {
-                typed.into_iter().filter(|h| h.2 == 2).collect()
+            if !typed.is_empty() {
+                typed
             } else if words.len() == 1 {
                 self.scored(
                     &pattern,
                     min,
                     top_k,
+                    &|_| true,
                     &|h| u8::from(near_words(h, &words)),
                     1,
                 )
             } else {
-                typed
+                self.scored(&pattern, min, top_k, &|_| true, &|_| 0, 0)
             }
         };
         scored.sort_unstable_by(cmp);
@@ -263,6 +325,25 @@ impl FuzzyIndex {
                 copies: Vec::new(),
             })
             .collect()
+    }
+}
+
+impl FuzzyIndex {
+    /// [`holds_words`] for item `i`: for an ASCII haystack a SIMD substring search of each
+    /// word (`finders`, over the words' UTF-8) in its lower-case copy, the same answer.
+    fn holds_words(
+        &self,
+        i: usize,
+        words: &[Vec<char>],
+        finders: &[memchr::memmem::Finder],
+    ) -> bool {
+        let lower = &self.lower[i];
+        if lower.is_empty() {
+            return holds_words(&self.items[i].1, words);
+        }
+        finders
+            .iter()
+            .all(|f| !f.needle().is_empty() && f.find(lower).is_some())
     }
 }
 
@@ -313,6 +394,83 @@ mod tests {
     use crate::model::{Format, Node, NodeKind};
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn the_char_prefilter_and_the_word_search_never_drop_a_match() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut c = Corpus::default();
+        for d in [
+            "formats2",
+            "formats",
+            "index",
+            "lints",
+            "lazytools",
+            "frontmatter",
+            "curate",
+            "tui",
+        ] {
+            let spec = crate::formats::root_specs(&[base.join(d)]).remove(0);
+            c.append(crate::formats::load_root(
+                &spec,
+                &crate::formats::LoadOptions::default(),
+                &mut |_| {},
+            ));
+        }
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "extra", ""));
+        for t in [
+            "Überblick der API",
+            "Kelvin \u{212a} scale",
+            "naïve café",
+            "HTTP/2 Server-Push",
+        ] {
+            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
+        }
+        c.finalize();
+        let filtered = FuzzyIndex::build(&c);
+        assert!(
+            filtered.len() > BIG_TREE_ITEMS,
+            "{} haystacks",
+            filtered.len()
+        );
+        assert!(filtered.masks.contains(&u64::MAX));
+        assert!(filtered.masks.iter().filter(|m| **m != u64::MAX).count() > 1000);
+        let mut unfiltered = FuzzyIndex::build(&c);
+        unfiltered.masks.fill(u64::MAX);
+        // And the char-by-char word test instead of the lower-case copies.
+        unfiltered
+            .lower
+            .iter_mut()
+            .for_each(|l| *l = Box::default());
+        let queries = [
+            "midleware",
+            "uber",
+            "über",
+            "kelvin",
+            "cafe",
+            "naive",
+            "http2",
+            "server push",
+            "!test api",
+            "^intro",
+            "'skill",
+            "md$",
+            "frontmatter",
+            "x",
+            "7",
+            "s k i l l",
+            "validate description",
+            "zzzz",
+        ];
+        let mut some_hits = 0;
+        for q in queries {
+            let a = filtered.search(q, 20);
+            let b = unfiltered.search(q, 20);
+            let ids = |h: &[Hit]| h.iter().map(|h| (h.node, h.score)).collect::<Vec<_>>();
+            assert_eq!(ids(&a), ids(&b), "query {q:?}");
+            some_hits += usize::from(!a.is_empty());
+        }
+        assert!(some_hits >= 10, "{some_hits} queries found something");
+    }
 
     #[test]
     fn parallel_search_equals_sequential_order() {

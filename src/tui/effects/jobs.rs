@@ -75,7 +75,8 @@ pub enum Job {
         /// Loader options.
         opts: LoadOptions,
     },
-    /// Count tokens of every text-bearing node, in batches about every 60 ms.
+    /// Count tokens of every text-bearing node, in batches about every 60 ms, once `after`
+    /// opens (searchable first: counting leaves the cores to indexing).
     CountTokens {
         /// The corpus.
         corpus: Arc<Corpus>,
@@ -83,6 +84,9 @@ pub enum Job {
         encoding: Encoding,
         /// Data generation counted.
         generation: u64,
+        /// Opens when its sender is dropped (by [`Job::BuildIndexes`] once both indexes are
+        /// built, or when that job ends any other way).
+        after: crossbeam_channel::Receiver<()>,
     },
     /// Build the fuzzy title index, then the BM25 index (with progress).
     BuildIndexes {
@@ -90,6 +94,8 @@ pub enum Job {
         corpus: Arc<Corpus>,
         /// Data generation indexed.
         generation: u64,
+        /// Dropped once both indexes are built: lets the counting of [`Job::CountTokens`] start.
+        done: crossbeam_channel::Sender<()>,
     },
     /// Run one query.
     Search(SearchJob),
@@ -187,7 +193,8 @@ fn copy_options(app: &App) -> CopyOptions {
 }
 
 /// The jobs of `effect` over the app's current data: one each, two for
-/// [`Effect::StartBackground`] (counting, indexing), none for [`Effect::External`] (the event
+/// [`Effect::StartBackground`] (indexing, then counting: the counting job waits for the
+/// indexes, so run them in this order when running them one after the other), none for [`Effect::External`] (the event
 /// loop runs `$EDITOR` itself) or a reload of a root that does not exist.
 pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
     let job = match effect {
@@ -249,13 +256,19 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
         Effect::StartBackground => {
             let corpus = Arc::clone(&app.corpus);
             let generation = app.data_gen;
+            let (done, after) = crossbeam_channel::bounded(0);
             return vec![
-                Job::CountTokens {
+                Job::BuildIndexes {
                     corpus: Arc::clone(&corpus),
+                    generation,
+                    done,
+                },
+                Job::CountTokens {
+                    corpus,
                     encoding: app.encoding(),
                     generation,
+                    after,
                 },
-                Job::BuildIndexes { corpus, generation },
             ];
         }
         Effect::Reload { root } => match app.specs.get(root) {
@@ -286,8 +299,17 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             corpus,
             encoding,
             generation,
-        } => count_tokens(corpus, encoding, generation, emit),
-        Job::BuildIndexes { corpus, generation } => {
+            after,
+        } => {
+            // Searchable first: wait until the indexes are built (or their job is gone).
+            let _ = after.recv();
+            count_tokens(corpus, encoding, generation, emit);
+        }
+        Job::BuildIndexes {
+            corpus,
+            generation,
+            done,
+        } => {
             let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
             emit(WorkerMsg::FuzzyReady { generation, fuzzy });
             let mut last = Instant::now();
@@ -305,6 +327,7 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
                 generation,
                 index: Arc::new(index),
             });
+            drop(done);
         }
         Job::Search(job) => {
             let (content, titles) = run_search(&job);
@@ -441,7 +464,6 @@ fn count_tokens(
     emit: &mut dyn FnMut(WorkerMsg),
 ) {
     let counter = TokenCounter::new(encoding);
-    counter.warm_up();
     let ids: Vec<NodeId> = corpus
         .all_preorder()
         .into_iter()
@@ -465,6 +487,7 @@ fn count_tokens(
         }
     }
     drop(corpus);
+    crate::tokens::cache::flush();
     emit(WorkerMsg::Tokens {
         generation,
         counts: pending,

@@ -1,0 +1,98 @@
+//! The counts of `skillnav::tokens` (bpe-openai) are tiktoken-rs's, node for node, over every
+//! checked-in fixture tree and a set of texts that stress the pre-tokenizer, in both BPE
+//! encodings.
+
+use skillnav::model::NodeId;
+use skillnav::tokens::{Encoding, TokenCounter};
+
+use crate::support::corpus::load;
+use crate::support::fs::manifest;
+
+/// tiktoken-rs's count of `text` (ordinary encoding), the reference.
+fn tiktoken(encoding: Encoding, text: &str) -> u64 {
+    let bpe = match encoding {
+        Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+        Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+        Encoding::Bytes4 => unreachable!("not a BPE encoding"),
+    };
+    bpe.encode_ordinary(text).len() as u64
+}
+
+/// Every node text of every fixture tree, and every fixture file whole.
+fn real_texts() -> Vec<String> {
+    let root = manifest("tests/fixtures");
+    let mut texts = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in &dirs {
+        let corpus = load(dir);
+        for i in 0..corpus.len() as u32 {
+            if corpus.node(NodeId(i)).span.is_some() {
+                texts.push(corpus.own_text(NodeId(i)).to_string());
+            }
+        }
+    }
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(s) = std::fs::read_to_string(&p) {
+                texts.push(s);
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn bpe_counts_equal_tiktoken_on_every_fixture_text() {
+    let texts = real_texts();
+    assert!(texts.len() > 2000, "only {} texts", texts.len());
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let counter = TokenCounter::new(encoding);
+        let mut total = 0;
+        for t in &texts {
+            let (ours, reference) = (counter.count(t), tiktoken(encoding, t));
+            assert_eq!(
+                ours,
+                reference,
+                "{encoding}: {:?}",
+                t.chars().take(120).collect::<String>()
+            );
+            total += ours;
+        }
+        assert!(total > 400_000, "{encoding}: {total} tokens");
+    }
+}
+
+#[test]
+fn bpe_counts_equal_tiktoken_on_pretokenizer_edge_cases() {
+    let cases = [
+        "trailing spaces   ",
+        "   leading and   inner   runs\n\n\n  \t x",
+        "line\r\nbreaks\r\n\r\n  \r\n",
+        "I'm sure they've said it's 'fine', WE'LL see; DON'T",
+        "12345678901 1,000,000.50 ٣٤٥ ①②",
+        "CamelCaseWords HTTPServer parseJSON über ÉCOLE",
+        "渐进式披露让智能体只在需要时读取文档。日本語のテキスト、한국어 텍스트",
+        "emoji 👩‍👩‍👧‍👦 🇩🇪 ✔︎ and ZWJ\u{200d}joins",
+        "path/to/file.rs::module//comment /* block */ --flag=x",
+        "```rust\nfn main() {\n    println!(\"{}\", 1);\n}\n```\n",
+        " \n \n\t\t\n",
+        "<|endoftext|> special text counts as text",
+        "a\u{0301}e\u{0301} combining marks and NFC-unnormalised ﬁ ligatures",
+    ];
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let counter = TokenCounter::new(encoding);
+        for c in cases {
+            assert_eq!(counter.count(c), tiktoken(encoding, c), "{encoding}: {c:?}");
+        }
+    }
+}
