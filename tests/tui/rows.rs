@@ -89,7 +89,7 @@ fn a_skill_named_otherwise_than_its_folder_shows_the_folder() {
     );
 }
 
-/// The root's preview lists its contents; two skills named `hono` (the Skill_Seekers
+/// The root's preview lists its contents; two skills named `hono` (the `Skill_Seekers`
 /// folders `hono-single-source/` and `hono-unified/`) read `★ hono` twice there unless
 /// each also shows its folder, as its tree row does.
 #[test]
