@@ -268,6 +268,10 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     // A label line (`URL: http…`, `Contents:`) is no summary, nor is the list right
     // under it (its items name pages or options): the summary is the next prose.
     let mut label = false;
+    // An image is no prose: its alt text stays out of the summary, and so does the Pandoc /
+    // Quarto attribute block right after it (`![logo](logo.png){.lightbox width=150px}`).
+    let mut images = 0u32;
+    let mut after_image = false;
     let flush = |buf: &mut String,
                  done: &mut bool,
                  summaries: &mut Vec<String>,
@@ -288,6 +292,8 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     };
 
     for (ev, range) in Parser::new_ext(slice, options()).into_offset_iter() {
+        // Only the event right after an image's end can be its attribute block.
+        let right_after_image = std::mem::take(&mut after_image);
         match ev {
             Event::Start(Tag::Heading { level, .. }) if container == 0 && heading.is_none() => {
                 flush(
@@ -322,9 +328,14 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 }
             }
             Event::Text(t) | Event::Code(t) => {
+                let t: &str = if right_after_image && t.starts_with('{') {
+                    t.find('}').map_or(&t, |end| &t[end + 1..])
+                } else {
+                    &t
+                };
                 if let Some((_, _, title)) = &mut heading {
-                    title.push_str(&t);
-                } else if !done && skip == 0 && buf.len() < SUMMARY_SCAN_BYTES {
+                    title.push_str(t);
+                } else if !done && skip == 0 && images == 0 && buf.len() < SUMMARY_SCAN_BYTES {
                     let mut take = (SUMMARY_SCAN_BYTES - buf.len()).min(t.len());
                     while !t.is_char_boundary(take) {
                         take -= 1;
@@ -370,9 +381,14 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                     &mut label,
                     container > 0,
                 ),
+                Tag::Image { .. } => images += 1,
                 _ => {}
             },
             Event::End(tag) => match tag {
+                TagEnd::Image => {
+                    images = images.saturating_sub(1);
+                    after_image = images == 0;
+                }
                 TagEnd::BlockQuote(_)
                 | TagEnd::List(_)
                 | TagEnd::FootnoteDefinition
@@ -741,6 +757,20 @@ mod tests {
         let t = "# A\n```\ncode.\n```\n| x |\n|---|\n| y |\n\n- first item. second\n";
         let (c, file) = load(t);
         assert_eq!(c.node(c.node(file).children[0]).summary, "first item.");
+    }
+
+    #[test]
+    fn summary_skips_an_image_and_its_quarto_attributes() {
+        // The llms.txt spec page (`answerdotai-spec-index.qmd.md`): a logo, then prose.
+        let t = "# Proposal\n\n![llms.txt logo](logo.png){.lightbox width=150px .floatr}\n\nWe propose adding a file. More.\n";
+        let (c, file) = load(t);
+        assert_eq!(
+            c.node(c.node(file).children[0]).summary,
+            "We propose adding a file."
+        );
+        let t = "# A\n\nClick ![the icon](i.png){width=9} to start. More.\n";
+        let (c, file) = load(t);
+        assert_eq!(c.node(c.node(file).children[0]).summary, "Click to start.");
     }
 
     #[test]

@@ -122,9 +122,38 @@ pub fn line_diff(old: &[u8], new: &[u8]) -> Vec<DiffLine> {
     out
 }
 
+/// `diff` in words, for a save prompt or report: `1 line removed, 1 added` (one edited
+/// line), `2 lines removed, 3 added`, `1 line added`, `2 lines removed`, `no lines` (empty).
+/// A replaced line is one removal and one addition, never "2 changed lines".
+pub fn describe(diff: &[DiffLine]) -> String {
+    let removed = diff.iter().filter(|d| d.kind == DiffKind::Removed).count();
+    let added = diff.len() - removed;
+    let lines = |n: usize| format!("{n} line{}", if n == 1 { "" } else { "s" });
+    match (removed, added) {
+        (0, 0) => "no lines".to_string(),
+        (0, a) => format!("{} added", lines(a)),
+        (r, 0) => format!("{} removed", lines(r)),
+        (r, a) => format!("{} removed, {a} added", lines(r)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn describe_says_one_edited_line_is_one_removed_and_one_added() {
+        let one = line_diff(b"a: 1\nb: 2\n", b"a: 1\nb: 3\n");
+        assert_eq!(describe(&one), "1 line removed, 1 added");
+        let colon = line_diff(b"x\nd: a\n", b"x\nd: 'a'\nl: MIT\n");
+        assert_eq!(describe(&colon), "1 line removed, 2 added");
+        assert_eq!(describe(&line_diff(b"a\n", b"a\nb\n")), "1 line added");
+        assert_eq!(
+            describe(&line_diff(b"a\nb\nc\n", b"a\n")),
+            "2 lines removed"
+        );
+        assert_eq!(describe(&[]), "no lines");
+    }
 
     #[test]
     fn diff_shows_exactly_changed_lines() {

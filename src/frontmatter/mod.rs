@@ -29,7 +29,7 @@ mod strict;
 pub mod toml_block;
 mod values;
 
-pub use diff::{DiffKind, DiffLine, line_diff};
+pub use diff::{DiffKind, DiffLine, describe as describe_diff, line_diff};
 pub use edit::{EditValue, repair, set, unset};
 pub use entry::{Entry, Frontmatter, LineEnding, Value, ValueStyle};
 pub use ops::{GetMode, SetReport, fm_get, fm_set, fm_unset};

@@ -8,7 +8,9 @@ use crate::model::{Corpus, NodeId, NodeKind};
 
 /// For each of `hits` (in order), the ancestor that tells it apart from the other hits:
 /// walking up from the hit (nearest first, roots excluded, ancestors titled like the hit
-/// itself skipped), the first one whose title appears in no other hit's ancestor chain.
+/// itself skipped), for a hit whose title other hits share the first one whose title none
+/// of those same-titled hits has among its ancestors, else the first one whose title
+/// appears in no other hit's ancestor chain.
 /// When every ancestor title is shared: `None` for a hit whose own title no other hit has
 /// (the title tells it apart), else the ancestor whose title the fewest hits share (nearest
 /// first among equals). A hit directly below a root gets `None`. A node listed twice counts
@@ -22,6 +24,8 @@ pub fn distinguishing_ancestors(corpus: &Corpus, hits: &[NodeId]) -> Vec<Option<
             .filter(|&a| corpus.node(a).title != own)
             .collect()
     };
+    // The closure under another name: the per-hit loop below shadows `chain` with a list.
+    let chain_of = &chain;
     // A node listed twice (a content and a title hit) counts once.
     let distinct: HashSet<NodeId> = hits.iter().copied().collect();
     // How many distinct hits have each title in their chain, and as their own title.
@@ -41,6 +45,25 @@ pub fn distinguishing_ancestors(corpus: &Corpus, hits: &[NodeId]) -> Vec<Option<
     hits.iter()
         .map(|&h| {
             let chain = chain(h);
+            let own = corpus.node(h).title.as_str();
+            // Hits of one title first need telling apart from each other: the nearest
+            // ancestor no other hit of that title has (two "Accepts Helper" hits, one in a
+            // bundle skill and one in its input folder, among many hits of both).
+            if named.get(own).copied().unwrap_or(0) >= 2 {
+                let peers: HashSet<&str> = distinct
+                    .iter()
+                    .filter(|&&p| p != h && corpus.node(p).title == own)
+                    .flat_map(|&p| chain_of(p))
+                    .map(|a| corpus.node(a).title.as_str())
+                    .collect();
+                if let Some(a) = chain
+                    .iter()
+                    .copied()
+                    .find(|&a| !peers.contains(corpus.node(a).title.as_str()))
+                {
+                    return Some(a);
+                }
+            }
             if let Some(a) = chain.iter().copied().find(|&a| count(a) == Some(1)) {
                 return Some(a);
             }
@@ -138,6 +161,36 @@ mod tests {
         assert_eq!(
             titles(&c, &got),
             [Some("CORS".to_string()), Some("ETag".to_string()), None]
+        );
+    }
+
+    /// A lazytools bundle and the folder it was built from: "Accepts Helper" is a chunk of
+    /// the bundle skill and a section of the input file, and every other hit lives in one
+    /// of the two trees as well, so no ancestor of either is unique among all hits.
+    #[test]
+    fn same_titled_hits_get_the_ancestor_that_tells_them_from_each_other() {
+        let mut c = Corpus::new();
+        let root = c.add_root(node(NodeKind::Root, "lazytools-bundle"));
+        let skill = c.add_child(root, node(NodeKind::Skill, "Hono Docs"));
+        let input = c.add_child(root, node(NodeKind::Dir, "input"));
+        let src = c.add_child(input, node(NodeKind::Dir, "hono-docs"));
+        let mut hits = Vec::new();
+        for top in [skill, src] {
+            let helpers = c.add_child(top, node(NodeKind::Dir, "helpers"));
+            let file = c.add_child(helpers, node(NodeKind::File, "accepts.md"));
+            hits.push(c.add_child(file, node(NodeKind::Section, "Accepts Helper")));
+            let guides = c.add_child(top, node(NodeKind::Dir, "guides"));
+            hits.push(c.add_child(guides, node(NodeKind::Section, "Helpers")));
+        }
+        let got = distinguishing_ancestors(&c, &[hits[0], hits[2], hits[1], hits[3]]);
+        assert_eq!(
+            titles(&c, &got),
+            [
+                Some("Hono Docs".to_string()),
+                Some("hono-docs".to_string()),
+                Some("Hono Docs".to_string()),
+                Some("hono-docs".to_string()),
+            ]
         );
     }
 

@@ -273,7 +273,7 @@ fn form_edit_of_description_is_saved_to_disk() {
     });
     s.send(b"\x13");
     let text = s.screen.wait_for("the diff popup", |t| {
-        t.contains("Save? 3 changed lines") && t.contains("Enter save  Esc back")
+        t.contains("Save? 2 lines removed, 1 added") && t.contains("Enter save  Esc back")
     });
     assert!(text.contains("-4 │   Windows line"), "{text}");
     assert!(text.contains("-5 │   endings here"), "{text}");

@@ -65,3 +65,25 @@ fn colon_words_find_their_sections_in_the_tui_and_the_cli() {
         assert_eq!(v["hits"][0]["title"], title, "cli {q}");
     }
 }
+
+/// Moving down to a hit and pressing Enter opens that hit, even though the finished query
+/// (ranked again without prefix expansion) would put another node first: in tmux,
+/// `Install and auth` then ↓ ↓ Enter opened a section that was not on the highlighted row.
+#[test]
+fn enter_opens_the_highlighted_hit_not_the_reranked_first() {
+    let dir = fixture_path("index/cookie");
+    let mut app = tui_over(&dir, "cookie", 100, 20);
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "cookie helper".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    act(&mut app, &[Action::MoveDown]);
+    assert_eq!(app.search.selected, 1);
+    let shown = app.search.view.hit(1).expect("a second hit").node;
+    let corpus = app.corpus.clone();
+    assert_ne!(corpus.node(shown).title, "Cookie Helper");
+    act(&mut app, &[Action::SearchAccept]);
+    assert_eq!(app.tree.current(), Some(shown));
+    assert_eq!(app.status, format!("→ {}", corpus.node(shown).id));
+    assert!(!app.search.showing);
+}

@@ -129,7 +129,7 @@ fn edit_description_on_crlf_file_writes_exact_bytes() {
     );
     assert!(
         app.status
-            .starts_with("Saved crlf-skill: crlf-skill/SKILL.md (3 changed lines"),
+            .starts_with("Saved crlf-skill: crlf-skill/SKILL.md (2 lines removed, 1 added"),
         "{}",
         app.status
     );

@@ -9,7 +9,7 @@ use skillnav::tui::state::popup::Popup;
 
 use crate::support::fs::{copy_dir, fixture_path};
 use crate::support::tui::{
-    Tui, act, draw, goto, id, input_text, press, screen, tui_over, type_text,
+    Tui, act, draw, goto, id, input_text, key_action, press, screen, tui_over, type_text,
 };
 
 /// A copy of hono-mini (the editor and the recipes may write), 100×30.
@@ -186,4 +186,32 @@ fn export_prompts_keep_their_text_through_wheel_clicks_and_resizes() {
     resize_keeps(&mut app, Mode::Input);
     assert_eq!(input_text(&app), description);
     assert_eq!(panes(&app), before);
+}
+
+/// `Ctrl-d`/`Ctrl-u` page the focused pane everywhere else; in the (long) help they did
+/// nothing. At 100×30 a page is 26 rows, half a page 13.
+#[test]
+fn help_popup_pages_by_half_with_ctrl_d_and_ctrl_u() {
+    let (_tmp, mut app) = hono();
+    press(&mut app, KeyCode::Char('?'));
+    let ctrl = |app: &mut Tui, c| {
+        let a = key_action(
+            app,
+            KeyCode::Char(c),
+            crossterm::event::KeyModifiers::CONTROL,
+        );
+        act(app, &[a]);
+    };
+    ctrl(&mut app, 'd');
+    assert!(matches!(
+        app.popups.last(),
+        Some(Popup::Help { scroll: 13 })
+    ));
+    ctrl(&mut app, 'd');
+    ctrl(&mut app, 'u');
+    assert!(matches!(
+        app.popups.last(),
+        Some(Popup::Help { scroll: 13 })
+    ));
+    assert!(screen(&app).contains("C-d"), "C-d is listed in the help");
 }

@@ -88,3 +88,33 @@ fn a_skill_named_otherwise_than_its_folder_shows_the_folder() {
         ]
     );
 }
+
+/// The root's preview lists its contents; two skills named `hono` (the `Skill_Seekers`
+/// folders `hono-single-source/` and `hono-unified/`) read `★ hono` twice there unless
+/// each also shows its folder, as its tree row does.
+#[test]
+fn contents_list_tells_two_same_named_skills_apart_by_folder() {
+    let tmp = tempdir();
+    for folder in ["hono-unified", "hono-single-source"] {
+        write(
+            tmp.path(),
+            &format!("{folder}/SKILL.md"),
+            b"---\nname: hono\ndescription: Hono web framework.\n---\n\n# Hono\n\nBody.\n",
+        );
+    }
+    let app = tui_over(tmp.path(), "seekers", 120, 24);
+    let text = screen(&app);
+    let contents: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split('│').nth(1))
+        .filter(|l| l.starts_with("★ hono"))
+        .map(str::trim_end)
+        .collect();
+    assert_eq!(
+        contents,
+        [
+            "★ hono hono-single-source/  67B · 19 tok",
+            "★ hono hono-unified/  67B · 19 tok"
+        ]
+    );
+}

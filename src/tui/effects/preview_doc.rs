@@ -196,6 +196,14 @@ fn summary(
                 Role::ListMarker,
             ));
             l.push(Span::role(&child.title, Role::Text));
+            // As in the tree: a skill named otherwise than its folder shows the folder, so
+            // two skills of one name can be told apart.
+            if child.kind == NodeKind::Skill
+                && let Some(folder) = child.path.rsplit('/').next().filter(|f| !f.is_empty())
+                && folder != child.title
+            {
+                l.push(Span::role(format!(" {folder}/"), Role::Dim));
+            }
             if child.flags.is_copy() {
                 l.push(Span::role(" dup", Role::Dim));
             }

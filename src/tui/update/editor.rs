@@ -334,11 +334,10 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
     };
     match frontmatter::save(&ed.file, &bytes) {
         Ok(report) => {
-            let changed = ed.diff.len();
+            let changed = frontmatter::describe_diff(&ed.diff);
             let shown = ed.shown.clone();
             let root = ed.root;
             let warnings = ed.findings.len();
-            let plural = if changed == 1 { "" } else { "s" };
             let warn = match warnings {
                 0 => String::new(),
                 1 => " · 1 validation finding accepted".to_string(),
@@ -350,10 +349,7 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
                 shown: shown.clone(),
                 undone: false,
             });
-            close(
-                app,
-                &format!("Saved {shown} ({changed} changed line{plural}{warn}) · u undoes"),
-            );
+            close(app, &format!("Saved {shown} ({changed}{warn}) · u undoes"));
             request_reload(app, root);
             return true;
         }

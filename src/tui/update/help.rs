@@ -1,4 +1,4 @@
-//! Keys of the help popup: scroll by line or page, top and bottom, close.
+//! Keys of the help popup: scroll by line, page or half page, top and bottom, close.
 
 use crate::tui::input::action::Action;
 use crate::tui::state::app::App;
@@ -11,8 +11,10 @@ pub fn help_action(app: &mut App, scroll: usize, action: Action) {
     let scroll = match action {
         Action::MoveDown => scroll.saturating_add(1),
         Action::MoveUp => scroll.saturating_sub(1),
-        Action::PageDown | Action::HalfPageDown => scroll.saturating_add(page),
-        Action::PageUp | Action::HalfPageUp => scroll.saturating_sub(page),
+        Action::PageDown => scroll.saturating_add(page),
+        Action::PageUp => scroll.saturating_sub(page),
+        Action::HalfPageDown => scroll.saturating_add((page / 2).max(1)),
+        Action::HalfPageUp => scroll.saturating_sub((page / 2).max(1)),
         Action::Top => 0,
         Action::Bottom => usize::MAX,
         Action::Escape | Action::Help => return,

@@ -75,7 +75,14 @@ pub fn search_action(app: &mut App, action: Action) {
         }
         Action::SearchAccept => {
             app.search.active = false;
-            if !app.search.query.trim().is_empty() && !app.search.finished {
+            // A hit the user moved to in the shown results is the one Enter opens: ranking
+            // the finished query again would put another node under that row.
+            let chosen = app.search.selected > 0
+                && app.search.view.query == app.search.query
+                && app.search.view.hit(app.search.selected).is_some();
+            if chosen {
+                jump_to_hit(app);
+            } else if !app.search.query.trim().is_empty() && !app.search.finished {
                 // The shown hits expanded the last word as a prefix: rank the finished query
                 // and jump to its first hit when it is done.
                 let s = &mut app.search;

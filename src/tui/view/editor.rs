@@ -378,8 +378,7 @@ fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
         (Style::new().fg(Color::Green), Style::new().fg(Color::Red))
     };
     let n = ed.diff.len();
-    let plural = if n == 1 { "" } else { "s" };
-    let title = format!(" Save? {n} changed line{plural} ");
+    let title = format!(" Save? {} ", crate::frontmatter::describe_diff(&ed.diff));
     let mut tail: Vec<Line> = Vec::new();
     let width = outer.width.saturating_sub(6) as usize;
     if !ed.repaired.is_empty() {

@@ -116,7 +116,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             }
             out.push(Line::new());
             out.push(Line::from_spans(vec![Span::role(
-                "Skills: metadata · body · references",
+                "Skills: tokens in metadata · body · references",
                 Role::Heading(3),
             )]));
             for s in &r.skills {
