@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::clipboard::CopyOptions;
 use crate::formats::{LoadOptions, RootSpec};
-use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult};
+use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult, SemanticIndex};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 use crate::tui::state::app::App;
@@ -84,12 +84,19 @@ pub enum Job {
         /// Data generation counted.
         generation: u64,
     },
-    /// Build the fuzzy title index, then the BM25 index (with progress).
+    /// Build the fuzzy title index, then the BM25 index (with progress); then, with
+    /// `semantic`, embed its documents in the background (docs/DESIGN.md §3 "Semantic
+    /// signal"): the vectors attach to the index already sent, and `Enter` searches fuse
+    /// them from then on (never the searches while typing).
     BuildIndexes {
         /// The corpus.
         corpus: Arc<Corpus>,
         /// Data generation indexed.
         generation: u64,
+        /// Embed the documents (`[search] semantic`).
+        semantic: bool,
+        /// The vectors of the index this one replaces, reused for unchanged texts.
+        previous: Option<Arc<SemanticIndex>>,
     },
     /// Run one query.
     Search(SearchJob),
@@ -251,7 +258,12 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
                     encoding: app.encoding(),
                     generation,
                 },
-                Job::BuildIndexes { corpus, generation },
+                Job::BuildIndexes {
+                    corpus,
+                    generation,
+                    semantic: app.settings.search.semantic,
+                    previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
+                },
             ];
         }
         Effect::Reload { root } => match app.specs.get(root) {
@@ -283,7 +295,12 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             encoding,
             generation,
         } => count_tokens(corpus, encoding, generation, emit),
-        Job::BuildIndexes { corpus, generation } => {
+        Job::BuildIndexes {
+            corpus,
+            generation,
+            semantic,
+            previous,
+        } => {
             let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
             emit(WorkerMsg::FuzzyReady { generation, fuzzy });
             let mut last = Instant::now();
@@ -296,11 +313,14 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
                     });
                 }
             });
-            drop(corpus);
+            let index = Arc::new(index);
             emit(WorkerMsg::IndexReady {
                 generation,
-                index: Arc::new(index),
+                index: Arc::clone(&index),
             });
+            if semantic {
+                index.embed(&corpus, previous.as_deref());
+            }
         }
         Job::Search(job) => {
             let (content, titles) = run_search(&job);
