@@ -33,7 +33,7 @@ impl Default for SearchSettings {
 }
 
 /// Whether the semantic signal is on when no setting or flag says otherwise.
-pub const SEMANTIC_DEFAULT: bool = true;
+pub const SEMANTIC_DEFAULT: bool = false;
 
 /// The `[search] semantic` setting in force (embedded default, then the user's file).
 pub fn semantic_setting() -> bool {
