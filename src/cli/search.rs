@@ -55,7 +55,7 @@ pub fn run(
             .iter()
             .map(|(a, b)| json!({"typed": a, "suggested": b}))
             .collect();
-        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug});
+        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys});
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
     }
@@ -74,6 +74,15 @@ pub fn run(
             sanitize_line(typed),
             sanitize_line(suggested)
         )?;
+    }
+    if res.hits.is_empty() && fuzzy.is_empty() {
+        for key in &res.unknown_filter_keys {
+            writeln!(
+                out,
+                "unknown filter key: {} (no opened node has it; the word was searched as text)",
+                sanitize_line(key)
+            )?;
+        }
     }
     let label = if res.hits.iter().any(|h| h.source != HitSource::Bm25) {
         "BM25 + semantic"

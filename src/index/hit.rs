@@ -97,4 +97,9 @@ pub struct SearchResult {
     /// `(typed, suggested)` pairs, lower-case, for words found in no root's vocabulary in a
     /// query of several words: the closest term, suggested but not searched; in query order.
     pub suggestions: Vec<(String, String)>,
+    /// Keys of `key:value` words that looked like filters but whose key is neither `kind`
+    /// nor a `meta` key of any opened node, lower-case, in query order: such words were
+    /// searched as text ([`super::filter::search_all`] fills this; `std::io`-style words
+    /// with `::` are never listed).
+    pub unknown_filter_keys: Vec<String>,
 }

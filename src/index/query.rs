@@ -199,10 +199,12 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         }
     }
 
-    // The semantic signal joins finished queries of an index with vectors attached.
+    // The semantic signal joins finished queries of an index with vectors attached and some
+    // root document (a corpus of lazytools bundles alone keeps lazytools' scores).
     let semantic = (!opts.prefix && !words.is_empty())
         .then(|| super::semantic::attached(index))
         .flatten()
+        .filter(|sem| !sem.is_empty())
         .and_then(|sem| {
             let model = crate::embed::model()?;
             Some((sem, SemanticIndex::query(model, query)?))
@@ -233,6 +235,21 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             };
             cands.push((index.order_of(node), hit));
             keys.push((ri, d));
+        }
+    }
+    for (_, stats) in &index.bundles {
+        for (node, score) in super::lazytools::search(stats, query, opts.top_k) {
+            if !score.is_finite() {
+                continue;
+            }
+            let hit = Hit {
+                node,
+                score,
+                source: HitSource::Bm25,
+                scorer: Scorer::Lazytools,
+                copies: Vec::new(),
+            };
+            cands.push((index.order_of(node), hit));
         }
     }
     if let Some((sem, qv)) = semantic {

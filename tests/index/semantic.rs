@@ -181,3 +181,19 @@ fn cli_search_json_names_the_signals_of_each_hit() {
     assert_eq!(hits[0]["signals"], serde_json::json!(["bm25"]));
     assert!(hits.iter().all(|h| h["source"] != "semantic"));
 }
+
+#[test]
+fn a_lazytools_bundle_keeps_its_scores_with_the_semantic_signal_on() {
+    let config = tempdir();
+    let bundle = crate::support::fs::fixture_path("lazytools/hono-docs");
+    let q = "How do I add CORS middleware to a route?";
+    let v = json_of_in(
+        config.path(),
+        &["search", q, bundle.to_str().unwrap(), "--json", "--top-k", "3", "--semantic", "on"],
+    );
+    let first = &v["hits"][0];
+    assert_eq!(first["scorer"], "lazytools");
+    assert_eq!(first["title"], "CORS Middleware");
+    assert_eq!(first["score"].as_f64(), Some(16.79951504746042));
+    assert_eq!(first["signals"], serde_json::json!(["bm25"]));
+}
