@@ -282,7 +282,11 @@ mod tests {
         let (c, _, b) = adrs();
         let opts = SearchOptions::default();
         let (res, titles) = search_all(&c, None, None, "priority:high status:proposed", &opts);
+        // `priority:high` is text (no node has `priority`): nothing matches, and the key is
+        // named instead of the result being silently empty.
         assert_eq!(res.unknown_filter_keys, ["priority"]);
+        assert!(res.hits.is_empty() && titles.is_empty());
+        let (_, titles) = search_all(&c, None, None, "status:proposed", &opts);
         assert_eq!(titles.iter().map(|h| h.node).collect::<Vec<_>>(), vec![b]);
         let (res, _) = search_all(&c, None, None, "std::io v-on:click kind:adr", &opts);
         assert_eq!(res.unknown_filter_keys, ["v-on"]);
