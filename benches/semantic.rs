@@ -4,8 +4,8 @@
 //! Loads the corpus at `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`; a clear
 //! message and exit 0 when it is missing), builds the BM25 and fuzzy indexes, then measures
 //! in the same run, with the semantic signal off and on:
-//! - embedding every document (`SemanticIndex::build` on 2 threads): wall time, and the
-//!   resident memory it adds (VmRSS after minus before, the embedded table's pages
+//! - embedding every document (`Index::build_semantic` on 2 threads): wall time, and the
+//!   resident memory it adds (`VmRSS` after minus before, the embedded table's pages
 //!   included), beside the index build time;
 //! - BM25 query p95 (exact, as `search` runs it: fused when on), BM25 while typing
 //!   (prefix: never fused) and keystroke to results (`filter::search_all` with prefix, as the
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use skillnav::formats::{LoadOptions, load_root, root_specs};
 use skillnav::index::filter::search_all;
-use skillnav::index::{FuzzyIndex, Index, SearchOptions, SemanticIndex};
+use skillnav::index::{FuzzyIndex, Index, SearchOptions};
 use skillnav::model::Corpus;
 
 /// Queries for a KEP-like corpus: topics, identifiers, and sentence questions.
@@ -158,7 +158,7 @@ fn main() {
     let model = skillnav::embed::model().expect("embedded model");
     let t_model = t.elapsed();
     let t = Instant::now();
-    let sem = SemanticIndex::build(&corpus, &index, model, None, 2);
+    let sem = index.build_semantic(&corpus, model, None, 2);
     let t_embed = t.elapsed();
     let rss1 = rss_mb();
     let rows = sem.len();

@@ -1,7 +1,7 @@
 //! The offline semantic signal's model (docs/DESIGN.md §3 "Semantic signal"): a static
 //! embedding table in model2vec's layout, distilled from all-MiniLM-L6-v2 (Apache-2.0) by
 //! `tools/make_embeddings.py` and vendored in `assets/embed/` (its NOTICE there). A text's
-//! vector is the mean of its WordPiece tokens' rows (first [`MAX_TOKENS`] tokens),
+//! vector is the mean of its word-piece tokens' rows (first [`MAX_TOKENS`] tokens),
 //! L2-normalised; cosine similarity is then a dot product.
 //!
 //! Modules: [`wordpiece`] (the tokenizer), `table` (the int8 rows with per-row scales, read
@@ -59,7 +59,12 @@ pub fn model() -> Option<&'static StaticModel> {
 impl StaticModel {
     /// The unit vector of `text` (mean of the rows of its first [`MAX_TOKENS`] tokens,
     /// normalised), or `None` for a text without tokens. `ids` is a reusable buffer.
-    pub fn embed_with(&self, text: &str, ids: &mut Vec<u32>, word: &mut String) -> Option<[f32; DIMS]> {
+    pub fn embed_with(
+        &self,
+        text: &str,
+        ids: &mut Vec<u32>,
+        word: &mut String,
+    ) -> Option<[f32; DIMS]> {
         ids.clear();
         self.vocab.encode_into(text, MAX_TOKENS, ids, word);
         self.pool(ids)

@@ -36,7 +36,8 @@ impl Table {
         let emb = take(&mut infos, "embeddings")?;
         let sc = take(&mut infos, "scales")?;
         let rows = *emb.shape.first()?;
-        if emb.dtype != "I8" || emb.shape != [rows, dims] || sc.dtype != "F32" || sc.shape != [rows] {
+        if emb.dtype != "I8" || emb.shape != [rows, dims] || sc.dtype != "F32" || sc.shape != [rows]
+        {
             return None;
         }
         let data = body.get(emb.data_offsets[0]..emb.data_offsets[1])?;
@@ -58,7 +59,10 @@ impl Table {
 
     /// Add row `i` (dequantised) to `acc` (`dims` long); rows out of range add nothing.
     pub fn add_row(&self, i: usize, acc: &mut [f32]) {
-        let (Some(&s), Some(row)) = (self.scales.get(i), self.data.get(i * self.dims..(i + 1) * self.dims)) else {
+        let (Some(&s), Some(row)) = (
+            self.scales.get(i),
+            self.data.get(i * self.dims..(i + 1) * self.dims),
+        ) else {
             return;
         };
         for (a, &q) in acc.iter_mut().zip(row) {

@@ -11,7 +11,11 @@ const GOLDEN: &str = include_str!("../../assets/embed/golden.json");
 #[test]
 fn asset_sha256_is_pinned() {
     let digest = Sha256::digest(MODEL_BYTES);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = digest.iter().fold(String::new(), |mut s, b| {
+        use std::fmt::Write;
+        let _ = write!(s, "{b:02x}");
+        s
+    });
     assert_eq!(hex, MODEL_SHA256);
     let golden: serde_json::Value = serde_json::from_str(GOLDEN).unwrap();
     assert_eq!(golden["model_sha256"].as_str(), Some(MODEL_SHA256));
@@ -69,5 +73,8 @@ fn related_words_are_closer_than_unrelated_ones() {
         let (x, y) = (m.embed(a).unwrap(), m.embed(b).unwrap());
         x.iter().zip(&y).map(|(p, q)| p * q).sum::<f32>()
     };
-    assert!(cos("authentication login", "sign in with a password") > cos("authentication login", "bake a chocolate cake"));
+    assert!(
+        cos("authentication login", "sign in with a password")
+            > cos("authentication login", "bake a chocolate cake")
+    );
 }

@@ -1,4 +1,4 @@
-//! BERT's uncased WordPiece tokenizer over a fixed vocabulary (the `vocab.txt` of
+//! BERT's uncased word-piece tokenizer over a fixed vocabulary (the `vocab.txt` of
 //! `assets/embed/`, docs/DESIGN.md §3 "Semantic signal"): lower-case, NFD with combining
 //! marks dropped (accents stripped), split on whitespace, punctuation and CJK characters,
 //! then greedy longest-match-first pieces (`##` marks a word-inner piece); a word of more
@@ -17,7 +17,7 @@ use crate::index::hash::FxHashMap;
 /// Longest word that gets pieces, in chars (BERT's `max_input_chars_per_word`).
 const MAX_WORD_CHARS: usize = 100;
 
-/// A WordPiece vocabulary: token → row.
+/// A word-piece vocabulary: token → row.
 #[derive(Debug)]
 pub struct WordPiece {
     ids: FxHashMap<&'static str, u32>,
@@ -65,7 +65,12 @@ impl WordPiece {
             } else if is_split(c) {
                 self.flush(word, out);
                 let mut b = [0u8; 4];
-                out.push(self.ids.get(&*c.encode_utf8(&mut b)).copied().unwrap_or(self.unk));
+                out.push(
+                    self.ids
+                        .get(&*c.encode_utf8(&mut b))
+                        .copied()
+                        .unwrap_or(self.unk),
+                );
             } else {
                 word.push(c);
             }

@@ -65,7 +65,7 @@ impl Index {
     }
 
     /// Attach the semantic vectors of this index's documents (built by
-    /// [`SemanticIndex::build`] from this index): from then on every exact query
+    /// [`Index::build_semantic`]): from then on every exact query
     /// (`prefix: false`) fuses cosine similarity with BM25. Returns false (and keeps the
     /// first) when vectors were already attached.
     pub fn attach_semantic(&self, semantic: Arc<SemanticIndex>) -> bool {
@@ -88,8 +88,22 @@ impl Index {
             return false;
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-        let sem = SemanticIndex::build(corpus, self, model, previous, threads);
+        let sem = self.build_semantic(corpus, model, previous, threads);
         self.attach_semantic(Arc::new(sem))
+    }
+
+    /// The semantic vectors of this index's documents (`corpus` is the corpus it was built
+    /// from), embedded with `model` on up to `threads` threads, reusing the rows of
+    /// `previous` whose embedded text is unchanged (docs/DESIGN.md §3 "Semantic signal").
+    pub fn build_semantic(
+        &self,
+        corpus: &Corpus,
+        model: &crate::embed::StaticModel,
+        previous: Option<&SemanticIndex>,
+        threads: usize,
+    ) -> SemanticIndex {
+        let roots: Vec<&[NodeId]> = self.roots.iter().map(|r| r.docs.as_slice()).collect();
+        SemanticIndex::from_docs(corpus, &roots, model, previous, threads)
     }
 
     /// Number of BM25 documents over all roots (after folding identical texts; bundle chunks

@@ -202,7 +202,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     // The semantic signal joins finished queries of an index with vectors attached and some
     // root document (a corpus of lazytools bundles alone keeps lazytools' scores).
     let semantic = (!opts.prefix && !words.is_empty())
-        .then(|| super::semantic::attached(index))
+        .then(|| index.semantic())
         .flatten()
         .filter(|sem| !sem.is_empty())
         .and_then(|sem| {

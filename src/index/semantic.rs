@@ -1,6 +1,6 @@
 //! The semantic signal of a search (docs/DESIGN.md §3 "Semantic signal"): one unit vector
 //! per BM25 document ([`crate::embed`]: its heading path then its own text, first 512
-//! WordPiece tokens), stored int8 with a per-document scale, and the fusion of cosine
+//! word-piece tokens), stored int8 with a per-document scale, and the fusion of cosine
 //! similarity with BM25 on finished queries.
 //!
 //! Fusion rule (fixed before any measurement): the candidates are each root's BM25 top
@@ -9,9 +9,6 @@
 //! (over roots and lazytools bundles) and `bm25` 0 for a candidate outside the BM25 lists.
 //! A lazytools hit keeps its scorer and has no semantic part (`0.5 · score / max`).
 
-use std::sync::Arc;
-
-use super::engine::Index;
 use super::fold;
 use super::hash::{FxHashMap, FxHasher};
 use crate::embed::{DIMS, MAX_TOKENS, StaticModel};
@@ -26,7 +23,8 @@ pub const COSINE_CANDIDATES: usize = 50;
 /// Weight of each signal in the fused score.
 pub const FUSION_WEIGHT: f64 = 0.5;
 
-/// One int8 vector per BM25 document of an [`Index`], roots in the index's order.
+/// One int8 vector per BM25 document of an [`super::Index`], roots in the index's order
+/// (built by [`super::Index::build_semantic`]).
 #[derive(Debug, Default)]
 pub struct SemanticIndex {
     /// Document `d` of root `r` is row `root_start[r] + d`.
@@ -35,7 +33,7 @@ pub struct SemanticIndex {
     rows: Vec<i8>,
     /// Scale of each row (0 for a document without tokens: cosine 0).
     scales: Vec<f32>,
-    /// Hash of each row's embedded text (the reuse key of [`SemanticIndex::build`]).
+    /// Hash of each row's embedded text (the key rows are reused by after a rebuild).
     hashes: Vec<u64>,
 }
 
@@ -46,22 +44,23 @@ pub(crate) struct QueryVector {
 }
 
 impl SemanticIndex {
-    /// Embed every document of `index` (built from `corpus`) with `model`, on up to
-    /// `threads` threads. Rows whose text hash matches a row of `previous` (an earlier build,
-    /// e.g. before a reload) are copied from it instead of being embedded again.
-    pub fn build(
+    /// Embed the documents `roots` (each root's documents in index order, nodes of
+    /// `corpus`) with `model`, on up to `threads` threads. Rows whose text hash matches a row
+    /// of `previous` (an earlier build, e.g. before a reload) are copied from it instead of
+    /// being embedded again.
+    pub(crate) fn from_docs(
         corpus: &Corpus,
-        index: &Index,
+        roots: &[&[NodeId]],
         model: &StaticModel,
         previous: Option<&SemanticIndex>,
         threads: usize,
     ) -> Self {
-        let docs: Vec<NodeId> = index.roots.iter().flat_map(|r| r.docs.iter().copied()).collect();
-        let mut root_start = Vec::with_capacity(index.roots.len());
+        let docs: Vec<NodeId> = roots.iter().flat_map(|r| r.iter().copied()).collect();
+        let mut root_start = Vec::with_capacity(roots.len());
         let mut at = 0;
-        for r in &index.roots {
+        for r in roots {
             root_start.push(at);
-            at += r.docs.len();
+            at += r.len();
         }
         let reuse: FxHashMap<u64, usize> = previous
             .map(|p| p.hashes.iter().enumerate().map(|(i, h)| (*h, i)).collect())
@@ -95,7 +94,9 @@ impl SemanticIndex {
                             continue;
                         }
                         ids.clear();
-                        model.vocab.encode_into(&text, MAX_TOKENS, &mut ids, &mut word);
+                        model
+                            .vocab
+                            .encode_into(&text, MAX_TOKENS, &mut ids, &mut word);
                         if let Some(v) = model.pool(&ids) {
                             scales[i] = quantize(&v, row);
                         }
@@ -146,12 +147,10 @@ impl SemanticIndex {
         else {
             return 0.0;
         };
-        let dot: i32 = row
-            .iter()
-            .zip(&qv.q)
-            .map(|(&a, &b)| i32::from(i16::from(a) * i16::from(b)))
-            .sum();
-        f64::from(dot as f32 * s * qv.scale)
+        let Ok(row) = <&[i8; DIMS]>::try_from(row) else {
+            return 0.0;
+        };
+        f64::from(dot(row, &qv.q) as f32 * s * qv.scale)
     }
 
     /// The `k` documents of highest cosine with `qv`, as `(root, document, cosine)`, best
@@ -170,11 +169,29 @@ impl SemanticIndex {
         all.truncate(k);
         all.into_iter()
             .map(|(i, c)| {
-                let r = self.root_start.partition_point(|&s| s <= i).saturating_sub(1);
-                (r, (i - self.root_start.get(r).copied().unwrap_or(0)) as u32, c)
+                let r = self
+                    .root_start
+                    .partition_point(|&s| s <= i)
+                    .saturating_sub(1);
+                (
+                    r,
+                    (i - self.root_start.get(r).copied().unwrap_or(0)) as u32,
+                    c,
+                )
             })
             .collect()
     }
+}
+
+/// Integer dot product of two int8 vectors (fixed length, so the loop vectorises).
+fn dot(a: &[i8; DIMS], b: &[i8; DIMS]) -> i32 {
+    let mut acc = [0i32; 16];
+    for (ca, cb) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+        for k in 0..16 {
+            acc[k] += i32::from(ca[k]) * i32::from(cb[k]);
+        }
+    }
+    acc.iter().sum()
 }
 
 /// Write `v` (unit length) as int8 into `out`; returns the scale (`max |v| / 127`).
@@ -219,9 +236,4 @@ pub fn embedded_text(corpus: &Corpus, node: NodeId, out: &mut String) {
     } else {
         out.push_str(corpus.own_text(node));
     }
-}
-
-/// The semantic index attached to `index`, if any.
-pub(crate) fn attached(index: &Index) -> Option<&Arc<SemanticIndex>> {
-    index.semantic.get()
 }

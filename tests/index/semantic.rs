@@ -103,7 +103,11 @@ fn fused_scores_follow_the_rule() {
     let model = embed::model().unwrap();
     let q = model.embed("stash dough").unwrap();
     for h in &fused.hits {
-        let raw = bm25.hits.iter().find(|b| b.node == h.node).map_or(0.0, |b| b.score);
+        let raw = bm25
+            .hits
+            .iter()
+            .find(|b| b.node == h.node)
+            .map_or(0.0, |b| b.score);
         let mut text = String::new();
         embedded_text(&c, h.node, &mut text);
         let d = model.embed(&text).unwrap();
@@ -111,7 +115,11 @@ fn fused_scores_follow_the_rule() {
         let want = 0.5 * raw / max + 0.5 * f64::from(cos);
         // int8 vectors: cosine within 0.01 of the float one.
         assert!((h.score - want).abs() < 0.01, "{} vs {want}", h.score);
-        let source = if raw > 0.0 { HitSource::Hybrid } else { HitSource::Semantic };
+        let source = if raw > 0.0 {
+            HitSource::Hybrid
+        } else {
+            HitSource::Semantic
+        };
         assert_eq!(h.source, source);
     }
     assert!(fused.hits.iter().any(|h| h.node == ids[0]));
@@ -139,9 +147,9 @@ fn vectors_of_unchanged_texts_are_reused_after_a_rebuild() {
     let (c, _) = corpus_of(SECTIONS);
     let model = embed::model().unwrap();
     let first = Index::build(&c, &mut |_, _| {});
-    let sem = SemanticIndex::build(&c, &first, model, None, 2);
+    let sem = first.build_semantic(&c, model, None, 2);
     let again = Index::build(&c, &mut |_, _| {});
-    let reused = SemanticIndex::build(&c, &again, model, Some(&sem), 2);
+    let reused = again.build_semantic(&c, model, Some(&sem), 2);
     assert_eq!(format!("{sem:?}"), format!("{reused:?}"));
     assert!(again.attach_semantic(Arc::new(reused)));
     assert!(!again.attach_semantic(Arc::new(SemanticIndex::default())));
@@ -155,7 +163,11 @@ fn json_of_in(config: &std::path::Path, args: &[&str]) -> serde_json::Value {
         .env("SKILLNAV_CONFIG_DIR", config)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -189,7 +201,16 @@ fn a_lazytools_bundle_keeps_its_scores_with_the_semantic_signal_on() {
     let q = "How do I add CORS middleware to a route?";
     let v = json_of_in(
         config.path(),
-        &["search", q, bundle.to_str().unwrap(), "--json", "--top-k", "3", "--semantic", "on"],
+        &[
+            "search",
+            q,
+            bundle.to_str().unwrap(),
+            "--json",
+            "--top-k",
+            "3",
+            "--semantic",
+            "on",
+        ],
     );
     let first = &v["hits"][0];
     assert_eq!(first["scorer"], "lazytools");
