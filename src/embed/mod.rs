@@ -23,8 +23,8 @@ pub const DIMS: usize = 256;
 /// Tokens of a text that count (model2vec's default `max_length`).
 pub const MAX_TOKENS: usize = 512;
 
-/// The embedded table (`assets/embed/model.safetensors`: `embeddings` I8 [V, 256] and
-/// `scales` F32 [V]).
+/// The embedded table (`assets/embed/model.safetensors`: `embeddings` I8 `[V, 256]` and
+/// `scales` F32 `[V]`).
 pub static MODEL_BYTES: &[u8] = include_bytes!("../../assets/embed/model.safetensors");
 
 /// The embedded vocabulary (`assets/embed/vocab.txt`, one token a line, line = row).

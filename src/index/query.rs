@@ -26,7 +26,7 @@
 //! - A finished query (not `prefix`) of an index with semantic vectors attached
 //!   ([`Index::attach_semantic`]) fuses BM25 with cosine similarity by the rule of
 //!   [`super::semantic`]; its content hits are then [`HitSource::Hybrid`] or
-//!   [`HitSource::Semantic`] and their scores lie in [-0.5, 1].
+//!   [`HitSource::Semantic`] and their scores lie in -0.5..=1.
 
 use super::bm25::RootIndex;
 use super::distance::{Suggestion, suggest};
