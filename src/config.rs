@@ -17,12 +17,27 @@ pub const DEFAULT_CONFIG: &str = include_str!("../assets/config.toml");
 pub struct SearchSettings {
     /// Hits per group.
     pub top_k: usize,
+    /// Fuse the offline semantic signal with BM25 on finished queries (docs/DESIGN.md §3
+    /// "Semantic signal"): `search`, `brief --query`, `eval`, the MCP server and the TUI's
+    /// `Enter`; the command-line flag `--semantic on|off` overrides it.
+    pub semantic: bool,
 }
 
 impl Default for SearchSettings {
     fn default() -> Self {
-        Self { top_k: 50 }
+        Self {
+            top_k: 50,
+            semantic: SEMANTIC_DEFAULT,
+        }
     }
+}
+
+/// Whether the semantic signal is on when no setting or flag says otherwise.
+pub const SEMANTIC_DEFAULT: bool = false;
+
+/// The `[search] semantic` setting in force (embedded default, then the user's file).
+pub fn semantic_setting() -> bool {
+    load().0.search.semantic
 }
 
 /// Brief and budget settings (`[brief]`).

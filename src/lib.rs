@@ -19,6 +19,7 @@ pub mod cli;
 pub mod clipboard;
 pub mod config;
 pub mod curate;
+pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod formats;

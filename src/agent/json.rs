@@ -63,6 +63,7 @@ pub fn hit(corpus: &Corpus, h: &Hit) -> Value {
         "line_end": n.line_end,
         "score": h.score,
         "source": h.source,
+        "signals": h.source.signals(),
         "scorer": h.scorer,
         "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
     })

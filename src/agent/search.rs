@@ -98,15 +98,14 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         .chain(titles.iter())
         .filter(|h| retrievable(h.node))
     {
-        let signal = match h.source {
-            HitSource::Bm25 => "bm25",
-            HitSource::Fuzzy => "fuzzy",
-        };
+        let signals = h.source.signals();
         if let Some((v, _)) = hits.iter_mut().find(|(_, n)| *n == h.node) {
-            if let Some(s) = v.get_mut("signals").and_then(Value::as_array_mut)
-                && !s.iter().any(|x| x == signal)
-            {
-                s.push(json!(signal));
+            if let Some(s) = v.get_mut("signals").and_then(Value::as_array_mut) {
+                for signal in signals {
+                    if !s.iter().any(|x| x == signal) {
+                        s.push(json!(signal));
+                    }
+                }
             }
             continue;
         }
@@ -118,7 +117,7 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         v["bytes"] = json!(n.bytes);
         v["tokens"] = json!(ws.tokens_of(h.node));
         v["exposure"] = json!(ws.exposure.level(corpus, h.node).as_str());
-        v["signals"] = json!([signal]);
+        v["signals"] = json!(signals);
         v["snippet"] = json!(snippet(ws, h.node, &res.terms));
         hits.push((v, h.node));
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::curate::exposure::ExposureMap;
 use crate::curate::recipe::{Recipe, Store};
 use crate::formats::{self, LoadOptions, RootSpec};
-use crate::index::{FuzzyIndex, Index};
+use crate::index::{FuzzyIndex, Index, SemanticIndex};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{TokenCounter, TokenTable};
 
@@ -76,8 +76,17 @@ pub struct Workspace {
 impl Workspace {
     /// Load the roots of `config`, build both indexes and apply the exposure levels.
     pub fn open(config: WorkspaceConfig) -> Self {
+        Self::open_reusing(config, None)
+    }
+
+    /// [`Workspace::open`]; with the `[search] semantic` setting on, the index gets its
+    /// semantic vectors, reusing the rows of `previous` whose text is unchanged.
+    fn open_reusing(config: WorkspaceConfig, previous: Option<&SemanticIndex>) -> Self {
         let corpus = load_corpus(&config.specs, &config.load);
         let index = Index::build(&corpus, &mut |_, _| {});
+        if crate::config::semantic_setting() {
+            index.embed(&corpus, previous);
+        }
         let fuzzy = FuzzyIndex::build(&corpus);
         let (exposure, warnings) = match &config.recipe {
             Some(r) => {
@@ -102,7 +111,8 @@ impl Workspace {
     /// Load everything again from disk (same roots and options) into a new workspace one
     /// generation up, without token counts until [`Workspace::set_tokens`] gives them.
     pub fn reopen(&self) -> Workspace {
-        let mut ws = Self::open(self.config.clone());
+        let previous = self.index.semantic().map(|s| &**s);
+        let mut ws = Self::open_reusing(self.config.clone(), previous);
         ws.generation = self.generation + 1;
         ws
     }

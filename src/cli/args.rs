@@ -101,6 +101,9 @@ pub enum Command {
         /// Expand the last word as a prefix (as while typing in the TUI).
         #[arg(long)]
         prefix: bool,
+        /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
+        #[arg(long, value_enum)]
+        semantic: Option<OnOff>,
         /// JSON: {"query": …, "hits": […]}.
         #[arg(long)]
         json: bool,
@@ -117,6 +120,9 @@ pub enum Command {
         /// Token budget of the brief whose containment is measured.
         #[arg(long, default_value_t = 8000)]
         max_tokens: u64,
+        /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
+        #[arg(long, value_enum)]
+        semantic: Option<OnOff>,
         /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`.
         #[arg(long)]
         json: bool,
@@ -347,6 +353,26 @@ pub struct BriefArgs {
     /// Start from a saved recipe (name or JSON file): its selection, exposure levels and budget.
     #[arg(long)]
     pub recipe: Option<String>,
+    /// Fuse the semantic signal with BM25 when retrieving (default: `[search] semantic` of
+    /// the config; never for `--format lazytools`).
+    #[arg(long, value_enum)]
+    pub semantic: Option<OnOff>,
+}
+
+/// `on` or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
+impl OnOff {
+    /// The flag's value, or the `[search] semantic` setting when the flag is absent.
+    pub fn or_setting(flag: Option<Self>) -> bool {
+        flag.map_or_else(crate::config::semantic_setting, |f| f == Self::On)
+    }
 }
 
 /// `skillnav fm` operations. KEY may be dotted for nested maps (`metadata.version`).

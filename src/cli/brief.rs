@@ -35,6 +35,12 @@ pub fn run(
     let index = prepared
         .needs_index()
         .then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
+    if let Some(index) = &index
+        && a.format != super::args::BriefFormat::Lazytools
+        && super::args::OnOff::or_setting(a.semantic)
+    {
+        index.embed(corpus, None);
+    }
     let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {
         eprintln!(

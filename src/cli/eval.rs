@@ -21,6 +21,8 @@ pub struct EvalRequest<'a> {
     pub base: Option<&'a Path>,
     /// Brief budget in tokens.
     pub max_tokens: u64,
+    /// Fuse the semantic signal with BM25.
+    pub semantic: bool,
     /// Print JSON.
     pub json: bool,
 }
@@ -43,6 +45,7 @@ pub fn run(
     let opts = EvalOptions {
         max_tokens: req.max_tokens,
         counter,
+        semantic: req.semantic,
     };
     let report = evaluate_set(
         &set,

@@ -79,16 +79,24 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             paths,
             top_k,
             prefix,
+            semantic,
             json,
         }) => {
             let corpus = open::open(&paths, &g)?;
-            search::run(&mut out, &corpus, &query, top_k, prefix, json).map_err(Into::into)
+            let opts = search::CliSearch {
+                top_k,
+                prefix,
+                semantic: args::OnOff::or_setting(semantic),
+                json,
+            };
+            search::run(&mut out, &corpus, &query, &opts).map_err(Into::into)
         }
         Some(Command::Eval {
             questions,
             paths,
             base,
             max_tokens,
+            semantic,
             json,
         }) => {
             let req = eval::EvalRequest {
@@ -96,6 +104,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
                 paths: &paths,
                 base: base.as_deref(),
                 max_tokens,
+                semantic: args::OnOff::or_setting(semantic),
                 json,
             };
             return eval::run(&mut out, &req, &g, counter);

@@ -6,20 +6,35 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::index::filter::search_all;
-use crate::index::{FuzzyIndex, Hit, Index, SearchOptions};
+use crate::index::{FuzzyIndex, Hit, HitSource, Index, SearchOptions};
 use crate::model::Corpus;
 use crate::util::sanitize::sanitize_line;
 
-/// Run `query` and print both hit groups (BM25 first, then fuzzy).
+/// The flags of `skillnav search`.
+#[derive(Clone, Copy, Debug)]
+pub struct CliSearch {
+    /// Hits per group.
+    pub top_k: usize,
+    /// Expand the last word as a prefix.
+    pub prefix: bool,
+    /// Fuse the semantic signal (finished queries only: not with `prefix`).
+    pub semantic: bool,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// Run `query` and print both hit groups (content first, then fuzzy titles).
 pub fn run(
     out: &mut dyn Write,
     corpus: &Corpus,
     query: &str,
-    top_k: usize,
-    prefix: bool,
-    as_json: bool,
+    o: &CliSearch,
 ) -> std::io::Result<()> {
+    let (top_k, prefix, as_json) = (o.top_k, o.prefix, o.json);
     let index = Index::build(corpus, &mut |_, _| {});
+    if o.semantic && !prefix {
+        index.embed(corpus, None);
+    }
     let fuzzy_index = FuzzyIndex::build(corpus);
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
@@ -40,7 +55,7 @@ pub fn run(
             .iter()
             .map(|(a, b)| json!({"typed": a, "suggested": b}))
             .collect();
-        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug});
+        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys});
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
     }
@@ -60,7 +75,21 @@ pub fn run(
             sanitize_line(suggested)
         )?;
     }
-    writeln!(out, "Content (BM25): {} hits", res.hits.len())?;
+    if res.hits.is_empty() && fuzzy.is_empty() {
+        for key in &res.unknown_filter_keys {
+            writeln!(
+                out,
+                "unknown filter key: {} (no opened node has it; the word was searched as text)",
+                sanitize_line(key)
+            )?;
+        }
+    }
+    let label = if res.hits.iter().any(|h| h.source != HitSource::Bm25) {
+        "BM25 + semantic"
+    } else {
+        "BM25"
+    };
+    writeln!(out, "Content ({label}): {} hits", res.hits.len())?;
     for h in &res.hits {
         print_hit(out, corpus, h)?;
     }

@@ -25,6 +25,9 @@ pub struct EvalOptions {
     pub max_tokens: u64,
     /// The encoding of `max_tokens` and of the brief sizes.
     pub counter: TokenCounter,
+    /// Fuse the semantic signal with BM25 (the index's vectors are attached before the
+    /// questions run; docs/DESIGN.md §3 "Semantic signal").
+    pub semantic: bool,
 }
 
 /// What happened to one question.

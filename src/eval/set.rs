@@ -33,6 +33,9 @@ pub fn evaluate_set<E>(
     for (paths, ids) in &groups {
         let corpus = load(paths)?;
         let index = Index::build(&corpus, &mut |_, _| {});
+        if opts.semantic {
+            index.embed(&corpus, None);
+        }
         let fuzzy = FuzzyIndex::build(&corpus);
         let qs: Vec<&Question> = ids.iter().map(|&i| &set.questions[i]).collect();
         for (&i, o) in ids.iter().zip(evaluate(&corpus, &index, &fuzzy, &qs, opts)) {

@@ -2,9 +2,10 @@
 //! bundles, and the document order used for tie-breaking; built here, queried by
 //! [`super::query`] (`Index::search`).
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, OnceLock};
 
+use super::semantic::SemanticIndex;
 use super::{bm25, build, fold};
 use crate::model::{BundleStats, Corpus, NodeId};
 
@@ -23,6 +24,9 @@ pub struct Index {
     pub(super) bundles: Vec<(NodeId, Arc<BundleStats>)>,
     /// Document order (global pre-order rank) of every node, for tie-breaking.
     pub(super) order: Vec<u32>,
+    /// The semantic signal, once attached ([`Index::attach_semantic`]): finished queries
+    /// fuse it with BM25 (docs/DESIGN.md §3 "Semantic signal").
+    pub(super) semantic: OnceLock<Arc<SemanticIndex>>,
 }
 
 impl Index {
@@ -56,7 +60,50 @@ impl Index {
             roots,
             bundles,
             order,
+            semantic: OnceLock::new(),
         }
+    }
+
+    /// Attach the semantic vectors of this index's documents (built by
+    /// [`Index::build_semantic`]): from then on every exact query
+    /// (`prefix: false`) fuses cosine similarity with BM25. Returns false (and keeps the
+    /// first) when vectors were already attached.
+    pub fn attach_semantic(&self, semantic: Arc<SemanticIndex>) -> bool {
+        self.semantic.set(semantic).is_ok()
+    }
+
+    /// The attached semantic vectors, if any.
+    pub fn semantic(&self) -> Option<&Arc<SemanticIndex>> {
+        self.semantic.get()
+    }
+
+    /// Embed this index's documents with the embedded static model and attach them, reusing
+    /// rows of `previous` whose text is unchanged; threads as for [`Index::build`]. Returns
+    /// false when the model is unavailable or vectors were already attached.
+    pub fn embed(&self, corpus: &Corpus, previous: Option<&SemanticIndex>) -> bool {
+        let Some(model) = crate::embed::model() else {
+            return false;
+        };
+        if self.semantic.get().is_some() {
+            return false;
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let sem = self.build_semantic(corpus, model, previous, threads);
+        self.attach_semantic(Arc::new(sem))
+    }
+
+    /// The semantic vectors of this index's documents (`corpus` is the corpus it was built
+    /// from), embedded with `model` on up to `threads` threads, reusing the rows of
+    /// `previous` whose embedded text is unchanged (docs/DESIGN.md §3 "Semantic signal").
+    pub fn build_semantic(
+        &self,
+        corpus: &Corpus,
+        model: &crate::embed::StaticModel,
+        previous: Option<&SemanticIndex>,
+        threads: usize,
+    ) -> SemanticIndex {
+        let roots: Vec<&[NodeId]> = self.roots.iter().map(|r| r.docs.as_slice()).collect();
+        SemanticIndex::from_docs(corpus, &roots, model, previous, threads)
     }
 
     /// Number of BM25 documents over all roots (after folding identical texts; bundle chunks

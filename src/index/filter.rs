@@ -134,7 +134,9 @@ const OVERFETCH: usize = 20;
 /// Run `query` (free text plus `key:value` filters) on the BM25 index and the fuzzy titles,
 /// either of which may still be missing (the TUI searches while indexing). Returns content
 /// hits and title hits, each at most `opts.top_k`. With filters, hits are restricted to
-/// matching nodes; filters alone list the matching nodes as title hits.
+/// matching nodes; filters alone list the matching nodes as title hits. Words that look
+/// like filters but whose key no node has are searched as text and named in
+/// [`SearchResult::unknown_filter_keys`].
 pub fn search_all(
     corpus: &Corpus,
     index: Option<&Index>,
@@ -143,6 +145,31 @@ pub fn search_all(
     opts: &SearchOptions,
 ) -> (SearchResult, Vec<Hit>) {
     let (text, filters) = split_filters_in(corpus, query);
+    let (_, candidates) = split_filters(query);
+    let unknown: Vec<String> = candidates
+        .into_iter()
+        .filter(|c| !filters.iter().any(|f| f.key == c.key))
+        .map(|c| c.key)
+        .fold(Vec::new(), |mut v, k| {
+            if !v.contains(&k) {
+                v.push(k);
+            }
+            v
+        });
+    let (mut content, titles) = search_split(corpus, index, fuzzy, query, &text, &filters, opts);
+    content.unknown_filter_keys = unknown;
+    (content, titles)
+}
+
+fn search_split(
+    corpus: &Corpus,
+    index: Option<&Index>,
+    fuzzy: Option<&FuzzyIndex>,
+    query: &str,
+    text: &str,
+    filters: &[MetaFilter],
+    opts: &SearchOptions,
+) -> (SearchResult, Vec<Hit>) {
     if filters.is_empty() {
         let content = index
             .map(|i| i.search(corpus, query, opts))
@@ -157,21 +184,21 @@ pub fn search_all(
         ..opts.clone()
     };
     let keep = |hits: &mut Vec<Hit>| {
-        hits.retain(|h| matches(corpus, h.node, &filters));
+        hits.retain(|h| matches(corpus, h.node, filters));
         hits.truncate(opts.top_k);
     };
     if text.is_empty() {
         return (
             SearchResult::default(),
-            list_matching(corpus, &filters, opts.top_k),
+            list_matching(corpus, filters, opts.top_k),
         );
     }
     let mut content = index
-        .map(|i| i.search(corpus, &text, &wide))
+        .map(|i| i.search(corpus, text, &wide))
         .unwrap_or_default();
     keep(&mut content.hits);
     let mut titles = fuzzy
-        .map(|f| f.search(&text, wide.top_k))
+        .map(|f| f.search(text, wide.top_k))
         .unwrap_or_default();
     keep(&mut titles);
     (content, titles)
@@ -248,5 +275,22 @@ mod tests {
         );
         let (_, f) = split_filters("status:rejected");
         assert!(list_matching(&c, &f, 10).is_empty());
+    }
+
+    #[test]
+    fn unknown_filter_key_is_reported_not_silently_empty() {
+        let (c, _, b) = adrs();
+        let opts = SearchOptions::default();
+        let (res, titles) = search_all(&c, None, None, "priority:high status:proposed", &opts);
+        // `priority:high` is text (no node has `priority`): nothing matches, and the key is
+        // named instead of the result being silently empty.
+        assert_eq!(res.unknown_filter_keys, ["priority"]);
+        assert!(res.hits.is_empty() && titles.is_empty());
+        let (_, titles) = search_all(&c, None, None, "status:proposed", &opts);
+        assert_eq!(titles.iter().map(|h| h.node).collect::<Vec<_>>(), vec![b]);
+        let (res, _) = search_all(&c, None, None, "std::io v-on:click kind:adr", &opts);
+        assert_eq!(res.unknown_filter_keys, ["v-on"]);
+        let (res, _) = search_all(&c, None, None, "status:proposed", &opts);
+        assert!(res.unknown_filter_keys.is_empty());
     }
 }

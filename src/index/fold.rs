@@ -86,7 +86,7 @@ const ROUTING_KEYS: [&[&str]; 3] = [
 
 /// The routing text of skill node `n`: its name, description and when-to-use, one per line
 /// (`None` when all are missing or blank).
-fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
+pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
     let meta = &corpus.node(n).meta;
     let lines: Vec<&str> = ROUTING_KEYS
         .iter()

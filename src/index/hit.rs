@@ -11,6 +11,29 @@ pub enum HitSource {
     Bm25,
     /// Title/path match (`title | path`, see [`super::fuzzy`]), ranked by nucleo-matcher.
     Fuzzy,
+    /// Content match of a fused query found by BM25 and scored by BM25 and the semantic
+    /// signal ([`super::semantic`]).
+    Hybrid,
+    /// Content match of a fused query found by the semantic signal alone (among the top
+    /// cosine documents, not among the BM25 candidates).
+    Semantic,
+}
+
+impl HitSource {
+    /// The signals that scored a hit from this source, as the CLI and MCP JSON name them.
+    pub fn signals(self) -> &'static [&'static str] {
+        match self {
+            Self::Bm25 => &["bm25"],
+            Self::Fuzzy => &["fuzzy"],
+            Self::Hybrid => &["bm25", "semantic"],
+            Self::Semantic => &["semantic"],
+        }
+    }
+
+    /// Whether this is a content hit (BM25, hybrid or semantic), not a title hit.
+    pub fn is_content(self) -> bool {
+        self != Self::Fuzzy
+    }
 }
 
 /// Which BM25 implementation scored a hit.
@@ -74,4 +97,9 @@ pub struct SearchResult {
     /// `(typed, suggested)` pairs, lower-case, for words found in no root's vocabulary in a
     /// query of several words: the closest term, suggested but not searched; in query order.
     pub suggestions: Vec<(String, String)>,
+    /// Keys of `key:value` words that looked like filters but whose key is neither `kind`
+    /// nor a `meta` key of any opened node, lower-case, in query order: such words were
+    /// searched as text ([`super::filter::search_all`] fills this; `std::io`-style words
+    /// with `::` are never listed).
+    pub unknown_filter_keys: Vec<String>,
 }

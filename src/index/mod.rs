@@ -18,19 +18,21 @@ mod engine;
 pub mod filter;
 mod fold;
 pub mod fuzzy;
-mod hash;
+pub(crate) mod hash;
 mod hit;
 pub mod inflect;
 mod intern;
 pub mod label;
 mod matches;
 pub mod query;
+pub mod semantic;
 pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
 pub use hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
 pub use matches::match_ranges;
+pub use semantic::SemanticIndex;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};
 
 pub mod lazytools;

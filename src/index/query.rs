@@ -23,11 +23,18 @@
 //!   document is the **max** over the forms, the other forms weighted by
 //!   [`EXPANSION_WEIGHT`], so exact matches keep their score and rank first.
 //! - Hits of all roots and bundles are merged by score, ties by document order.
+//! - A finished query (not `prefix`) of an index with semantic vectors attached
+//!   ([`Index::attach_semantic`]) fuses BM25 with cosine similarity by the rule of
+//!   [`super::semantic`]; its content hits are then [`HitSource::Hybrid`] or
+//!   [`HitSource::Semantic`] and their scores lie in -0.5..=1.
 
 use super::bm25::RootIndex;
 use super::distance::{Suggestion, suggest};
 use super::engine::Index;
 use super::hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
+use super::semantic::{
+    BM25_CANDIDATES, COSINE_CANDIDATES, FUSION_WEIGHT, QueryVector, SemanticIndex,
+};
 use super::tokenize::scan;
 use crate::model::Corpus;
 
@@ -192,13 +199,30 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         }
     }
 
+    // The semantic signal joins finished queries of an index with vectors attached and some
+    // root document (a corpus of lazytools bundles alone keeps lazytools' scores).
+    let semantic = (!opts.prefix && !words.is_empty())
+        .then(|| index.semantic())
+        .flatten()
+        .filter(|sem| !sem.is_empty())
+        .and_then(|sem| {
+            let model = crate::embed::model()?;
+            Some((sem, SemanticIndex::query(model, query)?))
+        });
+    let depth = if semantic.is_some() {
+        opts.top_k.max(BM25_CANDIDATES)
+    } else {
+        opts.top_k
+    };
     let mut cands: Vec<(u32, Hit)> = Vec::new();
-    for (r, g) in index.roots.iter().zip(&groups) {
+    // (root, document) of each root candidate, parallel to the first part of `cands`.
+    let mut keys: Vec<(usize, u32)> = Vec::new();
+    for (ri, (r, g)) in index.roots.iter().zip(&groups).enumerate() {
         if g.is_empty() {
             continue;
         }
         let mut scratch = r.take_scratch();
-        let scored = r.score(g, opts.top_k, &mut scratch);
+        let scored = r.score(g, depth, &mut scratch);
         r.put_scratch(scratch);
         for (d, score) in scored {
             let node = r.docs[d as usize];
@@ -210,6 +234,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
                 copies: r.copies_of(d).to_vec(),
             };
             cands.push((index.order_of(node), hit));
+            keys.push((ri, d));
         }
     }
     for (_, stats) in &index.bundles {
@@ -227,10 +252,54 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             cands.push((index.order_of(node), hit));
         }
     }
+    if let Some((sem, qv)) = semantic {
+        fuse(index, sem, &qv, &keys, &mut cands);
+    }
     cands.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
     cands.truncate(opts.top_k);
     result.hits = cands.into_iter().map(|(_, h)| h).collect();
     result
+}
+
+/// Replace the scores of `cands` (root candidates first, keyed by `keys`, then bundle hits)
+/// by the fused scores of [`super::semantic`]'s rule and add the top cosine documents that
+/// are not candidates yet.
+fn fuse(
+    index: &Index,
+    sem: &SemanticIndex,
+    qv: &QueryVector,
+    keys: &[(usize, u32)],
+    cands: &mut Vec<(u32, Hit)>,
+) {
+    let max = cands.iter().map(|(_, h)| h.score).fold(0.0, f64::max);
+    let norm = if max > 0.0 { max } else { 1.0 };
+    for (i, (_, h)) in cands.iter_mut().enumerate() {
+        let bm25 = FUSION_WEIGHT * h.score / norm;
+        h.score = match keys.get(i) {
+            Some(&(r, d)) => {
+                h.source = HitSource::Hybrid;
+                bm25 + FUSION_WEIGHT * sem.cosine(r, d, qv)
+            }
+            None => bm25,
+        };
+    }
+    for (r, d, cos) in sem.top(qv, COSINE_CANDIDATES) {
+        if keys.contains(&(r, d)) {
+            continue;
+        }
+        let Some(root) = index.roots.get(r) else {
+            continue;
+        };
+        let node = root.docs[d as usize];
+        let hit = Hit {
+            node,
+            score: FUSION_WEIGHT * cos,
+            source: HitSource::Semantic,
+            scorer: Scorer::Skillnav,
+            copies: root.copies_of(d).to_vec(),
+        };
+        cands.push((index.order_of(node), hit));
+    }
 }
 
 impl Index {

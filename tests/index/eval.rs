@@ -16,6 +16,7 @@ fn report() -> Report {
     let opts = EvalOptions {
         max_tokens: 8000,
         counter: TokenCounter::new(Encoding::O200kBase),
+        semantic: false,
     };
     let base = fixture_path("eval");
     evaluate_set(

@@ -4,6 +4,7 @@ mod bm25;
 mod brief_fill;
 mod eval;
 mod hono;
+mod semantic;
 mod skills;
 #[cfg(feature = "tui")]
 mod tui_search;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::clipboard::CopyOptions;
 use crate::formats::{LoadOptions, RootSpec};
-use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult};
+use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult, SemanticIndex};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 use crate::tui::state::app::App;
@@ -88,7 +88,10 @@ pub enum Job {
         /// built, or when that job ends any other way).
         after: crossbeam_channel::Receiver<()>,
     },
-    /// Build the fuzzy title index, then the BM25 index (with progress).
+    /// Build the fuzzy title index, then the BM25 index (with progress); then, with
+    /// `semantic`, embed its documents in the background (docs/DESIGN.md §3 "Semantic
+    /// signal"): the vectors attach to the index already sent, and `Enter` searches fuse
+    /// them from then on (never the searches while typing).
     BuildIndexes {
         /// The corpus.
         corpus: Arc<Corpus>,
@@ -96,6 +99,10 @@ pub enum Job {
         generation: u64,
         /// Dropped once both indexes are built: lets the counting of [`Job::CountTokens`] start.
         done: crossbeam_channel::Sender<()>,
+        /// Embed the documents (`[search] semantic`).
+        semantic: bool,
+        /// The vectors of the index this one replaces, reused for unchanged texts.
+        previous: Option<Arc<SemanticIndex>>,
     },
     /// Run one query.
     Search(SearchJob),
@@ -262,6 +269,8 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
                     corpus: Arc::clone(&corpus),
                     generation,
                     done,
+                    semantic: app.settings.search.semantic,
+                    previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
                 },
                 Job::CountTokens {
                     corpus,
@@ -309,6 +318,8 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             corpus,
             generation,
             done,
+            semantic,
+            previous,
         } => {
             let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
             emit(WorkerMsg::FuzzyReady { generation, fuzzy });
@@ -322,12 +333,17 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
                     });
                 }
             });
-            drop(corpus);
+            let index = Arc::new(index);
             emit(WorkerMsg::IndexReady {
                 generation,
-                index: Arc::new(index),
+                index: Arc::clone(&index),
             });
             drop(done);
+            // Embedding is an idle pass after the index is searchable (and counting may run
+            // beside it): a finished query is re-fused once the vectors are in.
+            if semantic {
+                index.embed(&corpus, previous.as_deref());
+            }
         }
         Job::Search(job) => {
             let (content, titles) = run_search(&job);

@@ -1,0 +1,198 @@
+//! Semantic-signal benchmark (docs/DESIGN.md §3 "Semantic signal"): `cargo bench --bench
+//! semantic`.
+//!
+//! Loads the corpus at `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`; a clear
+//! message and exit 0 when it is missing), builds the BM25 and fuzzy indexes, then measures
+//! in the same run, with the semantic signal off and on:
+//! - embedding every document (`Index::build_semantic` on 2 threads): wall time, and the
+//!   resident memory it adds (`VmRSS` after minus before, the embedded table's pages
+//!   included), beside the index build time;
+//! - BM25 query p95 (exact, as `search` runs it: fused when on), BM25 while typing
+//!   (prefix: never fused) and keystroke to results (`filter::search_all` with prefix, as the
+//!   TUI's search job per key press);
+//! - each "on" figure as a ratio of the same-run "off" figure (machine-independent), and the
+//!   embedding time as a ratio of the index build time.
+
+// Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use skillnav::formats::{LoadOptions, load_root, root_specs};
+use skillnav::index::filter::search_all;
+use skillnav::index::{FuzzyIndex, Index, SearchOptions};
+use skillnav::model::Corpus;
+
+/// Queries for a KEP-like corpus: topics, identifiers, and sentence questions.
+const QUERIES: &[&str] = &[
+    "graduation criteria",
+    "feature gate",
+    "version skew strategy",
+    "pod scheduling",
+    "kubelet restart",
+    "kube-apiserver flags",
+    "admission webhook",
+    "custom resource definition",
+    "container runtime interface",
+    "memory pressure eviction",
+    "horizontal pod autoscaler",
+    "service account token",
+    "dual stack ipv6",
+    "network policy",
+    "server side apply",
+    "cgroup v2",
+    "pod security standards",
+    "rollback planning",
+    "test plan e2e",
+    "deprecation policy",
+    "sidecar containers",
+    "how do I roll back a failed upgrade",
+    "what happens when a node runs out of memory",
+    "how are secrets kept safe at rest",
+    "who decides when a feature becomes stable",
+    "schedulr plugin",
+];
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let k = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[k.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn load(path: &Path) -> Corpus {
+    let mut corpus = Corpus::new();
+    for spec in root_specs(&[path.to_path_buf()]) {
+        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
+    }
+    corpus.finalize();
+    corpus
+}
+
+fn time_queries(queries: &[String], reps: usize, mut f: impl FnMut(&str)) -> Vec<Duration> {
+    let mut v = Vec::with_capacity(queries.len() * reps);
+    for _ in 0..reps {
+        for q in queries {
+            let t = Instant::now();
+            f(q);
+            v.push(t.elapsed());
+        }
+    }
+    v.sort();
+    v
+}
+
+/// p95 of exact queries, prefix queries and keystroke-to-results over `index`.
+fn figures(
+    corpus: &Corpus,
+    index: &Index,
+    fuzzy: &FuzzyIndex,
+    queries: &[String],
+    typed: &[String],
+) -> [Duration; 3] {
+    let exact = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
+    let pre = SearchOptions {
+        top_k: 10,
+        prefix: true,
+    };
+    let e = time_queries(queries, 20, |q| {
+        std::hint::black_box(index.search(corpus, q, &exact));
+    });
+    let p = time_queries(typed, 3, |q| {
+        std::hint::black_box(index.search(corpus, q, &pre));
+    });
+    let k = time_queries(typed, 3, |q| {
+        std::hint::black_box(search_all(corpus, Some(index), Some(fuzzy), q, &pre));
+    });
+    [pct(&e, 95.0), pct(&p, 95.0), pct(&k, 95.0)]
+}
+
+fn main() {
+    let path = PathBuf::from(
+        std::env::var("SKILLNAV_BENCH_CORPUS").unwrap_or_else(|_| "../shared/corpus/large".into()),
+    );
+    if !path.exists() {
+        println!(
+            "semantic bench: corpus {} not found; set SKILLNAV_BENCH_CORPUS to a folder to benchmark. Skipping.",
+            path.display()
+        );
+        return;
+    }
+    println!("semantic bench on {}", path.display());
+    let corpus = load(&path);
+    let t = Instant::now();
+    let index = Index::build(&corpus, &mut |_, _| {});
+    let t_index = t.elapsed();
+    let fuzzy = FuzzyIndex::build(&corpus);
+    let queries: Vec<String> = QUERIES.iter().map(|q| (*q).to_string()).collect();
+    let typed: Vec<String> = queries
+        .iter()
+        .flat_map(|q| {
+            q.char_indices()
+                .skip(1)
+                .map(|(i, _)| q[..i].to_string())
+                .chain([q.clone()])
+        })
+        .collect();
+    let off = figures(&corpus, &index, &fuzzy, &queries, &typed);
+
+    let rss0 = rss_mb();
+    let t = Instant::now();
+    let model = skillnav::embed::model().expect("embedded model");
+    let t_model = t.elapsed();
+    let t = Instant::now();
+    let sem = index.build_semantic(&corpus, model, None, 2);
+    let t_embed = t.elapsed();
+    let rss1 = rss_mb();
+    let rows = sem.len();
+    let heap = sem.heap_bytes();
+    index.attach_semantic(Arc::new(sem));
+    let on = figures(&corpus, &index, &fuzzy, &queries, &typed);
+
+    println!(
+        "documents {}; index build {:.1} ms; model parse {:.1} ms + embedding on 2 threads {:.1} ms = {:.1} ms (budget 1000 ms), {:.2}x the index build; vectors {:.1} MB",
+        rows,
+        ms(t_index),
+        ms(t_model),
+        ms(t_embed),
+        ms(t_model + t_embed),
+        (t_model + t_embed).as_secs_f64() / t_index.as_secs_f64(),
+        heap as f64 / 1e6
+    );
+    if let (Some(a), Some(b)) = (rss0, rss1) {
+        println!(
+            "RSS added by embedding: {:.1} MB (budget 30 MB; table pages and vectors)",
+            b - a
+        );
+    }
+    let names = [
+        "BM25 exact query p95 (fused when on; budget 1 ms)",
+        "BM25 while typing p95 (prefix, never fused)",
+        "keystroke to results p95 (budget 8 ms)",
+    ];
+    for ((name, a), b) in names.iter().zip(off).zip(on) {
+        println!(
+            "{name}: off {:.3} ms, on {:.3} ms, on/off {:.2}x",
+            ms(a),
+            ms(b),
+            b.as_secs_f64() / a.as_secs_f64().max(1e-9)
+        );
+    }
+}
