@@ -1,0 +1,4 @@
+//! Inputs a fuzz run found (docs/FUZZING.md), each pinned with its exact small input, and the
+//! fuzz targets' properties as stable `proptest` tests.
+
+mod loads;
