@@ -2,3 +2,4 @@
 //! fuzz targets' properties as stable `proptest` tests.
 
 mod loads;
+mod vs16;
