@@ -227,10 +227,8 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         }
     }
     for (_, stats) in &index.bundles {
+        // Finite scores only: `lazytools::rank` drops the others, as the brief does.
         for (node, score) in super::lazytools::search(stats, query, opts.top_k) {
-            if !score.is_finite() {
-                continue;
-            }
             let hit = Hit {
                 node,
                 score,
