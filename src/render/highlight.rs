@@ -16,9 +16,9 @@
 //! gives plain lines when it misses its deadline (that syntax is then never highlighted again
 //! in this process, so a loop syntect cannot escape holds at most one thread).
 
+use std::collections::HashSet;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::collections::HashSet;
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -212,8 +212,7 @@ impl Highlighter {
     fn find_syntax(&self, lang: &str) -> Option<(&SyntaxReference, &SyntaxSet)> {
         let token = lookup_token(lang)?;
         let ss = if token == JS_TOKEN {
-            self.defaults
-                .get_or_init(SyntaxSet::load_defaults_newlines)
+            self.defaults.get_or_init(SyntaxSet::load_defaults_newlines)
         } else {
             self.syntaxes()
         };
@@ -457,9 +456,13 @@ mod tests {
             ("ts", "let a = b /* c */\n"),
             ("tsx", "1 /* c */\n"),
         ] {
-            let lines = returns(move || Highlighter::new().highlight(code, lang, SyntaxTheme::DARK));
+            let lines =
+                returns(move || Highlighter::new().highlight(code, lang, SyntaxTheme::DARK));
             assert_eq!(text(&lines), vec![code.trim_end().to_string()], "{lang}");
-            assert!(lines[0].spans.iter().all(|s| s.style.fg.is_some()), "{lang} coloured");
+            assert!(
+                lines[0].spans.iter().all(|s| s.style.fg.is_some()),
+                "{lang} coloured"
+            );
         }
         assert_eq!(
             Highlighter::new().syntax_name("ts").as_deref(),
@@ -473,7 +476,10 @@ mod tests {
         let lines = returns(move || Highlighter::new().highlight(&code, "bash", SyntaxTheme::DARK));
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].spans.len(), 1);
-        assert_eq!(lines[0].spans[0].style.fg, None, "over MAX_LINE_BYTES: plain");
+        assert_eq!(
+            lines[0].spans[0].style.fg, None,
+            "over MAX_LINE_BYTES: plain"
+        );
         assert_eq!(lines[0].spans[0].text.len(), 40_000);
     }
 
@@ -494,7 +500,9 @@ mod tests {
         assert!(again.is_none());
         assert!(!ran.load(std::sync::atomic::Ordering::SeqCst));
         // Another syntax still runs and returns its lines.
-        let quick = bounded("Quick Test Syntax", Duration::from_secs(30), || plain_lines("x"));
+        let quick = bounded("Quick Test Syntax", Duration::from_secs(30), || {
+            plain_lines("x")
+        });
         assert_eq!(quick.map(|l| text(&l)), Some(vec!["x".to_string()]));
     }
 

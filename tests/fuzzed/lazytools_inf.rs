@@ -16,7 +16,11 @@ fn vocab_idf_1e999_gives_the_same_finite_chunks_to_search_and_brief() {
     let vocab = std::fs::read_to_string(bundle.join("vocab.json")).unwrap();
     let old = "\"app\": 0.7295148247308203,";
     assert!(vocab.contains(old));
-    std::fs::write(bundle.join("vocab.json"), vocab.replace(old, "\"app\": 1e999,")).unwrap();
+    std::fs::write(
+        bundle.join("vocab.json"),
+        vocab.replace(old, "\"app\": 1e999,"),
+    )
+    .unwrap();
 
     let stats = read_bundle(&bundle).stats(Vec::new());
     let ranked = skillnav::index::lazytools::rank(&stats, "app context", 8);
@@ -30,7 +34,14 @@ fn vocab_idf_1e999_gives_the_same_finite_chunks_to_search_and_brief() {
     // The search lists the same chunks with the same scores.
     let c = load_as(&bundle, "hono");
     let idx = Index::build(&c, &mut |_, _| {});
-    let r = idx.search(&c, "app context", &SearchOptions { top_k: 8, prefix: false });
+    let r = idx.search(
+        &c,
+        "app context",
+        &SearchOptions {
+            top_k: 8,
+            prefix: false,
+        },
+    );
     let got: Vec<(String, f64)> = r
         .hits
         .iter()
@@ -40,7 +51,10 @@ fn vocab_idf_1e999_gives_the_same_finite_chunks_to_search_and_brief() {
         got.iter().map(|g| g.1).collect::<Vec<_>>(),
         ranked.iter().map(|r| r.1).collect::<Vec<_>>()
     );
-    assert_eq!(got[0].0, "hono/middleware/builtin/context-storage.md#chunk-0");
+    assert_eq!(
+        got[0].0,
+        "hono/middleware/builtin/context-storage.md#chunk-0"
+    );
     assert_eq!(got[1].0, "hono/guides/middleware.md#chunk-5");
 
     // The brief's best evidence is the first five of them, in order.
@@ -60,6 +74,12 @@ fn vocab_idf_1e999_gives_the_same_finite_chunks_to_search_and_brief() {
     assert_eq!(files, want);
     assert_eq!(
         files,
-        ["context-storage.md", "middleware.md", "basic-auth.md", "csrf.md", "middleware.md"]
+        [
+            "context-storage.md",
+            "middleware.md",
+            "basic-auth.md",
+            "csrf.md",
+            "middleware.md"
+        ]
     );
 }

@@ -84,7 +84,14 @@ fn query_of_4000_near_miss_words_suggests_for_the_first_sixteen() {
     }
     let query = words.join(" ");
     let idx = Index::build(&c, &mut |_, _| {});
-    let r = idx.search(&c, &query, &SearchOptions { top_k: 5, prefix: false });
+    let r = idx.search(
+        &c,
+        &query,
+        &SearchOptions {
+            top_k: 5,
+            prefix: false,
+        },
+    );
     assert!(r.hits.is_empty());
     assert!(r.did_you_mean.is_empty());
     let want: Vec<(String, String)> = words[..MAX_SUGGESTED]

@@ -3,4 +3,5 @@
 
 mod lazytools_inf;
 mod loads;
+mod skill_render;
 mod vs16;

@@ -31,10 +31,7 @@ fn vs16_after_bold_markers_counts_two_cells_in_a_paragraph() {
     assert_eq!(str_width("**❤**\u{FE0F}"), 6);
     assert_eq!(render("**❤**\u{FE0F}\n", 6), ["**❤**\u{FE0F}"]);
     assert_eq!(render("**❤**\u{FE0F}\n", 5), ["**❤*", "*\u{FE0F}"]);
-    assert_eq!(
-        render("x **❤**\u{FE0F} y\n", 7),
-        ["x **❤*", "*\u{FE0F} y"]
-    );
+    assert_eq!(render("x **❤**\u{FE0F} y\n", 7), ["x **❤*", "*\u{FE0F} y"]);
 }
 
 #[test]

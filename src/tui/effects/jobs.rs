@@ -371,7 +371,10 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             let blocks = blocks
                 .into_iter()
                 .map(|(i, lang, code)| {
-                    (i, h.highlight_within(&code, &lang, theme, HIGHLIGHT_DEADLINE))
+                    (
+                        i,
+                        h.highlight_within(&code, &lang, theme, HIGHLIGHT_DEADLINE),
+                    )
                 })
                 .collect();
             emit(WorkerMsg::Highlighted {
