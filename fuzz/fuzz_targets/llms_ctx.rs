@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillnav::formats::llms_txt::{LlmsKind, parse_llms_ctx, parse_llms_txt, split_full};
+use skillnav::formats::llms_txt::{LlmsKind, parse_llms_ctx};
 
 #[path = "../../tests/fuzzed/checks.rs"]
 mod checks;

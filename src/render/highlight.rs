@@ -434,10 +434,8 @@ mod tests {
         std::thread::spawn(move || {
             let _ = tx.send(f());
         });
-        match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(v) => v,
-            Err(_) => panic!("the highlight call never returned"),
-        }
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("the highlight call never returned")
     }
 
     fn text(lines: &[Line]) -> Vec<String> {
