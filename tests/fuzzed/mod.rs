@@ -7,3 +7,4 @@ mod loads;
 mod props;
 mod skill_render;
 mod vs16;
+mod width;
