@@ -218,20 +218,29 @@ fn continuation_len(prev: &str, next: &str) -> usize {
 
 /// `spans` with every span boundary on a grapheme boundary of the joined text: characters
 /// at a span's start that continue the previous span's last grapheme (a VS16 after `**❤**`)
-/// move into that span. Then the sum of the spans' widths is the width of the joined text,
+/// move into that span (the previous non-empty one). Then the sum of the spans' widths is the width of the joined text,
 /// so wrapping and table layout never under-count. Borrowed when nothing moves; a span
 /// emptied by the move is dropped.
 pub fn align_graphemes(spans: &[Span]) -> std::borrow::Cow<'_, [Span]> {
-    let moves = spans
-        .windows(2)
-        .any(|w| continuation_len(&w[0].text, &w[1].text) > 0);
+    // Empty spans are skipped over: a VS16 after `❤`, `""` still continues the heart.
+    let mut last: Option<&str> = None;
+    let mut moves = false;
+    for s in spans {
+        if last.is_some_and(|p| continuation_len(p, &s.text) > 0) {
+            moves = true;
+            break;
+        }
+        if !s.text.is_empty() {
+            last = Some(&s.text);
+        }
+    }
     if !moves {
         return std::borrow::Cow::Borrowed(spans);
     }
     let mut out: Vec<Span> = Vec::with_capacity(spans.len());
     for s in spans {
         let mut s = s.clone();
-        if let Some(prev) = out.last_mut() {
+        if let Some(prev) = out.iter_mut().rev().find(|p| !p.text.is_empty()) {
             let k = continuation_len(&prev.text, &s.text);
             if k > 0 {
                 prev.text.push_str(&s.text[..k]);

@@ -2,7 +2,7 @@
 //! (unicode-width) but measured per character it was 2, so a cut line measured wider than
 //! the width it was cut to.
 
-use skillnav::render::{str_width, truncate};
+use skillnav::render::{Line, Role, Span, str_width, truncate};
 
 use super::checks;
 
@@ -26,4 +26,26 @@ fn fuzzed_text_of_cr_runs_and_controls_cut_to_40_cells_fits() {
     assert_eq!(data.len(), 109);
     let s = String::from_utf8_lossy(&data[1..]);
     checks::truncation_fits(&s, usize::from(data[0] % 64));
+}
+
+#[test]
+fn vs16_after_empty_spans_still_joins_its_base() {
+    // The `width_truncate` input: `|` splits spans, so `2` and the VS16 that makes it a
+    // 2-cell emoji are 62 empty spans apart.
+    let mut data = b"\x0ea\x1b[31m|b\x0e".to_vec();
+    data.extend_from_slice(&[b'|'; 18]);
+    data.push(b'2');
+    data.extend_from_slice(&[b'|'; 63]);
+    data.extend_from_slice("\u{FE0F}.".as_bytes());
+    assert_eq!(data.len(), 96);
+    let s = String::from_utf8_lossy(&data[1..]);
+    let spans: Vec<Span> = s
+        .split('|')
+        .enumerate()
+        .map(|(i, p)| Span::role(p, if i % 2 == 0 { Role::Text } else { Role::Strong }))
+        .collect();
+    let line = Line::from_spans(spans);
+    assert_eq!(line.plain(), "a␛[31mb␎2\u{FE0F}.");
+    assert_eq!(line.width(), 11);
+    assert_eq!(str_width(&line.plain()), 11);
 }
