@@ -20,6 +20,7 @@ mod curate;
 mod e2e;
 mod formats;
 mod frontmatter;
+mod fuzzed;
 mod index;
 mod lazytools;
 #[cfg(feature = "mcp")]

@@ -373,7 +373,7 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
             .unwrap_or_default()
     };
     let (quick_titles, complete_titles) = (titles_of(&quick), titles_of(&complete));
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = crate::model::id::Taken::default();
     let mut sections = Vec::new();
     let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for (title, start, end, h2) in h1_parts(base_text) {

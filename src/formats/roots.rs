@@ -20,7 +20,7 @@ pub fn root_specs(paths: &[PathBuf]) -> Vec<RootSpec> {
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by(|a, b| reals[*a].cmp(&reals[*b]).then(a.cmp(b)));
     let mut labels = vec![String::new(); paths.len()];
-    let mut taken = HashSet::new();
+    let mut taken = crate::model::id::Taken::default();
     for i in order {
         labels[i] = unique(&bases[i], &mut taken);
     }
@@ -49,7 +49,7 @@ pub fn discover_roots(cwd: &Path) -> Vec<RootSpec> {
 /// [`discover_roots`] for the folders one agent reads (all when `agent` is `None`).
 pub fn discover_roots_for(cwd: &Path, agent: Option<&str>) -> Vec<RootSpec> {
     let home = super::agents::home_dir();
-    let mut taken = HashSet::new();
+    let mut taken = crate::model::id::Taken::default();
     super::agents::discover(cwd, home.as_deref(), agent)
         .into_iter()
         .map(|(path, label)| RootSpec {
@@ -71,7 +71,7 @@ fn base_label(real: &Path) -> String {
     }
 }
 
-fn unique(base: &str, taken: &mut HashSet<String>) -> String {
+fn unique(base: &str, taken: &mut crate::model::id::Taken) -> String {
     crate::model::id::dedupe(base, taken)
 }
 

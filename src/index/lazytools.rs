@@ -151,11 +151,17 @@ impl<'a> Query<'a> {
 /// Rank all chunks of `bundle` for `query` as lazytools does: score each, stable sort by
 /// score descending (ties keep chunks.jsonl order), take the first `limit`, drop scores ≤ 0.
 /// Returns `(chunk index into the bundle's parallel vectors, score)`.
+///
+/// One departure, where lazytools' result is not defined by its scores: a chunk whose score
+/// is not finite (an IDF of `1e999` or `NaN` in vocab.json, or an overflow) is dropped first,
+/// so the search and `brief --format lazytools` both rank only finite scores. On finite
+/// scores the result is lazytools' own.
 pub fn rank(bundle: &BundleStats, query: &str, limit: usize) -> Vec<(usize, f64)> {
     let q_tokens = tokenize(query);
     let q = Query::new(&q_tokens);
     let mut scored: Vec<(usize, f64)> = (0..bundle.chunk_tokens.len())
         .map(|i| (i, q.score(bundle, i)))
+        .filter(|(_, s)| s.is_finite())
         .collect();
     scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
     scored.truncate(limit);

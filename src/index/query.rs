@@ -22,11 +22,15 @@
 //!   word) also matches its singular/plural forms ([`crate::index::inflect`]); its score in a
 //!   document is the **max** over the forms, the other forms weighted by
 //!   [`EXPANSION_WEIGHT`], so exact matches keep their score and rank first.
+//! - At most [`MAX_SUGGESTED`] words of one query are looked up for "did you mean" (each
+//!   lookup scans the vocabulary), so a pasted page of typos costs what a few words do.
 //! - Hits of all roots and bundles are merged by score, ties by document order.
 //! - A finished query (not `prefix`) of an index with semantic vectors attached
 //!   ([`Index::attach_semantic`]) fuses BM25 with cosine similarity by the rule of
 //!   [`super::semantic`]; its content hits are then [`HitSource::Hybrid`] or
 //!   [`HitSource::Semantic`] and their scores lie in -0.5..=1.
+
+use std::collections::HashSet;
 
 use super::bm25::RootIndex;
 use super::distance::{Suggestion, suggest};
@@ -45,6 +49,10 @@ pub const MAX_EXPANSIONS: usize = 64;
 /// of, or its other number): below 1, so that a document holding the word as typed
 /// outranks one holding only the other form, other things equal.
 pub const EXPANSION_WEIGHT: f64 = 0.7;
+
+/// Most words of one query looked up for a "did you mean" suggestion; later unknown words
+/// get none.
+pub const MAX_SUGGESTED: usize = 16;
 
 /// One query word after tokenization.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,11 +78,11 @@ pub(crate) fn whole_words(query: &str) -> usize {
 }
 
 /// The terms of `query` that are parts of a split identifier (not folded).
-fn identifier_parts(query: &str) -> Vec<String> {
-    let mut out = Vec::new();
+fn identifier_parts(query: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
     scan(query, &mut |t| {
         if t.part {
-            out.push(t.term.to_owned());
+            out.insert(t.term.to_owned());
         }
     });
     out
@@ -83,10 +91,11 @@ fn identifier_parts(query: &str) -> Vec<String> {
 /// Tokenize `query` into distinct words; with `prefix`, the last token becomes a prefix word.
 pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
     let mut words: Vec<QueryWord> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut last: Option<String> = None;
     scan(query, &mut |t| {
         last = Some(t.term.to_owned());
-        if !t.stop && !words.iter().any(|w| w.term == t.term) {
+        if !t.stop && seen.insert(t.term.to_owned()) {
             words.push(QueryWord {
                 term: t.term.to_owned(),
                 prefix: false,
@@ -115,8 +124,10 @@ fn expansions(root: &RootIndex, prefix: &str) -> Vec<u32> {
     ids
 }
 
-fn push_unique(terms: &mut Vec<String>, t: &str) {
-    if !terms.iter().any(|x| x == t) {
+/// Append `t` to `terms` unless `seen` (the same terms as a set) already holds it.
+fn push_unique(terms: &mut Vec<String>, seen: &mut HashSet<String>, t: &str) {
+    if !seen.contains(t) {
+        seen.insert(t.to_owned());
         terms.push(t.to_owned());
     }
 }
@@ -130,6 +141,8 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     let words = parse(query, opts.prefix);
     let substitute = whole_words(query) <= 1;
     let parts = identifier_parts(query);
+    let mut seen_terms: HashSet<String> = HashSet::new();
+    let mut looked_up = 0usize;
     // groups[root][word] = (term id, weight) of that word in that root.
     let mut groups: Vec<Vec<Vec<(u32, f64)>>> =
         vec![Vec::with_capacity(words.len()); index.roots.len()];
@@ -163,11 +176,12 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             }
             found |= !ids.is_empty();
             for &(t, _) in &ids {
-                push_unique(&mut result.terms, r.vocab.term(t));
+                push_unique(&mut result.terms, &mut seen_terms, r.vocab.term(t));
             }
             per_root.push(ids);
         }
-        if !found {
+        if !found && looked_up < MAX_SUGGESTED {
+            looked_up += 1;
             let mut best: Option<Suggestion> = None;
             for r in &index.roots {
                 if let Some(s) = suggest(r, &w.term)
@@ -189,7 +203,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
                     .map(|t| (t, 1.0))
                     .collect();
             }
-            push_unique(&mut result.terms, &best.term);
+            push_unique(&mut result.terms, &mut seen_terms, &best.term);
             result.did_you_mean.push((w.term.clone(), best.term));
         }
         for (g, ids) in groups.iter_mut().zip(per_root) {
@@ -238,10 +252,8 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         }
     }
     for (_, stats) in &index.bundles {
+        // Finite scores only: `lazytools::rank` drops the others, as the brief does.
         for (node, score) in super::lazytools::search(stats, query, opts.top_k) {
-            if !score.is_finite() {
-                continue;
-            }
             let hit = Hit {
                 node,
                 score,

@@ -346,6 +346,9 @@ impl Corpus {
 struct SegSet<'a> {
     small: Vec<Cow<'a, str>>,
     big: HashSet<Cow<'a, str>>,
+    /// Per base segment, the next suffix to try: every smaller one is already taken (the set
+    /// only grows), so `n` equal siblings cost O(n), not O(n²).
+    next: HashMap<&'a str, u32>,
 }
 
 impl<'a> SegSet<'a> {
@@ -376,12 +379,13 @@ fn push_unique<'a>(buf: &mut String, seg: &'a str, taken: &mut SegSet<'a>) {
         buf.push_str(seg);
         return;
     }
-    let mut n = 2;
+    let mut n = taken.next.get(seg).copied().unwrap_or(2);
     loop {
         let cand = format!("{seg}-{n}");
         if !taken.contains(&cand) {
             buf.push_str(&cand);
             taken.insert(Cow::Owned(cand));
+            taken.next.insert(seg, n + 1);
             return;
         }
         n += 1;
@@ -476,7 +480,7 @@ mod tests {
             })
             .collect();
         c.finalize();
-        let mut taken = HashSet::new();
+        let mut taken = crate::model::id::Taken::default();
         for (k, s) in kids.iter().zip(&segs) {
             let want = format!("docs/a.md#{}", crate::model::id::dedupe(s, &mut taken));
             assert_eq!(c.node(*k).id, want);

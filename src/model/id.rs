@@ -41,15 +41,26 @@ pub fn nfc(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Make `seg` unique among `taken` by appending `-2`, `-3`, … (GitHub anchor style).
-pub fn dedupe(seg: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    if taken.insert(seg.to_string()) {
+/// The names handed out so far by [`dedupe`], and per base name the next suffix to try (so
+/// `n` equal names cost O(n), not O(n²): every smaller suffix was already taken, and names
+/// are never given back).
+#[derive(Debug, Default)]
+pub struct Taken {
+    set: std::collections::HashSet<String>,
+    next: std::collections::HashMap<String, u32>,
+}
+
+/// Make `seg` unique among `taken` by appending `-2`, `-3`, … (GitHub anchor style): the
+/// smallest suffix not taken yet.
+pub fn dedupe(seg: &str, taken: &mut Taken) -> String {
+    if taken.set.insert(seg.to_string()) {
         return seg.to_string();
     }
-    let mut n = 2;
+    let mut n = taken.next.get(seg).copied().unwrap_or(2);
     loop {
         let cand = format!("{seg}-{n}");
-        if taken.insert(cand.clone()) {
+        if taken.set.insert(cand.clone()) {
+            taken.next.insert(seg.to_string(), n + 1);
             return cand;
         }
         n += 1;
@@ -94,6 +105,11 @@ mod tests {
         assert_eq!(dedupe("usage", &mut t), "usage");
         assert_eq!(dedupe("usage", &mut t), "usage-2");
         assert_eq!(dedupe("usage", &mut t), "usage-3");
+        // A literal `x-2` taken first is skipped, as before.
+        assert_eq!(dedupe("x-2", &mut t), "x-2");
+        assert_eq!(dedupe("x", &mut t), "x");
+        assert_eq!(dedupe("x", &mut t), "x-3");
+        assert_eq!(dedupe("x", &mut t), "x-4");
     }
 
     #[test]

@@ -74,7 +74,10 @@ pub(crate) fn layout(table: &Table, width: usize) -> Vec<(Line, usize)> {
     let mut natural = vec![1usize; ncols];
     for row in &table.rows {
         for (c, cell) in row.cells.iter().enumerate() {
-            let w: usize = cell.iter().map(Span::width).sum();
+            let w: usize = crate::render::text::align_graphemes(cell)
+                .iter()
+                .map(Span::width)
+                .sum();
             natural[c] = natural[c].max(w);
         }
     }

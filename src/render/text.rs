@@ -10,6 +10,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use unicode_segmentation::UnicodeSegmentation;
 
 use crate::render::width;
 use crate::util::sanitize::sanitize_line;
@@ -201,6 +202,59 @@ impl Span {
     }
 }
 
+/// Bytes at the start of `next` that belong to the last grapheme cluster of `prev` when the
+/// two are joined (`"❤"` + `"\u{FE0F}!"` → 3: the VS16 makes the heart a 2-cell emoji).
+fn continuation_len(prev: &str, next: &str) -> usize {
+    if next.chars().next().is_none_or(|c| c.is_ascii()) {
+        return 0;
+    }
+    let Some(last) = prev.graphemes(true).next_back() else {
+        return 0;
+    };
+    let joined = format!("{last}{next}");
+    let first = joined.graphemes(true).next().map_or(0, str::len);
+    first.saturating_sub(last.len()).min(next.len())
+}
+
+/// `spans` with every span boundary on a grapheme boundary of the joined text: characters
+/// at a span's start that continue the previous span's last grapheme (a VS16 after `**❤**`)
+/// move into that span (the previous non-empty one). Then the sum of the spans' widths is the width of the joined text,
+/// so wrapping and table layout never under-count. Borrowed when nothing moves; a span
+/// emptied by the move is dropped.
+pub fn align_graphemes(spans: &[Span]) -> std::borrow::Cow<'_, [Span]> {
+    // Empty spans are skipped over: a VS16 after `❤`, `""` still continues the heart.
+    let mut last: Option<&str> = None;
+    let mut moves = false;
+    for s in spans {
+        if last.is_some_and(|p| continuation_len(p, &s.text) > 0) {
+            moves = true;
+            break;
+        }
+        if !s.text.is_empty() {
+            last = Some(&s.text);
+        }
+    }
+    if !moves {
+        return std::borrow::Cow::Borrowed(spans);
+    }
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for s in spans {
+        let mut s = s.clone();
+        if let Some(prev) = out.iter_mut().rev().find(|p| !p.text.is_empty()) {
+            let k = continuation_len(&prev.text, &s.text);
+            if k > 0 {
+                prev.text.push_str(&s.text[..k]);
+                s.text.drain(..k);
+                if s.text.is_empty() {
+                    continue;
+                }
+            }
+        }
+        out.push(s);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// One display line: spans laid out left to right.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Line {
@@ -214,19 +268,31 @@ impl Line {
         Line { spans: Vec::new() }
     }
 
-    /// A line made of the given spans.
+    /// A line made of the given spans (see [`align_graphemes`]).
     pub fn from_spans(spans: Vec<Span>) -> Line {
-        Line { spans }
+        match align_graphemes(&spans) {
+            std::borrow::Cow::Borrowed(_) => Line { spans },
+            std::borrow::Cow::Owned(spans) => Line { spans },
+        }
     }
 
-    /// Append a span (empty spans are dropped).
-    pub fn push(&mut self, span: Span) {
+    /// Append a span (empty spans are dropped). Characters at its start that continue the
+    /// last grapheme of the line (a VS16, a ZWJ, a skin tone) join the previous span.
+    pub fn push(&mut self, mut span: Span) {
+        if let Some(last) = self.spans.last_mut() {
+            let k = continuation_len(&last.text, &span.text);
+            if k > 0 {
+                last.text.push_str(&span.text[..k]);
+                span.text.drain(..k);
+            }
+        }
         if !span.text.is_empty() {
             self.spans.push(span);
         }
     }
 
-    /// Display width in terminal cells (sum of the spans' widths).
+    /// Display width in terminal cells (sum of the spans' widths; equal to the width of the
+    /// joined text when the line was built by [`Line::push`] or [`Line::from_spans`]).
     pub fn width(&self) -> usize {
         self.spans.iter().map(Span::width).sum()
     }

@@ -20,10 +20,11 @@ pub fn grapheme_width(g: &str) -> usize {
 
 /// True for characters whose width depends on their neighbours inside a grapheme cluster
 /// (ZWJ and variation selectors, emoji modifiers, regional indicators, tag characters,
-/// conjoining Hangul jamo, Lisu tone letters, the combining long solidus).
+/// conjoining Hangul jamo, Lisu tone letters, the combining long solidus, and CR: `\r\n` is
+/// one grapheme of 1 cell, not 2).
 fn context_sensitive(c: char) -> bool {
     matches!(c,
-        '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\u{0338}'
+        '\r' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\u{0338}'
         | '\u{1100}'..='\u{11FF}' | '\u{A960}'..='\u{A97F}' | '\u{D7B0}'..='\u{D7FF}'
         | '\u{A4F8}'..='\u{A4FD}' | '\u{1F1E6}'..='\u{1F1FF}' | '\u{1F3FB}'..='\u{1F3FF}'
         | '\u{E0020}'..='\u{E007F}')

@@ -163,6 +163,8 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
     if width == 0 {
         return Vec::new();
     }
+    // Span boundaries on grapheme boundaries, so per-span widths add up to the line's.
+    let spans = &*crate::render::text::align_graphemes(spans);
     let mut lines: Vec<Line> = Vec::new();
     let mut cur = Line::new();
     let mut cur_w = 0usize;

@@ -10,6 +10,15 @@ use std::path::{Path, PathBuf};
 use crate::frontmatter::{self, Value};
 use crate::skill::listing::{ListingEntry, ListingOptions, format_listing};
 
+/// Most bytes [`render_body`] produces. Arguments whose values hold other `$name`
+/// placeholders expand into each other (each name can multiply the text), so substitution
+/// stops at this size and the text ends with [`CAP_NOTE`].
+pub const MAX_RENDERED_BYTES: usize = 1024 * 1024;
+
+/// The line appended (after a blank line) when a rendering reached [`MAX_RENDERED_BYTES`].
+pub const CAP_NOTE: &str =
+    "[skillnav: rendering stopped at 1 MiB: the arguments expand into each other]";
+
 /// Options of [`render_body`] (context-chef `RenderSkillOptions`, docs/FORMATS.md §5.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
@@ -86,6 +95,9 @@ fn substitute_vars(text: &str, vars: &BTreeMap<String, String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find("${") {
+        if out.len() > MAX_RENDERED_BYTES {
+            return out;
+        }
         out.push_str(&rest[..pos]);
         let after = &rest[pos + 2..];
         let name_len = after
@@ -114,6 +126,9 @@ fn substitute_named(text: &str, name: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find(&pat) {
+        if out.len() > MAX_RENDERED_BYTES {
+            return out;
+        }
         let after = &rest[pos + pat.len()..];
         out.push_str(&rest[..pos]);
         match after.chars().next() {
@@ -132,6 +147,9 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find(prefix) {
+        if out.len() > MAX_RENDERED_BYTES {
+            return out;
+        }
         out.push_str(&rest[..pos]);
         let after = &rest[pos + prefix.len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
@@ -169,6 +187,10 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
 ///    (e) if a–d changed nothing, `args` is non-empty and `append_args_if_no_placeholder`
 ///    → append `\n\nARGUMENTS: <args>`.
 ///
+/// Output is capped at [`MAX_RENDERED_BYTES`] (cut on a char boundary, then a blank line and
+/// [`CAP_NOTE`]): values that hold other placeholders chain (`$a` → `$b$b`, `$b` → `$c$c`, …)
+/// and would otherwise grow the text exponentially.
+///
 /// Values are inserted literally (context-chef's JS `String.replace` would also expand
 /// `$&`-style patterns inside the args; that quirk is not reproduced). No escape exists
 /// for a literal `$ARGUMENTS`.
@@ -183,6 +205,9 @@ pub fn render_body(
         _ => body.to_string(),
     };
     text = substitute_vars(&text, &opts.vars);
+    if text.len() > MAX_RENDERED_BYTES {
+        return capped(text);
+    }
     let Some(args) = &opts.args else { return text };
     let before = text.clone();
     let tokens = split_args(args);
@@ -191,14 +216,49 @@ pub fn render_body(
             continue;
         }
         text = substitute_named(&text, name, tokens.get(i).map_or("", String::as_str));
+        if text.len() > MAX_RENDERED_BYTES {
+            return capped(text);
+        }
     }
     text = substitute_indexed(&text, &tokens, "$ARGUMENTS[", true);
     text = substitute_indexed(&text, &tokens, "$", false);
-    text = text.replace("$ARGUMENTS", args);
+    text = replace_capped(&text, "$ARGUMENTS", args);
+    if text.len() > MAX_RENDERED_BYTES {
+        return capped(text);
+    }
     if text == before && opts.append_args_if_no_placeholder && !args.is_empty() {
         text.push_str("\n\nARGUMENTS: ");
         text.push_str(args);
     }
+    text
+}
+
+/// `text` with every `pat` replaced by `value`, stopping once the output passes
+/// [`MAX_RENDERED_BYTES`].
+fn replace_capped(text: &str, pat: &str, value: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find(pat) {
+        if out.len() > MAX_RENDERED_BYTES {
+            return out;
+        }
+        out.push_str(&rest[..pos]);
+        out.push_str(value);
+        rest = &rest[pos + pat.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` cut to [`MAX_RENDERED_BYTES`] on a char boundary, then a blank line and [`CAP_NOTE`].
+fn capped(mut text: String) -> String {
+    let mut end = MAX_RENDERED_BYTES.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str("\n\n");
+    text.push_str(CAP_NOTE);
     text
 }
 

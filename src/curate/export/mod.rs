@@ -709,7 +709,7 @@ fn catalog_json(
     corpus: &Corpus,
     picked: &[NodeId],
 ) -> serde_json::Value {
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = crate::model::id::Taken::default();
     let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut out = Vec::new();
     for (s, &node) in sections.iter().zip(picked) {

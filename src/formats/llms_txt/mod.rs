@@ -479,14 +479,22 @@ fn add_full_nodes(
         corpus.add_child(file, p);
         first = Some(s);
     }
+    // `all` and the parts are both in text order: one cursor walks `all` once (linear in the
+    // number of headings, however many H1s there are).
+    let mut cursor = 0;
     for (h, end) in &split.parts {
         n += 1;
         first.get_or_insert(h.start);
-        let subs: Vec<Heading> = all
+        while all.get(cursor).is_some_and(|s| s.start <= h.start) {
+            cursor += 1;
+        }
+        let stop = cursor + all[cursor..].partition_point(|s| s.start < *end);
+        let subs: Vec<Heading> = all[cursor..stop]
             .iter()
-            .filter(|s| s.level > 1 && s.start > h.start && s.start < *end)
+            .filter(|s| s.level > 1)
             .cloned()
             .collect();
+        cursor = stop;
         let own_end = subs.first().map_or(*end, |s| s.start);
         let mut p = Node::new(NodeKind::Part, fmt, h.title.clone(), path);
         p.seg = Some(format!("part-{n}"));

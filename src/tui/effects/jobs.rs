@@ -191,6 +191,9 @@ impl Job {
     }
 }
 
+/// How long one code block's highlighting may take before it is shown plain.
+const HIGHLIGHT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
 fn copy_options(app: &App) -> CopyOptions {
     CopyOptions {
@@ -410,7 +413,12 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             let h = crate::render::Highlighter::shared();
             let blocks = blocks
                 .into_iter()
-                .map(|(i, lang, code)| (i, h.highlight(&code, &lang, theme)))
+                .map(|(i, lang, code)| {
+                    (
+                        i,
+                        h.highlight_within(&code, &lang, theme, HIGHLIGHT_DEADLINE),
+                    )
+                })
                 .collect();
             emit(WorkerMsg::Highlighted {
                 generation,

@@ -1,0 +1,10 @@
+//! Inputs a fuzz run found (docs/FUZZING.md), each pinned with its exact small input, and the
+//! fuzz targets' properties as stable `proptest` tests.
+
+mod checks;
+mod lazytools_inf;
+mod loads;
+mod props;
+mod skill_render;
+mod vs16;
+mod width;
