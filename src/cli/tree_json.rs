@@ -11,7 +11,7 @@ use crate::skill::layers::{layers_json, root_layers};
 use crate::tokens::TokenCounter;
 
 /// `tree --json` with layer annotations: the document of `tree::print` (`{"schema": 1,
-/// "encoding": …, "roots": [node…]}`) plus what [`annotate`] adds, pretty-printed with a
+/// "encoding": …, "roots": [node…]}`) plus what `annotate` adds, pretty-printed with a
 /// newline. Streamed: each node is written as it is visited, never held as one big
 /// `serde_json::Value`; the bytes are those of building the document and then printing it
 /// (keys in `serde_json::Map` order, i.e. sorted; pinned by a test).

@@ -1,6 +1,6 @@
 //! The legend at the top of the help popup: what the glyphs, columns and numbers of the
 //! screen mean (units included), and that the mouse works. Plain data, drawn by
-//! [`crate::tui::view::help`] and counted by [`crate::tui::view::layout::help_len`].
+//! `tui::view::help` and counted by `tui::view::layout::help_len`.
 
 /// `(heading, [(what is shown, what it means)])`, in the order the help lists them.
 pub const LEGEND: &[(&str, &[(&str, &str)])] = &[(
