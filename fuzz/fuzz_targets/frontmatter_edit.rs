@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(out) = frontmatter::set(file, &key, &EditValue::Str(value.clone())) {
         let got = frontmatter::edit::get(&out, &key);
         match got {
-            Ok(Some(node)) => assert_eq!(node.value, Value::Str(value.clone()), "set did not read back"),
+            Ok(Some(node)) => assert_eq!(
+                node.value,
+                Value::Str(value.clone()),
+                "set did not read back"
+            ),
             other => panic!("set key {key:?} is not found again: {other:?}"),
         }
         if frontmatter::parse(&String::from_utf8_lossy(file)).is_some() {

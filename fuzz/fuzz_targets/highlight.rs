@@ -6,8 +6,8 @@ use libfuzzer_sys::fuzz_target;
 use skillnav::render::{Highlighter, SyntaxTheme};
 
 const LANGS: [&str; 16] = [
-    "js", "ts", "tsx", "jsx", "bash", "python", "rust", "go", "yaml", "json", "toml", "md",
-    "html", "c", "diff", "ruby",
+    "js", "ts", "tsx", "jsx", "bash", "python", "rust", "go", "yaml", "json", "toml", "md", "html",
+    "c", "diff", "ruby",
 ];
 
 fuzz_target!(|data: &[u8]| {

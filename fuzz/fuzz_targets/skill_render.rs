@@ -3,7 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillnav::skill::render::{CAP_NOTE, MAX_RENDERED_BYTES, RenderOptions, render_body, skill_from_text};
+use skillnav::skill::render::{
+    CAP_NOTE, MAX_RENDERED_BYTES, RenderOptions, render_body, skill_from_text,
+};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -17,7 +19,12 @@ fuzz_target!(|data: &[u8]| {
         include_base_dir: true,
         append_args_if_no_placeholder: true,
     };
-    let out = render_body(&skill.body, &skill.argument_names, Some(std::path::Path::new("/b")), &opts);
+    let out = render_body(
+        &skill.body,
+        &skill.argument_names,
+        Some(std::path::Path::new("/b")),
+        &opts,
+    );
     let limit = MAX_RENDERED_BYTES + 2 + CAP_NOTE.len() + "\n\nARGUMENTS: ".len() + args.len();
     assert!(out.len() <= limit, "{} bytes", out.len());
 });

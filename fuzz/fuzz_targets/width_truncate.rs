@@ -24,10 +24,18 @@ fuzz_target!(|data: &[u8]| {
     let line = Line::from_spans(spans.clone());
     assert_eq!(line.width(), str_width(&line.plain()));
     let cut = truncate_line(&line, w);
-    assert!(str_width(&cut.plain()) <= w, "{:?} wider than {w}", cut.plain());
+    assert!(
+        str_width(&cut.plain()) <= w,
+        "{:?} wider than {w}",
+        cut.plain()
+    );
     if w > 0 {
         for l in wrap(&spans, w.max(2)) {
-            assert!(str_width(&l.plain()) <= w.max(2), "{:?} wider than {w}", l.plain());
+            assert!(
+                str_width(&l.plain()) <= w.max(2),
+                "{:?} wider than {w}",
+                l.plain()
+            );
         }
     }
 });
