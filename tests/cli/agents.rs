@@ -3,7 +3,7 @@
 //! the precedence profiles.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -12,7 +12,7 @@ use crate::support::skills::{skill, thirty_skills};
 
 /// Run the binary in `cwd` with `home` as `$HOME` and an empty config folder.
 fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .current_dir(cwd)
         .env("HOME", home)
@@ -87,7 +87,7 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     assert_eq!(text.trim_end_matches('\n').chars().count(), 7757);
 
     // SLASH_COMMAND_TOOL_CHAR_BUDGET pins the budget.
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["list", dir, "--agent", "claude-code", "--json"])
         .env("SKILLNAV_CONFIG_DIR", t.path().join("no-config"))
         .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "20000")

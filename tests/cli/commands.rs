@@ -2,7 +2,7 @@
 //! and the issue acceptance points that scripts rely on.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -13,7 +13,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn skillnav(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")

@@ -2,7 +2,7 @@
 //! recipes, tree --json layers, recipe save/load/list/delete, export + validate, doctree.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::support::fs::fixture_path;
 
@@ -11,7 +11,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn run(args: &[&str], data_home: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .env("XDG_DATA_HOME", data_home)
         .env("HOME", data_home)

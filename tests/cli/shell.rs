@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 
 fn skillnav(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"))

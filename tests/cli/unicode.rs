@@ -6,7 +6,6 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -72,7 +71,7 @@ fn show_and_select_take_the_nfc_spelling_of_an_nfd_id() {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let id = format!("{label}/{NFC_FILE}#cr\u{e8}me-br\u{fb}l\u{e9}e");
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["show", &id, &root])
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
@@ -83,7 +82,7 @@ fn show_and_select_take_the_nfc_spelling_of_an_nfd_id() {
     );
     // Piped: the file's own bytes.
     assert_eq!(String::from_utf8_lossy(&out.stdout), NFD_TEXT);
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["brief", "--select", &id, "--format", "md", &root])
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
@@ -127,6 +126,7 @@ fn in_pty(args: &[&str], steps: &[(&str, &[u8])]) -> Vec<u8> {
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
     cmd.args(args);
     cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_CACHE_HOME", crate::support::child::TEST_CACHE_HOME);
     cmd.env("SKILLNAV_CONFIG_DIR", config.path());
     let mut child = pair
         .slave
@@ -221,7 +221,7 @@ fn direction_marks_never_reach_a_terminal_from_the_cli() {
     );
     assert!(!has_direction_mark(&raw));
     // Piped, `show` writes the file's own bytes, marks included.
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["show", &id, &root])
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));

@@ -125,6 +125,7 @@ fn start_on(fixture: &std::path::Path, env: &[(&str, &std::ffi::OsStr)]) -> Sess
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillnav"));
     cmd.arg(fixture);
     cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_CACHE_HOME", crate::support::child::TEST_CACHE_HOME);
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -124,7 +124,7 @@ fn sig_release_with_symlinked_keps_is_not_a_mirror() {
 #[test]
 fn tree_json_of_the_kep_tree_counts_sig_release_and_its_yaml_files() {
     let (t, _) = kep_tree();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["tree", "--json"])
         .arg(t.path().join("keps"))
         .output()

@@ -58,7 +58,7 @@ fn eval_fixture_set_figures() {
 
 #[test]
 fn eval_cli_prints_the_same_report() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["eval", "--json"])
         .arg(fixture_path("eval/fixture.json"))
         .output()
@@ -72,7 +72,7 @@ fn eval_cli_prints_the_same_report() {
     let want = serde_json::to_string_pretty(&report()).unwrap() + "\n";
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
     // The text report: the header, one row per kind, then the misses.
-    let text = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let text = crate::support::child::skillnav_command()
         .arg("eval")
         .arg(fixture_path("eval/fixture.json"))
         .output()

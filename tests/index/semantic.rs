@@ -158,7 +158,7 @@ fn vectors_of_unchanged_texts_are_reused_after_a_rebuild() {
 
 /// `skillnav ARGS` with an empty config folder; its stdout as JSON.
 fn json_of_in(config: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(args)
         .env("SKILLNAV_CONFIG_DIR", config)
         .output()

@@ -56,7 +56,7 @@ fn colon_words_find_their_sections_in_the_tui_and_the_cli() {
             .first()
             .map(|h| app.corpus.node(h.node).title.clone());
         assert_eq!(top.as_deref(), Some(title), "tui {q}");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+        let out = crate::support::child::skillnav_command()
             .args(["search", q, "--json", "--top-k", "1"])
             .arg(&dir)
             .output()

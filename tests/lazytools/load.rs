@@ -293,7 +293,7 @@ fn bundle_skill_md_frontmatter_is_not_headings() {
 /// then lists it (it was missing before: only `Skill` nodes with a SKILL.md are skills).
 #[test]
 fn bundle_in_a_folder_is_a_listed_skill() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .arg("list")
         .arg(fixtures().join("hono-docs"))
         .output()

@@ -4,14 +4,14 @@
 //! works when run literally in the skill's folder.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 use crate::support::fs::{fixture_path, tempdir};
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .current_dir(dir)
         .env_remove("DISPLAY")

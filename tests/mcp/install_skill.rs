@@ -1,12 +1,10 @@
 //! `skillnav install-skill DIR`: the bundled agent skill lands in `DIR/skillnav/SKILL.md`,
 //! validates, and is only replaced with `--force` once changed.
 
-use std::process::Command;
-
 use crate::support::fs::{manifest, tempdir};
 
 fn skillnav(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("skillnav: {e}"))

@@ -3,7 +3,7 @@
 //! answering; end of input ends it cleanly, before and after the handshake.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use super::wait_bounded;
 use crate::support::fs::fixture_path;
 
 fn spawn() -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    crate::support::child::skillnav_command()
         .arg("mcp")
         .arg(fixture_path("curate/skills"))
         .stdin(Stdio::piped())

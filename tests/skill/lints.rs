@@ -2,7 +2,6 @@
 //! reports it and as a warning on the tree node.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -26,7 +25,7 @@ fn rules(c: &Corpus) -> Vec<(String, &'static str)> {
 }
 
 fn validate(path: &Path, profile: &str) -> (Option<i32>, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args([
             "validate",
             path.to_str().unwrap_or_default(),

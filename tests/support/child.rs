@@ -22,3 +22,15 @@ pub fn ran_one(stdout: &[u8]) -> bool {
 pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
+
+/// The folder every `skillnav` child of this test run keeps its count cache in (under
+/// Cargo's per-target temporary folder), so tests never read or write the user's own cache.
+pub const TEST_CACHE_HOME: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache");
+
+/// A `skillnav` command for the binary under test, with its cache folder
+/// ([`TEST_CACHE_HOME`]) set explicitly, as every child's environment is.
+pub fn skillnav_command() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"));
+    cmd.env("XDG_CACHE_HOME", TEST_CACHE_HOME);
+    cmd
+}

@@ -3,7 +3,6 @@
 //! ignored and replaced. Each child gets its own cache folder through `XDG_CACHE_HOME`.
 
 use std::path::Path;
-use std::process::Command;
 
 use skillnav::tokens::Encoding;
 use skillnav::tokens::cache::{decode, encode, file_path};
@@ -12,7 +11,7 @@ use crate::support::fs::{fixture_path, tempdir};
 
 /// `skillnav tree --json <fixture>` (and the encoding flag) with its cache under `cache_home`.
 fn tree_json(cache_home: &Path, encoding: Encoding) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let out = crate::support::child::skillnav_command()
         .args(["tree", "--json", "--encoding", encoding.as_str()])
         .arg(fixture_path("formats2"))
         .env("XDG_CACHE_HOME", cache_home)

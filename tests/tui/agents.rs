@@ -71,7 +71,7 @@ fn effective_set_popup_is_the_cli_listing() {
     headless::settle(&mut app);
     press(&mut app, KeyCode::Char('A'));
     let b = built(&app);
-    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"))
+    let cli = crate::support::child::skillnav_command()
         .args(["list", "--agent", "claude-code", "--precedence", "spec"])
         .current_dir(&proj)
         .env("HOME", &home)
