@@ -164,8 +164,8 @@ pub fn status_line(outcome: &CopyOutcome, bytes: u64, tokens: u64, encoding: Enc
 ///   ` — over the 100 kB limit, may be dropped` when `over_limit` (`osc52_limit` in bytes);
 ///   inside tmux the text names where it went: `Sent via OSC 52 to a tmux buffer (tmux
 ///   list-buffers) · …`, `Sent via OSC 52 through tmux to the terminal (does not confirm;
-///   w saves to a file) · …`, or, when tmux's options could not be read, `Sent via OSC 52
-///   inside tmux, not confirmed: check with tmux list-buffers; w saves to a file · …`;
+///   p then w saves to a file) · …`, or, when tmux's options could not be read, `Sent via OSC 52
+///   inside tmux, not confirmed: check with tmux list-buffers; p then w saves to a file · …`;
 /// - `Saved to /path · 4.2 kB · 1,034 tokens (o200k_base)` (the path sanitised for the
 ///   terminal with [`crate::util::sanitize::sanitize_line`]), plus ` — tmux drops OSC 52
 ///   here (set -g set-clipboard on makes it a buffer)` for `SavedTmuxDrops`.
@@ -203,10 +203,10 @@ pub fn status_line_with_limit(
                 None => "Sent via OSC 52 (terminal does not confirm)",
                 Some(TmuxPath::Buffer) => "Sent via OSC 52 to a tmux buffer (tmux list-buffers)",
                 Some(TmuxPath::Passthrough) => {
-                    "Sent via OSC 52 through tmux to the terminal (does not confirm; w saves to a file)"
+                    "Sent via OSC 52 through tmux to the terminal (does not confirm; p then w saves to a file)"
                 }
                 Some(TmuxPath::Unsure | TmuxPath::Ignored) => {
-                    "Sent via OSC 52 inside tmux, not confirmed: check with tmux list-buffers; w saves to a file"
+                    "Sent via OSC 52 inside tmux, not confirmed: check with tmux list-buffers; p then w saves to a file"
                 }
             };
             format!("{how} · {size}{warn}")
@@ -291,11 +291,11 @@ mod tests {
         assert_eq!(
             status_line(&osc(TmuxPath::Unsure), 12, 3, enc),
             "Sent via OSC 52 inside tmux, not confirmed: check with tmux list-buffers; \
-             w saves to a file · 12 B · 3 tokens (bytes4)"
+             p then w saves to a file · 12 B · 3 tokens (bytes4)"
         );
         assert_eq!(
             status_line(&osc(TmuxPath::Passthrough), 12, 3, enc),
-            "Sent via OSC 52 through tmux to the terminal (does not confirm; w saves to a file) \
+            "Sent via OSC 52 through tmux to the terminal (does not confirm; p then w saves to a file) \
              · 12 B · 3 tokens (bytes4)"
         );
         assert_eq!(
