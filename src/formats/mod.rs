@@ -141,5 +141,6 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
     for (node, job) in after_ids {
         job(&mut corpus, node);
     }
+    corpus.shrink_to_fit();
     corpus
 }

@@ -118,7 +118,7 @@ pub fn apply_sections(
         prelude_blank,
     } = plan;
     let Scan {
-        headings,
+        mut headings,
         mut summaries,
         first_line: base_line,
         last_line,
@@ -162,7 +162,11 @@ pub fn apply_sections(
         }
         n.line_end = Some(line_end);
     };
-    for (i, h) in headings.iter().enumerate() {
+    for i in 0..headings.len() {
+        let own_end = headings.get(i + 1).map_or(to, |n| n.start);
+        // The node takes the heading's title: the scan is dropped after this loop.
+        let title = std::mem::take(&mut headings[i].title);
+        let h = &headings[i];
         while let Some(&(lvl, node, _)) = stack.last() {
             if lvl < h.level {
                 break;
@@ -170,15 +174,10 @@ pub fn apply_sections(
             stack.pop();
             close(corpus, node, h.start, h.line.saturating_sub(1).max(1));
         }
-        let own_end = headings.get(i + 1).map_or(to, |n| n.start);
-        let mut n = Node::new(
-            NodeKind::Section,
-            format,
-            h.title.clone(),
-            file_path.clone(),
-        );
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
-        n.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)));
+        let seg = given.unwrap_or_else(|| id::slug(&title));
+        let mut n = Node::new(NodeKind::Section, format, title, file_path.clone());
+        n.seg = Some(seg);
         n.level = h.level;
         n.summary = std::mem::take(&mut summaries[i + 1]);
         n.line_start = Some(h.line);

@@ -8,6 +8,16 @@ use super::fixture;
 use crate::support::corpus::*;
 use crate::support::fs::{size, tempdir, write};
 
+/// A loaded root keeps no spare capacity in its node arena or source list: the loader grows
+/// them by doubling, and the unused half would stay allocated for the whole session.
+#[test]
+fn loaded_root_holds_no_spare_node_capacity() {
+    let c = load(&fixture("handmade/docs"));
+    assert_eq!(c.nodes.len(), 15);
+    assert_eq!(c.nodes.capacity(), c.nodes.len());
+    assert_eq!(c.sources.capacity(), c.sources.len());
+}
+
 #[test]
 fn handmade_doc_tree_exact_nodes() {
     let c = load(&fixture("handmade/docs"));
