@@ -14,7 +14,7 @@ pub mod wordpiece;
 
 use std::sync::OnceLock;
 
-pub use table::{HotRows, Table};
+pub use table::Table;
 use wordpiece::{Scratch, WordPiece};
 
 /// Dimensions of a vector.
@@ -22,10 +22,6 @@ pub const DIMS: usize = 256;
 
 /// Tokens of a text that count (model2vec's default `max_length`).
 pub const MAX_TOKENS: usize = 512;
-
-/// Rows a [`Batch`] keeps dequantised (6 MiB of f32): the vocabulary's single characters and
-/// its most frequent words and pieces.
-pub const HOT_ROWS: usize = 6144;
 
 /// The embedded table (`assets/embed/model.safetensors`: `embeddings` I8 `[V, 256]` and
 /// `scales` F32 `[V]`).
@@ -90,49 +86,6 @@ impl StaticModel {
             self.table.add_row(id as usize, &mut acc);
         }
         normalize(&mut acc).then_some(acc)
-    }
-
-    /// A [`Batch`] for embedding many texts (shared by threads).
-    pub fn batch(&self) -> Batch<'_> {
-        Batch {
-            model: self,
-            hot: self.table.hot_rows(HOT_ROWS),
-        }
-    }
-}
-
-/// Embeds many texts with one model: the first [`HOT_ROWS`] rows dequantised once, so
-/// pooling a token is a plain add. Gives exactly [`StaticModel::embed_with`]'s vectors.
-/// `Sync`: threads share one, each with its own buffers.
-#[derive(Debug)]
-pub struct Batch<'m> {
-    model: &'m StaticModel,
-    hot: HotRows,
-}
-
-impl Batch<'_> {
-    /// [`StaticModel::embed_with`] of `text`.
-    pub fn embed(
-        &self,
-        text: &str,
-        ids: &mut Vec<u32>,
-        scratch: &mut Scratch,
-    ) -> Option<[f32; DIMS]> {
-        ids.clear();
-        self.model.vocab.encode_into(text, MAX_TOKENS, ids, scratch);
-        if ids.is_empty() {
-            return None;
-        }
-        let mut acc = [0f32; DIMS];
-        for &id in ids.iter() {
-            self.hot.add_row(&self.model.table, id as usize, &mut acc);
-        }
-        normalize(&mut acc).then_some(acc)
-    }
-
-    /// Heap bytes held by the dequantised rows.
-    pub fn heap_bytes(&self) -> usize {
-        self.hot.heap_bytes()
     }
 }
 

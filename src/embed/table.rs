@@ -70,20 +70,6 @@ impl Table {
         }
     }
 
-    /// Rows `0..n` (clamped to the table) dequantised once, for [`HotRows::add_row`]: the
-    /// vocabulary lists frequent words first, so most tokens of a text fall there.
-    pub fn hot_rows(&self, n: usize) -> HotRows {
-        let n = n.min(self.rows());
-        let mut data = vec![0f32; n * self.dims];
-        for (i, row) in data.chunks_exact_mut(self.dims).enumerate() {
-            self.add_row(i, row);
-        }
-        HotRows {
-            data,
-            dims: self.dims,
-        }
-    }
-
     /// Row `i` dequantised (empty when out of range).
     pub fn row(&self, i: usize) -> Vec<f32> {
         let mut v = vec![0.0; self.dims];
@@ -93,34 +79,5 @@ impl Table {
         } else {
             Vec::new()
         }
-    }
-}
-
-/// The first rows of a [`Table`] dequantised (`dims` f32 each, 4 bytes a component).
-#[derive(Debug)]
-pub struct HotRows {
-    data: Vec<f32>,
-    dims: usize,
-}
-
-impl HotRows {
-    /// Add row `i` to `acc` from the dequantised rows when it is one of them, else from
-    /// `table`. Each component gets `scale × q` computed as [`Table::add_row`] computes it,
-    /// so the sums are the same to the bit.
-    #[inline]
-    pub fn add_row(&self, table: &Table, i: usize, acc: &mut [f32]) {
-        match self.data.get(i * self.dims..(i + 1) * self.dims) {
-            Some(row) => {
-                for (a, &d) in acc.iter_mut().zip(row) {
-                    *a += d;
-                }
-            }
-            None => table.add_row(i, acc),
-        }
-    }
-
-    /// Heap bytes held.
-    pub fn heap_bytes(&self) -> usize {
-        self.data.capacity() * 4
     }
 }

@@ -212,28 +212,6 @@ fn fast_tokenizer_gives_the_reference_ids() {
     }
 }
 
-#[test]
-fn batch_vectors_are_the_pooled_vectors_to_the_bit() {
-    let m = model().unwrap();
-    let batch = m.batch();
-    let (mut ids, mut scratch) = (Vec::new(), super::wordpiece::Scratch::default());
-    let golden: serde_json::Value = serde_json::from_str(GOLDEN).unwrap();
-    let mut texts: Vec<&str> = TRICKY.to_vec();
-    for g in golden["texts"].as_array().unwrap() {
-        texts.push(g["text"].as_str().unwrap());
-    }
-    for text in texts {
-        let want = m.pool(&m.vocab.encode(text, super::MAX_TOKENS));
-        let got = batch.embed(text, &mut ids, &mut scratch);
-        assert_eq!(
-            got.map(|v| v.map(f32::to_bits)),
-            want.map(|v| v.map(f32::to_bits)),
-            "{text:?}"
-        );
-    }
-    assert_eq!(batch.heap_bytes(), super::HOT_ROWS * DIMS * 4);
-}
-
 proptest::proptest! {
     #[test]
     fn fast_tokenizer_matches_the_reference_on_any_text(text in "(\\PC|[ \t\n]|[A-Za-z]{1,12}|[\u{300}-\u{36f}]){0,40}") {

@@ -76,7 +76,6 @@ impl SemanticIndex {
         let mut hashes = vec![0u64; n];
         let threads = threads.clamp(1, 8);
         let per = n.div_ceil(threads).max(64);
-        let batch = model.batch();
         std::thread::scope(|s| {
             for (((chunk, rows), scales), hashes) in docs
                 .chunks(per)
@@ -84,7 +83,7 @@ impl SemanticIndex {
                 .zip(scales.chunks_mut(per))
                 .zip(hashes.chunks_mut(per))
             {
-                let (reuse, batch) = (&reuse, &batch);
+                let reuse = &reuse;
                 s.spawn(move || {
                     let mut ids = Vec::with_capacity(MAX_TOKENS);
                     let mut scratch = Scratch::default();
@@ -99,7 +98,7 @@ impl SemanticIndex {
                             scales[i] = p.scales[j];
                             continue;
                         }
-                        if let Some(v) = batch.embed(&text, &mut ids, &mut scratch) {
+                        if let Some(v) = model.embed_with(&text, &mut ids, &mut scratch) {
                             scales[i] = quantize(&v, row);
                         }
                     }
