@@ -67,5 +67,5 @@ fn top_k_is_the_sorted_rule_for_every_k() {
             );
         }
     }
-    assert_eq!(cosine_value(10, 0.5, 0.25), 1.25);
+    assert_eq!(cosine_value(10, 0.5, 0.25).to_bits(), 1.25f64.to_bits());
 }
