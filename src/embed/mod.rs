@@ -15,7 +15,7 @@ pub mod wordpiece;
 use std::sync::OnceLock;
 
 pub use table::Table;
-use wordpiece::WordPiece;
+use wordpiece::{Scratch, WordPiece};
 
 /// Dimensions of a vector.
 pub const DIMS: usize = 256;
@@ -58,21 +58,22 @@ pub fn model() -> Option<&'static StaticModel> {
 
 impl StaticModel {
     /// The unit vector of `text` (mean of the rows of its first [`MAX_TOKENS`] tokens,
-    /// normalised), or `None` for a text without tokens. `ids` is a reusable buffer.
+    /// normalised), or `None` for a text without tokens. `ids` and `scratch` are reusable
+    /// buffers.
     pub fn embed_with(
         &self,
         text: &str,
         ids: &mut Vec<u32>,
-        word: &mut String,
+        scratch: &mut Scratch,
     ) -> Option<[f32; DIMS]> {
         ids.clear();
-        self.vocab.encode_into(text, MAX_TOKENS, ids, word);
+        self.vocab.encode_into(text, MAX_TOKENS, ids, scratch);
         self.pool(ids)
     }
 
     /// [`Self::embed_with`] with fresh buffers.
     pub fn embed(&self, text: &str) -> Option<[f32; DIMS]> {
-        self.embed_with(text, &mut Vec::new(), &mut String::new())
+        self.embed_with(text, &mut Vec::new(), &mut Scratch::default())
     }
 
     /// The normalised mean of rows `ids`; `None` when empty or all zero.

@@ -78,3 +78,147 @@ fn related_words_are_closer_than_unrelated_ones() {
             > cos("authentication login", "bake a chocolate cake")
     );
 }
+
+/// The tokenizer as first written: every character through lower-casing and NFD, every
+/// word split by probing `##`-prefixed strings. The fast path must give the same ids.
+fn reference_ids(vocab_text: &'static str, text: &str, limit: usize) -> Vec<u32> {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let mut ids = std::collections::HashMap::new();
+    let mut max_len = 0;
+    for (i, tok) in vocab_text.lines().enumerate() {
+        ids.entry(tok).or_insert(i as u32);
+        max_len = max_len.max(tok.len());
+    }
+    let unk = ids["[UNK]"];
+    let flush = |word: &mut String, out: &mut Vec<u32>| {
+        if word.is_empty() {
+            return;
+        }
+        if word.chars().count() > 100 {
+            out.push(unk);
+            word.clear();
+            return;
+        }
+        let start_len = out.len();
+        let mut start = 0;
+        while start < word.len() {
+            let mut end = word.len().min(start + max_len);
+            while !word.is_char_boundary(end) {
+                end -= 1;
+            }
+            let mut found = None;
+            while end > start {
+                let probe = if start > 0 {
+                    format!("##{}", &word[start..end])
+                } else {
+                    word[start..end].to_string()
+                };
+                if let Some(&id) = ids.get(probe.as_str()) {
+                    found = Some(id);
+                    break;
+                }
+                end -= 1;
+                while !word.is_char_boundary(end) {
+                    end -= 1;
+                }
+            }
+            let Some(id) = found else {
+                out.truncate(start_len);
+                out.push(unk);
+                word.clear();
+                return;
+            };
+            out.push(id);
+            start = end;
+        }
+        word.clear();
+    };
+    let split = |c: char| {
+        if c.is_ascii() {
+            c.is_ascii_punctuation()
+        } else {
+            !c.is_alphanumeric()
+                || matches!(c as u32,
+                    0x4E00..=0x9FFF
+                    | 0x3400..=0x4DBF
+                    | 0x20000..=0x2A6DF
+                    | 0x2A700..=0x2B73F
+                    | 0x2B740..=0x2B81F
+                    | 0x2B820..=0x2CEAF
+                    | 0xF900..=0xFAFF
+                    | 0x2F800..=0x2FA1F)
+        }
+    };
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().flat_map(char::to_lowercase).nfd() {
+        if out.len() >= limit {
+            return out;
+        }
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+        } else if c == '\0' || c == '\u{fffd}' || c.is_control() || is_combining_mark(c) {
+        } else if split(c) {
+            flush(&mut word, &mut out);
+            out.push(ids.get(c.to_string().as_str()).copied().unwrap_or(unk));
+        } else {
+            word.push(c);
+        }
+    }
+    if out.len() < limit {
+        flush(&mut word, &mut out);
+    }
+    out.truncate(limit);
+    out
+}
+
+/// Texts that exercise every branch: ASCII runs next to accents (NFD across the border),
+/// case folding that leaves ASCII (`K` Kelvin, `İ`), split words, repeated rare words (the
+/// split cache), over-long words, controls, symbols, CJK, and the token limit mid-word.
+const TRICKY: &[&str] = &[
+    "Café naïve ÉCOLE über Straße",
+    "e\u{301}te\u{301} a\u{308}\u{301}o\u{323}\u{302} x",
+    "\u{212A}elvin \u{130}stanbul ǅemal",
+    "kubelet kubelet kube-apiserver kubeletconfiguration kubelet",
+    "std::io::Read update:modelValue v-on:click foo_bar.baz()",
+    "a\u{0}b\u{7}c\td\r\ne\u{fffd}f © 2024 ™ 😀 🇩🇪",
+    "東京タワー 北京 한국어 テスト",
+    "",
+    "   \n\t ",
+];
+
+#[test]
+fn fast_tokenizer_gives_the_reference_ids() {
+    let m = model().unwrap();
+    let long = "x".repeat(101) + " " + &"é".repeat(60) + " " + &"ab".repeat(50);
+    let repeated = "graduation criteria kubernetes ".repeat(80);
+    let golden: serde_json::Value = serde_json::from_str(GOLDEN).unwrap();
+    let mut texts: Vec<String> = TRICKY.iter().map(|t| (*t).to_string()).collect();
+    texts.extend([long, repeated]);
+    for g in golden["texts"].as_array().unwrap() {
+        texts.push(g["text"].as_str().unwrap().to_string());
+    }
+    let mut scratch = super::wordpiece::Scratch::default();
+    for text in &texts {
+        for limit in [512, 7, 1] {
+            let want = reference_ids(super::VOCAB_TEXT, text, limit);
+            assert_eq!(m.vocab.encode(text, limit), want, "{text:?} limit {limit}");
+            // A warm cache (shared across texts) gives the same ids.
+            let mut ids = Vec::new();
+            m.vocab.encode_into(text, limit, &mut ids, &mut scratch);
+            assert_eq!(ids, want, "{text:?} limit {limit}, warm cache");
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn fast_tokenizer_matches_the_reference_on_any_text(text in "(\\PC|[ \t\n]|[A-Za-z]{1,12}|[\u{300}-\u{36f}]){0,40}") {
+        let m = model().unwrap();
+        proptest::prop_assert_eq!(
+            m.vocab.encode(&text, 512),
+            reference_ids(super::VOCAB_TEXT, &text, 512)
+        );
+    }
+}

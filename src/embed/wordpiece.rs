@@ -21,10 +21,28 @@ const MAX_WORD_CHARS: usize = 100;
 #[derive(Debug)]
 pub struct WordPiece {
     ids: FxHashMap<&'static str, u32>,
+    /// Word-inner pieces by their text after `##` (`##ing` → `ing`): looked up without
+    /// building the `##` probe.
+    inner: FxHashMap<&'static str, u32>,
+    /// Row of each single ASCII character (`[UNK]` when it has none).
+    ascii: [u32; 128],
     unk: u32,
     /// Longest token in bytes (`##` included): no longer piece is looked up.
     max_len: usize,
 }
+
+/// Reusable buffers of [`WordPiece::encode_into`]: the word being read, and the pieces of
+/// the words that needed more than one lookup (at most [`CACHED_WORDS`] of them), so a
+/// repeated identifier or rare word is split once. The ids are the same with or without it.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    word: String,
+    cache: FxHashMap<Box<str>, (u32, u32)>,
+    pieces: Vec<u32>,
+}
+
+/// Words whose pieces a [`Scratch`] keeps (about 40 bytes each).
+pub const CACHED_WORDS: usize = 32_768;
 
 impl WordPiece {
     /// The vocabulary of `text`, one token a line (line number = row). `None` when it has
@@ -32,13 +50,30 @@ impl WordPiece {
     pub fn new(text: &'static str) -> Option<Self> {
         let mut ids = FxHashMap::default();
         ids.reserve(32_768);
+        let mut inner = FxHashMap::default();
         let mut max_len = 0;
         for (i, tok) in text.lines().enumerate() {
             ids.entry(tok).or_insert(i as u32);
+            if let Some(rest) = tok.strip_prefix("##") {
+                inner.entry(rest).or_insert(i as u32);
+            }
             max_len = max_len.max(tok.len());
         }
         let unk = *ids.get("[UNK]")?;
-        Some(Self { ids, unk, max_len })
+        let mut ascii = [unk; 128];
+        for (b, slot) in ascii.iter_mut().enumerate() {
+            let c = [b as u8];
+            if let Some(&id) = std::str::from_utf8(&c).ok().and_then(|k| ids.get(k)) {
+                *slot = id;
+            }
+        }
+        Some(Self {
+            ids,
+            inner,
+            ascii,
+            unk,
+            max_len,
+        })
     }
 
     /// Number of tokens.
@@ -52,31 +87,40 @@ impl WordPiece {
     }
 
     /// Append the piece ids of `text` to `out`, stopping once `out` holds `limit` ids.
-    /// `word` is a reusable buffer.
-    pub fn encode_into(&self, text: &str, limit: usize, out: &mut Vec<u32>, word: &mut String) {
-        word.clear();
-        for c in text.chars().flat_map(char::to_lowercase).nfd() {
-            if out.len() >= limit {
-                return;
+    /// `scratch` holds reusable buffers (and a cache of split words).
+    ///
+    /// ASCII runs skip lower-casing and NFD (both leave ASCII unchanged, and NFD reorders
+    /// only combining marks, which never cross an ASCII character), so the ids are those of
+    /// the char-by-char pipeline over the whole text.
+    pub fn encode_into(&self, text: &str, limit: usize, out: &mut Vec<u32>, scratch: &mut Scratch) {
+        scratch.word.clear();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let n = rest
+                .bytes()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(rest.len());
+            for &b in &rest.as_bytes()[..n] {
+                if out.len() >= limit {
+                    return;
+                }
+                self.step(char::from(b.to_ascii_lowercase()), out, scratch);
             }
-            if c.is_whitespace() {
-                self.flush(word, out);
-            } else if c == '\0' || c == '\u{fffd}' || c.is_control() || is_combining_mark(c) {
-            } else if is_split(c) {
-                self.flush(word, out);
-                let mut b = [0u8; 4];
-                out.push(
-                    self.ids
-                        .get(&*c.encode_utf8(&mut b))
-                        .copied()
-                        .unwrap_or(self.unk),
-                );
-            } else {
-                word.push(c);
+            rest = &rest[n..];
+            let m = rest
+                .bytes()
+                .position(|b| b.is_ascii())
+                .unwrap_or(rest.len());
+            for c in rest[..m].chars().flat_map(char::to_lowercase).nfd() {
+                if out.len() >= limit {
+                    return;
+                }
+                self.step(c, out, scratch);
             }
+            rest = &rest[m..];
         }
         if out.len() < limit {
-            self.flush(word, out);
+            self.flush(out, scratch);
         }
         out.truncate(limit);
     }
@@ -84,36 +128,77 @@ impl WordPiece {
     /// The piece ids of `text` (at most `limit`).
     pub fn encode(&self, text: &str, limit: usize) -> Vec<u32> {
         let mut out = Vec::new();
-        self.encode_into(text, limit, &mut out, &mut String::new());
+        self.encode_into(text, limit, &mut out, &mut Scratch::default());
         out
     }
 
-    /// Pieces of the word in `word` (then cleared), appended to `out`.
-    fn flush(&self, word: &mut String, out: &mut Vec<u32>) {
+    /// One character of the lower-cased, decomposed text.
+    #[inline]
+    fn step(&self, c: char, out: &mut Vec<u32>, scratch: &mut Scratch) {
+        if c.is_whitespace() {
+            self.flush(out, scratch);
+        } else if c == '\0' || c == '\u{fffd}' || c.is_control() || is_combining_mark(c) {
+        } else if is_split(c) {
+            self.flush(out, scratch);
+            let id = if c.is_ascii() {
+                self.ascii[c as usize]
+            } else {
+                let mut b = [0u8; 4];
+                self.ids
+                    .get(&*c.encode_utf8(&mut b))
+                    .copied()
+                    .unwrap_or(self.unk)
+            };
+            out.push(id);
+        } else {
+            scratch.word.push(c);
+        }
+    }
+
+    /// Pieces of the word in `scratch` (then cleared), appended to `out`: the whole word
+    /// when it is a token, else the cached split, else the greedy split (then cached).
+    fn flush(&self, out: &mut Vec<u32>, scratch: &mut Scratch) {
+        let word = scratch.word.as_str();
         if word.is_empty() {
             return;
         }
-        if word.chars().count() > MAX_WORD_CHARS {
+        if word.len() > MAX_WORD_CHARS && word.chars().count() > MAX_WORD_CHARS {
             out.push(self.unk);
-            word.clear();
-            return;
+        } else if word.len() <= self.max_len
+            && let Some(&id) = self.ids.get(word)
+        {
+            out.push(id);
+        } else if let Some(&(at, len)) = scratch.cache.get(word) {
+            out.extend_from_slice(&scratch.pieces[at as usize..(at + len) as usize]);
+        } else {
+            let start_len = out.len();
+            if !self.split(word, out) {
+                out.truncate(start_len);
+                out.push(self.unk);
+            }
+            if scratch.cache.len() < CACHED_WORDS {
+                let at = scratch.pieces.len() as u32;
+                scratch.pieces.extend_from_slice(&out[start_len..]);
+                let len = (out.len() - start_len) as u32;
+                scratch.cache.insert(word.into(), (at, len));
+            }
         }
-        let start_len = out.len();
-        let mut probe = String::with_capacity(word.len() + 2);
+        scratch.word.clear();
+    }
+
+    /// Greedy longest-match-first pieces of `word` appended to `out`; false when some part
+    /// has no piece (the caller then writes `[UNK]`).
+    fn split(&self, word: &str, out: &mut Vec<u32>) -> bool {
         let mut start = 0;
         while start < word.len() {
             let mut end = word.len().min(start + self.max_len);
             while !word.is_char_boundary(end) {
                 end -= 1;
             }
+            let map = if start > 0 { &self.inner } else { &self.ids };
             let mut found = None;
             while end > start {
-                probe.clear();
-                if start > 0 {
-                    probe.push_str("##");
-                }
-                probe.push_str(&word[start..end]);
-                if let Some(&id) = self.ids.get(probe.as_str()) {
+                if let Some(&id) = map.get(&word[start..end]) {
                     found = Some(id);
                     break;
                 }
@@ -123,15 +208,12 @@ impl WordPiece {
                 }
             }
             let Some(id) = found else {
-                out.truncate(start_len);
-                out.push(self.unk);
-                word.clear();
-                return;
+                return false;
             };
             out.push(id);
             start = end;
         }
-        word.clear();
+        true
     }
 }
 

@@ -9,8 +9,12 @@
 //! (over roots and lazytools bundles) and `bm25` 0 for a candidate outside the BM25 lists.
 //! A lazytools hit keeps its scorer and has no semantic part (`0.5 · score / max`).
 
+#[cfg(test)]
+mod top_tests;
+
 use super::fold;
 use super::hash::{FxHashMap, FxHasher};
+use crate::embed::wordpiece::Scratch;
 use crate::embed::{DIMS, MAX_TOKENS, StaticModel};
 use crate::model::{Corpus, NodeId, NodeKind};
 
@@ -39,7 +43,8 @@ pub struct SemanticIndex {
 
 /// A query's vector, quantised like the rows.
 pub(crate) struct QueryVector {
-    q: [i8; DIMS],
+    /// The int8 components, widened once so each row's dot product reads them directly.
+    q: [i16; DIMS],
     scale: f32,
 }
 
@@ -81,7 +86,7 @@ impl SemanticIndex {
                 let reuse = &reuse;
                 s.spawn(move || {
                     let mut ids = Vec::with_capacity(MAX_TOKENS);
-                    let mut word = String::new();
+                    let mut scratch = Scratch::default();
                     let mut text = String::new();
                     for (i, &node) in chunk.iter().enumerate() {
                         embedded_text(corpus, node, &mut text);
@@ -93,11 +98,7 @@ impl SemanticIndex {
                             scales[i] = p.scales[j];
                             continue;
                         }
-                        ids.clear();
-                        model
-                            .vocab
-                            .encode_into(&text, MAX_TOKENS, &mut ids, &mut word);
-                        if let Some(v) = model.pool(&ids) {
+                        if let Some(v) = model.embed_with(&text, &mut ids, &mut scratch) {
                             scales[i] = quantize(&v, row);
                         }
                     }
@@ -132,7 +133,10 @@ impl SemanticIndex {
         let v = model.embed(text)?;
         let mut q = [0i8; DIMS];
         let scale = quantize(&v, &mut q);
-        Some(QueryVector { q, scale })
+        Some(QueryVector {
+            q: q.map(i16::from),
+            scale,
+        })
     }
 
     /// Cosine of document `d` of root `r` with `qv` (0 when unknown).
@@ -150,24 +154,39 @@ impl SemanticIndex {
         let Ok(row) = <&[i8; DIMS]>::try_from(row) else {
             return 0.0;
         };
-        f64::from(dot(row, &qv.q) as f32 * s * qv.scale)
+        cosine_value(dot(row, &qv.q), s, qv.scale)
     }
 
     /// The `k` documents of highest cosine with `qv`, as `(root, document, cosine)`, best
-    /// first (ties by row order); documents without tokens are left out.
+    /// first (ties by row order); documents without tokens are left out. One pass over the
+    /// rows keeping the best `k` so far (a row enters only when it beats the worst kept).
     pub(crate) fn top(&self, qv: &QueryVector, k: usize) -> Vec<(usize, u32, f64)> {
-        let mut all: Vec<(usize, f64)> = (0..self.len())
-            .filter(|&i| self.scales[i] > 0.0)
-            .map(|i| (i, self.cosine_row(i, qv)))
-            .collect();
         let cmp = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if all.len() > k && k > 0 {
-            all.select_nth_unstable_by(k - 1, cmp);
-            all.truncate(k);
+        let mut best: Vec<(usize, f64)> = Vec::with_capacity(k);
+        // Index in `best` of its worst entry, once `best` holds `k`.
+        let mut worst = 0;
+        if k > 0 {
+            for (i, (row, &s)) in self.rows.chunks_exact(DIMS).zip(&self.scales).enumerate() {
+                if s <= 0.0 {
+                    continue;
+                }
+                let Ok(row) = <&[i8; DIMS]>::try_from(row) else {
+                    continue;
+                };
+                let c = (i, cosine_value(dot(row, &qv.q), s, qv.scale));
+                if best.len() < k {
+                    best.push(c);
+                    if best.len() == k {
+                        worst = worst_of(&best, cmp);
+                    }
+                } else if cmp(&c, &best[worst]).is_lt() {
+                    best[worst] = c;
+                    worst = worst_of(&best, cmp);
+                }
+            }
         }
-        all.sort_unstable_by(cmp);
-        all.truncate(k);
-        all.into_iter()
+        best.sort_unstable_by(cmp);
+        best.into_iter()
             .map(|(i, c)| {
                 let r = self
                     .root_start
@@ -183,8 +202,29 @@ impl SemanticIndex {
     }
 }
 
-/// Integer dot product of two int8 vectors (fixed length, so the loop vectorises).
-fn dot(a: &[i8; DIMS], b: &[i8; DIMS]) -> i32 {
+/// Index of the entry of `best` (not empty) that ranks last by `cmp`.
+fn worst_of(
+    best: &[(usize, f64)],
+    cmp: impl Fn(&(usize, f64), &(usize, f64)) -> std::cmp::Ordering,
+) -> usize {
+    let mut w = 0;
+    for (i, e) in best.iter().enumerate().skip(1) {
+        if cmp(e, &best[w]).is_gt() {
+            w = i;
+        }
+    }
+    w
+}
+
+/// The cosine of an int8 dot product `dot` of a row of scale `row_scale` with a query of
+/// scale `query_scale`.
+fn cosine_value(dot: i32, row_scale: f32, query_scale: f32) -> f64 {
+    f64::from(dot as f32 * row_scale * query_scale)
+}
+
+/// Integer dot product of an int8 row with a widened query (fixed length, so the loop
+/// vectorises into pairwise multiply-adds).
+fn dot(a: &[i8; DIMS], b: &[i16; DIMS]) -> i32 {
     let mut acc = [0i32; 16];
     for (ca, cb) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
         for k in 0..16 {
