@@ -1,9 +1,13 @@
 //! Build script: the version line `skillnav --version` prints, `0.1.0 (3f2a9c1)` with the
 //! commit from `git rev-parse --short HEAD`; outside a git checkout (a crate tarball, no git
-//! installed) it is the package version alone.
+//! installed) it is the package version alone. It also writes the count-only BPE tables
+//! that `src/tokens/tables.rs` embeds ([`bpe_tables`]).
 
 use std::path::PathBuf;
 use std::process::Command;
+
+#[path = "build/bpe_tables.rs"]
+mod bpe_tables;
 
 /// Output of `git ARGS` in the package folder, trimmed, when git ran and succeeded.
 fn git(args: &[&str]) -> Option<String> {
@@ -25,6 +29,13 @@ fn main() {
     };
     println!("cargo:rustc-env=SKILLNAV_VERSION={line}");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/bpe_tables.rs");
+    if let Some(out) = std::env::var_os("OUT_DIR")
+        && let Err(e) = bpe_tables::write_all(&PathBuf::from(out))
+    {
+        eprintln!("BPE tables: {e}");
+        std::process::exit(1);
+    }
     // Rebuild when HEAD moves: a checkout changes HEAD, a commit the branch's ref. Only
     // files that exist are named (a missing one would rerun this script on every build).
     let mut watch: Vec<PathBuf> = Vec::new();

@@ -77,6 +77,12 @@ else
   echo "  treemd: not installed, skipped (cargo install --locked treemd)"
 fi
 
+# The fixed cost of counting: a one-line file, where loading the BPE tables is all the work.
+printf '# one line\n' >"$TMP/tiny.md"
+read -r tb4 tb4rss < <(median_ms none "$BIN" tree --encoding bytes4 "$TMP/tiny.md")
+read -r tcold tcrss < <(median_ms cold "$BIN" tree "$TMP/tiny.md")
+echo "tree of a one-line file: o200k cold $tcold ms ($tcrss MB), bytes4 $tb4 ms ($tb4rss MB): the tables cost $(awk -v a="$tb4" -v b="$tcold" 'BEGIN { printf "%.1f", b - a }') ms, $((tcrss - tb4rss)) MB"
+
 # 2, 3. Token count of a tree: skillnav tree --depth 1 vs code2prompt.
 for dir in "$LARGE" "$SKILLS"; do
   name=$(basename "$dir")

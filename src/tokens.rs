@@ -3,15 +3,19 @@
 //! the `bytes/4` estimate, and the [`TokenTable`] that holds per-node counts for one encoding.
 //!
 //! There is no public Claude or Gemini tokenizer, so every count is labelled with the
-//! encoding that produced it. The BPE tables are embedded (offline) and initialised on
-//! first use, off the UI thread by the callers that count in the background. Counts of node
-//! texts go through the count cache ([`cache`], docs/DESIGN.md §4).
+//! encoding that produced it. The BPE tables are embedded (offline): count-only tables built
+//! from `bpe-openai`'s dictionary (`tables`), loaded on first use or ahead of it, held
+//! process-wide and freed on request (`resident`). Counts of node texts go through the
+//! count cache ([`cache`], docs/DESIGN.md §4).
 
 pub mod cache;
+mod resident;
+mod tables;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::model::{Corpus, NodeId};
 
@@ -70,8 +74,9 @@ impl FromStr for Encoding {
     }
 }
 
-/// Counts tokens of text in one [`Encoding`]. Cheap to copy; the BPE tables are shared
-/// process-wide and built on the first [`TokenCounter::count`] (or [`TokenCounter::warm_up`]).
+/// Counts tokens of text in one [`Encoding`]. Cheap to copy: the BPE tables are process-wide,
+/// loaded on the first count that needs them (or ahead of it by
+/// [`TokenCounter::prefetch`]) and freed by [`TokenCounter::release`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TokenCounter {
     encoding: Encoding,
@@ -88,9 +93,31 @@ impl TokenCounter {
         self.encoding
     }
 
-    /// Build the BPE tables now (call from a worker so the UI thread never waits for it).
+    /// Load the BPE tables now (call from a worker so the UI thread never waits for it).
     pub fn warm_up(&self) {
-        let _ = self.count("warm up");
+        drop(resident::get(self.encoding));
+    }
+
+    /// Start loading the BPE tables on a background thread, so the load overlaps work that
+    /// comes before the first count (walking and parsing a tree). No-op for `bytes4` or when
+    /// loaded.
+    pub fn prefetch(&self) {
+        resident::prefetch(self.encoding);
+    }
+
+    /// [`TokenCounter::prefetch`] unless the count cache is persisted and already holds counts
+    /// in this encoding: then most texts are probably cached, and the tables load only if a
+    /// text misses ([`count_nodes`] looks the cache up first).
+    pub fn prefetch_if_cold(&self) {
+        if !cache::has_counts(self.encoding) {
+            self.prefetch();
+        }
+    }
+
+    /// Free the BPE tables of this encoding once the counts under way finish (about 30 MB for
+    /// `o200k_base`); a later count loads them again.
+    pub fn release(&self) {
+        resident::release(self.encoding);
     }
 
     /// Number of tokens in `text` (ordinary encoding: special-token text counts as text).
@@ -99,11 +126,48 @@ impl TokenCounter {
             return 0;
         }
         match self.encoding {
-            Encoding::O200kBase => bpe_openai::o200k_base().count(text) as u64,
-            Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text) as u64,
             Encoding::Bytes4 => (text.len() as u64).div_ceil(4),
+            bpe => match resident::get(bpe) {
+                Some(t) => t.count(text),
+                None => fallback_count(bpe, text),
+            },
         }
     }
+}
+
+/// `bpe-openai`'s own count, for when the embedded tables do not load (never expected: the
+/// same numbers, slower to load and larger).
+fn fallback_count(encoding: Encoding, text: &str) -> u64 {
+    match encoding {
+        Encoding::O200kBase => bpe_openai::o200k_base().count(text) as u64,
+        Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text) as u64,
+        Encoding::Bytes4 => (text.len() as u64).div_ceil(4),
+    }
+}
+
+/// Tokens of each of `texts` in `counter`'s encoding, in order, on all cores (no count cache:
+/// [`count_nodes`] is the cached path). The same numbers as [`TokenCounter::count`] of each.
+pub fn count_batch(counter: TokenCounter, texts: &[&str]) -> Vec<u64> {
+    match counter.encoding() {
+        Encoding::Bytes4 => texts.iter().map(|t| counter.count(t)).collect(),
+        bpe => count_texts(bpe, texts),
+    }
+}
+
+/// Tokens of each of `texts` in `encoding` (a BPE encoding), on all cores: longest texts
+/// first, each worker with its own search cache and piece memo.
+fn count_texts(encoding: Encoding, texts: &[&str]) -> Vec<u64> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_unstable_by_key(|i| std::cmp::Reverse(texts[*i].len()));
+    let counted = match resident::get(encoding) {
+        Some(t) => parallel(&order, || t.session(), |s, i| t.count_in(s, texts[*i])),
+        None => parallel(&order, || (), |(), i| fallback_count(encoding, texts[*i])),
+    };
+    let mut out = vec![0; texts.len()];
+    for (i, n) in order.into_iter().zip(counted) {
+        out[i] = n;
+    }
+    out
 }
 
 /// Per-node token counts for one encoding: `own` counts of each node's own text and
@@ -245,6 +309,7 @@ pub fn subtree_total(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 
 /// work over the available cores (at most 8). Each text is looked up in the count cache by
 /// its content hash first ([`cache`]); only the texts missing there are BPE-counted, once per
 /// distinct text, and the new counts are added to the cache ([`cache::flush`] persists them).
+/// When every text is cached the BPE tables are not loaded.
 pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Vec<(NodeId, u64)> {
     let work: Vec<NodeId> = ids
         .iter()
@@ -258,7 +323,7 @@ pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Ve
             .map(|i| (*i, counter.count(corpus.own_text(*i))))
             .collect();
     }
-    let keys = parallel(&work, |i| cache::key(corpus.own_text(*i)));
+    let keys = parallel(&work, || (), |(), i| cache::key(corpus.own_text(*i)));
     let cached = cache::lookup(encoding, &keys);
     // Distinct texts not in the cache (indices into `work`), each counted once.
     let mut first: HashMap<cache::Key, usize> = HashMap::new();
@@ -269,7 +334,15 @@ pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Ve
             missing.push(ix);
         }
     }
-    let counted = parallel(&missing, |ix| counter.count(corpus.own_text(work[*ix])));
+    let texts: Vec<&str> = missing
+        .iter()
+        .map(|ix| corpus.own_text(work[*ix]))
+        .collect();
+    let counted = if texts.is_empty() {
+        Vec::new()
+    } else {
+        count_texts(encoding, &texts)
+    };
     let fresh: Vec<(cache::Key, u64)> = missing
         .iter()
         .zip(&counted)
@@ -286,48 +359,47 @@ pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Ve
         .collect()
 }
 
-/// `f` of every item, in order, on up to 8 threads (interleaved so large and small texts
-/// spread evenly); fewer than 64 items run on the calling thread.
-fn parallel<T: Sync, R: Send + Default + Clone>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// `f` of every item, in order, on up to 8 threads (the calling thread is one of them); each
+/// thread takes the next unclaimed item, so a few large items do not leave a core idle.
+/// `init` makes a thread's state. Fewer than 64 items run on the calling thread.
+fn parallel<T: Sync, S, R: Send>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     if items.len() < 64 || threads == 1 {
-        return items.iter().map(&f).collect();
+        let mut state = init();
+        return items.iter().map(|it| f(&mut state, it)).collect();
     }
-    let mut out = vec![R::default(); items.len()];
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut state = init();
+        let mut done = Vec::new();
+        loop {
+            let ix = next.fetch_add(1, Ordering::Relaxed);
+            let Some(it) = items.get(ix) else { break };
+            done.push((ix, f(&mut state, it)));
+        }
+        done
+    };
+    let mut out: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     std::thread::scope(|s| {
-        let f = &f;
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    items
-                        .iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|(ix, it)| (ix, f(it)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for (t, h) in handles.into_iter().enumerate() {
-            // A panicking worker: do its share here instead.
-            let part = h.join().unwrap_or_else(|_| {
-                items
-                    .iter()
-                    .enumerate()
-                    .skip(t)
-                    .step_by(threads)
-                    .map(|(ix, it)| (ix, f(it)))
-                    .collect()
-            });
-            for (ix, r) in part {
-                out[ix] = r;
-            }
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut parts = vec![work()];
+        // A panicking worker loses its items; they are done below on this thread.
+        parts.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+        for (ix, r) in parts.into_iter().flatten() {
+            out[ix] = Some(r);
         }
     });
-    out
+    let mut state = None;
+    out.into_iter()
+        .zip(items)
+        .map(|(r, it)| r.unwrap_or_else(|| f(state.get_or_insert_with(&init), it)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -57,9 +57,24 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
     }
 }
 
+/// Start loading the BPE tables on a background thread for a command that will count, so
+/// the load overlaps walking and parsing the tree: always for `brief` and `export` (their
+/// texts are counted uncached), for `tree` and `show` only when the count cache holds no
+/// counts in this encoding yet (a warm call then never loads the tables).
+fn prefetch_tables(command: Option<&Command>, counter: TokenCounter) {
+    match command {
+        Some(Command::Brief(_) | Command::Export(_)) => counter.prefetch(),
+        Some(Command::Tree { .. } | Command::Show { variant: None, .. }) => {
+            counter.prefetch_if_cold();
+        }
+        _ => {}
+    }
+}
+
 fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let g = cli.global.clone();
     let counter = TokenCounter::new(g.encoding);
+    prefetch_tables(cli.command.as_ref(), counter);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {

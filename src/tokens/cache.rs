@@ -90,6 +90,20 @@ pub fn enable_disk() {
     }
 }
 
+/// Whether persistence is on and `encoding`'s store holds counts (in memory, or a cache file
+/// of that encoding exists; its contents are checked when it is read).
+pub fn has_counts(encoding: Encoding) -> bool {
+    let Some(i) = slot(encoding) else {
+        return false;
+    };
+    let Ok(s) = state().lock() else { return false };
+    match (&s.stores[i], &s.dir) {
+        (Some(st), _) => !st.map.is_empty(),
+        (None, Some(dir)) => file_path(dir, encoding).is_file(),
+        (None, None) => false,
+    }
+}
+
 /// The cache file of `encoding` in `dir`.
 pub fn file_path(dir: &Path, encoding: Encoding) -> PathBuf {
     dir.join(format!("counts-{}.bin", encoding.as_str()))

@@ -3,7 +3,7 @@
 //! encodings.
 
 use skillnav::model::NodeId;
-use skillnav::tokens::{Encoding, TokenCounter};
+use skillnav::tokens::{Encoding, TokenCounter, count_batch};
 
 use crate::support::corpus::load;
 use crate::support::fs::manifest;
@@ -94,5 +94,40 @@ fn bpe_counts_equal_tiktoken_on_pretokenizer_edge_cases() {
         for c in cases {
             assert_eq!(counter.count(c), tiktoken(encoding, c), "{encoding}: {c:?}");
         }
+    }
+}
+
+#[test]
+fn batch_counts_on_all_cores_equal_tiktoken_on_every_fixture_text() {
+    // The batch path (workers with their own search cache and piece memo, longest text
+    // first) must give tiktoken's number for every text, not just the same total.
+    let texts = real_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let counts = count_batch(TokenCounter::new(encoding), &refs);
+        assert_eq!(counts.len(), refs.len());
+        for (t, n) in refs.iter().zip(&counts) {
+            assert_eq!(
+                *n,
+                tiktoken(encoding, t),
+                "{encoding}: {:?}",
+                t.chars().take(120).collect::<String>()
+            );
+        }
+    }
+}
+
+#[test]
+fn released_tables_reload_and_count_the_same() {
+    let text = "Released tables load again on the next count: über, 渐进式, 12345, CamelCase.";
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let counter = TokenCounter::new(encoding);
+        let before = counter.count(text);
+        counter.release();
+        assert_eq!(counter.count(text), before, "{encoding}");
+        counter.release();
+        counter.prefetch();
+        assert_eq!(counter.count(text), before, "{encoding}");
+        assert_eq!(before, tiktoken(encoding, text), "{encoding}");
     }
 }

@@ -480,7 +480,7 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
 }
 
 /// Count tokens of every text-bearing node, reporting a batch about every 60 ms; the last
-/// batch (all counted) is reported after the corpus is dropped.
+/// batch (all counted) is reported after the corpus is dropped and the BPE tables released.
 fn count_tokens(
     corpus: Arc<Corpus>,
     encoding: Encoding,
@@ -512,6 +512,8 @@ fn count_tokens(
     }
     drop(corpus);
     crate::tokens::cache::flush();
+    // Counting is done: free the BPE tables (a later count loads them again).
+    counter.release();
     emit(WorkerMsg::Tokens {
         generation,
         counts: pending,
