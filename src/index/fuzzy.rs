@@ -15,6 +15,7 @@ use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 use super::hit::{Hit, HitSource, Scorer};
+use super::title_words::{Near, TitleWords};
 use crate::model::id::nfc;
 use crate::model::{Corpus, NodeId};
 
@@ -32,6 +33,17 @@ pub const MIN_SCORE_PERCENT: u32 = 60;
 /// ([`super::distance::max_distance`]), and a longer query its fuzzy hits.
 pub const BIG_TREE_ITEMS: usize = 2000;
 
+/// Weakest title hit that is not a typed match and fills the room beside content hits
+/// ([`FuzzyIndex::search_beside`]), in percent of the query's score against itself.
+pub const FILL_MIN_PERCENT: u32 = 80;
+
+/// What one edit costs a typo hit ([`FuzzyIndex::near`]), in nucleo score points (one
+/// matched char scores 16).
+pub const TYPO_PENALTY: u32 = 16;
+
+/// Most haystacks the typed pass of a big tree scores with nucleo ([`FuzzyIndex::typed`]).
+pub const TYPED_CAP: usize = 1024;
+
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
 
@@ -46,9 +58,12 @@ pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
     /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
     masks: Vec<u64>,
-    /// Per item, its haystack in ASCII lower case for the substring test of [`holds_words`]
+    /// Per item, its haystack in ASCII lower case for the substring test of [`FuzzyIndex::holds_word`]
     /// (empty for a non-ASCII haystack, which takes the char-by-char test).
     lower: Vec<Box<[u8]>>,
+    /// The distinct words of the haystacks with the items holding them: the candidates of
+    /// a typo query on a big tree without a distance test per haystack word.
+    words: TitleWords,
 }
 
 /// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
@@ -133,10 +148,17 @@ impl FuzzyIndex {
                 stack.extend(node.children.iter().rev().copied());
             }
         }
+        let words = TitleWords::build(&lower, |i| {
+            items
+                .get(i)
+                .map(|(_, h)| h.slice(..).chars().collect())
+                .unwrap_or_default()
+        });
         Self {
             items,
             masks,
             lower,
+            words,
         }
     }
 
@@ -251,11 +273,217 @@ impl FuzzyIndex {
         scored
     }
 
+    /// The typed pass of a big tree: the best `top_k` (by [`cmp`], level 2) of the haystacks
+    /// holding every one of `words` as a substring (case-insensitive; `finders` search
+    /// their UTF-8) whose nucleo score is at least `min`. Only the [`TYPED_CAP`] best of
+    /// them by [`FuzzyIndex::typed_bonus`] (then document order) are scored with nucleo:
+    /// that bonus is the one nucleo gives the first char of a contiguous match, so the
+    /// haystacks it ranks first are the ones nucleo ranks first (a word that is in every
+    /// path, such as `readme`, no longer costs a nucleo pass per haystack).
+    fn typed(
+        &self,
+        pattern: &Pattern,
+        min: u32,
+        top_k: usize,
+        words: &[Vec<char>],
+        finders: &[memchr::memmem::Finder],
+    ) -> Vec<Scored> {
+        let need = needle_mask(pattern);
+        let mut cands: Vec<(u16, usize)> = (0..self.items.len())
+            .filter(|&i| self.masks[i] & need == need)
+            .filter_map(|i| self.typed_bonus(i, words, finders).map(|b| (b, i)))
+            .collect();
+        let by_bonus = |a: &(u16, usize), b: &(u16, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        if cands.len() > TYPED_CAP {
+            cands.select_nth_unstable_by(TYPED_CAP - 1, by_bonus);
+            cands.truncate(TYPED_CAP);
+        }
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut out: Vec<Scored> = cands
+            .iter()
+            .filter_map(|&(_, i)| {
+                pattern
+                    .score(self.items[i].1.slice(..), &mut matcher)
+                    .filter(|s| *s >= min)
+                    .map(|s| (s, i, 2))
+            })
+            .collect();
+        if out.len() > top_k {
+            out.select_nth_unstable_by(top_k - 1, cmp);
+            out.truncate(top_k);
+        }
+        out
+    }
+
+    /// The typo pass of a big tree: the items where every one of `words` is within its typo
+    /// distance of a word of the haystack (`near`, per query word and item) or, in a query
+    /// of several words, typed as it is. Ranked by their total distance (then document
+    /// order), the [`TYPED_CAP`] closest are scored with nucleo against the query with each
+    /// word replaced by the haystack's near word, minus [`TYPO_PENALTY`] per edit, so a
+    /// transposed or extra letter (`kubelte`, `topollogy`) matches as well as a missing one;
+    /// kept when that is at least `min`. Level 1 for a one-word query, 0 for a longer one.
+    fn near(
+        &self,
+        min: u32,
+        top_k: usize,
+        words: &[Vec<char>],
+        finders: &[memchr::memmem::Finder],
+        near: &[Vec<Option<Near>>],
+    ) -> Vec<Scored> {
+        // Per query word of item `i`: `None` (neither near nor typed), the near word to put
+        // in with its distance, or the word as typed (`Some(None)`).
+        let fit = |i: usize| -> Option<Vec<Option<Near>>> {
+            words
+                .iter()
+                .enumerate()
+                .map(|(w, word)| match near[w][i] {
+                    Some(n) if n.dist == 0 => Some(None),
+                    _ if words.len() > 1 && self.holds_word(i, word, &finders[w]) => Some(None),
+                    Some(n) => Some(Some(n)),
+                    None => None,
+                })
+                .collect()
+        };
+        let mut cands: Vec<(u32, usize)> = (0..self.items.len())
+            .filter(|&i| near.iter().any(|m| m[i].is_some()))
+            .filter_map(|i| {
+                let f = fit(i)?;
+                Some((f.iter().flatten().map(|n| u32::from(n.dist)).sum(), i))
+            })
+            .collect();
+        if cands.len() > TYPED_CAP {
+            cands.select_nth_unstable(TYPED_CAP - 1);
+            cands.truncate(TYPED_CAP);
+        }
+        let level = u8::from(words.len() == 1);
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut out: Vec<Scored> = cands
+            .iter()
+            .filter_map(|&(dist, i)| {
+                let f = fit(i)?;
+                let corrected: Vec<String> = words
+                    .iter()
+                    .zip(&f)
+                    .map(|(w, n)| match n {
+                        Some(n) => self.words.text(n.word).to_string(),
+                        None => w.iter().collect(),
+                    })
+                    .collect();
+                let pattern = Pattern::parse(
+                    &corrected.join(" "),
+                    CaseMatching::Ignore,
+                    Normalization::Smart,
+                );
+                let s = pattern
+                    .score(self.items[i].1.slice(..), &mut matcher)?
+                    .saturating_sub(dist * TYPO_PENALTY);
+                (s >= min).then_some((s, i, level))
+            })
+            .collect();
+        if out.len() > top_k {
+            out.select_nth_unstable_by(top_k - 1, cmp);
+            out.truncate(top_k);
+        }
+        out
+    }
+
+    /// Σ over `words` of the best [`start_bonus`] of the word's occurrences in item `i`, or
+    /// `None` when some word does not occur (case-insensitive substring).
+    fn typed_bonus(
+        &self,
+        i: usize,
+        words: &[Vec<char>],
+        finders: &[memchr::memmem::Finder],
+    ) -> Option<u16> {
+        let lower = &self.lower[i];
+        let hay = &self.items[i].1;
+        let mut sum = 0u16;
+        for (w, f) in words.iter().zip(finders) {
+            if w.is_empty() {
+                return None;
+            }
+            let best = match hay.slice(..) {
+                Utf32Str::Ascii(b) if !lower.is_empty() => f
+                    .find_iter(lower)
+                    .map(|p| {
+                        let prev = p.checked_sub(1).map(|q| char::from(b[q]));
+                        start_bonus(prev, char::from(b[p]))
+                    })
+                    .max(),
+                _ => unicode_bonus(hay, w),
+            };
+            sum += u16::from(best?);
+        }
+        Some(sum)
+    }
+
     /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
     /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
     /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
     /// same as on one).
     pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
+        self.search_items(query, top_k)
+            .into_iter()
+            .map(|(s, i, _)| self.hit(s, i))
+            .collect()
+    }
+
+    /// The title hits shown beside `content` BM25 hits of the same query (docs/DESIGN.md
+    /// §3): a title holding every query word as typed (case-insensitive) is always a hit;
+    /// any other fuzzy hit (a typo of a word, letters of a short tree's titles) only fills
+    /// the room the content hits leave in `top_k` and only when it scores at least
+    /// [`FILL_MIN_PERCENT`] of the query against itself. Best first, as [`FuzzyIndex::search`].
+    pub fn search_beside(&self, query: &str, top_k: usize, content: usize) -> Vec<Hit> {
+        let scored = self.search_items(query, top_k);
+        let query = &*nfc(query);
+        let words: Vec<Vec<char>> = query
+            .split_whitespace()
+            .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+            .collect();
+        let strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+        let finders: Vec<memchr::memmem::Finder> = strs
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+            .collect();
+        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+        let mut m = Matcher::new(Config::DEFAULT);
+        let perfect = pattern
+            .score(Utf32String::from(query.trim()).slice(..), &mut m)
+            .unwrap_or(0);
+        let floor = perfect * FILL_MIN_PERCENT / 100;
+        let mut room = top_k.saturating_sub(content);
+        scored
+            .into_iter()
+            .filter(|&(s, i, _)| {
+                let typed = words
+                    .iter()
+                    .zip(&finders)
+                    .all(|(w, f)| self.holds_word(i, w, f));
+                if typed {
+                    return true;
+                }
+                if room == 0 || s < floor {
+                    return false;
+                }
+                room -= 1;
+                true
+            })
+            .map(|(s, i, _)| self.hit(s, i))
+            .collect()
+    }
+
+    fn hit(&self, score: u32, i: usize) -> Hit {
+        Hit {
+            node: self.items[i].0,
+            score: f64::from(score),
+            source: HitSource::Fuzzy,
+            scorer: Scorer::Skillnav,
+            copies: Vec::new(),
+        }
+    }
+
+    /// [`FuzzyIndex::search`] as scored items, best first.
+    fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
         if top_k == 0 || query.trim().is_empty() {
             return Vec::new();
@@ -286,105 +514,101 @@ impl FuzzyIndex {
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
             self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
-            // Titles holding every word as typed; when there are none and the query is one
-            // word (a typo), those with a word within its typo distance; a longer query
-            // with no such title keeps its fuzzy hits. The first pass scores only the titles
-            // holding the words (a substring test before nucleo): the same hits as scoring
-            // all and keeping those, at a fraction of the nucleo passes.
-            let typed = self.scored(
-                &pattern,
-                min,
-                top_k,
-                &|i| self.holds_words(i, &words, &finders),
-                &|_| 2,
-                0,
-            );
-            if !typed.is_empty() {
-                typed
-            } else if words.len() == 1 {
-                self.scored(
-                    &pattern,
-                    min,
-                    top_k,
-                    &|_| true,
-                    &|h| u8::from(near_words(h, &words)),
-                    1,
-                )
+            // Titles holding every word as typed ([`FuzzyIndex::typed`]); when there are
+            // none, those holding each word as typed or within its typo distance (a one-word
+            // query: within its distance).
+            let typed = self.typed(&pattern, min, top_k, &words, &finders);
+            if typed.is_empty() {
+                // Per query word, the closest word within its typo distance each item
+                // holds, from the word table (not a distance test of every haystack word).
+                let near: Vec<Vec<Option<Near>>> = words
+                    .iter()
+                    .map(|w| {
+                        let mut m = vec![None; self.items.len()];
+                        self.words.mark_near(w, &mut m);
+                        m
+                    })
+                    .collect();
+                self.near(min, top_k, &words, &finders, &near)
             } else {
-                self.scored(&pattern, min, top_k, &|_| true, &|_| 0, 0)
+                typed
             }
         };
         scored.sort_unstable_by(cmp);
         scored
-            .into_iter()
-            .map(|(s, i, _)| Hit {
-                node: self.items[i].0,
-                score: f64::from(s),
-                source: HitSource::Fuzzy,
-                scorer: Scorer::Skillnav,
-                copies: Vec::new(),
-            })
-            .collect()
     }
 }
 
 impl FuzzyIndex {
-    /// [`holds_words`] for item `i`: for an ASCII haystack a SIMD substring search of each
-    /// word (`finders`, over the words' UTF-8) in its lower-case copy, the same answer.
-    fn holds_words(
-        &self,
-        i: usize,
-        words: &[Vec<char>],
-        finders: &[memchr::memmem::Finder],
-    ) -> bool {
+    /// Whether item `i` holds `word` (lower-case chars; `finder` searches its UTF-8) as a
+    /// substring, ignoring case.
+    fn holds_word(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> bool {
         let lower = &self.lower[i];
         if lower.is_empty() {
-            return holds_words(&self.items[i].1, words);
+            return holds_word(&self.items[i].1, word);
         }
-        finders
-            .iter()
-            .all(|f| !f.needle().is_empty() && f.find(lower).is_some())
+        !finder.needle().is_empty() && finder.find(lower).is_some()
     }
 }
 
-/// Whether `hay` holds every one of `words` (lower-case chars) as a substring, ignoring
-/// case; no allocation for an ASCII haystack.
-fn holds_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+/// nucleo's bonus for a match starting at `cur` after `prev` (`None`: the haystack's start,
+/// which nucleo treats as whitespace): after whitespace 10, after a delimiter (`/,:;|`) 9,
+/// after other non-word chars 8, a camelCase or letter-to-digit step 7, else 0
+/// (nucleo-matcher's `BONUS_BOUNDARY` + 2, + 1, `BONUS_BOUNDARY`, `BONUS_CAMEL123`).
+fn start_bonus(prev: Option<char>, cur: char) -> u8 {
+    match prev {
+        None => 10,
+        Some(p) if p.is_whitespace() => 10,
+        Some(p) if "/,:;|".contains(p) => 9,
+        Some(p) if !p.is_alphanumeric() => 8,
+        Some(p) if (p.is_lowercase() && cur.is_uppercase()) || (!p.is_numeric() && cur.is_numeric()) => {
+            7
+        }
+        Some(_) => 0,
+    }
+}
+
+/// The best [`start_bonus`] of the occurrences of `word` (lower-case chars) in `hay`,
+/// compared char by char on the lower-cased haystack (each lower-case char mapped back to
+/// the char it came from); `None` when it does not occur.
+fn unicode_bonus(hay: &Utf32String, word: &[char]) -> Option<u8> {
+    let orig: Vec<char> = hay.slice(..).chars().collect();
+    let (lower, from): (Vec<char>, Vec<usize>) = orig
+        .iter()
+        .enumerate()
+        .flat_map(|(j, c)| c.to_lowercase().map(move |l| (l, j)))
+        .unzip();
+    lower
+        .windows(word.len())
+        .enumerate()
+        .filter(|(_, win)| *win == word)
+        .map(|(k, _)| {
+            let j = from[k];
+            start_bonus(j.checked_sub(1).map(|q| orig[q]), orig[j])
+        })
+        .max()
+}
+
+/// Whether `hay` holds `word` (lower-case chars) as a substring, ignoring case; no
+/// allocation for an ASCII haystack.
+fn holds_word(hay: &Utf32String, word: &[char]) -> bool {
+    if word.is_empty() {
+        return false;
+    }
     match hay.slice(..) {
-        Utf32Str::Ascii(b) => words.iter().all(|w| {
-            !w.is_empty()
-                && w.len() <= b.len()
-                && b.windows(w.len()).any(|win| {
+        Utf32Str::Ascii(b) => {
+            word.len() <= b.len()
+                && b.windows(word.len()).any(|win| {
                     win.iter()
-                        .zip(w)
+                        .zip(word)
                         .all(|(x, c)| char::from(x.to_ascii_lowercase()) == *c)
                 })
-        }),
+        }
         Utf32Str::Unicode(cs) => {
             let lower: Vec<char> = cs.iter().flat_map(|c| c.to_lowercase()).collect();
-            words
-                .iter()
-                .all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice()))
+            lower.windows(word.len()).any(|win| win == word)
         }
     }
-}
-
-/// Whether each of `words` (lower-case chars) is within its typo distance
-/// ([`super::distance::max_distance`]) of a word of `hay`.
-fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
-    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
-    let hay_words: Vec<&[char]> = lower
-        .split(|c| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut rows = Vec::new();
-    words.iter().all(|w| {
-        let k = super::distance::max_distance(w.len());
-        k > 0
-            && hay_words
-                .iter()
-                .any(|h| super::distance::bounded_osa(w, h, k, &mut rows).is_some())
-    })
 }
 
 #[cfg(test)]
@@ -394,6 +618,24 @@ mod tests {
     use crate::model::{Format, Node, NodeKind};
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+/// Whether each of `words` (lower-case chars) is within its typo distance
+/// ([`crate::index::distance::max_distance`]) of a word of `hay`.
+fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+    let hay_words: Vec<&[char]> = lower
+        .split(|c| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut rows = Vec::new();
+    words.iter().all(|w| {
+        let k = crate::index::distance::max_distance(w.len());
+        k > 0
+            && hay_words
+                .iter()
+                .any(|h| crate::index::distance::bounded_osa(w, h, k, &mut rows).is_some())
+    })
+}
 
     #[test]
     fn the_char_prefilter_and_the_word_search_never_drop_a_match() {
@@ -604,5 +846,122 @@ mod tests {
         assert_eq!(titles("widgets"), ["Widgets and gadgets"]);
         // A typo still finds its title.
         assert_eq!(titles("midleware"), ["Middleware"]);
+    }
+
+    /// A big list (over [`BIG_TREE_ITEMS`] haystacks) of KEP-like sections, `title | path`,
+    /// with real KEP section titles among numbered filler sections.
+    fn kep_list() -> Corpus {
+        const REAL: [&str; 8] = [
+            "Graduation Criteria",
+            "Version Skew Strategy",
+            "Design Details",
+            "Kubelet Restart Policy",
+            "Topology Spread Constraints",
+            "Monitoring Requirements",
+            "Scheduler Plugin Configuration",
+            "Upgrade / Downgrade Strategy",
+        ];
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "keps", ""));
+        for i in 0..4000 {
+            let title = if i % 500 == 250 {
+                REAL[i / 500].to_string()
+            } else {
+                format!("Alternatives considered {i}")
+            };
+            let path = format!("keps/sig-node/{i}-feature/README.md");
+            c.add_child(
+                root,
+                Node::new(NodeKind::Section, Format::Markdown, title, path),
+            );
+        }
+        c.finalize();
+        c
+    }
+
+    #[test]
+    fn typo_queries_still_find_their_titles_on_a_big_list() {
+        let c = kep_list();
+        let fz = FuzzyIndex::build(&c);
+        assert!(fz.len() > BIG_TREE_ITEMS);
+        let first = |q: &str| -> Option<String> {
+            fz.search(q, 10).first().map(|h| c.node(h.node).title.clone())
+        };
+        for (q, want) in [
+            // A missing letter, in one word and in each of two words.
+            ("grduation", "Graduation Criteria"),
+            ("grduation critria", "Graduation Criteria"),
+            ("monitring requirements", "Monitoring Requirements"),
+            ("schedulr plugin", "Scheduler Plugin Configuration"),
+            // An extra letter.
+            ("topollogy", "Topology Spread Constraints"),
+            // One typo word beside one typed as it is.
+            ("desgn details", "Design Details"),
+            ("upgrade downgarde", "Upgrade / Downgrade Strategy"),
+        ] {
+            assert_eq!(first(q).as_deref(), Some(want), "query {q:?}");
+        }
+        // Letters of a word scattered over the filler's words are still not hits.
+        assert_eq!(first("acid"), None);
+    }
+
+    #[test]
+    fn a_word_in_every_path_still_ranks_the_title_holding_it_first() {
+        // Every haystack holds `readme` (in its path, after a `/`): only the best placed
+        // ones are scored with nucleo, and they are the ones a full pass ranks first.
+        let mut c = kep_list();
+        let root = c.roots[0];
+        let readme = c.add_child(
+            root,
+            Node::new(
+                NodeKind::Section,
+                Format::Markdown,
+                "README conventions",
+                "keps/README.md",
+            ),
+        );
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let hits = fz.search("readme", 5);
+        assert_eq!(hits[0].node, readme);
+        // The same five as scoring every haystack with nucleo (score, then document order).
+        let pattern = Pattern::parse("readme", CaseMatching::Ignore, Normalization::Smart);
+        let mut m = Matcher::new(Config::DEFAULT);
+        let mut all: Vec<(u32, usize)> = fz
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
+            .collect();
+        assert!(all.len() > TYPED_CAP, "{} haystacks match", all.len());
+        all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let want: Vec<(NodeId, f64)> = all
+            .iter()
+            .take(5)
+            .map(|(s, i)| (fz.items[*i].0, f64::from(*s)))
+            .collect();
+        let got: Vec<(NodeId, f64)> = hits.iter().map(|h| (h.node, h.score)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_start_bonus_of_the_ascii_path_equals_the_char_by_char_one() {
+        let c = kep_list();
+        let fz = FuzzyIndex::build(&c);
+        for q in ["readme", "sig", "feature", "criteria", "1", "node readme"] {
+            let words: Vec<Vec<char>> = q.split_whitespace().map(|w| w.chars().collect()).collect();
+            let strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+            let finders: Vec<memchr::memmem::Finder> = strs
+                .iter()
+                .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+                .collect();
+            for i in (0..fz.len()).step_by(97) {
+                let slow: Option<u16> = words
+                    .iter()
+                    .map(|w| unicode_bonus(&fz.items[i].1, w).map(u16::from))
+                    .sum();
+                assert_eq!(fz.typed_bonus(i, &words, &finders), slow, "{q:?} item {i}");
+            }
+        }
     }
 }

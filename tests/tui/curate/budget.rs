@@ -181,3 +181,57 @@ fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     assert_eq!(cells(&app, "▰"), vec![warn; 8]);
     assert!(cells(&app, "+").is_empty());
 }
+
+/// The token count on a brief's `Sources:` line (`… · 1,234 tokens (o200k_base) · …`).
+fn sources_tokens(brief: &str) -> u64 {
+    let line = brief
+        .lines()
+        .find(|l| l.starts_with("Sources: "))
+        .expect("a Sources line");
+    let tokens = line
+        .split(" · ")
+        .find(|p| p.ends_with("tokens (o200k_base)"))
+        .expect("a token count");
+    tokens
+        .trim_end_matches(" tokens (o200k_base)")
+        .replace(',', "")
+        .parse()
+        .expect("a number")
+}
+
+#[test]
+fn the_top_bar_counts_what_the_brief_sources_line_counts() {
+    let mut app = hono(100, 30);
+    let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
+    select(&mut app, &[cors, logger]);
+    // The node counts hold the trailing blank lines the brief trims: they say more.
+    let table: u64 = [logger, cors]
+        .iter()
+        .map(|n| app.tokens.total(*n).expect("counted"))
+        .sum();
+    let (shown, exact) = app.selection_tokens;
+    assert!(exact, "the worker's exact count arrived");
+    assert!(shown < table, "{shown} < {table}");
+    // The brief preview's Sources line states the same number.
+    press(&mut app, KeyCode::Char('p'));
+    let b = built(&app);
+    assert_eq!(sources_tokens(&b.text), shown);
+    press(&mut app, KeyCode::Esc);
+    let line = top_line(&app);
+    assert!(
+        line.ends_with(&format!(" o200k · sel 2 · {shown}/20k tok ▰▱▱▱▱▱▱▱ ")),
+        "{line:?}"
+    );
+    // And so does `skillnav brief` of the same selection.
+    let out = crate::support::child::skillnav_command()
+        .arg("brief")
+        .arg(hono_dir())
+        .args(["--select", CORS, "--select", LOGGER])
+        .output()
+        .expect("skillnav brief runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        sources_tokens(&String::from_utf8_lossy(&out.stdout)),
+        shown
+    );
+}
