@@ -15,7 +15,7 @@ use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 use super::hit::{Hit, HitSource, Scorer};
-use super::title_words::{Near, TitleWords};
+use super::title_words::{Near, TitleWords, start_bonus};
 use crate::model::id::nfc;
 use crate::model::{Corpus, NodeId};
 
@@ -41,8 +41,14 @@ pub const FILL_MIN_PERCENT: u32 = 80;
 /// matched char scores 16).
 pub const TYPO_PENALTY: u32 = 16;
 
-/// Most haystacks the typed pass of a big tree scores with nucleo ([`FuzzyIndex::typed`]).
+/// Most haystacks the typed and the typo pass of a big tree score with nucleo
+/// ([`FuzzyIndex::typed`], [`FuzzyIndex::near`]): 16 per hit asked for, at least 256.
 pub const TYPED_CAP: usize = 1024;
+
+/// How many haystacks a big tree's pass scores with nucleo for `top_k` hits.
+fn cap(top_k: usize) -> usize {
+    top_k.saturating_mul(16).clamp(256, TYPED_CAP)
+}
 
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
@@ -148,12 +154,8 @@ impl FuzzyIndex {
                 stack.extend(node.children.iter().rev().copied());
             }
         }
-        let words = TitleWords::build(&lower, |i| {
-            items
-                .get(i)
-                .map(|(_, h)| h.slice(..).chars().collect())
-                .unwrap_or_default()
-        });
+        let hays: Vec<&Utf32String> = items.iter().map(|(_, h)| h).collect();
+        let words = TitleWords::build(&lower, &hays);
         Self {
             items,
             masks,
@@ -273,30 +275,55 @@ impl FuzzyIndex {
         scored
     }
 
+    /// Per query word, per item: 0 when the item does not hold the word as a substring
+    /// (case-insensitive), else 1 + the nucleo start bonus of its best placed occurrence
+    /// ([`start_bonus`]). An alphanumeric word is looked up in the word table
+    /// ([`TitleWords::mark_typed`]: an occurrence lies inside one haystack word); any other
+    /// is searched in every haystack (`finders`, over the words' UTF-8).
+    fn typed_marks(&self, words: &[Vec<char>], finders: &[memchr::memmem::Finder]) -> Vec<Vec<u8>> {
+        words
+            .iter()
+            .zip(finders)
+            .map(|(w, f)| {
+                let mut m = vec![0u8; self.items.len()];
+                if w.is_empty() {
+                } else if w.iter().all(|c| c.is_alphanumeric()) {
+                    self.words.mark_typed(&w.iter().collect::<String>(), &mut m);
+                } else {
+                    for (i, slot) in m.iter_mut().enumerate() {
+                        if let Some(b) = self.word_bonus(i, w, f) {
+                            *slot = b + 1;
+                        }
+                    }
+                }
+                m
+            })
+            .collect()
+    }
+
     /// The typed pass of a big tree: the best `top_k` (by [`cmp`], level 2) of the haystacks
-    /// holding every one of `words` as a substring (case-insensitive; `finders` search
-    /// their UTF-8) whose nucleo score is at least `min`. Only the [`TYPED_CAP`] best of
-    /// them by [`FuzzyIndex::typed_bonus`] (then document order) are scored with nucleo:
-    /// that bonus is the one nucleo gives the first char of a contiguous match, so the
-    /// haystacks it ranks first are the ones nucleo ranks first (a word that is in every
-    /// path, such as `readme`, no longer costs a nucleo pass per haystack).
-    fn typed(
-        &self,
-        pattern: &Pattern,
-        min: u32,
-        top_k: usize,
-        words: &[Vec<char>],
-        finders: &[memchr::memmem::Finder],
-    ) -> Vec<Scored> {
+    /// holding every query word as a substring (`typed`, from [`FuzzyIndex::typed_marks`])
+    /// whose nucleo score is at least `min`. Only the best of them ([`cap`]) by the sum of
+    /// their words' start bonuses (then document order) are scored with nucleo: that bonus
+    /// is the one nucleo gives the first char of a contiguous match, so the haystacks it
+    /// ranks first are the ones nucleo ranks first (a word that is in every path, such as
+    /// `readme`, no longer costs a nucleo pass per haystack).
+    fn typed(&self, pattern: &Pattern, min: u32, top_k: usize, typed: &[Vec<u8>]) -> Vec<Scored> {
         let need = needle_mask(pattern);
         let mut cands: Vec<(u16, usize)> = (0..self.items.len())
             .filter(|&i| self.masks[i] & need == need)
-            .filter_map(|i| self.typed_bonus(i, words, finders).map(|b| (b, i)))
+            .filter_map(|i| {
+                typed
+                    .iter()
+                    .map(|m| m[i].checked_sub(1).map(u16::from))
+                    .sum::<Option<u16>>()
+                    .map(|b| (b, i))
+            })
             .collect();
         let by_bonus = |a: &(u16, usize), b: &(u16, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-        if cands.len() > TYPED_CAP {
-            cands.select_nth_unstable_by(TYPED_CAP - 1, by_bonus);
-            cands.truncate(TYPED_CAP);
+        if cands.len() > cap(top_k) {
+            cands.select_nth_unstable_by(cap(top_k) - 1, by_bonus);
+            cands.truncate(cap(top_k));
         }
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut out: Vec<Scored> = cands
@@ -317,9 +344,9 @@ impl FuzzyIndex {
 
     /// The typo pass of a big tree: the items where every one of `words` is within its typo
     /// distance of a word of the haystack (`near`, per query word and item) or, in a query
-    /// of several words, typed as it is. Ranked by their total distance (then document
-    /// order), the [`TYPED_CAP`] closest are scored with nucleo against the query with each
-    /// word replaced by the haystack's near word, minus [`TYPO_PENALTY`] per edit, so a
+    /// of several words, typed as it is (`typed`). Ranked by their total distance (then
+    /// document order), the [`cap`] closest are scored with nucleo against the query with
+    /// each word replaced by the haystack's near word, minus [`TYPO_PENALTY`] per edit, so a
     /// transposed or extra letter (`kubelte`, `topollogy`) matches as well as a missing one;
     /// kept when that is at least `min`. Level 1 for a one-word query, 0 for a longer one.
     fn near(
@@ -327,53 +354,51 @@ impl FuzzyIndex {
         min: u32,
         top_k: usize,
         words: &[Vec<char>],
-        finders: &[memchr::memmem::Finder],
+        typed: &[Vec<u8>],
         near: &[Vec<Option<Near>>],
     ) -> Vec<Scored> {
-        // Per query word of item `i`: `None` (neither near nor typed), the near word to put
-        // in with its distance, or the word as typed (`Some(None)`).
-        let fit = |i: usize| -> Option<Vec<Option<Near>>> {
-            words
-                .iter()
-                .enumerate()
-                .map(|(w, word)| match near[w][i] {
-                    Some(n) if n.dist == 0 => Some(None),
-                    _ if words.len() > 1 && self.holds_word(i, word, &finders[w]) => Some(None),
-                    Some(n) => Some(Some(n)),
-                    None => None,
-                })
-                .collect()
+        let several = words.len() > 1;
+        // Query word `w` of item `i`: `Some(None)` typed as it is (or an exact word),
+        // `Some(Some(n))` the near word `n` to put in, `None` neither.
+        let fit = |w: usize, i: usize| -> Option<Option<Near>> {
+            match near[w][i] {
+                Some(n) if n.dist == 0 => Some(None),
+                _ if several && typed[w][i] > 0 => Some(None),
+                Some(n) => Some(Some(n)),
+                None => None,
+            }
         };
         let mut cands: Vec<(u32, usize)> = (0..self.items.len())
             .filter(|&i| near.iter().any(|m| m[i].is_some()))
             .filter_map(|i| {
-                let f = fit(i)?;
-                Some((f.iter().flatten().map(|n| u32::from(n.dist)).sum(), i))
+                (0..words.len())
+                    .map(|w| fit(w, i).map(|n| n.map_or(0, |n| u32::from(n.dist))))
+                    .sum::<Option<u32>>()
+                    .map(|d| (d, i))
             })
             .collect();
-        if cands.len() > TYPED_CAP {
-            cands.select_nth_unstable(TYPED_CAP - 1);
-            cands.truncate(TYPED_CAP);
+        if cands.len() > cap(top_k) {
+            cands.select_nth_unstable(cap(top_k) - 1);
+            cands.truncate(cap(top_k));
         }
-        let level = u8::from(words.len() == 1);
+        let level = u8::from(!several);
         let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut corrected = String::new();
         let mut out: Vec<Scored> = cands
             .iter()
             .filter_map(|&(dist, i)| {
-                let f = fit(i)?;
-                let corrected: Vec<String> = words
-                    .iter()
-                    .zip(&f)
-                    .map(|(w, n)| match n {
-                        Some(n) => self.words.text(n.word).to_string(),
-                        None => w.iter().collect(),
-                    })
-                    .collect();
-                let pattern = Pattern::parse(
-                    &corrected.join(" "),
-                    CaseMatching::Ignore,
-                    Normalization::Smart,
-                );
+                corrected.clear();
+                for (w, word) in words.iter().enumerate() {
+                    if w > 0 {
+                        corrected.push(' ');
+                    }
+                    match fit(w, i)? {
+                        Some(n) => corrected.push_str(self.words.text(n.word)),
+                        None => corrected.extend(word.iter()),
+                    }
+                }
+                let pattern =
+                    Pattern::parse(&corrected, CaseMatching::Ignore, Normalization::Smart);
                 let s = pattern
                     .score(self.items[i].1.slice(..), &mut matcher)?
                     .saturating_sub(dist * TYPO_PENALTY);
@@ -387,34 +412,25 @@ impl FuzzyIndex {
         out
     }
 
-    /// Σ over `words` of the best [`start_bonus`] of the word's occurrences in item `i`, or
-    /// `None` when some word does not occur (case-insensitive substring).
-    fn typed_bonus(
-        &self,
-        i: usize,
-        words: &[Vec<char>],
-        finders: &[memchr::memmem::Finder],
-    ) -> Option<u16> {
+    /// The best [`start_bonus`] of the occurrences of `word` (lower-case chars; `finder`
+    /// searches its UTF-8) in item `i`, or `None` when it does not occur (case-insensitive
+    /// substring).
+    fn word_bonus(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> Option<u8> {
         let lower = &self.lower[i];
         let hay = &self.items[i].1;
-        let mut sum = 0u16;
-        for (w, f) in words.iter().zip(finders) {
-            if w.is_empty() {
-                return None;
-            }
-            let best = match hay.slice(..) {
-                Utf32Str::Ascii(b) if !lower.is_empty() => f
-                    .find_iter(lower)
-                    .map(|p| {
-                        let prev = p.checked_sub(1).map(|q| char::from(b[q]));
-                        start_bonus(prev, char::from(b[p]))
-                    })
-                    .max(),
-                _ => unicode_bonus(hay, w),
-            };
-            sum += u16::from(best?);
+        if word.is_empty() {
+            return None;
         }
-        Some(sum)
+        match hay.slice(..) {
+            Utf32Str::Ascii(b) if !lower.is_empty() => finder
+                .find_iter(lower)
+                .map(|p| {
+                    let prev = p.checked_sub(1).map(|q| char::from(b[q]));
+                    start_bonus(prev, char::from(b[p]))
+                })
+                .max(),
+            _ => unicode_bonus(hay, word),
+        }
     }
 
     /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
@@ -517,7 +533,8 @@ impl FuzzyIndex {
             // Titles holding every word as typed ([`FuzzyIndex::typed`]); when there are
             // none, those holding each word as typed or within its typo distance (a one-word
             // query: within its distance).
-            let typed = self.typed(&pattern, min, top_k, &words, &finders);
+            let marks = self.typed_marks(&words, &finders);
+            let typed = self.typed(&pattern, min, top_k, &marks);
             if typed.is_empty() {
                 // Per query word, the closest word within its typo distance each item
                 // holds, from the word table (not a distance test of every haystack word).
@@ -529,7 +546,7 @@ impl FuzzyIndex {
                         m
                     })
                     .collect();
-                self.near(min, top_k, &words, &finders, &near)
+                self.near(min, top_k, &words, &marks, &near)
             } else {
                 typed
             }
@@ -548,23 +565,6 @@ impl FuzzyIndex {
             return holds_word(&self.items[i].1, word);
         }
         !finder.needle().is_empty() && finder.find(lower).is_some()
-    }
-}
-
-/// nucleo's bonus for a match starting at `cur` after `prev` (`None`: the haystack's start,
-/// which nucleo treats as whitespace): after whitespace 10, after a delimiter (`/,:;|`) 9,
-/// after other non-word chars 8, a camelCase or letter-to-digit step 7, else 0
-/// (nucleo-matcher's `BONUS_BOUNDARY` + 2, + 1, `BONUS_BOUNDARY`, `BONUS_CAMEL123`).
-fn start_bonus(prev: Option<char>, cur: char) -> u8 {
-    match prev {
-        None => 10,
-        Some(p) if p.is_whitespace() => 10,
-        Some(p) if "/,:;|".contains(p) => 9,
-        Some(p) if !p.is_alphanumeric() => 8,
-        Some(p) if (p.is_lowercase() && cur.is_uppercase()) || (!p.is_numeric() && cur.is_numeric()) => {
-            7
-        }
-        Some(_) => 0,
     }
 }
 
@@ -933,7 +933,7 @@ fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
             .enumerate()
             .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
             .collect();
-        assert!(all.len() > TYPED_CAP, "{} haystacks match", all.len());
+        assert!(all.len() > cap(5), "{} haystacks match", all.len());
         all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let want: Vec<(NodeId, f64)> = all
             .iter()
@@ -956,11 +956,13 @@ fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
                 .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
                 .collect();
             for i in (0..fz.len()).step_by(97) {
-                let slow: Option<u16> = words
-                    .iter()
-                    .map(|w| unicode_bonus(&fz.items[i].1, w).map(u16::from))
-                    .sum();
-                assert_eq!(fz.typed_bonus(i, &words, &finders), slow, "{q:?} item {i}");
+                for (w, f) in words.iter().zip(&finders) {
+                    assert_eq!(
+                        fz.word_bonus(i, w, f),
+                        unicode_bonus(&fz.items[i].1, w),
+                        "{q:?} item {i}"
+                    );
+                }
             }
         }
     }

@@ -7,6 +7,8 @@
 //! A word is a maximal run of alphanumeric chars of the haystack lower-cased char by char
 //! (`char::to_lowercase`; ASCII haystacks byte by byte, the same thing).
 
+use nucleo_matcher::{Utf32Str, Utf32String};
+
 use super::distance::{bounded_osa, max_distance};
 use super::hash::FxHashMap;
 
@@ -14,12 +16,32 @@ use super::hash::FxHashMap;
 const LEN_GROUPS: usize = 64;
 
 /// One distinct word: its text, its [`signature`], and the haystacks holding it (item
-/// indices, ascending, each once).
+/// indices, ascending, each once, with the best [`start_bonus`] of the word's starts there).
 #[derive(Debug)]
 struct Word {
     text: Box<str>,
     sig: u64,
-    items: Vec<u32>,
+    items: Vec<(u32, u8)>,
+}
+
+/// nucleo's bonus for a match starting at `cur` after `prev` (`None`: the haystack's start,
+/// which nucleo treats as whitespace): after whitespace 10, after a delimiter (`/,:;|`) 9,
+/// after other non-word chars 8, a camelCase or letter-to-digit step 7, else 0
+/// (nucleo-matcher's `BONUS_BOUNDARY` + 2, + 1, `BONUS_BOUNDARY`, `BONUS_CAMEL123`).
+pub fn start_bonus(prev: Option<char>, cur: char) -> u8 {
+    match prev {
+        None => 10,
+        Some(p) if p.is_whitespace() => 10,
+        Some('/' | ',' | ':' | ';' | '|') => 9,
+        Some(p) if !p.is_alphanumeric() => 8,
+        Some(p)
+            if (p.is_lowercase() && cur.is_uppercase())
+                || (!p.is_numeric() && cur.is_numeric()) =>
+        {
+            7
+        }
+        Some(_) => 0,
+    }
 }
 
 /// Distinct haystack words, with their ids grouped by length in chars (`groups[len]`; the
@@ -47,12 +69,12 @@ fn signature(word: impl Iterator<Item = char>) -> u64 {
 }
 
 impl TitleWords {
-    /// The word table of the haystacks `lower` (item `i`: its ASCII lower-case bytes, or,
-    /// when empty, the chars `chars(i)` of a non-ASCII haystack).
-    pub fn build(lower: &[Box<[u8]>], chars: impl Fn(usize) -> Vec<char>) -> Self {
+    /// The word table of the haystacks `hays` (`lower[i]`: the ASCII lower-case bytes of
+    /// `hays[i]`, empty for a non-ASCII haystack).
+    pub fn build(lower: &[Box<[u8]>], hays: &[&Utf32String]) -> Self {
         let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let mut words: Vec<Word> = Vec::new();
-        let mut add = |w: &str, i: u32, words: &mut Vec<Word>| {
+        let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Word>| {
             let id = match ids.get(w) {
                 Some(id) => *id,
                 None => {
@@ -66,28 +88,56 @@ impl TitleWords {
                     id
                 }
             };
-            if let Some(word) = words.get_mut(id as usize)
-                && word.items.last() != Some(&i)
-            {
-                word.items.push(i);
+            if let Some(word) = words.get_mut(id as usize) {
+                match word.items.last_mut() {
+                    Some((last, b)) if *last == i => *b = (*b).max(bonus),
+                    _ => word.items.push((i, bonus)),
+                }
             }
         };
+        let mut text = String::new();
         for (i, l) in lower.iter().enumerate() {
             let item = u32::try_from(i).unwrap_or(u32::MAX);
+            let Some(hay) = hays.get(i) else { continue };
             if l.is_empty() {
-                let text: String = chars(i).into_iter().flat_map(char::to_lowercase).collect();
-                for w in text.split(|c: char| !c.is_alphanumeric()) {
-                    if !w.is_empty() {
-                        add(w, item, &mut words);
+                let orig: Vec<char> = hay.slice(..).chars().collect();
+                // Lower-case char by char, each mapped back to the char it came from.
+                text.clear();
+                let mut from: Vec<usize> = Vec::new();
+                for (j, c) in orig.iter().enumerate() {
+                    for lc in c.to_lowercase() {
+                        text.push(lc);
+                        from.push(j);
+                    }
+                }
+                let mut start = None;
+                for (k, (at, c)) in text.char_indices().chain([(text.len(), ' ')]).enumerate() {
+                    match (c.is_alphanumeric() && at < text.len(), start) {
+                        (true, None) => start = Some((at, k)),
+                        (false, Some((s, sk))) => {
+                            let j = from[sk];
+                            let prev = j.checked_sub(1).map(|q| orig[q]);
+                            add(&text[s..at], item, start_bonus(prev, orig[j]), &mut words);
+                            start = None;
+                        }
+                        _ => {}
                     }
                 }
             } else {
+                let orig = match hay.slice(..) {
+                    Utf32Str::Ascii(b) => b,
+                    Utf32Str::Unicode(_) => &[],
+                };
+                let mut p: usize = 0;
                 for w in l.split(|b| !b.is_ascii_alphanumeric()) {
-                    if let Ok(w) = std::str::from_utf8(w)
-                        && !w.is_empty()
+                    if !w.is_empty()
+                        && let Ok(t) = std::str::from_utf8(w)
                     {
-                        add(w, item, &mut words);
+                        let prev = p.checked_sub(1).and_then(|q| orig.get(q)).map(|c| char::from(*c));
+                        let cur = orig.get(p).map_or(' ', |c| char::from(*c));
+                        add(t, item, start_bonus(prev, cur), &mut words);
                     }
+                    p += w.len() + 1;
                 }
             }
         }
@@ -102,6 +152,36 @@ impl TitleWords {
     /// The text of word `id` (lower case).
     pub fn text(&self, id: u32) -> &str {
         self.words.get(id as usize).map_or("", |w| &w.text)
+    }
+
+    /// Mark in `typed` (one slot per item) every item holding `word` (lower case, every char
+    /// alphanumeric, so an occurrence lies inside one haystack word) as a substring: the slot
+    /// becomes at least 1 + the [`start_bonus`] of the occurrence (a haystack word starting
+    /// with `word`: the bonus of that start; inside a word: 0, camelCase steps not told
+    /// apart).
+    pub fn mark_typed(&self, word: &str, typed: &mut [u8]) {
+        let len = word.chars().count();
+        if len == 0 || self.groups.is_empty() {
+            return;
+        }
+        let sig = signature(word.chars());
+        let finder = memchr::memmem::Finder::new(word.as_bytes());
+        for &id in self.groups[len.min(LEN_GROUPS)..].iter().flatten() {
+            let w = &self.words[id as usize];
+            if w.sig & sig != sig {
+                continue;
+            }
+            let Some(at) = finder.find(w.text.as_bytes()) else {
+                continue;
+            };
+            let prefix = at == 0;
+            for &(i, bonus) in &w.items {
+                if let Some(slot) = typed.get_mut(i as usize) {
+                    let b = 1 + if prefix { bonus } else { 0 };
+                    *slot = (*slot).max(b);
+                }
+            }
+        }
     }
 
     /// Record in `near` (one slot per item) the closest word within the typo distance of
@@ -138,7 +218,7 @@ impl TitleWords {
             };
             let Some(dist) = dist else { continue };
             let dist = u8::try_from(dist).unwrap_or(u8::MAX);
-            for &i in &w.items {
+            for &(i, _) in &w.items {
                 if let Some(slot) = near.get_mut(i as usize)
                     && slot.is_none_or(|s| dist < s.dist)
                 {
@@ -164,7 +244,8 @@ mod tests {
                 }
             })
             .collect();
-        TitleWords::build(&lower, |i| hays[i].chars().collect())
+        let hays: Vec<Utf32String> = hays.iter().map(|h| Utf32String::from(*h)).collect();
+        TitleWords::build(&lower, &hays.iter().collect::<Vec<_>>())
     }
 
     #[test]
@@ -173,7 +254,7 @@ mod tests {
         let mut all: Vec<(&str, Vec<u32>)> = t
             .words
             .iter()
-            .map(|w| (&*w.text, w.items.clone()))
+            .map(|w| (&*w.text, w.items.iter().map(|(i, _)| *i).collect()))
             .collect();
         all.sort();
         assert_eq!(

@@ -261,7 +261,7 @@ fn query_hits_join_the_brief_and_the_recipe() {
     assert!(hits > 0);
     assert_eq!(
         app.selection_tokens,
-        (app.tokens.total(logger).expect("counted") + hits, true)
+        (quoted_tokens(&app), true)
     );
     press(&mut app, KeyCode::Esc);
     // Saved with the recipe.

@@ -206,7 +206,7 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     assert_eq!(app.curate.format, BriefFormat::Xml);
     assert_eq!(
         app.selection_tokens,
-        (app.tokens.total(cors).expect("counted"), true)
+        (quoted_tokens(&app), true)
     );
     // Listed first; saving under its name writes the file, not the store.
     press(&mut app, KeyCode::Char('R'));
