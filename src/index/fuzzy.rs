@@ -8,6 +8,13 @@
 //! path (measured ~2× slower on `corpus/large`). The pattern is parsed with nucleo's syntax (space-separated atoms,
 //! all must match), case-insensitive, with Unicode normalisation (`Normalization::Smart`).
 //! Scores are nucleo's (u32, higher is better) as f64; ties keep document order.
+//!
+//! On a big tree ([`BIG_TREE_ITEMS`]) the candidates come from the word table built with the
+//! index (`title_words`): the haystacks holding every word as typed, the best placed of them
+//! scored; else those holding each word typed or within its typo distance, scored with the
+//! near word put in for the typo ([`TYPO_PENALTY`] per edit). Beside content hits, only
+//! typed titles and fill-ins above [`FILL_MIN_PERCENT`] are listed
+//! ([`FuzzyIndex::search_beside`]).
 
 use std::borrow::Cow;
 
@@ -28,14 +35,18 @@ pub const MIN_SCORE_PERCENT: u32 = 60;
 
 /// From this many haystacks on, a tree is big, and letters scattered over unrelated titles
 /// are noise there (`cors` matched in `Controller Resources`): when some haystack holds
-/// every query word as typed (case-insensitive), only such haystacks are hits; else a
-/// one-word query keeps the haystacks holding a word within its typo distance
-/// ([`super::distance::max_distance`]), and a longer query its fuzzy hits.
+/// every query word as typed (case-insensitive), only such haystacks are hits; else the
+/// haystacks holding each query word typed or within its typo distance
+/// ([`super::distance::max_distance`]; a one-word query: within its distance).
 pub const BIG_TREE_ITEMS: usize = 2000;
 
 /// Weakest title hit that is not a typed match and fills the room beside content hits
 /// ([`FuzzyIndex::search_beside`]), in percent of the query's score against itself.
 pub const FILL_MIN_PERCENT: u32 = 80;
+
+/// Title hits that are not typed matches listed beside any number of content hits when
+/// every query word is long (5 chars or more; [`FuzzyIndex::search_beside`]).
+pub const FILL_TYPO_MIN: usize = 3;
 
 /// What one edit costs a typo hit ([`FuzzyIndex::near`]), in nucleo score points (one
 /// matched char scores 16).
@@ -447,8 +458,9 @@ impl FuzzyIndex {
     /// The title hits shown beside `content` BM25 hits of the same query (docs/DESIGN.md
     /// §3): a title holding every query word as typed (case-insensitive) is always a hit;
     /// any other fuzzy hit (a typo of a word, letters of a short tree's titles) only fills
-    /// the room the content hits leave in `top_k` and only when it scores at least
-    /// [`FILL_MIN_PERCENT`] of the query against itself. Best first, as [`FuzzyIndex::search`].
+    /// the room the content hits leave in `top_k` (at least [`FILL_TYPO_MIN`] when every
+    /// query word has 5 chars or more, so two edits are allowed in it) and only when it
+    /// scores at least [`FILL_MIN_PERCENT`] of the query against itself. Best first, as [`FuzzyIndex::search`].
     pub fn search_beside(&self, query: &str, top_k: usize, content: usize) -> Vec<Hit> {
         let scored = self.search_items(query, top_k);
         let query = &*nfc(query);
@@ -467,7 +479,13 @@ impl FuzzyIndex {
             .score(Utf32String::from(query.trim()).slice(..), &mut m)
             .unwrap_or(0);
         let floor = perfect * FILL_MIN_PERCENT / 100;
-        let mut room = top_k.saturating_sub(content);
+        // A typo of long words (two edits allowed in each) is a strong signal: a few such
+        // hits are listed even beside a full list of content hits.
+        let long = words
+            .iter()
+            .all(|w| super::distance::max_distance(w.len()) >= 2);
+        let reserved = if long { FILL_TYPO_MIN.min(top_k) } else { 0 };
+        let mut room = top_k.saturating_sub(content).max(reserved);
         scored
             .into_iter()
             .filter(|&(s, i, _)| {
@@ -619,23 +637,23 @@ mod tests {
 
     fn assert_send_sync<T: Send + Sync>() {}
 
-/// Whether each of `words` (lower-case chars) is within its typo distance
-/// ([`crate::index::distance::max_distance`]) of a word of `hay`.
-fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
-    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
-    let hay_words: Vec<&[char]> = lower
-        .split(|c| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut rows = Vec::new();
-    words.iter().all(|w| {
-        let k = crate::index::distance::max_distance(w.len());
-        k > 0
-            && hay_words
-                .iter()
-                .any(|h| crate::index::distance::bounded_osa(w, h, k, &mut rows).is_some())
-    })
-}
+    /// Whether each of `words` (lower-case chars) is within its typo distance
+    /// ([`crate::index::distance::max_distance`]) of a word of `hay`.
+    fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+        let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+        let hay_words: Vec<&[char]> = lower
+            .split(|c| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut rows = Vec::new();
+        words.iter().all(|w| {
+            let k = crate::index::distance::max_distance(w.len());
+            k > 0
+                && hay_words
+                    .iter()
+                    .any(|h| crate::index::distance::bounded_osa(w, h, k, &mut rows).is_some())
+        })
+    }
 
     #[test]
     fn the_char_prefilter_and_the_word_search_never_drop_a_match() {
@@ -885,7 +903,9 @@ fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
         let fz = FuzzyIndex::build(&c);
         assert!(fz.len() > BIG_TREE_ITEMS);
         let first = |q: &str| -> Option<String> {
-            fz.search(q, 10).first().map(|h| c.node(h.node).title.clone())
+            fz.search(q, 10)
+                .first()
+                .map(|h| c.node(h.node).title.clone())
         };
         for (q, want) in [
             // A missing letter, in one word and in each of two words.

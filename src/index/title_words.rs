@@ -75,18 +75,17 @@ impl TitleWords {
         let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let mut words: Vec<Word> = Vec::new();
         let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Word>| {
-            let id = match ids.get(w) {
-                Some(id) => *id,
-                None => {
-                    let id = u32::try_from(words.len()).unwrap_or(u32::MAX);
-                    ids.insert(w.into(), id);
-                    words.push(Word {
-                        text: w.into(),
-                        sig: signature(w.chars()),
-                        items: Vec::new(),
-                    });
-                    id
-                }
+            let id = if let Some(id) = ids.get(w) {
+                *id
+            } else {
+                let id = u32::try_from(words.len()).unwrap_or(u32::MAX);
+                ids.insert(w.into(), id);
+                words.push(Word {
+                    text: w.into(),
+                    sig: signature(w.chars()),
+                    items: Vec::new(),
+                });
+                id
             };
             if let Some(word) = words.get_mut(id as usize) {
                 match word.items.last_mut() {
@@ -133,7 +132,10 @@ impl TitleWords {
                     if !w.is_empty()
                         && let Ok(t) = std::str::from_utf8(w)
                     {
-                        let prev = p.checked_sub(1).and_then(|q| orig.get(q)).map(|c| char::from(*c));
+                        let prev = p
+                            .checked_sub(1)
+                            .and_then(|q| orig.get(q))
+                            .map(|c| char::from(*c));
                         let cur = orig.get(p).map_or(' ', |c| char::from(*c));
                         add(t, item, start_bonus(prev, cur), &mut words);
                     }
@@ -271,7 +273,12 @@ mod tests {
 
     #[test]
     fn mark_near_finds_the_closest_word_within_the_typo_distance() {
-        let hays = ["Graduation Criteria", "Gradual rollout", "Kubelet", "Cubelets"];
+        let hays = [
+            "Graduation Criteria",
+            "Gradual rollout",
+            "Kubelet",
+            "Cubelets",
+        ];
         let t = table(&hays);
         let near = |w: &str| -> Vec<Option<(String, u8)>> {
             let mut m = vec![None; hays.len()];
@@ -282,10 +289,7 @@ mod tests {
         };
         let some = |w: &str, d: u8| Some((w.to_string(), d));
         // One transposition and one deletion: distance 2 for a word of 9 chars.
-        assert_eq!(
-            near("grduatoin"),
-            [some("graduation", 2), None, None, None]
-        );
+        assert_eq!(near("grduatoin"), [some("graduation", 2), None, None, None]);
         assert_eq!(near("kubelte"), [None, None, some("kubelet", 1), None]);
         // `cubelets` is two edits from `kubelet`: within 2 for a 7-char word.
         assert_eq!(

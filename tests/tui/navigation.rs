@@ -288,7 +288,7 @@ fn s_sorts_the_preview_contents_list_like_the_tree() {
     assert_eq!(rows(&app)[0], "docs");
     assert_eq!(
         contents(&app),
-        ["Contents (3)", "· alpha.md", "· beta.md", "· gamma.md"]
+        ["Contents (3)", "≡ alpha.md", "≡ beta.md", "≡ gamma.md"]
     );
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(app.status, "docs: sorted by tokens");
@@ -297,9 +297,9 @@ fn s_sorts_the_preview_contents_list_like_the_tree() {
         contents(&app),
         [
             "Contents (3) · sorted by tokens",
-            "· beta.md",
-            "· gamma.md",
-            "· alpha.md"
+            "≡ beta.md",
+            "≡ gamma.md",
+            "≡ alpha.md"
         ]
     );
     press(&mut app, KeyCode::Char('s'));
@@ -309,15 +309,15 @@ fn s_sorts_the_preview_contents_list_like_the_tree() {
         contents(&app),
         [
             "Contents (3) · sorted by name",
-            "· alpha.md",
-            "· beta.md",
-            "· gamma.md"
+            "≡ alpha.md",
+            "≡ beta.md",
+            "≡ gamma.md"
         ]
     );
     press(&mut app, KeyCode::Char('s'));
     assert_eq!(app.status, "docs: sorted by natural order");
     assert_eq!(
         contents(&app),
-        ["Contents (3)", "· alpha.md", "· beta.md", "· gamma.md"]
+        ["Contents (3)", "≡ alpha.md", "≡ beta.md", "≡ gamma.md"]
     );
 }

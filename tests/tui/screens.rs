@@ -463,15 +463,16 @@ fn results_keep_the_selected_hit_when_the_index_completes() {
     headless::settle(&mut app);
     // Content hits arrive above the titles; the hit under the cursor stays under it.
     let v = &app.search.view;
-    assert_eq!(v.content.len(), 10);
-    assert_eq!(app.search.selected, 10 + 2);
+    assert_eq!(v.content.len(), 31);
+    // The same node, at its first row: it is a content hit too.
+    assert_eq!(app.search.selected, 25);
     assert_eq!(v.hit(app.search.selected).map(|h| h.node), Some(chosen));
     assert_eq!(
         app.status,
-        "Index complete: 10 content hits added; the selected hit stays selected"
+        "Index complete: 31 content hits added; the selected hit stays selected"
     );
     let text = screen(&app);
-    assert!(text.contains("Content (BM25) · 10 "), "{text}");
+    assert!(text.contains("Content (BM25) · 31 "), "{text}");
     assert!(!text.contains("indexing…"), "{text}");
     assert!(text.contains(&title), "{text}");
 }

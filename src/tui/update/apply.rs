@@ -69,7 +69,13 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         }
         WorkerMsg::BriefCounted { generation, tokens } => {
             if generation == app.count_gen {
+                // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
+                // the exact number too.
+                let before = app.selection_summary();
                 app.selection_tokens = (tokens, true);
+                if let Some(head) = app.status.strip_suffix(before.as_str()) {
+                    app.status = format!("{head}{}", app.selection_summary());
+                }
             }
         }
         WorkerMsg::FuzzyReady { generation, fuzzy } => {

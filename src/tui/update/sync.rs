@@ -8,11 +8,11 @@ use crate::model::NodeId;
 use crate::tui::effects::effect::Effect;
 use crate::tui::effects::layers::wants_layers;
 use crate::tui::effects::preview_doc::{Container, build, placeholder, renders_on_worker};
-use crate::tui::state::tree::SortKey;
 use crate::tui::state::app::App;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::PreviewDoc;
 use crate::tui::state::results;
+use crate::tui::state::tree::SortKey;
 use crate::tui::view::layout::{areas, help_len, help_page};
 
 use super::brief;

@@ -206,10 +206,7 @@ fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
     assert!(row.contains(" exp "), "{row:?}");
     // Selected explicitly: in the brief; its tokens count.
     act(&mut app, &[Action::ToggleSelect]);
-    assert_eq!(
-        app.selection_tokens,
-        (quoted_tokens(&app), true)
-    );
+    assert_eq!(app.selection_tokens, (quoted_tokens(&app), true));
     // Saved recipes keep only the user's levels.
     press(&mut app, KeyCode::Char('R'));
     press(&mut app, KeyCode::Char('s'));
@@ -241,8 +238,7 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         vec![hono_skill]
     );
     // The number beside the budget counts it too.
-    let alone =
-        skillnav::brief::selection_brief(&app.corpus, &[logger], None, counter()).sections;
+    let alone = skillnav::brief::selection_brief(&app.corpus, &[logger], None, counter()).sections;
     assert_eq!(alone, 1);
     let want = quoted_tokens(&app);
     assert_eq!(app.selection_tokens, (want, true));
@@ -296,7 +292,10 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         &BriefRequest::new(&[file], None),
         counter(),
     );
-    assert!(cut < whole, "{cut} < {whole}: the hidden section leaves the count");
+    assert!(
+        cut < whole,
+        "{cut} < {whole}: the hidden section leaves the count"
+    );
     press(&mut app, KeyCode::Char('B'));
     clear_input(&mut app);
     type_text(&mut app, "none");
