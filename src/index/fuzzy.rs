@@ -78,8 +78,8 @@ pub struct FuzzyIndex {
     /// Per item, its haystack in ASCII lower case for the substring test of [`FuzzyIndex::holds_word`]
     /// (empty for a non-ASCII haystack, which takes the char-by-char test).
     lower: Vec<Box<[u8]>>,
-    /// The distinct words of the haystacks with the items holding them: the candidates of
-    /// a typo query on a big tree without a distance test per haystack word.
+    /// The distinct words of the haystacks with the items holding them (built for a big
+    /// tree only): the candidates of its typed and typo passes.
     words: TitleWords,
 }
 
@@ -165,8 +165,13 @@ impl FuzzyIndex {
                 stack.extend(node.children.iter().rev().copied());
             }
         }
-        let hays: Vec<&Utf32String> = items.iter().map(|(_, h)| h).collect();
-        let words = TitleWords::build(&lower, &hays);
+        // Only a big tree's passes use the word table.
+        let words = if items.len() < BIG_TREE_ITEMS {
+            TitleWords::default()
+        } else {
+            let hays: Vec<&Utf32String> = items.iter().map(|(_, h)| h).collect();
+            TitleWords::build(&lower, &hays)
+        };
         Self {
             items,
             masks,
@@ -395,6 +400,8 @@ impl FuzzyIndex {
         let level = u8::from(!several);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut corrected = String::new();
+        // Candidates mostly share their corrected query: parse each one once.
+        let mut patterns: Vec<(String, Pattern)> = Vec::new();
         let mut out: Vec<Scored> = cands
             .iter()
             .filter_map(|&(dist, i)| {
@@ -408,9 +415,15 @@ impl FuzzyIndex {
                         None => corrected.extend(word.iter()),
                     }
                 }
-                let pattern =
-                    Pattern::parse(&corrected, CaseMatching::Ignore, Normalization::Smart);
-                let s = pattern
+                let k = if let Some(k) = patterns.iter().position(|(q, _)| *q == corrected) {
+                    k
+                } else {
+                    let p = Pattern::parse(&corrected, CaseMatching::Ignore, Normalization::Smart);
+                    patterns.push((corrected.clone(), p));
+                    patterns.len() - 1
+                };
+                let s = patterns[k]
+                    .1
                     .score(self.items[i].1.slice(..), &mut matcher)?
                     .saturating_sub(dist * TYPO_PENALTY);
                 (s >= min).then_some((s, i, level))
