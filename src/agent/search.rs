@@ -86,7 +86,8 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
                 .collect();
             (res, titles)
         } else {
-            (res, ws.fuzzy.search(&q, opts.top_k))
+            let titles = ws.fuzzy.search_beside(&q, opts.top_k, kept.len());
+            (res, titles)
         }
     } else {
         search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)

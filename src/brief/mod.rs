@@ -129,17 +129,7 @@ pub fn build_in(
     layout: Layout,
     counter: TokenCounter,
 ) -> Brief {
-    let plain = layout == Layout::Plain;
-    // The plain layout carries each section's whole text, as answer mode does.
-    let mode = if plain {
-        Mode::Answer
-    } else {
-        effective_mode(req.mode, req.query)
-    };
-    let req = BriefRequest {
-        query: req.query.filter(|_| !plain || index.is_some()),
-        ..*req
-    };
+    let (req, mode, plain) = resolved(index, req, layout);
     let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, counter);
     // Filling a budget: the brief states how many hits it took.
     let retrieved = sections
@@ -160,6 +150,47 @@ pub fn build_in(
         encoding: counter.encoding(),
     };
     select::pack(&head, &sections, layout, counter)
+}
+
+/// `req` as its layout builds it: the mode the sections are shaped by (the plain layout
+/// carries each section's whole text, as answer mode does), whether every selected unit is
+/// kept as given (plain), and no query for a plain brief without an index.
+fn resolved<'a>(
+    index: Option<&Index>,
+    req: &BriefRequest<'a>,
+    layout: Layout,
+) -> (BriefRequest<'a>, Mode, bool) {
+    let plain = layout == Layout::Plain;
+    let mode = if plain {
+        Mode::Answer
+    } else {
+        effective_mode(req.mode, req.query)
+    };
+    let req = BriefRequest {
+        query: req.query.filter(|_| !plain || index.is_some()),
+        ..*req
+    };
+    (req, mode, plain)
+}
+
+/// Σ exact tokens (in `counter`'s encoding) of the section texts a brief of `req` quotes,
+/// with no budget applied: the number its `Sources:` line states when nothing is left out
+/// (texts without trailing blank lines, shaped by the mode; provenance lines and headings
+/// not counted). The TUI shows this number beside the budget, so the top bar and the brief
+/// agree (docs/DESIGN.md §5).
+pub fn section_tokens(
+    corpus: &Corpus,
+    index: Option<&Index>,
+    req: &BriefRequest<'_>,
+    counter: TokenCounter,
+) -> u64 {
+    let unbounded = BriefRequest {
+        max_tokens: None,
+        ..*req
+    };
+    let (req, mode, plain) = resolved(index, &unbounded, req.layout());
+    let (sections, _) = select::gather(corpus, index, &req, mode, plain, counter);
+    sections.iter().map(|s| s.tokens).sum()
 }
 
 /// The plain brief of `units` (text-bearing nodes, e.g. from `Selection::units`) in the

@@ -174,8 +174,9 @@ fn search_split(
         let content = index
             .map(|i| i.search(corpus, query, opts))
             .unwrap_or_default();
+        // Title hits fill in where the content hits leave room (typed titles always).
         let titles = fuzzy
-            .map(|f| f.search(query, opts.top_k))
+            .map(|f| f.search_beside(query, opts.top_k, content.hits.len()))
             .unwrap_or_default();
         return (content, titles);
     }

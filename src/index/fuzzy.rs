@@ -8,6 +8,13 @@
 //! path (measured ~2× slower on `corpus/large`). The pattern is parsed with nucleo's syntax (space-separated atoms,
 //! all must match), case-insensitive, with Unicode normalisation (`Normalization::Smart`).
 //! Scores are nucleo's (u32, higher is better) as f64; ties keep document order.
+//!
+//! On a big tree ([`BIG_TREE_ITEMS`]) the candidates come from the word table built with the
+//! index (`title_words`): the haystacks holding every word as typed, the best placed of them
+//! scored; else those holding each word typed or within its typo distance, scored with the
+//! near word put in for the typo ([`TYPO_PENALTY`] per edit). Beside content hits, only
+//! typed titles and fill-ins above [`FILL_MIN_PERCENT`] are listed
+//! ([`FuzzyIndex::search_beside`]).
 
 use std::borrow::Cow;
 
@@ -15,6 +22,7 @@ use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 use super::hit::{Hit, HitSource, Scorer};
+use super::title_words::{Near, TitleWords, start_bonus};
 use crate::model::id::nfc;
 use crate::model::{Corpus, NodeId};
 
@@ -27,10 +35,31 @@ pub const MIN_SCORE_PERCENT: u32 = 60;
 
 /// From this many haystacks on, a tree is big, and letters scattered over unrelated titles
 /// are noise there (`cors` matched in `Controller Resources`): when some haystack holds
-/// every query word as typed (case-insensitive), only such haystacks are hits; else a
-/// one-word query keeps the haystacks holding a word within its typo distance
-/// ([`super::distance::max_distance`]), and a longer query its fuzzy hits.
+/// every query word as typed (case-insensitive), only such haystacks are hits; else the
+/// haystacks holding each query word typed or within its typo distance
+/// ([`super::distance::max_distance`]; a one-word query: within its distance).
 pub const BIG_TREE_ITEMS: usize = 2000;
+
+/// Weakest title hit that is not a typed match and fills the room beside content hits
+/// ([`FuzzyIndex::search_beside`]), in percent of the query's score against itself.
+pub const FILL_MIN_PERCENT: u32 = 80;
+
+/// Title hits that are not typed matches listed beside any number of content hits when
+/// every query word is long (5 chars or more; [`FuzzyIndex::search_beside`]).
+pub const FILL_TYPO_MIN: usize = 3;
+
+/// What one edit costs a typo hit ([`FuzzyIndex::near`]), in nucleo score points (one
+/// matched char scores 16).
+pub const TYPO_PENALTY: u32 = 16;
+
+/// Most haystacks the typed and the typo pass of a big tree score with nucleo
+/// ([`FuzzyIndex::typed`], [`FuzzyIndex::near`]): 16 per hit asked for, at least 256.
+pub const TYPED_CAP: usize = 1024;
+
+/// How many haystacks a big tree's pass scores with nucleo for `top_k` hits.
+fn cap(top_k: usize) -> usize {
+    top_k.saturating_mul(16).clamp(256, TYPED_CAP)
+}
 
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
@@ -46,9 +75,12 @@ pub struct FuzzyIndex {
     items: Vec<(NodeId, Utf32String)>,
     /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
     masks: Vec<u64>,
-    /// Per item, its haystack in ASCII lower case for the substring test of [`holds_words`]
+    /// Per item, its haystack in ASCII lower case for the substring test of [`FuzzyIndex::holds_word`]
     /// (empty for a non-ASCII haystack, which takes the char-by-char test).
     lower: Vec<Box<[u8]>>,
+    /// The distinct words of the haystacks with the items holding them (built for a big
+    /// tree only): the candidates of its typed and typo passes.
+    words: TitleWords,
 }
 
 /// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
@@ -133,10 +165,18 @@ impl FuzzyIndex {
                 stack.extend(node.children.iter().rev().copied());
             }
         }
+        // Only a big tree's passes use the word table.
+        let words = if items.len() < BIG_TREE_ITEMS {
+            TitleWords::default()
+        } else {
+            let hays: Vec<&Utf32String> = items.iter().map(|(_, h)| h).collect();
+            TitleWords::build(&lower, &hays)
+        };
         Self {
             items,
             masks,
             lower,
+            words,
         }
     }
 
@@ -251,11 +291,246 @@ impl FuzzyIndex {
         scored
     }
 
+    /// Per query word, per item: 0 when the item does not hold the word as a substring
+    /// (case-insensitive), else 1 + the nucleo start bonus of its best placed occurrence
+    /// ([`start_bonus`]). An alphanumeric word is looked up in the word table
+    /// ([`TitleWords::mark_typed`]: an occurrence lies inside one haystack word); any other
+    /// is searched in every haystack (`finders`, over the words' UTF-8).
+    fn typed_marks(&self, words: &[Vec<char>], finders: &[memchr::memmem::Finder]) -> Vec<Vec<u8>> {
+        words
+            .iter()
+            .zip(finders)
+            .map(|(w, f)| {
+                let mut m = vec![0u8; self.items.len()];
+                if w.is_empty() {
+                } else if w.iter().all(|c| c.is_alphanumeric()) {
+                    self.words.mark_typed(&w.iter().collect::<String>(), &mut m);
+                } else {
+                    for (i, slot) in m.iter_mut().enumerate() {
+                        if let Some(b) = self.word_bonus(i, w, f) {
+                            *slot = b + 1;
+                        }
+                    }
+                }
+                m
+            })
+            .collect()
+    }
+
+    /// The typed pass of a big tree: the best `top_k` (by [`cmp`], level 2) of the haystacks
+    /// holding every query word as a substring (`typed`, from [`FuzzyIndex::typed_marks`])
+    /// whose nucleo score is at least `min`. Only the best of them ([`cap`]) by the sum of
+    /// their words' start bonuses (then document order) are scored with nucleo: that bonus
+    /// is the one nucleo gives the first char of a contiguous match, so the haystacks it
+    /// ranks first are the ones nucleo ranks first (a word that is in every path, such as
+    /// `readme`, no longer costs a nucleo pass per haystack).
+    fn typed(&self, pattern: &Pattern, min: u32, top_k: usize, typed: &[Vec<u8>]) -> Vec<Scored> {
+        let need = needle_mask(pattern);
+        let mut cands: Vec<(u16, usize)> = (0..self.items.len())
+            .filter(|&i| self.masks[i] & need == need)
+            .filter_map(|i| {
+                typed
+                    .iter()
+                    .map(|m| m[i].checked_sub(1).map(u16::from))
+                    .sum::<Option<u16>>()
+                    .map(|b| (b, i))
+            })
+            .collect();
+        let by_bonus = |a: &(u16, usize), b: &(u16, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        if cands.len() > cap(top_k) {
+            cands.select_nth_unstable_by(cap(top_k) - 1, by_bonus);
+            cands.truncate(cap(top_k));
+        }
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut out: Vec<Scored> = cands
+            .iter()
+            .filter_map(|&(_, i)| {
+                pattern
+                    .score(self.items[i].1.slice(..), &mut matcher)
+                    .filter(|s| *s >= min)
+                    .map(|s| (s, i, 2))
+            })
+            .collect();
+        if out.len() > top_k {
+            out.select_nth_unstable_by(top_k - 1, cmp);
+            out.truncate(top_k);
+        }
+        out
+    }
+
+    /// The typo pass of a big tree: the items where every one of `words` is within its typo
+    /// distance of a word of the haystack (`near`, per query word and item) or, in a query
+    /// of several words, typed as it is (`typed`). Ranked by their total distance (then
+    /// document order), the [`cap`] closest are scored with nucleo against the query with
+    /// each word replaced by the haystack's near word, minus [`TYPO_PENALTY`] per edit, so a
+    /// transposed or extra letter (`kubelte`, `topollogy`) matches as well as a missing one;
+    /// kept when that is at least `min`. Level 1 for a one-word query, 0 for a longer one.
+    fn near(
+        &self,
+        min: u32,
+        top_k: usize,
+        words: &[Vec<char>],
+        typed: &[Vec<u8>],
+        near: &[Vec<Option<Near>>],
+    ) -> Vec<Scored> {
+        let several = words.len() > 1;
+        // Query word `w` of item `i`: `Some(None)` typed as it is (or an exact word),
+        // `Some(Some(n))` the near word `n` to put in, `None` neither.
+        let fit = |w: usize, i: usize| -> Option<Option<Near>> {
+            match near[w][i] {
+                Some(n) if n.dist == 0 => Some(None),
+                _ if several && typed[w][i] > 0 => Some(None),
+                Some(n) => Some(Some(n)),
+                None => None,
+            }
+        };
+        let mut cands: Vec<(u32, usize)> = (0..self.items.len())
+            .filter(|&i| near.iter().any(|m| m[i].is_some()))
+            .filter_map(|i| {
+                (0..words.len())
+                    .map(|w| fit(w, i).map(|n| n.map_or(0, |n| u32::from(n.dist))))
+                    .sum::<Option<u32>>()
+                    .map(|d| (d, i))
+            })
+            .collect();
+        if cands.len() > cap(top_k) {
+            cands.select_nth_unstable(cap(top_k) - 1);
+            cands.truncate(cap(top_k));
+        }
+        let level = u8::from(!several);
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut corrected = String::new();
+        // Candidates mostly share their corrected query: parse each one once.
+        let mut patterns: Vec<(String, Pattern)> = Vec::new();
+        let mut out: Vec<Scored> = cands
+            .iter()
+            .filter_map(|&(dist, i)| {
+                corrected.clear();
+                for (w, word) in words.iter().enumerate() {
+                    if w > 0 {
+                        corrected.push(' ');
+                    }
+                    match fit(w, i)? {
+                        Some(n) => corrected.push_str(self.words.text(n.word)),
+                        None => corrected.extend(word.iter()),
+                    }
+                }
+                let k = if let Some(k) = patterns.iter().position(|(q, _)| *q == corrected) {
+                    k
+                } else {
+                    let p = Pattern::parse(&corrected, CaseMatching::Ignore, Normalization::Smart);
+                    patterns.push((corrected.clone(), p));
+                    patterns.len() - 1
+                };
+                let s = patterns[k]
+                    .1
+                    .score(self.items[i].1.slice(..), &mut matcher)?
+                    .saturating_sub(dist * TYPO_PENALTY);
+                (s >= min).then_some((s, i, level))
+            })
+            .collect();
+        if out.len() > top_k {
+            out.select_nth_unstable_by(top_k - 1, cmp);
+            out.truncate(top_k);
+        }
+        out
+    }
+
+    /// The best [`start_bonus`] of the occurrences of `word` (lower-case chars; `finder`
+    /// searches its UTF-8) in item `i`, or `None` when it does not occur (case-insensitive
+    /// substring).
+    fn word_bonus(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> Option<u8> {
+        let lower = &self.lower[i];
+        let hay = &self.items[i].1;
+        if word.is_empty() {
+            return None;
+        }
+        match hay.slice(..) {
+            Utf32Str::Ascii(b) if !lower.is_empty() => finder
+                .find_iter(lower)
+                .map(|p| {
+                    let prev = p.checked_sub(1).map(|q| char::from(b[q]));
+                    start_bonus(prev, char::from(b[p]))
+                })
+                .max(),
+            _ => unicode_bonus(hay, word),
+        }
+    }
+
     /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
     /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
     /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
     /// same as on one).
     pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
+        self.search_items(query, top_k)
+            .into_iter()
+            .map(|(s, i, _)| self.hit(s, i))
+            .collect()
+    }
+
+    /// The title hits shown beside `content` BM25 hits of the same query (docs/DESIGN.md
+    /// §3): a title holding every query word as typed (case-insensitive) is always a hit;
+    /// any other fuzzy hit (a typo of a word, letters of a short tree's titles) only fills
+    /// the room the content hits leave in `top_k` (at least [`FILL_TYPO_MIN`] when every
+    /// query word has 5 chars or more, so two edits are allowed in it) and only when it
+    /// scores at least [`FILL_MIN_PERCENT`] of the query against itself. Best first, as [`FuzzyIndex::search`].
+    pub fn search_beside(&self, query: &str, top_k: usize, content: usize) -> Vec<Hit> {
+        let scored = self.search_items(query, top_k);
+        let query = &*nfc(query);
+        let words: Vec<Vec<char>> = query
+            .split_whitespace()
+            .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+            .collect();
+        let strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+        let finders: Vec<memchr::memmem::Finder> = strs
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+            .collect();
+        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+        let mut m = Matcher::new(Config::DEFAULT);
+        let perfect = pattern
+            .score(Utf32String::from(query.trim()).slice(..), &mut m)
+            .unwrap_or(0);
+        let floor = perfect * FILL_MIN_PERCENT / 100;
+        // A typo of long words (two edits allowed in each) is a strong signal: a few such
+        // hits are listed even beside a full list of content hits.
+        let long = words
+            .iter()
+            .all(|w| super::distance::max_distance(w.len()) >= 2);
+        let reserved = if long { FILL_TYPO_MIN.min(top_k) } else { 0 };
+        let mut room = top_k.saturating_sub(content).max(reserved);
+        scored
+            .into_iter()
+            .filter(|&(s, i, _)| {
+                let typed = words
+                    .iter()
+                    .zip(&finders)
+                    .all(|(w, f)| self.holds_word(i, w, f));
+                if typed {
+                    return true;
+                }
+                if room == 0 || s < floor {
+                    return false;
+                }
+                room -= 1;
+                true
+            })
+            .map(|(s, i, _)| self.hit(s, i))
+            .collect()
+    }
+
+    fn hit(&self, score: u32, i: usize) -> Hit {
+        Hit {
+            node: self.items[i].0,
+            score: f64::from(score),
+            source: HitSource::Fuzzy,
+            scorer: Scorer::Skillnav,
+            copies: Vec::new(),
+        }
+    }
+
+    /// [`FuzzyIndex::search`] as scored items, best first.
+    fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
         if top_k == 0 || query.trim().is_empty() {
             return Vec::new();
@@ -286,105 +561,85 @@ impl FuzzyIndex {
         let mut scored = if self.items.len() < BIG_TREE_ITEMS {
             self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
-            // Titles holding every word as typed; when there are none and the query is one
-            // word (a typo), those with a word within its typo distance; a longer query
-            // with no such title keeps its fuzzy hits. The first pass scores only the titles
-            // holding the words (a substring test before nucleo): the same hits as scoring
-            // all and keeping those, at a fraction of the nucleo passes.
-            let typed = self.scored(
-                &pattern,
-                min,
-                top_k,
-                &|i| self.holds_words(i, &words, &finders),
-                &|_| 2,
-                0,
-            );
-            if !typed.is_empty() {
-                typed
-            } else if words.len() == 1 {
-                self.scored(
-                    &pattern,
-                    min,
-                    top_k,
-                    &|_| true,
-                    &|h| u8::from(near_words(h, &words)),
-                    1,
-                )
+            // Titles holding every word as typed ([`FuzzyIndex::typed`]); when there are
+            // none, those holding each word as typed or within its typo distance (a one-word
+            // query: within its distance).
+            let marks = self.typed_marks(&words, &finders);
+            let typed = self.typed(&pattern, min, top_k, &marks);
+            if typed.is_empty() {
+                // Per query word, the closest word within its typo distance each item
+                // holds, from the word table (not a distance test of every haystack word).
+                let near: Vec<Vec<Option<Near>>> = words
+                    .iter()
+                    .map(|w| {
+                        let mut m = vec![None; self.items.len()];
+                        self.words.mark_near(w, &mut m);
+                        m
+                    })
+                    .collect();
+                self.near(min, top_k, &words, &marks, &near)
             } else {
-                self.scored(&pattern, min, top_k, &|_| true, &|_| 0, 0)
+                typed
             }
         };
         scored.sort_unstable_by(cmp);
         scored
-            .into_iter()
-            .map(|(s, i, _)| Hit {
-                node: self.items[i].0,
-                score: f64::from(s),
-                source: HitSource::Fuzzy,
-                scorer: Scorer::Skillnav,
-                copies: Vec::new(),
-            })
-            .collect()
     }
 }
 
 impl FuzzyIndex {
-    /// [`holds_words`] for item `i`: for an ASCII haystack a SIMD substring search of each
-    /// word (`finders`, over the words' UTF-8) in its lower-case copy, the same answer.
-    fn holds_words(
-        &self,
-        i: usize,
-        words: &[Vec<char>],
-        finders: &[memchr::memmem::Finder],
-    ) -> bool {
+    /// Whether item `i` holds `word` (lower-case chars; `finder` searches its UTF-8) as a
+    /// substring, ignoring case.
+    fn holds_word(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> bool {
         let lower = &self.lower[i];
         if lower.is_empty() {
-            return holds_words(&self.items[i].1, words);
+            return holds_word(&self.items[i].1, word);
         }
-        finders
-            .iter()
-            .all(|f| !f.needle().is_empty() && f.find(lower).is_some())
+        !finder.needle().is_empty() && finder.find(lower).is_some()
     }
 }
 
-/// Whether `hay` holds every one of `words` (lower-case chars) as a substring, ignoring
-/// case; no allocation for an ASCII haystack.
-fn holds_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+/// The best [`start_bonus`] of the occurrences of `word` (lower-case chars) in `hay`,
+/// compared char by char on the lower-cased haystack (each lower-case char mapped back to
+/// the char it came from); `None` when it does not occur.
+fn unicode_bonus(hay: &Utf32String, word: &[char]) -> Option<u8> {
+    let orig: Vec<char> = hay.slice(..).chars().collect();
+    let (lower, from): (Vec<char>, Vec<usize>) = orig
+        .iter()
+        .enumerate()
+        .flat_map(|(j, c)| c.to_lowercase().map(move |l| (l, j)))
+        .unzip();
+    lower
+        .windows(word.len())
+        .enumerate()
+        .filter(|(_, win)| *win == word)
+        .map(|(k, _)| {
+            let j = from[k];
+            start_bonus(j.checked_sub(1).map(|q| orig[q]), orig[j])
+        })
+        .max()
+}
+
+/// Whether `hay` holds `word` (lower-case chars) as a substring, ignoring case; no
+/// allocation for an ASCII haystack.
+fn holds_word(hay: &Utf32String, word: &[char]) -> bool {
+    if word.is_empty() {
+        return false;
+    }
     match hay.slice(..) {
-        Utf32Str::Ascii(b) => words.iter().all(|w| {
-            !w.is_empty()
-                && w.len() <= b.len()
-                && b.windows(w.len()).any(|win| {
+        Utf32Str::Ascii(b) => {
+            word.len() <= b.len()
+                && b.windows(word.len()).any(|win| {
                     win.iter()
-                        .zip(w)
+                        .zip(word)
                         .all(|(x, c)| char::from(x.to_ascii_lowercase()) == *c)
                 })
-        }),
+        }
         Utf32Str::Unicode(cs) => {
             let lower: Vec<char> = cs.iter().flat_map(|c| c.to_lowercase()).collect();
-            words
-                .iter()
-                .all(|w| !w.is_empty() && lower.windows(w.len()).any(|win| win == w.as_slice()))
+            lower.windows(word.len()).any(|win| win == word)
         }
     }
-}
-
-/// Whether each of `words` (lower-case chars) is within its typo distance
-/// ([`super::distance::max_distance`]) of a word of `hay`.
-fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
-    let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
-    let hay_words: Vec<&[char]> = lower
-        .split(|c| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut rows = Vec::new();
-    words.iter().all(|w| {
-        let k = super::distance::max_distance(w.len());
-        k > 0
-            && hay_words
-                .iter()
-                .any(|h| super::distance::bounded_osa(w, h, k, &mut rows).is_some())
-    })
 }
 
 #[cfg(test)]
@@ -394,6 +649,24 @@ mod tests {
     use crate::model::{Format, Node, NodeKind};
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    /// Whether each of `words` (lower-case chars) is within its typo distance
+    /// ([`crate::index::distance::max_distance`]) of a word of `hay`.
+    fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
+        let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+        let hay_words: Vec<&[char]> = lower
+            .split(|c| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut rows = Vec::new();
+        words.iter().all(|w| {
+            let k = crate::index::distance::max_distance(w.len());
+            k > 0
+                && hay_words
+                    .iter()
+                    .any(|h| crate::index::distance::bounded_osa(w, h, k, &mut rows).is_some())
+        })
+    }
 
     #[test]
     fn the_char_prefilter_and_the_word_search_never_drop_a_match() {
@@ -604,5 +877,126 @@ mod tests {
         assert_eq!(titles("widgets"), ["Widgets and gadgets"]);
         // A typo still finds its title.
         assert_eq!(titles("midleware"), ["Middleware"]);
+    }
+
+    /// A big list (over [`BIG_TREE_ITEMS`] haystacks) of KEP-like sections, `title | path`,
+    /// with real KEP section titles among numbered filler sections.
+    fn kep_list() -> Corpus {
+        const REAL: [&str; 8] = [
+            "Graduation Criteria",
+            "Version Skew Strategy",
+            "Design Details",
+            "Kubelet Restart Policy",
+            "Topology Spread Constraints",
+            "Monitoring Requirements",
+            "Scheduler Plugin Configuration",
+            "Upgrade / Downgrade Strategy",
+        ];
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "keps", ""));
+        for i in 0..4000 {
+            let title = if i % 500 == 250 {
+                REAL[i / 500].to_string()
+            } else {
+                format!("Alternatives considered {i}")
+            };
+            let path = format!("keps/sig-node/{i}-feature/README.md");
+            c.add_child(
+                root,
+                Node::new(NodeKind::Section, Format::Markdown, title, path),
+            );
+        }
+        c.finalize();
+        c
+    }
+
+    #[test]
+    fn typo_queries_still_find_their_titles_on_a_big_list() {
+        let c = kep_list();
+        let fz = FuzzyIndex::build(&c);
+        assert!(fz.len() > BIG_TREE_ITEMS);
+        let first = |q: &str| -> Option<String> {
+            fz.search(q, 10)
+                .first()
+                .map(|h| c.node(h.node).title.clone())
+        };
+        for (q, want) in [
+            // A missing letter, in one word and in each of two words.
+            ("grduation", "Graduation Criteria"),
+            ("grduation critria", "Graduation Criteria"),
+            ("monitring requirements", "Monitoring Requirements"),
+            ("schedulr plugin", "Scheduler Plugin Configuration"),
+            // An extra letter.
+            ("topollogy", "Topology Spread Constraints"),
+            // One typo word beside one typed as it is.
+            ("desgn details", "Design Details"),
+            ("upgrade downgarde", "Upgrade / Downgrade Strategy"),
+        ] {
+            assert_eq!(first(q).as_deref(), Some(want), "query {q:?}");
+        }
+        // Letters of a word scattered over the filler's words are still not hits.
+        assert_eq!(first("acid"), None);
+    }
+
+    #[test]
+    fn a_word_in_every_path_still_ranks_the_title_holding_it_first() {
+        // Every haystack holds `readme` (in its path, after a `/`): only the best placed
+        // ones are scored with nucleo, and they are the ones a full pass ranks first.
+        let mut c = kep_list();
+        let root = c.roots[0];
+        let readme = c.add_child(
+            root,
+            Node::new(
+                NodeKind::Section,
+                Format::Markdown,
+                "README conventions",
+                "keps/README.md",
+            ),
+        );
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let hits = fz.search("readme", 5);
+        assert_eq!(hits[0].node, readme);
+        // The same five as scoring every haystack with nucleo (score, then document order).
+        let pattern = Pattern::parse("readme", CaseMatching::Ignore, Normalization::Smart);
+        let mut m = Matcher::new(Config::DEFAULT);
+        let mut all: Vec<(u32, usize)> = fz
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
+            .collect();
+        assert!(all.len() > cap(5), "{} haystacks match", all.len());
+        all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let want: Vec<(NodeId, f64)> = all
+            .iter()
+            .take(5)
+            .map(|(s, i)| (fz.items[*i].0, f64::from(*s)))
+            .collect();
+        let got: Vec<(NodeId, f64)> = hits.iter().map(|h| (h.node, h.score)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_start_bonus_of_the_ascii_path_equals_the_char_by_char_one() {
+        let c = kep_list();
+        let fz = FuzzyIndex::build(&c);
+        for q in ["readme", "sig", "feature", "criteria", "1", "node readme"] {
+            let words: Vec<Vec<char>> = q.split_whitespace().map(|w| w.chars().collect()).collect();
+            let strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
+            let finders: Vec<memchr::memmem::Finder> = strs
+                .iter()
+                .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+                .collect();
+            for i in (0..fz.len()).step_by(97) {
+                for (w, f) in words.iter().zip(&finders) {
+                    assert_eq!(
+                        fz.word_bonus(i, w, f),
+                        unicode_bonus(&fz.items[i].1, w),
+                        "{q:?} item {i}"
+                    );
+                }
+            }
+        }
     }
 }

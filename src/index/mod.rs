@@ -26,6 +26,7 @@ pub mod label;
 mod matches;
 pub mod query;
 pub mod semantic;
+mod title_words;
 pub mod tokenize;
 
 pub use engine::Index;

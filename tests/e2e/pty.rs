@@ -200,7 +200,7 @@ fn search_jump_select_quit_in_a_real_pty() {
     s.send(b" ");
     let text = s
         .screen
-        .wait_for("the selection total", |t| t.contains("sel 1 · 922/20k tok"));
+        .wait_for("the selection total", |t| t.contains("sel 1 · 915/20k tok"));
     assert!(text.contains("Selected CORS Middleware"), "{text}");
     assert!(text.contains("✓"), "{text}");
 

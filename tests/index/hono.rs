@@ -200,3 +200,46 @@ fn loaded_through_formats_finds_middleware() {
     let t = titles(&c, fz.search("midleware", 3).iter().map(|h| h.node));
     assert!(t.iter().any(|t| t.contains("Middleware")), "{t:?}");
 }
+
+#[test]
+fn fuzzy_title_hits_only_fill_in_where_content_hits_leave_room() {
+    let spec = RootSpec {
+        path: fixture(),
+        label: "hono".into(),
+    };
+    let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+    let idx = Index::build(&c, &mut |_, _| {});
+    let fz = FuzzyIndex::build(&c);
+    let opts = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
+    let search = |q: &str, index: Option<&Index>| {
+        let (content, hits) = skillnav::index::filter::search_all(&c, index, Some(&fz), q, &opts);
+        (content.hits.len(), titles(&c, hits.iter().map(|h| h.node)))
+    };
+    // `cors`: letters of `Compress`, `Context`, `Cookie`… are no title hits beside the
+    // content hits; the title holding the word is.
+    let (n, t) = search("cors", Some(&idx));
+    assert_eq!(n, 2);
+    assert_eq!(t, ["CORS Middleware"]);
+    // Without content hits (the index still building) the fuzzy hits above the floor fill
+    // the list.
+    let (n, t) = search("cors", None);
+    assert_eq!(n, 0);
+    assert_eq!(t, ["CORS Middleware"]);
+    // A typo of a long word holds no word as typed: three title hits at least, even beside
+    // a full list of content hits.
+    let (n, t) = search("midleware", Some(&idx));
+    assert_eq!(
+        (n, t),
+        (
+            10,
+            vec![
+                "Hono_Docs - Middleware".to_string(),
+                "Cache Middleware".into(),
+                "Request ID Middleware".into()
+            ]
+        )
+    );
+}

@@ -262,3 +262,62 @@ fn the_focused_preview_carries_the_cursor_bar_and_its_hints() {
         "{last}"
     );
 }
+
+#[test]
+fn s_sorts_the_preview_contents_list_like_the_tree() {
+    // A folder whose files are in a different order by name and by size.
+    let dir = tempfile::tempdir().expect("tmp");
+    let docs = dir.path().join("docs");
+    std::fs::create_dir(&docs).expect("mkdir");
+    for (name, words) in [("alpha.md", 5), ("beta.md", 400), ("gamma.md", 80)] {
+        let body = "lorem ipsum dolor ".repeat(words);
+        std::fs::write(docs.join(name), format!("Text of {name}: {body}\n")).expect("write");
+    }
+    let mut app = tui_over(&docs, "docs", 100, 30);
+    let contents = |app: &Tui| -> Vec<String> {
+        let rows = crate::support::tui::preview_rows(app);
+        let at = rows
+            .iter()
+            .position(|r| r.trim_start().starts_with("Contents (3)"))
+            .expect("a contents list");
+        rows[at..at + 4]
+            .iter()
+            .map(|r| r.split("  ").next().unwrap_or("").trim().to_string())
+            .collect()
+    };
+    assert_eq!(rows(&app)[0], "docs");
+    assert_eq!(
+        contents(&app),
+        ["Contents (3)", "≡ alpha.md", "≡ beta.md", "≡ gamma.md"]
+    );
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.status, "docs: sorted by tokens");
+    assert_eq!(rows(&app)[1..], ["  beta.md", "  gamma.md", "  alpha.md"]);
+    assert_eq!(
+        contents(&app),
+        [
+            "Contents (3) · sorted by tokens",
+            "≡ beta.md",
+            "≡ gamma.md",
+            "≡ alpha.md"
+        ]
+    );
+    press(&mut app, KeyCode::Char('s'));
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.status, "docs: sorted by name");
+    assert_eq!(
+        contents(&app),
+        [
+            "Contents (3) · sorted by name",
+            "≡ alpha.md",
+            "≡ beta.md",
+            "≡ gamma.md"
+        ]
+    );
+    press(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.status, "docs: sorted by natural order");
+    assert_eq!(
+        contents(&app),
+        ["Contents (3)", "≡ alpha.md", "≡ beta.md", "≡ gamma.md"]
+    );
+}

@@ -445,3 +445,34 @@ fn warnings_are_counted_in_the_status_line_and_listed_in_the_help() {
         "{text}"
     );
 }
+
+#[test]
+fn results_keep_the_selected_hit_when_the_index_completes() {
+    let mut app = app_with(hono(), 100, 30, false);
+    // The query is typed before the content index is ready: title hits only.
+    let index = app.index.take().expect("indexed");
+    act(&mut app, &[Action::SearchOpen]);
+    typed(&mut app, "middleware");
+    assert!(app.search.view.content.is_empty());
+    assert!(screen(&app).contains("Content (BM25) · 0 (indexing…)"));
+    act(&mut app, &[Action::MoveDown, Action::MoveDown]);
+    let chosen = app.search.view.hit(2).expect("a third title hit").node;
+    let title = app.corpus.node(chosen).title.clone();
+    let generation = app.data_gen;
+    skillnav::tui::update::apply(&mut app, WorkerMsg::IndexReady { generation, index });
+    headless::settle(&mut app);
+    // Content hits arrive above the titles; the hit under the cursor stays under it.
+    let v = &app.search.view;
+    assert_eq!(v.content.len(), 31);
+    // The same node, at its first row: it is a content hit too.
+    assert_eq!(app.search.selected, 25);
+    assert_eq!(v.hit(app.search.selected).map(|h| h.node), Some(chosen));
+    assert_eq!(
+        app.status,
+        "Index complete: 31 content hits added; the selected hit stays selected"
+    );
+    let text = screen(&app);
+    assert!(text.contains("Content (BM25) · 31 "), "{text}");
+    assert!(!text.contains("indexing…"), "{text}");
+    assert!(text.contains(&title), "{text}");
+}

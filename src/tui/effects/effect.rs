@@ -21,6 +21,15 @@ pub enum Effect {
         /// ranking is the one `skillnav search` and `brief --query` give.
         finished: bool,
     },
+    /// Count the section texts a brief of the selection quotes
+    /// ([`crate::brief::section_tokens`]), the number beside the budget; reported with
+    /// `generation` ([`crate::tui::state::app::App::count_gen`]).
+    CountBrief {
+        /// Generation of the count.
+        generation: u64,
+        /// The brief (its budget is ignored).
+        job: Box<TextJob>,
+    },
     /// Build a brief or rendered skill(s) on a worker, to preview or to copy.
     Text {
         /// [`crate::tui::state::curate::Curate::generation`] of the job.

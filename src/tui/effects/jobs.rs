@@ -118,6 +118,13 @@ pub enum Job {
         /// Clipboard options.
         opts: CopyOptions,
     },
+    /// Count the section texts of a brief ([`super::text_job::section_tokens`]).
+    CountBrief {
+        /// Generation of the count.
+        generation: u64,
+        /// The brief.
+        job: TextJob,
+    },
     /// Copy an already built text by `route`.
     CopyText {
         /// The text.
@@ -183,6 +190,7 @@ impl Job {
             Job::BuildIndexes { .. } => "index",
             Job::Search(_) => "search",
             Job::Text { .. } | Job::CopyText { .. } => "clipboard",
+            Job::CountBrief { .. } => "tokens",
             Job::Export(_) => "export",
             Job::Layers { .. } => "layers",
             Job::Highlight { .. } => "highlight",
@@ -222,6 +230,10 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             job: *job,
             purpose,
             opts: copy_options(app),
+        },
+        Effect::CountBrief { generation, job } => Job::CountBrief {
+            generation,
+            job: *job,
         },
         Effect::CopyText { built, route } => Job::CopyText {
             built,
@@ -374,6 +386,11 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
                 (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
             }
         }
+        Job::CountBrief { generation, job } => {
+            let tokens = super::text_job::section_tokens(&job);
+            drop(job);
+            emit(WorkerMsg::BriefCounted { generation, tokens });
+        }
         Job::CopyText { built, route, opts } => deliver(built, route, &opts, emit),
         Job::Export(job) => {
             let outcome = super::export::run(&job);
@@ -436,7 +453,15 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             mode,
         } => {
             let tokens = crate::tokens::TokenTable::default();
-            let doc = super::preview_doc::build(&corpus, &tokens, node, width, &terms, None, mode);
+            let doc = super::preview_doc::build(
+                &corpus,
+                &tokens,
+                node,
+                width,
+                &terms,
+                super::preview_doc::Container::default(),
+                mode,
+            );
             drop(corpus);
             emit(WorkerMsg::Rendered {
                 generation,

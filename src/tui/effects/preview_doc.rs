@@ -24,9 +24,20 @@ pub const SYNC_RENDER_MAX_BYTES: usize = 64 * 1024;
 /// Most children listed in a container summary.
 const MAX_CHILDREN: usize = 1000;
 
+/// What a container's summary shows besides the corpus and the counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Container<'a> {
+    /// The disclosure layers of a skill or root, shown in its summary when given.
+    pub layers: Option<&'a LayerView>,
+    /// The tree's sort of the node's children (`s`): its name (`tokens`, `bytes`, `name`)
+    /// and the children in that order; `None` lists them in file order. The contents list
+    /// follows the tree (docs/DESIGN.md §6).
+    pub order: Option<(&'static str, &'a [NodeId])>,
+}
+
 /// Render the preview of `id` at `width` cells with `terms` marked.
 ///
-/// `layers`: the disclosure layers of a skill or root, shown in its summary when given.
+/// `container`: what a container's summary adds (layers, the tree's sort of its contents).
 /// `mode`: a text node's raw text or rendered markdown, long lines kept whole or wrapped.
 pub fn build(
     corpus: &Corpus,
@@ -34,7 +45,7 @@ pub fn build(
     id: NodeId,
     width: u16,
     terms: &[String],
-    layers: Option<&LayerView>,
+    container: Container<'_>,
     mode: PreviewMode,
 ) -> PreviewDoc {
     let node = corpus.node(id);
@@ -69,7 +80,7 @@ pub fn build(
         }
         r
     } else {
-        summary(corpus, tokens, id, width, terms, layers)
+        summary(corpus, tokens, id, width, terms, container)
     };
     PreviewDoc {
         node: Some(id),
@@ -131,8 +142,9 @@ fn summary(
     id: NodeId,
     width: u16,
     terms: &[String],
-    layers: Option<&LayerView>,
+    container: Container<'_>,
 ) -> Rendered {
+    let layers = container.layers;
     let w = width as usize;
     let node = corpus.node(id);
     let mut lines: Vec<Line> = Vec::new();
@@ -179,11 +191,15 @@ fn summary(
             lines.push(Line::new());
         }
         let n = node.children.len();
+        let (children, sorted) = match container.order {
+            Some((key, order)) if order.len() == n => (order, format!(" · sorted by {key}")),
+            _ => (node.children.as_slice(), String::new()),
+        };
         lines.push(Line::from_spans(vec![Span::role(
-            format!("Contents ({n})"),
+            format!("Contents ({n}){sorted}"),
             Role::Heading(2),
         )]));
-        for c in node.children.iter().take(MAX_CHILDREN) {
+        for c in children.iter().take(MAX_CHILDREN) {
             let child = corpus.node(*c);
             let tok = match tokens.total(*c) {
                 Some(t) => format!("{} tok", human::short_count(t)),

@@ -92,6 +92,40 @@ pub struct BuiltText {
     pub ext: &'static str,
 }
 
+/// Σ exact tokens of the section texts a brief of `job` quotes, budget ignored
+/// ([`crate::brief::section_tokens`]: the brief's `Sources:` number); 0 for a job that is
+/// not a brief.
+pub fn section_tokens(job: &TextJob) -> u64 {
+    let What::Brief {
+        units,
+        query,
+        format,
+        mode,
+        top_k,
+        ..
+    } = &job.what
+    else {
+        return 0;
+    };
+    let query = query.as_deref().filter(|q| !q.trim().is_empty());
+    let req = BriefRequest {
+        selected: units,
+        query,
+        top_k: *top_k,
+        mode: *mode,
+        format: *format,
+        max_tokens: None,
+        exposure: Some(&job.exposure),
+        from_recipe: false,
+    };
+    crate::brief::section_tokens(
+        &job.corpus,
+        job.index.as_deref(),
+        &req,
+        TokenCounter::new(job.encoding),
+    )
+}
+
 /// Build the text of `job`. Errors: a status-line message (no skill to render, unreadable
 /// SKILL.md text).
 pub fn build(job: &TextJob) -> Result<BuiltText, String> {

@@ -45,6 +45,13 @@ pub enum WorkerMsg {
         /// Nodes counted so far and in all.
         done: (usize, usize),
     },
+    /// The exact number beside the budget ([`crate::brief::section_tokens`]).
+    BriefCounted {
+        /// [`crate::tui::state::app::App::count_gen`] of the count.
+        generation: u64,
+        /// Σ tokens of the section texts.
+        tokens: u64,
+    },
     /// The fuzzy title index is ready.
     FuzzyReady {
         /// Data generation indexed.

@@ -81,10 +81,16 @@ pub struct App {
     pub tokens: TokenTable,
     /// The user's selection.
     pub selection: Selection,
-    /// Σ tokens a brief of the selection holds (selected units that are not `hidden`, plus
-    /// `always` units; [`crate::curate::units::brief_tokens`]) and whether all of it is counted
-    /// (kept up to date by `update`, so drawing never walks the corpus).
+    /// Σ tokens a brief of the selection quotes (selected units that are not `hidden`, plus
+    /// `always` units, plus the query's hits with `r`) and whether it is exact: first the
+    /// estimate from node counts ([`crate::curate::units::brief_tokens`], `false`), then the
+    /// worker's exact count of the section texts ([`crate::brief::section_tokens`], `true`),
+    /// the number the brief's `Sources:` line states (kept up to date by `update`, so drawing
+    /// never walks the corpus).
     pub selection_tokens: (u64, bool),
+    /// Generation of the exact count of `selection_tokens` asked of a worker
+    /// ([`crate::tui::effects::effect::Effect::CountBrief`]); a result of another is stale.
+    pub count_gen: u64,
     /// BM25 index, once built.
     pub index: Option<Arc<Index>>,
     /// Fuzzy title index, once built.
@@ -157,6 +163,7 @@ impl App {
             tokens,
             selection: Selection::new(),
             selection_tokens: (0, true),
+            count_gen: 0,
             index: None,
             fuzzy: None,
             keymap,

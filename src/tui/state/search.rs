@@ -108,6 +108,19 @@ pub struct SearchState {
     pub finished: bool,
     /// Jump to the first hit when the finished query's results arrive.
     pub jump_when_done: bool,
+    /// The latest query was sent again unchanged because an index became ready
+    /// (docs/DESIGN.md §3): what its results keep of the shown ones.
+    pub rerun: Option<Rerun>,
+}
+
+/// A query sent again unchanged because the title or content index became ready.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rerun {
+    /// The hit selected when it was sent: it stays selected when it is among the new
+    /// results, so the row under the cursor and the preview do not change under the user.
+    pub keep: Option<NodeId>,
+    /// It was sent because the content (BM25) index became ready: the status says so.
+    pub index_ready: bool,
 }
 
 impl SearchState {

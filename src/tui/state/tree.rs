@@ -86,6 +86,17 @@ pub fn compact_tail(corpus: &Corpus, id: NodeId) -> NodeId {
 }
 
 impl TreeState {
+    /// The sort (`s`) that applies to `id`'s own children, with their order: `None` in the
+    /// natural order, or when `id` is a file whose row shows a heading's children instead
+    /// (its sort belongs to that heading).
+    pub fn sort_of(&self, corpus: &Corpus, id: NodeId) -> Option<(SortKey, Vec<NodeId>)> {
+        if compact_tail(corpus, id) != id {
+            return None;
+        }
+        let (key, _) = self.sorted.get(&id)?;
+        Some((*key, self.children_of(corpus, id)))
+    }
+
     /// The children a row of `id` shows, in the folder's sort order.
     pub fn children_of(&self, corpus: &Corpus, id: NodeId) -> Vec<NodeId> {
         let tail = compact_tail(corpus, id);

@@ -12,7 +12,7 @@ use crate::tui::state::app::{App, Loaded};
 use crate::tui::state::curate::Question;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::preview::PreviewDoc;
-use crate::tui::state::search::SearchView;
+use crate::tui::state::search::{Rerun, SearchView};
 use crate::util::human;
 
 use super::{brief, curate, export, recipes, reload, search};
@@ -67,10 +67,21 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 app.preview.doc = None;
             }
         }
+        WorkerMsg::BriefCounted { generation, tokens } => {
+            if generation == app.count_gen {
+                // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
+                // the exact number too.
+                let before = app.selection_summary();
+                app.selection_tokens = (tokens, true);
+                if let Some(head) = app.status.strip_suffix(before.as_str()) {
+                    app.status = format!("{head}{}", app.selection_summary());
+                }
+            }
+        }
         WorkerMsg::FuzzyReady { generation, fuzzy } => {
             if generation == app.data_gen {
                 app.fuzzy = Some(fuzzy);
-                rerun_query(app);
+                rerun_query(app, false);
             }
         }
         WorkerMsg::IndexProgress { generation, done } => {
@@ -82,7 +93,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             if generation == app.data_gen {
                 app.index = Some(index);
                 app.progress.indexing = None;
-                rerun_query(app);
+                rerun_query(app, true);
             }
         }
         WorkerMsg::SearchDone {
@@ -94,6 +105,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 return;
             }
             app.search.pending = false;
+            let rerun = app.search.rerun.take();
             app.search.view = SearchView::new(
                 &app.corpus,
                 app.search.query.clone(),
@@ -106,6 +118,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 .search
                 .selected
                 .min(app.search.view.len().saturating_sub(1));
+            if let Some(r) = rerun {
+                keep_selected(app, r);
+            }
             if std::mem::take(&mut app.search.jump_when_done) {
                 if app.search.view.is_empty() {
                     app.search.showing = false;
@@ -289,15 +304,51 @@ fn clear_layers(app: &mut App) {
 }
 
 /// Re-run the current query (an index became available).
-fn rerun_query(app: &mut App) {
-    if !app.search.query.trim().is_empty() {
-        app.search.generation += 1;
-        app.search.pending = true;
+/// Send the current query again because an index became ready (`index_ready`: the content
+/// index), ranked as it was sent (a finished query stays finished), remembering the selected
+/// hit so that [`keep_selected`] can keep it under the cursor.
+fn rerun_query(app: &mut App, index_ready: bool) {
+    let s = &mut app.search;
+    if !s.query.trim().is_empty() {
+        let keep = s
+            .rerun
+            .and_then(|r| r.keep)
+            .or_else(|| s.view.hit(s.selected).map(|h| h.node));
+        let index_ready = index_ready || s.rerun.is_some_and(|r| r.index_ready);
+        s.rerun = Some(Rerun { keep, index_ready });
+        s.generation += 1;
+        s.pending = true;
         app.effects.push(Effect::Search {
-            generation: app.search.generation,
-            query: app.search.query.clone(),
-            finished: false,
+            generation: s.generation,
+            query: s.query.clone(),
+            finished: s.finished,
         });
+    }
+}
+
+/// After the results of a re-run arrived: the hit selected before stays selected when it is
+/// among them (else the cursor keeps its row), and when the content index is what became
+/// ready the status says that the results are now complete.
+fn keep_selected(app: &mut App, r: Rerun) {
+    let v = &app.search.view;
+    if let Some(i) = r
+        .keep
+        .and_then(|n| (0..v.len()).find(|&i| v.hit(i).is_some_and(|h| h.node == n)))
+    {
+        app.search.selected = i;
+    }
+    if r.index_ready {
+        let kept = if r.keep.is_some()
+            && app.search.view.hit(app.search.selected).map(|h| h.node) == r.keep
+        {
+            "; the selected hit stays selected"
+        } else {
+            ""
+        };
+        app.status = format!(
+            "Index complete: {} added{kept}",
+            human::plural(app.search.view.content.len(), "content hit")
+        );
     }
 }
 

@@ -15,8 +15,12 @@ use crate::util::human;
 
 use super::text_jobs::{QUERY_TOP_K, brief_what, job, query, selected_units, skills_what};
 
-/// Recompute the number beside the budget ([`brief_tokens`]) after the selection, the
-/// exposure levels or the token counts changed.
+/// Recompute the number beside the budget after the selection, the exposure levels, the
+/// token counts or (with `r`) the query's hits changed: at once the estimate from the
+/// counted node sizes ([`brief_tokens`], shown with `…`), then, once every part is counted,
+/// the exact count of the section texts the brief quotes from a worker
+/// ([`crate::brief::section_tokens`], the brief's `Sources:` number), so the top bar, the
+/// brief and `skillnav brief` say the same (docs/DESIGN.md §5).
 pub fn recount(app: &mut App) {
     let (mut sum, mut complete) = brief_tokens(
         &app.corpus,
@@ -40,7 +44,23 @@ pub fn recount(app: &mut App) {
         sum += more;
         complete &= counted;
     }
-    app.selection_tokens = (sum, complete);
+    app.count_gen += 1;
+    let units = app.selection.units(&app.corpus);
+    let nothing = units.is_empty()
+        && query(app).is_none()
+        && app.curate.exposure.always_units(&app.corpus).is_empty();
+    if nothing {
+        app.selection_tokens = (sum, complete);
+        return;
+    }
+    app.selection_tokens = (sum, false);
+    if complete {
+        let what = brief_what(app, units);
+        app.effects.push(Effect::CountBrief {
+            generation: app.count_gen,
+            job: Box::new(job(app, what)),
+        });
+    }
 }
 
 /// Take the exposure levels of newly loaded nodes (`meta.exposure`, arena index `first`

@@ -90,6 +90,7 @@ pub fn search_action(app: &mut App, action: Action) {
                 s.pending = true;
                 s.finished = true;
                 s.jump_when_done = true;
+                s.rerun = None;
                 s.selected = 0;
                 s.offset = 0;
                 app.effects.push(Effect::Search {
@@ -133,6 +134,7 @@ pub fn set_query(app: &mut App, query: String) {
     s.query = query;
     s.finished = false;
     s.jump_when_done = false;
+    s.rerun = None;
     s.generation += 1;
     s.selected = 0;
     s.offset = 0;

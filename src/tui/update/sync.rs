@@ -7,11 +7,12 @@ use std::sync::Arc;
 use crate::model::NodeId;
 use crate::tui::effects::effect::Effect;
 use crate::tui::effects::layers::wants_layers;
-use crate::tui::effects::preview_doc::{build, placeholder, renders_on_worker};
+use crate::tui::effects::preview_doc::{Container, build, placeholder, renders_on_worker};
 use crate::tui::state::app::App;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::PreviewDoc;
 use crate::tui::state::results;
+use crate::tui::state::tree::SortKey;
 use crate::tui::view::layout::{areas, help_len, help_page};
 
 use super::brief;
@@ -103,13 +104,20 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
                         node: id,
                     });
                 }
+                let sort = app.tree.sort_of(&app.corpus, id);
+                let container = Container {
+                    layers: layers.as_deref(),
+                    order: sort
+                        .as_ref()
+                        .map(|(key, kids)| (SortKey::label(Some(*key)), kids.as_slice())),
+                };
                 let d = Arc::new(build(
                     &app.corpus,
                     &app.tokens,
                     id,
                     width,
                     &terms,
-                    layers.as_deref(),
+                    container,
                     p.mode,
                 ));
                 if p.cache.len() >= 64 {

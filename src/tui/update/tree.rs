@@ -78,6 +78,11 @@ fn sort_folder(app: &mut App) {
         }
     }
     app.tree.rebuild(&corpus);
+    // The folder's contents list in the preview follows the tree's order: build it again.
+    app.preview.forget(|n| n != folder && n != tail);
+    if app.preview.node.is_some_and(|n| n == folder || n == tail) {
+        app.preview.doc = None;
+    }
     app.status = format!(
         "{}: sorted by {}",
         corpus.node(folder).title,

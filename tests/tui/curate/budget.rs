@@ -53,7 +53,7 @@ fn budget_bar_cycles_presets_then_none() {
     select(&mut app, &[other]);
     press(&mut app, KeyCode::Char('b')); // none
     press(&mut app, KeyCode::Char('b')); // 8k
-    let tokens = app.tokens.total(other).expect("counted");
+    let tokens = brief_count(&app, &[other]);
     let filled = (tokens * 8).div_ceil(8_000) as usize;
     let bar = format!("{}{}", "▰".repeat(filled), "▱".repeat(8 - filled));
     let line = top_line(&app);
@@ -71,7 +71,7 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     let mut app = hono(100, 30);
     let small = id(&app, MIDDLEWARE);
     select(&mut app, &[small]);
-    let tokens = app.tokens.total(small).expect("counted");
+    let tokens = brief_count(&app, &[small]);
     assert_eq!(app.selection_tokens, (tokens, true));
     assert!((101..1000).contains(&tokens), "a short section: {tokens}");
     // `B` opens the prompt with the current budget.
@@ -180,4 +180,65 @@ fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     let warn = app.theme.warn.fg.expect("warn colour");
     assert_eq!(cells(&app, "▰"), vec![warn; 8]);
     assert!(cells(&app, "+").is_empty());
+}
+
+/// The number the top bar shows for `units` (the number beside the budget counts what a
+/// brief quotes): the `Sources:` count of the core brief of them.
+fn brief_count(app: &App, units: &[skillnav::model::NodeId]) -> u64 {
+    let b = skillnav::brief::selection_brief(&app.corpus, units, None, counter());
+    sources_tokens(&b.text)
+}
+
+/// The token count on a brief's `Sources:` line (`… · 1,234 tokens (o200k_base) · …`).
+fn sources_tokens(brief: &str) -> u64 {
+    let line = brief
+        .lines()
+        .find(|l| l.starts_with("Sources: "))
+        .expect("a Sources line");
+    let tokens = line
+        .split(" · ")
+        .find(|p| p.ends_with("tokens (o200k_base)"))
+        .expect("a token count");
+    tokens
+        .trim_end_matches(" tokens (o200k_base)")
+        .replace(',', "")
+        .parse()
+        .expect("a number")
+}
+
+#[test]
+fn the_top_bar_counts_what_the_brief_sources_line_counts() {
+    let mut app = hono(100, 30);
+    let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
+    select(&mut app, &[cors, logger]);
+    // The node counts hold the trailing blank lines the brief trims: they say more.
+    let table: u64 = [logger, cors]
+        .iter()
+        .map(|n| app.tokens.total(*n).expect("counted"))
+        .sum();
+    let (shown, exact) = app.selection_tokens;
+    assert!(exact, "the worker's exact count arrived");
+    assert!(shown < table, "{shown} < {table}");
+    // The brief preview's Sources line states the same number.
+    press(&mut app, KeyCode::Char('p'));
+    let b = built(&app);
+    assert_eq!(sources_tokens(&b.text), shown);
+    press(&mut app, KeyCode::Esc);
+    let line = top_line(&app);
+    assert!(
+        line.ends_with(&format!(
+            " o200k · sel 2 · {}/20k tok ▰▱▱▱▱▱▱▱ ",
+            human::short_count(shown)
+        )),
+        "{line:?}"
+    );
+    // And so does `skillnav brief` of the same selection.
+    let out = crate::support::child::skillnav_command()
+        .arg("brief")
+        .arg(hono_dir())
+        .args(["--select", CORS, "--select", LOGGER])
+        .output()
+        .expect("skillnav brief runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(sources_tokens(&String::from_utf8_lossy(&out.stdout)), shown);
 }

@@ -136,7 +136,7 @@ fn a_childs_own_level_overrides_the_parent_and_hidden_leaves_the_budget() {
     let other = id(&app, OTHER_MD);
     let middleware = id(&app, "hono-mini/references/middleware.md");
     select(&mut app, &[other]);
-    let other_tokens = app.tokens.total(other).expect("counted");
+    let other_tokens = quoted_tokens(&app);
     assert_eq!(app.selection_tokens, (other_tokens, true));
     // references → hidden (4 presses), other.md → explicit (3 presses).
     goto(&mut app, refs);
@@ -206,10 +206,7 @@ fn adr_levels_from_metadata_show_at_start_and_are_not_saved_in_recipes() {
     assert!(row.contains(" exp "), "{row:?}");
     // Selected explicitly: in the brief; its tokens count.
     act(&mut app, &[Action::ToggleSelect]);
-    assert_eq!(
-        app.selection_tokens,
-        (app.tokens.total(adr).expect("counted"), true)
-    );
+    assert_eq!(app.selection_tokens, (quoted_tokens(&app), true));
     // Saved recipes keep only the user's levels.
     press(&mut app, KeyCode::Char('R'));
     press(&mut app, KeyCode::Char('s'));
@@ -241,8 +238,9 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         vec![hono_skill]
     );
     // The number beside the budget counts it too.
-    let want =
-        app.tokens.total(logger).expect("counted") + app.tokens.total(hono_skill).expect("counted");
+    let alone = skillnav::brief::selection_brief(&app.corpus, &[logger], None, counter()).sections;
+    assert_eq!(alone, 1);
+    let want = quoted_tokens(&app);
     assert_eq!(app.selection_tokens, (want, true));
     press(&mut app, KeyCode::Char('p'));
     let b = built(&app);
@@ -286,8 +284,18 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         press(&mut app, KeyCode::Char('x'));
     }
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Hidden));
-    let cut = app.tokens.total(file).expect("counted") - app.tokens.total(cors).expect("counted");
+    let cut = quoted_tokens(&app);
     assert_eq!(app.selection_tokens, (cut, true));
+    let whole = skillnav::brief::section_tokens(
+        &app.corpus,
+        None,
+        &BriefRequest::new(&[file], None),
+        counter(),
+    );
+    assert!(
+        cut < whole,
+        "{cut} < {whole}: the hidden section leaves the count"
+    );
     press(&mut app, KeyCode::Char('B'));
     clear_input(&mut app);
     type_text(&mut app, "none");

@@ -52,6 +52,25 @@ fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
+/// The number beside the budget for `app`'s selection, levels, format and mode (and the
+/// query's hits with `r`): Σ tokens of the section texts the core brief quotes, budget
+/// ignored ([`skillnav::brief::section_tokens`], what a md brief's `Sources:` line states).
+fn quoted_tokens(app: &App) -> u64 {
+    let units = app.selection.units(&app.corpus);
+    let query = app.search.query.trim();
+    let req = skillnav::brief::BriefRequest {
+        selected: &units,
+        query: (app.curate.with_query && !query.is_empty()).then_some(query),
+        top_k: 8,
+        mode: app.curate.mode,
+        format: app.curate.format,
+        max_tokens: None,
+        exposure: Some(&app.curate.exposure),
+        from_recipe: false,
+    };
+    skillnav::brief::section_tokens(&app.corpus, app.index.as_deref(), &req, counter())
+}
+
 /// `v` sorted.
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();

@@ -204,10 +204,7 @@ fn recipe_file_from_the_command_line_is_applied_after_loading_and_saved_back() {
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Always));
     assert_eq!(app.curate.budget, Some(8_000));
     assert_eq!(app.curate.format, BriefFormat::Xml);
-    assert_eq!(
-        app.selection_tokens,
-        (app.tokens.total(cors).expect("counted"), true)
-    );
+    assert_eq!(app.selection_tokens, (quoted_tokens(&app), true));
     // Listed first; saving under its name writes the file, not the store.
     press(&mut app, KeyCode::Char('R'));
     let list = app.recipe_list().cloned().expect("list");

@@ -1,0 +1,303 @@
+//! The words of the fuzzy haystacks (docs/DESIGN.md §3), built once per [`super::FuzzyIndex`]:
+//! every distinct lower-case word with the haystacks holding it, grouped by length in chars.
+//! It answers "which haystacks hold a word within typo distance of this one, and which word"
+//! by comparing the query word with the distinct words instead of with every word of every
+//! haystack, so a typo query on a big tree looks only at the haystacks that can be hits.
+//!
+//! A word is a maximal run of alphanumeric chars of the haystack lower-cased char by char
+//! (`char::to_lowercase`; ASCII haystacks byte by byte, the same thing).
+
+use nucleo_matcher::{Utf32Str, Utf32String};
+
+use super::distance::{bounded_osa, max_distance};
+use super::hash::FxHashMap;
+
+/// Longest word length (in chars) with its own group; longer words share the last one.
+const LEN_GROUPS: usize = 64;
+
+/// One distinct word: its text, its [`signature`], and the haystacks holding it (item
+/// indices, ascending, each once, with the best [`start_bonus`] of the word's starts there).
+#[derive(Debug)]
+struct Word {
+    text: Box<str>,
+    sig: u64,
+    items: Vec<(u32, u8)>,
+}
+
+/// nucleo's bonus for a match starting at `cur` after `prev` (`None`: the haystack's start,
+/// which nucleo treats as whitespace): after whitespace 10, after a delimiter (`/,:;|`) 9,
+/// after other non-word chars 8, a camelCase or letter-to-digit step 7, else 0
+/// (nucleo-matcher's `BONUS_BOUNDARY` + 2, + 1, `BONUS_BOUNDARY`, `BONUS_CAMEL123`).
+pub fn start_bonus(prev: Option<char>, cur: char) -> u8 {
+    match prev {
+        None => 10,
+        Some(p) if p.is_whitespace() => 10,
+        Some('/' | ',' | ':' | ';' | '|') => 9,
+        Some(p) if !p.is_alphanumeric() => 8,
+        Some(p)
+            if (p.is_lowercase() && cur.is_uppercase())
+                || (!p.is_numeric() && cur.is_numeric()) =>
+        {
+            7
+        }
+        Some(_) => 0,
+    }
+}
+
+/// Distinct haystack words, with their ids grouped by length in chars (`groups[len]`; the
+/// last group holds every longer word).
+#[derive(Debug, Default)]
+pub struct TitleWords {
+    words: Vec<Word>,
+    groups: Vec<Vec<u32>>,
+}
+
+/// A word of a haystack near a query word: its id in the table and its OSA distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Near {
+    /// Id of the haystack word ([`TitleWords::text`]).
+    pub word: u32,
+    /// Its OSA distance from the query word, in chars.
+    pub dist: u8,
+}
+
+/// Each char of a word as one of 64 bits (`c as u32 % 64`). Two words within OSA distance
+/// `k` differ in at most `k` bits of the chars of either that the other lacks: every edit
+/// removes or adds at most one char.
+fn signature(word: impl Iterator<Item = char>) -> u64 {
+    word.fold(0, |s, c| s | 1u64 << (c as u32 % 64))
+}
+
+impl TitleWords {
+    /// The word table of the haystacks `hays` (`lower[i]`: the ASCII lower-case bytes of
+    /// `hays[i]`, empty for a non-ASCII haystack).
+    pub fn build(lower: &[Box<[u8]>], hays: &[&Utf32String]) -> Self {
+        let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        let mut words: Vec<Word> = Vec::new();
+        let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Word>| {
+            let id = if let Some(id) = ids.get(w) {
+                *id
+            } else {
+                let id = u32::try_from(words.len()).unwrap_or(u32::MAX);
+                ids.insert(w.into(), id);
+                words.push(Word {
+                    text: w.into(),
+                    sig: signature(w.chars()),
+                    items: Vec::new(),
+                });
+                id
+            };
+            if let Some(word) = words.get_mut(id as usize) {
+                match word.items.last_mut() {
+                    Some((last, b)) if *last == i => *b = (*b).max(bonus),
+                    _ => word.items.push((i, bonus)),
+                }
+            }
+        };
+        let mut text = String::new();
+        for (i, l) in lower.iter().enumerate() {
+            let item = u32::try_from(i).unwrap_or(u32::MAX);
+            let Some(hay) = hays.get(i) else { continue };
+            if l.is_empty() {
+                let orig: Vec<char> = hay.slice(..).chars().collect();
+                // Lower-case char by char, each mapped back to the char it came from.
+                text.clear();
+                let mut from: Vec<usize> = Vec::new();
+                for (j, c) in orig.iter().enumerate() {
+                    for lc in c.to_lowercase() {
+                        text.push(lc);
+                        from.push(j);
+                    }
+                }
+                let mut start = None;
+                for (k, (at, c)) in text.char_indices().chain([(text.len(), ' ')]).enumerate() {
+                    match (c.is_alphanumeric() && at < text.len(), start) {
+                        (true, None) => start = Some((at, k)),
+                        (false, Some((s, sk))) => {
+                            let j = from[sk];
+                            let prev = j.checked_sub(1).map(|q| orig[q]);
+                            add(&text[s..at], item, start_bonus(prev, orig[j]), &mut words);
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                let orig = match hay.slice(..) {
+                    Utf32Str::Ascii(b) => b,
+                    Utf32Str::Unicode(_) => &[],
+                };
+                let mut p: usize = 0;
+                for w in l.split(|b| !b.is_ascii_alphanumeric()) {
+                    if !w.is_empty()
+                        && let Ok(t) = std::str::from_utf8(w)
+                    {
+                        let prev = p
+                            .checked_sub(1)
+                            .and_then(|q| orig.get(q))
+                            .map(|c| char::from(*c));
+                        let cur = orig.get(p).map_or(' ', |c| char::from(*c));
+                        add(t, item, start_bonus(prev, cur), &mut words);
+                    }
+                    p += w.len() + 1;
+                }
+            }
+        }
+        let mut groups: Vec<Vec<u32>> = vec![Vec::new(); LEN_GROUPS + 1];
+        for (id, w) in words.iter().enumerate() {
+            let g = w.text.chars().count().min(LEN_GROUPS);
+            groups[g].push(u32::try_from(id).unwrap_or(u32::MAX));
+        }
+        Self { words, groups }
+    }
+
+    /// The text of word `id` (lower case).
+    pub fn text(&self, id: u32) -> &str {
+        self.words.get(id as usize).map_or("", |w| &w.text)
+    }
+
+    /// Mark in `typed` (one slot per item) every item holding `word` (lower case, every char
+    /// alphanumeric, so an occurrence lies inside one haystack word) as a substring: the slot
+    /// becomes at least 1 + the [`start_bonus`] of the occurrence (a haystack word starting
+    /// with `word`: the bonus of that start; inside a word: 0, camelCase steps not told
+    /// apart).
+    pub fn mark_typed(&self, word: &str, typed: &mut [u8]) {
+        let len = word.chars().count();
+        if len == 0 || self.groups.is_empty() {
+            return;
+        }
+        let sig = signature(word.chars());
+        let finder = memchr::memmem::Finder::new(word.as_bytes());
+        for &id in self.groups[len.min(LEN_GROUPS)..].iter().flatten() {
+            let w = &self.words[id as usize];
+            if w.sig & sig != sig {
+                continue;
+            }
+            let Some(at) = finder.find(w.text.as_bytes()) else {
+                continue;
+            };
+            let prefix = at == 0;
+            for &(i, bonus) in &w.items {
+                if let Some(slot) = typed.get_mut(i as usize) {
+                    let b = 1 + if prefix { bonus } else { 0 };
+                    *slot = (*slot).max(b);
+                }
+            }
+        }
+    }
+
+    /// Record in `near` (one slot per item) the closest word within the typo distance of
+    /// `word` ([`max_distance`] of its length; OSA distance in chars) that each item holds
+    /// (ties: the first word in table order). `word` is lower case. Nothing is recorded
+    /// for a word too short to have a typo distance.
+    pub fn mark_near(&self, word: &[char], near: &mut [Option<Near>]) {
+        let k = max_distance(word.len());
+        if k == 0 || self.groups.is_empty() {
+            return;
+        }
+        let sig = signature(word.iter().copied());
+        let ascii: Option<Vec<u8>> = word
+            .iter()
+            .map(|c| u8::try_from(*c).ok().filter(u8::is_ascii))
+            .collect();
+        let mut rows = Vec::new();
+        let mut other: Vec<char> = Vec::new();
+        let lo = word.len().saturating_sub(k).min(LEN_GROUPS);
+        let hi = (word.len() + k).min(LEN_GROUPS);
+        for &id in self.groups[lo..=hi].iter().flatten() {
+            let w = &self.words[id as usize];
+            if (sig & !w.sig).count_ones() as usize > k || (w.sig & !sig).count_ones() as usize > k
+            {
+                continue;
+            }
+            let dist = match &ascii {
+                Some(a) if w.text.is_ascii() => bounded_osa(a, w.text.as_bytes(), k, &mut rows),
+                _ => {
+                    other.clear();
+                    other.extend(w.text.chars());
+                    bounded_osa(word, &other, k, &mut rows)
+                }
+            };
+            let Some(dist) = dist else { continue };
+            let dist = u8::try_from(dist).unwrap_or(u8::MAX);
+            for &(i, _) in &w.items {
+                if let Some(slot) = near.get_mut(i as usize)
+                    && slot.is_none_or(|s| dist < s.dist)
+                {
+                    *slot = Some(Near { word: id, dist });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(hays: &[&str]) -> TitleWords {
+        let lower: Vec<Box<[u8]>> = hays
+            .iter()
+            .map(|h| {
+                if h.is_ascii() {
+                    h.to_ascii_lowercase().into_bytes().into_boxed_slice()
+                } else {
+                    Box::default()
+                }
+            })
+            .collect();
+        let hays: Vec<Utf32String> = hays.iter().map(|h| Utf32String::from(*h)).collect();
+        TitleWords::build(&lower, &hays.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn words_are_lower_case_alphanumeric_runs_each_once_per_item() {
+        let t = table(&["Pod-Level Pod | keps/Ünïcode_2", "pod"]);
+        let mut all: Vec<(&str, Vec<u32>)> = t
+            .words
+            .iter()
+            .map(|w| (&*w.text, w.items.iter().map(|(i, _)| *i).collect()))
+            .collect();
+        all.sort();
+        assert_eq!(
+            all,
+            [
+                ("2", vec![0]),
+                ("keps", vec![0]),
+                ("level", vec![0]),
+                ("pod", vec![0, 1]),
+                ("ünïcode", vec![0])
+            ]
+        );
+    }
+
+    #[test]
+    fn mark_near_finds_the_closest_word_within_the_typo_distance() {
+        let hays = [
+            "Graduation Criteria",
+            "Gradual rollout",
+            "Kubelet",
+            "Cubelets",
+        ];
+        let t = table(&hays);
+        let near = |w: &str| -> Vec<Option<(String, u8)>> {
+            let mut m = vec![None; hays.len()];
+            t.mark_near(&w.chars().collect::<Vec<char>>(), &mut m);
+            m.into_iter()
+                .map(|n| n.map(|n| (t.text(n.word).to_string(), n.dist)))
+                .collect()
+        };
+        let some = |w: &str, d: u8| Some((w.to_string(), d));
+        // One transposition and one deletion: distance 2 for a word of 9 chars.
+        assert_eq!(near("grduatoin"), [some("graduation", 2), None, None, None]);
+        assert_eq!(near("kubelte"), [None, None, some("kubelet", 1), None]);
+        // `cubelets` is two edits from `kubelet`: within 2 for a 7-char word.
+        assert_eq!(
+            near("kubelet"),
+            [None, None, some("kubelet", 0), some("cubelets", 2)]
+        );
+        assert_eq!(near("ünicode"), [None, None, None, None]);
+        // Too short for a typo distance.
+        assert_eq!(near("ku"), [None, None, None, None]);
+    }
+}
