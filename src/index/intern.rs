@@ -2,12 +2,14 @@
 //! found through an open-addressing table (linear probing, power-of-two size, load ≤ 1/2).
 //!
 //! Lookups run once per token, so they avoid touching the arena: a slot holds the term's
-//! first 8 bytes packed into a `u64` ([`pack8`]), its length and 24 bits of its hash next to
+//! first 8 bytes packed into a `u64` ([`super::hash::pack8`]), its length and 24 bits of its hash next to
 //! its id. A term of at most 8 bytes (most words) is then found or rejected from the slot
 //! alone; a longer one is compared against the arena only when its first 8 bytes, length and
 //! hash bits all match. Packing reads overlapping fixed-size pieces instead of a
 //! variable-length copy, and terms of at most 8 bytes hash with one multiply: a library
 //! `memcpy`/`memcmp` call per lookup was a measurable share of build time.
+
+use super::hash::pack8;
 
 /// An empty slot's `meta` (no term has id `u32::MAX`: ids are below the term count).
 const EMPTY: u64 = u64::MAX;
@@ -47,28 +49,6 @@ impl Default for Interner {
             shift: 64 - 10,
         }
     }
-}
-
-/// The first `min(8, len)` bytes of `b`, little-endian, zero-padded. For `b.len() <= 8`
-/// two terms of the same length are equal exactly when their packs are.
-#[inline]
-fn pack8(b: &[u8]) -> u64 {
-    let n = b.len();
-    if n >= 8 {
-        return word(&b[..8]);
-    }
-    if n >= 4 {
-        // Two overlapping 4-byte reads; the overlap holds the same bytes in both.
-        let lo = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        let hi = u64::from(u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]));
-        return lo | hi << (8 * (n - 4));
-    }
-    if n >= 2 {
-        let lo = u64::from(u16::from_le_bytes([b[0], b[1]]));
-        let hi = u64::from(u16::from_le_bytes([b[n - 2], b[n - 1]]));
-        return lo | hi << (8 * (n - 2));
-    }
-    b.first().map_or(0, |&c| u64::from(c))
 }
 
 /// The hash of term `b` whose first bytes pack to `key`: one multiply for terms of at most
@@ -230,22 +210,21 @@ mod tests {
     }
 
     #[test]
-    fn pack8_keeps_the_first_bytes_in_order() {
-        for n in 0..=12usize {
-            let b: Vec<u8> = (1..=n as u8).collect();
-            let mut want = [0u8; 8];
-            let k = n.min(8);
-            want[..k].copy_from_slice(&b[..k]);
-            assert_eq!(pack8(&b), u64::from_le_bytes(want), "{n} bytes");
-        }
-    }
-
-    #[test]
     fn terms_alike_in_their_first_bytes_stay_apart() {
         let mut it = Interner::default();
         let words = [
-            "abcdefgh", "abcdefghXY", "abcdefghYX", "abcdefghX", "abcdefg", "abcdefg\0", "a",
-            "a\0", "\0", "", "abcdefghXYabcdefghXY", "abcdefghXYabcdefghXZ",
+            "abcdefgh",
+            "abcdefghXY",
+            "abcdefghYX",
+            "abcdefghX",
+            "abcdefg",
+            "abcdefg\0",
+            "a",
+            "a\0",
+            "\0",
+            "",
+            "abcdefghXYabcdefghXY",
+            "abcdefghXYabcdefghXZ",
         ];
         let ids: Vec<u32> = words.iter().map(|w| it.intern(w)).collect();
         assert_eq!(ids, (0..words.len() as u32).collect::<Vec<u32>>());

@@ -52,16 +52,14 @@ pub const MAX_WORD_BYTES: usize = 128;
 /// Runs once per token of every document, so it avoids string comparison: every stopword
 /// has at most 8 bytes, packed little-endian into a `u64` (zero-padded; a term never holds a
 /// NUL byte, so packing is one-to-one on terms of 1–8 bytes) and looked up in a constant
-/// open-addressing table ([`STOP_TABLE`]).
+/// open-addressing table built at compile time.
 #[inline]
 pub fn is_stopword(term: &str) -> bool {
     let b = term.as_bytes();
     if b.is_empty() || b.len() > 8 {
         return false;
     }
-    let mut w = [0u8; 8];
-    w[..b.len()].copy_from_slice(b);
-    let key = u64::from_le_bytes(w);
+    let key = super::hash::pack8(b);
     let mut i = stop_slot(key);
     loop {
         match STOP_TABLE[i] {
@@ -72,7 +70,8 @@ pub fn is_stopword(term: &str) -> bool {
     }
 }
 
-/// `s` (1–8 bytes) packed little-endian into a `u64`, zero-padded.
+/// `s` (1–8 bytes) packed little-endian into a `u64`, zero-padded: the constant-time twin of
+/// [`super::hash::pack8`].
 const fn pack8(s: &str) -> u64 {
     let b = s.as_bytes();
     let mut w = 0u64;
@@ -184,7 +183,8 @@ fn is_word_char(c: char) -> bool {
 /// class: `e` + U+0301 is `é` in NFD): part of the word it follows. Variation selectors and
 /// enclosing keycaps (class 0) still end a word.
 fn is_mark(c: char) -> bool {
-    unicode_normalization::char::canonical_combining_class(c) != 0
+    // Every ASCII char has class 0; skipping the table lookup matters in the split loop.
+    !c.is_ascii() && unicode_normalization::char::canonical_combining_class(c) != 0
 }
 
 /// `s` lower-cased, in NFC when it is not ASCII, into `buf`.
@@ -492,7 +492,10 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, STOPWORDS);
         assert!(STOPWORDS.iter().all(|w| w.len() <= 8 && is_stopword(w)));
-        assert_eq!(STOP_TABLE.iter().filter(|&&k| k != 0).count(), STOPWORDS.len());
+        assert_eq!(
+            STOP_TABLE.iter().filter(|&&k| k != 0).count(),
+            STOPWORDS.len()
+        );
         assert!(
             !is_stopword("give")
                 && !is_stopword("get")
