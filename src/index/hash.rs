@@ -1,5 +1,7 @@
 //! A small, fast, non-cryptographic hasher (the Fx hash of rustc) for the index's build-time
-//! maps (term → id, text → document). Not DoS-resistant; only used on local corpus text.
+//! maps (term → id, text → document), and [`pack8`], the packing of a short term into one
+//! word that the stopword table and the term interner compare. Not DoS-resistant; only used
+//! on local corpus text.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -65,9 +67,42 @@ impl Hasher for FxHasher {
     }
 }
 
+/// The first `min(8, len)` bytes of `b`, little-endian, zero-padded. For `b.len() <= 8`
+/// two terms of the same length are equal exactly when their packs are.
+#[inline]
+pub(crate) fn pack8(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 8 {
+        return u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    }
+    if n >= 4 {
+        // Two overlapping 4-byte reads; the overlap holds the same bytes in both.
+        let lo = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let hi = u64::from(u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]));
+        return lo | hi << (8 * (n - 4));
+    }
+    if n >= 2 {
+        let lo = u64::from(u16::from_le_bytes([b[0], b[1]]));
+        let hi = u64::from(u16::from_le_bytes([b[n - 2], b[n - 1]]));
+        return lo | hi << (8 * (n - 2));
+    }
+    b.first().map_or(0, |&c| u64::from(c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pack8_keeps_the_first_bytes_in_order() {
+        for n in 0..=12usize {
+            let b: Vec<u8> = (1..=n as u8).collect();
+            let mut want = [0u8; 8];
+            let k = n.min(8);
+            want[..k].copy_from_slice(&b[..k]);
+            assert_eq!(pack8(&b), u64::from_le_bytes(want), "{n} bytes");
+        }
+    }
 
     #[test]
     fn distinguishes_short_strings() {

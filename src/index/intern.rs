@@ -1,10 +1,33 @@
 //! A term interner for index building: strings in one arena, ids `u32` in insertion order,
-//! found through an open-addressing table (linear probing, Fx hash, power-of-two size,
-//! load ≤ 1/2). Short-key comparisons are done inline on 8-byte words: lookups run once per
-//! token, so a library `memcmp` call per lookup was a measurable share of build time.
+//! found through an open-addressing table (linear probing, power-of-two size, load ≤ 1/2).
+//!
+//! Lookups run once per token, so they avoid touching the arena: a slot holds the term's
+//! first 8 bytes packed into a `u64` ([`super::hash::pack8`]), its length and 24 bits of its hash next to
+//! its id. A term of at most 8 bytes (most words) is then found or rejected from the slot
+//! alone; a longer one is compared against the arena only when its first 8 bytes, length and
+//! hash bits all match. Packing reads overlapping fixed-size pieces instead of a
+//! variable-length copy, and terms of at most 8 bytes hash with one multiply: a library
+//! `memcpy`/`memcmp` call per lookup was a measurable share of build time.
 
-const EMPTY: u32 = u32::MAX;
+use super::hash::pack8;
+
+/// An empty slot's `meta` (no term has id `u32::MAX`: ids are below the term count).
+const EMPTY: u64 = u64::MAX;
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+/// One table slot.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The term's first 8 bytes, [`pack8`].
+    key: u64,
+    /// `tag << 32 | id`, where `tag` is [`tag`] of the term; [`EMPTY`] when unused.
+    meta: u64,
+}
+
+const FREE: Slot = Slot {
+    key: 0,
+    meta: EMPTY,
+};
 
 /// Interned terms.
 #[derive(Debug)]
@@ -12,7 +35,7 @@ pub(crate) struct Interner {
     buf: Vec<u8>,
     /// Start of term `i` is `off[i]`, end `off[i + 1]`.
     off: Vec<usize>,
-    table: Vec<u32>,
+    table: Vec<Slot>,
     /// `64 - log2(table.len())`: the table index is the top bits of the hash.
     shift: u32,
 }
@@ -22,24 +45,37 @@ impl Default for Interner {
         Self {
             buf: Vec::new(),
             off: vec![0],
-            table: vec![EMPTY; 1024],
+            table: vec![FREE; 1024],
             shift: 64 - 10,
         }
     }
 }
 
+/// The hash of term `b` whose first bytes pack to `key`: one multiply for terms of at most
+/// 8 bytes, the Fx hash over 8-byte words for longer ones; the top bits are the home slot.
 #[inline]
-fn fx(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        h = (h.rotate_left(5) ^ word(c)).wrapping_mul(SEED);
-    }
-    let rest = chunks.remainder();
-    let mut w = [0u8; 8];
-    w[..rest.len()].copy_from_slice(rest);
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(SEED);
-    (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(SEED)
+fn hash(b: &[u8], key: u64) -> u64 {
+    let mut h = if b.len() <= 8 {
+        key
+    } else {
+        let mut h: u64 = 0;
+        let mut chunks = b.chunks_exact(8);
+        for c in &mut chunks {
+            h = (h.rotate_left(5) ^ word(c)).wrapping_mul(SEED);
+        }
+        let rest = chunks.remainder();
+        (h.rotate_left(5) ^ pack8(rest)).wrapping_mul(SEED)
+    };
+    h = (h.rotate_left(5) ^ b.len() as u64).wrapping_mul(SEED);
+    h
+}
+
+/// The slot tag of a term of `len` bytes with hash `h`: 24 hash bits (mixed down from the
+/// top) and the length (capped at 255) in the low byte.
+#[inline]
+fn tag(h: u64, len: usize) -> u64 {
+    let mixed = (h ^ (h >> 29)) as u32;
+    u64::from((mixed << 8) | len.min(255) as u32)
 }
 
 #[inline]
@@ -87,22 +123,31 @@ impl Interner {
     #[inline]
     pub fn intern(&mut self, term: &str) -> u32 {
         let b = term.as_bytes();
+        let key = pack8(b);
+        let h = hash(b, key);
+        let want = tag(h, b.len()) << 32;
         let mask = self.table.len() - 1;
-        let mut i = (fx(b) >> self.shift) as usize;
+        let mut i = (h >> self.shift) as usize;
         loop {
-            let id = self.table[i];
-            if id == EMPTY {
+            let slot = self.table[i];
+            if slot.meta == EMPTY {
                 break;
             }
-            if same(self.bytes(id), b) {
-                return id;
+            if slot.key == key
+                && slot.meta & 0xFFFF_FFFF_0000_0000 == want
+                && (b.len() <= 8 || same(self.bytes(slot.meta as u32), b))
+            {
+                return slot.meta as u32;
             }
             i = (i + 1) & mask;
         }
         let id = self.len() as u32;
         self.buf.extend_from_slice(b);
         self.off.push(self.buf.len());
-        self.table[i] = id;
+        self.table[i] = Slot {
+            key,
+            meta: want | u64::from(id),
+        };
         if self.len() * 2 > self.table.len() {
             self.grow();
         }
@@ -111,16 +156,21 @@ impl Interner {
 
     fn grow(&mut self) {
         let size = self.table.len() * 2;
-        self.table = vec![EMPTY; size];
+        let mut table = vec![FREE; size];
         self.shift -= 1;
         let mask = size - 1;
-        for id in 0..self.len() as u32 {
-            let mut i = (fx(self.bytes(id)) >> self.shift) as usize;
-            while self.table[i] != EMPTY {
+        for slot in std::mem::take(&mut self.table) {
+            if slot.meta == EMPTY {
+                continue;
+            }
+            let b = self.bytes(slot.meta as u32);
+            let mut i = (hash(b, slot.key) >> self.shift) as usize;
+            while table[i].meta != EMPTY {
                 i = (i + 1) & mask;
             }
-            self.table[i] = id;
+            table[i] = slot;
         }
+        self.table = table;
     }
 
     /// Ids sorted by their term's bytes (the order of [`crate::index::bm25::Vocab`]).
@@ -157,6 +207,31 @@ mod tests {
         assert_eq!(it.intern(""), 5000);
         assert_eq!(it.intern("ab\0"), 5001);
         assert_eq!(it.intern("ab"), 5002);
+    }
+
+    #[test]
+    fn terms_alike_in_their_first_bytes_stay_apart() {
+        let mut it = Interner::default();
+        let words = [
+            "abcdefgh",
+            "abcdefghXY",
+            "abcdefghYX",
+            "abcdefghX",
+            "abcdefg",
+            "abcdefg\0",
+            "a",
+            "a\0",
+            "\0",
+            "",
+            "abcdefghXYabcdefghXY",
+            "abcdefghXYabcdefghXZ",
+        ];
+        let ids: Vec<u32> = words.iter().map(|w| it.intern(w)).collect();
+        assert_eq!(ids, (0..words.len() as u32).collect::<Vec<u32>>());
+        for (w, id) in words.iter().zip(&ids) {
+            assert_eq!(it.intern(w), *id);
+            assert_eq!(it.get(*id), *w);
+        }
     }
 
     #[test]

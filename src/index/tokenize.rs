@@ -48,9 +48,62 @@ pub const STOPWORDS: [&str; 100] = [
 pub const MAX_WORD_BYTES: usize = 128;
 
 /// Whether `term` (already lower-case) is one of [`STOPWORDS`].
+///
+/// Runs once per token of every document, so it avoids string comparison: every stopword
+/// has at most 8 bytes, packed little-endian into a `u64` (zero-padded; a term never holds a
+/// NUL byte, so packing is one-to-one on terms of 1–8 bytes) and looked up in a constant
+/// open-addressing table built at compile time.
+#[inline]
 pub fn is_stopword(term: &str) -> bool {
-    term.len() <= 8 && STOPWORDS.binary_search(&term).is_ok()
+    let b = term.as_bytes();
+    if b.is_empty() || b.len() > 8 {
+        return false;
+    }
+    let key = super::hash::pack8(b);
+    let mut i = stop_slot(key);
+    loop {
+        match STOP_TABLE[i] {
+            0 => return false,
+            k if k == key => return true,
+            _ => i = (i + 1) % STOP_TABLE.len(),
+        }
+    }
 }
+
+/// `s` (1–8 bytes) packed little-endian into a `u64`, zero-padded: the constant-time twin of
+/// [`super::hash::pack8`].
+const fn pack8(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let mut w = 0u64;
+    let mut i = 0;
+    while i < b.len() && i < 8 {
+        w |= (b[i] as u64) << (8 * i);
+        i += 1;
+    }
+    w
+}
+
+/// Home slot of a packed key in [`STOP_TABLE`] (multiplicative hash, top 8 bits).
+const fn stop_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// [`STOPWORDS`] packed by [`pack8`] in a 256-slot linear-probing table (0 = empty; load
+/// 100/256).
+static STOP_TABLE: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut k = 0;
+    while k < STOPWORDS.len() {
+        let key = pack8(STOPWORDS[k]);
+        let mut i = stop_slot(key);
+        while t[i] != 0 && t[i] != key {
+            i = (i + 1) % 256;
+        }
+        t[i] = key;
+        k += 1;
+    }
+    t
+};
 
 /// One token with its place in the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,7 +183,8 @@ fn is_word_char(c: char) -> bool {
 /// class: `e` + U+0301 is `é` in NFD): part of the word it follows. Variation selectors and
 /// enclosing keycaps (class 0) still end a word.
 fn is_mark(c: char) -> bool {
-    unicode_normalization::char::canonical_combining_class(c) != 0
+    // Every ASCII char has class 0; skipping the table lookup matters in the split loop.
+    !c.is_ascii() && unicode_normalization::char::canonical_combining_class(c) != 0
 }
 
 /// `s` lower-cased, in NFC when it is not ASCII, into `buf`.
@@ -228,7 +282,14 @@ fn word_end(text: &str, start: usize) -> (usize, Shape) {
         i += 1;
     }
     while i < bytes.len() {
-        match CLASS[bytes[i] as usize] {
+        // Most bytes of most words are `a-z0-9`: a tight loop over them first.
+        while i < bytes.len() && CLASS[bytes[i] as usize] == LOWER {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
+        match CLASS[b as usize] {
             LOWER => i += 1,
             UPPER => {
                 shape = Shape::Other;
@@ -430,13 +491,42 @@ mod tests {
         let mut sorted = STOPWORDS;
         sorted.sort_unstable();
         assert_eq!(sorted, STOPWORDS);
-        assert!(STOPWORDS.iter().all(|w| is_stopword(w)));
+        assert!(STOPWORDS.iter().all(|w| w.len() <= 8 && is_stopword(w)));
+        assert_eq!(
+            STOP_TABLE.iter().filter(|&&k| k != 0).count(),
+            STOPWORDS.len()
+        );
         assert!(
             !is_stopword("give")
                 && !is_stopword("get")
                 && !is_stopword("not")
                 && !is_stopword("de")
         );
+    }
+
+    #[test]
+    fn stopword_table_agrees_with_the_sorted_list() {
+        // Every stopword, its prefixes, extensions and near-misses: the packed table says
+        // what a binary search of the list says.
+        let mut probes: Vec<String> = vec![String::new(), "\u{e9}".into(), "a\u{301}".into()];
+        for w in STOPWORDS {
+            for cut in 0..=w.len() {
+                probes.push(w[..cut].to_string());
+            }
+            probes.push(format!("{w}s"));
+            probes.push(format!("{w}ab"));
+            probes.push(format!("x{w}"));
+            probes.push(w.to_uppercase());
+        }
+        probes.push("wouldnt".into());
+        probes.push("abcdefghi".into());
+        for p in &probes {
+            assert_eq!(
+                is_stopword(p),
+                STOPWORDS.binary_search(&p.as_str()).is_ok(),
+                "{p:?}"
+            );
+        }
     }
 
     #[test]
