@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, OnceLock};
 
+use super::hook::Rerank;
 use super::semantic::SemanticIndex;
 use super::{bm25, build, fold};
 use crate::model::{BundleStats, Corpus, NodeId};
@@ -27,6 +28,9 @@ pub struct Index {
     /// The semantic signal, once attached ([`Index::attach_semantic`]): finished queries
     /// fuse it with BM25 (docs/DESIGN.md §3 "Semantic signal").
     pub(super) semantic: OnceLock<Arc<SemanticIndex>>,
+    /// The second-stage ranker of finished queries, once attached
+    /// ([`Index::attach_reranker`]; docs/DESIGN.md §3 "Re-rank").
+    pub(super) reranker: OnceLock<Arc<dyn Rerank>>,
 }
 
 impl Index {
@@ -61,7 +65,20 @@ impl Index {
             bundles,
             order,
             semantic: OnceLock::new(),
+            reranker: OnceLock::new(),
         }
+    }
+
+    /// Attach a re-ranker: from then on every finished query (`prefix: false`) has its
+    /// first [`Rerank::depth`] content hits re-ordered by it. Returns false (and keeps the
+    /// first) when one was already attached.
+    pub fn attach_reranker(&self, reranker: Arc<dyn Rerank>) -> bool {
+        self.reranker.set(reranker).is_ok()
+    }
+
+    /// The attached re-ranker, if any.
+    pub fn reranker(&self) -> Option<&Arc<dyn Rerank>> {
+        self.reranker.get()
     }
 
     /// Attach the semantic vectors of this index's documents (built by

@@ -102,4 +102,7 @@ pub struct SearchResult {
     /// searched as text ([`super::filter::search_all`] fills this; `std::io`-style words
     /// with `::` are never listed).
     pub unknown_filter_keys: Vec<String>,
+    /// Set when a re-ranker re-ordered the first hits of this finished query
+    /// ([`super::Rerank`]): how many, and how long it took.
+    pub rerank: Option<super::RerankRun>,
 }

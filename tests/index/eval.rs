@@ -17,6 +17,7 @@ fn report() -> Report {
         max_tokens: 8000,
         counter: TokenCounter::new(Encoding::O200kBase),
         semantic: false,
+        rerank: None,
     };
     let base = fixture_path("eval");
     evaluate_set(
