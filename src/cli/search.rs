@@ -126,7 +126,10 @@ pub fn run(
 
 /// Add `"rerank"` to a JSON hit's `signals` (a hit among the re-ranked first ones).
 pub fn mark_reranked(v: &mut serde_json::Value) {
-    if let Some(s) = v.get_mut("signals").and_then(serde_json::Value::as_array_mut) {
+    if let Some(s) = v
+        .get_mut("signals")
+        .and_then(serde_json::Value::as_array_mut)
+    {
         s.push(json!("rerank"));
     }
 }

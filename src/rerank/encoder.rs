@@ -1,5 +1,5 @@
 //! The sentence encoder (all-MiniLM-L6-v2 as sentence-transformers runs it): a text becomes
-//! `[CLS]`, its first [`MAX_PIECES`] word pieces (skillnav's WordPiece over the same
+//! `[CLS]`, its first [`MAX_PIECES`] word pieces (skillnav's `WordPiece` over the same
 //! vocabulary, `crate::embed::wordpiece`), `[SEP]` — 256 positions at most, the model's
 //! `max_seq_length` — then the encoder's states are mean-pooled over every position and
 //! L2-normalised, so cosine similarity is a dot product. Vectors are cached per text hash.

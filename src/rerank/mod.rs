@@ -94,10 +94,14 @@ pub fn load(settings: &SearchSettings) -> Result<Arc<dyn Rerank>, RerankError> {
         return Err(RerankError::NotBuilt);
     }
     let dir = model_dir(settings).ok_or(RerankError::NoModelDir)?;
-    static LOADED: Mutex<Vec<(PathBuf, usize, u64, Arc<dyn Rerank>)>> = Mutex::new(Vec::new());
+    /// Loaded re-rankers by (folder, depth, weight bits).
+    type Loaded = Vec<(PathBuf, usize, u64, Arc<dyn Rerank>)>;
+    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
     let weight_bits = settings.rerank_weight.to_bits();
     let depth = settings.rerank_depth.clamp(1, 200);
-    let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut loaded = LOADED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, _, _, r)) = loaded
         .iter()
         .find(|(d, n, w, _)| *d == dir && *n == depth && *w == weight_bits)
@@ -112,7 +116,11 @@ pub fn load(settings: &SearchSettings) -> Result<Arc<dyn Rerank>, RerankError> {
 #[cfg(feature = "rerank")]
 fn open(dir: &Path, depth: usize, weight: f64) -> Result<Arc<dyn Rerank>, RerankError> {
     let enc = encoder::Encoder::open(dir)?;
-    Ok(Arc::new(encoder::Reranker::new(Arc::new(enc), depth, weight)))
+    Ok(Arc::new(encoder::Reranker::new(
+        Arc::new(enc),
+        depth,
+        weight,
+    )))
 }
 
 #[cfg(not(feature = "rerank"))]

@@ -76,13 +76,19 @@ pub(super) fn check_vocab(dir: &Path) -> Result<(), RerankError> {
 /// pooling this forward pass does not implement, a missing or mis-shaped tensor.
 pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
     let cfg_path = dir.join("config.json");
-    let cfg: BertConfig = serde_json::from_slice(&read(&cfg_path)?)
-        .map_err(|e| bad(&cfg_path, e.to_string()))?;
+    let cfg: BertConfig =
+        serde_json::from_slice(&read(&cfg_path)?).map_err(|e| bad(&cfg_path, e.to_string()))?;
     if cfg.hidden_act != "gelu" {
-        return Err(bad(&cfg_path, format!("hidden_act {:?} (only gelu)", cfg.hidden_act)));
+        return Err(bad(
+            &cfg_path,
+            format!("hidden_act {:?} (only gelu)", cfg.hidden_act),
+        ));
     }
-    if cfg.num_attention_heads == 0 || cfg.hidden_size % cfg.num_attention_heads != 0 {
-        return Err(bad(&cfg_path, "hidden_size is not a multiple of num_attention_heads"));
+    if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads) {
+        return Err(bad(
+            &cfg_path,
+            "hidden_size is not a multiple of num_attention_heads",
+        ));
     }
     let pool_path = dir.join("1_Pooling").join("config.json");
     if pool_path.is_file() {
@@ -168,7 +174,10 @@ impl Tensors<'_> {
             .tensor(&full)
             .map_err(|_| bad(&self.path, format!("no tensor {full}")))?;
         if view.dtype() != Dtype::F32 {
-            return Err(bad(&self.path, format!("{full}: {:?}, not F32", view.dtype())));
+            return Err(bad(
+                &self.path,
+                format!("{full}: {:?}, not F32", view.dtype()),
+            ));
         }
         let got = view.shape().to_vec();
         let fits = got.len() == shape.len()
@@ -177,7 +186,10 @@ impl Tensors<'_> {
                 .zip(shape)
                 .all(|(g, s)| if *s == 0 { *g > 0 } else { g == s });
         if !fits {
-            return Err(bad(&self.path, format!("{full}: shape {got:?}, expected {shape:?}")));
+            return Err(bad(
+                &self.path,
+                format!("{full}: shape {got:?}, expected {shape:?}"),
+            ));
         }
         let data = view
             .data()

@@ -1,7 +1,9 @@
-//! The re-rank tier (docs/DESIGN.md §3 "Re-rank"): skillnav's WordPiece against the model's
+//! The re-rank tier (docs/DESIGN.md §3 "Re-rank"): skillnav's `WordPiece` against the model's
 //! own tokenizer (always), and with the cargo feature `rerank` the encoder's vectors against
 //! a numpy reference, the missing-file errors and `search --rerank` end to end.
 
+#[cfg(not(feature = "rerank"))]
+mod missing;
 #[cfg(feature = "rerank")]
 mod model;
 mod tokens;

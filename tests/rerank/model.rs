@@ -13,9 +13,10 @@ use super::golden;
 use crate::support::child::skillnav_command;
 
 fn model_dir() -> PathBuf {
-    let dir = std::env::var_os("SKILLNAV_RERANK_MODEL")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/rerank-model"));
+    let dir = std::env::var_os("SKILLNAV_RERANK_MODEL").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/rerank-model"),
+        PathBuf::from,
+    );
     assert!(
         dir.join("model.safetensors").is_file(),
         "no re-rank model at {}: run tools/fetch_rerank_model.sh",
@@ -60,8 +61,12 @@ fn pair_cosines_match_the_reference() {
     let texts = g["texts"].as_array().unwrap();
     let mut seen = Vec::new();
     for p in g["pairs"].as_array().unwrap() {
-        let a = texts[p["a"].as_u64().unwrap() as usize]["text"].as_str().unwrap();
-        let b = texts[p["b"].as_u64().unwrap() as usize]["text"].as_str().unwrap();
+        let a = texts[p["a"].as_u64().unwrap() as usize]["text"]
+            .as_str()
+            .unwrap();
+        let b = texts[p["b"].as_u64().unwrap() as usize]["text"]
+            .as_str()
+            .unwrap();
         let va = enc.embed_uncached(a).unwrap();
         let vb = enc.embed_uncached(b).unwrap();
         let cos = skillnav::rerank::fuse::dot(&va, &vb);
@@ -119,11 +124,22 @@ fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
     let out = skillnav_command()
         .env("SKILLNAV_RERANK_MODEL", model_dir())
-        .args(["search", "--rerank", "--json", "--top-k", "3", "limit the file size of the request body"])
+        .args([
+            "search",
+            "--rerank",
+            "--json",
+            "--top-k",
+            "3",
+            "limit the file size of the request body",
+        ])
         .arg(&fixture)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let content: Vec<(String, Vec<String>)> = v["hits"]
         .as_array()
@@ -150,7 +166,10 @@ fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
                 "hono/references/middleware.md#hono_docs---middleware/body-limit-middleware".into(),
                 rr()
             ),
-            ("hono/references/api.md#hono_docs---api/honorequest".into(), rr()),
+            (
+                "hono/references/api.md#hono_docs---api/honorequest".into(),
+                rr()
+            ),
             (
                 "hono/references/middleware.md#hono_docs---middleware/compress-middleware".into(),
                 rr()

@@ -1,4 +1,4 @@
-//! skillnav's WordPiece (`embed::wordpiece`, reused by the re-ranker) gives the model's own
+//! skillnav's `WordPiece` (`embed::wordpiece`, reused by the re-ranker) gives the model's own
 //! input ids: `[CLS]`, the pieces, `[SEP]`, truncated to 256 positions, as the Hugging Face
 //! tokenizer of all-MiniLM-L6-v2 does (`tests/fixtures/rerank/golden.json`).
 

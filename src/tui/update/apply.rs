@@ -94,6 +94,9 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 return;
             }
             app.search.pending = false;
+            if let Some(run) = &content.rerank {
+                app.status = crate::rerank::describe(run);
+            }
             app.search.view = SearchView::new(
                 &app.corpus,
                 app.search.query.clone(),
