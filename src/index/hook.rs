@@ -25,7 +25,8 @@ pub trait Rerank: Send + Sync + Debug {
 /// What one re-rank did (the TUI's status and the CLI's label show it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct RerankRun {
-    /// Hits re-ordered: the first `candidates` hits of the result.
+    /// Hits the re-ranker scored and re-ordered (the first `depth` of the first stage); the
+    /// result then keeps the first `top_k` of them.
     pub candidates: usize,
     /// Of those, texts that went through the model (the others came from its cache).
     pub embedded: usize,

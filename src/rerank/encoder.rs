@@ -61,6 +61,14 @@ impl Encoder {
         })
     }
 
+    /// Forget every cached vector.
+    pub fn clear_cache(&self) {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     /// Hidden size: the length of every vector.
     pub fn dims(&self) -> usize {
         self.bert.shape.hidden

@@ -176,5 +176,56 @@ fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
             ),
         ]
     );
-    assert_eq!(v["rerank"]["candidates"], 3);
+    // The first stage's 40 hits were scored; the best 3 are kept.
+    assert_eq!(v["rerank"]["candidates"], 40);
+}
+
+#[cfg(feature = "tui")]
+#[test]
+fn tui_reranks_on_enter_only_and_says_so_in_the_status() {
+    use skillnav::tui::input::action::Action;
+
+    use crate::support::tui::{act, app_with, spec};
+
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
+    let store = tempfile::tempdir().unwrap();
+    let dir = model_dir();
+    let mut app = app_with(vec![spec(&fixture, "hono")], 100, 20, store.path(), |app| {
+        app.settings.search.rerank = true;
+        app.settings.search.rerank_model = dir.display().to_string();
+    });
+    app.status.clear();
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "limit the request body".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    // Typing searches with the last word as a prefix: no re-rank.
+    assert_eq!(app.status, "");
+    act(&mut app, &[Action::SearchAccept]);
+    let status = app.status.clone();
+    let shape = regex_like(&status);
+    assert_eq!(
+        shape,
+        "→ hono/references/middleware.md#hono_docs---middleware/body-limit-middleware · re-ranked N hits (N embedded) in N ms",
+        "{status}"
+    );
+}
+
+/// `status` with every run of digits replaced by `N` (the count and time vary by corpus and
+/// machine; their shape does not).
+fn regex_like(status: &str) -> String {
+    let mut out = String::new();
+    let mut in_digits = false;
+    for c in status.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('N');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    out
 }
