@@ -43,7 +43,7 @@ impl Default for SearchSettings {
             rerank: false,
             rerank_model: String::new(),
             rerank_depth: 50,
-            rerank_weight: 1.0,
+            rerank_weight: 0.8,
         }
     }
 }
