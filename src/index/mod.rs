@@ -31,8 +31,8 @@ pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
-pub use hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
-pub use hook::{Rerank, RerankRun};
+pub use hit::{Hit, HitSource, RerankRun, Scorer, SearchOptions, SearchResult};
+pub use hook::Rerank;
 pub use matches::match_ranges;
 pub use semantic::SemanticIndex;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};

@@ -321,7 +321,7 @@ impl Index {
     /// corpus, gives no hits. Scores are finite and positive. `corpus` must be the corpus the
     /// index was built from.
     pub fn search(&self, corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
-        super::hook::search_reranked(self, corpus, query, opts, search)
+        self.search_reranked(corpus, query, opts, search)
     }
 }
 
