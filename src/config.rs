@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 pub const DEFAULT_CONFIG: &str = include_str!("../assets/config.toml");
 
 /// Search settings (`[search]`).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SearchSettings {
     /// Hits per group.
@@ -21,6 +21,18 @@ pub struct SearchSettings {
     /// "Semantic signal"): `search`, `brief --query`, `eval`, the MCP server and the TUI's
     /// `Enter`; the command-line flag `--semantic on|off` overrides it.
     pub semantic: bool,
+    /// Re-rank the first hits of finished queries with the full all-MiniLM-L6-v2 encoder in the TUI
+    /// (`Enter`) and the MCP server (docs/DESIGN.md §3 "Re-rank"; needs the cargo feature
+    /// `rerank` and a model folder); the CLI's `--rerank` turns it on per command.
+    pub rerank: bool,
+    /// The re-rank model folder (`config.json`, `vocab.txt`, `model.safetensors`); a leading
+    /// `~/` is the home folder; `SKILLNAV_RERANK_MODEL` overrides it. Empty: none.
+    pub rerank_model: String,
+    /// Hits re-ranked per query (the first `rerank_depth` content hits; 1..=200).
+    pub rerank_depth: usize,
+    /// Weight of the transformer's cosine in the re-rank score, 0..=1 (the rest is the
+    /// first-stage score over its best; `crate::rerank::fuse`).
+    pub rerank_weight: f64,
 }
 
 impl Default for SearchSettings {
@@ -28,6 +40,10 @@ impl Default for SearchSettings {
         Self {
             top_k: 50,
             semantic: SEMANTIC_DEFAULT,
+            rerank: false,
+            rerank_model: String::new(),
+            rerank_depth: 50,
+            rerank_weight: 0.8,
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod index;
 pub mod mcp;
 pub mod model;
 pub mod render;
+pub mod rerank;
 pub mod skill;
 pub mod tokens;
 #[cfg(feature = "tui")]

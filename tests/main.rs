@@ -26,6 +26,7 @@ mod lazytools;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod render;
+mod rerank;
 mod skill;
 mod tokens;
 #[cfg(feature = "tui")]

@@ -92,6 +92,10 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     } else {
         search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)
     };
+    // The content hits a re-ranker re-ordered (docs/DESIGN.md §3 "Re-rank").
+    let reranked: Vec<NodeId> = res.rerank.map_or_else(Vec::new, |r| {
+        res.hits.iter().take(r.candidates).map(|h| h.node).collect()
+    });
     let mut hits: Vec<(Value, NodeId)> = Vec::new();
     for h in res
         .hits
@@ -99,7 +103,10 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         .chain(titles.iter())
         .filter(|h| retrievable(h.node))
     {
-        let signals = h.source.signals();
+        let mut signals = h.source.signals().to_vec();
+        if h.source.is_content() && reranked.contains(&h.node) {
+            signals.push("rerank");
+        }
         if let Some((v, _)) = hits.iter_mut().find(|(_, n)| *n == h.node) {
             if let Some(s) = v.get_mut("signals").and_then(Value::as_array_mut) {
                 for signal in signals {
@@ -127,7 +134,11 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         .iter()
         .map(|(t, u)| json!({"typed": t, "used": u}))
         .collect();
+    let rerank = res.rerank.map(|r| {
+        json!({"candidates": r.candidates, "embedded": r.embedded, "ms": r.micros.div_ceil(1000)})
+    });
     Ok(json!({
+        "rerank": rerank,
         "query": a.query,
         "encoding": ws.counter().encoding().as_str(),
         "hits": hits.into_iter().map(|(v, _)| v).collect::<Vec<_>>(),

@@ -87,6 +87,12 @@ impl Workspace {
         if crate::config::semantic_setting() {
             index.embed(&corpus, previous);
         }
+        let search = crate::config::load().0.search;
+        if search.rerank
+            && let Err(e) = crate::rerank::attach(&index, &search)
+        {
+            eprintln!("skillnav: [search] rerank is on but unavailable: {e}");
+        }
         let fuzzy = FuzzyIndex::build(&corpus);
         let (exposure, warnings) = match &config.recipe {
             Some(r) => {

@@ -104,6 +104,11 @@ pub enum Command {
         /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
         semantic: Option<OnOff>,
+        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
+        /// `rerank` feature and a model folder: `[search] rerank_model` or
+        /// `SKILLNAV_RERANK_MODEL`).
+        #[arg(long)]
+        rerank: bool,
         /// JSON: {"query": …, "hits": […]}.
         #[arg(long)]
         json: bool,
@@ -123,6 +128,11 @@ pub enum Command {
         /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
         semantic: Option<OnOff>,
+        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
+        /// `rerank` feature and a model folder: `[search] rerank_model` or
+        /// `SKILLNAV_RERANK_MODEL`).
+        #[arg(long)]
+        rerank: bool,
         /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`.
         #[arg(long)]
         json: bool,
@@ -357,6 +367,10 @@ pub struct BriefArgs {
     /// the config; never for `--format lazytools`).
     #[arg(long, value_enum)]
     pub semantic: Option<OnOff>,
+    /// Re-rank the retrieved sections with the full all-MiniLM-L6-v2 encoder (as `search --rerank`;
+    /// never for `--format lazytools`).
+    #[arg(long)]
+    pub rerank: bool,
 }
 
 /// `on` or `off`.

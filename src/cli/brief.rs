@@ -41,6 +41,12 @@ pub fn run(
     {
         index.embed(corpus, None);
     }
+    if let Some(index) = &index
+        && a.format != super::args::BriefFormat::Lazytools
+        && a.rerank
+    {
+        crate::rerank::attach(index, &crate::config::load().0.search)?;
+    }
     let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {
         eprintln!(

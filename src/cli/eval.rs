@@ -23,6 +23,8 @@ pub struct EvalRequest<'a> {
     pub max_tokens: u64,
     /// Fuse the semantic signal with BM25.
     pub semantic: bool,
+    /// The re-ranker of `--rerank`.
+    pub rerank: Option<std::sync::Arc<dyn crate::index::Rerank>>,
     /// Print JSON.
     pub json: bool,
 }
@@ -46,6 +48,7 @@ pub fn run(
         max_tokens: req.max_tokens,
         counter,
         semantic: req.semantic,
+        rerank: req.rerank.clone(),
     };
     let report = evaluate_set(
         &set,

@@ -71,6 +71,19 @@ fn prefetch_tables(command: Option<&Command>, counter: TokenCounter) {
     }
 }
 
+/// The re-ranker for a `--rerank` flag, loaded before any root is opened so that a build
+/// without the feature or a missing model file fails at once (docs/DESIGN.md §3 "Re-rank").
+/// `None` without the flag. Errors: [`crate::rerank::RerankError`].
+fn rerank_ready(flag: bool) -> anyhow::Result<Option<std::sync::Arc<dyn crate::index::Rerank>>> {
+    if !flag {
+        return Ok(None);
+    }
+    let settings = crate::config::load().0.search;
+    Ok(Some(
+        crate::rerank::load(&settings).map_err(|e| anyhow::anyhow!("--rerank: {e}"))?,
+    ))
+}
+
 fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let g = cli.global.clone();
     let counter = TokenCounter::new(g.encoding);
@@ -95,13 +108,16 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             top_k,
             prefix,
             semantic,
+            rerank,
             json,
         }) => {
+            let rerank = rerank_ready(rerank)?;
             let corpus = open::open(&paths, &g)?;
             let opts = search::CliSearch {
                 top_k,
                 prefix,
                 semantic: args::OnOff::or_setting(semantic),
+                rerank,
                 json,
             };
             search::run(&mut out, &corpus, &query, &opts).map_err(Into::into)
@@ -112,14 +128,17 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             base,
             max_tokens,
             semantic,
+            rerank,
             json,
         }) => {
+            let rerank = rerank_ready(rerank)?;
             let req = eval::EvalRequest {
                 file: &questions,
                 paths: &paths,
                 base: base.as_deref(),
                 max_tokens,
                 semantic: args::OnOff::or_setting(semantic),
+                rerank,
                 json,
             };
             return eval::run(&mut out, &req, &g, counter);
@@ -192,6 +211,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
         }
         Some(Command::Brief(a)) => {
+            rerank_ready(a.rerank)?;
             let corpus = open::open(&a.paths, &g)?;
             brief::run(&mut out, &corpus, &a, counter)
         }

@@ -2,16 +2,17 @@
 //! words filter by kind or format field (`status:proposed`, `tag:process`, `kind:adr`).
 
 use std::io::Write;
+use std::sync::Arc;
 
 use serde_json::json;
 
 use crate::index::filter::search_all;
-use crate::index::{FuzzyIndex, Hit, HitSource, Index, SearchOptions};
+use crate::index::{FuzzyIndex, Hit, HitSource, Index, Rerank, SearchOptions};
 use crate::model::Corpus;
 use crate::util::sanitize::sanitize_line;
 
 /// The flags of `skillnav search`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CliSearch {
     /// Hits per group.
     pub top_k: usize,
@@ -19,6 +20,8 @@ pub struct CliSearch {
     pub prefix: bool,
     /// Fuse the semantic signal (finished queries only: not with `prefix`).
     pub semantic: bool,
+    /// The re-ranker of `--rerank` (finished queries only).
+    pub rerank: Option<Arc<dyn Rerank>>,
     /// Print JSON.
     pub json: bool,
 }
@@ -35,15 +38,29 @@ pub fn run(
     if o.semantic && !prefix {
         index.embed(corpus, None);
     }
+    if let Some(r) = &o.rerank {
+        index.attach_reranker(Arc::clone(r));
+    }
     let fuzzy_index = FuzzyIndex::build(corpus);
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
+    let reranked = res.rerank.map_or(0, |r| r.candidates);
+    if let Some(run) = &res.rerank {
+        eprintln!("skillnav: {}", crate::rerank::describe(run));
+    }
     if as_json {
         let hits: Vec<_> = res
             .hits
             .iter()
-            .chain(fuzzy.iter())
-            .map(|h| crate::agent::json::hit(corpus, h))
+            .enumerate()
+            .map(|(i, h)| {
+                let mut v = crate::agent::json::hit(corpus, h);
+                if i < reranked {
+                    mark_reranked(&mut v);
+                }
+                v
+            })
+            .chain(fuzzy.iter().map(|h| crate::agent::json::hit(corpus, h)))
             .collect();
         let dym: Vec<_> = res
             .did_you_mean
@@ -55,7 +72,10 @@ pub fn run(
             .iter()
             .map(|(a, b)| json!({"typed": a, "suggested": b}))
             .collect();
-        let v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys});
+        let mut v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys});
+        if let Some(run) = &res.rerank {
+            v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
+        }
         serde_json::to_writer_pretty(&mut *out, &v)?;
         return writeln!(out);
     }
@@ -84,10 +104,14 @@ pub fn run(
             )?;
         }
     }
-    let label = if res.hits.iter().any(|h| h.source != HitSource::Bm25) {
-        "BM25 + semantic"
-    } else {
-        "BM25"
+    let label = match (
+        res.hits.iter().any(|h| h.source != HitSource::Bm25),
+        reranked > 0,
+    ) {
+        (true, true) => "BM25 + semantic + re-rank",
+        (true, false) => "BM25 + semantic",
+        (false, true) => "BM25 + re-rank",
+        (false, false) => "BM25",
     };
     writeln!(out, "Content ({label}): {} hits", res.hits.len())?;
     for h in &res.hits {
@@ -98,6 +122,16 @@ pub fn run(
         print_hit(out, corpus, h)?;
     }
     Ok(())
+}
+
+/// Add `"rerank"` to a JSON hit's `signals` (a hit among the re-ranked first ones).
+pub fn mark_reranked(v: &mut serde_json::Value) {
+    if let Some(s) = v
+        .get_mut("signals")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        s.push(json!("rerank"));
+    }
 }
 
 fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<()> {

@@ -19,7 +19,7 @@ pub const RANK_DEPTH: usize = 10;
 const COPY_DEPTH: usize = 200;
 
 /// How to evaluate.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EvalOptions {
     /// Token budget of the brief whose containment is measured (whole brief text).
     pub max_tokens: u64,
@@ -28,6 +28,8 @@ pub struct EvalOptions {
     /// Fuse the semantic signal with BM25 (the index's vectors are attached before the
     /// questions run; docs/DESIGN.md §3 "Semantic signal").
     pub semantic: bool,
+    /// Re-rank every question's first hits with this (docs/DESIGN.md §3 "Re-rank").
+    pub rerank: Option<std::sync::Arc<dyn crate::index::Rerank>>,
 }
 
 /// What happened to one question.

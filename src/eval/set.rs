@@ -36,6 +36,9 @@ pub fn evaluate_set<E>(
         if opts.semantic {
             index.embed(&corpus, None);
         }
+        if let Some(r) = &opts.rerank {
+            index.attach_reranker(std::sync::Arc::clone(r));
+        }
         let fuzzy = FuzzyIndex::build(&corpus);
         let qs: Vec<&Question> = ids.iter().map(|&i| &set.questions[i]).collect();
         for (&i, o) in ids.iter().zip(evaluate(&corpus, &index, &fuzzy, &qs, opts)) {

@@ -5,6 +5,8 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, OnceLock};
 
+use super::hit::{SearchOptions, SearchResult};
+use super::hook::Rerank;
 use super::semantic::SemanticIndex;
 use super::{bm25, build, fold};
 use crate::model::{BundleStats, Corpus, NodeId};
@@ -27,6 +29,9 @@ pub struct Index {
     /// The semantic signal, once attached ([`Index::attach_semantic`]): finished queries
     /// fuse it with BM25 (docs/DESIGN.md §3 "Semantic signal").
     pub(super) semantic: OnceLock<Arc<SemanticIndex>>,
+    /// The second-stage ranker of finished queries, once attached
+    /// ([`Index::attach_reranker`]; docs/DESIGN.md §3 "Re-rank").
+    pub(super) reranker: OnceLock<Arc<dyn Rerank>>,
 }
 
 impl Index {
@@ -61,7 +66,49 @@ impl Index {
             bundles,
             order,
             semantic: OnceLock::new(),
+            reranker: OnceLock::new(),
         }
+    }
+
+    /// Attach a re-ranker: from then on every finished query (`prefix: false`) has its
+    /// first [`Rerank::depth`] content hits re-ordered by it. Returns false (and keeps the
+    /// first) when one was already attached.
+    pub fn attach_reranker(&self, reranker: Arc<dyn Rerank>) -> bool {
+        self.reranker.set(reranker).is_ok()
+    }
+
+    /// The attached re-ranker, if any.
+    pub fn reranker(&self) -> Option<&Arc<dyn Rerank>> {
+        self.reranker.get()
+    }
+
+    /// `inner(self, query, opts)`, and, for a finished query (`!opts.prefix`) of an index with
+    /// a re-ranker attached, its first `depth` content hits re-ordered by it (the search asks
+    /// for at least `depth` hits, the result is cut back to `opts.top_k`).
+    pub(super) fn search_reranked(
+        &self,
+        corpus: &Corpus,
+        query: &str,
+        opts: &SearchOptions,
+        inner: fn(&Index, &str, &SearchOptions) -> SearchResult,
+    ) -> SearchResult {
+        let Some(r) = self.reranker().filter(|_| !opts.prefix) else {
+            return inner(self, query, opts);
+        };
+        let depth = r.depth();
+        let wide = SearchOptions {
+            top_k: opts.top_k.max(depth),
+            ..opts.clone()
+        };
+        let mut res = inner(self, query, &wide);
+        if res.hits.is_empty() {
+            res.hits.truncate(opts.top_k);
+            return res;
+        }
+        let n = res.hits.len().min(depth);
+        res.rerank = Some(r.rerank(corpus, query, &mut res.hits[..n]));
+        res.hits.truncate(opts.top_k);
+        res
     }
 
     /// Attach the semantic vectors of this index's documents (built by

@@ -102,4 +102,20 @@ pub struct SearchResult {
     /// searched as text ([`super::filter::search_all`] fills this; `std::io`-style words
     /// with `::` are never listed).
     pub unknown_filter_keys: Vec<String>,
+    /// Set when a re-ranker re-ordered the first hits of this finished query
+    /// ([`super::hook::Rerank`]): how many, and how long it took.
+    pub rerank: Option<RerankRun>,
+}
+
+/// What one re-rank did (the TUI's status and the CLI's label show it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RerankRun {
+    /// Hits the re-ranker scored and re-ordered (the first `depth` of the first stage); the
+    /// result then keeps the first `top_k` of them.
+    pub candidates: usize,
+    /// Of those, texts that went through the model (the others came from its cache).
+    pub embedded: usize,
+    /// Wall time of the re-rank (query and candidate texts embedded, hits re-ordered), in
+    /// microseconds.
+    pub micros: u64,
 }

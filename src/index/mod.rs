@@ -20,6 +20,7 @@ mod fold;
 pub mod fuzzy;
 pub(crate) mod hash;
 mod hit;
+mod hook;
 pub mod inflect;
 mod intern;
 pub mod label;
@@ -31,7 +32,8 @@ pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
-pub use hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
+pub use hit::{Hit, HitSource, RerankRun, Scorer, SearchOptions, SearchResult};
+pub use hook::Rerank;
 pub use matches::match_ranges;
 pub use semantic::SemanticIndex;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};

@@ -320,8 +320,8 @@ impl Index {
     /// mean" and duplicate query words). An empty or stopword-only query, or an empty
     /// corpus, gives no hits. Scores are finite and positive. `corpus` must be the corpus the
     /// index was built from.
-    pub fn search(&self, _corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
-        search(self, query, opts)
+    pub fn search(&self, corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
+        self.search_reranked(corpus, query, opts, search)
     }
 }
 

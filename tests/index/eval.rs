@@ -21,6 +21,7 @@ fn report_of(name: &str) -> Report {
         max_tokens: 8000,
         counter: TokenCounter::new(Encoding::O200kBase),
         semantic: false,
+        rerank: None,
     };
     let base = fixture_path("eval");
     evaluate_set(

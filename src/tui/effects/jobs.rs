@@ -103,6 +103,9 @@ pub enum Job {
         semantic: bool,
         /// The vectors of the index this one replaces, reused for unchanged texts.
         previous: Option<Arc<SemanticIndex>>,
+        /// With `[search] rerank` on: the settings whose re-ranker is attached to the index
+        /// (docs/DESIGN.md §3 "Re-rank"; `Enter` searches re-rank, typing never does).
+        rerank: Option<crate::config::SearchSettings>,
     },
     /// Run one query.
     Search(SearchJob),
@@ -286,6 +289,11 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
                     done,
                     semantic: app.settings.search.semantic,
                     previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
+                    rerank: app
+                        .settings
+                        .search
+                        .rerank
+                        .then(|| app.settings.search.clone()),
                 },
                 Job::CountTokens {
                     corpus,
@@ -335,6 +343,7 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             done,
             semantic,
             previous,
+            rerank,
         } => {
             let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
             emit(WorkerMsg::FuzzyReady { generation, fuzzy });
@@ -358,6 +367,14 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             // beside it): a finished query is re-fused once the vectors are in.
             if semantic {
                 index.embed(&corpus, previous.as_deref());
+            }
+            if let Some(settings) = rerank
+                && let Err(e) = crate::rerank::attach(&index, &settings)
+            {
+                emit(WorkerMsg::Failed {
+                    worker: "re-rank",
+                    message: e.to_string(),
+                });
             }
         }
         Job::Search(job) => {

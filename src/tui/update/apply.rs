@@ -106,6 +106,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             }
             app.search.pending = false;
             let rerun = app.search.rerun.take();
+            let reranked = content.rerank;
             app.search.view = SearchView::new(
                 &app.corpus,
                 app.search.query.clone(),
@@ -127,6 +128,15 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 } else {
                     search::jump_to_hit(app);
                 }
+            }
+            // A re-ranked (finished) query says so beside the jump's status.
+            if let Some(run) = reranked {
+                let note = crate::rerank::describe(&run);
+                app.status = if app.status.is_empty() {
+                    note
+                } else {
+                    format!("{} · {note}", app.status)
+                };
             }
             // Only the query's hits in a brief change the total: not on every keystroke.
             if app.curate.with_query {

@@ -1,0 +1,199 @@
+//! Re-rank benchmark and fusion check (docs/DESIGN.md §3 "Re-rank"): `cargo bench
+//! --features rerank --bench rerank`, with `SKILLNAV_RERANK_MODEL` naming the model folder
+//! (`tools/fetch_rerank_model.sh`; a clear message and exit 0 when it is unset).
+//!
+//! 1. Latency and memory: loads `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`),
+//!    then for each query re-ranks the first-stage top 50 with an empty vector cache (cold:
+//!    every text encoded) and again (warm: the cache), and prints each as a ratio of the same
+//!    query's first-stage time; `VmRSS` before and after loading the model and after the
+//!    re-ranks.
+//! 2. Dev-set figures: `SKILLNAV_EVAL_FILE` (default `tests/fixtures/eval/dev.json`) over
+//!    `SKILLNAV_EVAL_BASE` (default `../shared/corpus`), without re-rank and with each
+//!    fusion weight of [`WEIGHTS`], all sharing one encoder (its cache makes every run after
+//!    the first cheap): R@1, R@5 by kind, MRR@10, brief containment at 8k tokens.
+
+// Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use skillnav::eval::{EvalOptions, Figures, QuestionSet, Report, evaluate_set};
+use skillnav::formats::{LoadOptions, load_root, root_specs};
+use skillnav::index::{Index, Rerank, SearchOptions};
+use skillnav::model::Corpus;
+use skillnav::rerank::encoder::{Encoder, Reranker};
+use skillnav::tokens::{Encoding, TokenCounter};
+
+/// Fusion weights on the cosine compared on the dev set.
+const WEIGHTS: &[f64] = &[1.0, 0.8, 0.6, 0.4];
+
+/// Queries for the latency part (sentence questions and topics).
+const QUERIES: &[&str] = &[
+    "how do I roll back a failed upgrade",
+    "what happens when a node runs out of memory",
+    "graduation criteria",
+    "how are secrets kept safe at rest",
+    "kube-apiserver flags",
+];
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+fn load(paths: &[PathBuf]) -> Corpus {
+    let mut corpus = Corpus::new();
+    for spec in root_specs(paths) {
+        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
+    }
+    corpus.finalize();
+    corpus
+}
+
+fn row(name: &str, f: &Figures) {
+    println!(
+        "  {name:<12} n={:<3} R@1 {:.3}  R@5 {:.3}  MRR@10 {:.3}  brief@8k {:.3}  median {}",
+        f.questions,
+        f.recall_at_1,
+        f.recall_at_5,
+        f.mrr_at_10,
+        f.brief_containment,
+        f.median_brief_tokens
+    );
+}
+
+fn report(title: &str, r: &Report) {
+    println!("{title}");
+    row("overall", &r.overall);
+    for (k, f) in &r.by_kind {
+        row(k.as_str(), f);
+    }
+}
+
+fn main() {
+    let Some(model) = std::env::var_os("SKILLNAV_RERANK_MODEL").map(PathBuf::from) else {
+        println!("rerank bench: set SKILLNAV_RERANK_MODEL (tools/fetch_rerank_model.sh)");
+        return;
+    };
+    let before = rss_kib();
+    let t = Instant::now();
+    let enc = Arc::new(Encoder::open(&model).unwrap());
+    let load_ms = t.elapsed().as_millis();
+    let loaded = rss_kib();
+    println!(
+        "model loaded in {load_ms} ms; VmRSS {} MiB -> {} MiB (+{} MiB)",
+        before / 1024,
+        loaded / 1024,
+        loaded.saturating_sub(before) / 1024
+    );
+
+    let corpus_dir = std::env::var_os("SKILLNAV_BENCH_CORPUS")
+        .map_or_else(|| PathBuf::from("../shared/corpus/large"), PathBuf::from);
+    if corpus_dir.is_dir() {
+        let corpus = load(std::slice::from_ref(&corpus_dir));
+        let index = Index::build(&corpus, &mut |_, _| {});
+        let opts = SearchOptions {
+            top_k: 50,
+            prefix: false,
+        };
+        let rr = Reranker::new(Arc::clone(&enc), 50, 1.0);
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        println!(
+            "latency on {} ({threads} threads), top 50:",
+            corpus_dir.display()
+        );
+        let mut cold_ms = Vec::new();
+        for q in QUERIES {
+            let t = Instant::now();
+            let res = index.search(&corpus, q, &opts);
+            let first = t.elapsed();
+            let mut hits = res.hits.clone();
+            enc.clear_cache();
+            let cold = rr.rerank(&corpus, q, &mut hits);
+            let mut again = res.hits.clone();
+            let warm = rr.rerank(&corpus, q, &mut again);
+            let ratio = |m: u64| m as f64 / first.as_micros().max(1) as f64;
+            println!(
+                "  {q:<45} first stage {:>7.2} ms; cold {:>3} texts {:>7.1} ms ({:>6.0}x); warm {:>6.2} ms ({:>5.1}x)",
+                first.as_secs_f64() * 1000.0,
+                cold.embedded,
+                cold.micros as f64 / 1000.0,
+                ratio(cold.micros),
+                warm.micros as f64 / 1000.0,
+                ratio(warm.micros)
+            );
+            cold_ms.push(cold.micros as f64 / 1000.0);
+        }
+        cold_ms.sort_by(f64::total_cmp);
+        println!(
+            "  cold top-50 re-rank: median {:.0} ms, max {:.0} ms; VmRSS now {} MiB (+{} MiB over the model)",
+            cold_ms[cold_ms.len() / 2],
+            cold_ms[cold_ms.len() - 1],
+            rss_kib() / 1024,
+            rss_kib().saturating_sub(loaded) / 1024
+        );
+    } else {
+        println!(
+            "latency part skipped: no corpus at {}",
+            corpus_dir.display()
+        );
+    }
+
+    let file = std::env::var_os("SKILLNAV_EVAL_FILE").map_or_else(
+        || PathBuf::from("tests/fixtures/eval/dev.json"),
+        PathBuf::from,
+    );
+    let base = std::env::var_os("SKILLNAV_EVAL_BASE")
+        .map_or_else(|| PathBuf::from("../shared/corpus"), PathBuf::from);
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        println!("dev-set part skipped: no {}", file.display());
+        return;
+    };
+    let set = QuestionSet::parse(&text).unwrap();
+    let run = |rerank: Option<Arc<dyn Rerank>>| {
+        let opts = EvalOptions {
+            max_tokens: 8000,
+            counter: TokenCounter::new(Encoding::O200kBase),
+            semantic: false,
+            rerank,
+        };
+        let t = Instant::now();
+        let r = evaluate_set(
+            &set,
+            Path::new(&base),
+            &[],
+            &mut |p| Ok::<_, ()>(load(p)),
+            &opts,
+        )
+        .unwrap();
+        (r, t.elapsed())
+    };
+    let (r, took) = run(None);
+    report(
+        &format!(
+            "{} without re-rank ({:.1} s):",
+            file.display(),
+            took.as_secs_f64()
+        ),
+        &r,
+    );
+    for &w in WEIGHTS {
+        let rr: Arc<dyn Rerank> = Arc::new(Reranker::new(Arc::clone(&enc), 50, w));
+        let (r, took) = run(Some(rr));
+        report(
+            &format!(
+                "re-rank top 50, weight {w} on the cosine ({:.1} s):",
+                took.as_secs_f64()
+            ),
+            &r,
+        );
+    }
+}

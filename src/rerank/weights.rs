@@ -1,0 +1,211 @@
+//! The model folder's files (the sentence-transformers layout of all-MiniLM-L6-v2):
+//! `config.json` (BERT shape), `vocab.txt` (must be the embedded BERT uncased vocabulary,
+//! `assets/embed/vocab.txt`), `model.safetensors` (fp32 weights, names with or without a
+//! `bert.` prefix) and, when present, `1_Pooling/config.json` (must pool by mean).
+
+use std::path::{Path, PathBuf};
+
+use ndarray::{Array1, Array2};
+use safetensors::{Dtype, SafeTensors};
+use serde::Deserialize;
+
+use super::RerankError;
+use super::bert::{Bert, Layer, Linear, Norm, Shape};
+
+/// The `config.json` fields the forward pass needs (Hugging Face `BertConfig` names).
+#[derive(Debug, Deserialize)]
+struct BertConfig {
+    hidden_size: usize,
+    num_hidden_layers: usize,
+    num_attention_heads: usize,
+    intermediate_size: usize,
+    max_position_embeddings: usize,
+    vocab_size: usize,
+    #[serde(default = "default_eps")]
+    layer_norm_eps: f64,
+    #[serde(default = "default_act")]
+    hidden_act: String,
+}
+
+fn default_eps() -> f64 {
+    1e-12
+}
+
+fn default_act() -> String {
+    "gelu".into()
+}
+
+/// `1_Pooling/config.json` (sentence-transformers).
+#[derive(Debug, Deserialize)]
+struct PoolingConfig {
+    #[serde(default)]
+    pooling_mode_mean_tokens: bool,
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, RerankError> {
+    if !path.is_file() {
+        return Err(RerankError::MissingFile(path.to_path_buf()));
+    }
+    std::fs::read(path).map_err(|source| RerankError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn bad(path: &Path, what: impl Into<String>) -> RerankError {
+    RerankError::Bad {
+        path: path.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+/// Check `dir/vocab.txt` against the embedded vocabulary (the tokenizer reused).
+pub(super) fn check_vocab(dir: &Path) -> Result<(), RerankError> {
+    let path = dir.join("vocab.txt");
+    let bytes = read(&path)?;
+    if bytes != crate::embed::VOCAB_TEXT.as_bytes() {
+        return Err(bad(
+            &path,
+            "differs from the BERT uncased vocabulary skillnav's tokenizer uses (assets/embed/vocab.txt)",
+        ));
+    }
+    Ok(())
+}
+
+/// Read the encoder of `dir`. Errors: a missing file (named), an unreadable one, a shape or
+/// pooling this forward pass does not implement, a missing or mis-shaped tensor.
+pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
+    let cfg_path = dir.join("config.json");
+    let cfg: BertConfig =
+        serde_json::from_slice(&read(&cfg_path)?).map_err(|e| bad(&cfg_path, e.to_string()))?;
+    if cfg.hidden_act != "gelu" {
+        return Err(bad(
+            &cfg_path,
+            format!("hidden_act {:?} (only gelu)", cfg.hidden_act),
+        ));
+    }
+    if cfg.num_attention_heads == 0 || !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads) {
+        return Err(bad(
+            &cfg_path,
+            "hidden_size is not a multiple of num_attention_heads",
+        ));
+    }
+    let pool_path = dir.join("1_Pooling").join("config.json");
+    if pool_path.is_file() {
+        let pool: PoolingConfig = serde_json::from_slice(&read(&pool_path)?)
+            .map_err(|e| bad(&pool_path, e.to_string()))?;
+        if !pool.pooling_mode_mean_tokens {
+            return Err(bad(&pool_path, "only mean pooling is implemented"));
+        }
+    }
+    let st_path = dir.join("model.safetensors");
+    let bytes = read(&st_path)?;
+    let st = SafeTensors::deserialize(&bytes).map_err(|e| bad(&st_path, e.to_string()))?;
+    let t = Tensors {
+        st: &st,
+        path: st_path.clone(),
+        prefix: if st.names().iter().any(|n| n.starts_with("bert.")) {
+            "bert."
+        } else {
+            ""
+        },
+    };
+    let h = cfg.hidden_size;
+    let norm = |name: &str| -> Result<Norm, RerankError> {
+        Ok(Norm {
+            w: t.vector(&format!("{name}.weight"), h)?,
+            b: t.vector(&format!("{name}.bias"), h)?,
+        })
+    };
+    let linear = |name: &str, out: usize, inp: usize| -> Result<Linear, RerankError> {
+        Ok(Linear {
+            w: t.matrix(&format!("{name}.weight"), out, inp)?,
+            b: t.vector(&format!("{name}.bias"), out)?,
+        })
+    };
+    let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
+    for i in 0..cfg.num_hidden_layers {
+        let p = format!("encoder.layer.{i}.");
+        let m = cfg.intermediate_size;
+        layers.push(Layer {
+            query: linear(&format!("{p}attention.self.query"), h, h)?,
+            key: linear(&format!("{p}attention.self.key"), h, h)?,
+            value: linear(&format!("{p}attention.self.value"), h, h)?,
+            out: linear(&format!("{p}attention.output.dense"), h, h)?,
+            attn_norm: norm(&format!("{p}attention.output.LayerNorm"))?,
+            up: linear(&format!("{p}intermediate.dense"), m, h)?,
+            down: linear(&format!("{p}output.dense"), h, m)?,
+            out_norm: norm(&format!("{p}output.LayerNorm"))?,
+        });
+    }
+    let token_types = t.matrix("embeddings.token_type_embeddings.weight", 0, h)?;
+    Ok(Bert {
+        shape: Shape {
+            hidden: h,
+            heads: cfg.num_attention_heads,
+            positions: cfg.max_position_embeddings,
+            eps: cfg.layer_norm_eps as f32,
+        },
+        words: t.matrix("embeddings.word_embeddings.weight", cfg.vocab_size, h)?,
+        positions: t.matrix(
+            "embeddings.position_embeddings.weight",
+            cfg.max_position_embeddings,
+            h,
+        )?,
+        token_type0: token_types.row(0).to_owned(),
+        emb_norm: norm("embeddings.LayerNorm")?,
+        layers,
+    })
+}
+
+/// The tensors of one safetensors file, by BERT name.
+struct Tensors<'a> {
+    st: &'a SafeTensors<'a>,
+    path: PathBuf,
+    prefix: &'static str,
+}
+
+impl Tensors<'_> {
+    /// The F32 tensor `name` with `shape` (a 0 in `shape` accepts any length there, above 0).
+    fn floats(&self, name: &str, shape: &[usize]) -> Result<(Vec<f32>, Vec<usize>), RerankError> {
+        let full = format!("{}{name}", self.prefix);
+        let view = self
+            .st
+            .tensor(&full)
+            .map_err(|_| bad(&self.path, format!("no tensor {full}")))?;
+        if view.dtype() != Dtype::F32 {
+            return Err(bad(
+                &self.path,
+                format!("{full}: {:?}, not F32", view.dtype()),
+            ));
+        }
+        let got = view.shape().to_vec();
+        let fits = got.len() == shape.len()
+            && got
+                .iter()
+                .zip(shape)
+                .all(|(g, s)| if *s == 0 { *g > 0 } else { g == s });
+        if !fits {
+            return Err(bad(
+                &self.path,
+                format!("{full}: shape {got:?}, expected {shape:?}"),
+            ));
+        }
+        let data = view
+            .data()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok((data, got))
+    }
+
+    fn vector(&self, name: &str, n: usize) -> Result<Array1<f32>, RerankError> {
+        Ok(Array1::from(self.floats(name, &[n])?.0))
+    }
+
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, RerankError> {
+        let (data, shape) = self.floats(name, &[rows, cols])?;
+        Array2::from_shape_vec((shape[0], shape[1]), data)
+            .map_err(|e| bad(&self.path, format!("{name}: {e}")))
+    }
+}

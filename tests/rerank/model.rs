@@ -1,0 +1,231 @@
+//! The encoder (feature `rerank`) against the numpy reference of
+//! `tests/fixtures/rerank/golden.json`, the errors of an incomplete model folder, and
+//! `search --rerank` end to end. The model folder is `$SKILLNAV_RERANK_MODEL`, else
+//! `target/rerank-model` (where `tools/fetch_rerank_model.sh` puts it; CI runs it first):
+//! without it these tests fail, they do not skip.
+
+use std::path::PathBuf;
+
+use skillnav::rerank::RerankError;
+use skillnav::rerank::encoder::Encoder;
+
+use super::golden;
+use crate::support::child::skillnav_command;
+
+fn model_dir() -> PathBuf {
+    let dir = std::env::var_os("SKILLNAV_RERANK_MODEL").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/rerank-model"),
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("model.safetensors").is_file(),
+        "no re-rank model at {}: run tools/fetch_rerank_model.sh",
+        dir.display()
+    );
+    dir
+}
+
+fn encoder() -> &'static Encoder {
+    static ENC: std::sync::OnceLock<Encoder> = std::sync::OnceLock::new();
+    ENC.get_or_init(|| Encoder::open(&model_dir()).unwrap())
+}
+
+#[test]
+fn vectors_match_the_numpy_reference_to_2e_4() {
+    let enc = encoder();
+    assert_eq!(enc.dims(), 384);
+    let g = golden();
+    for t in g["texts"].as_array().unwrap() {
+        let text = t["text"].as_str().unwrap();
+        let want: Vec<f64> = t["vector"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let got = enc.embed_uncached(text).unwrap();
+        assert_eq!(got.len(), want.len());
+        let worst = got
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (f64::from(*a) - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 2e-4, "{text:?}: largest difference {worst}");
+    }
+}
+
+#[test]
+fn pair_cosines_match_the_reference() {
+    let enc = encoder();
+    let g = golden();
+    let texts = g["texts"].as_array().unwrap();
+    let mut seen = Vec::new();
+    for p in g["pairs"].as_array().unwrap() {
+        let a = texts[p["a"].as_u64().unwrap() as usize]["text"]
+            .as_str()
+            .unwrap();
+        let b = texts[p["b"].as_u64().unwrap() as usize]["text"]
+            .as_str()
+            .unwrap();
+        let va = enc.embed_uncached(a).unwrap();
+        let vb = enc.embed_uncached(b).unwrap();
+        let cos = skillnav::rerank::fuse::dot(&va, &vb);
+        let want = p["cosine"].as_f64().unwrap();
+        assert!((cos - want).abs() < 1e-4, "{a:?} / {b:?}: {cos} vs {want}");
+        seen.push((want * 1000.0).round() / 1000.0);
+    }
+    // "A man is eating food." is close to "… a piece of bread." and far from "The girl is
+    // carrying a baby.".
+    assert_eq!(seen, vec![0.755, -0.105, -0.073, 0.067]);
+}
+
+#[test]
+fn embed_all_encodes_each_distinct_text_once_and_then_reads_the_cache() {
+    let enc = Encoder::open(&model_dir()).unwrap();
+    let texts: Vec<String> = ["alpha beta", "gamma", "alpha beta"]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+    let (v, encoded) = enc.embed_all(&texts, 2);
+    assert_eq!(encoded, 2);
+    assert_eq!(v[0], v[2]);
+    let (again, encoded) = enc.embed_all(&texts, 2);
+    assert_eq!(encoded, 0);
+    assert_eq!(again, v);
+}
+
+#[test]
+fn missing_model_file_is_named_in_the_error() {
+    let src = model_dir();
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["config.json", "vocab.txt"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).unwrap();
+    }
+    let err = Encoder::open(dir.path()).unwrap_err();
+    let path = dir.path().join("model.safetensors");
+    assert!(matches!(&err, RerankError::MissingFile(p) if *p == path));
+    assert_eq!(
+        err.to_string(),
+        format!("re-rank model: missing file {}", path.display())
+    );
+    std::fs::remove_file(dir.path().join("vocab.txt")).unwrap();
+    let err = Encoder::open(dir.path()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "re-rank model: missing file {}",
+            dir.path().join("vocab.txt").display()
+        )
+    );
+}
+
+#[test]
+fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
+    let out = skillnav_command()
+        .env("SKILLNAV_RERANK_MODEL", model_dir())
+        .args([
+            "search",
+            "--rerank",
+            "--json",
+            "--top-k",
+            "3",
+            "limit the file size of the request body",
+        ])
+        .arg(&fixture)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content: Vec<(String, Vec<String>)> = v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["source"] != "fuzzy")
+        .map(|h| {
+            (
+                h["id"].as_str().unwrap().to_string(),
+                h["signals"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    let rr = || vec!["bm25".to_string(), "rerank".to_string()];
+    assert_eq!(
+        content,
+        vec![
+            (
+                "hono/references/middleware.md#hono_docs---middleware/body-limit-middleware".into(),
+                rr()
+            ),
+            (
+                "hono/references/api.md#hono_docs---api/honorequest".into(),
+                rr()
+            ),
+            (
+                "hono/references/middleware.md#hono_docs---middleware/compress-middleware".into(),
+                rr()
+            ),
+        ]
+    );
+    // The first stage's 40 hits were scored; the best 3 are kept.
+    assert_eq!(v["rerank"]["candidates"], 40);
+}
+
+#[cfg(feature = "tui")]
+#[test]
+fn tui_reranks_on_enter_only_and_says_so_in_the_status() {
+    use skillnav::tui::input::action::Action;
+
+    use crate::support::tui::{act, app_with, spec};
+
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
+    let store = tempfile::tempdir().unwrap();
+    let dir = model_dir();
+    let mut app = app_with(vec![spec(&fixture, "hono")], 100, 20, store.path(), |app| {
+        app.settings.search.rerank = true;
+        app.settings.search.rerank_model = dir.display().to_string();
+    });
+    app.status.clear();
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "limit the request body".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    // Typing searches with the last word as a prefix: no re-rank.
+    assert_eq!(app.status, "");
+    act(&mut app, &[Action::SearchAccept]);
+    let status = app.status.clone();
+    let shape = regex_like(&status);
+    assert_eq!(
+        shape,
+        "→ hono/references/middleware.md#hono_docs---middleware/body-limit-middleware · re-ranked N hits (N embedded) in N ms",
+        "{status}"
+    );
+}
+
+/// `status` with every run of digits replaced by `N` (the count and time vary by corpus and
+/// machine; their shape does not).
+fn regex_like(status: &str) -> String {
+    let mut out = String::new();
+    let mut in_digits = false;
+    for c in status.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('N');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    out
+}
