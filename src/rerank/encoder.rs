@@ -79,7 +79,12 @@ impl Encoder {
         let mut ids = vec![self.cls];
         if let Some(m) = crate::embed::model() {
             let vocab: &WordPiece = &m.vocab;
-            vocab.encode_into(text, MAX_PIECES + 1, &mut ids, &mut String::new());
+            vocab.encode_into(
+                text,
+                MAX_PIECES + 1,
+                &mut ids,
+                &mut crate::embed::wordpiece::Scratch::default(),
+            );
         }
         ids.truncate(MAX_PIECES + 1);
         ids.push(self.sep);
