@@ -48,12 +48,12 @@ pub const FILL_MIN_PERCENT: u32 = 80;
 /// every query word is long (5 chars or more; [`FuzzyIndex::search_beside`]).
 pub const FILL_TYPO_MIN: usize = 3;
 
-/// What one edit costs a typo hit ([`FuzzyIndex::near`]), in nucleo score points (one
+/// What one edit costs a typo hit (`FuzzyIndex::near`), in nucleo score points (one
 /// matched char scores 16).
 pub const TYPO_PENALTY: u32 = 16;
 
 /// Most haystacks the typed and the typo pass of a big tree score with nucleo
-/// ([`FuzzyIndex::typed`], [`FuzzyIndex::near`]): 16 per hit asked for, at least 256.
+/// (`FuzzyIndex::typed`, `FuzzyIndex::near`): 16 per hit asked for, at least 256.
 pub const TYPED_CAP: usize = 1024;
 
 /// How many haystacks a big tree's pass scores with nucleo for `top_k` hits.
