@@ -125,7 +125,8 @@ impl<'a> Query<'a> {
         tf_of.resize(self.slot.len(), 0);
         for t in tokens {
             let may_match = t.as_bytes().first().is_none_or(|&b| {
-                self.lens & len_bit(t) != 0 && self.firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+                self.lens & len_bit(t) != 0
+                    && self.firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0
             });
             if !may_match {
                 continue;
@@ -279,8 +280,22 @@ mod tests {
             "Ab_1.2 aB_1.2",
         ];
         let needles = [
-            "", "a", "ab", "abc", "cookie", "cookie helper", "get", "app.get", "kubelet",
-            "istanbul", "i", "strasse", "ab_1.2", "1.2", "x", "zz",
+            "",
+            "a",
+            "ab",
+            "abc",
+            "cookie",
+            "cookie helper",
+            "get",
+            "app.get",
+            "kubelet",
+            "istanbul",
+            "i",
+            "strasse",
+            "ab_1.2",
+            "1.2",
+            "x",
+            "zz",
         ];
         for t in texts {
             for n in needles {
