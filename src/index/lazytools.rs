@@ -5,8 +5,7 @@
 //! The index calls [`search`] for every bundle in
 //! `corpus.bundles`; the `brief --format lazytools` path uses [`rank`].
 
-use std::collections::HashMap;
-
+use super::hash::FxHashMap;
 use crate::model::{BundleStats, NodeId};
 
 /// BM25 `k1` of lazytools (docs/FORMATS.md §2.7).
@@ -69,41 +68,69 @@ pub fn tokenize(text: &str) -> Vec<String> {
 /// query token contained in the lower-cased heading, then +4.0 for the phrase. `0.0` for an
 /// empty query or an index out of range.
 pub fn score_chunk(bundle: &BundleStats, i: usize, q_tokens: &[String]) -> f64 {
-    Query::new(q_tokens).score(bundle, i)
+    Query::new(q_tokens, bundle).score(bundle, i, &mut Vec::new())
 }
 
-/// A tokenized query prepared for scoring many chunks: its distinct tokens (for one pass
-/// over each chunk's tokens) and the boosted phrase.
+/// A tokenized query prepared for scoring many chunks of one bundle: its distinct tokens (for
+/// one pass over each chunk's tokens), each query token's slot and vocab.json IDF, and the
+/// boosted phrase.
 struct Query<'a> {
     tokens: &'a [String],
-    slot: HashMap<&'a str, usize>,
+    slot: FxHashMap<&'a str, usize>,
+    /// Bit `min(len, 63)` set for the byte length of each distinct token, and bit `b` of
+    /// `firsts` for each first byte `b`: a chunk token failing either test is no query token,
+    /// so it is not looked up.
+    lens: u64,
+    firsts: [u64; 4],
+    /// Per query token (duplicates included): its slot and its IDF.
+    terms: Vec<(usize, f64)>,
     phrase: String,
 }
 
 impl<'a> Query<'a> {
-    fn new(tokens: &'a [String]) -> Self {
-        let mut slot = HashMap::new();
+    fn new(tokens: &'a [String], bundle: &BundleStats) -> Self {
+        let mut slot = FxHashMap::default();
+        let mut terms = Vec::with_capacity(tokens.len());
+        let (mut lens, mut firsts) = (0u64, [0u64; 4]);
         for t in tokens {
+            lens |= len_bit(t);
+            if let Some(&b) = t.as_bytes().first() {
+                firsts[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
             let n = slot.len();
-            slot.entry(t.as_str()).or_insert(n);
+            let k = *slot.entry(t.as_str()).or_insert(n);
+            let idf = bundle.idf.get(t.as_str()).copied().unwrap_or(UNKNOWN_IDF);
+            terms.push((k, idf));
         }
         let phrase = tokens[..tokens.len().min(PHRASE_TOKENS)].join(" ");
         Self {
             tokens,
             slot,
+            lens,
+            firsts,
+            terms,
             phrase,
         }
     }
 
-    fn score(&self, bundle: &BundleStats, i: usize) -> f64 {
+    /// The score of chunk `i`; `tf_of` is scratch space (any content) reused across chunks.
+    fn score(&self, bundle: &BundleStats, i: usize, tf_of: &mut Vec<u64>) -> f64 {
         if self.tokens.is_empty() {
             return 0.0;
         }
         let Some(tokens) = bundle.chunk_tokens.get(i) else {
             return 0.0;
         };
-        let mut tf_of = vec![0u64; self.slot.len()];
+        tf_of.clear();
+        tf_of.resize(self.slot.len(), 0);
         for t in tokens {
+            let may_match = t.as_bytes().first().is_none_or(|&b| {
+                self.lens & len_bit(t) != 0
+                    && self.firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+            });
+            if !may_match {
+                continue;
+            }
             if let Some(&k) = self.slot.get(t.as_str()) {
                 tf_of[k] += 1;
             }
@@ -116,23 +143,18 @@ impl<'a> Query<'a> {
         let dl = if doc_len == 0 { 1.0 } else { doc_len as f64 };
         let avgdl = bundle.avgdl;
         let mut score = 0.0_f64;
-        for tok in self.tokens {
-            let tf = self.slot.get(tok.as_str()).map_or(0, |&k| tf_of[k]);
+        for &(k, idf) in &self.terms {
+            let tf = tf_of[k];
             if tf == 0 {
                 continue;
             }
             let tf = tf as f64;
-            let idf = bundle.idf.get(tok.as_str()).copied().unwrap_or(UNKNOWN_IDF);
             // Same operation order as Python: idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)).
             score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
         }
-        let heading = bundle
-            .chunk_headings
-            .get(i)
-            .map(|h| h.to_lowercase())
-            .unwrap_or_default();
+        let heading = bundle.chunk_headings.get(i).map_or("", String::as_str);
         for tok in self.tokens {
-            if heading.contains(tok.as_str()) {
+            if lower_contains(heading, tok) {
                 score += HEADING_BOOST;
             }
         }
@@ -140,12 +162,55 @@ impl<'a> Query<'a> {
             && bundle
                 .chunk_texts
                 .get(i)
-                .is_some_and(|t| t.to_lowercase().contains(self.phrase.as_str()))
+                .is_some_and(|t| lower_contains(t, &self.phrase))
         {
             score += PHRASE_BOOST;
         }
         score
     }
+}
+
+/// The bit of `t`'s byte length in [`Query`]'s length mask (lengths of 63 bytes and more
+/// share the last bit).
+fn len_bit(t: &str) -> u64 {
+    1 << t.len().min(63)
+}
+
+/// Whether the lower-cased `text` (full Unicode lowering, as Python's `str.lower`) contains
+/// `needle`, a lower-case ASCII string (query tokens and their phrase). An ASCII `text`
+/// lowers byte by byte, so it is searched in place, each window compared ignoring ASCII case;
+/// any other text is lowered first (a non-ASCII char may lower to ASCII: `K` to `k`).
+fn lower_contains(text: &str, needle: &str) -> bool {
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(needle);
+    }
+    let (hay, pat) = (text.as_bytes(), needle.as_bytes());
+    let Some(&first) = pat.first() else {
+        return true;
+    };
+    if hay.len() < pat.len() {
+        return false;
+    }
+    let last_start = hay.len() - pat.len();
+    let upper = first.to_ascii_uppercase();
+    let mut from = 0;
+    while from <= last_start {
+        let window = &hay[from..=last_start];
+        let found = if upper == first {
+            memchr::memchr(first, window)
+        } else {
+            memchr::memchr2(first, upper, window)
+        };
+        let Some(at) = found else {
+            return false;
+        };
+        let start = from + at;
+        if hay[start..start + pat.len()].eq_ignore_ascii_case(pat) {
+            return true;
+        }
+        from = start + 1;
+    }
+    false
 }
 
 /// Rank all chunks of `bundle` for `query` as lazytools does: score each, stable sort by
@@ -158,9 +223,10 @@ impl<'a> Query<'a> {
 /// scores the result is lazytools' own.
 pub fn rank(bundle: &BundleStats, query: &str, limit: usize) -> Vec<(usize, f64)> {
     let q_tokens = tokenize(query);
-    let q = Query::new(&q_tokens);
+    let q = Query::new(&q_tokens, bundle);
+    let mut tf_of = Vec::new();
     let mut scored: Vec<(usize, f64)> = (0..bundle.chunk_tokens.len())
-        .map(|i| (i, q.score(bundle, i)))
+        .map(|i| (i, q.score(bundle, i, &mut tf_of)))
         .filter(|(_, s)| s.is_finite())
         .collect();
     scored.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
@@ -197,6 +263,49 @@ mod tests {
             tokenize("Where is the JWT helper documented?"),
             vec!["where", "jwt", "helper", "documented"]
         );
+    }
+
+    #[test]
+    fn lower_contains_is_lowering_then_contains() {
+        let texts = [
+            "",
+            "Cookie Helper",
+            "COOKIE-helper cookies",
+            "app.GET() and App.get",
+            "Kelvin \u{212a}ubelet and kubelet",
+            "\u{130}stanbul ISTANBUL i\u{307}",
+            "Stra\u{df}e STRASSE",
+            "x",
+            "ab ab ab abc",
+            "Ab_1.2 aB_1.2",
+        ];
+        let needles = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "cookie",
+            "cookie helper",
+            "get",
+            "app.get",
+            "kubelet",
+            "istanbul",
+            "i",
+            "strasse",
+            "ab_1.2",
+            "1.2",
+            "x",
+            "zz",
+        ];
+        for t in texts {
+            for n in needles {
+                assert_eq!(
+                    lower_contains(t, n),
+                    t.to_lowercase().contains(n),
+                    "{t:?} {n:?}"
+                );
+            }
+        }
     }
 
     #[test]
