@@ -90,7 +90,11 @@ impl Tables {
         // The regex compiles on a second thread while the tables are copied.
         std::thread::scope(|s| {
             let pre = s.spawn(|| Regex::new_many(&patterns).ok());
-            let bpe = decode(bytes);
+            // Read through the executable file rather than its mapping where possible: the
+            // mapped pages would stay resident for the rest of the process.
+            let bpe = embedded_copy(bytes)
+                .and_then(|copy| decode(&copy))
+                .or_else(|| decode(bytes));
             let pre = pre.join().ok().flatten()?;
             Some(Self { bpe: bpe?, pre })
         })
@@ -181,6 +185,54 @@ fn split<'t>(
         }
         piece(&rest[..end]);
         last += end;
+    }
+}
+
+/// Capacity of [`embedded_copy`]'s buffer: above glibc's largest dynamic mmap threshold
+/// (32 MiB), so the buffer is a mapping of its own, unmapped when freed, and freeing it does
+/// not raise the threshold (a raised one keeps the tables' memory resident after release).
+/// Pages past the copied bytes are never touched, so never resident.
+const COPY_CAPACITY: usize = 33 << 20;
+
+/// A copy of the embedded `bytes`, read from the executable file (`/proc/self/exe`) at the
+/// offset where they are mapped, so their pages are never touched through the mapping: the
+/// kernel counts mapped file pages once read as resident memory of the process until it
+/// exits, while the copy is freed with the decoded tables (docs/DESIGN.md §8). `None` off
+/// Linux, or when the mapping is not found or the copy's ends differ from the embedded
+/// bytes' (callers then read the embedded bytes directly).
+fn embedded_copy(bytes: &'static [u8]) -> Option<Vec<u8>> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        use std::os::unix::fs::MetadataExt;
+        let mut exe = std::fs::File::open("/proc/self/exe").ok()?;
+        let inode = exe.metadata().ok()?.ino();
+        let addr = bytes.as_ptr().addr();
+        let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+        // A line: `start-end perms offset dev inode path`.
+        let offset = maps.lines().find_map(|line| {
+            let mut f = line.split_whitespace();
+            let (start, end) = f.next()?.split_once('-')?;
+            let start = usize::from_str_radix(start, 16).ok()?;
+            let end = usize::from_str_radix(end, 16).ok()?;
+            let base = u64::from_str_radix(f.nth(1)?, 16).ok()?;
+            let ino = f.nth(1)?.parse::<u64>().ok()?;
+            (ino == inode && start <= addr && addr + bytes.len() <= end)
+                .then(|| base + (addr - start) as u64)
+        })?;
+        exe.seek(SeekFrom::Start(offset)).ok()?;
+        let mut copy = Vec::with_capacity(bytes.len().max(COPY_CAPACITY));
+        copy.resize(bytes.len(), 0u8);
+        exe.read_exact(&mut copy).ok()?;
+        let ends = 64.min(bytes.len());
+        let same_ends = copy[..ends] == bytes[..ends]
+            && copy[copy.len() - ends..] == bytes[bytes.len() - ends..];
+        same_ends.then_some(copy)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = bytes;
+        None
     }
 }
 
@@ -328,6 +380,16 @@ mod tests {
             }
         }
         assert_eq!(memo_key(b"abcdefghijklmnop"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_tables_read_from_the_executable_equal_the_embedded_ones() {
+        for bytes in [O200K, CL100K] {
+            let copy = embedded_copy(bytes).unwrap();
+            assert_eq!(copy.len(), bytes.len());
+            assert!(copy == bytes);
+        }
     }
 
     #[test]
