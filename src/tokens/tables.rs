@@ -199,7 +199,10 @@ const COPY_CAPACITY: usize = 33 << 20;
 /// kernel counts mapped file pages once read as resident memory of the process until it
 /// exits, while the copy is freed with the decoded tables (docs/DESIGN.md §8). `None` off
 /// Linux, or when the mapping is not found or the copy's ends differ from the embedded
-/// bytes' (callers then read the embedded bytes directly).
+/// bytes' (callers then read the embedded bytes directly). Why the copy can be trusted: the
+/// file is the one mapped (same inode), and the kernel refuses writes to an executable
+/// while it runs (`ETXTBSY`), so its bytes are the mapped ones; the ends check guards
+/// against a wrong offset.
 fn embedded_copy(bytes: &'static [u8]) -> Option<Vec<u8>> {
     #[cfg(target_os = "linux")]
     {
