@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::list::IgnoreStack;
+use super::meta_pool::MetaPool;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
 use super::skipped::Skipped;
@@ -105,6 +106,9 @@ pub(crate) struct Loader<'a> {
     /// Background sectioning, started once `pending` is large enough; it holds the texts
     /// of every `pending` file until [`Loader::finish_sections`].
     pool: Option<SectionPool>,
+    /// Background parsing of structured text files' `meta`, started once the
+    /// [`SectionPool`] is (a large root); merged by [`Loader::finish_sections`].
+    meta_pool: Option<MetaPool>,
     /// Real paths of folders another loader reads itself (a `Skill_Seekers` `references/`).
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
@@ -136,6 +140,7 @@ impl<'a> Loader<'a> {
             pending_bytes: 0,
             prefetched: HashMap::new(),
             pool: None,
+            meta_pool: None,
             skip: HashSet::new(),
             after_ids: Vec::new(),
             skipped: Skipped::default(),
@@ -218,10 +223,32 @@ impl<'a> Loader<'a> {
         }
     }
 
+    /// Give file node `file` the structured `meta` of its `text` (extension `ext`, lower
+    /// case; see [`super::text_file::structured_meta`]), keeping keys the node already has.
+    /// Parsed on a [`MetaPool`] in a large root (the [`SectionPool`] was started), merged
+    /// by [`Loader::finish_sections`]; else here.
+    pub(super) fn queue_meta(&mut self, file: NodeId, ext: String) {
+        if self.pool.is_some() && self.meta_pool.is_none() {
+            self.meta_pool = MetaPool::start();
+        }
+        let text = self.corpus.text(file);
+        match &mut self.meta_pool {
+            Some(pool) => pool.push(file, ext, text.to_string()),
+            None => {
+                let meta = super::text_file::structured_meta(&ext, text);
+                merge_meta(&mut self.corpus, file, meta);
+            }
+        }
+    }
+
     /// Section every markdown file read so far (docs/DESIGN.md §2 "Sectioning"): scanned on the
     /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
     /// added in file order, so the result equals sectioning each file as it is read.
     pub fn finish_sections(&mut self) {
+        if let Some(pool) = self.meta_pool.take() {
+            let corpus = &mut self.corpus;
+            pool.finish(|file, meta| merge_meta(corpus, file, meta));
+        }
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
         let corpus = &mut self.corpus;
@@ -249,6 +276,14 @@ impl<'a> Loader<'a> {
     /// Mark `real` visited; false if it was already.
     pub fn visit(&mut self, real: &Path) -> bool {
         self.visited.insert(real.to_path_buf())
+    }
+}
+
+/// Add `meta` to node `file`'s, keeping the keys it already has.
+fn merge_meta(corpus: &mut Corpus, file: NodeId, meta: serde_json::Map<String, serde_json::Value>) {
+    let n = corpus.node_mut(file);
+    for (k, v) in meta {
+        n.meta.entry(k).or_insert(v);
     }
 }
 

@@ -86,13 +86,10 @@ impl Loader<'_> {
             return id;
         }
         if let Some(ext) = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+            && matches!(ext.as_str(), "json" | "yaml" | "yml" | "toml")
             && corpus.node(id).span.is_some()
         {
-            let meta = structured_meta(&ext, corpus.text(id));
-            let n = corpus.node_mut(id);
-            for (k, v) in meta {
-                n.meta.entry(k).or_insert(v);
-            }
+            self.queue_meta(id, ext);
         }
         id
     }
