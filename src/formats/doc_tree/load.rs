@@ -112,7 +112,7 @@ fn has_bullet(text: &str) -> bool {
                 fences += usize::from(starts_line(f));
             }
         }
-        if fences % 2 == 0 {
+        if fences.is_multiple_of(2) {
             return true;
         }
     }

@@ -105,10 +105,10 @@ pub(crate) struct Loader<'a> {
     pending_bytes: usize,
     /// Background sectioning, started once `pending` is large enough; it holds the texts
     /// of every `pending` file until [`Loader::finish_sections`].
-    pool: Option<SectionPool>,
+    pub(super) pool: Option<SectionPool>,
     /// Background parsing of structured text files' `meta`, started once the
     /// [`SectionPool`] is (a large root); merged by [`Loader::finish_sections`].
-    meta_pool: Option<MetaPool>,
+    pub(super) meta_pool: Option<MetaPool>,
     /// Real paths of folders another loader reads itself (a `Skill_Seekers` `references/`).
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
@@ -223,24 +223,6 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Give file node `file` the structured `meta` of its `text` (extension `ext`, lower
-    /// case; see [`super::text_file::structured_meta`]), keeping keys the node already has.
-    /// Parsed on a [`MetaPool`] in a large root (the [`SectionPool`] was started), merged
-    /// by [`Loader::finish_sections`]; else here.
-    pub(super) fn queue_meta(&mut self, file: NodeId, ext: String) {
-        if self.pool.is_some() && self.meta_pool.is_none() {
-            self.meta_pool = MetaPool::start();
-        }
-        let text = self.corpus.text(file);
-        match &mut self.meta_pool {
-            Some(pool) => pool.push(file, ext, text.to_string()),
-            None => {
-                let meta = super::text_file::structured_meta(&ext, text);
-                merge_meta(&mut self.corpus, file, meta);
-            }
-        }
-    }
-
     /// Section every markdown file read so far (docs/DESIGN.md §2 "Sectioning"): scanned on the
     /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
     /// added in file order, so the result equals sectioning each file as it is read.
@@ -280,7 +262,11 @@ impl<'a> Loader<'a> {
 }
 
 /// Add `meta` to node `file`'s, keeping the keys it already has.
-fn merge_meta(corpus: &mut Corpus, file: NodeId, meta: serde_json::Map<String, serde_json::Value>) {
+pub(super) fn merge_meta(
+    corpus: &mut Corpus,
+    file: NodeId,
+    meta: serde_json::Map<String, serde_json::Value>,
+) {
     let n = corpus.node_mut(file);
     for (k, v) in meta {
         n.meta.entry(k).or_insert(v);

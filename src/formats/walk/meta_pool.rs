@@ -1,4 +1,4 @@
-//! The structured `meta` of text files (YAML, JSON, TOML: [`structured_meta`]) parsed on a
+//! The structured `meta` of text files (YAML, JSON, TOML: `text_file::structured_meta`, handed in as a function) parsed on a
 //! worker thread while the folder walk goes on (docs/DESIGN.md §8 "to searchable"): the
 //! walker hands each such file's text (a copy: the source keeps its own) to the worker and
 //! goes on; [`MetaPool::finish`] hands every parsed map back before anything reads the
@@ -10,11 +10,13 @@ use std::thread::JoinHandle;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use serde_json::{Map, Value};
 
-use super::text_file::structured_meta;
 use crate::model::NodeId;
 
 /// One file to parse: its node, its extension (lower case) and its text.
 type Job = (NodeId, String, String);
+
+/// The parser: (extension, text) → top-level `meta`.
+pub(crate) type Parse = fn(&str, &str) -> Map<String, Value>;
 
 /// A parsed file: its node and its top-level `meta` (empty if the parser panicked, which
 /// is a bug: the file then simply exposes no `meta`).
@@ -27,17 +29,18 @@ pub(crate) struct MetaPool {
     job_rx: Receiver<Job>,
     done_rx: Receiver<Done>,
     worker: Option<JoinHandle<()>>,
+    parse: Parse,
 }
 
-fn run((node, ext, text): Job) -> Done {
-    let meta = catch_unwind(AssertUnwindSafe(|| structured_meta(&ext, &text))).unwrap_or_default();
+fn run(parse: Parse, (node, ext, text): Job) -> Done {
+    let meta = catch_unwind(AssertUnwindSafe(|| parse(&ext, &text))).unwrap_or_default();
     (node, meta)
 }
 
 impl MetaPool {
-    /// Start the worker. Returns `None` when no thread could be spawned (the caller then
+    /// Start the worker, parsing with `parse`. Returns `None` when no thread could be spawned (the caller then
     /// parses on its own thread).
-    pub fn start() -> Option<Self> {
+    pub fn start(parse: Parse) -> Option<Self> {
         let (jobs, job_rx) = unbounded::<Job>();
         let (done_tx, done_rx) = unbounded::<Done>();
         let rx = job_rx.clone();
@@ -45,7 +48,7 @@ impl MetaPool {
             .name("skillnav-meta".into())
             .spawn(move || {
                 for job in &rx {
-                    if done_tx.send(run(job)).is_err() {
+                    if done_tx.send(run(parse, job)).is_err() {
                         break;
                     }
                 }
@@ -56,6 +59,7 @@ impl MetaPool {
             job_rx,
             done_rx,
             worker: Some(worker),
+            parse,
         })
     }
 
@@ -73,7 +77,7 @@ impl MetaPool {
     pub fn finish(mut self, mut apply: impl FnMut(NodeId, Map<String, Value>)) {
         self.jobs = None;
         while let Ok(job) = self.job_rx.try_recv() {
-            let (node, meta) = run(job);
+            let (node, meta) = run(self.parse, job);
             apply(node, meta);
         }
         if let Some(w) = self.worker.take() {
