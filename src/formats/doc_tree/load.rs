@@ -81,27 +81,38 @@ pub fn parse_readme(text: &str) -> Readme {
 /// is `- **name** …` (or `* **`) outside fenced code. Found without walking every line: each
 /// `**` that follows a line's leading `- ` / `* ` is a candidate, and it is outside a fence
 /// when an even number of fence lines (trimmed start ```` ``` ```` or `~~~`) come before it.
+/// The searches are `memchr`'s vectorized ones, and fence lines are counted only up to the
+/// candidate being checked, so a README whose first bullet comes early is not read to its
+/// end.
 fn has_bullet(text: &str) -> bool {
-    if !text.contains("**") {
+    use memchr::memmem;
+    let bytes = text.as_bytes();
+    if memmem::find(bytes, b"**").is_none() {
         return false;
     }
-    let line_start = |pos: usize| text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = |pos: usize| memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
     // Whitespace only between the line start and `pos`: `pos` begins the trimmed line.
     let starts_line = |pos: usize| text[line_start(pos)..pos].chars().all(char::is_whitespace);
-    let mut fences: Vec<usize> = text
-        .match_indices("```")
-        .chain(text.match_indices("~~~"))
-        .map(|(p, _)| p)
-        .filter(|&p| starts_line(p))
-        .collect();
-    fences.sort_unstable();
-    for (p, _) in text.match_indices("**") {
-        if p < 2 || !matches!(&text.as_bytes()[p - 2..p], b"- " | b"* ") || !starts_line(p - 2) {
+    // Fence marks in text order (both kinds merged), each counted once it lies before the
+    // candidate; `fences` is the number of fence lines among them so far.
+    let mut ticks = memmem::find_iter(bytes, b"```").peekable();
+    let mut tildes = memmem::find_iter(bytes, b"~~~").peekable();
+    let mut fences = 0usize;
+    for p in memmem::find_iter(bytes, b"**") {
+        if p < 2 || !matches!(&bytes[p - 2..p], b"- " | b"* ") || !starts_line(p - 2) {
             continue;
         }
-        let end = text[p..].find('\n').map_or(text.len(), |e| p + e);
+        let end = memchr::memchr(b'\n', &bytes[p..]).map_or(bytes.len(), |e| p + e);
         let line = &text[p - 2..end];
-        if bullet_name(line.trim()).is_some() && fences.partition_point(|&f| f < p - 2) % 2 == 0 {
+        if bullet_name(line.trim()).is_none() {
+            continue;
+        }
+        for marks in [&mut ticks, &mut tildes] {
+            while let Some(f) = marks.next_if(|&f| f < p - 2) {
+                fences += usize::from(starts_line(f));
+            }
+        }
+        if fences.is_multiple_of(2) {
             return true;
         }
     }

@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::list::IgnoreStack;
+use super::meta_pool::MetaPool;
 use super::readme::Readme;
 use super::section_pool::SectionPool;
 use super::skipped::Skipped;
@@ -104,7 +105,10 @@ pub(crate) struct Loader<'a> {
     pending_bytes: usize,
     /// Background sectioning, started once `pending` is large enough; it holds the texts
     /// of every `pending` file until [`Loader::finish_sections`].
-    pool: Option<SectionPool>,
+    pub(super) pool: Option<SectionPool>,
+    /// Background parsing of structured text files' `meta`, started once the
+    /// [`SectionPool`] is (a large root); merged by [`Loader::finish_sections`].
+    pub(super) meta_pool: Option<MetaPool>,
     /// Real paths of folders another loader reads itself (a `Skill_Seekers` `references/`).
     pub(super) skip: HashSet<PathBuf>,
     /// Jobs to run once ids exist (see [`Loader::after_ids`]).
@@ -136,6 +140,7 @@ impl<'a> Loader<'a> {
             pending_bytes: 0,
             prefetched: HashMap::new(),
             pool: None,
+            meta_pool: None,
             skip: HashSet::new(),
             after_ids: Vec::new(),
             skipped: Skipped::default(),
@@ -222,6 +227,10 @@ impl<'a> Loader<'a> {
     /// [`SectionPool`] when it was started (this thread helps), else here; nodes are then
     /// added in file order, so the result equals sectioning each file as it is read.
     pub fn finish_sections(&mut self) {
+        if let Some(pool) = self.meta_pool.take() {
+            let corpus = &mut self.corpus;
+            pool.finish(|file, meta| merge_meta(corpus, file, meta));
+        }
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
         let corpus = &mut self.corpus;
@@ -249,6 +258,18 @@ impl<'a> Loader<'a> {
     /// Mark `real` visited; false if it was already.
     pub fn visit(&mut self, real: &Path) -> bool {
         self.visited.insert(real.to_path_buf())
+    }
+}
+
+/// Add `meta` to node `file`'s, keeping the keys it already has.
+pub(super) fn merge_meta(
+    corpus: &mut Corpus,
+    file: NodeId,
+    meta: serde_json::Map<String, serde_json::Value>,
+) {
+    let n = corpus.node_mut(file);
+    for (k, v) in meta {
+        n.meta.entry(k).or_insert(v);
     }
 }
 

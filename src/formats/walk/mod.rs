@@ -10,6 +10,7 @@ mod contents;
 pub(crate) mod dupes;
 pub mod list;
 pub(crate) mod loader;
+mod meta_pool;
 pub mod read;
 pub(crate) mod readme;
 mod section_pool;

@@ -10,7 +10,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::loader::{Loader, file_size};
+use super::loader::{Loader, file_size, merge_meta};
+use super::meta_pool::MetaPool;
 use super::skipped::UNCLAIMED_TEXT_MAX_BYTES;
 use crate::model::{Flag, Format, NodeId};
 
@@ -86,15 +87,29 @@ impl Loader<'_> {
             return id;
         }
         if let Some(ext) = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+            && matches!(ext.as_str(), "json" | "yaml" | "yml" | "toml")
             && corpus.node(id).span.is_some()
         {
-            let meta = structured_meta(&ext, corpus.text(id));
-            let n = corpus.node_mut(id);
-            for (k, v) in meta {
-                n.meta.entry(k).or_insert(v);
-            }
+            self.queue_meta(id, ext);
         }
         id
+    }
+
+    /// Give file node `file` the structured `meta` of its text (extension `ext`, lower
+    /// case; see [`structured_meta`]), keeping keys the node already has. Parsed on a
+    /// [`MetaPool`] in a large root (the section pool was started), merged by
+    /// `Loader::finish_sections`; else here.
+    fn queue_meta(&mut self, file: NodeId, ext: String) {
+        if self.pool.is_some() && self.meta_pool.is_none() {
+            self.meta_pool = MetaPool::start(structured_meta);
+        }
+        let text = self.corpus.text(file);
+        if let Some(pool) = &mut self.meta_pool {
+            pool.push(file, ext, text.to_string());
+        } else {
+            let meta = structured_meta(&ext, text);
+            merge_meta(&mut self.corpus, file, meta);
+        }
     }
 
     /// A binary leaf: bytes counted, never read, no tokens.
