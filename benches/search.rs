@@ -29,12 +29,14 @@
 // Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+use common::{load, ms, pct};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use skillnav::formats::{LoadOptions, load_root, root_specs};
 use skillnav::index::filter::search_all;
 use skillnav::index::{FuzzyIndex, Index, SearchOptions};
 use skillnav::model::Corpus;
@@ -204,34 +206,6 @@ fn fuzzy_bench(corpus: &Corpus, fuzzy: &FuzzyIndex) {
             .collect();
         println!("  slowest: {}", list.join(", "));
     }
-}
-
-fn pct(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let k = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
-    sorted[k.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
-fn load(path: &Path) -> Corpus {
-    let mut corpus = Corpus::new();
-    for spec in root_specs(&[path.to_path_buf()]) {
-        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
-    }
-    corpus.finalize();
-    corpus
 }
 
 /// Time `f` over every query, `reps` times each; returns sorted per-call durations.
@@ -406,7 +380,7 @@ fn main() {
         ms(pct(&keys, 100.0))
     );
     did_you_mean_100k();
-    if let Some(rss) = peak_rss_mb() {
+    if let Some(rss) = common::status_mb("VmHWM:") {
         println!("peak RSS {rss:.1} MB (whole bench process, two loads; budget 100 MB)");
     }
 

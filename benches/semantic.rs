@@ -20,11 +20,13 @@
 // Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{load, ms, pct};
+
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use skillnav::formats::{LoadOptions, load_root, root_specs};
 use skillnav::index::filter::search_all;
 use skillnav::index::{FuzzyIndex, Index, SearchOptions};
 use skillnav::model::Corpus;
@@ -59,25 +61,6 @@ const QUERIES: &[&str] = &[
     "schedulr plugin",
 ];
 
-fn pct(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let k = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
-    sorted[k.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// CPU time of this process so far (user + system, every thread), from `/proc/self/stat`
 /// in clock ticks of 10 ms: on a shared machine it tells the work from the waiting.
 fn cpu_time() -> Option<Duration> {
@@ -87,15 +70,6 @@ fn cpu_time() -> Option<Duration> {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
     Some(Duration::from_millis(ticks * 10))
-}
-
-fn load(path: &Path) -> Corpus {
-    let mut corpus = Corpus::new();
-    for spec in root_specs(&[path.to_path_buf()]) {
-        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
-    }
-    corpus.finalize();
-    corpus
 }
 
 /// Time this thread has run on a CPU (`/proc/thread-self/schedstat`, nanoseconds, brought
@@ -189,7 +163,7 @@ fn main() {
         .collect();
     let off = figures(&corpus, &index, &fuzzy, &queries, &typed);
 
-    let rss0 = rss_mb();
+    let rss0 = common::status_mb("VmRSS:");
     let t = Instant::now();
     let model = skillnav::embed::model().expect("embedded model");
     let t_model = t.elapsed();
@@ -198,7 +172,7 @@ fn main() {
     let sem = index.build_semantic(&corpus, model, None, 2);
     let t_embed = t.elapsed();
     let cpu_embed = cpu_time().zip(cpu0).map(|(b, a)| b.saturating_sub(a));
-    let rss1 = rss_mb();
+    let rss1 = common::status_mb("VmRSS:");
     let rows = sem.len();
     let heap = sem.heap_bytes();
     index.attach_semantic(Arc::new(sem));
