@@ -286,7 +286,7 @@ impl Encoder {
             .filter(|(_, e)| e.keep && e.v.len() == dims)
             .map(|(k, e)| (!e.used, e.rank, *k, Arc::clone(&e.v)))
             .collect();
-        ours.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        ours.sort_unstable_by_key(|e| (e.0, e.1, e.2));
         let on_disk = store::read(&dir, &self.id, dims);
         let mut entries: Vec<(Key, &[f32])> = ours.iter().map(|e| (e.2, &*e.3)).collect();
         for (k, v) in &on_disk {
