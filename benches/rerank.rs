@@ -5,12 +5,16 @@
 //! 1. Latency and memory: loads `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`),
 //!    then for each query re-ranks the first-stage top 50 with an empty vector cache (cold:
 //!    every text encoded) and again (warm: the cache), and prints each as a ratio of the same
-//!    query's first-stage time; `VmRSS` before and after loading the model and after the
+//!    query's first-stage time; then the same cold re-rank encoded on one thread, and with
+//!    each other word-piece limit of `SKILLNAV_BENCH_PIECES`, as ratios of the default cold
+//!    run of the same query; `VmRSS` before and after loading the model and after the
 //!    re-ranks.
 //! 2. Dev-set figures: `SKILLNAV_EVAL_FILE` (default `tests/fixtures/eval/dev.json`) over
-//!    `SKILLNAV_EVAL_BASE` (default `../shared/corpus`), without re-rank and with each
-//!    fusion weight of [`WEIGHTS`], all sharing one encoder (its cache makes every run after
-//!    the first cheap): R@1, R@5 by kind, MRR@10, brief containment at 8k tokens.
+//!    `SKILLNAV_EVAL_BASE` (default `../shared/corpus`), without re-rank and, for each
+//!    word-piece limit of `SKILLNAV_BENCH_PIECES` (default `128`, comma-separated), with each
+//!    fusion weight of `SKILLNAV_BENCH_WEIGHTS` (default [`WEIGHTS`]), the runs of a limit
+//!    sharing one encoder (its cache makes every run after the first cheap): R@1, R@5 by
+//!    kind, MRR@10, brief containment at 8k tokens.
 
 // Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -78,6 +82,14 @@ fn report(title: &str, r: &Report) {
     }
 }
 
+/// The comma-separated numbers of `var`, else `default`.
+fn list<T: std::str::FromStr + Copy>(var: &str, default: &[T]) -> Vec<T> {
+    std::env::var(var).map_or_else(
+        |_| default.to_vec(),
+        |v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
+    )
+}
+
 fn main() {
     let Some(model) = std::env::var_os("SKILLNAV_RERANK_MODEL").map(PathBuf::from) else {
         println!("rerank bench: set SKILLNAV_RERANK_MODEL (tools/fetch_rerank_model.sh)");
@@ -86,6 +98,16 @@ fn main() {
     let before = rss_kib();
     let t = Instant::now();
     let enc = Arc::new(Encoder::open(&model).unwrap());
+    let pieces: Vec<usize> = list(
+        "SKILLNAV_BENCH_PIECES",
+        &[skillnav::rerank::encoder::DEFAULT_PIECES],
+    );
+    let weights: Vec<f64> = list("SKILLNAV_BENCH_WEIGHTS", WEIGHTS);
+    let others: Vec<(usize, Encoder)> = pieces
+        .iter()
+        .filter(|&&p| p != skillnav::rerank::encoder::DEFAULT_PIECES)
+        .map(|&p| (p, Encoder::open_with(&model, p).unwrap()))
+        .collect();
     let load_ms = t.elapsed().as_millis();
     let loaded = rss_kib();
     println!(
@@ -131,6 +153,23 @@ fn main() {
                 ratio(warm.micros)
             );
             cold_ms.push(cold.micros as f64 / 1000.0);
+            let texts = candidate_texts(&corpus, q, &res.hits);
+            let time = |enc: &Encoder, threads: usize| {
+                enc.clear_cache();
+                let t = Instant::now();
+                enc.embed(&texts, 1, threads);
+                t.elapsed().as_secs_f64() * 1000.0
+            };
+            let base = time(&enc, threads);
+            let one = time(&enc, 1);
+            let mut line = format!(
+                "    encode only: {base:.0} ms on {threads} threads; 1 thread {:.2}x",
+                one / base
+            );
+            for (p, e) in &others {
+                line.push_str(&format!("; {p} pieces {:.2}x", time(e, threads) / base));
+            }
+            println!("{line}");
         }
         cold_ms.sort_by(f64::total_cmp);
         println!(
@@ -185,15 +224,32 @@ fn main() {
         ),
         &r,
     );
-    for &w in WEIGHTS {
-        let rr: Arc<dyn Rerank> = Arc::new(Reranker::new(Arc::clone(&enc), 50, w));
-        let (r, took) = run(Some(rr));
-        report(
-            &format!(
-                "re-rank top 50, weight {w} on the cosine ({:.1} s):",
-                took.as_secs_f64()
-            ),
-            &r,
-        );
+    let mut encoders = vec![(skillnav::rerank::encoder::DEFAULT_PIECES, Arc::clone(&enc))];
+    encoders.extend(others.into_iter().map(|(p, e)| (p, Arc::new(e))));
+    encoders.retain(|(p, _)| pieces.contains(p));
+    for (p, e) in encoders {
+        e.clear_cache();
+        for &w in &weights {
+            let rr: Arc<dyn Rerank> = Arc::new(Reranker::new(Arc::clone(&e), 50, w));
+            let (r, took) = run(Some(rr));
+            report(
+                &format!(
+                    "re-rank top 50, {p} pieces, weight {w} on the cosine ({:.1} s):",
+                    took.as_secs_f64()
+                ),
+                &r,
+            );
+        }
     }
+}
+
+/// The query, then the text each hit is encoded from (as the re-ranker builds them).
+fn candidate_texts(corpus: &Corpus, q: &str, hits: &[skillnav::index::Hit]) -> Vec<String> {
+    let mut texts = vec![q.to_string()];
+    for h in hits {
+        let mut t = String::new();
+        skillnav::index::semantic::embedded_text(corpus, h.node, &mut t);
+        texts.push(t);
+    }
+    texts
 }

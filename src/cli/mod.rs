@@ -44,8 +44,11 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
     };
     // Counts persist across calls (docs/DESIGN.md §4); written once the command is done.
     crate::tokens::cache::enable_disk();
+    // So do the re-ranker's section vectors (docs/DESIGN.md §3 "Re-rank").
+    crate::rerank::enable_disk();
     let result = run(cli, launch);
     crate::tokens::cache::flush();
+    crate::rerank::flush();
     match result {
         Ok(code) => code,
         // A closed pipe (`skillnav tree | head`) is not an error.

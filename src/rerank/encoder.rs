@@ -1,48 +1,95 @@
 //! The sentence encoder (all-MiniLM-L6-v2 as sentence-transformers runs it): a text becomes
-//! `[CLS]`, its first [`MAX_PIECES`] word pieces (skillnav's `WordPiece` over the same
-//! vocabulary, `crate::embed::wordpiece`), `[SEP]` — 256 positions at most, the model's
-//! `max_seq_length` — then the encoder's states are mean-pooled over every position and
-//! L2-normalised, so cosine similarity is a dot product. Vectors are cached per text hash.
+//! `[CLS]`, its first [`DEFAULT_PIECES`] word pieces (skillnav's `WordPiece` over the same
+//! vocabulary, `crate::embed::wordpiece`), `[SEP]` — the model takes 256 positions at most,
+//! its `max_seq_length` — then the encoder's states are mean-pooled over every position and
+//! L2-normalised, so cosine similarity is a dot product. Vectors are cached per content key
+//! in memory and, once persistence is on, in the vector file (`super::store`).
 //!
 //! [`Reranker`] is the [`Rerank`] the index calls: the query and each candidate's text (its
 //! heading path then its own text, [`crate::index::semantic::embedded_text`]) are encoded,
 //! candidates on every core, and the hits re-ordered by [`super::fuse`].
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::RerankError;
-use super::bert::Bert;
+use super::bert::{Bert, Scratch};
+use super::store::{self, Key, ModelId};
 use crate::embed::wordpiece::WordPiece;
-use crate::index::hash::{FxHashMap, FxHasher};
 use crate::index::semantic::embedded_text;
 use crate::index::{Hit, Rerank, RerankRun};
 use crate::model::Corpus;
 
-/// Word pieces of a text that are encoded (the model's 256 positions less `[CLS]` and
-/// `[SEP]`); the rest of a long section is not seen.
+/// The most word pieces of a text the model can encode (its 256 positions less `[CLS]` and
+/// `[SEP]`).
 pub const MAX_PIECES: usize = 254;
 
-/// Cached vectors kept before the cache is emptied (1.5 KiB each: about 24 MiB).
-const CACHE_ENTRIES: usize = 16_384;
+/// Word pieces of a text that are encoded by default; the rest of a long section is not
+/// seen. 128 rather than [`MAX_PIECES`]: on the dev set it gives the same recall@1/@5 and
+/// brief containment at 0.65–0.87× the cold encode time (docs/DESIGN.md §3 "Re-rank").
+pub const DEFAULT_PIECES: usize = 128;
 
-/// The loaded encoder with its vector cache. `Send + Sync`.
+/// Vectors kept in memory before the least useful are dropped (1.5 KiB each: about 24 MiB);
+/// the same as the vector file's bound, [`store::MAX_ENTRIES`].
+const CACHE_ENTRIES: usize = store::MAX_ENTRIES;
+
+/// A long-running process (the TUI, the MCP server, `eval`) writes new vectors to the file
+/// at most this often; every CLI command writes once more when it ends.
+const FLUSH_EVERY: Duration = Duration::from_secs(10);
+
+/// One cached vector.
+#[derive(Debug)]
+struct Entry {
+    v: Arc<[f32]>,
+    /// Written to the vector file (section texts; queries stay in memory).
+    keep: bool,
+    /// Used or made by this process (written first, so kept longest).
+    used: bool,
+    /// Position in the vector file it was read from (`usize::MAX` for a new vector).
+    rank: usize,
+}
+
+/// The in-memory cache and its link to the vector file.
+#[derive(Debug)]
+struct Memo {
+    map: HashMap<Key, Entry>,
+    /// The vector file was read (or must not be: the cache was cleared).
+    read: bool,
+    /// Vectors to write were added since the last write.
+    dirty: bool,
+    last_flush: Instant,
+}
+
+/// The loaded encoder with its vector cache (in memory, and in the user cache dir once
+/// [`store::enable_disk`] ran). `Send + Sync`.
 #[derive(Debug)]
 pub struct Encoder {
     bert: Bert,
     cls: u32,
     sep: u32,
-    cache: Mutex<FxHashMap<u64, Arc<[f32]>>>,
+    max_pieces: usize,
+    id: ModelId,
+    memo: Mutex<Memo>,
 }
 
 impl Encoder {
     /// Read the model folder `dir` (`config.json`, `vocab.txt`, `model.safetensors`,
-    /// optionally `1_Pooling/config.json`). Errors: a missing file (named), an unreadable or
-    /// malformed one, a vocabulary other than skillnav's.
+    /// optionally `1_Pooling/config.json`), encoding the first [`DEFAULT_PIECES`] pieces of
+    /// a text. Errors: a missing file (named), an unreadable or malformed one, a vocabulary
+    /// other than skillnav's.
     pub fn open(dir: &Path) -> Result<Self, RerankError> {
+        Self::open_with(dir, DEFAULT_PIECES)
+    }
+
+    /// [`Encoder::open`] encoding the first `max_pieces` pieces of a text (1 to
+    /// [`MAX_PIECES`]; the benchmark compares limits with it). Errors: as [`Encoder::open`].
+    pub fn open_with(dir: &Path, max_pieces: usize) -> Result<Self, RerankError> {
+        let max_pieces = max_pieces.clamp(1, MAX_PIECES);
         super::weights::check_vocab(dir)?;
-        let bert = super::weights::load(dir)?;
+        let (bert, id) = super::weights::load(dir, max_pieces)?;
         let row = |tok: &str| {
             crate::embed::VOCAB_TEXT
                 .lines()
@@ -57,16 +104,23 @@ impl Encoder {
             bert,
             cls: row("[CLS]")?,
             sep: row("[SEP]")?,
-            cache: Mutex::new(FxHashMap::default()),
+            max_pieces,
+            id,
+            memo: Mutex::new(Memo {
+                map: HashMap::new(),
+                read: false,
+                dirty: false,
+                last_flush: Instant::now(),
+            }),
         })
     }
 
-    /// Forget every cached vector.
+    /// Forget every cached vector, and do not read the vector file afterwards (the
+    /// benchmark's cold runs).
     pub fn clear_cache(&self) {
-        self.cache
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        m.map.clear();
+        m.read = true;
     }
 
     /// Hidden size: the length of every vector.
@@ -74,19 +128,25 @@ impl Encoder {
         self.bert.shape.hidden
     }
 
-    /// The model's input ids of `text`: `[CLS]`, up to [`MAX_PIECES`] pieces, `[SEP]`.
+    /// The identity the vector file is keyed by ([`store::model_id`]).
+    pub fn model_id(&self) -> ModelId {
+        self.id
+    }
+
+    /// The model's input ids of `text`: `[CLS]`, up to the encoder's piece limit
+    /// ([`DEFAULT_PIECES`] unless opened with another), `[SEP]`.
     pub fn input_ids(&self, text: &str) -> Vec<u32> {
         let mut ids = vec![self.cls];
         if let Some(m) = crate::embed::model() {
             let vocab: &WordPiece = &m.vocab;
             vocab.encode_into(
                 text,
-                MAX_PIECES + 1,
+                self.max_pieces + 1,
                 &mut ids,
                 &mut crate::embed::wordpiece::Scratch::default(),
             );
         }
-        ids.truncate(MAX_PIECES + 1);
+        ids.truncate(self.max_pieces + 1);
         ids.push(self.sep);
         ids
     }
@@ -95,36 +155,61 @@ impl Encoder {
     /// and `[SEP]`, so every text has a vector; `None` only for a degenerate model whose
     /// pooled states are all zero.
     pub fn embed_uncached(&self, text: &str) -> Option<Vec<f32>> {
-        self.bert.pooled(&self.input_ids(text))
+        self.bert
+            .pooled(&self.input_ids(text), &mut Scratch::default())
     }
 
-    /// The unit vectors of `texts` in order, from the cache or encoded on up to `threads`
-    /// threads (then cached); the second value counts the texts encoded.
+    /// [`Encoder::embed`] with every text kept in the vector file.
     pub fn embed_all(&self, texts: &[String], threads: usize) -> (Vec<Option<Arc<[f32]>>>, usize) {
-        let keys: Vec<u64> = texts.iter().map(|t| hash_text(t)).collect();
+        self.embed(texts, 0, threads)
+    }
+
+    /// The unit vectors of `texts` in order, from the cache (memory, then the vector file)
+    /// or encoded on up to `threads` threads, longest first, each thread taking the next
+    /// text when done (then cached; `texts[keep_from..]` also go to the vector file). The
+    /// second value counts the texts encoded.
+    pub fn embed(
+        &self,
+        texts: &[String],
+        keep_from: usize,
+        threads: usize,
+    ) -> (Vec<Option<Arc<[f32]>>>, usize) {
+        let keys: Vec<Key> = texts.iter().map(|t| store::key(t)).collect();
         let mut out: Vec<Option<Arc<[f32]>>> = {
-            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-            keys.iter().map(|k| cache.get(k).cloned()).collect()
-        };
-        let mut todo: Vec<usize> = (0..texts.len()).filter(|&i| out[i].is_none()).collect();
-        // The same text twice is encoded once.
-        let mut seen = FxHashMap::default();
-        todo.retain(|&i| seen.insert(keys[i], i).is_none());
-        let threads = threads.clamp(1, 8).min(todo.len().max(1));
-        let per = todo.len().div_ceil(threads).max(1);
-        let mut done: Vec<(usize, Option<Vec<f32>>)> = Vec::with_capacity(todo.len());
-        std::thread::scope(|s| {
-            let handles: Vec<_> = todo
-                .chunks(per)
-                .map(|chunk| {
-                    s.spawn(move || {
-                        chunk
-                            .iter()
-                            .map(|&i| (i, self.embed_uncached(&texts[i])))
-                            .collect::<Vec<_>>()
+            let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+            self.read_file(&mut m);
+            keys.iter()
+                .map(|k| {
+                    m.map.get_mut(k).map(|e| {
+                        e.used = true;
+                        Arc::clone(&e.v)
                     })
                 })
-                .collect();
+                .collect()
+        };
+        // The same text twice is encoded once.
+        let mut seen = HashMap::new();
+        let mut todo: Vec<(usize, Vec<u32>)> = (0..texts.len())
+            .filter(|&i| out[i].is_none() && seen.insert(keys[i], i).is_none())
+            .map(|i| (i, self.input_ids(&texts[i])))
+            .collect();
+        todo.sort_by_key(|(i, ids)| (std::cmp::Reverse(ids.len()), *i));
+        let threads = threads.clamp(1, 8).min(todo.len().max(1));
+        let next = AtomicUsize::new(0);
+        let mut done: Vec<(usize, Option<Vec<f32>>)> = Vec::with_capacity(todo.len());
+        std::thread::scope(|s| {
+            let work = || {
+                let mut sc = Scratch::default();
+                let mut part = Vec::new();
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((i, ids)) = todo.get(j) else { break };
+                    part.push((*i, self.bert.pooled(ids, &mut sc)));
+                }
+                part
+            };
+            let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            done.extend(work());
             for h in handles {
                 if let Ok(part) = h.join() {
                     done.extend(part);
@@ -132,32 +217,104 @@ impl Encoder {
             }
         });
         let encoded = done.len();
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.len() + encoded > CACHE_ENTRIES {
-            cache.clear();
+        let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        if m.map.len() + encoded > CACHE_ENTRIES {
+            m.map.retain(|_, e| e.used);
+            if m.map.len() + encoded > CACHE_ENTRIES {
+                m.map.clear();
+            }
         }
         for (i, v) in done {
-            let v: Option<Arc<[f32]>> = v.map(Into::into);
-            if let Some(v) = &v {
-                cache.insert(keys[i], Arc::clone(v));
-            }
-            out[i] = v;
+            let Some(v) = v.map(Arc::<[f32]>::from) else {
+                continue;
+            };
+            let keep = i >= keep_from;
+            m.dirty |= keep;
+            m.map.insert(
+                keys[i],
+                Entry {
+                    v: Arc::clone(&v),
+                    keep,
+                    used: true,
+                    rank: usize::MAX,
+                },
+            );
+            out[i] = Some(v);
         }
         for (i, k) in keys.iter().enumerate() {
             if out[i].is_none() {
-                out[i] = cache.get(k).cloned();
+                out[i] = m.map.get(k).map(|e| Arc::clone(&e.v));
             }
         }
         (out, encoded)
     }
-}
 
-fn hash_text(text: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = FxHasher::default();
-    h.write(text.as_bytes());
-    h.write_usize(text.len());
-    h.finish()
+    /// Read the vector file into the cache once, when persistence is on.
+    fn read_file(&self, m: &mut Memo) {
+        if m.read {
+            return;
+        }
+        m.read = true;
+        let Some(dir) = store::dir() else { return };
+        for (rank, (k, v)) in store::read(&dir, &self.id, self.dims())
+            .into_iter()
+            .enumerate()
+            .take(CACHE_ENTRIES)
+        {
+            m.map.entry(k).or_insert(Entry {
+                v: v.into(),
+                keep: true,
+                used: false,
+                rank,
+            });
+        }
+    }
+
+    /// Write the vectors this process made to the vector file when persistence is on and
+    /// there are new ones: most recently used first, then the file's others in their order,
+    /// at most [`store::MAX_ENTRIES`]. Errors leave the old file in place.
+    pub fn flush(&self) {
+        let Some(dir) = store::dir() else { return };
+        let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        if !m.dirty {
+            return;
+        }
+        let dims = self.dims();
+        let mut ours: Vec<(bool, usize, Key, Arc<[f32]>)> = m
+            .map
+            .iter()
+            .filter(|(_, e)| e.keep && e.v.len() == dims)
+            .map(|(k, e)| (!e.used, e.rank, *k, Arc::clone(&e.v)))
+            .collect();
+        ours.sort_unstable_by_key(|e| (e.0, e.1, e.2));
+        let on_disk = store::read(&dir, &self.id, dims);
+        let mut entries: Vec<(Key, &[f32])> = ours.iter().map(|e| (e.2, &*e.3)).collect();
+        for (k, v) in &on_disk {
+            if entries.len() >= store::MAX_ENTRIES {
+                break;
+            }
+            if !m.map.get(k).is_some_and(|e| e.keep) {
+                entries.push((*k, v));
+            }
+        }
+        entries.truncate(store::MAX_ENTRIES);
+        let bytes = store::encode(&self.id, dims, &entries);
+        m.last_flush = Instant::now();
+        if store::write_atomic(&dir, &bytes).is_ok() {
+            m.dirty = false;
+        }
+    }
+
+    /// [`Encoder::flush`] when the last write is [`FLUSH_EVERY`] old.
+    fn flush_if_due(&self) {
+        let due = {
+            let m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+            m.dirty && m.last_flush.elapsed() >= FLUSH_EVERY
+        };
+        if due {
+            self.flush();
+        }
+    }
 }
 
 /// The [`Rerank`] over an [`Encoder`]: depth and fusion weight fixed at load.
@@ -197,7 +354,8 @@ impl Rerank for Reranker {
             texts.push(t);
         }
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        let (vectors, embedded) = self.encoder.embed_all(&texts, threads);
+        // The query's vector stays in memory; the sections' go to the vector file too.
+        let (vectors, embedded) = self.encoder.embed(&texts, 1, threads);
         let cosines: Vec<f64> = match vectors.split_first() {
             Some((Some(q), rest)) => rest
                 .iter()
@@ -206,10 +364,12 @@ impl Rerank for Reranker {
             _ => vec![0.0; hits.len()],
         };
         super::fuse::reorder(hits, &cosines, self.weight);
-        RerankRun {
+        let run = RerankRun {
             candidates: hits.len(),
             embedded,
             micros: start.elapsed().as_micros() as u64,
-        }
+        };
+        self.encoder.flush_if_due();
+        run
     }
 }

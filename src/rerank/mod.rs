@@ -9,8 +9,8 @@
 //! a build without it answers every request with [`RerankError::NotBuilt`].
 //!
 //! Modules (feature `rerank`): `weights` (the model folder's files), `bert` (the encoder's
-//! forward pass), `encoder` (tokenize, encode, mean-pool, normalise, cache), `fuse` (the
-//! ordering rule).
+//! forward pass), `encoder` (tokenize, encode, mean-pool, normalise, cache), `store` (the
+//! vector file in the user cache dir), `fuse` (the ordering rule).
 
 #[cfg(feature = "rerank")]
 mod bert;
@@ -18,6 +18,8 @@ mod bert;
 pub mod encoder;
 #[cfg(feature = "rerank")]
 pub mod fuse;
+#[cfg(feature = "rerank")]
+pub mod store;
 #[cfg(feature = "rerank")]
 mod weights;
 
@@ -113,14 +115,40 @@ pub fn load(settings: &SearchSettings) -> Result<Arc<dyn Rerank>, RerankError> {
     Ok(r)
 }
 
+/// The encoders [`load`] opened, for [`flush`].
+#[cfg(feature = "rerank")]
+static ENCODERS: Mutex<Vec<Arc<encoder::Encoder>>> = Mutex::new(Vec::new());
+
 #[cfg(feature = "rerank")]
 fn open(dir: &Path, depth: usize, weight: f64) -> Result<Arc<dyn Rerank>, RerankError> {
-    let enc = encoder::Encoder::open(dir)?;
-    Ok(Arc::new(encoder::Reranker::new(
-        Arc::new(enc),
-        depth,
-        weight,
-    )))
+    let enc = Arc::new(encoder::Encoder::open(dir)?);
+    ENCODERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(Arc::clone(&enc));
+    Ok(Arc::new(encoder::Reranker::new(enc, depth, weight)))
+}
+
+/// Keep section vectors in the user cache dir from now on (`store`, docs/DESIGN.md §3
+/// "Re-rank"); a no-op without the feature. The CLI calls it with the count cache's.
+pub fn enable_disk() {
+    #[cfg(feature = "rerank")]
+    store::enable_disk();
+}
+
+/// Write the new vectors of every re-ranker [`load`] opened to the vector file (when
+/// persistence is on); a no-op without the feature or new vectors. Never fails.
+pub fn flush() {
+    #[cfg(feature = "rerank")]
+    {
+        let encoders: Vec<_> = ENCODERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        for e in encoders {
+            e.flush();
+        }
+    }
 }
 
 #[cfg(not(feature = "rerank"))]

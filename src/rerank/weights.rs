@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::RerankError;
 use super::bert::{Bert, Layer, Linear, Norm, Shape};
+use super::store::ModelId;
 
 /// The `config.json` fields the forward pass needs (Hugging Face `BertConfig` names).
 #[derive(Debug, Deserialize)]
@@ -72,12 +73,15 @@ pub(super) fn check_vocab(dir: &Path) -> Result<(), RerankError> {
     Ok(())
 }
 
-/// Read the encoder of `dir`. Errors: a missing file (named), an unreadable one, a shape or
-/// pooling this forward pass does not implement, a missing or mis-shaped tensor.
-pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
+/// Read the encoder of `dir` and its identity for the vector file
+/// ([`super::store::model_id`] of `max_pieces`, `config.json` and `model.safetensors`).
+/// Errors: a missing file (named), an unreadable one, a shape or pooling this forward pass
+/// does not implement, a missing or mis-shaped tensor.
+pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), RerankError> {
     let cfg_path = dir.join("config.json");
+    let cfg_bytes = read(&cfg_path)?;
     let cfg: BertConfig =
-        serde_json::from_slice(&read(&cfg_path)?).map_err(|e| bad(&cfg_path, e.to_string()))?;
+        serde_json::from_slice(&cfg_bytes).map_err(|e| bad(&cfg_path, e.to_string()))?;
     if cfg.hidden_act != "gelu" {
         return Err(bad(
             &cfg_path,
@@ -100,6 +104,7 @@ pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
     }
     let st_path = dir.join("model.safetensors");
     let bytes = read(&st_path)?;
+    let id = super::store::model_id(max_pieces, &[&cfg_bytes, &bytes]);
     let st = SafeTensors::deserialize(&bytes).map_err(|e| bad(&st_path, e.to_string()))?;
     let t = Tensors {
         st: &st,
@@ -127,10 +132,12 @@ pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
     for i in 0..cfg.num_hidden_layers {
         let p = format!("encoder.layer.{i}.");
         let m = cfg.intermediate_size;
+        let query = linear(&format!("{p}attention.self.query"), h, h)?;
+        let key = linear(&format!("{p}attention.self.key"), h, h)?;
+        let value = linear(&format!("{p}attention.self.value"), h, h)?;
         layers.push(Layer {
-            query: linear(&format!("{p}attention.self.query"), h, h)?,
-            key: linear(&format!("{p}attention.self.key"), h, h)?,
-            value: linear(&format!("{p}attention.self.value"), h, h)?,
+            qkv: Linear::stacked(&[&query, &key, &value])
+                .ok_or_else(|| bad(&st_path, format!("{p}attention.self: shapes differ")))?,
             out: linear(&format!("{p}attention.output.dense"), h, h)?,
             attn_norm: norm(&format!("{p}attention.output.LayerNorm"))?,
             up: linear(&format!("{p}intermediate.dense"), m, h)?,
@@ -139,10 +146,11 @@ pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
         });
     }
     let token_types = t.matrix("embeddings.token_type_embeddings.weight", 0, h)?;
-    Ok(Bert {
+    let bert = Bert {
         shape: Shape {
             hidden: h,
             heads: cfg.num_attention_heads,
+            intermediate: cfg.intermediate_size,
             positions: cfg.max_position_embeddings,
             eps: cfg.layer_norm_eps as f32,
         },
@@ -155,7 +163,8 @@ pub(super) fn load(dir: &Path) -> Result<Bert, RerankError> {
         token_type0: token_types.row(0).to_owned(),
         emb_norm: norm("embeddings.LayerNorm")?,
         layers,
-    })
+    };
+    Ok((bert, id))
 }
 
 /// The tensors of one safetensors file, by BERT name.

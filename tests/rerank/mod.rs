@@ -1,7 +1,12 @@
 //! The re-rank tier (docs/DESIGN.md §3 "Re-rank"): skillnav's `WordPiece` against the model's
 //! own tokenizer (always), and with the cargo feature `rerank` the encoder's vectors against
-//! a numpy reference, the missing-file errors and `search --rerank` end to end.
+//! a numpy reference, the missing-file errors, `search` and `brief --rerank` end to end, the
+//! vector file, and the MCP server re-ranking with `[search] rerank = true`.
 
+#[cfg(feature = "rerank")]
+mod cli;
+#[cfg(feature = "rerank")]
+mod mcp;
 #[cfg(not(feature = "rerank"))]
 mod missing;
 #[cfg(feature = "rerank")]

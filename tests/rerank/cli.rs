@@ -1,0 +1,166 @@
+//! `skillnav brief --rerank` and `search --rerank` end to end (feature `rerank`), and the
+//! vector file in the user cache dir (docs/DESIGN.md §3 "Re-rank"): a second call encodes
+//! only the query, a damaged file is ignored and replaced. Each test has its own
+//! `XDG_CACHE_HOME`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use skillnav::rerank::encoder::Encoder;
+use skillnav::rerank::store;
+
+use super::model::model_dir;
+use crate::support::child::skillnav_command;
+
+fn hono() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
+}
+
+/// Run skillnav with the model and `cache` as `XDG_CACHE_HOME`; its stdout.
+fn run(cache: &Path, args: &[&str]) -> Vec<u8> {
+    let out = skillnav_command()
+        .env("SKILLNAV_RERANK_MODEL", model_dir())
+        .env("XDG_CACHE_HOME", cache)
+        .args(args)
+        .arg(hono())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn json(cache: &Path, args: &[&str]) -> Value {
+    serde_json::from_slice(&run(cache, args)).unwrap()
+}
+
+/// The `id`s of `v[list]` (content hits only for `hits`).
+fn ids(v: &Value, list: &str) -> Vec<String> {
+    v[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["source"] != "fuzzy")
+        .map(|h| h["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The vectors of the vector file under `cache` (`None`: no file or not one of this model).
+fn file_entries(cache: &Path) -> Option<Vec<([u8; 16], Vec<f32>)>> {
+    let enc = Encoder::open(&model_dir()).unwrap();
+    let bytes = std::fs::read(store::file_path(&cache.join("skillnav"))).ok()?;
+    store::decode(&bytes, &enc.model_id(), enc.dims())
+}
+
+const COOKIES: &str = "how do I read cookies in a handler";
+
+#[test]
+fn brief_rerank_packs_the_sections_the_model_puts_first() {
+    let cache = tempfile::tempdir().unwrap();
+    let args = [
+        "brief",
+        "--query",
+        COOKIES,
+        "--max-tokens",
+        "2000",
+        "--format",
+        "json",
+    ];
+    let plain = json(cache.path(), &args);
+    let mut with = args.to_vec();
+    with.push("--rerank");
+    let reranked = json(cache.path(), &with);
+    let m = "hono/references/middleware.md#hono_docs---middleware/";
+    assert_eq!(
+        ids(&plain, "sections"),
+        vec![
+            format!("{m}body-limit-middleware"),
+            "hono/SKILL.md#hono-skill/reference-files".to_string(),
+            format!("{m}middleware"),
+        ]
+    );
+    // The model puts the general middleware sections first (no section of the fixture is
+    // about cookies); they are longer, so two fill the budget.
+    assert_eq!(
+        ids(&reranked, "sections"),
+        vec![format!("{m}middleware"), format!("{m}middleware-2")]
+    );
+    assert_eq!(
+        (plain["bytes"].as_u64(), reranked["bytes"].as_u64()),
+        (Some(3623), Some(5117))
+    );
+    // The markdown brief of the same requests: its bytes.
+    let mut md = vec![
+        "brief",
+        "--query",
+        COOKIES,
+        "--max-tokens",
+        "2000",
+        "--rerank",
+    ];
+    let text = String::from_utf8(run(cache.path(), &md)).unwrap();
+    assert_eq!(text.len(), 7569);
+    let provenance: Vec<&str> = text.lines().filter(|l| l.starts_with("`hono/")).collect();
+    assert_eq!(
+        provenance,
+        vec![
+            "`hono/references/middleware.md#hono_docs---middleware/middleware` · references/middleware.md · lines 776–804 · score 0.338",
+            "`hono/references/middleware.md#hono_docs---middleware/middleware-2` · references/middleware.md · lines 1872–1976 · score 0.325",
+            "`hono/references/middleware.md#hono_docs---middleware/context-storage-middleware` · references/middleware.md · lines 1526–1613 · score 0.259",
+        ]
+    );
+    md.pop();
+    assert_eq!(run(cache.path(), &md).len(), 7116);
+}
+
+#[test]
+fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections() {
+    let cache = tempfile::tempdir().unwrap();
+    let q = "limit the file size of the request body";
+    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let first = json(cache.path(), &args);
+    assert_eq!(first["rerank"]["candidates"], 40);
+    assert_eq!(first["rerank"]["embedded"], 41);
+    // The 40 section texts are kept (the query's vector is not).
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+    let second = json(cache.path(), &args);
+    assert_eq!(second["rerank"]["embedded"], 1);
+    assert_eq!(ids(&second, "hits"), ids(&first, "hits"));
+    assert_eq!(second["hits"][0]["score"], first["hits"][0]["score"]);
+    // Another query shares most candidates: only the query and the new sections are encoded.
+    let other = json(
+        cache.path(),
+        &["search", "--rerank", "--json", "--top-k", "3", COOKIES],
+    );
+    assert_eq!(other["rerank"]["candidates"], 21);
+    assert_eq!(other["rerank"]["embedded"], 3);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(42));
+}
+
+#[test]
+fn a_damaged_vector_file_is_ignored_and_replaced() {
+    let cache = tempfile::tempdir().unwrap();
+    let q = "limit the file size of the request body";
+    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let clean = json(cache.path(), &args);
+    let path = store::file_path(&cache.path().join("skillnav"));
+    let mut bytes = std::fs::read(&path).unwrap();
+    // One flipped bit in a vector: the checksum no longer matches.
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(file_entries(cache.path()), None);
+    let again = json(cache.path(), &args);
+    assert_eq!(again["rerank"]["embedded"], 41);
+    assert_eq!(ids(&again, "hits"), ids(&clean, "hits"));
+    assert_eq!(again["hits"][0]["score"], clean["hits"][0]["score"]);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+    // Not a vector file at all (another program's bytes).
+    std::fs::write(&path, b"not a vector file").unwrap();
+    let third = json(cache.path(), &args);
+    assert_eq!(third["rerank"]["embedded"], 41);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+}

@@ -1,0 +1,75 @@
+//! The MCP server with `[search] rerank = true` (docs/DESIGN.md §3 "Re-rank"), driven by the
+//! official MCP Python SDK (`tests/rerank/mcp_client.py`): its `search` tool returns the
+//! re-ranked order, the same as `skillnav search --rerank`, with `"rerank"` among each
+//! re-ranked hit's signals. Skipped with a message when python3 or the `mcp` package is
+//! missing, unless `CI` is set (then it fails), as `tests/mcp/python.rs` does.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use super::model::model_dir;
+use crate::support::child::under_ci;
+
+fn sdk_available() -> Result<(), String> {
+    let out = Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output()
+        .map_err(|e| format!("python3 not found ({e})"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the Python `mcp` package is missing (pip install mcp): {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+#[test]
+fn mcp_search_with_rerank_on_returns_the_reranked_order() {
+    if let Err(why) = sdk_available() {
+        assert!(!under_ci(), "CI is set but {why}");
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let config = work.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let model = model_dir().display().to_string();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("[search]\nrerank = true\nrerank_model = {}\n", json!(model)),
+    )
+    .unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
+    let out = Command::new("python3")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/rerank/mcp_client.py"))
+        .arg(env!("CARGO_BIN_EXE_skillnav"))
+        .arg(&root)
+        .arg(work.path())
+        .arg("how do I read cookies in a handler")
+        .env_remove("SKILLNAV_RERANK_MODEL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "mcp_client.py failed\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = "hono/references/middleware.md#hono_docs---middleware/";
+    let rr = json!(["bm25", "rerank"]);
+    assert_eq!(
+        v["hits"],
+        json!([
+            ["hono/references/guides.md#hono_docs---guides/rpc", rr],
+            [format!("{m}middleware"), rr],
+            [format!("{m}middleware-2"), rr],
+        ])
+    );
+    assert_eq!(v["rerank"]["candidates"], 21);
+}
