@@ -473,7 +473,7 @@ pub fn collapse_ws(s: &str) -> String {
     let mut run: Option<usize> = None;
     // Start of the whitespace being read, `None` inside a word.
     let mut gap: Option<usize> = None;
-    let mut flush = |out: &mut String, piece: &str| {
+    let flush = |out: &mut String, piece: &str| {
         if !out.is_empty() {
             out.push(' ');
         }
