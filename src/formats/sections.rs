@@ -227,6 +227,11 @@ pub fn line_of(text: &str, pos: usize) -> u32 {
 fn count_breaks(bytes: &[u8], from: usize, to: usize) -> u32 {
     let to = to.min(bytes.len());
     let from = from.min(to);
+    let part = &bytes[from..to];
+    if memchr::memchr(b'\r', part).is_none() {
+        // No `\r` (nearly every file): a plain count, which the compiler vectorizes.
+        return u32::try_from(part.iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX);
+    }
     let mut n = 0u32;
     for i in from..to {
         match bytes[i] {
@@ -457,13 +462,51 @@ pub fn split_anchor(title: &str) -> (String, Option<String>) {
 }
 
 /// Collapse runs of whitespace (including newlines) to one space and trim.
+///
+/// Whitespace is `char::is_whitespace` (as `str::split_whitespace`); ASCII bytes are
+/// classified without decoding, since this runs on every heading and summary.
 pub fn collapse_ws(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
+    let bytes = s.as_bytes();
+    // `run..gap` is text to copy as it is: words separated by single spaces. A run ends at
+    // any other whitespace (a longer gap, a tab, a newline), so prose costs one copy.
+    let mut run: Option<usize> = None;
+    // Start of the whitespace being read, `None` inside a word.
+    let mut gap: Option<usize> = None;
+    let flush = |out: &mut String, piece: &str| {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(piece);
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (space, len) = if b.is_ascii() {
+            (matches!(b, b'\t'..=b'\r' | b' '), 1)
+        } else {
+            // `i` is always a char boundary: it moves by whole chars.
+            let Some(c) = s[i..].chars().next() else {
+                break;
+            };
+            (c.is_whitespace(), c.len_utf8())
+        };
+        if space {
+            gap.get_or_insert(i);
+        } else {
+            match (run, gap) {
+                (None, _) => run = Some(i),
+                (Some(r), Some(g)) if !(i == g + 1 && bytes[g] == b' ') => {
+                    flush(&mut out, &s[r..g]);
+                    run = Some(i);
+                }
+                _ => {}
+            }
+            gap = None;
+        }
+        i += len;
+    }
+    if let Some(r) = run {
+        flush(&mut out, &s[r..gap.unwrap_or(s.len())]);
     }
     out
 }
@@ -554,6 +597,25 @@ mod tests {
                 (3, "Four".into(), 10)
             ]
         );
+    }
+
+    #[test]
+    fn count_breaks_with_and_without_cr() {
+        let text = b"a\nb\r\nc\rd\n\ne";
+        let slow = |from: usize, to: usize| {
+            (from..to)
+                .filter(|&i| {
+                    text[i] == b'\n' || (text[i] == b'\r' && text.get(i + 1) != Some(&b'\n'))
+                })
+                .count() as u32
+        };
+        for from in 0..text.len() {
+            for to in from..=text.len() {
+                assert_eq!(count_breaks(text, from, to), slow(from, to), "{from}..{to}");
+            }
+        }
+        assert_eq!(count_breaks(b"x\ny\n\nz", 0, 6), 3);
+        assert_eq!(count_breaks(b"x\ny", 5, 9), 0);
     }
 
     #[test]
@@ -667,6 +729,26 @@ mod tests {
         assert_eq!(without_container_fences("Plain: text."), "Plain: text.");
         let (c, file) = load("# A\n\n::: code-group\n\n```sh\nx\n```\n\n:::\n\nThen run it.\n");
         assert_eq!(c.node(c.node(file).children[0]).summary, "Then run it.");
+    }
+
+    #[test]
+    fn collapse_ws_equals_split_whitespace_joined() {
+        for s in [
+            "",
+            "   ",
+            "a",
+            " a  b\tc\n\r\x0bd\x0ce ",
+            "x\u{a0}y\u{3000}z\u{2028}w",
+            "caf\u{e9}  na\u{ef}ve \u{1f600}\u{85}end",
+            "\u{1c}kept\u{1f}",
+            "one two  three\n four five\tsix seven ",
+            "  lead and trail  ",
+            "a b",
+            "\u{e9} \u{e9}\u{a0}\u{a0}x y",
+        ] {
+            let want = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapse_ws(s), want, "{s:?}");
+        }
     }
 
     #[test]

@@ -21,9 +21,13 @@ pub fn is_prose(p: &str) -> bool {
     {
         return false;
     }
-    let plain = first.replace("**", "").replace("__", "");
-    if is_label_line(plain.trim()) {
-        return false;
+    // A label line has a `:`, and dropping emphasis markers neither adds nor removes one:
+    // without it the copy below is not needed.
+    if first.contains(':') {
+        let plain = first.replace("**", "").replace("__", "");
+        if is_label_line(plain.trim()) {
+            return false;
+        }
     }
     // A paragraph made only of list items is a table of contents or an option list.
     !t.lines().all(|l| is_list_item(l.trim_start()))
@@ -31,11 +35,22 @@ pub fn is_prose(p: &str) -> bool {
 
 /// `---`, `***`, `___` (three or more, spaces allowed).
 fn is_rule(line: &str) -> bool {
-    let marks: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    marks.len() >= 3
-        && (marks.chars().all(|c| c == '-')
-            || marks.chars().all(|c| c == '*')
-            || marks.chars().all(|c| c == '_'))
+    // Stops at the first char that is not the mark: a prose line costs a few chars.
+    let mut marks = line.chars().filter(|c| !c.is_whitespace());
+    let Some(mark) = marks.next() else {
+        return false;
+    };
+    if !matches!(mark, '-' | '*' | '_') {
+        return false;
+    }
+    let mut n = 1usize;
+    for c in marks {
+        if c != mark {
+            return false;
+        }
+        n += 1;
+    }
+    n >= 3
 }
 
 fn is_url(s: &str) -> bool {
@@ -94,6 +109,16 @@ mod tests {
             "   ",
         ] {
             assert!(!is_prose(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn rules_need_three_of_one_mark() {
+        for p in ["***", "- - -", "___ _", "----------"] {
+            assert!(!is_prose(p), "{p:?} is a rule");
+        }
+        for p in ["--", "-*-", "-- x", "\u{2014}\u{2014}\u{2014}", "__init__"] {
+            assert!(is_prose(p), "{p:?} is no rule");
         }
     }
 
