@@ -117,10 +117,14 @@ pub(crate) struct RootIndex {
     /// Sorted vocabulary.
     pub vocab: Vocab,
     /// Postings of term `t` are `post_doc[post_off[t]..post_off[t+1]]` (ascending documents)
-    /// with frequencies in `post_tf` at the same positions.
+    /// with frequencies in `post_tf` at the same positions: a frequency below [`TF_BIG`] is
+    /// the byte itself; [`TF_BIG`] says it is in `tf_big` (a byte per posting instead of a
+    /// `u32`: nearly every frequency is small).
     pub post_off: Vec<usize>,
     pub post_doc: Vec<u32>,
-    pub post_tf: Vec<u32>,
+    pub post_tf: Vec<u8>,
+    /// `(posting position, frequency)` of every frequency of [`TF_BIG`] or more, by position.
+    pub tf_big: Vec<(usize, u32)>,
     /// Term ids grouped by length in chars (alphabetical within a length), for "did you
     /// mean": terms of `l` chars are `by_len[len_start[l]..len_start[l + 1]]`; the last group
     /// holds every longer term.
@@ -133,6 +137,9 @@ pub(crate) struct RootIndex {
     /// costs page faults). A query takes one and puts it back.
     pub pool: Mutex<Vec<Scratch>>,
 }
+
+/// The `post_tf` byte that stands for a frequency of this or more, kept in `tf_big`.
+pub(crate) const TF_BIG: u8 = u8::MAX;
 
 /// Most scratch buffers kept per root (one per concurrent query).
 const POOL_MAX: usize = 4;
@@ -159,9 +166,21 @@ impl RootIndex {
         self.post_off[t + 1] - self.post_off[t]
     }
 
-    fn postings(&self, t: u32) -> (&[u32], &[u32]) {
+    /// Where the postings of term `t` start, their documents and their frequency bytes.
+    pub(crate) fn postings(&self, t: u32) -> (usize, &[u32], &[u8]) {
         let r = self.post_off[t as usize]..self.post_off[t as usize + 1];
-        (&self.post_doc[r.clone()], &self.post_tf[r])
+        (r.start, &self.post_doc[r.clone()], &self.post_tf[r])
+    }
+
+    /// The frequency of the posting at `pos`, whose `post_tf` byte is `tf`.
+    pub fn tf_at(&self, pos: usize, tf: u8) -> u32 {
+        if tf < TF_BIG {
+            return u32::from(tf);
+        }
+        match self.tf_big.binary_search_by_key(&pos, |(p, _)| *p) {
+            Ok(i) => self.tf_big[i].1,
+            Err(_) => u32::from(tf),
+        }
     }
 
     /// Folded copies of document `d`.
@@ -211,8 +230,9 @@ impl RootIndex {
                 [] => {}
                 [(t, weight)] => {
                     let w = idf(n, self.df(*t)) * weight;
-                    let (docs, tfs) = self.postings(*t);
-                    for (&d, &tf) in docs.iter().zip(tfs) {
+                    let (start, docs, tfs) = self.postings(*t);
+                    for (k, (&d, &tf)) in docs.iter().zip(tfs).enumerate() {
+                        let tf = self.tf_at(start + k, tf);
                         let v = term_score(w, tf, self.doc_len[d as usize], self.avgdl);
                         let a = &mut s.acc[d as usize];
                         if *a == 0.0 {
@@ -224,8 +244,9 @@ impl RootIndex {
                 many => {
                     for &(t, weight) in many {
                         let w = idf(n, self.df(t)) * weight;
-                        let (docs, tfs) = self.postings(t);
-                        for (&d, &tf) in docs.iter().zip(tfs) {
+                        let (start, docs, tfs) = self.postings(t);
+                        for (k, (&d, &tf)) in docs.iter().zip(tfs).enumerate() {
+                            let tf = self.tf_at(start + k, tf);
                             let v = term_score(w, tf, self.doc_len[d as usize], self.avgdl);
                             let b = &mut s.best[d as usize];
                             if *b == 0.0 {
@@ -278,7 +299,8 @@ impl RootIndex {
             + self.doc_len.capacity() * 4
             + self.post_off.capacity() * std::mem::size_of::<usize>()
             + self.post_doc.capacity() * 4
-            + self.post_tf.capacity() * 4
+            + self.post_tf.capacity()
+            + self.tf_big.capacity() * 16
             + self.by_len.capacity() * 4
             + self.sig.capacity() * 8
             + self

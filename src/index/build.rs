@@ -1,11 +1,12 @@
 //! Building a root's [`RootIndex`] from its documents: tokenization in parallel shards
 //! (contiguous runs of documents, balanced by bytes), each with a local term map, then one
 //! merge into a sorted vocabulary and CSR postings. Terms are interned as `u32` ids; a
-//! posting is `(document: u32, tf: u32)`.
+//! posting is `(document: u32, tf: u32)`, stored as a document and a frequency byte (see
+//! [`RootIndex::post_tf`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::bm25::{RootIndex, Vocab};
+use super::bm25::{RootIndex, TF_BIG, Vocab};
 use super::fold::RootDocs;
 use super::intern::Interner;
 use super::tokenize::scan;
@@ -193,7 +194,8 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     let total = post_off[v];
     let mut fill = post_off.clone();
     let mut post_doc = vec![0u32; total];
-    let mut post_tf = vec![0u32; total];
+    let mut post_tf = vec![0u8; total];
+    let mut tf_big = Vec::new();
     let mut doc_len = vec![0u32; rd.docs.len()];
     for ((s, m), r) in shards.iter().zip(&maps).zip(bounds) {
         let mut begin = 0;
@@ -202,7 +204,13 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
             for &(t, tf) in &s.pairs[begin..end] {
                 let g = m[t as usize] as usize;
                 post_doc[fill[g]] = d;
-                post_tf[fill[g]] = tf;
+                match u8::try_from(tf) {
+                    Ok(small) if small < TF_BIG => post_tf[fill[g]] = small,
+                    _ => {
+                        post_tf[fill[g]] = TF_BIG;
+                        tf_big.push((fill[g], tf));
+                    }
+                }
                 fill[g] += 1;
             }
             begin = end;
@@ -211,6 +219,7 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
             *slot = l;
         }
     }
+    tf_big.sort_unstable();
     let (by_len, len_start) = group_by_len(&vocab);
     let sig = (0..vocab.len() as u32)
         .map(|t| char_signature(vocab.term(t)))
@@ -231,6 +240,7 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
         post_off,
         post_doc,
         post_tf,
+        tf_big,
         by_len,
         len_start,
         sig,
@@ -325,10 +335,43 @@ mod tests {
         assert_eq!(single.post_off, split.post_off);
         assert_eq!(single.post_doc, split.post_doc);
         assert_eq!(single.post_tf, split.post_tf);
+        assert_eq!(single.tf_big, split.tf_big);
         assert_eq!(split.doc_len, [2, 3, 2, 1, 3]);
         let beta = split.vocab.find("beta").unwrap_or(u32::MAX);
         assert_eq!(split.df(beta), 3);
         assert!((split.avgdl - 11.0 / 5.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn frequencies_of_a_byte_and_more_keep_their_exact_value() {
+        let texts: Vec<String> = [254usize, 255, 256, 70_000, 1]
+            .iter()
+            .map(|&k| "alpha ".repeat(k))
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
+            .collect();
+        let shard = tokenize_shard(&texts, &[], &mut |_| {});
+        let ix = merge(
+            RootDocs {
+                docs,
+                ..RootDocs::empty(NodeId(0))
+            },
+            vec![shard],
+            std::slice::from_ref(&(0..5)),
+        );
+        let (start, _, tfs) = ix.postings(ix.vocab.find("alpha").unwrap_or(u32::MAX));
+        let tf: Vec<u32> = tfs
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| ix.tf_at(start + k, b))
+            .collect();
+        assert_eq!(tf, [254, 255, 256, 70_000, 1]);
+        assert_eq!(ix.post_tf, [254, TF_BIG, TF_BIG, TF_BIG, 1]);
+        assert_eq!(ix.tf_big, [(1, 255), (2, 256), (3, 70_000)]);
     }
 
     #[test]

@@ -15,10 +15,19 @@ use super::hash::FxHashMap;
 /// Longest word length (in chars) with its own group; longer words share the last one.
 const LEN_GROUPS: usize = 64;
 
-/// One distinct word: its text, its [`signature`], and the haystacks holding it (item
-/// indices, ascending, each once, with the best [`start_bonus`] of the word's starts there).
+/// One distinct word: its text, its [`signature`], and where its haystacks are in
+/// [`TitleWords::items`] and [`TitleWords::bonus`] (`start..end`).
 #[derive(Debug)]
 struct Word {
+    text: Box<str>,
+    sig: u64,
+    start: u32,
+    end: u32,
+}
+
+/// A word while the table is built: its text, signature and haystacks (item indices,
+/// ascending, each once, with the best [`start_bonus`] of the word's starts there).
+struct Gathered {
     text: Box<str>,
     sig: u64,
     items: Vec<(u32, u8)>,
@@ -49,6 +58,12 @@ pub fn start_bonus(prev: Option<char>, cur: char) -> u8 {
 #[derive(Debug, Default)]
 pub struct TitleWords {
     words: Vec<Word>,
+    /// The haystacks holding each word, one word's after the other (item indices, ascending
+    /// within a word): one array for every word instead of a list each, a third of the
+    /// memory on a big tree (docs/DESIGN.md §8).
+    items: Vec<u32>,
+    /// The best [`start_bonus`] of the word's starts in the haystack at the same position.
+    bonus: Vec<u8>,
     groups: Vec<Vec<u32>>,
 }
 
@@ -73,14 +88,14 @@ impl TitleWords {
     /// `hays[i]`, empty for a non-ASCII haystack).
     pub fn build(lower: &[Box<[u8]>], hays: &[&Utf32String]) -> Self {
         let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
-        let mut words: Vec<Word> = Vec::new();
-        let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Word>| {
+        let mut words: Vec<Gathered> = Vec::new();
+        let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Gathered>| {
             let id = if let Some(id) = ids.get(w) {
                 *id
             } else {
                 let id = u32::try_from(words.len()).unwrap_or(u32::MAX);
                 ids.insert(w.into(), id);
-                words.push(Word {
+                words.push(Gathered {
                     text: w.into(),
                     sig: signature(w.chars()),
                     items: Vec::new(),
@@ -143,12 +158,43 @@ impl TitleWords {
                 }
             }
         }
+        drop(ids);
+        let total = words.iter().map(|w| w.items.len()).sum();
+        let mut items = Vec::with_capacity(total);
+        let mut bonus = Vec::with_capacity(total);
         let mut groups: Vec<Vec<u32>> = vec![Vec::new(); LEN_GROUPS + 1];
-        for (id, w) in words.iter().enumerate() {
-            let g = w.text.chars().count().min(LEN_GROUPS);
-            groups[g].push(u32::try_from(id).unwrap_or(u32::MAX));
+        let words: Vec<Word> = words
+            .into_iter()
+            .enumerate()
+            .map(|(id, w)| {
+                let g = w.text.chars().count().min(LEN_GROUPS);
+                groups[g].push(u32::try_from(id).unwrap_or(u32::MAX));
+                let start = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                items.extend(w.items.iter().map(|(i, _)| *i));
+                bonus.extend(w.items.iter().map(|(_, b)| *b));
+                let end = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                Word {
+                    text: w.text,
+                    sig: w.sig,
+                    start,
+                    end,
+                }
+            })
+            .collect();
+        Self {
+            words,
+            items,
+            bonus,
+            groups,
         }
-        Self { words, groups }
+    }
+
+    /// The haystacks holding `w` with the best start bonus of `w` in each.
+    fn items_of(&self, w: &Word) -> impl Iterator<Item = (u32, u8)> + '_ {
+        let r = w.start as usize..w.end as usize;
+        let items = self.items.get(r.clone()).unwrap_or(&[]);
+        let bonus = self.bonus.get(r).unwrap_or(&[]);
+        items.iter().copied().zip(bonus.iter().copied())
     }
 
     /// The text of word `id` (lower case).
@@ -177,7 +223,7 @@ impl TitleWords {
                 continue;
             };
             let prefix = at == 0;
-            for &(i, bonus) in &w.items {
+            for (i, bonus) in self.items_of(w) {
                 if let Some(slot) = typed.get_mut(i as usize) {
                     let b = 1 + if prefix { bonus } else { 0 };
                     *slot = (*slot).max(b);
@@ -220,7 +266,7 @@ impl TitleWords {
             };
             let Some(dist) = dist else { continue };
             let dist = u8::try_from(dist).unwrap_or(u8::MAX);
-            for &(i, _) in &w.items {
+            for (i, _) in self.items_of(w) {
                 if let Some(slot) = near.get_mut(i as usize)
                     && slot.is_none_or(|s| dist < s.dist)
                 {
@@ -256,7 +302,7 @@ mod tests {
         let mut all: Vec<(&str, Vec<u32>)> = t
             .words
             .iter()
-            .map(|w| (&*w.text, w.items.iter().map(|(i, _)| *i).collect()))
+            .map(|w| (&*w.text, t.items_of(w).map(|(i, _)| i).collect()))
             .collect();
         all.sort();
         assert_eq!(

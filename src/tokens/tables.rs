@@ -16,12 +16,15 @@
 //! shared pool, and a memo of piece counts (words repeat: a piece is BPE-counted once per
 //! batch).
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde::de::value::{Error as DeError, MapDeserializer, SeqDeserializer};
-use serde::de::{Deserializer, IntoDeserializer, Visitor};
+use serde::de::{Deserializer, Error as _, IntoDeserializer, Visitor};
 
 use bpe::byte_pair_encoding::BytePairEncoding;
 
@@ -92,8 +95,8 @@ impl Tables {
             let pre = s.spawn(|| Regex::new_many(&patterns).ok());
             // Read through the executable file rather than its mapping where possible: the
             // mapped pages would stay resident for the rest of the process.
-            let bpe = embedded_copy(bytes)
-                .and_then(|copy| decode(&copy))
+            let bpe = ExeTables::open(bytes)
+                .and_then(|exe| decode_with(bytes.len(), |r| exe.read(r).map(Cow::Owned)))
                 .or_else(|| decode(bytes));
             let pre = pre.join().ok().flatten()?;
             Some(Self { bpe: bpe?, pre })
@@ -188,70 +191,104 @@ fn split<'t>(
     }
 }
 
-/// Capacity of [`embedded_copy`]'s buffer: above glibc's largest dynamic mmap threshold
-/// (32 MiB), so the buffer is a mapping of its own, unmapped when freed, and freeing it does
-/// not raise the threshold (a raised one keeps the tables' memory resident after release).
-/// Pages past the copied bytes are never touched, so never resident.
-const COPY_CAPACITY: usize = 33 << 20;
+/// Capacity of each table's read buffer ([`ExeTables::read`]): above glibc's largest dynamic
+/// mmap threshold (32 MiB), so a buffer is a mapping of its own, unmapped when freed, and
+/// freeing it does not raise the threshold (a raised one keeps the tables' memory resident
+/// after release). Pages past the read bytes are never touched, so never resident.
+const READ_CAPACITY: usize = 33 << 20;
 
-/// A copy of the embedded `bytes`, read from the executable file (`/proc/self/exe`) at the
-/// offset where they are mapped, so their pages are never touched through the mapping: the
-/// kernel counts mapped file pages once read as resident memory of the process until it
-/// exits, while the copy is freed with the decoded tables (docs/DESIGN.md §8). `None` off
-/// Linux, or when the mapping is not found or the copy's ends differ from the embedded
-/// bytes' (callers then read the embedded bytes directly). Why the copy can be trusted: the
-/// file is the one mapped (same inode), and the kernel refuses writes to an executable
-/// while it runs (`ETXTBSY`), so its bytes are the mapped ones; the ends check guards
-/// against a wrong offset.
-fn embedded_copy(bytes: &'static [u8]) -> Option<Vec<u8>> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::io::{Read, Seek, SeekFrom};
-        use std::os::unix::fs::MetadataExt;
-        let mut exe = std::fs::File::open("/proc/self/exe").ok()?;
-        let inode = exe.metadata().ok()?.ino();
-        let addr = bytes.as_ptr().addr();
-        let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-        // A line: `start-end perms offset dev inode path`.
-        let offset = maps.lines().find_map(|line| {
-            let mut f = line.split_whitespace();
-            let (start, end) = f.next()?.split_once('-')?;
-            let start = usize::from_str_radix(start, 16).ok()?;
-            let end = usize::from_str_radix(end, 16).ok()?;
-            let base = u64::from_str_radix(f.nth(1)?, 16).ok()?;
-            let ino = f.nth(1)?.parse::<u64>().ok()?;
-            (ino == inode && start <= addr && addr + bytes.len() <= end)
-                .then(|| base + (addr - start) as u64)
-        })?;
-        exe.seek(SeekFrom::Start(offset)).ok()?;
-        let mut copy = Vec::with_capacity(bytes.len().max(COPY_CAPACITY));
-        copy.resize(bytes.len(), 0u8);
-        exe.read_exact(&mut copy).ok()?;
-        let ends = 64.min(bytes.len());
-        let same_ends = copy[..ends] == bytes[..ends]
-            && copy[copy.len() - ends..] == bytes[bytes.len() - ends..];
-        same_ends.then_some(copy)
+/// The embedded tables read from the executable file (`/proc/self/exe`) at the offset where
+/// they are mapped, one table at a time, so their pages are never touched through the
+/// mapping: the kernel counts mapped file pages once read as resident memory of the process
+/// until it exits, while a table's read buffer is freed as soon as that table is decoded
+/// (docs/DESIGN.md §8). Why the file can be trusted: it is the one mapped (same inode), and
+/// the kernel refuses writes to an executable while it runs (`ETXTBSY`), so its bytes are
+/// the mapped ones; the ends check of [`ExeTables::open`] guards against a wrong offset.
+struct ExeTables {
+    file: std::fs::File,
+    /// File offset of the embedded bytes' first byte.
+    offset: u64,
+}
+
+impl ExeTables {
+    /// The executable holding `bytes`; `None` off Linux, or when the mapping is not found or
+    /// the file's bytes at that offset do not begin and end like `bytes`.
+    fn open(bytes: &'static [u8]) -> Option<Self> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let file = std::fs::File::open("/proc/self/exe").ok()?;
+            let inode = file.metadata().ok()?.ino();
+            let addr = bytes.as_ptr().addr();
+            let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+            // A line: `start-end perms offset dev inode path`.
+            let offset = maps.lines().find_map(|line| {
+                let mut f = line.split_whitespace();
+                let (start, end) = f.next()?.split_once('-')?;
+                let start = usize::from_str_radix(start, 16).ok()?;
+                let end = usize::from_str_radix(end, 16).ok()?;
+                let base = u64::from_str_radix(f.nth(1)?, 16).ok()?;
+                let ino = f.nth(1)?.parse::<u64>().ok()?;
+                (ino == inode && start <= addr && addr + bytes.len() <= end)
+                    .then(|| base + (addr - start) as u64)
+            })?;
+            let exe = Self { file, offset };
+            let ends = 64.min(bytes.len());
+            let tail = bytes.len() - ends;
+            let same_ends = exe.read(0..ends)?[..] == bytes[..ends]
+                && exe.read(tail..bytes.len())?[..] == bytes[tail..];
+            same_ends.then_some(exe)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = bytes;
+            None
+        }
     }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = bytes;
-        None
+
+    /// The bytes `range` of the embedded tables, read from the file.
+    fn read(&self, range: Range<usize>) -> Option<Vec<u8>> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::FileExt;
+            let mut buf = Vec::with_capacity(range.len().max(READ_CAPACITY));
+            buf.resize(range.len(), 0u8);
+            self.file
+                .read_exact_at(&mut buf, self.offset + range.start as u64)
+                .ok()?;
+            Some(buf)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = range;
+            None
+        }
     }
+}
+
+/// How one field of `BytePairEncoding` is stored in the embedded tables.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// `u32`s, little-endian.
+    U32s,
+    /// `(u32, u32)` pairs.
+    Pairs,
+    /// A map `(u32, u32) → u32` as 12-byte entries.
+    PairMap,
+    /// Raw bytes (a serialized automaton).
+    Bytes,
 }
 
 /// One field of `BytePairEncoding` as the embedded tables hold it, fed to its `Deserialize`.
 enum Field<'a> {
-    /// `u32`s, little-endian.
-    U32s(&'a [u8]),
-    /// `(u32, u32)` pairs.
-    Pairs(&'a [u8]),
-    /// A map `(u32, u32) → u32` as 12-byte entries.
-    PairMap(&'a [u8]),
-    /// Raw bytes (a serialized automaton).
-    Bytes(&'a [u8]),
+    /// A stored table and its bytes (borrowed from the embedded tables, or read for this
+    /// field alone and freed once it is decoded).
+    Table(Kind, Cow<'a, [u8]>),
     U64(u64),
     EmptySeq,
     EmptyMap,
+    /// The table's bytes could not be read: decoding fails.
+    Unread,
 }
 
 fn le32(b: &[u8]) -> u32 {
@@ -267,18 +304,23 @@ impl<'de> Deserializer<'de> for Field<'_> {
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
         match self {
-            Self::U32s(b) => SeqDeserializer::new(b.chunks_exact(4).map(le32)).deserialize_any(v),
-            Self::Pairs(b) => SeqDeserializer::new(b.chunks_exact(8).map(pair)).deserialize_any(v),
-            Self::PairMap(b) => {
+            Self::Table(Kind::U32s, b) => {
+                SeqDeserializer::new(b.chunks_exact(4).map(le32)).deserialize_any(v)
+            }
+            Self::Table(Kind::Pairs, b) => {
+                SeqDeserializer::new(b.chunks_exact(8).map(pair)).deserialize_any(v)
+            }
+            Self::Table(Kind::PairMap, b) => {
                 MapDeserializer::new(b.chunks_exact(12).map(|c| (pair(c), le32(&c[8..]))))
                     .deserialize_any(v)
             }
-            Self::Bytes(b) => v.visit_bytes(b),
+            Self::Table(Kind::Bytes, b) => v.visit_bytes(&b),
             Self::U64(x) => v.visit_u64(x),
             Self::EmptySeq => SeqDeserializer::new(std::iter::empty::<u32>()).deserialize_any(v),
             Self::EmptyMap => {
                 MapDeserializer::new(std::iter::empty::<(u32, u32)>()).deserialize_any(v)
             }
+            Self::Unread => Err(DeError::custom("a BPE table could not be read")),
         }
     }
 
@@ -296,33 +338,45 @@ impl IntoDeserializer<'_, DeError> for Field<'_> {
     }
 }
 
-/// Cut `n` bytes off the front of `rest`.
-fn take<'a>(rest: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-    if rest.len() < n {
-        return None;
-    }
-    let (head, tail) = rest.split_at(n);
-    *rest = tail;
-    Some(head)
+/// Bytes of the header: [`MAGIC`], token count, pair count, automaton length, hash factor.
+const HEADER: usize = 28;
+
+/// The count-only `BytePairEncoding` of the embedded tables `bytes` read straight from
+/// them (the mapped pages are touched), `None` when they are not a tables file.
+fn decode(bytes: &[u8]) -> Option<BytePairEncoding> {
+    decode_with(bytes.len(), |r| bytes.get(r).map(Cow::Borrowed))
 }
 
-/// The count-only `BytePairEncoding` of an embedded tables file (layout in
-/// `build/bpe_tables.rs`), `None` when it is not one.
-fn decode(bytes: &[u8]) -> Option<BytePairEncoding> {
-    let mut rest = bytes;
-    if take(&mut rest, 8)? != MAGIC {
+/// The count-only `BytePairEncoding` of a tables file of `len` bytes (layout in
+/// `build/bpe_tables.rs`) whose byte ranges `fetch` returns, `None` when it is not one. Each
+/// table is fetched when the decoder reaches it and dropped once it is decoded, so at most
+/// one table's bytes are held beside the decoded tables.
+fn decode_with<'a>(
+    len: usize,
+    fetch: impl Fn(Range<usize>) -> Option<Cow<'a, [u8]>>,
+) -> Option<BytePairEncoding> {
+    let head = fetch(0..HEADER.min(len))?;
+    if head.len() < HEADER || &head[..8] != MAGIC {
         return None;
     }
-    let n = le32(take(&mut rest, 4)?) as usize;
-    let pairs = le32(take(&mut rest, 4)?) as usize;
-    let daac = le32(take(&mut rest, 4)?) as usize;
-    let hash_factor = u64::from_le_bytes(take(&mut rest, 8)?.try_into().ok()?);
-    let starts = take(&mut rest, (n + 1) * 4)?;
-    let split = take(&mut rest, n * 8)?;
-    let pair_lookup = take(&mut rest, pairs * 12)?;
-    let next_prefix = take(&mut rest, n * 4)?;
-    let longest = take(&mut rest, daac)?;
-    if !rest.is_empty() {
+    let n = le32(&head[8..]) as usize;
+    let pairs = le32(&head[12..]) as usize;
+    let daac = le32(&head[16..]) as usize;
+    let hash_factor = u64::from_le_bytes(head[20..28].try_into().ok()?);
+    drop(head);
+    // File order: token ends, split pairs, pair entries, next-prefix ids, automaton.
+    let mut at = HEADER;
+    let mut next = |size: usize| {
+        let r = at..at.checked_add(size)?;
+        at = r.end;
+        Some(r)
+    };
+    let starts = next((n + 1) * 4)?;
+    let split = next(n * 8)?;
+    let pair_lookup = next(pairs * 12)?;
+    let next_prefix = next(n * 4)?;
+    let longest = next(daac)?;
+    if at != len {
         return None;
     }
     // The overlapping automata are never searched by counting; a one-pattern automaton
@@ -330,23 +384,32 @@ fn decode(bytes: &[u8]) -> Option<BytePairEncoding> {
     let tiny = aneubeck_daachorse::DoubleArrayAhoCorasick::<u32>::new(["\0"])
         .ok()?
         .serialize();
-    // Field order of `BytePairEncoding`: all_tokens, token_starts, bytes_hash_to_token,
-    // split_table, pair_lookup, longest_searcher, overlapping_searcher,
-    // overlapping_searcher_rev, next_prefix_match, hash_factor.
-    let fields = [
-        Field::EmptySeq,
-        Field::U32s(starts),
-        Field::EmptyMap,
-        Field::Pairs(split),
-        Field::PairMap(pair_lookup),
-        Field::Bytes(longest),
-        Field::Bytes(&tiny),
-        Field::Bytes(&tiny),
-        Field::U32s(next_prefix),
-        Field::U64(hash_factor),
-    ];
-    let bpe = BytePairEncoding::deserialize(SeqDeserializer::<_, DeError>::new(fields.into_iter()))
-        .ok()?;
+    let table =
+        |kind: Kind, r: Range<usize>| fetch(r).map_or(Field::Unread, |b| Field::Table(kind, b));
+    // `BytePairEncoding`'s fields by name, fed as a map (its derived `Deserialize` takes the
+    // fields in any order): the automaton first, while nothing else is decoded, so its read
+    // buffer and its decoded copy are the most memory the load holds at once (no more than
+    // the loaded tables). Each table is fetched only when the decoder reaches its field
+    // (the iterator is lazy) and freed once it is decoded.
+    let fields = (0..10).map(|i| match i {
+        0 => ("longest_searcher", table(Kind::Bytes, longest.clone())),
+        1 => ("pair_lookup", table(Kind::PairMap, pair_lookup.clone())),
+        2 => ("split_table", table(Kind::Pairs, split.clone())),
+        3 => ("token_starts", table(Kind::U32s, starts.clone())),
+        4 => ("next_prefix_match", table(Kind::U32s, next_prefix.clone())),
+        5 => (
+            "overlapping_searcher",
+            Field::Table(Kind::Bytes, Cow::Borrowed(&tiny[..])),
+        ),
+        6 => (
+            "overlapping_searcher_rev",
+            Field::Table(Kind::Bytes, Cow::Borrowed(&tiny[..])),
+        ),
+        7 => ("all_tokens", Field::EmptySeq),
+        8 => ("bytes_hash_to_token", Field::EmptyMap),
+        _ => ("hash_factor", Field::U64(hash_factor)),
+    });
+    let bpe = BytePairEncoding::deserialize(MapDeserializer::<_, DeError>::new(fields)).ok()?;
     (bpe.num_tokens() == n).then_some(bpe)
 }
 
@@ -389,10 +452,26 @@ mod tests {
     #[test]
     fn the_tables_read_from_the_executable_equal_the_embedded_ones() {
         for bytes in [O200K, CL100K] {
-            let copy = embedded_copy(bytes).unwrap();
+            let exe = ExeTables::open(bytes).unwrap();
+            let copy = exe.read(0..bytes.len()).unwrap();
             assert_eq!(copy.len(), bytes.len());
             assert!(copy == bytes);
+            // Read table by table, they decode to the same tables as the embedded bytes.
+            let read = decode_with(bytes.len(), |r| exe.read(r).map(Cow::Owned)).unwrap();
+            let direct = decode(bytes).unwrap();
+            assert_eq!(read.num_tokens(), direct.num_tokens());
+            let text = "Read table by table: naïve café — 渐进式披露 \r\n\n   x  tokens";
+            assert_eq!(read.count(text.as_bytes()), direct.count(text.as_bytes()));
         }
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_read_fails_the_load() {
+        // Every range but the header is unreadable: no tables, no panic.
+        let failed = decode_with(O200K.len(), |r| {
+            (r.start == 0).then(|| Cow::Borrowed(&O200K[r]))
+        });
+        assert!(failed.is_none());
     }
 
     #[test]
