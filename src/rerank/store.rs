@@ -22,7 +22,6 @@
 //!   read again just before (its new entries from another process are kept). Errors leave
 //!   the old file: the cache is an optimisation, never a reason to fail.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -154,12 +153,7 @@ pub fn read(dir: &Path, model: &ModelId, dims: usize) -> Vec<(Key, Vec<f32>)> {
 
 /// Replace the vector file in `dir` with `bytes` (a temporary file renamed over it).
 pub fn write_atomic(dir: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(file_path(dir)).map_err(|e| e.error)?;
-    Ok(())
+    crate::util::paths::replace_cache_file(dir, &file_path(dir), bytes)
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@
 //! next time.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -188,19 +187,11 @@ pub fn flush() {
             .map(|(k, (n, _))| (*k, *n))
             .collect();
         entries.sort_unstable();
-        if write_atomic(&dir, &path, &encode(&entries, encoding)).is_ok() {
+        if crate::util::paths::replace_cache_file(&dir, &path, &encode(&entries, encoding)).is_ok()
+        {
             st.dirty = false;
         }
     }
-}
-
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// The file bytes of `entries` in `encoding` (layout in the module doc).

@@ -1,8 +1,9 @@
 //! The user folders of skillnav: the one `directories::ProjectDirs` lookup
 //! (`ProjectDirs::from("", "", "skillnav")`), so config, data and cache folders are named in
-//! one place.
+//! one place, and the one way a cache file is replaced.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 fn project() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "skillnav")
@@ -27,4 +28,17 @@ pub fn data_dir() -> Option<PathBuf> {
 /// `None` when the platform has no home dir.
 pub fn cache_dir() -> Option<PathBuf> {
     project().map(|p| p.cache_dir().to_path_buf())
+}
+
+/// Replace the cache file `path` in folder `dir` with `bytes`, atomically: the bytes go to a
+/// temporary file in `dir` (created when missing), synced, then renamed over `path`, so a
+/// reader sees the old file or the new one, never a torn one. Errors (folder not writable,
+/// disk full) leave the old file as it was.
+pub fn replace_cache_file(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
