@@ -8,6 +8,8 @@ mod node;
 mod selection;
 mod source;
 pub mod splice;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use corpus::{BundleStats, Corpus};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};

@@ -70,31 +70,16 @@ pub fn replace_root(old: &Corpus, ix: usize, new_root: Corpus) -> Corpus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Format, Node, NodeKind, Source, TextSpan};
-
-    fn one_root(label: &str, text: &str) -> Corpus {
-        let mut c = Corpus::new();
-        let src = c.add_source(Source::virtual_text(text.to_string()));
-        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
-        let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-        f.span = Some(TextSpan {
-            source: src,
-            start: 0,
-            own_end: text.len(),
-            end: text.len(),
-        });
-        c.add_child(root, f);
-        c.finalize();
-        c
-    }
+    use crate::model::testing::one_file_root;
+    use crate::model::{Format, Node, NodeKind};
 
     #[test]
     fn replace_middle_root_keeps_the_others() {
         let mut all = Corpus::new();
-        all.append(one_root("a", "first"));
-        all.append(one_root("b", "second"));
-        all.append(one_root("c", "third"));
-        let mut b2 = one_root("b", "second, longer");
+        all.append(one_file_root("a", "first"));
+        all.append(one_file_root("b", "second"));
+        all.append(one_file_root("c", "third"));
+        let mut b2 = one_file_root("b", "second, longer");
         let extra = b2.add_child(
             b2.roots[0],
             Node::new(NodeKind::File, Format::Markdown, "z.md", "z.md"),

@@ -7,32 +7,12 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::wait_bounded;
-use crate::support::child::under_ci;
 use crate::support::fs::{manifest, tempdir};
-
-fn sdk_available() -> Result<(), String> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import mcp, importlib.metadata as m; print(m.version('mcp'))",
-        ])
-        .output()
-        .map_err(|e| format!("python3 not found ({e})"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the Python `mcp` package is missing (pip install mcp): {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
+use crate::support::python::mcp_sdk_or_skip;
 
 #[test]
 fn the_official_python_sdk_drives_the_server_and_every_check_passes() {
-    if let Err(why) = sdk_available() {
-        assert!(!under_ci(), "CI is set but {why}");
-        eprintln!("skipped: {why}");
+    if !mcp_sdk_or_skip() {
         return;
     }
     let work = tempdir();

@@ -10,28 +10,11 @@ use std::process::{Command, Stdio};
 use serde_json::{Value, json};
 
 use super::model::model_dir;
-use crate::support::child::under_ci;
-
-fn sdk_available() -> Result<(), String> {
-    let out = Command::new("python3")
-        .args(["-c", "import mcp"])
-        .output()
-        .map_err(|e| format!("python3 not found ({e})"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "the Python `mcp` package is missing (pip install mcp): {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
+use crate::support::python::mcp_sdk_or_skip;
 
 #[test]
 fn mcp_search_with_rerank_on_returns_the_reranked_order() {
-    if let Err(why) = sdk_available() {
-        assert!(!under_ci(), "CI is set but {why}");
-        eprintln!("skipped: {why}");
+    if !mcp_sdk_or_skip() {
         return;
     }
     let work = tempfile::tempdir().unwrap();

@@ -1,10 +1,11 @@
 //! The shared harness of the integration tests: fixture paths and files, corpus loading and
-//! dumps, child processes of this test binary, generated skill folders, and (feature `tui`) a
-//! headless app.
+//! dumps, child processes of this test binary, generated skill folders, the MCP Python SDK
+//! gate, and (feature `tui`) a headless app.
 
 pub mod child;
 pub mod corpus;
 pub mod fs;
+pub mod python;
 pub mod skills;
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -416,27 +416,11 @@ pub fn apply_highlight(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Format, Node, NodeKind, Source, TextSpan};
+    use crate::model::testing::one_file_root;
     use crate::tokens::Encoding;
     use crate::tui::config::Settings;
     use crate::tui::input::keymap::Keymap;
     use crate::tui::theme::UiTheme;
-
-    fn one_root(label: &str, text: &str) -> Corpus {
-        let mut c = Corpus::new();
-        let src = c.add_source(Source::virtual_text(text.to_string()));
-        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, label, ""));
-        let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-        f.span = Some(TextSpan {
-            source: src,
-            start: 0,
-            own_end: text.len(),
-            end: text.len(),
-        });
-        c.add_child(root, f);
-        c.finalize();
-        c
-    }
 
     fn app() -> App {
         let theme = UiTheme::new(crate::render::Theme::dark(), false);
@@ -455,7 +439,7 @@ mod tests {
         apply(
             &mut app,
             WorkerMsg::RootLoaded {
-                corpus: Box::new(one_root("a", "first")),
+                corpus: Box::new(one_file_root("a", "first")),
                 done: 1,
                 total: 2,
             },
@@ -467,7 +451,7 @@ mod tests {
         apply(
             &mut app,
             WorkerMsg::RootLoaded {
-                corpus: Box::new(one_root("b", "second")),
+                corpus: Box::new(one_file_root("b", "second")),
                 done: 2,
                 total: 2,
             },
