@@ -81,8 +81,8 @@ pub struct FuzzyIndex {
     /// The distinct words of the haystacks with the items holding them (built for a big
     /// tree only): the candidates of its typed and typo passes.
     words: TitleWords,
-    /// Tests only: word tests of ASCII haystacks take the char-by-char path too.
-    #[cfg(test)]
+    /// Word tests of ASCII haystacks take the char-by-char path too (only tests set it, to
+    /// compare the two paths).
     char_by_char: bool,
 }
 
@@ -173,7 +173,7 @@ impl FuzzyIndex {
             hays,
             masks,
             words,
-            ..Self::default()
+            char_by_char: false,
         }
     }
 
@@ -455,7 +455,7 @@ impl FuzzyIndex {
             return None;
         }
         match hay {
-            Utf32Str::Ascii(b) if !b.is_empty() && !self.char_by_char() => {
+            Utf32Str::Ascii(b) if !b.is_empty() && !self.char_by_char => {
                 lower.clear();
                 lower.extend(b.iter().map(u8::to_ascii_lowercase));
                 finder
@@ -467,18 +467,6 @@ impl FuzzyIndex {
                     .max()
             }
             _ => unicode_bonus(hay, word),
-        }
-    }
-
-    /// Whether ASCII haystacks skip the lower-case search (tests compare the two paths).
-    fn char_by_char(&self) -> bool {
-        #[cfg(test)]
-        {
-            self.char_by_char
-        }
-        #[cfg(not(test))]
-        {
-            false
         }
     }
 
