@@ -176,8 +176,35 @@ fn count_texts(encoding: Encoding, texts: &[&str]) -> Vec<u64> {
 pub struct TokenTable {
     /// The encoding of every count in this table.
     pub encoding: Encoding,
-    own: Vec<Option<u64>>,
-    total: Vec<Option<u64>>,
+    own: Counts,
+    total: Counts,
+}
+
+/// One count per node, `None` (uncounted) stored as `u64::MAX`: 8 bytes a node instead of
+/// the 16 of an `Option<u64>` (no text has that many tokens).
+#[derive(Clone, Debug, Default)]
+struct Counts(Vec<u64>);
+
+impl Counts {
+    const NONE: u64 = u64::MAX;
+
+    fn uncounted(len: usize) -> Self {
+        Self(vec![Self::NONE; len])
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn get(&self, i: usize) -> Option<u64> {
+        self.0.get(i).copied().filter(|n| *n != Self::NONE)
+    }
+    fn set(&mut self, i: usize, n: Option<u64>) {
+        if let Some(slot) = self.0.get_mut(i) {
+            *slot = n.map_or(Self::NONE, |n| n.min(Self::NONE - 1));
+        }
+    }
+    fn resize(&mut self, len: usize) {
+        self.0.resize(len, Self::NONE);
+    }
 }
 
 impl TokenTable {
@@ -199,8 +226,8 @@ impl TokenTable {
     pub fn empty(encoding: Encoding, corpus: &Corpus) -> Self {
         Self {
             encoding,
-            own: vec![None; corpus.len()],
-            total: vec![None; corpus.len()],
+            own: Counts::uncounted(corpus.len()),
+            total: Counts::uncounted(corpus.len()),
         }
     }
 
@@ -217,27 +244,27 @@ impl TokenTable {
 
     /// Total tokens of `id` (Σ for containers), `None` while not yet counted.
     pub fn total(&self, id: NodeId) -> Option<u64> {
-        self.total.get(id.ix()).copied().flatten()
+        self.total.get(id.ix())
     }
 
     /// Own-text tokens of `id`.
     pub fn own(&self, id: NodeId) -> Option<u64> {
-        self.own.get(id.ix()).copied().flatten()
+        self.own.get(id.ix())
     }
 
     /// Record the own-text count of `id` (call [`TokenTable::aggregate`] afterwards).
     pub fn set_own(&mut self, id: NodeId, n: u64) {
         if id.ix() >= self.own.len() {
-            self.own.resize(id.ix() + 1, None);
-            self.total.resize(id.ix() + 1, None);
+            self.own.resize(id.ix() + 1);
+            self.total.resize(id.ix() + 1);
         }
-        self.own[id.ix()] = Some(n);
+        self.own.set(id.ix(), Some(n));
     }
 
     /// Grow to cover a corpus that gained nodes (after [`Corpus::append`]).
     pub fn resize(&mut self, corpus: &Corpus) {
-        self.own.resize(corpus.len(), None);
-        self.total.resize(corpus.len(), None);
+        self.own.resize(corpus.len());
+        self.total.resize(corpus.len());
     }
 
     /// Recompute totals bottom-up. Nodes without text count 0 of their own; a total is
@@ -249,7 +276,7 @@ impl TokenTable {
             for n in corpus.preorder(*r).into_iter().rev() {
                 let node = corpus.node(n);
                 let own = if node.span.is_some() {
-                    self.own[n.ix()]
+                    self.own.get(n.ix())
                 } else {
                     Some(0)
                 };
@@ -259,12 +286,12 @@ impl TokenTable {
                     if !keep_copies && corpus.node(*c).flags.is_copy() {
                         continue;
                     }
-                    total = match (total, self.total[c.ix()]) {
+                    total = match (total, self.total.get(c.ix())) {
                         (Some(a), Some(b)) => Some(a + b),
                         _ => None,
                     };
                 }
-                self.total[n.ix()] = total;
+                self.total.set(n.ix(), total);
             }
         }
     }
@@ -276,7 +303,7 @@ impl TokenTable {
         for (i, n) in corpus.nodes.iter().enumerate() {
             if n.span.is_some() {
                 all += 1;
-                if self.own.get(i).copied().flatten().is_some() {
+                if self.own.get(i).is_some() {
                     done += 1;
                 }
             }

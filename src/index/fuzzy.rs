@@ -21,6 +21,7 @@ use std::borrow::Cow;
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
+use super::haystacks::Haystacks;
 use super::hit::{Hit, HitSource, Scorer};
 use super::title_words::{Near, TitleWords, start_bonus};
 use crate::model::id::nfc;
@@ -72,22 +73,24 @@ pub const MAX_HAYSTACK_CHARS: usize = 1024;
 /// `Arc` and query it from a worker thread (each query uses its own nucleo `Matcher`).
 #[derive(Debug, Default)]
 pub struct FuzzyIndex {
-    items: Vec<(NodeId, Utf32String)>,
+    /// Per item, its node and haystack (in shared buffers; an ASCII haystack is lower-cased
+    /// when a word test needs it, not kept twice).
+    hays: Haystacks,
     /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
     masks: Vec<u64>,
-    /// Per item, its haystack in ASCII lower case for the substring test of [`FuzzyIndex::holds_word`]
-    /// (empty for a non-ASCII haystack, which takes the char-by-char test).
-    lower: Vec<Box<[u8]>>,
     /// The distinct words of the haystacks with the items holding them (built for a big
     /// tree only): the candidates of its typed and typo passes.
     words: TitleWords,
+    /// Word tests of ASCII haystacks take the char-by-char path too (only tests set it, to
+    /// compare the two paths).
+    char_by_char: bool,
 }
 
 /// The ASCII letters and digits of `hay` as bits (`a`–`z` → 0–25, `0`–`9` → 26–35, case
 /// folded); a haystack with any non-ASCII char gets every bit (case folding and
 /// normalisation could turn such a char into any letter, so it is never filtered out).
-fn char_mask(hay: &Utf32String) -> u64 {
-    match hay.slice(..) {
+fn char_mask(hay: Utf32Str<'_>) -> u64 {
+    match hay {
         Utf32Str::Ascii(b) => b.iter().fold(0, |m, c| m | ascii_bit(*c)),
         Utf32Str::Unicode(_) => u64::MAX,
     }
@@ -125,10 +128,10 @@ fn cmp(a: &Scored, b: &Scored) -> std::cmp::Ordering {
 impl FuzzyIndex {
     /// Collect the haystacks of `corpus` (roots in order, each in pre-order).
     pub fn build(corpus: &Corpus) -> Self {
-        let mut items = Vec::new();
+        let mut hays = Haystacks::default();
         let mut masks = Vec::new();
-        let mut lower = Vec::new();
         let mut stack: Vec<NodeId> = Vec::new();
+        let mut hay = String::new();
         for &r in &corpus.roots {
             stack.extend(corpus.node(r).children.iter().rev().copied());
             while let Some(n) = stack.pop() {
@@ -139,55 +142,49 @@ impl FuzzyIndex {
                 if node.flags.is_copy() {
                     continue;
                 }
-                let mut hay = if node.path.is_empty() || node.path == node.title {
-                    node.title.clone()
-                } else {
-                    format!("{}{SEPARATOR}{}", node.title, node.path)
-                };
+                hay.clear();
+                hay.push_str(&node.title);
+                if !node.path.is_empty() && node.path != node.title {
+                    hay.push_str(SEPARATOR);
+                    hay.push_str(&node.path);
+                }
                 // NFC, as queries: a decomposed title matches a composed query.
-                let composed = match nfc(&hay) {
-                    Cow::Owned(s) => Some(s),
-                    Cow::Borrowed(_) => None,
-                };
-                if let Some(s) = composed {
+                if let Cow::Owned(s) = nfc(&hay) {
                     hay = s;
                 }
                 if let Some((cut, _)) = hay.char_indices().nth(MAX_HAYSTACK_CHARS) {
                     hay.truncate(cut);
                 }
-                let hay = Utf32String::from(hay);
-                masks.push(char_mask(&hay));
-                lower.push(match hay.slice(..) {
-                    Utf32Str::Ascii(b) => b.to_ascii_lowercase().into_boxed_slice(),
-                    Utf32Str::Unicode(_) => Box::default(),
-                });
-                items.push((n, hay));
+                if hays.push(n, &hay) {
+                    masks.push(char_mask(hays.hay(hays.len() - 1)));
+                }
                 stack.extend(node.children.iter().rev().copied());
             }
         }
+        hays.shrink_to_fit();
+        masks.shrink_to_fit();
         // Only a big tree's passes use the word table.
-        let words = if items.len() < BIG_TREE_ITEMS {
+        let words = if hays.len() < BIG_TREE_ITEMS {
             TitleWords::default()
         } else {
-            let hays: Vec<&Utf32String> = items.iter().map(|(_, h)| h).collect();
-            TitleWords::build(&lower, &hays)
+            TitleWords::build((0..hays.len()).map(|i| hays.hay(i)))
         };
         Self {
-            items,
+            hays,
             masks,
-            lower,
             words,
+            char_by_char: false,
         }
     }
 
     /// Number of haystacks.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.hays.len()
     }
 
     /// Whether there are no haystacks.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.hays.is_empty()
     }
 
     /// The fuzzy score of each of `nodes` for `query` (`None`: no haystack, or below the
@@ -207,9 +204,9 @@ impl FuzzyIndex {
         nodes
             .iter()
             .map(|n| {
-                let (_, hay) = self.items.iter().find(|(id, _)| id == n)?;
+                let i = self.hays.nodes().iter().position(|id| id == n)?;
                 pattern
-                    .score(hay.slice(..), &mut m)
+                    .score(self.hays.hay(i), &mut m)
                     .filter(|s| *s >= min)
                     .map(f64::from)
             })
@@ -227,21 +224,19 @@ impl FuzzyIndex {
         min: u32,
         top_k: usize,
         keep: &(dyn Fn(usize) -> bool + Sync),
-        level: &(dyn Fn(&Utf32String) -> u8 + Sync),
+        level: &(dyn Fn(Utf32Str<'_>) -> u8 + Sync),
         min_level: u8,
     ) -> Vec<Scored> {
         let need = needle_mask(pattern);
         let score_range = |range: std::ops::Range<usize>| -> Vec<Scored> {
             let mut matcher = Matcher::new(Config::DEFAULT);
-            let mut out: Vec<Scored> = self.items[range.clone()]
+            let mut out: Vec<Scored> = self.masks[range.clone()]
                 .iter()
-                .zip(&self.masks[range.clone()])
                 .zip(range)
-                .filter(|((_, mask), i)| **mask & need == need && keep(*i))
-                .filter_map(|(((_, hay), _), i)| {
-                    pattern
-                        .score(hay.slice(..), &mut matcher)
-                        .map(|s| (s, i, hay))
+                .filter(|(mask, i)| **mask & need == need && keep(*i))
+                .filter_map(|(_, i)| {
+                    let hay = self.hays.hay(i);
+                    pattern.score(hay, &mut matcher).map(|s| (s, i, hay))
                 })
                 .filter(|(s, _, _)| *s >= min)
                 .map(|(s, i, hay)| (s, i, level(hay)))
@@ -253,7 +248,7 @@ impl FuzzyIndex {
             }
             out
         };
-        let n = self.items.len();
+        let n = self.hays.len();
         let threads = std::thread::available_parallelism()
             .map_or(1, |t| t.get())
             .min(MAX_THREADS);
@@ -295,19 +290,28 @@ impl FuzzyIndex {
     /// (case-insensitive), else 1 + the nucleo start bonus of its best placed occurrence
     /// ([`start_bonus`]). An alphanumeric word is looked up in the word table
     /// ([`TitleWords::mark_typed`]: an occurrence lies inside one haystack word); any other
-    /// is searched in every haystack (`finders`, over the words' UTF-8).
+    /// is searched in every haystack holding its letters and digits (`finders`, over the
+    /// words' UTF-8; the [`char_mask`] pre-filter).
     fn typed_marks(&self, words: &[Vec<char>], finders: &[memchr::memmem::Finder]) -> Vec<Vec<u8>> {
         words
             .iter()
             .zip(finders)
             .map(|(w, f)| {
-                let mut m = vec![0u8; self.items.len()];
+                let mut m = vec![0u8; self.hays.len()];
                 if w.is_empty() {
                 } else if w.iter().all(|c| c.is_alphanumeric()) {
                     self.words.mark_typed(&w.iter().collect::<String>(), &mut m);
                 } else {
+                    let need = w
+                        .iter()
+                        .filter_map(|c| u8::try_from(*c).ok())
+                        .fold(0, |m, c| m | ascii_bit(c));
+                    let mut lower = Vec::new();
                     for (i, slot) in m.iter_mut().enumerate() {
-                        if let Some(b) = self.word_bonus(i, w, f) {
+                        if self.masks[i] & need != need {
+                            continue;
+                        }
+                        if let Some(b) = self.word_bonus(i, w, f, &mut lower) {
                             *slot = b + 1;
                         }
                     }
@@ -326,7 +330,7 @@ impl FuzzyIndex {
     /// `readme`, no longer costs a nucleo pass per haystack).
     fn typed(&self, pattern: &Pattern, min: u32, top_k: usize, typed: &[Vec<u8>]) -> Vec<Scored> {
         let need = needle_mask(pattern);
-        let mut cands: Vec<(u16, usize)> = (0..self.items.len())
+        let mut cands: Vec<(u16, usize)> = (0..self.hays.len())
             .filter(|&i| self.masks[i] & need == need)
             .filter_map(|i| {
                 typed
@@ -346,7 +350,7 @@ impl FuzzyIndex {
             .iter()
             .filter_map(|&(_, i)| {
                 pattern
-                    .score(self.items[i].1.slice(..), &mut matcher)
+                    .score(self.hays.hay(i), &mut matcher)
                     .filter(|s| *s >= min)
                     .map(|s| (s, i, 2))
             })
@@ -384,7 +388,7 @@ impl FuzzyIndex {
                 None => None,
             }
         };
-        let mut cands: Vec<(u32, usize)> = (0..self.items.len())
+        let mut cands: Vec<(u32, usize)> = (0..self.hays.len())
             .filter(|&i| near.iter().any(|m| m[i].is_some()))
             .filter_map(|i| {
                 (0..words.len())
@@ -424,7 +428,7 @@ impl FuzzyIndex {
                 };
                 let s = patterns[k]
                     .1
-                    .score(self.items[i].1.slice(..), &mut matcher)?
+                    .score(self.hays.hay(i), &mut matcher)?
                     .saturating_sub(dist * TYPO_PENALTY);
                 (s >= min).then_some((s, i, level))
             })
@@ -438,21 +442,30 @@ impl FuzzyIndex {
 
     /// The best [`start_bonus`] of the occurrences of `word` (lower-case chars; `finder`
     /// searches its UTF-8) in item `i`, or `None` when it does not occur (case-insensitive
-    /// substring).
-    fn word_bonus(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> Option<u8> {
-        let lower = &self.lower[i];
-        let hay = &self.items[i].1;
+    /// substring). An ASCII haystack is searched in lower case (written into `lower`).
+    fn word_bonus(
+        &self,
+        i: usize,
+        word: &[char],
+        finder: &memchr::memmem::Finder,
+        lower: &mut Vec<u8>,
+    ) -> Option<u8> {
+        let hay = self.hays.hay(i);
         if word.is_empty() {
             return None;
         }
-        match hay.slice(..) {
-            Utf32Str::Ascii(b) if !lower.is_empty() => finder
-                .find_iter(lower)
-                .map(|p| {
-                    let prev = p.checked_sub(1).map(|q| char::from(b[q]));
-                    start_bonus(prev, char::from(b[p]))
-                })
-                .max(),
+        match hay {
+            Utf32Str::Ascii(b) if !b.is_empty() && !self.char_by_char => {
+                lower.clear();
+                lower.extend(b.iter().map(u8::to_ascii_lowercase));
+                finder
+                    .find_iter(lower.as_slice())
+                    .map(|p| {
+                        let prev = p.checked_sub(1).map(|q| char::from(b[q]));
+                        start_bonus(prev, char::from(b[p]))
+                    })
+                    .max()
+            }
             _ => unicode_bonus(hay, word),
         }
     }
@@ -481,11 +494,6 @@ impl FuzzyIndex {
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
             .collect();
-        let strs: Vec<String> = words.iter().map(|w| w.iter().collect()).collect();
-        let finders: Vec<memchr::memmem::Finder> = strs
-            .iter()
-            .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
-            .collect();
         let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
         let mut m = Matcher::new(Config::DEFAULT);
         let perfect = pattern
@@ -502,10 +510,7 @@ impl FuzzyIndex {
         scored
             .into_iter()
             .filter(|&(s, i, _)| {
-                let typed = words
-                    .iter()
-                    .zip(&finders)
-                    .all(|(w, f)| self.holds_word(i, w, f));
+                let typed = words.iter().all(|w| holds_word(self.hays.hay(i), w));
                 if typed {
                     return true;
                 }
@@ -521,7 +526,7 @@ impl FuzzyIndex {
 
     fn hit(&self, score: u32, i: usize) -> Hit {
         Hit {
-            node: self.items[i].0,
+            node: self.hays.node(i),
             score: f64::from(score),
             source: HitSource::Fuzzy,
             scorer: Scorer::Skillnav,
@@ -558,7 +563,7 @@ impl FuzzyIndex {
             .iter()
             .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
             .collect();
-        let mut scored = if self.items.len() < BIG_TREE_ITEMS {
+        let mut scored = if self.hays.len() < BIG_TREE_ITEMS {
             self.scored(&pattern, min, top_k, &|_| true, &|_| 1, 0)
         } else {
             // Titles holding every word as typed ([`FuzzyIndex::typed`]); when there are
@@ -572,7 +577,7 @@ impl FuzzyIndex {
                 let near: Vec<Vec<Option<Near>>> = words
                     .iter()
                     .map(|w| {
-                        let mut m = vec![None; self.items.len()];
+                        let mut m = vec![None; self.hays.len()];
                         self.words.mark_near(w, &mut m);
                         m
                     })
@@ -587,23 +592,11 @@ impl FuzzyIndex {
     }
 }
 
-impl FuzzyIndex {
-    /// Whether item `i` holds `word` (lower-case chars; `finder` searches its UTF-8) as a
-    /// substring, ignoring case.
-    fn holds_word(&self, i: usize, word: &[char], finder: &memchr::memmem::Finder) -> bool {
-        let lower = &self.lower[i];
-        if lower.is_empty() {
-            return holds_word(&self.items[i].1, word);
-        }
-        !finder.needle().is_empty() && finder.find(lower).is_some()
-    }
-}
-
 /// The best [`start_bonus`] of the occurrences of `word` (lower-case chars) in `hay`,
 /// compared char by char on the lower-cased haystack (each lower-case char mapped back to
 /// the char it came from); `None` when it does not occur.
-fn unicode_bonus(hay: &Utf32String, word: &[char]) -> Option<u8> {
-    let orig: Vec<char> = hay.slice(..).chars().collect();
+fn unicode_bonus(hay: Utf32Str<'_>, word: &[char]) -> Option<u8> {
+    let orig: Vec<char> = hay.chars().collect();
     let (lower, from): (Vec<char>, Vec<usize>) = orig
         .iter()
         .enumerate()
@@ -622,11 +615,11 @@ fn unicode_bonus(hay: &Utf32String, word: &[char]) -> Option<u8> {
 
 /// Whether `hay` holds `word` (lower-case chars) as a substring, ignoring case; no
 /// allocation for an ASCII haystack.
-fn holds_word(hay: &Utf32String, word: &[char]) -> bool {
+fn holds_word(hay: Utf32Str<'_>, word: &[char]) -> bool {
     if word.is_empty() {
         return false;
     }
-    match hay.slice(..) {
+    match hay {
         Utf32Str::Ascii(b) => {
             word.len() <= b.len()
                 && b.windows(word.len()).any(|win| {
@@ -652,8 +645,8 @@ mod tests {
 
     /// Whether each of `words` (lower-case chars) is within its typo distance
     /// ([`crate::index::distance::max_distance`]) of a word of `hay`.
-    fn near_words(hay: &Utf32String, words: &[Vec<char>]) -> bool {
-        let lower: Vec<char> = hay.slice(..).chars().flat_map(char::to_lowercase).collect();
+    fn near_words(hay: Utf32Str<'_>, words: &[Vec<char>]) -> bool {
+        let lower: Vec<char> = hay.chars().flat_map(char::to_lowercase).collect();
         let hay_words: Vec<&[char]> = lower
             .split(|c| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -710,10 +703,7 @@ mod tests {
         let mut unfiltered = FuzzyIndex::build(&c);
         unfiltered.masks.fill(u64::MAX);
         // And the char-by-char word test instead of the lower-case copies.
-        unfiltered
-            .lower
-            .iter_mut()
-            .for_each(|l| *l = Box::default());
+        unfiltered.char_by_char = true;
         let queries = [
             "midleware",
             "uber",
@@ -771,15 +761,12 @@ mod tests {
         let pattern = Pattern::parse("midleware", CaseMatching::Ignore, Normalization::Smart);
         let mut m = Matcher::new(Config::DEFAULT);
         let words = ["midleware".chars().collect::<Vec<char>>()];
-        let mut all: Vec<(u32, usize)> = fz
-            .items
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, h))| near_words(h, &words))
-            .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
+        let mut all: Vec<(u32, usize)> = (0..fz.len())
+            .filter(|&i| near_words(fz.hays.hay(i), &words))
+            .filter_map(|i| pattern.score(fz.hays.hay(i), &mut m).map(|s| (s, i)))
             .collect();
         all.sort_by_key(|a| std::cmp::Reverse(a.0));
-        let want: Vec<NodeId> = all.iter().take(50).map(|(_, i)| fz.items[*i].0).collect();
+        let want: Vec<NodeId> = all.iter().take(50).map(|(_, i)| fz.hays.node(*i)).collect();
         assert_eq!(hits.iter().map(|h| h.node).collect::<Vec<_>>(), want);
         assert_eq!(c.node(hits[0].node).title, "Middleware 0");
     }
@@ -960,18 +947,15 @@ mod tests {
         // The same five as scoring every haystack with nucleo (score, then document order).
         let pattern = Pattern::parse("readme", CaseMatching::Ignore, Normalization::Smart);
         let mut m = Matcher::new(Config::DEFAULT);
-        let mut all: Vec<(u32, usize)> = fz
-            .items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (_, h))| pattern.score(h.slice(..), &mut m).map(|s| (s, i)))
+        let mut all: Vec<(u32, usize)> = (0..fz.len())
+            .filter_map(|i| pattern.score(fz.hays.hay(i), &mut m).map(|s| (s, i)))
             .collect();
         assert!(all.len() > cap(5), "{} haystacks match", all.len());
         all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let want: Vec<(NodeId, f64)> = all
             .iter()
             .take(5)
-            .map(|(s, i)| (fz.items[*i].0, f64::from(*s)))
+            .map(|(s, i)| (fz.hays.node(*i), f64::from(*s)))
             .collect();
         let got: Vec<(NodeId, f64)> = hits.iter().map(|h| (h.node, h.score)).collect();
         assert_eq!(got, want);
@@ -991,8 +975,8 @@ mod tests {
             for i in (0..fz.len()).step_by(97) {
                 for (w, f) in words.iter().zip(&finders) {
                     assert_eq!(
-                        fz.word_bonus(i, w, f),
-                        unicode_bonus(&fz.items[i].1, w),
+                        fz.word_bonus(i, w, f, &mut Vec::new()),
+                        unicode_bonus(fz.hays.hay(i), w),
                         "{q:?} item {i}"
                     );
                 }

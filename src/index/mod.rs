@@ -5,7 +5,7 @@
 //! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
 //! (parallel tokenization into interned terms and CSR postings), [`bm25`] (the per-root
 //! inverted index and scoring), [`query`] (prefix expansion, "did you mean", merging),
-//! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`], `highlight` ([`match_ranges`]), [`label`] (what tells hits apart),
+//! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`] (its haystacks in shared buffers: `haystacks`), `highlight` ([`match_ranges`]), [`label`] (what tells hits apart),
 //! and the build-time helpers `intern` (term interner) and `hash` (Fx hash).
 //!
 //! [`Index`] and [`FuzzyIndex`] are `Send + Sync`: build them on a worker thread and share
@@ -19,6 +19,7 @@ pub mod filter;
 mod fold;
 pub mod fuzzy;
 pub(crate) mod hash;
+mod haystacks;
 mod hit;
 mod hook;
 pub mod inflect;

@@ -7,7 +7,7 @@
 //! A word is a maximal run of alphanumeric chars of the haystack lower-cased char by char
 //! (`char::to_lowercase`; ASCII haystacks byte by byte, the same thing).
 
-use nucleo_matcher::{Utf32Str, Utf32String};
+use nucleo_matcher::Utf32Str;
 
 use super::distance::{bounded_osa, max_distance};
 use super::hash::FxHashMap;
@@ -15,12 +15,14 @@ use super::hash::FxHashMap;
 /// Longest word length (in chars) with its own group; longer words share the last one.
 const LEN_GROUPS: usize = 64;
 
-/// One distinct word: its text, its [`signature`], and where its haystacks are in
-/// [`TitleWords::items`] and [`TitleWords::bonus`] (`start..end`).
+/// One distinct word: where its text is in [`TitleWords::texts`] (`text..text_end`), its
+/// [`signature`], and where its haystacks are in [`TitleWords::items`] and
+/// [`TitleWords::bonus`] (`start..end`).
 #[derive(Debug)]
 struct Word {
-    text: Box<str>,
     sig: u64,
+    text: u32,
+    text_end: u32,
     start: u32,
     end: u32,
 }
@@ -58,6 +60,8 @@ pub fn start_bonus(prev: Option<char>, cur: char) -> u8 {
 #[derive(Debug, Default)]
 pub struct TitleWords {
     words: Vec<Word>,
+    /// The words' texts, one after the other (one buffer instead of a string per word).
+    texts: String,
     /// The haystacks holding each word, one word's after the other (item indices, ascending
     /// within a word): one array for every word instead of a list each, a third of the
     /// memory on a big tree (docs/DESIGN.md §8).
@@ -84,9 +88,8 @@ fn signature(word: impl Iterator<Item = char>) -> u64 {
 }
 
 impl TitleWords {
-    /// The word table of the haystacks `hays` (`lower[i]`: the ASCII lower-case bytes of
-    /// `hays[i]`, empty for a non-ASCII haystack).
-    pub fn build(lower: &[Box<[u8]>], hays: &[&Utf32String]) -> Self {
+    /// The word table of the haystacks `hays`, in item order.
+    pub fn build<'h>(hays: impl Iterator<Item = Utf32Str<'h>>) -> Self {
         let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let mut words: Vec<Gathered> = Vec::new();
         let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Gathered>| {
@@ -110,11 +113,15 @@ impl TitleWords {
             }
         };
         let mut text = String::new();
-        for (i, l) in lower.iter().enumerate() {
+        let mut l: Vec<u8> = Vec::new();
+        for (i, hay) in hays.enumerate() {
             let item = u32::try_from(i).unwrap_or(u32::MAX);
-            let Some(hay) = hays.get(i) else { continue };
+            l.clear();
+            if let Utf32Str::Ascii(b) = hay {
+                l.extend(b.iter().map(u8::to_ascii_lowercase));
+            }
             if l.is_empty() {
-                let orig: Vec<char> = hay.slice(..).chars().collect();
+                let orig: Vec<char> = hay.chars().collect();
                 // Lower-case char by char, each mapped back to the char it came from.
                 text.clear();
                 let mut from: Vec<usize> = Vec::new();
@@ -138,7 +145,7 @@ impl TitleWords {
                     }
                 }
             } else {
-                let orig = match hay.slice(..) {
+                let orig = match hay {
                     Utf32Str::Ascii(b) => b,
                     Utf32Str::Unicode(_) => &[],
                 };
@@ -163,6 +170,7 @@ impl TitleWords {
         let mut items = Vec::with_capacity(total);
         let mut bonus = Vec::with_capacity(total);
         let mut groups: Vec<Vec<u32>> = vec![Vec::new(); LEN_GROUPS + 1];
+        let mut texts = String::with_capacity(words.iter().map(|w| w.text.len()).sum());
         let words: Vec<Word> = words
             .into_iter()
             .enumerate()
@@ -173,9 +181,13 @@ impl TitleWords {
                 items.extend(w.items.iter().map(|(i, _)| *i));
                 bonus.extend(w.items.iter().map(|(_, b)| *b));
                 let end = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                let text = u32::try_from(texts.len()).unwrap_or(u32::MAX);
+                texts.push_str(&w.text);
+                let text_end = u32::try_from(texts.len()).unwrap_or(u32::MAX);
                 Word {
-                    text: w.text,
                     sig: w.sig,
+                    text,
+                    text_end,
                     start,
                     end,
                 }
@@ -183,10 +195,18 @@ impl TitleWords {
             .collect();
         Self {
             words,
+            texts,
             items,
             bonus,
             groups,
         }
+    }
+
+    /// The text of `w` (lower case).
+    fn word_text(&self, w: &Word) -> &str {
+        self.texts
+            .get(w.text as usize..w.text_end as usize)
+            .unwrap_or("")
     }
 
     /// The haystacks holding `w` with the best start bonus of `w` in each.
@@ -199,7 +219,9 @@ impl TitleWords {
 
     /// The text of word `id` (lower case).
     pub fn text(&self, id: u32) -> &str {
-        self.words.get(id as usize).map_or("", |w| &w.text)
+        self.words
+            .get(id as usize)
+            .map_or("", |w| self.word_text(w))
     }
 
     /// Mark in `typed` (one slot per item) every item holding `word` (lower case, every char
@@ -219,7 +241,7 @@ impl TitleWords {
             if w.sig & sig != sig {
                 continue;
             }
-            let Some(at) = finder.find(w.text.as_bytes()) else {
+            let Some(at) = finder.find(self.word_text(w).as_bytes()) else {
                 continue;
             };
             let prefix = at == 0;
@@ -256,11 +278,12 @@ impl TitleWords {
             {
                 continue;
             }
+            let text = self.word_text(w);
             let dist = match &ascii {
-                Some(a) if w.text.is_ascii() => bounded_osa(a, w.text.as_bytes(), k, &mut rows),
+                Some(a) if text.is_ascii() => bounded_osa(a, text.as_bytes(), k, &mut rows),
                 _ => {
                     other.clear();
-                    other.extend(w.text.chars());
+                    other.extend(text.chars());
                     bounded_osa(word, &other, k, &mut rows)
                 }
             };
@@ -281,19 +304,11 @@ impl TitleWords {
 mod tests {
     use super::*;
 
+    use nucleo_matcher::Utf32String;
+
     fn table(hays: &[&str]) -> TitleWords {
-        let lower: Vec<Box<[u8]>> = hays
-            .iter()
-            .map(|h| {
-                if h.is_ascii() {
-                    h.to_ascii_lowercase().into_bytes().into_boxed_slice()
-                } else {
-                    Box::default()
-                }
-            })
-            .collect();
         let hays: Vec<Utf32String> = hays.iter().map(|h| Utf32String::from(*h)).collect();
-        TitleWords::build(&lower, &hays.iter().collect::<Vec<_>>())
+        TitleWords::build(hays.iter().map(|h| h.slice(..)))
     }
 
     #[test]
@@ -302,7 +317,7 @@ mod tests {
         let mut all: Vec<(&str, Vec<u32>)> = t
             .words
             .iter()
-            .map(|w| (&*w.text, t.items_of(w).map(|(i, _)| i).collect()))
+            .map(|w| (t.word_text(w), t.items_of(w).map(|(i, _)| i).collect()))
             .collect();
         all.sort();
         assert_eq!(
