@@ -5,7 +5,7 @@
 //! word scores as before and one holding only the other form is no longer missed.
 //!
 //! Only lower-case ASCII words of at least 3 letters are folded; identifiers and their parts
-//! are left as typed. The number rules are suffix rules; beside them, [`same_stem`] finds the
+//! are left as typed. The number rules are suffix rules; beside them, `same_stem` finds the
 //! vocabulary terms with the word's Snowball English stem (`forward` ↔ `forwarding`,
 //! `indent` ↔ `indentation`), which join the group the same way.
 
@@ -13,7 +13,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use super::bm25::Vocab;
 
-/// Most vocabulary terms [`same_stem`] stems for one word (the run of terms starting with
+/// Most vocabulary terms `same_stem` stems for one word (the run of terms starting with
 /// the stem, in byte order): bounds the cost of a short stem in a large vocabulary.
 pub const MAX_STEM_SCAN: usize = 4096;
 
