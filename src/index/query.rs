@@ -19,8 +19,9 @@
 //!   suggested ([`SearchResult::suggestions`]): the other words carry the query, and a
 //!   substituted word (`stash` → `slash`) would lift unrelated sections.
 //! - A query word that is a whole English word (not part of an identifier, not the prefix
-//!   word) also matches its singular/plural forms ([`crate::index::inflect`]); its score in a
-//!   document is the **max** over the forms, the other forms weighted by
+//!   word) also matches its singular/plural forms and, unless it is a whole identifier
+//!   (`getUserById`), the terms sharing its English stem ([`crate::index::inflect`]); its
+//!   score in a document is the **max** over the forms, the other forms weighted by
 //!   [`EXPANSION_WEIGHT`], so exact matches keep their score and rank first.
 //! - At most [`MAX_SUGGESTED`] words of one query are looked up for "did you mean" (each
 //!   lookup scans the vocabulary), so a pasted page of typos costs what a few words do.
@@ -64,7 +65,7 @@ pub(crate) struct QueryWord {
 }
 
 impl QueryWord {
-    /// Whether singular/plural forms join this word ([`super::inflect`]).
+    /// Whether singular/plural forms and same-stem terms join this word ([`super::inflect`]).
     fn folds(&self) -> bool {
         !self.prefix
     }
@@ -77,15 +78,22 @@ pub(crate) fn whole_words(query: &str) -> usize {
     n
 }
 
-/// The terms of `query` that are parts of a split identifier (not folded).
-fn identifier_parts(query: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
+/// The terms of `query` that are parts of a split identifier (not folded), and the whole
+/// identifiers they were split from (not stemmed).
+fn identifier_terms(query: &str) -> (HashSet<String>, HashSet<String>) {
+    let (mut parts, mut wholes) = (HashSet::new(), HashSet::new());
+    let mut whole: Option<String> = None;
     scan(query, &mut |t| {
         if t.part {
-            out.insert(t.term.to_owned());
+            parts.insert(t.term.to_owned());
+            if let Some(w) = whole.take() {
+                wholes.insert(w);
+            }
+        } else {
+            whole = Some(t.term.to_owned());
         }
     });
-    out
+    (parts, wholes)
 }
 
 /// Tokenize `query` into distinct words; with `prefix`, the last token becomes a prefix word.
@@ -140,7 +148,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     }
     let words = parse(query, opts.prefix);
     let substitute = whole_words(query) <= 1;
-    let parts = identifier_parts(query);
+    let (parts, identifiers) = identifier_terms(query);
     let mut seen_terms: HashSet<String> = HashSet::new();
     let mut looked_up = 0usize;
     // groups[root][word] = (term id, weight) of that word in that root.
@@ -152,6 +160,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         } else {
             Vec::new()
         };
+        let stems = !parts.contains(&w.term) && !identifiers.contains(&w.term);
         let mut found = false;
         let mut per_root: Vec<Vec<(u32, f64)>> = Vec::with_capacity(index.roots.len());
         for r in &index.roots {
@@ -173,6 +182,14 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             };
             if w.folds() {
                 ids.extend(forms.iter().filter_map(|f| r.vocab.find(f)).map(weigh));
+                if stems {
+                    let stemmed = super::inflect::same_stem(&r.vocab, &w.term);
+                    for t in stemmed {
+                        if !ids.iter().any(|&(id, _)| id == t) {
+                            ids.push(weigh(t));
+                        }
+                    }
+                }
             }
             found |= !ids.is_empty();
             for &(t, _) in &ids {

@@ -562,6 +562,29 @@ fn inflection_folding_finds_the_other_number() {
 }
 
 #[test]
+fn stemming_finds_forwarding_below_the_word_as_typed() {
+    let (c, ids) = corpus_of(&[(
+        "a.md",
+        &[
+            "the proxy keeps forwarding requests\n",
+            "forward the call\n",
+            "call getForwarding()\n",
+        ],
+    )]);
+    // `forward` also matches `forwarding` (the same English stem), weighted below the word
+    // as typed: the section holding `forward` comes first.
+    let r = search(&c, "forward");
+    assert_eq!(r.terms, ["forward", "forwarding"]);
+    assert_eq!(
+        r.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        [ids[0][1], ids[0][0], ids[0][2]]
+    );
+    // Identifiers and their parts are not stemmed: `getForwarding` does not reach `forward`.
+    let id = search(&c, "getForwarding");
+    assert_eq!(id.terms, ["getforwarding", "get", "forwarding"]);
+}
+
+#[test]
 fn exact_match_outranks_prefix_expansion() {
     let (c, ids) = corpus_of(&[(
         "a.md",
