@@ -229,8 +229,9 @@ fn count_breaks(bytes: &[u8], from: usize, to: usize) -> u32 {
     let from = from.min(to);
     let part = &bytes[from..to];
     if memchr::memchr(b'\r', part).is_none() {
-        // No `\r` (nearly every file): a plain count, which the compiler vectorizes.
-        return u32::try_from(part.iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX);
+        // No `\r` (nearly every file): memchr's vectorized count (a plain filter-and-count
+        // loop was not vectorized, about 4 instructions a byte).
+        return u32::try_from(memchr::memchr_iter(b'\n', part).count()).unwrap_or(u32::MAX);
     }
     let mut n = 0u32;
     for i in from..to {

@@ -50,7 +50,7 @@ fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) 
                 return;
             }
             len = len.saturating_add(w);
-            let id = sh.terms.intern(t.term);
+            let id = sh.terms.intern_packed(t.term, t.key);
             if id as usize >= counts.len() {
                 counts.push(0);
             }

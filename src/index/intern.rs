@@ -122,8 +122,18 @@ impl Interner {
     /// The id of `term`, adding it if new.
     #[inline]
     pub fn intern(&mut self, term: &str) -> u32 {
+        self.intern_packed(term, pack8(term.as_bytes()))
+    }
+
+    /// [`Interner::intern`] of `term` whose [`pack8`] is `key` (the tokenizer packs every
+    /// token as it cuts it). Inlined into the tokenizing loop: the lookup of a known term
+    /// is a few instructions; adding a term is out of line.
+    // Measured (docs/DESIGN.md §8): with plain `#[inline]` the lookup stayed a call per token.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub fn intern_packed(&mut self, term: &str, key: u64) -> u32 {
         let b = term.as_bytes();
-        let key = pack8(b);
+        debug_assert_eq!(key, pack8(b));
         let h = hash(b, key);
         let want = tag(h, b.len()) << 32;
         let mask = self.table.len() - 1;
@@ -131,7 +141,7 @@ impl Interner {
         loop {
             let slot = self.table[i];
             if slot.meta == EMPTY {
-                break;
+                return self.insert(i, b, key, want);
             }
             if slot.key == key
                 && slot.meta & 0xFFFF_FFFF_0000_0000 == want
@@ -141,6 +151,11 @@ impl Interner {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Add term `b` (packed `key`, tag `want`) at free slot `i`; returns its id.
+    #[inline(never)]
+    fn insert(&mut self, i: usize, b: &[u8], key: u64, want: u64) -> u32 {
         let id = self.len() as u32;
         self.buf.extend_from_slice(b);
         self.off.push(self.buf.len());

@@ -56,10 +56,15 @@ pub const MAX_WORD_BYTES: usize = 128;
 #[inline]
 pub fn is_stopword(term: &str) -> bool {
     let b = term.as_bytes();
-    if b.is_empty() || b.len() > 8 {
+    is_stopword_key(super::hash::pack8(b), b.len())
+}
+
+/// [`is_stopword`] of the term of `len` bytes whose [`super::hash::pack8`] is `key`.
+#[inline]
+fn is_stopword_key(key: u64, len: usize) -> bool {
+    if len == 0 || len > 8 {
         return false;
     }
-    let key = super::hash::pack8(b);
     let mut i = stop_slot(key);
     loop {
         match STOP_TABLE[i] {
@@ -127,6 +132,8 @@ pub(crate) struct RawToken<'a> {
     pub part: bool,
     /// A whole word that is a stopword (callers other than highlighting drop it).
     pub stop: bool,
+    /// [`super::hash::pack8`] of `term`'s bytes, for the interner.
+    pub key: u64,
 }
 
 /// The index terms of `text`, in text order (each whole word followed by its parts),
@@ -199,33 +206,79 @@ fn push_lower(buf: &mut String, s: &str) {
 }
 
 /// Walk `text` and call `f` for every token (stopwords included, flagged), in text order.
+///
+/// ASCII is handled on bytes: the word's end is found eight bytes at a time
+/// ([`lower_run_end`]), a word of `a-z0-9` is its own term, and an ASCII identifier is
+/// lower-cased once and split on bytes ([`emit_ascii_ident`]); only words holding a
+/// non-ASCII char take the char-based path ([`emit_unicode_word`]).
 pub(crate) fn scan<F: FnMut(RawToken<'_>)>(text: &str, f: &mut F) {
     let bytes = text.as_bytes();
     let mut buf = String::new();
     let mut i = 0;
-    while i < bytes.len() {
-        match CLASS[bytes[i] as usize] {
+    while let Some(&b) = bytes.get(i) {
+        match CLASS[b as usize] {
             OTHER | DOT => i += 1,
-            LOWER | UPPER => {
-                let (end, shape) = word_end(text, i);
-                emit_word(text, i, end, shape, &mut buf, f);
+            LOWER => {
+                // Most words are `a-z0-9` runs ended by a space or punctuation: each is its
+                // own term, emitted here (the one call of `f` in this loop).
+                let end = lower_run_end(bytes, i + 1);
+                if !ends_plain_word(bytes, end) {
+                    i = scan_word(text, i, &mut buf, f);
+                    continue;
+                }
+                let len = end - i;
+                if len <= MAX_WORD_BYTES {
+                    let key = pack_at(bytes, i, len);
+                    f(RawToken {
+                        term: &text[i..end],
+                        range: i..end,
+                        part: false,
+                        stop: is_stopword_key(key, len),
+                        key,
+                    });
+                }
                 i = end;
             }
-            _ => {
-                let Some(c) = text[i..].chars().next() else {
-                    break;
-                };
-                if is_cjk(c) {
-                    i = emit_cjk_run(text, i, f);
-                } else if is_word_char(c) {
-                    let (end, shape) = word_end(text, i);
-                    emit_word(text, i, end, shape, &mut buf, f);
-                    i = end;
-                } else {
-                    i += c.len_utf8();
-                }
-            }
+            _ => i = scan_word(text, i, &mut buf, f),
         }
+    }
+}
+
+/// Whether a run of `a-z0-9` ending at `end` is a whole word: the text ends there, or a
+/// byte follows that is neither a word byte nor a dot joining a next word byte (an ASCII
+/// non-word byte after a dot; a non-ASCII char is left to [`word_end`]).
+#[inline]
+fn ends_plain_word(bytes: &[u8], end: usize) -> bool {
+    let class = |at: usize| bytes.get(at).map_or(OTHER, |&b| CLASS[b as usize]);
+    match class(end) {
+        OTHER => true,
+        DOT => matches!(class(end + 1), OTHER | DOT),
+        _ => false,
+    }
+}
+
+/// The token or tokens starting at `i` (a word byte or the first byte of a non-ASCII char)
+/// other than [`scan`]'s plain words; returns where scanning goes on. Out of line, and `f`
+/// is called through `dyn` from here on, so the plain-word call in [`scan`] stays small.
+#[inline(never)]
+fn scan_word(text: &str, i: usize, buf: &mut String, f: &mut dyn FnMut(RawToken<'_>)) -> usize {
+    let bytes = text.as_bytes();
+    if bytes[i] < 0x80 {
+        let (end, shape) = word_end(text, i);
+        emit_word(text, i, end, shape, buf, f);
+        return end;
+    }
+    let Some(c) = text[i..].chars().next() else {
+        return text.len();
+    };
+    if is_cjk(c) {
+        emit_cjk_run(text, i, f)
+    } else if is_word_char(c) {
+        let (end, shape) = word_end(text, i);
+        emit_word(text, i, end, shape, buf, f);
+        end
+    } else {
+        i + c.len_utf8()
     }
 }
 
@@ -260,13 +313,55 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// How much work a word needs: none (`a-z0-9` only), lower-casing only (one leading ASCII
-/// capital, then `a-z0-9`), or the full split.
+/// How much work a word needs: none (`a-z0-9` only), lower-casing its first byte only (one
+/// leading ASCII capital, then `a-z0-9`), an ASCII split (other ASCII words: capitals
+/// inside, `_`, `.`), or the char-based split (a non-ASCII char inside).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
     Plain,
     Capitalized,
-    Other,
+    AsciiIdent,
+    Unicode,
+}
+
+/// `b` in every byte of a `u64`.
+const fn splat(b: u8) -> u64 {
+    (b as u64) * 0x0101_0101_0101_0101
+}
+
+/// The high bit of every byte of `w` that is `a-z` or `0-9` (the [`LOWER`] class), no other
+/// bit. Each test adds `0x80 - c` to the byte's low seven bits, which sets its high bit
+/// exactly when the byte is at least `c` and never carries into the next byte.
+#[inline]
+fn lower_bytes(w: u64) -> u64 {
+    let v = w & splat(0x7F);
+    let at_least = |c: u8| v + splat(0x80 - c);
+    let letters = at_least(b'a') & !at_least(b'z' + 1);
+    let digits = at_least(b'0') & !at_least(b'9' + 1);
+    (letters | digits) & !w & splat(0x80)
+}
+
+/// The eight bytes of `bytes` from `at`, little-endian, when there are eight.
+#[inline]
+fn load8(bytes: &[u8], at: usize) -> Option<u64> {
+    let w: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+/// First index at or after `i` whose byte is not `a-z0-9`, eight bytes at a time.
+#[inline]
+fn lower_run_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(w) = load8(bytes, i) {
+        let other = !lower_bytes(w) & splat(0x80);
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && CLASS[bytes[i] as usize] == LOWER {
+        i += 1;
+    }
+    i
 }
 
 /// End (exclusive) of the word starting at `start` (a word character), and its [`Shape`].
@@ -274,30 +369,27 @@ fn word_end(text: &str, start: usize) -> (usize, Shape) {
     let bytes = text.as_bytes();
     let mut i = start;
     let mut shape = if bytes[start].is_ascii_uppercase() {
+        i += 1;
         Shape::Capitalized
     } else {
         Shape::Plain
     };
-    if shape == Shape::Capitalized {
-        i += 1;
-    }
+    let mut ascii = true;
     while i < bytes.len() {
-        // Most bytes of most words are `a-z0-9`: a tight loop over them first.
-        while i < bytes.len() && CLASS[bytes[i] as usize] == LOWER {
-            i += 1;
-        }
+        // Most bytes of most words are `a-z0-9`.
+        i = lower_run_end(bytes, i);
         let Some(&b) = bytes.get(i) else {
             break;
         };
         match CLASS[b as usize] {
             LOWER => i += 1,
             UPPER => {
-                shape = Shape::Other;
+                shape = Shape::AsciiIdent;
                 i += 1;
             }
             DOT => match next_char(text, i + 1) {
                 Some(c) if is_word_char(c) => {
-                    shape = Shape::Other;
+                    shape = Shape::AsciiIdent;
                     i += 1;
                 }
                 _ => break,
@@ -305,12 +397,15 @@ fn word_end(text: &str, start: usize) -> (usize, Shape) {
             OTHER => break,
             _ => match next_char(text, i) {
                 Some(c) if is_word_char(c) || is_mark(c) => {
-                    shape = Shape::Other;
+                    ascii = false;
                     i += c.len_utf8();
                 }
                 _ => break,
             },
         }
+    }
+    if !ascii {
+        shape = Shape::Unicode;
     }
     (i, shape)
 }
@@ -319,44 +414,134 @@ fn next_char(text: &str, at: usize) -> Option<char> {
     text.get(at..).and_then(|s| s.chars().next())
 }
 
-fn emit_word<F: FnMut(RawToken<'_>)>(
+/// [`super::hash::pack8`] of the `len` bytes of `bytes` at `start`: one load and a mask when
+/// eight bytes are there to read.
+#[inline]
+fn pack_at(bytes: &[u8], start: usize, len: usize) -> u64 {
+    match load8(bytes, start) {
+        Some(w) if len >= 8 => w,
+        Some(w) => w & ((1u64 << (8 * len)) - 1),
+        None => super::hash::pack8(&bytes[start..start + len]),
+    }
+}
+
+fn emit_word(
     text: &str,
     start: usize,
     end: usize,
     shape: Shape,
     buf: &mut String,
-    f: &mut F,
+    f: &mut dyn FnMut(RawToken<'_>),
 ) {
-    if end - start > MAX_WORD_BYTES {
+    let len = end - start;
+    if len > MAX_WORD_BYTES {
         return;
     }
     let word = &text[start..end];
     match shape {
         Shape::Plain => {
-            // Fast path: a plain lower-case ASCII word is its own only part.
-            let stop = is_stopword(word);
+            // A plain lower-case ASCII word is its own only part.
+            let key = pack_at(text.as_bytes(), start, len);
             f(RawToken {
                 term: word,
                 range: start..end,
                 part: false,
-                stop,
+                stop: is_stopword_key(key, len),
+                key,
             });
-            return;
         }
         Shape::Capitalized => {
-            // `Kubernetes`, `The`: lower-case it; one part only, so no split.
-            push_lower(buf, word);
-            let stop = is_stopword(buf);
+            // `Kubernetes`, `The`: only the first byte changes; one part only, so no split.
+            let key = pack_at(text.as_bytes(), start, len) | 0x20;
+            buf.clear();
+            buf.push(char::from(word.as_bytes()[0].to_ascii_lowercase()));
+            buf.push_str(&word[1..]);
             f(RawToken {
                 term: buf,
                 range: start..end,
                 part: false,
-                stop,
+                stop: is_stopword_key(key, len),
+                key,
             });
-            return;
         }
-        Shape::Other => {}
+        Shape::AsciiIdent => emit_ascii_ident(word, start, buf, f),
+        Shape::Unicode => emit_unicode_word(word, start, buf, f),
     }
+}
+
+/// Most parts a word of [`MAX_WORD_BYTES`] bytes can have (`a_a_…`).
+const MAX_PARTS: usize = MAX_WORD_BYTES / 2 + 1;
+
+/// Emit an ASCII word with capitals inside, `_` or `.`: the whole word lower-cased, then its
+/// parts (as [`split_parts`] cuts them) as slices of that lower-cased copy.
+fn emit_ascii_ident(word: &str, start: usize, buf: &mut String, f: &mut dyn FnMut(RawToken<'_>)) {
+    let b = word.as_bytes();
+    let mut parts = [(0u8, 0u8); MAX_PARTS];
+    let mut n = 0;
+    let mut seg = 0;
+    let mut push = |from: usize, to: usize| {
+        if n < MAX_PARTS {
+            parts[n] = (from as u8, to as u8);
+            n += 1;
+        }
+    };
+    for i in 0..=b.len() {
+        let cut = i == b.len() || b[i] == b'.' || b[i] == b'_';
+        if !cut {
+            // Camel case: a capital after a lower-case letter or a digit, or the last capital of
+            // a capital run before a lower-case letter.
+            if i > seg && b[i].is_ascii_uppercase() {
+                let p = b[i - 1];
+                let boundary = p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && b.get(i + 1).is_some_and(u8::is_ascii_lowercase));
+                if boundary {
+                    push(seg, i);
+                    seg = i;
+                }
+            }
+            continue;
+        }
+        if i > seg {
+            push(seg, i);
+        }
+        seg = i + 1;
+    }
+    if n == 0 {
+        // Only underscores (`___`): not a word.
+        return;
+    }
+    buf.clear();
+    buf.push_str(word);
+    buf.make_ascii_lowercase();
+    let lower: &str = buf;
+    let key = super::hash::pack8(lower.as_bytes());
+    f(RawToken {
+        term: lower,
+        range: start..start + b.len(),
+        part: false,
+        stop: is_stopword_key(key, b.len()),
+        key,
+    });
+    if n == 1 && parts[0] == (0, b.len() as u8) {
+        return;
+    }
+    for &(from, to) in &parts[..n] {
+        let (from, to) = (usize::from(from), usize::from(to));
+        let term = &lower[from..to];
+        f(RawToken {
+            term,
+            range: start + from..start + to,
+            part: true,
+            stop: false,
+            key: super::hash::pack8(term.as_bytes()),
+        });
+    }
+}
+
+/// Emit a word holding a non-ASCII char: parts cut on chars, terms lower-cased and in NFC.
+fn emit_unicode_word(word: &str, start: usize, buf: &mut String, f: &mut dyn FnMut(RawToken<'_>)) {
+    let end = start + word.len();
     let mut parts: [Range<usize>; 16] = Default::default();
     let mut n = 0;
     let mut overflow: Vec<Range<usize>> = Vec::new();
@@ -369,16 +554,16 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
         }
     });
     if n == 0 {
-        // Only underscores (`___`): not a word.
         return;
     }
     push_lower(buf, word);
-    let stop = is_stopword(buf);
+    let key = super::hash::pack8(buf.as_bytes());
     f(RawToken {
         term: buf,
         range: start..end,
         part: false,
-        stop,
+        stop: is_stopword_key(key, buf.len()),
+        key,
     });
     if n == 1 && parts[0] == (0..word.len()) {
         return;
@@ -390,6 +575,7 @@ fn emit_word<F: FnMut(RawToken<'_>)>(
             range: start + r.start..start + r.end,
             part: true,
             stop: false,
+            key: super::hash::pack8(buf.as_bytes()),
         });
     }
 }
@@ -436,7 +622,7 @@ fn split_camel<F: FnMut(Range<usize>)>(seg: &str, offset: usize, f: &mut F) {
 }
 
 /// Emit the bigrams of the CJK run starting at `start`; return the run's end.
-fn emit_cjk_run<F: FnMut(RawToken<'_>)>(text: &str, start: usize, f: &mut F) -> usize {
+fn emit_cjk_run(text: &str, start: usize, f: &mut dyn FnMut(RawToken<'_>)) -> usize {
     let mut bounds: Vec<usize> = vec![start];
     let mut end = start;
     for c in text[start..].chars() {
@@ -452,6 +638,7 @@ fn emit_cjk_run<F: FnMut(RawToken<'_>)>(text: &str, start: usize, f: &mut F) -> 
             range: start..end,
             part: false,
             stop: false,
+            key: super::hash::pack8(&text.as_bytes()[start..end]),
         });
     } else {
         for w in bounds.windows(3) {
@@ -460,11 +647,16 @@ fn emit_cjk_run<F: FnMut(RawToken<'_>)>(text: &str, start: usize, f: &mut F) -> 
                 range: w[0]..w[2],
                 part: false,
                 stop: false,
+                key: super::hash::pack8(&text.as_bytes()[w[0]..w[2]]),
             });
         }
     }
     end
 }
+
+#[cfg(test)]
+#[path = "tokenize_reference.rs"]
+mod reference;
 
 #[cfg(test)]
 mod tests {
