@@ -135,9 +135,9 @@ fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections
         cache.path(),
         &["search", "--rerank", "--json", "--top-k", "3", COOKIES],
     );
-    assert_eq!(other["rerank"]["candidates"], 21);
-    assert_eq!(other["rerank"]["embedded"], 3);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(42));
+    assert_eq!(other["rerank"]["candidates"], 22);
+    assert_eq!(other["rerank"]["embedded"], 4);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(43));
 }
 
 #[test]

@@ -54,5 +54,5 @@ fn mcp_search_with_rerank_on_returns_the_reranked_order() {
             [format!("{m}middleware-2"), rr],
         ])
     );
-    assert_eq!(v["rerank"]["candidates"], 21);
+    assert_eq!(v["rerank"]["candidates"], 22);
 }
