@@ -2,7 +2,7 @@
 """Baseline for `cargo bench --bench search` (docs/DESIGN.md §8): Python rank-bm25 over the same
 section texts skillnav indexes.
 
-Usage: baseline_rank_bm25.py DOCS.jsonl [QUERIES.txt]
+Usage: baseline_rank_bm25.py DOCS.jsonl [QUERIES.txt] [--repeat N]
 
 DOCS.jsonl has one JSON object per line with a "text" field (the section's own text, as
 skillnav's index sees it). Each text is tokenized with a simple regex (lower-case, `\\w+`)
@@ -10,9 +10,15 @@ and the corpus is indexed with `rank_bm25.BM25Okapi` (k1 1.5, b 0.75 — its def
 QUERIES.txt, if given, holds one query per line; each is scored with `get_scores` (a full
 scan, rank-bm25 has no inverted index).
 
+With --repeat N (default 1) the read, tokenize and index phases run N times in this process
+(each round starts from the file) and every phase figure is the median over the rounds, so one
+slow round does not move the ratio; `rounds_to_searchable_s` lists every round's figure.
+
 Prints one JSON object on stdout:
-  docs, read_s (reading + parsing the JSONL), tokenize_s, index_s (BM25Okapi constructor),
-  to_searchable_s (tokenize_s + index_s), query_p50_ms, query_p95_ms (when queries given).
+  docs, rounds, read_s (reading + parsing the JSONL), tokenize_s, index_s (BM25Okapi
+  constructor), to_searchable_s (median of tokenize + index per round), from_files_s (median
+  of read + tokenize + index per round), rounds_to_searchable_s, query_p50_ms, query_p95_ms
+  (when queries given; over the last round's index).
 Exit status 3 if rank_bm25 is not installed (`pip install rank-bm25`).
 """
 
@@ -41,27 +47,59 @@ def percentile(sorted_values, p):
     return sorted_values[k]
 
 
-def main():
-    if len(sys.argv) < 2:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def one_round(docs_path):
+    """Read, tokenize and index once; returns (texts, bm25, read_s, tokenize_s, index_s)."""
     t0 = time.perf_counter()
-    with open(sys.argv[1], encoding="utf-8") as f:
+    with open(docs_path, encoding="utf-8") as f:
         texts = [json.loads(line)["text"] for line in f if line.strip()]
     t1 = time.perf_counter()
     corpus = [tokenize(t) for t in texts]
     t2 = time.perf_counter()
     bm25 = BM25Okapi(corpus, k1=1.5, b=0.75)
     t3 = time.perf_counter()
+    return texts, bm25, t1 - t0, t2 - t1, t3 - t2
+
+
+def main():
+    args = sys.argv[1:]
+    repeat = 1
+    if "--repeat" in args:
+        i = args.index("--repeat")
+        try:
+            repeat = max(1, int(args[i + 1]))
+        except (IndexError, ValueError):
+            print(__doc__, file=sys.stderr)
+            sys.exit(2)
+        del args[i : i + 2]
+    if not args:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    reads, toks, idxs = [], [], []
+    for _ in range(repeat):
+        # Free the previous round's index before building the next one.
+        texts, bm25 = [], None
+        texts, bm25, r, t, x = one_round(args[0])
+        reads.append(r)
+        toks.append(t)
+        idxs.append(x)
     out = {
         "docs": len(texts),
-        "read_s": t1 - t0,
-        "tokenize_s": t2 - t1,
-        "index_s": t3 - t2,
-        "to_searchable_s": t3 - t1,
+        "rounds": repeat,
+        "read_s": median(reads),
+        "tokenize_s": median(toks),
+        "index_s": median(idxs),
+        "to_searchable_s": median([t + x for t, x in zip(toks, idxs)]),
+        "from_files_s": median([r + t + x for r, t, x in zip(reads, toks, idxs)]),
+        "rounds_to_searchable_s": [t + x for t, x in zip(toks, idxs)],
     }
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], encoding="utf-8") as f:
+    if len(args) > 1:
+        with open(args[1], encoding="utf-8") as f:
             queries = [q.strip() for q in f if q.strip()]
         times = []
         for q in queries:

@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use skillnav::formats::{LoadOptions, load_root, root_specs};
+use skillnav::agent::workspace::load_corpus;
+use skillnav::formats::{LoadOptions, root_specs};
 use skillnav::model::Corpus;
 
 /// The `p`-th percentile (0–100, nearest rank) of `sorted` durations; zero when empty.
@@ -30,12 +31,9 @@ pub fn status_mb(field: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Every root under `path`, loaded with default options and finalized.
+/// Every root under `path`, loaded with default options exactly as every CLI subcommand
+/// loads them (`agent::workspace::load_corpus`: each root finalized by `load_root`, scopes
+/// resolved, lints attached).
 pub fn load(path: &Path) -> Corpus {
-    let mut corpus = Corpus::new();
-    for spec in root_specs(&[path.to_path_buf()]) {
-        corpus.append(load_root(&spec, &LoadOptions::default(), &mut |_| {}));
-    }
-    corpus.finalize();
-    corpus
+    load_corpus(&root_specs(&[path.to_path_buf()]), &LoadOptions::default())
 }

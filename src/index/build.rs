@@ -29,6 +29,8 @@ struct Shard {
     doc_end: Vec<usize>,
     /// Token count of each document.
     doc_len: Vec<u32>,
+    /// Documents of this shard each local term occurs in (its postings here).
+    df: Vec<u32>,
 }
 
 /// Tokenize `texts`; each token of `texts[i]` counts `weights[i]` times (a missing weight
@@ -53,6 +55,7 @@ fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) 
             let id = sh.terms.intern_packed(t.term, t.key);
             if id as usize >= counts.len() {
                 counts.push(0);
+                sh.df.push(0);
             }
             let c = &mut counts[id as usize];
             if *c == 0 {
@@ -62,6 +65,7 @@ fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) 
         });
         for &t in &touched {
             sh.pairs.push((t, std::mem::take(&mut counts[t as usize])));
+            sh.df[t as usize] += 1;
         }
         touched.clear();
         sh.doc_end.push(sh.pairs.len());
@@ -181,23 +185,106 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     let vocab = Vocab::from_sorted(sorted.iter().map(|&id| global.get(id)));
     drop(global);
     let v = vocab.len();
-    // Count postings per term, then scatter in document order.
+    // Postings per term (the shards counted their terms' documents), then scatter in
+    // document order.
     let mut post_off = vec![0usize; v + 1];
     for (s, m) in shards.iter().zip(&maps) {
-        for &(t, _) in &s.pairs {
-            post_off[m[t as usize] as usize + 1] += 1;
+        for (&g, &df) in m.iter().zip(&s.df) {
+            post_off[g as usize + 1] += df as usize;
         }
     }
     for i in 0..v {
         post_off[i + 1] += post_off[i];
     }
     let total = post_off[v];
-    let mut fill = post_off.clone();
+    // The per-term side tables need only the vocabulary: on a large root they are built on
+    // a second thread while this one scatters.
+    let side = |vocab: &Vocab| -> (Vec<u32>, Vec<usize>, Vec<u64>) {
+        let (by_len, len_start) = group_by_len(vocab);
+        let sig = (0..vocab.len() as u32)
+            .map(|t| char_signature(vocab.term(t)))
+            .collect();
+        (by_len, len_start, sig)
+    };
+    let scatter = || scatter(&shards, &maps, bounds, &post_off, rd.docs.len());
+    let (side_tables, postings) = if total >= PARALLEL_SIDE_MIN {
+        std::thread::scope(|sc| {
+            let job = std::thread::Builder::new()
+                .name("skillnav-index".into())
+                .spawn_scoped(sc, || side(&vocab));
+            let postings = scatter();
+            let tables = match job {
+                // A panic there is a bug: raise it here, as building them here would.
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(_) => side(&vocab),
+            };
+            (tables, postings)
+        })
+    } else {
+        (side(&vocab), scatter())
+    };
+    let (by_len, len_start, sig) = side_tables;
+    let Postings {
+        doc: post_doc,
+        tf: post_tf,
+        tf_big,
+        doc_len,
+    } = postings;
+    let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
+    let avgdl = if doc_len.is_empty() {
+        0.0
+    } else {
+        sum as f64 / doc_len.len() as f64
+    };
+    RootIndex {
+        root: rd.root,
+        docs: rd.docs.iter().map(|(n, _)| *n).collect(),
+        doc_len,
+        copies: rd.copies,
+        avgdl,
+        vocab,
+        post_off,
+        post_doc,
+        post_tf,
+        tf_big,
+        by_len,
+        len_start,
+        sig,
+        pool: Default::default(),
+    }
+}
+
+/// Roots with at least this many postings build their side tables on a second thread.
+const PARALLEL_SIDE_MIN: usize = 256 * 1024;
+
+/// The postings of one root as [`RootIndex`] stores them.
+struct Postings {
+    /// Document of each posting slot.
+    doc: Vec<u32>,
+    /// Term frequency of each slot, [`TF_BIG`] for 255 and more.
+    tf: Vec<u8>,
+    /// `(slot, tf)` of the slots holding [`TF_BIG`], sorted by slot.
+    tf_big: Vec<(usize, u32)>,
+    /// Token count of each document.
+    doc_len: Vec<u32>,
+}
+
+/// CSR postings, scattered in document order, from the shards' pairs, their local → global
+/// term maps, their document ranges and the CSR offsets `post_off` (`n_docs` documents).
+fn scatter(
+    shards: &[Shard],
+    maps: &[Vec<u32>],
+    bounds: &[std::ops::Range<usize>],
+    post_off: &[usize],
+    n_docs: usize,
+) -> Postings {
+    let total = post_off.last().copied().unwrap_or(0);
+    let mut fill = post_off.to_vec();
     let mut post_doc = vec![0u32; total];
     let mut post_tf = vec![0u8; total];
     let mut tf_big = Vec::new();
-    let mut doc_len = vec![0u32; rd.docs.len()];
-    for ((s, m), r) in shards.iter().zip(&maps).zip(bounds) {
+    let mut doc_len = vec![0u32; n_docs];
+    for ((s, m), r) in shards.iter().zip(maps).zip(bounds) {
         let mut begin = 0;
         for (local_d, &end) in s.doc_end.iter().enumerate().take(r.len()) {
             let d = (r.start + local_d) as u32;
@@ -220,31 +307,11 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
         }
     }
     tf_big.sort_unstable();
-    let (by_len, len_start) = group_by_len(&vocab);
-    let sig = (0..vocab.len() as u32)
-        .map(|t| char_signature(vocab.term(t)))
-        .collect();
-    let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
-    let avgdl = if doc_len.is_empty() {
-        0.0
-    } else {
-        sum as f64 / doc_len.len() as f64
-    };
-    RootIndex {
-        root: rd.root,
-        docs: rd.docs.iter().map(|(n, _)| *n).collect(),
-        doc_len,
-        copies: rd.copies,
-        avgdl,
-        vocab,
-        post_off,
-        post_doc,
-        post_tf,
+    Postings {
+        doc: post_doc,
+        tf: post_tf,
         tf_big,
-        by_len,
-        len_start,
-        sig,
-        pool: Default::default(),
+        doc_len,
     }
 }
 
@@ -340,6 +407,54 @@ mod tests {
         let beta = split.vocab.find("beta").unwrap_or(u32::MAX);
         assert_eq!(split.df(beta), 3);
         assert!((split.avgdl - 11.0 / 5.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn side_tables_built_beside_the_scatter_equal_serial_ones() {
+        // Over PARALLEL_SIDE_MIN postings, so the side tables come from the second thread.
+        let texts: Vec<String> = (0..3000)
+            .map(|d| {
+                (0..100)
+                    .map(|k| format!("t{}x{}", (d * 7 + k * 13) % 5000, "é".repeat(k % 3)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
+            .collect();
+        let a = tokenize_shard(&texts[..1500], &[], &mut |_| {});
+        let b = tokenize_shard(&texts[1500..], &[], &mut |_| {});
+        let ix = merge(
+            RootDocs {
+                docs,
+                ..RootDocs::empty(NodeId(0))
+            },
+            vec![a, b],
+            &[0..1500, 1500..3000],
+        );
+        assert!(
+            ix.post_doc.len() >= PARALLEL_SIDE_MIN,
+            "{}",
+            ix.post_doc.len()
+        );
+        let (by_len, len_start) = group_by_len(&ix.vocab);
+        let sig: Vec<u64> = (0..ix.vocab.len() as u32)
+            .map(|t| char_signature(ix.vocab.term(t)))
+            .collect();
+        assert_eq!(ix.by_len, by_len);
+        assert_eq!(ix.len_start, len_start);
+        assert_eq!(ix.sig, sig);
+        // Postings per term equal its document frequency, counted directly.
+        let t = ix.vocab.find("t7x").unwrap_or(u32::MAX);
+        let df = texts
+            .iter()
+            .filter(|x| x.split(' ').any(|w| w == "t7x"))
+            .count();
+        assert_eq!(ix.df(t) as usize, df);
     }
 
     #[test]

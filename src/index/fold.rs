@@ -103,7 +103,10 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
 pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
     let mut out = RootDocs::empty(root);
-    let mut seen: FxHashMap<&'c str, u32> = FxHashMap::default();
+    // Keys are whole section texts (19 MB on corpus/large): foldhash reads them several bytes
+    // per cycle, where the Fx hash of the term maps is one serial multiply per 8 bytes.
+    let mut seen: std::collections::HashMap<&'c str, u32, foldhash::fast::FixedState> =
+        std::collections::HashMap::default();
     seen.reserve(corpus.len() / corpus.roots.len().max(1));
     let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
     let mut stack = vec![root];
