@@ -34,6 +34,9 @@ pub struct Index {
     pub(super) reranker: OnceLock<Arc<dyn Rerank>>,
 }
 
+/// Corpora of at least this many nodes rank their document order on a second thread.
+const PARALLEL_ORDER_MIN_NODES: usize = 8192;
+
 impl Index {
     /// Build the index of every root of `corpus`. `progress(done, total)` counts documents
     /// (text units after folding, over all roots): it is called with `(0, total)` first,
@@ -41,12 +44,31 @@ impl Index {
     /// `(total, total)`, always on the calling thread. Large roots (≥ 512 KiB of text) are
     /// tokenized on up to 4 threads.
     pub fn build(corpus: &Corpus, progress: &mut dyn FnMut(usize, usize)) -> Self {
-        let order = fold::document_order(corpus);
-        let docs: Vec<fold::RootDocs<'_>> = corpus
-            .roots
-            .iter()
-            .map(|&r| fold::collect_root(corpus, r))
-            .collect();
+        let collect = || -> Vec<fold::RootDocs<'_>> {
+            corpus
+                .roots
+                .iter()
+                .map(|&r| fold::collect_root(corpus, r))
+                .collect()
+        };
+        // On a big tree the document order is ranked on a second thread while the
+        // documents are collected (both only read the corpus).
+        let (order, docs) = if corpus.len() >= PARALLEL_ORDER_MIN_NODES {
+            std::thread::scope(|s| {
+                let job = std::thread::Builder::new()
+                    .name("skillnav-index".into())
+                    .spawn_scoped(s, || fold::document_order(corpus));
+                let docs = collect();
+                let order = match job {
+                    // A panic there is a bug: raise it here, as ranking here would.
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err(_) => fold::document_order(corpus),
+                };
+                (order, docs)
+            })
+        } else {
+            (fold::document_order(corpus), collect())
+        };
         let total: usize = docs.iter().map(|d| d.docs.len()).sum();
         progress(0, total);
         let done = AtomicUsize::new(0);
