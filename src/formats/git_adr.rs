@@ -13,7 +13,7 @@ use serde_json::{Value as Json, json};
 use super::llms_txt::add_text_file;
 use super::sections::collapse_ws;
 use super::walk::loader::{Loader, join_rel, read_head};
-use super::walk::readme::Readme;
+use super::walk::probe::FolderProbe;
 use crate::frontmatter::{self, Value};
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
 
@@ -144,27 +144,30 @@ pub fn parse_adr(text: &str) -> AdrRecord {
 /// `*.md` whose first 2 KiB start with frontmatter holding both `title:` and `status:` lines
 /// and whose file stem equals its `id:`.
 pub fn detect(dir: &Path) -> bool {
-    detect_dir(dir, &mut Readme::default())
+    detect_dir(dir, &mut FolderProbe::default())
 }
 
 /// [`detect`], taking the head of `README.md` from `readme` (reading it there if needed).
-pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
-    if dir.join("_index.json").is_file() {
+pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
+    if probe.is_file(dir, "_index.json") {
         return true;
     }
-    let Ok(rd) = std::fs::read_dir(dir) else {
+    let Some(entries) = probe.entries(dir) else {
         return false;
     };
-    rd.filter_map(Result::ok).take(200).any(|e| {
-        let name = e.file_name();
-        if Path::new(&name).extension().is_none_or(|x| x != "md") {
-            return false;
+    // The listing is the probe's; the README's bytes come from it too, so take them apart.
+    let mut candidates: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = Vec::new();
+    for (name, t) in entries.iter().take(200) {
+        if Path::new(name).extension().is_some_and(|x| x == "md") {
+            candidates.push((name.clone(), *t));
         }
-        let p = e.path();
+    }
+    candidates.into_iter().any(|(name, t)| {
+        let p = dir.join(&name);
         // A regular file per the listing is one (`is_file` would stat it); links are followed.
-        let is_file = match e.file_type() {
-            Ok(t) if t.is_file() => true,
-            Ok(t) if t.is_dir() => false,
+        let is_file = match t {
+            Some(t) if t.is_file() => true,
+            Some(t) if t.is_dir() => false,
             _ => p.is_file(),
         };
         if !is_file {
@@ -174,7 +177,7 @@ pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool {
             return false;
         };
         let head = if name == "README.md" {
-            let bytes = readme.get(dir).unwrap_or_default();
+            let bytes = probe.readme(dir).unwrap_or_default();
             // Most READMEs have no frontmatter: decide before copying the head.
             if !bytes.starts_with(b"---") {
                 return false;

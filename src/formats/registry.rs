@@ -19,13 +19,13 @@
 //!
 //! **Adding a format:**
 //! 1. write `formats/<name>.rs` (or `<name>/mod.rs`) holding the rule and the loader. A
-//!    folder format: `pub(crate) fn detect_dir(dir: &Path, readme: &mut Readme) -> bool`
+//!    folder format: `pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool`
 //!    and `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel:
 //!    &str) -> NodeId`, which adds the folder's node below `parent` (node paths
 //!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
 //!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
 //!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
-//!    loader signature. Import `walk::loader` and `walk::readme` (and, if needed, the leaf
+//!    loader signature. Import `walk::loader` and `walk::probe` (and, if needed, the leaf
 //!    helpers `walk::list`, `walk::read`, `walk::skill_file`), never the walker or this
 //!    table;
 //! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
@@ -36,12 +36,16 @@
 use std::path::Path;
 
 use super::walk::loader::{Detect, FormatRow, LoadFn, folder_row};
-use super::walk::readme::Readme;
+use super::walk::probe::FolderProbe;
 use super::{catalog, doc_tree, git_adr, lazytools, llms_txt, seekers, skill};
 use crate::model::Format;
 
 /// A folder row.
-const fn folder(format: Format, detect: fn(&Path, &mut Readme) -> bool, load: LoadFn) -> FormatRow {
+const fn folder(
+    format: Format,
+    detect: fn(&Path, &mut FolderProbe) -> bool,
+    load: LoadFn,
+) -> FormatRow {
     FormatRow {
         format,
         detect: Detect::Folder(detect),
@@ -95,7 +99,7 @@ pub(crate) static FORMATS: &[FormatRow] = &[
 /// The format of folder `dir` by the folder rows of `FORMATS`; [`Format::Markdown`] when
 /// no row takes it (a plain folder, walked folder by folder).
 pub fn detect(dir: &Path) -> Format {
-    folder_row(FORMATS, dir, &mut Readme::default()).map_or(Format::Markdown, |row| row.format)
+    folder_row(FORMATS, dir, &mut FolderProbe::default()).map_or(Format::Markdown, |row| row.format)
 }
 
 #[cfg(test)]

@@ -14,16 +14,22 @@ use super::llms_txt::{self, add_text_file};
 use super::sections;
 use super::walk::loader::{Loader, file_format, file_size, join_rel};
 use super::walk::natural_cmp;
-use super::walk::readme::Readme;
-use super::walk::skill_file::skill_md_in;
+use super::walk::probe::FolderProbe;
+use super::walk::skill_file::SKILL_FILE_NAMES;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 use crate::util::human::plural;
 
 /// Whether `dir` is a `Skill_Seekers` output skill (docs/FORMATS.md §1 quick map): it holds
 /// `SKILL.md` (or `skill.md`) and a `references/` folder with `index.md`, an `llms*.md`
-/// file, or the v3 `documentation/index.md`. Only `stat`s, no reads.
+/// file, or the v3 `documentation/index.md`. Only a listing and `stat`s, no reads.
 pub fn detect(dir: &Path) -> bool {
-    let skill = skill_md_in(dir).is_some();
+    detect_dir(dir, &mut FolderProbe::default())
+}
+
+/// [`detect`] as a format-table folder rule: the skill file is looked up in the folder's
+/// listing, `references/` is `stat`ed only when there is one.
+pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
+    let skill = SKILL_FILE_NAMES.iter().any(|n| probe.is_file(dir, n));
     let refs = dir.join("references");
     skill
         && refs.is_dir()
@@ -32,11 +38,6 @@ pub fn detect(dir: &Path) -> bool {
             || ["llms.md", "llms-full.md", "llms-small.md"]
                 .iter()
                 .any(|n| refs.join(n).is_file()))
-}
-
-/// [`detect`] as a format-table folder rule.
-pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
-    detect(dir)
 }
 
 /// Load a `Skill_Seekers` skill found by the walk: the skill loader for everything but

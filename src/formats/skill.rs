@@ -6,15 +6,16 @@ use std::path::Path;
 
 use super::sections::collapse_ws;
 use super::walk::loader::{Loader, Mode, folder_name};
-use super::walk::readme::Readme;
+use super::walk::probe::FolderProbe;
 pub use super::walk::skill_file::{
     SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in,
 };
 use crate::model::{Format, Node, NodeId, NodeKind, Warning};
 
-/// Whether folder `dir` is a skill: it holds a skill file (see [`skill_md_in`]).
-pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
-    skill_md_in(dir).is_some()
+/// Whether folder `dir` is a skill: it holds a skill file (see [`skill_md_in`]), looked up
+/// in the folder's listing.
+pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
+    SKILL_FILE_NAMES.iter().any(|n| probe.is_file(dir, n))
 }
 
 /// Load the skill folder `real` (relative path `rel`, `""` when it is the opened root) as a

@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headings};
 use crate::formats::sections;
 use crate::formats::walk::loader::{Loader, file_size, join_rel};
-use crate::formats::walk::readme::Readme as ReadmeBytes;
+use crate::formats::walk::probe::FolderProbe;
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
 /// One README bullet `- **name** — summary`.
@@ -172,13 +172,13 @@ pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
 /// one `- **name** — summary` bullet, and a `doc.md` exists in it or below it (searched
 /// breadth-first, at most 2 000 folders and 12 levels deep).
 pub fn detect(dir: &Path) -> bool {
-    detect_dir(dir, &mut ReadmeBytes::default())
+    detect_dir(dir, &mut FolderProbe::default())
 }
 
-/// [`detect`], taking `README.md` from `readme` (reading it there if needed).
-pub(crate) fn detect_dir(dir: &Path, readme: &mut ReadmeBytes) -> bool {
+/// [`detect`], taking `README.md` from `probe` (reading it there if needed).
+pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
     // Unreadable or not UTF-8: not a doc tree (as `read_to_string` failing).
-    let Some(Ok(text)) = readme.get(dir).map(std::str::from_utf8) else {
+    let Some(Ok(text)) = probe.readme(dir).map(std::str::from_utf8) else {
         return false;
     };
     if !has_bullet(text) {

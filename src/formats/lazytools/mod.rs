@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::walk::loader::{Loader, folder_name, join_rel};
-use super::walk::readme::Readme;
+use super::walk::probe::FolderProbe;
 use super::walk::skill_file::{frontmatter_meta, frontmatter_warnings};
 use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
 pub use read::{BundleFiles, ChunkRecord, Manifest, Problem, read_bundle};
@@ -37,9 +37,12 @@ pub fn is_bundle(dir: &Path) -> bool {
         && dir.join("chunks.jsonl").is_file()
 }
 
-/// [`is_bundle`] as a format-table folder rule.
-pub(crate) fn detect_dir(dir: &Path, _readme: &mut Readme) -> bool {
-    is_bundle(dir)
+/// [`is_bundle`] as a format-table folder rule, the three files looked up in the folder's
+/// listing.
+pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
+    ["manifest.json", "vocab.json", "chunks.jsonl"]
+        .iter()
+        .all(|n| probe.is_file(dir, n))
 }
 
 /// Load a bundle found by the walk: [`load_bundle`] below `parent` (titled by the folder

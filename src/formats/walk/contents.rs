@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::list::{Entry, EntryKind, list_dir};
 use super::loader::{Loader, Mode, file_format, file_size, folder_name, join_rel};
+use super::probe::FolderProbe;
 use super::read::{ReadOutcome, read_file, read_file_prefetched};
-use super::readme::Readme;
 use super::skill_file::{SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings};
 use crate::frontmatter::{self, Frontmatter};
 use crate::model::{Flag, Format, Node, NodeId, NodeKind, TextSpan, Warning};
@@ -29,8 +29,8 @@ impl Loader<'_> {
         rel: &str,
         in_skill: bool,
     ) -> Format {
-        let mut readme = Readme::default();
-        if let Some(row) = self.folder_row(real, &mut readme) {
+        let mut probe = FolderProbe::default();
+        if let Some(row) = self.folder_row(real, &mut probe) {
             (row.load)(self, parent, real, rel);
             return row.format;
         }
@@ -50,7 +50,7 @@ impl Loader<'_> {
                 .add_child(parent, Node::new(NodeKind::Dir, fmt, name, rel))
         };
         // The walk reads README.md like any file: hand it the bytes detection read.
-        let readme_path = readme.take().map(|b| {
+        let readme_path = probe.take_readme().map(|b| {
             let p = real.join("README.md");
             self.prefetched.insert(p.clone(), b);
             p

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::list::IgnoreStack;
 use super::meta_pool::MetaPool;
-use super::readme::Readme;
+use super::probe::FolderProbe;
 use super::section_pool::SectionPool;
 use super::skipped::Skipped;
 use crate::formats::sections;
@@ -47,8 +47,8 @@ pub(crate) type LoadFn = fn(&mut Loader<'_>, NodeId, &Path, &str) -> NodeId;
 #[derive(Clone, Copy)]
 pub(crate) enum Detect {
     /// A folder (`dir`, a real path): only a few `stat`s and peeks at file heads;
-    /// `README.md` is read through the shared [`Readme`], so it is read once per folder.
-    Folder(fn(&Path, &mut Readme) -> bool),
+    /// `README.md` is read through the shared [`FolderProbe`], so it is read once per folder, and so is its listing.
+    Folder(fn(&Path, &mut FolderProbe) -> bool),
     /// A file met by the walk: `name` is its listed name in ASCII lower case (a symbolic
     /// link's own name), `path` its real path.
     File(fn(&str, &Path) -> bool),
@@ -161,8 +161,8 @@ impl<'a> Loader<'a> {
     }
 
     /// The first row whose folder rule takes folder `dir` (see [`folder_row`]).
-    pub fn folder_row(&self, dir: &Path, readme: &mut Readme) -> Option<FormatRow> {
-        folder_row(self.formats, dir, readme)
+    pub fn folder_row(&self, dir: &Path, probe: &mut FolderProbe) -> Option<FormatRow> {
+        folder_row(self.formats, dir, probe)
     }
 
     /// The first row whose file rule takes the file listed as `name` (real path `path`);
@@ -274,9 +274,13 @@ pub(super) fn merge_meta(
 }
 
 /// The first of `rows` whose folder rule takes folder `dir`; `None` for a plain folder.
-pub(crate) fn folder_row(rows: &[FormatRow], dir: &Path, readme: &mut Readme) -> Option<FormatRow> {
+pub(crate) fn folder_row(
+    rows: &[FormatRow],
+    dir: &Path,
+    probe: &mut FolderProbe,
+) -> Option<FormatRow> {
     rows.iter().copied().find(|row| match row.detect {
-        Detect::Folder(detect) => detect(dir, readme),
+        Detect::Folder(detect) => detect(dir, probe),
         Detect::File(_) => false,
     })
 }

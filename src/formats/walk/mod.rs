@@ -1,7 +1,7 @@
 //! The loader machinery shared by every format: the loading context (`loader`: `Loader`,
 //! listing modes, the format-row shape, path helpers), the folder walker (`contents`,
 //! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
-//! ([`read`]), the per-folder `README.md` cache (`readme`), what the walker knows of skill
+//! ([`read`]), the per-folder `README.md` and listing cache (`probe`), what the walker knows of skill
 //! files ([`skill_file`]), unclaimed text and binary files ([`text_file`]), what was left
 //! out on purpose ([`skipped`]), background sectioning (`section_pool`) and duplicate flags
 //! (`dupes`, run once per root after every loader).
@@ -11,8 +11,8 @@ pub(crate) mod dupes;
 pub mod list;
 pub(crate) mod loader;
 mod meta_pool;
+pub(crate) mod probe;
 pub mod read;
-pub(crate) mod readme;
 mod section_pool;
 pub mod skill_file;
 pub mod skipped;
