@@ -147,7 +147,8 @@ pub fn detect(dir: &Path) -> bool {
     detect_dir(dir, &mut FolderProbe::default())
 }
 
-/// [`detect`], taking the head of `README.md` from `readme` (reading it there if needed).
+/// [`detect`], taking the folder's listing and the head of its `README.md` from `probe`
+/// (reading them there if needed).
 pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
     if probe.is_file(dir, "_index.json") {
         return true;
@@ -155,7 +156,8 @@ pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
     let Some(entries) = probe.entries(dir) else {
         return false;
     };
-    // The listing is the probe's; the README's bytes come from it too, so take them apart.
+    // The candidates are copied out of the probe's listing: reading `README.md` below
+    // borrows the probe again.
     let mut candidates: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = Vec::new();
     for (name, t) in entries.iter().take(200) {
         if Path::new(name).extension().is_some_and(|x| x == "md") {
