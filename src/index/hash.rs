@@ -1,5 +1,6 @@
 //! A small, fast, non-cryptographic hasher (the Fx hash of rustc) for the index's build-time
-//! maps (term → id, text → document), and [`pack8`], the packing of a short term into one
+//! maps of short keys (term → id; whole section texts are folded with foldhash, see
+//! `fold.rs`), and [`pack8`], the packing of a short term into one
 //! word that the stopword table and the term interner compare. Not DoS-resistant; only used
 //! on local corpus text.
 
