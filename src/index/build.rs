@@ -351,6 +351,15 @@ mod tests {
     use super::*;
     use crate::model::NodeId;
 
+    /// `texts` as the documents of one root, node ids in order.
+    fn docs_of<'a>(texts: &[&'a str]) -> Vec<(NodeId, std::borrow::Cow<'a, str>)> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
+            .collect()
+    }
+
     #[test]
     fn shard_bounds_cover_all_documents() {
         let docs: Vec<&str> = vec!["abcdefghij"; 10];
@@ -375,11 +384,7 @@ mod tests {
             "epsilon",
             "beta beta zeta",
         ];
-        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
-            .collect();
+        let docs = docs_of(&texts);
         let one = tokenize_shard(&texts, &[], &mut |_| {});
         let single = merge(
             RootDocs {
@@ -421,11 +426,7 @@ mod tests {
             })
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
-            .collect();
+        let docs = docs_of(&texts);
         let a = tokenize_shard(&texts[..1500], &[], &mut |_| {});
         let b = tokenize_shard(&texts[1500..], &[], &mut |_| {});
         let ix = merge(
@@ -464,11 +465,7 @@ mod tests {
             .map(|&k| "alpha ".repeat(k))
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let docs: Vec<(NodeId, std::borrow::Cow<'_, str>)> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
-            .collect();
+        let docs = docs_of(&texts);
         let shard = tokenize_shard(&texts, &[], &mut |_| {});
         let ix = merge(
             RootDocs {
