@@ -211,7 +211,9 @@ pub fn selection_brief(
 
 /// The plain brief of the top `top_k` BM25 hits of `query` (no prefix expansion), best
 /// first, each with its own text (a section up to its first sub-heading: the BM25 document
-/// that was scored) and a `score` in its provenance line; did-you-mean corrections the
+/// that was scored) and a `score` in its provenance line (a skill hit, matched on its
+/// routing text, brings the first section of its `SKILL.md` with the skill's score; see
+/// docs/DESIGN.md §3); did-you-mean corrections the
 /// search applied are shown on a `Searched as:` line. Shorthand for [`build`].
 pub fn query_brief(
     corpus: &Corpus,

@@ -12,7 +12,7 @@ use super::{Brief, BriefRequest};
 use crate::curate::exposure::ExposureMap;
 use crate::curate::summary::summary_of;
 use crate::index::{Index, SearchOptions};
-use crate::model::{Corpus, NodeId};
+use crate::model::{Corpus, NodeId, NodeKind};
 use crate::tokens::TokenCounter;
 
 /// The candidate sections of `req`, in order of value, with mode-shaped text, plus the
@@ -72,18 +72,17 @@ pub fn gather(
             if n >= req.top_k {
                 break;
             }
-            // A skill hit (its routing text matched) has no text of its own to quote: its
-            // sections are hits of their own.
-            let textless = corpus.node(h.node).span.is_none();
-            if textless
-                || !exp.level(corpus, h.node).admits(false, true)
-                || covered(&picked, h.node)
-            {
+            // A skill hit (its routing text matched) has no text of its own to quote: the
+            // lead section of its SKILL.md stands in for it, with the skill's score.
+            let Some(node) = quotable(corpus, h.node) else {
+                continue;
+            };
+            if !exp.level(corpus, node).admits(false, true) || covered(&picked, node) {
                 continue;
             }
             let s = section(
                 corpus,
-                h.node,
+                node,
                 Origin::Retrieved,
                 Some(h.score),
                 mode,
@@ -98,12 +97,31 @@ pub fn gather(
                 }
                 used += c;
             }
-            picked.push((h.node, Origin::Retrieved, Some(h.score)));
+            picked.push((node, Origin::Retrieved, Some(h.score)));
             sections.push(s);
             n += 1;
         }
     }
     (sections, corrections)
+}
+
+/// The node a retrieved hit quotes: the hit itself when it has text; for a skill node (a
+/// hit on its name and description, the routing text) the first section of its `SKILL.md`,
+/// the part an agent reads first when the skill is picked; `None` for other textless
+/// nodes and for a skill whose `SKILL.md` has no body.
+fn quotable(corpus: &Corpus, hit: NodeId) -> Option<NodeId> {
+    let node = corpus.node(hit);
+    if node.span.is_some() {
+        return Some(hit);
+    }
+    if node.kind != NodeKind::Skill {
+        return None;
+    }
+    let file = crate::skill::skill_md(corpus, hit)?;
+    corpus.node(file).children.iter().copied().find(|&c| {
+        let n = corpus.node(c);
+        n.kind == NodeKind::Section && n.span.is_some()
+    })
 }
 
 /// `top_k` of a request that takes ranked sections until its `max_tokens` budget is full
