@@ -319,7 +319,7 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 if let Some((level, start, title)) = heading.take() {
                     line += count_breaks(bytes, line_pos, start);
                     line_pos = start;
-                    let (title, anchor) = split_anchor(&collapse_ws(&title));
+                    let (title, anchor) = split_anchor_owned(collapse_ws_owned(title));
                     headings.push(Heading {
                         level,
                         title,
@@ -449,17 +449,35 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
 /// Pandoc, kramdown, Hugo), and the id it gives. Only a block whose first item is `#id`
 /// counts: `ADR-{ID}: {Title}` keeps its braces.
 pub fn split_anchor(title: &str) -> (String, Option<String>) {
-    let t = title.trim_end();
-    if let Some(open) = t.rfind("{#")
-        && t.ends_with('}')
-    {
-        let inner = &t[open + 2..t.len() - 1];
-        let id = inner.split_whitespace().next().unwrap_or("");
-        if !id.is_empty() && !inner.contains(['{', '}']) {
-            return (t[..open].trim_end().to_string(), Some(id.to_string()));
-        }
+    match anchor_cut(title) {
+        Some((keep, id)) => (title[..keep].to_string(), Some(id.to_string())),
+        None => (title.to_string(), None),
     }
-    (title.to_string(), None)
+}
+
+/// [`split_anchor`] of an owned title, reusing its buffer (the scan's path: every heading).
+fn split_anchor_owned(mut title: String) -> (String, Option<String>) {
+    match anchor_cut(&title) {
+        Some((keep, id)) => {
+            let id = id.to_string();
+            title.truncate(keep);
+            (title, Some(id))
+        }
+        None => (title, None),
+    }
+}
+
+/// Where [`split_anchor`] cuts `title`: the length of the title it keeps (bytes) and the
+/// attribute block's id, or `None` when there is no `{#id …}` block at the end.
+fn anchor_cut(title: &str) -> Option<(usize, &str)> {
+    let t = title.trim_end();
+    let open = t.rfind("{#")?;
+    if !t.ends_with('}') {
+        return None;
+    }
+    let inner = &t[open + 2..t.len() - 1];
+    let id = inner.split_whitespace().next().unwrap_or("");
+    (!id.is_empty() && !inner.contains(['{', '}'])).then(|| (t[..open].trim_end().len(), id))
 }
 
 /// Collapse runs of whitespace (including newlines) to one space and trim.
@@ -467,6 +485,9 @@ pub fn split_anchor(title: &str) -> (String, Option<String>) {
 /// Whitespace is `char::is_whitespace` (as `str::split_whitespace`); ASCII bytes are
 /// classified without decoding, since this runs on every heading and summary.
 pub fn collapse_ws(s: &str) -> String {
+    if is_collapsed_ascii(s.as_bytes()) {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
     let bytes = s.as_bytes();
     // `run..gap` is text to copy as it is: words separated by single spaces. A run ends at
@@ -512,6 +533,32 @@ pub fn collapse_ws(s: &str) -> String {
     out
 }
 
+/// [`collapse_ws`] of an owned string, which is returned as it is when there is nothing to
+/// collapse (most headings).
+fn collapse_ws_owned(s: String) -> String {
+    if is_collapsed_ascii(s.as_bytes()) {
+        s
+    } else {
+        collapse_ws(&s)
+    }
+}
+
+/// Whether `b` is ASCII whose only whitespace is single spaces between words: text that
+/// [`collapse_ws`] returns unchanged. One pass over the bytes, no decoding.
+fn is_collapsed_ascii(b: &[u8]) -> bool {
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    // Folds without an early exit, so the compiler vectorizes both passes.
+    let odd = b.iter().fold(0u8, |acc, &c| {
+        acc | (c & 0x80) | u8::from(c.wrapping_sub(b'\t') < 5)
+    });
+    let double = b.iter().zip(b.iter().skip(1)).fold(0u8, |acc, (&x, &y)| {
+        acc | (u8::from(x == b' ') & u8::from(y == b' '))
+    });
+    odd == 0 && double == 0
+}
+
 /// `s` (a paragraph's text, soft breaks as spaces) without the custom-container fences of
 /// `VitePress` around or in it (`::: code-group`, `::: warning` and its kind word, a closing
 /// `:::`): they are markup, not prose, so a summary never reads `::: code-group`.
@@ -532,27 +579,7 @@ fn without_container_fences(s: &str) -> &str {
 /// [`SUMMARY_MAX_CHARS`] chars (a longer one ends with `…`).
 pub fn first_sentence(s: &str) -> String {
     let s = s.trim_start();
-    let mut cut = s.len();
-    let mut prev = ' ';
-    let mut seen = 0usize;
-    for (i, ch) in s.char_indices() {
-        if matches!(ch, '。' | '！' | '？') {
-            cut = i + ch.len_utf8();
-            break;
-        }
-        if ch.is_whitespace() && matches!(prev, '.' | '!' | '?') {
-            cut = i;
-            break;
-        }
-        // Past twice the summary length the result is truncated anyway.
-        seen += 1;
-        if seen > 2 * SUMMARY_MAX_CHARS {
-            cut = i;
-            break;
-        }
-        prev = ch;
-    }
-    let one_line = collapse_ws(&s[..cut]);
+    let one_line = collapse_ws(&s[..sentence_end(s)]);
     // At most SUMMARY_MAX_CHARS bytes means at most that many chars: nothing to cut.
     if one_line.len() <= SUMMARY_MAX_CHARS {
         one_line
@@ -561,8 +588,81 @@ pub fn first_sentence(s: &str) -> String {
     }
 }
 
+/// Where [`first_sentence`] cuts `s` (a byte offset): after the first `。`, `！` or `？`, or
+/// before the first whitespace that follows `.`, `!` or `?`, or after twice
+/// [`SUMMARY_MAX_CHARS`] chars (the result is truncated anyway). ASCII is read byte by byte;
+/// only other chars are decoded.
+fn sentence_end(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    // The previous char when it ends a sentence (`.`, `!`, `?`), else 0.
+    let mut prev = 0u8;
+    let mut seen = 0usize;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // Eight ASCII bytes without `.`, `!` or `?`, after a char that ends no sentence, cannot
+        // end it: skip them at once (below the char limit, where each is one char).
+        if prev == 0
+            && seen + 8 <= 2 * SUMMARY_MAX_CHARS
+            && let Some(chunk) = bytes
+                .get(i..i + 8)
+                .and_then(|c| <[u8; 8]>::try_from(c).ok())
+            && ends_nothing(u64::from_le_bytes(chunk))
+        {
+            i += 8;
+            seen += 8;
+            continue;
+        }
+        let (space, len) = if b.is_ascii() {
+            (matches!(b, b'\t'..=b'\r' | b' '), 1)
+        } else {
+            // `i` is always a char boundary: it moves by whole chars.
+            let Some(ch) = s[i..].chars().next() else {
+                break;
+            };
+            if matches!(ch, '。' | '！' | '？') {
+                return i + ch.len_utf8();
+            }
+            (ch.is_whitespace(), ch.len_utf8())
+        };
+        if space && prev != 0 {
+            return i;
+        }
+        seen += 1;
+        if seen > 2 * SUMMARY_MAX_CHARS {
+            return i;
+        }
+        prev = if matches!(b, b'.' | b'!' | b'?') {
+            b
+        } else {
+            0
+        };
+        i += len;
+    }
+    s.len()
+}
+
+/// Whether the eight bytes of `w` are all ASCII and none is `.`, `!` or `?` (a SWAR test: a
+/// byte equal to `c` is a zero byte of `w ^ c…c`).
+fn ends_nothing(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    w & HIGHS == 0
+        && !has_zero(w ^ (ONES * u64::from(b'.')))
+        && !has_zero(w ^ (ONES * u64::from(b'!')))
+        && !has_zero(w ^ (ONES * u64::from(b'?')))
+}
+
 /// `s` limited to `max` chars; a cut string ends with `…` (counted in `max`).
 pub fn truncate_chars(s: &str, max: usize) -> String {
+    if s.is_ascii() {
+        // A char is a byte: the same cut without decoding.
+        return if s.len() <= max {
+            s.to_string()
+        } else {
+            format!("{}…", s[..max.saturating_sub(1)].trim_end())
+        };
+    }
     if s.char_indices().nth(max).is_none() {
         s.to_string()
     } else {
@@ -763,6 +863,90 @@ mod tests {
         let s = first_sentence(&long);
         assert_eq!(s.chars().count(), SUMMARY_MAX_CHARS);
         assert!(s.ends_with('…'));
+    }
+
+    /// [`first_sentence`] as it was before its ASCII fast paths: char by char.
+    fn first_sentence_by_char(s: &str) -> String {
+        let s = s.trim_start();
+        let mut cut = s.len();
+        let mut prev = ' ';
+        for (seen, (i, ch)) in s.char_indices().enumerate() {
+            if matches!(ch, '。' | '！' | '？') {
+                cut = i + ch.len_utf8();
+                break;
+            }
+            if (ch.is_whitespace() && matches!(prev, '.' | '!' | '?'))
+                || seen >= 2 * SUMMARY_MAX_CHARS
+            {
+                cut = i;
+                break;
+            }
+            prev = ch;
+        }
+        let one_line = s[..cut].split_whitespace().collect::<Vec<_>>().join(" ");
+        if one_line.chars().count() <= SUMMARY_MAX_CHARS {
+            return one_line;
+        }
+        let keep = one_line
+            .char_indices()
+            .nth(SUMMARY_MAX_CHARS - 1)
+            .map_or(one_line.len(), |(i, _)| i);
+        format!("{}…", one_line[..keep].trim_end())
+    }
+
+    #[test]
+    fn first_sentence_and_collapse_ws_fast_paths_match_char_by_char_rules() {
+        const PIECES: [&str; 18] = [
+            "word",
+            "a",
+            " ",
+            "  ",
+            ".",
+            "!",
+            "?",
+            "\t",
+            "\n",
+            "\r",
+            "\u{b}",
+            "。",
+            "\u{e9}t\u{e9}",
+            "\u{a0}",
+            "v1.2",
+            "\u{3000}",
+            "x.y",
+            "\u{1f600}",
+        ];
+        let mut seed = 0x2545_f491_u64;
+        let mut texts = vec![
+            "a".repeat(319) + ". b",
+            "a".repeat(320) + ". b",
+            "a".repeat(400),
+            // Whitespace collapses, so the char limit's exact place shows in the summary.
+            format!("a{}bcdefghijk", " ".repeat(317)),
+            format!("a{}bcdefghijk", " ".repeat(318)),
+            format!("a{}bcdefghijk", " ".repeat(319)),
+            format!("{}.\u{a0}next", "b".repeat(7)),
+            format!("{}\u{e9}{}", "c".repeat(150), "d".repeat(200)),
+        ];
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % below
+        };
+        for _ in 0..2000 {
+            let n = next(120);
+            let t: String = (0..n)
+                .map(|_| PIECES[next(PIECES.len() as u64) as usize])
+                .collect();
+            texts.push(t);
+        }
+        for t in &texts {
+            assert_eq!(first_sentence(t), first_sentence_by_char(t), "{t:?}");
+            let joined = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapse_ws(t), joined, "{t:?}");
+            assert_eq!(collapse_ws_owned(t.clone()), joined, "{t:?}");
+        }
     }
 
     fn load(text: &str) -> (Corpus, NodeId) {

@@ -10,6 +10,9 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization as _, is_nfc_quic
 /// `section`. The heading is read in NFC, so a composed and a decomposed spelling (`é` and
 /// `e` + U+0301) give one slug.
 pub fn slug(heading: &str) -> String {
+    if heading.is_ascii() {
+        return ascii_slug(heading.trim().as_bytes());
+    }
     let mut out = String::with_capacity(heading.len());
     let heading = nfc(heading);
     for ch in heading.trim().chars() {
@@ -29,6 +32,41 @@ pub fn slug(heading: &str) -> String {
     } else {
         out
     }
+}
+
+/// What [`slug`] makes of each ASCII byte: its lower-case self for a letter, a digit, `-` and
+/// `_`, `-` for a space, 0 for a byte that is dropped.
+const ASCII_SLUG: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphanumeric() || c == b'-' || c == b'_' {
+            c.to_ascii_lowercase()
+        } else if c == b' ' {
+            b'-'
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// [`slug`] of a trimmed ASCII heading, a table lookup a byte.
+fn ascii_slug(heading: &[u8]) -> String {
+    let mut out = Vec::with_capacity(heading.len());
+    for &b in heading {
+        let m = ASCII_SLUG[usize::from(b & 0x7f)];
+        if m != 0 {
+            out.push(m);
+        }
+    }
+    if out.is_empty() {
+        return "section".to_string();
+    }
+    // Every byte pushed is ASCII.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// `s` in Unicode NFC (borrowed when it already is, always for ASCII): the one form ids,
@@ -89,6 +127,33 @@ mod tests {
         assert_eq!(slug("  "), "section");
         assert_eq!(slug("Über Café"), "über-café");
         assert_eq!(slug("snake_case-name"), "snake_case-name");
+    }
+
+    #[test]
+    fn ascii_slug_follows_the_char_rule_for_every_ascii_char() {
+        // The rule of the general path, char by char.
+        let by_char = |h: &str| {
+            let out: String = h
+                .trim()
+                .chars()
+                .filter_map(|c| match c {
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => {
+                        Some(c.to_ascii_lowercase())
+                    }
+                    ' ' => Some('-'),
+                    _ => None,
+                })
+                .collect();
+            if out.is_empty() {
+                "section".to_string()
+            } else {
+                out
+            }
+        };
+        let every: String = (0u8..128).map(char::from).collect();
+        for h in [every.as_str(), " \t A b\x7f-C_d?! ", "\x00\x01", "   x   "] {
+            assert_eq!(slug(h), by_char(h), "{h:?}");
+        }
     }
 
     #[test]
