@@ -3,6 +3,7 @@
 section texts skillnav indexes.
 
 Usage: baseline_rank_bm25.py DOCS.jsonl [QUERIES.txt] [--repeat N]
+       baseline_rank_bm25.py DOCS.jsonl --serve
 
 DOCS.jsonl has one JSON object per line with a "text" field (the section's own text, as
 skillnav's index sees it). Each text is tokenized with a simple regex (lower-case, `\\w+`)
@@ -19,6 +20,17 @@ Prints one JSON object on stdout:
   constructor), to_searchable_s (median of tokenize + index per round), from_files_s (median
   of read + tokenize + index per round), rounds_to_searchable_s, query_p50_ms, query_p95_ms
   (when queries given; over the last round's index).
+
+With --serve it runs one round at a time, when asked, so a caller can interleave its own rounds
+with these (both sides then meet the same machine state). One command a line on stdin, one JSON
+line back on stdout for each:
+  ready            {"ready": true}, once the imports are done (so starting the process does
+                   not compete with the caller's first measured round)
+  round            read, tokenize and index once: docs, read_s, tokenize_s, index_s
+  queries PATH     score every query of the file PATH on the last round's index:
+                   query_p50_ms, query_p95_ms (an "error" field when no round ran yet)
+It ends at the end of stdin. An unknown command gets {"error": ...}.
+
 Exit status 3 if rank_bm25 is not installed (`pip install rank-bm25`).
 """
 
@@ -66,8 +78,52 @@ def one_round(docs_path):
     return texts, bm25, t1 - t0, t2 - t1, t3 - t2
 
 
+def query_times(bm25, queries_path):
+    """p50 and p95 of scoring every query of the file (ms) with `get_scores`."""
+    with open(queries_path, encoding="utf-8") as f:
+        queries = [q.strip() for q in f if q.strip()]
+    times = []
+    for q in queries:
+        s = time.perf_counter()
+        bm25.get_scores(tokenize(q))
+        times.append((time.perf_counter() - s) * 1000.0)
+    times.sort()
+    return {"query_p50_ms": percentile(times, 50), "query_p95_ms": percentile(times, 95)}
+
+
+def serve(docs_path):
+    """The --serve loop: one round or one query pass per command line (see the module doc)."""
+    bm25 = None
+    for line in sys.stdin:
+        words = line.split(maxsplit=1)
+        if not words:
+            continue
+        if words[0] == "ready":
+            out = {"ready": True}
+        elif words[0] == "round":
+            # Free the previous round's index before building the next one.
+            texts, bm25 = [], None
+            texts, bm25, r, t, x = one_round(docs_path)
+            out = {"docs": len(texts), "read_s": r, "tokenize_s": t, "index_s": x}
+        elif words[0] == "queries" and len(words) == 2:
+            if bm25 is None:
+                out = {"error": "no round has run yet"}
+            else:
+                out = query_times(bm25, words[1].strip())
+        else:
+            out = {"error": "unknown command %r" % line.strip()}
+        print(json.dumps(out), flush=True)
+
+
 def main():
     args = sys.argv[1:]
+    if "--serve" in args:
+        args.remove("--serve")
+        if len(args) != 1:
+            print(__doc__, file=sys.stderr)
+            sys.exit(2)
+        serve(args[0])
+        return
     repeat = 1
     if "--repeat" in args:
         i = args.index("--repeat")
@@ -99,16 +155,7 @@ def main():
         "rounds_to_searchable_s": [t + x for t, x in zip(toks, idxs)],
     }
     if len(args) > 1:
-        with open(args[1], encoding="utf-8") as f:
-            queries = [q.strip() for q in f if q.strip()]
-        times = []
-        for q in queries:
-            s = time.perf_counter()
-            bm25.get_scores(tokenize(q))
-            times.append((time.perf_counter() - s) * 1000.0)
-        times.sort()
-        out["query_p50_ms"] = percentile(times, 50)
-        out["query_p95_ms"] = percentile(times, 95)
+        out.update(query_times(bm25, args[1]))
     print(json.dumps(out))
 
 

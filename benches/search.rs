@@ -22,20 +22,23 @@
 //!   stat'ing every file (what such a cache must do to prove no entry is stale), and reading
 //!   every file, against load + index + fuzzy build (a cold `search`);
 //! - the baseline: the same section texts written to a temporary JSONL and indexed by
-//!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run, 3 rounds in one
-//!   process, and two ratios of medians (target ≥ 6×): from files (our load + index vs its JSONL read + tokenize + index; note
-//!   our load parses markdown from the folder while it reads ready-cut sections) and indexing
-//!   only (our index build vs its tokenize + index).
+//!   `benches/baseline_rank_bm25.py` (Python rank-bm25) in the same run, one of its rounds
+//!   right after each of ours (`search/baseline.rs`), and the ratios (target ≥ 6×): from
+//!   files (our load + index vs its JSONL read + tokenize + index; note our load parses
+//!   markdown from the folder while it reads ready-cut sections) as a ratio of medians and as
+//!   the median of the paired rounds' ratios, and indexing only (our index build vs its
+//!   tokenize + index) as a ratio of medians.
 
 // Tests and benchmarks may unwrap, expect and panic: a failure there is the report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "search/baseline.rs"]
+mod baseline;
 mod common;
+use baseline::{Baseline, Round};
 use common::{load, ms, pct};
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use skillnav::index::filter::search_all;
@@ -224,20 +227,13 @@ fn time_queries(queries: &[String], reps: usize, mut f: impl FnMut(&str)) -> Vec
 }
 
 /// Rounds of load + index build (`SKILLNAV_BENCH_ROUNDS`, default 5, at least 1); the
-/// Python baseline runs `min(rounds, 3)` rounds of its slower read + tokenize + index.
+/// Python baseline runs as many rounds of its read + tokenize + index, one after each of ours.
 fn rounds() -> usize {
     std::env::var("SKILLNAV_BENCH_ROUNDS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(5)
         .max(1)
-}
-
-fn python_has_rank_bm25() -> bool {
-    Command::new("python3")
-        .args(["-c", "import rank_bm25"])
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn main() {
@@ -284,11 +280,23 @@ fn main() {
         return;
     }
 
-    // Rounds of load + index build; every figure is the median over the rounds, and the
-    // last round's corpus and index serve the query benches. The previous round is dropped
-    // before the next load, so one corpus is alive at a time.
+    let queries: Vec<String> = QUERIES
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
+    // The baseline reads the section texts of one load (every load gives the same ones).
+    let mut base = {
+        let corpus = load(&path);
+        let index = Index::build(&corpus, &mut |_, _| {});
+        Baseline::start(&corpus, &index, &queries)
+    };
+
+    // Rounds of load + index build, each followed by one baseline round; every figure is the
+    // median over the rounds, and the last round's corpus and index serve the query benches.
+    // The previous round is dropped before the next load, so one corpus is alive at a time.
     let rounds = rounds();
     let (mut loads, mut builds, mut sums) = (Vec::new(), Vec::new(), Vec::new());
+    let mut theirs: Vec<Round> = Vec::new();
     let mut last: Option<(Corpus, Index)> = None;
     for _ in 0..rounds {
         drop(last.take());
@@ -302,7 +310,13 @@ fn main() {
         builds.push(t_index);
         sums.push(t_load + t_index);
         last = Some((corpus, index));
+        match base.as_mut().map(Baseline::round) {
+            Some(Some(r)) => theirs.push(r),
+            Some(None) => base = None,
+            None => {}
+        }
     }
+    let ours_rounds = sums.clone();
     let (corpus, index) = last.expect("at least one round");
     let round_list: Vec<String> = sums.iter().map(|d| format!("{:.1}", ms(*d))).collect();
     for v in [&mut loads, &mut builds, &mut sums] {
@@ -339,10 +353,6 @@ fn main() {
 
     stat_floor(&path, t_load, t_index, t_fuzzy_build);
 
-    let queries: Vec<String> = QUERIES
-        .iter()
-        .map(std::string::ToString::to_string)
-        .collect();
     let exact = SearchOptions {
         top_k: 10,
         prefix: false,
@@ -416,11 +426,16 @@ fn main() {
     did_you_mean_100k();
     if let Some(rss) = common::status_mb("VmHWM:") {
         println!(
-            "peak RSS {rss:.1} MB (whole bench process: a warm-up load, then {rounds} rounds, one corpus alive at a time; budget 100 MB)"
+            "peak RSS {rss:.1} MB (whole bench process: a warm-up load, a load for the baseline's texts, then {rounds} rounds, one corpus alive at a time; budget 100 MB)"
         );
     }
 
-    if let Some(base_p95_ms) = baseline(&corpus, &index, &queries, to_searchable, t_index) {
+    let base_p95_ms = base.as_mut().and_then(|b| {
+        let (p50, p95) = b.query_p50_p95_ms()?;
+        report_baseline(&theirs, &ours_rounds, to_searchable, t_index, p50, p95);
+        Some(p95).filter(|p| p.is_finite() && *p > 0.0)
+    });
+    if let Some(base_p95_ms) = base_p95_ms {
         let ratio = |d: Duration| ms(d) / base_p95_ms;
         println!(
             "ratios to the same-run rank-bm25 query p95 ({base_p95_ms:.2} ms): BM25 query p95 {:.4}x, keystroke to results p95 {:.4}x",
@@ -493,106 +508,50 @@ fn did_you_mean_100k() {
     );
 }
 
-/// Run the rank-bm25 baseline and print its figures and the build ratios; returns its
-/// query p95 in ms (`None` when it could not run).
-fn baseline(
-    corpus: &Corpus,
-    index: &Index,
-    queries: &[String],
+/// Print the baseline's rounds and medians and the build ratios against ours: from files as a
+/// ratio of medians and as the median of the paired rounds' ratios (ours, then theirs right
+/// after it), and indexing only as a ratio of medians. `ours_rounds` is in round order.
+fn report_baseline(
+    theirs: &[Round],
+    ours_rounds: &[Duration],
     ours: Duration,
     ours_index: Duration,
-) -> Option<f64> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/baseline_rank_bm25.py");
-    if !python_has_rank_bm25() {
-        println!("baseline: installing rank-bm25 (pip install rank-bm25)");
-        let _ = Command::new("python3")
-            .args(["-m", "pip", "install", "--quiet", "rank-bm25"])
-            .status();
-        if !python_has_rank_bm25() {
-            println!("baseline: python3 with rank_bm25 unavailable; ratio not measured");
-            return None;
-        }
-    }
-    let Ok(dir) = tempfile::tempdir() else {
-        println!("baseline: cannot create a temp dir; ratio not measured");
-        return None;
-    };
-    let docs_path = dir.path().join("docs.jsonl");
-    let queries_path = dir.path().join("queries.txt");
-    let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&docs_path)?);
-        for n in index.documents() {
-            let line = serde_json::json!({ "id": corpus.node(n).id, "text": corpus.own_text(n) });
-            writeln!(f, "{line}")?;
-        }
-        f.flush()?;
-        std::fs::write(&queries_path, queries.join("\n"))
-    };
-    if let Err(e) = write() {
-        println!("baseline: cannot write {}: {e}", docs_path.display());
-        return None;
-    }
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(&docs_path)
-        .arg(&queries_path)
-        .args(["--repeat", &rounds().min(3).to_string()])
-        .output();
-    let out = match out {
-        Ok(o) if o.status.success() => o,
-        Ok(o) => {
-            println!(
-                "baseline failed: {}",
-                String::from_utf8_lossy(&o.stderr).trim()
-            );
-            return None;
-        }
-        Err(e) => {
-            println!("baseline: cannot run python3: {e}");
-            return None;
+    query_p50_ms: f64,
+    query_p95_ms: f64,
+) {
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        match v.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => v[n / 2],
+            n => f64::midpoint(v[n / 2 - 1], v[n / 2]),
         }
     };
-    let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
-        Ok(v) => v,
-        Err(e) => {
-            println!(
-                "baseline: unreadable output ({e}): {}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-            return None;
-        }
+    let of = |f: fn(&Round) -> f64| median(theirs.iter().map(f).collect());
+    let listed = |v: Vec<f64>| {
+        v.iter()
+            .map(|x| format!("{x:.1}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let f = |k: &str| {
-        v.get(k)
-            .and_then(serde_json::Value::as_f64)
-            .unwrap_or(f64::NAN)
-    };
-    let theirs = f("to_searchable_s");
-    let their_rounds: Vec<String> = v
-        .get("rounds_to_searchable_s")
-        .and_then(serde_json::Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(serde_json::Value::as_f64)
-                .map(|x| format!("{:.1}", x * 1000.0))
-                .collect()
-        })
-        .unwrap_or_default();
+    let (read, tokenize, index) = (of(|r| r.read_s), of(|r| r.tokenize_s), of(|r| r.index_s));
+    let (theirs_index, theirs_from_files) =
+        (of(Round::indexing_s), of(Round::files_to_searchable_s));
     println!(
-        "rank-bm25 (Python): {} docs, {} rounds of tokenize + index (ms): {}; medians: read {:.1} ms, tokenize {:.1} ms + BM25Okapi {:.1} ms, to searchable {:.1} ms; query p50 {:.1} ms, p95 {:.1} ms",
-        v.get("docs")
-            .and_then(serde_json::Value::as_u64)
-            .unwrap_or(0),
-        their_rounds.len(),
-        their_rounds.join(", "),
-        f("read_s") * 1000.0,
-        f("tokenize_s") * 1000.0,
-        f("index_s") * 1000.0,
-        theirs * 1000.0,
-        f("query_p50_ms"),
-        f("query_p95_ms"),
+        "rank-bm25 (Python): {} docs, {} rounds of read + tokenize + index, each right after one of ours (ms): {}; medians: read {:.1} ms, tokenize {:.1} ms + BM25Okapi {:.1} ms, to searchable {:.1} ms; query p50 {query_p50_ms:.1} ms, p95 {query_p95_ms:.1} ms",
+        theirs.first().map_or(0, |r| r.docs),
+        theirs.len(),
+        listed(
+            theirs
+                .iter()
+                .map(|r| r.files_to_searchable_s() * 1000.0)
+                .collect()
+        ),
+        read * 1000.0,
+        tokenize * 1000.0,
+        index * 1000.0,
+        theirs_index * 1000.0,
     );
-    let theirs_from_files = f("from_files_s");
     let verdict = |r: f64| if r >= 6.0 { "OK" } else { "BELOW TARGET" };
     let r1 = theirs_from_files / ours.as_secs_f64();
     println!(
@@ -601,14 +560,28 @@ fn baseline(
         theirs_from_files * 1000.0,
         verdict(r1)
     );
-    let r2 = theirs / ours_index.as_secs_f64();
+    let paired: Vec<f64> = theirs
+        .iter()
+        .zip(ours_rounds)
+        .map(|(t, o)| t.files_to_searchable_s() / o.as_secs_f64())
+        .collect();
+    let r_paired = median(paired.clone());
+    println!(
+        "to searchable from files, paired rounds (theirs / ours per round): {}; median {r_paired:.1}x (target >= 6x: {})",
+        paired
+            .iter()
+            .map(|x| format!("{x:.1}x"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        verdict(r_paired)
+    );
+    let r2 = theirs_index / ours_index.as_secs_f64();
     println!(
         "indexing the same sections (medians): skillnav {:.1} ms vs rank-bm25 tokenize + index {:.1} ms: {r2:.1}x (target >= 6x: {})",
         ms(ours_index),
-        theirs * 1000.0,
+        theirs_index * 1000.0,
         verdict(r2)
     );
-    Some(f("query_p95_ms")).filter(|p| p.is_finite() && *p > 0.0)
 }
 
 /// Walk `dir` (no symlinks followed), stat every file (size and mtime) and, with `read`,
