@@ -130,25 +130,35 @@ pub fn build_in(
     counter: TokenCounter,
 ) -> Brief {
     let (req, mode, plain) = resolved(index, req, layout);
-    let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, counter);
-    // Filling a budget: the brief states how many hits it took.
-    let retrieved = sections
-        .iter()
-        .filter(|s| s.origin == Origin::Retrieved)
-        .count();
-    let top_k = if req.top_k == select::UNTIL_FULL {
-        retrieved
-    } else {
-        req.top_k
-    };
-    let head = BriefHead {
+    let mut head = BriefHead {
         query: req.query.map(str::to_string),
-        top_k,
+        top_k: 0,
         mode,
-        corrections,
+        corrections: Vec::new(),
         max_tokens: req.max_tokens,
         encoding: counter.encoding(),
     };
+    // The frame a budget being filled leaves room for: this brief with no section.
+    let frame = req
+        .max_tokens
+        .map_or(0, |_| counter.count(&layout.render(&head, &[], &[])));
+    let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, frame, counter);
+    head.corrections = corrections;
+    if req.top_k != select::UNTIL_FULL {
+        head.top_k = req.top_k;
+        return select::pack(&head, &sections, layout, counter);
+    }
+    // Filling a budget: the brief states how many hits it took, which only packing knows.
+    let retrieved = |included: &mut dyn Iterator<Item = &BriefSection>| {
+        included.filter(|s| s.origin == Origin::Retrieved).count()
+    };
+    head.top_k = retrieved(&mut sections.iter().filter(|s| !s.spare));
+    let brief = select::pack(&head, &sections, layout, counter);
+    let took = retrieved(&mut sections.iter().filter(|s| brief.included.contains(&s.node)));
+    if took == head.top_k {
+        return brief;
+    }
+    head.top_k = took;
     select::pack(&head, &sections, layout, counter)
 }
 
@@ -189,7 +199,7 @@ pub fn section_tokens(
         ..*req
     };
     let (req, mode, plain) = resolved(index, &unbounded, req.layout());
-    let (sections, _) = select::gather(corpus, index, &req, mode, plain, counter);
+    let (sections, _) = select::gather(corpus, index, &req, mode, plain, 0, counter);
     sections.iter().map(|s| s.tokens).sum()
 }
 

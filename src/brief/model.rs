@@ -99,6 +99,10 @@ pub struct BriefSection {
     pub text: String,
     /// Exact tokens of `text` in the brief's encoding.
     pub tokens: u64,
+    /// A hit passed over while filling a budget, ranked below the last one taken: packed
+    /// when the exact text leaves room for it, never named as left out (it is the tail of
+    /// the ranking, not something the budget cut).
+    pub spare: bool,
 }
 
 /// Everything a layout needs besides the sections.

@@ -22,12 +22,22 @@ use crate::tokens::TokenCounter;
 /// nodes never appear, `explicit` ones only when selected, retrieval skips both and still
 /// returns up to `top_k` hits. With `every_unit` (the plain layout) each selected unit is
 /// kept as given, even one inside another selected unit.
+///
+/// Filling a budget (`top_k` [`UNTIL_FULL`] with `max_tokens`): hits are taken best first
+/// while their estimated cost fits beside `frame_tokens` (the brief's frame: title, query
+/// and sources lines, in tokens) and what is taken; a hit that does not fit is passed over
+/// for smaller ones after it, and the best passed-over hits (at most [`PASSED_OVER_MAX`])
+/// stay in the list, so [`pack`] finds room for them on the exact text or names them as
+/// left out (a best hit too big for the budget is never dropped unsaid); one ranked below
+/// the last hit taken is a [`BriefSection::spare`], packed when there is room and else not
+/// named.
 pub fn gather(
     corpus: &Corpus,
     index: Option<&Index>,
     req: &BriefRequest<'_>,
     mode: Mode,
     every_unit: bool,
+    frame_tokens: u64,
     counter: TokenCounter,
 ) -> (Vec<BriefSection>, Vec<(String, String)>) {
     let none = ExposureMap::new();
@@ -66,8 +76,10 @@ pub fn gather(
         let result = index.search(corpus, q, &ask);
         corrections = result.did_you_mean;
         // With a budget to fill: the cost so far, estimated (texts and provenance).
-        let mut used: u64 = FRAME_TOKENS + sections.iter().map(|s| cost(s, counter)).sum::<u64>();
+        let mut used: u64 = frame_tokens + sections.iter().map(|s| cost(s, counter)).sum::<u64>();
         let mut n = 0;
+        // Retrieved sections in rank order, each with whether it fit the budget.
+        let mut ranked: Vec<(BriefSection, bool)> = Vec::new();
         for h in result.hits {
             if n >= req.top_k {
                 break;
@@ -89,20 +101,48 @@ pub fn gather(
                 exp,
                 counter,
             );
+            picked.push((node, Origin::Retrieved, Some(h.score)));
             if let Some(max) = fill {
                 let c = cost(&s, counter);
                 if used + c > max {
                     // Keep looking for a smaller section that still fits.
+                    ranked.push((s, false));
                     continue;
                 }
                 used += c;
             }
-            picked.push((node, Origin::Retrieved, Some(h.score)));
-            sections.push(s);
+            ranked.push((s, true));
             n += 1;
         }
+        sections.extend(with_passed_over(ranked));
     }
     (sections, corrections)
+}
+
+/// Most passed-over hits (ones that did not fit a budget being filled) a brief keeps in its
+/// list, to be packed after all or named as left out.
+pub const PASSED_OVER_MAX: usize = 8;
+
+/// The sections of `ranked` (rank order; `true` when it fit) a brief lists: every one that
+/// fit, and the best [`PASSED_OVER_MAX`] passed-over ones, in rank order; those ranked below
+/// the last one that fit are [`BriefSection::spare`].
+fn with_passed_over(ranked: Vec<(BriefSection, bool)>) -> Vec<BriefSection> {
+    let last_fit = ranked.iter().rposition(|(_, fit)| *fit);
+    let mut passed = 0;
+    ranked
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, (mut s, fit))| {
+            if fit {
+                return Some(s);
+            }
+            (passed < PASSED_OVER_MAX).then(|| {
+                passed += 1;
+                s.spare = last_fit.is_some_and(|last| i > last);
+                s
+            })
+        })
+        .collect()
 }
 
 /// The node a retrieved hit quotes: the hit itself when it has text; for a skill node (a
@@ -132,10 +172,6 @@ pub const UNTIL_FULL: usize = usize::MAX;
 
 /// Most hits looked at when filling a budget.
 pub const FILL_CANDIDATES: usize = 256;
-
-/// Tokens set aside for a brief's frame (title, query and sources lines, left-out line)
-/// when filling a budget; the exact packing ([`pack`]) has the last word.
-const FRAME_TOKENS: u64 = 96;
 
 /// Estimated tokens a section adds to a brief: its text, plus its provenance (heading,
 /// id, path, line range, score, separators).
@@ -195,6 +231,7 @@ fn section(
         exposure,
         tokens: counter.count(&text),
         text,
+        spare: false,
     }
 }
 
@@ -242,7 +279,11 @@ fn estimate(
     counter: TokenCounter,
 ) -> (Vec<bool>, Vec<u64>) {
     let render = |kept: &[&BriefSection], left: &[&str]| layout.render(head, kept, left);
-    let all_ids: Vec<&str> = sections.iter().map(|s| s.id.as_str()).collect();
+    let all_ids: Vec<&str> = sections
+        .iter()
+        .filter(|s| !s.spare)
+        .map(|s| s.id.as_str())
+        .collect();
     let frame = counter.count(&render(&[], &all_ids));
     let bare = counter.count(&render(&[], &[]));
     let mut keep = vec![false; sections.len()];
@@ -294,7 +335,7 @@ pub fn pack(
             sections
                 .iter()
                 .zip(keep)
-                .filter(|(_, k)| !**k)
+                .filter(|(s, k)| !**k && !s.spare)
                 .map(|(s, _)| s.id.as_str())
                 .collect()
         } else {
@@ -373,7 +414,7 @@ pub fn pack(
         left_out: sections
             .iter()
             .zip(&keep)
-            .filter(|(_, k)| !**k)
+            .filter(|(s, k)| !**k && !s.spare)
             .map(|(s, _)| s.id.clone())
             .collect(),
         layout,

@@ -59,10 +59,12 @@ fn brief_with_a_budget_takes_ranked_sections_until_full() {
         ..BriefRequest::new(&[], Some("cache"))
     };
     let b = brief::build(&c, Some(&idx), &req, counter);
-    // More than the fixed top 8, within the budget, nothing named as left out.
-    assert_eq!((b.sections, b.left_out.len()), (10, 0));
+    // More than the fixed top 8, within the budget, nothing named as left out: the hits
+    // below the last one taken are the tail of the ranking, not cut by the budget.
+    assert_eq!((b.sections, b.left_out.len()), (16, 0));
     assert!(b.tokens <= 600, "{}", b.tokens);
-    assert!(b.text.contains("· top 10 by BM25\n"), "{}", b.text);
+    assert!(b.tokens > 560, "the budget is filled: {}", b.tokens);
+    assert!(b.text.contains("· top 16 by BM25\n"), "{}", b.text);
     // A fixed top_k still means at most that many.
     let fixed = BriefRequest { top_k: 8, ..req };
     assert_eq!(brief::build(&c, Some(&idx), &fixed, counter).sections, 8);
@@ -85,4 +87,71 @@ fn brief_does_not_repeat_the_heading_or_double_the_rule() {
         blocks,
         "## Cache 0\n`docs/a.md#cache-0` · a.md · score 0.411\n\nThe cache keeps entry 0 for a while.\n\n---\n"
     );
+}
+
+/// A file whose best hit for `alpha` is far bigger than the others: `Big alpha` (100
+/// repetitions), then `Medium alpha` (20), then `Small alpha` (one line).
+fn big_medium_small() -> Corpus {
+    let text = format!(
+        "# Big alpha\n\n{}\n\n# Small alpha\n\nalpha is small here.\n\n# Medium alpha\n\n{}\n",
+        "alpha beta gamma delta ".repeat(100),
+        "alpha words more ".repeat(20)
+    );
+    let mut c = Corpus::new();
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+    let src = c.add_source(Source::virtual_text(text.clone()));
+    let mut f = Node::new(NodeKind::File, Format::Markdown, "d.md", "d.md");
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: text.len(),
+    });
+    let file = c.add_child(root, f);
+    skillnav::formats::sections::add_sections(&mut c, file, src, 0, text.len(), Format::Markdown);
+    c.finalize();
+    c
+}
+
+#[test]
+fn brief_fill_names_the_best_hit_too_big_for_the_budget_and_takes_smaller_ones() {
+    let c = big_medium_small();
+    let idx = Index::build(&c, &mut |_, _| {});
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let titles = |b: &brief::Brief| -> Vec<String> {
+        b.included
+            .iter()
+            .map(|&n| c.node(n).title.clone())
+            .collect()
+    };
+    let fill = |max| BriefRequest {
+        top_k: UNTIL_FULL,
+        max_tokens: Some(max),
+        ..BriefRequest::new(&[], Some("alpha"))
+    };
+    // Only the one-line section fits beside the frame: it is taken, and both better hits
+    // are named as left out (before, the brief said "No sections matched.").
+    let b = brief::build(&c, Some(&idx), &fill(120), counter);
+    assert_eq!(titles(&b), ["Small alpha"]);
+    assert_eq!(
+        b.left_out,
+        ["docs/d.md#big-alpha", "docs/d.md#medium-alpha"]
+    );
+    assert!(b.tokens <= 120, "{}", b.tokens);
+    assert!(b.text.contains("· top 1 by BM25\n"), "{}", b.text);
+    assert!(
+        b.text.contains(
+            "Left out (over the 120-token budget): docs/d.md#big-alpha, docs/d.md#medium-alpha"
+        ),
+        "{}",
+        b.text
+    );
+    // Room for two: the best hit, too big, is still named, never dropped unsaid.
+    let b = brief::build(&c, Some(&idx), &fill(400), counter);
+    assert_eq!(titles(&b), ["Medium alpha", "Small alpha"]);
+    assert_eq!(b.left_out, ["docs/d.md#big-alpha"]);
+    // Room for everything: nothing left out.
+    let b = brief::build(&c, Some(&idx), &fill(4000), counter);
+    assert_eq!(titles(&b), ["Big alpha", "Medium alpha", "Small alpha"]);
+    assert!(b.left_out.is_empty());
 }

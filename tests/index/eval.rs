@@ -103,7 +103,7 @@ fn eval_cli_prints_the_same_report() {
             "brief budget: 8000 tokens (o200k_base)",
             "                n     R@1     R@5  MRR@10   brief   median",
             "overall        27   0.852   0.926   0.873   0.963     6819",
-            "verbatim       10   1.000   1.000   1.000   1.000     7509",
+            "verbatim       10   1.000   1.000   1.000   1.000     7568",
             "paraphrase      9   0.556   0.778   0.620   0.889     6559",
             "identifier      8   1.000   1.000   1.000   1.000     6775",
         ]
