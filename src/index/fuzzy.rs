@@ -62,6 +62,12 @@ fn cap(top_k: usize) -> usize {
     top_k.saturating_mul(16).clamp(256, TYPED_CAP)
 }
 
+/// Most words a query may hold to be matched against titles: more than any real heading
+/// holds (the longest in the shared corpus have 22). A longer query (a pasted paragraph or
+/// log) gets no title hits, only BM25 ones; the typo pass keeps one entry per haystack per
+/// query word, so without this bound a pasted 10,000-word text took gigabytes.
+pub const MAX_TITLE_QUERY_WORDS: usize = 32;
+
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
 
@@ -471,9 +477,9 @@ impl FuzzyIndex {
     }
 
     /// Best `top_k` nodes for `query`, score descending, ties in document order; every hit
-    /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query gives no hits.
-    /// More than 8192 haystacks are scored on up to 4 threads (scoped; the result is the
-    /// same as on one).
+    /// has `source: Fuzzy`, `scorer: Skillnav` and no copies. An empty query, or one of
+    /// more than [`MAX_TITLE_QUERY_WORDS`] words, gives no hits. More than 8192 haystacks
+    /// are scored on up to 4 threads (scoped; the result is the same as on one).
     pub fn search(&self, query: &str, top_k: usize) -> Vec<Hit> {
         self.search_items(query, top_k)
             .into_iter()
@@ -537,7 +543,13 @@ impl FuzzyIndex {
     /// [`FuzzyIndex::search`] as scored items, best first.
     fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
-        if top_k == 0 || query.trim().is_empty() {
+        if top_k == 0
+            || query.trim().is_empty()
+            || query
+                .split_whitespace()
+                .nth(MAX_TITLE_QUERY_WORDS)
+                .is_some()
+        {
             return Vec::new();
         }
         let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
@@ -982,5 +994,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_pasted_paragraph_of_more_words_than_a_title_gets_no_title_hits() {
+        let words: Vec<String> = (0..=MAX_TITLE_QUERY_WORDS)
+            .map(|i| format!("word{i}"))
+            .collect();
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        // A title holding every word: a 32-word query finds it, a 33-word one is no title query.
+        c.add_child(
+            root,
+            Node::new(NodeKind::Section, Format::Markdown, words.join(" "), ""),
+        );
+        for i in 0..BIG_TREE_ITEMS {
+            c.add_child(
+                root,
+                Node::new(
+                    NodeKind::Section,
+                    Format::Markdown,
+                    format!("Other {i}"),
+                    "",
+                ),
+            );
+        }
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        let longest = words[..MAX_TITLE_QUERY_WORDS].join(" ");
+        assert_eq!(fz.search(&longest, 10).len(), 1);
+        assert!(fz.search(&words.join(" "), 10).is_empty());
+        assert!(fz.search_beside(&words.join(" "), 10, 0).is_empty());
     }
 }
