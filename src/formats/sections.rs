@@ -16,8 +16,10 @@ use crate::model::{Corpus, Format, Node, NodeId, NodeKind, SourceId, TextSpan, i
 /// Longest summary kept, in chars (the rest is cut and ends with `…`).
 pub const SUMMARY_MAX_CHARS: usize = 160;
 
-/// Bytes of body text gathered per section while looking for its first sentence.
-const SUMMARY_SCAN_BYTES: usize = 400;
+/// Bytes of body text gathered per section while looking for its first sentence: the most
+/// [`first_sentence`] reads (twice [`SUMMARY_MAX_CHARS`] chars) at 4 bytes a char, so a CJK
+/// or emoji paragraph is cut at the summary's length with `…` like an ASCII one.
+const SUMMARY_SCAN_BYTES: usize = 4 * 2 * SUMMARY_MAX_CHARS;
 
 /// One heading found in a markdown text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +202,7 @@ pub fn apply_sections(
     top
 }
 
-/// Clamp `from..to` into `text` and onto char boundaries.
+/// Clamp `from..to` into `text` and onto char boundaries, past a leading byte-order mark.
 fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
     let mut to = to.min(text.len());
     while !text.is_char_boundary(to) {
@@ -209,6 +211,11 @@ fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
     let mut from = from.min(to);
     while !text.is_char_boundary(from) {
         from -= 1;
+    }
+    // A byte-order mark (U+FEFF, which Windows editors write first) is no text: a heading
+    // right after it is the file's first heading, not a prelude paragraph.
+    if text[from..to].starts_with('\u{feff}') {
+        from += '\u{feff}'.len_utf8();
     }
     (from, to)
 }
@@ -283,7 +290,9 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                  label: &mut bool,
                  in_list: bool| {
         let prose = without_container_fences(buf);
-        if !*done && !prose.trim().is_empty() {
+        // Text without a letter or digit (what is left of `- <test>: <link>` once its
+        // inline HTML is dropped, or a bare `...`) says nothing: the next paragraph may.
+        if !*done && prose.chars().any(char::is_alphanumeric) {
             if !crate::util::prose::is_prose(prose) {
                 *label = true;
             } else if !(in_list && *label) {
@@ -1016,6 +1025,47 @@ mod tests {
     fn blank_prelude_is_not_a_section() {
         let (c, file) = load("\n\n# Only\n");
         assert_eq!(dump(&c, file), vec!["r/doc.md#only L3-3 2..9..9 \"\""]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_first_heading_is_not_a_prelude() {
+        let t = "\u{feff}# BOM title\n\nBOM body. Next.\n";
+        let (c, file) = load(t);
+        let kids = &c.node(file).children;
+        assert_eq!(kids.len(), 1);
+        let s = c.node(kids[0]);
+        assert_eq!(
+            (s.title.as_str(), s.summary.as_str()),
+            ("BOM title", "BOM body.")
+        );
+        assert_eq!(
+            (s.line_start, s.span.map(|sp| sp.start)),
+            (Some(1), Some(3))
+        );
+        assert_eq!(titles(t), [(1, "BOM title".to_string(), 1)]);
+    }
+
+    #[test]
+    fn cjk_and_emoji_summaries_are_cut_at_the_summary_length_with_an_ellipsis() {
+        for body in [
+            "这是一个很长的中文句子没有标点".repeat(20),
+            "日本語のテキスト、".repeat(30),
+            "\u{6587}\u{1f600}".repeat(200),
+        ] {
+            let (c, file) = load(&format!("# A\n\n{body}\n"));
+            let summary = &c.node(c.node(file).children[0]).summary;
+            assert_eq!(summary.chars().count(), SUMMARY_MAX_CHARS, "{summary}");
+            assert!(summary.ends_with('…'), "{summary}");
+        }
+    }
+
+    #[test]
+    fn summary_skips_text_without_a_letter_or_digit() {
+        // A KEP test-plan template: the inline HTML leaves only `:` of the list item.
+        let t =
+            "# Integration tests\n\n- <test>: <link to test coverage>\n\n...\n\nThe real prose.\n";
+        let (c, file) = load(t);
+        assert_eq!(c.node(c.node(file).children[0]).summary, "The real prose.");
     }
 
     #[test]
