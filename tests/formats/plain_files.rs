@@ -243,6 +243,41 @@ fn kep_yaml_files_are_text_documents_with_their_top_level_keys() {
 }
 
 #[test]
+fn a_malformed_kep_yaml_has_no_meta_and_a_warning_saying_why() {
+    let t = tempdir();
+    write(
+        t.path(),
+        "keps/sig-x/1-dup/README.md",
+        b"# KEP 1\n\nText.\n",
+    );
+    write(
+        t.path(),
+        "keps/sig-x/1-dup/kep.yaml",
+        b"title: First\ntitle: Second\nkep-number: 2\n",
+    );
+    write(t.path(), "keps/sig-x/2-ok/README.md", b"# KEP 2\n\nText.\n");
+    write(
+        t.path(),
+        "keps/sig-x/2-ok/kep.yaml",
+        b"title: Fine\nkep-number: 2\n",
+    );
+    let c = load_as(&t.path().join("keps"), "keps");
+    let dup = c.node(get(&c, "keps/sig-x/1-dup/kep.yaml"));
+    assert!(dup.meta.get("title").is_none());
+    assert_eq!(dup.warnings.len(), 1, "{:?}", dup.warnings);
+    let w = &dup.warnings[0];
+    assert!(
+        w.message.starts_with("YAML not read, so no meta from it: "),
+        "{}",
+        w.message
+    );
+    assert_eq!(w.path.as_deref(), Some("sig-x/1-dup/kep.yaml"));
+    let ok = c.node(get(&c, "keps/sig-x/2-ok/kep.yaml"));
+    assert_eq!(ok.meta.get("title"), Some(&serde_json::json!("Fine")));
+    assert!(ok.warnings.is_empty(), "{:?}", ok.warnings);
+}
+
+#[test]
 fn binaries_are_sized_leaves_and_oversized_text_is_reported() {
     let t = tempdir();
     write(t.path(), "a.md", b"# A\n");

@@ -229,7 +229,7 @@ impl<'a> Loader<'a> {
     pub fn finish_sections(&mut self) {
         if let Some(pool) = self.meta_pool.take() {
             let corpus = &mut self.corpus;
-            pool.finish(|file, meta| merge_meta(corpus, file, meta));
+            pool.finish(|file, ext, meta| merge_meta(corpus, file, &ext, meta));
         }
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
@@ -261,15 +261,26 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Add `meta` to node `file`'s, keeping the keys it already has.
+/// Add `meta` to node `file`'s, keeping the keys it already has; a file whose text did not
+/// parse (`unread`, extension `ext`) gets a warning saying why it has no `meta`.
 pub(super) fn merge_meta(
     corpus: &mut Corpus,
     file: NodeId,
-    meta: serde_json::Map<String, serde_json::Value>,
+    ext: &str,
+    (meta, unread): super::text_file::StructuredMeta,
 ) {
     let n = corpus.node_mut(file);
     for (k, v) in meta {
         n.meta.entry(k).or_insert(v);
+    }
+    if let Some(why) = unread {
+        let kind = ext.to_ascii_uppercase();
+        let path = n.path.clone();
+        n.warnings.push(crate::model::Warning::at(
+            format!("{kind} not read, so no meta from it: {why}"),
+            path,
+            None,
+        ));
     }
 }
 

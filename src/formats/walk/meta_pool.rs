@@ -7,20 +7,20 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::thread::JoinHandle;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
-use serde_json::{Map, Value};
-
+use super::text_file::StructuredMeta;
 use crate::model::NodeId;
+use crossbeam_channel::{Receiver, Sender, unbounded};
 
 /// One file to parse: its node, its extension (lower case) and its text.
 type Job = (NodeId, String, String);
 
-/// The parser: (extension, text) → top-level `meta`.
-pub(crate) type Parse = fn(&str, &str) -> Map<String, Value>;
+/// The parser: (extension, text) → top-level `meta`, and why there is none when the text
+/// does not parse.
+pub(crate) type Parse = fn(&str, &str) -> StructuredMeta;
 
-/// A parsed file: its node and its top-level `meta` (empty if the parser panicked, which
-/// is a bug: the file then simply exposes no `meta`).
-type Done = (NodeId, Map<String, Value>);
+/// A parsed file: its node, its extension and what the parser read (no `meta` and no
+/// reason if the parser panicked, which is a bug: the file then simply exposes no `meta`).
+type Done = (NodeId, String, StructuredMeta);
 
 /// One worker thread parsing structured text files in the background. Create it with
 /// [`MetaPool::start`], feed it with [`MetaPool::push`], collect with [`MetaPool::finish`].
@@ -34,7 +34,7 @@ pub(crate) struct MetaPool {
 
 fn run(parse: Parse, (node, ext, text): Job) -> Done {
     let meta = catch_unwind(AssertUnwindSafe(|| parse(&ext, &text))).unwrap_or_default();
-    (node, meta)
+    (node, ext, meta)
 }
 
 impl MetaPool {
@@ -72,19 +72,19 @@ impl MetaPool {
         }
     }
 
-    /// Call `apply(node, meta)` for every pushed file (in no particular order): this
+    /// Call `apply(node, ext, parsed)` for every pushed file (in no particular order): this
     /// thread parses the jobs still queued itself, then joins the worker.
-    pub fn finish(mut self, mut apply: impl FnMut(NodeId, Map<String, Value>)) {
+    pub fn finish(mut self, mut apply: impl FnMut(NodeId, String, StructuredMeta)) {
         self.jobs = None;
         while let Ok(job) = self.job_rx.try_recv() {
-            let (node, meta) = run(self.parse, job);
-            apply(node, meta);
+            let (node, ext, meta) = run(self.parse, job);
+            apply(node, ext, meta);
         }
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
-        for (node, meta) in self.done_rx.try_iter() {
-            apply(node, meta);
+        for (node, ext, meta) in self.done_rx.try_iter() {
+            apply(node, ext, meta);
         }
     }
 }

@@ -108,7 +108,7 @@ impl Loader<'_> {
             pool.push(file, ext, text.to_string());
         } else {
             let meta = structured_meta(&ext, text);
-            merge_meta(&mut self.corpus, file, meta);
+            merge_meta(&mut self.corpus, file, &ext, meta);
         }
     }
 
@@ -120,21 +120,35 @@ impl Loader<'_> {
     }
 }
 
+/// What [`structured_meta`] read from one file: its `meta` entries, and the reason it gave
+/// none when its text does not parse (the parser's message, first line, at most
+/// [`MAX_META_CHARS`] chars), for a warning on the file's node.
+pub type StructuredMeta = (Map<String, Value>, Option<String>);
+
 /// The top-level scalar values (and lists of scalars) of a YAML, JSON or TOML text whose
-/// top level is a mapping, as `meta` entries; empty for other extensions, other shapes or
-/// text that does not parse. Numbers and booleans keep their JSON type.
-pub fn structured_meta(ext: &str, text: &str) -> Map<String, Value> {
-    let parsed: Option<Value> = match ext {
-        "json" => serde_json::from_str(text).ok(),
-        "yaml" | "yml" => serde_saphyr::from_str::<Value>(text).ok(),
+/// top level is a mapping, as `meta` entries; empty for other extensions and other shapes.
+/// A text that does not parse (a syntax error, a duplicate key, several YAML documents, an
+/// alias bomb past serde-saphyr's budget) gives no entries and the parser's reason; a
+/// blank one gives neither. Numbers and booleans keep their JSON type.
+pub fn structured_meta(ext: &str, text: &str) -> StructuredMeta {
+    let parsed: Result<Value, String> = match ext {
+        _ if text.trim().is_empty() => return (Map::new(), None),
+        "json" => serde_json::from_str(text).map_err(|e| e.to_string()),
+        "yaml" | "yml" => serde_saphyr::from_str::<Value>(text).map_err(|e| e.to_string()),
         "toml" => toml::from_str::<toml::Table>(text)
-            .ok()
-            .and_then(|t| serde_json::to_value(t).ok()),
-        _ => None,
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+        _ => return (Map::new(), None),
     };
     let mut out = Map::new();
-    let Some(Value::Object(top)) = parsed else {
-        return out;
+    let top = match parsed {
+        Ok(Value::Object(top)) => top,
+        Ok(_) => return (out, None),
+        Err(e) => {
+            let first = e.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let reason = crate::formats::sections::truncate_chars(first.trim(), MAX_META_CHARS);
+            return (out, Some(reason));
+        }
     };
     for (k, v) in top {
         if out.len() >= MAX_META_KEYS {
@@ -160,7 +174,7 @@ pub fn structured_meta(ext: &str, text: &str) -> Map<String, Value> {
             out.insert(k, v);
         }
     }
-    out
+    (out, None)
 }
 
 #[cfg(test)]
@@ -172,7 +186,8 @@ mod tests {
         let kep = "title: SLSA Compliance in the Kubernetes Release Process\n\
                    kep-number: 3027\nauthors:\n  - \"@puerco\"\nowning-sig: sig-release\n\
                    status: implemented\nmilestone:\n  alpha: \"v1.23\"\n";
-        let m = structured_meta("yaml", kep);
+        let (m, why) = structured_meta("yaml", kep);
+        assert_eq!(why, None);
         assert_eq!(
             Value::Object(m),
             serde_json::json!({
@@ -187,7 +202,7 @@ mod tests {
 
     #[test]
     fn json_and_toml_top_levels_and_non_mappings() {
-        let j = structured_meta(
+        let (j, _) = structured_meta(
             "json",
             r#"{"name": "pkg", "private": true, "deps": {"a": 1}, "note": "x"}"#,
         );
@@ -195,7 +210,7 @@ mod tests {
             Value::Object(j),
             serde_json::json!({"name": "pkg", "private": true})
         );
-        let t = structured_meta(
+        let (t, _) = structured_meta(
             "toml",
             "name = \"crate\"\nedition = \"2024\"\n[deps]\na = 1\n",
         );
@@ -203,8 +218,25 @@ mod tests {
             Value::Object(t),
             serde_json::json!({"name": "crate", "edition": "2024"})
         );
-        assert!(structured_meta("json", "[1, 2]").is_empty());
-        assert!(structured_meta("yaml", "key: [unclosed").is_empty());
-        assert!(structured_meta("py", "x = 1").is_empty());
+        assert_eq!(structured_meta("json", "[1, 2]"), (Map::new(), None));
+        assert_eq!(structured_meta("py", "x = 1"), (Map::new(), None));
+        assert_eq!(structured_meta("yaml", "  \n"), (Map::new(), None));
+    }
+
+    #[test]
+    fn malformed_yaml_gives_no_meta_and_says_why() {
+        for bad in [
+            "key: [unclosed",
+            "title: First\ntitle: Second\n",
+            "title: one\n---\ntitle: two\n",
+        ] {
+            let (m, why) = structured_meta("yaml", bad);
+            assert!(m.is_empty(), "{bad:?}");
+            let why = why.unwrap_or_default();
+            assert!(!why.is_empty() && !why.contains('\n'), "{bad:?}: {why:?}");
+            assert!(why.chars().count() <= MAX_META_CHARS, "{why}");
+        }
+        let (_, why) = structured_meta("json", "{\"a\": ");
+        assert!(why.is_some());
     }
 }
