@@ -633,7 +633,7 @@ fn sentence_end(s: &str) -> usize {
             }
             (ch.is_whitespace(), ch.len_utf8())
         };
-        if space && prev != 0 {
+        if space && prev != 0 && !(prev == b'.' && ends_with_abbreviation(&bytes[..i])) {
             return i;
         }
         seen += 1;
@@ -648,6 +648,40 @@ fn sentence_end(s: &str) -> usize {
         i += len;
     }
     s.len()
+}
+
+/// Abbreviations whose `.` never ends a sentence in documentation, with whether they match
+/// in any case (`E.g.`) or only as written (`Dr.`, not the acronym `DR.`). `etc.` often ends
+/// a sentence and `ms.` is also a unit, so they are not ones.
+const ABBREVIATIONS: [(&[u8], bool); 9] = [
+    (b"e.g.", true),
+    (b"i.e.", true),
+    (b"cf.", true),
+    (b"vs.", true),
+    (b"viz.", true),
+    (b"approx.", true),
+    (b"Mr.", false),
+    (b"Dr.", false),
+    (b"Prof.", false),
+];
+
+/// Whether `before` (the text up to a `.` and the whitespace after it) ends with one of
+/// [`ABBREVIATIONS`] as a whole word: `e.g.`, `(i.e.`, `Dr.`, not `cdr.`, `max_dr.` or `DR.`.
+fn ends_with_abbreviation(before: &[u8]) -> bool {
+    ABBREVIATIONS.iter().any(|&(a, any_case)| {
+        let Some(start) = before.len().checked_sub(a.len()) else {
+            return false;
+        };
+        let tail = &before[start..];
+        let same = if any_case {
+            tail.eq_ignore_ascii_case(a)
+        } else {
+            tail == a
+        };
+        same && start
+            .checked_sub(1)
+            .is_none_or(|j| !(before[j].is_ascii_alphanumeric() || before[j] == b'_'))
+    })
 }
 
 /// Whether the eight bytes of `w` are all ASCII and none is `.`, `!` or `?` (a SWAR test: a
@@ -874,6 +908,33 @@ mod tests {
         assert!(s.ends_with('…'));
     }
 
+    #[test]
+    fn abbreviations_do_not_end_the_first_sentence() {
+        for (body, want) in [
+            (
+                "Get several values, e.g. a list of tags. Second.",
+                "Get several values, e.g. a list of tags.",
+            ),
+            (
+                "API call type (i.e. read or write). Next.",
+                "API call type (i.e. read or write).",
+            ),
+            ("Ask Dr. Who first. Then go.", "Ask Dr. Who first."),
+            ("Compare A vs. B here. More.", "Compare A vs. B here."),
+            // `etc.` ends a sentence, and a word merely ending like an abbreviation is none.
+            ("Keys, values etc. Next one.", "Keys, values etc."),
+            ("Bundle size vs. speed. ok", "Bundle size vs. speed."),
+            ("Take the cdr. Then more.", "Take the cdr."),
+            ("Save duration_ms. Then go.", "Save duration_ms."),
+            ("It takes 5 ms. Then more.", "It takes 5 ms."),
+            ("NAT, IPIP and DR. Then more.", "NAT, IPIP and DR."),
+            ("Ends with e.g.", "Ends with e.g."),
+        ] {
+            assert_eq!(first_sentence(body), want, "{body:?}");
+            assert_eq!(first_sentence_by_char(body), want, "{body:?}");
+        }
+    }
+
     /// [`first_sentence`] as it was before its ASCII fast paths: char by char.
     fn first_sentence_by_char(s: &str) -> String {
         let s = s.trim_start();
@@ -884,7 +945,8 @@ mod tests {
                 cut = i + ch.len_utf8();
                 break;
             }
-            if (ch.is_whitespace() && matches!(prev, '.' | '!' | '?'))
+            let abbreviation = prev == '.' && ends_with_abbreviation(&s.as_bytes()[..i]);
+            if (ch.is_whitespace() && matches!(prev, '.' | '!' | '?') && !abbreviation)
                 || seen >= 2 * SUMMARY_MAX_CHARS
             {
                 cut = i;
@@ -905,7 +967,7 @@ mod tests {
 
     #[test]
     fn first_sentence_and_collapse_ws_fast_paths_match_char_by_char_rules() {
-        const PIECES: [&str; 18] = [
+        const PIECES: [&str; 20] = [
             "word",
             "a",
             " ",
@@ -924,6 +986,8 @@ mod tests {
             "\u{3000}",
             "x.y",
             "\u{1f600}",
+            "e.g.",
+            "I.E.",
         ];
         let mut seed = 0x2545_f491_u64;
         let mut texts = vec![
