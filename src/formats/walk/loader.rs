@@ -267,7 +267,7 @@ pub(super) fn merge_meta(
     corpus: &mut Corpus,
     file: NodeId,
     ext: &str,
-    (meta, unread): super::text_file::StructuredMeta,
+    (meta, unread): super::meta_pool::StructuredMeta,
 ) {
     let n = corpus.node_mut(file);
     for (k, v) in meta {

@@ -7,8 +7,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::thread::JoinHandle;
 
-use super::text_file::StructuredMeta;
+use serde_json::{Map, Value};
+
 use crate::model::NodeId;
+
+/// What `text_file::structured_meta` read from one file: its `meta` entries, and the reason
+/// it gave none when its text does not parse (the parser's message, first line, at most 200
+/// chars), for a warning on the file's node.
+pub type StructuredMeta = (Map<String, Value>, Option<String>);
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 /// One file to parse: its node, its extension (lower case) and its text.

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::loader::{Loader, file_size, merge_meta};
-use super::meta_pool::MetaPool;
+use super::meta_pool::{MetaPool, StructuredMeta};
 use super::skipped::UNCLAIMED_TEXT_MAX_BYTES;
 use crate::model::{Flag, Format, NodeId};
 
@@ -119,11 +119,6 @@ impl Loader<'_> {
         id
     }
 }
-
-/// What [`structured_meta`] read from one file: its `meta` entries, and the reason it gave
-/// none when its text does not parse (the parser's message, first line, at most
-/// [`MAX_META_CHARS`] chars), for a warning on the file's node.
-pub type StructuredMeta = (Map<String, Value>, Option<String>);
 
 /// The top-level scalar values (and lists of scalars) of a YAML, JSON or TOML text whose
 /// top level is a mapping, as `meta` entries; empty for other extensions and other shapes.
