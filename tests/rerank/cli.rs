@@ -102,7 +102,7 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
         "--rerank",
     ];
     let text = String::from_utf8(run(cache.path(), &md)).unwrap();
-    assert_eq!(text.len(), 7569);
+    assert_eq!(text.len(), 8017);
     let provenance: Vec<&str> = text.lines().filter(|l| l.starts_with("`hono/")).collect();
     assert_eq!(
         provenance,
@@ -113,7 +113,7 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
         ]
     );
     md.pop();
-    assert_eq!(run(cache.path(), &md).len(), 7116);
+    assert_eq!(run(cache.path(), &md).len(), 7280);
 }
 
 #[test]
