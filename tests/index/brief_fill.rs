@@ -6,26 +6,17 @@
 use skillnav::brief::select::UNTIL_FULL;
 use skillnav::brief::{self, BriefRequest};
 use skillnav::index::Index;
-use skillnav::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
+use skillnav::model::{Corpus, Format, Node, NodeKind, TextSpan};
 use skillnav::tokens::{Encoding, TokenCounter};
+
+use crate::support::corpus::one_file;
 
 /// One file of `n` sections `## Cache k`, each mentioning `cache` and ending with a rule.
 fn corpus(n: usize) -> Corpus {
-    let mut c = Corpus::new();
-    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
     let sections: Vec<String> = (0..n)
         .map(|k| format!("## Cache {k}\n\nThe cache keeps entry {k} for a while.\n\n---\n"))
         .collect();
-    let text = sections.concat();
-    let src = c.add_source(Source::virtual_text(text.clone()));
-    let mut f = Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md");
-    f.span = Some(TextSpan {
-        source: src,
-        start: 0,
-        own_end: 0,
-        end: text.len(),
-    });
-    let file = c.add_child(root, f);
+    let (mut c, file, src) = one_file("a.md", &sections.concat());
     let mut at = 0;
     for (k, s) in sections.iter().enumerate() {
         let mut node = Node::new(
@@ -97,17 +88,7 @@ fn big_medium_small() -> Corpus {
         "alpha beta gamma delta ".repeat(100),
         "alpha words more ".repeat(20)
     );
-    let mut c = Corpus::new();
-    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
-    let src = c.add_source(Source::virtual_text(text.clone()));
-    let mut f = Node::new(NodeKind::File, Format::Markdown, "d.md", "d.md");
-    f.span = Some(TextSpan {
-        source: src,
-        start: 0,
-        own_end: 0,
-        end: text.len(),
-    });
-    let file = c.add_child(root, f);
+    let (mut c, file, src) = one_file("d.md", &text);
     skillnav::formats::sections::add_sections(&mut c, file, src, 0, text.len(), Format::Markdown);
     c.finalize();
     c

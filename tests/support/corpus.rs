@@ -1,5 +1,6 @@
-//! Corpora for the tests: load a path with its default label or a given one, dump nodes as
-//! exact one-line strings, look nodes up with the dump in the panic message.
+//! Corpora for the tests: load a path with its default label or a given one, build a one-file
+//! corpus from a text, dump nodes as exact one-line strings, look nodes up with the dump in
+//! the panic message.
 
 use std::path::Path;
 
@@ -64,4 +65,22 @@ pub fn warnings(c: &Corpus, id: &str) -> Vec<String> {
         .iter()
         .map(std::string::ToString::to_string)
         .collect()
+}
+
+/// A root `docs` holding one markdown file `name` of `text` (a virtual source, no
+/// sections yet): the corpus, the file node and its source.
+pub fn one_file(name: &str, text: &str) -> (Corpus, NodeId, skillnav::model::SourceId) {
+    use skillnav::model::{Format, Node, NodeKind, Source, TextSpan};
+    let mut c = Corpus::new();
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+    let src = c.add_source(Source::virtual_text(text.to_string()));
+    let mut f = Node::new(NodeKind::File, Format::Markdown, name, name);
+    f.span = Some(TextSpan {
+        source: src,
+        start: 0,
+        own_end: 0,
+        end: text.len(),
+    });
+    let file = c.add_child(root, f);
+    (c, file, src)
 }
