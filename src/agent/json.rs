@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::index::Hit;
+use crate::index::filter_miss::FilterMiss;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenTable;
 
@@ -67,4 +68,21 @@ pub fn hit(corpus: &Corpus, h: &Hit) -> Value {
         "scorer": h.scorer,
         "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
     })
+}
+
+/// The filters that left a search empty, as `search --json` and the MCP `search` tool print
+/// them: `[{"key", "value", "known": [{"value", "count"}], "note"}]` (`note` is
+/// [`FilterMiss::describe`]'s line).
+pub fn filter_misses(misses: &[FilterMiss]) -> Value {
+    misses
+        .iter()
+        .map(|m| {
+            json!({
+                "key": m.key,
+                "value": m.value,
+                "known": m.known.iter().map(|(v, n)| json!({"value": v, "count": n})).collect::<Vec<_>>(),
+                "note": m.describe(),
+            })
+        })
+        .collect()
 }

@@ -32,7 +32,7 @@ pub struct SearchArgs {
 }
 
 /// Run `a` on `ws`. The document is `search --json`'s (`query`, `hits`, `terms`,
-/// `did_you_mean`) with each hit carrying also `bytes`, `tokens`, `exposure`, `signals`
+/// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit carrying also `bytes`, `tokens`, `exposure`, `signals`
 /// (`["bm25"]`, `["fuzzy"]` or both) and `snippet`, plus `encoding` and `generation`.
 /// BM25 hits come first (best first), then title-only hits; at most `top_k` in all.
 /// Errors: an empty or over-long query, `top_k` out of range.
@@ -144,6 +144,13 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         "hits": hits.into_iter().map(|(v, _)| v).collect::<Vec<_>>(),
         "terms": res.terms,
         "did_you_mean": dym,
+        "suggestions": res
+            .suggestions
+            .iter()
+            .map(|(t, s)| json!({"typed": t, "suggested": s}))
+            .collect::<Vec<_>>(),
+        "unknown_filter_keys": res.unknown_filter_keys,
+        "filter_misses": shapes::filter_misses(&res.filter_misses),
         "generation": ws.generation,
     }))
 }

@@ -72,7 +72,7 @@ pub fn run(
             .iter()
             .map(|(a, b)| json!({"typed": a, "suggested": b}))
             .collect();
-        let mut v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys});
+        let mut v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys, "filter_misses": crate::agent::json::filter_misses(&res.filter_misses)});
         if let Some(run) = &res.rerank {
             v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
         }
@@ -102,6 +102,9 @@ pub fn run(
                 "unknown filter key: {} (no opened node has it; the word was searched as text)",
                 sanitize_line(key)
             )?;
+        }
+        for miss in &res.filter_misses {
+            writeln!(out, "{}", sanitize_line(&miss.describe()))?;
         }
     }
     let label = match (

@@ -136,7 +136,8 @@ const OVERFETCH: usize = 20;
 /// hits and title hits, each at most `opts.top_k`. With filters, hits are restricted to
 /// matching nodes; filters alone list the matching nodes as title hits. Words that look
 /// like filters but whose key no node has are searched as text and named in
-/// [`SearchResult::unknown_filter_keys`].
+/// [`SearchResult::unknown_filter_keys`]; when filters leave nothing, those no node passes
+/// alone are named in [`SearchResult::filter_misses`] with the values their keys have.
 pub fn search_all(
     corpus: &Corpus,
     index: Option<&Index>,
@@ -158,6 +159,9 @@ pub fn search_all(
         });
     let (mut content, titles) = search_split(corpus, index, fuzzy, query, &text, &filters, opts);
     content.unknown_filter_keys = unknown;
+    if !filters.is_empty() && content.hits.is_empty() && titles.is_empty() {
+        content.filter_misses = super::filter_miss::filter_misses(corpus, &filters);
+    }
     (content, titles)
 }
 

@@ -102,9 +102,38 @@ pub struct SearchResult {
     /// searched as text ([`super::filter::search_all`] fills this; `std::io`-style words
     /// with `::` are never listed).
     pub unknown_filter_keys: Vec<String>,
+    /// The `key:value` filters that no opened node passes on its own, with the values their
+    /// keys do have ([`super::filter_miss`]); filled by [`super::filter::search_all`] only
+    /// when a filtered query found nothing at all.
+    pub filter_misses: Vec<super::filter_miss::FilterMiss>,
     /// Set when a re-ranker re-ordered the first hits of this finished query
     /// ([`super::hook::Rerank`]): how many, and how long it took.
     pub rerank: Option<RerankRun>,
+}
+
+impl SearchResult {
+    /// Why this result may not answer what was typed, one short line each, in this order:
+    /// the unknown words of a longer query with their suggestion (`not found: kubelte →
+    /// kubelet?`); then, only when there are no hits, the filter keys no opened node has
+    /// (`unknown filter key: priority`) and the filters no node passes
+    /// ([`super::filter_miss::FilterMiss::describe`]). Empty when there is nothing to say.
+    /// `hits_shown` is whether the caller shows any hit (content or title).
+    pub fn notes(&self, hits_shown: bool) -> Vec<String> {
+        let mut notes: Vec<String> = self
+            .suggestions
+            .iter()
+            .map(|(typed, suggested)| format!("not found: {typed} → {suggested}?"))
+            .collect();
+        if !hits_shown {
+            notes.extend(
+                self.unknown_filter_keys
+                    .iter()
+                    .map(|k| format!("unknown filter key: {k}")),
+            );
+            notes.extend(self.filter_misses.iter().map(|m| m.describe()));
+        }
+        notes
+    }
 }
 
 /// What one re-rank did (the TUI's status and the CLI's label show it).

@@ -16,6 +16,7 @@ mod build;
 pub mod distance;
 mod engine;
 pub mod filter;
+pub mod filter_miss;
 mod fold;
 pub mod fuzzy;
 pub(crate) mod hash;

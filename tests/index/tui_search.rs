@@ -87,3 +87,57 @@ fn enter_opens_the_highlighted_hit_not_the_reranked_first() {
     assert_eq!(app.status, format!("→ {}", corpus.node(shown).id));
     assert!(!app.search.showing);
 }
+
+/// A filter no node passes (`status:acepted`, a typo) leaves the search empty: the CLI, its
+/// JSON and the TUI's top line name it with the statuses that exist, instead of an empty
+/// list with no word (`tests/fixtures/formats2/git-adr`: 33 accepted ADRs, one proposed).
+#[test]
+fn a_misspelt_status_filter_is_named_with_the_statuses_that_exist() {
+    let dir = fixture_path("formats2/git-adr");
+    let out = crate::support::child::skillnav_command()
+        .args(["search", "status:acepted"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("no node has status = acepted (status here: accepted 33, proposed 1)\n"),
+        "{text}"
+    );
+    let out = crate::support::child::skillnav_command()
+        .args(["search", "status:acepted", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["filter_misses"],
+        serde_json::json!([{
+            "key": "status",
+            "value": "acepted",
+            "known": [{"value": "accepted", "count": 33}, {"value": "proposed", "count": 1}],
+            "note": "no node has status = acepted (status here: accepted 33, proposed 1)",
+        }])
+    );
+    // A filter that some node passes is no miss, even with no text hit beside it.
+    let out = crate::support::child::skillnav_command()
+        .args(["search", "status:accepted", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["filter_misses"], serde_json::json!([]));
+
+    let mut app = tui_over(&dir, "adr", 160, 20);
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "status:acepted".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    let top = crate::support::tui::top_line(&app);
+    assert!(
+        top.contains(
+            "0 content · 0 titles · no node has status = acepted (status here: accepted 33, proposed 1)"
+        ),
+        "{top}"
+    );
+}

@@ -121,6 +121,13 @@ async def plain_server(paths: list[str]) -> None:
         check([h["id"] for h in alias["hits"]] == [h["id"] for h in hits], "search aliases question/topK")
         cli_hits = json.loads(cli("search", "grep note text", *paths, "--json", "--top-k", "5").stdout)["hits"]
         check(hits[0]["id"] == cli_hits[0]["id"] and hits[0]["score"] == cli_hits[0]["score"], "search agrees with the CLI")
+        # A misspelt kind leaves the search empty and is named with the kinds that exist,
+        # as `search --json` names it.
+        miss = await call(s, "search", query="grep", kind="sectoin")
+        cli_miss = json.loads(cli("search", "grep kind:sectoin", *paths, "--json").stdout)["filter_misses"]
+        check(miss["hits"] == [] and [m["key"] for m in miss["filter_misses"]] == ["kind"]
+              and any(k["value"] == "section" for k in miss["filter_misses"][0]["known"])
+              and miss["filter_misses"] == cli_miss, "a misspelt kind is named with the kinds that exist", miss["filter_misses"])
 
         # outline
         cat = await call(s, "outline")

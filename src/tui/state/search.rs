@@ -19,6 +19,9 @@ pub struct SearchView {
     pub terms: Vec<String>,
     /// `(typed, suggested)` pairs.
     pub did_you_mean: Vec<(String, String)>,
+    /// Why the results may not answer the query ([`crate::index::SearchResult::notes`]):
+    /// suggested words, unknown filter keys, filters no node passes; the top line shows them.
+    pub notes: Vec<String>,
     /// Per hit in list order (see [`SearchView::hit`]), the ancestor that tells it apart
     /// from the other hits ([`crate::index::label::distinguishing_ancestors`]), computed
     /// when the results arrive.
@@ -57,6 +60,7 @@ impl SearchView {
             titles,
             terms,
             did_you_mean,
+            notes: Vec::new(),
             labels,
             title_marks,
         }

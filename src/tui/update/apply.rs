@@ -107,6 +107,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.search.pending = false;
             let rerun = app.search.rerun.take();
             let reranked = content.rerank;
+            let notes = content.notes(!content.hits.is_empty() || !titles.is_empty());
             app.search.view = SearchView::new(
                 &app.corpus,
                 app.search.query.clone(),
@@ -115,6 +116,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 content.terms,
                 content.did_you_mean,
             );
+            app.search.view.notes = notes;
             app.search.selected = app
                 .search
                 .selected

@@ -115,6 +115,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                     .collect();
                 x.push_str(&format!(" · did you mean {}", dym.join(" ")));
             }
+            for note in &s.view.notes {
+                x.push_str(" · ");
+                x.push_str(note);
+            }
             x
         };
         left.push((info, t.top.patch(t.dim)));
