@@ -141,3 +141,18 @@ fn a_misspelt_status_filter_is_named_with_the_statuses_that_exist() {
         "{top}"
     );
 }
+
+/// An unknown word of a longer query is suggested in the TUI's top line as `search` prints
+/// it (`not found: helpr (did you mean helper?)`); before, only the CLI said so.
+#[test]
+fn the_tui_top_line_suggests_the_unknown_word_of_a_longer_query() {
+    let dir = fixture_path("index/cookie");
+    let mut app = tui_over(&dir, "cookie", 120, 20);
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "cookie helpr".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    act(&mut app, &[Action::SearchAccept]);
+    let top = crate::support::tui::top_line(&app);
+    assert!(top.contains("titles · not found: helpr → helper?"), "{top}");
+}
