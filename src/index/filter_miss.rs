@@ -1,8 +1,8 @@
 //! Why a filtered search is empty: the `key:value` filters of a query that no opened node
 //! passes on its own (`kind:sectoin`, `status:implmented`), each with the values its key
-//! does have, most common first. Computed only when a filtered search found nothing, so the
-//! keystroke path pays nothing for it; the CLI, the MCP server and the TUI all say it the
-//! same way ([`FilterMiss::describe`]).
+//! does have, the nearest to the typo and then the most common first. Computed only when
+//! a filtered search found nothing, so the keystroke path pays nothing for it; the CLI,
+//! the MCP server and the TUI all say it the same way ([`FilterMiss::describe`]).
 
 use std::collections::HashMap;
 
@@ -22,8 +22,10 @@ pub struct FilterMiss {
     /// The value asked for, lower-case.
     pub value: String,
     /// Values of `key` among the opened nodes (copies left out) with how many nodes have
-    /// each, most nodes first, then by value; at most [`MISS_VALUES`]. A list field counts
-    /// each of its items; values are lower-case, as filters compare them.
+    /// each: first those within "did you mean" distance of `value` (closest first,
+    /// [`super::distance::max_distance`]), then the others; most nodes first, then by value;
+    /// at most [`MISS_VALUES`]. A list field counts each of its items; values are
+    /// lower-case, as filters compare them.
     pub known: Vec<(String, usize)>,
 }
 
@@ -74,8 +76,18 @@ pub fn filter_misses(corpus: &Corpus, filters: &[MetaFilter]) -> Vec<FilterMiss>
                 count_values(v, &mut counts);
             }
         }
-        let mut known: Vec<(String, usize)> = counts.into_iter().collect();
-        known.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let near = |v: &str| {
+            let k = super::distance::max_distance(f.value.chars().count());
+            super::distance::within(&f.value, v, k).unwrap_or(usize::MAX)
+        };
+        let mut known: Vec<(usize, String, usize)> =
+            counts.into_iter().map(|(v, n)| (near(&v), v, n)).collect();
+        known.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(b.2.cmp(&a.2))
+                .then_with(|| a.1.cmp(&b.1))
+        });
+        let mut known: Vec<(String, usize)> = known.into_iter().map(|(_, v, n)| (v, n)).collect();
         known.truncate(MISS_VALUES);
         out.push(FilterMiss {
             key: f.key.clone(),
@@ -137,6 +149,16 @@ mod tests {
         assert_eq!(
             misses[0].describe(),
             "no node has kind = adrs (kind here: adr 3, root 1)"
+        );
+    }
+
+    #[test]
+    fn a_kind_near_the_typo_is_named_before_more_common_ones() {
+        let c = adrs();
+        let (_, f) = split_filters("kind:rot");
+        assert_eq!(
+            filter_misses(&c, &f)[0].describe(),
+            "no node has kind = rot (kind here: root 1, adr 3)"
         );
     }
 
