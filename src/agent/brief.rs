@@ -153,14 +153,19 @@ pub fn resolve_recipe(r: &str, store: Option<&Store>) -> AgentResult<Recipe> {
 
 /// Resolve `a` against `corpus`. Levels: the recipe's (on top of the corpus's own), else the
 /// corpus's own; `overlay` (a server's levels) is set on top of either. Errors, with the
-/// CLI's messages: nothing to brief, an unknown id, an unknown mode, an unreadable recipe,
-/// the lazytools format without a query or a bundle.
+/// CLI's messages: an empty or whitespace-only query
+/// ([`super::limits::check_query_has_words`], as the MCP tools), nothing to brief, an
+/// unknown id, an unknown mode, an unreadable recipe, the lazytools format without a query
+/// or a bundle.
 pub fn prepare(
     corpus: &Corpus,
     a: &BriefArgs,
     store: Option<&Store>,
     overlay: Option<&ExposureMap>,
 ) -> AgentResult<Prepared> {
+    if let Some(q) = &a.query {
+        super::limits::check_query_has_words(q)?;
+    }
     let mut base_levels = ExposureMap::from_corpus(corpus);
     if let Some(o) = overlay {
         for (id, level) in o.entries() {
@@ -337,5 +342,48 @@ impl Prepared {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing::one_file_root;
+
+    #[test]
+    fn an_empty_or_blank_query_is_refused_as_by_the_mcp_tools() {
+        let corpus = one_file_root("docs", "# Routing\n\nRoutes map paths to handlers.\n");
+        for q in ["", "   ", "\t\n"] {
+            for format in [Format::Md, Format::Lazytools] {
+                let a = BriefArgs {
+                    query: Some(q.to_string()),
+                    format,
+                    ..BriefArgs::default()
+                };
+                let got = prepare(&corpus, &a, None, None).map(|_| ());
+                assert_eq!(
+                    got,
+                    crate::agent::limits::check_query(q),
+                    "{q:?} {format:?}"
+                );
+                assert_eq!(
+                    got,
+                    err("query is empty: pass a few words to search for"),
+                    "{q:?} {format:?}"
+                );
+            }
+        }
+        // With ids too: a blank query is still an error, not "no query".
+        let a = BriefArgs {
+            query: Some(" ".into()),
+            ids: vec!["docs/a.md#routing".into()],
+            ..BriefArgs::default()
+        };
+        assert!(prepare(&corpus, &a, None, None).is_err());
+        let a = BriefArgs {
+            query: Some("routing".into()),
+            ..BriefArgs::default()
+        };
+        assert!(prepare(&corpus, &a, None, None).is_ok());
     }
 }

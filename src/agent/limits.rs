@@ -66,17 +66,26 @@ impl Limits {
 }
 
 /// Check a query: at most [`MAX_QUERY_WORDS`] words and [`MAX_QUERY_BYTES`] bytes, and not
-/// blank. Errors name the argument and the limit.
+/// blank ([`check_query_has_words`]). Errors name the argument and the limit.
 pub fn check_query(query: &str) -> AgentResult<()> {
+    check_query_has_words(query)?;
     let words = query.split_whitespace().count();
-    if words == 0 {
-        return err("query is empty: pass a few words to search for");
-    }
     if words > MAX_QUERY_WORDS || query.len() > MAX_QUERY_BYTES {
         return err(format!(
             "query is too long ({words} words, {} bytes; at most {MAX_QUERY_WORDS} words and {MAX_QUERY_BYTES} bytes): search for a few key words",
             query.len()
         ));
+    }
+    Ok(())
+}
+
+/// Check that a query holds a word: an empty or whitespace-only query is refused, never
+/// run as "no query". The one rule for every transport: the MCP `search` and `brief` tools
+/// (through [`check_query`]) and `skillnav brief` (through [`super::brief::prepare`]), so
+/// both refuse `''` with the same message (docs/MCP.md, README.md "CLI").
+pub fn check_query_has_words(query: &str) -> AgentResult<()> {
+    if query.split_whitespace().next().is_none() {
+        return err("query is empty: pass a few words to search for");
     }
     Ok(())
 }

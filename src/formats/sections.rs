@@ -60,9 +60,9 @@ pub fn headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
 /// text before the first heading, if not blank, becomes a level-0 section titled after the
 /// file). Returns the top-level section ids. Sets spans (`start` = heading line start,
 /// `own_end` = next heading, `end` = next heading of the same or a higher level, or `to`),
-/// 1-based inclusive lines, titles, `seg` (the slug of a `{#id}` heading attribute, else
-/// GitHub slug of the title; `Corpus::finalize`
-/// adds `-2`, `-3` among siblings), `level`, one-line `summary` (first sentence of the
+/// 1-based inclusive lines, titles, `seg` (the slug of a `{#id}` heading attribute, with
+/// `seg_given`, else GitHub slug of the title; `Corpus::finalize` adds `-2`, `-3` among
+/// siblings, to made slugs before given ones), `level`, one-line `summary` (first sentence of the
 /// body, at most [`SUMMARY_MAX_CHARS`] chars) and `format`. Sizes are left to
 /// [`Corpus::finalize`], which derives them from the spans.
 pub fn add_sections(
@@ -177,9 +177,9 @@ pub fn apply_sections(
             close(corpus, node, h.start, h.line.saturating_sub(1).max(1));
         }
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
-        let seg = given.unwrap_or_else(|| id::slug(&title));
         let mut n = Node::new(NodeKind::Section, format, title, file_path.clone());
-        n.seg = Some(seg);
+        n.seg_given = given.is_some();
+        n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)));
         n.level = h.level;
         n.summary = std::mem::take(&mut summaries[i + 1]);
         n.line_start = Some(h.line);
@@ -837,6 +837,29 @@ mod tests {
                 "docs/a.md#async-components/basic"
             ]
         );
+    }
+
+    #[test]
+    fn an_explicit_heading_id_after_two_same_plain_headings_keeps_its_name() {
+        // Sibling sections: the `{#dup}` attribute names its section `dup` (it was `dup-3`);
+        // the plain `Dup` headings take the suffixes. Nested ones are another sibling set.
+        let t = "# Dup\none.\n# Dup\ntwo.\n# Other {#dup}\nthree.\n## Dup\n## Sub {#dup}\n";
+        let (c, file) = load(t);
+        let ids: Vec<(String, String)> = c
+            .preorder(file)
+            .into_iter()
+            .skip(1)
+            .map(|n| (c.node(n).id.clone(), c.node(n).title.clone()))
+            .collect();
+        let want = [
+            ("r/doc.md#dup-2", "Dup"),
+            ("r/doc.md#dup-3", "Dup"),
+            ("r/doc.md#dup", "Other"),
+            ("r/doc.md#dup/dup-2", "Dup"),
+            ("r/doc.md#dup/dup", "Sub"),
+        ]
+        .map(|(i, t)| (i.to_string(), t.to_string()));
+        assert_eq!(ids, want);
     }
 
     #[test]

@@ -259,14 +259,42 @@ impl Corpus {
             };
             // Segments used so far among these siblings (`-2`, `-3` suffixes as `super::id::dedupe`).
             let mut taken = SegSet::default();
-            for &c in &parent.children {
+            // Segments given by the author (`{#id}`) are taken first, in document order, so a
+            // made slug never takes a given name: `Dup`, `Dup`, `Other {#dup}` are `dup-2`,
+            // `dup-3`, `dup` (docs/FORMATS.md §10). Siblings without one (nearly all) skip this.
+            let given: Vec<Option<String>> =
+                if parent.children.iter().any(|c| self.nodes[c.ix()].seg_given) {
+                    let nodes = &self.nodes;
+                    parent
+                        .children
+                        .iter()
+                        .map(|c| match &nodes[c.ix()] {
+                            Node {
+                                seg: Some(seg),
+                                seg_given: true,
+                                ..
+                            } => {
+                                let mut unique = String::new();
+                                push_unique(&mut unique, seg, &mut taken);
+                                Some(unique)
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+            for (i, &c) in parent.children.iter().enumerate() {
                 let node = &self.nodes[c.ix()];
                 buf.clear();
                 match &node.seg {
                     Some(seg) => {
                         buf.push_str(pid);
                         buf.push(sep);
-                        push_unique(&mut buf, seg, &mut taken);
+                        match given.get(i).and_then(Option::as_deref) {
+                            Some(unique) => buf.push_str(unique),
+                            None => push_unique(&mut buf, seg, &mut taken),
+                        }
                     }
                     None if node.path.is_empty() => {
                         buf.push_str(pid);
@@ -511,6 +539,44 @@ mod tests {
             before
         );
         assert_eq!(c.find("docs/a.md#a-34"), Some(kids[39]));
+    }
+
+    #[test]
+    fn a_given_segment_after_two_same_made_ones_keeps_its_name() {
+        // `# Dup`, `# Dup`, `# Other {#dup}`: the author's `dup` wins; the made slugs take
+        // the suffixes, in document order, past every given name (`x-2` below).
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let file = c.add_child(
+            root,
+            Node::new(NodeKind::File, Format::Markdown, "a.md", "a.md"),
+        );
+        let kids: Vec<NodeId> = [
+            ("dup", false),
+            ("dup", false),
+            ("dup", true),
+            ("x", false),
+            ("x", false),
+            ("x-2", true),
+            ("x-2", true),
+        ]
+        .into_iter()
+        .map(|(seg, given)| {
+            let mut n = Node::new(NodeKind::Section, Format::Markdown, seg, "a.md");
+            n.seg = Some(seg.to_string());
+            n.seg_given = given;
+            c.add_child(file, n)
+        })
+        .collect();
+        c.finalize();
+        let ids =
+            |c: &Corpus| -> Vec<String> { kids.iter().map(|k| c.node(*k).id.clone()).collect() };
+        let want =
+            ["dup-2", "dup-3", "dup", "x", "x-3", "x-2", "x-2-2"].map(|s| format!("docs/a.md#{s}"));
+        assert_eq!(ids(&c), want);
+        // A second finalize changes nothing.
+        c.finalize();
+        assert_eq!(ids(&c), want);
     }
 
     #[test]

@@ -291,6 +291,10 @@ pub struct Node {
     /// This node's own id segment below its file (`slug`, `chunk-3`, `part-2`, `link-5`);
     /// `None` for file-level and container nodes.
     pub seg: Option<String>,
+    /// `seg` was given by the author (a `{#id}` heading attribute), not made from the title:
+    /// among its siblings it keeps its name, and made segments take the `-2`, `-3` suffixes
+    /// (docs/FORMATS.md §10).
+    pub seg_given: bool,
     /// Kind.
     pub kind: NodeKind,
     /// Producing loader.
@@ -339,6 +343,7 @@ impl Node {
         Self {
             id: String::new(),
             seg: None,
+            seg_given: false,
             kind,
             format,
             title: title.into(),

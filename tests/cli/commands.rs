@@ -268,6 +268,30 @@ fn usage_and_io_errors_exit_2_with_one_line() {
 }
 
 #[test]
+fn brief_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
+    // The MCP `brief` tool refuses it (docs/MCP.md); the CLI used to brief "no query".
+    let dir = fixtures().join("brief");
+    for q in ["", "   ", "\t"] {
+        for extra in [
+            &[][..],
+            &["--select", "brief/guide.md"],
+            &["--format", "json"],
+        ] {
+            let mut args = vec!["brief", s(&dir), "--query", q];
+            args.extend_from_slice(extra);
+            let out = skillnav(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                "skillnav: query is empty: pass a few words to search for\n",
+                "{args:?}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
+
+#[test]
 fn fm_set_changes_only_the_edited_line_and_refuses_read_only_files() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let f = t.path().join("SKILL.md");

@@ -218,6 +218,12 @@ async def plain_server(paths: list[str]) -> None:
         t0 = time.monotonic()
         e = await tool_error(s, "search", query=" ".join(f"word{i}" for i in range(10_000)))
         check("too long" in e and time.monotonic() - t0 < 30, "a 10,000-word query is a tool error", e)
+        for blank in ["", "   "]:
+            e = await tool_error(s, "brief", query=blank)
+            want = cli("brief", *paths, "--query", blank)
+            assert want.returncode == 2 and want.stdout == b"", want
+            assert want.stderr.decode() == f"skillnav: {e}\n", (e, want.stderr)
+        ok("an empty or blank brief query is refused by the tool and by skillnav brief alike")
         e = await tool_error(s, "search", query="x", top_k="many")
         check("top_k" in e, "a wrong argument type names the argument", e)
         e = await tool_error(s, "search", query="x", colour="red")

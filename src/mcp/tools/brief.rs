@@ -56,6 +56,8 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         .map(|c| usize::try_from(c).unwrap_or(usize::MAX));
     let quotes = a.boolean(&["include_quotes", "includeQuotes"])?;
     a.finish()?;
+    // The server's length caps; the blank-query rule inside is `prepare`'s too, so
+    // `skillnav brief` refuses `''` with the same message.
     if let Some(q) = &query {
         crate::agent::limits::check_query(q)?;
     }
