@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::index::FilterMiss;
 use crate::index::Hit;
-use crate::index::filter_miss::FilterMiss;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenTable;
 

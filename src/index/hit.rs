@@ -103,9 +103,9 @@ pub struct SearchResult {
     /// with `::` are never listed).
     pub unknown_filter_keys: Vec<String>,
     /// The `key:value` filters that no opened node passes on its own, with the values their
-    /// keys do have ([`super::filter_miss`]); filled by [`super::filter::search_all`] only
+    /// keys do have ([`super::filter::filter_misses`]); filled by [`super::filter::search_all`] only
     /// when a filtered query found nothing at all.
-    pub filter_misses: Vec<super::filter_miss::FilterMiss>,
+    pub filter_misses: Vec<FilterMiss>,
     /// Set when a re-ranker re-ordered the first hits of this finished query
     /// ([`super::hook::Rerank`]): how many, and how long it took.
     pub rerank: Option<RerankRun>,
@@ -116,7 +116,7 @@ impl SearchResult {
     /// the unknown words of a longer query with their suggestion (`not found: kubelte →
     /// kubelet?`); then, only when there are no hits, the filter keys no opened node has
     /// (`unknown filter key: priority`) and the filters no node passes
-    /// ([`super::filter_miss::FilterMiss::describe`]). Empty when there is nothing to say.
+    /// ([`FilterMiss::describe`]). Empty when there is nothing to say.
     /// `hits_shown` is whether the caller shows any hit (content or title).
     pub fn notes(&self, hits_shown: bool) -> Vec<String> {
         let mut notes: Vec<String> = self
@@ -147,4 +147,36 @@ pub struct RerankRun {
     /// Wall time of the re-rank (query and candidate texts embedded, hits re-ordered), in
     /// microseconds.
     pub micros: u64,
+}
+
+/// Most known values named per missed filter.
+pub const MISS_VALUES: usize = 8;
+
+/// A filter no opened node passes, with the values its key has in the corpus.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FilterMiss {
+    /// The filter's key, lower-case (`kind`, `status`, `tag`, …).
+    pub key: String,
+    /// The value asked for, lower-case.
+    pub value: String,
+    /// Values of `key` among the opened nodes (copies left out) with how many nodes have
+    /// each: first those within "did you mean" distance of `value` (closest first,
+    /// [`super::distance::max_distance`]), then the others; most nodes first, then by value;
+    /// at most [`MISS_VALUES`]. A list field counts each of its items; values are
+    /// lower-case, as filters compare them.
+    pub known: Vec<(String, usize)>,
+}
+
+impl FilterMiss {
+    /// One line for people: `no node has kind = sectoin (kind here: section 22156, file
+    /// 1663, …)`, or `(no node has a kind value)` when the key has none.
+    pub fn describe(&self) -> String {
+        let mut s = format!("no node has {} = {}", self.key, self.value);
+        if self.known.is_empty() {
+            return s;
+        }
+        let known: Vec<String> = self.known.iter().map(|(v, n)| format!("{v} {n}")).collect();
+        s.push_str(&format!(" ({} here: {})", self.key, known.join(", ")));
+        s
+    }
 }

@@ -16,7 +16,6 @@ mod build;
 pub mod distance;
 mod engine;
 pub mod filter;
-pub mod filter_miss;
 mod fold;
 pub mod fuzzy;
 pub(crate) mod hash;
@@ -34,7 +33,9 @@ pub mod tokenize;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;
-pub use hit::{Hit, HitSource, RerankRun, Scorer, SearchOptions, SearchResult};
+pub use hit::{
+    FilterMiss, Hit, HitSource, MISS_VALUES, RerankRun, Scorer, SearchOptions, SearchResult,
+};
 pub use hook::Rerank;
 pub use matches::match_ranges;
 pub use semantic::SemanticIndex;
