@@ -262,6 +262,49 @@ fn options() -> Options {
         | Options::ENABLE_TASKLISTS
 }
 
+/// The body text [`scan`] gathers for one summary (soft breaks as spaces), and the byte
+/// ranges of it that came from inline code spans: a `.`, `!` or `?` in one never ends the
+/// summary's sentence (``Use `println!` to print.``), and the code stays in the summary
+/// (docs/DESIGN.md §2 "Sectioning").
+#[derive(Debug, Default)]
+struct Body {
+    text: String,
+    /// Ranges of `text` that are inline code, in order.
+    code: Vec<std::ops::Range<usize>>,
+}
+
+impl Body {
+    /// Append `t` (inline code when `code`), cut on a char boundary at
+    /// [`SUMMARY_SCAN_BYTES`] bytes in all.
+    fn push_capped(&mut self, t: &str, code: bool) {
+        let mut take = SUMMARY_SCAN_BYTES
+            .saturating_sub(self.text.len())
+            .min(t.len());
+        while !t.is_char_boundary(take) {
+            take -= 1;
+        }
+        let start = self.text.len();
+        self.text.push_str(&t[..take]);
+        if code && take > 0 {
+            self.code.push(start..start + take);
+        }
+    }
+
+    /// [`first_sentence`] of `prose`, a part of `self.text`, with the code ranges skipped.
+    fn first_sentence(&self, prose: &str) -> String {
+        let at = prose
+            .as_ptr()
+            .addr()
+            .wrapping_sub(self.text.as_ptr().addr());
+        first_sentence_in(prose, &self.code, at)
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.code.clear();
+    }
+}
+
 fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let (from, to) = clamp_range(text, from, to);
     let slice = &text[from..to];
@@ -269,7 +312,7 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let mut headings = Vec::new();
     let mut summaries = vec![String::new()];
     let mut done = !want_summaries;
-    let mut buf = String::new();
+    let mut buf = Body::default();
     let mut heading: Option<(u8, usize, String)> = None;
     let mut container = 0u32;
     let mut skip = 0u32;
@@ -284,12 +327,12 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     // Quarto attribute block right after it (`![logo](logo.png){.lightbox width=150px}`).
     let mut images = 0u32;
     let mut after_image = false;
-    let flush = |buf: &mut String,
+    let flush = |buf: &mut Body,
                  done: &mut bool,
                  summaries: &mut Vec<String>,
                  label: &mut bool,
                  in_list: bool| {
-        let prose = without_container_fences(buf);
+        let prose = without_container_fences(&buf.text);
         // Text without a letter or digit (what is left of `- <test>: <link>` once its
         // inline HTML is dropped, or a bare `...`) says nothing: the next paragraph may.
         if !*done && prose.chars().any(char::is_alphanumeric) {
@@ -297,7 +340,7 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 *label = true;
             } else if !(in_list && *label) {
                 if let Some(last) = summaries.last_mut() {
-                    *last = first_sentence(prose);
+                    *last = buf.first_sentence(prose);
                 }
                 *done = true;
             }
@@ -341,7 +384,11 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                     label = false;
                 }
             }
-            Event::Text(t) | Event::Code(t) => {
+            ev @ (Event::Text(_) | Event::Code(_)) => {
+                let code = matches!(ev, Event::Code(_));
+                let (Event::Text(t) | Event::Code(t)) = ev else {
+                    continue;
+                };
                 let t: &str = if right_after_image && t.starts_with('{') {
                     t.find('}').map_or(&t, |end| &t[end + 1..])
                 } else {
@@ -349,19 +396,15 @@ fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
                 };
                 if let Some((_, _, title)) = &mut heading {
                     title.push_str(t);
-                } else if !done && skip == 0 && images == 0 && buf.len() < SUMMARY_SCAN_BYTES {
-                    let mut take = (SUMMARY_SCAN_BYTES - buf.len()).min(t.len());
-                    while !t.is_char_boundary(take) {
-                        take -= 1;
-                    }
-                    buf.push_str(&t[..take]);
+                } else if !done && skip == 0 && images == 0 && buf.text.len() < SUMMARY_SCAN_BYTES {
+                    buf.push_capped(t, code);
                 }
             }
             Event::SoftBreak | Event::HardBreak => {
                 if let Some((_, _, title)) = &mut heading {
                     title.push(' ');
                 } else if !done && skip == 0 {
-                    buf.push(' ');
+                    buf.text.push(' ');
                 }
             }
             Event::Start(tag) => match tag {
@@ -587,8 +630,16 @@ fn without_container_fences(s: &str) -> &str {
 /// whitespace (or after `。`, `！`, `？`), whitespace collapsed, then limited to
 /// [`SUMMARY_MAX_CHARS`] chars (a longer one ends with `…`).
 pub fn first_sentence(s: &str) -> String {
-    let s = s.trim_start();
-    let one_line = collapse_ws(&s[..sentence_end(s)]);
+    first_sentence_in(s, &[], 0)
+}
+
+/// [`first_sentence`] of `s` where no mark inside the byte ranges `code` (inline code spans,
+/// in order, into a text in which `s` starts at byte `at`) ends the sentence.
+fn first_sentence_in(s: &str, code: &[std::ops::Range<usize>], at: usize) -> String {
+    let t = s.trim_start();
+    let at = at + (s.len() - t.len());
+    let s = t;
+    let one_line = collapse_ws(&s[..sentence_end(s, code, at)]);
     // At most SUMMARY_MAX_CHARS bytes means at most that many chars: nothing to cut.
     if one_line.len() <= SUMMARY_MAX_CHARS {
         one_line
@@ -599,10 +650,19 @@ pub fn first_sentence(s: &str) -> String {
 
 /// Where [`first_sentence`] cuts `s` (a byte offset): after the first `。`, `！` or `？`, or
 /// before the first whitespace that follows `.`, `!` or `?`, or after twice
-/// [`SUMMARY_MAX_CHARS`] chars (the result is truncated anyway). ASCII is read byte by byte;
-/// only other chars are decoded.
-fn sentence_end(s: &str) -> usize {
+/// [`SUMMARY_MAX_CHARS`] chars (the result is truncated anyway); a mark inside one of the
+/// `code` ranges (byte `i` of `s` is byte `at + i` of theirs) ends nothing. ASCII is read
+/// byte by byte; only other chars are decoded.
+fn sentence_end(s: &str, code: &[std::ops::Range<usize>], at: usize) -> usize {
     let bytes = s.as_bytes();
+    // Whether byte `i` is inline code; `i` only grows, so `code` is walked once.
+    let mut next_code = 0;
+    let mut in_code = |i: usize| {
+        while code.get(next_code).is_some_and(|r| r.end <= at + i) {
+            next_code += 1;
+        }
+        code.get(next_code).is_some_and(|r| r.start <= at + i)
+    };
     // The previous char when it ends a sentence (`.`, `!`, `?`), else 0.
     let mut prev = 0u8;
     let mut seen = 0usize;
@@ -628,7 +688,7 @@ fn sentence_end(s: &str) -> usize {
             let Some(ch) = s[i..].chars().next() else {
                 break;
             };
-            if matches!(ch, '。' | '！' | '？') {
+            if matches!(ch, '。' | '！' | '？') && !in_code(i) {
                 return i + ch.len_utf8();
             }
             (ch.is_whitespace(), ch.len_utf8())
@@ -640,7 +700,7 @@ fn sentence_end(s: &str) -> usize {
         if seen > 2 * SUMMARY_MAX_CHARS {
             return i;
         }
-        prev = if matches!(b, b'.' | b'!' | b'?') {
+        prev = if matches!(b, b'.' | b'!' | b'?') && !in_code(i) {
             b
         } else {
             0
@@ -960,11 +1020,19 @@ mod tests {
 
     /// [`first_sentence`] as it was before its ASCII fast paths: char by char.
     fn first_sentence_by_char(s: &str) -> String {
+        first_sentence_by_char_in(s, &[])
+    }
+
+    /// [`first_sentence_in`] char by char: a mark at a byte inside `code` (ranges into `s`)
+    /// is a plain char.
+    fn first_sentence_by_char_in(s: &str, code: &[std::ops::Range<usize>]) -> String {
+        let shift = s.len() - s.trim_start().len();
         let s = s.trim_start();
+        let is_code = |i: usize| code.iter().any(|r| r.contains(&(shift + i)));
         let mut cut = s.len();
         let mut prev = ' ';
         for (seen, (i, ch)) in s.char_indices().enumerate() {
-            if matches!(ch, '。' | '！' | '？') {
+            if matches!(ch, '。' | '！' | '？') && !is_code(i) {
                 cut = i + ch.len_utf8();
                 break;
             }
@@ -975,7 +1043,7 @@ mod tests {
                 cut = i;
                 break;
             }
-            prev = ch;
+            prev = if is_code(i) { 'c' } else { ch };
         }
         let one_line = s[..cut].split_whitespace().collect::<Vec<_>>().join(" ");
         if one_line.chars().count() <= SUMMARY_MAX_CHARS {
@@ -1030,12 +1098,36 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             (seed >> 33) % below
         };
-        for _ in 0..2000 {
+        // Texts whose pieces are inline code about one time in four (`code`: their ranges).
+        let mut with_code = Vec::new();
+        for k in 0..4000 {
             let n = next(120);
-            let t: String = (0..n)
-                .map(|_| PIECES[next(PIECES.len() as u64) as usize])
-                .collect();
-            texts.push(t);
+            let mut t = String::new();
+            let mut code = Vec::new();
+            for _ in 0..n {
+                let piece = PIECES[next(PIECES.len() as u64) as usize];
+                if k >= 2000 && next(4) == 0 {
+                    code.push(t.len()..t.len() + piece.len());
+                }
+                t.push_str(piece);
+            }
+            if k < 2000 {
+                texts.push(t);
+            } else {
+                with_code.push((t, code));
+            }
+        }
+        with_code.push((
+            format!("{}! b. c", "a".repeat(300)),
+            vec![300..301, 303..304],
+        ));
+        with_code.push(("  Use println! now. More".into(), vec![2..5, 6..14]));
+        for (t, code) in &with_code {
+            assert_eq!(
+                first_sentence_in(t, code, 0),
+                first_sentence_by_char_in(t, code),
+                "{t:?} {code:?}"
+            );
         }
         for t in &texts {
             assert_eq!(first_sentence(t), first_sentence_by_char(t), "{t:?}");
@@ -1144,6 +1236,40 @@ mod tests {
             assert_eq!(summary.chars().count(), SUMMARY_MAX_CHARS, "{summary}");
             assert!(summary.ends_with('…'), "{summary}");
         }
+    }
+
+    #[test]
+    fn a_sentence_mark_inside_inline_code_does_not_end_the_summary() {
+        for (body, want) in [
+            (
+                "Call `foo.bar()` to start. Then more.",
+                "Call foo.bar() to start.",
+            ),
+            (
+                "Use `println!` to print. Then more.",
+                "Use println! to print.",
+            ),
+            (
+                "The `?` operator returns early. More.",
+                "The ? operator returns early.",
+            ),
+            (
+                "Run `make check. now` first. More.",
+                "Run make check. now first.",
+            ),
+            ("Type `e.g. this`: done. More.", "Type e.g. this: done."),
+            ("`a.` `b!` c. d", "a. b! c."),
+            // Only the code's marks: one right after a span still ends the sentence.
+            ("Use `foo`. Then more.", "Use foo."),
+            ("A `x` b! c", "A x b!"),
+            ("Set `版本。` then go. More.", "Set 版本。 then go."),
+        ] {
+            let (c, file) = load(&format!("# A\n\n{body}\n"));
+            assert_eq!(c.node(c.node(file).children[0]).summary, want, "{body:?}");
+        }
+        // A paragraph that opens a container fence: the ranges follow the cut prose.
+        let (c, file) = load("# A\n\n::: tip\nCall `x.y? z` now. More.\n:::\n");
+        assert_eq!(c.node(c.node(file).children[0]).summary, "Call x.y? z now.");
     }
 
     #[test]
