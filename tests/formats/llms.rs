@@ -450,3 +450,35 @@ fn nested_local_llms_txt_files_open_as_one_tree() {
         assert_eq!(c.node(n).bytes, size, "{p}");
     }
 }
+
+/// An llms-full heading's `{#id}` attribute gives its section id, as in a markdown file:
+/// `## Path Parameter {#path-param}` was `#part-2/path-parameter` (the attribute stripped
+/// from the title, but its id ignored).
+#[test]
+fn an_llms_full_heading_id_attribute_gives_the_section_id() {
+    let t = tempfile::tempdir().expect("tmp");
+    let f = t.path().join("llms-full.txt");
+    std::fs::write(
+        &f,
+        "# Hono\n\n> Web framework.\n\n# Routing\n\nRoutes.\n\n## Basic Usage\n\nOne.\n\n\
+         ## Path Parameter {#path-param}\n\nTwo.\n",
+    )
+    .expect("write");
+    let (mut c, r) = root();
+    load_file(&mut c, r, &f, "llms-full.txt");
+    c.finalize();
+    let ids: Vec<(String, String)> = c
+        .all_preorder()
+        .into_iter()
+        .filter(|n| c.node(*n).kind == NodeKind::Section)
+        .map(|n| (c.node(n).id.clone(), c.node(n).title.clone()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("t/llms-full.txt#part-2/basic-usage", "Basic Usage"),
+            ("t/llms-full.txt#part-2/path-param", "Path Parameter"),
+        ]
+        .map(|(i, t)| (i.to_string(), t.to_string()))
+    );
+}

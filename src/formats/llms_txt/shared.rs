@@ -102,7 +102,8 @@ pub fn add_text_file(
 /// Add heading sections for `hs` (already filtered to the levels wanted, in order) under
 /// `parent`, nested by level: a heading's section runs to the next heading of the same or a
 /// higher level (or `end`), its own text to the next heading of any level. Returns the
-/// top-level section ids. Segments are heading slugs.
+/// top-level section ids. Segments are the slugs of `{#id}` heading attributes, else of
+/// the titles.
 #[allow(clippy::too_many_arguments)]
 pub fn nest_headings(
     corpus: &mut Corpus,
@@ -126,7 +127,10 @@ pub fn nest_headings(
             stack.pop();
         }
         let mut node = Node::new(NodeKind::Section, format, h.title.clone(), path);
-        node.seg = Some(id::slug(&h.title));
+        // A `{#id}` attribute names the section, as in markdown files (docs/FORMATS.md §10).
+        let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
+        node.seg_given = given.is_some();
+        node.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)));
         node.level = h.level;
         node.line_start = Some(h.line);
         node.line_end = Some(li.last_line(h.start, sec_end));
