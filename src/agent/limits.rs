@@ -81,8 +81,8 @@ pub fn check_query(query: &str) -> AgentResult<()> {
 
 /// Check that a query holds a word: an empty or whitespace-only query is refused, never
 /// run as "no query". The one rule for every transport: the MCP `search` and `brief` tools
-/// (through [`check_query`]) and `skillnav brief` (through [`super::brief::prepare`]), so
-/// both refuse `''` with the same message (docs/MCP.md, README.md "CLI").
+/// (through [`check_query`]), `skillnav brief` (through [`super::brief::prepare`]) and
+/// `skillnav search`, so all refuse `''` with the same message (docs/MCP.md, README.md "CLI").
 pub fn check_query_has_words(query: &str) -> AgentResult<()> {
     if query.split_whitespace().next().is_none() {
         return err("query is empty: pass a few words to search for");

@@ -114,6 +114,8 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             rerank,
             json,
         }) => {
+            // The MCP tools' rule and message: a blank query is a usage error, not 0 hits.
+            crate::agent::limits::check_query_has_words(&query)?;
             let rerank = rerank_ready(rerank)?;
             let corpus = open::open(&paths, &g)?;
             let opts = search::CliSearch {

@@ -292,6 +292,28 @@ fn brief_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
 }
 
 #[test]
+fn search_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
+    // It printed "0 hits" and exited 0; the MCP `search` tool refuses it (docs/MCP.md).
+    let dir = fixtures().join("brief");
+    for q in ["", "   ", "\t"] {
+        for json in [false, true] {
+            let mut args = vec!["search", q, s(&dir)];
+            if json {
+                args.push("--json");
+            }
+            let out = skillnav(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                "skillnav: query is empty: pass a few words to search for\n",
+                "{args:?}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
+
+#[test]
 fn fm_set_changes_only_the_edited_line_and_refuses_read_only_files() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let f = t.path().join("SKILL.md");
