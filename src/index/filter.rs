@@ -134,9 +134,6 @@ pub fn list_matching(corpus: &Corpus, filters: &[MetaFilter], limit: usize) -> V
         .collect()
 }
 
-/// Candidates fetched per wanted hit before filtering.
-const OVERFETCH: usize = 20;
-
 /// Run `query` (free text plus `key:value` filters) on the BM25 index and the fuzzy titles,
 /// either of which may still be missing (the TUI searches while indexing). Returns content
 /// hits and title hits, each at most `opts.top_k`. With filters, hits are restricted to
@@ -190,28 +187,26 @@ fn search_split(
             .unwrap_or_default();
         return (content, titles);
     }
-    let wide = SearchOptions {
-        top_k: opts.top_k.saturating_mul(OVERFETCH),
-        ..opts.clone()
-    };
-    let keep = |hits: &mut Vec<Hit>| {
-        hits.retain(|h| matches(corpus, h.node, filters));
-        hits.truncate(opts.top_k);
-    };
     if text.is_empty() {
         return (
             SearchResult::default(),
             list_matching(corpus, filters, opts.top_k),
         );
     }
+    // Filter before the top-k cut: rank every content hit, keep the matching ones, then cut
+    // (a cut first lost most matches of a common word, `status:implementable pod`).
+    let all = SearchOptions {
+        top_k: corpus.nodes.len().max(opts.top_k),
+        ..opts.clone()
+    };
     let mut content = index
-        .map(|i| i.search(corpus, text, &wide))
+        .map(|i| i.search(corpus, text, &all))
         .unwrap_or_default();
-    keep(&mut content.hits);
-    let mut titles = fuzzy
-        .map(|f| f.search(text, wide.top_k))
+    content.hits.retain(|h| matches(corpus, h.node, filters));
+    content.hits.truncate(opts.top_k);
+    let titles = fuzzy
+        .map(|f| f.search_where(text, opts.top_k, &|n| matches(corpus, n, filters)))
         .unwrap_or_default();
-    keep(&mut titles);
     (content, titles)
 }
 

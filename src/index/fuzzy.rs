@@ -541,6 +541,52 @@ impl FuzzyIndex {
     }
 
     /// [`FuzzyIndex::search`] as scored items, best first.
+    /// The best `top_k` title hits of `query` among the nodes `keep` accepts, as
+    /// [`FuzzyIndex::search`] ranks them but without its typed-words and typo passes: every
+    /// accepted haystack holding the query's letters and digits is scored with nucleo (`keep`
+    /// is asked first, so a narrow filter costs little). For `key:value` filters
+    /// ([`super::filter`]): filtering before the top-k cut finds the first `top_k` matching
+    /// titles, not those of the unfiltered first few hundred.
+    pub fn search_where(
+        &self,
+        query: &str,
+        top_k: usize,
+        keep: &(dyn Fn(NodeId) -> bool + Sync),
+    ) -> Vec<Hit> {
+        let query = &*nfc(query);
+        if top_k == 0
+            || query.trim().is_empty()
+            || query
+                .split_whitespace()
+                .nth(MAX_TITLE_QUERY_WORDS)
+                .is_some()
+        {
+            return Vec::new();
+        }
+        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+        if pattern.atoms.is_empty() {
+            return Vec::new();
+        }
+        let perfect = {
+            let mut m = Matcher::new(Config::DEFAULT);
+            pattern
+                .score(Utf32String::from(query.trim()).slice(..), &mut m)
+                .unwrap_or(0)
+        };
+        let min = perfect * MIN_SCORE_PERCENT / 100;
+        let nodes = self.hays.nodes();
+        let mut scored = self.scored(
+            &pattern,
+            min,
+            top_k,
+            &|i| nodes.get(i).is_some_and(|n| keep(*n)),
+            &|_| 1,
+            0,
+        );
+        scored.sort_unstable_by(cmp);
+        scored.into_iter().map(|(s, i, _)| self.hit(s, i)).collect()
+    }
+
     fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
         if top_k == 0

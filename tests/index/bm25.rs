@@ -648,3 +648,55 @@ fn colon_words_are_text_unless_the_key_is_known() {
     let (content, _) = search_all(&c, Some(&idx), Some(&fz), "colons kind:adr", &opts);
     assert!(content.hits.is_empty());
 }
+
+/// A filter keeps the first `top_k` *matching* hits: `status:implementable pod` on the KEP
+/// tree gave 0 hits at `--top-k 10` (the filter ran on the first 200 hits of `pod`, none
+/// of them implementable) and 14 at `--top-k 100`. Here 30 `kep.yaml` files say `pod` more
+/// often than the one whose status matches, and sort before it.
+#[test]
+fn a_filter_finds_its_match_below_the_unfiltered_first_hits() {
+    use skillnav::index::FuzzyIndex;
+    use skillnav::index::filter::search_all;
+    let t = tempfile::tempdir().expect("tmp");
+    for i in 0..30 {
+        let d = t.path().join(format!("keps/p{i:02}"));
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(
+            d.join("kep.yaml"),
+            format!("title: pod pod pod scheduling {i}\nstatus: implemented\n"),
+        )
+        .expect("write");
+    }
+    let d = t.path().join("keps/z99");
+    std::fs::create_dir_all(&d).expect("mkdir");
+    std::fs::write(
+        d.join("kep.yaml"),
+        "title: the pod rollout among many other words of a much longer title\nstatus: implementable\n",
+    )
+    .expect("write");
+    let c = crate::support::corpus::load_as(t.path(), "k");
+    let wanted = crate::support::corpus::get(&c, "k/keps/z99/kep.yaml");
+    let idx = Index::build(&c, &mut |_, _| {});
+    let fz = FuzzyIndex::build(&c);
+    for top_k in [1, 5] {
+        let opts = SearchOptions {
+            top_k,
+            prefix: false,
+        };
+        let (content, titles) =
+            search_all(&c, Some(&idx), Some(&fz), "status:implementable pod", &opts);
+        assert_eq!(
+            content.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+            [wanted],
+            "top_k {top_k}"
+        );
+        let (_, titles_kep) =
+            search_all(&c, Some(&idx), Some(&fz), "status:implementable kep", &opts);
+        assert_eq!(
+            titles_kep.iter().map(|h| h.node).collect::<Vec<_>>(),
+            [wanted],
+            "titles, top_k {top_k}"
+        );
+        assert!(titles.len() <= 1);
+    }
+}
