@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::error::AgentResult;
+use super::error::{AgentResult, err};
 use super::json as shapes;
 use super::limits::{check_query, check_top_k};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
-use crate::index::filter::{search_all, split_filters_in};
+use crate::index::filter::{filter_keys, search_all, split_filters_in};
 use crate::index::{Hit, HitSource, Scorer, SearchOptions, match_ranges};
 use crate::model::NodeId;
 
@@ -35,13 +35,30 @@ pub struct SearchArgs {
 /// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit carrying also `bytes`, `tokens`, `exposure`, `signals`
 /// (`["bm25"]`, `["fuzzy"]` or both) and `snippet`, plus `encoding` and `generation`.
 /// BM25 hits come first (best first), then title-only hits; at most `top_k` in all.
-/// Errors: an empty or over-long query, `top_k` out of range.
+/// Errors: an empty or over-long query, `top_k` out of range, a `filters` key that no
+/// opened node has (the message lists the keys there are).
 pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     check_query(&a.query)?;
     check_top_k(a.top_k)?;
     let mut q = a.query.clone();
     if let Some(k) = &a.kind {
         q.push_str(&format!(" kind:{}", k.trim()));
+    }
+    if !a.filters.is_empty() {
+        // A structured filter is never searched as text (a typed `key:value` word whose key
+        // no node has is): an unknown key is an error naming the keys there are.
+        let keys = filter_keys(&ws.corpus);
+        for k in a.filters.keys() {
+            let key = k.trim().to_ascii_lowercase();
+            if !keys.contains(&key) {
+                let known: Vec<&str> = keys.iter().map(String::as_str).collect();
+                return err(format!(
+                    "filters: no opened node has the key `{}` (keys here: {})",
+                    k.trim(),
+                    known.join(", ")
+                ));
+            }
+        }
     }
     for (k, v) in &a.filters {
         q.push_str(&format!(" {}:{}", k.trim(), v.trim().replace(' ', "-")));

@@ -37,6 +37,22 @@ pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
     split_with(query, &|_| true)
 }
 
+/// Every key a filter can use on `corpus`, lower-case and sorted: `kind`, every `meta` key
+/// some node has, and `tag` when some node has `tags`. One pass over the nodes.
+pub fn filter_keys(corpus: &Corpus) -> std::collections::BTreeSet<String> {
+    let mut keys = std::collections::BTreeSet::from(["kind".to_string()]);
+    for n in &corpus.nodes {
+        for k in n.meta.keys() {
+            let k = k.to_ascii_lowercase();
+            if k == "tags" {
+                keys.insert("tag".into());
+            }
+            keys.insert(k);
+        }
+    }
+    keys
+}
+
 /// [`split_filters`], keeping as text every word whose key is neither `kind` nor a `meta` key
 /// of some node of `corpus` (`tag` counts when some node has `tags`).
 pub fn split_filters_in(corpus: &Corpus, query: &str) -> (String, Vec<MetaFilter>) {

@@ -224,6 +224,10 @@ async def plain_server(paths: list[str]) -> None:
             assert want.returncode == 2 and want.stdout == b"", want
             assert want.stderr.decode() == f"skillnav: {e}\n", (e, want.stderr)
         ok("an empty or blank brief query is refused by the tool and by skillnav brief alike")
+        # A structured filter whose key no node has is an error naming the keys there are,
+        # never searched as text (`priority:high` typed into the query is text).
+        e = await tool_error(s, "search", query="grep", filters={"priority": "high"})
+        check("no opened node has the key `priority`" in e and "kind" in e, "an unknown filters key is a tool error", e)
         e = await tool_error(s, "search", query="x", top_k="many")
         check("top_k" in e, "a wrong argument type names the argument", e)
         e = await tool_error(s, "search", query="x", colour="red")
