@@ -228,6 +228,8 @@ async def plain_server(paths: list[str]) -> None:
         # never searched as text (`priority:high` typed into the query is text).
         e = await tool_error(s, "search", query="grep", filters={"priority": "high"})
         check("no opened node has the key `priority`" in e and "kind" in e, "an unknown filters key is a tool error", e)
+        e = await tool_error(s, "brief")
+        check(e == "brief needs `query` or `ids` (or a `recipe` with a selection)", "brief with no arguments names the tool's arguments", e)
         e = await tool_error(s, "search", query="x", top_k="many")
         check("top_k" in e, "a wrong argument type names the argument", e)
         e = await tool_error(s, "search", query="x", colour="red")

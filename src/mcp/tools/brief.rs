@@ -64,6 +64,10 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     if let Some(k) = top_k {
         crate::agent::limits::check_top_k(k)?;
     }
+    // Named by this tool's arguments (the shared check names the CLI's flags).
+    if query.is_none() && ids.is_empty() && recipe.is_none() {
+        return err("brief needs `query` or `ids` (or a `recipe` with a selection)");
+    }
     let ws = state.fresh(&[]);
     let limits = ws.limits();
     let budget = match max_tokens {
