@@ -545,8 +545,9 @@ fn matches(corpus: &Corpus, n: NodeId, key: &str, catalog_title: Option<&str>) -
 /// Find section `id_or_title` of the skill `skill` (a node whose subtree holds the llms
 /// variant files, e.g. the skill or its `references/` node) in `variant`.
 ///
-/// The section is matched by exact title, or by id: a loaded catalog's section id, or the
-/// design id ([`section_id`]) of a part's title. `quick`/`complete` give the first matching
+/// The section is matched by exact title, or by id: a node id (`search` prints them; the
+/// node's title is matched), a loaded catalog's section id, or the design id
+/// ([`section_id`]) of a part's title. `quick`/`complete` give the first matching
 /// H1 `Part` of `llms-small.md`/`llms-full.md`; `standard` gives every `Link` of `llms.md`
 /// with that title (ASCII case-insensitive); `auto` gives complete, unless its part is over
 /// [`AUTO_QUICK_ABOVE_BYTES`] or missing, then quick. Duplicate copies are never used.
@@ -559,6 +560,11 @@ pub fn show_section(
     id_or_title: &str,
     variant: Variant,
 ) -> Result<ShownSection> {
+    // A node id (as `search` prints it) stands for its section's title.
+    let by_id = corpus
+        .find(id_or_title)
+        .map(|n| corpus.node(n).title.clone());
+    let id_or_title = by_id.as_deref().unwrap_or(id_or_title);
     let catalog_title = corpus
         .preorder(skill)
         .into_iter()

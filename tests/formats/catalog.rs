@@ -191,6 +191,24 @@ fn show_section_by_title_and_id_in_each_variant() {
     assert_eq!(err.to_string(), "section 'Nope' not found in llms-full.md");
 }
 
+/// A node id copied from `search` (here the standard variant's `Routing` link) names the
+/// section as its title does: it gave "section '…' not found in llms-full.md".
+#[test]
+fn show_section_takes_a_node_id_from_search() {
+    let (c, refs) = hono_corpus();
+    let by_title = show_section(&c, refs, "Routing", Variant::Standard).expect("by title");
+    let id = c.node(by_title.nodes[0]).id.clone();
+    let by_id = show_section(&c, refs, &id, Variant::Standard).expect("by id");
+    assert_eq!(by_id.nodes, by_title.nodes);
+    let hono = c
+        .all_preorder()
+        .into_iter()
+        .find(|n| c.node(*n).title == "Hono" && c.node(*n).kind == NodeKind::Part)
+        .expect("a Hono part");
+    let full = show_section(&c, refs, &c.node(hono).id, Variant::Complete).expect("complete");
+    assert_eq!(c.node(full.nodes[0]).title, "Hono");
+}
+
 #[test]
 fn auto_picks_quick_above_50_kb() {
     let dir = tempfile::tempdir().expect("tmp");
