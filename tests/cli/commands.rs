@@ -414,3 +414,84 @@ fn search_filters_adrs_by_status() {
             .contains("rename-homebrew-tap")
     );
 }
+
+/// A skill whose frontmatter name and description hold escape sequences, BEL, VT and the
+/// XML specials, with the same in its body.
+fn control_skill(root: &Path) -> PathBuf {
+    let dir = root.join("ctrl");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: \"ct\\e]0;pwned\\arl\"\ndescription: \"esc \\e[31mred\\e[0m & <b> \\\"q\\\" ]]> \\v.\"\n---\n# T <x> & ]]>\n\nbody \x1b[31mred\x1b[0m \x07\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+/// Whether `bytes` hold a C0 control other than `\n` (ESC, BEL, VT, …) or a C1 control.
+fn has_control(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn list_never_prints_escape_sequences_from_frontmatter() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    control_skill(t.path());
+    let root = s(t.path());
+    for args in [
+        vec!["list", root],
+        vec!["list", root, "--format", "xml"],
+        vec!["list", root, "--format", "available-skills"],
+        vec!["list", root, "--agent", "claude-code"],
+    ] {
+        let out = skillnav(&args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!has_control(&out.stdout), "{args:?}: {:?}", out.stdout);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("ct"), "{args:?}: {text}");
+    }
+    let out = skillnav(&["list", root]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- ct␛]0;pwned␇rl: esc ␛[31mred␛[0m & <b> \"q\" ]]> ␋.\n"
+    );
+}
+
+#[test]
+fn xml_outputs_of_control_characters_are_well_formed_xml() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = control_skill(t.path());
+    let root = s(t.path());
+    let out = skillnav(&["list", root, "--format", "xml"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("<skill name=\"ct\u{FFFD}]0;pwned\u{FFFD}rl\">"),
+        "{text}"
+    );
+    assert!(
+        text.contains("<description>esc \u{FFFD}[31mred\u{FFFD}[0m &amp; &lt;b&gt; &quot;q&quot; ]]&gt; \u{FFFD}.</description>"),
+        "{text}"
+    );
+    let out = skillnav(&["list", root, "--format", "available-skills"]);
+    assert!(!has_control(&out.stdout), "{:?}", out.stdout);
+    // brief --format xml, piped: the section text keeps its bytes except those XML forbids.
+    let tree = json_of(&["tree", s(&dir), "--json"]);
+    let section = tree["roots"][0]["children"][0]["children"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let out = skillnav(&["brief", s(&dir), "--select", &section, "--format", "xml"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!has_control(&out.stdout), "{text:?}");
+    assert!(
+        text.contains("body \u{FFFD}[31mred\u{FFFD}[0m \u{FFFD}\n"),
+        "{text}"
+    );
+}
