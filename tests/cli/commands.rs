@@ -495,3 +495,43 @@ fn xml_outputs_of_control_characters_are_well_formed_xml() {
         "{text}"
     );
 }
+
+#[test]
+fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, bytes: &[u8]| {
+        let dir = t.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("SKILL.md"), bytes).unwrap_or_else(|e| panic!("{e}"));
+        dir
+    };
+    let fm_bad = write(
+        "badutf",
+        b"---\nname: badutf\ndescription: bad \xff\xfe utf8 \xc3\n---\n# T\nbody\n",
+    );
+    let body_bad = write(
+        "bodyutf",
+        b"---\nname: bodyutf\ndescription: ok\n---\n# T\nbody \xff\xfe\n",
+    );
+    let out = skillnav(&["list", s(&fm_bad)]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- badutf: bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}\n"
+    );
+    let v = json_of(&["tree", s(&fm_bad), "--json"]);
+    assert_eq!(
+        v["roots"][0]["children"][0]["meta"]["description"], "bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}",
+        "{v}"
+    );
+    for (dir, line) in [(&fm_bad, 3), (&body_bad, 6)] {
+        let out = skillnav(&["validate", s(dir)]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(
+            text.contains(&format!("{line}")) && text.contains("invalid-utf8"),
+            "{text}"
+        );
+        assert!(text.ends_with(": 0 errors, 1 warning\n"), "{text}");
+        assert!(!text.contains("yaml-strict"), "{text}");
+    }
+}
