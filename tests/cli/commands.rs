@@ -535,3 +535,32 @@ fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
         assert!(!text.contains("yaml-strict"), "{text}");
     }
 }
+
+#[test]
+fn eval_prints_a_positive_zero_mrr_and_refuses_a_blank_query() {
+    let skill = fixtures().join("formats/skills/brand-guidelines");
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = t.path().join("q.json");
+    let write = |text: &str| std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    // A gold that names no node: MRR@10 is 0, not -0.
+    write(r#"{"questions": [{"id": "a", "kind": "verbatim", "query": "colors", "gold": ["x"]}]}"#);
+    let out = skillnav(&["eval", s(&file), s(&skill)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("-0.000"), "{text}");
+    assert!(
+        text.contains("\noverall         1   0.000   0.000   0.000   0.000 "),
+        "{text}"
+    );
+    let v = json_of(&["eval", s(&file), s(&skill), "--json"]);
+    assert_eq!(v["overall"]["mrr_at_10"].to_string(), "0.0");
+    // A blank query is a usage error naming the question.
+    write(r#"{"questions": [{"id": "blank", "kind": "verbatim", "query": " ", "gold": ["x"]}]}"#);
+    let out = skillnav(&["eval", s(&file), s(&skill)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("question \"blank\": query is empty: pass a few words to search for"),
+        "{err}"
+    );
+}
