@@ -15,7 +15,7 @@ use crate::skill::validate::{
     validate_skill_md,
 };
 use crate::tokens::TokenCounter;
-use crate::util::sanitize::sanitize_line;
+use crate::util::sanitize::{sanitize, sanitize_line};
 
 /// A skill node with its SKILL.md file node, text and absolute path.
 struct SkillFile<'a> {
@@ -179,7 +179,8 @@ fn listing_entries(corpus: &Corpus) -> Vec<ListingEntry> {
         .collect()
 }
 
-/// `list`: the listing of every skill that is not shadowed, in tree order.
+/// `list`: the listing of every skill that is not shadowed, in tree order, through
+/// [`sanitize`] (control characters and escape sequences never reach the terminal).
 pub fn list(
     out: &mut dyn Write,
     corpus: &Corpus,
@@ -196,7 +197,9 @@ pub fn list(
             ..Default::default()
         },
     );
-    writeln!(out, "{text}")?;
+    // Names and descriptions come from frontmatter: never let their controls reach a
+    // terminal (docs/FORMATS.md §3.5).
+    writeln!(out, "{}", sanitize(&text))?;
     Ok(())
 }
 
@@ -207,8 +210,8 @@ pub fn claude_code_profile() -> BudgetProfile {
 }
 
 /// `list --agent claude-code`: the listing as the agent sends it (names kept, entries cut
-/// at the cap, descriptions dropped over budget), or with `as_json` the fate of each entry
-/// ([`budget_json`]).
+/// at the cap, descriptions dropped over budget; through [`sanitize`] as in [`list`]), or
+/// with `as_json` the fate of each entry ([`budget_json`]).
 pub fn list_budget(
     out: &mut dyn Write,
     corpus: &Corpus,
@@ -221,7 +224,7 @@ pub fn list_budget(
         serde_json::to_writer_pretty(&mut *out, &budget_json(agent, &profile, &b))?;
         writeln!(out)?;
     } else {
-        writeln!(out, "{}", b.text())?;
+        writeln!(out, "{}", sanitize(&b.text()))?;
     }
     Ok(())
 }

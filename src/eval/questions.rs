@@ -124,9 +124,33 @@ pub struct QuestionSet {
 
 impl QuestionSet {
     /// Parse a question file's text. Errors: malformed JSON or a missing field, as serde
-    /// describes it (with line and column).
+    /// describes it (with line and column); then the file's own rules (docs/FORMATS.md §16):
+    /// an empty `questions` list, and a question whose `query` holds no word (the rule of
+    /// [`crate::agent::limits::check_query_has_words`], as `skillnav search` refuses it) or
+    /// whose `gold` list is empty, named by the question's id.
     pub fn parse(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
+        let set: Self = serde_json::from_str(text)?;
+        set.check()
+            .map_err(<serde_json::Error as serde::de::Error>::custom)?;
+        Ok(set)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.questions.is_empty() {
+            return Err("`questions` is empty: the file needs at least one question".into());
+        }
+        for q in &self.questions {
+            if let Err(e) = crate::agent::limits::check_query_has_words(&q.query) {
+                return Err(format!("question {:?}: {e}", q.id));
+            }
+            if q.gold.is_empty() {
+                return Err(format!(
+                    "question {:?}: `gold` is empty: name at least one section that answers it",
+                    q.id
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The roots of question `q`: its own `paths`, else the file's.

@@ -34,11 +34,11 @@ impl Figures {
                 .filter(|o| o.rank.is_some_and(|r| r <= d))
                 .count()
         };
+        // A fold from +0.0, not `sum()`: an empty float sum is -0.0, printed as `-0.000`.
         let rr: f64 = all
             .iter()
             .filter_map(|o| o.rank.filter(|r| *r <= RANK_DEPTH))
-            .map(|r| 1.0 / r as f64)
-            .sum();
+            .fold(0.0, |acc, r| acc + 1.0 / r as f64);
         let mut sizes: Vec<u64> = all.iter().map(|o| o.brief_tokens).collect();
         sizes.sort_unstable();
         Figures {
@@ -101,6 +101,17 @@ mod tests {
             top: Vec::new(),
             unresolved: false,
         }
+    }
+
+    #[test]
+    fn mrr_of_questions_with_no_gold_in_the_top_10_is_positive_zero() {
+        let f = Figures::of([o(Kind::Verbatim, None, false, 19)].iter());
+        assert!(f.mrr_at_10 == 0.0 && f.mrr_at_10.is_sign_positive());
+        assert_eq!(format!("{:.3}", f.mrr_at_10), "0.000");
+        assert_eq!(
+            serde_json::to_string(&f.mrr_at_10).ok().as_deref(),
+            Some("0.0")
+        );
     }
 
     #[test]

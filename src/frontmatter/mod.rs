@@ -48,7 +48,8 @@ pub use toml_block::{TomlFrontmatter, parse_toml};
 /// or `...` at column 0 (trailing spaces allowed; an indented `---` inside a block scalar or
 /// a quoted value is content). Line breaks are `\n`, `\r\n` or a lone `\r`. Without a closing fence the result has `block: 0..0`, no entries and
 /// the warning `(1, "no closing --- fence; treated as body")`. All spans are byte offsets
-/// into `text` (BOM bytes included); O(n) in the length of the frontmatter.
+/// into `text` (BOM bytes included); O(n) in the length of the frontmatter. The loader's
+/// invalid-UTF-8 placeholder byte (U+001A) reads as U+FFFD in keys and values.
 pub fn parse(text: &str) -> Option<Frontmatter> {
     parse_tree(text).map(|p| p.fm)
 }

@@ -102,7 +102,10 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
         warnings: Vec::new(),
         tab_warned: vec![false; close],
     };
-    let (nodes, _) = p.parse_map(1, 0);
+    let (mut nodes, _) = p.parse_map(1, 0);
+    if text[..lines[close].start].contains(PLACEHOLDER) {
+        placeholders_to_replacement(&mut nodes);
+    }
     let mut warnings = p.warnings;
     warnings.sort_by_key(|w| w.0);
     if warnings.len() > MAX_WARNINGS {
@@ -123,6 +126,36 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
         warnings,
     };
     Some(Parsed { fm, nodes })
+}
+
+/// The invalid-UTF-8 placeholder of loaded sources ([`crate::model::INVALID_BYTE_PLACEHOLDER`]).
+const PLACEHOLDER: char = '\u{1A}';
+
+/// Keys and values read from a source with invalid UTF-8 would hold the loader's
+/// same-length placeholder byte (docs/FORMATS.md §8: offsets stay file offsets); they hold
+/// U+FFFD instead, as the `invalid UTF-8 bytes (shown as U+FFFD)` warning says
+/// (docs/FORMATS.md §9.1). Spans are untouched.
+fn placeholders_to_replacement(nodes: &mut [KeyNode]) {
+    fn fix(s: &mut String) {
+        if s.contains(PLACEHOLDER) {
+            *s = s.replace(PLACEHOLDER, "\u{FFFD}");
+        }
+    }
+    fn fix_value(v: &mut Value) {
+        match v {
+            Value::Str(s) => fix(s),
+            Value::List(l) => l.iter_mut().for_each(fix),
+            Value::Map(m) => m.iter_mut().for_each(|(k, v)| {
+                fix(k);
+                fix_value(v);
+            }),
+        }
+    }
+    for n in nodes {
+        fix(&mut n.key);
+        fix_value(&mut n.value);
+        placeholders_to_replacement(&mut n.children);
+    }
 }
 
 /// The closing fence: `---` or `...` at column 0, trailing spaces and tabs allowed. An

@@ -78,15 +78,21 @@ impl<'de> Visitor<'de> for StrictVisitor {
 ///
 /// Errors: `(line, message)` of the first problem, where `line` is 1-based RELATIVE TO THE
 /// START OF `yaml` (add the opening fence's line, i.e. `+ 1`, for a file line), or 0 when
-/// the reader gives no location.
+/// the reader gives no location. The invalid-UTF-8 placeholder U+001A is read as U+FFFD.
 pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
     // A lone `\r` (classic Mac OS) is a YAML line break; give the reader `\n` there (same
     // length, same lines) so its messages and line numbers match the LF twin's.
-    let yaml: std::borrow::Cow<str> = if has_lone_cr(yaml) {
+    let mut yaml: std::borrow::Cow<str> = if has_lone_cr(yaml) {
         lone_cr_to_lf(yaml).into()
     } else {
         yaml.into()
     };
+    // The loader's invalid-UTF-8 placeholder (U+001A, which YAML forbids) reads as U+FFFD,
+    // as in the lenient parser's values (docs/FORMATS.md §9.1); `validate` reports the bytes
+    // themselves as `invalid-utf8`.
+    if yaml.contains('\u{1A}') {
+        yaml = yaml.replace('\u{1A}', "\u{FFFD}").into();
+    }
     let yaml = yaml.as_ref();
     if yaml.lines().all(|l| {
         let t = l.trim();

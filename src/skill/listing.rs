@@ -109,7 +109,18 @@ impl Default for ListingOptions {
     }
 }
 
-/// Escape `&`, `<`, `>`, `"` (context-chef's XML escaping, docs/FORMATS.md §5.4).
+/// Whether XML 1.0 allows `c` in a document (its `Char` production): tab, LF, CR,
+/// U+0020–U+D7FF, U+E000–U+FFFD and U+10000 up. Other C0 controls (ESC, BEL, the
+/// invalid-UTF-8 placeholder U+001A, …) and U+FFFE/U+FFFF are not allowed, not even as
+/// character references.
+pub fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+        || c >= '\u{10000}'
+}
+
+/// Escape `&`, `<`, `>`, `"` (context-chef's XML escaping, docs/FORMATS.md §5.4), and
+/// replace each character XML 1.0 forbids ([`is_xml_char`]) with U+FFFD, so the result is
+/// always well-formed.
 pub fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -118,6 +129,7 @@ pub fn escape_xml(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            c if !is_xml_char(c) => out.push('\u{FFFD}'),
             _ => out.push(c),
         }
     }
@@ -125,7 +137,8 @@ pub fn escape_xml(s: &str) -> String {
 }
 
 /// Python's `html.escape(s, quote=True)`: `&`, `<`, `>`, `"` → `&quot;`, `'` → `&#x27;`
-/// (the escaping of `to_prompt`, docs/FORMATS.md §3.5).
+/// (the escaping of `to_prompt`, docs/FORMATS.md §3.5); characters XML 1.0 forbids become
+/// U+FFFD as in [`escape_xml`].
 pub fn escape_html(s: &str) -> String {
     escape_xml(s).replace('\'', "&#x27;")
 }

@@ -432,9 +432,14 @@ pub fn validate_skill(
     out
 }
 
+/// The loader's stand-in for each byte that is not UTF-8 ([`crate::model::INVALID_BYTE_PLACEHOLDER`]).
+const INVALID_UTF8_PLACEHOLDER: char = '\u{1A}';
+
 /// Validate a whole SKILL.md text: parses the frontmatter, counts body lines, and runs
 /// [`validate_skill`]; adds `frontmatter-missing` (error) when the file does not start with
-/// a `---` fence and `yaml-strict` (Spec profile) when a strict YAML reader rejects the
+/// a `---` fence, `invalid-utf8` (warning, both profiles, on the first such line) when the
+/// text holds the loader's invalid-UTF-8 placeholder byte (U+001A, in the frontmatter or
+/// the body), and `yaml-strict` (Spec profile) when a strict YAML reader rejects the
 /// block. `body_tokens` as in [`validate_skill`].
 pub fn validate_skill_md(
     text: &str,
@@ -453,6 +458,16 @@ pub fn validate_skill_md(
     let body = text.get(fm.block.end..).unwrap_or("");
     let body_lines = count_lines(body.trim_matches(['\n', '\r']));
     let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
+    if let Some(at) = text.find(INVALID_UTF8_PLACEHOLDER) {
+        out.push(Finding {
+            severity: Severity::Warning,
+            rule: "invalid-utf8",
+            message: "the file holds bytes that are not UTF-8 (shown as U+FFFD); save it as UTF-8"
+                .into(),
+            line: Some(count_lines(&text[..=at]) as u32),
+        });
+        sort_by_line(&mut out);
+    }
     if profile == Profile::Spec
         && let Some(yaml) = text.get(fm.yaml.clone())
         && let Err((l, msg)) = frontmatter::verify_strict(yaml)

@@ -414,3 +414,153 @@ fn search_filters_adrs_by_status() {
             .contains("rename-homebrew-tap")
     );
 }
+
+/// A skill whose frontmatter name and description hold escape sequences, BEL, VT and the
+/// XML specials, with the same in its body.
+fn control_skill(root: &Path) -> PathBuf {
+    let dir = root.join("ctrl");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: \"ct\\e]0;pwned\\arl\"\ndescription: \"esc \\e[31mred\\e[0m & <b> \\\"q\\\" ]]> \\v.\"\n---\n# T <x> & ]]>\n\nbody \x1b[31mred\x1b[0m \x07\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+/// Whether `bytes` hold a C0 control other than `\n` (ESC, BEL, VT, …) or a C1 control.
+fn has_control(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn list_never_prints_escape_sequences_from_frontmatter() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    control_skill(t.path());
+    let root = s(t.path());
+    for args in [
+        vec!["list", root],
+        vec!["list", root, "--format", "xml"],
+        vec!["list", root, "--format", "available-skills"],
+        vec!["list", root, "--agent", "claude-code"],
+    ] {
+        let out = skillnav(&args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!has_control(&out.stdout), "{args:?}: {:?}", out.stdout);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("ct"), "{args:?}: {text}");
+    }
+    let out = skillnav(&["list", root]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- ct␛]0;pwned␇rl: esc ␛[31mred␛[0m & <b> \"q\" ]]> ␋.\n"
+    );
+}
+
+#[test]
+fn xml_outputs_of_control_characters_are_well_formed_xml() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = control_skill(t.path());
+    let root = s(t.path());
+    let out = skillnav(&["list", root, "--format", "xml"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("<skill name=\"ct\u{FFFD}]0;pwned\u{FFFD}rl\">"),
+        "{text}"
+    );
+    assert!(
+        text.contains("<description>esc \u{FFFD}[31mred\u{FFFD}[0m &amp; &lt;b&gt; &quot;q&quot; ]]&gt; \u{FFFD}.</description>"),
+        "{text}"
+    );
+    let out = skillnav(&["list", root, "--format", "available-skills"]);
+    assert!(!has_control(&out.stdout), "{:?}", out.stdout);
+    // brief --format xml, piped: the section text keeps its bytes except those XML forbids.
+    let tree = json_of(&["tree", s(&dir), "--json"]);
+    let section = tree["roots"][0]["children"][0]["children"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let out = skillnav(&["brief", s(&dir), "--select", &section, "--format", "xml"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!has_control(&out.stdout), "{text:?}");
+    assert!(
+        text.contains("body \u{FFFD}[31mred\u{FFFD}[0m \u{FFFD}\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, bytes: &[u8]| {
+        let dir = t.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("SKILL.md"), bytes).unwrap_or_else(|e| panic!("{e}"));
+        dir
+    };
+    let fm_bad = write(
+        "badutf",
+        b"---\nname: badutf\ndescription: bad \xff\xfe utf8 \xc3\n---\n# T\nbody\n",
+    );
+    let body_bad = write(
+        "bodyutf",
+        b"---\nname: bodyutf\ndescription: ok\n---\n# T\nbody \xff\xfe\n",
+    );
+    let out = skillnav(&["list", s(&fm_bad)]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "- badutf: bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}\n"
+    );
+    let v = json_of(&["tree", s(&fm_bad), "--json"]);
+    assert_eq!(
+        v["roots"][0]["children"][0]["meta"]["description"], "bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}",
+        "{v}"
+    );
+    for (dir, line) in [(&fm_bad, 3), (&body_bad, 6)] {
+        let out = skillnav(&["validate", s(dir)]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(
+            text.contains(&format!("{line}")) && text.contains("invalid-utf8"),
+            "{text}"
+        );
+        assert!(text.ends_with(": 0 errors, 1 warning\n"), "{text}");
+        assert!(!text.contains("yaml-strict"), "{text}");
+    }
+}
+
+#[test]
+fn eval_prints_a_positive_zero_mrr_and_refuses_a_blank_query() {
+    let skill = fixtures().join("formats/skills/brand-guidelines");
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = t.path().join("q.json");
+    let write = |text: &str| std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    // A gold that names no node: MRR@10 is 0, not -0.
+    write(r#"{"questions": [{"id": "a", "kind": "verbatim", "query": "colors", "gold": ["x"]}]}"#);
+    let out = skillnav(&["eval", s(&file), s(&skill)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("-0.000"), "{text}");
+    assert!(
+        text.contains("\noverall         1   0.000   0.000   0.000   0.000 "),
+        "{text}"
+    );
+    let v = json_of(&["eval", s(&file), s(&skill), "--json"]);
+    assert_eq!(v["overall"]["mrr_at_10"].to_string(), "0.0");
+    // A blank query is a usage error naming the question.
+    write(r#"{"questions": [{"id": "blank", "kind": "verbatim", "query": " ", "gold": ["x"]}]}"#);
+    let out = skillnav(&["eval", s(&file), s(&skill)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("question \"blank\": query is empty: pass a few words to search for"),
+        "{err}"
+    );
+}

@@ -558,3 +558,28 @@ fn markdown_starting_with_a_rule_caps_warnings() {
         (52, "… and 70 more problems in the frontmatter".to_string())
     );
 }
+
+#[test]
+fn invalid_utf8_in_frontmatter_values_reads_as_replacement_characters() {
+    // The loader's same-length copy holds U+001A for each bad byte; values show U+FFFD.
+    let (text, bad) = skillnav::model::lossless_len_utf8(
+        b"---\nname: b\xffx\ndescription: bad \xff\xfe utf8 \xc3\ntags: [a\xff]\n---\nbody\n"
+            .to_vec(),
+    );
+    assert!(bad);
+    let fm = frontmatter::parse(&text).expect("frontmatter");
+    assert_eq!(fm.name().as_deref(), Some("b\u{FFFD}x"));
+    assert_eq!(
+        fm.description().as_deref(),
+        Some("bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}")
+    );
+    assert_eq!(
+        fm.get("tags").map(|e| e.value.clone()),
+        Some(Value::List(vec!["a\u{FFFD}".into()]))
+    );
+    // Spans still index the loaded text.
+    let e = fm.get("name").expect("name");
+    assert_eq!(&text[e.value_span.clone()], "b\u{1A}x");
+    // The strict reader sees U+FFFD too, which YAML allows.
+    assert_eq!(verify_strict(&text[fm.yaml.clone()]), Ok(()));
+}

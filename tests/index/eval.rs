@@ -109,3 +109,35 @@ fn eval_cli_prints_the_same_report() {
         ]
     );
 }
+
+#[test]
+fn question_files_with_a_blank_query_an_empty_gold_or_no_questions_are_refused() {
+    let q = |query: &str, gold: &str| {
+        format!(
+            r#"{{"questions": [{{"id": "ok", "kind": "verbatim", "query": "cookie", "gold": ["x"]}},
+                {{"id": "q2", "kind": "verbatim", "query": "{query}", "gold": {gold}}}]}}"#
+        )
+    };
+    let err = |text: &str| {
+        QuestionSet::parse(text)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        err(&q("", r#"["x"]"#)),
+        Err("question \"q2\": query is empty: pass a few words to search for".into())
+    );
+    assert_eq!(
+        err(&q(" \\t ", r#"["x"]"#)),
+        Err("question \"q2\": query is empty: pass a few words to search for".into())
+    );
+    assert_eq!(
+        err(&q("cookie", "[]")),
+        Err("question \"q2\": `gold` is empty: name at least one section that answers it".into())
+    );
+    assert_eq!(
+        err(r#"{"questions": []}"#),
+        Err("`questions` is empty: the file needs at least one question".into())
+    );
+    assert_eq!(err(&q("cookie", r#"["x"]"#)), Ok(()));
+}

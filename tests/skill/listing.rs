@@ -2,8 +2,8 @@
 
 use skillnav::frontmatter;
 use skillnav::skill::listing::{
-    ListingEntry, ListingFormat, ListingOptions, allowed_tools, escape_html, format_listing,
-    truncate_listing, when_to_use,
+    ListingEntry, ListingFormat, ListingOptions, allowed_tools, escape_html, escape_xml,
+    format_listing, is_xml_char, truncate_listing, when_to_use,
 };
 
 fn entries() -> Vec<ListingEntry> {
@@ -57,6 +57,27 @@ fn xml_layout_escapes() {
         format_listing(&[], opts(ListingFormat::Xml)),
         "<skills></skills>"
     );
+}
+
+#[test]
+fn xml_listings_of_control_characters_in_frontmatter_are_well_formed() {
+    // ESC, BEL, VT, the invalid-UTF-8 placeholder and U+FFFE/U+FFFF are not XML 1.0
+    // characters: each becomes U+FFFD; tab, LF and CR stay.
+    let raw = "a\u{1b}]0;t\u{7}b\u{b}\u{1a}\u{fffe}\u{ffff}\tc\nd ]]>";
+    let want = "a\u{fffd}]0;t\u{fffd}b\u{fffd}\u{fffd}\u{fffd}\u{fffd}\tc\nd ]]&gt;";
+    assert_eq!(escape_xml(raw), want);
+    assert_eq!(escape_html(raw), want);
+    let e = ListingEntry {
+        name: "n\u{1b}[31m".into(),
+        description: raw.into(),
+        when_to_use: Some("w\u{7}".into()),
+        location: "/s/n/SKILL.md".into(),
+    };
+    for f in [ListingFormat::Xml, ListingFormat::AvailableSkills] {
+        let text = format_listing(std::slice::from_ref(&e), opts(f));
+        assert!(text.chars().all(is_xml_char), "{f:?}: {text:?}");
+    }
+    assert!(is_xml_char('\u{10000}') && is_xml_char('\u{fffd}') && !is_xml_char('\u{0}'));
 }
 
 #[test]

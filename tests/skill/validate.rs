@@ -305,3 +305,25 @@ fn name_with_a_line_break_is_an_error_though_trimming_would_hide_it() {
     let rules: Vec<&str> = f.iter().map(|x| x.rule).collect();
     assert_eq!(rules, ["name-chars", "name-folder"]);
 }
+
+#[test]
+fn invalid_utf8_in_a_skill_file_is_an_invalid_utf8_warning_not_a_yaml_error() {
+    let (in_fm, _) = skillnav::model::lossless_len_utf8(
+        b"---\nname: badutf\ndescription: bad \xff\xfe utf8 \xc3\n---\n# T\nbody\n".to_vec(),
+    );
+    let (in_body, _) = skillnav::model::lossless_len_utf8(
+        b"---\nname: badutf\ndescription: ok\n---\n# T\nbody \xff\xfe\n".to_vec(),
+    );
+    for (text, line) in [(&in_fm, 3), (&in_body, 6)] {
+        for profile in [Profile::Spec, Profile::ClaudeCode] {
+            let f = validate_skill_md(text, "badutf", None, profile);
+            assert_eq!(
+                rules(&f),
+                vec![("invalid-utf8", Severity::Warning)],
+                "{profile:?}: {f:?}"
+            );
+            assert_eq!(f[0].line, Some(line));
+            assert!(f[0].message.contains("not UTF-8"), "{}", f[0].message);
+        }
+    }
+}

@@ -9,19 +9,29 @@
 //! </context_brief>
 //! ```
 //!
-//! Attribute values escape `&`, `<`, `>`, `"` ([`crate::skill::listing::escape_xml`]); `T` = Σ
+//! Attribute values escape `&`, `<`, `>`, `"` ([`crate::skill::listing::escape_xml`]); in
+//! attributes and text, characters XML 1.0 forbids become U+FFFD; `T` = Σ
 //! tokens of the section texts. `lines` is `a-b`, or `a` for a one-line range. Each line
 //! ends with `\n`. Did-you-mean corrections add `searched_as="typed→used, …"`.
 
 use crate::brief::mode::Mode;
 use crate::brief::model::{BriefHead, BriefSection};
-use crate::skill::listing::escape_xml;
+use crate::skill::listing::{escape_xml, is_xml_char};
 
-/// Escape element text: `&`, `<`, `>`.
+/// Escape element text: `&`, `<`, `>`; each character XML 1.0 forbids
+/// ([`crate::skill::listing::is_xml_char`]) becomes U+FFFD.
 pub fn escape_text(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if !is_xml_char(c) => out.push('\u{FFFD}'),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Render the XML brief of `kept` sections, naming `left` ids as left out.
