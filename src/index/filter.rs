@@ -40,6 +40,15 @@ pub fn split_filters(query: &str) -> (String, Vec<MetaFilter>) {
 /// Every key a filter can use on `corpus`, lower-case and sorted: `kind`, every `meta` key
 /// some node has, and `tag` when some node has `tags`. One pass over the nodes.
 pub fn filter_keys(corpus: &Corpus) -> std::collections::BTreeSet<String> {
+    collect_keys(corpus, &|_| false)
+}
+
+/// The keys of [`filter_keys`], collected node by node until `enough` says the keys so far
+/// suffice.
+fn collect_keys(
+    corpus: &Corpus,
+    enough: &dyn Fn(&std::collections::BTreeSet<String>) -> bool,
+) -> std::collections::BTreeSet<String> {
     let mut keys = std::collections::BTreeSet::from(["kind".to_string()]);
     for n in &corpus.nodes {
         for k in n.meta.keys() {
@@ -48,6 +57,9 @@ pub fn filter_keys(corpus: &Corpus) -> std::collections::BTreeSet<String> {
                 keys.insert("tag".into());
             }
             keys.insert(k);
+        }
+        if enough(&keys) {
+            break;
         }
     }
     keys
@@ -63,21 +75,8 @@ pub fn split_filters_in(corpus: &Corpus, query: &str) -> (String, Vec<MetaFilter
             candidates,
         );
     }
-    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
-    known.insert("kind".into());
     let wanted: Vec<&str> = candidates.iter().map(|f| f.key.as_str()).collect();
-    for n in &corpus.nodes {
-        for k in n.meta.keys() {
-            let k = k.to_ascii_lowercase();
-            if k == "tags" {
-                known.insert("tag".into());
-            }
-            known.insert(k);
-        }
-        if wanted.iter().all(|w| known.contains(*w)) {
-            break;
-        }
-    }
+    let known = collect_keys(corpus, &|keys| wanted.iter().all(|w| keys.contains(*w)));
     split_with(query, &|key| known.contains(key))
 }
 

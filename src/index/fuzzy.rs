@@ -540,7 +540,6 @@ impl FuzzyIndex {
         }
     }
 
-    /// [`FuzzyIndex::search`] as scored items, best first.
     /// The best `top_k` title hits of `query` among the nodes `keep` accepts, as
     /// [`FuzzyIndex::search`] ranks them but without its typed-words and typo passes: every
     /// accepted haystack holding the query's letters and digits is scored with nucleo (`keep`
@@ -554,26 +553,9 @@ impl FuzzyIndex {
         keep: &(dyn Fn(NodeId) -> bool + Sync),
     ) -> Vec<Hit> {
         let query = &*nfc(query);
-        if top_k == 0
-            || query.trim().is_empty()
-            || query
-                .split_whitespace()
-                .nth(MAX_TITLE_QUERY_WORDS)
-                .is_some()
-        {
+        let Some((pattern, min)) = title_pattern(query, top_k) else {
             return Vec::new();
-        }
-        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-        if pattern.atoms.is_empty() {
-            return Vec::new();
-        }
-        let perfect = {
-            let mut m = Matcher::new(Config::DEFAULT);
-            pattern
-                .score(Utf32String::from(query.trim()).slice(..), &mut m)
-                .unwrap_or(0)
         };
-        let min = perfect * MIN_SCORE_PERCENT / 100;
         let nodes = self.hays.nodes();
         let mut scored = self.scored(
             &pattern,
@@ -587,31 +569,12 @@ impl FuzzyIndex {
         scored.into_iter().map(|(s, i, _)| self.hit(s, i)).collect()
     }
 
+    /// [`FuzzyIndex::search`] as scored items, best first.
     fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
-        if top_k == 0
-            || query.trim().is_empty()
-            || query
-                .split_whitespace()
-                .nth(MAX_TITLE_QUERY_WORDS)
-                .is_some()
-        {
+        let Some((pattern, min)) = title_pattern(query, top_k) else {
             return Vec::new();
-        }
-        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-        if pattern.atoms.is_empty() {
-            return Vec::new();
-        }
-        // A hit must score at least MIN_SCORE_PERCENT of the query matched against itself:
-        // this drops letters picked out of unrelated words ("widgets" in "Write Grading
-        // Results") while typos and partial words still match.
-        let perfect = {
-            let mut m = Matcher::new(Config::DEFAULT);
-            pattern
-                .score(Utf32String::from(query.trim()).slice(..), &mut m)
-                .unwrap_or(0)
         };
-        let min = perfect * MIN_SCORE_PERCENT / 100;
         let words: Vec<Vec<char>> = query
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
@@ -691,6 +654,33 @@ fn holds_word(hay: Utf32Str<'_>, word: &[char]) -> bool {
             lower.windows(word.len()).any(|win| win == word)
         }
     }
+}
+
+/// The nucleo pattern of a title query (already NFC) and the least score a hit needs, or
+/// `None` when nothing can match: `top_k` 0, a blank query, more than
+/// [`MAX_TITLE_QUERY_WORDS`] words, or no atom. A hit must score at least
+/// [`MIN_SCORE_PERCENT`] of the query matched against itself: this drops letters picked out
+/// of unrelated words ("widgets" in "Write Grading Results") while typos and partial words
+/// still match.
+fn title_pattern(query: &str, top_k: usize) -> Option<(Pattern, u32)> {
+    if top_k == 0
+        || query.trim().is_empty()
+        || query
+            .split_whitespace()
+            .nth(MAX_TITLE_QUERY_WORDS)
+            .is_some()
+    {
+        return None;
+    }
+    let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
+    if pattern.atoms.is_empty() {
+        return None;
+    }
+    let mut m = Matcher::new(Config::DEFAULT);
+    let perfect = pattern
+        .score(Utf32String::from(query.trim()).slice(..), &mut m)
+        .unwrap_or(0);
+    Some((pattern, perfect * MIN_SCORE_PERCENT / 100))
 }
 
 #[cfg(test)]

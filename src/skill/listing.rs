@@ -122,13 +122,18 @@ pub fn is_xml_char(c: char) -> bool {
 /// replace each character XML 1.0 forbids ([`is_xml_char`]) with U+FFFD, so the result is
 /// always well-formed.
 pub fn escape_xml(s: &str) -> String {
+    escape_xml_with(s, true)
+}
+
+/// [`escape_xml`], escaping `"` only when `quote` (element text keeps it as it is).
+pub fn escape_xml_with(s: &str, quote: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
+            '"' if quote => out.push_str("&quot;"),
             c if !is_xml_char(c) => out.push('\u{FFFD}'),
             _ => out.push(c),
         }

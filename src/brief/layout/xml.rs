@@ -16,22 +16,13 @@
 
 use crate::brief::mode::Mode;
 use crate::brief::model::{BriefHead, BriefSection};
-use crate::skill::listing::{escape_xml, is_xml_char};
+use crate::skill::listing::escape_xml;
 
 /// Escape element text: `&`, `<`, `>`; each character XML 1.0 forbids
-/// ([`crate::skill::listing::is_xml_char`]) becomes U+FFFD.
+/// ([`crate::skill::listing::is_xml_char`]) becomes U+FFFD. A `"` stays as it is (only
+/// attribute values need it escaped: [`escape_xml`]).
 pub fn escape_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c if !is_xml_char(c) => out.push('\u{FFFD}'),
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::skill::listing::escape_xml_with(s, false)
 }
 
 /// Render the XML brief of `kept` sections, naming `left` ids as left out.
