@@ -267,6 +267,18 @@ fn usage_and_io_errors_exit_2_with_one_line() {
     }
 }
 
+/// `skillnav ARGS` exits 2 with the MCP tools' empty-query message and prints nothing.
+fn assert_refused_as_an_empty_query(args: &[&str]) {
+    let out = skillnav(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "skillnav: query is empty: pass a few words to search for\n",
+        "{args:?}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
 #[test]
 fn brief_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
     // The MCP `brief` tool refuses it (docs/MCP.md); the CLI used to brief "no query".
@@ -279,14 +291,7 @@ fn brief_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
         ] {
             let mut args = vec!["brief", s(&dir), "--query", q];
             args.extend_from_slice(extra);
-            let out = skillnav(&args);
-            assert_eq!(out.status.code(), Some(2), "{args:?}");
-            assert_eq!(
-                String::from_utf8_lossy(&out.stderr),
-                "skillnav: query is empty: pass a few words to search for\n",
-                "{args:?}"
-            );
-            assert!(out.stdout.is_empty(), "{args:?}");
+            assert_refused_as_an_empty_query(&args);
         }
     }
 }
@@ -301,14 +306,7 @@ fn search_refuses_an_empty_or_blank_query_like_the_mcp_tool() {
             if json {
                 args.push("--json");
             }
-            let out = skillnav(&args);
-            assert_eq!(out.status.code(), Some(2), "{args:?}");
-            assert_eq!(
-                String::from_utf8_lossy(&out.stderr),
-                "skillnav: query is empty: pass a few words to search for\n",
-                "{args:?}"
-            );
-            assert!(out.stdout.is_empty(), "{args:?}");
+            assert_refused_as_an_empty_query(&args);
         }
     }
 }
