@@ -32,6 +32,7 @@ n=0
 for f in $(small "$fx/render" "$fx/formats/handmade" "$fx/formats2/doc-tree" "$fx/lazytools/input/hono-docs/api" -name '*.md'); do
     n=$((n + 1))
     seed markdown_sections "$n" < "$f"
+    { printf '\000'; cat "$f"; } | seed markdown_headings "$n"
     { printf 'P'; cat "$f"; } | seed markdown_render "$n"
     { printf '\030'; cat "$f"; } | seed markdown_render "narrow-$n"
     seed sanitize "$n" < "$f"

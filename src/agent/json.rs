@@ -18,7 +18,7 @@ pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usiz
     o.insert("kind".into(), json!(n.kind.as_str()));
     o.insert("format".into(), json!(n.format.as_str()));
     o.insert("title".into(), json!(n.title));
-    o.insert("summary".into(), json!(n.summary));
+    o.insert("summary".into(), json!(corpus.summary(id)));
     if let Some(d) = &n.detail {
         o.insert("detail".into(), json!(d));
     }

@@ -186,7 +186,7 @@ fn snippet(ws: &Workspace, id: NodeId, terms: &[String]) -> String {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .find(|l| !match_ranges(l, terms).is_empty())
-        .map_or_else(|| corpus.node(id).summary.clone(), str::to_string);
+        .map_or_else(|| corpus.summary(id).to_string(), str::to_string);
     let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() <= SNIPPET_CHARS {
         return line;

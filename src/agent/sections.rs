@@ -79,7 +79,7 @@ pub fn list(
                 uri: uri_of(ws, *id),
                 id: n.id.clone(),
                 title: n.title.clone(),
-                summary: n.summary.clone(),
+                summary: c.summary(*id).to_string(),
                 bytes: n.bytes,
             }
         })

@@ -211,7 +211,7 @@ fn section(
     };
     let text = match mode {
         Mode::Locate => String::new(),
-        Mode::Summarize => summary_of(&node.summary, body),
+        Mode::Summarize => summary_of(corpus.summary(id), body),
         _ => quoted(body, &one_line(title)).to_string(),
     };
     BriefSection {

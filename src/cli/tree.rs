@@ -43,7 +43,7 @@ pub fn print_subtree(
     id: NodeId,
     depth: Option<usize>,
 ) -> std::io::Result<()> {
-    let summary = &corpus.node(id).summary;
+    let summary = corpus.summary(id);
     if !summary.is_empty() {
         writeln!(out, "{}", sanitize_line(summary))?;
     }

@@ -143,7 +143,7 @@ impl Serialize for NodeJson<'_> {
         m.serialize_entry("own_bytes", &n.own_bytes)?;
         m.serialize_entry("own_tokens", &self.tokens.own(self.id).unwrap_or(0))?;
         m.serialize_entry("path", &n.path)?;
-        m.serialize_entry("summary", &n.summary)?;
+        m.serialize_entry("summary", self.corpus.summary(self.id))?;
         m.serialize_entry("title", &n.title)?;
         m.serialize_entry("tokens", &self.tokens.total(self.id).unwrap_or(0))?;
         m.serialize_entry("warnings", &to_value(&n.warnings)?)?;

@@ -42,6 +42,7 @@ pub mod agents;
 pub mod catalog;
 pub mod doc_tree;
 pub mod git_adr;
+pub(crate) mod heading_lines;
 pub mod lazytools;
 pub mod llms_txt;
 pub mod registry;

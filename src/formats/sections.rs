@@ -81,13 +81,15 @@ pub fn add_sections(
 }
 
 /// The sections of one text, computed without a corpus so it can run on any thread
-/// ([`plan_sections`]); [`apply_sections`] turns it into nodes.
+/// ([`plan_sections`], [`plan_sections_deferred`]); [`apply_sections`] turns it into nodes.
 #[derive(Debug)]
 pub struct SectionPlan {
     scan: Scan,
     from: usize,
     to: usize,
     prelude_blank: bool,
+    /// The summaries are left to be made on first read ([`crate::model::LazySummary`]).
+    deferred: bool,
 }
 
 /// Scan `text[from..to]` for [`add_sections`] (offsets clamped as in [`headings`]).
@@ -101,7 +103,106 @@ pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
         from,
         to,
         prelude_blank,
+        deferred: false,
     }
+}
+
+/// [`plan_sections`] that leaves the summaries to be made on first read (docs/DESIGN.md §8
+/// "to searchable"): the headings come from a line scan when it can be sure of them (it
+/// agrees with the `CommonMark` parse; see [`headings_fast`]), and [`apply_sections`] then
+/// attaches a [`crate::model::LazySummary`] to the sections, which parses the text when a
+/// summary is first read, with the same result as [`plan_sections`]. Otherwise it is
+/// [`plan_sections`].
+pub fn plan_sections_deferred(text: &str, from: usize, to: usize) -> SectionPlan {
+    let (from, to) = clamp_range(text, from, to);
+    let first_line = line_of(text, from);
+    let Some(headings) = headings_by_lines(text, from, to, first_line) else {
+        return plan_sections(text, from, to);
+    };
+    let last_line = if to > from {
+        first_line + count_breaks(text.as_bytes(), from, to - 1)
+    } else {
+        first_line
+    };
+    let first_start = headings.first().map_or(to, |h| h.start);
+    let prelude_blank = text[from..first_start].trim().is_empty();
+    SectionPlan {
+        scan: Scan {
+            summaries: vec![String::new(); headings.len() + 1],
+            headings,
+            first_line,
+            last_line,
+        },
+        from,
+        to,
+        prelude_blank,
+        deferred: true,
+    }
+}
+
+/// The headings of `text[from..to]`, as [`headings`] finds them, by a line scan where it can
+/// be sure of them and by the `CommonMark` parse elsewhere: the scan [`plan_sections_deferred`]
+/// uses, public so tests and the fuzzer can compare the two.
+pub fn headings_fast(text: &str, from: usize, to: usize) -> Vec<Heading> {
+    let (from, to) = clamp_range(text, from, to);
+    headings_by_lines(text, from, to, line_of(text, from))
+        .unwrap_or_else(|| headings(text, from, to))
+}
+
+/// The headings of `text[from..to]` (clamped) by the line scan of
+/// [`super::heading_lines`] (`first_line`: the line of `from`), titles made as [`scan`] makes
+/// them; `None` where the scan declines.
+pub(crate) fn headings_by_lines(
+    text: &str,
+    from: usize,
+    to: usize,
+    first_line: u32,
+) -> Option<Vec<Heading>> {
+    use super::heading_lines::Title;
+    let found = super::heading_lines::headings(text, from, to, first_line)?;
+    let mut out = Vec::with_capacity(found.len());
+    for f in found {
+        let (title, anchor) = match f.title {
+            Title::Plain(r) => split_anchor_owned(collapse_ws(text.get(r)?)),
+            Title::Markup(r) => {
+                // The heading alone, as the whole-text parse reads it (only link
+                // references reach outside a heading, and the scan declined those).
+                let mut one = headings(text, r.start, r.end);
+                if one.len() != 1 {
+                    return None;
+                }
+                let h = one.pop()?;
+                (h.title, h.anchor)
+            }
+        };
+        out.push(Heading {
+            level: f.level,
+            title,
+            start: f.start,
+            line: f.line,
+            anchor,
+        });
+    }
+    Some(out)
+}
+
+/// The `(section start, summary)` pairs of `text[from..to]` that [`apply_sections`] gives
+/// a plan of [`plan_sections`]: the prelude's at `from` (when no heading starts there),
+/// then each heading's at its start. A [`crate::model::MakeSummaries`].
+fn summaries_of(text: &str, from: usize, to: usize) -> Vec<(usize, String)> {
+    let Scan {
+        headings,
+        summaries,
+        ..
+    } = scan(text, from, to, true);
+    let mut summaries = summaries.into_iter();
+    let prelude = summaries.next().unwrap_or_default();
+    let mut out = Vec::with_capacity(headings.len() + 1);
+    if headings.first().is_none_or(|h| h.start > from) {
+        out.push((from, prelude));
+    }
+    out.extend(headings.iter().map(|h| h.start).zip(summaries));
+    out
 }
 
 /// Add the section nodes of `plan` (made from source `src`'s text) under `file`; same
@@ -118,7 +219,10 @@ pub fn apply_sections(
         from,
         to,
         prelude_blank,
+        deferred,
     } = plan;
+    let lazy = deferred
+        .then(|| std::sync::Arc::new(crate::model::LazySummary::new(from, to, summaries_of)));
     let Scan {
         mut headings,
         mut summaries,
@@ -144,6 +248,7 @@ pub fn apply_sections(
         );
         n.seg = Some(id::slug(&file_title));
         n.summary = std::mem::take(&mut summaries[0]);
+        n.lazy_summary.clone_from(&lazy);
         n.line_start = Some(base_line);
         n.line_end = Some(prelude_line_end);
         n.span = Some(TextSpan {
@@ -182,6 +287,7 @@ pub fn apply_sections(
         n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)));
         n.level = h.level;
         n.summary = std::mem::take(&mut summaries[i + 1]);
+        n.lazy_summary.clone_from(&lazy);
         n.line_start = Some(h.line);
         n.span = Some(TextSpan {
             source: src,
@@ -203,7 +309,7 @@ pub fn apply_sections(
 }
 
 /// Clamp `from..to` into `text` and onto char boundaries, past a leading byte-order mark.
-fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
+pub(crate) fn clamp_range(text: &str, from: usize, to: usize) -> (usize, usize) {
     let mut to = to.min(text.len());
     while !text.is_char_boundary(to) {
         to -= 1;

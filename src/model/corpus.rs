@@ -77,6 +77,20 @@ impl Corpus {
         &self.nodes[id.ix()]
     }
 
+    /// The one-line summary of node `id`: its `summary`, or, when that is empty and the
+    /// node is a markdown section whose summary is made on first read, the first sentence
+    /// of its body (docs/DESIGN.md §2 "Sectioning", §8). Empty when it has none.
+    pub fn summary(&self, id: NodeId) -> &str {
+        let n = self.node(id);
+        if n.summary.is_empty()
+            && let (Some(lazy), Some(span)) = (&n.lazy_summary, n.span)
+            && let Some(src) = self.sources.get(span.source.0 as usize)
+        {
+            return lazy.get(&src.text, span.start).unwrap_or("");
+        }
+        &n.summary
+    }
+
     /// Mutable access to node `id`.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.ix()]

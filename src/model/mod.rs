@@ -4,6 +4,7 @@
 
 mod corpus;
 pub mod id;
+mod lazy_summary;
 mod node;
 mod selection;
 mod source;
@@ -12,6 +13,7 @@ pub mod splice;
 pub(crate) mod testing;
 
 pub use corpus::{BundleStats, Corpus};
+pub use lazy_summary::{LazySummary, MakeSummaries};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 pub use selection::{Mark, Selection};
 pub use source::{BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, lossless_len_utf8};

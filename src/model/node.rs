@@ -302,7 +302,12 @@ pub struct Node {
     /// Display title (heading text, skill name, file name).
     pub title: String,
     /// One-line summary (frontmatter description, README bullet, llms note, first sentence).
+    /// Read it with [`crate::model::Corpus::summary`]: a markdown section's first sentence may
+    /// be made on first read (`lazy_summary`) and is then not here.
     pub summary: String,
+    /// The summaries of this section's file, made when first read, when `summary` was left
+    /// empty at load (docs/DESIGN.md §8).
+    pub lazy_summary: Option<std::sync::Arc<super::lazy_summary::LazySummary>>,
     /// Longer summary when the format has one.
     pub detail: Option<String>,
     /// Path relative to its root, `/`-separated (the file the node lives in, or the folder).
@@ -348,6 +353,7 @@ impl Node {
             format,
             title: title.into(),
             summary: String::new(),
+            lazy_summary: None,
             detail: None,
             path: path.into(),
             line_start: None,

@@ -287,9 +287,9 @@ fn bom_and_crlf_frontmatter() {
     assert_eq!(skill.title, "bom-crlf");
     assert_eq!(skill.summary, "Handles BOM and CRLF.");
     assert_eq!(skill.meta["name"], "bom-crlf");
-    let sec = c.node(get(&c, "bom-crlf/SKILL.md#body-title"));
-    assert_eq!(sec.title, "Body Title");
-    assert_eq!(sec.summary, "Text here.");
+    let sec_id = get(&c, "bom-crlf/SKILL.md#body-title");
+    assert_eq!(c.node(sec_id).title, "Body Title");
+    assert_eq!(c.summary(sec_id), "Text here.");
     assert_eq!(c.node(get(&c, "bom-crlf/SKILL.md")).bytes, size(&path));
     assert_eq!(
         c.text(get(&c, "bom-crlf/SKILL.md#body-title")),

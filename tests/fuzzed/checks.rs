@@ -7,7 +7,7 @@
 #![allow(dead_code, reason = "each includer uses some of the checks")]
 
 use skillnav::formats::llms_txt::{LlmsKind, add_nodes};
-use skillnav::formats::sections::add_sections;
+use skillnav::formats::sections::{add_sections, headings, headings_fast};
 use skillnav::index::{Index, SearchOptions};
 use skillnav::model::{Corpus, Format, Node, NodeId, NodeKind, Source, TextSpan};
 use skillnav::render::{str_width, truncate};
@@ -91,6 +91,20 @@ pub fn markdown_sections_tile(text: &str) {
         &text[..first]
     );
     check_children(&c, file, text, first, text.len(), true);
+}
+
+/// The line scanner's headings (with its pulldown-cmark fallback, [`headings_fast`]) are the
+/// `CommonMark` parse's ([`headings`]) on any text, from any char boundary.
+pub fn heading_scans_agree(text: &str, from: usize) {
+    let mut from = from.min(text.len());
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    assert_eq!(
+        headings_fast(text, from, text.len()),
+        headings(text, from, text.len()),
+        "text {text:?} from {from}"
+    );
 }
 
 /// The llms.txt family's loaders on `text` as `kind`: every span inside the text, on char

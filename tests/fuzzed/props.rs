@@ -59,6 +59,11 @@ proptest! {
     }
 
     #[test]
+    fn the_heading_line_scan_agrees_with_the_commonmark_parse(text in markdownish(), from in 0usize..64) {
+        checks::heading_scans_agree(&text, from);
+    }
+
+    #[test]
     fn llms_family_spans_lie_inside_the_file(text in markdownish(), k in 0u8..3) {
         let kind = [LlmsKind::Index, LlmsKind::Ctx, LlmsKind::Full][usize::from(k)];
         checks::llms_spans_inside(&text, kind);

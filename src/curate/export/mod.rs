@@ -470,8 +470,10 @@ fn export_with(
         let text = section_text(corpus, exposure, id);
         let level = exposure.level(corpus, id);
         let tokens = counter.count(&text);
-        let summary =
-            crate::curate::summary::summary_of(&n.summary, &exposure.visible_text(corpus, id));
+        let summary = crate::curate::summary::summary_of(
+            corpus.summary(id),
+            &exposure.visible_text(corpus, id),
+        );
         if level == Exposure::Always && always_tokens + tokens <= ALWAYS_BODY_TOKENS {
             always_tokens += tokens;
             if !always_body.is_empty() {

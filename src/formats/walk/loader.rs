@@ -248,7 +248,7 @@ impl<'a> Loader<'a> {
                         .sources
                         .get(src.0 as usize)
                         .map_or("", |s| s.text.as_str());
-                    let plan = sections::plan_sections(text, from, to);
+                    let plan = sections::plan_sections_deferred(text, from, to);
                     sections::apply_sections(corpus, file, src, plan, Format::Markdown);
                 }
             }

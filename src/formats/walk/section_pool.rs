@@ -41,7 +41,7 @@ pub(crate) struct SectionPool {
 
 fn run(job: Job) -> Done {
     let plan = catch_unwind(AssertUnwindSafe(|| {
-        sections::plan_sections(&job.text, job.from, job.to)
+        sections::plan_sections_deferred(&job.text, job.from, job.to)
     }))
     .ok();
     (job, plan)
@@ -133,8 +133,9 @@ impl SectionPool {
                 }
             }
             if let Some((job, plan)) = slots[next].take() {
-                let plan =
-                    plan.unwrap_or_else(|| sections::plan_sections(&job.text, job.from, job.to));
+                let plan = plan.unwrap_or_else(|| {
+                    sections::plan_sections_deferred(&job.text, job.from, job.to)
+                });
                 apply(next, job.text, plan);
             }
         }
@@ -171,12 +172,17 @@ mod tests {
         c.preorder(file)
             .into_iter()
             .skip(1)
-            .map(|n| {
-                let n = c.node(n);
+            .map(|id| {
+                let n = c.node(id);
                 let s = n.span.map(|s| (s.start, s.own_end, s.end));
                 format!(
                     "{} {:?} {:?} {:?} {:?} {}",
-                    n.title, s, n.line_start, n.line_end, n.summary, n.level
+                    n.title,
+                    s,
+                    n.line_start,
+                    n.line_end,
+                    c.summary(id),
+                    n.level
                 )
             })
             .collect()
@@ -193,7 +199,7 @@ mod tests {
         }
         let mut seen = Vec::new();
         pool.finish(|ix, text, plan| {
-            let direct = sections::plan_sections(&texts[ix], 0, texts[ix].len());
+            let direct = sections::plan_sections_deferred(&texts[ix], 0, texts[ix].len());
             assert_eq!(text, texts[ix]);
             assert_eq!(format!("{plan:?}"), format!("{direct:?}"));
             seen.push(ix);

@@ -160,9 +160,10 @@ fn summary(
     let detail = node.detail.as_deref().filter(|d| !d.trim().is_empty());
     // A description that the summary only repeats (a YAML block scalar keeps its line
     // breaks and final newline; a summary may be its cut start) is shown once, whole.
-    let repeats = detail.is_some_and(|d| summary_repeats(&node.summary, d));
-    if !node.summary.is_empty() && !repeats {
-        para(&mut lines, &node.summary);
+    let own_summary = corpus.summary(id);
+    let repeats = detail.is_some_and(|d| summary_repeats(own_summary, d));
+    if !own_summary.is_empty() && !repeats {
+        para(&mut lines, own_summary);
     }
     if let Some(d) = detail {
         if !lines.is_empty() {

@@ -131,7 +131,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             }));
             rest.as_str()
         }
-        None => node.summary.as_str(),
+        None => corpus.summary(row.id),
     };
     // A symlink alias or a cross-root copy of a skill says what it points to instead of
     // counting as a duplicate with no tokens of its own.
