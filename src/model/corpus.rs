@@ -91,6 +91,20 @@ impl Corpus {
         &n.summary
     }
 
+    /// Make now the summaries ([`Corpus::summary`]) of every sectioned range of at least
+    /// `min_bytes` bytes whose summaries are made on first read, so that the first read of
+    /// one (a tree row being drawn) parses no big file. Call it off the UI thread.
+    pub fn warm_summaries(&self, min_bytes: usize) {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(lazy) = &n.lazy_summary
+                && lazy.len() >= min_bytes
+                && !lazy.is_made()
+            {
+                let _ = self.summary(NodeId(i as u32));
+            }
+        }
+    }
+
     /// Mutable access to node `id`.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.ix()]

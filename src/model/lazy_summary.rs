@@ -35,6 +35,21 @@ impl LazySummary {
         }
     }
 
+    /// Bytes of the sectioned range (what making its summaries parses).
+    pub fn len(&self) -> usize {
+        self.to.saturating_sub(self.from)
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the summaries are made already.
+    pub fn is_made(&self) -> bool {
+        self.made.get().is_some()
+    }
+
     /// The summary of the section starting at byte `start` of `text` (the source text the
     /// range was sectioned from); `None` when no section starts there.
     pub fn get<'a>(&'a self, text: &str, start: usize) -> Option<&'a str> {

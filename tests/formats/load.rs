@@ -493,3 +493,33 @@ fn folder_and_file_inside_it_count_the_file_once() {
     );
     assert_eq!(c.node(c.roots[1]).bytes, 0);
 }
+
+#[test]
+fn summaries_are_made_on_first_read_and_warming_makes_those_of_big_files() {
+    let t = tempdir();
+    let mut big = String::new();
+    for j in 0..2000 {
+        big.push_str(&format!("## Part {j}\nBody of part {j}. More.\n\n"));
+    }
+    assert!(big.len() > 64 * 1024);
+    write(t.path(), "big.md", big.as_bytes());
+    write(t.path(), "small.md", b"# Small\nA short body. More.\n");
+    let c = load_as(t.path(), "r");
+    let lazy = |rel: &str| {
+        c.node(get(&c, rel))
+            .lazy_summary
+            .clone()
+            .expect("a walked markdown section's summary is made on first read")
+    };
+    let (big_lazy, small_lazy) = (lazy("r/big.md#part-7"), lazy("r/small.md#small"));
+    assert!(!big_lazy.is_made() && !small_lazy.is_made());
+    c.warm_summaries(64 * 1024);
+    assert!(big_lazy.is_made(), "a big file is warmed");
+    assert!(
+        !small_lazy.is_made(),
+        "a small file waits for its first read"
+    );
+    assert_eq!(c.summary(get(&c, "r/big.md#part-7")), "Body of part 7.");
+    assert_eq!(c.summary(get(&c, "r/small.md#small")), "A short body.");
+    assert!(small_lazy.is_made());
+}

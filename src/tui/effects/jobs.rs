@@ -316,6 +316,11 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
     vec![job]
 }
 
+/// Sectioned ranges of at least this many bytes get their summaries made in the background
+/// once the indexes are built; a smaller one is parsed when its first row is drawn (about
+/// 0.4 ms at 64 KiB).
+const WARM_SUMMARY_BYTES: usize = 64 * 1024;
+
 /// Do `job`, reporting its results through `emit` in order.
 pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
     match job {
@@ -363,6 +368,9 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
                 index: Arc::clone(&index),
             });
             drop(done);
+            // Summaries are made on first read (docs/DESIGN.md §2 "Sectioning"): those of big
+            // files are made here, so drawing their rows never parses one.
+            corpus.warm_summaries(WARM_SUMMARY_BYTES);
             // Embedding is an idle pass after the index is searchable (and counting may run
             // beside it): a finished query is re-fused once the vectors are in.
             if semantic {
