@@ -4,12 +4,15 @@
 //!
 //! There is no public Claude or Gemini tokenizer, so every count is labelled with the
 //! encoding that produced it. The BPE tables are embedded (offline): count-only tables built
-//! from `bpe-openai`'s dictionary (`tables`), loaded on first use or ahead of it, held
-//! process-wide and freed on request (`resident`). Counts of node texts go through the
-//! count cache ([`cache`], docs/DESIGN.md §4).
+//! from `bpe-openai`'s dictionary (`tables`) over tiktoken's pre-tokenizer (`pretokenize`),
+//! loaded on first use or ahead of it, held process-wide and freed on request (`resident`);
+//! a batch that comes while they load splits its texts meanwhile (`staged`). Counts of node
+//! texts go through the count cache ([`cache`], docs/DESIGN.md §4).
 
 pub mod cache;
+mod pretokenize;
 mod resident;
+mod staged;
 mod tables;
 
 use std::collections::HashMap;
@@ -159,15 +162,63 @@ pub fn count_batch(counter: TokenCounter, texts: &[&str]) -> Vec<u64> {
 fn count_texts(encoding: Encoding, texts: &[&str]) -> Vec<u64> {
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_unstable_by_key(|i| std::cmp::Reverse(texts[*i].len()));
-    let counted = match resident::get(encoding) {
-        Some(t) => parallel(&order, || t.session(), |s, i| t.count_in(s, texts[*i])),
-        None => parallel(&order, || (), |(), i| fallback_count(encoding, texts[*i])),
-    };
+    let counted = count_in_order(encoding, texts, &order);
     let mut out = vec![0; texts.len()];
     for (i, n) in order.into_iter().zip(counted) {
         out[i] = n;
     }
     out
+}
+
+/// Tokens of `texts[order[0]]`, `texts[order[1]]`, … in that order. When the tables are not
+/// loaded yet, this thread splits texts into pieces while they load (`staged`) and the
+/// distinct pieces are counted once they are; the rest is counted as usual.
+fn count_in_order(encoding: Encoding, texts: &[&str], order: &[usize]) -> Vec<u64> {
+    let fallback = || parallel(order, || (), |(), i| fallback_count(encoding, texts[*i]));
+    match resident::now(encoding) {
+        resident::Now::Ready(t) => return count_with(&t, texts, order),
+        resident::Now::Failed => return fallback(),
+        resident::Now::NotYet => resident::prefetch(encoding),
+    }
+    let staged = resident::pre(encoding).map(|pre| {
+        staged::Staged::split_while(&pre, texts, order, || {
+            matches!(resident::now(encoding), resident::Now::NotYet)
+        })
+    });
+    let Some(t) = resident::get(encoding) else {
+        return fallback();
+    };
+    match staged {
+        Some(staged) => count_staged(&t, &staged, texts, order),
+        None => count_with(&t, texts, order),
+    }
+}
+
+/// [`count_with`] for an order whose first texts `staged` has split: its distinct pieces
+/// are counted on all cores and summed per text, the texts after them counted as usual.
+fn count_staged(
+    tables: &tables::Tables,
+    staged: &staged::Staged<'_>,
+    texts: &[&str],
+    order: &[usize],
+) -> Vec<u64> {
+    let piece_counts = parallel(staged.pieces(), || (), |(), p| tables.piece(p));
+    let mut out = staged.sums(&piece_counts);
+    out.extend(count_with(
+        tables,
+        texts,
+        order.get(staged.done()..).unwrap_or_default(),
+    ));
+    out
+}
+
+/// Tokens of `texts[order[0]]`, … in that order with loaded `tables`, on all cores.
+fn count_with(tables: &tables::Tables, texts: &[&str], order: &[usize]) -> Vec<u64> {
+    parallel(
+        order,
+        || tables.session(),
+        |s, i| tables.count_in(s, texts[*i]),
+    )
 }
 
 /// Per-node token counts for one encoding: `own` counts of each node's own text and
@@ -442,6 +493,51 @@ mod tests {
         assert!(text.len() > 150);
         assert!((25..=70).contains(&n), "o200k count {n}");
         assert_ne!(n, (text.chars().count() as u64).div_ceil(4));
+    }
+
+    /// Every markdown file under `tests/fixtures`, whole.
+    fn fixture_markdown() -> Vec<String> {
+        let mut stack =
+            vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+        let mut texts = Vec::new();
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "md")
+                    && let Ok(s) = std::fs::read_to_string(&p)
+                {
+                    texts.push(s);
+                }
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn texts_split_while_the_tables_load_count_as_texts_counted_after() {
+        let texts = fixture_markdown();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        assert!(refs.len() > 200, "only {} files", refs.len());
+        let order: Vec<usize> = (0..refs.len()).collect();
+        for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+            let t = resident::get(encoding).unwrap();
+            let pre = resident::pre(encoding).unwrap();
+            let direct = count_with(&t, &refs, &order);
+            // None, half and all of the texts split before the tables are there.
+            for split in [0, refs.len() / 2, refs.len()] {
+                let mut asked = 0;
+                let staged = staged::Staged::split_while(&pre, &refs, &order, || {
+                    asked += 1;
+                    asked <= split
+                });
+                assert_eq!(staged.done(), split);
+                let counted = count_staged(&t, &staged, &refs, &order);
+                assert_eq!(counted, direct, "{encoding}, {split} split");
+            }
+            assert_eq!(direct[0], fallback_count(encoding, refs[0]), "{encoding}");
+        }
     }
 
     #[test]

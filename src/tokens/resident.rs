@@ -6,11 +6,14 @@
 //! their memory back instead of leaving holes between long-lived allocations.
 //!
 //! A load runs under the slot's lock, so callers that need the tables while a prefetch is
-//! loading them wait for that load instead of starting a second one.
+//! loading them wait for that load instead of starting a second one, and [`now`] tells a
+//! caller that would rather do other work meanwhile. The pre-tokenizer has a slot of its own
+//! ([`pre`]): it is ready about 10 ms into a load, well before the tables.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
 
 use super::Encoding;
+use super::pretokenize::Pre;
 use super::tables::Tables;
 
 /// What a slot holds.
@@ -24,12 +27,61 @@ enum Slot {
 
 static O200K: Mutex<Slot> = Mutex::new(Slot::Empty);
 static CL100K: Mutex<Slot> = Mutex::new(Slot::Empty);
+static O200K_PRE: Mutex<Option<Arc<Pre>>> = Mutex::new(None);
+static CL100K_PRE: Mutex<Option<Arc<Pre>>> = Mutex::new(None);
 
 fn slot(encoding: Encoding) -> Option<&'static Mutex<Slot>> {
     match encoding {
         Encoding::O200kBase => Some(&O200K),
         Encoding::Cl100kBase => Some(&CL100K),
         Encoding::Bytes4 => None,
+    }
+}
+
+fn pre_slot(encoding: Encoding) -> Option<&'static Mutex<Option<Arc<Pre>>>> {
+    match encoding {
+        Encoding::O200kBase => Some(&O200K_PRE),
+        Encoding::Cl100kBase => Some(&CL100K_PRE),
+        Encoding::Bytes4 => None,
+    }
+}
+
+/// The pre-tokenizer of `encoding`, compiling it now unless a load (or another caller) has:
+/// a caller that comes while it compiles waits for that compile. `None` for `bytes4` or if
+/// it does not compile (then the tables do not load either).
+pub fn pre(encoding: Encoding) -> Option<Arc<Pre>> {
+    let mut s = pre_slot(encoding)?.lock().ok()?;
+    if let Some(p) = &*s {
+        return Some(Arc::clone(p));
+    }
+    let p = Arc::new(Pre::new(encoding)?);
+    *s = Some(Arc::clone(&p));
+    Some(p)
+}
+
+/// Where the tables of an encoding stand, asked without waiting ([`now`]).
+pub enum Now {
+    /// Loaded: count with these.
+    Ready(Arc<Tables>),
+    /// Not loaded yet: being loaded, or not asked for.
+    NotYet,
+    /// They did not load (or never can: `bytes4`); counts use `bpe-openai`'s own tables.
+    Failed,
+}
+
+/// Where the tables of `encoding` stand now, without waiting for a load under way.
+pub fn now(encoding: Encoding) -> Now {
+    let Some(m) = slot(encoding) else {
+        return Now::Failed;
+    };
+    match m.try_lock() {
+        Ok(s) => match &*s {
+            Slot::Loaded(t) => Now::Ready(Arc::clone(t)),
+            Slot::Empty => Now::NotYet,
+            Slot::Failed => Now::Failed,
+        },
+        Err(TryLockError::WouldBlock) => Now::NotYet,
+        Err(TryLockError::Poisoned(_)) => Now::Failed,
     }
 }
 
@@ -59,24 +111,19 @@ pub fn get(encoding: Encoding) -> Option<Arc<Tables>> {
 fn load_apart(encoding: Encoding) -> Option<Tables> {
     let spawned = std::thread::Builder::new()
         .name("bpe-load".into())
-        .spawn(move || Tables::load(encoding));
+        .spawn(move || Tables::load(encoding, move || pre(encoding)));
     match spawned {
         Ok(h) => h.join().ok().flatten(),
-        Err(_) => Tables::load(encoding),
+        Err(_) => Tables::load(encoding, move || pre(encoding)),
     }
 }
 
-/// Whether the tables of `encoding` are loaded now.
-pub fn is_loaded(encoding: Encoding) -> bool {
-    slot(encoding)
-        .and_then(|m| m.lock().ok())
-        .is_some_and(|s| matches!(*s, Slot::Loaded(_)))
-}
-
-/// Start loading the tables of `encoding` on a background thread (no-op when loaded or for
-/// `bytes4`).
+/// Start loading the tables of `encoding` on a background thread (no-op when they are loaded
+/// or being loaded, and for `bytes4`). Never waits.
 pub fn prefetch(encoding: Encoding) {
-    if slot(encoding).is_none() || is_loaded(encoding) {
+    let Some(m) = slot(encoding) else { return };
+    let empty = m.try_lock().is_ok_and(|s| matches!(*s, Slot::Empty));
+    if !empty {
         return;
     }
     let spawned = std::thread::Builder::new()
@@ -86,14 +133,19 @@ pub fn prefetch(encoding: Encoding) {
     drop(spawned);
 }
 
-/// Drop the process's reference to the tables of `encoding`: their memory is returned once
-/// the counters still holding them finish.
+/// Drop the process's reference to the tables and the pre-tokenizer of `encoding`: their
+/// memory is returned once the counters still holding them finish.
 pub fn release(encoding: Encoding) {
     if let Some(m) = slot(encoding)
         && let Ok(mut s) = m.lock()
         && matches!(*s, Slot::Loaded(_))
     {
         *s = Slot::Empty;
+        if let Some(p) = pre_slot(encoding)
+            && let Ok(mut p) = p.lock()
+        {
+            *p = None;
+        }
     }
 }
 

@@ -131,3 +131,24 @@ fn released_tables_reload_and_count_the_same() {
         assert_eq!(before, tiktoken(encoding, text), "{encoding}");
     }
 }
+
+#[test]
+fn batch_counts_that_start_while_the_tables_load_equal_tiktoken() {
+    // Released tables: the batch splits texts while they load again, then counts the
+    // distinct pieces (docs/DESIGN.md §4). Every count must still be tiktoken's.
+    let texts = real_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let counter = TokenCounter::new(encoding);
+        counter.release();
+        let counts = count_batch(counter, &refs);
+        for (t, n) in refs.iter().zip(&counts) {
+            assert_eq!(
+                *n,
+                tiktoken(encoding, t),
+                "{encoding}: {:?}",
+                t.chars().take(120).collect::<String>()
+            );
+        }
+    }
+}
