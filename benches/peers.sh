@@ -93,7 +93,11 @@ for dir in "$LARGE" "$SKILLS"; do
   echo "$line"
   if have code2prompt; then
     read -r c2p c2rss < <(median_ms none code2prompt "$dir" --encoding o200k -O /dev/null)
-    echo "  code2prompt: $c2p ms ($c2rss MB); skillnav cold is $(ratio "$cold" "$c2p")× faster (goal ≥ 2.5 on large)"
+    # Goals (docs/DESIGN.md §8): ≥ 2.5× on large; on anthropic-skills ≥ 4.3×, the same-run
+    # form of its "≤ 60 ms" set when code2prompt took 257 ms on this machine kind.
+    goal="≥ 2.5"
+    [ "$dir" = "$SKILLS" ] && goal="≥ 4.3, i.e. ≤ 60 ms when code2prompt takes 257 ms"
+    echo "  code2prompt: $c2p ms ($c2rss MB); skillnav cold is $(ratio "$cold" "$c2p")× faster (goal $goal)"
   else
     echo "  code2prompt: not installed, skipped (cargo install --locked code2prompt)"
   fi
