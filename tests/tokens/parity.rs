@@ -152,3 +152,39 @@ fn batch_counts_that_start_while_the_tables_load_equal_tiktoken() {
         }
     }
 }
+
+#[test]
+fn batches_on_several_threads_while_the_tables_are_released_and_reloaded_count_the_same() {
+    // Four threads count while a fifth keeps releasing the tables: batches find them
+    // loaded, loading (and split meanwhile) or released, and must never wait on each other
+    // for good or give another number.
+    let texts = real_texts();
+    let refs: Vec<&str> = texts.iter().take(600).map(String::as_str).collect();
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let expect: Vec<u64> = refs
+        .iter()
+        .map(|t| tiktoken(Encoding::O200kBase, t))
+        .collect();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                counter.release();
+                std::thread::sleep(std::time::Duration::from_millis(7));
+            }
+        });
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(|| {
+                    for _ in 0..3 {
+                        assert_eq!(count_batch(counter, &refs), expect);
+                    }
+                })
+            })
+            .collect();
+        let joined: Vec<_> = workers.into_iter().map(|w| w.join()).collect();
+        // Stop the releasing thread before a failed worker fails the test.
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(joined.iter().all(Result::is_ok), "a counting thread failed");
+    });
+}
