@@ -51,6 +51,19 @@ fn real_texts() -> Vec<String> {
     texts
 }
 
+/// Each of `counts` is tiktoken's count of the text of `texts` at its place.
+fn assert_tiktokens(encoding: Encoding, texts: &[&str], counts: &[u64]) {
+    assert_eq!(counts.len(), texts.len());
+    for (t, n) in texts.iter().zip(counts) {
+        assert_eq!(
+            *n,
+            tiktoken(encoding, t),
+            "{encoding}: {:?}",
+            t.chars().take(120).collect::<String>()
+        );
+    }
+}
+
 #[test]
 fn bpe_counts_equal_tiktoken_on_every_fixture_text() {
     let texts = real_texts();
@@ -105,15 +118,7 @@ fn batch_counts_on_all_cores_equal_tiktoken_on_every_fixture_text() {
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
         let counts = count_batch(TokenCounter::new(encoding), &refs);
-        assert_eq!(counts.len(), refs.len());
-        for (t, n) in refs.iter().zip(&counts) {
-            assert_eq!(
-                *n,
-                tiktoken(encoding, t),
-                "{encoding}: {:?}",
-                t.chars().take(120).collect::<String>()
-            );
-        }
+        assert_tiktokens(encoding, &refs, &counts);
     }
 }
 
@@ -142,14 +147,7 @@ fn batch_counts_that_start_while_the_tables_load_equal_tiktoken() {
         let counter = TokenCounter::new(encoding);
         counter.release();
         let counts = count_batch(counter, &refs);
-        for (t, n) in refs.iter().zip(&counts) {
-            assert_eq!(
-                *n,
-                tiktoken(encoding, t),
-                "{encoding}: {:?}",
-                t.chars().take(120).collect::<String>()
-            );
-        }
+        assert_tiktokens(encoding, &refs, &counts);
     }
 }
 
