@@ -181,7 +181,7 @@ fn count_in_order(encoding: Encoding, texts: &[&str], order: &[usize]) -> Vec<u6
         resident::Now::NotYet => resident::prefetch(encoding),
     }
     let staged = resident::pre(encoding).map(|pre| {
-        staged::Staged::split_while(&pre, texts, order, || {
+        staged::Staged::split_while(&pre, texts, order, staged::Limits::DEFAULT, || {
             matches!(resident::now(encoding), resident::Now::NotYet)
         })
     });
@@ -528,7 +528,11 @@ mod tests {
             // None, half and all of the texts split before the tables are there.
             for split in [0, refs.len() / 2, refs.len()] {
                 let mut asked = 0;
-                let staged = staged::Staged::split_while(&pre, &refs, &order, || {
+                let all = staged::Limits {
+                    bytes: usize::MAX,
+                    pieces: usize::MAX,
+                };
+                let staged = staged::Staged::split_while(&pre, &refs, &order, all, || {
                     asked += 1;
                     asked <= split
                 });

@@ -62,28 +62,50 @@ impl Pre {
 
     /// Call `piece` with each piece of `text`, in order, searching with the regex's shared
     /// cache pool.
-    pub fn split<'t>(&self, text: &'t str, piece: impl FnMut(&'t str)) {
-        split(text, |input| self.regex.search(input), piece);
+    pub fn split<'t>(&self, text: &'t str, mut piece: impl FnMut(&'t str)) {
+        split(
+            text,
+            |input| self.regex.search(input),
+            |p| {
+                piece(p);
+                true
+            },
+        );
     }
 
     /// [`Pre::split`] with a worker's own search `cache`.
-    pub fn split_in<'t>(&self, cache: &mut Cache, text: &'t str, piece: impl FnMut(&'t str)) {
-        split(text, |input| self.regex.search_with(cache, input), piece);
+    pub fn split_in<'t>(&self, cache: &mut Cache, text: &'t str, mut piece: impl FnMut(&'t str)) {
+        self.split_in_while(cache, text, |p| {
+            piece(p);
+            true
+        });
+    }
+
+    /// [`Pre::split_in`] that stops as soon as `piece` returns `false`; `false` when it
+    /// stopped early.
+    pub fn split_in_while<'t>(
+        &self,
+        cache: &mut Cache,
+        text: &'t str,
+        piece: impl FnMut(&'t str) -> bool,
+    ) -> bool {
+        split(text, |input| self.regex.search_with(cache, input), piece)
     }
 }
 
 /// `bpe-openai`'s split: the anchored match at the current position is the next piece; a
-/// look-ahead pattern's last character is given back; no match ends the text.
+/// look-ahead pattern's last character is given back; no match ends the text. Stops when
+/// `piece` returns `false`, and then returns `false`.
 fn split<'t>(
     text: &'t str,
     mut find: impl FnMut(&Input<'_>) -> Option<regex_automata::Match>,
-    mut piece: impl FnMut(&'t str),
-) {
+    mut piece: impl FnMut(&'t str) -> bool,
+) -> bool {
     let mut last = 0;
     while last < text.len() {
         let rest = &text[last..];
         let input = Input::new(rest).anchored(Anchored::Yes);
-        let Some(m) = find(&input) else { return };
+        let Some(m) = find(&input) else { return true };
         let mut end = m.range().end;
         if LOOKAHEAD.get(m.pattern().as_usize()) == Some(&true)
             && let Some(c) = rest[..end].chars().next_back()
@@ -92,11 +114,14 @@ fn split<'t>(
             end -= c.len_utf8();
         }
         if end == 0 {
-            return;
+            return true;
         }
-        piece(&rest[..end]);
+        if !piece(&rest[..end]) {
+            return false;
+        }
         last += end;
     }
+    true
 }
 
 #[cfg(test)]
