@@ -62,7 +62,7 @@ pub fn semantic_setting() -> bool {
 pub struct BriefSettings {
     /// Token budget at start; 0 = no budget.
     pub budget: u64,
-    /// Budgets `b` cycles through (then "no budget"), in tokens.
+    /// Budgets `b` steps down through, largest first (then "no budget"), in tokens.
     pub presets: Vec<u64>,
     /// Brief layout: `md`, `xml` or `json`.
     pub format: String,
@@ -83,7 +83,7 @@ impl Default for BriefSettings {
     fn default() -> Self {
         Self {
             budget: 20_000,
-            presets: vec![8_000, 20_000, 100_000],
+            presets: vec![4_000, 8_000, 20_000, 100_000],
             format: "md".into(),
             mode: "auto".into(),
             listing: "available-skills".into(),

@@ -30,6 +30,9 @@ pub enum Action {
     FocusNext,
     /// Select or deselect the node and its subtree (partial selection shows as `◐`).
     ToggleSelect,
+    /// [`Action::ToggleSelect`], then move down one row in the tree or the results (`Space`,
+    /// as in yazi and lazygit: select a run of rows with repeated presses).
+    SelectDown,
     /// Copy a brief of the selection (or of the current node when nothing is selected).
     CopyBrief,
     /// Focus the search box.
@@ -196,7 +199,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 73] = [
+    pub const BINDABLE: [Action; 74] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -209,6 +212,7 @@ impl Action {
         Action::GoParent,
         Action::SortFolder,
         Action::FocusNext,
+        Action::SelectDown,
         Action::ToggleSelect,
         Action::CopyBrief,
         Action::SearchOpen,
@@ -285,6 +289,7 @@ impl Action {
             Action::Collapse => "collapse / up to parent",
             Action::FocusNext => "switch pane",
             Action::ToggleSelect => "select / deselect subtree",
+            Action::SelectDown => "select / deselect subtree, then move down",
             Action::CopyBrief => "copy brief of selection",
             Action::SearchOpen => "search",
             Action::Escape => "close / clear",
@@ -321,7 +326,7 @@ impl Action {
             Action::Outline => "outline: the headings of this file",
             Action::ReloadAll => "reload from disk (files changed outside)",
             Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
-            Action::CycleBudget => "token budget: next preset / none",
+            Action::CycleBudget => "token budget: next smaller preset / none",
             Action::CustomBudget => "token budget: type a value",
             Action::BriefPreview => "preview the brief before copying",
             Action::CopySkill => "copy rendered skill(s)",
@@ -361,7 +366,7 @@ impl Action {
     /// Short label for the key-hint bar (`select`, `copy`, …).
     pub fn hint(&self) -> &'static str {
         match self {
-            Action::ToggleSelect => "select",
+            Action::ToggleSelect | Action::SelectDown => "select",
             Action::CopyBrief => "copy",
             Action::SearchOpen => "search",
             Action::Help => "help",

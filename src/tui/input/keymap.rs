@@ -269,7 +269,7 @@ mod tests {
         );
         assert_eq!(
             km.lookup(Mode::Normal, &key("space")),
-            Some(Action::ToggleSelect)
+            Some(Action::SelectDown)
         );
         assert_eq!(km.lookup(Mode::Help, &key("q")), Some(Action::Escape));
     }
@@ -351,12 +351,9 @@ mod tests {
 
     #[test]
     fn user_overrides_replace_and_warn() {
-        let user = "[normal]\ntoggle_select = [\"x\"]\nbogus = [\"z\"]\n[search]\nquit = [\"q\"]\n";
+        let user = "[normal]\nselect_down = [\"x\"]\nbogus = [\"z\"]\n[search]\nquit = [\"q\"]\n";
         let (km, warnings) = Keymap::with_user(Some(user));
-        assert_eq!(
-            km.lookup(Mode::Normal, &key("x")),
-            Some(Action::ToggleSelect)
-        );
+        assert_eq!(km.lookup(Mode::Normal, &key("x")), Some(Action::SelectDown));
         assert_eq!(km.lookup(Mode::Normal, &key("space")), None);
         assert_eq!(
             km.lookup(Mode::Search, &key("q")),

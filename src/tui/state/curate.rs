@@ -115,7 +115,7 @@ pub struct Curate {
     pub exposure: ExposureMap,
     /// Token budget; `None` = none.
     pub budget: Option<u64>,
-    /// Budgets `b` cycles through.
+    /// Budgets `b` steps down through (largest first, then none).
     pub presets: Vec<u64>,
     /// Brief layout.
     pub format: BriefFormat,

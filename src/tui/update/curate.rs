@@ -104,12 +104,14 @@ pub fn cycle_exposure(app: &mut App) {
     };
 }
 
-/// `b`: next budget preset, then none, then the first preset again.
+/// `b`: the next smaller budget preset (from a typed budget too), then none, then the
+/// largest preset again: 100k → 20k → 8k → 4k → none → 100k with the default presets, so
+/// tightening a brief is one press away (docs/DESIGN.md §5).
 pub fn cycle_budget(app: &mut App) {
     let c = &mut app.curate;
     c.budget = match c.budget {
-        None => c.presets.first().copied(),
-        Some(b) => c.presets.iter().copied().find(|p| *p > b),
+        None => c.presets.iter().copied().max(),
+        Some(b) => c.presets.iter().copied().filter(|p| *p < b).max(),
     };
     app.status = match c.budget {
         Some(b) => format!("Budget {} tokens", human::short_count(b)),

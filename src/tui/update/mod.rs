@@ -59,7 +59,7 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
 pub fn needs_recount(action: &Action) -> bool {
     matches!(
         action,
-        Action::ToggleSelect | Action::CycleExposure | Action::ToggleQuery
+        Action::ToggleSelect | Action::SelectDown | Action::CycleExposure | Action::ToggleQuery
     )
 }
 
@@ -126,6 +126,10 @@ fn route_key(app: &mut App, action: Action) {
 fn route_normal(app: &mut App, action: Action) {
     match action {
         Action::ToggleSelect => curate::toggle_select(app),
+        Action::SelectDown => {
+            curate::toggle_select(app);
+            normal::normal_action(app, Action::MoveDown);
+        }
         Action::CopyBrief => curate::copy_brief(app),
         Action::CopySkill => curate::copy_skill(app),
         Action::CycleExposure => curate::cycle_exposure(app),

@@ -81,7 +81,7 @@ fn hints(app: &App) -> Vec<Piece> {
             Action::Help,
         ],
         Mode::Normal => &[
-            Action::ToggleSelect,
+            Action::SelectDown,
             Action::CopyBrief,
             Action::SearchOpen,
             Action::Help,

@@ -9,8 +9,10 @@ use skillnav::util::human;
 use super::*;
 use crate::support::tui::*;
 
+/// `b` steps the budget down, so 8k is one press from the default 20k (it took three:
+/// 100k, none, 8k): 20k → 8k → 4k → none → 100k → 20k.
 #[test]
-fn budget_bar_cycles_presets_then_none() {
+fn b_steps_the_budget_down_from_20k_to_8k_in_one_press() {
     let mut app = hono(100, 30);
     assert_eq!(app.curate.budget, Some(20_000));
     assert!(
@@ -20,25 +22,25 @@ fn budget_bar_cycles_presets_then_none() {
     );
     let steps: [(Option<u64>, &str, &str); 5] = [
         (
-            Some(100_000),
-            "Budget 100k tokens",
-            " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ ",
-        ),
-        (None, "No token budget", " o200k · sel 0 · 0 tok "),
-        (
             Some(8_000),
             "Budget 8.0k tokens",
             " o200k · sel 0 · 0/8.0k tok ▱▱▱▱▱▱▱▱ ",
         ),
         (
-            Some(20_000),
-            "Budget 20k tokens",
-            " o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
+            Some(4_000),
+            "Budget 4.0k tokens",
+            " o200k · sel 0 · 0/4.0k tok ▱▱▱▱▱▱▱▱ ",
         ),
+        (None, "No token budget", " o200k · sel 0 · 0 tok "),
         (
             Some(100_000),
             "Budget 100k tokens",
             " o200k · sel 0 · 0/100k tok ▱▱▱▱▱▱▱▱ ",
+        ),
+        (
+            Some(20_000),
+            "Budget 20k tokens",
+            " o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
         ),
     ];
     for (budget, status, top) in steps {
@@ -51,7 +53,6 @@ fn budget_bar_cycles_presets_then_none() {
     // With a selection under budget the bar fills in the theme's success colour.
     let other = id(&app, OTHER_MD);
     select(&mut app, &[other]);
-    press(&mut app, KeyCode::Char('b')); // none
     press(&mut app, KeyCode::Char('b')); // 8k
     let tokens = brief_count(&app, &[other]);
     let filled = (tokens * 8).div_ceil(8_000) as usize;
@@ -64,6 +65,37 @@ fn budget_bar_cycles_presets_then_none() {
         )),
         "{line:?}"
     );
+}
+
+/// Space selects the row under the cursor and moves down, so three presses select three
+/// rows in a row (it selected one row three times over: selected, deselected, selected).
+#[test]
+fn space_selects_and_moves_the_cursor_down() {
+    let mut app = hono(100, 30);
+    let middleware = id(&app, MIDDLEWARE);
+    goto(&mut app, middleware);
+    // Three leaf rows in a row (a parent would select the rows below it too).
+    let leaf = |app: &App, r: usize| {
+        app.tree
+            .rows
+            .get(r)
+            .is_some_and(|row| app.corpus.node(row.id).children.is_empty())
+    };
+    let first = (0..app.tree.rows.len())
+        .find(|&r| (r..r + 3).all(|k| leaf(&app, k)))
+        .expect("three leaf rows");
+    app.tree.cursor = first;
+    let rows: Vec<_> = (first..first + 3).map(|r| app.tree.rows[r].id).collect();
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char(' '));
+    }
+    assert_eq!(app.tree.cursor, first + 3);
+    let marks: Vec<_> = rows
+        .iter()
+        .map(|n| app.selection.mark(&app.corpus, *n))
+        .collect();
+    assert_eq!(marks, [skillnav::model::Mark::Full; 3]);
+    assert_eq!(app.selection.len(), 3);
 }
 
 #[test]
