@@ -32,6 +32,19 @@ pub fn match_ranges(text: &str, terms: &[String]) -> Vec<Range<usize>> {
     out
 }
 
+/// Whether `title` holds every word of `query` among its own terms (whole words,
+/// identifier parts and CJK terms as [`super::tokenize()`] gives them; stopwords aside): such
+/// a title hit is listed above the content hits (docs/DESIGN.md §3). A query without a word
+/// (empty, stopwords only) holds nothing.
+pub fn holds_every_word(title: &str, query: &str) -> bool {
+    let want = super::tokenize::tokenize(query);
+    if want.is_empty() {
+        return false;
+    }
+    let have: HashSet<String> = super::tokenize::tokenize(title).into_iter().collect();
+    want.iter().all(|w| have.contains(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,7 @@ pub use hit::{
     FilterMiss, Hit, HitSource, MISS_VALUES, RerankRun, Scorer, SearchOptions, SearchResult,
 };
 pub use hook::Rerank;
-pub use matches::match_ranges;
+pub use matches::{holds_every_word, match_ranges};
 pub use semantic::SemanticIndex;
 pub use tokenize::{STOPWORDS, Token, tokenize, tokenize_with_offsets};
 

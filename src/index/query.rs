@@ -8,7 +8,8 @@
 //! - Duplicated query words count **once** (`cache cache` = `cache`): BM25's query-term
 //!   frequency is taken as 1.
 //! - With [`SearchOptions::prefix`], the **last** token of the query (even a stopword, which
-//!   is never in the vocabulary itself) also matches up to [`MAX_EXPANSIONS`] vocabulary terms
+//!   is never in the vocabulary itself), while it is still being typed ([`last_word_complete`]
+//!   is false), also matches up to [`MAX_EXPANSIONS`] vocabulary terms
 //!   starting with it, highest document frequency first (ties alphabetical); its score in a
 //!   document is the **max** over those terms, each term other than the word as typed
 //!   weighted by [`EXPANSION_WEIGHT`], so an exact match outranks an expansion.
@@ -40,7 +41,7 @@ use super::hit::{Hit, HitSource, Scorer, SearchOptions, SearchResult};
 use super::semantic::{
     BM25_CANDIDATES, COSINE_CANDIDATES, FUSION_WEIGHT, QueryVector, SemanticIndex,
 };
-use super::tokenize::scan;
+use super::tokenize::{is_cjk_char, scan};
 use crate::model::Corpus;
 
 /// Most vocabulary terms one prefix word expands to (docs/DESIGN.md §3).
@@ -84,6 +85,9 @@ fn identifier_terms(query: &str) -> (HashSet<String>, HashSet<String>) {
     let (mut parts, mut wholes) = (HashSet::new(), HashSet::new());
     let mut whole: Option<String> = None;
     scan(query, &mut |t| {
+        if t.part && is_cjk_char(t.term) {
+            return;
+        }
         if t.part {
             parts.insert(t.term.to_owned());
             if let Some(w) = whole.take() {
@@ -102,6 +106,10 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut last: Option<String> = None;
     scan(query, &mut |t| {
+        // A character of a CJK run of several: the run's bigrams carry it.
+        if t.part && is_cjk_char(t.term) {
+            return;
+        }
         last = Some(t.term.to_owned());
         if !t.stop && seen.insert(t.term.to_owned()) {
             words.push(QueryWord {
@@ -118,6 +126,24 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
         });
     }
     words
+}
+
+/// Whether the last word of `query` is complete, so a prefix search ranks it as typed
+/// (docs/DESIGN.md §3): a character that is not part of a word follows it (a space, `?`),
+/// or it is itself a term of some root's vocabulary (`readiness`, `helper`). A stopword
+/// (`us`, on the way to `usage`) or a word no root holds (`midd`) is still being typed; so
+/// is an empty query.
+pub(crate) fn last_word_complete(index: &Index, query: &str) -> bool {
+    let mut last: Option<(String, usize, bool)> = None;
+    scan(query, &mut |t| {
+        if !(t.part && is_cjk_char(t.term)) {
+            last = Some((t.term.to_owned(), t.range.end, t.stop));
+        }
+    });
+    let Some((term, end, stop)) = last else {
+        return false;
+    };
+    end < query.len() || (!stop && index.roots.iter().any(|r| r.vocab.find(&term).is_some()))
 }
 
 /// Up to [`MAX_EXPANSIONS`] terms of `root` starting with `prefix`, highest df first.
@@ -337,7 +363,18 @@ impl Index {
     /// mean" and duplicate query words). An empty or stopword-only query, or an empty
     /// corpus, gives no hits. Scores are finite and positive. `corpus` must be the corpus the
     /// index was built from.
+    ///
+    /// With `opts.prefix`, a last word that is already complete ([`last_word_complete`]) is
+    /// not expanded: the query is ranked as finished (`prefix: false`, semantic signal and
+    /// re-rank included), so the list shown while typing is the one `search` prints.
     pub fn search(&self, corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
+        if opts.prefix && last_word_complete(self, query) {
+            let finished = SearchOptions {
+                prefix: false,
+                ..opts.clone()
+            };
+            return self.search_reranked(corpus, query, &finished, search);
+        }
         self.search_reranked(corpus, query, opts, search)
     }
 }

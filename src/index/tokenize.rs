@@ -13,8 +13,11 @@
 //!   Italian ones) plus pronouns, auxiliaries and contraction fragments, see [`STOPWORDS`]. A *whole* word equal to a stopword is dropped; *parts*
 //!   of an identifier are always kept (`getUserById` keeps `by`).
 //! - **CJK**: Han, Hiragana, Katakana and Hangul characters never join words; each maximal
-//!   run of them yields its overlapping character bigrams (`東京都` → `東京`, `京都`); a run of
-//!   one character yields that character.
+//!   run of them yields each character (as a part) and the overlapping character bigrams
+//!   (`東京都` → `東`, `東京`, `京`, `京都`, `都`), so a one-character word (`锁`) is found
+//!   inside a longer run; a run of one character yields that character as a whole word.
+//!   A query of several characters searches its bigrams only ([`super::query`] leaves the
+//!   characters out), so `东京` does not match every `东`.
 //! - Words longer than [`MAX_WORD_BYTES`] bytes (base64 blobs, minified code) are skipped,
 //!   whole and parts.
 //!
@@ -117,7 +120,8 @@ pub struct Token {
     pub term: String,
     /// Byte range of the token in the original text.
     pub range: Range<usize>,
-    /// True for a part of a split identifier, false for a whole word or a CJK bigram.
+    /// True for a part of a split identifier or a character of a CJK run of several, false
+    /// for a whole word, a CJK bigram or a lone CJK character.
     pub part: bool,
 }
 
@@ -621,7 +625,7 @@ fn split_camel<F: FnMut(Range<usize>)>(seg: &str, offset: usize, f: &mut F) {
     }
 }
 
-/// Emit the bigrams of the CJK run starting at `start`; return the run's end.
+/// Emit the characters and bigrams of the CJK run starting at `start`; return the run's end.
 fn emit_cjk_run(text: &str, start: usize, f: &mut dyn FnMut(RawToken<'_>)) -> usize {
     let mut bounds: Vec<usize> = vec![start];
     let mut end = start;
@@ -632,26 +636,33 @@ fn emit_cjk_run(text: &str, start: usize, f: &mut dyn FnMut(RawToken<'_>)) -> us
         end += c.len_utf8();
         bounds.push(end);
     }
+    let token = |r: Range<usize>, part: bool| RawToken {
+        term: &text[r.clone()],
+        key: super::hash::pack8(&text.as_bytes()[r.clone()]),
+        range: r,
+        part,
+        stop: false,
+    };
     if bounds.len() == 2 {
-        f(RawToken {
-            term: &text[start..end],
-            range: start..end,
-            part: false,
-            stop: false,
-            key: super::hash::pack8(&text.as_bytes()[start..end]),
-        });
-    } else {
-        for w in bounds.windows(3) {
-            f(RawToken {
-                term: &text[w[0]..w[2]],
-                range: w[0]..w[2],
-                part: false,
-                stop: false,
-                key: super::hash::pack8(&text.as_bytes()[w[0]..w[2]]),
-            });
+        f(token(start..end, false));
+        return end;
+    }
+    // Each character (a part, so a query of several characters searches its bigrams
+    // only), then the bigram it starts.
+    for (k, w) in bounds.windows(2).enumerate() {
+        f(token(w[0]..w[1], true));
+        if let Some(&next) = bounds.get(k + 2) {
+            f(token(w[0]..next, false));
         }
     }
     end
+}
+
+/// Whether `term` is one CJK character: from a run of several, a part that a query leaves
+/// out (docs/DESIGN.md §3).
+pub(crate) fn is_cjk_char(term: &str) -> bool {
+    let mut cs = term.chars();
+    cs.next().is_some_and(is_cjk) && cs.next().is_none()
 }
 
 #[cfg(test)]
@@ -793,10 +804,12 @@ mod tests {
     fn cjk_bigrams() {
         assert_eq!(
             toks("東京都に行く"),
-            ["東京", "京都", "都に", "に行", "行く"]
+            [
+                "東", "東京", "京", "京都", "都", "都に", "に", "に行", "行", "行く", "く"
+            ]
         );
-        assert_eq!(toks("한국어 字"), ["한국", "국어", "字"]);
-        assert_eq!(toks("Hono框架"), ["hono", "框架"]);
+        assert_eq!(toks("한국어 字"), ["한", "한국", "국", "국어", "어", "字"]);
+        assert_eq!(toks("Hono框架"), ["hono", "框", "框架", "架"]);
     }
 
     #[test]

@@ -86,10 +86,15 @@ fn reference(text: &str) -> Vec<Tok> {
                     false,
                     false,
                 ));
+                continue;
             }
-            for j in s..k.saturating_sub(1) {
-                let r = offset(j)..offset(j + 2);
-                out.push((text[r.clone()].to_string(), r, false, false));
+            for j in s..k {
+                let r = offset(j)..offset(j + 1);
+                out.push((text[r.clone()].to_string(), r, true, false));
+                if j + 1 < k {
+                    let r = offset(j)..offset(j + 2);
+                    out.push((text[r.clone()].to_string(), r, false, false));
+                }
             }
             continue;
         }

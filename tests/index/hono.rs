@@ -173,9 +173,10 @@ fn did_you_mean_and_highlight_on_real_text() {
 fn prefix_search_while_typing() {
     let c = hand_corpus();
     let idx = Index::build(&c, &mut |_, _| {});
+    // `hea` is still being typed (`head` would be a complete word, ranked as typed).
     let r = idx.search(
         &c,
-        "secure head",
+        "secure hea",
         &SearchOptions {
             top_k: 5,
             prefix: true,

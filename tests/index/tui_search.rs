@@ -1,6 +1,6 @@
-//! The TUI ranks a finished query (Enter) as `skillnav search` does: while typing, the
-//! last word is expanded as a prefix; on Enter the query runs again without expansion and
-//! the jump goes to that ranking's first hit (`tests/fixtures/index/cookie`). Words with
+//! The TUI ranks a query whose last word is complete as `skillnav search` does, and Enter
+//! opens the highlighted hit (`tests/fixtures/index/hono-helpers`, `keps`); a one-character
+//! CJK word is searchable (`cjk`). Words with
 //! colons are text in the TUI and the CLI alike (`tests/fixtures/index/colons`).
 
 use skillnav::index::filter::search_all;
@@ -10,17 +10,33 @@ use skillnav::tui::input::action::Action;
 use crate::support::fs::fixture_path;
 use crate::support::tui::{act, tui_over};
 
-#[test]
-fn tui_enter_ranks_the_finished_query_like_the_cli() {
-    let dir = fixture_path("index/cookie");
-    let mut app = tui_over(&dir, "cookie", 100, 20);
-    act(&mut app, &[Action::SearchOpen]);
-    for c in "cookie helper".chars() {
-        act(&mut app, &[Action::SearchInsert(c)]);
+/// Type `query` into the search box of `app` (opened first).
+fn type_query(app: &mut skillnav::tui::state::app::App, query: &str) {
+    act(app, &[Action::SearchOpen]);
+    for c in query.chars() {
+        act(app, &[Action::SearchInsert(c)]);
     }
-    assert!(!app.search.finished);
-    act(&mut app, &[Action::SearchAccept]);
-    assert!(app.search.finished);
+}
+
+/// The titles of the first `n` content hits the TUI shows.
+fn content_titles(app: &skillnav::tui::state::app::App, n: usize) -> Vec<String> {
+    let hits = app.search.view.content.iter().take(n);
+    hits.map(|h| app.corpus.node(h.node).title.clone())
+        .collect()
+}
+
+/// On Hono's helpers page `cookie helper` listed Helpers first while typing (`helper`
+/// expanded to `helpers`) and Enter opened Cookie Helper, another row. `helper` is a
+/// complete word: the list shown is `search`'s, and Enter opens its highlighted row.
+#[test]
+fn cookie_helper_enter_opens_the_highlighted_hit_which_is_the_cli_first() {
+    let dir = fixture_path("index/hono-helpers");
+    let mut app = tui_over(&dir, "hono-helpers", 100, 20);
+    type_query(&mut app, "cookie helper");
+    assert_eq!(
+        content_titles(&app, 3),
+        ["Cookie Helper", "Helpers", "Proxy Helper"]
+    );
     let corpus = app.corpus.clone();
     let idx = Index::build(&corpus, &mut |_, _| {});
     let fz = FuzzyIndex::build(&corpus);
@@ -31,8 +47,171 @@ fn tui_enter_ranks_the_finished_query_like_the_cli() {
     let (cli, _) = search_all(&corpus, Some(&idx), Some(&fz), "cookie helper", &opts);
     let tui: Vec<_> = app.search.view.content.iter().map(|h| h.node).collect();
     assert_eq!(tui, cli.hits.iter().map(|h| h.node).collect::<Vec<_>>());
+    let highlighted = app.search.view.hit(app.search.selected).map(|h| h.node);
+    act(&mut app, &[Action::SearchAccept]);
+    assert_eq!(app.tree.current(), highlighted);
     assert_eq!(corpus.node(tui[0]).title, "Cookie Helper");
     assert_eq!(app.status, format!("→ {}", corpus.node(tui[0]).id));
+}
+
+/// While the last word is still being typed (`helpe`) the list expands it; Enter opens the
+/// row highlighted in that list, not the first hit of a ranking made again without it.
+#[test]
+fn enter_opens_the_highlighted_hit_while_the_last_word_is_unfinished() {
+    let dir = fixture_path("index/hono-helpers");
+    let mut app = tui_over(&dir, "hono-helpers", 100, 20);
+    type_query(&mut app, "cookie helpe");
+    assert_eq!(content_titles(&app, 2), ["Helpers", "Cookie Helper"]);
+    let highlighted = app.search.view.hit(0).map(|h| h.node);
+    act(&mut app, &[Action::SearchAccept]);
+    assert_eq!(app.tree.current(), highlighted);
+}
+
+/// On the KEP tree `pod scheduling readiness` listed "Pod Readiness Gates" sections first
+/// while typing (`readiness` expanded to `readinessgates`), and the KEP "Pod Scheduling
+/// Readiness" sat below every content row. `readiness` is complete, so nothing is
+/// expanded, and the title holding every word heads the list.
+#[test]
+fn pod_scheduling_readiness_lists_its_kep_title_first_and_no_readiness_gates() {
+    let dir = fixture_path("index/keps");
+    let mut app = tui_over(&dir, "keps", 100, 12);
+    type_query(&mut app, "pod scheduling readiness");
+    // Folded forms only (other number, same stem); no `readiness…` expansion.
+    assert_eq!(
+        app.search.view.terms,
+        [
+            "pod",
+            "pods",
+            "scheduling",
+            "schedulability",
+            "schedule",
+            "scheduled",
+            "scheduler",
+            "readiness",
+            "ready"
+        ]
+    );
+    let screen = crate::support::tui::screen(&app);
+    let left: Vec<String> = screen
+        .lines()
+        .skip(1)
+        .take(6)
+        .map(|l| l.chars().take(42).collect::<String>())
+        .collect();
+    assert_eq!(
+        left,
+        [
+            "Titles holding every word · 2             ",
+            "  # KEP-3521: Pod Schedu…  11k tok   46kB ",
+            "  ▪ 3521-pod-scheduling-…  11k tok   49kB ",
+            "Content (BM25) · 50                       ",
+            "  # Story 1  keps/sig-sc…   99 tok   6.53 ",
+            "  # Goals ‹ KEP-3521: Po…   97 tok   5.32 ",
+        ]
+    );
+    let kep = "keps/sig-scheduling/3521-pod-scheduling-readiness/README.md#kep-3521-pod-scheduling-readiness";
+    let want = format!(
+        "Content (BM25): 3 hits\n     6.528  Story 1  {kep}/proposal/user-stories-optional/story-1:266\n     5.323  Goals  {kep}/motivation/goals:210\n     5.180  Story 3  {kep}/proposal/user-stories-optional/story-3:280\n"
+    );
+    for prefix in [false, true] {
+        let mut cmd = crate::support::child::skillnav_command();
+        cmd.args(["search", "pod scheduling readiness", "--top-k", "3"]);
+        if prefix {
+            cmd.arg("--prefix");
+        }
+        let out = cmd.arg(&dir).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let content = text.split_inclusive('\n').take(4).collect::<String>();
+        assert_eq!(content, want, "prefix {prefix}");
+    }
+}
+
+/// At 80 columns the results list is 33 cells wide: the score took 8 of them and rows could
+/// not be told apart (`# Feature Int…  176 tok  14.26`); a list under 40 cells shows the
+/// tokens only and gives the room to the titles.
+#[test]
+fn an_80_column_results_list_gives_the_score_room_to_the_titles() {
+    let dir = fixture_path("index/keps");
+    let mut app = tui_over(&dir, "keps", 80, 8);
+    type_query(&mut app, "pod readiness gates");
+    let screen = crate::support::tui::screen(&app);
+    let left: Vec<String> = screen
+        .lines()
+        .skip(1)
+        .take(6)
+        .map(|l| l.chars().take(34).collect::<String>())
+        .collect();
+    assert_eq!(
+        left,
+        [
+            "Titles holding every word · 1    │",
+            "  ▪ 580-pod-readiness-… 1.7k tok │",
+            "Content (BM25) · 50              │",
+            "  # PodSpec  keps/sig-n… 158 tok │",
+            "  # Feature Integration… 176 tok │",
+            "  # Constraints: ‹ PodSp… 41 tok │",
+        ]
+    );
+}
+
+/// `锁` (lock) and `鍵` (key) occur only inside longer CJK runs: each character is indexed
+/// beside the bigrams, so a one-character word finds its sections in the CLI, in a brief and
+/// in the TUI; `东京` still searches its bigram only.
+#[test]
+fn one_character_cjk_words_find_their_sections() {
+    let dir = fixture_path("index/cjk");
+    for (q, want) in [
+        ("锁", "     1.842  互斥锁  cjk/locks.md#互斥锁:1\n"),
+        (
+            "鍵",
+            "     1.758  合鍵の作り方  cjk/locks.md#合鍵の作り方:5\n",
+        ),
+        (
+            "东京",
+            "     1.775  东京的地铁  cjk/locks.md#东京的地铁:9\n",
+        ),
+    ] {
+        let out = crate::support::child::skillnav_command()
+            .args(["search", q])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let content = text.split_inclusive('\n').take(2).collect::<String>();
+        assert_eq!(
+            content,
+            format!("Content (BM25): 1 hits\n{want}"),
+            "search {q}"
+        );
+    }
+    let out = crate::support::child::skillnav_command()
+        .args(["brief", "--query", "锁"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let brief = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        brief.lines().skip(7).take(4).collect::<Vec<_>>(),
+        [
+            "## 互斥锁",
+            "`cjk/locks.md#互斥锁` · locks.md · lines 1–4 · score 1.842",
+            "",
+            "使用互斥锁保护共享数据。加锁以后再读写。",
+        ]
+    );
+    let mut app = tui_over(&dir, "cjk", 80, 8);
+    type_query(&mut app, "鍵");
+    let screen = crate::support::tui::screen(&app);
+    assert_eq!(
+        screen.lines().take(5).collect::<Vec<_>>(),
+        [
+            " / 鍵  1 content · 0 titles                  o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
+            "Content (BM25) · 1               │合鍵の作り方 cjk/locks.md#合鍵…  84B · 26 tok ",
+            "  # 合鍵の作り方 ‹ locks… 26 tok │# 合鍵の作り方                                ",
+            "Titles (fuzzy) · 0               │──────────────                                ",
+            "  no matches                     │                                              ",
+        ]
+    );
 }
 
 #[test]

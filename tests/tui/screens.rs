@@ -338,6 +338,23 @@ fn worker_failure_becomes_a_status_message() {
     assert!(text.contains("index worker failed: boom"), "{text}");
 }
 
+/// At 20×5 the panes were drawn cut (a search box, three tree rows, no status line); a
+/// screen below 30×6 now says that it is too small and what it needs.
+#[test]
+fn a_20x5_screen_says_the_terminal_is_too_small() {
+    let mut app = app_with(hono(), 100, 30, false);
+    act(&mut app, &[Action::Resize(20, 5)]);
+    assert_eq!(
+        crate::support::tui::screen(&app),
+        "Terminal too small  \n20×5, need 30×6     \n                    \n                    \n                    "
+    );
+    act(&mut app, &[Action::Resize(30, 6)]);
+    assert_eq!(
+        crate::support::tui::screen(&app),
+        " / search                     \n  ▾ ◆ hono-mini          Σ20k \n    ▾ ★ hono             Σ20k \n      ▸ ≡ SKILL.md        656 \n      ▸ ▪ references     Σ19k \n                              "
+    );
+}
+
 #[test]
 fn tiny_sizes_and_resizes_draw() {
     let mut app = app_with(hono(), 100, 30, false);
@@ -464,8 +481,8 @@ fn results_keep_the_selected_hit_when_the_index_completes() {
     // Content hits arrive above the titles; the hit under the cursor stays under it.
     let v = &app.search.view;
     assert_eq!(v.content.len(), 31);
-    // The same node, at its first row: it is a content hit too.
-    assert_eq!(app.search.selected, 25);
+    // The same node, at its first row: a title holding the query word, listed first.
+    assert_eq!(app.search.selected, 2);
     assert_eq!(v.hit(app.search.selected).map(|h| h.node), Some(chosen));
     assert_eq!(
         app.status,

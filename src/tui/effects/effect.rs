@@ -15,11 +15,9 @@ pub enum Effect {
     Search {
         /// Generation of the query.
         generation: u64,
-        /// The query text.
+        /// The query text: its last word is expanded as a prefix while it is still being
+        /// typed (docs/DESIGN.md §3).
         query: String,
-        /// The query is finished (Enter): no prefix expansion of its last word, so the
-        /// ranking is the one `skillnav search` and `brief --query` give.
-        finished: bool,
     },
     /// Count the section texts a brief of the selection quotes
     /// ([`crate::brief::section_tokens`]), the number beside the budget; reported with

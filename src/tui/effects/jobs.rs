@@ -37,14 +37,12 @@ pub struct SearchJob {
     pub fuzzy: Option<Arc<FuzzyIndex>>,
     /// Hits per group.
     pub top_k: usize,
-    /// A finished query (no prefix expansion).
-    pub finished: bool,
 }
 
 impl SearchJob {
     /// The job for query `query` (generation `generation`) over the app's current corpus and
     /// indexes.
-    pub fn for_app(app: &App, generation: u64, query: String, finished: bool) -> Self {
+    pub fn for_app(app: &App, generation: u64, query: String) -> Self {
         Self {
             generation,
             query,
@@ -52,7 +50,6 @@ impl SearchJob {
             index: app.index.clone(),
             fuzzy: app.fuzzy.clone(),
             top_k: app.settings.search.top_k,
-            finished,
         }
     }
 }
@@ -219,11 +216,9 @@ fn copy_options(app: &App) -> CopyOptions {
 /// loop runs `$EDITOR` itself) or a reload of a root that does not exist.
 pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
     let job = match effect {
-        Effect::Search {
-            generation,
-            query,
-            finished,
-        } => Job::Search(SearchJob::for_app(app, generation, query, finished)),
+        Effect::Search { generation, query } => {
+            Job::Search(SearchJob::for_app(app, generation, query))
+        }
         Effect::Text {
             generation,
             job,
@@ -572,12 +567,12 @@ fn count_tokens(
 }
 
 /// Run one query: fuzzy titles and (when the index is built) BM25, with prefix expansion
-/// of the last word while typing (not for a finished query); `key:value` words filter by
+/// of the last word while it is still being typed (docs/DESIGN.md §3); `key:value` words filter by
 /// kind or format field (`status:proposed`).
 pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
     let opts = SearchOptions {
         top_k: job.top_k,
-        prefix: !job.finished,
+        prefix: true,
     };
     crate::index::filter::search_all(
         &job.corpus,

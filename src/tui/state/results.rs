@@ -1,5 +1,5 @@
-//! Rows of the search-results list: two groups, "Content (BM25)" with scores and
-//! "Titles (fuzzy)", each under a header line. Shared by the view (to draw) and by `update`
+//! Rows of the search-results list: "Content (BM25)" with scores and "Titles (fuzzy)", each
+//! under a header line, after the title hits that hold every query word (docs/DESIGN.md §3). Shared by the view (to draw) and by `update`
 //! (to keep the selected hit visible and to map mouse clicks).
 
 use crate::tui::state::search::SearchView;
@@ -7,9 +7,11 @@ use crate::tui::state::search::SearchView;
 /// One row of the results list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultRow {
+    /// The header of the title hits listed first ([`SearchView::lead`]) with their count.
+    LeadHeader,
     /// The "Content (BM25)" header with its hit count.
     ContentHeader,
-    /// The "Titles (fuzzy)" header with its hit count.
+    /// The "Titles (fuzzy)" header with the count of the title hits below it.
     TitlesHeader,
     /// A hit: index into [`SearchView::hit`].
     Hit(usize),
@@ -17,30 +19,36 @@ pub enum ResultRow {
     Empty,
 }
 
-/// The rows for `view`, in display order.
+/// The rows for `view`, in display order: the leading title hits (when there are any), the
+/// content group, then the other title hits (left out when the lead took them all).
 pub fn rows(view: &SearchView) -> Vec<ResultRow> {
+    let (lead, content) = (view.lead, view.content.len());
     let mut out = Vec::with_capacity(view.len() + 4);
+    if lead > 0 {
+        out.push(ResultRow::LeadHeader);
+        out.extend((0..lead).map(ResultRow::Hit));
+    }
     out.push(ResultRow::ContentHeader);
-    if view.content.is_empty() {
+    if content == 0 {
         out.push(ResultRow::Empty);
     }
-    out.extend((0..view.content.len()).map(ResultRow::Hit));
-    out.push(ResultRow::TitlesHeader);
-    if view.titles.is_empty() {
-        out.push(ResultRow::Empty);
+    out.extend((lead..lead + content).map(ResultRow::Hit));
+    if lead == 0 || view.titles.len() > lead {
+        out.push(ResultRow::TitlesHeader);
+        if view.titles.is_empty() {
+            out.push(ResultRow::Empty);
+        }
+        out.extend((lead + content..view.len()).map(ResultRow::Hit));
     }
-    out.extend((view.content.len()..view.len()).map(ResultRow::Hit));
     out
 }
 
-/// The row index of hit `hit` in [`rows`].
+/// The row index of hit `hit` in [`rows`] (0 when there is no such hit).
 pub fn row_of_hit(view: &SearchView, hit: usize) -> usize {
-    let content_rows = 1 + view.content.len().max(1);
-    if hit < view.content.len() {
-        1 + hit
-    } else {
-        content_rows + 1 + (hit - view.content.len())
-    }
+    rows(view)
+        .iter()
+        .position(|r| *r == ResultRow::Hit(hit))
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

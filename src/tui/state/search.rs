@@ -29,14 +29,60 @@ pub struct SearchView {
     /// Per hit in list order, the byte ranges of its title that match `terms`
     /// ([`crate::index::match_ranges`]), for highlighting in the list.
     pub title_marks: Vec<Vec<Range<usize>>>,
+    /// How many title hits (the first of `titles`) are listed above the content hits: those
+    /// whose title holds every query word ([`crate::index::holds_every_word`]) and that are
+    /// not among the first content hits, at most [`LEAD_TITLES`] (docs/DESIGN.md §3).
+    pub lead: usize,
+}
+
+/// Most title hits listed above the content hits.
+pub const LEAD_TITLES: usize = 3;
+
+/// Content hits near enough the top to be seen: a title hit among them is not listed again
+/// above them.
+pub const SEEN_CONTENT: usize = 5;
+
+/// `titles` with the hits to list above the content moved to the front, and their number:
+/// the best [`LEAD_TITLES`] whose title holds every word of `query` and that are not among
+/// the first [`SEEN_CONTENT`] content hits (docs/DESIGN.md §3).
+fn lead_first(
+    corpus: &Corpus,
+    query: &str,
+    content: &[Hit],
+    titles: Vec<Hit>,
+) -> (Vec<Hit>, usize) {
+    let seen: Vec<NodeId> = content.iter().take(SEEN_CONTENT).map(|h| h.node).collect();
+    let (mut lead, mut rest): (Vec<Hit>, Vec<Hit>) = (Vec::new(), Vec::new());
+    for h in titles {
+        if lead.len() < LEAD_TITLES
+            && !seen.contains(&h.node)
+            && crate::index::holds_every_word(&corpus.node(h.node).title, query)
+        {
+            lead.push(h);
+        } else {
+            rest.push(h);
+        }
+    }
+    let n = lead.len();
+    lead.extend(rest);
+    (lead, n)
 }
 
 impl SearchView {
-    /// All hits in list order: content group, then title group.
+    /// All hits in list order: the first [`SearchView::lead`] title hits, the content group,
+    /// then the other title hits.
     pub fn hit(&self, i: usize) -> Option<&Hit> {
+        if i < self.lead {
+            return self.titles.get(i);
+        }
         self.content
-            .get(i)
+            .get(i - self.lead)
             .or_else(|| self.titles.get(i.checked_sub(self.content.len())?))
+    }
+
+    /// Whether hit `i` (list order) is a content hit.
+    pub fn is_content(&self, i: usize) -> bool {
+        (self.lead..self.lead + self.content.len()).contains(&i)
     }
 
     /// The results of `query` with their distinguishing labels computed over both groups.
@@ -48,7 +94,14 @@ impl SearchView {
         terms: Vec<String>,
         did_you_mean: Vec<(String, String)>,
     ) -> SearchView {
-        let nodes: Vec<NodeId> = content.iter().chain(&titles).map(|h| h.node).collect();
+        let (titles, lead) = lead_first(corpus, &query, &content, titles);
+        let (first, rest) = titles.split_at(lead);
+        let nodes: Vec<NodeId> = first
+            .iter()
+            .chain(&content)
+            .chain(rest)
+            .map(|h| h.node)
+            .collect();
         let labels = crate::index::label::distinguishing_ancestors(corpus, &nodes);
         let title_marks = nodes
             .iter()
@@ -63,6 +116,7 @@ impl SearchView {
             notes: Vec::new(),
             labels,
             title_marks,
+            lead,
         }
     }
 
@@ -108,9 +162,8 @@ pub struct SearchState {
     pub showing: bool,
     /// Whether the search box has the focus (letters type into it).
     pub active: bool,
-    /// The latest query was sent finished (Enter): ranked without prefix expansion.
-    pub finished: bool,
-    /// Jump to the first hit when the finished query's results arrive.
+    /// Jump to the first hit when the latest query's results arrive (Enter before any was
+    /// shown).
     pub jump_when_done: bool,
     /// The latest query was sent again unchanged because an index became ready
     /// (docs/DESIGN.md §3): what its results keep of the shown ones.

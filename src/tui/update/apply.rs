@@ -317,7 +317,7 @@ fn clear_layers(app: &mut App) {
 
 /// Re-run the current query (an index became available).
 /// Send the current query again because an index became ready (`index_ready`: the content
-/// index), ranked as it was sent (a finished query stays finished), remembering the selected
+/// index), remembering the selected
 /// hit so that [`keep_selected`] can keep it under the cursor.
 fn rerun_query(app: &mut App, index_ready: bool) {
     let s = &mut app.search;
@@ -333,7 +333,6 @@ fn rerun_query(app: &mut App, index_ready: bool) {
         app.effects.push(Effect::Search {
             generation: s.generation,
             query: s.query.clone(),
-            finished: s.finished,
         });
     }
 }

@@ -75,32 +75,17 @@ pub fn search_action(app: &mut App, action: Action) {
         }
         Action::SearchAccept => {
             app.search.active = false;
-            // A hit the user moved to in the shown results is the one Enter opens: ranking
-            // the finished query again would put another node under that row.
-            let chosen = app.search.selected > 0
-                && app.search.view.query == app.search.query
-                && app.search.view.hit(app.search.selected).is_some();
-            if chosen {
-                jump_to_hit(app);
-            } else if !app.search.query.trim().is_empty() && !app.search.finished {
-                // The shown hits expanded the last word as a prefix: rank the finished query
-                // and jump to its first hit when it is done.
-                let s = &mut app.search;
-                s.generation += 1;
-                s.pending = true;
-                s.finished = true;
+            let s = &mut app.search;
+            if s.query.trim().is_empty() {
+                s.showing = false;
+            } else if s.view.query != s.query {
+                // No hit of this query is shown yet: open its first one when it arrives.
                 s.jump_when_done = true;
-                s.rerun = None;
-                s.selected = 0;
-                s.offset = 0;
-                app.effects.push(Effect::Search {
-                    generation: s.generation,
-                    query: s.query.clone(),
-                    finished: true,
-                });
-            } else if app.search.view.is_empty() {
-                app.search.showing = false;
+            } else if s.view.is_empty() {
+                s.showing = false;
             } else {
+                // Exactly the highlighted hit: the list shown is the finished ranking when
+                // the last word is complete (docs/DESIGN.md §3), so nothing is ranked again.
                 jump_to_hit(app);
             }
         }
@@ -132,7 +117,6 @@ pub fn set_query(app: &mut App, query: String) {
     }
     s.cursor = s.cursor.min(query.chars().count());
     s.query = query;
-    s.finished = false;
     s.jump_when_done = false;
     s.rerun = None;
     s.generation += 1;
@@ -150,7 +134,6 @@ pub fn set_query(app: &mut App, query: String) {
         app.effects.push(Effect::Search {
             generation: s.generation,
             query: s.query.clone(),
-            finished: false,
         });
     }
 }

@@ -28,6 +28,15 @@ pub struct Areas {
 /// Below this width only the focused pane is shown.
 pub const TWO_PANE_MIN_WIDTH: u16 = 40;
 
+/// Smallest screen (columns, rows) the panes are drawn on; a smaller one only says so
+/// (docs/DESIGN.md §6).
+pub const MIN_SIZE: (u16, u16) = (30, 6);
+
+/// Whether a `width`×`height` screen is below [`MIN_SIZE`].
+pub fn too_small(width: u16, height: u16) -> bool {
+    width < MIN_SIZE.0 || height < MIN_SIZE.1
+}
+
 /// Compute the layout for a `width`×`height` screen. `tree_percent` is the left pane share
 /// (clamped to 20..=80); `focus` picks the single pane on narrow screens.
 pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Areas {

@@ -22,8 +22,12 @@ use crate::tui::state::app::App;
 use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::areas;
 
-/// Draw the whole screen.
+/// Draw the whole screen (a screen below [`layout::MIN_SIZE`] only says that it is).
 pub fn draw(frame: &mut Frame, app: &App) {
+    if layout::too_small(app.size.0, app.size.1) {
+        draw_too_small(frame, app);
+        return;
+    }
     let a = areas(app);
     top::draw(frame, app, a.top);
     if app.search.showing {
@@ -46,4 +50,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(_) => curate::draw(frame, app, frame.area()),
         None => {}
     }
+}
+
+/// "Terminal too small", the size and the size needed, one per line, cut to the width.
+fn draw_too_small(frame: &mut Frame, app: &App) {
+    let (w, h) = app.size;
+    let (mw, mh) = layout::MIN_SIZE;
+    let lines: Vec<ratatui::text::Line> = [
+        "Terminal too small".to_string(),
+        format!("{w}×{h}, need {mw}×{mh}"),
+    ]
+    .into_iter()
+    .map(|t| row::fit(vec![(t, app.theme.header)], vec![], usize::from(w), 0))
+    .collect();
+    frame.render_widget(ratatui::widgets::Paragraph::new(lines), frame.area());
 }

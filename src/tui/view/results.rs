@@ -1,7 +1,8 @@
-//! The search results list: "Content (BM25)" hits with scores, then "Titles (fuzzy)". A hit
-//! row: selection mark (`✓`/`◐`), kind glyph, title with the matched terms highlighted,
-//! `‹ ancestor` (the nearest ancestor that tells it apart from the other hits), `+N copies`,
-//! its id; right-aligned its tokens and its score (content) or bytes (titles).
+//! The search results list: the title hits holding every query word, "Content (BM25)" hits
+//! with scores, then "Titles (fuzzy)". A hit row: selection mark (`✓`/`◐`), kind glyph,
+//! title with the matched terms highlighted, `‹ ancestor` (the nearest ancestor that tells it
+//! apart from the other hits), `+N copies`, its id; right-aligned its tokens and, in a list of
+//! [`SCORE_MIN_WIDTH`] cells or more, its score (content) or bytes (titles).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -17,6 +18,10 @@ use crate::tui::state::app::{App, Focus};
 use crate::tui::state::results::{ResultRow, rows};
 use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
+
+/// Narrowest list (cells) whose hit rows show the score (content) or bytes (titles) beside
+/// the tokens; a narrower one gives that room to the titles (docs/DESIGN.md §6).
+pub const SCORE_MIN_WIDTH: usize = 40;
 
 /// Draw the results into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -62,8 +67,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                     0,
                 )
             }
+            ResultRow::LeadHeader => fit(
+                vec![(format!("Titles holding every word · {}", v.lead), t.header)],
+                vec![],
+                w,
+                0,
+            ),
             ResultRow::TitlesHeader => fit(
-                vec![(format!("Titles (fuzzy) · {}", v.titles.len()), t.header)],
+                vec![(
+                    format!("Titles (fuzzy) · {}", v.titles.len() - v.lead),
+                    t.header,
+                )],
                 vec![],
                 w,
                 0,
@@ -96,12 +110,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                     Some(n) => format!(" {} tok", human::short_count(n)),
                     None => " … tok".into(),
                 };
-                let mut right = vec![(format!("{tok:>9}"), t.tokens)];
-                if i < v.content.len() {
-                    right.push((format!(" {:>6.2} ", hit.score), t.dim));
+                // A narrow list keeps its width for the titles: tokens only, no score.
+                let right = if w < SCORE_MIN_WIDTH {
+                    vec![(format!("{tok} "), t.tokens)]
+                } else if v.is_content(i) {
+                    vec![
+                        (format!("{tok:>9}"), t.tokens),
+                        (format!(" {:>6.2} ", hit.score), t.dim),
+                    ]
                 } else {
-                    right.push((format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes));
-                }
+                    vec![
+                        (format!("{tok:>9}"), t.tokens),
+                        (format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes),
+                    ]
+                };
                 let mut line = fit(left, right, w, 8);
                 if i == s.selected {
                     let style = if active { t.cursor } else { t.cursor_dim };
