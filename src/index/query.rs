@@ -130,9 +130,9 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
 
 /// Whether the last word of `query` is complete, so a prefix search ranks it as typed
 /// (docs/DESIGN.md §3): a character that is not part of a word follows it (a space, `?`),
-/// or it is itself a term of some root's vocabulary (`readiness`, `helper`). A stopword
-/// (`us`, on the way to `usage`) or a word no root holds (`midd`) is still being typed; so
-/// is an empty query.
+/// it is a stopword (`use` in `streaming tool use`: a whole English word, dropped as
+/// typed), or it is itself a term of some root's vocabulary (`readiness`, `helper`). A
+/// word no root holds (`midd`) is still being typed; so is an empty query.
 pub(crate) fn last_word_complete(index: &Index, query: &str) -> bool {
     let mut last: Option<(String, usize, bool)> = None;
     scan(query, &mut |t| {
@@ -143,7 +143,7 @@ pub(crate) fn last_word_complete(index: &Index, query: &str) -> bool {
     let Some((term, end, stop)) = last else {
         return false;
     };
-    end < query.len() || (!stop && index.roots.iter().any(|r| r.vocab.find(&term).is_some()))
+    end < query.len() || stop || index.roots.iter().any(|r| r.vocab.find(&term).is_some())
 }
 
 /// Up to [`MAX_EXPANSIONS`] terms of `root` starting with `prefix`, highest df first.

@@ -584,6 +584,27 @@ fn stemming_finds_forwarding_below_the_word_as_typed() {
     assert_eq!(id.terms, ["getforwarding", "get", "forwarding"]);
 }
 
+/// `streaming tool use` typed in the TUI expanded the stopword `use` to `user` and listed
+/// another first hit than `search`; a stopword is a whole word, so the typed query ranks as
+/// the finished one.
+#[test]
+fn a_stopword_last_word_is_complete_while_typing() {
+    let (c, _) = corpus_of(&[(
+        "a.md",
+        &[
+            "Streaming with Tool Use\n\nstream tool calls as they arrive\n",
+            "Users\n\nusers of the streaming tool: user limits, useful user reports\n",
+        ],
+    )]);
+    let typing = prefix_search(&c, "streaming tool use");
+    let finished = search(&c, "streaming tool use");
+    assert_eq!(typing.terms, ["streaming", "stream", "tool"]);
+    assert_eq!(
+        typing.hits.iter().map(|h| h.node).collect::<Vec<_>>(),
+        finished.hits.iter().map(|h| h.node).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn exact_match_outranks_prefix_expansion() {
     let (c, ids) = corpus_of(&[(
