@@ -1,8 +1,8 @@
 //! The search results list: the title hits holding every query word, "Content (BM25)" hits
 //! with scores, then "Titles (fuzzy)". A hit row: selection mark (`✓`/`◐`), kind glyph,
 //! title with the matched terms highlighted, `‹ ancestor` (the nearest ancestor that tells it
-//! apart from the other hits), `+N copies`, its id; right-aligned its tokens and, in a list of
-//! [`SCORE_MIN_WIDTH`] cells or more, its score (content) or bytes (titles).
+//! apart from the other hits), `+N copies`; right-aligned its tokens; in a list of
+//! [`SCORE_MIN_WIDTH`] cells or more also its id and its score (content) or bytes (titles).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,8 +19,9 @@ use crate::tui::state::results::{ResultRow, rows};
 use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
-/// Narrowest list (cells) whose hit rows show the score (content) or bytes (titles) beside
-/// the tokens; a narrower one gives that room to the titles (docs/DESIGN.md §6).
+/// Narrowest list (cells) whose hit rows show the id, and the score (content) or bytes
+/// (titles) beside the tokens; a narrower one gives that room to the titles and their
+/// `‹ ancestor` (docs/DESIGN.md §6).
 pub const SCORE_MIN_WIDTH: usize = 40;
 
 /// Draw the results into `area`.
@@ -105,7 +106,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 if !hit.copies.is_empty() {
                     left.push((format!(" +{} copies", hit.copies.len()), t.dim));
                 }
-                left.push((format!("  {}", node.id), t.dim));
+                if w >= SCORE_MIN_WIDTH {
+                    left.push((format!("  {}", node.id), t.dim));
+                }
                 let tok = match app.tokens.total(hit.node) {
                     Some(n) => format!(" {} tok", human::short_count(n)),
                     None => " … tok".into(),
