@@ -73,22 +73,7 @@ pub fn search_action(app: &mut App, action: Action) {
             app.search.active = false;
             app.focus = Focus::Left;
         }
-        Action::SearchAccept => {
-            app.search.active = false;
-            let s = &mut app.search;
-            if s.query.trim().is_empty() {
-                s.showing = false;
-            } else if s.view.query != s.query {
-                // No hit of this query is shown yet: open its first one when it arrives.
-                s.jump_when_done = true;
-            } else if s.view.is_empty() {
-                s.showing = false;
-            } else {
-                // Exactly the highlighted hit: the list shown is the finished ranking when
-                // the last word is complete (docs/DESIGN.md §3), so nothing is ranked again.
-                jump_to_hit(app);
-            }
-        }
+        Action::SearchAccept => accept(app),
         Action::Escape => {
             app.search.active = false;
             app.search.showing = false;
@@ -98,6 +83,21 @@ pub fn search_action(app: &mut App, action: Action) {
     }
     if let Some(v) = edited {
         set_query(app, v.into_iter().collect());
+    }
+}
+
+/// `Enter`: open exactly the highlighted hit (docs/DESIGN.md §3: the list shown is the
+/// finished ranking once the last word is complete, so nothing is ranked again); with no
+/// hit of this query shown yet, open its first one when it arrives.
+fn accept(app: &mut App) {
+    let s = &mut app.search;
+    s.active = false;
+    if s.query.trim().is_empty() || (s.view.query == s.query && s.view.is_empty()) {
+        s.showing = false;
+    } else if s.view.query != s.query {
+        s.jump_when_done = true;
+    } else {
+        jump_to_hit(app);
     }
 }
 

@@ -85,63 +85,79 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             ),
             ResultRow::Empty => fit(vec![("  no matches".into(), t.dim)], vec![], w, 0),
             ResultRow::Hit(i) => {
-                let Some(hit) = v.hit(i) else { continue };
-                let node = app.corpus.node(hit.node);
-                let mark = app.selection.mark(&app.corpus, hit.node);
-                let mut left = vec![
-                    (
-                        format!("{} ", glyphs::mark(mark)),
-                        if mark == Mark::Partial {
-                            t.partial
-                        } else {
-                            t.mark
-                        },
-                    ),
-                    (format!("{} ", glyphs::kind(node.kind)), t.glyph_section),
-                ];
-                left.extend(marked(&node.title, v.title_marks(i), t.title, match_style));
-                if let Some(a) = v.label(i) {
-                    left.push((format!(" ‹ {}", app.corpus.node(a).title), t.glyph_dir));
-                }
-                if !hit.copies.is_empty() {
-                    left.push((format!(" +{} copies", hit.copies.len()), t.dim));
-                }
-                if w >= SCORE_MIN_WIDTH {
-                    left.push((format!("  {}", node.id), t.dim));
-                }
-                let tok = match app.tokens.total(hit.node) {
-                    Some(n) => format!(" {} tok", human::short_count(n)),
-                    None => " … tok".into(),
+                let Some(line) = hit_line(app, i, w, match_style, active) else {
+                    continue;
                 };
-                // A narrow list keeps its width for the titles: tokens only, no score.
-                let right = if w < SCORE_MIN_WIDTH {
-                    vec![(format!("{tok} "), t.tokens)]
-                } else if v.is_content(i) {
-                    vec![
-                        (format!("{tok:>9}"), t.tokens),
-                        (format!(" {:>6.2} ", hit.score), t.dim),
-                    ]
-                } else {
-                    vec![
-                        (format!("{tok:>9}"), t.tokens),
-                        (format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes),
-                    ]
-                };
-                let mut line = fit(left, right, w, 8);
-                if i == s.selected {
-                    let style = if active { t.cursor } else { t.cursor_dim };
-                    line = line.patch_style(style);
-                    let lw = line.width();
-                    if lw < w {
-                        line.spans.push(Span::styled(" ".repeat(w - lw), style));
-                    }
-                }
                 line
             }
         };
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The row of hit `i` (list order) in a list `w` cells wide; `None` past the last hit.
+fn hit_line(
+    app: &App,
+    i: usize,
+    w: usize,
+    match_style: ratatui::style::Style,
+    active: bool,
+) -> Option<Line<'static>> {
+    let (t, s) = (&app.theme, &app.search);
+    let v = &s.view;
+    let hit = v.hit(i)?;
+    let node = app.corpus.node(hit.node);
+    let mark = app.selection.mark(&app.corpus, hit.node);
+    let mut left = vec![
+        (
+            format!("{} ", glyphs::mark(mark)),
+            if mark == Mark::Partial {
+                t.partial
+            } else {
+                t.mark
+            },
+        ),
+        (format!("{} ", glyphs::kind(node.kind)), t.glyph_section),
+    ];
+    left.extend(marked(&node.title, v.title_marks(i), t.title, match_style));
+    if let Some(a) = v.label(i) {
+        left.push((format!(" ‹ {}", app.corpus.node(a).title), t.glyph_dir));
+    }
+    if !hit.copies.is_empty() {
+        left.push((format!(" +{} copies", hit.copies.len()), t.dim));
+    }
+    if w >= SCORE_MIN_WIDTH {
+        left.push((format!("  {}", node.id), t.dim));
+    }
+    let tok = match app.tokens.total(hit.node) {
+        Some(n) => format!(" {} tok", human::short_count(n)),
+        None => " … tok".into(),
+    };
+    // A narrow list keeps its width for the titles: tokens only, no score.
+    let right = if w < SCORE_MIN_WIDTH {
+        vec![(format!("{tok} "), t.tokens)]
+    } else if v.is_content(i) {
+        vec![
+            (format!("{tok:>9}"), t.tokens),
+            (format!(" {:>6.2} ", hit.score), t.dim),
+        ]
+    } else {
+        vec![
+            (format!("{tok:>9}"), t.tokens),
+            (format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes),
+        ]
+    };
+    let mut line = fit(left, right, w, 8);
+    if i == s.selected {
+        let style = if active { t.cursor } else { t.cursor_dim };
+        line = line.patch_style(style);
+        let lw = line.width();
+        if lw < w {
+            line.spans.push(Span::styled(" ".repeat(w - lw), style));
+        }
+    }
+    Some(line)
 }
 
 /// `title` cut into pieces at the byte ranges `marks` (the matched ones in `hit`).
