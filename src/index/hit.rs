@@ -68,7 +68,8 @@ pub struct Hit {
 pub struct SearchOptions {
     /// Maximum hits per group.
     pub top_k: usize,
-    /// Expand the last query word as a prefix (while typing; CLI `--prefix`).
+    /// Expand the last query word as a prefix while it is still being typed (the TUI; CLI
+    /// `--prefix`): a complete last word is ranked as typed (docs/DESIGN.md §3).
     pub prefix: bool,
 }
 

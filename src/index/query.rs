@@ -133,7 +133,7 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
 /// it is a stopword (`use` in `streaming tool use`: a whole English word, dropped as
 /// typed), or it is itself a term of some root's vocabulary (`readiness`, `helper`). A
 /// word no root holds (`midd`) is still being typed; so is an empty query.
-pub(crate) fn last_word_complete(index: &Index, query: &str) -> bool {
+pub fn last_word_complete(index: &Index, query: &str) -> bool {
     let mut last: Option<(String, usize, bool)> = None;
     scan(query, &mut |t| {
         if !(t.part && is_cjk_char(t.term)) {

@@ -108,7 +108,7 @@ pub enum Action {
     /// Set the exposure level of the node (inherit → always → on-demand → explicit →
     /// hidden → inherit); it applies to the subtree unless a descendant sets its own.
     CycleExposure,
-    /// Switch the token budget to the next preset (then "no budget").
+    /// Switch the token budget to the next smaller preset (then "no budget", then the largest).
     CycleBudget,
     /// Type a custom token budget.
     CustomBudget,
