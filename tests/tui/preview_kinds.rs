@@ -1,6 +1,7 @@
-//! What the preview shows for a node's kind: a code file (JSON) as highlighted code rows,
-//! the text before a file's first heading as "(preamble)", and a doc-tree folder's contents
-//! with each child's summary (docs/DESIGN.md §6 and §2 "Sectioning").
+//! What the tree and preview show for a node's kind: a code file (JSON) as highlighted code
+//! rows, the text before a file's first heading as "(preamble)", a doc-tree folder's contents
+//! with each child's summary, a lazytools chunk titled without its `{#id}` (docs/DESIGN.md §6
+//! and §2 "Sectioning", docs/FORMATS.md §2).
 
 use skillnav::render::Role;
 
@@ -119,4 +120,26 @@ fn a_doc_tree_folder_lists_each_child_with_its_summary() {
             "",
         ]
     );
+}
+
+#[test]
+fn a_lazytools_chunk_row_shows_its_heading_without_the_id_attribute() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("demo");
+    copy_dir(&fixture_path("lazytools/anchors"), &dir);
+    let mut app = tui_over(&dir, "demo", 100, 9);
+    let node = id(&app, "demo/components.md#chunk-1");
+    goto(&mut app, node);
+    let want = [
+        " / search                                                        o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
+        "  ▾ ◆ demo                   2.9kB   Σ624 │Async Components demo/components.md… 525B · 109 tok  42% ",
+        "    ▾ ★ demo                 2.9kB   Σ624 │## Async Components                                      ",
+        "      ▸ ≡ SKILL.md           1.5kB    327 │                                                         ",
+        "      ▾ ≡ components.md      1.4kB    297 ││ WARNING                                                ",
+        "          ¶ Components        417B     87 ││ Async components need a loader that returns a promise. ",
+        "          ¶ Async Components  525B    109 ││ Keep the loader small.                                 ",
+        "          ¶ Props             463B    101 │                                                         ",
+        "                                                        ␣ select  y copy  / search  ? help  q quit  ",
+    ];
+    assert_eq!(screen(&app), want.join("\n"));
 }
