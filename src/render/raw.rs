@@ -169,4 +169,32 @@ mod tests {
         assert_eq!(raw(text, 4, LongLines::Keep), ["abcdefghij", "xy"]);
         assert_eq!(raw(text, 4, LongLines::Wrap), ["abcd", "efgh", "ij", "xy"]);
     }
+
+    #[test]
+    fn code_files_get_their_language_and_one_highlightable_block() {
+        assert_eq!(code_language("a/summary.JSON"), Some("json"));
+        assert_eq!(code_language("x.yml"), Some("yaml"));
+        assert_eq!(code_language("run.sh"), Some("bash"));
+        assert_eq!(code_language("README.md"), None);
+        assert_eq!(code_language("notes.txt"), None);
+        assert_eq!(code_language("Makefile"), None);
+        let text = "{\n  \"a\": 1\n}\n";
+        let r = render_code(text, "json", &RenderOptions::default());
+        assert_eq!(r.plain_lines(), ["{", "  \"a\": 1", "}"]);
+        assert_eq!(r.line_offsets, [0, 2, 11]);
+        assert_eq!(r.code_blocks.len(), 1);
+        assert_eq!(
+            (
+                r.code_blocks[0].lang.as_str(),
+                r.code_blocks[0].code.as_str()
+            ),
+            ("json", text)
+        );
+        assert!(
+            r.lines[1]
+                .spans
+                .iter()
+                .all(|s| s.style.role == Role::CodeBlock)
+        );
+    }
 }
