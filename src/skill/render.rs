@@ -177,15 +177,12 @@ fn substitute_args(text: &str, names: &[String], tokens: &[String], args: &str) 
         }
         out.push_str(&rest[..pos]);
         let at = &rest[pos..];
-        match placeholder_at(at, names, tokens, args) {
-            Some((len, value)) => {
-                out.push_str(value);
-                rest = &at[len..];
-            }
-            None => {
-                out.push('$');
-                rest = &at[1..];
-            }
+        if let Some((len, value)) = placeholder_at(at, names, tokens, args) {
+            out.push_str(value);
+            rest = &at[len..];
+        } else {
+            out.push('$');
+            rest = &at[1..];
         }
     }
     out.push_str(rest);

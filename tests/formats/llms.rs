@@ -483,7 +483,7 @@ fn an_llms_full_heading_id_attribute_gives_the_section_id() {
     );
 }
 
-/// The list of an llms.txt whose links carry CommonMark link titles, escapes and `<…>`
+/// The list of an llms.txt whose links carry `CommonMark` link titles, escapes and `<…>`
 /// destinations.
 const TITLED_LINKS: &str = "# Demo\n\n> Summary.\n\n## Docs\n\n\
 - [Guide](https://x.dev/guide.md \"The guide\"): How to start\n\

@@ -223,7 +223,7 @@ fn malformed_placeholders_stay_as_written() {
 #[test]
 fn argument_text_holding_placeholders_is_inserted_literally() {
     let body = "name=$name first=$0 second=$1 all=[$ARGUMENTS] past=$80";
-    let raw = r#"'$1 and $name' '$ARGUMENTS costs $80'"#;
+    let raw = "'$1 and $name' '$ARGUMENTS costs $80'";
     let out = render_body(body, &names(&["name"]), None, &args(raw));
     assert_eq!(
         out,

@@ -102,9 +102,9 @@ fn h1_text(line: &str) -> Option<&str> {
 /// Split a bullet line into `(text before the link, title, url, text after the link)`.
 /// Returns `None` when the line is not a `-`/`*`/`+` bullet holding a `[title](url)` link.
 ///
-/// The destination is read as CommonMark reads it (pulldown-cmark): a link title
+/// The destination is read as `CommonMark` reads it (`pulldown-cmark`): a link title
 /// (`"t"`, `'t'`, `(t)`) is not part of the url, `<url>` loses its brackets, and
-/// backslash escapes such as `\)` are resolved. A link CommonMark rejects (a space in a
+/// backslash escapes such as `\)` are resolved. A link `CommonMark` rejects (a space in a
 /// bare destination, say) falls back to the lenient scan: everything between the
 /// balanced parentheses, trimmed. The title is the text between the brackets as written.
 pub fn parse_link_line(line: &str) -> Option<(&str, &str, String, &str)> {
@@ -149,7 +149,7 @@ fn matching(text: &str, from: usize, open: u8, close: u8) -> Option<usize> {
 }
 
 /// The destination of the inline link starting at byte 0 of `text`, and the link's length
-/// in bytes; `None` when CommonMark sees no link there.
+/// in bytes; `None` when `CommonMark` sees no link there.
 fn commonmark_link(text: &str) -> Option<(String, usize)> {
     use pulldown_cmark::{Event, Parser, Tag};
     for (event, range) in Parser::new(text).into_offset_iter() {

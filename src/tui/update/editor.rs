@@ -130,7 +130,7 @@ pub fn after_external(
     let shown = path.display().to_string();
     let changed = before.and_then(|b| {
         let now = frontmatter::load(path).ok()?;
-        (now.hash != b.hash).then(|| frontmatter::SaveReport {
+        (now.hash != b.hash).then_some(frontmatter::SaveReport {
             path: b.path,
             real_path: b.real_path,
             previous: b.bytes,
