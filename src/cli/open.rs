@@ -8,7 +8,8 @@ use super::args::GlobalOpts;
 use crate::formats::{self, LoadOptions, RootSpec};
 use crate::model::Corpus;
 
-/// The root specs for `paths`: the given paths (each must exist), else the discovered
+/// The root specs for `paths`: the given paths (each must exist and be a regular file or
+/// a folder: a fifo would block the load, a device never end), else the discovered
 /// skill roots (only the folders `agent` reads, when given), else the bundled sample skill.
 pub fn specs_for(
     paths: &[PathBuf],
@@ -35,6 +36,12 @@ pub fn specs_for(
                 );
             }
             bail!("{}: {}", p.display(), io_reason(&e));
+        }
+        if std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            bail!(
+                "{}: not a regular file or folder (a fifo, socket or device)",
+                p.display()
+            );
         }
     }
     Ok(formats::root_specs(paths))

@@ -106,6 +106,14 @@ pub fn load_root(spec: &RootSpec, opts: &LoadOptions, progress: &mut dyn FnMut(u
             let fmt = ld.load_folder(root, &real, "", false);
             ld.corpus.node_mut(root).format = fmt;
         }
+        Ok(m) if !m.is_file() => {
+            // A fifo would block the load, a device never end (docs/DESIGN.md §9).
+            let msg = format!(
+                "cannot open {}: not a regular file or folder (a fifo, socket or device)",
+                spec.path.display()
+            );
+            ld.corpus.node_mut(root).warnings.push(Warning::new(msg));
+        }
         Ok(_) => {
             ld.visit(&real);
             let name = real

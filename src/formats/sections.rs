@@ -56,9 +56,12 @@ pub fn headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
     scan(text, from, to, false).headings
 }
 
+/// The title of the level-0 section holding the text before a file's first heading.
+pub const PREAMBLE_TITLE: &str = "(preamble)";
+
 /// Add section nodes for `text[from..to]` of source `src` under `file` (nested by level;
-/// text before the first heading, if not blank, becomes a level-0 section titled after the
-/// file). Returns the top-level section ids. Sets spans (`start` = heading line start,
+/// text before the first heading, if not blank, becomes a level-0 section titled
+/// [`PREAMBLE_TITLE`], its id segment the slug of the file's title). Returns the top-level section ids. Sets spans (`start` = heading line start,
 /// `own_end` = next heading, `end` = next heading of the same or a higher level, or `to`),
 /// 1-based inclusive lines, titles, `seg` (the slug of a `{#id}` heading attribute, with
 /// `seg_given`, else GitHub slug of the title; `Corpus::finalize` adds `-2`, `-3` among
@@ -240,12 +243,8 @@ pub fn apply_sections(
     let mut top = Vec::new();
 
     if !prelude_blank {
-        let mut n = Node::new(
-            NodeKind::Section,
-            format,
-            file_title.clone(),
-            file_path.clone(),
-        );
+        let mut n = Node::new(NodeKind::Section, format, PREAMBLE_TITLE, file_path.clone());
+        // The id keeps the file's slug (docs/DESIGN.md §2 "Sectioning").
         n.seg = Some(id::slug(&file_title));
         n.summary = std::mem::take(&mut summaries[0]);
         n.lazy_summary.clone_from(&lazy);

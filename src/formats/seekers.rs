@@ -126,7 +126,7 @@ pub fn parse_index(text: &str) -> Vec<IndexEntry> {
                     .trim();
                 out.push(IndexEntry {
                     title: title.to_string(),
-                    file: url.to_string(),
+                    file: url.clone(),
                     pages: None,
                     note: (!note.is_empty()).then(|| note.to_string()),
                     line: lno,

@@ -10,14 +10,13 @@ use std::path::{Path, PathBuf};
 use crate::frontmatter::{self, Value};
 use crate::skill::listing::{ListingEntry, ListingOptions, format_listing};
 
-/// Most bytes [`render_body`] produces. Arguments whose values hold other `$name`
-/// placeholders expand into each other (each name can multiply the text), so substitution
-/// stops at this size and the text ends with [`CAP_NOTE`].
+/// Most bytes [`render_body`] produces. Each placeholder copies its argument (`$ARGUMENTS`
+/// the whole argument string), so a body of many placeholders can multiply the text:
+/// substitution stops at this size and the text ends with [`CAP_NOTE`].
 pub const MAX_RENDERED_BYTES: usize = 1024 * 1024;
 
 /// The line appended (after a blank line) when a rendering reached [`MAX_RENDERED_BYTES`].
-pub const CAP_NOTE: &str =
-    "[skillnav: rendering stopped at 1 MiB: the arguments expand into each other]";
+pub const CAP_NOTE: &str = "[skillnav: rendering stopped at 1 MiB]";
 
 /// Options of [`render_body`] (context-chef `RenderSkillOptions`, docs/FORMATS.md §5.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,56 +119,70 @@ fn substitute_vars(text: &str, vars: &BTreeMap<String, String>) -> String {
     out
 }
 
-/// Replace `$<name>` not followed by `[` or a word char (ASCII alnum or `_`) with `value`.
-fn substitute_named(text: &str, name: &str, value: &str) -> String {
-    let pat = format!("${name}");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(pos) = rest.find(&pat) {
-        if out.len() > MAX_RENDERED_BYTES {
-            return out;
+/// The placeholder at the start of `at` (which begins with `$`) and its value, in the
+/// order context-chef tries them: a named argument `$<name>` not followed by `[` or a word
+/// char, `$ARGUMENTS[<digits>]`, `$<digits>` not followed by a word char, `$ARGUMENTS`.
+/// Returns (placeholder length in bytes, value); `None` when no placeholder starts here.
+/// An index past the tokens gives `""`.
+fn placeholder_at<'a>(
+    at: &str,
+    names: &[String],
+    tokens: &'a [String],
+    args: &'a str,
+) -> Option<(usize, &'a str)> {
+    let after = &at[1..];
+    let boundary = |rest: &str, bracket_too: bool| {
+        !rest
+            .chars()
+            .next()
+            .is_some_and(|c| is_word(c) || (bracket_too && c == '['))
+    };
+    for (i, name) in names.iter().enumerate() {
+        if !name.is_empty()
+            && after.starts_with(name.as_str())
+            && boundary(&after[name.len()..], true)
+        {
+            return Some((1 + name.len(), tokens.get(i).map_or("", String::as_str)));
         }
-        let after = &rest[pos + pat.len()..];
-        out.push_str(&rest[..pos]);
-        match after.chars().next() {
-            Some(c) if c == '[' || is_word(c) => out.push_str(&pat),
-            _ => out.push_str(value),
-        }
-        rest = after;
     }
-    out.push_str(rest);
-    out
+    let token = |digits: &str| {
+        digits
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| tokens.get(i))
+            .map_or("", String::as_str)
+    };
+    if let Some(inner) = after.strip_prefix("ARGUMENTS[") {
+        let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && inner[digits..].starts_with(']') {
+            return Some((11 + digits + 1, token(&inner[..digits])));
+        }
+    }
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && boundary(&after[digits..], false) {
+        return Some((1 + digits, token(&after[..digits])));
+    }
+    after.starts_with("ARGUMENTS").then_some((10, args))
 }
 
-/// `$ARGUMENTS[<digits>]` → token, then `$<digits>` not followed by a word char → token
-/// (0-based; missing → empty).
-fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bool) -> String {
+/// One pass over `text`: every `$` placeholder ([`placeholder_at`]) becomes its value,
+/// inserted literally (a value holding `$1` or `$ARGUMENTS` is not substituted again).
+/// Stops once the output passes [`MAX_RENDERED_BYTES`].
+fn substitute_args(text: &str, names: &[String], tokens: &[String], args: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(pos) = rest.find(prefix) {
+    while let Some(pos) = rest.find('$') {
         if out.len() > MAX_RENDERED_BYTES {
             return out;
         }
         out.push_str(&rest[..pos]);
-        let after = &rest[pos + prefix.len()..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        let tail = &after[digits..];
-        let ok = digits > 0
-            && if bracketed {
-                tail.starts_with(']')
-            } else {
-                !tail.chars().next().is_some_and(is_word)
-            };
-        if ok {
-            let value = after[..digits]
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| tokens.get(i));
-            out.push_str(value.map_or("", String::as_str));
-            rest = if bracketed { &tail[1..] } else { tail };
+        let at = &rest[pos..];
+        if let Some((len, value)) = placeholder_at(at, names, tokens, args) {
+            out.push_str(value);
+            rest = &at[len..];
         } else {
-            out.push_str(prefix);
-            rest = after;
+            out.push('$');
+            rest = &at[1..];
         }
     }
     out.push_str(rest);
@@ -180,20 +193,20 @@ fn substitute_indexed(text: &str, tokens: &[String], prefix: &str, bracketed: bo
 /// 1. `include_base_dir` and `base_dir` set → prepend `Base directory for this skill: <dir>\n\n`;
 /// 2. `${NAME}` → `vars[NAME]` when present (before the `$` family, so a value holding `$0`
 ///    is substituted next);
-/// 3. only when `args` is `Some`: tokens = [`split_args`]; (a) for each non-empty
-///    `argument_names[i]`, `$<name>` not followed by `[` or a word char → token i or `""`;
-///    (b) `$ARGUMENTS[i]` → token i or `""`; (c) `$i` not followed by a word char → token
-///    i or `""` (0-based: `$0` is the first); (d) remaining `$ARGUMENTS` → the raw args;
-///    (e) if a–d changed nothing, `args` is non-empty and `append_args_if_no_placeholder`
-///    → append `\n\nARGUMENTS: <args>`.
+/// 3. only when `args` is `Some`: tokens = [`split_args`], then one pass over the text, at
+///    each `$` the first that fits: (a) for each non-empty `argument_names[i]`, `$<name>`
+///    not followed by `[` or a word char → token i or `""`; (b) `$ARGUMENTS[i]` → token i or
+///    `""`; (c) `$i` not followed by a word char → token i or `""` (0-based: `$0` is the
+///    first; an index past the tokens, such as `$80` with two arguments, gives `""`);
+///    (d) `$ARGUMENTS` → the raw args; (e) if a–d changed nothing, `args` is non-empty and
+///    `append_args_if_no_placeholder` → append `\n\nARGUMENTS: <args>`.
 ///
-/// Output is capped at [`MAX_RENDERED_BYTES`] (cut on a char boundary, then a blank line and
-/// [`CAP_NOTE`]): values that hold other placeholders chain (`$a` → `$b$b`, `$b` → `$c$c`, …)
-/// and would otherwise grow the text exponentially.
-///
-/// Values are inserted literally (context-chef's JS `String.replace` would also expand
-/// `$&`-style patterns inside the args; that quirk is not reproduced). No escape exists
-/// for a literal `$ARGUMENTS`.
+/// Argument text is inserted literally: a token holding `$1`, `$name`, `$ARGUMENTS` or
+/// `$80` stays as typed (context-chef's chained `String.replace` calls would substitute it
+/// again, and its `$&`-style replacement patterns are not reproduced either). Output is
+/// capped at [`MAX_RENDERED_BYTES`] (cut on a char boundary, then a blank line and
+/// [`CAP_NOTE`]): many placeholders times a long argument string can still grow large.
+/// No escape exists for a literal `$ARGUMENTS`.
 pub fn render_body(
     body: &str,
     argument_names: &[String],
@@ -211,18 +224,7 @@ pub fn render_body(
     let Some(args) = &opts.args else { return text };
     let before = text.clone();
     let tokens = split_args(args);
-    for (i, name) in argument_names.iter().enumerate() {
-        if name.is_empty() {
-            continue;
-        }
-        text = substitute_named(&text, name, tokens.get(i).map_or("", String::as_str));
-        if text.len() > MAX_RENDERED_BYTES {
-            return capped(text);
-        }
-    }
-    text = substitute_indexed(&text, &tokens, "$ARGUMENTS[", true);
-    text = substitute_indexed(&text, &tokens, "$", false);
-    text = replace_capped(&text, "$ARGUMENTS", args);
+    text = substitute_args(&text, argument_names, &tokens, args);
     if text.len() > MAX_RENDERED_BYTES {
         return capped(text);
     }
@@ -231,23 +233,6 @@ pub fn render_body(
         text.push_str(args);
     }
     text
-}
-
-/// `text` with every `pat` replaced by `value`, stopping once the output passes
-/// [`MAX_RENDERED_BYTES`].
-fn replace_capped(text: &str, pat: &str, value: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(pos) = rest.find(pat) {
-        if out.len() > MAX_RENDERED_BYTES {
-            return out;
-        }
-        out.push_str(&rest[..pos]);
-        out.push_str(value);
-        rest = &rest[pos + pat.len()..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// `text` cut to [`MAX_RENDERED_BYTES`] on a char boundary, then a blank line and [`CAP_NOTE`].

@@ -18,7 +18,7 @@ use super::input::action::Action;
 use super::input::key::KeyChord;
 use super::state::app::App;
 use super::terminal::Session;
-use super::update::editor::request_reload;
+use super::update::editor::{after_external, before_external};
 use super::update::{apply, update};
 use super::view;
 
@@ -237,6 +237,7 @@ fn run_external_editors(
         let Effect::External { path, root } = effect else {
             continue;
         };
+        let before = before_external(&path);
         ctl.pause();
         session.suspend();
         let outcome = run_editor(&path);
@@ -245,11 +246,7 @@ fn run_external_editors(
         resumed?;
         let size = session.terminal.size()?;
         update(app, Action::Resize(size.width, size.height));
-        app.status = match outcome {
-            Ok(()) => format!("Edited {} · reloading", path.display()),
-            Err(e) => e,
-        };
-        request_reload(app, root);
+        after_external(app, &path, root, before, outcome);
     }
     Ok(())
 }

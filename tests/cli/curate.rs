@@ -54,6 +54,21 @@ fn render_substitutes_args_and_vars() {
 }
 
 #[test]
+fn render_inserts_an_argument_holding_placeholders_literally() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixtures().join("render-skill");
+    let d = dir.to_str().unwrap();
+    let out = ok(&run(
+        &["render", d, "--args", "'$branch $1' $80"],
+        tmp.path(),
+    ));
+    assert_eq!(
+        out,
+        "# Fix issue\n\nFix issue $branch $1 on branch $80 (all: '$branch $1' $80).\n"
+    );
+}
+
+#[test]
 fn render_several_skills_lists_them_first() {
     let tmp = tempfile::tempdir().unwrap();
     let a = fixtures().join("skills/notes");

@@ -9,7 +9,7 @@ use skillnav::formats::llms_txt::{
 };
 use skillnav::model::{Corpus, Flag, Format, Node, NodeKind};
 
-use crate::support::fs::fixture_path;
+use crate::support::fs::{fixture_path, write};
 
 fn fixture(rel: &str) -> PathBuf {
     fixture_path("formats2").join(rel)
@@ -131,7 +131,7 @@ fn missing_h1_is_a_warning_not_an_error() {
 fn link_line_parts() {
     assert_eq!(
         parse_link_line("- [t [x]](u(v)) : n"),
-        Some(("", "t [x]", "u(v)", " : n"))
+        Some(("", "t [x]", "u(v)".to_string(), " : n"))
     );
     assert_eq!(parse_link_line("-[t](u)"), None);
     assert_eq!(parse_link_line("text [t](u)"), None);
@@ -480,5 +480,65 @@ fn an_llms_full_heading_id_attribute_gives_the_section_id() {
             ("t/llms-full.txt#part-2/path-param", "Path Parameter"),
         ]
         .map(|(i, t)| (i.to_string(), t.to_string()))
+    );
+}
+
+/// The list of an llms.txt whose links carry `CommonMark` link titles, escapes and `<…>`
+/// destinations.
+const TITLED_LINKS: &str = "# Demo\n\n> Summary.\n\n## Docs\n\n\
+- [Guide](https://x.dev/guide.md \"The guide\"): How to start\n\
+- [Paren](https://x.dev/a_\\(b\\).md): Escaped parens\n\
+- [Angle](<https://x.dev/with space.md>): Angle brackets\n\
+- [Single](https://x.dev/s.md 't')\n\
+- [Par](https://x.dev/p.md (t)): paren title\n\
+- [Loose](a b): not CommonMark, kept as written\n";
+
+#[test]
+fn link_titles_escapes_and_angle_brackets_are_read_as_commonmark() {
+    let p = parse_llms_txt(TITLED_LINKS);
+    let got: Vec<(&str, &str, Option<&str>)> = p
+        .links()
+        .map(|l| (l.title.as_str(), l.url.as_str(), l.notes.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Guide", "https://x.dev/guide.md", Some("How to start")),
+            ("Paren", "https://x.dev/a_(b).md", Some("Escaped parens")),
+            (
+                "Angle",
+                "https://x.dev/with space.md",
+                Some("Angle brackets")
+            ),
+            ("Single", "https://x.dev/s.md", None),
+            ("Par", "https://x.dev/p.md", Some("paren title")),
+            ("Loose", "a b", Some("not CommonMark, kept as written")),
+        ]
+    );
+    // The CLI shows the same urls.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let file = write(tmp.path(), "llms.txt", TITLED_LINKS.as_bytes());
+    let out = crate::support::child::skillnav_command()
+        .args(["tree", "--json"])
+        .arg(&file)
+        .env("HOME", tmp.path())
+        .output()
+        .expect("run skillnav");
+    assert!(out.status.success());
+    let urls: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("\"url\": "))
+        .map(|u| u.trim_end_matches(',').to_string())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "\"https://x.dev/guide.md\"",
+            "\"https://x.dev/a_(b).md\"",
+            "\"https://x.dev/with space.md\"",
+            "\"https://x.dev/s.md\"",
+            "\"https://x.dev/p.md\"",
+            "\"a b\"",
+        ]
     );
 }

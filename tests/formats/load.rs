@@ -103,7 +103,7 @@ fn single_file_root_holds_that_file() {
 }
 
 #[test]
-fn prelude_before_first_heading_is_titled_after_the_file() {
+fn prelude_before_first_heading_is_titled_preamble_and_keeps_the_file_id() {
     let t = tempdir();
     write(
         t.path(),
@@ -120,7 +120,7 @@ fn prelude_before_first_heading_is_titled_after_the_file() {
             "r/intro.md#title section markdown L3-4",
         ]
     );
-    assert_eq!(c.node(get(&c, "r/intro.md#intromd")).title, "intro.md");
+    assert_eq!(c.node(get(&c, "r/intro.md#intromd")).title, "(preamble)");
     assert_eq!(c.summary(get(&c, "r/intro.md#intromd")), "Some intro.");
     assert_eq!(c.node(get(&c, "r/intro.md#intromd")).level, 0);
 }
@@ -522,4 +522,39 @@ fn summaries_are_made_on_first_read_and_warming_makes_those_of_big_files() {
     assert_eq!(c.summary(get(&c, "r/big.md#part-7")), "Body of part 7.");
     assert_eq!(c.summary(get(&c, "r/small.md#small")), "A short body.");
     assert!(small_lazy.is_made());
+}
+
+#[test]
+fn the_cli_shows_a_preamble_as_preamble_in_tree_search_and_brief() {
+    let dir = crate::support::fs::fixture_path("preview/notes");
+    let home = tempdir();
+    let run = |args: &[&str]| {
+        let out = crate::support::child::skillnav_command()
+            .args(args)
+            .arg(&dir)
+            .env("HOME", home.path())
+            .output()
+            .expect("run skillnav");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert_eq!(
+        run(&["tree"]),
+        "◆ notes  473 B · Σ158 tok\n  · README.md  101 B · Σ24 tok\n    \
+         # (preamble)  65 B · 14 tok\n    # Pages  36 B · 10 tok\n  \
+         · summary.json  372 B · 134 tok\ntokens: o200k_base\n"
+    );
+    assert_eq!(
+        run(&["search", "notes"]),
+        "Content (BM25): 1 hits\n     1.413  (preamble)  notes/README.md#readmemd:1\n\
+         Titles (fuzzy): 0 hits\n"
+    );
+    assert_eq!(
+        run(&["brief", "-q", "notes", "--format", "xml"]),
+        "<context_brief mode=\"answer\" encoding=\"o200k_base\" sections=\"1\" tokens=\"14\" \
+         query=\"notes\">\n<document id=\"notes/README.md#readmemd\" title=\"(preamble)\" \
+         path=\"README.md\" lines=\"1-2\" score=\"1.413\" origin=\"retrieved\" \
+         exposure=\"on-demand\">\nNotes kept while reading the Hono docs. Start with the \
+         summary.\n</document>\n</context_brief>\n"
+    );
 }

@@ -1,13 +1,14 @@
-//! A skill whose `$name` arguments chain into each other (`$a` → eight `$b`, `$b` → eight
-//! `$c`, …) grew the rendered text 8× per name: 16 MB from a 190-byte input. Rendering now
-//! stops at `MAX_RENDERED_BYTES` and says so.
+//! A skill whose `$name` arguments held other placeholders (`$a` → eight `$b`, `$b` → eight
+//! `$c`, …) grew the rendered text 8× per name: 16 MB from a 190-byte input. Substitution
+//! is now one pass (argument text is inserted literally), and rendering still stops at
+//! `MAX_RENDERED_BYTES` and says so when many placeholders copy a long argument string.
 
 use skillnav::skill::render::{
     CAP_NOTE, MAX_RENDERED_BYTES, RenderOptions, render_body, skill_from_text,
 };
 
 #[test]
-fn chained_dollar_name_arguments_stop_at_one_mebibyte_with_a_note() {
+fn chained_dollar_name_arguments_are_inserted_literally() {
     let text = "---\nname: chain\ndescription: x\narguments: a b c d e f g h\n---\n$a\n";
     let skill = skill_from_text(text, "chain", "/s/chain/SKILL.md", None);
     assert_eq!(
@@ -26,22 +27,21 @@ fn chained_dollar_name_arguments_stop_at_one_mebibyte_with_a_note() {
         ..RenderOptions::default()
     };
     let out = render_body(&skill.body, &skill.argument_names, None, &opts);
-    // Seven names deep the text is 2,097,152 `$h` (4 MiB): cut at 1 MiB of them.
-    assert_eq!(MAX_RENDERED_BYTES, 1024 * 1024);
-    let want = format!("{}\n\n{CAP_NOTE}", "$h".repeat(MAX_RENDERED_BYTES / 2));
-    assert_eq!(out.len(), want.len());
-    assert!(out == want, "ends with {:?}", &out[out.len() - 100..]);
+    assert_eq!(out, "$b$b$b$b$b$b$b$b");
 }
 
 #[test]
-fn a_chain_that_stays_small_renders_in_full() {
-    let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+fn many_arguments_placeholders_stop_at_one_mebibyte_with_a_note() {
+    let body = "$ARGUMENTS ".repeat(2048);
     let opts = RenderOptions {
-        args: Some("$b$b $c$c end".into()),
+        args: Some("x".repeat(1023)),
         ..RenderOptions::default()
     };
-    assert_eq!(
-        render_body("go: $a", &names, None, &opts),
-        "go: endendendend"
-    );
+    let out = render_body(&body, &[], None, &opts);
+    // 2,048 copies of 1,024 bytes = 2 MiB: cut at 1 MiB.
+    assert_eq!(MAX_RENDERED_BYTES, 1024 * 1024);
+    let unit = format!("{} ", "x".repeat(1023));
+    let want = format!("{}\n\n{CAP_NOTE}", unit.repeat(1024));
+    assert_eq!(out.len(), want.len());
+    assert!(out == want, "ends with {:?}", &out[out.len() - 100..]);
 }

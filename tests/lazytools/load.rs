@@ -324,3 +324,61 @@ fn bundle_in_a_folder_is_a_listed_skill() {
     assert_eq!(c.node(n.children[0]).id, "fx/hono-docs/SKILL.md");
     assert!(c.bundles.iter().any(|(b, _)| *b == skill));
 }
+
+/// (title, summary) of every file and chunk node below `root`, in tree order.
+fn titles_and_summaries(c: &Corpus, root: NodeId) -> Vec<(String, String)> {
+    c.preorder(root)
+        .into_iter()
+        .map(|n| c.node(n))
+        .filter(|n| matches!(n.kind, NodeKind::File | NodeKind::Chunk) && n.title != "SKILL.md")
+        .map(|n| (n.title.clone(), n.summary.clone()))
+        .collect()
+}
+
+#[test]
+fn a_bundle_shows_titles_without_id_attributes_and_summaries_without_container_markers() {
+    let (c, root) = load_root(&fixtures().join("anchors"), "demo");
+    let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let body = "Components are reusable pieces of an interface; each one owns its markup, its \
+                state and its styles, and composes with the others.";
+    assert_eq!(
+        titles_and_summaries(&c, root),
+        [
+            s("components.md", "Components"),
+            s("Components", body),
+            s(
+                "Async Components",
+                "Async components need a loader that returns a promise."
+            ),
+            s("Props", "Props flow down from parent to child."),
+        ]
+    );
+    // The bundle's own text stays as written, for every lazytools output.
+    let chunk = c.find("demo/components.md#chunk-1").expect("chunk");
+    assert_eq!(
+        c.node(chunk).meta["heading"],
+        "Async Components {#async-components}"
+    );
+    assert_eq!(c.node(chunk).meta["title"], "Components {#components}");
+}
+
+#[test]
+fn hono_chunk_summaries_skip_container_markers() {
+    let (c, root) = load_root(&fixtures().join("hono-docs"), "hono-docs");
+    let all = titles_and_summaries(&c, root);
+    assert_eq!(all.iter().filter(|(_, s)| s.contains(":::")).count(), 0);
+    let summary = |id: &str| c.summary(c.find(id).expect(id)).to_string();
+    assert_eq!(
+        summary("hono-docs/api/hono.md#chunk-2"),
+        "**`app.fire()` is deprecated**."
+    );
+    assert_eq!(
+        summary("hono-docs/middleware/builtin/jwt.md#chunk-1"),
+        "`jwt()` is just a middleware function."
+    );
+    assert_eq!(
+        summary("hono-docs/getting-started/azure-functions.md#chunk-4"),
+        "Before you can deploy to Azure, you need to create some resources in your cloud \
+         infrastructure."
+    );
+}

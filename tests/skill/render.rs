@@ -219,3 +219,15 @@ fn malformed_placeholders_stay_as_written() {
     let huge = render_body("[$99999999999999999999999]", &[], None, &args("a"));
     assert_eq!(huge, "[]");
 }
+
+#[test]
+fn argument_text_holding_placeholders_is_inserted_literally() {
+    let body = "name=$name first=$0 second=$1 all=[$ARGUMENTS] past=$80";
+    let raw = "'$1 and $name' '$ARGUMENTS costs $80'";
+    let out = render_body(body, &names(&["name"]), None, &args(raw));
+    assert_eq!(
+        out,
+        "name=$1 and $name first=$1 and $name second=$ARGUMENTS costs $80 \
+         all=['$1 and $name' '$ARGUMENTS costs $80'] past="
+    );
+}

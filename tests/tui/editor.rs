@@ -752,3 +752,75 @@ fn enter_in_description_still_adds_a_line() {
     type_text(&mut app, "\n");
     assert_eq!(app.mode(), Mode::Field);
 }
+
+#[test]
+fn the_save_diff_wraps_a_long_line_so_a_change_at_its_end_shows() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 80, 14);
+    open_at(&mut app, "x-team");
+    act(&mut app, &[Action::EditField]);
+    clear_line(&mut app);
+    let long = "docs, with a long team description that runs well past the popup width, \
+                ending in the changed word CHANGED";
+    type_text(&mut app, long);
+    act(&mut app, &[Action::EditorSave]);
+    assert_eq!(app.mode(), Mode::Diff, "{}", app.status);
+    let want = [
+        " / search                                  bytes/4 · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱",
+        "  ┌ Edit form-skill: form-skill/SKILL.md · form · claude-code · modified ────┐",
+        "  │  when_to_use                    ┌ x-team · one line: Enter confirms ────┐│",
+        "  │ ┌ Save? 1 line removed, 1 added ───────────────────────────────────────┐││",
+        "  │ │-11 │ x-team: docs                                                    │││",
+        "  │ │+11 │ x-team: docs, with a long team description that runs well past  │││",
+        "  │ │    │ the popup width, ending in the changed word CHANGED             │││",
+        "  │ │⚠ 1 validation finding; saving anyway is allowed                      │││",
+        "  │ │Enter save  Esc back                                                  │││",
+        "  │▸└──────────────────────────────────────────────────────────────────────┘┘│",
+        "  │⚠ line 11: 'x-team' is not a spec or Claude Code field (ignored) (unknown…│",
+        "  │Tab next field  C-s save  C-r raw/form  Esc field list                    │",
+        "  └──────────────────────────────────────────────────────────────────────────┘",
+        "",
+    ];
+    assert_eq!(screen(&app, 80, 14), want.join("\n"));
+}
+
+#[test]
+fn u_undoes_an_external_editor_edit_and_again_redoes_it() {
+    use skillnav::tui::update::editor::{after_external, before_external};
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    let path = dir.join("SKILL.md");
+    let before = skill_md(&dir);
+    // What `E` does around the editor: read, let it write, then report back.
+    let loaded = before_external(&path);
+    let edited = String::from_utf8(before.clone())
+        .expect("utf8")
+        .replace("x-team: docs", "x-team: platform");
+    std::fs::write(&path, &edited).expect("write");
+    after_external(&mut app, &path, Some(0), loaded, Ok(()));
+    assert_eq!(
+        app.status,
+        format!("Edited {} · reloading · u undoes", path.display())
+    );
+    act(&mut app, &[Action::UndoSave]);
+    assert_eq!(skill_md(&dir), before);
+    assert_eq!(
+        app.status,
+        format!(
+            "Undone: {} has its previous bytes again (u redoes)",
+            path.display()
+        )
+    );
+    act(&mut app, &[Action::UndoSave]);
+    assert_eq!(skill_md(&dir), edited.as_bytes());
+    // An editor that changed nothing leaves nothing to undo.
+    let loaded = before_external(&path);
+    let mut app = app_on(&dir, 100, 30);
+    after_external(&mut app, &path, Some(0), loaded, Ok(()));
+    assert_eq!(
+        app.status,
+        format!("Edited {} (unchanged) · reloading", path.display())
+    );
+    act(&mut app, &[Action::UndoSave]);
+    assert_eq!(app.status, "Nothing to undo: no save in this session");
+}

@@ -6,6 +6,7 @@ mod editor;
 mod flow;
 mod navigation;
 mod popups;
+mod preview_kinds;
 mod readable;
 mod rows;
 mod screens;

@@ -83,10 +83,10 @@ pub fn display_path(abs: &str, source_dirs: &[String]) -> String {
 
 /// One-line summary of a chunk: the first sentence of its first prose paragraph
 /// ([`crate::util::prose::is_prose`]): a leading frontmatter block (`---` … `---`), heading
-/// lines, fenced code, HTML or component tags (`<script setup>`), rules, tables and lists
-/// are skipped. Whitespace runs collapse to one space, and the text is cut after the first
-/// `.`, `!` or `?` followed by a space (or at 200 characters, ending in `…`). Falls back to
-/// `heading` when nothing else is left.
+/// lines, `:::` container markers (`::: warning`; the text of `::: tip Text :::` is kept), fenced code, HTML or component tags
+/// (`<script setup>`), rules, tables and lists are skipped. Whitespace runs collapse to one
+/// space, and the text is cut after the first `.`, `!` or `?` followed by a space (or at 200
+/// characters, ending in `…`). Falls back to `heading` when nothing else is left.
 pub fn first_sentence(text: &str, heading: &str) -> String {
     let paragraph = prose_paragraphs(text)
         .into_iter()
@@ -115,7 +115,8 @@ pub fn first_sentence(text: &str, heading: &str) -> String {
 }
 
 /// The paragraphs of `text` outside a leading frontmatter block and fenced code, each
-/// without heading lines (a heading ends a paragraph).
+/// without heading lines or `:::` container lines (either ends a paragraph; a container
+/// line's own text starts the next one).
 fn prose_paragraphs(text: &str) -> Vec<String> {
     let mut lines = text.lines().peekable();
     while lines.peek().is_some_and(|l| l.trim().is_empty()) {
@@ -141,6 +142,18 @@ fn prose_paragraphs(text: &str) -> Vec<String> {
             continue;
         }
         let is_fence = t.starts_with("```") || t.starts_with("~~~");
+        if let Some(inner) = container_text(t) {
+            // A `::: warning` line is markup, not prose; the one-line `::: info text :::`
+            // form keeps its text (docs/FORMATS.md §2).
+            if !cur.is_empty() {
+                out.push(cur.join("\n"));
+                cur.clear();
+            }
+            if !inner.is_empty() {
+                cur.push(inner);
+            }
+            continue;
+        }
         if is_fence || t.is_empty() || t.starts_with('#') {
             if !cur.is_empty() {
                 out.push(cur.join("\n"));
@@ -157,6 +170,18 @@ fn prose_paragraphs(text: &str) -> Vec<String> {
         out.push(cur.join("\n"));
     }
     out
+}
+
+/// The text of a `:::` container line (`::: warning`, `:::tip Text :::`): after the colons
+/// and the container's type word, without a closing `:::`; `""` when there is none. `None`
+/// when `line` (trimmed at the start) is no container line.
+fn container_text(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(":::")?.trim_start_matches(':').trim();
+    let rest = rest.strip_suffix(":::").unwrap_or(rest).trim_end();
+    Some(
+        rest.split_once(char::is_whitespace)
+            .map_or("", |(_, t)| t.trim()),
+    )
 }
 
 /// Add the bundle in `dir` (a sub-folder at `rel`, or the opened root with `rel` `""`) as a
@@ -316,6 +341,19 @@ fn folder_node(
     cur
 }
 
+/// A bundle heading or title as shown: without a trailing `{#id}` attribute block, as a
+/// markdown heading is titled (docs/DESIGN.md §2 "Sectioning"); kept whole when nothing
+/// else would be left. Display only: `meta.heading`, `meta.title` and every lazytools
+/// output keep the bundle's text.
+fn display_heading(heading: &str) -> String {
+    let (shown, _) = crate::formats::sections::split_anchor(heading);
+    if shown.trim().is_empty() {
+        heading.to_string()
+    } else {
+        shown
+    }
+}
+
 /// File and chunk nodes; returns the chunk node of each record, in chunks.jsonl order.
 fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFiles) -> Vec<NodeId> {
     // Group record indices by source path, in order of first appearance.
@@ -361,9 +399,9 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
         // The document's title, unless lazytools took a markup line for it (`---` of a
         // frontmatter block, `<script setup>`): then its first sentence.
         f.summary = if crate::util::prose::is_prose(&first.title) {
-            first.title.clone()
+            display_heading(&first.title)
         } else {
-            first_sentence(&first.text, &first.heading)
+            first_sentence(&first.text, &display_heading(&first.heading))
         };
         f.meta.insert("title".into(), first.title.clone().into());
         f.meta.insert("source_path".into(), abs.to_string().into());
@@ -383,14 +421,16 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
         let fid = corpus.add_child(folder, f);
         for &i in idxs {
             let c = &files.chunks[i];
+            let title = display_heading(&c.heading);
+            let summary = first_sentence(&c.text, &title);
             let mut n = Node::new(
                 NodeKind::Chunk,
                 Format::Lazytools,
-                c.heading.clone(),
+                title,
                 rel_join(rel, &shown),
             );
             n.seg = Some(format!("chunk-{}", c.ordinal));
-            n.summary = first_sentence(&c.text, &c.heading);
+            n.summary = summary;
             n.meta.insert("ordinal".into(), c.ordinal.into());
             n.meta.insert("heading".into(), c.heading.clone().into());
             n.meta.insert("title".into(), c.title.clone().into());

@@ -101,53 +101,65 @@ fn h1_text(line: &str) -> Option<&str> {
 
 /// Split a bullet line into `(text before the link, title, url, text after the link)`.
 /// Returns `None` when the line is not a `-`/`*`/`+` bullet holding a `[title](url)` link.
-pub fn parse_link_line(line: &str) -> Option<(&str, &str, &str, &str)> {
+///
+/// The destination is read as `CommonMark` reads it (`pulldown-cmark`): a link title
+/// (`"t"`, `'t'`, `(t)`) is not part of the url, `<url>` loses its brackets, and
+/// backslash escapes such as `\)` are resolved. A link `CommonMark` rejects (a space in a
+/// bare destination, say) falls back to the lenient scan: everything between the
+/// balanced parentheses, trimmed. The title is the text between the brackets as written.
+pub fn parse_link_line(line: &str) -> Option<(&str, &str, String, &str)> {
     let t = line.trim_start();
     let body = t.strip_prefix(['-', '*', '+'])?;
     if !body.is_empty() && !body.starts_with([' ', '\t']) {
         return None;
     }
     let body = body.trim_start();
-    let bytes = body.as_bytes();
     let mut search = 0;
     while let Some(rel) = body[search..].find('[') {
         let open = search + rel;
-        // Matching `]` with nesting.
-        let mut depth = 0i32;
-        let mut close = None;
-        for (i, &b) in bytes.iter().enumerate().skip(open) {
-            match b {
-                b'[' => depth += 1,
-                b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
+        let close = matching(body, open, b'[', b']')?;
+        if body.as_bytes().get(close + 1) == Some(&b'(') {
+            let title = body[open + 1..close].trim();
+            if let Some((url, len)) = commonmark_link(&body[open..]) {
+                return Some((body[..open].trim(), title, url, &body[open + len..]));
             }
-        }
-        let close = close?;
-        if bytes.get(close + 1) == Some(&b'(') {
-            let mut depth = 0i32;
-            for (i, &b) in bytes.iter().enumerate().skip(close + 1) {
-                match b {
-                    b'(' => depth += 1,
-                    b')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            let title = body[open + 1..close].trim();
-                            let url = body[close + 2..i].trim();
-                            return Some((body[..open].trim(), title, url, &body[i + 1..]));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            return None;
+            let end = matching(body, close + 1, b'(', b')')?;
+            let url = body[close + 2..end].trim().to_string();
+            return Some((body[..open].trim(), title, url, &body[end + 1..]));
         }
         search = close + 1;
+    }
+    None
+}
+
+/// Byte offset of the `close` byte balancing the `open` byte at `from`, nesting counted.
+fn matching(text: &str, from: usize, open: u8, close: u8) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &b) in text.as_bytes().iter().enumerate().skip(from) {
+        if b == open {
+            depth += 1;
+        } else if b == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// The destination of the inline link starting at byte 0 of `text`, and the link's length
+/// in bytes; `None` when `CommonMark` sees no link there.
+fn commonmark_link(text: &str) -> Option<(String, usize)> {
+    use pulldown_cmark::{Event, Parser, Tag};
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. }) if range.start == 0 => {
+                return Some((dest_url.into_string(), range.end));
+            }
+            Event::Start(Tag::Paragraph) => {}
+            _ => return None,
+        }
     }
     None
 }
@@ -251,7 +263,7 @@ pub fn parse_llms_txt(text: &str) -> LlmsTxt {
                 match parse_link_line(line).filter(|_| !fenced) {
                     Some((prefix, title, url, rest)) => sec.links.push(LlmsLink {
                         title: title.to_string(),
-                        url: url.to_string(),
+                        url,
                         notes: link_notes(prefix, rest),
                         line: lno,
                         start,

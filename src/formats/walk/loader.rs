@@ -296,11 +296,11 @@ pub(crate) fn folder_row(
     })
 }
 
-/// The first `n` bytes of a file as (lossy) text; empty when unreadable.
+/// The first `n` bytes of a file as (lossy) text; empty when unreadable or no regular file.
 pub(crate) fn read_head(path: &Path, n: usize) -> String {
     use std::io::Read as _;
     let mut buf = Vec::with_capacity(n);
-    if let Ok(f) = std::fs::File::open(path) {
+    if let Ok((f, _)) = super::read::open_regular(path) {
         let _ = f.take(n as u64).read_to_end(&mut buf);
     }
     String::from_utf8_lossy(&buf).into_owned()

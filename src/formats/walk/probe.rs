@@ -9,6 +9,8 @@ use std::ffi::OsString;
 use std::fs::FileType;
 use std::path::Path;
 
+use super::read::{MAX_READ_BYTES, read_regular_capped};
+
 /// One listed entry: its name and its type as the listing reports it (`None` when the
 /// listing could not tell; a symbolic link is reported as a link, not followed).
 pub(crate) type ListedEntry = (OsString, Option<FileType>);
@@ -25,11 +27,13 @@ pub(crate) struct FolderProbe {
 }
 
 impl FolderProbe {
-    /// The bytes of `dir/README.md` (read on first use); `None` when it cannot be read.
+    /// The bytes of `dir/README.md` (read on first use), at most
+    /// [`MAX_READ_BYTES`] of them as the loader reads any file; `None` when it cannot be
+    /// read or is no regular file (a fifo would block, a device never end).
     pub fn readme(&mut self, dir: &Path) -> Option<&[u8]> {
         if !self.read {
             self.read = true;
-            self.bytes = std::fs::read(dir.join("README.md")).ok();
+            self.bytes = read_regular_capped(&dir.join("README.md"), MAX_READ_BYTES).ok();
         }
         self.bytes.as_deref()
     }
@@ -107,5 +111,22 @@ mod tests {
         let mut q = FolderProbe::default();
         assert!(!q.is_file(&missing, "SKILL.md"));
         assert!(q.entries(&missing).is_none());
+    }
+
+    #[test]
+    fn a_readme_is_read_up_to_the_loader_cap_and_only_when_regular() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = dir.path();
+        let big = vec![b'a'; MAX_READ_BYTES as usize + 1024];
+        std::fs::write(d.join("README.md"), &big).expect("write");
+        let mut p = FolderProbe::default();
+        assert_eq!(p.readme(d).map(<[u8]>::len), Some(16 * 1024 * 1024));
+        #[cfg(unix)]
+        {
+            let z = d.join("zero");
+            std::fs::create_dir(&z).expect("mkdir");
+            std::os::unix::fs::symlink("/dev/zero", z.join("README.md")).expect("link");
+            assert_eq!(FolderProbe::default().readme(&z), None);
+        }
     }
 }

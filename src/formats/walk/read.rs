@@ -1,6 +1,7 @@
 //! Reading one file for a loader: size limit, binary sniffing, invalid UTF-8 kept
 //! offset-true (docs/DESIGN.md §9 "never crash on input").
 
+use std::fs::{File, Metadata};
 use std::io::Read as _;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
@@ -31,22 +32,47 @@ pub enum ReadOutcome {
     Error(String),
 }
 
+/// Open `path` for reading when it is a regular file (symbolic links followed), with its
+/// metadata. A fifo, socket or device is refused before it is opened (opening a fifo
+/// blocks until a writer comes; a device such as `/dev/zero` never ends).
+///
+/// Errors: the `stat` or `open` error, or `ErrorKind::InvalidInput` "not a regular file (a
+/// fifo, socket or device)".
+pub fn open_regular(path: &Path) -> std::io::Result<(File, Metadata)> {
+    let not_regular = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a fifo, socket or device)",
+        )
+    };
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path)?;
+    // Checked again on the open file: the path may have been replaced in between.
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    Ok((file, meta))
+}
+
+/// At most `cap` bytes of the regular file `path` ([`open_regular`]); errors as there, or
+/// the read error.
+pub fn read_regular_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let (file, meta) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
+    file.take(cap).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Read `path` (which must be the real path; it is stored in the source).
 pub fn read_file(path: &Path) -> ReadOutcome {
-    let file = match std::fs::File::open(path) {
+    let (file, meta) = match open_regular(path) {
         Ok(f) => f,
         Err(e) => return ReadOutcome::Error(e.to_string()),
     };
-    let (size, mtime) = match file.metadata() {
-        Ok(m) => {
-            let mtime = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-            (m.len(), mtime.map_or(0, |d| d.as_secs()))
-        }
-        Err(e) => return ReadOutcome::Error(e.to_string()),
-    };
+    let (size, mtime) = size_and_mtime(&meta);
     let mut bytes = Vec::with_capacity(size.min(MAX_READ_BYTES) as usize);
     if let Err(e) = file.take(MAX_READ_BYTES).read_to_end(&mut bytes) {
         return ReadOutcome::Error(e.to_string());
@@ -62,6 +88,15 @@ pub fn read_file(path: &Path) -> ReadOutcome {
     }
 }
 
+/// (size in bytes, modification time in whole seconds since the epoch, 0 when unknown).
+fn size_and_mtime(m: &Metadata) -> (u64, u64) {
+    let mtime = m
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+    (m.len(), mtime.map_or(0, |d| d.as_secs()))
+}
+
 /// Like [`read_file`] for a file whose bytes were already read whole (`bytes`, e.g. a
 /// `README.md` read during detection): the same outcome without reading it again. Falls
 /// back to [`read_file`] when `bytes` exceed [`MAX_READ_BYTES`].
@@ -70,13 +105,7 @@ pub(crate) fn read_file_prefetched(path: &Path, bytes: Vec<u8>) -> ReadOutcome {
         return read_file(path);
     }
     let (size, mtime) = match std::fs::metadata(path) {
-        Ok(m) => {
-            let mtime = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-            (m.len(), mtime.map_or(0, |d| d.as_secs()))
-        }
+        Ok(m) => size_and_mtime(&m),
         Err(e) => return ReadOutcome::Error(e.to_string()),
     };
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {

@@ -60,10 +60,15 @@ pub fn build(
             show_frontmatter: true,
             long_code: mode.long_code(),
         };
-        let mut r = if mode.raw {
-            render::raw::render_raw(&text[..cut], &opts)
-        } else {
-            render::render_markdown(&text[..cut], &opts)
+        // A code file (JSON, YAML, a script) is shown as highlighted code, never reflowed as
+        // prose (docs/DESIGN.md §6).
+        let code = matches!(node.kind, NodeKind::File)
+            .then(|| render::raw::code_language(&node.path))
+            .flatten();
+        let mut r = match code {
+            _ if mode.raw => render::raw::render_raw(&text[..cut], &opts),
+            Some(lang) => render::raw::render_code(&text[..cut], lang, &opts),
+            None => render::render_markdown(&text[..cut], &opts),
         };
         if cut < text.len() {
             let note = format!(
@@ -191,48 +196,7 @@ fn summary(
         if !lines.is_empty() {
             lines.push(Line::new());
         }
-        let n = node.children.len();
-        let (children, sorted) = match container.order {
-            Some((key, order)) if order.len() == n => (order, format!(" · sorted by {key}")),
-            _ => (node.children.as_slice(), String::new()),
-        };
-        lines.push(Line::from_spans(vec![Span::role(
-            format!("Contents ({n}){sorted}"),
-            Role::Heading(2),
-        )]));
-        for c in children.iter().take(MAX_CHILDREN) {
-            let child = corpus.node(*c);
-            let tok = match tokens.total(*c) {
-                Some(t) => format!("{} tok", human::short_count(t)),
-                None => "… tok".into(),
-            };
-            let sizes = format!("  {} · {tok}", human::short_bytes(child.bytes));
-            let mut l = Line::new();
-            l.push(Span::role(
-                format!("{} ", glyphs::kind(child.kind)),
-                Role::ListMarker,
-            ));
-            l.push(Span::role(&child.title, Role::Text));
-            // As in the tree: a skill named otherwise than its folder shows the folder, so
-            // two skills of one name can be told apart.
-            if child.kind == NodeKind::Skill
-                && let Some(folder) = child.path.rsplit('/').next().filter(|f| !f.is_empty())
-                && folder != child.title
-            {
-                l.push(Span::role(format!(" {folder}/"), Role::Dim));
-            }
-            if child.flags.is_copy() {
-                l.push(Span::role(" dup", Role::Dim));
-            }
-            l.push(Span::role(sizes, Role::Dim));
-            lines.push(render::truncate_line(&l, w));
-        }
-        if n > MAX_CHILDREN {
-            lines.push(Line::from_spans(vec![Span::role(
-                format!("… and {} more", n - MAX_CHILDREN),
-                Role::Dim,
-            )]));
-        }
+        contents(corpus, tokens, id, container, w, &mut lines);
     }
     let warnings: Vec<String> = corpus
         .preorder(id)
@@ -271,6 +235,71 @@ fn summary(
         width,
         terms: terms.to_vec(),
         ..Rendered::default()
+    }
+}
+
+/// The "Contents (n)" list of a container: per child its kind glyph, title, sizes (bytes and
+/// tokens) and, on a dim line below, its one-line summary when it has one that is not its
+/// title (docs/DESIGN.md §6); children in the tree's order when sorted.
+fn contents(
+    corpus: &Corpus,
+    tokens: &TokenTable,
+    id: NodeId,
+    container: Container<'_>,
+    w: usize,
+    lines: &mut Vec<Line>,
+) {
+    let node = corpus.node(id);
+    let n = node.children.len();
+    let (children, sorted) = match container.order {
+        Some((key, order)) if order.len() == n => (order, format!(" · sorted by {key}")),
+        _ => (node.children.as_slice(), String::new()),
+    };
+    lines.push(Line::from_spans(vec![Span::role(
+        format!("Contents ({n}){sorted}"),
+        Role::Heading(2),
+    )]));
+    for c in children.iter().take(MAX_CHILDREN) {
+        let child = corpus.node(*c);
+        let tok = match tokens.total(*c) {
+            Some(t) => format!("{} tok", human::short_count(t)),
+            None => "… tok".into(),
+        };
+        let sizes = format!("  {} · {tok}", human::short_bytes(child.bytes));
+        let mut l = Line::new();
+        l.push(Span::role(
+            format!("{} ", glyphs::kind(child.kind)),
+            Role::ListMarker,
+        ));
+        l.push(Span::role(&child.title, Role::Text));
+        // As in the tree: a skill named otherwise than its folder shows the folder, so
+        // two skills of one name can be told apart.
+        if child.kind == NodeKind::Skill
+            && let Some(folder) = child.path.rsplit('/').next().filter(|f| !f.is_empty())
+            && folder != child.title
+        {
+            l.push(Span::role(format!(" {folder}/"), Role::Dim));
+        }
+        if child.flags.is_copy() {
+            l.push(Span::role(" dup", Role::Dim));
+        }
+        l.push(Span::role(sizes, Role::Dim));
+        lines.push(render::truncate_line(&l, w));
+        // Progressive exposure: what the child is about, under its name (docs/DESIGN.md §6).
+        let about = corpus.summary(*c).trim();
+        if !about.is_empty() && about != child.title {
+            let l = Line::from_spans(vec![
+                Span::role("  ", Role::Text),
+                Span::role(about, Role::Dim),
+            ]);
+            lines.push(render::truncate_line(&l, w));
+        }
+    }
+    if n > MAX_CHILDREN {
+        lines.push(Line::from_spans(vec![Span::role(
+            format!("… and {} more", n - MAX_CHILDREN),
+            Role::Dim,
+        )]));
     }
 }
 

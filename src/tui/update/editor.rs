@@ -1,10 +1,11 @@
 //! Actions of the frontmatter editor: opening it on the SKILL.md of the current
 //! node (`e`), asking for `$EDITOR` (`E`), the form / field / raw / diff / prompt / confirm
-//! modes, the hash-checked save behind the diff popup, and undo of the last save (`u`).
+//! modes, the hash-checked save behind the diff popup, and undo of the last save (`u`),
+//! an `$EDITOR` edit included.
 //! Every save and undo queues a reload of the file's root
 //! ([`crate::tui::effects::effect::Effect::Reload`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::KeyCode;
@@ -108,6 +109,50 @@ pub fn open_external(app: &mut App) {
         }),
         None => app.status = "Not a skill: `E` opens the SKILL.md of a skill in $EDITOR".into(),
     }
+}
+
+/// The file `$EDITOR` is about to edit, read for `u` ([`frontmatter::load`]); `None` when
+/// it cannot be read for editing (then the edit cannot be undone).
+pub fn before_external(path: &Path) -> Option<frontmatter::LoadedFile> {
+    frontmatter::load(path).ok()
+}
+
+/// After `$EDITOR` ran on `path` (`outcome`: its error for the status line): when the file
+/// changed since `before`, `u` restores `before`'s bytes as it undoes a save of the form
+/// editor (same hash check, same redo); then the root `root` is reloaded.
+pub fn after_external(
+    app: &mut App,
+    path: &Path,
+    root: Option<usize>,
+    before: Option<frontmatter::LoadedFile>,
+    outcome: Result<(), String>,
+) {
+    let shown = path.display().to_string();
+    let changed = before.and_then(|b| {
+        let now = frontmatter::load(path).ok()?;
+        (now.hash != b.hash).then_some(frontmatter::SaveReport {
+            path: b.path,
+            real_path: b.real_path,
+            previous: b.bytes,
+            written_hash: now.hash,
+            written_len: now.bytes.len(),
+        })
+    });
+    let edited = changed.is_some();
+    if let Some(report) = changed {
+        app.last_save = Some(SavedEdit {
+            report,
+            root,
+            shown: shown.clone(),
+            undone: false,
+        });
+    }
+    app.status = match outcome {
+        Ok(()) if edited => format!("Edited {shown} · reloading · u undoes"),
+        Ok(()) => format!("Edited {shown} (unchanged) · reloading"),
+        Err(e) => e,
+    };
+    request_reload(app, root);
 }
 
 /// Queue a reload of root `root` (after a save, an undo or `$EDITOR`).

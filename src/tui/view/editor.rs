@@ -377,7 +377,6 @@ fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
     } else {
         (Style::new().fg(Color::Green), Style::new().fg(Color::Red))
     };
-    let n = ed.diff.len();
     let title = format!(" Save? {} ", crate::frontmatter::describe_diff(&ed.diff));
     let mut tail: Vec<Line> = Vec::new();
     let width = outer.width.saturating_sub(6) as usize;
@@ -399,37 +398,63 @@ fn draw_diff(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {
         tail.push(fit(vec![(m.clone(), t.error)], vec![], width, 0));
     }
     tail.push(footer(app, Mode::Diff, width));
-    let h = (n + tail.len() + 2).min(u16::MAX as usize) as u16;
-    let inner = popup(frame, app, outer, 100, h, title);
-    let diff_h = (inner.height as usize).saturating_sub(tail.len());
     let num_w = ed
         .diff
         .iter()
         .map(|d| d.line.to_string().len())
         .max()
         .unwrap_or(1);
+    // The popup's inner width (as `popup` sizes it), to count the wrapped rows.
+    let room = 100u16
+        .min(outer.width.saturating_sub(4))
+        .max(outer.width.min(10))
+        .saturating_sub(2) as usize;
+    let rows_total: usize = ed
+        .diff
+        .iter()
+        .map(|d| diff_rows(d, num_w, room, Style::new()).len())
+        .sum();
+    let h = (rows_total + tail.len() + 2).min(u16::MAX as usize) as u16;
+    let inner = popup(frame, app, outer, 100, h, title);
+    let diff_h = (inner.height as usize).saturating_sub(tail.len());
     let mut lines: Vec<Line> = ed
         .diff
         .iter()
         .skip(ed.diff_scroll)
-        .take(diff_h)
-        .map(|d| {
-            let (sign, style) = if d.kind == DiffKind::Added {
-                ("+", add)
-            } else {
-                ("-", del)
-            };
-            fit(
-                vec![(format!("{sign}{:>num_w$} │ {}", d.line, d.text), style)],
-                vec![],
-                inner.width as usize,
-                0,
-            )
+        .flat_map(|d| {
+            let style = if d.kind == DiffKind::Added { add } else { del };
+            diff_rows(d, num_w, inner.width as usize, style)
         })
+        .take(diff_h)
         .collect();
     lines.resize(diff_h, Line::default());
     lines.extend(tail);
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The rows of one diff line at `width` cells: `+12 │ text`, the text wrapped (never cut,
+/// so a change far along a long line shows) with continuation rows under the text.
+fn diff_rows(
+    d: &crate::frontmatter::DiffLine,
+    num_w: usize,
+    width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    let sign = if d.kind == DiffKind::Added { "+" } else { "-" };
+    let head = format!("{sign}{:>num_w$} │ ", d.line);
+    let cont = format!("{:>w$} │ ", "", w = num_w + 1);
+    let text = crate::util::sanitize::sanitize_line(&d.text);
+    let room = width
+        .saturating_sub(crate::render::width::str_width(&head))
+        .max(1);
+    crate::render::wrap::wrap_text(&text, room)
+        .into_iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let lead = if i == 0 { head.clone() } else { cont.clone() };
+            fit(vec![(format!("{lead}{piece}"), style)], vec![], width, 0)
+        })
+        .collect()
 }
 
 fn draw_prompt(frame: &mut Frame, app: &App, ed: &Editor, outer: Rect) {

@@ -32,6 +32,20 @@ fn report_skill_preview() -> (Tui, PathBuf) {
 }
 
 #[test]
+fn typed_arguments_holding_placeholders_are_inserted_literally() {
+    let (mut app, _dir) = report_skill_preview();
+    press(&mut app, KeyCode::Char('a'));
+    type_text(&mut app, "'$ARGUMENTS costs $80' $1");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        built(&app).text,
+        "# Convert a report\n\nConvert $ARGUMENTS costs $80 to text (first argument: \
+         $ARGUMENTS costs $80).\n\nWrite the result to ${OUT_DIR}/summary.md and quote all \
+         arguments: '$ARGUMENTS costs $80' $1.\n"
+    );
+}
+
+#[test]
 fn rendered_skill_preview_keeps_placeholders_then_substitutes_typed_arguments() {
     let (mut app, dir) = report_skill_preview();
     assert_eq!(
