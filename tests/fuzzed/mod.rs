@@ -6,5 +6,6 @@ mod lazytools_inf;
 mod loads;
 mod props;
 mod skill_render;
+mod stress;
 mod vs16;
 mod width;
