@@ -50,6 +50,13 @@ fn kind(meta: &Metadata) -> &'static str {
     "not a regular file"
 }
 
+/// What the entry at `path` is when it exists (symlinks followed) and is neither a regular
+/// file nor a directory (`a FIFO`, `a device`, `a socket`); `None` otherwise. Never opens it.
+pub fn special_kind(path: &Path) -> Option<&'static str> {
+    let meta = std::fs::metadata(path).ok()?;
+    (!meta.is_file() && !meta.is_dir()).then(|| kind(&meta))
+}
+
 /// Open `path` for reading without blocking when it is a FIFO (`O_NONBLOCK`; no effect on
 /// a regular file's reads).
 fn open_nonblocking(path: &Path) -> io::Result<File> {
@@ -131,5 +138,8 @@ mod tests {
     fn dev_zero_is_refused_without_reading() {
         let e = read_regular(Path::new("/dev/zero"), 16).expect_err("a device");
         assert_eq!(e.to_string(), "is a device, not a regular file");
+        assert_eq!(special_kind(Path::new("/dev/zero")), Some("a device"));
+        assert_eq!(special_kind(Path::new("/")), None);
+        assert_eq!(special_kind(Path::new("/nonexistent")), None);
     }
 }

@@ -30,7 +30,7 @@ fn validate(dir: &Path, as_nobody: bool) -> (Option<i32>, String) {
 }
 
 #[test]
-fn validate_reports_a_binary_a_dangling_link_and_a_folder_skill_md_as_errors() {
+fn validate_reports_a_binary_a_dangling_link_a_fifo_and_a_folder_skill_md_as_errors() {
     let t = tempdir();
     let dir = t.path();
     write(dir, "ok/SKILL.md", b"---\nname: ok\ndescription: d\n---\n");
@@ -39,14 +39,20 @@ fn validate_reports_a_binary_a_dangling_link_and_a_folder_skill_md_as_errors() {
     std::fs::create_dir_all(dir.join("dangling")).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink("/nonexistent", dir.join("dangling/SKILL.md")).unwrap();
+    write(dir, "fifo/ref.md", b"# r\n");
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo/SKILL.md"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
     let (code, out) = validate(dir, false);
     assert_eq!(code, Some(1));
     assert_eq!(
         out,
         "<dir>/binary/SKILL.md: error[skill-md-unreadable]: SKILL.md cannot be read: binary content (NUL byte); not parsed; the skill was not checked\n\
          <dir>/dangling/SKILL.md: error[skill-md-unreadable]: SKILL.md cannot be read: broken symbolic link to /nonexistent; the skill was not checked\n\
+         <dir>/fifo/SKILL.md: error[skill-md-unreadable]: SKILL.md is a FIFO, not a regular file; the skill was not checked\n\
          <dir>/folder/SKILL.md: error[skill-md-unreadable]: SKILL.md is a folder, not a file; the skill was not checked\n\
-         4 skills checked (spec): 3 errors, 0 warnings\n"
+         5 skills checked (spec): 4 errors, 0 warnings\n"
     );
 }
 
