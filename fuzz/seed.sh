@@ -28,6 +28,15 @@ for f in $(small "$fx/frontmatter" "$fx/formats/skills" -name '*.md'); do
     { printf 'a\n$0 and $ARGUMENTS\n'; cat "$f"; printf '\0one "two three"'; } | seed skill_render "$n"
 done
 
+# Stress inputs (tests/fuzzed/stress.rs, tests/frontmatter/structure.rs): anchors, aliases,
+# tags and a merged map beside the edited key; a quoted value continued past a column-0 line.
+printf 'description\nnew\n---\nname: s\ndescription: x\nbase: &b anchored\nref: *b\ntagged: !custom value\ndefaults: &d\n  a: 1\nmerged:\n  <<: *d\n  c: 3\n---\nbody\n' |
+    seed frontmatter_edit anchors
+printf 'other\ny\n---\nname: s\ndescription: "a\n# b\n  c"\nother: x\n---\nbody\n' |
+    seed frontmatter_edit hash-line
+printf -- '---\nname: s\ndescription: "a\n# b\n  c"\nm0:\n  m1:\n    m2:\n      v: x\n---\n' |
+    seed frontmatter_parse stress
+
 n=0
 for f in $(small "$fx/render" "$fx/formats/handmade" "$fx/formats2/doc-tree" "$fx/lazytools/input/hono-docs/api" -name '*.md'); do
     n=$((n + 1))

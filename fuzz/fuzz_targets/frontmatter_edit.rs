@@ -1,6 +1,7 @@
 //! Frontmatter `set` and `unset` (docs/FUZZING.md): the input is `key\nvalue\nfile`. A `set`
-//! that succeeds reads back exactly and keeps the body after the frontmatter; an `unset` of
-//! a key the file does not have changes nothing.
+//! that succeeds reads back exactly and keeps the body after the frontmatter, and every
+//! other key's anchor, alias or tag (`&a x`, `*a`, `!t x`) survives it and the save's
+//! quoting repair byte for byte; an `unset` of a key the file does not have changes nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,6 +12,24 @@ fn body(bytes: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(bytes);
     let end = frontmatter::parse(&text).map_or(0, |fm| fm.block.end);
     text.get(end..).unwrap_or("").as_bytes().to_vec()
+}
+
+/// The raw values of top-level keys other than `key` that start with an anchor, an alias
+/// or a tag, in file order.
+fn properties(bytes: &[u8], key: &str) -> Vec<(String, Vec<u8>)> {
+    let text = String::from_utf8_lossy(bytes);
+    let Some(p) = frontmatter::parse_tree(&text) else {
+        return Vec::new();
+    };
+    p.nodes
+        .iter()
+        .filter(|n| n.key != key)
+        .filter_map(|n| {
+            let raw = text.get(n.value_span.clone())?;
+            raw.starts_with(['&', '*', '!'])
+                .then(|| (n.key.clone(), raw.as_bytes().to_vec()))
+        })
+        .collect()
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -45,6 +64,12 @@ fuzz_target!(|data: &[u8]| {
         if frontmatter::parse(&String::from_utf8_lossy(file)).is_some() {
             assert_eq!(body(&out), body(file), "set changed the body");
         }
+        let (saved, _) = frontmatter::repair(&out);
+        assert_eq!(
+            properties(&saved, &key),
+            properties(file, &key),
+            "an anchor, alias or tag of another key changed"
+        );
     }
     if matches!(frontmatter::edit::get(file, &key), Ok(None)) {
         if let Ok(out) = frontmatter::unset(file, &key) {

@@ -83,8 +83,16 @@ pub fn validate(
             findings,
         });
     }
-    for l in crate::skill::lints::lints(corpus) {
+    for u in crate::skill::unreadable::unreadable_skill_files(corpus, profile) {
+        reports.push(SkillReport {
+            path: u.path,
+            name: u.name,
+            findings: vec![u.finding],
+        });
+    }
+    for mut l in crate::skill::lints::lints(corpus) {
         let rule = l.finding.rule;
+        l.finding.severity = crate::skill::severity::severity(rule, profile);
         if !crate::skill::lints::in_validate(rule)
             || (!crate::skill::lints::in_tree(rule) && profile != Profile::ClaudeCode)
         {
@@ -244,7 +252,10 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             out.push((
                 e.name.clone(),
                 Finding {
-                    severity: Severity::Warning,
+                    severity: crate::skill::severity::severity(
+                        "listing-entry-cap",
+                        Profile::ClaudeCode,
+                    ),
                     rule: "listing-entry-cap",
                     message,
                     line: None,
@@ -259,7 +270,10 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             out.push((
                 e.name.clone(),
                 Finding {
-                    severity: Severity::Warning,
+                    severity: crate::skill::severity::severity(
+                        "listing-budget",
+                        Profile::ClaudeCode,
+                    ),
                     rule: "listing-budget",
                     message,
                     line: None,

@@ -6,9 +6,11 @@
 use std::ops::Range;
 
 use super::entry::{Value, ValueStyle};
+use super::guard;
 use super::lines::{line_start_before, next_break};
 use super::parse::{KeyNode, Parsed, parse_tree};
 use super::quote::{self, BlockText, Context, Quoting};
+use super::strict::verify_strict;
 use crate::error::{Error, Result};
 
 /// A new value for a key.
@@ -117,22 +119,29 @@ pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
         return set_new_block(bytes, key_path, value);
     };
     let segs = segments(&p.nodes, key_path)?;
-    if let Some(n) = find(&p.nodes, &segs)
-        && n.value == value.as_value()
-    {
-        return Ok(bytes.to_vec());
-    }
     let text = text_prefix(bytes);
+    if let Some(n) = find(&p.nodes, &segs) {
+        if n.value == value.as_value() {
+            return Ok(bytes.to_vec());
+        }
+        guard::refuse_anchor(text, n, key_path)?;
+    }
+    let mut refusal = None;
     for force_double in [false, true] {
         let (range, repl) = plan_set(text, &p, &segs, value, force_double)?;
         let out = splice(bytes, range, &repl);
         if reads_back(&out, &p, &segs, value) {
-            return Ok(out);
+            match guard::keeps_strict(yaml_of(bytes, &p), yaml_of_bytes(&out), key_path) {
+                Ok(()) => return Ok(out),
+                Err(e) => refusal = Some(e),
+            }
         }
     }
-    Err(Error::Refused(format!(
-        "cannot write `{key_path}` so that it reads back unchanged; nothing written"
-    )))
+    Err(refusal.unwrap_or_else(|| {
+        Error::Refused(format!(
+            "cannot write `{key_path}` so that it reads back unchanged; nothing written"
+        ))
+    }))
 }
 
 /// Remove `key_path` (its whole entry: key line, value lines) from the raw bytes.
@@ -146,6 +155,7 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
         .ok_or_else(|| Error::Usage(format!("no key `{key_path}` in the frontmatter")))?;
     // A nested key's span starts at the key; take its indentation too.
     let text = text_prefix(bytes);
+    guard::refuse_anchor(text, n, key_path)?;
     let line_start = line_start_before(text.as_bytes(), n.span.start);
     let start = if text[line_start..n.span.start]
         .bytes()
@@ -161,10 +171,26 @@ pub fn unset(bytes: &[u8], key_path: &str) -> Result<Vec<u8>> {
     let mut want = key_values(&p.nodes);
     remove_last(&mut want, &segs);
     match parse_bytes(&out) {
-        Ok(Some(after)) if key_values(&after.nodes) == want => Ok(out),
+        Ok(Some(after)) if key_values(&after.nodes) == want => {
+            guard::keeps_strict(yaml_of(bytes, &p), yaml_of(&out, &after), key_path)?;
+            Ok(out)
+        }
         _ => Err(Error::Refused(format!(
             "removing `{key_path}` would change the value of another key; nothing written"
         ))),
+    }
+}
+
+/// The YAML between the fences of parsed raw bytes.
+fn yaml_of<'a>(bytes: &'a [u8], p: &Parsed) -> &'a str {
+    text_prefix(bytes).get(p.fm.yaml.clone()).unwrap_or("")
+}
+
+/// The YAML between the fences of raw bytes (empty when they have no closed frontmatter).
+fn yaml_of_bytes(bytes: &[u8]) -> &str {
+    match parse_bytes(bytes) {
+        Ok(Some(p)) => yaml_of(bytes, &p),
+        _ => "",
     }
 }
 
@@ -188,18 +214,23 @@ fn remove_last(kv: &mut Vec<(String, Value)>, segs: &[String]) {
     if rest.is_empty() {
         kv.remove(i);
     } else if let Value::Map(m) = &mut kv[i].1 {
-        remove_last(m, rest);
+        remove_last(std::sync::Arc::make_mut(m), rest);
     }
 }
 
 /// Quote exactly the plain values that strict YAML rejects (an unquoted `: `, a trailing
 /// `:`, a leading indicator such as `@` or `` ` ``), as `Skill_Seekers` writes them (docs/FORMATS.md
 /// §1.4). Returns the new bytes and the 1-based file lines of the repaired values (empty
-/// when nothing needed repair; the bytes are then unchanged).
+/// when nothing needed repair; the bytes are then unchanged). Nothing is repaired when a
+/// strict YAML reader accepts the frontmatter as it is; anchors, aliases and tags (`&a x`,
+/// `*a`, `!t x`) are never re-quoted (docs/DESIGN.md §9).
 pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {
     let Ok(Some(p)) = parse_bytes(bytes) else {
         return (bytes.to_vec(), Vec::new());
     };
+    if verify_strict(yaml_of(bytes, &p)).is_ok() {
+        return (bytes.to_vec(), Vec::new());
+    }
     let text = text_prefix(bytes);
     let mut fixes: Vec<(Range<usize>, String, u32)> = Vec::new();
     collect_repairs(text, &p.nodes, &mut fixes);
@@ -229,7 +260,9 @@ fn collect_repairs(text: &str, nodes: &[KeyNode], out: &mut Vec<(Range<usize>, S
         let colon = colon_end(text, n);
         let glued =
             n.value_span.start == colon && n.style != ValueStyle::Empty && n.value_span.end > colon;
+        let structural = guard::starts_with_property(text, n);
         if n.style == ValueStyle::Plain
+            && !structural
             && let Value::Str(s) = &n.value
             && !s.is_empty()
             && !quote::plain_ok(&s.replace(['\t', '\n'], " "), Context::Block)
@@ -244,7 +277,7 @@ fn collect_repairs(text: &str, nodes: &[KeyNode], out: &mut Vec<(Range<usize>, S
                 format!("{lead}{}", quote::render(s, q, Context::Block)),
                 n.lines.start,
             ));
-        } else if glued {
+        } else if glued && !structural {
             out.push((colon..colon, " ".to_string(), n.lines.start));
         }
         collect_repairs(text, &n.children, out);

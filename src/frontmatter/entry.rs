@@ -2,6 +2,7 @@
 //! [`Entry`] with spans and style, its [`Value`], and the file's [`LineEnding`].
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// How a value is written in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +34,10 @@ pub enum Value {
     Str(String),
     /// A list of scalars.
     List(Vec<String>),
-    /// A nested map, in file order.
-    Map(Vec<(String, Value)>),
+    /// A nested map, in file order. Shared: the key tree and every enclosing map hold the
+    /// same pairs, so a map nested `d` levels deep is stored once, not `d` times
+    /// (docs/DESIGN.md §9).
+    Map(Arc<Vec<(String, Value)>>),
 }
 
 impl Value {

@@ -11,13 +11,15 @@
 //! parser and key tree), `values` (its value parsers), `strict` (verification with a
 //! strict YAML reader); write side: `resolve` (which plain scalars YAML 1.1/1.2 readers
 //! type as numbers, bools, nulls, dates), `quote` (least quoting), `edit` (splicing edits into
-//! raw bytes), `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset`
-//! for the CLI). `toml_block` reads Hugo's `+++` TOML front matter (metadata only, never
+//! raw bytes), `guard` (what an edit must keep: anchors, aliases, tags, strict validity),
+//! `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset` for the
+//! CLI). `toml_block` reads Hugo's `+++` TOML front matter (metadata only, never
 //! edited).
 
 pub mod diff;
 pub mod edit;
 pub mod entry;
+mod guard;
 mod lines;
 pub mod ops;
 pub mod parse;

@@ -37,50 +37,90 @@ pub struct SetReport {
 }
 
 /// `fm get`: the value of `key_path` in the SKILL.md at `path`.
-/// Errors: `Io` when unreadable; `Usage` when there is no frontmatter or no such key.
+/// Errors: `Io` when unreadable; `Refused` when not a regular file, over 16 MiB or binary
+/// ([`save::load`]); `Usage` when there is no frontmatter or no such key.
 pub fn fm_get(path: &Path, key_path: &str, mode: GetMode) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = save::load(path)?.bytes;
     let shown = path.display();
     let node = edit::get(&bytes, key_path)
         .map_err(|e| Error::Usage(format!("{shown}: {e}")))?
         .ok_or_else(|| Error::Usage(format!("{shown}: no key `{key_path}` in the frontmatter")))?;
     Ok(match mode {
-        GetMode::Text => text_of(&node.value, 0),
+        GetMode::Text => text_of(&node.value),
         GetMode::Json => json_of(&node.value),
         GetMode::Raw => String::from_utf8_lossy(&bytes[node.value_span.clone()]).into_owned(),
     })
 }
 
-fn text_of(v: &Value, depth: usize) -> String {
+/// `v` as `fm get` prints it ([`GetMode::Text`]), written into one buffer so a deeply
+/// nested map costs its output size, not its size times its depth.
+fn text_of(v: &Value) -> String {
+    let mut out = String::new();
     match v {
-        Value::Str(s) => s.clone(),
-        Value::List(l) => l.join("\n"),
-        Value::Map(m) => {
-            let pad = "  ".repeat(depth);
-            m.iter()
-                .map(|(k, v)| match v {
-                    Value::Map(_) => format!("{pad}{k}:\n{}", text_of(v, depth + 1)),
-                    _ => format!("{pad}{k}: {}", v.as_text()),
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
+        Value::Map(m) => map_text(&mut out, m, 0),
+        Value::List(l) => out.push_str(&l.join("\n")),
+        Value::Str(t) => out.push_str(t),
+    }
+    out
+}
+
+fn map_text(out: &mut String, m: &[(String, Value)], depth: usize) {
+    for (i, (k, v)) in m.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        out.push_str(k);
+        out.push(':');
+        match v {
+            Value::Map(inner) => {
+                out.push('\n');
+                map_text(out, inner, depth + 1);
+            }
+            other => {
+                out.push(' ');
+                out.push_str(&other.as_text());
+            }
         }
     }
 }
 
+/// `v` as JSON ([`GetMode::Json`]): compact, object keys in file order, one buffer.
 fn json_of(v: &Value) -> String {
-    let s = |t: &str| serde_json::Value::String(t.to_string()).to_string();
+    let mut out = String::new();
+    push_json(&mut out, v);
+    out
+}
+
+fn push_json(out: &mut String, v: &Value) {
+    let s = |out: &mut String, t: &str| {
+        out.push_str(&serde_json::Value::String(t.to_string()).to_string());
+    };
     match v {
-        Value::Str(t) => s(t),
-        Value::List(l) => format!("[{}]", l.iter().map(|t| s(t)).collect::<Vec<_>>().join(",")),
+        Value::Str(t) => s(out, t),
+        Value::List(l) => {
+            out.push('[');
+            for (i, t) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                s(out, t);
+            }
+            out.push(']');
+        }
         Value::Map(m) => {
-            format!(
-                "{{{}}}",
-                m.iter()
-                    .map(|(k, v)| format!("{}:{}", s(k), json_of(v)))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            )
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                s(out, k);
+                out.push(':');
+                push_json(out, v);
+            }
+            out.push('}');
         }
     }
 }

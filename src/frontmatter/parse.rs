@@ -3,6 +3,7 @@
 //! spliced without touching other bytes. Problems become `(line, message)` warnings.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::entry::{Entry, Frontmatter, LineEnding, Value, ValueStyle};
 use super::lines::{Line, indent_of, is_blank, next_break, split_until};
@@ -101,11 +102,11 @@ pub fn parse_tree(text: &str) -> Option<Parsed> {
         end: close,
         warnings: Vec::new(),
         tab_warned: vec![false; close],
+        unclosed_from: [usize::MAX; 2],
+        placeholder: text[..lines[close].start].contains(PLACEHOLDER),
+        depth: 0,
     };
-    let (mut nodes, _) = p.parse_map(1, 0);
-    if text[..lines[close].start].contains(PLACEHOLDER) {
-        placeholders_to_replacement(&mut nodes);
-    }
+    let (nodes, _) = p.parse_map(1, 0);
     let mut warnings = p.warnings;
     warnings.sort_by_key(|w| w.0);
     if warnings.len() > MAX_WARNINGS {
@@ -134,8 +135,9 @@ const PLACEHOLDER: char = '\u{1A}';
 /// Keys and values read from a source with invalid UTF-8 would hold the loader's
 /// same-length placeholder byte (docs/FORMATS.md §8: offsets stay file offsets); they hold
 /// U+FFFD instead, as the `invalid UTF-8 bytes (shown as U+FFFD)` warning says
-/// (docs/FORMATS.md §9.1). Spans are untouched.
-fn placeholders_to_replacement(nodes: &mut [KeyNode]) {
+/// (docs/FORMATS.md §9.1). Spans are untouched. A block map's value is built from its
+/// children, which were fixed before it, so it is left alone (`fixed_children`).
+fn placeholders_to_replacement(n: &mut KeyNode, fixed_children: bool) {
     fn fix(s: &mut String) {
         if s.contains(PLACEHOLDER) {
             *s = s.replace(PLACEHOLDER, "\u{FFFD}");
@@ -145,16 +147,15 @@ fn placeholders_to_replacement(nodes: &mut [KeyNode]) {
         match v {
             Value::Str(s) => fix(s),
             Value::List(l) => l.iter_mut().for_each(fix),
-            Value::Map(m) => m.iter_mut().for_each(|(k, v)| {
+            Value::Map(m) => Arc::make_mut(m).iter_mut().for_each(|(k, v)| {
                 fix(k);
                 fix_value(v);
             }),
         }
     }
-    for n in nodes {
-        fix(&mut n.key);
+    fix(&mut n.key);
+    if !fixed_children {
         fix_value(&mut n.value);
-        placeholders_to_replacement(&mut n.children);
     }
 }
 
@@ -184,7 +185,18 @@ pub(super) struct P<'a> {
     pub(super) end: usize,
     pub(super) warnings: Vec<(u32, String)>,
     pub(super) tab_warned: Vec<bool>,
+    /// Per quote kind (single, double): a line from which a scan to the closing fence found
+    /// no closing quote (`usize::MAX`: none yet); see `quoted_past_indent`.
+    pub(super) unclosed_from: [usize; 2],
+    /// The YAML holds the invalid-UTF-8 placeholder byte.
+    pub(super) placeholder: bool,
+    /// How many block maps enclose the line being parsed (0 at the top level).
+    pub(super) depth: usize,
 }
+
+/// Block maps nested deeper than this are read as text: the parser recurses once per level,
+/// and a bound keeps that within any thread's stack (docs/DESIGN.md §9).
+pub const MAX_NESTING: usize = 512;
 
 pub(super) fn is_dash(body: &str) -> bool {
     body == "-" || body.starts_with("- ") || body.starts_with("-\t")
@@ -278,7 +290,7 @@ impl<'a> P<'a> {
             if let Some((key, key_span, vstart)) = self.key_at(i, ind) {
                 let v = self.value_at(i, vstart, ind, &key);
                 let last = v.last;
-                nodes.push(KeyNode {
+                let mut node = KeyNode {
                     key,
                     indent: ind,
                     span: key_span.start..self.lines[last].end,
@@ -289,7 +301,12 @@ impl<'a> P<'a> {
                     lines: lineno(i)..lineno(last + 1),
                     children: v.children,
                     block: v.block,
-                });
+                };
+                if self.placeholder {
+                    let built = node.style == ValueStyle::Map && !node.children.is_empty();
+                    placeholders_to_replacement(&mut node, built);
+                }
+                nodes.push(node);
                 i = last + 1;
             } else {
                 self.warn(i, "line has no `key: value` colon; skipped");
@@ -349,14 +366,20 @@ impl<'a> P<'a> {
             }
             if ind_j > n {
                 if self.is_key_line(body) {
+                    if self.depth >= MAX_NESTING {
+                        return self.too_deep(j, ind_j, n, key);
+                    }
+                    self.depth += 1;
                     let (children, _) = self.parse_map(j, ind_j);
+                    self.depth -= 1;
                     let last = children.last().map_or(j, |c| c.lines.end as usize - 2);
-                    let value = Value::Map(
+                    // Nested maps are shared, not copied (see `Value::Map`).
+                    let value = Value::Map(Arc::new(
                         children
                             .iter()
                             .map(|c| (c.key.clone(), c.value.clone()))
                             .collect(),
-                    );
+                    ));
                     let vs = self.lines[j].start + ind_j;
                     let ve = children.last().map_or(vs, |c| c.value_span.end.max(vs));
                     return ValOut {

@@ -1,7 +1,8 @@
 //! Saving an edited SKILL.md without ever losing data (docs/DESIGN.md §9): refuse when
 //! the file changed since it was read (SHA-256 of its bytes), write through a symlink to
-//! the real file, write a temp file in the same folder, fsync, keep permissions, rename over
-//! the target, fsync the folder. A failure at any step leaves the original untouched and no
+//! the real file, write a temp file in the same folder, fsync, keep permissions, check the
+//! file's size and mtime once more, rename over the target, fsync the folder. Only regular
+//! files up to the loader's 16 MiB cap are read. A failure at any step leaves the original untouched and no
 //! temp file behind. Also the undo of a save.
 //! Limits of rename-based saves: a hard-linked file is replaced by a new inode (other links
 //! keep the old bytes); extended attributes and ACLs are not copied.
@@ -13,7 +14,9 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::formats::walk::read::MAX_READ_BYTES;
 use crate::model::BINARY_SNIFF_BYTES;
+use crate::util::regular_file::{RegularReadError, read_regular};
 
 /// A file as read for editing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,13 +52,17 @@ pub fn hash(bytes: &[u8]) -> [u8; 32] {
 }
 
 /// Read `path` for editing (following symlinks). Every edit path goes through here
-/// (`fm set`, `fm unset`, the TUI editor's open, undo), so a binary file is never edited.
+/// (`fm get`, `fm set`, `fm unset`, the TUI editor's open, undo), so a binary file is never
+/// edited.
 /// Errors: `Io` when it cannot be read or a symlink cannot be resolved (a loop, a dangling
-/// link); `Refused` (`"<path> looks binary (NUL byte); not edited"`) when a NUL byte occurs in
-/// its first [`BINARY_SNIFF_BYTES`] (8 KiB; the loader's rule, `formats::walk::read`).
+/// link); `Refused` when it is not a regular file (`"<path> is a FIFO, not a regular file;
+/// not edited"`: a FIFO is never opened in a blocking way, a device never read), when it
+/// holds more than [`MAX_READ_BYTES`] (16 MiB, the loader's cap), or (`"<path> looks binary
+/// (NUL byte); not edited"`) when a NUL byte occurs in its first [`BINARY_SNIFF_BYTES`]
+/// (8 KiB; the loader's rule, `formats::walk::read`).
 pub fn load(path: &Path) -> Result<LoadedFile> {
     let real_path = fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
-    let bytes = fs::read(&real_path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_capped(path, &real_path)?.0;
     if looks_binary(&bytes) {
         return Err(Error::Refused(format!(
             "{} looks binary (NUL byte); not edited",
@@ -67,6 +74,21 @@ pub fn load(path: &Path) -> Result<LoadedFile> {
         real_path,
         hash: hash(&bytes),
         bytes,
+    })
+}
+
+/// The bytes and metadata of the regular file `real` (shown as `path`), at most
+/// [`MAX_READ_BYTES`]. Errors as [`load`].
+fn read_capped(path: &Path, real: &Path) -> Result<(Vec<u8>, fs::Metadata)> {
+    let shown = path.display();
+    read_regular(real, MAX_READ_BYTES).map_err(|e| match e {
+        RegularReadError::Io(e) => Error::io(path, e),
+        RegularReadError::TooLarge(n) => Error::Refused(format!(
+            "{shown} is too large to edit ({n} bytes; the limit is {MAX_READ_BYTES}); not edited"
+        )),
+        other @ RegularReadError::NotRegular(_) => {
+            Error::Refused(format!("{shown} {other}; not edited"))
+        }
     })
 }
 
@@ -94,8 +116,7 @@ pub fn save_with_hook(
 ) -> Result<SaveReport> {
     let shown = file.path.display();
     let real = &file.real_path;
-    let meta = fs::metadata(real).map_err(|e| Error::io(&file.path, e))?;
-    let current = fs::read(real).map_err(|e| Error::io(&file.path, e))?;
+    let (current, meta) = read_capped(&file.path, real)?;
     if hash(&current) != file.hash {
         return Err(Error::Refused(format!(
             "{shown} changed on disk since it was read; reload"
@@ -134,6 +155,7 @@ pub fn save_with_hook(
     keep_owner(tmp.as_file(), &meta);
     tmp.as_file().sync_all().map_err(denied)?;
     before_rename(tmp.path()).map_err(denied)?;
+    unmoved(&file.path, real, &meta)?;
     tmp.persist(real).map_err(|e| denied(e.error))?;
     if let Ok(d) = fs::File::open(dir) {
         // Make the rename durable; not all platforms can sync a folder, so failures here
@@ -147,6 +169,21 @@ pub fn save_with_hook(
         written_hash: hash(new_bytes),
         written_len: new_bytes.len(),
     })
+}
+
+/// Refuse when `real` changed size or mtime since `meta` was taken (another process wrote
+/// to it while the temp file was written): the rename would replace the inode that writer
+/// holds and lose its bytes. The window left is between this check and the rename, and a
+/// same-size rewrite within the file system's timestamp granularity (docs/DESIGN.md §9).
+fn unmoved(path: &Path, real: &Path, meta: &fs::Metadata) -> Result<()> {
+    let now = fs::metadata(real).map_err(|e| Error::io(path, e))?;
+    if now.len() != meta.len() || now.modified().ok() != meta.modified().ok() {
+        return Err(Error::Refused(format!(
+            "{} changed on disk while it was being saved; nothing written; reload",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Best effort: give the temp file the original's owner and group (only possible when the

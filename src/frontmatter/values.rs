@@ -18,7 +18,9 @@ impl P<'_> {
         } else {
             ValueStyle::SingleQuoted
         };
-        if let Some(q) = scan_quoted(&cands, rel, double) {
+        let found = scan_quoted(&cands, rel, double)
+            .or_else(|| self.quoted_past_indent(i, rel, n, key, double));
+        if let Some(q) = found {
             let last = i + q.last_line;
             let end = self.lines[last].start + q.close_end;
             let after = &self.text[end..self.lines[last].content_end];
@@ -62,6 +64,46 @@ impl P<'_> {
             );
             self.raw_line_value(i, off)
         }
+    }
+
+    /// A quoted value that only closes after a line at or left of its key's column `n`
+    /// (`description: "a` / `# b` / `  c"`): `PyYAML` reads every line up to the closing
+    /// quote as content (`a # b c`), so it is read that way when the closing quote ends its
+    /// line (nothing but blanks or a comment after it); a warning names the first such line.
+    /// `None` when it never closes that way. A scan of one quote kind that finds no closing
+    /// quote at all is not repeated for a later value (O(n) over the frontmatter).
+    fn quoted_past_indent(
+        &mut self,
+        i: usize,
+        rel: usize,
+        n: usize,
+        key: &str,
+        double: bool,
+    ) -> Option<super::scalar::Quoted> {
+        let kind = usize::from(double);
+        if self.unclosed_from[kind] <= i {
+            return None;
+        }
+        let cands: Vec<&str> = (i..self.end).map(|x| self.content(x)).collect();
+        let Some(q) = scan_quoted(&cands, rel, double) else {
+            self.unclosed_from[kind] = i;
+            return None;
+        };
+        let after = cands[q.last_line][q.close_end..].trim_start_matches([' ', '\t']);
+        if !(after.is_empty() || after.starts_with('#')) {
+            return None;
+        }
+        let first = (i + 1..=i + q.last_line).find(|&x| {
+            let t = self.content(x);
+            !is_blank(t) && indent_of(t).0 <= n
+        })?;
+        self.warn(
+            first,
+            format!(
+                "line inside the quoted value of `{key}` is not indented; read as part of it, as PyYAML does"
+            ),
+        );
+        Some(q)
     }
 
     /// The rest of line `i` from `off` as a plain value (comment cut, trailing blanks
@@ -129,7 +171,7 @@ impl P<'_> {
                     None => (flow_scalar(&it.raw), Value::Str(String::new())),
                 })
                 .collect();
-            (Value::Map(pairs), ValueStyle::Map)
+            (Value::Map(std::sync::Arc::new(pairs)), ValueStyle::Map)
         } else {
             (
                 Value::List(items.map(|it| flow_scalar(&it.raw)).collect()),
@@ -334,6 +376,40 @@ impl P<'_> {
             style: ValueStyle::BlockList,
             last,
             value_span: self.lines[j].start + d..vend,
+            children: Vec::new(),
+            block: None,
+        }
+    }
+
+    /// A block map at line `j`, column `d`, nested deeper than [`super::parse::MAX_NESTING`]
+    /// under a key at column `n`: its source text through the last line indented deeper
+    /// than `n`, kept as one text value (style `Map`, so it is never re-quoted) with a
+    /// warning.
+    pub(super) fn too_deep(&mut self, j: usize, d: usize, n: usize, key: &str) -> ValOut {
+        let mut last = j;
+        for k in j + 1..self.end {
+            let t = self.content(k);
+            if !is_blank(t) {
+                if indent_of(t).0 <= n {
+                    break;
+                }
+                last = k;
+            }
+        }
+        let off = self.lines[j].start + d;
+        let end = self.lines[last].content_end;
+        self.warn(
+            j,
+            format!(
+                "maps nested more than {} levels deep in `{key}`; read as text",
+                super::parse::MAX_NESTING
+            ),
+        );
+        ValOut {
+            value: Value::Str(self.text[off..end].replace('\r', "")),
+            style: ValueStyle::Map,
+            last,
+            value_span: off..end,
             children: Vec::new(),
             block: None,
         }

@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 
 use crate::model::{Corpus, NodeId, NodeKind, Warning};
-use crate::skill::validate::{Finding, Severity};
+use crate::skill::severity::severity;
+use crate::skill::validate::{Finding, Profile, Severity};
 
 /// Reference files longer than this many lines should open with a table of contents.
 pub const REFERENCE_TOC_LINES: usize = 100;
@@ -227,10 +228,28 @@ pub fn mark(corpus: &mut Corpus) {
         .into_iter()
         .filter(|l| in_tree(l.finding.rule))
     {
+        let message = tree_message(l.finding.rule, &l.finding.message);
         let node = corpus.node_mut(l.node);
-        if !node.warnings.iter().any(|w| w.message == l.finding.message) {
-            node.warnings.push(Warning::new(l.finding.message));
+        if !node.warnings.iter().any(|w| w.message == message) {
+            node.warnings.push(Warning::new(message));
         }
+    }
+}
+
+/// A lint as the tree shows it: its message, and when `validate` counts the rule as an
+/// error, under which profile (from the one severity table, [`crate::skill::severity`]), so
+/// the tree never calls a warning what `validate` calls an error.
+pub fn tree_message(rule: &str, message: &str) -> String {
+    let spec = severity(rule, Profile::Spec);
+    let claude = severity(rule, Profile::ClaudeCode);
+    match (spec, claude) {
+        (Severity::Warning, Severity::Warning) => message.to_string(),
+        (Severity::Error, Severity::Error) => format!("error: {message}"),
+        _ => format!(
+            "{message} ({} under the spec profile, {} under claude-code)",
+            spec.as_str(),
+            claude.as_str()
+        ),
     }
 }
 

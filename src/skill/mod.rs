@@ -2,14 +2,17 @@
 //! [`crate::formats::skill::SKILL_FILE_NAMES`]), the name rule ([`name_problems`]),
 //! validation ([`validate`]), the listing an agent client shows ([`listing`]), rendering a
 //! skill body with its arguments ([`render`]), the token cost of each disclosure layer
-//! ([`layers`]), what survives an agent's listing budget ([`budget`]) and the corpus-wide
-//! lints ([`lints`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
+//! ([`layers`]), what survives an agent's listing budget ([`budget`]), the corpus-wide
+//! lints ([`lints`]), the one severity table of every rule ([`severity`]) and the skill
+//! files that could not be read ([`unreadable`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
 
 pub mod budget;
 pub mod layers;
 pub mod lints;
 pub mod listing;
 pub mod render;
+pub mod severity;
+pub mod unreadable;
 pub mod validate;
 
 use crate::model::{Corpus, NodeId, NodeKind};

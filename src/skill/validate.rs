@@ -12,55 +12,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::frontmatter::{self, Frontmatter, Value};
 
-/// Which rule set to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Profile {
-    /// The Agent Skills specification / reference validator: `name` and `description`
-    /// required, only the six spec keys allowed, strict YAML.
-    Spec,
-    /// Claude Code: `name` optional (defaults to the folder), a missing description is a
-    /// warning (it falls back to the first paragraph), Claude Code's extra keys allowed,
-    /// unknown keys are warnings (ignored there), name ≠ folder is a warning.
-    ClaudeCode,
-}
-
-impl Profile {
-    /// Parse `spec` / `claude-code`.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "spec" => Some(Self::Spec),
-            "claude-code" => Some(Self::ClaudeCode),
-            _ => None,
-        }
-    }
-
-    /// `spec` / `claude-code`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Spec => "spec",
-            Self::ClaudeCode => "claude-code",
-        }
-    }
-}
-
-/// How serious a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// Violates the profile's rules (the reference validator would reject the skill).
-    Error,
-    /// Guidance or a tolerated deviation.
-    Warning,
-}
-
-impl Severity {
-    /// `error` / `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Error => "error",
-            Self::Warning => "warning",
-        }
-    }
-}
+pub use super::severity::{Profile, Severity};
 
 /// One validation finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,15 +70,17 @@ pub fn nfkc_trim(s: &str) -> String {
     s.trim().nfkc().collect()
 }
 
+/// Add a finding of `rule`, with its severity under `profile` from the one table
+/// ([`super::severity::severity`]).
 fn push(
     out: &mut Vec<Finding>,
-    severity: Severity,
+    profile: Profile,
     rule: &'static str,
     message: String,
     line: Option<u32>,
 ) {
     out.push(Finding {
-        severity,
+        severity: super::severity::severity(rule, profile),
         rule,
         message,
         line,
@@ -166,11 +120,6 @@ pub fn validate_skill(
     profile: Profile,
 ) -> Vec<Finding> {
     let spec = profile == Profile::Spec;
-    let strictness = if spec {
-        Severity::Error
-    } else {
-        Severity::Warning
-    };
     let mut out = Vec::new();
 
     // name
@@ -178,7 +127,7 @@ pub fn validate_skill(
         None if spec => {
             push(
                 &mut out,
-                Severity::Error,
+                profile,
                 "name-missing",
                 "missing required field: name".into(),
                 None,
@@ -195,7 +144,7 @@ pub fn validate_skill(
                 // hide it, but a name is one line.
                 push(
                     &mut out,
-                    Severity::Error,
+                    profile,
                     "name-chars",
                     format!(
                         "name {raw:?} holds a line break; a name is one line of lower-case letters, digits and hyphens"
@@ -206,7 +155,7 @@ pub fn validate_skill(
             if !matches!(e.value, Value::Str(_)) || name.is_empty() {
                 push(
                     &mut out,
-                    Severity::Error,
+                    profile,
                     "name-empty",
                     "name must be a non-empty string".into(),
                     line,
@@ -241,13 +190,13 @@ pub fn validate_skill(
                             "name must not contain consecutive hyphens".to_string(),
                         ),
                     };
-                    push(&mut out, Severity::Error, code, message, line);
+                    push(&mut out, profile, code, message, line);
                 }
                 let folder = nfkc_trim(folder_name);
                 if !folder.is_empty() && folder != name {
                     push(
                         &mut out,
-                        strictness,
+                        profile,
                         "name-folder",
                         format!("name '{name}' differs from its folder '{folder_name}'"),
                         line,
@@ -264,7 +213,7 @@ pub fn validate_skill(
             if n > DESCRIPTION_MAX_CHARS {
                 push(
                     &mut out,
-                    Severity::Error,
+                    profile,
                     "description-length",
                     format!("description is {n} chars; the limit is {DESCRIPTION_MAX_CHARS}"),
                     Some(e.lines.start),
@@ -273,7 +222,7 @@ pub fn validate_skill(
         }
         other => push(
             &mut out,
-            strictness,
+            profile,
             "description-missing",
             if spec {
                 "missing required field: description (non-empty)".into()
@@ -290,7 +239,7 @@ pub fn validate_skill(
         if n == 0 || n > COMPATIBILITY_MAX_CHARS {
             push(
                 &mut out,
-                Severity::Error,
+                profile,
                 "compatibility-length",
                 format!("compatibility is {n} chars; it must be 1–{COMPATIBILITY_MAX_CHARS}"),
                 Some(e.lines.start),
@@ -309,7 +258,7 @@ pub fn validate_skill(
                         let line = e.children.get(i).map_or(e.lines.start, |c| c.lines.start);
                         push(
                             &mut out,
-                            Severity::Warning,
+                            profile,
                             "metadata-value",
                             format!("metadata.{k} is not a string (validators stringify it)"),
                             Some(line),
@@ -320,7 +269,7 @@ pub fn validate_skill(
             Value::Str(s) if s.trim().is_empty() => {}
             _ => push(
                 &mut out,
-                Severity::Error,
+                profile,
                 "metadata-type",
                 "metadata must be a map of string to string".into(),
                 Some(e.lines.start),
@@ -337,7 +286,7 @@ pub fn validate_skill(
         if spec {
             push(
                 &mut out,
-                Severity::Error,
+                profile,
                 "unknown-key",
                 format!(
                     "'{k}' is not a spec field (allowed: {})",
@@ -359,14 +308,14 @@ pub fn validate_skill(
         match alias {
             Some(a) => push(
                 &mut out,
-                Severity::Warning,
+                profile,
                 "alias-key",
                 format!("'{k}' is not read by Claude Code; it expects '{a}'"),
                 Some(e.lines.start),
             ),
             None => push(
                 &mut out,
-                Severity::Warning,
+                profile,
                 "unknown-key",
                 format!("'{k}' is not a spec or Claude Code field (ignored)"),
                 Some(e.lines.start),
@@ -379,7 +328,7 @@ pub fn validate_skill(
             if !["low", "medium", "high", "max"].contains(&v.trim()) {
                 push(
                     &mut out,
-                    Severity::Warning,
+                    profile,
                     "effort-value",
                     format!("effort '{v}' is not one of low, medium, high, max"),
                     Some(e.lines.start),
@@ -392,7 +341,7 @@ pub fn validate_skill(
                 if !["true", "false"].contains(&v.trim()) {
                     push(
                         &mut out,
-                        Severity::Warning,
+                        profile,
                         "bool-value",
                         format!("{k} should be true or false, not '{v}'"),
                         Some(e.lines.start),
@@ -404,14 +353,14 @@ pub fn validate_skill(
 
     // YAML (the strict check needs the file text: see `validate_skill_md`)
     for (l, msg) in &fm.warnings {
-        push(&mut out, Severity::Warning, "yaml", msg.clone(), Some(*l));
+        push(&mut out, profile, "yaml", msg.clone(), Some(*l));
     }
 
     // sizes
     if body_lines > BODY_MAX_LINES {
         push(
             &mut out,
-            Severity::Warning,
+            profile,
             "body-lines",
             format!(
                 "body is {body_lines} lines; keep SKILL.md under {BODY_MAX_LINES} and move detail to references/"
@@ -422,7 +371,7 @@ pub fn validate_skill(
     if let Some(t) = body_tokens.filter(|t| *t > BODY_MAX_TOKENS) {
         push(
             &mut out,
-            Severity::Warning,
+            profile,
             "body-tokens",
             format!("body is {t} tokens; under {BODY_MAX_TOKENS} is recommended"),
             None,
@@ -449,7 +398,7 @@ pub fn validate_skill_md(
 ) -> Vec<Finding> {
     let Some(fm) = frontmatter::parse(text) else {
         return vec![Finding {
-            severity: Severity::Error,
+            severity: super::severity::severity("frontmatter-missing", profile),
             rule: "frontmatter-missing",
             message: "SKILL.md must start with a --- frontmatter block".into(),
             line: Some(1),
@@ -460,7 +409,7 @@ pub fn validate_skill_md(
     let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
     if let Some(at) = text.find(INVALID_UTF8_PLACEHOLDER) {
         out.push(Finding {
-            severity: Severity::Warning,
+            severity: super::severity::severity("invalid-utf8", profile),
             rule: "invalid-utf8",
             message: "the file holds bytes that are not UTF-8 (shown as U+FFFD); save it as UTF-8"
                 .into(),
@@ -475,7 +424,7 @@ pub fn validate_skill_md(
         let fence_line = count_lines(&text[..fm.yaml.start]) as u32;
         let line = (l > 0).then_some(l + fence_line);
         let f = Finding {
-            severity: Severity::Error,
+            severity: super::severity::severity("yaml-strict", profile),
             rule: "yaml-strict",
             message: format!("a strict YAML reader rejects it: {}", strip_position(&msg)),
             line,

@@ -44,6 +44,29 @@ pub fn sanitize_line(s: &str) -> Cow<'_, str> {
     )
 }
 
+/// JSON text (as `serde_json` writes it) with every character [`sanitize`] would replace
+/// written as a `\uXXXX` escape instead: `serde_json` escapes only C0 controls, so DEL, C1
+/// controls and bidirectional controls would reach the terminal raw. Inside a JSON string
+/// the escape decodes to the same character, so the JSON value is unchanged; outside
+/// strings JSON holds none of these characters. Borrowed when nothing needs escaping.
+pub fn json_safe(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(needs_replacing) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for ch in json.chars() {
+        if needs_replacing(ch) {
+            let mut units = [0u16; 2];
+            for u in ch.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn needs_replacing(c: char) -> bool {
     (c.is_control() && c != '\n') || c == '\u{1A}' || is_bidi_control(c)
 }
@@ -100,6 +123,17 @@ mod tests {
         assert_eq!(sanitize_line("\u{200F}abc"), "\u{FFFD}abc");
         // Their neighbours (ZWJ, ZWNJ) join emoji and scripts: kept.
         assert_eq!(sanitize("a\u{200C}b\u{200D}c"), "a\u{200C}b\u{200D}c");
+    }
+
+    #[test]
+    fn json_with_bidi_del_and_c1_controls_escapes_them_and_keeps_the_value() {
+        let raw = serde_json::to_string("a\u{202E}b\u{7f}c\u{9b}d\u{1b}").unwrap();
+        assert_eq!(raw, "\"a\u{202E}b\u{7f}c\u{9b}d\\u001b\"");
+        let safe = json_safe(&raw);
+        assert_eq!(safe, "\"a\\u202eb\\u007fc\\u009bd\\u001b\"");
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, "a\u{202E}b\u{7f}c\u{9b}d\u{1b}");
+        assert!(matches!(json_safe("{\"k\":\"v\"}"), Cow::Borrowed(_)));
     }
 
     #[test]

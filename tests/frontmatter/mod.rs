@@ -6,3 +6,4 @@ mod parse;
 mod props;
 mod real_world;
 mod regressions;
+mod structure;

@@ -40,7 +40,8 @@ fn json_to_value(j: &serde_json::Value) -> Value {
         serde_json::Value::Object(o) => Value::Map(
             o.iter()
                 .map(|(k, v)| (k.clone(), json_to_value(v)))
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
         ),
         other => panic!("unexpected json {other}"),
     }
@@ -53,7 +54,7 @@ fn sorted(v: &Value) -> Value {
             let mut m: Vec<(String, Value)> =
                 m.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
             m.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Map(m)
+            Value::Map(m.into())
         }
         other => other.clone(),
     }
@@ -70,7 +71,8 @@ fn every_strict_valid_fixture_matches_pyyaml_baseloader_exactly() {
             f.entries
                 .iter()
                 .map(|e| (e.key.clone(), e.value.clone()))
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
         );
         assert_eq!(sorted(&got), sorted(&json_to_value(want)), "{file}");
         assert_eq!(f.warnings, vec![], "{file}");
@@ -305,18 +307,15 @@ fn nested_metadata_two_levels_keep_file_order() {
     assert_eq!(m.style, ValueStyle::Map);
     assert_eq!(
         m.value,
-        Value::Map(vec![
+        Value::Map(std::sync::Arc::new(vec![
             ("author".into(), s("Jane Doe")),
             ("version".into(), s("1.0")),
             (
                 "build".into(),
-                Value::Map(vec![
-                    ("number".into(), s("0042")),
-                    ("flag".into(), s("off"))
-                ])
+                Value::Map(vec![("number".into(), s("0042")), ("flag".into(), s("off"))].into())
             ),
             ("tags".into(), list(&["a", "b"])),
-        ])
+        ]))
     );
     assert_eq!(m.lines, 3..10);
     assert!(text[m.span.clone()].ends_with("  tags: [a, b]\n"));
@@ -465,11 +464,11 @@ fn dedup(v: &Value) -> Value {
     match v {
         Value::Map(m) => {
             let mut out: Vec<(String, Value)> = Vec::new();
-            for (k, x) in m {
+            for (k, x) in m.iter() {
                 out.retain(|(ok, _)| ok != k);
                 out.push((k.clone(), dedup(x)));
             }
-            sorted(&Value::Map(out))
+            sorted(&Value::Map(out.into()))
         }
         o => o.clone(),
     }
@@ -500,7 +499,8 @@ fn random_yaml_documents_match_pyyaml_baseloader() {
             f.entries
                 .iter()
                 .map(|e| (e.key.clone(), e.value.clone()))
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
         );
         assert_eq!(
             dedup(&got),

@@ -7,5 +7,6 @@ mod loads;
 mod props;
 mod skill_render;
 mod special_files;
+mod stress;
 mod vs16;
 mod width;

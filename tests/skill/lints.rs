@@ -82,7 +82,7 @@ fn names_differing_only_in_case_are_flagged_on_both() {
     assert_eq!(
         warnings(&c, "name-case/pdf-upper"),
         [
-            "name 'PDF' differs from its folder 'pdf-upper'".to_string(),
+            "name 'PDF' differs from its folder 'pdf-upper' (error under the spec profile, warning under claude-code)".to_string(),
             msg.to_string()
         ]
     );
@@ -166,7 +166,9 @@ fn long_body_and_name_unlike_folder_show_in_the_tree_and_once_in_validate() {
     );
     assert_eq!(
         warnings(&c, "shape/folder"),
-        ["name 'renamed' differs from its folder 'folder'"]
+        [
+            "name 'renamed' differs from its folder 'folder' (error under the spec profile, warning under claude-code)"
+        ]
     );
     // validate reports them with its own rules, once each.
     let (_, v) = validate(&dir, "claude-code");
@@ -179,4 +181,21 @@ fn long_body_and_name_unlike_folder_show_in_the_tree_and_once_in_validate() {
             ("renamed".to_string(), "name-folder".to_string())
         ]
     );
+}
+
+#[test]
+fn tree_shows_name_folder_with_the_severity_validate_gives_it_under_each_profile() {
+    use skillnav::skill::lints::tree_message;
+    use skillnav::skill::severity::severity;
+    use skillnav::skill::validate::{Profile, Severity};
+    assert_eq!(severity("name-folder", Profile::Spec), Severity::Error);
+    assert_eq!(
+        severity("name-folder", Profile::ClaudeCode),
+        Severity::Warning
+    );
+    assert_eq!(
+        tree_message("name-folder", "name 'a' differs from its folder 'b'"),
+        "name 'a' differs from its folder 'b' (error under the spec profile, warning under claude-code)"
+    );
+    assert_eq!(tree_message("body-lines", "long"), "long");
 }

@@ -4,4 +4,5 @@ mod layers;
 mod lints;
 mod listing;
 mod render;
+mod unreadable;
 mod validate;

@@ -1,0 +1,119 @@
+//! Skill files `validate` cannot check (docs/FORMATS.md §3.2): a `SKILL.md` the loader
+//! could not read (permission denied, an I/O error, binary content, a dangling symbolic
+//! link), that is a folder, or that is a FIFO, socket or device. Each is an error finding,
+//! `skill-md-unreadable`, so `validate` never passes a skill it did not read.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::formats::walk::skill_file::SKILL_FILE_NAMES;
+use crate::model::{Corpus, NodeId, NodeKind};
+use crate::skill::validate::{Finding, Profile};
+use crate::util::regular_file::special_kind;
+
+/// One skill file that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The file's absolute path when it can be told from the loaded sources, else its id.
+    pub path: String,
+    /// The skill's name: the name of the folder holding the file.
+    pub name: String,
+    /// The `skill-md-unreadable` finding.
+    pub finding: Finding,
+}
+
+/// Every `SKILL.md` (or lower-case `skill.md`) the loader kept without its text or that is
+/// a folder (a node of its own), and every one that is a FIFO, socket or device (the walk
+/// leaves special files out: one `stat` of the name in each folder of the tree finds it,
+/// never opening it), in tree order. The message gives the loader's reason (`Permission
+/// denied (os error 13)`, `binary content (NUL byte); not parsed`, `broken symbolic link
+/// to …`) or what the entry is.
+pub fn unreadable_skill_files(corpus: &Corpus, profile: Profile) -> Vec<Unreadable> {
+    let mut out = Vec::new();
+    let mut dirs: HashMap<NodeId, Option<String>> = HashMap::new();
+    for id in corpus.all_preorder() {
+        if corpus.is_copy(id) {
+            continue;
+        }
+        let root = corpus.root_of(id);
+        let dir = dirs
+            .entry(root)
+            .or_insert_with(|| root_dir(corpus, root))
+            .clone();
+        if let Some(u) = problem(corpus, id, dir.as_deref(), profile) {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// The finding about node `id`, if any; `dir` is its root's folder (ending in `/`).
+fn problem(corpus: &Corpus, id: NodeId, dir: Option<&str>, profile: Profile) -> Option<Unreadable> {
+    let n = corpus.node(id);
+    let abs = |rel: &str| dir.map_or_else(|| n.id.clone(), |d| format!("{d}{rel}"));
+    let is_skill_file = SKILL_FILE_NAMES.contains(&n.title.as_str());
+    let (title, path, reason) = match n.kind {
+        NodeKind::Dir if is_skill_file => (
+            n.title.as_str(),
+            abs(&n.path),
+            "is a folder, not a file".into(),
+        ),
+        NodeKind::Dir | NodeKind::Root => {
+            let d = dir?;
+            let rel = if n.path.is_empty() {
+                String::new()
+            } else {
+                format!("{}/", n.path)
+            };
+            let (file, what) = SKILL_FILE_NAMES
+                .iter()
+                .find_map(|f| special_kind(Path::new(&format!("{d}{rel}{f}"))).map(|w| (*f, w)))?;
+            (
+                file,
+                abs(&format!("{rel}{file}")),
+                format!("is {what}, not a regular file"),
+            )
+        }
+        NodeKind::File if is_skill_file && n.span.is_none() => {
+            let w = n.warnings.first()?;
+            let why = w.message.trim_start_matches("cannot read file: ");
+            (
+                n.title.as_str(),
+                abs(&n.path),
+                format!("cannot be read: {why}"),
+            )
+        }
+        _ => return None,
+    };
+    let folder = if n.kind == NodeKind::File {
+        n.parent.map(|p| corpus.node(p))
+    } else {
+        Some(n)
+    };
+    let name = folder
+        .map(|f| f.path.rsplit('/').next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let rule = "skill-md-unreadable";
+    Some(Unreadable {
+        path,
+        name,
+        finding: Finding {
+            severity: super::severity::severity(rule, profile),
+            rule,
+            message: format!("{title} {reason}; the skill was not checked"),
+            line: None,
+        },
+    })
+}
+
+/// The folder of root `root`, ending in `/`: told by a file of the root whose source path
+/// ends with the file's root-relative path. `None` when no file tells it.
+fn root_dir(corpus: &Corpus, root: NodeId) -> Option<String> {
+    corpus.preorder(root).into_iter().find_map(|f| {
+        let node = corpus.node(f);
+        let src = corpus.sources.get(node.span?.source.0 as usize)?;
+        let abs = src.abs_path.as_ref()?.to_str()?;
+        let dir = abs.strip_suffix(node.path.as_str())?;
+        (!node.path.is_empty() && dir.ends_with('/')).then(|| dir.to_string())
+    })
+}
