@@ -82,6 +82,30 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     o.open(path)
 }
 
+/// Open the regular file at `path` (symlinks followed) for reading, with its metadata (size
+/// in bytes, mtime). The type is checked before opening (a FIFO, device, socket or
+/// directory is refused without being opened) and again on the opened handle (the path may
+/// have been swapped in between; the open never blocks). With `cap`, a file whose size is
+/// over `cap` bytes is refused before it is opened.
+///
+/// Errors: [`RegularReadError::NotRegular`], [`RegularReadError::TooLarge`],
+/// [`RegularReadError::Io`].
+pub fn open_regular(path: &Path, cap: Option<u64>) -> Result<(File, Metadata), RegularReadError> {
+    let before = std::fs::metadata(path).map_err(RegularReadError::Io)?;
+    if !before.is_file() {
+        return Err(RegularReadError::NotRegular(kind(&before)));
+    }
+    if cap.is_some_and(|c| before.len() > c) {
+        return Err(RegularReadError::TooLarge(before.len()));
+    }
+    let file = open_nonblocking(path).map_err(RegularReadError::Io)?;
+    let meta = file.metadata().map_err(RegularReadError::Io)?;
+    if !meta.is_file() {
+        return Err(RegularReadError::NotRegular(kind(&meta)));
+    }
+    Ok((file, meta))
+}
+
 /// Read the regular file at `path` (symlinks followed) whole, if it holds at most `cap`
 /// bytes. Returns its bytes and the metadata of the opened file (size in bytes, mtime).
 ///
@@ -93,18 +117,7 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 /// Errors: [`RegularReadError::NotRegular`], [`RegularReadError::TooLarge`],
 /// [`RegularReadError::Io`] (missing, permission denied, a symlink loop, …).
 pub fn read_regular(path: &Path, cap: u64) -> Result<(Vec<u8>, Metadata), RegularReadError> {
-    let before = std::fs::metadata(path).map_err(RegularReadError::Io)?;
-    if !before.is_file() {
-        return Err(RegularReadError::NotRegular(kind(&before)));
-    }
-    if before.len() > cap {
-        return Err(RegularReadError::TooLarge(before.len()));
-    }
-    let file = open_nonblocking(path).map_err(RegularReadError::Io)?;
-    let meta = file.metadata().map_err(RegularReadError::Io)?;
-    if !meta.is_file() {
-        return Err(RegularReadError::NotRegular(kind(&meta)));
-    }
+    let (file, meta) = open_regular(path, Some(cap))?;
     let want = usize::try_from(meta.len().min(cap)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(want);
     file.take(cap.saturating_add(1))

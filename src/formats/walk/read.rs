@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::UNIX_EPOCH;
 
 use crate::model::{BINARY_SNIFF_BYTES, Source};
+use crate::util::regular_file::{self, RegularReadError};
 
 /// At most this many bytes of a file are read (16 MiB); the rest is left out and the node
 /// is flagged `truncated`.
@@ -32,29 +33,15 @@ pub enum ReadOutcome {
     Error(String),
 }
 
-/// Open `path` for reading when it is a regular file (symbolic links followed), with its
-/// metadata. A fifo, socket or device is refused before it is opened (opening a fifo
-/// blocks until a writer comes; a device such as `/dev/zero` never ends).
-///
-/// Errors: the `stat` or `open` error, or `ErrorKind::InvalidInput` "not a regular file (a
-/// fifo, socket or device)".
+/// Open the regular file `path` (symlinks followed) with its metadata: a FIFO, socket or
+/// device is refused without being opened, and the opened handle is checked again
+/// ([`crate::util::regular_file::open_regular`]). Errors: `InvalidInput` naming what the
+/// path is, or the open error.
 pub fn open_regular(path: &Path) -> std::io::Result<(File, Metadata)> {
-    let not_regular = || {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file (a fifo, socket or device)",
-        )
-    };
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(not_regular());
-    }
-    let file = File::open(path)?;
-    // Checked again on the open file: the path may have been replaced in between.
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
-    Ok((file, meta))
+    regular_file::open_regular(path, None).map_err(|e| match e {
+        RegularReadError::Io(e) => e,
+        other => std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string()),
+    })
 }
 
 /// At most `cap` bytes of the regular file `path` ([`open_regular`]); errors as there, or
