@@ -203,9 +203,9 @@ fn name_of(text: &str) -> String {
 }
 
 /// What a section is about, and whether that is a skill's name: the title of its outermost
-/// enclosing section (the KEP's name above its Summary), else its skill's name, else its
-/// file's: the file's one top-level heading, a `README.md`'s or `index.md`'s folder, else
-/// the file's title.
+/// enclosing section (the KEP's name above its Summary), else for a skill's `SKILL.md` the
+/// skill's name, else its file's: the file's one top-level heading, a `README.md`'s or
+/// `index.md`'s folder, else the file's title.
 fn topic(corpus: &Corpus, id: NodeId) -> (String, bool) {
     use crate::model::NodeKind;
     let outer = corpus
@@ -215,16 +215,19 @@ fn topic(corpus: &Corpus, id: NodeId) -> (String, bool) {
     if let Some(s) = outer {
         return (display_title(corpus, s), false);
     }
-    let mut up = std::iter::once(id).chain(corpus.ancestors(id));
-    if let Some(skill) = up.find(|a| corpus.node(*a).kind == NodeKind::Skill) {
-        return (display_title(corpus, skill), true);
-    }
     let n = corpus.node(id);
     let file = match n.parent {
         Some(p) if n.kind != NodeKind::File => p,
         _ => id,
     };
     let f = corpus.node(file);
+    if let Some(skill) = f
+        .parent
+        .filter(|_| f.title.eq_ignore_ascii_case("SKILL.md"))
+        && corpus.node(skill).kind == NodeKind::Skill
+    {
+        return (display_title(corpus, skill), true);
+    }
     let heads: Vec<NodeId> = f
         .children
         .iter()
