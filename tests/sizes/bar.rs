@@ -194,3 +194,19 @@ fn selecting_theme_factory_leaves_its_licence_txt_out_of_the_brief_and_the_bar()
             .contains("`skills/theme-factory/LICENSE.txt`")
     );
 }
+
+#[test]
+fn an_estimate_over_the_budget_is_drawn_with_its_ellipsis_and_not_as_over() {
+    let mut app = tui_over(&kep_dir(), KEP, 120, 40);
+    let node = id(&app, SUMMARY);
+    select(&mut app, &[node]);
+    app.curate.budget = Some(4_000);
+    // While the brief is being built the bar shows the estimate: the selection before
+    // packing, which the packed brief will not exceed.
+    app.selection_tokens = (7_900, false);
+    assert!(
+        top_line(&app).ends_with(" o200k · sel 1 · 7.9k…/4.0k tok ▰▰▰▰▰▰▰▰ "),
+        "{}",
+        top_line(&app)
+    );
+}

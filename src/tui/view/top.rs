@@ -18,7 +18,7 @@ const BAR: usize = 8;
 
 /// `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱`: the brief `y` copies, packed under the budget;
 /// `· 2 left out` (warning colour) when packing left sections out. Red with `+4k over` only
-/// when even the packed brief is over (its frame alone), or while an estimate (`…`) is.
+/// when even the packed brief is over (its frame alone); never for an estimate (`…`).
 /// Without a budget: `o200k · sel 3 · 4.2k tok`.
 fn budget_pieces(app: &App) -> Vec<Piece> {
     let t = &app.theme;
@@ -39,7 +39,8 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     );
     let filled =
         ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
-    let over = tokens > budget;
+    // An estimate (`…`) is the selection before packing: only the built brief can be over.
+    let over = complete && tokens > budget;
     // Within 10% of the budget the bar warns: a brief adds its header and one provenance
     // line per section to the sections' text counted here.
     let near = tokens.saturating_mul(10) >= budget.saturating_mul(9);
