@@ -27,6 +27,8 @@ mod lazytools;
 mod mcp;
 mod render;
 mod rerank;
+#[cfg(feature = "tui")]
+mod sizes;
 mod skill;
 mod tokens;
 #[cfg(feature = "tui")]

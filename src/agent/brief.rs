@@ -261,7 +261,7 @@ pub fn prepare(
     };
     Ok(Prepared {
         what: What::Brief {
-            units: sel.units(corpus),
+            units: crate::curate::units::selection_units(corpus, &sel, &exposure),
             query,
             top_k: a.top_k.unwrap_or(fill),
             mode,

@@ -184,10 +184,9 @@ fn resolved<'a>(
 }
 
 /// Σ exact tokens (in `counter`'s encoding) of the section texts a brief of `req` quotes,
-/// with no budget applied: the number its `Sources:` line states when nothing is left out
-/// (texts without trailing blank lines, shaped by the mode; provenance lines and headings
-/// not counted). The TUI shows this number beside the budget, so the top bar and the brief
-/// agree (docs/DESIGN.md §5).
+/// with no budget applied (texts without trailing blank lines, shaped by the mode;
+/// provenance lines and headings not counted). Not a node's size: the `Sources:` line states
+/// the sources as stored (docs/DESIGN.md §2 Sizes).
 pub fn section_tokens(
     corpus: &Corpus,
     index: Option<&Index>,

@@ -99,6 +99,12 @@ pub struct BriefSection {
     pub text: String,
     /// Exact tokens of `text` in the brief's encoding.
     pub tokens: u64,
+    /// Bytes of the source this section quotes, as stored (heading line, frontmatter and
+    /// trailing blank lines included; hidden sub-sections cut): the node's size in the tree
+    /// ([`crate::curate::units::source_size`], docs/DESIGN.md §2 Sizes).
+    pub source_bytes: u64,
+    /// Tokens of that source (Σ of its parts' counts, as the tree shows it).
+    pub source_tokens: u64,
     /// A hit passed over while filling a budget, ranked below the last one taken: packed
     /// when the exact text leaves room for it, never named as left out (it is the tail of
     /// the ranking, not something the budget cut).
@@ -148,8 +154,8 @@ pub fn left_out_line(max: u64, ids: &[&str]) -> String {
 
 /// The `Sources:` line and the rule after it, shared by the markdown layouts: the root labels
 /// of the kept sections in first-appearance order (`none` when nothing was kept), the
-/// section count, and Σ tokens (in `head.encoding`) and Σ bytes of the section texts, with
-/// thousands separators: `Sources: docs, notes · 2 sections · 12 tokens (bytes4) · 44 bytes`.
+/// section count, and Σ tokens (in `head.encoding`) and Σ bytes of the sources as stored
+/// ([`BriefSection::source_bytes`]: the tree's numbers), with thousands separators: `Sources: docs, notes · 2 sections · 12 tokens (bytes4) · 44 bytes`.
 pub fn sources_line(head: &BriefHead, kept: &[&BriefSection]) -> String {
     let mut roots: Vec<&str> = Vec::new();
     for s in kept {
@@ -157,8 +163,8 @@ pub fn sources_line(head: &BriefHead, kept: &[&BriefSection]) -> String {
             roots.push(&s.root);
         }
     }
-    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
-    let bytes: u64 = kept.iter().map(|s| s.text.len() as u64).sum();
+    let tokens: u64 = kept.iter().map(|s| s.source_tokens).sum();
+    let bytes: u64 = kept.iter().map(|s| s.source_bytes).sum();
     format!(
         "Sources: {} · {} {} · {} tokens ({}) · {} bytes\n\n---\n",
         if roots.is_empty() {

@@ -192,8 +192,11 @@ fn section(
     let node = corpus.node(id);
     let root = corpus.node(corpus.root_of(id));
     let own = origin == Origin::Retrieved && mode != Mode::Extract;
+    let own_only = own && node.span.is_some_and(|sp| sp.own_end < sp.end);
+    let (source_bytes, source_tokens) =
+        crate::curate::units::source_size(corpus, exp, id, own_only, counter);
     let (raw, line_end) = match node.span {
-        Some(sp) if own && sp.own_end < sp.end => {
+        Some(_) if own_only => {
             let t = corpus.own_text(id);
             let lines = t.split_inclusive('\n').count() as u32;
             (
@@ -231,6 +234,8 @@ fn section(
         exposure,
         tokens: counter.count(&text),
         text,
+        source_bytes,
+        source_tokens,
         spare: false,
     }
 }

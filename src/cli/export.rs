@@ -17,7 +17,8 @@ pub fn run_export(
 ) -> anyhow::Result<()> {
     let recipe = resolve_recipe(&a.recipe)?;
     let applied = apply_with_warnings(&recipe, corpus);
-    let units = applied.selection.units(corpus);
+    let units =
+        crate::curate::units::selection_units(corpus, &applied.selection, &applied.exposure);
     let opts = ExportOptions {
         description: a.description.clone(),
         max_reference_bytes: a.max_reference_bytes,

@@ -4,13 +4,14 @@
 //! on a node applies to its whole subtree unless a descendant sets its own.
 //!
 //! Levels come from node metadata (`meta.exposure`, e.g. the git-adr loader marks ADRs
-//! `explicit`) and from overrides a user or a recipe sets ([`ExposureMap::set`]).
+//! `explicit`), from the licence-file default ([`is_licence_file`]: `explicit`) and from
+//! overrides a user or a recipe sets ([`ExposureMap::set`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::model::{Corpus, NodeId};
+use crate::model::{Corpus, NodeId, NodeKind};
 
 /// One exposure level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -143,10 +144,17 @@ impl ExposureMap {
     }
 
     /// The effective level of `id`: its own, else its nearest ancestor's, else on-demand.
+    /// A licence file ([`is_licence_file`]) with no level of its own is `explicit`, and so
+    /// is what it holds (docs/DESIGN.md §5).
     pub fn level(&self, corpus: &Corpus, id: NodeId) -> Exposure {
         std::iter::once(id)
             .chain(corpus.ancestors(id))
-            .find_map(|n| self.set.get(&n).copied())
+            .find_map(|n| {
+                self.set.get(&n).copied().or_else(|| {
+                    is_licence_file(corpus.node(n).kind, &corpus.node(n).title)
+                        .then_some(Exposure::Explicit)
+                })
+            })
             .unwrap_or_default()
     }
 
@@ -239,6 +247,20 @@ impl ExposureMap {
         out.push_str(text.get(at.min(text.len())..).unwrap_or(""));
         Cow::Owned(out)
     }
+}
+
+/// Whether a node of `kind` titled `name` (a file name) is a licence file: a file whose
+/// name, before its first `.` or `-` and in any case, is `LICENSE`, `LICENCE`, `COPYING`,
+/// `UNLICENSE` or `NOTICE` (`LICENSE.txt`, `LICENSE.md`, `COPYING.LESSER`,
+/// `LICENSE-MIT`). Such files default to `explicit` (docs/DESIGN.md §5).
+pub fn is_licence_file(kind: NodeKind, name: &str) -> bool {
+    if kind != NodeKind::File {
+        return false;
+    }
+    let stem = name.split(['.', '-', '_']).next().unwrap_or("");
+    ["license", "licence", "copying", "unlicense", "notice"]
+        .iter()
+        .any(|l| stem.eq_ignore_ascii_case(l))
 }
 
 /// The position of `id` in document order, as the child indices from its root down

@@ -1,16 +1,40 @@
 //! The text units a brief is made of, and their token total: the selected units a brief
-//! holds (not `hidden`), the `always` units beside them, the units of "the selection, else
+//! holds (not `hidden`; an `explicit` one only when selected by id,
+//! [`selection_units`]), the `always` units beside them, the units of "the selection, else
 //! the current node", the query hits a brief adds, and the sums shown beside the budget.
 
 use crate::curate::exposure::{Exposure, ExposureMap};
 use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenTable;
 
-/// The text units a brief of `selection` holds: the selected units whose level admits a
+/// The text units of `selection` (`Selection::units`, in document order) that a brief or an
+/// export may take: an `explicit` unit only when it is selected by id, that is when the
+/// selection member covering it is the unit itself or is `explicit` too; a unit reached by
+/// selecting a container above it (a skill, a folder) is left out (docs/DESIGN.md §5: a
+/// skill's `LICENSE.txt`, an ADR log's records). Other levels are left to the caller.
+pub fn selection_units(
+    corpus: &Corpus,
+    selection: &Selection,
+    exposure: &ExposureMap,
+) -> Vec<NodeId> {
+    let members: Vec<NodeId> = selection.members().collect();
+    selection
+        .units(corpus)
+        .into_iter()
+        .filter(|u| {
+            exposure.level(corpus, *u) != Exposure::Explicit
+                || std::iter::once(*u)
+                    .chain(corpus.ancestors(*u))
+                    .find(|a| members.contains(a))
+                    .is_none_or(|m| m == *u || exposure.level(corpus, m) == Exposure::Explicit)
+        })
+        .collect()
+}
+
+/// The text units a brief of `selection` holds: the [`selection_units`] whose level admits a
 /// selected node (not `hidden`), then the `always` units outside them.
 pub fn brief_units(corpus: &Corpus, selection: &Selection, exposure: &ExposureMap) -> Vec<NodeId> {
-    let mut units: Vec<NodeId> = selection
-        .units(corpus)
+    let mut units: Vec<NodeId> = selection_units(corpus, selection, exposure)
         .into_iter()
         .filter(|u| exposure.level(corpus, *u).admits(true, false))
         .collect();
@@ -60,20 +84,22 @@ pub fn brief_tokens(
     (sum, complete)
 }
 
-/// The units a brief of the current state is made of: the selection's, else the units of
-/// `current` alone (empty when nothing is selected and there is no current node).
+/// The units a brief of the current state is made of: the selection's
+/// ([`selection_units`]), else those of `current` alone (empty when nothing is selected and
+/// there is no current node).
 pub fn selected_units(
     corpus: &Corpus,
     selection: &Selection,
+    exposure: &ExposureMap,
     current: Option<NodeId>,
 ) -> Vec<NodeId> {
     if selection.is_empty() {
         let Some(id) = current else { return Vec::new() };
         let mut one = Selection::new();
         one.select(corpus, id);
-        one.units(corpus)
+        selection_units(corpus, &one, exposure)
     } else {
-        selection.units(corpus)
+        selection_units(corpus, selection, exposure)
     }
 }
 
@@ -102,4 +128,47 @@ pub fn query_hit_tokens(
         }
     }
     (sum, complete)
+}
+
+/// The size of `id` as stored, as a brief or an export takes it: `(bytes, tokens)` in
+/// `counter`'s encoding. Bytes: the node's `bytes` (a section's byte range with its heading
+/// line, a file's size on disk), or its `own_bytes` when `own_only` (a retrieved hit quoting
+/// its own text); less the bytes of `hidden` sub-sections, which briefs and exports cut
+/// out. Tokens: Σ own-text counts of the same parts (copies skipped as in
+/// [`TokenTable::aggregate`]), from the count cache first. With no level set this is the
+/// node's `bytes` and its total in the tree and in `tree --json` (docs/DESIGN.md §2 Sizes).
+pub fn source_size(
+    corpus: &Corpus,
+    exposure: &ExposureMap,
+    id: NodeId,
+    own_only: bool,
+    counter: crate::tokens::TokenCounter,
+) -> (u64, u64) {
+    let node = corpus.node(id);
+    if own_only {
+        let tokens = crate::tokens::count_nodes(corpus, counter, &[id]);
+        return (node.own_bytes, tokens.iter().map(|(_, n)| n).sum());
+    }
+    let mut parts = Vec::new();
+    let mut cut = 0u64;
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        parts.push(n);
+        let keep_copies = corpus.node(n).flags.is_copy();
+        for &c in &corpus.node(n).children {
+            let child = corpus.node(c);
+            if exposure.level(corpus, c) == Exposure::Hidden {
+                if child.span.is_some() {
+                    cut += child.bytes;
+                }
+            } else if keep_copies || !child.flags.is_copy() {
+                stack.push(c);
+            }
+        }
+    }
+    let tokens = crate::tokens::count_nodes(corpus, counter, &parts);
+    (
+        node.bytes.saturating_sub(cut),
+        tokens.iter().map(|(_, n)| n).sum(),
+    )
 }

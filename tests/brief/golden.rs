@@ -135,7 +135,7 @@ fn assert_sizes(b: &Brief, counter: TokenCounter) {
 const GOLDEN_FOUR: &str = concat!(
     "# Context brief\n",
     "\n",
-    "Sources: docs, notes · 4 sections · 27 tokens (bytes4) · 101 bytes\n",
+    "Sources: docs, notes · 4 sections · 34 tokens (bytes4) · 132 bytes\n",
     "\n",
     "---\n",
     "\n",
@@ -192,9 +192,13 @@ fn selection_brief_keeps_the_given_order() {
     let later = b.text.find("## Later").expect("chunk-2 block");
     let install = b.text.find("## Install").expect("install block");
     assert!(later < install, "{}", b.text);
-    assert!(b.text.starts_with(
-        "# Context brief\n\nSources: notes, docs · 2 sections · 13 tokens (bytes4) · 48 bytes\n"
-    ));
+    assert!(
+        b.text.starts_with(
+            "# Context brief\n\nSources: notes, docs · 2 sections · 16 tokens (bytes4) · 64 bytes\n"
+        ),
+        "{}",
+        b.text
+    );
 }
 
 #[test]
@@ -204,7 +208,7 @@ fn selection_brief_includes_the_full_text_of_nested_sections() {
     let expected = concat!(
         "# Context brief\n",
         "\n",
-        "Sources: docs · 1 section · 21 tokens (bytes4) · 84 bytes\n",
+        "Sources: docs · 1 section · 25 tokens (bytes4) · 96 bytes\n",
         "\n",
         "---\n",
         "\n",
@@ -231,15 +235,12 @@ fn selection_brief_counts_exact_o200k_tokens() {
     let (c, ids) = corpus();
     let counter = TokenCounter::new(Encoding::O200kBase);
     let b = brief::selection_brief(&c, &[ids.guide], None, counter);
-    // The quoted text: the section's heading is the block's own heading, not repeated.
-    let body = brief::select::quoted(
-        c.text(ids.guide).trim_end_matches('\n'),
-        &c.node(ids.guide).title,
-    );
+    // The Sources line states the section as stored (docs/DESIGN.md §2 Sizes): its byte
+    // range and the Σ of its parts' exact counts, the tree's numbers.
     let header = format!(
         "Sources: docs · 1 section · {} tokens (o200k_base) · {} bytes\n",
-        counter.count(body),
-        body.len()
+        skillnav::tokens::subtree_total(&c, counter, ids.guide),
+        c.node(ids.guide).bytes
     );
     assert!(b.text.contains(&header), "{}", b.text);
     assert!(
@@ -267,7 +268,7 @@ fn pack_leaves_out_what_does_not_fit_and_says_so() {
     let expected = concat!(
         "# Context brief\n",
         "\n",
-        "Sources: docs, notes · 2 sections · 12 tokens (bytes4) · 44 bytes\n",
+        "Sources: docs, notes · 2 sections · 16 tokens (bytes4) · 62 bytes\n",
         "\n",
         "---\n",
         "\n",
@@ -397,7 +398,7 @@ fn query_brief_golden_shows_own_text_and_scores() {
             "# Context brief\n",
             "\n",
             "Query: folder · top 3 by BM25\n",
-            "Sources: docs · 1 section · 9 tokens (bytes4) · 34 bytes\n",
+            "Sources: docs · 1 section · 12 tokens (bytes4) · 46 bytes\n",
             "\n",
             "---\n",
             "\n",

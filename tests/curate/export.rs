@@ -161,7 +161,7 @@ fn export_table_shows_exposure_and_tokens() {
     let refs = std::fs::read_to_string(dir.join("references/01-tags.md")).unwrap();
     assert_eq!(
         refs,
-        "## Tags\n\nTags go on the second line as `tags: a, b`. Tags are lower-case words.\n"
+        "## Tags\n\nTags go on the second line as `tags: a, b`. Tags are lower-case words.\n\n"
     );
     let text = std::fs::read_to_string(dir.join("SKILL.md")).unwrap();
     let row = format!(

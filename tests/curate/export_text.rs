@@ -29,7 +29,7 @@ fn skill_seekers_pages_are_summarized_from_text_and_the_description_names_the_sk
         .find("hono-mini/references/concepts.md#hono_docs---concepts/hono-stacks")
         .expect("stacks");
     let exp = ExposureMap::new();
-    let expected = "Curated documentation from hono on Philosophy, Hono Stacks (2 sections). \
+    let expected = "Curated documentation from hono on Hono_Docs - Concepts (2 sections). \
                     Use when a task needs these topics; read the referenced file of a section \
                     only when needed.";
     assert_eq!(

@@ -96,7 +96,8 @@ fn always_on_a_file_without_headings_makes_it_a_unit() {
         .map(|n| c.node(*n).id.as_str())
         .collect();
     assert_eq!(ids, ["bg/LICENSE.txt"]);
-    // A whole skill: the sections of its SKILL.md, and its heading-less license file.
+    // A whole skill: the sections of its SKILL.md; its licence file stays `explicit`, the
+    // level licence files default to (docs/DESIGN.md §5).
     let mut m = ExposureMap::new();
     m.set(c.roots[0], Some(Exposure::Always));
     let ids: Vec<&str> = m
@@ -104,10 +105,8 @@ fn always_on_a_file_without_headings_makes_it_a_unit() {
         .iter()
         .map(|n| c.node(*n).id.as_str())
         .collect();
-    assert_eq!(
-        ids,
-        ["bg/SKILL.md#anthropic-brand-styling", "bg/LICENSE.txt"]
-    );
+    assert_eq!(ids, ["bg/SKILL.md#anthropic-brand-styling"]);
+    assert_eq!(m.level(&c, license), Exposure::Explicit);
 }
 
 /// The always units by the definition: every text unit of the whole corpus (pre-order)

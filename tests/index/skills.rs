@@ -65,7 +65,7 @@ fn brief_invoices_quotes_the_lead_section_of_the_skill_whose_description_holds_i
         b.text,
         format!(
             "# Context brief\n\nQuery: invoices · top 8 by BM25\n\
-             Sources: skills · 2 sections · 30 tokens (bytes4) · 120 bytes\n\n---\n\n\
+             Sources: skills · 2 sections · 37 tokens (bytes4) · 143 bytes\n\n---\n\n\
              ## Billing\n`skills/billing/SKILL.md#billing` · billing/SKILL.md · lines 8–11 · score {billing:.3}\n\n\
              Draft the document from the order, then send it to the customer.\n\n---\n\n\
              ## Notes\n`skills/notes/SKILL.md#notes` · notes/SKILL.md · lines 6–8 · score {notes:.3}\n\n\

@@ -178,7 +178,7 @@ fn export_prompts_keep_their_text_through_wheel_clicks_and_resizes() {
     let description = input_text(&app);
     assert_eq!(
         description,
-        "Curated documentation from hono on other.md (1 section). Use when a task needs these \
+        "Curated documentation from hono on Hono_Docs - Other (1 section). Use when a task needs these \
          topics; read the referenced file of a section only when needed."
     );
     wheel(&mut app, 5, 10, false);

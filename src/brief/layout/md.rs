@@ -21,7 +21,8 @@
 //! Left out (over the <max>-token budget): <id>, <id>, …
 //! ```
 //!
-//! `<T>`/`<B>`: Σ tokens / bytes of the section texts shown. Provenance parts are omitted
+//! `<T>`/`<B>`: Σ tokens / bytes of the sources as stored (a section with its heading line;
+//! the numbers the tree and `tree --json` show for those nodes, docs/DESIGN.md §2 Sizes). Provenance parts are omitted
 //! when unknown (path empty, no line range, no score), `line a` for a one-line range. An
 //! empty text (outside locate mode) shows `_(no text)_`. The left-out line names at most 50
 //! ids, then ` and <n> more (<total> in all)`. With no sections at all the brief ends after

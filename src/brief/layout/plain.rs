@@ -29,8 +29,9 @@
 //!
 //! - `<roots>`: root labels of the *included* sections, comma-separated, in first-appearance
 //!   order (`none` when a budget left every section out).
-//! - `<T>`/`<B>`: Σ tokens (exact, `TokenCounter::count` of each section text as included)
-//!   and Σ bytes of the section texts, with `,` thousands separators ([`crate::util::human::human_count`]).
+//! - `<T>`/`<B>`: Σ tokens and Σ bytes of the sources as stored (a section with its heading
+//!   line and trailing blank lines, as the tree and `tree --json` show it; docs/DESIGN.md §2
+//!   Sizes), with `,` thousands separators ([`crate::util::human::human_count`]).
 //! - The provenance line: the id as a code span; the path relative to its root (omitted when
 //!   empty); `lines a–b` (en dash) when the node has both line numbers and `b > a`, `line a`
 //!   when it has only a start or `a == b`, nothing when it has no line range.

@@ -11,7 +11,8 @@
 //!
 //! Attribute values escape `&`, `<`, `>`, `"` ([`crate::skill::listing::escape_xml`]); in
 //! attributes and text, characters XML 1.0 forbids become U+FFFD; `T` = Σ
-//! tokens of the section texts. `lines` is `a-b`, or `a` for a one-line range. Each line
+//! tokens of the sources as stored, the numbers the tree shows for them (docs/DESIGN.md §2
+//! Sizes). `lines` is `a-b`, or `a` for a one-line range. Each line
 //! ends with `\n`. Did-you-mean corrections add `searched_as="typed→used, …"`.
 
 use crate::brief::mode::Mode;
@@ -27,7 +28,7 @@ pub fn escape_text(s: &str) -> String {
 
 /// Render the XML brief of `kept` sections, naming `left` ids as left out.
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
-    let tokens: u64 = kept.iter().map(|s| s.tokens).sum();
+    let tokens: u64 = kept.iter().map(|s| s.source_tokens).sum();
     let mut out = format!(
         "<context_brief mode=\"{}\" encoding=\"{}\" sections=\"{}\" tokens=\"{tokens}\"",
         head.mode,

@@ -59,8 +59,13 @@ pub struct ExportedSection {
     pub references: Vec<String>,
     /// One-line summary.
     pub summary: String,
-    /// Tokens of its text.
+    /// Tokens of its source as stored, the tree's number for the node
+    /// ([`crate::curate::units::source_size`], docs/DESIGN.md §2 Sizes).
     pub tokens: u64,
+    /// Bytes of its source as stored, the tree's number for the node (a reference file
+    /// holding the whole section has exactly these bytes unless the export changed its
+    /// text: docs/FORMATS.md §14).
+    pub bytes: u64,
     /// Effective exposure level.
     pub exposure: Exposure,
 }
@@ -142,10 +147,103 @@ pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> 
 }
 
 /// The description an export gets when none is given: where the sections come from (their
-/// skills, else their roots), the first five section titles and the count, then when to use
+/// skills, else their roots), what they are about (the first five [`topic`]s: a KEP's name
+/// for its Summary and Motivation, not the section titles) and the count, then when to use
 /// it. Also what the TUI's description prompt is prefilled with.
 pub fn default_description(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> String {
     describe(corpus, &exported_units(corpus, units, exposure))
+}
+
+/// The skill name an export of `units` defaults to (the TUI's folder prompt is prefilled
+/// with it): the sections' one [`topic`] as a name (`kep-3521-pod-scheduling-readiness`),
+/// `<skill>-curated` when that topic is a skill's name or the sections come from one skill
+/// (a copy must not take its source's name), else `curated-skill`; at most 64 chars, cut at
+/// a `-`. Always a valid skill name.
+pub fn default_name(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> String {
+    let picked = exported_units(corpus, units, exposure);
+    let mut topics: Vec<(String, bool)> = picked.iter().map(|id| topic(corpus, *id)).collect();
+    topics.dedup();
+    let skill_of = |id: NodeId| {
+        std::iter::once(id)
+            .chain(corpus.ancestors(id))
+            .find(|a| corpus.node(*a).kind == crate::model::NodeKind::Skill)
+    };
+    let mut skills: Vec<Option<NodeId>> = picked.iter().map(|id| skill_of(*id)).collect();
+    skills.dedup();
+    let base = match (topics.as_slice(), skills.as_slice()) {
+        ([(t, false)], _) => name_of(t),
+        ([(t, true)], _) => format!("{}-curated", name_of(t)),
+        (_, [Some(s)]) => format!("{}-curated", name_of(&corpus.node(*s).title)),
+        _ => String::new(),
+    };
+    let mut name = base;
+    if name.len() > 64 {
+        let cut = name[..65].rfind('-').filter(|i| *i > 0).unwrap_or(64);
+        name.truncate(cut);
+    }
+    let name = name.trim_matches('-').to_string();
+    if name.is_empty() || !crate::skill::name_problems(&name).is_empty() {
+        return "curated-skill".into();
+    }
+    name
+}
+
+/// `text` as a skill name: ASCII letters and digits lower-cased, every other run of
+/// characters one `-` (`KEP-3521: Pod Scheduling Readiness` → `kep-3521-pod-scheduling-readiness`).
+fn name_of(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// What a section is about, and whether that is a skill's name: the title of its outermost
+/// enclosing section (the KEP's name above its Summary), else for a skill's `SKILL.md` the
+/// skill's name, else its file's: the file's one top-level heading, a `README.md`'s or
+/// `index.md`'s folder, else the file's title.
+fn topic(corpus: &Corpus, id: NodeId) -> (String, bool) {
+    use crate::model::NodeKind;
+    let outer = corpus
+        .ancestors(id)
+        .take_while(|a| corpus.node(*a).kind == NodeKind::Section)
+        .last();
+    if let Some(s) = outer {
+        return (display_title(corpus, s), false);
+    }
+    let n = corpus.node(id);
+    let file = match n.parent {
+        Some(p) if n.kind != NodeKind::File => p,
+        _ => id,
+    };
+    let f = corpus.node(file);
+    if let Some(skill) = f
+        .parent
+        .filter(|_| f.title.eq_ignore_ascii_case("SKILL.md"))
+        && corpus.node(skill).kind == NodeKind::Skill
+    {
+        return (display_title(corpus, skill), true);
+    }
+    let heads: Vec<NodeId> = f
+        .children
+        .iter()
+        .copied()
+        .filter(|c| corpus.node(*c).kind == NodeKind::Section)
+        .collect();
+    let generic = ["readme.md", "index.md", "readme", "_index.md"]
+        .contains(&f.title.to_ascii_lowercase().as_str());
+    let t = match (heads.as_slice(), f.parent) {
+        ([one], _) => display_title(corpus, *one),
+        (_, Some(dir)) if generic && corpus.node(dir).kind != NodeKind::Root => {
+            display_title(corpus, dir)
+        }
+        _ => display_title(corpus, file),
+    };
+    (t, false)
 }
 
 /// [`default_description`] of the sections `picked` (already [`exported_units`]).
@@ -153,7 +251,7 @@ fn describe(corpus: &Corpus, picked: &[NodeId]) -> String {
     let mut titles: Vec<String> = Vec::new();
     let mut sources: Vec<String> = Vec::new();
     for &id in picked {
-        let t = display_title(corpus, id);
+        let t = topic(corpus, id).0;
         if !titles.contains(&t) {
             titles.push(t);
         }
@@ -280,10 +378,12 @@ fn split_text(text: &str, max: usize) -> Vec<String> {
     out
 }
 
-/// The text a section contributes: its full text without hidden sub-sections
-/// ([`ExposureMap::visible_text`]) and without a leading frontmatter block, trailing whitespace
-/// trimmed, with `# <title>` prepended when it does not start with a heading (so reopening
-/// the export shows it as a section of its own), ending in one `\n`.
+/// The text a section contributes: its full text as stored, without hidden sub-sections
+/// ([`ExposureMap::visible_text`]), without a leading frontmatter block and leading blank
+/// lines, with `# <title>` and a blank line prepended when it does not start with a heading
+/// (so reopening the export shows it as a section of its own), and a final `\n` when it
+/// has none. A section that starts with its heading keeps its bytes (docs/DESIGN.md §2
+/// Sizes).
 fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
     let n = corpus.node(id);
     let full = exposure.visible_text(corpus, id);
@@ -292,16 +392,20 @@ fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
     let start = crate::frontmatter::parse(&full)
         .filter(|fm| fm.block.end > 0)
         .map_or(0, |fm| fm.block.end);
-    let body = full.get(start..).unwrap_or("").trim_end();
+    let body = full
+        .get(start..)
+        .unwrap_or("")
+        .trim_start_matches(['\n', '\r']);
     let title = if n.title.trim().is_empty() {
         n.id.as_str()
     } else {
         n.title.as_str()
     };
-    if body.trim_start().starts_with('#') {
-        format!("{}\n", body.trim_start_matches('\n'))
+    let end = if body.ends_with('\n') { "" } else { "\n" };
+    if body.starts_with('#') {
+        format!("{body}{end}")
     } else {
-        format!("# {}\n\n{body}\n", title.replace(['\n', '\r'], " "))
+        format!("# {}\n\n{body}{end}", title.replace(['\n', '\r'], " "))
     }
 }
 
@@ -470,6 +574,8 @@ fn export_with(
         let text = section_text(corpus, exposure, id);
         let level = exposure.level(corpus, id);
         let tokens = counter.count(&text);
+        let (source_bytes, source_tokens) =
+            crate::curate::units::source_size(corpus, exposure, id, false, counter);
         let summary = crate::curate::summary::summary_of(
             corpus.summary(id),
             &exposure.visible_text(corpus, id),
@@ -480,7 +586,8 @@ fn export_with(
                 always_body.push('\n');
             }
             let start = always_body.len();
-            always_body.push_str(&demote_headings(&text));
+            // The body is composed, not a copy of a file: no trailing blank lines.
+            always_body.push_str(&demote_headings(&format!("{}\n", text.trim_end())));
             always_srcs.push((start, always_body.len(), n.path.clone()));
             if n.kind == crate::model::NodeKind::File {
                 moved.insert(n.path.clone(), "SKILL.md".into());
@@ -495,7 +602,8 @@ fn export_with(
                 title,
                 references: vec!["SKILL.md".into()],
                 summary: cut_words(&summary, 160),
-                tokens,
+                tokens: source_tokens,
+                bytes: source_bytes,
                 exposure: level,
             });
             continue;
@@ -534,7 +642,8 @@ fn export_with(
             title,
             references: refs,
             summary: cut_words(&summary, 160),
-            tokens,
+            tokens: source_tokens,
+            bytes: source_bytes,
             exposure: level,
         });
     }
@@ -735,7 +844,7 @@ fn catalog_json(
             "title": s.title,
             "h1_marker": format!("# {}", s.title),
             "topics": topics,
-            "size_bytes": corpus.text(node).len(),
+            "size_bytes": s.bytes,
             "variants": [],
             "reference": s.references.first(),
         }));

@@ -19,13 +19,13 @@ pub enum Effect {
         /// typed (docs/DESIGN.md §3).
         query: String,
     },
-    /// Count the section texts a brief of the selection quotes
-    /// ([`crate::brief::section_tokens`]), the number beside the budget; reported with
+    /// Build the brief of the selection to size it, packed under the budget
+    /// ([`crate::tui::effects::text_job::brief_size`]), the number beside the budget; reported with
     /// `generation` ([`crate::tui::state::app::App::count_gen`]).
     CountBrief {
         /// Generation of the count.
         generation: u64,
-        /// The brief (its budget is ignored).
+        /// The brief, with its budget.
         job: Box<TextJob>,
     },
     /// Build a brief or rendered skill(s) on a worker, to preview or to copy.

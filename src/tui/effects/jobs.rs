@@ -118,7 +118,7 @@ pub enum Job {
         /// Clipboard options.
         opts: CopyOptions,
     },
-    /// Count the section texts of a brief ([`super::text_job::section_tokens`]).
+    /// Build a brief to size it ([`super::text_job::brief_size`]).
     CountBrief {
         /// Generation of the count.
         generation: u64,
@@ -407,9 +407,13 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             }
         }
         Job::CountBrief { generation, job } => {
-            let tokens = super::text_job::section_tokens(&job);
+            let (tokens, left_out) = super::text_job::brief_size(&job);
             drop(job);
-            emit(WorkerMsg::BriefCounted { generation, tokens });
+            emit(WorkerMsg::BriefCounted {
+                generation,
+                tokens,
+                left_out,
+            });
         }
         Job::CopyText { built, route, opts } => deliver(built, route, &opts, emit),
         Job::Export(job) => {

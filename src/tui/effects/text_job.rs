@@ -92,38 +92,15 @@ pub struct BuiltText {
     pub ext: &'static str,
 }
 
-/// Σ exact tokens of the section texts a brief of `job` quotes, budget ignored
-/// ([`crate::brief::section_tokens`]: the brief's `Sources:` number); 0 for a job that is
-/// not a brief.
-pub fn section_tokens(job: &TextJob) -> u64 {
-    let What::Brief {
-        units,
-        query,
-        format,
-        mode,
-        top_k,
-        ..
-    } = &job.what
-    else {
-        return 0;
-    };
-    let query = query.as_deref().filter(|q| !q.trim().is_empty());
-    let req = BriefRequest {
-        selected: units,
-        query,
-        top_k: *top_k,
-        mode: *mode,
-        format: *format,
-        max_tokens: None,
-        exposure: Some(&job.exposure),
-        from_recipe: false,
-    };
-    crate::brief::section_tokens(
-        &job.corpus,
-        job.index.as_deref(),
-        &req,
-        TokenCounter::new(job.encoding),
-    )
+/// The size of the brief `job` builds, the one `y` copies and `p` shows: its exact tokens
+/// (after packing under the budget) and how many sections the budget left out; `(0, 0)`
+/// for a job that is not a brief or does not build (docs/DESIGN.md §6: the number beside
+/// the budget).
+pub fn brief_size(job: &TextJob) -> (u64, usize) {
+    match (&job.what, build(job)) {
+        (What::Brief { .. }, Ok(built)) => (built.tokens, built.left_out.len()),
+        _ => (0, 0),
+    }
 }
 
 /// Build the text of `job`. Errors: a status-line message (no skill to render, unreadable

@@ -45,12 +45,14 @@ pub enum WorkerMsg {
         /// Nodes counted so far and in all.
         done: (usize, usize),
     },
-    /// The exact number beside the budget ([`crate::brief::section_tokens`]).
+    /// The exact number beside the budget ([`crate::tui::effects::text_job::brief_size`]).
     BriefCounted {
         /// [`crate::tui::state::app::App::count_gen`] of the count.
         generation: u64,
-        /// Σ tokens of the section texts.
+        /// Tokens of the brief `y` would copy (packed under the budget).
         tokens: u64,
+        /// Sections the budget left out of it.
+        left_out: usize,
     },
     /// The fuzzy title index is ready.
     FuzzyReady {

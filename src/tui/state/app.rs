@@ -81,13 +81,15 @@ pub struct App {
     pub tokens: TokenTable,
     /// The user's selection.
     pub selection: Selection,
-    /// Σ tokens a brief of the selection quotes (selected units that are not `hidden`, plus
+    /// Tokens of the brief of the selection (selected units that are not `hidden`, plus
     /// `always` units, plus the query's hits with `r`) and whether it is exact: first the
-    /// estimate from node counts ([`crate::curate::units::brief_tokens`], `false`), then the
-    /// worker's exact count of the section texts ([`crate::brief::section_tokens`], `true`),
-    /// the number the brief's `Sources:` line states (kept up to date by `update`, so drawing
-    /// never walks the corpus).
+    /// estimate from node sizes ([`crate::curate::units::brief_tokens`], `false`), then the
+    /// worker's exact count of the brief `y` copies, packed under the budget
+    /// ([`crate::tui::effects::text_job::brief_size`], `true`; docs/DESIGN.md §6). Kept up to
+    /// date by `update`, so drawing never walks the corpus.
     pub selection_tokens: (u64, bool),
+    /// Sections the budget left out of that brief (0 while only estimated).
+    pub brief_left_out: usize,
     /// Generation of the exact count of `selection_tokens` asked of a worker
     /// ([`crate::tui::effects::effect::Effect::CountBrief`]); a result of another is stale.
     pub count_gen: u64,
@@ -163,6 +165,7 @@ impl App {
             tokens,
             selection: Selection::new(),
             selection_tokens: (0, true),
+            brief_left_out: 0,
             count_gen: 0,
             index: None,
             fuzzy: None,

@@ -67,8 +67,13 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
                 app.preview.doc = None;
             }
         }
-        WorkerMsg::BriefCounted { generation, tokens } => {
+        WorkerMsg::BriefCounted {
+            generation,
+            tokens,
+            left_out,
+        } => {
             if generation == app.count_gen {
+                app.brief_left_out = left_out;
                 // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
                 // the exact number too.
                 let before = app.selection_summary();

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::curate::exposure::Exposure;
-use crate::curate::units::{brief_tokens, query_hit_tokens};
+use crate::curate::units::{brief_tokens, brief_units, query_hit_tokens};
 use crate::model::NodeId;
 use crate::tui::effects::effect::{Effect, TextPurpose};
 use crate::tui::effects::text_job::What;
@@ -18,9 +18,9 @@ use super::text_jobs::{QUERY_TOP_K, brief_what, job, query, selected_units, skil
 /// Recompute the number beside the budget after the selection, the exposure levels, the
 /// token counts or (with `r`) the query's hits changed: at once the estimate from the
 /// counted node sizes ([`brief_tokens`], shown with `…`), then, once every part is counted,
-/// the exact count of the section texts the brief quotes from a worker
-/// ([`crate::brief::section_tokens`], the brief's `Sources:` number), so the top bar, the
-/// brief and `skillnav brief` say the same (docs/DESIGN.md §5).
+/// the exact tokens of the brief `y` copies, packed under the budget, from a worker
+/// ([`crate::tui::effects::text_job::brief_size`]), so the top bar, the brief preview and
+/// `skillnav brief` say the same (docs/DESIGN.md §6).
 pub fn recount(app: &mut App) {
     let (mut sum, mut complete) = brief_tokens(
         &app.corpus,
@@ -45,10 +45,12 @@ pub fn recount(app: &mut App) {
         complete &= counted;
     }
     app.count_gen += 1;
-    let units = app.selection.units(&app.corpus);
-    let nothing = units.is_empty()
-        && query(app).is_none()
-        && app.curate.exposure.always_units(&app.corpus).is_empty();
+    app.brief_left_out = 0;
+    let units =
+        crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
+    // Nothing a brief would hold (all hidden, or nothing selected): nothing is sent.
+    let nothing = query(app).is_none()
+        && brief_units(&app.corpus, &app.selection, &app.curate.exposure).is_empty();
     if nothing {
         app.selection_tokens = (sum, complete);
         return;
@@ -129,6 +131,7 @@ pub fn set_budget(app: &mut App, b: Option<u64>) {
         None => "No token budget".into(),
     };
     app.followups.push(Msg::RefreshPreview);
+    app.followups.push(Msg::Recount);
 }
 
 /// `y`: copy a brief of the selection (or of the current node) with the current format,

@@ -9,28 +9,23 @@ use std::sync::Arc;
 
 use crate::tui::effects::effect::Effect;
 use crate::tui::effects::export::{ExportJob, ExportOutcome};
-use crate::tui::effects::text_job::skills_for;
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question};
 use crate::tui::state::followup::Msg;
 
-/// `X`: ask for the folder, prefilled with `./<recipe name or first selected skill>`.
+/// `X`: ask for the folder, prefilled with `./<recipe name>`, else `./<the name derived from
+/// what the sections are about>` ([`crate::curate::export::default_name`]), for editing.
 pub fn start(app: &mut App) {
     if app.selection.is_empty() && app.curate.exposure.always_units(&app.corpus).is_empty() {
         app.status = "Nothing to export: select sections first (Space)".into();
         return;
     }
-    let base = app
-        .curate
-        .recipe_name
-        .clone()
-        .or_else(|| {
-            skills_for(&app.corpus, &app.selection, None)
-                .first()
-                .map(|s| format!("{}-curated", app.corpus.node(*s).title))
-        })
-        .unwrap_or_else(|| "curated-skill".into());
-    let name = crate::model::id::slug(&base);
+    let units =
+        crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
+    let name = match &app.curate.recipe_name {
+        Some(r) => crate::model::id::slug(r),
+        None => crate::curate::export::default_name(&app.corpus, &units, &app.curate.exposure),
+    };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     app.followups.push(Msg::OpenInput(
         InputPurpose::ExportDir,
@@ -45,7 +40,8 @@ pub fn ask_description(app: &mut App, dir: String) {
         app.status = "Export cancelled: no folder given".into();
         return;
     }
-    let units = app.selection.units(&app.corpus);
+    let units =
+        crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
     let text =
         crate::curate::export::default_description(&app.corpus, &units, &app.curate.exposure);
     app.followups
@@ -62,7 +58,11 @@ pub fn export_to(app: &mut App, dir: &str, force: bool) {
     let dir = expand_home(dir);
     let job = ExportJob {
         corpus: Arc::clone(&app.corpus),
-        units: app.selection.units(&app.corpus),
+        units: crate::curate::units::selection_units(
+            &app.corpus,
+            &app.selection,
+            &app.curate.exposure,
+        ),
         exposure: app.curate.exposure.clone(),
         dir,
         force,

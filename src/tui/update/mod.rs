@@ -52,14 +52,20 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
     sync(app);
 }
 
-/// Whether `action` may change what a brief holds (the selection, the exposure levels or
-/// whether the query's hits join it), so the total beside the budget is counted again after
-/// it. Scrolling, help, preview and popup keys never recount. (Changes made through a
+/// Whether `action` may change what a brief holds or its size (the selection, the exposure
+/// levels, whether the query's hits join it, the budget, the format or the mode), so the
+/// total beside the budget is counted again after it. Scrolling, help, preview and popup keys never recount. (Changes made through a
 /// follow-up, such as loading a recipe or clearing the query, recount by [`Msg::Recount`].)
 pub fn needs_recount(action: &Action) -> bool {
     matches!(
         action,
-        Action::ToggleSelect | Action::SelectDown | Action::CycleExposure | Action::ToggleQuery
+        Action::ToggleSelect
+            | Action::SelectDown
+            | Action::CycleExposure
+            | Action::ToggleQuery
+            | Action::CycleBudget
+            | Action::CycleFormat
+            | Action::CycleMode
     )
 }
 
@@ -202,11 +208,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_selection_exposure_and_query_keys_recount() {
+    fn only_keys_that_change_the_brief_recount() {
         for a in [
             Action::ToggleSelect,
             Action::CycleExposure,
             Action::ToggleQuery,
+            Action::CycleBudget,
+            Action::CycleFormat,
+            Action::CycleMode,
         ] {
             assert!(needs_recount(&a), "{a:?}");
         }
@@ -218,7 +227,6 @@ mod tests {
             Action::Help,
             Action::Escape,
             Action::BriefPreview,
-            Action::CycleFormat,
             Action::CopyText,
             Action::NextMatch,
             Action::ScrollAt {

@@ -15,7 +15,12 @@ pub const QUERY_TOP_K: usize = 8;
 /// The units a brief of the current state is made of: the selection's, else the current
 /// node's.
 pub fn selected_units(app: &App) -> Vec<NodeId> {
-    crate::curate::units::selected_units(&app.corpus, &app.selection, app.current_node())
+    crate::curate::units::selected_units(
+        &app.corpus,
+        &app.selection,
+        &app.curate.exposure,
+        app.current_node(),
+    )
 }
 
 /// The search query whose hits join a brief (`r`), if any.

@@ -1,6 +1,8 @@
 //! The disclosure-layers section of a skill's or root's preview summary: a heading, one
 //! row per layer with its tokens and a note (skill), or the always-loaded listing cost and
-//! one row per skill (root).
+//! one row per skill (root). Its totals count what an agent loads (listing entry, body
+//! without frontmatter, references), not the folder's Σ as stored, and say so
+//! (docs/DESIGN.md §2 Sizes).
 
 use crate::render::{Line, Role, Span};
 use crate::tui::state::preview::LayerView;
@@ -74,7 +76,11 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
                     format!("never loaded as text · {}", human::short_bytes(bytes)),
                 ));
             }
-            out.push(row("total".into(), tok(l.total_tokens), String::new()));
+            out.push(row(
+                "total loaded".into(),
+                tok(l.total_tokens),
+                "not the tree's Σ: that counts the files as stored".into(),
+            ));
         }
         LayerView::Root(r, budget) => {
             out.push(Line::from_spans(vec![Span::role(
@@ -116,7 +122,7 @@ pub fn lines(view: &LayerView, encoding: &str) -> Vec<Line> {
             }
             out.push(Line::new());
             out.push(Line::from_spans(vec![Span::role(
-                "Skills: tokens in metadata · body · references",
+                "Skills: loaded tokens (metadata · body · refs), not Σ",
                 Role::Heading(3),
             )]));
             for s in &r.skills {

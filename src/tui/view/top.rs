@@ -1,7 +1,7 @@
 //! The top line: the search box (query, hit counts, "did you mean") on the left and
-//! `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱` (the selection's brief total against the token
-//! budget, red with the overage when over) on the right, after the Claude Code listing
-//! meter when it is asked for or over budget.
+//! `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱` (the tokens of the brief `y` copies, packed under
+//! the token budget, docs/DESIGN.md §6; `· 2 left out` when packing left sections out) on
+//! the right, after the Claude Code listing meter when it is asked for or over budget.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -16,8 +16,10 @@ use crate::util::human;
 /// Cells of the budget bar.
 const BAR: usize = 8;
 
-/// `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱`, or with the over part red: `… 24k/20k tok
-/// ▰▰▰▰▰▰▰▰ +4k over`. Without a budget: `o200k · sel 3 · 4.2k tok`.
+/// `o200k · sel 3 · 4.2k/20k tok ▰▰▱▱▱▱▱▱`: the brief `y` copies, packed under the budget;
+/// `· 2 left out` (warning colour) when packing left sections out. Red with `+4k over` only
+/// when even the packed brief is over (its frame alone); never for an estimate (`…`).
+/// Without a budget: `o200k · sel 3 · 4.2k tok`.
 fn budget_pieces(app: &App) -> Vec<Piece> {
     let t = &app.theme;
     let Some(budget) = app.curate.budget else {
@@ -37,7 +39,8 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
     );
     let filled =
         ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(budget.max(1))) as usize).min(BAR);
-    let over = tokens > budget;
+    // An estimate (`…`) is the selection before packing: only the built brief can be over.
+    let over = complete && tokens > budget;
     // Within 10% of the budget the bar warns: a brief adds its header and one provenance
     // line per section to the sections' text counted here.
     let near = tokens.saturating_mul(10) >= budget.saturating_mul(9);
@@ -57,6 +60,12 @@ fn budget_pieces(app: &App) -> Vec<Piece> {
         out.push((
             format!(" +{} over", human::short_count(tokens - budget)),
             t.top.patch(t.error),
+        ));
+    }
+    if complete && app.brief_left_out > 0 {
+        out.push((
+            format!(" · {} left out", app.brief_left_out),
+            t.top.patch(t.warn),
         ));
     }
     out.push((" ".into(), t.top));

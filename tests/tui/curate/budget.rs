@@ -135,20 +135,25 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
     assert!(app.input_box().is_none());
     assert_eq!(app.curate.budget, Some(100));
     assert_eq!(app.status, "Budget 100 tokens");
-    let over = tokens - 100;
+    // The bar shows what will be sent: the packed brief, which names the section it left
+    // out, within the budget.
+    let packed = brief_count(&app, &[small]);
+    assert!(packed <= 100, "{packed}");
+    let filled = (packed * 8).div_ceil(100) as usize;
+    let bars = format!("{}{}", "▰".repeat(filled), "▱".repeat(8 - filled));
     let t = draw(&app);
     let buf = t.backend().buffer();
     let line = row_text(buf, 0);
     assert!(
         line.ends_with(&format!(
-            " o200k · sel 1 · {tokens}/100 tok ▰▰▰▰▰▰▰▰ +{over} over "
+            " o200k · sel 1 · {packed}/100 tok {bars} · 1 left out "
         )),
         "{line:?}"
     );
     // The bar keeps the top line's background (its colours: see the test below).
     let status_bg = app.theme.top.bg.expect("top background");
     let bar: Vec<u16> = (0..buf.area.width)
-        .filter(|x| buf[(*x, 0)].symbol() == "▰")
+        .filter(|x| "▰▱".contains(buf[(*x, 0)].symbol()))
         .collect();
     assert_eq!(bar.len(), 8);
     for x in bar {
@@ -176,8 +181,9 @@ fn custom_budget_below_the_selection_shows_the_exact_overage() {
 /// never red (nor green). `t.top.patch(t.error)` (and the same for `mark`, `dim`, `key`,
 /// `query`: the `/` key hint, the dim `search` placeholder and the query colour are lost the
 /// same way) keeps the top line's background with the element's colour.
-/// Repro: select a 198-token section, `B` `100` Enter, draw: the `▰` cells have fg
-/// `Rgb(186, 194, 222)` (`status_fg`), not the theme's error `Rgb(243, 139, 168)`.
+/// Repro: select a 198-token section, `B` `10` Enter (below even the packed brief's
+/// frame), draw: the `▰` cells have fg `Rgb(186, 194, 222)` (`status_fg`), not the theme's
+/// error `Rgb(243, 139, 168)`.
 #[test]
 fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     let mut app = hono(100, 30);
@@ -197,7 +203,7 @@ fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     assert_eq!(under[0], app.theme.mark.fg.expect("success colour"));
     press(&mut app, KeyCode::Char('B'));
     clear_input(&mut app);
-    type_text(&mut app, "100");
+    type_text(&mut app, "10");
     press(&mut app, KeyCode::Enter);
     let error = app.theme.error.fg.expect("error colour");
     let over = cells(&app, "▰");
@@ -214,11 +220,10 @@ fn budget_bar_cells_use_the_error_colour_when_over_and_success_under() {
     assert!(cells(&app, "+").is_empty());
 }
 
-/// The number the top bar shows for `units` (the number beside the budget counts what a
-/// brief quotes): the `Sources:` count of the core brief of them.
+/// The number the top bar shows for `units` (the number beside the budget is the brief `y`
+/// copies, docs/DESIGN.md §6): the tokens of the core brief of them under the app's budget.
 fn brief_count(app: &App, units: &[skillnav::model::NodeId]) -> u64 {
-    let b = skillnav::brief::selection_brief(&app.corpus, units, None, counter());
-    sources_tokens(&b.text)
+    skillnav::brief::selection_brief(&app.corpus, units, app.curate.budget, counter()).tokens
 }
 
 /// The token count on a brief's `Sources:` line (`… · 1,234 tokens (o200k_base) · …`).
@@ -239,22 +244,22 @@ fn sources_tokens(brief: &str) -> u64 {
 }
 
 #[test]
-fn the_top_bar_counts_what_the_brief_sources_line_counts() {
+fn the_top_bar_counts_the_brief_y_copies_and_its_sources_line_the_rows() {
     let mut app = hono(100, 30);
     let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
     select(&mut app, &[cors, logger]);
-    // The node counts hold the trailing blank lines the brief trims: they say more.
+    // The rows' sizes are the sources as stored: the Sources line states their sum.
     let table: u64 = [logger, cors]
         .iter()
         .map(|n| app.tokens.total(*n).expect("counted"))
         .sum();
     let (shown, exact) = app.selection_tokens;
     assert!(exact, "the worker's exact count arrived");
-    assert!(shown < table, "{shown} < {table}");
-    // The brief preview's Sources line states the same number.
+    // The bar is the brief `y` copies: the preview's text, exactly.
     press(&mut app, KeyCode::Char('p'));
     let b = built(&app);
-    assert_eq!(sources_tokens(&b.text), shown);
+    assert_eq!(b.tokens, shown);
+    assert_eq!(sources_tokens(&b.text), table);
     press(&mut app, KeyCode::Esc);
     let line = top_line(&app);
     assert!(
@@ -272,5 +277,6 @@ fn the_top_bar_counts_what_the_brief_sources_line_counts() {
         .output()
         .expect("skillnav brief runs");
     assert!(out.status.success(), "{out:?}");
-    assert_eq!(sources_tokens(&String::from_utf8_lossy(&out.stdout)), shown);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), b.text);
+    assert_eq!(counter().count(&b.text), shown);
 }

@@ -66,7 +66,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     let cwd = std::env::current_dir().expect("cwd");
     assert_eq!(
         input_text(&app),
-        cwd.join("hono-curated").display().to_string()
+        cwd.join("hono-docs-middleware").display().to_string()
     );
     let text = screen(&app);
     assert!(
@@ -79,12 +79,12 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     assert_eq!(
         input_purpose(&app),
         Some(InputPurpose::ExportDescription(
-            cwd.join("hono-curated").display().to_string()
+            cwd.join("hono-docs-middleware").display().to_string()
         ))
     );
     assert_eq!(
         input_text(&app),
-        "Curated documentation from hono on Logger Middleware, CORS Middleware (2 sections). \
+        "Curated documentation from hono on Hono_Docs - Middleware (2 sections). \
          Use when a task needs these topics; read the referenced file of a section only when \
          needed."
     );
@@ -111,8 +111,8 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     let skill_md = std::fs::read_to_string(dir.join("SKILL.md")).expect("SKILL.md written");
     assert!(
         skill_md.starts_with(
-            "---\nname: my-skill\ndescription: Curated documentation from hono on Logger \
-             Middleware, CORS Middleware (2 sections)."
+            "---\nname: my-skill\ndescription: Curated documentation from hono on Hono_Docs - \
+             Middleware (2 sections)."
         ),
         "{skill_md}"
     );

@@ -59,7 +59,7 @@ fn skill_preview_shows_disclosure_layers_equal_to_the_core_counts() {
     for r in &l.references {
         want.push((r.path.as_str(), r.tokens));
     }
-    want.push(("total", l.total_tokens));
+    want.push(("total loaded", l.total_tokens));
     let mut ends = Vec::new();
     for (i, (label, tokens)) in want.iter().enumerate() {
         let row = &rows[heading + 1 + i];
@@ -159,7 +159,7 @@ fn skill_scripts_show_as_a_zero_token_layer() {
         .find(|r| r.starts_with("  total"))
         .expect("total row");
     assert!(
-        layer_row(total, "total", l.total_tokens).is_some(),
+        layer_row(total, "total loaded", l.total_tokens).is_some(),
         "{total:?}"
     );
 }

@@ -52,11 +52,12 @@ fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
-/// The number beside the budget for `app`'s selection, levels, format and mode (and the
-/// query's hits with `r`): Σ tokens of the section texts the core brief quotes, budget
-/// ignored ([`skillnav::brief::section_tokens`], what a md brief's `Sources:` line states).
+/// The number beside the budget for `app`'s selection, levels, format, mode and budget (and
+/// the query's hits with `r`): the tokens of the core brief, packed under the budget, the
+/// text `y` copies (docs/DESIGN.md §6).
 fn quoted_tokens(app: &App) -> u64 {
-    let units = app.selection.units(&app.corpus);
+    let units =
+        skillnav::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
     let query = app.search.query.trim();
     let req = skillnav::brief::BriefRequest {
         selected: &units,
@@ -64,11 +65,11 @@ fn quoted_tokens(app: &App) -> u64 {
         top_k: 8,
         mode: app.curate.mode,
         format: app.curate.format,
-        max_tokens: None,
+        max_tokens: app.curate.budget,
         exposure: Some(&app.curate.exposure),
         from_recipe: false,
     };
-    skillnav::brief::section_tokens(&app.corpus, app.index.as_deref(), &req, counter())
+    skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).tokens
 }
 
 /// `v` sorted.
