@@ -196,11 +196,12 @@ fn search_jump_select_quit_in_a_real_pty() {
     });
     assert!(text.contains("## CORS Middleware"), "{text}");
 
-    // 4. Space selects it; the status bar shows the running token total.
+    // 4. Space selects it; the top bar shows the tokens of the brief `y` would copy (984; the
+    //    row's 922 is the section as stored, which the brief's Sources line states).
     s.send(b" ");
     let text = s
         .screen
-        .wait_for("the selection total", |t| t.contains("sel 1 · 915/20k tok"));
+        .wait_for("the selection total", |t| t.contains("sel 1 · 984/20k tok"));
     assert!(text.contains("Selected CORS Middleware"), "{text}");
     assert!(text.contains("✓"), "{text}");
 
