@@ -6,6 +6,7 @@
 # the artifact files). Logs go to fuzz/logs/<target>.log.
 #
 # Usage: fuzz/run.sh MINUTES [TARGET...]      e.g. JOBS=3 fuzz/run.sh 10
+# TIMEOUT=N sets the per-input timeout in seconds (default 5; the acceptance runs use 2).
 # Needs: cargo-fuzz (`cargo install --locked cargo-fuzz`) and a nightly toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -14,6 +15,7 @@ minutes="${1:?usage: fuzz/run.sh MINUTES [TARGET...]}"
 shift
 secs=$((minutes * 60))
 jobs="${JOBS:-1}"
+timeout="${TIMEOUT:-5}"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(cargo +nightly fuzz list)
@@ -28,7 +30,7 @@ run_one() {
     local t="$1"
     mkdir -p "corpus/$t" "artifacts/$t"
     nice -n 19 cargo +nightly fuzz run --sanitizer none "$t" "corpus/$t" -- \
-        -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+        -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 -max_len=65536 \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         -print_final_stats=1 > "logs/$t.log" 2>&1 || true
 }
