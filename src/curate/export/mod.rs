@@ -147,7 +147,7 @@ pub fn open_file_inside<'c>(corpus: &'c Corpus, dir: &Path) -> Option<&'c Path> 
 }
 
 /// The description an export gets when none is given: where the sections come from (their
-/// skills, else their roots), what they are about (the first five [`topic`]s: a KEP's name
+/// skills, else their roots), what they are about (the first five `topic`s: a KEP's name
 /// for its Summary and Motivation, not the section titles) and the count, then when to use
 /// it. Also what the TUI's description prompt is prefilled with.
 pub fn default_description(corpus: &Corpus, units: &[NodeId], exposure: &ExposureMap) -> String {
@@ -155,7 +155,7 @@ pub fn default_description(corpus: &Corpus, units: &[NodeId], exposure: &Exposur
 }
 
 /// The skill name an export of `units` defaults to (the TUI's folder prompt is prefilled
-/// with it): the sections' one [`topic`] as a name (`kep-3521-pod-scheduling-readiness`),
+/// with it): the sections' one `topic` as a name (`kep-3521-pod-scheduling-readiness`),
 /// `<skill>-curated` when that topic is a skill's name or the sections come from one skill
 /// (a copy must not take its source's name), else `curated-skill`; at most 64 chars, cut at
 /// a `-`. Always a valid skill name.
