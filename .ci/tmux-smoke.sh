@@ -35,7 +35,7 @@ sleep 0.2
 tmux -L "$sock" send-keys 'x'
 wait_for " alw " "the exposure column"
 tmux -L "$sock" send-keys 'b'
-wait_for "/100k tok" "the next budget preset"
+wait_for "/8.0k tok" "the next smaller budget preset"
 tmux -L "$sock" send-keys 'p'
 wait_for "Brief preview · md" "the brief preview"
 wait_for "tokens (o200k_base)" "the brief's size in the preview"
