@@ -47,7 +47,10 @@ pub fn shown_value(v: &str, mode: GetMode, terminal: bool) -> String {
 
 fn report(out: &mut dyn Write, r: &SetReport) -> anyhow::Result<()> {
     if r.save.is_none() {
-        eprintln!("{}: unchanged", r.path.display());
+        eprintln!(
+            "{}: unchanged",
+            sanitize_line(&r.path.display().to_string())
+        );
         return Ok(());
     }
     for d in &r.diff {
@@ -65,7 +68,7 @@ fn report(out: &mut dyn Write, r: &SetReport) -> anyhow::Result<()> {
             lines.join(", ")
         );
     }
-    eprintln!("{}: saved", r.path.display());
+    eprintln!("{}: saved", sanitize_line(&r.path.display().to_string()));
     Ok(())
 }
 

@@ -54,7 +54,12 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
         // A closed pipe (`skillnav tree | head`) is not an error.
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
-            eprintln!("skillnav: {}", chain_line(&e));
+            // Messages quote keys, values and paths from the user or the document
+            // (docs/DESIGN.md §9 "Never trust content").
+            eprintln!(
+                "skillnav: {}",
+                crate::util::sanitize::sanitize_line(&chain_line(&e))
+            );
             2
         }
     }
@@ -168,7 +173,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             json,
         }) => {
             let corpus = open::open(&paths, &g)?;
-            let code = skills::validate(&mut out, &corpus, &profile, counter, json)?;
+            let code = skills::validate(&mut out, &corpus, &paths, &profile, counter, json)?;
             out.flush().ok();
             return Ok(code);
         }

@@ -61,10 +61,29 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
     out
 }
 
+/// The skill files `validate` cannot read: those the loaded tree shows, then those only a
+/// scan of the opened folders finds (a folder whose only entry is a `SKILL.md` folder or
+/// FIFO has no node), each path once, in natural path order.
+fn unreadable(
+    corpus: &Corpus,
+    paths: &[PathBuf],
+    profile: Profile,
+) -> Vec<crate::skill::unreadable::Unreadable> {
+    use crate::skill::unreadable::{special_skill_files_under, unreadable_skill_files};
+    let mut all = unreadable_skill_files(corpus, profile);
+    all.extend(special_skill_files_under(paths, profile));
+    // Stable: of two findings about one path (a linked device is seen both from its
+    // folder and as a file the loader did not read), the tree's first one stays.
+    all.sort_by(|a, b| crate::formats::walk::natural_path_cmp(&a.path, &b.path));
+    all.dedup_by(|b, a| a.path == b.path);
+    all
+}
+
 /// `validate`: findings per skill; returns the exit code (1 when any error, else 0).
 pub fn validate(
     out: &mut dyn Write,
     corpus: &Corpus,
+    paths: &[PathBuf],
     profile: &str,
     counter: TokenCounter,
     as_json: bool,
@@ -83,7 +102,7 @@ pub fn validate(
             findings,
         });
     }
-    for u in crate::skill::unreadable::unreadable_skill_files(corpus, profile) {
+    for u in unreadable(corpus, paths, profile) {
         reports.push(SkillReport {
             path: u.path,
             name: u.name,

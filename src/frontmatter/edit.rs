@@ -111,13 +111,19 @@ pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
 /// parent map for a dotted path, creating parents as needed); a file without frontmatter
 /// gets a new block (after the BOM, in the file's line ending).
 ///
-/// Errors: `Refused` when the frontmatter never closes or the value cannot be written so
+/// Errors: `Refused` when the frontmatter never closes, is not a map of keys (a list or a
+/// scalar: a key added to it would not be YAML), or the value cannot be written so
 /// that it reads back unchanged; `Usage` when a dotted path crosses a value that is not a
 /// block map.
 pub fn set(bytes: &[u8], key_path: &str, value: &EditValue) -> Result<Vec<u8>> {
     let Some(p) = parse_bytes(bytes)? else {
         return set_new_block(bytes, key_path, value);
     };
+    if super::strict::not_a_mapping(yaml_of(bytes, &p)) {
+        return Err(Error::Refused(
+            "the frontmatter is not a mapping of keys; not edited".to_string(),
+        ));
+    }
     let segs = segments(&p.nodes, key_path)?;
     let text = text_prefix(bytes);
     if let Some(n) = find(&p.nodes, &segs) {

@@ -80,19 +80,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
 /// START OF `yaml` (add the opening fence's line, i.e. `+ 1`, for a file line), or 0 when
 /// the reader gives no location. The invalid-UTF-8 placeholder U+001A is read as U+FFFD.
 pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
-    // A lone `\r` (classic Mac OS) is a YAML line break; give the reader `\n` there (same
-    // length, same lines) so its messages and line numbers match the LF twin's.
-    let mut yaml: std::borrow::Cow<str> = if has_lone_cr(yaml) {
-        lone_cr_to_lf(yaml).into()
-    } else {
-        yaml.into()
-    };
-    // The loader's invalid-UTF-8 placeholder (U+001A, which YAML forbids) reads as U+FFFD,
-    // as in the lenient parser's values (docs/FORMATS.md §9.1); `validate` reports the bytes
-    // themselves as `invalid-utf8`.
-    if yaml.contains('\u{1A}') {
-        yaml = yaml.replace('\u{1A}', "\u{FFFD}").into();
-    }
+    let yaml = prepared(yaml);
     let yaml = yaml.as_ref();
     if yaml.lines().all(|l| {
         let t = l.trim();
@@ -110,6 +98,92 @@ pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
             let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
             Err((line, first))
         }
+    }
+}
+
+/// `yaml` as the strict reader is given it: a lone `\r` read as `\n`, the placeholder
+/// U+001A as U+FFFD.
+fn prepared(yaml: &str) -> std::borrow::Cow<'_, str> {
+    // A lone `\r` (classic Mac OS) is a YAML line break; give the reader `\n` there (same
+    // length, same lines) so its messages and line numbers match the LF twin's.
+    let mut yaml: std::borrow::Cow<str> = if has_lone_cr(yaml) {
+        lone_cr_to_lf(yaml).into()
+    } else {
+        yaml.into()
+    };
+    // The loader's invalid-UTF-8 placeholder (U+001A, which YAML forbids) reads as U+FFFD,
+    // as in the lenient parser's values (docs/FORMATS.md §9.1); `validate` reports the bytes
+    // themselves as `invalid-utf8`.
+    if yaml.contains('\u{1A}') {
+        yaml = yaml.replace('\u{1A}', "\u{FFFD}").into();
+    }
+    yaml
+}
+
+/// True when `yaml` (the text between the fences) holds something other than comments and
+/// a strict reader reads it as a list or a scalar, not a map of keys: a key added to it
+/// would make it invalid YAML (docs/DESIGN.md §9 "Never lose data").
+pub(crate) fn not_a_mapping(yaml: &str) -> bool {
+    let yaml = prepared(yaml);
+    let blank = yaml.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#')
+    });
+    !blank && matches!(serde_saphyr::from_str::<Shape>(&yaml), Ok(Shape::Other))
+}
+
+/// Whether a YAML document is a map ([`not_a_mapping`]); its contents are skipped.
+#[derive(Debug, PartialEq, Eq)]
+enum Shape {
+    Map,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ShapeVisitor)
+    }
+}
+
+struct ShapeVisitor;
+
+impl<'de> Visitor<'de> for ShapeVisitor {
+    type Value = Shape;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Shape::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Shape::Map)
     }
 }
 

@@ -4,9 +4,10 @@
 //! `skill-md-unreadable`, so `validate` never passes a skill it did not read.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::formats::walk::skill_file::SKILL_FILE_NAMES;
+use crate::formats::walk::{EntryKind, IgnoreStack, list_dir};
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::skill::validate::{Finding, Profile};
 use crate::util::regular_file::special_kind;
@@ -45,6 +46,95 @@ pub fn unreadable_skill_files(corpus: &Corpus, profile: Profile) -> Vec<Unreadab
         }
     }
     out
+}
+
+/// How deep [`special_skill_files_under`] descends below an opened folder, and how many
+/// folders it lists at most (a bound on a huge or hostile tree).
+const SCAN_DEPTH: usize = 64;
+const SCAN_FOLDERS: usize = 100_000;
+
+/// Every `SKILL.md` (or `skill.md`) under the opened folders `paths` that is a folder, a
+/// FIFO, a socket or a device: found by listing the folders (symbolic links to folders not
+/// followed, `.git` never entered, `.gitignore` rules applied as the walk does) and one
+/// `stat` of a linked name, never opening it. The loader keeps no node for a folder whose
+/// only entry is such a `SKILL.md`, so [`unreadable_skill_files`] cannot see it
+/// (docs/DESIGN.md §9 "One severity per rule"). Paths are the folders' real paths.
+pub fn special_skill_files_under(paths: &[PathBuf], profile: Profile) -> Vec<Unreadable> {
+    let mut out = Vec::new();
+    let mut budget = SCAN_FOLDERS;
+    for p in paths {
+        let Ok(real) = std::fs::canonicalize(p) else {
+            continue;
+        };
+        if real.is_dir() {
+            let mut ignores = IgnoreStack::for_root(&real);
+            scan(&real, 0, &mut ignores, &mut budget, profile, &mut out);
+        }
+    }
+    out
+}
+
+/// [`special_skill_files_under`] for folder `dir` at `depth` below an opened folder.
+fn scan(
+    dir: &Path,
+    depth: usize,
+    ignores: &mut IgnoreStack,
+    budget: &mut usize,
+    profile: Profile,
+    out: &mut Vec<Unreadable>,
+) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let Ok(listing) = list_dir(dir, ignores) else {
+        return;
+    };
+    for e in &listing.entries {
+        let what = match e.kind {
+            _ if !SKILL_FILE_NAMES.contains(&e.name.as_str()) => None,
+            EntryKind::Dir => Some("a folder, not a file".to_string()),
+            EntryKind::Other | EntryKind::Symlink => {
+                special_kind(&e.path).map(|w| format!("{w}, not a regular file"))
+            }
+            EntryKind::File => None,
+        };
+        if let Some(what) = what {
+            let name = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            out.push(finding(
+                e.path.display().to_string(),
+                name,
+                &e.name,
+                &what,
+                profile,
+            ));
+        }
+        if e.kind == EntryKind::Dir && depth < SCAN_DEPTH {
+            scan(&e.path, depth + 1, ignores, budget, profile, out);
+        }
+    }
+    if listing.pushed {
+        ignores.pop();
+    }
+}
+
+/// The `skill-md-unreadable` finding for skill file `title` at `path` of skill `name`:
+/// "`title` is `what`; the skill was not checked".
+fn finding(path: String, name: String, title: &str, what: &str, profile: Profile) -> Unreadable {
+    let rule = "skill-md-unreadable";
+    Unreadable {
+        path,
+        name,
+        finding: Finding {
+            severity: super::severity::severity(rule, profile),
+            rule,
+            message: format!("{title} is {what}; the skill was not checked"),
+            line: None,
+        },
+    }
 }
 
 /// The finding about node `id`, if any; `dir` is its root's folder (ending in `/`).
@@ -90,8 +180,12 @@ fn problem(corpus: &Corpus, id: NodeId, dir: Option<&str>, profile: Profile) -> 
     } else {
         Some(n)
     };
+    // A root's path is empty: its title names the opened folder.
     let name = folder
-        .map(|f| f.path.rsplit('/').next().unwrap_or("").to_string())
+        .map(|f| match f.path.rsplit('/').next() {
+            Some(last) if !last.is_empty() => last.to_string(),
+            _ => f.title.clone(),
+        })
         .unwrap_or_default();
     let rule = "skill-md-unreadable";
     Some(Unreadable {

@@ -2,7 +2,8 @@
 //! writes file names) are found by their NFC spelling and the other way round — ids,
 //! `show`, `--select`, slugs, BM25 and fuzzy search — and the direction marks U+061C,
 //! U+200E, U+200F never reach a terminal (the CLI on a pseudo-terminal, the TUI in one),
-//! while piped output keeps the file's own bytes.
+//! while piped output keeps the file's own bytes; an escape in an `fm` key is shown as a
+//! stand-in in the error message.
 
 use std::io::Read;
 use std::path::Path;
@@ -238,4 +239,37 @@ fn direction_marks_never_reach_a_terminal_from_the_tui() {
     let text = String::from_utf8_lossy(&raw);
     assert!(text.contains("Shalom"), "{text:?}");
     assert!(!has_direction_mark(&raw), "{text:?}");
+}
+
+#[test]
+fn fm_errors_show_an_escape_in_the_key_as_a_stand_in() {
+    let t = tempdir();
+    write(t.path(), "SKILL.md", b"---\nname: a\n---\n");
+    let fm = |args: &[&str]| {
+        let out = crate::support::child::skillnav_command()
+            .arg("fm")
+            .args(args)
+            .current_dir(t.path())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(
+        fm(&["set", "SKILL.md", ".\u{1b}[31mRED", "x"]),
+        (
+            Some(2),
+            "skillnav: SKILL.md: bad key path `.\u{241b}[31mRED`\n".to_string()
+        )
+    );
+    assert_eq!(
+        fm(&["get", "SKILL.md", "k\u{1b}[31m"]),
+        (
+            Some(2),
+            "skillnav: SKILL.md: no key `k\u{241b}[31m` in the frontmatter\n".to_string()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("SKILL.md")).unwrap(),
+        "---\nname: a\n---\n"
+    );
 }

@@ -223,3 +223,118 @@ proptest! {
         }
     }
 }
+
+/// The inode number of `p`.
+#[cfg(unix)]
+fn inode(p: &Path) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap())
+}
+
+#[cfg(unix)]
+#[test]
+fn save_keeps_a_line_appended_through_a_descriptor_opened_before_the_rename() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = temp_file(dir.path(), b"---\nname: a\n---\nlog\n");
+    let file = save::load(&p).unwrap();
+    let before = inode(&p);
+    let mut writer = None;
+    let r = save::save_with_hook(&file, b"---\nname: b\n---\nlog\n", |_| {
+        // A writer that opened the file before the rename and writes just after it: its
+        // bytes reach the replaced inode (they were lost).
+        let mut f = fs::OpenOptions::new().append(true).open(&p)?;
+        let path = p.clone();
+        writer = Some(std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            while inode(&path) == before && start.elapsed() < std::time::Duration::from_secs(5) {
+                std::thread::yield_now();
+            }
+            std::io::Write::write_all(&mut f, b"appended\n").unwrap();
+        }));
+        Ok(())
+    });
+    writer.unwrap().join().unwrap();
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "---\nname: b\n---\nlog\nappended\n"
+    );
+}
+
+#[test]
+fn saves_racing_an_appending_writer_never_lose_an_appended_line() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("---\nname: race\ndescription: d0\n---\n");
+    for i in 0..2000 {
+        text.push_str(&format!("line {i}\n"));
+    }
+    let p = temp_file(dir.path(), text.as_bytes());
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (p, stop) = (p.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let (mut n, mut seed) = (0u32, 0x2545_f491_u32);
+            while !stop.load(Ordering::Relaxed) && n < 100_000 {
+                let mut f = fs::OpenOptions::new().append(true).open(&p).unwrap();
+                std::io::Write::write_all(&mut f, format!("AP-{n}\n").as_bytes()).unwrap();
+                drop(f);
+                n += 1;
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                std::thread::sleep(std::time::Duration::from_micros(u64::from(seed % 3000)));
+            }
+            n
+        })
+    };
+    let start = std::time::Instant::now();
+    let mut saved = 0;
+    for i in 0..200 {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            break;
+        }
+        let Ok(file) = save::load(&p) else { continue };
+        let old = String::from_utf8_lossy(&file.bytes).into_owned();
+        let Some(cur) = old.lines().find(|l| l.starts_with("description: ")) else {
+            panic!("description line kept: {old}");
+        };
+        let new = old.replacen(cur, &format!("description: d{}", i + 1), 1);
+        saved += usize::from(save::save(&file, new.as_bytes()).is_ok());
+    }
+    stop.store(true, Ordering::Relaxed);
+    let written = writer.join().unwrap();
+    let end = fs::read_to_string(&p).unwrap();
+    let lost: Vec<u32> = (0..written)
+        .filter(|n| !end.lines().any(|l| l == format!("AP-{n}")))
+        .collect();
+    assert_eq!(lost, Vec::<u32>::new(), "after {saved} saves");
+    assert!(end.starts_with("---\nname: race\ndescription: d"), "{end}");
+}
+
+#[test]
+fn fm_set_on_a_frontmatter_that_is_a_list_is_refused_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for text in [
+        "---\n- list\n---\nbody\n",
+        "---\n- name: x\n---\n",
+        "---\njust text\n---\n",
+    ] {
+        let p = temp_file(dir.path(), text.as_bytes());
+        let e = fm_set(&p, "description", "new").unwrap_err();
+        assert!(matches!(e, Error::Refused(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: the frontmatter is not a mapping of keys; not edited",
+                p.display()
+            )
+        );
+        assert_eq!(fs::read_to_string(&p).unwrap(), text);
+    }
+    let p = temp_file(dir.path(), b"---\n# only a comment\n---\n");
+    fm_set(&p, "name", "x").unwrap();
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "---\n# only a comment\nname: x\n---\n"
+    );
+}

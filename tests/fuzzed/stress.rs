@@ -3,7 +3,8 @@
 //! the suite: a SKILL.md of 1,000 nested maps (it took O(depth²) memory: 876 MB for
 //! 1.3 MB), `fm set`/`fm get` on a SKILL.md that is `/dev/zero` or a FIFO (never
 //! returned), a frontmatter over the 16 MiB cap (3 GB at 100 MB), and SKILL.md files
-//! `validate` cannot read (it exited 0 without them).
+//! `validate` cannot read (it exited 0 without them, also when a `SKILL.md` folder or FIFO
+//! was the only entry of its folder).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -157,5 +158,76 @@ fn fm_set_on_a_frontmatter_over_16_mib_is_refused_before_it_is_read() {
             .unwrap()
             .len(),
         16_777_248
+    );
+}
+
+/// `validate` run in `dir` on `args` with a deadline: exit code and stdout with `dir`'s
+/// real path cut to `<dir>`.
+fn validate_in(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    let r = run(dir, &all, 20);
+    let real = dir.canonicalize().unwrap();
+    (r.code, r.stdout.replace(real.to_str().unwrap(), "<dir>"))
+}
+
+#[cfg(unix)]
+#[test]
+fn validate_reports_a_skill_md_folder_or_fifo_that_is_alone_in_its_folder() {
+    let dir = tempdir();
+    std::fs::create_dir_all(dir.path().join("parent/d/SKILL.md")).unwrap();
+    std::fs::create_dir_all(dir.path().join("parent/e")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("parent/e/SKILL.md"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let folder =
+        "error[skill-md-unreadable]: SKILL.md is a folder, not a file; the skill was not checked";
+    let fifo = "error[skill-md-unreadable]: SKILL.md is a FIFO, not a regular file; the skill was not checked";
+    let one = "1 skill checked (spec): 1 error, 0 warnings\n";
+    assert_eq!(
+        validate_in(dir.path(), &["parent/d"]),
+        (Some(1), format!("<dir>/parent/d/SKILL.md: {folder}\n{one}"))
+    );
+    assert_eq!(
+        validate_in(dir.path(), &["parent/e"]),
+        (Some(1), format!("<dir>/parent/e/SKILL.md: {fifo}\n{one}"))
+    );
+    assert_eq!(
+        validate_in(dir.path(), &["parent"]),
+        (
+            Some(1),
+            format!(
+                "<dir>/parent/d/SKILL.md: {folder}\n<dir>/parent/e/SKILL.md: {fifo}\n\
+                 2 skills checked (spec): 2 errors, 0 warnings\n"
+            )
+        )
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn validate_with_follow_links_does_not_blame_the_flag_for_a_skill_md_linked_to_dev_zero() {
+    let dir = tempdir();
+    write(dir.path(), "z/ref.md", b"# r\n");
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("z/SKILL.md")).unwrap();
+    let want = "<dir>/z/SKILL.md: error[skill-md-unreadable]: SKILL.md is a device, not a \
+                regular file; the skill was not checked\n\
+                1 skill checked (spec): 1 error, 0 warnings\n";
+    for args in [&["z"][..], &["--follow-links", "z"][..]] {
+        assert_eq!(
+            validate_in(dir.path(), args),
+            (Some(1), want.to_string()),
+            "{args:?}"
+        );
+    }
+    let r = run(dir.path(), &["tree", "--follow-links", "z"], 20);
+    assert!(
+        r.stdout.contains(
+            "! SKILL.md: symbolic link leaves the opened root (to /dev/zero, which is a \
+             device, not a regular file); not read\n"
+        ),
+        "{}",
+        r.stdout
     );
 }

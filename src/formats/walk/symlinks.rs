@@ -105,7 +105,12 @@ impl Loader<'_> {
                 .insert("link_target".into(), target.display().to_string().into());
             n.meta
                 .insert("target_bytes".into(), file_size(&target).into());
-            n.warnings.push(external_warning(&target, rel));
+            let w = if self.opts.follow_links {
+                not_regular_warning(&target, rel)
+            } else {
+                external_warning(&target, rel)
+            };
+            n.warnings.push(w);
         }
     }
 
@@ -130,6 +135,24 @@ fn external_warning(target: &Path, rel: &str) -> Warning {
     Warning::at(
         format!(
             "symbolic link leaves the opened root (to {}); not read without --follow-links",
+            target.display()
+        ),
+        rel,
+        None,
+    )
+}
+
+/// A link leaving the root that `--follow-links` does not read: its target is not a
+/// regular file (a device such as `/dev/zero`, a FIFO, a socket).
+fn not_regular_warning(target: &Path, rel: &str) -> Warning {
+    let what = crate::util::regular_file::special_kind(target).unwrap_or("not a regular file");
+    let what = what.strip_prefix("not ").map_or_else(
+        || format!("{what}, not a regular file"),
+        |_| what.to_string(),
+    );
+    Warning::at(
+        format!(
+            "symbolic link leaves the opened root (to {}, which is {what}); not read",
             target.display()
         ),
         rel,
