@@ -365,15 +365,17 @@ impl Index {
     /// index was built from.
     ///
     /// With `opts.prefix`, a last word that is already complete ([`last_word_complete`]) is
-    /// not expanded: the query is ranked as finished (`prefix: false`, semantic signal and
-    /// re-rank included), so the list shown while typing is the one `search` prints.
+    /// not expanded: the query is ranked as finished (`prefix: false`, semantic signal
+    /// included), so the list shown while typing is the one `search` prints. A typed query
+    /// (`opts.prefix`) is never re-ranked: the re-ranker costs hundreds of milliseconds and
+    /// runs only for a query sent finished (docs/DESIGN.md §3 "Re-rank").
     pub fn search(&self, corpus: &Corpus, query: &str, opts: &SearchOptions) -> SearchResult {
         if opts.prefix && last_word_complete(self, query) {
             let finished = SearchOptions {
                 prefix: false,
                 ..opts.clone()
             };
-            return self.search_reranked(corpus, query, &finished, search);
+            return search(self, query, &finished);
         }
         self.search_reranked(corpus, query, opts, search)
     }

@@ -37,6 +37,9 @@ pub struct SearchJob {
     pub fuzzy: Option<Arc<FuzzyIndex>>,
     /// Hits per group.
     pub top_k: usize,
+    /// Rank the query as finished (`Enter` with the re-ranker on): no prefix expansion, and
+    /// the re-ranker runs; otherwise the typed query, which is never re-ranked.
+    pub finished: bool,
 }
 
 impl SearchJob {
@@ -50,6 +53,7 @@ impl SearchJob {
             index: app.index.clone(),
             fuzzy: app.fuzzy.clone(),
             top_k: app.settings.search.top_k,
+            finished: app.search.finished,
         }
     }
 }
@@ -576,7 +580,7 @@ fn count_tokens(
 pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
     let opts = SearchOptions {
         top_k: job.top_k,
-        prefix: true,
+        prefix: !job.finished,
     };
     crate::index::filter::search_all(
         &job.corpus,

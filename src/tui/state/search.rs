@@ -163,8 +163,11 @@ pub struct SearchState {
     /// Whether the search box has the focus (letters type into it).
     pub active: bool,
     /// Jump to the first hit when the latest query's results arrive (Enter before any was
-    /// shown).
+    /// shown, or Enter asking for the re-ranked list).
     pub jump_when_done: bool,
+    /// The latest query was sent finished by `Enter` with the re-ranker on: ranked without
+    /// prefix expansion and re-ranked (docs/DESIGN.md §3 "Re-rank"); typing clears it.
+    pub finished: bool,
     /// The latest query was sent again unchanged because an index became ready
     /// (docs/DESIGN.md §3): what its results keep of the shown ones.
     pub rerun: Option<Rerun>,

@@ -88,17 +88,36 @@ pub fn search_action(app: &mut App, action: Action) {
 
 /// `Enter`: open exactly the highlighted hit (docs/DESIGN.md §3: the list shown is the
 /// finished ranking once the last word is complete, so nothing is ranked again); with no
-/// hit of this query shown yet, open its first one when it arrives.
+/// hit of this query shown yet, open its first one when it arrives. With the re-ranker on
+/// and the highlight still on the first row, the query is ranked once more, re-ranked, and
+/// the re-ranked list's first hit is opened (docs/DESIGN.md §3 "Re-rank").
 fn accept(app: &mut App) {
+    let rerank = app.settings.search.rerank;
     let s = &mut app.search;
     s.active = false;
     if s.query.trim().is_empty() || (s.view.query == s.query && s.view.is_empty()) {
         s.showing = false;
     } else if s.view.query != s.query {
         s.jump_when_done = true;
+    } else if rerank && !s.finished && s.selected == 0 {
+        send_finished(app);
     } else {
         jump_to_hit(app);
     }
+}
+
+/// Send the shown query again as finished (re-ranked) and open its first hit on arrival.
+fn send_finished(app: &mut App) {
+    let s = &mut app.search;
+    s.finished = true;
+    s.jump_when_done = true;
+    s.rerun = None;
+    s.generation += 1;
+    s.pending = true;
+    app.effects.push(Effect::Search {
+        generation: s.generation,
+        query: s.query.clone(),
+    });
 }
 
 /// `/` (or a click on the search box): focus the search box, the results in the left pane.
@@ -118,6 +137,7 @@ pub fn set_query(app: &mut App, query: String) {
     s.cursor = s.cursor.min(query.chars().count());
     s.query = query;
     s.jump_when_done = false;
+    s.finished = false;
     s.rerun = None;
     s.generation += 1;
     s.selected = 0;
