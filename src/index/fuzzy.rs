@@ -68,6 +68,13 @@ fn cap(top_k: usize) -> usize {
 /// query word, so without this bound a pasted 10,000-word text took gigabytes.
 pub const MAX_TITLE_QUERY_WORDS: usize = 32;
 
+/// Longest title query in chars ([`MAX_HAYSTACK_CHARS`]: no haystack is longer, so no
+/// title could hold such a query). A longer query (a pasted log line, one 3,000-char word)
+/// gets no title hits, only BM25 ones: nucleo scores each atom in a `u16`, and the score of
+/// a query against itself (the base of [`MIN_SCORE_PERCENT`]) overflowed it (a panic in a
+/// debug build) from about 2,520 chars of one word on.
+pub const MAX_TITLE_QUERY_CHARS: usize = MAX_HAYSTACK_CHARS;
+
 /// Between title and path in a haystack.
 pub const SEPARATOR: &str = " | ";
 
@@ -198,14 +205,10 @@ impl FuzzyIndex {
     /// every haystack: for marking hits found otherwise as title matches too.
     pub fn score_nodes(&self, query: &str, nodes: &[NodeId]) -> Vec<Option<f64>> {
         let query = &*nfc(query);
-        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-        if query.trim().is_empty() || pattern.atoms.is_empty() {
+        let Some((pattern, perfect)) = title_pattern(query, 1) else {
             return vec![None; nodes.len()];
-        }
+        };
         let mut m = Matcher::new(Config::DEFAULT);
-        let perfect = pattern
-            .score(Utf32String::from(query.trim()).slice(..), &mut m)
-            .unwrap_or(0);
         let min = perfect * MIN_SCORE_PERCENT / 100;
         nodes
             .iter()
@@ -496,15 +499,13 @@ impl FuzzyIndex {
     pub fn search_beside(&self, query: &str, top_k: usize, content: usize) -> Vec<Hit> {
         let scored = self.search_items(query, top_k);
         let query = &*nfc(query);
+        let Some((_, perfect)) = title_pattern(query, top_k) else {
+            return Vec::new();
+        };
         let words: Vec<Vec<char>> = query
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
             .collect();
-        let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-        let mut m = Matcher::new(Config::DEFAULT);
-        let perfect = pattern
-            .score(Utf32String::from(query.trim()).slice(..), &mut m)
-            .unwrap_or(0);
         let floor = perfect * FILL_MIN_PERCENT / 100;
         // A typo of long words (two edits allowed in each) is a strong signal: a few such
         // hits are listed even beside a full list of content hits.
@@ -553,9 +554,10 @@ impl FuzzyIndex {
         keep: &(dyn Fn(NodeId) -> bool + Sync),
     ) -> Vec<Hit> {
         let query = &*nfc(query);
-        let Some((pattern, min)) = title_pattern(query, top_k) else {
+        let Some((pattern, perfect)) = title_pattern(query, top_k) else {
             return Vec::new();
         };
+        let min = perfect * MIN_SCORE_PERCENT / 100;
         let nodes = self.hays.nodes();
         let mut scored = self.scored(
             &pattern,
@@ -572,9 +574,10 @@ impl FuzzyIndex {
     /// [`FuzzyIndex::search`] as scored items, best first.
     fn search_items(&self, query: &str, top_k: usize) -> Vec<Scored> {
         let query = &*nfc(query);
-        let Some((pattern, min)) = title_pattern(query, top_k) else {
+        let Some((pattern, perfect)) = title_pattern(query, top_k) else {
             return Vec::new();
         };
+        let min = perfect * MIN_SCORE_PERCENT / 100;
         let words: Vec<Vec<char>> = query
             .split_whitespace()
             .map(|w| w.chars().flat_map(char::to_lowercase).collect())
@@ -656,15 +659,17 @@ fn holds_word(hay: Utf32Str<'_>, word: &[char]) -> bool {
     }
 }
 
-/// The nucleo pattern of a title query (already NFC) and the least score a hit needs, or
-/// `None` when nothing can match: `top_k` 0, a blank query, more than
-/// [`MAX_TITLE_QUERY_WORDS`] words, or no atom. A hit must score at least
-/// [`MIN_SCORE_PERCENT`] of the query matched against itself: this drops letters picked out
-/// of unrelated words ("widgets" in "Write Grading Results") while typos and partial words
-/// still match.
+/// The nucleo pattern of a title query (already NFC) and the score of the query matched
+/// against itself (a hit must reach a percent of it: [`MIN_SCORE_PERCENT`], which drops
+/// letters picked out of unrelated words, "widgets" in "Write Grading Results", while typos
+/// and partial words still match), or `None` when nothing can match: `top_k` 0, a blank
+/// query, more than [`MAX_TITLE_QUERY_WORDS`] words or [`MAX_TITLE_QUERY_CHARS`] chars, or
+/// no atom. Every nucleo pattern of a search comes from here or from a haystack's words.
 fn title_pattern(query: &str, top_k: usize) -> Option<(Pattern, u32)> {
+    let trimmed = query.trim();
     if top_k == 0
-        || query.trim().is_empty()
+        || trimmed.is_empty()
+        || trimmed.chars().nth(MAX_TITLE_QUERY_CHARS).is_some()
         || query
             .split_whitespace()
             .nth(MAX_TITLE_QUERY_WORDS)
@@ -678,9 +683,9 @@ fn title_pattern(query: &str, top_k: usize) -> Option<(Pattern, u32)> {
     }
     let mut m = Matcher::new(Config::DEFAULT);
     let perfect = pattern
-        .score(Utf32String::from(query.trim()).slice(..), &mut m)
+        .score(Utf32String::from(trimmed).slice(..), &mut m)
         .unwrap_or(0);
-    Some((pattern, perfect * MIN_SCORE_PERCENT / 100))
+    Some((pattern, perfect))
 }
 
 #[cfg(test)]
@@ -1061,5 +1066,34 @@ mod tests {
         assert_eq!(fz.search(&longest, 10).len(), 1);
         assert!(fz.search(&words.join(" "), 10).is_empty());
         assert!(fz.search_beside(&words.join(" "), 10, 0).is_empty());
+    }
+
+    #[test]
+    fn a_query_longer_than_any_title_gets_no_title_hits_on_every_path() {
+        // One word of 3,000 chars overflowed nucleo's `u16` score matched against itself.
+        let long = "a".repeat(3000);
+        let several = format!("aaa {}", "a".repeat(2996));
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Markdown, "docs", ""));
+        let title = "a".repeat(MAX_TITLE_QUERY_CHARS);
+        let id = c.add_child(
+            root,
+            Node::new(NodeKind::Section, Format::Markdown, title.as_str(), ""),
+        );
+        for i in 0..BIG_TREE_ITEMS {
+            let t = format!("aaa {i}");
+            c.add_child(root, Node::new(NodeKind::Section, Format::Markdown, t, ""));
+        }
+        c.finalize();
+        let fz = FuzzyIndex::build(&c);
+        for q in [&long, &several] {
+            assert!(fz.search(q, 10).is_empty());
+            assert!(fz.search_beside(q, 10, 0).is_empty());
+            assert!(fz.search_where(q, 10, &|_| true).is_empty());
+            assert_eq!(fz.score_nodes(q, &[id]), vec![None]);
+        }
+        // The longest title query still finds the title it equals.
+        let hits = fz.search(&title, 1);
+        assert_eq!(hits.iter().map(|h| h.node).collect::<Vec<_>>(), [id]);
     }
 }

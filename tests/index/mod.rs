@@ -4,6 +4,7 @@ mod bm25;
 mod brief_fill;
 mod eval;
 mod hono;
+mod long_queries;
 mod semantic;
 mod skills;
 #[cfg(feature = "tui")]

@@ -149,7 +149,7 @@ fn an_80_column_results_list_gives_the_score_room_to_the_titles() {
             "Content (BM25) · 50              │",
             "  # PodSpec              158 tok │",
             "  # Feature Integration  176 tok │",
-            "  # Constraints: ‹ PodSp… 41 tok │",
+            "  # Constraint… ‹ PodSpec 41 tok │",
         ]
     );
 }
@@ -207,7 +207,7 @@ fn one_character_cjk_words_find_their_sections() {
         [
             " / 鍵  1 content · 0 titles                  o200k · sel 0 · 0/20k tok ▱▱▱▱▱▱▱▱ ",
             "Content (BM25) · 1               │合鍵の作り方 cjk/locks.md#合鍵…  84B · 26 tok ",
-            "  # 合鍵の作り方 ‹ locks… 26 tok │# 合鍵の作り方                                ",
+            "  # 合鍵の作… ‹ locks.md  26 tok │# 合鍵の作り方                                ",
             "Titles (fuzzy) · 0               │──────────────                                ",
             "  no matches                     │                                              ",
         ]
@@ -334,4 +334,32 @@ fn the_tui_top_line_suggests_the_unknown_word_of_a_longer_query() {
     act(&mut app, &[Action::SearchAccept]);
     let top = crate::support::tui::top_line(&app);
     assert!(top.contains("titles · not found: helpr → helper?"), "{top}");
+}
+
+/// At 80 columns (a 33-cell list) on the KEP tree, same-titled hits read
+/// `# Table of Contents ‹…` and differed only in their tokens: the `‹ ancestor` naming each
+/// KEP was cut away. The title and its ancestor now share the room (docs/DESIGN.md §6).
+#[test]
+fn same_titled_hits_at_80_columns_show_their_ancestors() {
+    let dir = fixture_path("index/same-titles");
+    let mut app = tui_over(&dir, "same-titles", 80, 12);
+    type_query(&mut app, "table of contents");
+    let screen = crate::support::tui::screen(&app);
+    let left: Vec<String> = screen
+        .lines()
+        .skip(1)
+        .take(6)
+        .map(|l| l.chars().take(34).collect::<String>())
+        .collect();
+    assert_eq!(
+        left,
+        [
+            "Titles holding every word · 2    │",
+            "  # Table… ‹ KEP-3022: M… 21 tok │",
+            "  # Table… ‹ KEP-3521: P… 21 tok │",
+            "Content (BM25) · 1               │",
+            "  # Table… ‹ KEP-1287: I… 21 tok │",
+            "Titles (fuzzy) · 1               │",
+        ]
+    );
 }

@@ -11,18 +11,31 @@ use ratatui::widgets::Paragraph;
 
 use crate::model::Mark;
 use crate::render;
+use crate::render::width::str_width;
 use crate::tui::bridge;
 use crate::tui::glyphs;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::results::{ResultRow, rows};
-use crate::tui::view::row::{Piece, fit};
+use crate::tui::view::row::{Piece, Shares, fit, left_room, share};
 use crate::util::human;
 
 /// Narrowest list (cells) whose hit rows show the id, and the score (content) or bytes
 /// (titles) beside the tokens; a narrower one gives that room to the titles and their
 /// `‹ ancestor` (docs/DESIGN.md §6).
 pub const SCORE_MIN_WIDTH: usize = 40;
+
+/// Fewest cells of a hit row's left part (mark, glyph, title…) that keep its tokens shown.
+const MIN_LEFT: usize = 8;
+/// How a hit's title and its `‹ ancestor` share a row too narrow for both: the title is
+/// cut only when whole it leaves the ancestor less than 16 cells, and keeps 7 (six chars
+/// and `…`, so `Summary` stays whole); an ancestor is not cut to less than 5 (` ‹ `, a
+/// char and `…`).
+const SHARES: Shares = Shares {
+    min_first: 7,
+    enough_second: 16,
+    min_second: 5,
+};
 
 /// Draw the results into `area`.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -109,27 +122,6 @@ fn hit_line(
     let hit = v.hit(i)?;
     let node = app.corpus.node(hit.node);
     let mark = app.selection.mark(&app.corpus, hit.node);
-    let mut left = vec![
-        (
-            format!("{} ", glyphs::mark(mark)),
-            if mark == Mark::Partial {
-                t.partial
-            } else {
-                t.mark
-            },
-        ),
-        (format!("{} ", glyphs::kind(node.kind)), t.glyph_section),
-    ];
-    left.extend(marked(&node.title, v.title_marks(i), t.title, match_style));
-    if let Some(a) = v.label(i) {
-        left.push((format!(" ‹ {}", app.corpus.node(a).title), t.glyph_dir));
-    }
-    if !hit.copies.is_empty() {
-        left.push((format!(" +{} copies", hit.copies.len()), t.dim));
-    }
-    if w >= SCORE_MIN_WIDTH {
-        left.push((format!("  {}", node.id), t.dim));
-    }
     let tok = match app.tokens.total(hit.node) {
         Some(n) => format!(" {} tok", human::short_count(n)),
         None => " … tok".into(),
@@ -148,7 +140,38 @@ fn hit_line(
             (format!(" {:>6} ", human::short_bytes(node.bytes)), t.bytes),
         ]
     };
-    let mut line = fit(left, right, w, 8);
+    let mut left = vec![
+        (
+            format!("{} ", glyphs::mark(mark)),
+            if mark == Mark::Partial {
+                t.partial
+            } else {
+                t.mark
+            },
+        ),
+        (format!("{} ", glyphs::kind(node.kind)), t.glyph_section),
+    ];
+    // The title and its `‹ ancestor` share the room left: the ancestor is what tells
+    // same-titled hits apart, so it is never cut away whole (docs/DESIGN.md §6).
+    let room = left_room(&right, w, MIN_LEFT)
+        .saturating_sub(str_width(&left[0].0) + str_width(&left[1].0));
+    let mut after: Vec<Piece> = v
+        .label(i)
+        .map(|a| (format!(" ‹ {}", app.corpus.node(a).title), t.glyph_dir))
+        .into_iter()
+        .collect();
+    if !hit.copies.is_empty() {
+        after.push((format!(" +{} copies", hit.copies.len()), t.dim));
+    }
+    let title = marked(&node.title, v.title_marks(i), t.title, match_style);
+    let cells = |p: &[Piece]| p.iter().map(|(s, _)| str_width(s)).sum::<usize>();
+    // Cut to the room, they end in `…`: an id after them would add a second one.
+    let whole = cells(&title) + cells(&after) < room;
+    left.extend(share(title, after, room, SHARES));
+    if w >= SCORE_MIN_WIDTH && whole {
+        left.push((format!("  {}", node.id), t.dim));
+    }
+    let mut line = fit(left, right, w, MIN_LEFT);
     if i == s.selected {
         let style = if active { t.cursor } else { t.cursor_dim };
         line = line.patch_style(style);
