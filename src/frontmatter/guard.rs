@@ -8,15 +8,16 @@ use super::parse::KeyNode;
 use super::strict::verify_strict;
 use crate::error::{Error, Result};
 
-/// True when a plain value's text starts with a YAML node property or is an alias: an
-/// anchor `&a`, a tag `!t` or an alias `*a`. A plain scalar cannot start with these, so
-/// the text is YAML structure the lenient parser keeps as text; quoting it would change
-/// what every YAML reader sees.
+/// True when a plain value's text, or its key as written, starts with a YAML node property
+/// or is an alias: an anchor `&a`, a tag `!t` or an alias `*a` (`!t key: value` tags the
+/// key). A plain scalar cannot start with these, so the text is YAML structure the lenient
+/// parser keeps as text; quoting it would change what every YAML reader sees.
 pub(crate) fn starts_with_property(text: &str, n: &KeyNode) -> bool {
-    n.style == ValueStyle::Plain
-        && text
-            .get(n.value_span.clone())
+    let property = |r: &std::ops::Range<usize>| {
+        text.get(r.clone())
             .is_some_and(|v| v.starts_with(['&', '*', '!']))
+    };
+    property(&n.key_span) || (n.style == ValueStyle::Plain && property(&n.value_span))
 }
 
 /// The anchor (`&name`) that the value of `n`, or a value nested in it, defines.

@@ -68,6 +68,20 @@ fn repair_of_a_strict_invalid_file_leaves_anchors_aliases_and_tags_unquoted() {
     );
 }
 
+/// Found by the `frontmatter_edit` fuzz target: a key written with a tag (`!this: …`) whose
+/// value holds NUL bytes (so a strict reader rejects the file) had its value quoted by the
+/// repair; a tagged key is YAML structure and its line stays as written.
+#[test]
+fn repair_leaves_a_tagged_key_line_holding_nul_bytes_as_written() {
+    let text = "---\nname: s\ndescription: Use when: x\nti:\n !this: drq\0\0\n---\n";
+    let (out, lines) = frontmatter::repair(text.as_bytes());
+    assert_eq!(lines, [3]);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "---\nname: s\ndescription: 'Use when: x'\nti:\n !this: drq\0\0\n---\n"
+    );
+}
+
 const HASH_LINE: &str = "---\nname: s2\ndescription: \"a\n# b\n  c\"\nother: x\n---\nbody\n";
 
 #[test]
