@@ -183,10 +183,13 @@ fn search_jump_select_quit_in_a_real_pty() {
     s.screen
         .wait_for("the search box", |t| t.contains("Type to search"));
     s.send(b"cors");
+    // Wait for the results of `cors` itself: while it is typed, the stale list of `cor`
+    // (`Content (BM25) · 25`, "searching…") is on screen for a moment.
     let text = s.screen.wait_for("hits", |t| {
-        t.contains("Content (BM25) · 2") && t.contains("Titles (fuzzy) ·")
+        t.contains(" / cors  2 content · ")
+            && t.contains("Content (BM25) · 2 ")
+            && t.contains("Titles (fuzzy) ·")
     });
-    assert!(text.contains(" / cors  2 content · "), "{text}");
     assert!(text.contains("# CORS Middleware"), "{text}");
 
     // 3. Enter jumps to the hit in the tree; the preview shows it.
