@@ -25,6 +25,14 @@ fn content_titles(app: &skillnav::tui::state::app::App, n: usize) -> Vec<String>
         .collect()
 }
 
+/// The first six rows of the results list below the search line, each cut to `cells`
+/// characters.
+fn list_rows(app: &skillnav::tui::state::app::App, cells: usize) -> Vec<String> {
+    let screen = crate::support::tui::screen(app);
+    let rows = screen.lines().skip(1).take(6);
+    rows.map(|l| l.chars().take(cells).collect()).collect()
+}
+
 /// On Hono's helpers page `cookie helper` listed Helpers first while typing (`helper`
 /// expanded to `helpers`) and Enter opened Cookie Helper, another row. `helper` is a
 /// complete word: the list shown is `search`'s, and Enter opens its highlighted row.
@@ -91,13 +99,7 @@ fn pod_scheduling_readiness_lists_its_kep_title_first_and_no_readiness_gates() {
             "ready"
         ]
     );
-    let screen = crate::support::tui::screen(&app);
-    let left: Vec<String> = screen
-        .lines()
-        .skip(1)
-        .take(6)
-        .map(|l| l.chars().take(42).collect::<String>())
-        .collect();
+    let left = list_rows(&app, 42);
     assert_eq!(
         left,
         [
@@ -134,13 +136,7 @@ fn an_80_column_results_list_gives_the_score_room_to_the_titles() {
     let dir = fixture_path("index/keps");
     let mut app = tui_over(&dir, "keps", 80, 8);
     type_query(&mut app, "pod readiness gates");
-    let screen = crate::support::tui::screen(&app);
-    let left: Vec<String> = screen
-        .lines()
-        .skip(1)
-        .take(6)
-        .map(|l| l.chars().take(34).collect::<String>())
-        .collect();
+    let left = list_rows(&app, 34);
     assert_eq!(
         left,
         [
@@ -344,13 +340,7 @@ fn same_titled_hits_at_80_columns_show_their_ancestors() {
     let dir = fixture_path("index/same-titles");
     let mut app = tui_over(&dir, "same-titles", 80, 12);
     type_query(&mut app, "table of contents");
-    let screen = crate::support::tui::screen(&app);
-    let left: Vec<String> = screen
-        .lines()
-        .skip(1)
-        .take(6)
-        .map(|l| l.chars().take(34).collect::<String>())
-        .collect();
+    let left = list_rows(&app, 34);
     assert_eq!(
         left,
         [
