@@ -28,6 +28,7 @@ pub mod index;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod model;
+pub mod remote;
 pub mod render;
 pub mod rerank;
 pub mod skill;

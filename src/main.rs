@@ -23,7 +23,7 @@ fn launch_tui(req: skillnav::cli::TuiRequest) -> anyhow::Result<()> {
             RecipeRef::Name(name) => RecipeArg::Name(name),
         }),
     };
-    skillnav::tui::run(req.specs, opts)
+    skillnav::tui::run(req.specs, opts, req.pending)
 }
 
 /// This build has no TUI: say so and point at the subcommands.

@@ -25,6 +25,7 @@ mod index;
 mod lazytools;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod remote;
 mod render;
 mod rerank;
 #[cfg(feature = "tui")]

@@ -69,6 +69,19 @@ pub struct GlobalOpts {
     /// Prefix skill names with their scope label (`project:pdf`, `user:pdf`).
     #[arg(long, global = true)]
     pub namespace: bool,
+    /// Remote sources (URLs, `github:`): use only the cache, never the network.
+    #[arg(long, global = true)]
+    pub offline: bool,
+    /// Remote llms.txt: keep to the index file; do not fetch the pages it links to.
+    #[arg(long, global = true)]
+    pub no_follow: bool,
+    /// Remote sources: refuse a response larger than this many MiB (an archive may unpack to
+    /// 4× this).
+    #[arg(long, global = true, default_value_t = 256, value_name = "MIB")]
+    pub max_download_mb: u64,
+    /// Remote sources: seconds to wait to connect or for a response to start.
+    #[arg(long, global = true, default_value_t = 30, value_name = "SECS")]
+    pub timeout: u64,
 }
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {
@@ -207,6 +220,12 @@ pub enum Command {
         /// collapse or merge.
         #[command(subcommand)]
         op: DoctreeOp,
+    },
+    /// List or clear the cache of remote sources (URLs and `github:` repositories).
+    Cache {
+        /// list or clear.
+        #[command(subcommand)]
+        op: CacheOp,
     },
     /// Save, list, load or delete saved selections (recipes).
     Recipe {
@@ -501,6 +520,19 @@ pub enum DoctreeOp {
         #[arg(long, default_value_t = 2000)]
         max_words: usize,
     },
+}
+
+/// `skillnav cache` operations (docs/REMOTE.md "Cache").
+#[derive(Debug, Subcommand)]
+pub enum CacheOp {
+    /// Each cached source with its size and when it was fetched.
+    List {
+        /// JSON: {"schema": 1, "entries": [{"source", "bytes", "fetched", "path"}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove every cached source.
+    Clear,
 }
 
 /// `skillnav recipe` operations (saved selections).

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod brief;
+mod cache;
 mod doctree;
 mod eval;
 mod export;
@@ -25,7 +26,7 @@ use std::io::Write;
 use clap::Parser;
 
 use crate::tokens::{TokenCounter, TokenTable};
-use args::{Cli, Command};
+use args::{Cli, Command, DoctreeOp};
 
 /// Run the command line; returns the exit code (0 ok, 1 findings, 2 usage or I/O error).
 /// Without a subcommand it opens the TUI through `launch`.
@@ -194,8 +195,10 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             let corpus = open::open(&paths, &g)?;
             skills::topics(&mut out, &corpus)
         }
-        Some(Command::Catalog { skill_dir }) => skills::catalog(&mut out, &skill_dir),
-        Some(Command::Fm { op }) => fm::run(&mut out, op),
+        Some(Command::Catalog { skill_dir }) => {
+            skills::catalog(&mut out, &open::local_path(&skill_dir, &g)?)
+        }
+        Some(Command::Fm { op }) => fm::run(&mut out, fm_local(op, &g)?),
         Some(Command::Build(b)) => {
             let mut opts = crate::formats::lazytools::write::BuildOptions::new(b.name.clone());
             opts.description = b.description.clone();
@@ -225,12 +228,22 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             let corpus = open::open(&a.paths, &g)?;
             brief::run(&mut out, &corpus, &a, counter)
         }
-        Some(Command::Render(a)) => render::run(&mut out, &a),
+        Some(Command::Render(mut a)) => {
+            for d in &mut a.skill_dirs {
+                *d = open::local_path(d, &g)?;
+            }
+            render::run(&mut out, &a)
+        }
         Some(Command::Export(a)) => {
             let corpus = open::open(&a.paths, &g)?;
             export::run_export(&mut out, &corpus, &a, counter)
         }
-        Some(Command::Doctree { op }) => doctree::run(&mut out, &op),
+        Some(Command::Doctree { op }) => {
+            let (DoctreeOp::Collapse { dir, .. } | DoctreeOp::Merge { dir, .. }) = &op;
+            open::refuse_remote(dir, "doctree")?;
+            doctree::run(&mut out, &op)
+        }
+        Some(Command::Cache { op }) => cache::run(&mut out, &op),
         Some(Command::Recipe { op }) => recipe::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
         Some(Command::Mcp(a)) => {
             drop(out);
@@ -295,10 +308,12 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// What the TUI is started with when no subcommand is given: the roots to open and the
 /// options of the command line. The binary ([`main`]'s caller) starts the TUI from it, so
 /// the CLI does not depend on the terminal code.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TuiRequest {
     /// The roots to open (the default skill folders or the sample when no PATH was given).
     pub specs: Vec<crate::formats::RootSpec>,
+    /// Linked pages of remote llms.txt roots, fetched while the TUI shows the index.
+    pub pending: Vec<crate::remote::Pending>,
     /// Token encoding of every size.
     pub encoding: crate::tokens::Encoding,
     /// Loader options (`--first-wins`, `--follow-links`, `--namespace`).
@@ -321,10 +336,37 @@ pub enum RecipeRef {
 /// Starts the TUI for a [`TuiRequest`]; errors are reported like a subcommand's (exit 2).
 pub type TuiLauncher<'a> = &'a dyn Fn(TuiRequest) -> anyhow::Result<()>;
 
+/// `fm get` reads a remote file from the cache; `fm set` and `fm unset` refuse one.
+fn fm_local(op: args::FmOp, g: &args::GlobalOpts) -> anyhow::Result<args::FmOp> {
+    use args::FmOp;
+    Ok(match op {
+        FmOp::Get {
+            file,
+            key,
+            json,
+            raw,
+        } => FmOp::Get {
+            file: open::local_path(&file, g)?,
+            key,
+            json,
+            raw,
+        },
+        FmOp::Set { file, key, value } => {
+            open::refuse_remote(&file, "fm set")?;
+            FmOp::Set { file, key, value }
+        }
+        FmOp::Unset { file, key } => {
+            open::refuse_remote(&file, "fm unset")?;
+            FmOp::Unset { file, key }
+        }
+    })
+}
+
 fn run_tui(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
-    let specs = open::specs_for(&cli.paths, cli.sample, cli.global.agent.as_deref())?;
+    let roots = open::roots_for(&cli.paths, cli.sample, &cli.global)?;
     let request = TuiRequest {
-        specs,
+        specs: roots.specs,
+        pending: roots.pending,
         encoding: cli.global.encoding,
         load: open::load_options(&cli.global),
         theme: cli.theme.clone(),

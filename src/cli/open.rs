@@ -2,49 +2,175 @@
 
 use std::path::PathBuf;
 
+use std::io::IsTerminal;
+
 use anyhow::{Context, bail};
 
 use super::args::GlobalOpts;
 use crate::formats::{self, LoadOptions, RootSpec};
 use crate::model::Corpus;
+use crate::remote;
+use crate::util::sanitize::sanitize_line;
 
-/// The root specs for `paths`: the given paths (each must exist and be a regular file or
-/// a folder: a fifo would block the load, a device never end), else the discovered
-/// skill roots (only the folders `agent` reads, when given), else the bundled sample skill.
-pub fn specs_for(
-    paths: &[PathBuf],
-    sample: bool,
-    agent: Option<&str>,
-) -> anyhow::Result<Vec<RootSpec>> {
+/// The roots of a command line, and the linked pages of remote llms.txt roots still to fetch
+/// (docs/REMOTE.md): the CLI waits for them ([`specs_for`]); the TUI and `mcp` show the
+/// index at once and fetch them in the background.
+pub struct Roots {
+    /// What to load, in argument order.
+    pub specs: Vec<RootSpec>,
+    /// Pages to fetch, by root.
+    pub pending: Vec<remote::Pending>,
+}
+
+/// The remote-source options of the global flags.
+pub fn remote_options(g: &GlobalOpts) -> remote::Options {
+    remote::Options {
+        offline: g.offline,
+        follow: !g.no_follow,
+        cap_bytes: g.max_download_mb.saturating_mul(1024 * 1024),
+        timeout: std::time::Duration::from_secs(g.timeout.max(1)),
+    }
+}
+
+/// [`roots_for`], then every pending page fetched before returning (progress and a summary on
+/// stderr): what a CLI subcommand loads.
+pub fn specs_for(paths: &[PathBuf], sample: bool, g: &GlobalOpts) -> anyhow::Result<Vec<RootSpec>> {
+    let roots = roots_for(paths, sample, g)?;
+    let terminal = std::io::stderr().is_terminal();
+    for p in roots.pending {
+        let label = sanitize_line(&p.label).into_owned();
+        let report = p.plan.run(&|done, total| {
+            if terminal {
+                eprint!("\r{label}: fetching linked pages {done}/{total}");
+            }
+        });
+        let clear = if terminal { "\r\x1b[2K" } else { "" };
+        eprintln!("{clear}{label}: {}", sanitize_line(&report.summary()));
+    }
+    Ok(roots.specs)
+}
+
+/// The roots for `paths`: local paths (each must exist and be a regular file or a folder: a
+/// fifo would block the load, a device never end) and remote sources (fetched into the cache,
+/// [`remote::open`]); else the discovered skill roots (only the folders `--agent` reads, when
+/// given), else the bundled sample skill. Local roots come first, in argument order, then
+/// remote ones. Errors: a missing or special path, a remote source that cannot be fetched
+/// (and is not cached).
+pub fn roots_for(paths: &[PathBuf], sample: bool, g: &GlobalOpts) -> anyhow::Result<Roots> {
+    let only = |specs| Roots {
+        specs,
+        pending: Vec::new(),
+    };
     if sample {
-        return sample_spec();
+        return sample_spec().map(only);
     }
     if paths.is_empty() {
         let cwd = std::env::current_dir().context("current directory")?;
-        let found = formats::discover_roots_for(&cwd, agent);
+        let found = formats::discover_roots_for(&cwd, g.agent.as_deref());
         if found.is_empty() {
-            return sample_spec();
+            return sample_spec().map(only);
         }
-        return Ok(found);
+        return Ok(only(found));
     }
+    let mut locals = Vec::new();
+    let mut remotes = Vec::new();
     for (i, p) in paths.iter().enumerate() {
-        if let Err(e) = std::fs::metadata(p) {
-            if let Some(cmd) = (i == 0).then(|| subcommand_like(p)).flatten() {
-                bail!(
-                    "{}: no such file or directory (did you mean the `{cmd}` subcommand?)",
-                    p.display()
-                );
+        match p.to_str().and_then(remote::parse) {
+            Some(Ok(src)) => remotes.push(src),
+            Some(Err(e)) => bail!("{e}"),
+            None => {
+                check_local(i, p)?;
+                locals.push(p.clone());
             }
-            bail!("{}: {}", p.display(), io_reason(&e));
         }
-        if std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    }
+    let mut specs = formats::root_specs(&locals);
+    let pending = open_remotes(&remotes, &mut specs, &remote_options(g))?;
+    Ok(Roots { specs, pending })
+}
+
+/// A single PATH argument as a local path: a remote source is fetched (its linked pages
+/// too) and its cached path returned; a local path is returned as given. Used by the
+/// subcommands that take one file or skill folder (`render`, `fm get`, `catalog`).
+pub fn local_path(p: &std::path::Path, g: &GlobalOpts) -> anyhow::Result<PathBuf> {
+    match p.to_str().and_then(remote::parse) {
+        None => Ok(p.to_path_buf()),
+        Some(Err(e)) => bail!("{e}"),
+        Some(Ok(src)) => {
+            let opened = remote::open(&src, &remote_options(g))?;
+            if let Some(note) = &opened.note {
+                eprintln!("{}", sanitize_line(note));
+            }
+            if let Some(plan) = opened.pages {
+                plan.run(&|_, _| {});
+            }
+            Ok(opened.path)
+        }
+    }
+}
+
+/// Refuse a remote source where a command writes (`fm set`, `doctree`): remote sources are
+/// read-only (docs/REMOTE.md "Read-only").
+pub fn refuse_remote(p: &std::path::Path, what: &str) -> anyhow::Result<()> {
+    if p.to_str().and_then(remote::parse).is_some() {
+        bail!(
+            "{}: remote sources are read-only; {what} needs a local copy (`skillnav export` writes one)",
+            p.display()
+        );
+    }
+    Ok(())
+}
+
+fn check_local(i: usize, p: &std::path::Path) -> anyhow::Result<()> {
+    if let Err(e) = std::fs::metadata(p) {
+        if let Some(cmd) = (i == 0).then(|| subcommand_like(p)).flatten() {
             bail!(
-                "{}: not a regular file or folder (a fifo, socket or device)",
+                "{}: no such file or directory (did you mean the `{cmd}` subcommand?)",
                 p.display()
             );
         }
+        bail!("{}: {}", p.display(), io_reason(&e));
     }
-    Ok(formats::root_specs(paths))
+    if std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        bail!(
+            "{}: not a regular file or folder (a fifo, socket or device)",
+            p.display()
+        );
+    }
+    Ok(())
+}
+
+/// Fetch each remote source and append its root to `specs` (labels deduplicated against the
+/// local ones); notes ("used the cached copy …") go to stderr.
+fn open_remotes(
+    sources: &[remote::Source],
+    specs: &mut Vec<RootSpec>,
+    opts: &remote::Options,
+) -> anyhow::Result<Vec<remote::Pending>> {
+    let mut taken = crate::model::id::Taken::default();
+    for s in specs.iter() {
+        crate::model::id::dedupe(&s.label, &mut taken);
+    }
+    let mut pending = Vec::new();
+    for src in sources {
+        let opened = remote::open(src, opts)?;
+        if let Some(note) = &opened.note {
+            eprintln!("{}", sanitize_line(note));
+        }
+        let label = crate::model::id::dedupe(&opened.label, &mut taken);
+        if let Some(plan) = opened.pages {
+            pending.push(remote::Pending {
+                root: specs.len(),
+                label: label.clone(),
+                plan,
+            });
+        }
+        specs.push(RootSpec {
+            path: opened.path,
+            label,
+        });
+    }
+    Ok(pending)
 }
 
 fn sample_spec() -> anyhow::Result<Vec<RootSpec>> {
@@ -99,7 +225,7 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
 /// [`specs_for`] then [`load`]. Discovered roots (no PATH) also get the provenance of `skills-lock.json`
 /// ([`formats::agents::mark_provenance`]).
 pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
-    let specs = specs_for(paths, false, g.agent.as_deref())?;
+    let specs = specs_for(paths, false, g)?;
     let mut corpus = load(&specs, g);
     if paths.is_empty() {
         let cwd = std::env::current_dir().context("current directory")?;

@@ -106,7 +106,8 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 }
 
 /// Write `new_bytes` to `file` atomically. Errors: `Refused` when the file changed on disk
-/// since it was read ("… changed on disk since it was read; reload"), is read-only, or its
+/// since it was read ("… changed on disk since it was read; reload"), is a cached copy of a
+/// remote source (docs/REMOTE.md "Read-only"), is read-only, or its
 /// folder does not allow writing; `Io` for other failures. In every error case the file is
 /// unchanged and no temp file remains.
 pub fn save(file: &LoadedFile, new_bytes: &[u8]) -> Result<SaveReport> {
@@ -123,6 +124,9 @@ pub fn save_with_hook(
 ) -> Result<SaveReport> {
     let shown = file.path.display();
     let real = &file.real_path;
+    if let Some(reason) = crate::remote::cache::read_only_reason(real) {
+        return Err(Error::Refused(reason));
+    }
     let mut held = read_held(&file.path, real)?;
     if hash(&held.bytes) != file.hash {
         return Err(Error::Refused(format!(

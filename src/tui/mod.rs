@@ -79,10 +79,14 @@ pub fn new_app(opts: &TuiOptions, roots: usize) -> state::app::App {
 }
 
 /// Run the TUI on `specs` until the user quits. The first frame shows at once; roots load
-/// in the background. The terminal is restored on every exit path (return, error, panic).
+/// in the background, and so do the `pending` linked pages of remote roots. The terminal is restored on every exit path (return, error, panic).
 ///
 /// Errors: the terminal cannot be set up (stdout is not a terminal) or drawing failed.
-pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Result<()> {
+pub fn run(
+    specs: Vec<crate::formats::RootSpec>,
+    opts: TuiOptions,
+    pending: Vec<crate::remote::Pending>,
+) -> anyhow::Result<()> {
     terminal::install_panic_hook();
     let mut app = new_app(&opts, specs.len());
     let mut session = terminal::Session::enter(app.settings.ui.mouse)?;
@@ -106,6 +110,7 @@ pub fn run(specs: Vec<crate::formats::RootSpec>, opts: TuiOptions) -> anyhow::Re
             },
         );
     }
+    effects::workers::fetch_pages(&workers.tx, pending);
     let result = runtime::run_loop(&mut session, &mut app, &workers);
     drop(session);
     result

@@ -339,3 +339,57 @@ fn external_editor_runs_and_the_file_is_reloaded() {
         "{on_disk:?}"
     );
 }
+
+#[test]
+fn a_github_skill_opens_in_the_tui_and_its_frontmatter_is_read_only() {
+    let gz = crate::support::http::tar_gz_of(&fixture_path("formats/skills"), "skills-main");
+    let server = crate::support::http::Server::start(std::collections::HashMap::from([(
+        "/acme/skills/tar.gz/main".to_string(),
+        crate::support::http::Reply::File(gz),
+    )]));
+    let cache = tempfile::tempdir().expect("temp cache dir");
+    let base = std::ffi::OsString::from(&server.base);
+    let mut s = start_on(
+        std::path::Path::new("github:acme/skills@main/theme-factory"),
+        &[
+            ("XDG_CACHE_HOME", cache.path().as_os_str()),
+            ("SKILLNAV_GITHUB_ARCHIVE_BASE", &base),
+        ],
+    );
+    s.screen.wait_for("the remote skill", |t| {
+        t.contains("◆ github:acme/skills@main/theme") && t.contains("★ theme-factory")
+    });
+    s.send(b"j");
+    s.send(b"e");
+    let text = s.screen.wait_for("the read-only refusal", |t| {
+        t.contains("read-only: a cached copy of github:acme/skills@main")
+    });
+    assert!(!text.contains("Save"), "no editor form opens: {text}");
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
+fn an_llms_txt_url_shows_its_index_then_fills_in_the_linked_pages() {
+    let dir = fixture_path("remote/site");
+    let routes = ["llms.txt", "docs/app.md", "docs/routing.md"]
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(f)).expect("fixture page");
+            (format!("/{f}"), crate::support::http::Reply::File(bytes))
+        })
+        .collect();
+    let server = crate::support::http::Server::start(routes);
+    let cache = tempfile::tempdir().expect("temp cache dir");
+    let url = format!("{}/llms.txt", server.base);
+    let mut s = start_on(
+        std::path::Path::new(&url),
+        &[("XDG_CACHE_HOME", cache.path().as_os_str())],
+    );
+    let text = s.screen.wait_for("the linked pages, filled in", |t| {
+        t.contains("▪ docs") && t.contains("3 linked pages: 2 fetched")
+    });
+    assert!(text.contains("≡ llms.txt"), "{text}");
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+}

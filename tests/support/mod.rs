@@ -5,6 +5,7 @@
 pub mod child;
 pub mod corpus;
 pub mod fs;
+pub mod http;
 pub mod python;
 pub mod skills;
 #[cfg(feature = "tui")]

@@ -443,8 +443,13 @@ fn merge_docs(dir: &Path, leaves: &[String], into: &Path) -> Result<()> {
 
 /// Apply `steps` (from [`plan_collapse`] or [`plan_merge`] on the same tree) to the files
 /// under `top`, in order. Returns the folders touched. Errors: `Io` on the first failing
-/// file operation (earlier steps stay applied).
+/// file operation (earlier steps stay applied); `Refused` for a cached copy of a remote source
+/// (docs/REMOTE.md "Read-only").
 pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
+    if let Some(reason) = crate::remote::cache::read_only_reason(top).filter(|_| !steps.is_empty())
+    {
+        return Err(Error::Refused(reason));
+    }
     let mut touched = Vec::new();
     for s in steps {
         match s {

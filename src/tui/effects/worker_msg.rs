@@ -29,6 +29,17 @@ pub enum WorkerMsg {
     },
     /// All roots are loaded.
     LoadDone,
+    /// Linked pages of a remote llms.txt root fetched so far (docs/REMOTE.md "URLs").
+    RemotePages {
+        /// Index of the root.
+        root: usize,
+        /// The root's label (`hono.dev`).
+        label: String,
+        /// Pages done and in all.
+        done: (usize, usize),
+        /// The outcome, once every page is done.
+        report: Option<crate::remote::PageReport>,
+    },
     /// One root was loaded again after an edit (to be swapped in at `root`).
     RootReloaded {
         /// Index of the root in the corpus.

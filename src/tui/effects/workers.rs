@@ -54,6 +54,31 @@ pub fn start(tx: &Sender<WorkerMsg>, job: Job) {
     });
 }
 
+/// Fetch the linked pages of each remote root on a thread of its own, reporting
+/// [`WorkerMsg::RemotePages`] after each page and once with the outcome.
+pub fn fetch_pages(tx: &Sender<WorkerMsg>, pending: Vec<crate::remote::Pending>) {
+    for p in pending {
+        spawn(tx, "remote-pages", move |tx| {
+            let (root, label) = (p.root, p.label);
+            let report = p.plan.run(&|done, total| {
+                let _ = tx.send(WorkerMsg::RemotePages {
+                    root,
+                    label: label.clone(),
+                    done: (done, total),
+                    report: None,
+                });
+            });
+            let done = report.fetched + report.unchanged + report.failed.len();
+            let _ = tx.send(WorkerMsg::RemotePages {
+                root,
+                label,
+                done: (done, done),
+                report: Some(report),
+            });
+        });
+    }
+}
+
 /// Start the long-lived search worker; it always runs only the newest queued query.
 pub fn search_worker(tx: &Sender<WorkerMsg>) -> Sender<SearchJob> {
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<SearchJob>();

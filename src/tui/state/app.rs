@@ -133,6 +133,9 @@ pub struct App {
     pub followups: Vec<Msg>,
     /// The last save of this session (`u` undoes it).
     pub last_save: Option<SavedEdit>,
+    /// Remote roots whose linked pages arrived while the roots were still loading: reloaded
+    /// once loading is done (docs/REMOTE.md "URLs").
+    pub remote_reloads: Vec<usize>,
     /// What each root was loaded from (index = root position), for reloads after edits.
     pub specs: Vec<crate::formats::RootSpec>,
     /// Loader options used for reloads.
@@ -187,6 +190,7 @@ impl App {
             effects: Vec::new(),
             followups: Vec::new(),
             last_save: None,
+            remote_reloads: Vec::new(),
             specs: Vec::new(),
             load_opts: crate::formats::LoadOptions::default(),
             curate,

@@ -38,6 +38,12 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.loaded.push_back(Loaded::Reloaded(root, *corpus));
             merge_loaded(app);
         }
+        WorkerMsg::RemotePages {
+            root,
+            label,
+            done,
+            report,
+        } => reload::remote_pages(app, root, &label, done, report),
         WorkerMsg::LoadDone => {
             app.loaded.push_back(Loaded::Done);
             merge_loaded(app);
@@ -301,6 +307,9 @@ fn load_done(app: &mut App) -> bool {
         crate::skill::lints::mark(corpus);
     }
     app.progress.loading = None;
+    for root in std::mem::take(&mut app.remote_reloads) {
+        app.effects.push(Effect::Reload { root });
+    }
     let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
     app.progress.counting = (texts > 0).then_some((0, texts));
     app.effects.push(Effect::StartBackground);
@@ -437,6 +446,50 @@ mod tests {
             Settings::default(),
             theme,
         )
+    }
+
+    #[test]
+    fn remote_pages_that_arrive_while_loading_reload_their_root_once_loading_is_done() {
+        let mut app = app();
+        app.progress.loading = Some((0, 0, 1));
+        let pages = |report| WorkerMsg::RemotePages {
+            root: 0,
+            label: "docs.example".into(),
+            done: (2, 3),
+            report,
+        };
+        apply(&mut app, pages(None));
+        assert_eq!(app.status, "docs.example: fetching linked pages 2/3");
+        let report = crate::remote::PageReport {
+            fetched: 2,
+            unchanged: 0,
+            failed: vec!["x: not found (404)".into()],
+        };
+        apply(&mut app, pages(Some(report)));
+        assert_eq!(
+            app.status,
+            "docs.example: 3 linked pages: 2 fetched, 0 unchanged, 1 failed (x: not found (404))"
+        );
+        assert!(
+            app.effects.is_empty(),
+            "no reload while the first load runs"
+        );
+        apply(
+            &mut app,
+            WorkerMsg::RootLoaded {
+                corpus: Box::new(one_file_root("a", "first")),
+                done: 1,
+                total: 1,
+            },
+        );
+        apply(&mut app, WorkerMsg::LoadDone);
+        assert!(
+            app.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Reload { root: 0 })),
+            "the deferred reload is queued once loading is done"
+        );
+        assert!(app.remote_reloads.is_empty());
     }
 
     #[test]

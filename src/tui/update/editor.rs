@@ -89,6 +89,10 @@ pub fn open(app: &mut App) {
         app.status = "Not a skill: `e` edits the frontmatter of a SKILL.md".into();
         return;
     };
+    if let Some(reason) = crate::remote::cache::read_only_reason(&path) {
+        app.status = reason;
+        return;
+    }
     match Editor::open(&path, shown, folder, Some(root)) {
         Ok(ed) => {
             app.popups.push(Popup::Editor(Box::new(ed)));
@@ -103,6 +107,9 @@ pub fn open(app: &mut App) {
 pub fn open_external(app: &mut App) {
     let Some(id) = app.current_node() else { return };
     match skill_file(&app.corpus, id) {
+        Some((path, ..)) if crate::remote::cache::read_only_reason(&path).is_some() => {
+            app.status = crate::remote::cache::read_only_reason(&path).unwrap_or_default();
+        }
         Some((path, _, _, root)) => app.effects.push(Effect::External {
             path,
             root: Some(root),

@@ -15,6 +15,35 @@ use crate::tui::state::app::App;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::search::SearchView;
 
+/// Progress of the linked pages of remote root `root`: a status line while they arrive; once
+/// all are done, the summary and a reload of the root (deferred until the first load is
+/// done, so the reload never races it).
+pub fn remote_pages(
+    app: &mut App,
+    root: usize,
+    label: &str,
+    (done, total): (usize, usize),
+    report: Option<crate::remote::PageReport>,
+) {
+    let label = crate::util::sanitize::sanitize_line(label);
+    let Some(report) = report else {
+        app.status = format!("{label}: fetching linked pages {done}/{total}");
+        return;
+    };
+    app.status = format!(
+        "{label}: {}",
+        crate::util::sanitize::sanitize_line(&report.summary())
+    );
+    if report.fetched == 0 {
+        return;
+    }
+    if app.progress.loading.is_some() {
+        app.remote_reloads.push(root);
+    } else {
+        app.effects.push(Effect::Reload { root });
+    }
+}
+
 /// Swap a reloaded root into the app: keep the cursor on the same node id (or its nearest
 /// surviving ancestor), the expanded nodes and the selection; restart token counting and
 /// indexing; re-run the query once the new index is ready.

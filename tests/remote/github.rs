@@ -1,0 +1,214 @@
+//! A GitHub repository: one archive of the ref, opened at a folder, with ids that start with
+//! `github:owner/repo@ref`, read-only, served over MCP, exported to a local skill.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use serde_json::json;
+
+use super::site::ids;
+use super::{cache_dir, entries, ok, run, serve};
+use crate::support::fs::fixture_path;
+use crate::support::http::{Reply, Server, tar_gz_of};
+
+const REPO: &str = "github:acme/skills@main";
+
+fn repo_server() -> Server {
+    let gz = tar_gz_of(&fixture_path("formats/skills"), "skills-main");
+    serve(HashMap::from([(
+        "/acme/skills/tar.gz/main".to_string(),
+        Reply::File(gz),
+    )]))
+}
+
+#[test]
+fn a_github_folder_opens_with_stable_ids_and_is_revalidated_by_etag() {
+    let server = repo_server();
+    let (_t, cache) = cache_dir();
+    let src = format!("{REPO}/theme-factory");
+    let tree = ok(&cache, &server.base, &["tree", &src, "--json"]);
+    let all = ids(&tree);
+    assert_eq!(all[0], src);
+    assert!(all.contains(&format!("{src}/SKILL.md")), "{all:?}");
+    assert!(
+        all.iter()
+            .any(|i| i.starts_with(&format!("{src}/themes/ocean-depths.md#")))
+    );
+    let again = ok(&cache, &server.base, &["tree", &src, "--json"]);
+    assert_eq!(again, tree);
+    assert_eq!(
+        server.requests(),
+        vec![
+            "GET /acme/skills/tar.gz/main".to_string(),
+            "GET /acme/skills/tar.gz/main (conditional)".to_string()
+        ]
+    );
+    // Two folders of one repository share one archive.
+    let whole = ok(
+        &cache,
+        &server.base,
+        &["tree", REPO, "--json", "--depth", "1"],
+    );
+    assert!(
+        ids(&whole).contains(&format!("{REPO}/brand-guidelines")),
+        "{whole}"
+    );
+    assert_eq!(entries(&cache).len(), 1);
+    let v = run(&cache, &server.base, &["validate", &src]);
+    assert_eq!(
+        v.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+    let name = ok(
+        &cache,
+        &server.base,
+        &["fm", "get", &format!("{src}/SKILL.md"), "name"],
+    );
+    assert_eq!(name.trim(), "theme-factory");
+    let listed = ok(&cache, &server.base, &["cache", "list"]);
+    assert!(listed.starts_with("github:acme/skills@main  "), "{listed}");
+    assert!(
+        listed.ends_with("1 source cached, ") || listed.contains("1 source cached"),
+        "{listed}"
+    );
+    assert_eq!(
+        ok(&cache, &server.base, &["cache", "clear"]).trim(),
+        "removed 1 cached source"
+    );
+    assert!(entries(&cache).is_empty());
+}
+
+#[test]
+fn a_remote_skill_is_read_only_and_exports_to_a_local_copy() {
+    let server = repo_server();
+    let (t, cache) = cache_dir();
+    let src = format!("{REPO}/theme-factory");
+    let file = format!("{src}/SKILL.md");
+    let refused = run(
+        &cache,
+        &server.base,
+        &["fm", "set", &file, "description", "x"],
+    );
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("remote sources are read-only"), "{err}");
+    // The cached file itself is refused too, and left as it was.
+    ok(&cache, &server.base, &["tree", &src]);
+    let cached = entry_tree(&cache).join("theme-factory/SKILL.md");
+    let before = std::fs::read(&cached).unwrap_or_default();
+    let direct = run(
+        &cache,
+        &server.base,
+        &[
+            "fm",
+            "set",
+            cached.to_str().unwrap_or(""),
+            "description",
+            "x",
+        ],
+    );
+    assert!(!direct.status.success());
+    assert!(
+        String::from_utf8_lossy(&direct.stderr)
+            .contains("read-only: a cached copy of github:acme/skills@main")
+    );
+    assert_eq!(std::fs::read(&cached).unwrap_or_default(), before);
+    let doctree = run(&cache, &server.base, &["doctree", "collapse", &src]);
+    assert!(String::from_utf8_lossy(&doctree.stderr).contains("read-only"));
+
+    // Export a selection: a local skill that validates.
+    let section = ids(&ok(&cache, &server.base, &["tree", &src, "--json"]))
+        .into_iter()
+        .find(|i| i.contains("ocean-depths.md#"))
+        .unwrap_or_default();
+    let recipe = t.path().join("kit.json");
+    ok(
+        &cache,
+        &server.base,
+        &[
+            "recipe",
+            "save",
+            "kit",
+            &src,
+            "--select",
+            &section,
+            "--file",
+            recipe.to_str().unwrap_or(""),
+        ],
+    );
+    let out_dir = t.path().join("ocean-kit");
+    ok(
+        &cache,
+        &server.base,
+        &[
+            "export",
+            &src,
+            "--recipe",
+            recipe.to_str().unwrap_or(""),
+            "-o",
+            out_dir.to_str().unwrap_or(""),
+        ],
+    );
+    let v = run(
+        &cache,
+        &server.base,
+        &["validate", out_dir.to_str().unwrap_or("")],
+    );
+    assert_eq!(
+        v.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+}
+
+fn entry_tree(cache: &std::path::Path) -> std::path::PathBuf {
+    let names = entries(cache);
+    cache.join("skillnav/remote").join(&names[0]).join("tree")
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn mcp_serves_a_github_folder_with_its_remote_ids() {
+    let server = repo_server();
+    let (_t, cache) = cache_dir();
+    let src = format!("{REPO}/theme-factory");
+    let mut child = crate::support::child::skillnav_command()
+        .args(["mcp", &src])
+        .env("XDG_CACHE_HOME", &cache)
+        .env("SKILLNAV_GITHUB_ARCHIVE_BASE", &server.base)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
+    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("stdout"))).lines();
+    let mut send = |v: serde_json::Value| {
+        writeln!(stdin, "{v}").unwrap_or_else(|e| panic!("write: {e}"));
+        stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    let _init = lines.next();
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "search", "arguments": {"query": "ocean depths theme colours"}}}),
+    );
+    let answer = lines
+        .next()
+        .and_then(Result::ok)
+        .unwrap_or_else(|| panic!("no answer"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        answer.contains(&format!("{src}/themes/ocean-depths.md")),
+        "{answer}"
+    );
+}

@@ -1,0 +1,141 @@
+//! An llms.txt URL: the index and its same-site linked pages, revalidated on the second run,
+//! usable offline once fetched.
+
+use super::{cache_dir, entries, ok, run, serve, site_routes};
+
+/// Every node id of a `tree --json` document.
+pub fn ids(tree_json: &str) -> Vec<String> {
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        if let Some(id) = v["id"].as_str() {
+            out.push(id.to_string());
+        }
+        for c in v["children"].as_array().into_iter().flatten() {
+            walk(c, out);
+        }
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(tree_json).unwrap_or_else(|e| panic!("not JSON: {e}"));
+    let mut out = Vec::new();
+    for r in v["roots"].as_array().into_iter().flatten() {
+        walk(r, &mut out);
+    }
+    out
+}
+
+#[test]
+fn an_llms_txt_url_opens_with_its_linked_pages_and_the_same_ids_on_the_second_run() {
+    let server = serve(site_routes());
+    let (_t, cache) = cache_dir();
+    let url = format!("{}/llms.txt", server.base);
+    let label = server.base.trim_start_matches("http://").to_string();
+    let first = run(&cache, &server.base, &["tree", &url, "--json"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains("3 linked pages: 2 fetched, 0 unchanged, 1 failed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("docs/missing.md: not found (404)"),
+        "{stderr}"
+    );
+    let tree = String::from_utf8_lossy(&first.stdout).into_owned();
+    let all = ids(&tree);
+    for want in [
+        format!("{label}/llms.txt"),
+        format!("{label}/docs/app.md#application/error-handling"),
+        format!("{label}/docs/routing.md#routing/wildcards"),
+    ] {
+        assert!(all.contains(&want), "{want} not in {all:?}");
+    }
+    // The page on another site is a link, never fetched.
+    assert!(!server.requests().iter().any(|r| r.contains("other.md")));
+
+    let hits = ok(
+        &cache,
+        &server.base,
+        &[
+            "search",
+            "how do I turn a panic into a 500 page for the client",
+            &url,
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&hits).unwrap_or_default();
+    assert_eq!(
+        v["hits"][0]["id"].as_str(),
+        Some(format!("{label}/docs/app.md#application/error-handling").as_str()),
+        "{hits}"
+    );
+    let brief = ok(
+        &cache,
+        &server.base,
+        &[
+            "brief",
+            &url,
+            "--query",
+            "serve every file below a static folder",
+            "--max-tokens",
+            "2000",
+        ],
+    );
+    assert!(brief.contains("matches the rest of the path"), "{brief}");
+
+    // Second run: revalidated (304), same tree byte for byte.
+    let second = ok(&cache, &server.base, &["tree", &url, "--json"]);
+    assert_eq!(second, tree);
+    let log = server.requests();
+    for want in [
+        "GET /llms.txt (conditional)",
+        "GET /docs/app.md (conditional)",
+    ] {
+        assert!(log.iter().any(|r| r == want), "{want} not in {log:?}");
+    }
+
+    // The server is gone: --offline uses the cache; without it, the cache stands in and says so.
+    server.stop();
+    let offline = ok(&cache, &server.base, &["tree", "--offline", &url, "--json"]);
+    assert_eq!(offline, tree);
+    let fallback = run(&cache, &server.base, &["tree", &url, "--json"]);
+    assert!(fallback.status.success());
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), tree);
+    let note = String::from_utf8_lossy(&fallback.stderr);
+    assert!(note.contains("used the cached copy from"), "{note}");
+    assert!(note.contains("could not reach the server"), "{note}");
+    assert_eq!(entries(&cache).len(), 1, "{:?}", entries(&cache));
+}
+
+#[test]
+fn no_follow_keeps_to_the_index_file() {
+    let server = serve(site_routes());
+    let (_t, cache) = cache_dir();
+    let url = format!("{}/llms.txt", server.base);
+    let tree = ok(
+        &cache,
+        &server.base,
+        &["tree", "--no-follow", &url, "--json"],
+    );
+    assert!(
+        !ids(&tree).iter().any(|i| i.contains("docs/app.md")),
+        "{tree}"
+    );
+    assert_eq!(server.requests(), vec!["GET /llms.txt".to_string()]);
+}
+
+#[test]
+fn offline_without_a_cached_copy_says_to_fetch_it_once() {
+    let (_t, cache) = cache_dir();
+    let out = run(
+        &cache,
+        "http://127.0.0.1:9",
+        &["tree", "--offline", "http://127.0.0.1:9/llms.txt"],
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not in the cache (--offline)"), "{err}");
+    assert!(entries(&cache).is_empty());
+}
