@@ -214,3 +214,13 @@ fn a_server_error_names_its_status() {
         "BASE/llms.txt: the server answered 503",
     );
 }
+
+#[test]
+fn the_tui_reports_a_bad_source_before_it_takes_the_terminal() {
+    // No subcommand: the TUI's path. The error comes before the terminal is set up.
+    fails_cleanly(
+        site_routes(),
+        &["BASE/nope.md"],
+        "BASE/nope.md: not found (404)",
+    );
+}

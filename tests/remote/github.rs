@@ -212,3 +212,105 @@ fn mcp_serves_a_github_folder_with_its_remote_ids() {
         "{answer}"
     );
 }
+
+/// Every node of a `tree --json` document as `(id, bytes, own_tokens)`, the root label
+/// replaced by `label`.
+fn sizes(tree_json: &str, from: &str, label: &str) -> Vec<(String, u64, u64)> {
+    fn walk(v: &serde_json::Value, out: &mut Vec<(String, u64, u64)>) {
+        out.push((
+            v["id"].as_str().unwrap_or("").to_string(),
+            v["bytes"].as_u64().unwrap_or(0),
+            v["own_tokens"].as_u64().unwrap_or(0),
+        ));
+        for c in v["children"].as_array().into_iter().flatten() {
+            walk(c, out);
+        }
+    }
+    let v: serde_json::Value = serde_json::from_str(tree_json).unwrap_or_default();
+    let mut out = Vec::new();
+    for r in v["roots"].as_array().into_iter().flatten() {
+        walk(r, &mut out);
+    }
+    out.into_iter()
+        .map(|(id, b, t)| (id.replacen(from, label, 1), b, t))
+        .collect()
+}
+
+#[test]
+fn a_remote_skill_has_the_sizes_and_tokens_of_its_local_copy() {
+    let server = repo_server();
+    let (_t, cache) = cache_dir();
+    let src = format!("{REPO}/theme-factory");
+    let local = fixture_path("formats/skills/theme-factory");
+    let remote = ok(&cache, &server.base, &["tree", &src, "--json"]);
+    let here = ok(
+        &cache,
+        &server.base,
+        &["tree", local.to_str().unwrap_or(""), "--json"],
+    );
+    let remote = sizes(&remote, &src, "theme-factory");
+    assert!(remote.len() > 10, "{remote:?}");
+    assert_eq!(remote, sizes(&here, "theme-factory", "theme-factory"));
+}
+
+/// A bare repository `acme/skills.git` under `dir` holding the fixture skills.
+fn bare_repo(dir: &std::path::Path) {
+    let work = dir.join("work");
+    crate::support::fs::copy_dir(&fixture_path("formats/skills"), &work);
+    let git = |args: &[&str], at: &std::path::Path| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(at)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+            .output()
+            .unwrap_or_else(|e| panic!("git: {e}"));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["init", "-q", "-b", "main"], &work);
+    git(&["add", "."], &work);
+    git(&["commit", "-q", "-m", "skills"], &work);
+    std::fs::create_dir_all(dir.join("acme")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    git(&["clone", "-q", "--bare", "work", "acme/skills.git"], dir);
+}
+
+#[test]
+fn an_unreachable_archive_host_falls_back_to_a_shallow_git_clone() {
+    let (t, cache) = cache_dir();
+    let repos = t.path().join("repos");
+    bare_repo(&repos);
+    let out = crate::support::child::skillnav_command()
+        .args(["tree", &format!("{REPO}/theme-factory"), "--json"])
+        .env("XDG_CACHE_HOME", &cache)
+        .env("SKILLNAV_GITHUB_ARCHIVE_BASE", "http://127.0.0.1:9")
+        .env(
+            "SKILLNAV_GITHUB_GIT_BASE",
+            format!("file://{}", repos.display()),
+        )
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        ids(&tree).contains(&format!("{REPO}/theme-factory/SKILL.md")),
+        "{tree}"
+    );
+    let tree_dir = cache
+        .join("skillnav/remote")
+        .join(&entries(&cache)[0])
+        .join("tree");
+    assert!(
+        !tree_dir.join(".git").exists(),
+        "the clone's .git folder is removed"
+    );
+}

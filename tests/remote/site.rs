@@ -139,3 +139,73 @@ fn offline_without_a_cached_copy_says_to_fetch_it_once() {
     assert!(err.contains("not in the cache (--offline)"), "{err}");
     assert!(entries(&cache).is_empty());
 }
+
+#[test]
+fn loopback_is_reached_directly_even_with_a_proxy_set() {
+    let server = serve(site_routes());
+    let (_t, cache) = cache_dir();
+    let out = crate::support::child::skillnav_command()
+        .args(["tree", "--no-follow", &format!("{}/llms.txt", server.base)])
+        .env("XDG_CACHE_HOME", &cache)
+        .env("HTTP_PROXY", "http://192.0.2.1:3128")
+        .env("http_proxy", "http://192.0.2.1:3128")
+        .env("ALL_PROXY", "http://192.0.2.1:3128")
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(server.requests(), vec!["GET /llms.txt".to_string()]);
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn mcp_answers_on_the_index_and_finds_the_linked_pages_once_they_land() {
+    use std::io::{BufRead, BufReader, Write};
+    let server = serve(site_routes());
+    let (_t, cache) = cache_dir();
+    let url = format!("{}/llms.txt", server.base);
+    let label = server.base.trim_start_matches("http://").to_string();
+    let mut child = crate::support::child::skillnav_command()
+        .args(["mcp", &url])
+        .env("XDG_CACHE_HOME", &cache)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
+    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("stdout"))).lines();
+    let mut send = |v: serde_json::Value| {
+        writeln!(stdin, "{v}").unwrap_or_else(|e| panic!("write: {e}"));
+        stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
+    };
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    let _init = lines.next();
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let want = format!("{label}/docs/routing.md#routing/wildcards");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut id = 1;
+    let found = loop {
+        send(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "search", "arguments": {"query": "a trailing star matches the rest of the path"}}}),
+        );
+        let answer = lines.next().and_then(Result::ok).unwrap_or_default();
+        if answer.contains(&want) || std::time::Instant::now() > deadline {
+            break answer;
+        }
+        id += 1;
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(found.contains(&want), "{found}");
+}
