@@ -21,7 +21,7 @@ fn stdout_of(args: &[&str]) -> String {
 }
 
 /// Every subcommand name, in the order `skillnav --help` lists them.
-const SUBCOMMANDS: [&str; 20] = [
+const SUBCOMMANDS: [&str; 21] = [
     "tree",
     "search",
     "eval",
@@ -36,6 +36,7 @@ const SUBCOMMANDS: [&str; 20] = [
     "render",
     "export",
     "doctree",
+    "cache",
     "recipe",
     "mcp",
     "install-skill",
