@@ -88,6 +88,15 @@ for f in $docs; do
     { cat "$f"; printf '\0'; cat "$fx/lazytools/input/hono-docs/api/context.md" 2>/dev/null || true; printf '\0context middlew'; } | seed bm25 "$n"
 done
 
+
+# Remote sources (docs/REMOTE.md): plain tar streams (the target gzips them) and PATH arguments.
+tar -C "$fx/remote" -cf - site | seed remote_archive site
+tar -C "$fx/formats/skills" -cf - theme-factory | seed remote_archive skill
+for a in 'github:anthropics/skills@main/skills/pdf' 'https://github.com/o/r/tree/v1.2/docs/a' \
+    'https://hono.dev/docs/llms.txt?x=1#top' '../api/b.md' '//cdn.dev/d.md' '/docs/guide/'; do
+    printf '%s' "$a" | seed remote_source "$(printf '%s' "$a" | tr -c 'a-z0-9' '_' | head -c 40)"
+done
+
 for t in "$out"/*; do
     echo "$(basename "$t"): $(ls "$t" | wc -l) seeds"
 done

@@ -184,16 +184,21 @@ fn github(owner: &str, repo: &str, git_ref: Option<&str>, path: &str) -> Result<
             "github:{owner}/{repo}: owner and repository are names of letters, digits, `-`, `_` and `.`"
         ));
     }
+    // `#` delimits node ids (docs/DESIGN.md §2 "Ids"), so neither a ref nor a folder holds one.
     let ref_ok = |r: &str| {
-        !r.contains("..") && !r.starts_with('-') && r.chars().all(|c| c.is_ascii_graphic())
+        !r.contains("..")
+            && !r.starts_with('-')
+            && r.chars().all(|c| c.is_ascii_graphic() && c != '#')
     };
     if git_ref.is_some_and(|r| !ref_ok(r)) {
         return Err(format!("github:{owner}/{repo}: not a usable ref"));
     }
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    if segs.iter().any(|s| *s == "." || *s == "..") {
+    if segs.iter().any(|s| {
+        *s == "." || *s == ".." || s.contains(['#', '\\']) || s.chars().any(char::is_control)
+    }) {
         return Err(format!(
-            "github:{owner}/{repo}: the folder cannot hold `.` or `..`"
+            "github:{owner}/{repo}: the folder cannot hold `.`, `..`, `#`, `\\` or control characters"
         ));
     }
     Ok(GitHub {
@@ -246,6 +251,8 @@ mod tests {
             "github:o/r@x/../etc",
             "github:o;rm/r",
             "github:o/r@--upload-pack=x",
+            "github:o/r@v#1",
+            "github:o/r/a#b",
         ] {
             assert!(matches!(parse(arg), Some(Err(_))), "{arg}");
         }
