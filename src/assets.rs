@@ -35,6 +35,9 @@ pub const AGENT_SKILL_NAME: &str = "skillnav";
 /// file with other bytes is replaced only with `force`. Errors: `Usage` when the file exists
 /// and differs without `force`; `Io` on write failures.
 pub fn install_agent_skill(dir: &Path, force: bool) -> crate::error::Result<PathBuf> {
+    if let Some(reason) = crate::remote::cache::read_only_reason(dir) {
+        return Err(crate::error::Error::Refused(reason));
+    }
     let folder = dir.join(AGENT_SKILL_NAME);
     let path = folder.join("SKILL.md");
     if let Ok(old) = std::fs::read(&path)

@@ -34,24 +34,7 @@ pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
             max_chars: a.max_result_chars,
         },
     };
-    fetch_in_background(roots.pending);
-    crate::mcp::run(config)
-}
-
-/// Fetch the linked pages of remote llms.txt roots while the server answers: each page lands
-/// in the root's cache folder, which the server's file watcher reloads from
-/// (docs/REMOTE.md "URLs"). Progress and the summary go to stderr.
-#[cfg(feature = "mcp")]
-fn fetch_in_background(pending: Vec<crate::remote::Pending>) {
-    for p in pending {
-        let label = p.label;
-        let _ = std::thread::Builder::new()
-            .name("remote-pages".into())
-            .spawn(move || {
-                let report = p.plan.run(&|_, _| {});
-                eprintln!("{label}: {}", report.summary());
-            });
-    }
+    crate::mcp::run(config, roots.pending)
 }
 
 /// This build has no MCP server: say so.

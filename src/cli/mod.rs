@@ -231,6 +231,12 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::Render(mut a)) => {
             for d in &mut a.skill_dirs {
                 *d = open::local_path(d, &g)?;
+                // A URL names the SKILL.md itself: render its folder.
+                if d.is_file()
+                    && let Some(parent) = d.parent().filter(|_| d.ends_with("SKILL.md"))
+                {
+                    *d = parent.to_path_buf();
+                }
             }
             render::run(&mut out, &a)
         }
@@ -239,8 +245,13 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             export::run_export(&mut out, &corpus, &a, counter)
         }
         Some(Command::Doctree { op }) => {
-            let (DoctreeOp::Collapse { dir, .. } | DoctreeOp::Merge { dir, .. }) = &op;
+            let (DoctreeOp::Collapse { dir, dry_run } | DoctreeOp::Merge { dir, dry_run, .. }) =
+                &op;
             open::refuse_remote(dir, "doctree")?;
+            if let Some(reason) = crate::remote::cache::read_only_reason(dir).filter(|_| !*dry_run)
+            {
+                anyhow::bail!("{reason}");
+            }
             doctree::run(&mut out, &op)
         }
         Some(Command::Cache { op }) => cache::run(&mut out, &op),

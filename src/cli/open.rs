@@ -22,13 +22,20 @@ pub struct Roots {
     pub pending: Vec<remote::Pending>,
 }
 
-/// The remote-source options of the global flags.
+/// `--max-download-mb` above this (1 TiB) is taken as this.
+const MAX_DOWNLOAD_MB: u64 = 1 << 20;
+
+/// `--timeout` above this (a day) is taken as this.
+const MAX_TIMEOUT_SECS: u64 = 86_400;
+
+/// The remote-source options of the global flags (each clamped to a usable range: at least
+/// 1 MiB and 1 s, at most 1 TiB and a day).
 pub fn remote_options(g: &GlobalOpts) -> remote::Options {
     remote::Options {
         offline: g.offline,
         follow: !g.no_follow,
-        cap_bytes: g.max_download_mb.saturating_mul(1024 * 1024),
-        timeout: std::time::Duration::from_secs(g.timeout.max(1)),
+        cap_bytes: g.max_download_mb.clamp(1, MAX_DOWNLOAD_MB) * 1024 * 1024,
+        timeout: std::time::Duration::from_secs(g.timeout.clamp(1, MAX_TIMEOUT_SECS)),
     }
 }
 
@@ -90,8 +97,9 @@ pub fn roots_for(paths: &[PathBuf], sample: bool, g: &GlobalOpts) -> anyhow::Res
 }
 
 /// A single PATH argument as a local path: a remote source is fetched (its linked pages
-/// too) and its cached path returned; a local path is returned as given. Used by the
-/// subcommands that take one file or skill folder (`render`, `fm get`, `catalog`).
+/// too) and its cached path returned (the file a URL names, or the repository folder); a
+/// local path is returned as given. Used by the subcommands that take one file or skill
+/// folder (`render`, `fm get`, `catalog`).
 pub fn local_path(p: &std::path::Path, g: &GlobalOpts) -> anyhow::Result<PathBuf> {
     match p.to_str().and_then(remote::parse) {
         None => Ok(p.to_path_buf()),
@@ -104,7 +112,7 @@ pub fn local_path(p: &std::path::Path, g: &GlobalOpts) -> anyhow::Result<PathBuf
             if let Some(plan) = opened.pages {
                 plan.run(&|_, _| {});
             }
-            Ok(opened.path)
+            Ok(opened.file.unwrap_or(opened.path))
         }
     }
 }

@@ -22,13 +22,36 @@ use crate::agent::workspace::WorkspaceConfig;
 
 /// Serve `config` on standard input and output until the client closes standard input (or
 /// sends no more requests). Errors: the runtime or the transport cannot start.
-pub fn run(config: WorkspaceConfig) -> anyhow::Result<()> {
+pub fn run(config: WorkspaceConfig, pending: Vec<crate::remote::Pending>) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
         let state = state::State::open(config);
         let _watcher = watch::watch(&state);
+        fetch_pages(&state, pending);
         server::serve_stdio(state).await
     })
+}
+
+/// Fetch the linked pages of remote llms.txt roots on threads while the server answers
+/// (docs/REMOTE.md "URLs"). Started once the watcher runs, so every page that lands is seen;
+/// when a root's pages are all in, the next request reloads. The summary goes to stderr.
+fn fetch_pages(state: &std::sync::Arc<state::State>, pending: Vec<crate::remote::Pending>) {
+    for p in pending {
+        let weak = std::sync::Arc::downgrade(state);
+        let _ = std::thread::Builder::new()
+            .name("remote-pages".into())
+            .spawn(move || {
+                let report = p.plan.run(&|_, _| {});
+                eprintln!(
+                    "{}: {}",
+                    crate::util::sanitize::sanitize_line(&p.label),
+                    crate::util::sanitize::sanitize_line(&report.summary())
+                );
+                if let Some(s) = weak.upgrade() {
+                    s.dirty.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            });
+    }
 }

@@ -27,6 +27,10 @@ pub struct EntryMeta {
     pub fetched: u64,
     /// Validators of the archive or index file.
     pub validators: Validators,
+    /// Where the source's redirects led, when elsewhere (an llms.txt's links resolve
+    /// against it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
     /// Linked pages mirrored beside an llms.txt: URL → where it lives under `tree/`.
     #[serde(default)]
     pub pages: BTreeMap<String, PageMeta>,
@@ -103,40 +107,92 @@ impl Cache {
 
     /// Build `key`'s entry with `fill` (which writes under the `tree/` folder it is given and
     /// returns the metadata), then swap it in for the old one. A failure of `fill` or of a
-    /// write leaves the old entry (or none) as it was. Returns the entry folder.
+    /// write leaves the old entry (or none) as it was. Several processes may install one
+    /// source at once: each builds its own copy, and one that finds a copy installed since it
+    /// started keeps that one. Temporary folders
+    /// left by a killed process are removed once they are an hour old. Returns the entry
+    /// folder.
     pub fn install(
         &self,
         key: &str,
         fill: impl FnOnce(&Path) -> Result<EntryMeta, RemoteError>,
     ) -> Result<PathBuf, RemoteError> {
+        let started = now_secs();
         std::fs::create_dir_all(&self.root)
             .map_err(|e| RemoteError::cache(self.root.display().to_string(), e))?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".partial-")
-            .tempdir_in(&self.root)
-            .map_err(|e| RemoteError::cache("a temporary folder", e))?;
+        self.sweep();
+        let tmp = self.temp_dir(".partial-")?;
         let tree = tmp.path().join("tree");
         std::fs::create_dir(&tree).map_err(|e| RemoteError::cache("tree/", e))?;
         let meta = fill(&tree)?;
         write_meta_in(tmp.path(), &meta)?;
         let dir = self.entry_dir(key);
-        let old = self.root.join(format!(
-            ".old-{}",
-            dir.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        ));
-        let _ = std::fs::remove_dir_all(&old);
-        if dir.exists() {
-            std::fs::rename(&dir, &old).map_err(|e| RemoteError::cache("the old entry", e))?;
+        // Another process installed this source while we fetched it: theirs is as new.
+        if self.meta(key).is_some_and(|m| m.fetched >= started) {
+            return Ok(dir);
         }
-        let kept = tmp.keep();
-        if let Err(e) = std::fs::rename(&kept, &dir) {
-            let _ = std::fs::rename(&old, &dir);
-            let _ = std::fs::remove_dir_all(&kept);
-            return Err(RemoteError::cache("the new entry", e));
-        }
-        let _ = std::fs::remove_dir_all(&old);
+        self.swap_in(tmp.keep(), &dir)?;
         Ok(dir)
+    }
+
+    fn temp_dir(&self, prefix: &str) -> Result<tempfile::TempDir, RemoteError> {
+        tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir_in(&self.root)
+            .map_err(|e| RemoteError::cache("a temporary folder", e))
+    }
+
+    /// Put the folder `new` at `dir`: the old entry is moved aside under a name of its own,
+    /// then removed. When another process swapped its copy in at the same moment, that copy
+    /// stays and `new` is dropped.
+    fn swap_in(&self, new: PathBuf, dir: &Path) -> Result<(), RemoteError> {
+        let old = self.temp_dir(".old-")?.keep();
+        let had_old = match std::fs::rename(dir, &old) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&new);
+                let _ = std::fs::remove_dir_all(&old);
+                return Err(RemoteError::cache("the old entry", e));
+            }
+        };
+        match std::fs::rename(&new, dir) {
+            Ok(()) => {}
+            Err(_) if dir.join("source.json").is_file() => {
+                let _ = std::fs::remove_dir_all(&new);
+            }
+            Err(e) => {
+                if had_old {
+                    let _ = std::fs::rename(&old, dir);
+                }
+                let _ = std::fs::remove_dir_all(&new);
+                let _ = std::fs::remove_dir_all(&old);
+                return Err(RemoteError::cache("the new entry", e));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&old);
+        Ok(())
+    }
+
+    /// Remove `.partial-*` and `.old-*` folders an hour old or older (a fetch killed midway).
+    fn sweep(&self) {
+        let Ok(rd) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let stale = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age >= hour);
+            if (name.starts_with(".partial-") || name.starts_with(".old-")) && stale {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
     }
 
     /// Replace `key`'s `source.json` atomically.
@@ -181,14 +237,15 @@ impl Cache {
     /// copies are read-only (docs/REMOTE.md "Read-only").
     pub fn source_of(&self, path: &Path) -> Option<String> {
         let real_root = std::fs::canonicalize(&self.root).ok()?;
-        let real = std::fs::canonicalize(path)
-            .or_else(|_| {
-                path.parent().map_or(
-                    Err(std::io::ErrorKind::NotFound.into()),
-                    std::fs::canonicalize,
-                )
-            })
-            .ok()?;
+        // A path still to be written: its nearest existing ancestor decides.
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir().ok()?.join(path)
+        };
+        let real = abs
+            .ancestors()
+            .find_map(|a| std::fs::canonicalize(a).ok())?;
         let rest = real.strip_prefix(&real_root).ok()?;
         let entry = real_root.join(rest.components().next()?);
         let text = std::fs::read_to_string(entry.join("source.json")).ok();

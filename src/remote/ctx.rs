@@ -10,6 +10,8 @@ use super::http::Client;
 pub struct Local {
     /// The local folder (or file) to load: inside the cache, read-only.
     pub path: PathBuf,
+    /// The file a URL names, inside `path` (`None` for a repository).
+    pub file: Option<PathBuf>,
     /// The root label every node id starts with ([`super::Source::label`]).
     pub label: String,
     /// What a user should know: the cache was used instead of the network, and why.

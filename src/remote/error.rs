@@ -38,6 +38,15 @@ pub enum RemoteError {
         /// The cap, in bytes.
         cap: u64,
     },
+    /// The body ended before its `Content-Length`.
+    Truncated {
+        /// The URL asked for.
+        url: String,
+        /// Bytes received.
+        got: u64,
+        /// Bytes announced.
+        want: u64,
+    },
     /// The connection or the response took longer than the timeout.
     Timeout {
         /// The URL asked for.
@@ -50,7 +59,7 @@ pub enum RemoteError {
         /// The TLS library's reason.
         reason: String,
     },
-    /// Name lookup, connection or transfer failure (the body ended early included).
+    /// Name lookup, connection or transfer failure.
     Transport {
         /// The URL asked for.
         url: String,
@@ -85,11 +94,16 @@ pub enum RemoteError {
 }
 
 impl RemoteError {
-    /// Whether the server could not be reached at all (so a cached copy may stand in).
-    pub fn is_unreachable(&self) -> bool {
+    /// Whether the failure says nothing about the source itself (the server could not be
+    /// reached, or the transfer broke off), so a cached copy may stand in. A 404, a redirect
+    /// loop, an oversize or unsafe answer may not.
+    pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            RemoteError::Timeout { .. } | RemoteError::Transport { .. } | RemoteError::Tls { .. }
+            RemoteError::Timeout { .. }
+                | RemoteError::Transport { .. }
+                | RemoteError::Tls { .. }
+                | RemoteError::Truncated { .. }
         )
     }
 
@@ -113,9 +127,12 @@ impl fmt::Display for RemoteError {
             }
             RemoteError::TooLarge { url, cap } => write!(
                 f,
-                "{url}: larger than the download cap of {} (raise it with --max-download-mb)",
-                crate::util::human::human_bytes(*cap)
+                "{url}: larger than the download cap of {} MiB (raise it with --max-download-mb)",
+                cap.div_ceil(1024 * 1024)
             ),
+            RemoteError::Truncated { url, got, want } => {
+                write!(f, "{url}: the response ended after {got} of {want} bytes")
+            }
             RemoteError::Timeout { url } => write!(f, "{url}: timed out"),
             RemoteError::Tls { url, reason } => write!(f, "{url}: TLS failed: {reason}"),
             RemoteError::Transport { url, reason } => write!(f, "{url}: {reason}"),

@@ -45,12 +45,13 @@ pub fn open(g: &GitHub, ctx: &Ctx) -> Result<Local, RemoteError> {
         refresh(g, &key, cached, ctx)?
     };
     let path = dir.join("tree").join(&g.path);
-    if !path.exists() {
+    if !exists_settled(&path) {
         return Err(RemoteError::NoSuchFolder {
             source: g.canonical(),
         });
     }
     Ok(Local {
+        file: None,
         path,
         label: g.canonical(),
         note,
@@ -77,7 +78,9 @@ fn refresh(
             ctx.cache.write_meta(key, &meta)?;
             Ok((ctx.cache.entry_dir(key), None))
         }
-        Ok(Fetched::Body { bytes, validators }) => {
+        Ok(Fetched::Body {
+            bytes, validators, ..
+        }) => {
             let dir = ctx.cache.install(key, |tree| {
                 super::archive::unpack_tar_gz(&bytes, tree, key, ctx.cap.saturating_mul(4))?;
                 Ok(EntryMeta {
@@ -90,19 +93,27 @@ fn refresh(
             })?;
             Ok((dir, None))
         }
-        Err(e) if e.is_unreachable() => match cached {
+        Err(e) if e.is_transient() => match cached {
             Some(meta) => Ok((
                 ctx.cache.entry_dir(key),
-                Some(cached_note(
-                    &meta,
-                    &format!("could not reach the server ({e})"),
-                )),
+                Some(cached_note(&meta, &format!("could not fetch it: {e}"))),
             )),
             None if git_available() => clone(g, key, ctx).map(|d| (d, None)).map_err(|_| e),
             None => Err(e),
         },
         Err(e) => Err(e),
     }
+}
+
+/// Whether `path` exists, asking again for up to a second: another process may be swapping
+/// a fresh copy of the entry in (two renames).
+fn exists_settled(path: &Path) -> bool {
+    (0..20).any(|i| {
+        if i > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        path.exists()
+    })
 }
 
 fn git_available() -> bool {
@@ -112,7 +123,8 @@ fn git_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// A shallow clone of `g` into a fresh cache entry, without its `.git` folder.
+/// A shallow clone of `g` into a fresh cache entry, without its `.git` folder; refused, like
+/// an archive, when a link in it points outside the repository.
 fn clone(g: &GitHub, key: &str, ctx: &Ctx) -> Result<PathBuf, RemoteError> {
     let url = format!(
         "{}/{}/{}.git",
@@ -141,6 +153,10 @@ fn clone(g: &GitHub, key: &str, ctx: &Ctx) -> Result<PathBuf, RemoteError> {
             });
         }
         remove_git_dir(tree);
+        super::archive::check_links(tree).map_err(|reason| RemoteError::BadArchive {
+            source: key.to_string(),
+            reason,
+        })?;
         Ok(EntryMeta {
             schema: META_SCHEMA,
             source: key.to_string(),

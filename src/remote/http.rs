@@ -35,12 +35,15 @@ pub struct Validators {
 pub enum Fetched {
     /// 304: the cached copy is current.
     NotModified,
-    /// 2xx: the whole body (at most the cap), with its validators.
+    /// 2xx: the whole body (at most the cap, decoded when the server compressed it), with
+    /// its validators and the URL it came from after redirects.
     Body {
         /// The bytes.
         bytes: Vec<u8>,
         /// `ETag` / `Last-Modified` of the response.
         validators: Validators,
+        /// The URL that answered (the one asked for, or where its redirects led).
+        url: String,
     },
 }
 
@@ -121,7 +124,12 @@ impl Client {
             etag: header("etag"),
             last_modified: header("last-modified"),
         };
-        let declared = header("content-length").and_then(|n| n.trim().parse::<u64>().ok());
+        // A compressed body is decoded on the way, so its length is not the header's.
+        let encoded =
+            header("content-encoding").is_some_and(|e| !e.eq_ignore_ascii_case("identity"));
+        let declared = header("content-length")
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .filter(|_| !encoded);
         let too_large = || RemoteError::TooLarge {
             url: url.to_string(),
             cap: self.cap,
@@ -133,11 +141,12 @@ impl Client {
         let read = resp
             .into_body()
             .into_reader()
-            .take(self.cap + 1)
+            .take(self.cap.saturating_add(1))
             .read_to_end(&mut bytes);
-        let cut_short = |got: usize, n: u64| RemoteError::Transport {
+        let cut_short = |got: usize, want: u64| RemoteError::Truncated {
             url: url.to_string(),
-            reason: format!("the response ended after {got} of {n} bytes"),
+            got: got as u64,
+            want,
         };
         match (read, declared) {
             (Err(e), _) if is_timeout(&e) => return Err(read_error(url, &e)),
@@ -151,7 +160,11 @@ impl Client {
         if let Some(n) = declared.filter(|n| *n != bytes.len() as u64) {
             return Err(cut_short(bytes.len(), n));
         }
-        Ok(Fetched::Body { bytes, validators })
+        Ok(Fetched::Body {
+            bytes,
+            validators,
+            url: url.to_string(),
+        })
     }
 
     fn agent(&self, proxy: Option<String>) -> ureq::Agent {
@@ -174,7 +187,7 @@ impl Client {
             .http_status_as_error(false)
             .timeout_connect(Some(self.timeout))
             .timeout_recv_response(Some(self.timeout))
-            .timeout_recv_body(Some(self.timeout * 20))
+            .timeout_recv_body(Some(self.timeout.saturating_mul(20)))
             .user_agent(concat!("skillnav/", env!("CARGO_PKG_VERSION")))
             .build()
             .new_agent()
@@ -276,12 +289,16 @@ fn host_of(authority: &str) -> &str {
     authority.split(':').next().unwrap_or(authority)
 }
 
+/// `localhost` (and `*.localhost`, RFC 6761), with or without the root's trailing dot, and
+/// the loopback addresses: `::1` and 127.0.0.0/8, shorthand spellings (`127.1`) included.
 fn is_loopback(host: &str) -> bool {
+    let host = host.strip_suffix('.').unwrap_or(host);
     host == "localhost"
         || host.ends_with(".localhost")
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
+        || (host.starts_with("127.") && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
 fn no_proxy_matches(list: &str, host: &str) -> bool {
@@ -366,6 +383,8 @@ mod tests {
             "http://127.0.0.1:8080/llms.txt",
             "http://localhost/x",
             "http://[::1]:9/x",
+            "http://127.1:8080/x",
+            "http://localhost./x",
             "https://docs.internal.example/x",
             "https://a.corp/x",
         ] {

@@ -55,6 +55,9 @@ impl Default for Options {
 pub struct Opened {
     /// The local folder (or file) to load: inside the cache, read-only.
     pub path: PathBuf,
+    /// The file a URL names, inside `path` (`None` for a repository, whose `path` is the
+    /// folder asked for).
+    pub file: Option<PathBuf>,
     /// The root label every node id starts with ([`Source::label`]).
     pub label: String,
     /// What a user should know: the cache was used instead of the network, and why.
@@ -104,6 +107,7 @@ pub fn open_in(src: &Source, opts: &Options, cache: Cache) -> Result<Opened, Rem
     };
     Ok(Opened {
         path: local.path,
+        file: local.file,
         label: local.label,
         note: local.note,
         pages,

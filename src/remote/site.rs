@@ -39,10 +39,12 @@ pub fn open(u: &Url, ctx: &Ctx, follow: bool) -> Result<(Local, Option<PagePlan>
     };
     let dir = ctx.cache.entry_dir(&key);
     let tree = dir.join("tree");
-    let pages = (follow && !ctx.offline)
+    // A cached copy standing in for an unreachable server: its pages would fail one by one.
+    let pages = (follow && !ctx.offline && note.is_none())
         .then(|| plan(u, &tree, &rel, &key, ctx))
         .flatten();
     let local = Local {
+        file: Some(tree.join(&rel)),
         path: tree,
         label: u.authority.clone(),
         note,
@@ -63,12 +65,17 @@ fn refresh(
             ctx.cache.write_meta(key, &meta)?;
             Ok(None)
         }
-        Ok(Fetched::Body { bytes, validators }) => {
+        Ok(Fetched::Body {
+            bytes,
+            validators,
+            url,
+        }) => {
             let meta = EntryMeta {
                 schema: META_SCHEMA,
                 source: key.to_string(),
                 fetched: now_secs(),
                 validators,
+                final_url: (url != key).then_some(url),
                 pages: cached.map(|m| m.pages).unwrap_or_default(),
             };
             if ctx.cache.meta(key).is_some() {
@@ -83,10 +90,10 @@ fn refresh(
             }
             Ok(None)
         }
-        Err(e) if e.is_unreachable() => match cached {
+        Err(e) if e.is_transient() => match cached {
             Some(meta) => Ok(Some(cached_note(
                 &meta,
-                &format!("could not reach the server ({e})"),
+                &format!("could not fetch it: {e}"),
             ))),
             None => Err(e),
         },
@@ -94,18 +101,21 @@ fn refresh(
     }
 }
 
-/// Where the page at URL path `path` lives under `tree/`: the path's segments, with
-/// `index.md` for a folder URL and `.md` added when the name is not a Markdown or text file.
-/// `None` for a path with `..` or nothing usable.
+/// Where the page at URL path `path` lives under `tree/`: the path's segments,
+/// percent-decoded (`%20` is a space), with `index.md` for a folder URL and `.md` added when
+/// the name is not a Markdown or text file. `None` for a path with `..` (`%2e%2e` too), an
+/// encoded `/` or `\`, a control character, or nothing usable.
 pub fn rel_path(path: &str) -> Option<PathBuf> {
     let mut segs: Vec<String> = path
         .split('/')
-        .filter(|s| !s.is_empty() && *s != ".")
-        .map(str::to_string)
+        .map(percent_decode)
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .filter(|s| !s.is_empty() && s != ".")
         .collect();
     if segs
         .iter()
-        .any(|s| s == ".." || s.contains('\\') || s.contains('\0'))
+        .any(|s| s == ".." || s.contains(['\\', '/']) || s.chars().any(char::is_control))
     {
         return None;
     }
@@ -124,6 +134,30 @@ pub fn rel_path(path: &str) -> Option<PathBuf> {
         .then_some(p)
 }
 
+/// `%XX` escapes of one URL path segment decoded; `None` when the result is not UTF-8.
+fn percent_decode(seg: &str) -> Option<String> {
+    if !seg.contains('%') {
+        return Some(seg.to_string());
+    }
+    let b = seg.as_bytes();
+    let hex = |i: usize| b.get(i).and_then(|c| (*c as char).to_digit(16));
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 fn write_page(tree: &Path, rel: &Path, bytes: &[u8]) -> Result<(), RemoteError> {
     let path = tree.join(rel);
     let dir = path.parent().unwrap_or(tree);
@@ -132,39 +166,55 @@ fn write_page(tree: &Path, rel: &Path, bytes: &[u8]) -> Result<(), RemoteError> 
 }
 
 /// Linked pages still to fetch for the llms.txt cached at `tree/rel`; `None` when the file is
-/// not an llms.txt link index or links to nothing on its own site.
+/// not an llms.txt link index. Links resolve against the URL the index came from after
+/// redirects; only pages on that site are followed, the first of several URLs that map to one
+/// file wins, and pages an earlier run mirrored that the index no longer links are removed
+/// when the plan runs.
 fn plan(u: &Url, tree: &Path, rel: &Path, key: &str, ctx: &Ctx) -> Option<PagePlan> {
     let file = tree.join(rel);
-    let head = std::fs::read(&file).ok()?;
-    let text = String::from_utf8_lossy(&head);
+    let text = String::from_utf8_lossy(&std::fs::read(&file).ok()?).into_owned();
     let kind = crate::formats::llms_txt::detect_file(&file, &text);
     if kind != Some(crate::formats::llms_txt::LlmsKind::Index) {
         return None;
     }
-    let index = crate::formats::llms_txt::parse_llms_txt(&text);
+    let meta = ctx.cache.meta(key).unwrap_or_default();
+    let base_url = meta.final_url.clone().unwrap_or_else(|| u.full.clone());
+    let base = parse_url(&base_url).ok()?;
+    let (mut pages, mut rels) = (Vec::new(), HashSet::from([rel.to_path_buf()]));
     let mut seen = HashSet::new();
-    let mut pages = Vec::new();
+    let index = crate::formats::llms_txt::parse_llms_txt(&text);
     for link in index.sections.iter().flat_map(|s| &s.links) {
-        let abs = super::http::resolve(&u.full, link.url.trim());
-        let Ok(target) = parse_url(&abs) else {
+        let Ok(target) = parse_url(&super::http::resolve(&base.full, link.url.trim())) else {
             continue;
         };
-        if target.scheme != u.scheme || target.authority != u.authority {
+        if target.scheme != base.scheme || target.authority != base.authority {
             continue;
         }
         let Some(page_rel) = rel_path(&target.path) else {
             continue;
         };
-        if page_rel.as_path() == rel || !seen.insert(target.full.clone()) {
-            continue;
+        if seen.insert(target.full.clone()) && rels.insert(page_rel.clone()) {
+            pages.push((target.full, page_rel));
         }
-        pages.push((target.full, page_rel));
     }
+    let not_followed = pages.len().saturating_sub(MAX_PAGES);
     pages.truncate(MAX_PAGES);
-    (!pages.is_empty()).then(|| PagePlan {
+    let linked: HashSet<&str> = pages.iter().map(|(url, _)| url.as_str()).collect();
+    let stale = meta
+        .pages
+        .iter()
+        .filter(|(url, _)| !linked.contains(url.as_str()))
+        .filter_map(|(_, p)| rel_path(&p.rel).filter(|r| r.as_path() != rel))
+        .collect::<Vec<_>>();
+    if pages.is_empty() && stale.is_empty() {
+        return None;
+    }
+    Some(PagePlan {
         key: key.to_string(),
         tree: tree.to_path_buf(),
         pages,
+        stale,
+        not_followed,
         client: Arc::clone(&ctx.client),
         cache: ctx.cache.clone(),
     })
@@ -176,6 +226,10 @@ pub struct PagePlan {
     key: String,
     tree: PathBuf,
     pages: Vec<(String, PathBuf)>,
+    /// Files of pages the index no longer links (removed by the run).
+    stale: Vec<PathBuf>,
+    /// Links past [`MAX_PAGES`].
+    not_followed: usize,
     client: Arc<Client>,
     cache: Cache,
 }
@@ -187,23 +241,35 @@ pub struct PageReport {
     pub fetched: usize,
     /// Pages the server said had not changed.
     pub unchanged: usize,
-    /// Pages that failed, with the reason (the cached copy, if any, is kept).
+    /// Pages that failed, with the reason (the cached copy, if any, is kept), sorted.
     pub failed: Vec<String>,
+    /// Mirrored pages removed because the index no longer links them.
+    pub removed: usize,
+    /// Same-site links past [`MAX_PAGES`], not followed.
+    pub not_followed: usize,
 }
 
 impl PageReport {
-    /// One line for a status bar or stderr: `40 linked pages: 38 fetched, 1 unchanged, 1 failed`.
+    /// One line for a status bar or stderr: `40 linked pages: 38 fetched, 1 unchanged, 1 failed
+    /// (…)`, then pages removed and links not followed when there are any.
     pub fn summary(&self) -> String {
         let total = self.fetched + self.unchanged + self.failed.len();
         let mut s = format!(
             "{} linked pages: {} fetched, {} unchanged",
             total, self.fetched, self.unchanged
         );
-        if !self.failed.is_empty() {
+        match self.failed.as_slice() {
+            [] => {}
+            [one] => s.push_str(&format!(", 1 failed ({one})")),
+            [first, ..] => s.push_str(&format!(", {} failed (first: {first})", self.failed.len())),
+        }
+        if self.removed > 0 {
+            s.push_str(&format!(", {} no longer linked, removed", self.removed));
+        }
+        if self.not_followed > 0 {
             s.push_str(&format!(
-                ", {} failed ({})",
-                self.failed.len(),
-                self.failed[0]
+                "; {} more links not followed (at most {MAX_PAGES})",
+                self.not_followed
             ));
         }
         s
@@ -231,6 +297,9 @@ impl PagePlan {
             .map(|m| m.pages)
             .unwrap_or_default();
         let queue = Mutex::new(self.pages.iter());
+        if self.pages.is_empty() {
+            progress(0, 0);
+        }
         let out = Mutex::new((PageReport::default(), BTreeMap::new(), 0usize));
         let total = self.pages.len();
         std::thread::scope(|s| {
@@ -249,14 +318,25 @@ impl PagePlan {
                 });
             }
         });
-        let (report, pages, _) = out
+        let (mut report, pages, _) = out
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        report.failed.sort();
+        report.removed = self.remove_stale();
+        report.not_followed = self.not_followed;
         if let Some(mut meta) = self.cache.meta(&self.key) {
             meta.pages = pages;
             let _ = self.cache.write_meta(&self.key, &meta);
         }
         report
+    }
+
+    /// Remove the files of pages the index no longer links; returns how many went.
+    fn remove_stale(&self) -> usize {
+        self.stale
+            .iter()
+            .filter(|rel| std::fs::remove_file(self.tree.join(rel)).is_ok())
+            .count()
     }
 
     fn fetch_one(
@@ -268,7 +348,9 @@ impl PagePlan {
         let old = old.filter(|_| self.tree.join(rel).is_file());
         match self.client.get(url, old)? {
             Fetched::NotModified => Ok(None),
-            Fetched::Body { bytes, validators } => {
+            Fetched::Body {
+                bytes, validators, ..
+            } => {
                 write_page(&self.tree, rel, &bytes)?;
                 Ok(Some(validators))
             }
@@ -326,5 +408,12 @@ mod tests {
         assert_eq!(rel("/docs/page.html").as_deref(), Some("docs/page.html.md"));
         assert_eq!(rel("/docs/intro").as_deref(), Some("docs/intro.md"));
         assert_eq!(rel("/a/../../etc/passwd"), None);
+        assert_eq!(rel("/docs/%2e%2e/%2E%2E/x.md"), None);
+        assert_eq!(rel("/a%2Fb.md"), None);
+        assert_eq!(
+            rel("/docs/caf%C3%A9%20menu.md").as_deref(),
+            Some("docs/café menu.md")
+        );
+        assert_eq!(rel("/100%.md").as_deref(), Some("100%.md"));
     }
 }

@@ -14,7 +14,8 @@ pub enum Source {
 /// An absolute `http(s)` URL, split into the parts the cache and the page mirror use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Url {
-    /// The URL as given, fragment cut (`https://hono.dev/llms.txt`).
+    /// The URL with its scheme and host in lower case and the fragment cut
+    /// (`https://hono.dev/llms.txt`): the cache key, so `HONO.dev` and `hono.dev` share it.
     pub full: String,
     /// `http` or `https`.
     pub scheme: String,
@@ -105,7 +106,9 @@ pub fn parse(arg: &str) -> Option<Result<Source, String>> {
     }))
 }
 
-/// Split an absolute `http(s)` URL. Errors: no host, or whitespace or control characters.
+/// Split an absolute `http(s)` URL. Errors: no host, whitespace or control characters, or a
+/// user name or password in it (they would be stored in the cache and shown by
+/// `cache list`).
 pub fn parse_url(arg: &str) -> Result<Url, String> {
     if arg.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(format!(
@@ -117,23 +120,28 @@ pub fn parse_url(arg: &str) -> Result<Url, String> {
         .ok_or_else(|| format!("{arg}: not a URL"))?;
     let scheme = scheme.to_ascii_lowercase();
     let no_frag = rest.split('#').next().unwrap_or("");
-    let (authority, path) = match no_frag.find(['/', '?']) {
+    let (authority, tail) = match no_frag.find(['/', '?']) {
         Some(i) => no_frag.split_at(i),
-        None => (no_frag, "/"),
+        None => (no_frag, ""),
     };
-    let authority = authority
-        .rsplit('@')
-        .next()
-        .unwrap_or(authority)
-        .to_ascii_lowercase();
+    if authority.contains('@') {
+        return Err(format!(
+            "{scheme}://…: a URL with a user name or password is not supported"
+        ));
+    }
+    let authority = authority.to_ascii_lowercase();
     if authority.is_empty() || authority.starts_with(':') {
         return Err(format!("{arg}: the URL has no host"));
     }
-    let path = path.split('?').next().unwrap_or("");
+    let path = tail.split('?').next().unwrap_or("");
     let path = if path.is_empty() { "/" } else { path };
-    let full = format!("{scheme}://{}", &no_frag);
+    let tail = match tail.chars().next() {
+        Some('?') => format!("/{tail}"),
+        None => "/".to_string(),
+        Some(_) => tail.to_string(),
+    };
     Ok(Url {
-        full,
+        full: format!("{scheme}://{authority}{tail}"),
         scheme,
         authority,
         path: path.to_string(),
@@ -267,7 +275,8 @@ mod tests {
             (u.scheme.as_str(), u.authority.as_str(), u.path.as_str()),
             ("https", "hono.dev:8443", "/docs/llms.txt")
         );
-        assert_eq!(u.full, "https://Hono.dev:8443/docs/llms.txt?x=1");
+        assert_eq!(u.full, "https://hono.dev:8443/docs/llms.txt?x=1");
+        assert!(matches!(parse("http://user:pw@h.dev/x"), Some(Err(e)) if !e.contains("pw")));
         assert!(parse("docs/llms.txt").is_none());
         assert!(parse("./github:x").is_none());
         assert!(matches!(parse("http://"), Some(Err(_))));

@@ -96,7 +96,7 @@ fn a_two_gigabyte_response_hits_the_download_cap() {
     fails_cleanly(
         route("/llms-full.txt", Reply::Huge),
         &["tree", "BASE/llms-full.txt"],
-        "larger than the download cap of 268 MB",
+        "larger than the download cap of 256 MiB",
     );
 }
 

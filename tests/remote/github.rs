@@ -314,3 +314,65 @@ fn an_unreachable_archive_host_falls_back_to_a_shallow_git_clone() {
         "the clone's .git folder is removed"
     );
 }
+
+#[test]
+fn six_cold_opens_of_one_repository_at_once_all_succeed() {
+    let server = repo_server();
+    let (_t, cache) = cache_dir();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            crate::support::child::skillnav_command()
+                .args(["tree", REPO, "--depth", "1"])
+                .env("XDG_CACHE_HOME", &cache)
+                .env("SKILLNAV_GITHUB_ARCHIVE_BASE", &server.base)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"))
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap_or_else(|e| panic!("wait: {e}"));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(entries(&cache).len(), 1, "{:?}", entries(&cache));
+}
+
+#[test]
+fn nothing_is_written_into_a_cached_copy_by_export_or_install_skill() {
+    let server = repo_server();
+    let (t, cache) = cache_dir();
+    let src = format!("{REPO}/theme-factory");
+    let section = ids(&ok(&cache, &server.base, &["tree", &src, "--json"]))
+        .into_iter()
+        .find(|i| i.contains("ocean-depths.md#"))
+        .unwrap_or_default();
+    let recipe = t.path().join("kit.json");
+    let r = recipe.to_str().unwrap_or("");
+    ok(
+        &cache,
+        &server.base,
+        &[
+            "recipe", "save", "kit", &src, "--select", &section, "--file", r,
+        ],
+    );
+    let inside = entry_tree(&cache).join("theme-factory/kit");
+    let i = inside.to_str().unwrap_or("");
+    for args in [
+        vec!["export", src.as_str(), "--recipe", r, "-o", i],
+        vec!["install-skill", i],
+    ] {
+        let out = run(&cache, &server.base, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("read-only: a cached copy of github:acme/skills@main"),
+            "{err}"
+        );
+        assert!(!inside.exists(), "{args:?} wrote into the cache");
+    }
+}

@@ -33,6 +33,7 @@ pub struct Server {
     pub base: String,
     /// Every request as `"GET /path"`, with `" (conditional)"` when it carried `If-None-Match`.
     pub log: Arc<Mutex<Vec<String>>>,
+    routes: Arc<Mutex<HashMap<String, Reply>>>,
     stop: Arc<AtomicBool>,
     port: u16,
 }
@@ -44,23 +45,34 @@ impl Server {
         let port = listener.local_addr().map_or(0, |a| a.port());
         let stop = Arc::new(AtomicBool::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
-        let routes = Arc::new(routes);
-        let (s, l) = (Arc::clone(&stop), Arc::clone(&log));
+        let routes = Arc::new(Mutex::new(routes));
+        let (s, l, r) = (Arc::clone(&stop), Arc::clone(&log), Arc::clone(&routes));
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 if s.load(Ordering::SeqCst) {
                     break;
                 }
                 let Ok(conn) = conn else { continue };
-                let (routes, l) = (Arc::clone(&routes), Arc::clone(&l));
+                let (routes, l) = (Arc::clone(&r), Arc::clone(&l));
                 std::thread::spawn(move || serve(conn, &routes, &l));
             }
         });
         Self {
             base: format!("http://127.0.0.1:{port}"),
             log,
+            routes,
             stop,
             port,
+        }
+    }
+
+    /// Answer `path` with `reply` from now on (`None`: 404).
+    pub fn set(&self, path: &str, reply: Option<Reply>) {
+        if let Ok(mut r) = self.routes.lock() {
+            match reply {
+                Some(reply) => r.insert(path.to_string(), reply),
+                None => r.remove(path),
+            };
         }
     }
 
@@ -88,7 +100,7 @@ fn etag(body: &[u8]) -> String {
     format!("\"{}-{sum}\"", body.len())
 }
 
-fn serve(conn: TcpStream, routes: &HashMap<String, Reply>, log: &Mutex<Vec<String>>) {
+fn serve(conn: TcpStream, routes: &Mutex<HashMap<String, Reply>>, log: &Mutex<Vec<String>>) {
     let mut reader = BufReader::new(match conn.try_clone() {
         Ok(c) => c,
         Err(_) => return,
@@ -122,16 +134,17 @@ fn serve(conn: TcpStream, routes: &HashMap<String, Reply>, log: &Mutex<Vec<Strin
     let head = |status: &str, extra: &str, len: u64| {
         format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\nConnection: close\r\n{extra}\r\n")
     };
-    let _ = match routes.get(&path) {
+    let reply = routes.lock().ok().and_then(|r| r.get(&path).cloned());
+    let _ = match reply {
         None => out.write_all(head("404 Not Found", "", 0).as_bytes()),
         Some(Reply::File(body)) => {
-            let tag = etag(body);
+            let tag = etag(&body);
             if if_none_match.as_deref() == Some(tag.as_str()) {
                 out.write_all(head("304 Not Modified", &format!("ETag: {tag}\r\n"), 0).as_bytes())
             } else {
                 let h = head("200 OK", &format!("ETag: {tag}\r\n"), body.len() as u64);
                 out.write_all(h.as_bytes())
-                    .and_then(|()| out.write_all(body))
+                    .and_then(|()| out.write_all(&body))
             }
         }
         Some(Reply::Status(code)) => out.write_all(head(&format!("{code} X"), "", 0).as_bytes()),
@@ -145,7 +158,7 @@ fn serve(conn: TcpStream, routes: &HashMap<String, Reply>, log: &Mutex<Vec<Strin
         Some(Reply::Truncated(body)) => {
             let h = head("200 OK", "", body.len() as u64 * 2);
             out.write_all(h.as_bytes())
-                .and_then(|()| out.write_all(body))
+                .and_then(|()| out.write_all(&body))
         }
         Some(Reply::Huge) => out
             .write_all(head("200 OK", "", 2_147_483_648).as_bytes())

@@ -506,6 +506,9 @@ fn export_with(
     opts: &ExportOptions,
     active: bool,
 ) -> Result<ExportReport> {
+    if let Some(reason) = crate::remote::cache::read_only_reason(dir) {
+        return Err(Error::Refused(reason));
+    }
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -464,6 +464,8 @@ mod tests {
             fetched: 2,
             unchanged: 0,
             failed: vec!["x: not found (404)".into()],
+            removed: 0,
+            not_followed: 0,
         };
         apply(&mut app, pages(Some(report)));
         assert_eq!(

@@ -34,7 +34,7 @@ pub fn remote_pages(
         "{label}: {}",
         crate::util::sanitize::sanitize_line(&report.summary())
     );
-    if report.fetched == 0 {
+    if report.fetched == 0 && report.removed == 0 {
         return;
     }
     if app.progress.loading.is_some() {
