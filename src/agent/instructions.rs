@@ -1,8 +1,11 @@
 //! The server's `instructions`: what is loaded before any request, namely how to use the
-//! tools, the listing of the listed skills, and the text of every `always` section (within
-//! a token cap; the ones left over are named, to be read by id).
+//! tools, the listing of the skills `skills/list` lists, the skills it leaves out with why
+//! (docs/MCP.md "Which skills are listed"), and the text of every `always` section (within
+//! a token cap; the ones left over are named, to be read by id). The server loads every
+//! root before it answers `initialize`, so the instructions always reflect a finished load.
 
-use super::skills::manifests;
+use super::listable::instructions_section;
+use super::skills::{SkillManifest, left_out, manifests};
 use super::workspace::Workspace;
 use crate::skill::layers::listing_entry;
 use crate::skill::listing::{ListingFormat, ListingOptions, format_listing};
@@ -20,8 +23,8 @@ follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` 
 Sizes are tokens in the named encoding.\n",
     );
     let entries: Vec<_> = manifests(ws)
-        .into_iter()
-        .filter(|m| m.listed)
+        .iter()
+        .filter(|m| SkillManifest::in_skills_list(m))
         .map(|m| listing_entry(c, m.node))
         .collect();
     if !entries.is_empty() {
@@ -33,6 +36,7 @@ Sizes are tokens in the named encoding.\n",
         out.push_str(&format_listing(&entries, opts));
         out.push('\n');
     }
+    out.push_str(&instructions_section(&left_out(ws)));
     let units = ws.exposure.always_units(c);
     let mut used = 0;
     let mut left = Vec::new();

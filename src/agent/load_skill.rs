@@ -14,11 +14,19 @@ use crate::skill::skill_md;
 /// leaves placeholders as written). The document is `{"name", "base_dir", "exposure",
 /// "tokens", "body", "files": [path…]}`; `body` is exactly what `skillnav render DIR
 /// [--args ARGS]` prints, without its final newline, and hidden sections of the SKILL.md
-/// are left out of it. `explicit` skills are served (asked for by name). Errors: no such
-/// skill (hidden ones included).
+/// are left out of it. `explicit` skills are served (asked for by name), and so are the
+/// skills `skills/list` leaves out for breaking the Agent Skills rules (by their listing
+/// name; of two skills of one name, the one `skills/list` serves). Errors: no such skill
+/// (hidden ones included).
 pub fn load_skill(ws: &Workspace, name: &str, args: Option<&str>) -> AgentResult<Value> {
     let all = manifests(ws);
-    let Some(m) = all.iter().find(|m| m.name == name) else {
+    let named = |m: &&super::skills::SkillManifest| m.name == name;
+    let Some(m) = all
+        .iter()
+        .filter(named)
+        .find(|m| m.served())
+        .or_else(|| all.iter().find(named))
+    else {
         let names: Vec<&str> = all
             .iter()
             .filter(|m| m.listed)

@@ -3,7 +3,9 @@
 //! ([`outline`]), whole sections read under a size cap with a continuation cursor
 //! ([`read`]), the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a
 //! rendered skill with its files ([`load_skill`]), SEP-2640 skill manifests with SHA-256
-//! digests ([`skills`]) and section resources ([`sections`]).
+//! digests ([`skills`]), which skills they may list and why the others are left out
+//! ([`listable`]), skill folders as directory resources ([`skill_dirs`]) and section
+//! resources ([`sections`]).
 //!
 //! Every rule lives here, not in a transport: the MCP server (`crate::mcp`, feature `mcp`)
 //! only parses arguments and wraps these results, and the CLI shares the JSON builders
@@ -19,11 +21,13 @@ pub mod error;
 pub mod instructions;
 pub mod json;
 pub mod limits;
+pub mod listable;
 pub mod load_skill;
 pub mod lookup;
 pub mod outline;
 pub mod read;
 pub mod search;
 pub mod sections;
+pub mod skill_dirs;
 pub mod skills;
 pub mod workspace;

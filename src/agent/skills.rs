@@ -1,20 +1,24 @@
 //! Skills as SEP-2640 serves them: one manifest per opened skill (its `SKILL.md`
-//! frontmatter, and every file with its size and `sha256:` digest under
-//! `skill://<name>/…`), which are listed (`always`, `on-demand`) or only served by name
-//! (`explicit`), and never `hidden`; and the bytes of one skill file by URI.
+//! frontmatter as a YAML reader types it, and every file with its size and `sha256:` digest
+//! under `skill://<name>/…`, dot-files left out), which are listed (`always`,
+//! `on-demand`) or only served by name (`explicit`), and never `hidden`; which skills the
+//! SEP surfaces leave out and why ([`left_out`], rules in [`super::listable`]); and the
+//! bytes of one skill file by URI.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::error::{AgentResult, err};
+use super::listable::{self, LeftOut, Reason};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::listing_entry;
 use crate::skill::skill_md;
+use crate::skill::validate::Profile;
 
 /// The URI scheme of skill files.
 pub const SCHEME: &str = "skill://";
@@ -34,16 +38,20 @@ pub struct SkillFile {
     pub size: u64,
 }
 
-/// One servable skill.
+/// One opened skill that is not hidden: served by the tools, and by the SEP-2640 surfaces
+/// (`skills/list`, `skills/get`, `skill://` resources) when [`SkillManifest::served`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SkillManifest {
     /// The skill node.
     pub node: NodeId,
-    /// Frontmatter `name` (the folder name when there is none).
+    /// Frontmatter `name` as a YAML reader gives it; for a skill left out, the listing's
+    /// name (the folder name when there is none).
     pub name: String,
-    /// Frontmatter `description`.
+    /// Frontmatter `description` as a YAML reader gives it (a block scalar keeps the line
+    /// break its chomping keeps); for a skill left out, the listing's description.
     pub description: String,
-    /// Every other frontmatter field.
+    /// Every other frontmatter field as a YAML reader types it (empty for a skill left
+    /// out).
     pub extra: Map<String, Value>,
     /// `skill://<name>/SKILL.md`.
     pub uri: String,
@@ -56,6 +64,23 @@ pub struct SkillManifest {
     pub listed: bool,
     /// The effective level.
     pub exposure: Exposure,
+    /// The `SKILL.md` on disk.
+    pub md_path: PathBuf,
+    /// Why the SEP-2640 surfaces leave it out ([`super::listable::check`], or a name an
+    /// earlier skill already serves); empty when they serve it.
+    pub left_out: Vec<Reason>,
+}
+
+impl SkillManifest {
+    /// Served by `skills/get` and as `skill://` resources: nothing leaves it out.
+    pub fn served(&self) -> bool {
+        self.left_out.is_empty()
+    }
+
+    /// Listed by `skills/list`: served and `always` or `on-demand`.
+    pub fn in_skills_list(&self) -> bool {
+        self.listed && self.served()
+    }
 }
 
 /// `sha256:<hex>` of `bytes`.
@@ -104,17 +129,52 @@ pub fn decode_path(p: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Whether `name` can be a skill's URI segment: the Agent Skills name rule, ASCII.
-fn servable_name(name: &str) -> bool {
-    name.is_ascii() && crate::skill::name_problems(name).is_empty()
+/// Every skill of `ws` that is not hidden, not a copy and not shadowed by a same-named
+/// skill, with a SKILL.md on disk, in tree order, with its files (read now for their
+/// digests; unreadable files and dot-files are left out). The first listable skill of a
+/// name is served under it; a later one is left out (`sep-duplicate-name`).
+pub fn manifests(ws: &Workspace) -> Vec<SkillManifest> {
+    heads(ws)
+        .into_iter()
+        .map(|mut m| {
+            m.files = files(ws, &m);
+            m
+        })
+        .collect()
 }
 
-/// Every skill of `ws` that may be served: not hidden, not a copy, not shadowed by a
-/// same-named skill, with a SKILL.md on disk and a valid name (the first of equal names).
-/// Files are read now for their digests; unreadable files are left out.
-pub fn manifests(ws: &Workspace) -> Vec<SkillManifest> {
+/// The skills the SEP-2640 surfaces leave out, with why, in tree order: the [`manifests`]
+/// not served, then the skills whose `SKILL.md` could not be read (`skill-md-unreadable`).
+/// No file is read for a digest.
+pub fn left_out(ws: &Workspace) -> Vec<LeftOut> {
     let corpus = &ws.corpus;
-    let mut seen = HashSet::new();
+    let mut out: Vec<LeftOut> = heads(ws)
+        .into_iter()
+        .filter(|m| !m.served())
+        .map(|m| LeftOut {
+            name: m.name,
+            path: m.md_path.display().to_string(),
+            id: Some(corpus.node(m.node).id.clone()),
+            reasons: m.left_out,
+        })
+        .collect();
+    for u in crate::skill::unreadable::unreadable_skill_files(corpus, Profile::Spec) {
+        if !out.iter().any(|l| l.path == u.path) {
+            out.push(LeftOut {
+                name: u.name,
+                path: u.path,
+                id: None,
+                reasons: vec![Reason::from(u.finding)],
+            });
+        }
+    }
+    out
+}
+
+/// [`manifests`] without their files.
+fn heads(ws: &Workspace) -> Vec<SkillManifest> {
+    let corpus = &ws.corpus;
+    let mut first_of: HashMap<String, PathBuf> = HashMap::new();
     let mut out = Vec::new();
     for id in corpus.all_preorder() {
         let n = corpus.node(id);
@@ -125,41 +185,70 @@ pub fn manifests(ws: &Workspace) -> Vec<SkillManifest> {
         if level == Exposure::Hidden {
             continue;
         }
-        if let Some(m) = manifest(ws, id, level)
-            && seen.insert(m.name.clone())
-        {
-            out.push(m);
+        let Some(mut m) = head(ws, id, level) else {
+            continue;
+        };
+        if m.served() {
+            match first_of.get(&m.name) {
+                Some(first) => m.left_out.push(listable::duplicate(&m.name, first)),
+                None => {
+                    first_of.insert(m.name.clone(), m.md_path.clone());
+                }
+            }
         }
+        out.push(m);
     }
     out
 }
 
-fn manifest(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManifest> {
+/// The manifest of `skill` without files: its frontmatter as served when
+/// [`listable::check`] passes, else the listing's name and description with the reasons.
+fn head(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManifest> {
     let corpus = &ws.corpus;
     let md = skill_md(corpus, skill)?;
-    let md_abs = corpus
+    let md_path = corpus
         .node(md)
         .span
         .and_then(|s| corpus.sources[s.source.0 as usize].abs_path.clone())?;
-    let base_dir = md_abs.parent()?.to_path_buf();
-    let entry = listing_entry(corpus, skill);
-    if !servable_name(&entry.name) {
-        return None;
-    }
-    let mut extra = Map::new();
-    if let Some(fm) = crate::frontmatter::parse(corpus.text(md)).filter(|f| f.block.end > 0) {
-        for (k, v) in crate::formats::frontmatter_meta(&fm) {
-            if k != "name" && k != "description" {
-                extra.insert(k, v);
-            }
+    let base_dir = md_path.parent()?.to_path_buf();
+    let folder = base_dir
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (name, description, extra, left_out) = match listable::check(corpus.text(md), &folder) {
+        Ok(fm) => (fm.name, fm.description, fm.extra, Vec::new()),
+        Err(reasons) => {
+            let entry = listing_entry(corpus, skill);
+            (entry.name, entry.description, Map::new(), reasons)
         }
-    }
-    let root = format!("{SCHEME}{}/", entry.name);
-    let skill_path = corpus.node(skill).path.clone();
-    let mut files = Vec::new();
+    };
+    Some(SkillManifest {
+        node: skill,
+        uri: format!("{SCHEME}{}/SKILL.md", encode_path(&name)),
+        name,
+        description,
+        extra,
+        base_dir,
+        files: Vec::new(),
+        listed: matches!(level, Exposure::Always | Exposure::OnDemand),
+        exposure: level,
+        md_path,
+        left_out,
+    })
+}
+
+/// The files of `m`: `SKILL.md` first, then every file below the skill in tree order, but
+/// copies, `hidden` ones and dot-files (a path segment starting with `.`, as SEP-2640
+/// catalogs leave them out); each read now for its digest, an unreadable one left out.
+fn files(ws: &Workspace, m: &SkillManifest) -> Vec<SkillFile> {
+    let corpus = &ws.corpus;
+    let root = format!("{SCHEME}{}/", encode_path(&m.name));
+    let skill_path = corpus.node(m.node).path.clone();
+    let md = skill_md(corpus, m.node);
+    let mut out = Vec::new();
     let mut push = |rel: String, abs: PathBuf| {
         if let Ok(bytes) = std::fs::read(&abs) {
-            files.push(SkillFile {
+            out.push(SkillFile {
                 uri: format!("{root}{}", encode_path(&rel)),
                 digest: digest(&bytes),
                 size: bytes.len() as u64,
@@ -168,11 +257,11 @@ fn manifest(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManif
             });
         }
     };
-    push("SKILL.md".into(), md_abs.clone());
-    let mut stack: Vec<NodeId> = corpus.node(skill).children.iter().rev().copied().collect();
+    push("SKILL.md".into(), m.md_path.clone());
+    let mut stack: Vec<NodeId> = corpus.node(m.node).children.iter().rev().copied().collect();
     while let Some(c) = stack.pop() {
         let n = corpus.node(c);
-        if corpus.is_copy(c) || ws.exposure.level(corpus, c) == Exposure::Hidden || c == md {
+        if corpus.is_copy(c) || ws.exposure.level(corpus, c) == Exposure::Hidden || Some(c) == md {
             continue;
         }
         if n.kind == NodeKind::File {
@@ -182,32 +271,24 @@ fn manifest(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManif
                 .unwrap_or(&n.path)
                 .trim_start_matches('/')
                 .to_string();
-            push(rel.clone(), base_dir.join(&rel));
+            if !rel.split('/').any(|seg| seg.starts_with('.')) {
+                push(rel.clone(), m.base_dir.join(&rel));
+            }
         } else if matches!(n.kind, NodeKind::Dir | NodeKind::Skill) {
             stack.extend(n.children.iter().rev().copied());
         }
     }
-    Some(SkillManifest {
-        node: skill,
-        name: entry.name.clone(),
-        description: entry.description.clone(),
-        extra,
-        uri: format!("{root}SKILL.md"),
-        base_dir,
-        files,
-        listed: matches!(level, Exposure::Always | Exposure::OnDemand),
-        exposure: level,
-    })
+    out
 }
 
-/// The bytes of the skill file at `uri` (a URI of some manifest's files), read now, with
-/// the manifest it belongs to. Errors: not a `skill://` URI, no such skill or file (hidden
-/// skills and files are not found), unreadable.
+/// The bytes of the skill file at `uri` (a URI of some served manifest's files), read now,
+/// with its path relative to the skill folder. Errors: not a `skill://` URI, no such skill
+/// or file (hidden skills and files, and the skills left out, are not found), unreadable.
 pub fn read_file(ws: &Workspace, uri: &str) -> AgentResult<(Vec<u8>, String)> {
     if !uri.starts_with(SCHEME) {
         return err(format!("{uri:?} is not a skill:// URI"));
     }
-    for m in manifests(ws) {
+    for m in manifests(ws).into_iter().filter(SkillManifest::served) {
         if let Some(f) = m.files.iter().find(|f| f.uri == uri) {
             return match std::fs::read(&f.abs) {
                 Ok(b) => Ok((b, f.rel.clone())),

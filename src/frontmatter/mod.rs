@@ -9,7 +9,8 @@
 //!
 //! Layout: `entry` (the parsed model: [`Frontmatter`], [`Entry`], [`Value`]), `lines` (line table), `scalar` (YAML scalar rules), `parse` (the structural
 //! parser and key tree), `values` (its value parsers), `strict` (verification with a
-//! strict YAML reader); write side: `resolve` (which plain scalars YAML 1.1/1.2 readers
+//! strict YAML reader), `typed` (the values as a YAML 1.2 reader types them, as JSON, for
+//! SEP-2640); write side: `resolve` (which plain scalars YAML 1.1/1.2 readers
 //! type as numbers, bools, nulls, dates), `quote` (least quoting), `edit` (splicing edits into
 //! raw bytes), `guard` (what an edit must keep: anchors, aliases, tags, strict validity),
 //! `save` (atomic save, undo), `diff` (changed lines), `ops` (`fm get/set/unset` for the
@@ -29,6 +30,7 @@ pub mod save;
 pub mod scalar;
 mod strict;
 pub mod toml_block;
+pub mod typed;
 mod values;
 
 pub use diff::{DiffKind, DiffLine, describe as describe_diff, line_diff};

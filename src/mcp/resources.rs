@@ -1,13 +1,18 @@
-//! Resources: the files of every listed skill (`skill://<name>/<path>`, bytes as on disk:
-//! text, else base64) and every listed section (`skillnav://<id>`), listed a page at a
-//! time; `resources/read` also serves `explicit` skills and sections by URI, never hidden
-//! ones.
+//! Resources: the files of every skill `skills/list` lists (`skill://<name>/<path>`, bytes
+//! as on disk: text, else base64) and every listed section (`skillnav://<id>`), listed a
+//! page at a time; `resources/read` also serves `explicit` skills and sections by URI,
+//! never hidden ones nor the skills left out of `skills/list`; `resources/directory/read`
+//! lists a served skill folder's direct children (SEP-2640, [`crate::agent::skill_dirs`]).
 
 use base64::Engine;
 use rmcp::ErrorData;
-use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
+use rmcp::model::{
+    DIRECTORY_MIME_TYPE, ListResourcesResult, ReadResourceDirectoryResult, ReadResourceResult,
+    Resource, ResourceContents,
+};
 
 use crate::agent::sections;
+use crate::agent::skill_dirs;
 use crate::agent::skills::{self, manifests};
 use crate::agent::workspace::Workspace;
 
@@ -20,7 +25,7 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult,
     let mut items = Vec::new();
     let section_cursor = match cursor {
         None => {
-            for m in manifests(ws).iter().filter(|m| m.listed) {
+            for m in manifests(ws).iter().filter(|m| m.in_skills_list()) {
                 for f in &m.files {
                     let r = Resource::new(f.uri.clone(), format!("{}/{}", m.name, f.rel))
                         .with_mime_type(mime(&f.rel))
@@ -78,6 +83,28 @@ pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> 
     ]))
 }
 
+/// `resources/directory/read` (SEP-2640): the direct children of the served skill folder at
+/// `uri` (`skill://<name>`, `skill://<name>/`, or a sub-folder), on one page: files with
+/// their MIME type and size, folders as `inode/directory`. Error `-32602` for any other URI
+/// (not a folder of a served skill: unknown, hidden, left out, or a file).
+pub fn read_directory(ws: &Workspace, uri: &str) -> Result<ReadResourceDirectoryResult, ErrorData> {
+    let children =
+        skill_dirs::read_dir(ws, uri).map_err(|e| ErrorData::invalid_params(e.0, None))?;
+    let items = children
+        .into_iter()
+        .map(|c| {
+            let r = Resource::new(c.uri, c.name);
+            match c.size {
+                Some(size) if !c.dir => r.with_mime_type(mime(&c.rel)).with_size(size),
+                _ => r.with_mime_type(DIRECTORY_MIME_TYPE),
+            }
+        })
+        .collect();
+    Ok(ReadResourceDirectoryResult::with_all_items(items))
+}
+
+/// The MIME type `resources/list` gives a file by its extension: Markdown, JSON, else
+/// plain text.
 fn mime(rel: &str) -> &'static str {
     let lower = rel.to_ascii_lowercase();
     if lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx") {

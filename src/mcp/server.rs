@@ -1,5 +1,5 @@
 //! The rmcp `ServerHandler`: capabilities (tools, resources, prompts, the skills
-//! extension), the `instructions` (tool guide, skill listing, `always` sections), and the
+//! extension with `directoryRead`), the `instructions` (tool guide, skill listing, `always` sections), and the
 //! dispatch of every request to [`super::tools`], [`super::skills`], [`super::resources`]
 //! and [`super::prompts`]. Tool failures are tool errors (`isError`), unknown tools and bad
 //! URIs JSON-RPC errors; nothing panics.
@@ -10,7 +10,8 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
     ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -60,7 +61,7 @@ impl ServerHandler for SkillnavServer {
             .enable_tools()
             .enable_resources()
             .enable_prompts()
-            .enable_skills()
+            .enable_skills_with_directory_read()
             .build();
         let ws = self.state.snapshot();
         ServerConfig::new(caps)
@@ -166,5 +167,13 @@ impl ServerHandler for SkillnavServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
         super::skills::get(&self.state.fresh(&[]), &request.uri)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        super::resources::read_directory(&self.state.fresh(&[]), &request.uri)
     }
 }

@@ -1,12 +1,14 @@
 //! The server's shared state: the current [`Workspace`] behind an `Arc` that a reload
-//! swaps, the "files changed" flag the watcher sets, and token counting on a background
-//! thread after every (re)load.
+//! swaps, the "files changed" flag the watcher sets, token counting on a background
+//! thread after every (re)load, and the standard-error report of the skills `skills/list`
+//! leaves out (after the first load, and after a reload that changes it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::agent::workspace::Workspace;
 use crate::agent::workspace::WorkspaceConfig;
+use crate::agent::{listable, skills};
 use crate::model::NodeId;
 
 /// What every request handler shares.
@@ -15,17 +17,43 @@ pub struct State {
     current: RwLock<Arc<Workspace>>,
     /// Set by the file watcher: some file under a root changed since the last load.
     pub dirty: AtomicBool,
+    /// The left-out report last written to standard error.
+    reported: Mutex<Vec<String>>,
 }
 
 impl State {
-    /// Load `config` and start counting its tokens.
+    /// Load `config`, start counting its tokens, and name on standard error the skills
+    /// `skills/list` leaves out, with why ([`crate::agent::listable::stderr_lines`]).
     pub fn open(config: WorkspaceConfig) -> Arc<State> {
         let ws = Arc::new(Workspace::open(config));
         count_in_background(&ws);
-        Arc::new(State {
-            current: RwLock::new(ws),
+        let state = Arc::new(State {
+            current: RwLock::new(Arc::clone(&ws)),
             dirty: AtomicBool::new(false),
-        })
+            reported: Mutex::new(Vec::new()),
+        });
+        state.report_left_out(&ws);
+        state
+    }
+
+    /// Write the left-out report of `ws` to standard error when it differs from the last
+    /// one written (nothing when no skill is left out and none was before; one line saying
+    /// so when none is left out any more).
+    fn report_left_out(&self, ws: &Workspace) {
+        let lines = listable::stderr_lines(&skills::left_out(ws));
+        let mut last = match self.reported.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        if *last != lines {
+            if lines.is_empty() {
+                eprintln!("skillnav: skills/list leaves out no skill any more");
+            }
+            for l in &lines {
+                eprintln!("{l}");
+            }
+            *last = lines;
+        }
     }
 
     /// The current workspace, reloaded first when the watcher saw a change, or when a file
@@ -53,6 +81,7 @@ impl State {
             Ok(mut g) => *g = Arc::clone(&ws),
             Err(p) => *p.into_inner() = Arc::clone(&ws),
         }
+        self.report_left_out(&ws);
         ws
     }
 }

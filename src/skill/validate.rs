@@ -439,6 +439,26 @@ pub fn validate_skill_md(
     out
 }
 
+/// The Spec-profile errors that do NOT keep a skill out of an SEP-2640 `skills/list`
+/// (docs/MCP.md "Which skills are listed"): `unknown-key`, because Claude Code reads keys
+/// the spec does not list (`argument-hint`, `when_to_use`, …) and the SEP serves every
+/// frontmatter field as written; `name-folder`, because the listing names a skill by its
+/// frontmatter `name` (`skill://<name>/SKILL.md`), so the folder on disk is never seen, and
+/// Claude Code accepts another folder name too.
+pub const LISTING_TOLERATED: [&str; 2] = ["unknown-key", "name-folder"];
+
+/// The findings that keep the skill whose `SKILL.md` is `text` out of an SEP-2640
+/// `skills/list`: every error [`validate_skill_md`] gives under [`Profile::Spec`] (the
+/// Agent Skills specification's rules) except the [`LISTING_TOLERATED`] ones, in its order.
+/// `folder_name` is the skill folder's name. Empty when the skill may be listed; so
+/// `skillnav validate` (Spec profile) reports an error for every skill left out here.
+pub fn listing_blockers(text: &str, folder_name: &str) -> Vec<Finding> {
+    validate_skill_md(text, folder_name, None, Profile::Spec)
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error && !LISTING_TOLERATED.contains(&f.rule))
+        .collect()
+}
+
 /// Stable sort by line; findings without a line last.
 fn sort_by_line(out: &mut [Finding]) {
     out.sort_by_key(|f| f.line.unwrap_or(u32::MAX));

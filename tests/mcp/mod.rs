@@ -1,11 +1,15 @@
 //! `skillnav mcp` and the agent-facing commands: the official MCP Python SDK driving the
 //! real binary (`python`), raw JSON-RPC lines for malformed input and end of input (`raw`),
-//! `export --active` followed literally (`active_export`), and `install-skill`.
+//! SEP-2640 skills over raw JSON-RPC (`sep2640`) and checked by the pinned official MCP
+//! Inspector (`inspector`), `export --active` followed literally (`active_export`), and
+//! `install-skill`.
 
 mod active_export;
+mod inspector;
 mod install_skill;
 mod python;
 mod raw;
+mod sep2640;
 
 use std::io::Read;
 use std::process::{Child, ExitStatus};

@@ -1,0 +1,360 @@
+//! Which skills an SEP-2640 listing may carry, and the frontmatter it serves for each
+//! (docs/MCP.md "Which skills are listed"). A skill is listable when its `SKILL.md` keeps
+//! the Agent Skills rules ([`crate::skill::validate::listing_blockers`]: the Spec profile's
+//! errors but `unknown-key` and `name-folder`) and an SEP-2640 host can read back exactly
+//! the frontmatter served: the fences a host looks for, and `name` and `description` as
+//! YAML strings a host accepts. The served frontmatter is every field as a YAML 1.2 reader
+//! gives it ([`crate::frontmatter::typed::typed_values`]), never a trimmed or re-folded
+//! copy. A skill that is not listable is still served by the tools (search, read,
+//! outline, brief, `load_skill`); this module only says why it is left out of the SEP
+//! surfaces.
+
+use serde_json::{Map, Value as Json};
+
+use crate::frontmatter::{self, Frontmatter, LineEnding};
+use crate::skill::validate::{DESCRIPTION_MAX_CHARS, Finding, listing_blockers};
+
+/// Why a skill is left out of `skills/list`: a rule id (a `validate` rule such as
+/// `description-length`, or one of the `sep-…` rules of this module) and one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// The rule id.
+    pub rule: String,
+    /// What is wrong, in one line.
+    pub message: String,
+}
+
+impl Reason {
+    fn new(rule: &str, message: impl Into<String>) -> Self {
+        Self {
+            rule: rule.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Finding> for Reason {
+    fn from(f: Finding) -> Self {
+        let message = match f.line {
+            Some(l) => format!("{} (line {l})", f.message),
+            None => f.message,
+        };
+        Self {
+            rule: f.rule.to_string(),
+            message,
+        }
+    }
+}
+
+/// The `sep-duplicate-name` reason of a listable skill named `name` when the skill whose
+/// `SKILL.md` is `first` already serves that name (one URI, `skill://<name>/SKILL.md`).
+pub fn duplicate(name: &str, first: &std::path::Path) -> Reason {
+    Reason::new(
+        "sep-duplicate-name",
+        format!(
+            "skill://{name}/SKILL.md is already served by {}",
+            first.display()
+        ),
+    )
+}
+
+/// A skill the SEP-2640 surfaces leave out ([`super::skills::left_out`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Its name (the frontmatter's, else the folder's).
+    pub name: String,
+    /// Its `SKILL.md`: the absolute path when known.
+    pub path: String,
+    /// The skill node's id, which `read` and `outline` take; `None` for a `SKILL.md` that
+    /// could not be read.
+    pub id: Option<String>,
+    /// Why, in rule order.
+    pub reasons: Vec<Reason>,
+}
+
+impl LeftOut {
+    /// `rule: message; rule: message`.
+    fn reasons_text(&self) -> String {
+        self.reasons
+            .iter()
+            .map(|r| format!("{}: {}", r.rule, r.message))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// What the server writes to standard error after each load that leaves skills out: a
+/// head line, then one line per skill, `  NAME (PATH): rule: message; …`, every line
+/// starting with `skillnav: `. Empty when nothing is left out.
+pub fn stderr_lines(left: &[LeftOut]) -> Vec<String> {
+    if left.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![format!(
+        "skillnav: skills/list leaves out {} (Agent Skills rules, docs/MCP.md); search, read, outline, brief and load_skill still serve {}:",
+        crate::util::human::plural(left.len(), "skill"),
+        if left.len() == 1 { "it" } else { "them" }
+    )];
+    out.extend(
+        left.iter()
+            .map(|l| format!("skillnav:   {} ({}): {}", l.name, l.path, l.reasons_text())),
+    );
+    out
+}
+
+/// The `instructions` section naming the skills left out of `skills/list`, one
+/// `- NAME (id ID): rule: message; …` line each, ending in a newline; empty when none is.
+pub fn instructions_section(left: &[LeftOut]) -> String {
+    if left.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nLeft out of skills/list because they break the Agent Skills rules (still served by search, read, outline, brief and load_skill):\n",
+    );
+    for l in left {
+        let at = l.id.as_deref().unwrap_or(&l.path);
+        out.push_str(&format!("- {} (id {at}): {}\n", l.name, l.reasons_text()));
+    }
+    out
+}
+
+/// A skill's frontmatter as SEP-2640 serves it: every field as a YAML 1.2 core-schema reader
+/// gives it (a clip-chomped block scalar keeps its final line break, `1.10` is a number).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServedFrontmatter {
+    /// `name`, exactly as the YAML holds it.
+    pub name: String,
+    /// `description`, exactly as the YAML holds it.
+    pub description: String,
+    /// Every other field, keys sorted.
+    pub extra: Map<String, Json>,
+}
+
+/// Whether `name` is a skill name an SEP-2640 host accepts as written, untrimmed: 1–64
+/// characters of `a`–`z`, `0`–`9` and `-`, no leading, trailing or doubled hyphen (the
+/// Agent Skills name rule; the hosts' check, like the MCP Inspector's, is ASCII only).
+pub fn sep_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= crate::skill::NAME_MAX_CHARS
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+}
+
+/// Check the `SKILL.md` text of a skill in folder `folder_name`: the frontmatter to serve,
+/// or every reason it may not be listed. The reasons come in steps, each only when the
+/// previous passed: the Agent Skills rules (`validate`'s findings, with their file line),
+/// then the `sep-fence` rule (a host reads the YAML between a `---` first line and the next
+/// `---` line: no byte-order mark, no lone-CR line breaks, no `...` closing fence), then
+/// `sep-yaml` (the values have a JSON form), then `sep-name` and `sep-description` (YAML
+/// strings, a host-valid name, a description of 1–1024 characters counted untrimmed).
+pub fn check(text: &str, folder_name: &str) -> Result<ServedFrontmatter, Vec<Reason>> {
+    let blockers = listing_blockers(text, folder_name);
+    if !blockers.is_empty() {
+        return Err(blockers.into_iter().map(Reason::from).collect());
+    }
+    let fm = frontmatter::parse(text)
+        .filter(|f| f.block.end > 0)
+        .ok_or_else(|| {
+            vec![Reason::new(
+                "frontmatter-missing",
+                "SKILL.md must start with a --- frontmatter block",
+            )]
+        })?;
+    if let Some(r) = fence_problem(text, &fm) {
+        return Err(vec![r]);
+    }
+    let yaml = text.get(fm.yaml.clone()).unwrap_or("");
+    let values = frontmatter::typed::typed_values(yaml).map_err(|(_, msg)| {
+        vec![Reason::new(
+            "sep-yaml",
+            format!("the frontmatter has no JSON form to serve: {msg}"),
+        )]
+    })?;
+    served(values)
+}
+
+/// The `sep-fence` reason when a host would not find the frontmatter block `fm` of `text`
+/// where the lenient parser found it.
+fn fence_problem(text: &str, fm: &Frontmatter) -> Option<Reason> {
+    let why = if fm.bom {
+        "the file starts with a byte-order mark"
+    } else if fm.line_ending == LineEnding::Cr {
+        "its lines end in a lone CR"
+    } else if !text
+        .get(fm.yaml.end..fm.block.end)
+        .is_some_and(|close| close.starts_with("---"))
+    {
+        "the frontmatter closes with `...`"
+    } else {
+        return None;
+    };
+    Some(Reason::new(
+        "sep-fence",
+        format!(
+            "{why}; SEP-2640 hosts read the frontmatter between a first `---` line and the next `---` line"
+        ),
+    ))
+}
+
+/// Split `values` into the served frontmatter, or the `sep-name` / `sep-description`
+/// reasons.
+fn served(mut values: Map<String, Json>) -> Result<ServedFrontmatter, Vec<Reason>> {
+    let name = values.remove("name");
+    let description = values.remove("description");
+    let mut reasons = Vec::new();
+    let name = match name {
+        Some(Json::String(n)) if sep_name(&n) => Some(n),
+        other => {
+            reasons.push(Reason::new(
+                "sep-name",
+                format!(
+                    "name {} is not a YAML string of 1–64 a-z, 0-9 and single inner hyphens",
+                    shown(other.as_ref())
+                ),
+            ));
+            None
+        }
+    };
+    let description = match description {
+        Some(Json::String(d)) if !d.trim().is_empty() => {
+            let n = d.chars().count();
+            if n > DESCRIPTION_MAX_CHARS {
+                reasons.push(Reason::new(
+                    "sep-description",
+                    format!(
+                        "description is {n} characters as served (untrimmed); the limit is {DESCRIPTION_MAX_CHARS}"
+                    ),
+                ));
+            }
+            Some(d)
+        }
+        other => {
+            reasons.push(Reason::new(
+                "sep-description",
+                format!(
+                    "description {} is not a non-empty YAML string",
+                    shown(other.as_ref())
+                ),
+            ));
+            None
+        }
+    };
+    match (name, description) {
+        (Some(name), Some(description)) if reasons.is_empty() => Ok(ServedFrontmatter {
+            name,
+            description,
+            extra: values,
+        }),
+        _ => Err(reasons),
+    }
+}
+
+/// A value in a message: its JSON, or `(missing)`.
+fn shown(v: Option<&Json>) -> String {
+    v.map_or_else(|| "(missing)".to_string(), Json::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(r: Result<ServedFrontmatter, Vec<Reason>>) -> Vec<String> {
+        r.err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| r.rule)
+            .collect()
+    }
+
+    #[test]
+    fn clip_chomped_block_description_keeps_its_final_line_break() {
+        let text = "---\nname: pdf\ndescription: >\n  Folded multi-line\n  text.\nversion: 2.1.0\n---\nbody\n";
+        let fm = check(text, "pdf").unwrap_or_else(|r| panic!("{r:?}"));
+        assert_eq!(fm.description, "Folded multi-line text.\n");
+        assert_eq!(fm.extra.get("version"), Some(&Json::from("2.1.0")));
+    }
+
+    #[test]
+    fn unknown_keys_and_another_folder_name_do_not_block_listing() {
+        let text = "---\nname: db-debug\ndescription: Diagnose\nwhenToUse: slow SQL\n---\n";
+        let fm = check(text, "valid-full").unwrap_or_else(|r| panic!("{r:?}"));
+        assert_eq!(fm.name, "db-debug");
+        assert_eq!(fm.extra.get("whenToUse"), Some(&Json::from("slow SQL")));
+    }
+
+    #[test]
+    fn an_unclosed_frontmatter_is_left_out_for_its_missing_fields() {
+        let text = "---\nname: broken\ndescription: never closes\n\nbody\n";
+        assert_eq!(
+            rules(check(text, "broken")),
+            ["name-missing", "description-missing"]
+        );
+    }
+
+    #[test]
+    fn a_description_over_1024_characters_is_left_out() {
+        let text = format!("---\nname: long\ndescription: {}\n---\n", "x".repeat(1025));
+        assert_eq!(rules(check(&text, "long")), ["description-length"]);
+    }
+
+    #[test]
+    fn a_description_over_the_limit_only_with_its_kept_line_break_is_left_out() {
+        let text = format!(
+            "---\nname: edge\ndescription: |\n  {}\n---\n",
+            "x".repeat(1024)
+        );
+        assert_eq!(rules(check(&text, "edge")), ["sep-description"]);
+    }
+
+    #[test]
+    fn a_name_a_yaml_reader_types_as_a_number_is_left_out() {
+        let text = "---\nname: 2024\ndescription: d\n---\n";
+        assert_eq!(rules(check(text, "2024")), ["sep-name"]);
+    }
+
+    #[test]
+    fn fences_a_host_cannot_find_are_left_out() {
+        let bom = "\u{FEFF}---\nname: a\ndescription: d\n---\n";
+        let dots = "---\nname: a\ndescription: d\n...\n";
+        assert_eq!(rules(check(bom, "a")), ["sep-fence"]);
+        assert_eq!(rules(check(dots, "a")), ["sep-fence"]);
+    }
+
+    /// Tolerating a rule only means something for a rule the Spec profile calls an error.
+    #[test]
+    fn tolerated_rules_are_spec_errors_that_claude_code_tolerates() {
+        use crate::skill::severity::{Severity, severity};
+        use crate::skill::validate::{LISTING_TOLERATED, Profile};
+        for rule in LISTING_TOLERATED {
+            assert_eq!(
+                (
+                    severity(rule, Profile::Spec),
+                    severity(rule, Profile::ClaudeCode)
+                ),
+                (Severity::Error, Severity::Warning),
+                "{rule}"
+            );
+        }
+    }
+
+    #[test]
+    fn sep_names_are_ascii_lower_case_with_single_inner_hyphens() {
+        assert!(sep_name("pdf-tools-2"));
+        for bad in [
+            "",
+            "Pdf",
+            "pdf ",
+            "-pdf",
+            "pdf-",
+            "a--b",
+            "café",
+            &"a".repeat(65),
+        ] {
+            assert!(!sep_name(bad), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The pinned official MCP Inspector (`npx -y @modelcontextprotocol/inspector@2.12.0
+//! --cli`) against the real `skillnav mcp` on `tests/fixtures/sep2640`: `skills/list
+//! --verify` passes (exit 0: every entry conforms, every digest matches, every served
+//! frontmatter equals what a YAML reader reads in the served SKILL.md) in both protocol
+//! eras, and `resources/directory/read` lists a skill folder. Skipped with a message when
+//! `npx` is missing, unless `CI` is set (then it fails: `.ci/run` installs Node).
+
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::wait_bounded;
+use crate::support::child::{TEST_CACHE_HOME, under_ci};
+use crate::support::fs::fixture_path;
+
+/// The Inspector release the checks were written against.
+const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
+
+/// `true` when `npx` runs; `false` (after saying why) when it is missing outside CI.
+fn npx_or_skip() -> bool {
+    let found = Command::new("npx")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            !under_ci(),
+            "CI is set but npx is missing (.ci/run installs Node)"
+        );
+        eprintln!("skipped: npx is missing (install Node.js to run the MCP Inspector checks)");
+    }
+    found
+}
+
+/// Run the Inspector CLI on `skillnav mcp tests/fixtures/sep2640` with `args` after the
+/// server command; its status, stdout and stderr.
+fn inspector(args: &[&str]) -> (ExitStatus, String, String) {
+    let child = Command::new("npx")
+        .args(["-y", INSPECTOR, "--cli"])
+        .arg("-e")
+        .arg(format!("XDG_CACHE_HOME={TEST_CACHE_HOME}"))
+        .arg(env!("CARGO_BIN_EXE_skillnav"))
+        .arg("mcp")
+        .arg(fixture_path("sep2640"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run npx: {e}"));
+    // The first run downloads the Inspector.
+    wait_bounded(child, Duration::from_secs(600), "the MCP Inspector")
+}
+
+/// The JSON lines of `out`.
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn the_pinned_inspector_verifies_skills_list_in_both_protocol_eras() {
+    if !npx_or_skip() {
+        return;
+    }
+    for era in ["legacy", "modern"] {
+        let (status, out, err) =
+            inspector(&["--method", "skills/list", "--verify", "--protocol-era", era]);
+        assert_eq!(status.code(), Some(0), "{era}\n{out}\n{err}");
+        let reports: Vec<(String, String)> = json_lines(&out)
+            .iter()
+            .map(|r| (r["name"].to_string(), r["outcome"].to_string()))
+            .collect();
+        assert_eq!(
+            reports,
+            [
+                (r#""pdf""#.into(), r#""verified""#.into()),
+                (r#""lazybridge""#.into(), r#""verified""#.into()),
+            ],
+            "{era}\n{out}"
+        );
+        assert!(
+            err.contains("Verified 2 skills and 3 files: no conformance errors."),
+            "{era}\n{err}"
+        );
+        assert!(
+            err.contains("skillnav:   claude-api (")
+                && err.contains("description-length: description is 1068 chars"),
+            "{era}: the server names what it left out\n{err}"
+        );
+    }
+}
+
+#[test]
+fn the_pinned_inspector_reads_a_skill_folder_with_resources_directory_read() {
+    if !npx_or_skip() {
+        return;
+    }
+    let (status, out, err) = inspector(&[
+        "--method",
+        "resources/directory/read",
+        "--uri",
+        "skill://lazybridge/",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(status.code(), Some(0), "{out}\n{err}");
+    let result: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{out}: {e}"));
+    let children: Vec<(String, String, u64)> = result["result"]["resources"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no resources: {result}"))
+        .iter()
+        .map(|r| {
+            (
+                r["uri"].as_str().unwrap_or_default().to_string(),
+                r["mimeType"].as_str().unwrap_or_default().to_string(),
+                r["size"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        children,
+        [
+            (
+                "skill://lazybridge/SKILL.md".to_string(),
+                "text/markdown".to_string(),
+                30_480
+            ),
+            (
+                "skill://lazybridge/__init__.py.placeholder".to_string(),
+                "text/plain".to_string(),
+                105
+            ),
+        ]
+    );
+}
