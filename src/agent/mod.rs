@@ -1,9 +1,10 @@
 //! What an agent pulls from skillnav, as plain functions over a loaded [`Workspace`](workspace::Workspace): search
 //! hits as pointers with sizes ([`search`]), an outline with exposure levels and layer costs
-//! ([`outline`]), whole sections read under a size cap with a continuation cursor
-//! ([`read`]), the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a
-//! rendered skill with its files ([`load_skill`]), SEP-2640 skill manifests with SHA-256
-//! digests ([`skills`]) and section resources ([`sections`]).
+//! ([`outline`]), sections read under a size cap with a continuation cursor ([`read`]), a
+//! text larger than one result cut into passages that reassemble exactly ([`passage`]),
+//! the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a rendered skill
+//! with its files ([`load_skill`]), SEP-2640 skill manifests with SHA-256 digests
+//! ([`skills`]) and section resources ([`sections`]).
 //!
 //! Every rule lives here, not in a transport: the MCP server (`crate::mcp`, feature `mcp`)
 //! only parses arguments and wraps these results, and the CLI shares the JSON builders
@@ -22,6 +23,7 @@ pub mod limits;
 pub mod load_skill;
 pub mod lookup;
 pub mod outline;
+pub mod passage;
 pub mod read;
 pub mod search;
 pub mod sections;

@@ -1,11 +1,15 @@
 //! `skillnav mcp` and the agent-facing commands: the official MCP Python SDK driving the
 //! real binary (`python`), raw JSON-RPC lines for malformed input and end of input (`raw`),
-//! `export --active` followed literally (`active_export`), and `install-skill`.
+//! the result budget on generated large inputs (`budget`: passages, cursors, search hits
+//! that fit), `export --active` followed literally (`active_export`), and `install-skill`.
+//! `rpc` is the raw JSON-RPC client the raw tests share.
 
 mod active_export;
+mod budget;
 mod install_skill;
 mod python;
 mod raw;
+mod rpc;
 
 use std::io::Read;
 use std::process::{Child, ExitStatus};
