@@ -18,8 +18,8 @@ pub fn instructions(ws: &Workspace) -> String {
     let c = &ws.corpus;
     let mut out = String::from(
         "skillnav serves documentation sections. Pull only what a task needs: `search` (pointers with sizes) → \
-`outline` (a node's subtree, or the catalog without an id) → `read` (whole sections by id, under max_tokens; \
-follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
+`outline` (a node's subtree, or the catalog without an id) → `read` (sections by id, under max_tokens; \
+one larger than a reply comes in passages; follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
 Sizes are tokens in the named encoding.\n",
     );
     let entries: Vec<_> = manifests(ws)

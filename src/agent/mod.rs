@@ -1,9 +1,10 @@
 //! What an agent pulls from skillnav, as plain functions over a loaded [`Workspace`](workspace::Workspace): search
 //! hits as pointers with sizes ([`search`]), an outline with exposure levels and layer costs
-//! ([`outline`]), whole sections read under a size cap with a continuation cursor
-//! ([`read`]), the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a
-//! rendered skill with its files ([`load_skill`]), SEP-2640 skill manifests with SHA-256
-//! digests ([`skills`]), which skills they may list and why the others are left out
+//! ([`outline`]), sections read under a size cap with a continuation cursor ([`read`]), a
+//! text larger than one result cut into passages that reassemble exactly ([`passage`]),
+//! the one brief pipeline with `skillnav brief`'s arguments ([`brief`]), a rendered skill
+//! with its files ([`load_skill`]), SEP-2640 skill manifests with SHA-256 digests
+//! ([`skills`]), which skills they may list and why the others are left out
 //! ([`listable`]), skill folders as directory resources ([`skill_dirs`]) and section
 //! resources ([`sections`]).
 //!
@@ -25,6 +26,7 @@ pub mod listable;
 pub mod load_skill;
 pub mod lookup;
 pub mod outline;
+pub mod passage;
 pub mod read;
 pub mod search;
 pub mod sections;

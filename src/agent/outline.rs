@@ -1,7 +1,8 @@
 //! The `outline` request: a node's subtree (ids, titles, summaries, sizes, exposure levels,
 //! each skill's layer costs), or without an id the catalog of roots and skills with their
 //! always-loaded tokens. `hidden` nodes are left out; the result stays under the character
-//! cap by outlining fewer levels or fewer children, and says which argument gets the rest.
+//! cap by outlining fewer levels or fewer children (the catalog: fewer skill details, fewer
+//! skills per root), and says which argument gets the rest.
 
 use serde_json::{Value, json};
 
@@ -28,7 +29,7 @@ pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Va
         ));
     }
     let Some(key) = id else {
-        return Ok(catalog(ws));
+        return Ok(fit_catalog(ws.limits().max_chars, catalog(ws)));
     };
     let node = served(ws, key)?;
     let empty = TokenTable::empty(ws.counter().encoding(), &ws.corpus);
@@ -120,6 +121,58 @@ fn entry(ws: &Workspace, empty: &TokenTable, id: NodeId, depth: usize, kids: usi
     v
 }
 
+/// `doc` (a [`catalog`]) cut to fewer than `max_chars` characters (less 400 for the
+/// frame): without the skills' `layers` first, then with fewer skills per root (each root
+/// then says how many in `more_skills`), and `truncated` saying so.
+fn fit_catalog(max_chars: usize, mut doc: Value) -> Value {
+    let room = max_chars.saturating_sub(400);
+    let size = |d: &Value| d.to_string().chars().count();
+    if size(&doc) <= room {
+        return doc;
+    }
+    let roots = doc["roots"].as_array().cloned().unwrap_or_default();
+    let mut keep = usize::MAX;
+    loop {
+        let cut: Vec<Value> = roots.iter().map(|r| trim_root(r, keep)).collect();
+        doc["roots"] = Value::Array(cut);
+        doc["truncated"] = json!(format!(
+            "cut to fit {max_chars} characters (skills without layers{}): call outline with a root's id to see all of it",
+            if keep == usize::MAX {
+                String::new()
+            } else {
+                format!(", first {keep} skills per root")
+            }
+        ));
+        if size(&doc) <= room || keep == 0 {
+            return doc;
+        }
+        keep = if keep == usize::MAX { 200 } else { keep / 2 };
+    }
+}
+
+/// Root entry `root` of a catalog with its skills' `layers` dropped and at most `keep`
+/// skills (the number left out in `more_skills`).
+fn trim_root(root: &Value, keep: usize) -> Value {
+    let mut r = root.clone();
+    let skills = r["skills"].as_array().cloned().unwrap_or_default();
+    let shown: Vec<Value> = skills
+        .iter()
+        .take(keep)
+        .map(|s| {
+            let mut s = s.clone();
+            if let Some(o) = s.as_object_mut() {
+                o.remove("layers");
+            }
+            s
+        })
+        .collect();
+    if skills.len() > shown.len() {
+        r["more_skills"] = json!(skills.len() - shown.len());
+    }
+    r["skills"] = Value::Array(shown);
+    r
+}
+
 /// Every root (id, title, format, bytes, tokens, always-loaded tokens of its skill
 /// listing) with its non-hidden skills (name, id, description, exposure, layers).
 fn catalog(ws: &Workspace) -> Value {
@@ -168,4 +221,32 @@ fn catalog(ws: &Workspace) -> Value {
         "always_loaded_tokens": always_total,
         "roots": roots,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_catalog_over_the_cap_drops_layers_then_skills_and_says_so() {
+        let skills: Vec<Value> = (0..500)
+            .map(|i| {
+                json!({"name": format!("skill-{i:03}"), "id": format!("skills/skill-{i:03}"),
+                       "description": "Does one thing well.", "layers": {"listing": 30, "body": 900}})
+            })
+            .collect();
+        let doc =
+            json!({"roots": [{"id": "skills", "skills": skills}], "always_loaded_tokens": 15_000});
+        let cut = fit_catalog(10_000, doc.clone());
+        let root = &cut["roots"][0];
+        let shown = root["skills"].as_array().map_or(0, Vec::len);
+        assert_eq!((shown, root["more_skills"].clone()), (100, json!(400)));
+        assert_eq!(root["skills"][0].get("layers"), None);
+        assert!(cut.to_string().chars().count() <= 9_600);
+        assert_eq!(
+            cut["truncated"],
+            "cut to fit 10000 characters (skills without layers, first 100 skills per root): call outline with a root's id to see all of it"
+        );
+        assert_eq!(fit_catalog(1_000_000, doc.clone()), doc);
+    }
 }

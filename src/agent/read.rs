@@ -1,8 +1,14 @@
-//! The `read` request: whole sections by id, each with one provenance line, packed in order
-//! under a token budget and the character cap. What does not fit is named (`left_out`) and
-//! handed back as a `cursor` (read it with a larger `max_tokens` when one section is over
-//! the budget); a section larger than the server's cap is named in `too_large` with its
-//! children's ids. Never half a section, never a silent cut.
+//! The `read` request: sections by id, each with one provenance line, packed in order under
+//! a token budget and the character cap (docs/MCP.md "Result size caps"). A section that
+//! fits is served whole; one that does not fit beside the sections already packed waits for
+//! the next reply (named in `left_out`, handed back as a `cursor`); one larger than a whole
+//! reply is served in passages ([`super::passage`]) whose texts concatenate into its exact
+//! text, the cursor pointing at the next byte. Every reply that hands back a cursor serves
+//! at least one byte the one before did not, so following cursors always ends. Never a
+//! silent cut.
+
+use std::borrow::Cow;
+use std::ops::Range;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -10,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::error::{AgentError, AgentResult, err};
 use super::outline::served;
+use super::passage::{self, Measure};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::formats::catalog::{self, Variant};
@@ -19,6 +26,12 @@ use crate::model::{NodeId, NodeKind};
 pub const DEFAULT_READ_TOKENS: u64 = 8_000;
 /// Most ids one read may name.
 pub const MAX_IDS: usize = 200;
+/// Characters kept free in a section entry for numbers that grow once a passage's range
+/// is known (offsets, lines, tokens).
+const ENTRY_SLACK: usize = 120;
+/// Fewest characters a reply must have left for text once its ids, errors and cursor are
+/// written; fewer is an error asking for fewer ids.
+const MIN_TEXT_ROOM: usize = 2_000;
 
 /// A read request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,69 +41,146 @@ pub struct ReadArgs {
     /// Budget in tokens (`None`: [`DEFAULT_READ_TOKENS`]); 0 is an error, more than the
     /// server's cap is lowered with a note.
     pub max_tokens: Option<u64>,
-    /// A `cursor` from an earlier read: the ids it left out (then `ids` may be empty).
+    /// A `cursor` from an earlier read: where it stopped (then `ids` must be empty).
     pub cursor: Option<String>,
     /// `Skill_Seekers` llms variant to read the sections from: `quick`, `standard`,
-    /// `complete` or `auto`.
+    /// `complete` or `auto` (a cursor carries the variant it was made with).
     pub variant: Option<String>,
 }
 
-/// One section ready to pack.
-struct Piece {
-    id: String,
-    value: Value,
+/// Where a read resumes: the decoded form of a `cursor` (docs/MCP.md "Cursors").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    /// The workspace generation the cursor was made in.
+    pub generation: u64,
+    /// The ids (as asked) still to read, in order.
+    pub keys: Vec<String>,
+    /// Bytes of the first key's text already served (0: from its start); always a
+    /// character boundary of that text.
+    pub offset: usize,
+    /// FNV-1a 64 of the first text's bytes before `offset` (0 when `offset` is 0): a
+    /// changed text is read again from its start instead of continuing mid-way.
+    pub check: u64,
+    /// The llms variant the read used, if any.
+    pub variant: Option<String>,
+}
+
+/// One section (or variant text) ready to pack.
+struct Piece<'w> {
+    /// The key as asked (what a cursor carries).
+    key: String,
+    /// The node whose id, title and path the entry shows.
+    node: NodeId,
+    /// The visible text as stored (hidden sub-sections cut out).
+    text: Cow<'w, str>,
+    /// Tokens of the whole `text`.
+    tokens: u64,
+    /// Whether `text` is the node's own span, so a passage's line numbers can be counted.
+    exact_lines: bool,
+    /// For variant reads: the variant used and the ids of the nodes joined.
+    variant: Option<(String, Vec<String>)>,
+}
+
+/// What the packing produced.
+#[derive(Default)]
+struct Packed {
+    sections: Vec<Value>,
     tokens: u64,
     chars: usize,
-    children: Vec<String>,
+    /// The piece index and byte offset the next reply starts at.
+    resume: Option<(usize, usize)>,
 }
 
 /// Run `a`: the document is `{"encoding", "generation", "max_tokens", "tokens", "sections":
 /// [{"id", "title", "path", "line_start", "line_end", "tokens", "exposure", "provenance",
-/// "text"}], "left_out": [id…], "cursor", "next", "too_large": [{"id", "tokens",
-/// "children"}], "errors": [{"id", "error"}], "note"}`. Hidden sections are errors (never
-/// text); `explicit` ones are served because they were asked for by id. Errors: no ids, too
-/// many ids, a bad cursor or variant, `max_tokens` 0.
+/// "text", "passage"?}], "left_out": [id…], "cursor", "next", "errors": [{"id", "error"}],
+/// "note"}`. `tokens` are the served texts' tokens in the workspace's encoding; a
+/// `passage` (`{"from", "to", "bytes", "last"}`, byte offsets into the section's text)
+/// marks an entry holding part of a section. The whole document stays under the server's
+/// character cap. Hidden sections are errors (never text); `explicit` ones are served
+/// because they were asked for by id. Errors: no ids, too many ids (or ids so long that
+/// no text would fit), ids and cursor both, a bad cursor or variant, `max_tokens` 0.
 pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     let mut note: Vec<String> = Vec::new();
-    let mut ids = a.ids.clone();
-    if let Some(c) = &a.cursor {
-        let (generation, rest) = decode_cursor(c)?;
-        if generation != ws.generation {
+    let cursor = request(ws, a, &mut note)?;
+    let variant = parse_variant(cursor.variant.as_deref())?;
+    let budget = ws.limits().budget(a.max_tokens, DEFAULT_READ_TOKENS)?;
+    note.extend(budget.note.clone());
+    let (pieces, errors) = gather(ws, &cursor.keys, variant);
+    let start = resume_offset(&pieces, &cursor, &mut note);
+    let room = text_room(ws, &pieces, &errors, cursor.variant.as_deref())?;
+    let packed = pack(ws, &pieces, start, budget.tokens, room);
+    let (left_out, next_cursor, next) =
+        continuation(ws, &pieces, &packed, cursor.variant.as_deref());
+    Ok(json!({
+        "encoding": ws.counter().encoding().as_str(),
+        "generation": ws.generation,
+        "max_tokens": budget.tokens,
+        "tokens": packed.tokens,
+        "sections": packed.sections,
+        "left_out": left_out,
+        "cursor": next_cursor,
+        "next": next,
+        "errors": errors,
+        "note": if note.is_empty() { Value::Null } else { json!(note.join("; ")) },
+    }))
+}
+
+/// The keys, offset and variant of `a`: its ids, or its cursor's. Errors: ids and cursor
+/// both, neither, too many ids, a cursor this server did not make.
+fn request(ws: &Workspace, a: &ReadArgs, note: &mut Vec<String>) -> AgentResult<Cursor> {
+    let mut c = Cursor {
+        generation: ws.generation,
+        keys: a.ids.clone(),
+        variant: a.variant.clone(),
+        ..Cursor::default()
+    };
+    if let Some(text) = &a.cursor {
+        if !a.ids.is_empty() {
+            return err("pass either ids or cursor, not both");
+        }
+        let given = decode_cursor(text)?;
+        if given.generation != ws.generation {
             note.push(
                 "the files changed since this cursor was made: its ids were looked up again".into(),
             );
         }
-        if ids.is_empty() {
-            ids = rest;
-        } else {
-            return err("pass either ids or cursor, not both");
-        }
+        let variant = a.variant.clone().or(given.variant.clone());
+        c = Cursor { variant, ..given };
     }
-    if ids.is_empty() {
+    if c.keys.is_empty() {
         return err("ids is empty: pass the ids of sections to read (from search or outline)");
     }
-    if ids.len() > MAX_IDS {
+    if c.keys.len() > MAX_IDS {
         return err(format!(
             "too many ids ({}; at most {MAX_IDS} per read)",
-            ids.len()
+            c.keys.len()
         ));
     }
-    let variant = match a.variant.as_deref() {
-        None => None,
+    Ok(c)
+}
+
+fn parse_variant(v: Option<&str>) -> AgentResult<Option<Variant>> {
+    match v {
+        None => Ok(None),
         Some(v) => match Variant::parse(v) {
-            Some(v) => Some(v),
-            None => {
-                return err(format!(
-                    "unknown variant {v:?} (quick, standard, complete, auto)"
-                ));
-            }
+            Some(v) => Ok(Some(v)),
+            None => err(format!(
+                "unknown variant {v:?} (quick, standard, complete, auto)"
+            )),
         },
-    };
-    let budget = ws.limits().budget(a.max_tokens, DEFAULT_READ_TOKENS)?;
-    note.extend(budget.note.clone());
+    }
+}
+
+/// The pieces of `keys` in order, and an error entry for each key that has none.
+fn gather<'w>(
+    ws: &'w Workspace,
+    keys: &[String],
+    variant: Option<Variant>,
+) -> (Vec<Piece<'w>>, Vec<Value>) {
     let mut errors = Vec::new();
     let mut pieces = Vec::new();
-    for key in &ids {
+    for key in keys {
         let got = match variant {
             Some(v) => variant_piece(ws, key, v),
             None => section_piece(ws, key),
@@ -100,63 +190,194 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
             Err(e) => errors.push(json!({"id": key, "error": e.0})),
         }
     }
-    // The JSON around the sections, in characters, kept free of the cap.
-    let max_chars = ws.limits().max_chars.saturating_sub(2_000);
-    let (mut tokens, mut chars) = (0u64, 0usize);
-    let mut sections = Vec::new();
-    let mut left_out: Vec<String> = Vec::new();
-    let mut too_large = Vec::new();
-    for p in pieces {
-        if !left_out.is_empty() {
-            left_out.push(p.id);
-            continue;
-        }
-        // Larger than any read may return: only its children can be read.
-        if p.tokens > ws.limits().max_tokens || p.chars > max_chars {
-            too_large.push(json!({"id": p.id, "tokens": p.tokens, "children": p.children}));
-            continue;
-        }
-        if tokens + p.tokens > budget.tokens || chars + p.chars > max_chars {
-            left_out.push(p.id);
-            continue;
-        }
-        tokens += p.tokens;
-        chars += p.chars;
-        sections.push(p.value);
+    (pieces, errors)
+}
+
+/// The byte offset the first piece resumes at: the cursor's, when the first piece is the
+/// cursor's first key and its text before the offset is unchanged; else 0 (with a note
+/// when a changed text is read again from its start).
+fn resume_offset(pieces: &[Piece<'_>], c: &Cursor, note: &mut Vec<String>) -> usize {
+    let Some(first) = pieces.first() else {
+        return 0;
+    };
+    if c.offset == 0 || c.keys.first() != Some(&first.key) {
+        return 0;
     }
-    let cursor = (!left_out.is_empty()).then(|| encode_cursor(ws.generation, &left_out));
-    let next = cursor.as_ref().map(|_| {
-        format!(
-            "{} section(s) did not fit in {} tokens: call read with cursor to get them",
-            left_out.len(),
-            budget.tokens
-        )
+    let text = first.text.as_bytes();
+    if c.offset <= text.len()
+        && first.text.is_char_boundary(c.offset)
+        && fnv1a(&text[..c.offset]) == c.check
+    {
+        return c.offset;
+    }
+    note.push(format!(
+        "{} changed since this cursor was made: it is read again from its start",
+        first.key
+    ));
+    0
+}
+
+/// Characters left for section entries once the rest of the reply is written: the
+/// server's cap less the document with every piece left out (the largest `left_out` and
+/// cursor this reply can have), its errors and notes. Errors: less than
+/// [`MIN_TEXT_ROOM`] left.
+fn text_room(
+    ws: &Workspace,
+    pieces: &[Piece<'_>],
+    errors: &[Value],
+    variant: Option<&str>,
+) -> AgentResult<usize> {
+    let ids: Vec<String> = pieces
+        .iter()
+        .map(|p| ws.corpus.node(p.node).id.clone())
+        .collect();
+    let widest = Cursor {
+        generation: ws.generation,
+        keys: pieces.iter().map(|p| p.key.clone()).collect(),
+        offset: usize::MAX,
+        check: u64::MAX,
+        variant: variant.map(str::to_string),
+    };
+    let skeleton = json!({
+        "encoding": ws.counter().encoding().as_str(), "generation": u64::MAX,
+        "max_tokens": u64::MAX, "tokens": u64::MAX, "sections": [],
+        "left_out": ids, "cursor": encode_cursor(&widest), "next": "",
+        "errors": errors, "note": "",
     });
-    if !too_large.is_empty() {
-        note.push(format!(
-            "{} section(s) are larger than this server's limit of {} tokens ({} characters): read their children",
-            too_large.len(),
-            ws.limits().max_tokens,
+    // Notes and the `next` line: short sentences naming at most one id each; commas
+    // between entries.
+    let longest = ids.iter().map(|i| i.chars().count()).max().unwrap_or(0);
+    let reserve = skeleton.to_string().chars().count() + 1_000 + 3 * longest + 2 * pieces.len();
+    let room = ws.limits().max_chars.saturating_sub(reserve);
+    if room < MIN_TEXT_ROOM {
+        return err(format!(
+            "these {} ids leave no room for text under this server's limit of {} characters: pass fewer ids",
+            pieces.len() + errors.len(),
             ws.limits().max_chars
         ));
     }
-    Ok(json!({
-        "encoding": ws.counter().encoding().as_str(),
-        "generation": ws.generation,
-        "max_tokens": budget.tokens,
-        "tokens": tokens,
-        "sections": sections,
-        "left_out": left_out,
-        "cursor": cursor,
-        "next": next,
-        "too_large": too_large,
-        "errors": errors,
-        "note": if note.is_empty() { Value::Null } else { json!(note.join("; ")) },
-    }))
+    Ok(room)
+}
+
+/// Pack `pieces` (the first from byte `start`) under `budget` tokens and `room`
+/// characters: whole while they fit; the first entry of a reply is served as a passage
+/// when it does not fit whole; anything after waits for the next reply.
+fn pack(ws: &Workspace, pieces: &[Piece<'_>], start: usize, budget: u64, room: usize) -> Packed {
+    let mut out = Packed::default();
+    for (i, p) in pieces.iter().enumerate() {
+        let from = if i == 0 { start } else { 0 };
+        let tokens_left = budget.saturating_sub(out.tokens);
+        let chars_left = room.saturating_sub(out.chars);
+        let placed = whole_rest(ws, p, from, tokens_left, chars_left).or_else(|| {
+            out.sections
+                .is_empty()
+                .then(|| passage_of(ws, p, from, tokens_left, chars_left))
+        });
+        let Some((value, tokens, end)) = placed else {
+            out.resume = Some((i, from));
+            break;
+        };
+        out.tokens += tokens;
+        out.chars += value.to_string().chars().count() + 1;
+        out.sections.push(value);
+        if end < p.text.len() {
+            out.resume = Some((i, end));
+            break;
+        }
+    }
+    out
+}
+
+/// The entry of `p`'s text from byte `from` to its end, with its tokens and end, when it
+/// fits in `tokens_left` and `chars_left`.
+fn whole_rest(
+    ws: &Workspace,
+    p: &Piece<'_>,
+    from: usize,
+    tokens_left: u64,
+    chars_left: usize,
+) -> Option<(Value, u64, usize)> {
+    let len = p.text.len();
+    let frame = entry(ws, p, from..from, 0).to_string().chars().count() + ENTRY_SLACK;
+    if frame + Measure::JsonChars.of(&p.text[from..]) > chars_left {
+        return None;
+    }
+    let tokens = if from == 0 {
+        p.tokens
+    } else {
+        ws.counter().count(&p.text[from..])
+    };
+    (tokens <= tokens_left).then(|| (entry(ws, p, from..len, tokens), tokens, len))
+}
+
+/// The entry of the passage of `p` from byte `from` that fits `tokens_left` and
+/// `chars_left` ([`passage::fit`]), with its tokens and end.
+fn passage_of(
+    ws: &Workspace,
+    p: &Piece<'_>,
+    from: usize,
+    tokens_left: u64,
+    chars_left: usize,
+) -> (Value, u64, usize) {
+    let frame = entry(ws, p, from..from, 0).to_string().chars().count() + ENTRY_SLACK;
+    let max = chars_left.saturating_sub(frame).max(1);
+    let (cut, tokens) = passage::fit(
+        &p.text,
+        from,
+        max,
+        Measure::JsonChars,
+        tokens_left,
+        ws.counter(),
+    );
+    (entry(ws, p, from..cut.end, tokens), tokens, cut.end)
+}
+
+/// `left_out`, `cursor` and `next` of a reply: the ids still to read from where the
+/// packing stopped, or nothing when everything was served.
+fn continuation(
+    ws: &Workspace,
+    pieces: &[Piece<'_>],
+    packed: &Packed,
+    variant: Option<&str>,
+) -> (Vec<String>, Option<String>, Option<String>) {
+    let Some((i, offset)) = packed.resume else {
+        return (Vec::new(), None, None);
+    };
+    let rest = &pieces[i..];
+    let first = &pieces[i];
+    let cursor = Cursor {
+        generation: ws.generation,
+        keys: rest.iter().map(|p| p.key.clone()).collect(),
+        offset,
+        check: if offset == 0 {
+            0
+        } else {
+            fnv1a(&first.text.as_bytes()[..offset])
+        },
+        variant: variant.map(str::to_string),
+    };
+    let ids: Vec<String> = rest
+        .iter()
+        .map(|p| ws.corpus.node(p.node).id.clone())
+        .collect();
+    let next = if offset == 0 {
+        format!(
+            "{} section(s) did not fit in this reply: call read with cursor to get them",
+            ids.len()
+        )
+    } else {
+        format!(
+            "{} is served in passages: {offset} of its {} bytes so far; call read with cursor for the next passage ({} section(s) to go)",
+            ids[0],
+            first.text.len(),
+            ids.len()
+        )
+    };
+    (ids, Some(encode_cursor(&cursor)), Some(next))
 }
 
 /// The section `key`: its text without hidden sub-sections.
-fn section_piece(ws: &Workspace, key: &str) -> AgentResult<Piece> {
+fn section_piece<'w>(ws: &'w Workspace, key: &str) -> AgentResult<Piece<'w>> {
     let corpus = &ws.corpus;
     let id = served(ws, key)?;
     let n = corpus.node(id);
@@ -175,58 +396,77 @@ fn section_piece(ws: &Workspace, key: &str) -> AgentResult<Piece> {
         ));
     }
     let text = ws.exposure.visible_text(corpus, id);
-    let tokens = match &text {
-        std::borrow::Cow::Borrowed(_) => ws.tokens_of(id),
-        std::borrow::Cow::Owned(t) => ws.counter().count(t),
+    let (tokens, exact_lines) = match &text {
+        Cow::Borrowed(_) => (ws.tokens_of(id), true),
+        Cow::Owned(t) => (ws.counter().count(t), false),
     };
-    Ok(piece(ws, id, &text, tokens))
+    Ok(Piece {
+        key: key.to_string(),
+        node: id,
+        text,
+        tokens,
+        exact_lines,
+        variant: None,
+    })
 }
 
-fn piece(ws: &Workspace, id: NodeId, text: &str, tokens: u64) -> Piece {
+/// The entry of `p`'s text bytes `range` holding `tokens` tokens: the whole section, or a
+/// passage of it (with `passage` and, when countable, the passage's own line range).
+fn entry(ws: &Workspace, p: &Piece<'_>, range: Range<usize>, tokens: u64) -> Value {
     let corpus = &ws.corpus;
-    let n = corpus.node(id);
-    let lines = match (n.line_start, n.line_end) {
+    let n = corpus.node(p.node);
+    let len = p.text.len();
+    let part = range.start > 0 || range.end < len;
+    let (mut first, mut last) = (n.line_start, n.line_end);
+    if part && p.exact_lines {
+        let head = &p.text[..range.start];
+        let body = &p.text[range.clone()];
+        let lines_in = |t: &str| u32::try_from(t.matches('\n').count()).unwrap_or(u32::MAX);
+        let (before, inside) = (lines_in(head), lines_in(body.trim_end_matches('\n')));
+        first = n.line_start.map(|l| l.saturating_add(before));
+        last = first.map(|l| l.saturating_add(inside));
+    }
+    let lines = match (first, last) {
         (Some(a), Some(b)) => format!(" lines {a}-{b}"),
         (Some(a), None) => format!(" line {a}"),
         _ => String::new(),
     };
+    let bytes = if part {
+        format!(" · bytes {}-{} of {len}", range.start, range.end)
+    } else {
+        String::new()
+    };
     let provenance = format!(
-        "{} · {}{lines} · {tokens} tokens ({})",
+        "{} · {}{lines}{bytes} · {tokens} tokens ({})",
         n.id,
         n.path,
         ws.counter().encoding()
     );
-    let text = text.replace('\u{1A}', "\u{FFFD}");
-    let value = json!({
+    let mut value = json!({
         "id": n.id,
         "title": n.title,
         "path": n.path,
-        "line_start": n.line_start,
-        "line_end": n.line_end,
+        "line_start": first,
+        "line_end": last,
         "tokens": tokens,
-        "exposure": ws.exposure.level(corpus, id).as_str(),
+        "exposure": ws.exposure.level(corpus, p.node).as_str(),
         "provenance": provenance,
-        "text": text,
+        "text": p.text[range.clone()].replace('\u{1A}', "\u{FFFD}"),
     });
-    let chars = value.to_string().chars().count();
-    let children = n
-        .children
-        .iter()
-        .filter(|c| ws.exposure.level(corpus, **c) != Exposure::Hidden)
-        .map(|c| corpus.node(*c).id.clone())
-        .collect();
-    Piece {
-        id: n.id.clone(),
-        value,
-        tokens,
-        chars,
-        children,
+    if part {
+        value["passage"] =
+            json!({"from": range.start, "to": range.end, "bytes": len, "last": range.end == len});
     }
+    if let Some((v, ids)) = &p.variant {
+        value["variant"] = json!(v);
+        value["ids"] = json!(ids);
+    }
+    value
 }
 
 /// The section `key` in llms variant `v` of a `Skill_Seekers` (or catalog) skill, as
 /// `skillnav show --variant` prints it.
-fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
+fn variant_piece<'w>(ws: &'w Workspace, key: &str, v: Variant) -> AgentResult<Piece<'w>> {
     let corpus = &ws.corpus;
     let skills: Vec<NodeId> = corpus
         .all_preorder()
@@ -256,16 +496,15 @@ fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
                 };
                 let text: Vec<&str> = nodes.iter().map(|n| corpus.text(*n)).collect();
                 let text = text.join("\n");
-                let tokens = ws.counter().count(&text);
-                let mut p = piece(ws, first, &text, tokens);
-                p.value["variant"] = json!(shown.variant.as_str());
-                p.value["ids"] = json!(
-                    nodes
-                        .iter()
-                        .map(|n| corpus.node(*n).id.clone())
-                        .collect::<Vec<_>>()
-                );
-                return Ok(p);
+                let ids = nodes.iter().map(|n| corpus.node(*n).id.clone()).collect();
+                return Ok(Piece {
+                    key: key.to_string(),
+                    node: first,
+                    tokens: ws.counter().count(&text),
+                    text: Cow::Owned(text),
+                    exact_lines: false,
+                    variant: Some((shown.variant.as_str().to_string(), ids)),
+                });
             }
             Err(e) => last = Some(e.to_string()),
         }
@@ -273,21 +512,48 @@ fn variant_piece(ws: &Workspace, key: &str, v: Variant) -> AgentResult<Piece> {
     err(last.unwrap_or_else(|| "nothing loaded".into()))
 }
 
-/// A cursor: the generation and the ids left out, as URL-safe base64 of a JSON array.
-pub fn encode_cursor(generation: u64, ids: &[String]) -> String {
-    URL_SAFE_NO_PAD.encode(json!([generation, ids]).to_string())
+/// FNV-1a, 64 bits, of `bytes`: a cursor's check of the text it already served.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
-/// The generation and ids of a cursor made by [`encode_cursor`].
-pub fn decode_cursor(c: &str) -> AgentResult<(u64, Vec<String>)> {
+/// A cursor's JSON array: generation, keys, offset, check, variant.
+type Wire = (u64, Vec<String>, usize, u64, Option<String>);
+
+/// A cursor as text: URL-safe base64 (no padding) of the JSON array `[generation, [key…],
+/// offset, check, variant]` (docs/MCP.md "Cursors").
+pub fn encode_cursor(c: &Cursor) -> String {
+    URL_SAFE_NO_PAD.encode(json!([c.generation, c.keys, c.offset, c.check, c.variant]).to_string())
+}
+
+/// The cursor [`encode_cursor`] made (a two-element `[generation, [key…]]` array, from
+/// before passages, reads from the first key's start). Errors: anything else.
+pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
     let bad = || {
         AgentError(format!(
             "cursor {c:?} is not one this server made: pass the cursor of the last read"
         ))
     };
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
-    let v: (u64, Vec<String>) = serde_json::from_slice(&bytes).map_err(|_| bad())?;
-    Ok(v)
+    let full: Result<Wire, _> = serde_json::from_slice(&bytes);
+    if let Ok((generation, keys, offset, check, variant)) = full {
+        return Ok(Cursor {
+            generation,
+            keys,
+            offset,
+            check,
+            variant,
+        });
+    }
+    let (generation, keys): (u64, Vec<String>) =
+        serde_json::from_slice(&bytes).map_err(|_| bad())?;
+    Ok(Cursor {
+        generation,
+        keys,
+        ..Cursor::default()
+    })
 }
 
 #[cfg(test)]
@@ -296,9 +562,28 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_foreign_ones_are_refused() {
-        let ids = vec!["a/b.md#c".to_string(), "d".to_string()];
-        let c = encode_cursor(3, &ids);
-        assert_eq!(decode_cursor(&c), Ok((3, ids)));
+        let c = Cursor {
+            generation: 3,
+            keys: vec!["a/b.md#c".to_string(), "d".to_string()],
+            offset: 1_234,
+            check: fnv1a(b"abc"),
+            variant: Some("quick".into()),
+        };
+        assert_eq!(decode_cursor(&encode_cursor(&c)), Ok(c));
         assert!(decode_cursor("not a cursor").is_err());
+        let old = URL_SAFE_NO_PAD.encode(r#"[2,["x"]]"#);
+        let want = Cursor {
+            generation: 2,
+            keys: vec!["x".into()],
+            ..Cursor::default()
+        };
+        assert_eq!(decode_cursor(&old), Ok(want));
+    }
+
+    #[test]
+    fn fnv1a_matches_the_published_test_vectors() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
     }
 }

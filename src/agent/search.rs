@@ -12,7 +12,7 @@ use super::limits::{check_query, check_top_k};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::index::filter::{filter_keys, search_all, split_filters_in};
-use crate::index::{Hit, HitSource, Scorer, SearchOptions, match_ranges};
+use crate::index::{Hit, HitSource, Scorer, SearchOptions, SearchResult, match_ranges};
 use crate::model::NodeId;
 
 /// Most characters of a hit's snippet.
@@ -32,14 +32,52 @@ pub struct SearchArgs {
 }
 
 /// Run `a` on `ws`. The document is `search --json`'s (`query`, `hits`, `terms`,
-/// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit carrying also `bytes`, `tokens`, `exposure`, `signals`
-/// (`["bm25"]`, `["fuzzy"]` or both) and `snippet`, plus `encoding` and `generation`.
-/// BM25 hits come first (best first), then title-only hits; at most `top_k` in all.
-/// Errors: an empty or over-long query, `top_k` out of range, a `filters` key that no
-/// opened node has (the message lists the keys there are).
+/// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit
+/// carrying also `bytes`, `tokens`, `exposure`, `signals` (`["bm25"]`, `["fuzzy"]` or both)
+/// and `snippet`, plus `encoding`, `generation`, `left_out` (how many of the `top_k` hits
+/// found were left out to keep the document under the server's caps, in characters and
+/// tokens) and `next` (a line saying so, or null). BM25 hits come first (best first), then
+/// title-only hits; at most `top_k` in all. Errors: an empty or over-long query, `top_k`
+/// out of range, a `filters` key that no opened node has (the message lists the keys
+/// there are).
 pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     check_query(&a.query)?;
     check_top_k(a.top_k)?;
+    let q = full_query(ws, a)?;
+    let (res, titles) = run(ws, a, &q);
+    let hits = hit_values(ws, a.top_k, &res, &titles);
+    let dym: Vec<Value> = res
+        .did_you_mean
+        .iter()
+        .map(|(t, u)| json!({"typed": t, "used": u}))
+        .collect();
+    let rerank = res.rerank.map(|r| {
+        json!({"candidates": r.candidates, "embedded": r.embedded, "ms": r.micros.div_ceil(1000)})
+    });
+    let doc = json!({
+        "rerank": rerank,
+        "query": a.query,
+        "encoding": ws.counter().encoding().as_str(),
+        "hits": [],
+        "left_out": 0,
+        "next": null,
+        "terms": res.terms,
+        "did_you_mean": dym,
+        "suggestions": res
+            .suggestions
+            .iter()
+            .map(|(t, s)| json!({"typed": t, "suggested": s}))
+            .collect::<Vec<_>>(),
+        "unknown_filter_keys": res.unknown_filter_keys,
+        "filter_misses": shapes::filter_misses(&res.filter_misses),
+        "generation": ws.generation,
+    });
+    Ok(fit_hits(ws, doc, hits))
+}
+
+/// The query with `kind` and `filters` appended as `key:value` words. Errors: a `filters`
+/// key no opened node has.
+fn full_query(ws: &Workspace, a: &SearchArgs) -> AgentResult<String> {
     let mut q = a.query.clone();
     if let Some(k) = &a.kind {
         q.push_str(&format!(" kind:{}", k.trim()));
@@ -63,52 +101,63 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     for (k, v) in &a.filters {
         q.push_str(&format!(" {}:{}", k.trim(), v.trim().replace(' ', "-")));
     }
+    Ok(q)
+}
+
+/// Whether `n` may be a hit: `always` and `on-demand` nodes only.
+fn retrievable(ws: &Workspace, n: NodeId) -> bool {
+    matches!(
+        ws.exposure.level(&ws.corpus, n),
+        Exposure::Always | Exposure::OnDemand
+    )
+}
+
+/// The content hits and title hits of `q`.
+fn run(ws: &Workspace, a: &SearchArgs, q: &str) -> (SearchResult, Vec<Hit>) {
     // Fetch more than asked: hidden and explicit hits are dropped below.
     let opts = SearchOptions {
         top_k: a.top_k.saturating_mul(4),
         prefix: false,
     };
     let corpus = &ws.corpus;
-    let retrievable = |n: NodeId| {
-        matches!(
-            ws.exposure.level(corpus, n),
-            Exposure::Always | Exposure::OnDemand
-        )
-    };
-    let (res, titles) = if q == a.query && split_filters_in(corpus, &q).1.is_empty() {
-        // Enough content hits leave no room for title-only ones: mark the content hits whose
-        // titles match instead of scanning every title.
-        let res = ws.index.search(corpus, &q, &opts);
-        let kept: Vec<NodeId> = res
-            .hits
-            .iter()
-            .map(|h| h.node)
-            .filter(|n| retrievable(*n))
-            .take(a.top_k)
-            .collect();
-        if kept.len() >= a.top_k {
-            let scores = ws.fuzzy.score_nodes(&q, &kept);
-            let titles = kept
-                .iter()
-                .zip(scores)
-                .filter_map(|(n, s)| {
-                    s.map(|score| Hit {
-                        node: *n,
-                        score,
-                        source: HitSource::Fuzzy,
-                        scorer: Scorer::Skillnav,
-                        copies: Vec::new(),
-                    })
-                })
-                .collect();
-            (res, titles)
-        } else {
-            let titles = ws.fuzzy.search_beside(&q, opts.top_k, kept.len());
-            (res, titles)
-        }
-    } else {
-        search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), &q, &opts)
-    };
+    if q != a.query || !split_filters_in(corpus, q).1.is_empty() {
+        return search_all(corpus, Some(&ws.index), Some(&ws.fuzzy), q, &opts);
+    }
+    // Enough content hits leave no room for title-only ones: mark the content hits whose
+    // titles match instead of scanning every title.
+    let res = ws.index.search(corpus, q, &opts);
+    let kept: Vec<NodeId> = res
+        .hits
+        .iter()
+        .map(|h| h.node)
+        .filter(|n| retrievable(ws, *n))
+        .take(a.top_k)
+        .collect();
+    if kept.len() < a.top_k {
+        let titles = ws.fuzzy.search_beside(q, opts.top_k, kept.len());
+        return (res, titles);
+    }
+    let scores = ws.fuzzy.score_nodes(q, &kept);
+    let titles = kept
+        .iter()
+        .zip(scores)
+        .filter_map(|(n, s)| {
+            s.map(|score| Hit {
+                node: *n,
+                score,
+                source: HitSource::Fuzzy,
+                scorer: Scorer::Skillnav,
+                copies: Vec::new(),
+            })
+        })
+        .collect();
+    (res, titles)
+}
+
+/// The hit entries, content hits first, at most `top_k`; a node found by both gets both
+/// signals in one entry.
+fn hit_values(ws: &Workspace, top_k: usize, res: &SearchResult, titles: &[Hit]) -> Vec<Value> {
+    let corpus = &ws.corpus;
     // The content hits a re-ranker re-ordered (docs/DESIGN.md §3 "Re-rank").
     let reranked: Vec<NodeId> = res.rerank.map_or_else(Vec::new, |r| {
         res.hits.iter().take(r.candidates).map(|h| h.node).collect()
@@ -118,7 +167,7 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         .hits
         .iter()
         .chain(titles.iter())
-        .filter(|h| retrievable(h.node))
+        .filter(|h| retrievable(ws, h.node))
     {
         let mut signals = h.source.signals().to_vec();
         if h.source.is_content() && reranked.contains(&h.node) {
@@ -134,42 +183,65 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
             }
             continue;
         }
-        if hits.len() >= a.top_k {
+        if hits.len() >= top_k {
             continue;
         }
         let mut v = shapes::hit(corpus, h);
-        let n = corpus.node(h.node);
-        v["bytes"] = json!(n.bytes);
+        v["bytes"] = json!(corpus.node(h.node).bytes);
         v["tokens"] = json!(ws.tokens_of(h.node));
         v["exposure"] = json!(ws.exposure.level(corpus, h.node).as_str());
         v["signals"] = json!(signals);
         v["snippet"] = json!(snippet(ws, h.node, &res.terms));
         hits.push((v, h.node));
     }
-    let dym: Vec<Value> = res
-        .did_you_mean
-        .iter()
-        .map(|(t, u)| json!({"typed": t, "used": u}))
-        .collect();
-    let rerank = res.rerank.map(|r| {
-        json!({"candidates": r.candidates, "embedded": r.embedded, "ms": r.micros.div_ceil(1000)})
-    });
-    Ok(json!({
-        "rerank": rerank,
-        "query": a.query,
-        "encoding": ws.counter().encoding().as_str(),
-        "hits": hits.into_iter().map(|(v, _)| v).collect::<Vec<_>>(),
-        "terms": res.terms,
-        "did_you_mean": dym,
-        "suggestions": res
-            .suggestions
-            .iter()
-            .map(|(t, s)| json!({"typed": t, "suggested": s}))
-            .collect::<Vec<_>>(),
-        "unknown_filter_keys": res.unknown_filter_keys,
-        "filter_misses": shapes::filter_misses(&res.filter_misses),
-        "generation": ws.generation,
-    }))
+    hits.into_iter().map(|(v, _)| v).collect()
+}
+
+/// `doc` with as many of `hits` (best first) as keep it under the server's caps
+/// (characters, and tokens of the workspace's encoding), and `left_out` and `next` saying
+/// how many did not fit.
+fn fit_hits(ws: &Workspace, mut doc: Value, hits: Vec<Value>) -> Value {
+    let limits = ws.limits();
+    let found = hits.len();
+    // The frame with the longest `left_out` and `next` it can get.
+    doc["left_out"] = json!(found);
+    doc["next"] = json!(left_out_line(found, limits.max_chars));
+    let frame = doc.to_string().chars().count();
+    let mut used = frame;
+    let mut keep = 0;
+    for h in &hits {
+        let size = h.to_string().chars().count() + 1;
+        if used + size > limits.max_chars {
+            break;
+        }
+        used += size;
+        keep += 1;
+    }
+    let mut hits = hits;
+    loop {
+        hits.truncate(keep);
+        let left = found - keep;
+        doc["left_out"] = json!(left);
+        doc["next"] = if left == 0 {
+            Value::Null
+        } else {
+            json!(left_out_line(left, limits.max_chars))
+        };
+        doc["hits"] = Value::Array(hits.clone());
+        let tokens = ws.counter().count(&doc.to_string());
+        if tokens <= limits.max_tokens || keep == 0 {
+            return doc;
+        }
+        // Over the token cap: keep the share of hits that fits, a tenth less.
+        let share = u128::from(limits.max_tokens) * keep as u128 * 9 / 10 / u128::from(tokens);
+        keep = usize::try_from(share).unwrap_or(0).min(keep - 1);
+    }
+}
+
+fn left_out_line(left: usize, max_chars: usize) -> String {
+    format!(
+        "{left} more hit(s) did not fit in this server's limit of {max_chars} characters: narrow the query (kind, filters) or ask for a smaller top_k"
+    )
 }
 
 /// One line of `id`'s own visible text: the first non-heading line holding a matched term,

@@ -7,7 +7,8 @@
 //! [`state`] (the shared workspace, reload on change, background token counts), [`watch`]
 //! (the `notify` file watcher), [`args`] (argument parsing and aliases), [`tools`] (one
 //! file per tool), [`skills`] (SEP-2640 `skills/list`, `skills/get`), [`resources`]
-//! (`skill://` files and `skillnav://` sections), [`prompts`] (saved recipes).
+//! (`skill://` files and `skillnav://` sections), [`prompts`] (saved recipes), [`transport`]
+//! (standard input and output a line at a time, with JSON-RPC's errors for malformed input).
 
 pub mod args;
 pub mod prompts;
@@ -16,6 +17,7 @@ pub mod server;
 pub mod skills;
 pub mod state;
 pub mod tools;
+pub mod transport;
 pub mod watch;
 
 use crate::agent::workspace::WorkspaceConfig;

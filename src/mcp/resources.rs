@@ -1,17 +1,19 @@
 //! Resources: the files of every skill `skills/list` lists (`skill://<name>/<path>`, bytes
 //! as on disk: text, else base64) and every listed section (`skillnav://<id>`), listed a
 //! page at a time; `resources/read` also serves `explicit` skills and sections by URI,
-//! never hidden ones nor the skills left out of `skills/list`; `resources/directory/read`
-//! lists a served skill folder's direct children (SEP-2640, [`crate::agent::skill_dirs`]).
+//! never hidden ones nor the skills left out of `skills/list`, and serves a text or file
+//! over the result caps a passage at a time; `resources/directory/read` lists a served
+//! skill folder's direct children (SEP-2640, [`crate::agent::skill_dirs`]).
 
 use base64::Engine;
 use rmcp::ErrorData;
 use rmcp::model::{
-    DIRECTORY_MIME_TYPE, ListResourcesResult, ReadResourceDirectoryResult, ReadResourceResult,
-    Resource, ResourceContents,
+    DIRECTORY_MIME_TYPE, ListResourcesResult, MetaObject, ReadResourceDirectoryResult,
+    ReadResourceResult, Resource, ResourceContents,
 };
+use serde_json::{Map, json};
 
-use crate::agent::sections;
+use crate::agent::sections::{self, ResourcePassage};
 use crate::agent::skill_dirs;
 use crate::agent::skills::{self, manifests};
 use crate::agent::workspace::Workspace;
@@ -62,25 +64,64 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult,
     Ok(result)
 }
 
-/// `resources/read` of a `skill://` file or a `skillnav://` section. Error `-32002`
-/// (resource not found) for anything else, hidden ones included.
+/// `resources/read` of a `skill://` file or a `skillnav://` section, a passage at a time
+/// when it is over the result caps ([`sections::text_passage`]): `contents[0]` holds the
+/// passage (its `_meta` `skillnav/passage` gives `from`, `to`, `bytes` and `next`), and while
+/// more follows `contents[1]` is a one-line pointer whose `uri` is the next passage's
+/// (`<uri>?offset=<byte>`). Error `-32002` (resource not found) for an unknown URI, hidden
+/// ones included; `-32602` for a bad `?offset=`.
 pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> {
     let not_found = |msg: String| ErrorData::resource_not_found(msg, None);
-    if uri.starts_with(skills::SCHEME) {
-        let (bytes, rel) = skills::read_file(ws, uri).map_err(|e| not_found(e.0))?;
-        let contents = match String::from_utf8(bytes) {
-            Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime(&rel)),
-            Err(e) => {
-                let b64 = base64::engine::general_purpose::STANDARD.encode(e.into_bytes());
-                ResourceContents::blob(b64, uri).with_mime_type("application/octet-stream")
+    let bad = |e: crate::agent::error::AgentError| ErrorData::invalid_params(e.0, None);
+    let (base, offset) = sections::split_offset(uri).map_err(bad)?;
+    let (limits, counter) = (ws.limits(), ws.counter());
+    if base.starts_with(skills::SCHEME) {
+        let (bytes, rel) = skills::read_file(ws, base).map_err(|e| not_found(e.0))?;
+        return Ok(match String::from_utf8(bytes) {
+            Ok(text) => {
+                let p =
+                    sections::text_passage(limits, counter, base, &text, offset).map_err(bad)?;
+                let body =
+                    ResourceContents::text(&text[p.range.clone()], uri).with_mime_type(mime(&rel));
+                passage_result(body, &p)
             }
-        };
-        return Ok(ReadResourceResult::new(vec![contents]));
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let p = sections::bytes_passage(limits, base, bytes.len(), offset).map_err(bad)?;
+                let b64 = base64::engine::general_purpose::STANDARD.encode(&bytes[p.range.clone()]);
+                let body =
+                    ResourceContents::blob(b64, uri).with_mime_type("application/octet-stream");
+                passage_result(body, &p)
+            }
+        });
     }
-    let text = sections::read(ws, uri).map_err(|e| not_found(e.0))?;
-    Ok(ReadResourceResult::new(vec![
-        ResourceContents::text(text, uri).with_mime_type("text/markdown"),
-    ]))
+    let text = sections::read(ws, base).map_err(|e| not_found(e.0))?;
+    let p = sections::text_passage(limits, counter, base, &text, offset).map_err(bad)?;
+    let body = ResourceContents::text(&text[p.range.clone()], uri).with_mime_type("text/markdown");
+    Ok(passage_result(body, &p))
+}
+
+/// The result holding `body`, the passage `p` of its resource: as is when `p` is the whole
+/// resource, else with the passage's `_meta` and, while more follows, the pointer to the
+/// next passage.
+fn passage_result(body: ResourceContents, p: &ResourcePassage) -> ReadResourceResult {
+    if p.is_whole() {
+        return ReadResourceResult::new(vec![body]);
+    }
+    let mut meta = Map::new();
+    meta.insert(
+        "skillnav/passage".into(),
+        json!({"from": p.range.start, "to": p.range.end, "bytes": p.total, "next": p.next}),
+    );
+    let mut contents = vec![body.with_meta(MetaObject(meta))];
+    if let Some(next) = &p.next {
+        let line = format!(
+            "This resource is served in passages: bytes {}-{} of {} above; read {next} for the next passage.",
+            p.range.start, p.range.end, p.total
+        );
+        contents.push(ResourceContents::text(line, next.clone()));
+    }
+    ReadResourceResult::new(contents)
 }
 
 /// `resources/directory/read` (SEP-2640): the direct children of the served skill folder at

@@ -33,10 +33,11 @@ impl SkillnavServer {
 }
 
 /// Serve `state` on stdin/stdout until the client closes stdin (also before the
-/// handshake: a client that goes away is not an error).
+/// handshake: a client that goes away is not an error), through the line transport that
+/// answers malformed JSON-RPC itself ([`super::transport`]).
 pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
     let service = match SkillnavServer::new(state)
-        .serve(rmcp::transport::stdio())
+        .serve(super::transport::stdio())
         .await
     {
         Ok(s) => s,

@@ -154,10 +154,17 @@ async def plain_server(paths: list[str]) -> None:
         check([x["id"] for x in part["sections"]] == ids[:2] and part["left_out"] == ids[2:] and part["cursor"], "read over budget gives a cursor", part)
         rest = await call(s, "read", cursor=part["cursor"])
         check([x["id"] for x in rest["sections"]] == ids[2:] and rest["cursor"] is None, "cursor reads the rest")
+        whole = (await call(s, "read", ids=["skills/notes/SKILL.md"]))["sections"][0]["text"]
         big = await call(s, "read", ids=["skills/notes/SKILL.md"], max_tokens=10)
-        check(big["sections"] == [] and big["left_out"] == ["skills/notes/SKILL.md"] and big["cursor"], "never half a section", big)
+        first = big["sections"][0]
+        check(len(big["sections"]) == 1 and first["passage"]["from"] == 0 and not first["passage"]["last"]
+              and first["tokens"] <= 10 and big["left_out"] == ["skills/notes/SKILL.md"] and big["cursor"],
+              "a section over the budget comes in passages", big)
         more = await call(s, "read", cursor=big["cursor"], max_tokens=1000)
-        check(more["sections"][0]["id"] == "skills/notes/SKILL.md", "a cursor read with a larger budget gets it")
+        rest = more["sections"][0]
+        check(rest["id"] == "skills/notes/SKILL.md" and rest["passage"]["from"] == first["passage"]["to"] and rest["passage"]["last"]
+              and first["text"] + rest["text"] == whole and more["cursor"] is None,
+              "a cursor read with a larger budget gets the rest, and the passages are the section's text", more)
 
         # brief: same bytes as skillnav brief
         for args, cli_args in [
@@ -317,9 +324,25 @@ async def prompts_server(paths: list[str]) -> None:
     async with stdio_client(server(paths, "--max-result-tokens", "40")) as (r, w), ClientSession(r, w) as s:
         await s.initialize()
         fmt = "skills/notes/references/format.md"
-        big = await call(s, "read", ids=[fmt])
-        check(big["sections"] == [] and big["too_large"][0]["id"] == fmt and big["too_large"][0]["children"] == [fmt + "#note-format"],
-              "a section over the server cap is named with its children", big)
+        disk = (WORK / "skills" / "notes" / "references" / "format.md").read_text()
+        got, args, calls = "", {"ids": [fmt], "max_tokens": 1000}, 0
+        while True:
+            part = await call(s, "read", **args)
+            assert part["max_tokens"] == 40 and all(x["tokens"] <= 40 for x in part["sections"]), part
+            got += "".join(x["text"] for x in part["sections"])
+            calls += 1
+            if not part["cursor"]:
+                break
+            args = {"cursor": part["cursor"]}
+        check(got == disk and calls >= 2, "a section over the server cap comes in passages that equal the file", (calls, got))
+        res, uri, rcalls = "", f"skillnav://{fmt}", 0
+        while uri:
+            r = await s.read_resource(uri)
+            res += r.contents[0].text  # type: ignore[union-attr]
+            meta = r.contents[0].meta or {}
+            uri = (meta.get("skillnav/passage") or {}).get("next")
+            rcalls += 1
+        check(res == disk and rcalls >= 2, "resources/read over the server cap comes in passages with the next URI", rcalls)
         names = [p.name for p in (await s.list_prompts()).prompts]
         check(names == ["notes-brief"], "recipes are prompts", names)
         got = await s.get_prompt("notes-brief")

@@ -1,85 +1,73 @@
-//! Raw JSON-RPC lines to the real server: malformed input gets a JSON-RPC error or is
-//! ignored (as every official SDK does with unparsable lines) and the server keeps
-//! answering; end of input ends it cleanly, before and after the handshake.
+//! Raw JSON-RPC lines to the real server: malformed input gets the error JSON-RPC 2.0
+//! names (`-32700` for a line that is not JSON, `-32600` for JSON that is not a message,
+//! `-32602` for a known method's bad params, `"id": null` where the id cannot be read) and
+//! the server keeps answering; end of input ends it cleanly, before and after the
+//! handshake. (rmcp's own transport ignores lines that are not JSON; docs/MCP.md "Errors"
+//! says why this server answers them.)
 
-use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::rpc::Rpc;
 use super::wait_bounded;
 use crate::support::fs::fixture_path;
 
-fn spawn() -> std::process::Child {
-    crate::support::child::skillnav_command()
+/// The `(id, code)` of an error response, checking `id` is present (JSON-RPC wants
+/// `"id": null`, not a missing member, when the id cannot be read).
+fn id_and_code(v: &Value) -> (Value, Value) {
+    assert!(
+        v.as_object().is_some_and(|o| o.contains_key("id")),
+        "no id member: {v}"
+    );
+    (v["id"].clone(), v["error"]["code"].clone())
+}
+
+#[test]
+fn malformed_json_rpc_gets_the_spec_errors_and_the_server_keeps_answering() {
+    let mut rpc = Rpc::ready([fixture_path("curate/skills")]);
+    rpc.send("this is {not json");
+    assert_eq!(id_and_code(&rpc.next()), (Value::Null, json!(-32700)));
+    rpc.send(r#"{"hello": "world"}"#);
+    assert_eq!(id_and_code(&rpc.next()), (Value::Null, json!(-32600)));
+    rpc.send(r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#);
+    assert_eq!(id_and_code(&rpc.next()), (Value::Null, json!(-32600)));
+    rpc.send(r#"{"jsonrpc":"2.0","id":7,"method":42}"#);
+    assert_eq!(id_and_code(&rpc.next()), (json!(7), json!(-32600)));
+    rpc.send("[]");
+    assert_eq!(id_and_code(&rpc.next()), (Value::Null, json!(-32600)));
+    rpc.send(r#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{}}"#);
+    let no_uri = rpc.next();
+    assert_eq!(id_and_code(&no_uri), (json!("r"), json!(-32602)));
+    assert_eq!(
+        no_uri["error"]["message"],
+        "Invalid params for resources/read: missing field `uri`"
+    );
+    rpc.send(r#"{"jsonrpc":"2.0","id":"s","method":"resources/read"}"#);
+    assert_eq!(id_and_code(&rpc.next()), (json!("s"), json!(-32602)));
+    let unknown = rpc.call("no/such/method", &json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let neg = rpc.call(
+        "tools/call",
+        &json!({"name": "read", "arguments": {"ids": "x", "max_tokens": -5}}),
+    );
+    assert_eq!(neg["result"]["isError"], true, "{neg}");
+    let ping = rpc.call("ping", &json!({}));
+    assert_eq!(ping["result"], json!({}));
+    rpc.finish();
+}
+
+#[test]
+fn eof_before_the_handshake_exits_cleanly() {
+    let mut child = crate::support::child::skillnav_command()
         .arg("mcp")
         .arg(fixture_path("curate/skills"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"))
-}
-
-#[test]
-fn malformed_json_rpc_never_stops_the_server_and_eof_ends_it_cleanly() {
-    let mut child = spawn();
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
-    let stdout = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
-    let (tx, rx) = mpsc::channel::<Value>();
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let v: Value = serde_json::from_str(&line)
-                .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
-            if tx.send(v).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |line: &str| {
-        writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("write: {e}"));
-        stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
-    };
-    let next = |rx: &mpsc::Receiver<Value>| {
-        rx.recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|e| panic!("no answer from the server: {e}"))
-    };
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
-    send(&init.to_string());
-    assert_eq!(next(&rx)["result"]["serverInfo"]["name"], "skillnav");
-    send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    // Not JSON: ignored. JSON but not a message: Invalid Request.
-    send("this is {not json");
-    send(r#"{"hello": "world"}"#);
-    let bad = next(&rx);
-    assert_eq!(bad["error"]["code"], -32600, "{bad}");
-    send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#);
-    let unknown = next(&rx);
-    assert_eq!(
-        (unknown["id"].clone(), unknown["error"]["code"].clone()),
-        (json!(2), json!(-32601)),
-        "{unknown}"
-    );
-    send(
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"ids":"x","max_tokens":-5}}}"#,
-    );
-    let neg = next(&rx);
-    assert_eq!(neg["id"], 3);
-    assert_eq!(neg["result"]["isError"], true, "{neg}");
-    send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#);
-    assert_eq!(next(&rx)["id"], 4);
-    drop(stdin);
-    let (status, _, err) = wait_bounded(child, Duration::from_secs(60), "skillnav mcp after EOF");
-    assert!(status.success(), "exit {status:?}: {err}");
-    reader.join().unwrap_or_else(|_| panic!("reader thread"));
-}
-
-#[test]
-fn eof_before_the_handshake_exits_cleanly() {
-    let mut child = spawn();
+        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
     drop(child.stdin.take());
     let (status, out, err) =
         wait_bounded(child, Duration::from_secs(60), "skillnav mcp with no input");

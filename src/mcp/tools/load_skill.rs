@@ -1,6 +1,6 @@
-//! The `load_skill` tool: `load_skill(name, args?)` → the rendered body, base directory and
-//! file list ([`crate::agent::load_skill`]). Aliases: `skill` for `name`, `arguments` for
-//! `args`.
+//! The `load_skill` tool: `load_skill(name, args?, offset?)` → the rendered body (in
+//! passages when it is over the result caps), base directory and file list
+//! ([`crate::agent::load_skill`]). Aliases: `skill` for `name`, `arguments` for `args`.
 
 use serde_json::{Value, json};
 
@@ -16,10 +16,12 @@ pub fn definition() -> Value {
         "load_skill",
         "Load a skill",
         "A skill's SKILL.md body rendered as `skillnav render` renders it ($ARGUMENTS substituted), its base directory \
-and its files (read them with resources/read on skill://<name>/<path>).",
+and its files (read them with resources/read on skill://<name>/<path>). A body over the result limit comes in passages: \
+call again with offset=next_offset for the rest.",
         json!({
             "name": {"type": "string", "description": "The skill's name (alias: skill)."},
             "args": {"type": "string", "description": "The raw argument string for $ARGUMENTS, $0, $name (alias: arguments)."},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Byte offset into the body: the next_offset of the last call."},
         }),
         &["name"],
     )
@@ -29,10 +31,18 @@ and its files (read them with resources/read on skill://<name>/<path>).",
 pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let name = a.string(&["name", "skill"])?;
     let args = a.string(&["args", "arguments"])?;
+    let offset = a
+        .uint(&["offset"])?
+        .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
     a.finish()?;
     let Some(name) = name else {
         return crate::agent::error::err("name is missing: pass the skill's name");
     };
     let ws = state.fresh(&[]);
-    Ok(Output::json(&load_skill(&ws, &name, args.as_deref())?))
+    Ok(Output::json(&load_skill(
+        &ws,
+        &name,
+        args.as_deref(),
+        offset,
+    )?))
 }

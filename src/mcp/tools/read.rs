@@ -1,5 +1,6 @@
-//! The `read` tool: `read(ids, max_tokens=8000, cursor?, variant?)` → whole sections with
-//! provenance, under the budget, with a cursor for the rest ([`crate::agent::read`]).
+//! The `read` tool: `read(ids, max_tokens=8000, cursor?, variant?)` → sections with
+//! provenance under the budget, a section larger than a reply in passages, and a cursor for
+//! the rest ([`crate::agent::read`]).
 //! Aliases: `id` for `ids`; `maxTokens`, `budget` for `max_tokens`.
 
 use serde_json::{Value, json};
@@ -15,12 +16,13 @@ pub fn definition() -> Value {
     define(
         "read",
         "Read sections",
-        "Whole sections by id, each with a provenance line (id, path, lines, tokens). Packs in order under max_tokens; \
-what does not fit is listed in left_out with a cursor: call read(cursor=...) for the rest. Never half a section.",
+        "Sections by id, each with a provenance line (id, path, lines, tokens). Packs whole sections in order under max_tokens; \
+what does not fit is listed in left_out with a cursor: call read(cursor=...) for the rest. A section larger than one reply comes \
+in passages (cut between paragraphs, lines or words; `passage` gives its byte range) that concatenate into its exact text.",
         json!({
             "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids in the order wanted (alias: id)."},
             "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer."},
-            "cursor": {"type": "string", "description": "The cursor of an earlier read: reads the sections it left out."},
+            "cursor": {"type": "string", "description": "The cursor of an earlier read: continues where it stopped (the next sections or passage)."},
             "variant": {"type": "string", "enum": ["quick", "standard", "complete", "auto"], "description": "Skill_Seekers llms variant to read from."},
         }),
         &[],
@@ -36,9 +38,9 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     a.finish()?;
     let mut keys = ids.clone();
     if let Some(c) = &cursor
-        && let Ok((_, rest)) = decode_cursor(c)
+        && let Ok(given) = decode_cursor(c)
     {
-        keys.extend(rest);
+        keys.extend(given.keys);
     }
     let probe = state.snapshot();
     let nodes: Vec<_> = keys
