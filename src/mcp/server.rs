@@ -48,6 +48,24 @@ pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A tool's outcome as a `tools/call` result: the object as `structuredContent` and the
+/// same JSON as the one text block (for clients older than structured content); a tool
+/// error, or an object over `max_chars` characters, as `isError` with a one-line message.
+pub fn tool_result(
+    result: crate::agent::error::AgentResult<serde_json::Value>,
+    max_chars: usize,
+) -> CallToolResult {
+    match result {
+        Ok(v) if v.to_string().chars().count() > max_chars => {
+            CallToolResult::error(vec![ContentBlock::text(format!(
+                "the result is over this server's limit of {max_chars} characters: ask for less (a smaller top_k, depth or max_tokens, or fewer ids)"
+            ))])
+        }
+        Ok(v) => CallToolResult::structured(v),
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.0)]),
+    }
+}
+
 /// Every tool definition as rmcp tools (a definition rmcp cannot read is left out).
 pub fn tool_list() -> Vec<Tool> {
     tools::definitions()
@@ -103,21 +121,7 @@ impl ServerHandler for SkillnavServer {
             ));
         };
         let limits = self.state.snapshot().limits();
-        Ok(match result {
-            Ok(out) if out.text.chars().count() > limits.max_chars => CallToolResult::error(vec![ContentBlock::text(
-                format!(
-                    "the result is over this server's limit of {} characters: ask for less (a smaller top_k, depth or max_tokens, or fewer ids)",
-                    limits.max_chars
-                ),
-            )]),
-            Ok(out) => {
-                let mut blocks = vec![ContentBlock::text(out.text)];
-                blocks.extend(out.note.map(ContentBlock::text));
-                CallToolResult::success(blocks)
-            }
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.0)]),
-        }
-        .into())
+        Ok(tool_result(result, limits.max_chars).into())
     }
 
     async fn list_resources(

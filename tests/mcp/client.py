@@ -82,9 +82,18 @@ def text_of(result: types.CallToolResult) -> str:
 
 
 async def call(s: ClientSession, tool: str, **args: Any) -> dict[str, Any]:
+    """Call `tool`: the SDK has validated `structuredContent` against the tool's
+    `outputSchema` (it raises otherwise); the one text block holds the same object."""
     r = await s.call_tool(tool, args)
     assert not r.is_error, f"{tool}({args}) failed: {text_of(r)}"
-    return json.loads(text_of(r))
+    assert len(r.content) == 1, f"{tool}: {len(r.content)} content blocks"
+    assert isinstance(r.structured_content, dict), f"{tool}: no structuredContent"
+    assert json.loads(text_of(r)) == r.structured_content, f"{tool}: text block differs from structuredContent"
+    return r.structured_content
+
+
+async def brief_text(s: ClientSession, **args: Any) -> str:
+    return (await call(s, "brief", **args))["text"]
 
 
 async def tool_error(s: ClientSession, tool: str, **args: Any) -> str:
@@ -107,6 +116,7 @@ async def plain_server(paths: list[str]) -> None:
         names = sorted(t.name for t in tools)
         check(names == ["brief", "load_skill", "outline", "read", "search"], "five tools", names)
         check(all(t.annotations and t.annotations.read_only_hint for t in tools), "read-only hints")
+        check(all(t.output_schema and t.output_schema["type"] == "object" for t in tools), "every tool declares an object outputSchema")
 
         # search: pointers with sizes equal to tree --json
         res = await call(s, "search", query="grep note text", top_k=5)
@@ -117,6 +127,18 @@ async def plain_server(paths: list[str]) -> None:
             assert h["bytes"] == nodes[h["id"]]["bytes"]
             assert h["signals"] and h["snippet"] is not None
         ok("search tokens and bytes equal tree --json")
+        # The schemas are strict enough to fail: the SDK's validation would catch a drift.
+        import jsonschema
+        search_schema = next(t.output_schema for t in tools if t.name == "search")
+        jsonschema.validate(res, search_schema)
+        for broken in [{k: v for k, v in res.items() if k != "hits"}, {**res, "surprise": 1},
+                       {**res, "hits": [{**hits[0], "tokens": "many"}]}]:
+            try:
+                jsonschema.validate(broken, search_schema)
+                raise AssertionError(f"the search schema accepted {list(broken)}")
+            except jsonschema.ValidationError:
+                pass
+        ok("the search outputSchema refuses a missing key, an extra key and a wrong type")
         alias = await call(s, "search", question="grep note text", topK=5)
         check([h["id"] for h in alias["hits"]] == [h["id"] for h in hits], "search aliases question/topK")
         cli_hits = json.loads(cli("search", "grep note text", *paths, "--json", "--top-k", "5").stdout)["hits"]
@@ -174,12 +196,12 @@ async def plain_server(paths: list[str]) -> None:
              ["--select", "skills/notes/SKILL.md#notes/record", "--query", "notes", "--max-tokens", "120", "--mode", "extract"]),
             ({"id": "skills/deploy/SKILL.md", "format": "json"}, ["--select", "skills/deploy/SKILL.md", "--format", "json"]),
         ]:
-            got = text_of(await s.call_tool("brief", args))
+            got = await brief_text(s, **args)
             want = cli("brief", *paths, *cli_args)
             assert want.returncode == 0, want.stderr
             assert got.encode() == want.stdout, f"brief {args}:\n{got}\n--- cli ---\n{want.stdout.decode()}"
         ok("brief bytes equal skillnav brief (md, xml, json, budget, aliases)")
-        b = text_of(await s.call_tool("brief", {"recipe": "notes-brief"}))
+        b = await brief_text(s, recipe="notes-brief")
         check(b.encode() == cli("brief", *paths, "--recipe", "notes-brief").stdout, "brief(recipe=...) equals skillnav brief --recipe")
 
         # load_skill: the body of skillnav render, base dir, files
@@ -295,7 +317,7 @@ async def contract_server(paths: list[str]) -> None:
         check("with grep" not in parent["sections"][0]["text"], "a hidden sub-section is cut out of its parent")
         e = await tool_error(s, "outline", id=hidden)
         check("hidden" in e, "hidden section has no outline")
-        b = text_of(await s.call_tool("brief", {"query": "grep note text"}))
+        b = await brief_text(s, query="grep note text")
         check("with grep" not in b and hidden not in b and "Context brief" in b, "hidden text is never in a brief", b)
         explicit = "skills/deploy/SKILL.md#deploy/rollback"
         hits = (await call(s, "search", query="rollback deploy"))["hits"]
@@ -343,6 +365,15 @@ async def prompts_server(paths: list[str]) -> None:
             uri = (meta.get("skillnav/passage") or {}).get("next")
             rcalls += 1
         check(res == disk and rcalls >= 2, "resources/read over the server cap comes in passages with the next URI", rcalls)
+        # Typed results at the edges of the caps: each validated against its outputSchema.
+        cut = await call(s, "search", query="note format record", top_k=20)
+        check(cut["left_out"] > 0 and isinstance(cut["next"], str) and cut["next"], "a cut search validates: left_out and next", cut)
+        body = await call(s, "load_skill", name="notes")
+        check(body["passage"]["from"] == 0 and not body["passage"]["last"] and body["next_offset"] == body["passage"]["to"],
+              "a load_skill body in passages validates", body)
+        packed = await call(s, "brief", query="note format")
+        check("packed under" in (packed["note"] or "") and packed["left_out"] and packed["left_out"][0] in packed["text"],
+              "a brief packed again validates, its note and left-out ids in the object", packed)
         names = [p.name for p in (await s.list_prompts()).prompts]
         check(names == ["notes-brief"], "recipes are prompts", names)
         got = await s.get_prompt("notes-brief")
@@ -359,7 +390,7 @@ async def lazytools_server() -> None:
             ({"task": "routing", "format": "lazytools", "mode": "extract", "top_k": 3, "max_chars": 2000},
              ["--query", "routing", "--format", "lazytools", "--mode", "extract", "--top-k", "3", "--max-chars", "2000"]),
         ]:
-            got = text_of(await s.call_tool("brief", args))
+            got = await brief_text(s, **args)
             want = cli("brief", *bundle, *cli_args)
             assert want.returncode == 0, want.stderr
             assert got.encode() == want.stdout, f"brief {args}:\n{got}\n--- cli ---\n{want.stdout.decode()}"

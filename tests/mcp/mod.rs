@@ -14,6 +14,7 @@ mod python;
 mod raw;
 mod rpc;
 mod sep2640;
+mod typed;
 
 use std::io::Read;
 use std::process::{Child, ExitStatus};

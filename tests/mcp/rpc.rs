@@ -19,6 +19,9 @@ pub struct Rpc {
     lines: mpsc::Receiver<String>,
     reader: JoinHandle<()>,
     next_id: u64,
+    /// Notifications (a `method`, no `id`) the server wrote while a call waited for its
+    /// response, in order.
+    pub notifications: Vec<Value>,
 }
 
 impl Rpc {
@@ -48,6 +51,7 @@ impl Rpc {
             lines,
             reader,
             next_id: 100,
+            notifications: Vec::new(),
         }
     }
 
@@ -85,13 +89,18 @@ impl Rpc {
     }
 
     /// Call `method` with `params` and return the response (which must carry its id).
+    /// Notifications written before it are kept in [`Rpc::notifications`].
     pub fn call(&mut self, method: &str, params: &Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(
             &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
         );
-        let v = self.next();
+        let mut v = self.next();
+        while v.get("id").is_none() && v.get("method").is_some() {
+            self.notifications.push(v);
+            v = self.next();
+        }
         assert_eq!(v["id"], id, "{method}: {v}");
         v
     }

@@ -6,9 +6,12 @@
 
 use serde_json::{Value, json};
 
-use super::{Output, define};
-use crate::agent::brief::{BriefArgs, Format, prepare};
+use super::schema::{all_of, count, string, string_or_null, strings};
+use super::{Input, define};
+use crate::agent::brief::{BriefArgs, BriefOut, Format, Prepared, prepare};
 use crate::agent::error::{AgentResult, err};
+use crate::agent::passage::Measure;
+use crate::agent::workspace::Workspace;
 use crate::mcp::args::Args;
 use crate::mcp::state::State;
 
@@ -19,23 +22,40 @@ pub fn definition() -> Value {
         "Context brief",
         "A packed context brief (the same text as `skillnav brief`): selected ids first, then the query's top hits, \
 each with provenance, under max_tokens; left-out sections are named at the end.",
-        json!({
-            "query": {"type": "string", "description": "Retrieve sections for this query (aliases: question, task)."},
-            "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids to include first (aliases: id, select)."},
-            "recipe": {"type": "string", "description": "A saved recipe name (its selection, levels, budget)."},
-            "mode": {"type": "string", "enum": ["auto", "answer", "extract", "locate", "summarize"], "default": "auto"},
-            "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"], "default": "md"},
-            "max_tokens": {"type": "integer", "minimum": 1, "description": "Token budget of the whole brief."},
-            "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Retrieved sections at most (default 8; with max_tokens: as many ranked sections as fit)."},
-            "max_chars": {"type": "integer", "minimum": 1, "description": "Character budget (lazytools format)."},
-            "include_quotes": {"type": "boolean", "default": true, "description": "lazytools answer mode: keep the excerpts."},
-        }),
-        &[],
+        Input {
+            properties: json!({
+                "query": {"type": "string", "description": "Retrieve sections for this query (aliases: question, task)."},
+                "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids to include first (aliases: id, select)."},
+                "recipe": {"type": "string", "description": "A saved recipe name (its selection, levels, budget)."},
+                "mode": {"type": "string", "enum": ["auto", "answer", "extract", "locate", "summarize"], "default": "auto"},
+                "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"], "default": "md"},
+                "max_tokens": {"type": "integer", "minimum": 1, "description": "Token budget of the whole brief."},
+                "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Retrieved sections at most (default 8; with max_tokens: as many ranked sections as fit)."},
+                "max_chars": {"type": "integer", "minimum": 1, "description": "Character budget (lazytools format)."},
+                "include_quotes": {"type": "boolean", "default": true, "description": "lazytools answer mode: keep the excerpts."},
+            }),
+            required: &[],
+        },
+        output_schema(),
     )
 }
 
+/// The result's schema: `{"text", "format", "tokens", "encoding", "left_out", "note"}`:
+/// the brief (the bytes `skillnav brief` prints), its format, its size in tokens of
+/// `encoding`, the ids left out over the budget (the brief names them too), and a note when it was packed again to fit the result caps, else null (docs/MCP.md "Tools").
+pub fn output_schema() -> Value {
+    all_of(json!({
+        "text": string(),
+        "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"]},
+        "tokens": count(),
+        "encoding": string(),
+        "left_out": strings(),
+        "note": string_or_null(),
+    }))
+}
+
 /// Run the tool.
-pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
+pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let query = a.string(&["query", "question", "task"])?;
     let ids = a.strings(&["ids", "id", "select"])?;
     let recipe = a.string(&["recipe"])?;
@@ -88,12 +108,41 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let overlay = ws.config.recipe.as_ref().map(|_| &ws.exposure);
     let store = ws.store();
     let mut prepared = prepare(&ws.corpus, &args, store.as_ref(), overlay)?;
+    let (out, note) = fit(&ws, &mut prepared, budget.and_then(|b| b.note));
+    Ok(json!({
+        "text": out.text,
+        "format": format_name(format),
+        "tokens": out.tokens,
+        "encoding": ws.counter().encoding().as_str(),
+        "left_out": out.left_out,
+        "note": note,
+    }))
+}
+
+/// The name `format` is asked by.
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Md => "md",
+        Format::Xml => "xml",
+        Format::Json => "json",
+        Format::Lazytools => "lazytools",
+    }
+}
+
+/// Build `prepared`; over a result cap, pack it again under a budget scaled to fit, a few
+/// times at most. The size that counts is the text as a JSON string (escapes included)
+/// plus room for the other fields, since the result is a JSON object. Returns the brief and
+/// the note on how it was limited (`note` when it was not packed again).
+fn fit(
+    ws: &Workspace,
+    prepared: &mut Prepared,
+    mut note: Option<String>,
+) -> (BriefOut, Option<String>) {
+    let limits = ws.limits();
     let index = prepared.needs_index().then_some(&ws.index);
     let mut out = prepared.build(&ws.corpus, index, ws.counter());
-    let mut note = budget.and_then(|b| b.note);
-    // Over a cap: pack again under a budget scaled to fit, a few times at most.
     for _ in 0..6 {
-        let chars = out.text.chars().count();
+        let chars = Measure::JsonChars.of(&out.text) + FRAME_CHARS;
         if out.tokens <= limits.max_tokens && chars <= limits.max_chars {
             break;
         }
@@ -112,8 +161,8 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
             limits.max_tokens, limits.max_chars
         ));
     }
-    Ok(Output {
-        text: out.text,
-        note,
-    })
+    (out, note)
 }
+
+/// Characters kept for the result object's other fields and a note beside the brief's text.
+const FRAME_CHARS: usize = 600;

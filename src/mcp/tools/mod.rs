@@ -1,10 +1,14 @@
-//! The five tools, one file each: their definitions (name, description, input schema,
-//! read-only hints) and their calls, which parse arguments and run the core request.
+//! The five tools, one file each: their definitions (name, description, input and output
+//! schemas, read-only hints) and their calls, which parse arguments and run the core
+//! request. Every call gives back one JSON object, the tool's `structuredContent`, shaped
+//! as its `outputSchema` says ([`schema`] holds the pieces the schemas share; docs/MCP.md
+//! "Tools").
 
 pub mod brief;
 pub mod load_skill;
 pub mod outline;
 pub mod read;
+pub mod schema;
 pub mod search;
 
 use serde_json::{Map, Value, json};
@@ -13,28 +17,8 @@ use super::args::Args;
 use super::state::State;
 use crate::agent::error::AgentResult;
 
-/// What a tool call gives back: text blocks (the first is the result, JSON for every tool
-/// but `brief`, whose text is the brief itself; a second one carries a note).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
-    /// The result text.
-    pub text: String,
-    /// A note on how the request was limited, when it was.
-    pub note: Option<String>,
-}
-
-impl Output {
-    /// A JSON document as compact text.
-    pub fn json(v: &Value) -> Output {
-        Output {
-            text: v.to_string(),
-            note: None,
-        }
-    }
-}
-
 /// Every tool definition, as the `tools/list` JSON of one tool (`name`, `title`,
-/// `description`, `inputSchema`, `annotations` with `readOnlyHint`).
+/// `description`, `inputSchema`, `outputSchema`, `annotations` with `readOnlyHint`).
 pub fn definitions() -> Vec<Value> {
     vec![
         search::definition(),
@@ -45,12 +29,13 @@ pub fn definitions() -> Vec<Value> {
     ]
 }
 
-/// Call tool `name`; `None` when there is no such tool.
+/// Call tool `name`: its result object (what its `outputSchema` describes), or the tool
+/// error's message; `None` when there is no such tool.
 pub fn call(
     state: &State,
     name: &str,
     args: Option<&Map<String, Value>>,
-) -> Option<AgentResult<Output>> {
+) -> Option<AgentResult<Value>> {
     let a = Args::new(args);
     Some(match name {
         "search" => search::call(state, a),
@@ -62,19 +47,30 @@ pub fn call(
     })
 }
 
-/// A tool definition document with the read-only hints every tool carries.
+/// The text of a tool's input: its argument `properties` and the `required` names.
+#[derive(Clone, Debug)]
+pub struct Input<'a> {
+    /// JSON Schema `properties` of the arguments.
+    pub properties: Value,
+    /// The arguments a call must pass.
+    pub required: &'a [&'a str],
+}
+
+/// A tool definition document with its input schema, its `output` schema (an object
+/// schema, [`schema::object`]) and the read-only hints every tool carries.
 pub fn define(
     name: &str,
     title: &str,
     description: &str,
-    properties: Value,
-    required: &[&str],
+    input: Input<'_>,
+    output: Value,
 ) -> Value {
     json!({
         "name": name,
         "title": title,
         "description": description,
-        "inputSchema": {"type": "object", "properties": properties, "required": required},
+        "inputSchema": {"type": "object", "properties": input.properties, "required": input.required},
+        "outputSchema": output,
         "annotations": {"title": title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
     })
 }

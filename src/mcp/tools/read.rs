@@ -5,7 +5,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Output, define};
+use super::schema::{
+    all_of, count, count_or_null, exposure, list, object, passage, string, string_or_null, strings,
+};
+use super::{Input, define};
 use crate::agent::error::AgentResult;
 use crate::agent::read::{ReadArgs, decode_cursor, read};
 use crate::mcp::args::Args;
@@ -19,18 +22,53 @@ pub fn definition() -> Value {
         "Sections by id, each with a provenance line (id, path, lines, tokens). Packs whole sections in order under max_tokens; \
 what does not fit is listed in left_out with a cursor: call read(cursor=...) for the rest. A section larger than one reply comes \
 in passages (cut between paragraphs, lines or words; `passage` gives its byte range) that concatenate into its exact text.",
-        json!({
-            "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids in the order wanted (alias: id)."},
-            "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer."},
-            "cursor": {"type": "string", "description": "The cursor of an earlier read: continues where it stopped (the next sections or passage)."},
-            "variant": {"type": "string", "enum": ["quick", "standard", "complete", "auto"], "description": "Skill_Seekers llms variant to read from."},
-        }),
-        &[],
+        Input {
+            properties: json!({
+                "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids in the order wanted (alias: id)."},
+                "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer."},
+                "cursor": {"type": "string", "description": "The cursor of an earlier read: continues where it stopped (the next sections or passage)."},
+                "variant": {"type": "string", "enum": ["quick", "standard", "complete", "auto"], "description": "Skill_Seekers llms variant to read from."},
+            }),
+            required: &[],
+        },
+        output_schema(),
     )
 }
 
+/// The result's schema: `{"encoding", "generation", "max_tokens", "tokens", "sections",
+/// "left_out", "cursor", "next", "errors", "note"}`, each section with `passage` when it is
+/// part of one, and `variant` and `ids` when read in an llms variant (docs/MCP.md "Tools").
+pub fn output_schema() -> Value {
+    let section = object(
+        json!({
+            "id": string(), "title": string(), "path": string(),
+            "line_start": count_or_null(), "line_end": count_or_null(), "tokens": count(),
+            "exposure": exposure(), "provenance": string(), "text": string(),
+            "passage": passage(), "variant": string(), "ids": strings(),
+        }),
+        &[
+            "id",
+            "title",
+            "path",
+            "line_start",
+            "line_end",
+            "tokens",
+            "exposure",
+            "provenance",
+            "text",
+        ],
+    );
+    all_of(json!({
+        "encoding": string(), "generation": count(), "max_tokens": count(), "tokens": count(),
+        "sections": list(section), "left_out": strings(), "cursor": string_or_null(),
+        "next": string_or_null(),
+        "errors": list(all_of(json!({"id": string(), "error": string()}))),
+        "note": string_or_null(),
+    }))
+}
+
 /// Run the tool.
-pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
+pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let ids = a.strings(&["ids", "id"])?;
     let max_tokens = a.uint(&["max_tokens", "maxTokens", "budget"])?;
     let cursor = a.string(&["cursor"])?;
@@ -49,7 +87,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
         .collect();
     drop(probe);
     let ws = state.fresh(&nodes);
-    let v = read(
+    read(
         &ws,
         &ReadArgs {
             ids,
@@ -57,6 +95,5 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
             cursor,
             variant,
         },
-    )?;
-    Ok(Output::json(&v))
+    )
 }

@@ -4,7 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Output, define};
+use super::schema::{
+    all_of, count, count_or_null, exposure, list, string, string_or_null, strings,
+};
+use super::{Input, define};
 use crate::agent::error::AgentResult;
 use crate::agent::search::{SearchArgs, search};
 use crate::mcp::args::Args;
@@ -20,18 +23,48 @@ pub fn definition() -> Value {
         "Search sections",
         "BM25 + fuzzy-title search over the opened docs. Returns pointers, not text: id, title, path, line range, \
 bytes, tokens (named encoding), score, signals, a one-line snippet. Read a hit with `read`.",
-        json!({
-            "query": {"type": "string", "description": "A few key words (alias: question). `key:value` words filter (status:proposed)."},
-            "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "default": 8, "description": "Most hits."},
-            "kind": {"type": "string", "description": "Only this node kind: section, file, adr, chunk, part, link, skill."},
-            "filters": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Metadata filters, e.g. {\"status\": \"proposed\", \"tag\": \"process\"}."},
-        }),
-        &["query"],
+        Input {
+            properties: json!({
+                "query": {"type": "string", "description": "A few key words (alias: question). `key:value` words filter (status:proposed)."},
+                "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "default": 8, "description": "Most hits."},
+                "kind": {"type": "string", "description": "Only this node kind: section, file, adr, chunk, part, link, skill."},
+                "filters": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Metadata filters, e.g. {\"status\": \"proposed\", \"tag\": \"process\"}."},
+            }),
+            required: &["query"],
+        },
+        output_schema(),
     )
 }
 
+/// The result's schema: `search --json`'s document with sizes on every hit, `left_out`
+/// and `next` (docs/MCP.md "Tools").
+pub fn output_schema() -> Value {
+    let hit = all_of(json!({
+        "id": string(), "title": string(), "path": string(),
+        "line_start": count_or_null(), "line_end": count_or_null(),
+        "bytes": count(), "tokens": count(), "score": {"type": "number"},
+        "source": {"type": "string", "enum": ["bm25", "fuzzy", "hybrid", "semantic"]},
+        "scorer": string(), "signals": strings(), "snippet": string(),
+        "exposure": exposure(), "copies": strings(),
+    }));
+    let rerank = json!({"anyOf": [
+        all_of(json!({"candidates": count(), "embedded": count(), "ms": count()})),
+        {"type": "null"},
+    ]});
+    let known = list(all_of(json!({"value": string(), "count": count()})));
+    all_of(json!({
+        "query": string(), "encoding": string(), "hits": list(hit),
+        "left_out": count(), "next": string_or_null(), "terms": strings(),
+        "did_you_mean": list(all_of(json!({"typed": string(), "used": string()}))),
+        "suggestions": list(all_of(json!({"typed": string(), "suggested": string()}))),
+        "unknown_filter_keys": strings(),
+        "filter_misses": list(all_of(json!({"key": string(), "value": string(), "known": known, "note": string()}))),
+        "generation": count(), "rerank": rerank,
+    }))
+}
+
 /// Run the tool.
-pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
+pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let query = a.string(&["query", "question", "q"])?.unwrap_or_default();
     let top_k = a
         .uint(&["top_k", "topK", "k", "limit"])?
@@ -40,7 +73,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
     let filters = a.string_map(&["filters", "filter"])?;
     a.finish()?;
     let ws = state.fresh(&[]);
-    let v = search(
+    search(
         &ws,
         &SearchArgs {
             query,
@@ -48,6 +81,5 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Output> {
             kind,
             filters,
         },
-    )?;
-    Ok(Output::json(&v))
+    )
 }
