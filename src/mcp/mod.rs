@@ -5,12 +5,13 @@
 //!
 //! Module map: [`server`] (the `ServerHandler`: capabilities, instructions, dispatch),
 //! [`state`] (the shared workspace, reload on change, background token counts), [`watch`]
-//! (the `notify` file watcher), [`args`] (argument parsing and aliases), [`tools`] (one
+//! (the `notify` file watcher), [`changes`] (debounced list-changed notifications), [`args`] (argument parsing and aliases), [`tools`] (one
 //! file per tool), [`skills`] (SEP-2640 `skills/list`, `skills/get`), [`resources`]
 //! (`skill://` files and `skillnav://` sections), [`prompts`] (saved recipes), [`transport`]
 //! (standard input and output a line at a time, with JSON-RPC's errors for malformed input).
 
 pub mod args;
+pub mod changes;
 pub mod prompts;
 pub mod resources;
 pub mod server;
@@ -52,7 +53,7 @@ fn fetch_pages(state: &std::sync::Arc<state::State>, pending: Vec<crate::remote:
                     crate::util::sanitize::sanitize_line(&report.summary())
                 );
                 if let Some(s) = weak.upgrade() {
-                    s.dirty.store(true, std::sync::atomic::Ordering::SeqCst);
+                    s.mark_changed();
                 }
             });
     }

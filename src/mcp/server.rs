@@ -34,9 +34,10 @@ impl SkillnavServer {
 
 /// Serve `state` on stdin/stdout until the client closes stdin (also before the
 /// handshake: a client that goes away is not an error), through the line transport that
-/// answers malformed JSON-RPC itself ([`super::transport`]).
+/// answers malformed JSON-RPC itself ([`super::transport`]), sending list-changed
+/// notifications after file changes ([`super::changes`]).
 pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
-    let service = match SkillnavServer::new(state)
+    let service = match SkillnavServer::new(Arc::clone(&state))
         .serve(super::transport::stdio())
         .await
     {
@@ -44,7 +45,9 @@ pub async fn serve_stdio(state: Arc<State>) -> anyhow::Result<()> {
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
         Err(e) => return Err(e.into()),
     };
+    let follower = tokio::spawn(super::changes::follow(state, service.peer().clone()));
     service.waiting().await?;
+    follower.abort();
     Ok(())
 }
 
@@ -66,6 +69,28 @@ pub fn tool_result(
     }
 }
 
+/// What the server declares: tools, resources and prompts (both with `listChanged`), and
+/// the SEP-2640 skills extension with `directoryRead` and `listChanged` (the setting rmcp's
+/// `SkillsCapability` does not have yet, added to its settings object).
+pub fn capabilities() -> ServerCapabilities {
+    let mut caps = ServerCapabilities::builder()
+        .enable_tools()
+        .enable_resources()
+        .enable_resources_list_changed()
+        .enable_prompts()
+        .enable_prompts_list_changed()
+        .enable_skills_with_directory_read()
+        .build();
+    if let Some(skills) = caps
+        .extensions
+        .as_mut()
+        .and_then(|e| e.get_mut(rmcp::model::SKILLS_EXTENSION_ID))
+    {
+        skills.insert("listChanged".into(), serde_json::Value::Bool(true));
+    }
+    caps
+}
+
 /// Every tool definition as rmcp tools (a definition rmcp cannot read is left out).
 pub fn tool_list() -> Vec<Tool> {
     tools::definitions()
@@ -76,12 +101,7 @@ pub fn tool_list() -> Vec<Tool> {
 
 impl ServerHandler for SkillnavServer {
     fn get_info(&self) -> ServerConfig {
-        let caps = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_resources()
-            .enable_prompts()
-            .enable_skills_with_directory_read()
-            .build();
+        let caps = capabilities();
         let ws = self.state.snapshot();
         ServerConfig::new(caps)
             .with_server_info(Implementation::new("skillnav", env!("CARGO_PKG_VERSION")))
@@ -180,5 +200,21 @@ impl ServerHandler for SkillnavServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
         super::resources::read_directory(&self.state.fresh(&[]), &request.uri)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn the_capabilities_declare_list_changed_for_resources_prompts_and_skills() {
+        let v = serde_json::to_value(super::capabilities()).unwrap();
+        assert_eq!(v["resources"]["listChanged"], json!(true));
+        assert_eq!(v["prompts"]["listChanged"], json!(true));
+        assert_eq!(
+            v["extensions"]["io.modelcontextprotocol/skills"],
+            json!({"directoryRead": true, "listChanged": true})
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The server's shared state: the current [`Workspace`] behind an `Arc` that a reload
-//! swaps, the "files changed" flag the watcher sets, token counting on a background
+//! swaps, the "files changed" flag and signal the watcher sets (the signal wakes
+//! [`super::changes`]), token counting on a background
 //! thread after every (re)load, and the standard-error report of the skills `skills/list`
 //! leaves out (after the first load, and after a reload that changes it).
 
@@ -17,6 +18,8 @@ pub struct State {
     current: RwLock<Arc<Workspace>>,
     /// Set by the file watcher: some file under a root changed since the last load.
     pub dirty: AtomicBool,
+    /// Signalled with `dirty`: wakes the list-changed follower ([`super::changes::follow`]).
+    pub changed: tokio::sync::Notify,
     /// The left-out report last written to standard error.
     reported: Mutex<Vec<String>>,
 }
@@ -30,6 +33,7 @@ impl State {
         let state = Arc::new(State {
             current: RwLock::new(Arc::clone(&ws)),
             dirty: AtomicBool::new(false),
+            changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
         });
         state.report_left_out(&ws);
@@ -64,6 +68,13 @@ impl State {
             return self.reload(&ws);
         }
         ws
+    }
+
+    /// Mark the files changed: the next request reloads, and the list-changed follower
+    /// wakes.
+    pub fn mark_changed(&self) {
+        self.dirty.store(true, Ordering::SeqCst);
+        self.changed.notify_one();
     }
 
     /// The current workspace as it is.

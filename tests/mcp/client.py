@@ -6,7 +6,8 @@ tools and their hints, search hits and token counts equal to `tree --json`, outl
 with a cursor, `brief` bytes equal to `skillnav brief`, load_skill equal to `skillnav
 render`, SEP-2640 skills/list and skills/get with SHA-256 digests, the exposure contract
 (hidden never returned, explicit only by id), prompts from recipes, reload after a file
-edit, and clean errors for bad input. Prints one `ok <check>` line per check; any failure
+edit, clean errors for bad input, every tool result validated by the SDK against its
+`outputSchema`, and debounced list-changed notifications after files are added. Prints one `ok <check>` line per check; any failure
 raises (exit 1).
 """
 
@@ -25,7 +26,9 @@ from typing import Any, Literal
 
 import mcp_types as types
 from mcp import ClientSession
+from mcp.client.extension import NotificationBinding
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from pydantic import BaseModel
 from mcp.shared.exceptions import MCPError
 
 BIN, FIXTURES, WORK = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
@@ -381,6 +384,95 @@ async def prompts_server(paths: list[str]) -> None:
         check(got.messages[0].content.text.encode() == want.stdout, "a prompt expands to the recipe's brief")  # type: ignore[union-attr]
 
 
+class NoParams(BaseModel):
+    model_config = {"extra": "allow"}
+
+
+SKILLS_CHANGED = "notifications/skills/list_changed"
+RESOURCES_CHANGED = "notifications/resources/list_changed"
+PROMPTS_CHANGED = "notifications/prompts/list_changed"
+
+
+async def wait_for(got: list[str], want: set[str], seconds: float) -> float:
+    """Seconds until every method in `want` is in `got` (raises after `seconds`)."""
+    t0 = time.monotonic()
+    while not want <= set(got):
+        if time.monotonic() - t0 > seconds:
+            raise AssertionError(f"after {seconds} s only {got}, want {sorted(want)}")
+        await asyncio.sleep(0.05)
+    return time.monotonic() - t0
+
+
+async def notifications_server() -> None:
+    """List-changed notifications: a client with a message handler (and a binding for the
+    skills method, which the SDK does not know) hears of new skills, files and recipes,
+    lists again and sees them; a burst of writes is one notification per list."""
+    live = WORK / "live"
+    shutil.copytree(FIXTURES / "curate" / "skills", live)
+    got: list[str] = []
+
+    async def on_message(m: Any) -> None:
+        method = getattr(m, "method", None)
+        if method:
+            got.append(method)
+
+    async def on_skills(_: NoParams) -> None:
+        got.append(SKILLS_CHANGED)
+
+    binding = NotificationBinding(method=SKILLS_CHANGED, params_type=NoParams, handler=on_skills)
+    async with stdio_client(server([str(live)])) as (r, w), \
+            ClientSession(r, w, message_handler=on_message, notification_bindings=[binding]) as s:
+        init = await s.initialize()
+        caps = init.capabilities
+        skills_caps = (caps.extensions or {}).get("io.modelcontextprotocol/skills") or {}
+        check(caps.resources.list_changed and caps.prompts.list_changed and skills_caps.get("listChanged") is True
+              and skills_caps.get("directoryRead") is True, "listChanged declared for resources, prompts and skills", caps)
+
+        # Writing a file's own bytes again changes no list: nothing is sent.
+        notes = live / "notes" / "SKILL.md"
+        notes.write_bytes(notes.read_bytes())
+        await asyncio.sleep(1.0)
+        check(got == [], "a write that changes no list sends nothing", got)
+
+        # A new skill: the resources and skills lists change; the prompts list does not.
+        (live / "zebra").mkdir()
+        (live / "zebra" / "SKILL.md").write_text("---\nname: zebra\ndescription: Herd zebras across the savanna.\n---\n\n# Zebra\n\nStripes.\n")
+        took = await wait_for(got, {RESOURCES_CHANGED, SKILLS_CHANGED}, 5.0)
+        check(took < 3.0 and PROMPTS_CHANGED not in got, "a new skill is announced within 3 s, prompts untouched", (took, got))
+        listed = await s.send_request(SkillsList(), AnyResult)
+        names = sorted(k["frontmatter"]["name"] for k in listed.model_extra["skills"])
+        uris = [str(x.uri) for x in (await s.list_resources()).resources]
+        check("zebra" in names and "skill://zebra/SKILL.md" in uris, "listing again shows the new skill and its file", (names, uris[:5]))
+
+        # A new markdown file in a skill folder: a new resource.
+        got.clear()
+        (live / "notes" / "references" / "stripes.md").write_text("# Stripes\n\nEvery zebra has its own.\n")
+        await wait_for(got, {RESOURCES_CHANGED, SKILLS_CHANGED}, 5.0)
+        uris = [str(x.uri) for x in (await s.list_resources()).resources]
+        check("skill://notes/references/stripes.md" in uris and "skillnav://live/notes/references/stripes.md%23stripes" in uris,
+              "a new markdown file is listed after its notification", [u for u in uris if "stripes" in u])
+
+        # A new recipe in the recipes folder: the prompts list changes.
+        got.clear()
+        out = cli("recipe", "save", "live-brief", str(live), "--select", "live/notes/SKILL.md")
+        assert out.returncode == 0, out.stderr
+        await wait_for(got, {PROMPTS_CHANGED}, 5.0)
+        names = [p.name for p in (await s.list_prompts()).prompts]
+        check("live-brief" in names and RESOURCES_CHANGED not in got, "a saved recipe is announced as a prompts change", (names, got))
+
+        # A burst of quick writes: one notification per list, not one per write.
+        got.clear()
+        for i in range(8):
+            (live / "notes" / "references" / f"burst-{i}.md").write_text(f"# Burst {i}\n\nText {i}.\n")
+            await asyncio.sleep(0.03)
+        await wait_for(got, {RESOURCES_CHANGED, SKILLS_CHANGED}, 5.0)
+        await asyncio.sleep(1.0)
+        check(got.count(RESOURCES_CHANGED) == 1 and got.count(SKILLS_CHANGED) == 1 and PROMPTS_CHANGED not in got,
+              "eight quick writes send one notification per changed list", got)
+        uris = [str(x.uri) for x in (await s.list_resources()).resources]
+        check(all(f"skill://notes/references/burst-{i}.md" in uris for i in range(8)), "every file of the burst is listed")
+
+
 async def lazytools_server() -> None:
     bundle = [str(FIXTURES / "lazytools" / "hono-docs")]
     async with stdio_client(server(bundle)) as (r, w), ClientSession(r, w) as s:
@@ -405,6 +497,7 @@ async def main() -> None:
     await prompts_server(paths)
     await plain_server(paths)
     await lazytools_server()
+    await notifications_server()
     print("all checks passed", flush=True)
 
 

@@ -118,7 +118,7 @@ fn skills_list_serves_frontmatter_as_yaml_reads_it_and_leaves_out_rule_breakers(
     let tmp = workspace();
     let mut s = Session::open(&tmp.path().join("sep2640"));
     let caps = &s.init["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/skills"];
-    assert_eq!(caps, &json!({"directoryRead": true}));
+    assert_eq!(caps, &json!({"directoryRead": true, "listChanged": true}));
     let list = s.request("skills/list", json!({}));
     let skills = list["result"]["skills"]
         .as_array()
