@@ -1,7 +1,7 @@
-//! The `brief` tool: `brief(query?, ids?, recipe?, mode, format, max_tokens, top_k)` → the
-//! same bytes as `skillnav brief` with the same arguments ([`crate::agent::brief`]). The
-//! server's exposure levels apply; a brief over the result caps is packed again under a
-//! lower budget, and a second text block says so. Aliases: `question`, `task` for `query`;
+//! The `brief` tool: `brief(query?, ids?, recipe?, mode, format, max_tokens, top_k)` → an
+//! object whose `text` is the same bytes as `skillnav brief` with the same arguments
+//! ([`crate::agent::brief`]). The server's exposure levels apply; a brief over the result
+//! caps is packed again under a lower budget, and the object's `note` says so. Aliases: `question`, `task` for `query`;
 //! `id`, `select` for `ids`; `maxTokens`, `budget` for `max_tokens`; `topK`, `k` for `top_k`.
 
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ pub fn definition() -> Value {
     define(
         "brief",
         "Context brief",
-        "A packed context brief (the same text as `skillnav brief`): selected ids first, then the query's top hits, \
+        "A packed context brief (its `text` is the same text as `skillnav brief`): selected ids first, then the query's top hits, \
 each with provenance, under max_tokens; left-out sections are named at the end.",
         Input {
             properties: json!({
