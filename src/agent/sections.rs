@@ -64,17 +64,7 @@ pub fn list(
         },
     };
     let c = &ws.corpus;
-    let all: Vec<NodeId> = c
-        .all_preorder()
-        .into_iter()
-        .filter(|id| {
-            is_unit(ws, *id)
-                && matches!(
-                    ws.exposure.level(c, *id),
-                    Exposure::Always | Exposure::OnDemand
-                )
-        })
-        .collect();
+    let all = listed(ws);
     let page: Vec<SectionResource> = all
         .iter()
         .skip(start)
@@ -92,6 +82,22 @@ pub fn list(
         .collect();
     let next = (start + PAGE < all.len()).then(|| (start + PAGE).to_string());
     Ok((page, next))
+}
+
+/// Every section `resources/list` lists (text units at the `always` and `on-demand`
+/// levels), in tree order.
+pub fn listed(ws: &Workspace) -> Vec<NodeId> {
+    let c = &ws.corpus;
+    c.all_preorder()
+        .into_iter()
+        .filter(|id| {
+            is_unit(ws, *id)
+                && matches!(
+                    ws.exposure.level(c, *id),
+                    Exposure::Always | Exposure::OnDemand
+                )
+        })
+        .collect()
 }
 
 /// The node a `skillnav://` URI names, unless hidden. Errors: not such a URI, unknown id.

@@ -17,7 +17,7 @@ use rmcp::{Peer, RoleServer};
 
 use super::state::State;
 use crate::agent::sections;
-use crate::agent::skills::manifests;
+use crate::agent::skills::{SkillManifest, manifests};
 use crate::agent::workspace::Workspace;
 
 /// Quiet time after the last file event before the lists are compared.
@@ -44,10 +44,14 @@ pub struct Lists {
 impl Lists {
     /// The fingerprints of `ws`'s lists.
     pub fn of(ws: &Workspace) -> Lists {
+        let listed: Vec<SkillManifest> = manifests(ws)
+            .into_iter()
+            .filter(SkillManifest::in_skills_list)
+            .collect();
         Lists {
-            resources: resources(ws),
+            resources: resources(ws, &listed),
             prompts: prompts(ws),
-            skills: skills(ws),
+            skills: skills(&listed),
         }
     }
 }
@@ -60,23 +64,15 @@ fn hash_of(parts: impl IntoIterator<Item = String>) -> u64 {
     h.finish()
 }
 
-fn resources(ws: &Workspace) -> u64 {
-    let mut parts: Vec<String> = manifests(ws)
+fn resources(ws: &Workspace, listed: &[SkillManifest]) -> u64 {
+    let mut parts: Vec<String> = listed
         .iter()
-        .filter(|m| m.in_skills_list())
         .flat_map(|m| m.files.iter().map(|f| f.uri.clone()).collect::<Vec<_>>())
         .collect();
-    let mut cursor: Option<String> = None;
-    while let Ok((page, next)) = sections::list(ws, cursor.as_deref()) {
-        parts.extend(
-            page.into_iter()
-                .map(|s| format!("{} {} {}", s.uri, s.id, s.title)),
-        );
-        match next {
-            Some(n) => cursor = Some(n),
-            None => break,
-        }
-    }
+    parts.extend(sections::listed(ws).into_iter().map(|id| {
+        let n = ws.corpus.node(id);
+        format!("{} {} {}", sections::uri_of(ws, id), n.id, n.title)
+    }));
     hash_of(parts)
 }
 
@@ -84,23 +80,18 @@ fn prompts(ws: &Workspace) -> u64 {
     hash_of(ws.store().map(|s| s.list()).unwrap_or_default())
 }
 
-fn skills(ws: &Workspace) -> u64 {
-    hash_of(
-        manifests(ws)
+fn skills(listed: &[SkillManifest]) -> u64 {
+    hash_of(listed.iter().map(|m| {
+        let files: Vec<String> = m
+            .files
             .iter()
-            .filter(|m| m.in_skills_list())
-            .map(|m| {
-                let files: Vec<String> = m
-                    .files
-                    .iter()
-                    .map(|f| format!("{} {} {}", f.uri, f.digest, f.size))
-                    .collect();
-                format!(
-                    "{} {} {:?} {:?} {files:?}",
-                    m.uri, m.name, m.description, m.extra
-                )
-            }),
-    )
+            .map(|f| format!("{} {} {}", f.uri, f.digest, f.size))
+            .collect();
+        format!(
+            "{} {} {:?} {:?} {files:?}",
+            m.uri, m.name, m.description, m.extra
+        )
+    }))
 }
 
 /// Follow `state`'s change signal until `peer` is gone: debounce each burst, reload, and
