@@ -2,7 +2,7 @@
 //! at most [`SUMMARY_WORDS`] words; `full` adds `tree --json`'s fields), or without an id
 //! the catalog of roots and skills with their always-loaded tokens, or each root's children
 //! `depth` levels down. The depth shown is the deepest whose result fits a token budget
-//! (`max_tokens`, o200k_base or the workspace's encoding). With a `query`, every row
+//! (`max_tokens`, `o200k_base` or the workspace's encoding). With a `query`, every row
 //! carries `score`, the best search score in its subtree, and children come best first
 //! (docs/MCP.md "Outline"). `hidden` nodes are left out; a result that does not fit at one
 //! level lists fewer children and says which argument gets the rest.
@@ -31,7 +31,7 @@ pub const DEFAULT_OUTLINE_TOKENS: u64 = 4_000;
 pub const SUMMARY_WORDS: usize = 20;
 
 /// Content hits looked at to score the subtrees of a query-guided outline.
-const SCORE_HITS: usize = 1_000;
+pub const SCORE_HITS: usize = 1_000;
 
 /// An outline request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -604,19 +604,63 @@ mod tree_tests {
     use crate::tokens::{Encoding, TokenCounter};
 
     const WORDS: [&str; 48] = [
-        "kernel", "thread", "memory", "register", "vector", "cache", "load", "store", "branch",
-        "predicate", "operand", "scalar", "shared", "global", "barrier", "warp", "texture",
-        "surface", "module", "entry", "function", "state", "space", "address", "integer",
-        "float", "conversion", "rounding", "mode", "atomic", "fence", "scope", "grid", "block",
-        "cluster", "launch", "parameter", "constant", "pointer", "alignment", "size", "type",
-        "value", "result", "source", "target", "version", "directive",
+        "kernel",
+        "thread",
+        "memory",
+        "register",
+        "vector",
+        "cache",
+        "load",
+        "store",
+        "branch",
+        "predicate",
+        "operand",
+        "scalar",
+        "shared",
+        "global",
+        "barrier",
+        "warp",
+        "texture",
+        "surface",
+        "module",
+        "entry",
+        "function",
+        "state",
+        "space",
+        "address",
+        "integer",
+        "float",
+        "conversion",
+        "rounding",
+        "mode",
+        "atomic",
+        "fence",
+        "scope",
+        "grid",
+        "block",
+        "cluster",
+        "launch",
+        "parameter",
+        "constant",
+        "pointer",
+        "alignment",
+        "size",
+        "type",
+        "value",
+        "result",
+        "source",
+        "target",
+        "version",
+        "directive",
     ];
 
     /// `n` words from a seeded sequence, as sentences of eight words.
     fn prose(seed: &mut u64, n: usize) -> String {
         let mut out = String::new();
         for i in 0..n {
-            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             let w = WORDS[usize::try_from(*seed >> 33).unwrap_or(0) % WORDS.len()];
             out.push_str(w);
             out.push(if i % 8 == 7 { '.' } else { ' ' });
@@ -639,13 +683,18 @@ mod tree_tests {
             let cdir = dir.join(&name);
             let mut readme = format!("# {c}. Chapter {}\n\n", WORDS[c]);
             for l in 1..=leaves {
-                let leaf = format!("{c}-{l}-{}-{}", WORDS[(c * 7 + l) % 48], WORDS[(l * 5 + c) % 48]);
+                let leaf = format!(
+                    "{c}-{l}-{}-{}",
+                    WORDS[(c * 7 + l) % 48],
+                    WORDS[(l * 5 + c) % 48]
+                );
                 let summary = prose(&mut seed, 40);
                 let _ = writeln!(readme, "- **{leaf}** — {summary}");
                 let ldir = cdir.join(&leaf);
                 std::fs::create_dir_all(&ldir).unwrap();
                 let title = format!("{c}.{l}. {}", leaf.replace('-', " "));
-                std::fs::write(ldir.join("README.md"), format!("# {title}\n\n{summary}\n")).unwrap();
+                std::fs::write(ldir.join("README.md"), format!("# {title}\n\n{summary}\n"))
+                    .unwrap();
                 let doc = format!(
                     "# {title}\n\n{}\n\n## Rules of {}\n\n{}\n\n## Examples of {}\n\n{}\n",
                     prose(&mut seed, words / 3),
@@ -709,7 +758,12 @@ mod tree_tests {
         assert!((20_000..21_000).contains(&tree), "{tree}");
         assert!(cost * 100 <= tree * 23, "{cost} of {tree}");
         let ids: Vec<&str> = all.iter().map(|(id, _)| id.as_str()).collect();
-        assert!(ids.contains(&"isa/1-Chapter-thread/1-1-branch-load/doc.md#11-1-1-branch-load/rules-of-memory"), "{ids:?}");
+        assert!(
+            ids.contains(
+                &"isa/1-Chapter-thread/1-1-branch-load/doc.md#11-1-1-branch-load/rules-of-memory"
+            ),
+            "{ids:?}"
+        );
     }
 
     #[test]
@@ -742,7 +796,10 @@ mod tree_tests {
             "cut to fit 2500 tokens (depth 2): outline a child by id, or raise max_tokens"
         );
         let leaf = &o["node"]["children"][1]["children"][1];
-        assert_eq!((leaf["id"].clone(), leaf["children_count"].clone()), (json!("/1-1-branch-load"), json!(2)));
+        assert_eq!(
+            (leaf["id"].clone(), leaf["children_count"].clone()),
+            (json!("/1-1-branch-load"), json!(2))
+        );
         let words = leaf["summary"].as_str().unwrap().split_whitespace().count();
         assert_eq!(words, SUMMARY_WORDS);
     }
@@ -751,9 +808,18 @@ mod tree_tests {
     fn a_query_scores_each_subtree_and_lists_the_best_child_first() {
         let tmp = tempfile::tempdir().unwrap();
         doc_tree(tmp.path(), 5, 6, 480);
-        let doc = tmp.path().join("3-Chapter-register/3-4-float-address/doc.md");
+        let doc = tmp
+            .path()
+            .join("3-Chapter-register/3-4-float-address/doc.md");
         let text = std::fs::read_to_string(&doc).unwrap();
-        std::fs::write(&doc, text.replace("## Examples of", "## Examples of\n\nA zebrafish swims here.\n\n## Zebra of")).unwrap();
+        std::fs::write(
+            &doc,
+            text.replace(
+                "## Examples of",
+                "## Examples of\n\nA zebrafish swims here.\n\n## Zebra of",
+            ),
+        )
+        .unwrap();
         let ws = open(tmp.path());
         let a = OutlineArgs {
             query: Some("zebrafish".into()),
@@ -764,7 +830,10 @@ mod tree_tests {
         let kids = o["roots"][0]["children"].as_array().unwrap();
         assert_eq!(kids[0]["id"], "/3-Chapter-register");
         assert!(kids[0]["score"].as_f64().unwrap() > 0.0);
-        assert!(kids[1..].iter().all(|k| k["score"] == json!(0.0)), "{kids:?}");
+        assert!(
+            kids[1..].iter().all(|k| k["score"] == json!(0.0)),
+            "{kids:?}"
+        );
         assert_eq!(o["roots"][0]["score"], kids[0]["score"]);
         let a = OutlineArgs {
             id: Some("isa/3-Chapter-register".into()),
@@ -789,13 +858,24 @@ mod tree_tests {
             ..OutlineArgs::default()
         };
         let o = outline(&ws, &a).unwrap();
-        let ids: Vec<&str> = o["roots"][0]["children"].as_array().unwrap().iter().filter_map(|c| c["id"].as_str()).collect();
-        assert_eq!(ids, ["/README.md", "/1-Chapter-thread", "/2-Chapter-memory"]);
+        let ids: Vec<&str> = o["roots"][0]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["id"].as_str())
+            .collect();
+        assert_eq!(
+            ids,
+            ["/README.md", "/1-Chapter-thread", "/2-Chapter-memory"]
+        );
     }
 
     #[test]
     fn a_summary_keeps_twenty_words_and_marks_the_cut() {
-        let long = (1..=25).map(|i| format!("w{i}")).collect::<Vec<_>>().join("  ");
+        let long = (1..=25)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join("  ");
         let short = short_summary(&long);
         assert_eq!(short.split_whitespace().count(), 20);
         assert!(short.ends_with("w20…"), "{short}");

@@ -303,7 +303,10 @@ const SNIPPET_LEAD: usize = 60;
 /// cut side.
 fn passage_around(body: &str, at: usize) -> String {
     let before: Vec<(usize, char)> = body[..at].char_indices().collect();
-    let mut start = before.len().checked_sub(SNIPPET_LEAD).map_or(0, |i| before[i].0);
+    let mut start = before
+        .len()
+        .checked_sub(SNIPPET_LEAD)
+        .map_or(0, |i| before[i].0);
     if start > 0 {
         // Start at the next word.
         start = body[start..]
@@ -317,7 +320,10 @@ fn passage_around(body: &str, at: usize) -> String {
         return format!("{lead}{rest}");
     }
     // Leave a character for the closing `…`; end before the last space that fits.
-    let limit = rest.char_indices().nth(room - 1).map_or(rest.len(), |(b, _)| b);
+    let limit = rest
+        .char_indices()
+        .nth(room - 1)
+        .map_or(rest.len(), |(b, _)| b);
     let end = rest[..limit].rfind(' ').filter(|e| *e > 0).unwrap_or(limit);
     format!("{lead}{}…", rest[..end].trim_end())
 }

@@ -188,7 +188,10 @@ fn a_160k_token_heading_less_section_reads_back_byte_for_byte_through_cursors() 
     let tokens = node["node"]["tokens"].as_u64().unwrap_or(0);
     assert!((160_000..200_000).contains(&tokens), "{tokens} tokens");
     assert_eq!(
-        (node["node"].get("children"), node["node"].get("children_count")),
+        (
+            node["node"].get("children"),
+            node["node"].get("children_count")
+        ),
         (None, None),
         "heading-less: {node}"
     );
