@@ -290,7 +290,8 @@ fn finish(ws: &Workspace, mut doc: Value, shape: &Shape, asked: usize, budget: u
     doc["max_tokens"] = json!(budget);
     if shape.kids == 0 {
         doc["truncated"] = json!(format!(
-            "cut to fit {budget} tokens: this node alone fills the result; outline its children by id"
+            "cut to fit {budget} tokens and {} characters: this node alone fills the result; outline its children by id",
+            ws.limits().max_chars
         ));
     } else if shape.kids != usize::MAX || (shape.depth < asked && shape.cut) {
         let kids = if shape.kids == usize::MAX {
@@ -299,7 +300,8 @@ fn finish(ws: &Workspace, mut doc: Value, shape: &Shape, asked: usize, budget: u
             format!(", first {} children per node", shape.kids)
         };
         doc["truncated"] = json!(format!(
-            "cut to fit {budget} tokens (depth {}{kids}): outline a child by id, or raise max_tokens",
+            "cut to fit {budget} tokens and {} characters (depth {}{kids}): outline a child by id, or raise max_tokens",
+            ws.limits().max_chars,
             shape.depth
         ));
     }
@@ -754,6 +756,20 @@ mod tree_tests {
         assert!(all.iter().all(|(_, r)| r.get("children_count").is_none()));
         assert_eq!((o["depth"].clone(), o.get("truncated")), (json!(4), None));
         let cost = o["tokens"].as_u64().unwrap();
+        let full = OutlineArgs {
+            full: true,
+            max_tokens: Some(1_000_000),
+            ..a.clone()
+        };
+        let full = outline(&ws, &full).unwrap();
+        // The `tree --json` rows of before: two levels already cost more and are cut.
+        assert_eq!(full["depth"], json!(2));
+        assert!(
+            full["tokens"].as_u64().unwrap() > cost,
+            "{}",
+            full["tokens"]
+        );
+        assert!(full.get("truncated").is_some());
         assert_eq!(ws.counter().count(&o.to_string()), cost);
         assert!((20_000..21_000).contains(&tree), "{tree}");
         assert!(cost * 100 <= tree * 23, "{cost} of {tree}");
@@ -793,7 +809,7 @@ mod tree_tests {
         assert!(o["tokens"].as_u64().unwrap() <= 2_500);
         assert_eq!(
             o["truncated"],
-            "cut to fit 2500 tokens (depth 2): outline a child by id, or raise max_tokens"
+            "cut to fit 2500 tokens and 49999 characters (depth 2): outline a child by id, or raise max_tokens"
         );
         let leaf = &o["node"]["children"][1]["children"][1];
         assert_eq!(
