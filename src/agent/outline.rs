@@ -226,14 +226,21 @@ fn fit(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, asked: usize, budget: u64)
             break;
         }
     }
-    let (doc, shape) = chosen.unwrap_or_else(|| fewer_children(rows, tops, by_id, budget));
+    let (doc, shape) =
+        chosen.unwrap_or_else(|| fewer_children(rows, tops, by_id, budget, asked > 0));
     finish(rows.ws, doc, &shape, asked, budget)
 }
 
-/// One level with fewer children per node (200, then halves) until it fits `budget`, else
-/// the nodes alone.
-fn fewer_children(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, budget: u64) -> (Value, Shape) {
-    let mut kids = 200;
+/// One level (when `one_level`) with fewer children per node (200, then halves) until it
+/// fits `budget`, else the nodes alone.
+fn fewer_children(
+    rows: &Rows<'_>,
+    tops: &[NodeId],
+    by_id: bool,
+    budget: u64,
+    one_level: bool,
+) -> (Value, Shape) {
+    let mut kids = if one_level { 200 } else { 0 };
     while kids >= 1 {
         let mut shape = Shape {
             depth: 1,
@@ -818,6 +825,44 @@ mod tree_tests {
         );
         let words = leaf["summary"].as_str().unwrap().split_whitespace().count();
         assert_eq!(words, SUMMARY_WORDS);
+    }
+
+    #[test]
+    fn a_budget_below_one_level_lists_fewer_children_then_the_node_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 5, 6, 480);
+        let ws = open(tmp.path());
+        let at = |max_tokens: u64| {
+            let a = OutlineArgs {
+                id: Some("isa/1-Chapter-thread".into()),
+                max_tokens: Some(max_tokens),
+                ..OutlineArgs::default()
+            };
+            outline(&ws, &a).unwrap()
+        };
+        let o = at(300);
+        assert_eq!(o["depth"], json!(1));
+        let shown = o["node"]["children"].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            shown + o["node"]["more_children"].as_u64().unwrap() as usize,
+            7
+        );
+        assert!(
+            o["truncated"]
+                .as_str()
+                .unwrap()
+                .contains("children per node"),
+            "{o}"
+        );
+        let o = at(80);
+        assert_eq!(
+            (o["depth"].clone(), o["node"]["children_count"].clone()),
+            (json!(0), json!(7))
+        );
+        assert!(
+            o["truncated"].as_str().unwrap().contains("this node alone"),
+            "{o}"
+        );
     }
 
     #[test]
