@@ -52,10 +52,13 @@ pub struct OutlineArgs {
 /// `depth` nor `query` is given, else `{"roots": [row…]}` with each root's children
 /// `depth` levels down (1 with only a query).
 ///
-/// A compact row is `{"id", "title", "tokens", "summary"?, "score"?, "exposure"?,
-/// "layers"?, "children" | "children_count"?, "more_children"?}`: `tokens` counts the
-/// subtree in the workspace's encoding, `summary` has at most [`SUMMARY_WORDS`] words and
-/// is left out when empty or equal to the title, `score` (with a query) is the best BM25
+/// A compact row is `{"id", "title"?, "tokens", "summary"?, "score"?, "exposure"?,
+/// "layers"?, "children" | "children_count"?, "more_children"?}`: a child's `id` is given
+/// from the `/` or `#` where it continues its parent's ([`relative_id`], undone by
+/// [`full_id`]), `title` is left out when the id's last segment names it, `tokens` counts
+/// the subtree in the workspace's encoding, `summary` has at most [`SUMMARY_WORDS`] words
+/// and is left out when empty or equal to the title or the parent's, a file whose one child
+/// is its `#` heading section lists that section's children, `score` (with a query) is the best BM25
 /// score of a hit in the subtree (0 when none), `exposure` is given when not `on-demand`,
 /// `layers` on skills, `children_count` when children exist but are below the depth shown.
 /// With `full`, a row is `tree --json`'s node plus these. The document also has
