@@ -18,7 +18,8 @@ pub fn instructions(ws: &Workspace) -> String {
     let c = &ws.corpus;
     let mut out = String::from(
         "skillnav serves documentation sections. Pull only what a task needs: `search` (pointers with sizes) → \
-`outline` (a node's subtree, or the catalog without an id) → `read` (sections by id, under max_tokens; \
+`outline` (a node's subtree as compact rows, or the catalog without an id; a child id starting with `/` or `#` continues its parent's; \
+with `query` each row has `score`, the best hit below it: go down the highest) → `read` (sections by id, under max_tokens; \
 one larger than a reply comes in passages; follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
 Sizes are tokens in the named encoding.\n",
     );

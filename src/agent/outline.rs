@@ -1,15 +1,22 @@
-//! The `outline` request: a node's subtree (ids, titles, summaries, sizes, exposure levels,
-//! each skill's layer costs), or without an id the catalog of roots and skills with their
-//! always-loaded tokens. `hidden` nodes are left out; the result stays under the character
-//! cap by outlining fewer levels or fewer children (the catalog: fewer skill details, fewer
-//! skills per root), and says which argument gets the rest.
+//! The `outline` request: a node's subtree as compact rows (id, title, tokens, a summary of
+//! at most [`SUMMARY_WORDS`] words; `full` adds `tree --json`'s fields), or without an id
+//! the catalog of roots and skills with their always-loaded tokens, or each root's children
+//! `depth` levels down. The depth shown is the deepest whose result fits a token budget
+//! (`max_tokens`, `o200k_base` or the workspace's encoding). With a `query`, every row
+//! carries `score`, the best search score in its subtree, and children come best first
+//! (docs/MCP.md "Outline"). `hidden` nodes are left out; a result that does not fit at one
+//! level lists fewer children and says which argument gets the rest.
 
-use serde_json::{Value, json};
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
 
 use super::error::{AgentResult, err};
 use super::json as shapes;
+use super::limits::check_query;
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
+use crate::index::SearchOptions;
 use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::{layers_json, root_layers, skill_layers};
 use crate::tokens::TokenTable;
@@ -17,54 +24,81 @@ use crate::tokens::TokenTable;
 /// Deepest outline one request may ask for.
 pub const MAX_DEPTH: usize = 8;
 
-/// Outline `id` (an id or exact title) `depth` levels down, or the catalog without an id.
-/// A node entry is `tree --json`'s node (`id, kind, format, title, summary, path, line_start,
-/// line_end, bytes, own_bytes, tokens, own_tokens, flags, meta, warnings`, then `children`
-/// or `children_count`) plus `exposure` and, on skills, `layers`. Errors: unknown or hidden
-/// id, depth over [`MAX_DEPTH`].
-pub fn outline(ws: &Workspace, id: Option<&str>, depth: usize) -> AgentResult<Value> {
-    if depth > MAX_DEPTH {
+/// Token budget of an outline when `max_tokens` is not given.
+pub const DEFAULT_OUTLINE_TOKENS: u64 = 4_000;
+
+/// Most words of a row's summary (a longer one is cut and ends with `…`).
+pub const SUMMARY_WORDS: usize = 20;
+
+/// Content hits looked at to score the subtrees of a query-guided outline.
+pub const SCORE_HITS: usize = 1_000;
+
+/// An outline request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutlineArgs {
+    /// A node id or exact title; `None` for the roots.
+    pub id: Option<String>,
+    /// Most levels below the node (or below each root); `None`: as deep as the budget allows.
+    pub depth: Option<usize>,
+    /// Score every row by this query and order children best first.
+    pub query: Option<String>,
+    /// Token budget of the whole result (lowered to the server's cap with a `note`).
+    pub max_tokens: Option<u64>,
+    /// Rows with every `tree --json` field instead of the compact ones.
+    pub full: bool,
+}
+
+/// Outline `a.id` (an id or exact title), or without an id: the catalog when neither
+/// `depth` nor `query` is given, else `{"roots": [row…]}` with each root's children
+/// `depth` levels down (1 with only a query).
+///
+/// A compact row is `{"id", "title"?, "tokens", "summary"?, "score"?, "exposure"?,
+/// "layers"?, "children" | "children_count"?, "more_children"?}`: a child's `id` is given
+/// from the `/` or `#` where it continues its parent's ([`relative_id`], undone by
+/// [`full_id`]), `title` is left out when the id's last segment names it, `tokens` counts
+/// the subtree in the workspace's encoding, `summary` has at most [`SUMMARY_WORDS`] words
+/// and is left out when empty or equal to the title or the parent's, a file whose one child
+/// is its `#` heading section lists that section's children, `score` (with a query) is the best BM25
+/// score of a hit in the subtree (0 when none), `exposure` is given when not `on-demand`,
+/// `layers` on skills, `children_count` when children exist but are below the depth shown.
+/// With `full`, a row is `tree --json`'s node plus these. The document also has
+/// `encoding`, `generation`, `depth` (levels shown), `tokens` (the result's own tokens),
+/// `max_tokens`, and `truncated` when fewer levels or children than asked are shown.
+/// Errors: unknown or hidden id, depth over [`MAX_DEPTH`], an empty or over-long query,
+/// `max_tokens` 0.
+pub fn outline(ws: &Workspace, a: &OutlineArgs) -> AgentResult<Value> {
+    if let Some(depth) = a.depth.filter(|d| *d > MAX_DEPTH) {
         return err(format!(
             "depth must be at most {MAX_DEPTH} (got {depth}); outline a child id instead"
         ));
     }
-    let Some(key) = id else {
-        return Ok(fit_catalog(ws.limits().max_chars, catalog(ws)));
-    };
-    let node = served(ws, key)?;
-    let empty = TokenTable::empty(ws.counter().encoding(), &ws.corpus);
-    let max = ws.limits().max_chars;
-    let mut d = depth;
-    let mut kids = usize::MAX;
-    loop {
-        let v = entry(ws, &empty, node, d, kids);
-        let size = v.to_string().chars().count();
-        if size <= max.saturating_sub(400) {
-            let mut doc = json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v});
-            if d < depth || kids != usize::MAX {
-                doc["truncated"] = json!(format!(
-                    "cut to fit {max} characters (depth {d}{}): call outline with id set to a child's id to see below it",
-                    if kids == usize::MAX {
-                        String::new()
-                    } else {
-                        format!(", first {kids} children per node")
-                    }
-                ));
-            }
-            return Ok(doc);
-        }
-        if d > 1 {
-            d -= 1;
-        } else if kids > 1 {
-            kids = if kids == usize::MAX { 200 } else { kids / 2 };
-        } else {
-            let v = entry(ws, &empty, node, 0, 0);
-            return Ok(
-                json!({"encoding": ws.counter().encoding().as_str(), "generation": ws.generation, "node": v,
-                "truncated": "this node alone fills the result: outline its children by id"}),
-            );
-        }
+    if let Some(q) = &a.query {
+        check_query(q)?;
     }
+    let budget = ws.limits().budget(a.max_tokens, DEFAULT_OUTLINE_TOKENS)?;
+    let tops = match &a.id {
+        Some(key) => vec![served(ws, key)?],
+        None if a.depth.is_none() && a.query.is_none() => {
+            return Ok(fit_catalog(ws.limits().max_chars, catalog(ws)));
+        }
+        None => visible_roots(ws),
+    };
+    let scores = a.query.as_deref().map(|q| subtree_scores(ws, q));
+    let rows = Rows {
+        ws,
+        empty: TokenTable::empty(ws.counter().encoding(), &ws.corpus),
+        scores,
+        full: a.full,
+    };
+    let asked = match (&a.id, a.depth) {
+        (None, None) => 1,
+        (_, d) => d.unwrap_or(MAX_DEPTH),
+    };
+    let mut doc = fit(&rows, &tops, a.id.is_some(), asked, budget.tokens);
+    if let Some(note) = budget.note {
+        doc["note"] = json!(note);
+    }
+    Ok(doc)
 }
 
 /// The node `key` names, unless it is hidden. Errors name the id.
@@ -80,45 +114,365 @@ pub fn served(ws: &Workspace, key: &str) -> AgentResult<NodeId> {
     Ok(node)
 }
 
-fn entry(ws: &Workspace, empty: &TokenTable, id: NodeId, depth: usize, kids: usize) -> Value {
-    let corpus = &ws.corpus;
-    let mut v = shapes::node(corpus, empty, id, Some(0));
-    v["tokens"] = json!(ws.tokens_of(id));
-    let own = if corpus.node(id).span.is_some() {
-        ws.counter().count(corpus.own_text(id))
-    } else {
-        0
-    };
-    v["own_tokens"] = json!(own);
-    v["exposure"] = json!(ws.exposure.level(corpus, id).as_str());
-    if corpus.node(id).kind == NodeKind::Skill {
-        v["layers"] = layers_json(&skill_layers(corpus, id, ws.counter()));
-    }
-    let visible: Vec<NodeId> = corpus
-        .node(id)
-        .children
+/// The roots that are not hidden, in load order.
+fn visible_roots(ws: &Workspace) -> Vec<NodeId> {
+    ws.corpus
+        .roots
         .iter()
         .copied()
-        .filter(|c| ws.exposure.level(corpus, *c) != Exposure::Hidden)
-        .collect();
-    if let Some(o) = v.as_object_mut() {
-        o.remove("children");
-        o.remove("children_count");
-        if depth == 0 || visible.is_empty() {
-            o.insert("children_count".into(), json!(visible.len()));
+        .filter(|r| ws.exposure.level(&ws.corpus, *r) != Exposure::Hidden)
+        .collect()
+}
+
+/// The best BM25 score of `q`'s retrievable content hits (the first [`SCORE_HITS`]) in each
+/// node's subtree: every hit (and every copy folded into it) lifts itself and its
+/// ancestors. Nodes without a hit below them are absent (score 0).
+pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
+    let corpus = &ws.corpus;
+    let opts = SearchOptions {
+        top_k: SCORE_HITS,
+        prefix: false,
+    };
+    let res = ws.index.search(corpus, q, &opts);
+    let mut best: HashMap<NodeId, f64> = HashMap::new();
+    for h in &res.hits {
+        if !matches!(
+            ws.exposure.level(corpus, h.node),
+            Exposure::Always | Exposure::OnDemand
+        ) {
+            continue;
+        }
+        for start in std::iter::once(h.node).chain(h.copies.iter().copied()) {
+            let mut at = Some(start);
+            while let Some(n) = at {
+                let s = best.entry(n).or_insert(0.0);
+                if h.score > *s {
+                    *s = h.score;
+                }
+                at = corpus.node(n).parent;
+            }
+        }
+    }
+    best
+}
+
+/// What builds rows: the workspace, an empty table (`tree --json` shapes want one), the
+/// subtree scores of a query, and whether rows are full.
+struct Rows<'a> {
+    ws: &'a Workspace,
+    empty: TokenTable,
+    scores: Option<HashMap<NodeId, f64>>,
+    full: bool,
+}
+
+/// The row a child is listed below: its full id and its short summary (empty for a top
+/// row).
+#[derive(Default)]
+struct Above {
+    id: String,
+    summary: String,
+}
+
+/// Whether `id`'s last segment (after its last `/` or `#`) is `title` or its slug, so a
+/// compact row leaves the title out.
+fn id_names_title(id: &str, title: &str) -> bool {
+    let last = id.rsplit(['/', '#']).next().unwrap_or(id);
+    last == title || crate::model::id::slug(title) == last
+}
+
+/// A compact row's id: the part of `id` after `parent` when it continues it (then starting
+/// with `/` or `#`: the full id is the parent's followed by it), else `id` whole.
+pub fn relative_id<'a>(id: &'a str, parent: &str) -> &'a str {
+    match id.strip_prefix(parent) {
+        Some(rest) if !parent.is_empty() && (rest.starts_with('/') || rest.starts_with('#')) => {
+            rest
+        }
+        _ => id,
+    }
+}
+
+/// The full id of a compact row whose `id` is `shown`, listed below a row whose full id is
+/// `parent` ([`relative_id`] undone).
+pub fn full_id(shown: &str, parent: &str) -> String {
+    if shown.starts_with('/') || shown.starts_with('#') {
+        format!("{parent}{shown}")
+    } else {
+        shown.to_string()
+    }
+}
+
+/// The levels and children a row shows, and whether anything was left below them.
+struct Shape {
+    depth: usize,
+    kids: usize,
+    cut: bool,
+}
+
+/// The outline document of `tops` (one node by id, or the roots) at the deepest depth up to
+/// `asked` whose result fits `budget` tokens and the character cap; when even one level
+/// does not fit, fewer children per node (then the node alone), with `truncated` saying so.
+fn fit(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, asked: usize, budget: u64) -> Value {
+    let mut chosen: Option<(Value, Shape)> = None;
+    for depth in asked.min(1)..=asked {
+        let mut shape = Shape {
+            depth,
+            kids: usize::MAX,
+            cut: false,
+        };
+        let doc = document(rows, tops, by_id, &mut shape);
+        if !fits(rows.ws, &doc, budget) {
+            break;
+        }
+        let done = !shape.cut;
+        chosen = Some((doc, shape));
+        if done {
+            break;
+        }
+    }
+    let (doc, shape) =
+        chosen.unwrap_or_else(|| fewer_children(rows, tops, by_id, budget, asked > 0));
+    finish(rows.ws, doc, &shape, asked, budget)
+}
+
+/// One level (when `one_level`) with fewer children per node (200, then halves) until it
+/// fits `budget`, else the nodes alone.
+fn fewer_children(
+    rows: &Rows<'_>,
+    tops: &[NodeId],
+    by_id: bool,
+    budget: u64,
+    one_level: bool,
+) -> (Value, Shape) {
+    let mut kids = if one_level { 200 } else { 0 };
+    while kids >= 1 {
+        let mut shape = Shape {
+            depth: 1,
+            kids,
+            cut: false,
+        };
+        let doc = document(rows, tops, by_id, &mut shape);
+        if fits(rows.ws, &doc, budget) {
+            return (doc, shape);
+        }
+        kids /= 2;
+    }
+    let mut shape = Shape {
+        depth: 0,
+        kids: 0,
+        cut: true,
+    };
+    let doc = document(rows, tops, by_id, &mut shape);
+    (doc, shape)
+}
+
+/// Whether `doc` (less the frame [`finish`] adds) fits `budget` tokens and the character cap.
+fn fits(ws: &Workspace, doc: &Value, budget: u64) -> bool {
+    // Room for the fields `finish` adds: `tokens`, `max_tokens`, `truncated`.
+    const FRAME_TOKENS: u64 = 60;
+    const FRAME_CHARS: usize = 400;
+    let text = doc.to_string();
+    text.chars().count() + FRAME_CHARS <= ws.limits().max_chars
+        && ws.counter().count(&text) + FRAME_TOKENS <= budget
+}
+
+/// The frame of one outline: `encoding`, `generation`, `depth`, and `node` (by id) or
+/// `roots`, rows built to `shape`.
+fn document(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, shape: &mut Shape) -> Value {
+    let ws = rows.ws;
+    let mut doc = json!({
+        "encoding": ws.counter().encoding().as_str(),
+        "generation": ws.generation,
+        "depth": shape.depth,
+    });
+    let depth = shape.depth;
+    let listed: Vec<Value> = tops.iter().map(|t| rows.entry(*t, depth, shape)).collect();
+    if by_id {
+        doc["node"] = listed.into_iter().next().unwrap_or(Value::Null);
+    } else {
+        doc["roots"] = Value::Array(listed);
+    }
+    doc
+}
+
+/// `doc` with `max_tokens`, `truncated` (when fewer levels than `asked` or fewer children
+/// are shown) and its own `tokens`.
+fn finish(ws: &Workspace, mut doc: Value, shape: &Shape, asked: usize, budget: u64) -> Value {
+    doc["max_tokens"] = json!(budget);
+    if shape.kids == 0 {
+        doc["truncated"] = json!(format!(
+            "cut to fit {budget} tokens and {} characters: this node alone fills the result; outline its children by id",
+            ws.limits().max_chars
+        ));
+    } else if shape.kids != usize::MAX || (shape.depth < asked && shape.cut) {
+        let kids = if shape.kids == usize::MAX {
+            String::new()
         } else {
+            format!(", first {} children per node", shape.kids)
+        };
+        doc["truncated"] = json!(format!(
+            "cut to fit {budget} tokens and {} characters (depth {}{kids}): outline a child by id, or raise max_tokens",
+            ws.limits().max_chars,
+            shape.depth
+        ));
+    }
+    // The count includes its own digits: count again once it is written.
+    doc["tokens"] = json!(0);
+    for _ in 0..2 {
+        doc["tokens"] = json!(ws.counter().count(&doc.to_string()));
+    }
+    doc
+}
+
+impl Rows<'_> {
+    /// `id`'s row with its visible children `depth` levels down (at most `shape.kids` per
+    /// node, best score first with a query); marks `shape.cut` when children are left
+    /// below the depth.
+    fn entry(&self, id: NodeId, depth: usize, shape: &mut Shape) -> Value {
+        self.entry_below(id, &Above::default(), depth, shape)
+    }
+
+    /// [`Rows::entry`] of a node listed below the row `above`.
+    fn entry_below(&self, id: NodeId, above: &Above, depth: usize, shape: &mut Shape) -> Value {
+        let mut o = self.head(id, above);
+        let here = Above {
+            id: self.ws.corpus.node(id).id.clone(),
+            summary: short_summary(self.ws.corpus.summary(id)),
+        };
+        let visible = self.children(id);
+        if visible.is_empty() {
+            if self.full {
+                o.insert("children".into(), json!([]));
+            }
+        } else if depth == 0 {
+            o.insert("children_count".into(), json!(visible.len()));
+            shape.cut = true;
+        } else {
+            let kids = shape.kids;
             let shown: Vec<Value> = visible
                 .iter()
                 .take(kids)
-                .map(|c| entry(ws, empty, *c, depth - 1, kids))
+                .map(|c| self.entry_below(*c, &here, depth - 1, shape))
                 .collect();
             if visible.len() > shown.len() {
                 o.insert("more_children".into(), json!(visible.len() - shown.len()));
             }
             o.insert("children".into(), Value::Array(shown));
         }
+        Value::Object(o)
     }
-    v
+
+    /// The visible children of `id`, best subtree score first when there is a query. A
+    /// file whose one child is a section (its `#` heading) lists that section's children
+    /// instead: reading the file reads the same text.
+    fn children(&self, id: NodeId) -> Vec<NodeId> {
+        let ws = self.ws;
+        let corpus = &ws.corpus;
+        let visible = |n: NodeId| -> Vec<NodeId> {
+            corpus
+                .node(n)
+                .children
+                .iter()
+                .copied()
+                .filter(|c| ws.exposure.level(corpus, *c) != Exposure::Hidden)
+                .collect()
+        };
+        let mut kids = visible(id);
+        if !self.full
+            && corpus.node(id).kind == NodeKind::File
+            && let [only] = kids[..]
+            && corpus.node(only).kind == NodeKind::Section
+        {
+            kids = visible(only);
+        }
+        if self.scores.is_some() {
+            kids.sort_by(|a, b| self.score(*b).total_cmp(&self.score(*a)));
+        }
+        kids
+    }
+
+    /// The subtree score of `id` (0 without a hit, or without a query).
+    fn score(&self, id: NodeId) -> f64 {
+        self.scores
+            .as_ref()
+            .and_then(|s| s.get(&id).copied())
+            .unwrap_or(0.0)
+    }
+
+    /// `id`'s own fields: compact (`id` after `above`'s when it continues it, `title` unless
+    /// the id's last segment names it, `tokens`, short `summary` unless it is the title or `above`'s)
+    /// or full (`tree --json`'s), then `score`, `exposure` and `layers` as [`outline`] says.
+    fn head(&self, id: NodeId, above: &Above) -> Map<String, Value> {
+        let ws = self.ws;
+        let corpus = &ws.corpus;
+        let n = corpus.node(id);
+        let mut o = if self.full {
+            self.full_fields(id)
+        } else {
+            let mut o = Map::new();
+            o.insert("id".into(), json!(relative_id(&n.id, &above.id)));
+            let title = n.title.trim();
+            if !id_names_title(&n.id, title) {
+                o.insert("title".into(), json!(n.title));
+            }
+            o.insert("tokens".into(), json!(ws.tokens_of(id)));
+            let summary = short_summary(corpus.summary(id));
+            if !summary.is_empty() && summary != title && summary != above.summary {
+                o.insert("summary".into(), json!(summary));
+            }
+            o
+        };
+        if self.scores.is_some() {
+            o.insert("score".into(), json!(round2(self.score(id))));
+        }
+        let level = ws.exposure.level(corpus, id);
+        if self.full || level != Exposure::OnDemand {
+            o.insert("exposure".into(), json!(level.as_str()));
+        }
+        if n.kind == NodeKind::Skill {
+            o.insert(
+                "layers".into(),
+                layers_json(&skill_layers(corpus, id, ws.counter())),
+            );
+        }
+        o
+    }
+
+    /// `tree --json`'s fields of `id` without its children, with exact `tokens` and
+    /// `own_tokens`.
+    fn full_fields(&self, id: NodeId) -> Map<String, Value> {
+        let ws = self.ws;
+        let corpus = &ws.corpus;
+        let mut v = shapes::node(corpus, &self.empty, id, Some(0));
+        v["tokens"] = json!(ws.tokens_of(id));
+        let own = if corpus.node(id).span.is_some() {
+            ws.counter().count(corpus.own_text(id))
+        } else {
+            0
+        };
+        v["own_tokens"] = json!(own);
+        let mut o = match v {
+            Value::Object(o) => o,
+            _ => Map::new(),
+        };
+        o.remove("children");
+        o.remove("children_count");
+        o
+    }
+}
+
+/// `summary` with whitespace collapsed, cut after [`SUMMARY_WORDS`] words (then ending
+/// with `…`).
+pub fn short_summary(summary: &str) -> String {
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    if words.len() <= SUMMARY_WORDS {
+        return words.join(" ");
+    }
+    format!("{}…", words[..SUMMARY_WORDS].join(" "))
+}
+
+/// `x` rounded to two decimals (a score's precision in a row).
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
 }
 
 /// `doc` (a [`catalog`]) cut to fewer than `max_chars` characters (less 400 for the
@@ -248,5 +602,350 @@ mod tests {
             "cut to fit 10000 characters (skills without layers, first 100 skills per root): call outline with a root's id to see all of it"
         );
         assert_eq!(fit_catalog(1_000_000, doc.clone()), doc);
+    }
+}
+
+#[cfg(test)]
+mod tree_tests {
+    use std::fmt::Write as _;
+    use std::path::Path;
+
+    use super::*;
+    use crate::agent::workspace::WorkspaceConfig;
+    use crate::formats::{LoadOptions, RootSpec};
+    use crate::tokens::{Encoding, TokenCounter};
+
+    const WORDS: [&str; 48] = [
+        "kernel",
+        "thread",
+        "memory",
+        "register",
+        "vector",
+        "cache",
+        "load",
+        "store",
+        "branch",
+        "predicate",
+        "operand",
+        "scalar",
+        "shared",
+        "global",
+        "barrier",
+        "warp",
+        "texture",
+        "surface",
+        "module",
+        "entry",
+        "function",
+        "state",
+        "space",
+        "address",
+        "integer",
+        "float",
+        "conversion",
+        "rounding",
+        "mode",
+        "atomic",
+        "fence",
+        "scope",
+        "grid",
+        "block",
+        "cluster",
+        "launch",
+        "parameter",
+        "constant",
+        "pointer",
+        "alignment",
+        "size",
+        "type",
+        "value",
+        "result",
+        "source",
+        "target",
+        "version",
+        "directive",
+    ];
+
+    /// `n` words from a seeded sequence, as sentences of eight words.
+    fn prose(seed: &mut u64, n: usize) -> String {
+        let mut out = String::new();
+        for i in 0..n {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let w = WORDS[usize::try_from(*seed >> 33).unwrap_or(0) % WORDS.len()];
+            out.push_str(w);
+            out.push(if i % 8 == 7 { '.' } else { ' ' });
+            if i % 8 == 7 {
+                out.push(' ');
+            }
+        }
+        out.trim_end().to_string()
+    }
+
+    /// A progressive-exposure doc tree (docs/FORMATS.md §6) in `dir`: a README listing
+    /// `chapters` chapter folders, each a README listing `leaves` leaf folders, each leaf a
+    /// README (a 40-word summary) and a `doc.md` of an intro and two sub-sections.
+    pub(crate) fn doc_tree(dir: &Path, chapters: usize, leaves: usize, words: usize) {
+        let mut seed = 7;
+        let mut top = String::from("# Mini ISA\n\n");
+        for c in 1..=chapters {
+            let name = format!("{c}-Chapter-{}", WORDS[c]);
+            let _ = writeln!(top, "- **{name}** — {}", prose(&mut seed, 24));
+            let cdir = dir.join(&name);
+            let mut readme = format!("# {c}. Chapter {}\n\n", WORDS[c]);
+            for l in 1..=leaves {
+                let leaf = format!(
+                    "{c}-{l}-{}-{}",
+                    WORDS[(c * 7 + l) % 48],
+                    WORDS[(l * 5 + c) % 48]
+                );
+                let summary = prose(&mut seed, 40);
+                let _ = writeln!(readme, "- **{leaf}** — {summary}");
+                let ldir = cdir.join(&leaf);
+                std::fs::create_dir_all(&ldir).unwrap();
+                let title = format!("{c}.{l}. {}", leaf.replace('-', " "));
+                std::fs::write(ldir.join("README.md"), format!("# {title}\n\n{summary}\n"))
+                    .unwrap();
+                let doc = format!(
+                    "# {title}\n\n{}\n\n## Rules of {}\n\n{}\n\n## Examples of {}\n\n{}\n",
+                    prose(&mut seed, words / 3),
+                    WORDS[(l + c) % 48],
+                    prose(&mut seed, words / 3),
+                    WORDS[(l * 3 + c) % 48],
+                    prose(&mut seed, words / 3),
+                );
+                std::fs::write(ldir.join("doc.md"), doc).unwrap();
+            }
+            std::fs::write(cdir.join("README.md"), readme).unwrap();
+        }
+        std::fs::write(dir.join("README.md"), top).unwrap();
+    }
+
+    pub(crate) fn open(dir: &Path) -> Workspace {
+        Workspace::open(WorkspaceConfig {
+            specs: vec![RootSpec {
+                path: dir.to_path_buf(),
+                label: "isa".into(),
+            }],
+            load: LoadOptions::default(),
+            counter: TokenCounter::new(Encoding::O200kBase),
+            recipe: None,
+            recipes_dir: None,
+            limits: crate::agent::limits::Limits::default(),
+        })
+    }
+
+    /// Every row of `v` and its descendants, with full ids, depth-first.
+    fn rows(v: &Value, parent: &str, out: &mut Vec<(String, Value)>) {
+        let id = full_id(v["id"].as_str().unwrap_or(""), parent);
+        out.push((id.clone(), v.clone()));
+        for c in v["children"].as_array().into_iter().flatten() {
+            rows(c, &id, out);
+        }
+    }
+
+    #[test]
+    fn the_whole_outline_of_a_66_file_20k_token_doc_tree_costs_under_a_quarter_of_its_tokens() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 5, 6, 480);
+        let ws = open(tmp.path());
+        let root = ws.corpus.roots[0];
+        let tree = ws.tokens_of(root);
+        let a = OutlineArgs {
+            id: Some("isa".into()),
+            max_tokens: Some(25_000),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &a).unwrap();
+        let mut all = Vec::new();
+        rows(&o["node"], "", &mut all);
+        // Every node but the `#` sections of the 66 files (their children are listed below
+        // the files).
+        assert_eq!(all.len(), ws.corpus.len() - 66);
+        assert!(all.iter().all(|(_, r)| r.get("children_count").is_none()));
+        assert_eq!((o["depth"].clone(), o.get("truncated")), (json!(4), None));
+        let cost = o["tokens"].as_u64().unwrap();
+        let full = OutlineArgs {
+            full: true,
+            max_tokens: Some(1_000_000),
+            ..a.clone()
+        };
+        let full = outline(&ws, &full).unwrap();
+        // The `tree --json` rows of before: two levels already cost more and are cut.
+        assert_eq!(full["depth"], json!(2));
+        assert!(
+            full["tokens"].as_u64().unwrap() > cost,
+            "{}",
+            full["tokens"]
+        );
+        assert!(full.get("truncated").is_some());
+        assert_eq!(ws.counter().count(&o.to_string()), cost);
+        assert!((20_000..21_000).contains(&tree), "{tree}");
+        assert!(cost * 100 <= tree * 23, "{cost} of {tree}");
+        let ids: Vec<&str> = all.iter().map(|(id, _)| id.as_str()).collect();
+        assert!(
+            ids.contains(
+                &"isa/1-Chapter-thread/1-1-branch-load/doc.md#11-1-1-branch-load/rules-of-memory"
+            ),
+            "{ids:?}"
+        );
+    }
+
+    #[test]
+    fn the_depth_shown_is_the_deepest_that_fits_max_tokens() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 5, 6, 480);
+        let ws = open(tmp.path());
+        let a = OutlineArgs {
+            id: Some("isa".into()),
+            max_tokens: Some(2_500),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &a).unwrap();
+        let two = OutlineArgs {
+            depth: Some(2),
+            max_tokens: Some(25_000),
+            ..a.clone()
+        };
+        let at_two = outline(&ws, &two).unwrap()["tokens"].as_u64().unwrap();
+        let three = OutlineArgs {
+            depth: Some(3),
+            ..two
+        };
+        let at_three = outline(&ws, &three).unwrap()["tokens"].as_u64().unwrap();
+        assert!(at_two <= 2_500 && at_three > 2_500, "{at_two} {at_three}");
+        assert_eq!(o["depth"], json!(2));
+        assert!(o["tokens"].as_u64().unwrap() <= 2_500);
+        assert_eq!(
+            o["truncated"],
+            "cut to fit 2500 tokens and 49999 characters (depth 2): outline a child by id, or raise max_tokens"
+        );
+        let leaf = &o["node"]["children"][1]["children"][1];
+        assert_eq!(
+            (leaf["id"].clone(), leaf["children_count"].clone()),
+            (json!("/1-1-branch-load"), json!(2))
+        );
+        let words = leaf["summary"].as_str().unwrap().split_whitespace().count();
+        assert_eq!(words, SUMMARY_WORDS);
+    }
+
+    #[test]
+    fn a_budget_below_one_level_lists_fewer_children_then_the_node_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 5, 6, 480);
+        let ws = open(tmp.path());
+        let at = |max_tokens: u64| {
+            let a = OutlineArgs {
+                id: Some("isa/1-Chapter-thread".into()),
+                max_tokens: Some(max_tokens),
+                ..OutlineArgs::default()
+            };
+            outline(&ws, &a).unwrap()
+        };
+        let o = at(300);
+        assert_eq!(o["depth"], json!(1));
+        let shown = o["node"]["children"].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            shown + o["node"]["more_children"].as_u64().unwrap() as usize,
+            7
+        );
+        assert!(
+            o["truncated"]
+                .as_str()
+                .unwrap()
+                .contains("children per node"),
+            "{o}"
+        );
+        let o = at(80);
+        assert_eq!(
+            (o["depth"].clone(), o["node"]["children_count"].clone()),
+            (json!(0), json!(7))
+        );
+        assert!(
+            o["truncated"].as_str().unwrap().contains("this node alone"),
+            "{o}"
+        );
+    }
+
+    #[test]
+    fn a_query_scores_each_subtree_and_lists_the_best_child_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 5, 6, 480);
+        let doc = tmp
+            .path()
+            .join("3-Chapter-register/3-4-float-address/doc.md");
+        let text = std::fs::read_to_string(&doc).unwrap();
+        std::fs::write(
+            &doc,
+            text.replace(
+                "## Examples of",
+                "## Examples of\n\nA zebrafish swims here.\n\n## Zebra of",
+            ),
+        )
+        .unwrap();
+        let ws = open(tmp.path());
+        let a = OutlineArgs {
+            query: Some("zebrafish".into()),
+            depth: Some(1),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &a).unwrap();
+        let kids = o["roots"][0]["children"].as_array().unwrap();
+        assert_eq!(kids[0]["id"], "/3-Chapter-register");
+        assert!(kids[0]["score"].as_f64().unwrap() > 0.0);
+        assert!(
+            kids[1..].iter().all(|k| k["score"] == json!(0.0)),
+            "{kids:?}"
+        );
+        assert_eq!(o["roots"][0]["score"], kids[0]["score"]);
+        let a = OutlineArgs {
+            id: Some("isa/3-Chapter-register".into()),
+            query: Some("zebrafish".into()),
+            depth: Some(1),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &a).unwrap();
+        assert_eq!(o["node"]["children"][0]["id"], "/3-4-float-address");
+    }
+
+    #[test]
+    fn without_an_id_or_depth_the_catalog_is_served() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 2, 2, 60);
+        let ws = open(tmp.path());
+        let o = outline(&ws, &OutlineArgs::default()).unwrap();
+        assert_eq!(o["roots"][0]["children_count"], json!(3));
+        assert!(o["roots"][0].get("children").is_none());
+        let a = OutlineArgs {
+            depth: Some(1),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &a).unwrap();
+        let ids: Vec<&str> = o["roots"][0]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["id"].as_str())
+            .collect();
+        assert_eq!(
+            ids,
+            ["/README.md", "/1-Chapter-thread", "/2-Chapter-memory"]
+        );
+    }
+
+    #[test]
+    fn a_summary_keeps_twenty_words_and_marks_the_cut() {
+        let long = (1..=25)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join("  ");
+        let short = short_summary(&long);
+        assert_eq!(short.split_whitespace().count(), 20);
+        assert!(short.ends_with("w20…"), "{short}");
+        assert_eq!(short_summary(" a\n b "), "a b");
+        assert_eq!(relative_id("r/a.md#b", "r/a.md"), "#b");
+        assert_eq!(relative_id("r/ab.md", "r/a"), "r/ab.md");
+        assert_eq!(full_id("#b", "r/a.md"), "r/a.md#b");
     }
 }

@@ -1,5 +1,6 @@
 //! The `search` request: BM25 content hits and fuzzy title hits as pointers (id, title,
-//! path, line range, bytes, tokens, score, the signals that scored it, a one-line snippet),
+//! path, line range, bytes, tokens, score, the signals that scored it, the passage of at
+//! most 300 characters that best matches the query),
 //! never text; `hidden` and `explicit` nodes are never hits.
 
 use std::collections::BTreeMap;
@@ -15,8 +16,8 @@ use crate::index::filter::{filter_keys, search_all, split_filters_in};
 use crate::index::{Hit, HitSource, Scorer, SearchOptions, SearchResult, match_ranges};
 use crate::model::NodeId;
 
-/// Most characters of a hit's snippet.
-pub const SNIPPET_CHARS: usize = 160;
+/// Most characters of a hit's snippet (the passage around its matched terms).
+pub const SNIPPET_CHARS: usize = 300;
 
 /// A search request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -244,8 +245,11 @@ fn left_out_line(left: usize, max_chars: usize) -> String {
     )
 }
 
-/// One line of `id`'s own visible text: the first non-heading line holding a matched term,
-/// else the node's summary; whitespace collapsed, at most [`SNIPPET_CHARS`] characters.
+/// The passage of `id`'s own text (heading lines left out, whitespace collapsed) that
+/// best matches `terms`: at most [`SNIPPET_CHARS`] characters around the window holding
+/// the most distinct matched terms (the earliest of equals), cut at word boundaries with
+/// `…` where text was cut; the opening of the text when no term matches, the node's
+/// summary when it has no text.
 fn snippet(ws: &Workspace, id: NodeId, terms: &[String]) -> String {
     let corpus = &ws.corpus;
     let text = if corpus.node(id).span.is_some() {
@@ -253,16 +257,106 @@ fn snippet(ws: &Workspace, id: NodeId, terms: &[String]) -> String {
     } else {
         ""
     };
-    let line = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .find(|l| !match_ranges(l, terms).is_empty())
-        .map_or_else(|| corpus.summary(id).to_string(), str::to_string);
-    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= SNIPPET_CHARS {
-        return line;
+    let body = collapse_body(text);
+    if body.is_empty() {
+        return passage_around(&collapse_body(corpus.summary(id)), 0);
     }
-    let cut: String = line.chars().take(SNIPPET_CHARS - 1).collect();
-    format!("{cut}…")
+    let ranges = match_ranges(&body, terms);
+    passage_around(&body, best_window(&body, &ranges))
+}
+
+/// The lines of `text` that are not headings, whitespace collapsed to single spaces.
+fn collapse_body(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The byte offset in `body` of the match that starts the [`SNIPPET_CHARS`]-wide window
+/// holding the most distinct matched words (0 without matches).
+fn best_window(body: &str, ranges: &[std::ops::Range<usize>]) -> usize {
+    let mut best = (0, 0);
+    for (i, r) in ranges.iter().enumerate() {
+        let end = r.start + SNIPPET_CHARS.saturating_sub(SNIPPET_LEAD);
+        let mut words: Vec<String> = ranges[i..]
+            .iter()
+            .take_while(|m| m.end <= end)
+            .filter_map(|m| body.get(m.clone()).map(str::to_lowercase))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        if words.len() > best.0 {
+            best = (words.len(), r.start);
+        }
+    }
+    best.1
+}
+
+/// Characters of context kept before the first matched word of a snippet.
+const SNIPPET_LEAD: usize = 60;
+
+/// At most [`SNIPPET_CHARS`] characters of `body` from a word boundary up to
+/// [`SNIPPET_LEAD`] characters before byte `at`, cut at a word boundary; `…` marks each
+/// cut side.
+fn passage_around(body: &str, at: usize) -> String {
+    let before: Vec<(usize, char)> = body[..at].char_indices().collect();
+    let mut start = before
+        .len()
+        .checked_sub(SNIPPET_LEAD)
+        .map_or(0, |i| before[i].0);
+    if start > 0 {
+        // Start at the next word.
+        start = body[start..]
+            .find(' ')
+            .map_or(start, |s| (start + s + 1).min(at));
+    }
+    let lead = if start > 0 { "…" } else { "" };
+    let room = SNIPPET_CHARS - lead.chars().count();
+    let rest = &body[start..];
+    if rest.chars().count() <= room {
+        return format!("{lead}{rest}");
+    }
+    // Leave a character for the closing `…`; end before the last space that fits.
+    let limit = rest
+        .char_indices()
+        .nth(room - 1)
+        .map_or(rest.len(), |(b, _)| b);
+    let end = rest[..limit].rfind(' ').filter(|e| *e > 0).unwrap_or(limit);
+    format!("{lead}{}…", rest[..end].trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snippet_is_the_window_with_the_most_matched_terms_not_the_opening() {
+        let filler = "lorem ipsum dolor sit amet ".repeat(30);
+        let text = format!(
+            "# Title\n\nbody once here. {filler}\n\nThe request body limit caps the\nsize of a body. {filler}"
+        );
+        let body = collapse_body(&text);
+        let terms = vec!["body".to_string(), "limit".to_string()];
+        let at = best_window(&body, &match_ranges(&body, &terms));
+        let s = passage_around(&body, at);
+        assert!(s.chars().count() <= SNIPPET_CHARS, "{}", s.chars().count());
+        assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+        assert!(
+            s.contains("The request body limit caps the size of a body."),
+            "{s}"
+        );
+        assert!(!s.contains('#'));
+    }
+
+    #[test]
+    fn a_snippet_without_matches_is_the_opening_cut_at_a_word() {
+        let body = collapse_body(&"word ".repeat(100));
+        let s = passage_around(&body, best_window(&body, &[]));
+        assert!(s.starts_with("word word") && s.ends_with("word…"), "{s}");
+        assert!(s.chars().count() <= SNIPPET_CHARS);
+        assert_eq!(passage_around("short text", 0), "short text");
+    }
 }

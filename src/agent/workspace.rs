@@ -93,6 +93,14 @@ impl Workspace {
         {
             eprintln!("skillnav: [search] rerank is on but unavailable: {e}");
         }
+        Self::from_parts(config, corpus, index)
+    }
+
+    /// A workspace over `corpus` with `index` already built on it (the caller chose its
+    /// semantic and re-rank signals): fuzzy titles built, the exposure levels of the corpus
+    /// (and of `config.recipe`) applied, generation 0, no token counts yet. A reload opens
+    /// `config.specs` again.
+    pub fn from_parts(config: WorkspaceConfig, corpus: Corpus, index: Index) -> Self {
         let fuzzy = FuzzyIndex::build(&corpus);
         let (exposure, warnings) = match &config.recipe {
             Some(r) => {

@@ -146,7 +146,17 @@ pub enum Command {
         /// `SKILLNAV_RERANK_MODEL`).
         #[arg(long)]
         rerank: bool,
-        /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`.
+        /// Run scripted agents over the MCP tools' functions instead: search → read top k,
+        /// brief at `--max-tokens`, and the query-guided outline walk; print each one's
+        /// found-rate, calls and tokens per found answer by question kind.
+        #[arg(long)]
+        policies: bool,
+        /// Hits the search → read policy reads (with `--policies`).
+        #[arg(long, default_value_t = 3, requires = "policies")]
+        top_k: usize,
+        /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`; with
+        /// `--policies`: `{"encoding", "read_top_k", "read_tokens", "brief_tokens",
+        /// "figures", "outcomes"}`.
         #[arg(long)]
         json: bool,
     },

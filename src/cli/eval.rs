@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::args::GlobalOpts;
-use crate::eval::{EvalOptions, Figures, Outcome, QuestionSet, Report, evaluate_set};
+use crate::eval::policies::{PolicyOptions, PolicyReport};
+use crate::eval::{
+    EvalOptions, Figures, Outcome, QuestionSet, Report, evaluate_policies_set, evaluate_set,
+};
 use crate::tokens::TokenCounter;
 use crate::util::sanitize::sanitize_line;
 
@@ -25,6 +28,8 @@ pub struct EvalRequest<'a> {
     pub semantic: bool,
     /// The re-ranker of `--rerank`.
     pub rerank: Option<std::sync::Arc<dyn crate::index::Rerank>>,
+    /// Run the scripted agents, the search → read one reading this many hits.
+    pub policies: Option<usize>,
     /// Print JSON.
     pub json: bool,
 }
@@ -50,6 +55,27 @@ pub fn run(
         semantic: req.semantic,
         rerank: req.rerank.clone(),
     };
+    if let Some(read_top_k) = req.policies {
+        let policy = PolicyOptions {
+            read_top_k,
+            brief_tokens: req.max_tokens,
+        };
+        let report = evaluate_policies_set(
+            &set,
+            &base,
+            req.paths,
+            &mut |p| super::open::open(p, g),
+            &opts,
+            policy,
+        )?;
+        if req.json {
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+        } else {
+            print_policies(out, &report)?;
+        }
+        return Ok(0);
+    }
     let report = evaluate_set(
         &set,
         &base,
@@ -64,6 +90,36 @@ pub fn run(
         print(out, &report)?;
     }
     Ok(0)
+}
+
+/// The policy table: one line per policy and group (every question, then each kind).
+fn print_policies(out: &mut dyn Write, r: &PolicyReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "search-read: top {} at max_tokens {}; brief: {} tokens; tokens in {}",
+        r.read_top_k, r.read_tokens, r.brief_tokens, r.encoding
+    )?;
+    writeln!(
+        out,
+        "{:<13} {:<11} {:>4}  {:>6}  {:>5}  {:>12}",
+        "policy", "kind", "n", "found", "calls", "tokens/found"
+    )?;
+    for f in &r.figures {
+        let per = f
+            .tokens_per_found
+            .map_or("-".to_string(), |t| t.to_string());
+        writeln!(
+            out,
+            "{:<13} {:<11} {:>4}  {:>6.3}  {:>5.2}  {:>12}",
+            f.policy.as_str(),
+            f.kind.map_or("overall", |k| k.as_str()),
+            f.questions,
+            f.found_rate,
+            f.calls,
+            per
+        )?;
+    }
+    Ok(())
 }
 
 fn row(out: &mut dyn Write, name: &str, f: &Figures) -> std::io::Result<()> {

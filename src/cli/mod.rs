@@ -140,6 +140,8 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             max_tokens,
             semantic,
             rerank,
+            policies,
+            top_k,
             json,
         }) => {
             let rerank = rerank_ready(rerank)?;
@@ -150,6 +152,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
                 max_tokens,
                 semantic: args::OnOff::or_setting(semantic),
                 rerank,
+                policies: policies.then_some(top_k),
                 json,
             };
             return eval::run(&mut out, &req, &g, counter);

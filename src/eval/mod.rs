@@ -4,8 +4,11 @@
 //! recall@5, MRR@10 (overall and by question kind) and brief containment at a token budget.
 //!
 //! Modules: [`questions`] (the JSON file and gold resolution), [`run`] (one question's
-//! outcome), [`set`] (a whole file, grouped by roots), [`report`] (the aggregate figures).
+//! outcome), [`set`] (a whole file, grouped by roots), [`report`] (the aggregate figures),
+//! [`policies`] (scripted agents over the MCP tools' functions: found-rate, calls and tokens
+//! per found answer).
 
+pub mod policies;
 pub mod questions;
 pub mod report;
 pub mod run;
@@ -14,4 +17,4 @@ pub mod set;
 pub use questions::{Gold, Kind, Question, QuestionSet};
 pub use report::{Figures, Report};
 pub use run::{EvalOptions, Outcome, evaluate};
-pub use set::evaluate_set;
+pub use set::{evaluate_policies_set, evaluate_set};

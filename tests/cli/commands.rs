@@ -562,3 +562,77 @@ fn eval_prints_a_positive_zero_mrr_and_refuses_a_blank_query() {
         "{err}"
     );
 }
+
+#[test]
+fn eval_policies_find_each_gold_section_by_search_brief_and_outline_walk() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let docs = t.path().join("docs");
+    std::fs::create_dir_all(&docs).unwrap_or_else(|e| panic!("{e}"));
+    let put = |name: &str, text: &str| {
+        std::fs::write(docs.join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    put(
+        "a.md",
+        "# Alpha\n\nIntro about alpha.\n\n## Cookie setting\n\nTo set a cookie call setCookie with a name and a value.\n\n## Headers\n\nHeaders are read with header().\n",
+    );
+    put(
+        "b.md",
+        "# Beta\n\nBeta talks about databases.\n\n## Connection pool\n\nThe pool keeps ten connections open by default.\n",
+    );
+    let file = t.path().join("q.json");
+    std::fs::write(
+        &file,
+        r#"{"paths": ["docs"], "questions": [
+            {"id": "cookie", "kind": "verbatim", "query": "set a cookie",
+             "gold": [{"path": "a.md", "heading": "Cookie setting"}]},
+            {"id": "pool", "kind": "identifier", "query": "pool connections",
+             "gold": [{"path": "b.md", "heading": "Connection pool"}]}]}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let v = json_of(&["eval", "--policies", s(&file), "--json"]);
+    let overall = |policy: &str| -> serde_json::Value {
+        v["figures"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["policy"] == policy && f["kind"].is_null())
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (policy, calls) in [("search-read", 2.0), ("brief", 1.0), ("outline-walk", 3.0)] {
+        let f = overall(policy);
+        assert_eq!(
+            (
+                f["questions"].as_u64(),
+                f["found_rate"].as_f64(),
+                f["calls"].as_f64()
+            ),
+            (Some(2), Some(1.0), Some(calls)),
+            "{policy}: {f}"
+        );
+        assert!(
+            f["tokens_per_found"].as_u64().is_some_and(|t| t > 20),
+            "{f}"
+        );
+    }
+    let walked: Vec<&serde_json::Value> = v["outcomes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|o| o["policy"] == "outline-walk")
+        .map(|o| &o["read"][0])
+        .collect();
+    assert_eq!(
+        walked,
+        [
+            "docs/a.md#alpha/cookie-setting",
+            "docs/b.md#beta/connection-pool"
+        ]
+    );
+    let out = skillnav(&["eval", "--policies", s(&file)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\noutline-walk  overall        2   1.000   3.00 "),
+        "{text}"
+    );
+}

@@ -164,7 +164,11 @@ async def plain_server(paths: list[str]) -> None:
         o = await call(s, "outline", id="skills/notes", depth=3)
         check(o["node"]["tokens"] == nodes["skills/notes"]["tokens"] and "layers" in o["node"], "outline node tokens and layers")
         kids = [c["id"] for c in o["node"]["children"]]
-        check("skills/notes/SKILL.md" in kids, "outline children", kids)
+        check("/SKILL.md" in kids, "outline children continue the node's id", kids)
+        scored = await call(s, "outline", id="skills/notes", depth=1, query="record")
+        scores = [c["score"] for c in scored["node"]["children"]]
+        check(scores == sorted(scores, reverse=True) and scored["node"]["score"] == max(scores + [0]) and scored["node"]["score"] > 0,
+              "a query-guided outline orders children by their subtree score", scores)
 
         # read: whole sections, cursor for the rest
         ids = ["skills/notes/SKILL.md#notes/record", "skills/notes/SKILL.md#notes/find", "skills/notes/references/format.md"]

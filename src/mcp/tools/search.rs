@@ -22,7 +22,7 @@ pub fn definition() -> Value {
         "search",
         "Search sections",
         "BM25 + fuzzy-title search over the opened docs. Returns pointers, not text: id, title, path, line range, \
-bytes, tokens (named encoding), score, signals, a one-line snippet. Read a hit with `read`.",
+bytes, tokens (named encoding), score, signals, a snippet: the best-matching passage (≤ 300 chars). Read a hit with `read`.",
         Input {
             properties: json!({
                 "query": {"type": "string", "description": "A few key words (alias: question). `key:value` words filter (status:proposed)."},
