@@ -243,8 +243,9 @@ pub enum Command {
         #[command(subcommand)]
         op: RecipeOp,
     },
-    /// Serve the roots to AI agents over MCP (stdio): tools search, outline, read, brief,
-    /// `load_skill`; skills (SEP-2640), sections as resources, recipes as prompts.
+    /// Serve the roots to AI agents over MCP (stdio, or streamable HTTP with --http): tools
+    /// search, outline, read, brief, `load_skill`; skills (SEP-2640), sections as
+    /// resources, recipes as prompts.
     Mcp(McpArgs),
     /// Install the `skillnav` agent skill (how to use this CLI from an agent) into DIR.
     InstallSkill {
@@ -290,6 +291,28 @@ pub struct McpArgs {
     /// Most characters in one tool result.
     #[arg(long, default_value_t = crate::agent::limits::DEFAULT_MAX_CHARS)]
     pub max_result_chars: usize,
+    /// Serve streamable HTTP at `http://ADDR/mcp` instead of stdio: `PORT` (on 127.0.0.1),
+    /// `127.0.0.1:PORT`, `[::1]:PORT`, `0.0.0.0:PORT`; port 0 picks a free one. An address
+    /// other than loopback needs --token-file.
+    #[arg(long, value_name = "ADDR", value_parser = parse_http_addr)]
+    pub http: Option<std::net::SocketAddr>,
+    /// With --http: every request must carry `Authorization: Bearer <token>`, the token
+    /// being this file's text, trimmed (keep it readable by you alone).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
+}
+
+/// An `--http` address: `PORT` alone is `127.0.0.1:PORT`; otherwise `IP:PORT`, an IPv6 IP
+/// in brackets (`[::1]:8080`). Errors: anything else, with the forms that are accepted.
+pub fn parse_http_addr(s: &str) -> Result<std::net::SocketAddr, String> {
+    if let Ok(port) = s.parse::<u16>() {
+        return Ok(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    s.parse().map_err(|_| {
+        format!(
+            "{s:?} is not PORT or IP:PORT (e.g. 8080, 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080)"
+        )
+    })
 }
 
 /// `skillnav build` arguments (lazytools' `build_skill` options, docs/FORMATS.md §2).

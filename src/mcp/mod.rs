@@ -1,17 +1,20 @@
-//! `skillnav mcp`: a stdio MCP server (rmcp, the official Rust SDK) over the core's agent
-//! requests ([`crate::agent`]). This module is transport glue only: it parses tool
-//! arguments (with their aliases), calls the core, and wraps results and errors in MCP
-//! types. Rules (exposure levels, caps, packing, briefs) live in the core.
+//! `skillnav mcp`: an MCP server (rmcp, the official Rust SDK) on standard input and output,
+//! or on streamable HTTP with `--http`, over the core's agent requests ([`crate::agent`]).
+//! This module is transport glue only: it parses tool arguments (with their aliases), calls
+//! the core, and wraps results and errors in MCP types. Rules (exposure levels, caps,
+//! packing, briefs) live in the core.
 //!
 //! Module map: [`server`] (the `ServerHandler`: capabilities, instructions, dispatch),
 //! [`state`] (the shared workspace, reload on change, background token counts), [`watch`]
 //! (the `notify` file watcher), [`changes`] (debounced list-changed notifications), [`args`] (argument parsing and aliases), [`tools`] (one
 //! file per tool), [`skills`] (SEP-2640 `skills/list`, `skills/get`), [`resources`]
 //! (`skill://` files and `skillnav://` sections), [`prompts`] (saved recipes), [`transport`]
-//! (standard input and output a line at a time, with JSON-RPC's errors for malformed input).
+//! (standard input and output a line at a time, with JSON-RPC's errors for malformed input),
+//! [`http`] (streamable HTTP: the listener, the bearer token, shutdown on a signal).
 
 pub mod args;
 pub mod changes;
+pub mod http;
 pub mod prompts;
 pub mod resources;
 pub mod server;
@@ -24,16 +27,29 @@ pub mod watch;
 use crate::agent::workspace::WorkspaceConfig;
 
 /// Serve `config` on standard input and output until the client closes standard input (or
-/// sends no more requests). Errors: the runtime or the transport cannot start.
-pub fn run(config: WorkspaceConfig, pending: Vec<crate::remote::Pending>) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
+/// sends no more requests), or with `http_opts` on streamable HTTP until Ctrl-C or SIGTERM
+/// ([`http::serve_http`]; one runtime thread per core there, for concurrent clients).
+/// Errors: the runtime or the transport cannot start (an address that cannot be bound, a
+/// non-loopback address without a token).
+pub fn run(
+    config: WorkspaceConfig,
+    pending: Vec<crate::remote::Pending>,
+    http_opts: Option<http::HttpOptions>,
+) -> anyhow::Result<()> {
+    let rt = match http_opts {
+        Some(_) => tokio::runtime::Builder::new_multi_thread(),
+        None => tokio::runtime::Builder::new_current_thread(),
+    }
+    .enable_all()
+    .build()?;
     rt.block_on(async move {
         let state = state::State::open(config);
         let _watcher = watch::watch(&state);
         fetch_pages(&state, pending);
-        server::serve_stdio(state).await
+        match http_opts {
+            Some(opts) => http::serve_http(state, opts).await,
+            None => server::serve_stdio(state).await,
+        }
     })
 }
 

@@ -1,14 +1,16 @@
 //! `skillnav mcp` and the agent-facing commands: the official MCP Python SDK driving the
-//! real binary (`python`), raw JSON-RPC lines for malformed input and end of input (`raw`),
-//! SEP-2640 skills over raw JSON-RPC (`sep2640`) and checked by the pinned official MCP
-//! Inspector (`inspector`), typed tool results over raw JSON-RPC (`typed`: `structuredContent` and its
-//! text block), the result budget on generated large inputs (`budget`:
-//! passages, cursors, search hits that fit), `export --active` followed literally
-//! (`active_export`), and `install-skill`. `rpc` is the raw JSON-RPC client the raw tests
-//! share.
+//! real binary over stdio (`python`) and over streamable HTTP (`http`: the bearer token,
+//! 1,000 requests from 20 concurrent clients), raw JSON-RPC lines for malformed input and
+//! end of input (`raw`), SEP-2640 skills over raw JSON-RPC (`sep2640`) and checked by the
+//! pinned official MCP Inspector (`inspector`), typed tool results over raw JSON-RPC
+//! (`typed`: `structuredContent` and its text block), the result budget on generated large
+//! inputs (`budget`: passages, cursors, search hits that fit), `export --active` followed
+//! literally (`active_export`), and `install-skill`. `rpc` is the raw JSON-RPC client the
+//! raw tests share.
 
 mod active_export;
 mod budget;
+mod http;
 mod inspector;
 mod install_skill;
 mod python;
