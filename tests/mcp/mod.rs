@@ -15,7 +15,7 @@ mod inspector;
 mod install_skill;
 mod python;
 mod raw;
-mod rpc;
+pub(crate) mod rpc;
 mod sep2640;
 mod typed;
 

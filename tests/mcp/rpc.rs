@@ -25,11 +25,15 @@ pub struct Rpc {
 }
 
 impl Rpc {
-    /// Start `skillnav mcp ARGS…`.
-    pub fn spawn<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Rpc {
+    /// Start `skillnav mcp ARGS…` with extra environment variables.
+    pub fn spawn_with_env<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(
+        args: I,
+        env: &[(&str, &OsStr)],
+    ) -> Rpc {
         let mut child = crate::support::child::skillnav_command()
             .arg("mcp")
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -57,7 +61,15 @@ impl Rpc {
 
     /// Start the server on `args` and complete the handshake.
     pub fn ready<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Rpc {
-        let mut rpc = Rpc::spawn(args);
+        Rpc::ready_with_env(args, &[])
+    }
+
+    /// [`Rpc::ready`] with extra environment variables.
+    pub fn ready_with_env<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(
+        args: I,
+        env: &[(&str, &OsStr)],
+    ) -> Rpc {
+        let mut rpc = Rpc::spawn_with_env(args, env);
         let init = rpc.call(
             "initialize",
             &json!({"protocolVersion": "2025-11-25", "capabilities": {},

@@ -2,7 +2,6 @@
 //! `github:owner/repo@ref`, read-only, served over MCP, exported to a local skill.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 use serde_json::json;
@@ -176,37 +175,16 @@ fn mcp_serves_a_github_folder_with_its_remote_ids() {
     let server = repo_server();
     let (_t, cache) = cache_dir();
     let src = format!("{REPO}/theme-factory");
-    let mut child = crate::support::child::skillnav_command()
-        .args(["mcp", &src])
-        .env("XDG_CACHE_HOME", &cache)
-        .env("SKILLNAV_GITHUB_ARCHIVE_BASE", &server.base)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
-    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("stdout"))).lines();
-    let mut send = |v: serde_json::Value| {
-        writeln!(stdin, "{v}").unwrap_or_else(|e| panic!("write: {e}"));
-        stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    let base = std::ffi::OsString::from(&server.base);
+    let mut rpc = crate::mcp::rpc::Rpc::ready_with_env(
+        [src.as_str()],
+        &[
+            ("XDG_CACHE_HOME", cache.as_os_str()),
+            ("SKILLNAV_GITHUB_ARCHIVE_BASE", &base),
+        ],
     );
-    let _init = lines.next();
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "search", "arguments": {"query": "ocean depths theme colours"}}}),
-    );
-    let answer = lines
-        .next()
-        .and_then(Result::ok)
-        .unwrap_or_else(|| panic!("no answer"));
-    let _ = child.kill();
-    let _ = child.wait();
+    let answer = rpc.tool_text("search", &json!({"query": "ocean depths theme colours"}));
+    rpc.finish();
     assert!(
         answer.contains(&format!("{src}/themes/ocean-depths.md")),
         "{answer}"

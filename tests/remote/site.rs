@@ -166,52 +166,26 @@ fn loopback_is_reached_directly_even_with_a_proxy_set() {
 #[cfg(feature = "mcp")]
 #[test]
 fn mcp_answers_on_the_index_and_finds_the_linked_pages_once_they_land() {
-    use std::io::{BufRead, BufReader, Write};
     let server = serve(site_routes());
     let (_t, cache) = cache_dir();
     let url = format!("{}/llms.txt", server.base);
     let label = server.base.trim_start_matches("http://").to_string();
-    let mut child = crate::support::child::skillnav_command()
-        .args(["mcp", &url])
-        .env("XDG_CACHE_HOME", &cache)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
-    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("stdout"))).lines();
-    let mut send = |v: serde_json::Value| {
-        writeln!(stdin, "{v}").unwrap_or_else(|e| panic!("write: {e}"));
-        stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
-    };
-    send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    let mut rpc = crate::mcp::rpc::Rpc::ready_with_env(
+        [url.as_str()],
+        &[("XDG_CACHE_HOME", cache.as_os_str())],
     );
-    let _init = lines.next();
-    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let want = format!("{label}/docs/routing.md#routing/wildcards");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let mut id = 1;
     let found = loop {
-        send(
-            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "search", "arguments": {"query": "a trailing star matches the rest of the path"}}}),
-        );
-        let answer = lines.next().and_then(Result::ok).unwrap_or_default();
+        let query = serde_json::json!({"query": "a trailing star matches the rest of the path"});
+        let answer = rpc.tool_text("search", &query);
         if answer.contains(&want) || std::time::Instant::now() > deadline {
             break answer;
         }
-        id += 1;
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
-    let _ = child.kill();
-    let out = child.wait_with_output().ok();
-    let err = out
-        .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
-        .unwrap_or_default();
-    assert!(found.contains(&want), "{found}\nstderr: {err}");
+    rpc.finish();
+    assert!(found.contains(&want), "{found}");
 }
 
 #[test]
