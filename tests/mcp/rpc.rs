@@ -22,6 +22,8 @@ pub struct Rpc {
     /// Notifications (a `method`, no `id`) the server wrote while a call waited for its
     /// response, in order.
     pub notifications: Vec<Value>,
+    /// The response to `initialize` (`Null` before [`Rpc::ready`] made the handshake).
+    pub init: Value,
 }
 
 impl Rpc {
@@ -56,6 +58,7 @@ impl Rpc {
             reader,
             next_id: 100,
             notifications: Vec::new(),
+            init: Value::Null,
         }
     }
 
@@ -76,6 +79,7 @@ impl Rpc {
                     "clientInfo": {"name": "raw", "version": "1"}}),
         );
         assert_eq!(init["result"]["serverInfo"]["name"], "skillnav", "{init}");
+        rpc.init = init;
         rpc.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
         rpc
     }
@@ -134,8 +138,8 @@ impl Rpc {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: not JSON ({e}): {text}"))
     }
 
-    /// Close the input and check the server exits with status 0.
-    pub fn finish(self) {
+    /// Close the input and check the server exits with status 0; its standard error.
+    pub fn finish(self) -> String {
         drop(self.stdin);
         let (status, _, err) = wait_bounded(
             self.child,
@@ -146,5 +150,6 @@ impl Rpc {
         self.reader
             .join()
             .unwrap_or_else(|_| panic!("reader thread"));
+        err
     }
 }

@@ -4,84 +4,33 @@
 //! skills it leaves out are named (instructions, standard error, `validate`) and stay
 //! reachable through the tools, and `resources/directory/read` (docs/MCP.md "Skills").
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::wait_bounded;
+use super::rpc::Rpc;
 use crate::support::fs::{copy_dir, fixture_path, tempdir, write};
 
-/// A running `skillnav mcp` after the handshake, with the `initialize` result.
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    rx: mpsc::Receiver<Value>,
-    init: Value,
-    next_id: u64,
+/// A running `skillnav mcp` after the handshake (`init` holds the `initialize` response),
+/// over the shared raw JSON-RPC client.
+struct Session(Rpc);
+
+impl std::ops::Deref for Session {
+    type Target = Rpc;
+    fn deref(&self) -> &Rpc {
+        &self.0
+    }
 }
 
 impl Session {
     /// Serve `root` and complete the handshake.
     fn open(root: &Path) -> Self {
-        let mut child = crate::support::child::skillnav_command()
-            .arg("mcp")
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run skillnav mcp: {e}"));
-        let stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
-        let (tx, rx) = mpsc::channel::<Value>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let v: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut s = Self {
-            child,
-            stdin,
-            rx,
-            init: Value::Null,
-            next_id: 1,
-        };
-        s.init = s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "sep2640", "version": "1"}}),
-        );
-        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        s
-    }
-
-    fn send(&mut self, v: &Value) {
-        writeln!(self.stdin, "{v}").unwrap_or_else(|e| panic!("write: {e}"));
-        self.stdin.flush().unwrap_or_else(|e| panic!("flush: {e}"));
+        Session(Rpc::ready([root]))
     }
 
     /// The whole response (`result` or `error`) to `method` with `params`.
     fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let v = self
-                .rx
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|e| panic!("no answer to {method}: {e}"));
-            if v["id"] == json!(id) {
-                return v;
-            }
-        }
+        self.0.call(method, &params)
     }
 
     /// The JSON text of tool `name`'s first content block, with its `isError`.
@@ -94,10 +43,7 @@ impl Session {
 
     /// Close standard input; the server's standard error once it exited cleanly.
     fn finish(self) -> String {
-        drop(self.stdin);
-        let (status, _, err) = wait_bounded(self.child, Duration::from_secs(60), "skillnav mcp");
-        assert!(status.success(), "exit {status:?}: {err}");
-        err
+        self.0.finish()
     }
 }
 
