@@ -10,34 +10,10 @@ use std::time::Duration;
 
 use super::wait_bounded;
 use crate::support::fs::{manifest, tempdir};
-use crate::support::python::mcp_sdk_or_skip;
 
 /// Run `http_client.py` in `mode`; its stdout, once every check passed.
 fn run_client(mode: &str) -> Option<String> {
-    if !mcp_sdk_or_skip() {
-        return None;
-    }
-    let work = tempdir();
-    let child = Command::new("python3")
-        .arg(manifest("tests/mcp/http_client.py"))
-        .arg(env!("CARGO_BIN_EXE_skillnav"))
-        .arg(manifest("tests/fixtures"))
-        .arg(work.path())
-        .arg(mode)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run python3: {e}"));
-    let (status, out, err) = wait_bounded(child, Duration::from_secs(600), "http_client.py");
-    assert!(
-        status.success(),
-        "http_client.py {mode} failed\n--- stdout ---\n{out}\n--- stderr ---\n{err}"
-    );
-    assert_eq!(out.lines().last(), Some("all checks passed"), "{out}");
-    Some(out)
+    super::python::run_sdk_script("http_client.py", &[mode])
 }
 
 #[test]

@@ -13,7 +13,7 @@ mod budget;
 mod http;
 mod inspector;
 mod install_skill;
-mod python;
+pub(crate) mod python;
 mod raw;
 pub(crate) mod rpc;
 mod sep2640;
