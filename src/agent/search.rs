@@ -30,23 +30,38 @@ pub struct SearchArgs {
     pub kind: Option<String>,
     /// `key → value` filters on node metadata (`status → proposed`, `tag → process`).
     pub filters: BTreeMap<String, String>,
+    /// Hits of the ranking skipped before the first one returned (paging: a result's
+    /// `next_offset`); at most [`MAX_OFFSET`].
+    pub offset: usize,
 }
+
+/// Largest `offset` a search accepts (the ranking is cut there).
+pub const MAX_OFFSET: usize = 1_000;
 
 /// Run `a` on `ws`. The document is `search --json`'s (`query`, `hits`, `terms`,
 /// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit
 /// carrying also `bytes`, `tokens`, `exposure`, `signals` (`["bm25"]`, `["fuzzy"]` or both)
-/// and `snippet`, plus `encoding`, `generation`, `left_out` (how many of the `top_k` hits
-/// found were left out to keep the document under the server's caps, in characters and
-/// tokens) and `next` (a line saying so, or null). BM25 hits come first (best first), then
-/// title-only hits; at most `top_k` in all. Errors: an empty or over-long query, `top_k`
-/// out of range, a `filters` key that no opened node has (the message lists the keys
+/// and `snippet`, plus `encoding`, `generation`, `offset` (as asked), `left_out` (how
+/// many of the `top_k` hits found were left out to keep the document under the server's
+/// caps, in characters and tokens), `next_offset` (the `offset` that returns the first of
+/// them, or null) and `next` (a line saying so, or null). BM25 hits come first (best
+/// first), then title-only hits; at most `top_k` in all, after the first `offset` of that
+/// ranking. Errors: an empty or over-long query, `top_k` out of range, `offset` over
+/// [`MAX_OFFSET`], a `filters` key that no opened node has (the message lists the keys
 /// there are).
 pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
     check_query(&a.query)?;
     check_top_k(a.top_k)?;
+    if a.offset > MAX_OFFSET {
+        return err(format!(
+            "offset must be at most {MAX_OFFSET} (got {}); narrow the query instead",
+            a.offset
+        ));
+    }
     let q = full_query(ws, a)?;
     let (res, titles) = run(ws, a, &q);
-    let hits = hit_values(ws, a.top_k, &res, &titles);
+    let mut hits = hit_values(ws, a.top_k + a.offset, &res, &titles);
+    hits.drain(..a.offset.min(hits.len()));
     let dym: Vec<Value> = res
         .did_you_mean
         .iter()
@@ -60,7 +75,9 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         "query": a.query,
         "encoding": ws.counter().encoding().as_str(),
         "hits": [],
+        "offset": a.offset,
         "left_out": 0,
+        "next_offset": null,
         "next": null,
         "terms": res.terms,
         "did_you_mean": dym,
@@ -73,7 +90,7 @@ pub fn search(ws: &Workspace, a: &SearchArgs) -> AgentResult<Value> {
         "filter_misses": shapes::filter_misses(&res.filter_misses),
         "generation": ws.generation,
     });
-    Ok(fit_hits(ws, doc, hits))
+    Ok(fit_hits(ws, doc, hits, a.offset))
 }
 
 /// The query with `kind` and `filters` appended as `key:value` words. Errors: a `filters`
@@ -117,7 +134,7 @@ fn retrievable(ws: &Workspace, n: NodeId) -> bool {
 fn run(ws: &Workspace, a: &SearchArgs, q: &str) -> (SearchResult, Vec<Hit>) {
     // Fetch more than asked: hidden and explicit hits are dropped below.
     let opts = SearchOptions {
-        top_k: a.top_k.saturating_mul(4),
+        top_k: (a.top_k + a.offset).saturating_mul(4),
         prefix: false,
     };
     let corpus = &ws.corpus;
@@ -132,9 +149,9 @@ fn run(ws: &Workspace, a: &SearchArgs, q: &str) -> (SearchResult, Vec<Hit>) {
         .iter()
         .map(|h| h.node)
         .filter(|n| retrievable(ws, *n))
-        .take(a.top_k)
+        .take(a.top_k + a.offset)
         .collect();
-    if kept.len() < a.top_k {
+    if kept.len() < a.top_k + a.offset {
         let titles = ws.fuzzy.search_beside(q, opts.top_k, kept.len());
         return (res, titles);
     }
@@ -200,13 +217,14 @@ fn hit_values(ws: &Workspace, top_k: usize, res: &SearchResult, titles: &[Hit]) 
 
 /// `doc` with as many of `hits` (best first) as keep it under the server's caps
 /// (characters, and tokens of the workspace's encoding), and `left_out` and `next` saying
-/// how many did not fit.
-fn fit_hits(ws: &Workspace, mut doc: Value, hits: Vec<Value>) -> Value {
+/// how many did not fit, `next_offset` the `offset` (after `offset`) that returns them.
+fn fit_hits(ws: &Workspace, mut doc: Value, hits: Vec<Value>, offset: usize) -> Value {
     let limits = ws.limits();
     let found = hits.len();
-    // The frame with the longest `left_out` and `next` it can get.
+    // The frame with the longest `left_out`, `next_offset` and `next` it can get.
     doc["left_out"] = json!(found);
-    doc["next"] = json!(left_out_line(found, limits.max_chars));
+    doc["next_offset"] = json!(offset + found);
+    doc["next"] = json!(left_out_line(found, offset + found, limits.max_chars));
     let frame = doc.to_string().chars().count();
     let mut used = frame;
     let mut keep = 0;
@@ -223,10 +241,14 @@ fn fit_hits(ws: &Workspace, mut doc: Value, hits: Vec<Value>) -> Value {
         hits.truncate(keep);
         let left = found - keep;
         doc["left_out"] = json!(left);
-        doc["next"] = if left == 0 {
-            Value::Null
+        (doc["next_offset"], doc["next"]) = if left == 0 {
+            (Value::Null, Value::Null)
         } else {
-            json!(left_out_line(left, limits.max_chars))
+            let next = offset + keep;
+            (
+                json!(next),
+                json!(left_out_line(left, next, limits.max_chars)),
+            )
         };
         doc["hits"] = Value::Array(hits.clone());
         let tokens = ws.counter().count(&doc.to_string());
@@ -239,9 +261,11 @@ fn fit_hits(ws: &Workspace, mut doc: Value, hits: Vec<Value>) -> Value {
     }
 }
 
-fn left_out_line(left: usize, max_chars: usize) -> String {
+/// The `next` line of a result that left `left` hits out, the first of them at
+/// `next_offset`.
+fn left_out_line(left: usize, next_offset: usize, max_chars: usize) -> String {
     format!(
-        "{left} more hit(s) did not fit in this server's limit of {max_chars} characters: narrow the query (kind, filters) or ask for a smaller top_k"
+        "{left} more hit(s) did not fit in this server's limit of {max_chars} characters: call search again with offset {next_offset} for them, or narrow the query (kind, filters)"
     )
 }
 

@@ -2,7 +2,8 @@
 //! (docs/MCP.md "HTTP"). rmcp's `StreamableHttpService` speaks the protocol (sessions, SSE,
 //! `Host` checks); this module owns what sits around it: binding the listener, the bearer
 //! token (read from a file, compared in constant time, a refusal answered 401 and logged
-//! on standard error without the token), the URL printed once bound, and a clean stop on
+//! on standard error without the token), malformed bodies answered as JSON-RPC errors
+//! (`http_body`), the URL printed once bound, and a clean stop on
 //! Ctrl-C or SIGTERM. Every client shares one [`State`] (one loaded workspace, one watcher).
 
 use std::future::IntoFuture;
@@ -130,14 +131,17 @@ pub async fn serve_http(state: Arc<State>, opts: HttpOptions) -> anyhow::Result<
     Ok(())
 }
 
-/// The app: rmcp's service on [`ENDPOINT`], behind the bearer check when there is a token.
+/// The app: rmcp's service on [`ENDPOINT`] behind the JSON-RPC body check
+/// ([`super::http_body`]), both behind the bearer check when there is a token.
 fn router(state: Arc<State>, opts: &HttpOptions, stop: CancellationToken) -> Router {
     let service = StreamableHttpService::new(
         move || Ok(SkillnavServer::new(Arc::clone(&state))),
         Arc::new(LocalSessionManager::default()),
         service_config(opts, stop),
     );
-    let app = Router::new().route_service(ENDPOINT, service);
+    let app = Router::new()
+        .route_service(ENDPOINT, service)
+        .layer(middleware::from_fn(super::http_body::check_body));
     match &opts.token {
         Some(token) => app.layer(middleware::from_fn_with_state(
             token.clone(),

@@ -15,6 +15,7 @@
 pub mod args;
 pub mod changes;
 pub mod http;
+mod http_body;
 pub mod prompts;
 pub mod resources;
 pub mod server;

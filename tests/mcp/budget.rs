@@ -259,7 +259,7 @@ fn large_tree(dir: &Path) {
 }
 
 #[test]
-fn search_with_the_largest_top_k_returns_the_hits_that_fit_and_counts_the_rest() {
+fn search_with_the_largest_top_k_returns_the_hits_that_fit_and_next_offset_pages_to_the_rest() {
     let tmp = tempdir();
     large_tree(&tmp.path().join("tree"));
     let mut rpc = Rpc::ready([tmp.path().join("tree")]);
@@ -270,17 +270,6 @@ fn search_with_the_largest_top_k_returns_the_hits_that_fit_and_counts_the_rest()
         "{} characters",
         text.chars().count()
     );
-    let full: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
-    let hits = full["hits"].as_array().map_or(0, Vec::len);
-    let left = full["left_out"].as_u64().unwrap_or(0) as usize;
-    assert_eq!(hits + left, 100, "{hits} hits, {left} left out");
-    assert!(hits >= 50 && left > 0, "{hits} hits, {left} left out");
-    assert_eq!(
-        full["next"].as_str(),
-        Some(format!("{left} more hit(s) did not fit in this server's limit of 49999 characters: narrow the query (kind, filters) or ask for a smaller top_k").as_str())
-    );
-    // The hits that fit are the best ones: the same as a smaller top_k's, in order.
-    let fifty = rpc.tool("search", &json!({"query": query, "top_k": 50}));
     let ids = |d: &Value, n: usize| -> Vec<String> {
         d["hits"]
             .as_array()
@@ -290,6 +279,58 @@ fn search_with_the_largest_top_k_returns_the_hits_that_fit_and_counts_the_rest()
             .map(|h| h["id"].to_string())
             .collect()
     };
+    let full: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let hits = full["hits"].as_array().map_or(0, Vec::len);
+    let left = full["left_out"].as_u64().unwrap_or(0) as usize;
+    assert_eq!(hits + left, 100, "{hits} hits, {left} left out");
+    assert!(hits >= 50 && left > 0, "{hits} hits, {left} left out");
+    assert_eq!(
+        full["next"].as_str(),
+        Some(format!("{left} more hit(s) did not fit in this server's limit of 49999 characters: call search again with offset {hits} for them, or narrow the query (kind, filters)").as_str())
+    );
+    assert_eq!(full["next_offset"], json!(hits));
+    // Paging with `next_offset` returns the hits left out, in order, each page advancing.
+    let all = rpc.tool(
+        "search",
+        &json!({"query": query, "top_k": 100, "offset": 0}),
+    );
+    assert_eq!(ids(&all, 100), ids(&full, 100));
+    let mut offset = hits;
+    let mut paged = ids(&full, hits);
+    while paged.len() < 100 {
+        let page = rpc.tool(
+            "search",
+            &json!({"query": query, "top_k": 100 - paged.len(), "offset": offset}),
+        );
+        let got = ids(&page, 100);
+        assert!(
+            !got.is_empty(),
+            "a page at offset {offset} returned no hits"
+        );
+        assert_eq!(page["offset"], json!(offset));
+        offset += got.len();
+        paged.extend(got);
+        if page["next_offset"].is_null() {
+            break;
+        }
+        assert_eq!(page["next_offset"], json!(offset));
+    }
+    let hundred = rpc.tool(
+        "search",
+        &json!({"query": query, "top_k": 100, "offset": 50}),
+    );
+    assert_eq!(ids(&hundred, 10), paged[50..60].to_vec());
+    let refused = rpc.call(
+        "tools/call",
+        &json!({"name": "search", "arguments": {"query": query, "offset": 1001}}),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let why = refused["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or("");
+    assert!(why.contains("offset must be at most 1000"), "{why}");
+    // The hits that fit are the best ones: the same as a smaller top_k's, in order.
+    let fifty = rpc.tool("search", &json!({"query": query, "top_k": 50}));
     assert_eq!(ids(&full, 50), ids(&fifty, 50));
     assert_eq!(
         (fifty["left_out"].clone(), fifty["next"].clone()),

@@ -1,6 +1,7 @@
 //! `skillnav mcp --http`: `tests/mcp/http_client.py` (the official MCP Python SDK's
 //! streamable HTTP client) drives the real binary on loopback ports the server picks —
-//! the protocol, the bearer token and its 401s, and 1,000 requests from 20 concurrent
+//! the protocol, malformed bodies answered as JSON-RPC errors, the bearer token and its
+//! 401s, and 1,000 requests from 20 concurrent
 //! clients with the server's RSS before and after; the usage errors are checked here
 //! directly. The Python runs are skipped with a message when python3 or the `mcp` package
 //! is missing, unless `CI` is set (then they fail).
@@ -27,6 +28,13 @@ fn the_sdk_http_client_initializes_lists_searches_and_reads_resources_on_loopbac
         "ok search over HTTP agrees with the CLI",
         "ok resources/list over HTTP",
         "ok two sessions share one workspace",
+        "ok a body that is not JSON: 400, -32700, id null",
+        "ok an empty body: 400, -32700, id null",
+        "ok a batch: 400, -32600, id null",
+        "ok JSON that is no message: 400, -32600, its id",
+        "ok resources/read without uri: 400, -32602, its id",
+        "ok an unreadable notification: 202, never answered",
+        "ok a well-formed initialize after them: 200",
         "ok SIGTERM stops the server cleanly",
         "ok --http PORT binds 127.0.0.1",
     ] {

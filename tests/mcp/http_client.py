@@ -117,11 +117,13 @@ async def call(s: ClientSession, tool: str, **args: Any) -> dict[str, Any]:
     return json.loads(text)
 
 
-def raw_post(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], str]:
-    """One initialize POST without the SDK: (status, headers, body)."""
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}}).encode()
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "raw", "version": "0"}}}).encode()
+
+
+def raw_post(url: str, headers: dict[str, str], body: bytes = INITIALIZE) -> tuple[int, dict[str, str], str]:
+    """One POST without the SDK (an initialize unless `body` is given): (status, headers, body)."""
     req = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
     try:
@@ -163,6 +165,7 @@ async def basic(paths: list[str]) -> None:
         async with session(srv.url) as t:
             a, b = await asyncio.gather(call(s, "search", query="deploy"), call(t, "search", query="deploy"))
             check(a["hits"] == b["hits"] and a["generation"] == b["generation"], "two sessions share one workspace")
+    malformed_bodies(srv.url)
     status = srv.stop()
     check(status == 0 and "skillnav mcp: stopping" in srv.lines, "SIGTERM stops the server cleanly", (status, srv.lines))
 
@@ -177,6 +180,27 @@ async def basic(paths: list[str]) -> None:
         srv.stop()
     else:
         print("skipped: no IPv6 loopback here", flush=True)
+
+
+def malformed_bodies(url: str) -> None:
+    """Malformed JSON-RPC bodies get 400 and the JSON-RPC error, as on stdio."""
+    for body, code, rid, what in [
+        (b"{bad", -32700, None, "a body that is not JSON: 400, -32700, id null"),
+        (b"   ", -32700, None, "an empty body: 400, -32700, id null"),
+        (b"[]", -32600, None, "a batch: 400, -32600, id null"),
+        (b'{"jsonrpc": "2.0", "id": 7}', -32600, 7, "JSON that is no message: 400, -32600, its id"),
+        (b'{"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {}}', -32602, 3,
+         "resources/read without uri: 400, -32602, its id"),
+    ]:
+        status, headers, text = raw_post(url, {}, body)
+        reply = json.loads(text) if text.startswith("{") else {}
+        check(status == 400 and reply.get("id", "absent") == rid and reply.get("error", {}).get("code") == code
+              and headers.get("content-type", headers.get("Content-Type")) == "application/json",
+              what, (status, headers, text))
+    status, _, text = raw_post(url, {}, b'{"jsonrpc": "2.0", "method": "notifications/nonsense", "params": 5}')
+    check(status == 202 and text == "", "an unreadable notification: 202, never answered", (status, text))
+    status, _, _ = raw_post(url, {})
+    check(status == 200, "a well-formed initialize after them: 200", status)
 
 
 async def auth(paths: list[str]) -> None:

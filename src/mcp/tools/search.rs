@@ -1,4 +1,4 @@
-//! The `search` tool: `search(query, top_k=8, kind?, filters?)` → hits as pointers
+//! The `search` tool: `search(query, top_k=8, kind?, filters?, offset=0)` → hits as pointers
 //! ([`crate::agent::search`]). Aliases: `question`, `q` for `query`; `topK`, `k`, `limit`
 //! for `top_k`.
 
@@ -28,6 +28,7 @@ bytes, tokens (named encoding), score, signals, a snippet: the best-matching pas
                 "query": {"type": "string", "description": "A few key words (alias: question). `key:value` words filter (status:proposed)."},
                 "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "default": 8, "description": "Most hits."},
                 "kind": {"type": "string", "description": "Only this node kind: section, file, adr, chunk, part, link, skill."},
+                "offset": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 0, "description": "Hits of the ranking to skip: a result's next_offset pages on."},
                 "filters": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Metadata filters, e.g. {\"status\": \"proposed\", \"tag\": \"process\"}."},
             }),
             required: &["query"],
@@ -54,7 +55,8 @@ pub fn output_schema() -> Value {
     let known = list(all_of(json!({"value": string(), "count": count()})));
     all_of(json!({
         "query": string(), "encoding": string(), "hits": list(hit),
-        "left_out": count(), "next": string_or_null(), "terms": strings(),
+        "offset": count(), "left_out": count(), "next_offset": count_or_null(),
+        "next": string_or_null(), "terms": strings(),
         "did_you_mean": list(all_of(json!({"typed": string(), "used": string()}))),
         "suggestions": list(all_of(json!({"typed": string(), "suggested": string()}))),
         "unknown_filter_keys": strings(),
@@ -71,6 +73,9 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
         .map_or(DEFAULT_TOP_K, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let kind = a.string(&["kind"])?;
     let filters = a.string_map(&["filters", "filter"])?;
+    let offset = a
+        .uint(&["offset"])?
+        .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
     a.finish()?;
     let ws = state.fresh(&[]);
     search(
@@ -80,6 +85,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
             top_k,
             kind,
             filters,
+            offset,
         },
     )
 }
