@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Content-word overlap of each eval question with its gold heading and section, and the
-style rules of the real-style question sets (docs/EVAL.md, "Real-style sets").
+style rules of the real-style question sets (docs/DESIGN.md §3, "Real-style sets").
 
 For every question of a `skillnav eval` question file it prints the id, the kind, the
 word count, the content words it shares with the gold heading(s) and with the gold
