@@ -27,6 +27,7 @@ mod intern;
 pub mod label;
 mod matches;
 pub mod query;
+pub mod question;
 pub mod semantic;
 mod title_words;
 pub mod tokenize;

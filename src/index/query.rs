@@ -26,6 +26,8 @@
 //!   [`EXPANSION_WEIGHT`], so exact matches keep their score and rank first.
 //! - At most [`MAX_SUGGESTED`] words of one query are looked up for "did you mean" (each
 //!   lookup scans the vocabulary), so a pasted page of typos costs what a few words do.
+//! - A question-shaped query (at least 8 words) drops the words of the asking
+//!   ([`super::question`]) before scoring.
 //! - Hits of all roots and bundles are merged by score, ties by document order.
 //! - A finished query (not `prefix`) of an index with semantic vectors attached
 //!   ([`Index::attach_semantic`]) fuses BM25 with cosine similarity by the rule of
@@ -172,7 +174,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     if opts.top_k == 0 || query.trim().is_empty() {
         return result;
     }
-    let words = parse(query, opts.prefix);
+    let words = super::question::drop_frame_words(query, parse(query, opts.prefix));
     let substitute = whole_words(query) <= 1;
     let (parts, identifiers) = identifier_terms(query);
     let mut seen_terms: HashSet<String> = HashSet::new();
