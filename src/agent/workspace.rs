@@ -29,6 +29,16 @@ pub struct WorkspaceConfig {
     pub limits: Limits,
 }
 
+impl WorkspaceConfig {
+    /// Absolute folders of the roots (what a file watcher watches), known before a load.
+    pub fn watched_paths(&self) -> Vec<PathBuf> {
+        self.specs
+            .iter()
+            .map(|s| std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone()))
+            .collect()
+    }
+}
+
 /// The corpus of `specs`, loaded the way every subcommand loads it: each root with
 /// `formats::load_root`, namespaced skill names when asked, scopes resolved, lints attached
 /// as warnings.
@@ -215,10 +225,6 @@ impl Workspace {
 
     /// Absolute folders of the opened roots (what a file watcher watches).
     pub fn watched_paths(&self) -> Vec<PathBuf> {
-        self.config
-            .specs
-            .iter()
-            .map(|s| std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone()))
-            .collect()
+        self.config.watched_paths()
     }
 }

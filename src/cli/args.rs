@@ -300,6 +300,11 @@ pub struct McpArgs {
     /// being this file's text, trimmed (keep it readable by you alone).
     #[arg(long, value_name = "FILE", requires = "http")]
     pub token_file: Option<PathBuf>,
+    /// Answer `initialize` only once the roots are loaded, so its instructions always hold
+    /// the skill listing (default: answer at once; a session that starts while the roots
+    /// load gets instructions that say so, and its requests wait for the load).
+    #[arg(long)]
+    pub wait_for_load: bool,
 }
 
 /// An `--http` address: `PORT` alone is `127.0.0.1:PORT`; otherwise `IP:PORT`, an IPv6 IP

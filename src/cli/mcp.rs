@@ -37,7 +37,8 @@ pub fn run(a: &McpArgs, g: &GlobalOpts) -> anyhow::Result<()> {
             max_chars: a.max_result_chars,
         },
     };
-    crate::mcp::run(config, roots.pending, http)
+    let init_wait = (!a.wait_for_load).then_some(crate::mcp::state::INIT_WAIT);
+    crate::mcp::run(config, roots.pending, http, init_wait)
 }
 
 /// The `--http` options of `a`, checked before any root is opened: a non-loopback address

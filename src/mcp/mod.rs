@@ -29,13 +29,16 @@ use crate::agent::workspace::WorkspaceConfig;
 
 /// Serve `config` on standard input and output until the client closes standard input (or
 /// sends no more requests), or with `http_opts` on streamable HTTP until Ctrl-C or SIGTERM
-/// ([`http::serve_http`]; one runtime thread per core there, for concurrent clients).
+/// ([`http::serve_http`]; one runtime thread per core there, for concurrent clients). The
+/// roots load while the server already answers; `initialize` waits for the load at most
+/// `init_wait` (`None`: until it is done) before it answers ([`state::State`]).
 /// Errors: the runtime or the transport cannot start (an address that cannot be bound, a
 /// non-loopback address without a token).
 pub fn run(
     config: WorkspaceConfig,
     pending: Vec<crate::remote::Pending>,
     http_opts: Option<http::HttpOptions>,
+    init_wait: Option<std::time::Duration>,
 ) -> anyhow::Result<()> {
     let rt = match http_opts {
         Some(_) => tokio::runtime::Builder::new_multi_thread(),
@@ -44,8 +47,10 @@ pub fn run(
     .enable_all()
     .build()?;
     rt.block_on(async move {
-        let state = state::State::open(config);
-        let _watcher = watch::watch(&state);
+        let roots = config.watched_paths();
+        let recipes = config.recipes_dir.clone();
+        let state = state::State::open(config, init_wait);
+        let _watcher = watch::watch(&state, &roots, recipes.as_deref());
         fetch_pages(&state, pending);
         match http_opts {
             Some(opts) => http::serve_http(state, opts).await,

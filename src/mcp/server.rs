@@ -1,7 +1,8 @@
 //! The rmcp `ServerHandler`: capabilities (tools, resources, prompts, the skills
 //! extension with `directoryRead`), the `instructions` (tool guide, skill listing, `always` sections), and the
 //! dispatch of every request to [`super::tools`], [`super::skills`], [`super::resources`]
-//! and [`super::prompts`]. Tool failures are tool errors (`isError`), unknown tools and bad
+//! and [`super::prompts`], each once the first load is done (`initialize` and
+//! `tools/list` answer before). Tool failures are tool errors (`isError`), unknown tools and bad
 //! URIs JSON-RPC errors; nothing panics.
 
 use std::sync::Arc;
@@ -100,12 +101,21 @@ pub fn tool_list() -> Vec<Tool> {
 }
 
 impl ServerHandler for SkillnavServer {
+    /// Answered at once with the roots still loading, unless the load ends within the
+    /// state's `init_wait` (docs/MCP.md "Start-up").
     fn get_info(&self) -> ServerConfig {
         let caps = capabilities();
-        let ws = self.state.snapshot();
+        let ws = match self.state.init_wait {
+            Some(wait) => self.state.loaded_within(wait),
+            None => Some(self.state.snapshot()),
+        };
+        let instructions = match ws {
+            Some(ws) => crate::agent::instructions::instructions(&ws),
+            None => crate::agent::instructions::while_loading(),
+        };
         ServerConfig::new(caps)
             .with_server_info(Implementation::new("skillnav", env!("CARGO_PKG_VERSION")))
-            .with_instructions(crate::agent::instructions::instructions(&ws))
+            .with_instructions(instructions)
     }
 
     async fn list_tools(
@@ -125,6 +135,7 @@ impl ServerHandler for SkillnavServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.state.ready().await;
         let Some(result) = tools::call(&self.state, &request.name, request.arguments.as_ref())
         else {
             let names: Vec<String> = tool_list()
@@ -149,6 +160,7 @@ impl ServerHandler for SkillnavServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        self.state.ready().await;
         let cursor = request.and_then(|r| r.cursor);
         super::resources::list(&self.state.fresh(&[]), cursor.as_deref())
     }
@@ -158,6 +170,7 @@ impl ServerHandler for SkillnavServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        self.state.ready().await;
         let ws = self.state.fresh(&[]);
         super::resources::read(&ws, &request.uri).map(Into::into)
     }
@@ -167,6 +180,7 @@ impl ServerHandler for SkillnavServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        self.state.ready().await;
         Ok(super::prompts::list(&self.state.fresh(&[])))
     }
 
@@ -175,6 +189,7 @@ impl ServerHandler for SkillnavServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        self.state.ready().await;
         super::prompts::get(&self.state.fresh(&[]), &request.name).map(Into::into)
     }
 
@@ -183,6 +198,7 @@ impl ServerHandler for SkillnavServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
+        self.state.ready().await;
         Ok(super::skills::list(&self.state.fresh(&[])))
     }
 
@@ -191,6 +207,7 @@ impl ServerHandler for SkillnavServer {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
+        self.state.ready().await;
         super::skills::get(&self.state.fresh(&[]), &request.uri)
     }
 
@@ -199,6 +216,7 @@ impl ServerHandler for SkillnavServer {
         request: ReadResourceDirectoryRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.state.ready().await;
         super::resources::read_directory(&self.state.fresh(&[]), &request.uri)
     }
 }

@@ -1,21 +1,34 @@
 //! The server's shared state: the current [`Workspace`] behind an `Arc` that a reload
-//! swaps, the "files changed" flag and signal the watcher sets (the signal wakes
-//! [`super::changes`]), token counting on a background
-//! thread after every (re)load, and the standard-error report of the skills `skills/list`
-//! leaves out (after the first load, and after a reload that changes it).
+//! swaps (none until the first load, which runs on a thread of its own so the server
+//! answers `initialize` at once; docs/MCP.md "Start-up"), the "files changed" flag and
+//! signal the watcher sets (the signal wakes [`super::changes`]), token counting on a
+//! background thread after every (re)load, and the standard-error report of the skills
+//! `skills/list` leaves out (after the first load, and after a reload that changes it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::agent::workspace::Workspace;
 use crate::agent::workspace::WorkspaceConfig;
 use crate::agent::{listable, skills};
 use crate::model::NodeId;
 
+/// Longest `initialize` waits for the first load by default before it answers with
+/// [`crate::agent::instructions::while_loading`] (docs/MCP.md "Start-up").
+pub const INIT_WAIT: Duration = Duration::from_millis(50);
+
 /// What every request handler shares.
 #[derive(Debug)]
 pub struct State {
-    current: RwLock<Arc<Workspace>>,
+    /// How long `initialize` waits for the first load (`None`: until it is done).
+    pub init_wait: Option<Duration>,
+    /// The loaded workspace; `None` while the first load runs.
+    current: Mutex<Option<Arc<Workspace>>>,
+    /// Signalled once the first load is in `current` (for [`State::snapshot`]).
+    loaded: Condvar,
+    /// `true` once the first load is in `current` (for [`State::ready`]).
+    ready: tokio::sync::watch::Sender<bool>,
     /// Set by the file watcher: some file under a root changed since the last load.
     pub dirty: AtomicBool,
     /// Signalled with `dirty`: wakes the list-changed follower ([`super::changes::follow`]).
@@ -25,19 +38,72 @@ pub struct State {
 }
 
 impl State {
-    /// Load `config`, start counting its tokens, and name on standard error the skills
-    /// `skills/list` leaves out, with why ([`crate::agent::listable::stderr_lines`]).
-    pub fn open(config: WorkspaceConfig) -> Arc<State> {
-        let ws = Arc::new(Workspace::open(config));
-        count_in_background(&ws);
+    /// A state whose workspace is loading: `config` is loaded on a thread of its own
+    /// (inline when no thread can be started), then its tokens are counted and the skills
+    /// `skills/list` leaves out are named on standard error
+    /// ([`crate::agent::listable::stderr_lines`]). Returns at once. `init_wait` is how long
+    /// `initialize` waits for the load ([`State::init_wait`]).
+    pub fn open(config: WorkspaceConfig, init_wait: Option<Duration>) -> Arc<State> {
         let state = Arc::new(State {
-            current: RwLock::new(Arc::clone(&ws)),
+            init_wait,
+            current: Mutex::new(None),
+            loaded: Condvar::new(),
+            ready: tokio::sync::watch::Sender::new(false),
             dirty: AtomicBool::new(false),
             changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
         });
-        state.report_left_out(&ws);
+        let loader = Arc::clone(&state);
+        let slot = Arc::new(Mutex::new(Some(config)));
+        let taken = Arc::clone(&slot);
+        let spawned = std::thread::Builder::new()
+            .name("mcp-load".into())
+            .spawn(move || {
+                if let Some(config) = lock(&taken).take() {
+                    loader.install(Workspace::open(config));
+                }
+            });
+        if spawned.is_err()
+            && let Some(config) = lock(&slot).take()
+        {
+            state.install(Workspace::open(config));
+        }
         state
+    }
+
+    /// Put the first load in place, wake every waiter, count its tokens and report the
+    /// skills left out.
+    fn install(&self, ws: Workspace) {
+        let ws = Arc::new(ws);
+        count_in_background(&ws);
+        *lock(&self.current) = Some(Arc::clone(&ws));
+        self.loaded.notify_all();
+        self.ready.send_replace(true);
+        self.report_left_out(&ws);
+    }
+
+    /// The workspace once the first load is done, waiting for it without blocking the
+    /// runtime.
+    pub async fn ready(&self) -> Arc<Workspace> {
+        let mut rx = self.ready.subscribe();
+        let _ = rx.wait_for(|done| *done).await;
+        self.snapshot()
+    }
+
+    /// The workspace if the first load finishes within `wait`, else `None`.
+    pub fn loaded_within(&self, wait: Duration) -> Option<Arc<Workspace>> {
+        let until = Instant::now() + wait;
+        let mut g = lock(&self.current);
+        loop {
+            if let Some(ws) = g.as_ref() {
+                return Some(Arc::clone(ws));
+            }
+            let left = until.checked_duration_since(Instant::now())?;
+            g = match self.loaded.wait_timeout(g, left) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
     }
 
     /// Write the left-out report of `ws` to standard error when it differs from the last
@@ -45,10 +111,7 @@ impl State {
     /// so when none is left out any more).
     fn report_left_out(&self, ws: &Workspace) {
         let lines = listable::stderr_lines(&skills::left_out(ws));
-        let mut last = match self.reported.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
+        let mut last = lock(&self.reported);
         if *last != lines {
             if lines.is_empty() {
                 eprintln!("skillnav: skills/list leaves out no skill any more");
@@ -77,23 +140,35 @@ impl State {
         self.changed.notify_one();
     }
 
-    /// The current workspace as it is.
+    /// The current workspace as it is; while the first load runs, blocks the calling
+    /// thread until it is done (async handlers await [`State::ready`] first).
     pub fn snapshot(&self) -> Arc<Workspace> {
-        match self.current.read() {
-            Ok(g) => Arc::clone(&g),
-            Err(p) => Arc::clone(&p.into_inner()),
+        let mut g = lock(&self.current);
+        loop {
+            if let Some(ws) = g.as_ref() {
+                return Arc::clone(ws);
+            }
+            g = match self.loaded.wait(g) {
+                Ok(g) => g,
+                Err(p) => p.into_inner(),
+            };
         }
     }
 
     fn reload(&self, old: &Workspace) -> Arc<Workspace> {
         let ws = Arc::new(old.reopen());
         count_in_background(&ws);
-        match self.current.write() {
-            Ok(mut g) => *g = Arc::clone(&ws),
-            Err(p) => *p.into_inner() = Arc::clone(&ws),
-        }
+        *lock(&self.current) = Some(Arc::clone(&ws));
         self.report_left_out(&ws);
         ws
+    }
+}
+
+/// `m` locked, a poisoned lock taken as it is (the data is a plain value or an `Arc`).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
     }
 }
 

@@ -2,16 +2,22 @@
 //! marks the state's files changed ([`State::mark_changed`]), so the next request reloads
 //! before it answers and the list-changed notifications follow ([`super::changes`]).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use notify::{RecursiveMode, Watcher};
 
 use super::state::State;
 
-/// Watch the roots of `state`'s workspace and its recipes folder (when it exists). The watcher lives as long as the value returned;
-/// `None` when the platform has no watcher (then changed files are still caught by the
-/// per-read size and time check).
-pub fn watch(state: &Arc<State>) -> Option<notify::RecommendedWatcher> {
+/// Watch `roots` (recursively) and the recipes folder `recipes` (when it exists) for
+/// `state`, from before its first load is done. The watcher lives as long as the value
+/// returned; `None` when the platform has no watcher (then changed files are still caught
+/// by the per-read size and time check).
+pub fn watch(
+    state: &Arc<State>,
+    roots: &[PathBuf],
+    recipes: Option<&Path>,
+) -> Option<notify::RecommendedWatcher> {
     let weak = Arc::downgrade(state);
     let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         let changed = ev.is_ok_and(|e| !matches!(e.kind, notify::EventKind::Access(_)));
@@ -20,13 +26,12 @@ pub fn watch(state: &Arc<State>) -> Option<notify::RecommendedWatcher> {
         }
     })
     .ok()?;
-    let ws = state.snapshot();
-    for p in ws.watched_paths() {
-        let _ = w.watch(&p, RecursiveMode::Recursive);
+    for p in roots {
+        let _ = w.watch(p, RecursiveMode::Recursive);
     }
-    if let Some(store) = ws.store() {
+    if let Some(dir) = recipes {
         // Saved recipes are the prompts; a folder made later is not followed.
-        let _ = w.watch(&store.dir, RecursiveMode::NonRecursive);
+        let _ = w.watch(dir, RecursiveMode::NonRecursive);
     }
     Some(w)
 }

@@ -111,7 +111,7 @@ def server(paths: list[str], *extra: str) -> StdioServerParameters:
 
 async def plain_server(paths: list[str]) -> None:
     _, nodes = tree_nodes(paths)
-    async with stdio_client(server(paths)) as (r, w), ClientSession(r, w) as s:
+    async with stdio_client(server(paths, "--wait-for-load")) as (r, w), ClientSession(r, w) as s:
         init = await s.initialize()
         check(init.server_info.name == "skillnav", "server info")
         check("notes" in (init.instructions or ""), "instructions list the skills", init.instructions)
@@ -307,7 +307,7 @@ async def contract_server(paths: list[str]) -> None:
               "--exposure", "skills/deploy=explicit", "--exposure", "hono-mini/hono=hidden",
               "--exposure", "skills/notes/SKILL.md#notes/record=always", "--file", str(recipe))
     assert out.returncode == 0, out.stderr
-    async with stdio_client(server(paths, "--recipe", str(recipe))) as (r, w), ClientSession(r, w) as s:
+    async with stdio_client(server(paths, "--recipe", str(recipe), "--wait-for-load")) as (r, w), ClientSession(r, w) as s:
         init = await s.initialize()
         instructions = init.instructions or ""
         check("Write the note with a dated heading" in instructions and "skills/notes/SKILL.md#notes/record" in instructions,

@@ -17,6 +17,7 @@ pub(crate) mod python;
 mod raw;
 pub(crate) mod rpc;
 mod sep2640;
+mod startup;
 mod typed;
 
 use std::io::Read;

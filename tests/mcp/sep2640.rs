@@ -4,6 +4,7 @@
 //! skills it leaves out are named (instructions, standard error, `validate`) and stay
 //! reachable through the tools, and `resources/directory/read` (docs/MCP.md "Skills").
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -24,8 +25,13 @@ impl std::ops::Deref for Session {
 
 impl Session {
     /// Serve `root` and complete the handshake.
+    /// A session whose `initialize` answers once the roots are loaded (its instructions
+    /// then always hold the listing).
     fn open(root: &Path) -> Self {
-        Session(Rpc::ready([root]))
+        Session(Rpc::ready([
+            root.as_os_str(),
+            OsStr::new("--wait-for-load"),
+        ]))
     }
 
     /// The whole response (`result` or `error`) to `method` with `params`.
