@@ -643,7 +643,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod tree_tests {
+pub(crate) mod tree_tests {
     use std::fmt::Write as _;
     use std::path::Path;
 

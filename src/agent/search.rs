@@ -38,10 +38,14 @@ pub struct SearchArgs {
 /// Largest `offset` a search accepts (the ranking is cut there).
 pub const MAX_OFFSET: usize = 1_000;
 
+/// Most ids of a hit's byte-identical copies listed (`copies`); `copies_count` gives them
+/// all, so a section copied into 150 folders costs a line, not 150 ids.
+pub const COPIES_SHOWN: usize = 5;
+
 /// Run `a` on `ws`. The document is `search --json`'s (`query`, `hits`, `terms`,
 /// `did_you_mean`, `suggestions`, `unknown_filter_keys`, `filter_misses`) with each hit
-/// carrying also `bytes`, `tokens`, `exposure`, `signals` (`["bm25"]`, `["fuzzy"]` or both)
-/// and `snippet`, plus `encoding`, `generation`, `offset` (as asked), `left_out` (how
+/// carrying also `bytes`, `tokens`, `exposure`, `signals` (`["bm25"]`, `["fuzzy"]` or both),
+/// `snippet` and `copies_count` (its `copies` list holds the first [`COPIES_SHOWN`]), plus `encoding`, `generation`, `offset` (as asked), `left_out` (how
 /// many of the `top_k` hits found were left out to keep the document under the server's
 /// caps, in characters and tokens), `next_offset` (the `offset` that returns the first of
 /// them, or null) and `next` (a line saying so, or null). BM25 hits come first (best
@@ -205,6 +209,10 @@ fn hit_values(ws: &Workspace, top_k: usize, res: &SearchResult, titles: &[Hit]) 
             continue;
         }
         let mut v = shapes::hit(corpus, h);
+        v["copies_count"] = json!(h.copies.len());
+        if let Some(copies) = v.get_mut("copies").and_then(Value::as_array_mut) {
+            copies.truncate(COPIES_SHOWN);
+        }
         v["bytes"] = json!(corpus.node(h.node).bytes);
         v["tokens"] = json!(ws.tokens_of(h.node));
         v["exposure"] = json!(ws.exposure.level(corpus, h.node).as_str());
@@ -382,5 +390,30 @@ mod tests {
         assert!(s.starts_with("word word") && s.ends_with("word…"), "{s}");
         assert!(s.chars().count() <= SNIPPET_CHARS);
         assert_eq!(passage_around("short text", 0), "short text");
+    }
+
+    #[test]
+    fn a_hit_with_many_identical_copies_names_five_and_counts_them_all() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..12 {
+            let dir = tmp.path().join(format!("copy-{i:02}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            // Files that differ (not duplicates), holding one byte-identical section.
+            std::fs::write(
+                dir.join("guide.md"),
+                format!("# Guide {i}\n\n## Rollback\n\nThe zebrafish rollback procedure.\n"),
+            )
+            .unwrap();
+        }
+        let ws = crate::agent::outline::tree_tests::open(tmp.path());
+        let args = SearchArgs {
+            query: "zebrafish rollback".into(),
+            top_k: 5,
+            ..SearchArgs::default()
+        };
+        let doc = search(&ws, &args).unwrap();
+        let hit = &doc["hits"][0];
+        assert_eq!(hit["copies_count"], json!(11), "{hit}");
+        assert_eq!(hit["copies"].as_array().map(Vec::len), Some(COPIES_SHOWN));
     }
 }

@@ -46,7 +46,7 @@ pub fn output_schema() -> Value {
         "bytes": count(), "tokens": count(), "score": {"type": "number"},
         "source": {"type": "string", "enum": ["bm25", "fuzzy", "hybrid", "semantic"]},
         "scorer": string(), "signals": strings(), "snippet": string(),
-        "exposure": exposure(), "copies": strings(),
+        "exposure": exposure(), "copies": strings(), "copies_count": count(),
     }));
     let rerank = json!({"anyOf": [
         all_of(json!({"candidates": count(), "embedded": count(), "ms": count()})),
