@@ -760,7 +760,12 @@ pub(crate) mod tree_tests {
     }
 
     pub(crate) fn open(dir: &Path) -> Workspace {
-        Workspace::open(WorkspaceConfig {
+        Workspace::open(config(dir))
+    }
+
+    /// The workspace configuration of one root `dir` labelled `isa`.
+    pub(crate) fn config(dir: &Path) -> WorkspaceConfig {
+        WorkspaceConfig {
             specs: vec![RootSpec {
                 path: dir.to_path_buf(),
                 label: "isa".into(),
@@ -770,7 +775,7 @@ pub(crate) mod tree_tests {
             recipe: None,
             recipes_dir: None,
             limits: crate::agent::limits::Limits::default(),
-        })
+        }
     }
 
     /// Every row of `v` and its descendants, with full ids, depth-first.

@@ -20,6 +20,7 @@ pub mod prompts;
 pub mod resources;
 pub mod server;
 pub mod skills;
+pub mod stale;
 pub mod state;
 pub mod tools;
 pub mod transport;

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::stale::LoadedFiles;
 use crate::agent::workspace::Workspace;
 use crate::agent::workspace::WorkspaceConfig;
 use crate::agent::{listable, skills};
@@ -35,6 +36,8 @@ pub struct State {
     pub changed: tokio::sync::Notify,
     /// The left-out report last written to standard error.
     reported: Mutex<Vec<String>>,
+    /// The loaded files of the workspace of one generation ([`State::paths_changed`]).
+    files: Mutex<Option<(u64, Arc<LoadedFiles>)>>,
 }
 
 impl State {
@@ -52,6 +55,7 @@ impl State {
             dirty: AtomicBool::new(false),
             changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
+            files: Mutex::new(None),
         });
         let loader = Arc::clone(&state);
         let slot = Arc::new(Mutex::new(Some(config)));
@@ -133,6 +137,45 @@ impl State {
         ws
     }
 
+    /// Mark the files changed when one of `paths` (a file event's) is not a loaded file as
+    /// it was loaded ([`LoadedFiles::unchanged`]); before the first load, always.
+    pub fn paths_changed(&self, paths: &[std::path::PathBuf]) {
+        let changed = match self.loaded_files() {
+            Some(files) => paths.iter().any(|p| !files.unchanged(p)),
+            None => true,
+        };
+        if changed {
+            self.mark_changed();
+        }
+    }
+
+    /// The watcher lost events: mark the files changed only when some loaded file differs
+    /// from the disk ([`LoadedFiles::all_unchanged`]), so an overflow on a huge tree does
+    /// not reload what did not change. A file created while events were lost is seen at
+    /// the next event in its folder, or when a request reads a changed file.
+    pub fn rescan(&self) {
+        let changed = self
+            .loaded_files()
+            .is_none_or(|files| !files.all_unchanged());
+        if changed {
+            self.mark_changed();
+        }
+    }
+
+    /// The loaded files of the current workspace, built once per load.
+    fn loaded_files(&self) -> Option<Arc<LoadedFiles>> {
+        let ws = lock(&self.current).clone()?;
+        let mut cache = lock(&self.files);
+        match &*cache {
+            Some((generation, files)) if *generation == ws.generation => Some(Arc::clone(files)),
+            _ => {
+                let files = Arc::new(LoadedFiles::of(&ws));
+                *cache = Some((ws.generation, Arc::clone(&files)));
+                Some(files)
+            }
+        }
+    }
+
     /// Mark the files changed: the next request reloads, and the list-changed follower
     /// wakes.
     pub fn mark_changed(&self) {
@@ -158,6 +201,9 @@ impl State {
     fn reload(&self, old: &Workspace) -> Arc<Workspace> {
         let ws = Arc::new(old.reopen());
         count_in_background(&ws);
+        // The old workspace is released once its requests are done: drop the file list
+        // that holds it.
+        *lock(&self.files) = None;
         *lock(&self.current) = Some(Arc::clone(&ws));
         self.report_left_out(&ws);
         ws
@@ -179,4 +225,38 @@ fn count_in_background(ws: &Arc<Workspace>) {
         let table = ws.count_tokens();
         ws.set_tokens(table);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    use super::State;
+    use crate::agent::outline::tree_tests::config;
+
+    #[test]
+    fn lost_events_reload_only_when_a_loaded_file_changed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("guide.md");
+        std::fs::write(&file, "# Guide\n\nText.\n").unwrap();
+        let state = State::open(config(tmp.path()), None);
+        assert!(state.loaded_within(Duration::from_secs(60)).is_some());
+        state.rescan();
+        state.paths_changed(&[std::fs::canonicalize(&file).unwrap()]);
+        assert!(!state.dirty.load(Ordering::SeqCst), "nothing changed");
+        std::fs::write(&file, "# Guide\n\nOther text.\n").unwrap();
+        state.rescan();
+        assert!(state.dirty.load(Ordering::SeqCst), "an edit is a change");
+    }
+
+    #[test]
+    fn an_event_on_a_new_file_is_a_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("guide.md"), "# Guide\n").unwrap();
+        let state = State::open(config(tmp.path()), None);
+        assert!(state.loaded_within(Duration::from_secs(60)).is_some());
+        state.paths_changed(&[tmp.path().join("new.md")]);
+        assert!(state.dirty.load(Ordering::SeqCst));
+    }
 }

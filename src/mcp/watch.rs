@@ -1,6 +1,9 @@
-//! The file watcher: `notify` on every opened root (recursive) and on the recipes folder
-//! marks the state's files changed ([`State::mark_changed`]), so the next request reloads
-//! before it answers and the list-changed notifications follow ([`super::changes`]).
+//! The file watcher: `notify` on every opened root (recursive) and on the recipes folder.
+//! An event whose paths are loaded files as they were loaded changes nothing; any other
+//! marks the state's files changed ([`State::paths_changed`]), and lost events compare
+//! every loaded file with the disk ([`State::rescan`]), so the next request reloads only
+//! when something changed and the list-changed notifications follow ([`super::changes`]).
+//! A root that cannot be watched is named on standard error.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,14 +23,26 @@ pub fn watch(
 ) -> Option<notify::RecommendedWatcher> {
     let weak = Arc::downgrade(state);
     let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
-        let changed = ev.is_ok_and(|e| !matches!(e.kind, notify::EventKind::Access(_)));
-        if changed && let Some(s) = weak.upgrade() {
-            s.mark_changed();
+        let Some(s) = weak.upgrade() else {
+            return;
+        };
+        match ev {
+            Ok(e) if e.need_rescan() => s.rescan(),
+            Ok(e) if matches!(e.kind, notify::EventKind::Access(_)) => {}
+            Ok(e) => s.paths_changed(&e.paths),
+            // An error means events may be lost (an overflowing queue, for one).
+            Err(_) => s.rescan(),
         }
     })
     .ok()?;
     for p in roots {
-        let _ = w.watch(p, RecursiveMode::Recursive);
+        if let Err(e) = w.watch(p, RecursiveMode::Recursive) {
+            // Too many folders for the platform's watch limit, for one: say so once.
+            eprintln!(
+                "skillnav mcp: not watching {} ({e}): a changed file is still caught when a request reads it",
+                crate::util::sanitize::sanitize_line(&p.display().to_string())
+            );
+        }
     }
     if let Some(dir) = recipes {
         // Saved recipes are the prompts; a folder made later is not followed.
