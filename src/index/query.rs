@@ -130,6 +130,24 @@ pub(crate) fn parse(query: &str, prefix: bool) -> Vec<QueryWord> {
     words
 }
 
+/// `words` of a question-shaped `query` without its frame words (a prefix word is always
+/// kept), unless fewer than [`super::question::MIN_KEPT`] would be left; any other query's words unchanged.
+pub(crate) fn drop_frame_words(query: &str, words: Vec<QueryWord>) -> Vec<QueryWord> {
+    if !super::question::is_question(query) {
+        return words;
+    }
+    let kept: Vec<QueryWord> = words
+        .iter()
+        .filter(|w| w.prefix || !super::question::is_frame_word(&w.term))
+        .cloned()
+        .collect();
+    if kept.len() < super::question::MIN_KEPT {
+        words
+    } else {
+        kept
+    }
+}
+
 /// Whether the last word of `query` is complete, so a prefix search ranks it as typed
 /// (docs/DESIGN.md §3): a character that is not part of a word follows it (a space, `?`),
 /// it is a stopword (`use` in `streaming tool use`: a whole English word, dropped as
@@ -174,7 +192,7 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
     if opts.top_k == 0 || query.trim().is_empty() {
         return result;
     }
-    let words = super::question::drop_frame_words(query, parse(query, opts.prefix));
+    let words = drop_frame_words(query, parse(query, opts.prefix));
     let substitute = whole_words(query) <= 1;
     let (parts, identifiers) = identifier_terms(query);
     let mut seen_terms: HashSet<String> = HashSet::new();

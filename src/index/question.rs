@@ -2,11 +2,9 @@
 //! [`QUESTION_WORDS`] words is a question someone asks or an agent forwards, and its words
 //! about the asking ("where is it explained", "I need to find a way…", "what exactly
 //! does it say") outnumber the words of the answer. Such a query drops its
-//! [`FRAME_WORDS`] before scoring, as long as [`MIN_KEPT`] words are left. The documents
-//! are indexed as always: this applies to the query only, and shorter queries keep
-//! every word (`find` and `docs` stay searchable on their own).
-
-use super::query::QueryWord;
+//! [`FRAME_WORDS`] before scoring (`query::drop_frame_words`), as long as [`MIN_KEPT`]
+//! words are left. The documents are indexed as always: this applies to the query only,
+//! and shorter queries keep every word (`find` and `docs` stay searchable on their own).
 
 /// Fewest whitespace-separated words that make a query question-shaped.
 pub const QUESTION_WORDS: usize = 8;
@@ -88,24 +86,9 @@ pub fn is_question(query: &str) -> bool {
     query.split_whitespace().nth(QUESTION_WORDS - 1).is_some()
 }
 
-/// `words` of a question-shaped `query` without its frame words (a prefix word is always
-/// kept), unless fewer than [`MIN_KEPT`] would be left; any other query's words unchanged.
-pub(crate) fn drop_frame_words(query: &str, words: Vec<QueryWord>) -> Vec<QueryWord> {
-    if !is_question(query) {
-        return words;
-    }
-    let kept: Vec<QueryWord> = words
-        .iter()
-        .filter(|w| w.prefix || !is_frame_word(&w.term))
-        .cloned()
-        .collect();
-    if kept.len() < MIN_KEPT { words } else { kept }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::index::query::parse;
+    use crate::index::query::{drop_frame_words, parse};
 
     fn terms(query: &str) -> Vec<String> {
         drop_frame_words(query, parse(query, false))
