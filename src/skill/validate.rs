@@ -23,8 +23,12 @@ pub struct Finding {
     pub rule: &'static str,
     /// Human-readable message (one line).
     pub message: String,
-    /// 1-based line in SKILL.md, when known.
+    /// 1-based line in SKILL.md, when known; in [`Finding::file`] when that is set.
     pub line: Option<u32>,
+    /// The file the finding is in, relative to the skill folder with `/` separators
+    /// (`references/api.md`), when it is not the skill's `SKILL.md`; `None` for SKILL.md and
+    /// for findings about the skill as a whole.
+    pub file: Option<String>,
 }
 
 /// The six top-level keys the spec allows (docs/FORMATS.md §3.2).
@@ -80,6 +84,7 @@ fn push(
     line: Option<u32>,
 ) {
     out.push(Finding {
+        file: None,
         severity: super::severity::severity(rule, profile),
         rule,
         message,
@@ -398,6 +403,7 @@ pub fn validate_skill_md(
 ) -> Vec<Finding> {
     let Some(fm) = frontmatter::parse(text) else {
         return vec![Finding {
+            file: None,
             severity: super::severity::severity("frontmatter-missing", profile),
             rule: "frontmatter-missing",
             message: "SKILL.md must start with a --- frontmatter block".into(),
@@ -409,6 +415,7 @@ pub fn validate_skill_md(
     let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
     if let Some(at) = text.find(INVALID_UTF8_PLACEHOLDER) {
         out.push(Finding {
+            file: None,
             severity: super::severity::severity("invalid-utf8", profile),
             rule: "invalid-utf8",
             message: "the file holds bytes that are not UTF-8 (shown as U+FFFD); save it as UTF-8"
@@ -424,6 +431,7 @@ pub fn validate_skill_md(
         let fence_line = count_lines(&text[..fm.yaml.start]) as u32;
         let line = (l > 0).then_some(l + fence_line);
         let f = Finding {
+            file: None,
             severity: super::severity::severity("yaml-strict", profile),
             rule: "yaml-strict",
             message: format!("a strict YAML reader rejects it: {}", strip_position(&msg)),
@@ -522,9 +530,7 @@ pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
                 "name": r.name,
                 "errors": count(&r.findings, Severity::Error),
                 "warnings": count(&r.findings, Severity::Warning),
-                "findings": r.findings.iter().map(|f| json!({
-                    "severity": f.severity.as_str(), "rule": f.rule, "message": f.message, "line": f.line,
-                })).collect::<Vec<_>>(),
+                "findings": r.findings.iter().map(finding_json).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -541,27 +547,47 @@ pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
     })
 }
 
+/// One finding of [`report_json`]: `{"severity", "rule", "message", "line"}`, plus `"file"`
+/// (relative to the skill folder) when the finding is in another file than SKILL.md.
+fn finding_json(f: &Finding) -> Json {
+    let mut j = json!({
+        "severity": f.severity.as_str(), "rule": f.rule, "message": f.message, "line": f.line,
+    });
+    if let Some(file) = &f.file {
+        j["file"] = json!(file);
+    }
+    j
+}
+
 /// Plain-text lines for `validate` without `--json`: `path:line: severity[rule]: message`
-/// (`path: …` when the line is unknown).
+/// (`path: …` when the line is unknown). `path` is the report's SKILL.md path, or for a
+/// finding in another file ([`Finding::file`]) that file's path in the skill folder.
 pub fn report_lines(report: &SkillReport) -> Vec<String> {
     report
         .findings
         .iter()
-        .map(|f| match f.line {
-            Some(l) => format!(
-                "{}:{l}: {}[{}]: {}",
-                report.path,
-                f.severity.as_str(),
-                f.rule,
-                f.message
-            ),
-            None => format!(
-                "{}: {}[{}]: {}",
-                report.path,
-                f.severity.as_str(),
-                f.rule,
-                f.message
-            ),
+        .map(|f| {
+            let path = match &f.file {
+                Some(file) => sibling_path(&report.path, file),
+                None => report.path.clone(),
+            };
+            let (sev, rule, msg) = (f.severity.as_str(), f.rule, &f.message);
+            match f.line {
+                Some(l) => format!("{path}:{l}: {sev}[{rule}]: {msg}"),
+                None => format!("{path}: {sev}[{rule}]: {msg}"),
+            }
         })
         .collect()
+}
+
+/// `file` (relative to the skill folder) next to the skill file `skill_md`: the folder of
+/// `skill_md` joined with `file`, in the separator style of `skill_md`.
+fn sibling_path(skill_md: &str, file: &str) -> String {
+    match skill_md.rfind(['/', '\\']) {
+        Some(i) => {
+            let sep = &skill_md[i..=i];
+            format!("{}{sep}{}", &skill_md[..i], file.replace('/', sep))
+        }
+        None => file.to_string(),
+    }
 }
