@@ -95,16 +95,12 @@ fn walk(dir: &Path, rel: &str, depth: usize, ignores: &mut IgnoreStack, out: &mu
 }
 
 fn read_one(path: &Path, rel: String) -> SkillFile {
-    let (text, executable, native_executable) = match read_regular(path, MAX_TEXT_BYTES) {
-        Ok((bytes, meta)) => {
-            let text = (!bytes.contains(&0)).then(|| String::from_utf8_lossy(&bytes).into_owned());
-            (
-                text,
-                exec_bits(&meta),
-                bytes.contains(&0) && is_native(&bytes),
-            )
-        }
-        Err(_) => {
+    let (text, executable, native_executable) =
+        if let Ok((bytes, meta)) = read_regular(path, MAX_TEXT_BYTES) {
+            let binary = bytes.contains(&0);
+            let text = (!binary).then(|| String::from_utf8_lossy(&bytes).into_owned());
+            (text, exec_bits(&meta), binary && is_native(&bytes))
+        } else {
             // Over the cap (or unreadable): its first bytes still tell a native program.
             let head = open_regular(path, None).ok().and_then(|(mut f, _)| {
                 let mut b = [0u8; 4];
@@ -112,8 +108,7 @@ fn read_one(path: &Path, rel: String) -> SkillFile {
             });
             let exec = std::fs::metadata(path).is_ok_and(|m| exec_bits(&m));
             (None, exec, head.is_some_and(|b| is_native(&b)))
-        }
-    };
+        };
     SkillFile {
         rel,
         path: path.to_path_buf(),

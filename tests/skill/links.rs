@@ -11,7 +11,13 @@ fn missing_files_and_anchors_are_found_and_valid_links_are_not() {
     assert_eq!(
         rows(&v, "broken-link"),
         [
-            row("docs-skill", "references/api.md", 9, "broken-link", "warning"),
+            row(
+                "docs-skill",
+                "references/api.md",
+                9,
+                "broken-link",
+                "warning"
+            ),
             row("docs-skill", "SKILL.md", 20, "broken-link", "warning"),
             row("docs-skill", "SKILL.md", 21, "broken-link", "warning"),
             row("docs-skill", "SKILL.md", 22, "broken-link", "warning"),

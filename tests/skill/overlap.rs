@@ -51,7 +51,10 @@ fn every_planted_pair_is_found_with_its_shared_phrases_and_no_near_miss() {
     let mut skills: Vec<String> = rows(&v, "description-overlap")
         .into_iter()
         .map(|r| {
-            assert_eq!((r.1.as_str(), r.2, r.4.as_str()), ("SKILL.md", 3, "warning"));
+            assert_eq!(
+                (r.1.as_str(), r.2, r.4.as_str()),
+                ("SKILL.md", 3, "warning")
+            );
             r.0
         })
         .collect();
@@ -71,7 +74,13 @@ fn every_planted_pair_is_found_with_its_shared_phrases_and_no_near_miss() {
         rows(&v, "description-overlap")
             .into_iter()
             .find(|r| r.0 == "release-notes"),
-        Some(row("release-notes", "SKILL.md", 3, "description-overlap", "warning"))
+        Some(row(
+            "release-notes",
+            "SKILL.md",
+            3,
+            "description-overlap",
+            "warning"
+        ))
     );
     let msg = v["skills"]
         .as_array()
@@ -91,6 +100,9 @@ fn the_thirteen_anthropic_skills_give_no_overlapping_pair() {
     let (_, v) = validate_json(&fixture_path("overlap-anthropic"), "spec");
     assert_eq!(v["skills"].as_array().map(Vec::len), Some(13));
     assert_eq!(pairs(&v), []);
-    assert!(v.get("overlaps").is_none(), "no key when no pair is flagged");
+    assert!(
+        v.get("overlaps").is_none(),
+        "no key when no pair is flagged"
+    );
     assert_eq!(rows(&v, "description-overlap"), []);
 }

@@ -11,8 +11,20 @@ fn ascii_smuggling_trojan_source_and_zero_width_space_are_found_with_file_and_li
     assert_eq!(
         rows(&v, "safety"),
         [
-            row("smuggled", "references/checks.md", 6, "safety-bidi", "warning"),
-            row("smuggled", "references/checks.md", 11, "safety-zero-width", "warning"),
+            row(
+                "smuggled",
+                "references/checks.md",
+                6,
+                "safety-bidi",
+                "warning"
+            ),
+            row(
+                "smuggled",
+                "references/checks.md",
+                11,
+                "safety-zero-width",
+                "warning"
+            ),
             row("smuggled", "SKILL.md", 8, "safety-unicode-tags", "warning"),
         ]
     );
@@ -31,10 +43,7 @@ fn ascii_smuggling_trojan_source_and_zero_width_space_are_found_with_file_and_li
     // errors under its profile.
     let (code, v) = validate_json(&fixture_path("safety/smuggled"), "claude-code");
     assert_eq!(code, Some(1));
-    let sev: Vec<(String, String)> = rows(&v, "safety")
-        .into_iter()
-        .map(|r| (r.3, r.4))
-        .collect();
+    let sev: Vec<(String, String)> = rows(&v, "safety").into_iter().map(|r| (r.3, r.4)).collect();
     assert_eq!(
         sev,
         [
@@ -51,11 +60,29 @@ fn installer_pipes_download_and_run_and_a_base64_blob_are_found() {
     assert_eq!(
         rows(&v, "safety"),
         [
-            row("installer", "references/payload.md", 5, "safety-base64", "warning"),
+            row(
+                "installer",
+                "references/payload.md",
+                5,
+                "safety-base64",
+                "warning"
+            ),
             row("installer", "SKILL.md", 11, "safety-pipe-shell", "warning"),
             row("installer", "SKILL.md", 17, "safety-pipe-shell", "warning"),
-            row("installer", "SKILL.md", 23, "safety-download-exec", "warning"),
-            row("installer", "SKILL.md", 28, "safety-download-exec", "warning"),
+            row(
+                "installer",
+                "SKILL.md",
+                23,
+                "safety-download-exec",
+                "warning"
+            ),
+            row(
+                "installer",
+                "SKILL.md",
+                28,
+                "safety-download-exec",
+                "warning"
+            ),
         ]
     );
 }
@@ -73,14 +100,16 @@ fn scripts_in_reference_folders_and_exec_bits_on_text_files_are_found() {
     let t = tempdir();
     let dir = t.path().join("layout");
     copy_dir(&fixture_path("safety/layout"), &dir);
-    for f in ["scripts/convert.py", "core/engine.py", "scripts/README.txt", "NOTES.md"] {
+    for f in [
+        "scripts/convert.py",
+        "core/engine.py",
+        "scripts/README.txt",
+        "NOTES.md",
+    ] {
         chmod_x(&dir.join(f));
     }
     let (_, v) = validate_json(&dir, "spec");
-    let found: Vec<(String, String)> = rows(&v, "safety")
-        .into_iter()
-        .map(|r| (r.1, r.3))
-        .collect();
+    let found: Vec<(String, String)> = rows(&v, "safety").into_iter().map(|r| (r.1, r.3)).collect();
     // Files in natural (case-insensitive) order.
     let want = [
         ("assets/bootstrap.ps1", "safety-script-location"),
@@ -89,10 +118,7 @@ fn scripts_in_reference_folders_and_exec_bits_on_text_files_are_found() {
         ("references/helper.sh", "safety-script-location"),
         ("scripts/README.txt", "safety-exec-bit"),
     ];
-    assert_eq!(
-        found,
-        want.map(|(a, b)| (a.to_string(), b.to_string()))
-    );
+    assert_eq!(found, want.map(|(a, b)| (a.to_string(), b.to_string())));
 }
 
 #[cfg(unix)]

@@ -122,7 +122,8 @@ fn track_fence(fence: &mut Option<String>, line: &str) -> bool {
     }
 }
 
-/// Shell-like words of a command line: split at spaces and at `( ) ; & " ' \` { } |`.
+/// Shell-like words of a command line: split at white space, parentheses, braces, `;`, `&`,
+/// `|`, quotes and backquotes.
 fn words(s: &str) -> Vec<&str> {
     s.split(|c: char| c.is_whitespace() || "();&\"'`{}|".contains(c))
         .filter(|w| !w.is_empty())
@@ -169,7 +170,7 @@ pub fn pipe_to_interpreter(line: &str) -> Option<&'static str> {
     for sub in ["<(", "$("] {
         for (at, _) in line.match_indices(sub) {
             let inner = &line[at + 2..];
-            let first = words(inner).first().map(|w| program(w)).unwrap_or("");
+            let first = words(inner).first().map_or("", |w| program(w));
             if !DOWNLOADERS.contains(&first) {
                 continue;
             }

@@ -25,11 +25,11 @@ pub fn scan(text: &str) -> Vec<Hit> {
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
-            if c == '\u{1F3F4}' {
-                if let Some(len) = flag_tag_sequence(&chars[i + 1..]) {
-                    i += 1 + len;
-                    continue;
-                }
+            if c == '\u{1F3F4}'
+                && let Some(len) = flag_tag_sequence(&chars[i + 1..])
+            {
+                i += 1 + len;
+                continue;
             }
             if ('\u{E0000}'..='\u{E007F}').contains(&c) {
                 tags.push(c);
