@@ -36,10 +36,12 @@ pub fn check_files(dir: &Path, files: &[SkillFile], profile: Profile) -> Vec<Fin
     let mut anchors = AnchorCache::default();
     let mut out = Vec::new();
     for f in files.iter().filter(|f| f.is_markdown()) {
-        let Some(text) = f.text.as_deref() else {
+        let Some(text) = f.text.as_deref().filter(|t| t.contains('[')) else {
             continue;
         };
-        for (at, dest) in links(text) {
+        let (links, own) = parse(text);
+        anchors.0.insert(f.path.clone(), own);
+        for (at, dest) in links {
             let Some(message) = problem(dir, f, text, &dest, &mut anchors) else {
                 continue;
             };
@@ -70,15 +72,48 @@ fn options() -> Options {
 /// The destinations of the links and images of a markdown `text`, with the byte offset of
 /// each link.
 pub fn links(text: &str) -> Vec<(usize, String)> {
-    Parser::new_ext(text, options())
-        .into_offset_iter()
-        .filter_map(|(e, range)| match e {
+    parse(text).0
+}
+
+/// The anchors a markdown `text` defines: each heading's GitHub slug (repeats numbered
+/// `-1`, `-2`, …), and every HTML `id="…"` or `name="…"` value, all lower-case.
+pub fn anchors(text: &str) -> HashSet<String> {
+    parse(text).1
+}
+
+/// [`links`] and [`anchors`] in one pass of the markdown parser.
+fn parse(text: &str) -> (Vec<(usize, String)>, HashSet<String>) {
+    let mut links = Vec::new();
+    let mut out = HashSet::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut heading: Option<String> = None;
+    for (e, range) in Parser::new_ext(text, options()).into_offset_iter() {
+        match e {
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
-                Some((range.start, dest_url.to_string()))
+                links.push((range.start, dest_url.to_string()));
             }
-            _ => None,
-        })
-        .collect()
+            Event::Start(Tag::Heading { id, .. }) => {
+                if let Some(id) = id {
+                    out.insert(id.to_lowercase());
+                }
+                heading = Some(String::new());
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let base = crate::model::id::slug(&heading.take().unwrap_or_default());
+                let n = seen.entry(base.clone()).or_insert(0);
+                out.insert(if *n == 0 { base.clone() } else { format!("{base}-{n}") });
+                *n += 1;
+            }
+            Event::Html(h) | Event::InlineHtml(h) => html_ids(&h, &mut out),
+            _ => {}
+        }
+    }
+    (links, out)
 }
 
 /// Whether `dest` is not checked: empty, with a scheme, protocol-relative or site-absolute.
@@ -168,42 +203,6 @@ impl AnchorCache {
                 .unwrap_or_default()
         })
     }
-}
-
-/// The anchors a markdown `text` defines: each heading's GitHub slug (repeats numbered
-/// `-1`, `-2`, …), and every HTML `id="…"` or `name="…"` value, all lower-case.
-pub fn anchors(text: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut heading: Option<String> = None;
-    for e in Parser::new_ext(text, options()) {
-        match e {
-            Event::Start(Tag::Heading { id, .. }) => {
-                if let Some(id) = id {
-                    out.insert(id.to_lowercase());
-                }
-                heading = Some(String::new());
-            }
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(h) = heading.as_mut() {
-                    h.push_str(&t);
-                }
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                let base = crate::model::id::slug(&heading.take().unwrap_or_default());
-                let n = seen.entry(base.clone()).or_insert(0);
-                out.insert(if *n == 0 {
-                    base.clone()
-                } else {
-                    format!("{base}-{n}")
-                });
-                *n += 1;
-            }
-            Event::Html(h) | Event::InlineHtml(h) => html_ids(&h, &mut out),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The values of `id="…"` and `name="…"` attributes in an HTML fragment.

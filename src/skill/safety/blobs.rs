@@ -23,23 +23,45 @@ pub fn scan(text: &str) -> Vec<Hit> {
     for (n, line) in crate::skill::files::numbered_lines(text) {
         let t = line.trim();
         if t.len() >= MIN_WRAPPED_LINE && t.bytes().all(is_b64_or_pad) {
-            wrapped
-                .get_or_insert_with(|| (n, String::new()))
-                .1
-                .push_str(t);
+            wrapped.get_or_insert_with(|| (n, String::new())).1.push_str(t);
             continue;
         }
         if let Some((first, run)) = wrapped.take() {
             push_if_blob(&mut out, first, &run);
         }
-        for run in line.split(|c: char| !(c.is_ascii() && is_b64_or_pad(c as u8))) {
-            push_if_blob(&mut out, n, run);
+        if line.len() >= MIN_BLOB_CHARS {
+            for run in runs(line) {
+                push_if_blob(&mut out, n, run);
+            }
         }
     }
     if let Some((first, run)) = wrapped {
         push_if_blob(&mut out, first, &run);
     }
     out
+}
+
+/// The maximal runs of base64 bytes (padding included) of at least [`MIN_BLOB_CHARS`]
+/// bytes in `line`.
+fn runs(line: &str) -> impl Iterator<Item = &str> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            while i < b.len() && !is_b64_or_pad(b[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < b.len() && is_b64_or_pad(b[i]) {
+                i += 1;
+            }
+            if i - start >= MIN_BLOB_CHARS {
+                // Base64 bytes are ASCII, so the run's ends are char boundaries.
+                return Some(&line[start..i]);
+            }
+        }
+        None
+    })
 }
 
 fn push_if_blob(out: &mut Vec<Hit>, line: u32, run: &str) {

@@ -56,15 +56,24 @@ const INSTALLER_EXTS: [&str; 12] = [
     ".deb",
 ];
 
-/// The findings of `text`; `markdown` enables the prose rule (outside fenced code).
+/// Words that must be on a line (lower-case) for the command rules to look at it.
+const CUES: [&str; 8] = [
+    "curl", "wget", "iwr", "irm", "invoke-", "download", "certutil", "bitstransfer",
+];
+
+/// The findings of `text` (compared in ASCII lower case); `markdown` enables the prose
+/// rule (outside fenced code).
 pub fn scan(text: &str, markdown: bool) -> Vec<Hit> {
-    let lines: Vec<(u32, &str)> = crate::skill::files::numbered_lines(text).collect();
+    let lower_text = text.to_ascii_lowercase();
+    let lines: Vec<(u32, &str)> = crate::skill::files::numbered_lines(&lower_text).collect();
     let mut out = Vec::new();
     let mut fence: Option<String> = None;
-    for (i, (n, line)) in lines.iter().enumerate() {
-        let lower = line.to_lowercase();
-        let in_code = markdown && track_fence(&mut fence, line);
-        if let Some(how) = pipe_to_interpreter(&lower) {
+    for (i, (n, lower)) in lines.iter().enumerate() {
+        let in_code = markdown && track_fence(&mut fence, lower);
+        if !CUES.iter().any(|c| lower.contains(c)) {
+            continue;
+        }
+        if let Some(how) = pipe_to_interpreter(lower) {
             out.push((
                 "safety-pipe-shell",
                 *n,
@@ -72,12 +81,9 @@ pub fn scan(text: &str, markdown: bool) -> Vec<Hit> {
             ));
             continue;
         }
-        if let Some(file) = downloaded_file(&lower) {
-            let window: Vec<String> = lines[i..(i + 1 + EXEC_WINDOW).min(lines.len())]
-                .iter()
-                .map(|(_, l)| l.to_lowercase())
-                .collect();
-            if window.iter().any(|l| runs_file(l, &file)) {
+        if let Some(file) = downloaded_file(lower) {
+            let window = &lines[i..(i + 1 + EXEC_WINDOW).min(lines.len())];
+            if window.iter().any(|(_, l)| runs_file(l, &file)) {
                 out.push((
                     "safety-download-exec",
                     *n,
@@ -86,7 +92,7 @@ pub fn scan(text: &str, markdown: bool) -> Vec<Hit> {
                 continue;
             }
         }
-        if markdown && !in_code && prose_download_and_run(&lower) {
+        if markdown && !in_code && prose_download_and_run(lower) {
             out.push((
                 "safety-download-exec",
                 *n,

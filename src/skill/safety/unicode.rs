@@ -15,7 +15,17 @@ pub type Hit = (&'static str, u32, String);
 /// (a BOM as the file's first character is allowed).
 pub fn scan(text: &str) -> Vec<Hit> {
     let mut out = Vec::new();
+    if text.is_ascii() {
+        return out;
+    }
     for (n, line) in crate::skill::files::numbered_lines(text) {
+        // Every character looked for is encoded with one of these lead bytes.
+        if !line
+            .bytes()
+            .any(|b| matches!(b, 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF3))
+        {
+            continue;
+        }
         let bom_ok = n == 1;
         let chars: Vec<char> = line.chars().collect();
         let mut tags = Vec::new();
