@@ -9,7 +9,8 @@
 //!   Snowball English stem and the words every description uses ([`ENTRY_STOPWORDS`]:
 //!   `use`, `skill`, `user`, `asks`, …) left out;
 //! - **shared trigger phrases**: the word n-grams (two words or more, stop words removed,
-//!   not across `.,;:()[]{}!?`) both entries hold, stem for stem, kept only when no longer
+//!   not across `.;:()[]{}!?`; a comma does not end a phrase, since descriptions list
+//!   their triggers as `routing, middleware, helpers`) both entries hold, stem for stem, kept only when no longer
 //!   shared phrase holds them; looked for in the pairs at least [`FLAG_SIMILARITY`]
 //!   similar.
 //!
@@ -133,7 +134,7 @@ fn words(text: &str) -> Vec<Word> {
     for t in tokenize_with_offsets(text).into_iter().filter(|t| !t.part) {
         clause += text[last_end.min(t.range.start)..t.range.start]
             .chars()
-            .filter(|c| ".,;:()!?[]{}".contains(*c))
+            .filter(|c| ".;:()!?[]{}".contains(*c))
             .count();
         last_end = t.range.end;
         if ENTRY_STOPWORDS.binary_search(&t.term.as_str()).is_ok()
