@@ -106,7 +106,11 @@ fn parse(text: &str) -> (Vec<(usize, String)>, HashSet<String>) {
             Event::End(TagEnd::Heading(_)) => {
                 let base = crate::model::id::slug(&heading.take().unwrap_or_default());
                 let n = seen.entry(base.clone()).or_insert(0);
-                out.insert(if *n == 0 { base.clone() } else { format!("{base}-{n}") });
+                out.insert(if *n == 0 {
+                    base.clone()
+                } else {
+                    format!("{base}-{n}")
+                });
                 *n += 1;
             }
             Event::Html(h) | Event::InlineHtml(h) => html_ids(&h, &mut out),

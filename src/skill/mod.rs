@@ -1,6 +1,7 @@
 //! The Agent Skills rules: which file is a skill's `SKILL.md` ([`skill_md`], using
 //! [`crate::formats::skill::SKILL_FILE_NAMES`]), the name rule ([`name_problems`]),
-//! validation ([`validate`]), the listing an agent client shows ([`listing`]), rendering a
+//! validation ([`validate`], its findings [`finding`], its frontmatter steps in
+//! `frontmatter_checks`), the listing an agent client shows ([`listing`]), rendering a
 //! skill body with its arguments ([`render`]), the token cost of each disclosure layer
 //! ([`layers`]), what survives an agent's listing budget ([`budget`]), the corpus-wide
 //! lints ([`lints`]), the one severity table of every rule ([`severity`]), the skill
@@ -10,6 +11,8 @@
 
 pub mod budget;
 pub mod files;
+pub mod finding;
+mod frontmatter_checks;
 pub mod layers;
 pub mod links;
 pub mod lints;

@@ -23,7 +23,10 @@ pub fn scan(text: &str) -> Vec<Hit> {
     for (n, line) in crate::skill::files::numbered_lines(text) {
         let t = line.trim();
         if t.len() >= MIN_WRAPPED_LINE && t.bytes().all(is_b64_or_pad) {
-            wrapped.get_or_insert_with(|| (n, String::new())).1.push_str(t);
+            wrapped
+                .get_or_insert_with(|| (n, String::new()))
+                .1
+                .push_str(t);
             continue;
         }
         if let Some((first, run)) = wrapped.take() {

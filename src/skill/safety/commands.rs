@@ -58,7 +58,14 @@ const INSTALLER_EXTS: [&str; 12] = [
 
 /// Words that must be on a line (lower-case) for the command rules to look at it.
 const CUES: [&str; 8] = [
-    "curl", "wget", "iwr", "irm", "invoke-", "download", "certutil", "bitstransfer",
+    "curl",
+    "wget",
+    "iwr",
+    "irm",
+    "invoke-",
+    "download",
+    "certutil",
+    "bitstransfer",
 ];
 
 /// The findings of `text` (compared in ASCII lower case); `markdown` enables the prose
