@@ -152,14 +152,39 @@ fn words(text: &str) -> Vec<Word> {
     out
 }
 
+/// Most characters of an entry that are scored: Claude Code's per-entry cap (docs/AGENTS.md
+/// "Listing budget"); the model never sees the rest, and it bounds the phrase table.
+pub const MAX_ENTRY_CHARS: usize = 1536;
+
+/// The scored part of an entry's text: its first [`MAX_ENTRY_CHARS`] characters.
+fn scored_text(e: &Entry) -> &str {
+    e.text
+        .char_indices()
+        .nth(MAX_ENTRY_CHARS)
+        .map_or(e.text.as_str(), |(i, _)| &e.text[..i])
+}
+
 /// Every scored pair of `entries` with a similarity above zero, by `(a, b)`.
 pub fn score_pairs(entries: &[Entry]) -> Vec<Overlap> {
-    let docs: Vec<Vec<Word>> = entries.iter().map(|e| words(&e.text)).collect();
+    let docs: Vec<Vec<Word>> = entries.iter().map(|e| words(scored_text(e))).collect();
     let idfs = idf_table(&docs);
     let vectors: Vec<HashMap<&str, f64>> = vectors(&docs, &idfs);
+    let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, v) in vectors.iter().enumerate() {
+        for s in v.keys() {
+            postings.entry(s).or_default().push(i);
+        }
+    }
     let mut out = Vec::new();
     for a in 0..entries.len() {
-        for b in a + 1..entries.len() {
+        // Only the entries sharing a stem with `a` can score above zero.
+        let mut partners: Vec<usize> = vectors[a]
+            .keys()
+            .flat_map(|s| postings[s].iter().copied().filter(|b| *b > a))
+            .collect();
+        partners.sort_unstable();
+        partners.dedup();
+        for b in partners {
             let similarity = cosine(&vectors[a], &vectors[b]);
             if similarity <= 0.0 {
                 continue;
@@ -180,7 +205,7 @@ pub fn score_pairs(entries: &[Entry]) -> Vec<Overlap> {
             let phrases = shared
                 .into_iter()
                 .map(|(r, _, _)| {
-                    entries[a].text[r]
+                    scored_text(&entries[a])[r]
                         .to_lowercase()
                         .split_whitespace()
                         .collect::<Vec<_>>()
@@ -324,6 +349,27 @@ fn shared_phrases(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unrelated_entries_give_no_pair_and_huge_entries_are_scored_on_their_head() {
+        let e = |n: &str, t: String| Entry {
+            name: n.into(),
+            text: t,
+        };
+        let huge = "Fill in PDF forms and flatten the filled PDF. ".repeat(20_000);
+        let pairs = score_pairs(&[
+            e("a", huge.clone()),
+            e("b", huge),
+            e("c", "Lint Kubernetes manifests".into()),
+        ]);
+        assert_eq!(pairs.len(), 1, "c shares no word with a or b");
+        assert_eq!((pairs[0].a, pairs[0].b, pairs[0].flagged), (0, 1, true));
+        assert!((pairs[0].similarity - 1.0).abs() < 1e-9);
+        assert_eq!(
+            pairs[0].phrases[0],
+            "fill in pdf forms and flatten the filled pdf"
+        );
+    }
 
     #[test]
     fn entry_stopwords_are_sorted_for_binary_search() {

@@ -2,7 +2,7 @@
 //! skills of tests/fixtures/safety/ (see SOURCE.md there), through `validate --json`.
 
 use super::report::{row, rows, validate_json};
-use crate::support::fs::{copy_dir, fixture_path, tempdir};
+use crate::support::fs::{copy_dir, fixture_path, tempdir, write};
 
 #[test]
 fn ascii_smuggling_trojan_source_and_zero_width_space_are_found_with_file_and_line() {
@@ -139,4 +139,38 @@ fn a_skill_laid_out_like_anthropics_skill_creator_gives_no_safety_finding() {
     assert_eq!(code, Some(0));
     assert_eq!(rows(&v, "safety"), []);
     assert_eq!(v["warnings"], 0);
+}
+
+#[test]
+fn binary_invalid_utf8_and_oversized_files_do_not_stop_the_scan() {
+    let t = tempdir();
+    let dir = t.path().join("odd");
+    write(
+        &dir,
+        "SKILL.md",
+        b"---\nname: odd\ndescription: Reads odd files.\n---\n\nSee [data](assets/data.bin).\n",
+    );
+    write(&dir, "assets/data.bin", &[0, 159, 146, 150, 0, 1, 2]);
+    // Latin-1 bytes (invalid UTF-8) next to a right-to-left override.
+    write(
+        &dir,
+        "references/latin1.md",
+        b"caf\xe9 \xe2\x80\xae reversed\n",
+    );
+    // Over the 4 MB text cap: listed, its text not read.
+    let big = format!("{}\n[gone](missing.md)\n", "a".repeat(4 * 1024 * 1024));
+    write(&dir, "references/big.md", big.as_bytes());
+    let (code, v) = validate_json(&dir, "spec");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        rows(&v, "safety"),
+        [row(
+            "odd",
+            "references/latin1.md",
+            1,
+            "safety-bidi",
+            "warning"
+        )]
+    );
+    assert_eq!(rows(&v, "broken-link"), []);
 }
