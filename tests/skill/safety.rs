@@ -123,6 +123,31 @@ fn scripts_in_reference_folders_and_exec_bits_on_text_files_are_found() {
 
 #[cfg(unix)]
 #[test]
+fn exec_bits_say_nothing_when_every_file_has_one() {
+    // As a FAT stick or a WSL mount of a Windows drive shows a skill: mode 0777 throughout.
+    let t = tempdir();
+    let dir = t.path().join("layout");
+    copy_dir(&fixture_path("safety/layout"), &dir);
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)
+            .unwrap_or_else(|e| panic!("{d:?}: {e}"))
+            .flatten()
+        {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                chmod_x(&e.path());
+            }
+        }
+    }
+    let (_, v) = validate_json(&dir, "spec");
+    let rules: Vec<String> = rows(&v, "safety").into_iter().map(|r| r.3).collect();
+    assert_eq!(rules, ["safety-script-location"; 3]);
+}
+
+#[cfg(unix)]
+#[test]
 fn a_skill_laid_out_like_anthropics_skill_creator_gives_no_safety_finding() {
     let t = tempdir();
     let dir = t.path().join("clean");

@@ -8,7 +8,9 @@
 //!   other folders (`eval-viewer/`, `core/`, `examples/`, `templates/`, as Anthropic's own
 //!   skills have) is not flagged.
 //! - `safety-exec-bit`: an executable bit on a file that is no program: no `#!` line, no
-//!   script or program extension, not a native executable.
+//!   script or program extension, not a native executable. When every file of the skill
+//!   is executable the file system records no modes (FAT, a WSL mount of a Windows drive)
+//!   and [`super::scan_files`] drops the rule.
 
 use crate::skill::files::SkillFile;
 

@@ -37,6 +37,9 @@ pub fn scan(dir: &Path, profile: Profile) -> Vec<Finding> {
 /// [`scan`] over files already listed.
 pub fn scan_files(files: &[SkillFile], profile: Profile) -> Vec<Finding> {
     let mut out = Vec::new();
+    // A file system that records no modes (FAT, a WSL mount of a Windows drive) shows every
+    // file executable: then no bit says anything.
+    let modes_recorded = !files.iter().all(|f| f.executable);
     for f in files {
         let mut found: Vec<(&'static str, u32, String)> = Vec::new();
         if let Some(text) = f.text.as_deref().filter(|_| is_read_as_text(f)) {
@@ -62,6 +65,7 @@ pub fn scan_files(files: &[SkillFile], profile: Profile) -> Vec<Finding> {
         out.extend(
             layout::check(f)
                 .into_iter()
+                .filter(|(rule, _)| modes_recorded || *rule != "safety-exec-bit")
                 .map(|(rule, message)| finding(f, profile, rule, None, message)),
         );
     }
