@@ -201,8 +201,11 @@ pub struct SkillReport {
 ///                            "message": "description is 1068 chars; the limit is 1024",
 ///                            "line": 3}]}]}
 /// ```
-/// `line` is `null` when unknown. Skills keep the given order. The CLI exits 1 when any
-/// skill has a finding (docs/DESIGN.md §7).
+/// `line` is `null` when unknown; a finding in another file of the skill than SKILL.md
+/// adds `"file"` (relative to the skill folder, [`Finding::file`]). Skills keep the given
+/// order. The CLI adds `"overlaps"` when skills compete for the same requests
+/// (docs/AGENTS.md "Description overlap") and exits 1 when any skill has an error
+/// (docs/DESIGN.md §7).
 pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
     let count = |f: &[Finding], s: Severity| f.iter().filter(|x| x.severity == s).count();
     let skills: Vec<Json> = reports
