@@ -80,7 +80,17 @@ pub fn scan(text: &str, markdown: bool) -> Vec<Hit> {
         if !CUES.iter().any(|c| lower.contains(c)) {
             continue;
         }
-        if let Some(how) = pipe_to_interpreter(lower) {
+        // A markdown table row's `|` are cell borders, not pipes (`| curl | bash |`).
+        let table_row = markdown && {
+            let t = lower.trim();
+            t.len() > 1 && t.starts_with('|') && t.ends_with('|')
+        };
+        let how = if table_row {
+            substituted_download(lower)
+        } else {
+            pipe_to_interpreter(lower)
+        };
+        if let Some(how) = how {
             out.push((
                 "safety-pipe-shell",
                 *n,
@@ -180,10 +190,19 @@ pub fn pipe_to_interpreter(line: &str) -> Option<&'static str> {
             return Some("a download is piped into an interpreter");
         }
     }
+    substituted_download(line)
+}
+
+/// How `line` (lower-case) runs a download through a substitution (`bash <(curl …)`,
+/// `sh -c "$(curl …)"`), when it does.
+fn substituted_download(line: &str) -> Option<&'static str> {
     for sub in ["<(", "$("] {
         for (at, _) in line.match_indices(sub) {
             let inner = &line[at + 2..];
-            let first = words(inner).first().map_or("", |w| program(w));
+            let first = inner
+                .split(|c: char| c.is_whitespace() || "();&\"'`{}|".contains(c))
+                .find(|w| !w.is_empty())
+                .map_or("", program);
             if !DOWNLOADERS.contains(&first) {
                 continue;
             }
@@ -399,6 +418,17 @@ mod tests {
         ] {
             assert_eq!(pipe_to_interpreter(&l.to_lowercase()), None, "{l}");
         }
+    }
+
+    #[test]
+    fn table_cells_naming_a_downloader_and_a_shell_are_no_pipe() {
+        let row = "| `curl` | `bash` | fetches and runs |";
+        assert!(
+            pipe_to_interpreter(&row.to_lowercase()).is_some(),
+            "as a command line"
+        );
+        assert!(scan(row, true).is_empty(), "as a markdown table row");
+        assert!(!scan("| x | `bash <(curl -s https://x.test/i)` |", true).is_empty());
     }
 
     #[test]
