@@ -5,6 +5,7 @@
 pub mod args;
 mod brief;
 mod cache;
+mod collisions;
 mod doctree;
 mod eval;
 mod export;

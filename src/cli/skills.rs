@@ -89,19 +89,7 @@ pub fn validate(
     as_json: bool,
 ) -> anyhow::Result<i32> {
     let profile = Profile::parse(profile).context("unknown --profile")?;
-    let mut reports = Vec::new();
-    let mut report_skills = Vec::new();
-    for s in skill_files(corpus) {
-        report_skills.push(s.skill);
-        let body = frontmatter::parse(s.text)
-            .map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
-        let findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
-        reports.push(SkillReport {
-            path: s.path.display().to_string(),
-            name: corpus.node(s.skill).title.clone(),
-            findings,
-        });
-    }
+    let (mut reports, report_skills) = skill_reports(corpus, profile, counter);
     for u in unreadable(corpus, paths, profile) {
         reports.push(SkillReport {
             path: u.path,
@@ -109,6 +97,67 @@ pub fn validate(
             findings: vec![u.finding],
         });
     }
+    add_corpus_lints(corpus, profile, &report_skills, &mut reports);
+    if profile == Profile::ClaudeCode {
+        for (name, f) in budget_findings(corpus) {
+            if let Some(r) = reports.iter_mut().find(|r| r.name == name) {
+                r.findings.push(f);
+            }
+        }
+    }
+    let pairs = super::collisions::add_overlaps(&listing_entries(corpus), profile, &mut reports);
+    let errors = reports.iter().any(|r| has_errors(&r.findings));
+    if as_json {
+        let mut doc = report_json(profile, &reports);
+        if !pairs.is_empty() {
+            doc["overlaps"] = serde_json::Value::Array(pairs);
+        }
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        writeln!(out)?;
+    } else {
+        write_text_report(out, profile, &reports)?;
+    }
+    Ok(i32::from(errors))
+}
+
+/// One report per readable skill file: its SKILL.md findings, then the findings of the
+/// lints that read the whole skill folder ([`crate::skill::folder_lints`]); with the
+/// skill node of each report, in the same order.
+fn skill_reports(
+    corpus: &Corpus,
+    profile: Profile,
+    counter: TokenCounter,
+) -> (Vec<SkillReport>, Vec<NodeId>) {
+    let mut reports = Vec::new();
+    let mut report_skills = Vec::new();
+    for s in skill_files(corpus) {
+        report_skills.push(s.skill);
+        let body = frontmatter::parse(s.text)
+            .map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
+        let mut findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
+        findings.extend(
+            s.path
+                .parent()
+                .map(|d| crate::skill::folder_lints(d, profile))
+                .unwrap_or_default(),
+        );
+        reports.push(SkillReport {
+            path: s.path.display().to_string(),
+            name: corpus.node(s.skill).title.clone(),
+            findings,
+        });
+    }
+    (reports, report_skills)
+}
+
+/// The corpus-wide lints `validate` reports ([`crate::skill::lints::in_validate`]), each
+/// added to its skill's report, or as a report of its own for a file outside any skill.
+fn add_corpus_lints(
+    corpus: &Corpus,
+    profile: Profile,
+    report_skills: &[NodeId],
+    reports: &mut Vec<SkillReport>,
+) {
     for mut l in crate::skill::lints::lints(corpus) {
         let rule = l.finding.rule;
         l.finding.severity = crate::skill::severity::severity(rule, profile);
@@ -136,49 +185,44 @@ pub fn validate(
             });
         }
     }
-    if profile == Profile::ClaudeCode {
-        for (name, f) in budget_findings(corpus) {
-            if let Some(r) = reports.iter_mut().find(|r| r.name == name) {
-                r.findings.push(f);
-            }
+}
+
+/// The plain-text report: one line per finding ([`report_lines`], through
+/// [`sanitize_line`]), then `N skills checked (profile): E errors, W warnings`.
+fn write_text_report(
+    out: &mut dyn Write,
+    profile: Profile,
+    reports: &[SkillReport],
+) -> anyhow::Result<()> {
+    for r in reports {
+        for line in report_lines(r) {
+            writeln!(out, "{}", sanitize_line(&line))?;
         }
     }
-    let errors = reports.iter().any(|r| has_errors(&r.findings));
-    if as_json {
-        serde_json::to_writer_pretty(&mut *out, &report_json(profile, &reports))?;
-        writeln!(out)?;
-    } else {
-        for r in &reports {
-            for line in report_lines(r) {
-                writeln!(out, "{}", sanitize_line(&line))?;
+    let (e, w) = reports
+        .iter()
+        .flat_map(|r| &r.findings)
+        .fold((0, 0), |(e, w), f| {
+            if f.severity == Severity::Error {
+                (e + 1, w)
+            } else {
+                (e, w + 1)
             }
-        }
-        let (e, w) = reports
-            .iter()
-            .flat_map(|r| &r.findings)
-            .fold((0, 0), |(e, w), f| {
-                if f.severity == Severity::Error {
-                    (e + 1, w)
-                } else {
-                    (e, w + 1)
-                }
-            });
-        let n =
-            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-        writeln!(
-            out,
-            "{} checked ({}): {}, {}",
-            n(reports.len(), "skill", "skills"),
-            profile.as_str(),
-            n(e, "error", "errors"),
-            n(w, "warning", "warnings")
-        )?;
-    }
-    Ok(i32::from(errors))
+        });
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    writeln!(
+        out,
+        "{} checked ({}): {}, {}",
+        n(reports.len(), "skill", "skills"),
+        profile.as_str(),
+        n(e, "error", "errors"),
+        n(w, "warning", "warnings")
+    )?;
+    Ok(())
 }
 
 /// The listing entries of every skill that is not shadowed, in tree order.
-fn listing_entries(corpus: &Corpus) -> Vec<ListingEntry> {
+pub(super) fn listing_entries(corpus: &Corpus) -> Vec<ListingEntry> {
     skill_files(corpus)
         .into_iter()
         .filter(|s| !corpus.node(s.skill).flags.has(Flag::Shadowed))
@@ -271,6 +315,7 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             out.push((
                 e.name.clone(),
                 Finding {
+                    file: None,
                     severity: crate::skill::severity::severity(
                         "listing-entry-cap",
                         Profile::ClaudeCode,
@@ -289,6 +334,7 @@ fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
             out.push((
                 e.name.clone(),
                 Finding {
+                    file: None,
                     severity: crate::skill::severity::severity(
                         "listing-budget",
                         Profile::ClaudeCode,

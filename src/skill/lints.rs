@@ -30,6 +30,7 @@ pub struct Lint {
 
 fn warn(rule: &'static str, message: String) -> Finding {
     Finding {
+        file: None,
         severity: Severity::Warning,
         rule,
         message,

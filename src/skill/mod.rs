@@ -1,21 +1,41 @@
 //! The Agent Skills rules: which file is a skill's `SKILL.md` ([`skill_md`], using
 //! [`crate::formats::skill::SKILL_FILE_NAMES`]), the name rule ([`name_problems`]),
-//! validation ([`validate`]), the listing an agent client shows ([`listing`]), rendering a
+//! validation ([`validate`], its findings [`finding`], its frontmatter steps in
+//! `frontmatter_checks`), the listing an agent client shows ([`listing`]), rendering a
 //! skill body with its arguments ([`render`]), the token cost of each disclosure layer
 //! ([`layers`]), what survives an agent's listing budget ([`budget`]), the corpus-wide
-//! lints ([`lints`]), the one severity table of every rule ([`severity`]) and the skill
-//! files that could not be read ([`unreadable`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
+//! lints ([`lints`]), the one severity table of every rule ([`severity`]), the skill
+//! files that could not be read ([`unreadable`]), and the lints that read a skill's whole
+//! folder ([`files`]): the safety scan ([`safety`]), the link check ([`links`]), and the
+//! collision map of descriptions ([`overlap`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
 
 pub mod budget;
+pub mod files;
+pub mod finding;
+mod frontmatter_checks;
 pub mod layers;
+pub mod links;
 pub mod lints;
 pub mod listing;
+pub mod overlap;
 pub mod render;
+pub mod safety;
 pub mod severity;
 pub mod unreadable;
 pub mod validate;
 
 use crate::model::{Corpus, NodeId, NodeKind};
+
+/// The findings of the lints that read a skill's whole folder `dir` under `profile`: the
+/// `safety` family ([`safety::scan_files`]), then `broken-link` ([`links::check_files`]),
+/// the folder's files listed once ([`files::skill_files`]). Each names its file
+/// ([`validate::Finding::file`], `None` for SKILL.md) and line.
+pub fn folder_lints(dir: &std::path::Path, profile: validate::Profile) -> Vec<validate::Finding> {
+    let files = files::skill_files(dir);
+    let mut out = safety::scan_files(&files, profile);
+    out.extend(links::check_files(dir, &files, profile));
+    out
+}
 
 /// agentskills spec: a skill name is at most 64 characters.
 pub const NAME_MAX_CHARS: usize = 64;

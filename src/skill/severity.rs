@@ -57,7 +57,7 @@ impl Severity {
 
 /// Every rule id with its severity under the spec profile and under the Claude Code
 /// profile (docs/FORMATS.md §3.2, §3.4; docs/AGENTS.md "Lints").
-pub const RULES: [(&str, Severity, Severity); 30] = [
+pub const RULES: [(&str, Severity, Severity); 40] = [
     ("frontmatter-missing", E, E),
     ("skill-md-unreadable", E, E),
     ("name-missing", E, E),
@@ -90,6 +90,23 @@ pub const RULES: [(&str, Severity, Severity); 30] = [
     ("reference-toc", W, W),
     ("listing-entry-cap", W, W),
     ("listing-budget", W, W),
+    // The safety family (docs/AGENTS.md "Safety lints"): the Agent Skills specification and
+    // its reference validator have no such rule, so each is a warning under the spec
+    // profile. Claude Code hands SKILL.md and the files it reads to the model as they are:
+    // tag characters are read as text nobody saw and bidirectional controls make the
+    // reviewed order differ from the read one, so both are errors under claude-code.
+    ("safety-unicode-tags", W, E),
+    ("safety-bidi", W, E),
+    ("safety-zero-width", W, W),
+    ("safety-base64", W, W),
+    ("safety-pipe-shell", W, W),
+    ("safety-download-exec", W, W),
+    ("safety-script-location", W, W),
+    ("safety-exec-bit", W, W),
+    // A missing link target is no spec violation, and Claude Code reads on after a failed
+    // read (docs/AGENTS.md "Link lint").
+    ("broken-link", W, W),
+    ("description-overlap", W, W),
 ];
 
 /// The severity of `rule` under `profile`; a rule missing from [`RULES`] is a warning.

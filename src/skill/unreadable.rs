@@ -129,6 +129,7 @@ fn finding(path: String, name: String, title: &str, what: &str, profile: Profile
         path,
         name,
         finding: Finding {
+            file: None,
             severity: super::severity::severity(rule, profile),
             rule,
             message: format!("{title} is {what}; the skill was not checked"),
@@ -192,6 +193,7 @@ fn problem(corpus: &Corpus, id: NodeId, dir: Option<&str>, profile: Profile) -> 
         path,
         name,
         finding: Finding {
+            file: None,
             severity: super::severity::severity(rule, profile),
             rule,
             message: format!("{title} {reason}; the skill was not checked"),

@@ -8,84 +8,20 @@
 //! trimming, as Python's `len(unicodedata.normalize("NFKC", s.strip()))` does.
 
 use serde_json::{Value as Json, json};
-use unicode_normalization::UnicodeNormalization;
 
-use crate::frontmatter::{self, Frontmatter, Value};
+use crate::frontmatter::{self, Frontmatter};
+
+use super::frontmatter_checks as checks;
 
 pub use super::severity::{Profile, Severity};
 
-/// One validation finding.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    /// Severity.
-    pub severity: Severity,
-    /// Stable rule id (kebab-case), e.g. `name-length`, `description-length`.
-    pub rule: &'static str,
-    /// Human-readable message (one line).
-    pub message: String,
-    /// 1-based line in SKILL.md, when known.
-    pub line: Option<u32>,
-}
-
-/// The six top-level keys the spec allows (docs/FORMATS.md §3.2).
-pub const SPEC_KEYS: [&str; 6] = [
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-];
-
-/// Keys Claude Code reads beyond the spec (docs/FORMATS.md §3.2).
-pub const CLAUDE_CODE_KEYS: [&str; 12] = [
-    "when_to_use",
-    "argument-hint",
-    "arguments",
-    "disable-model-invocation",
-    "user-invocable",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "hooks",
-    "paths",
-    "shell",
-];
+pub use super::finding::Finding;
 
 pub use super::NAME_MAX_CHARS;
-use super::NameProblem;
-
-/// Max `description` length in chars.
-pub const DESCRIPTION_MAX_CHARS: usize = 1024;
-/// Max `compatibility` length in chars.
-pub const COMPATIBILITY_MAX_CHARS: usize = 500;
-/// Body guidance: lines (docs/FORMATS.md §3.4).
-pub const BODY_MAX_LINES: usize = 500;
-/// Body guidance: tokens (docs/FORMATS.md §3.4, "< 5 000 tokens recommended").
-pub const BODY_MAX_TOKENS: u64 = 5000;
-
-/// NFKC-normalise and trim (the reference validator's `normalize("NFKC", s.strip())`).
-pub fn nfkc_trim(s: &str) -> String {
-    s.trim().nfkc().collect()
-}
-
-/// Add a finding of `rule`, with its severity under `profile` from the one table
-/// ([`super::severity::severity`]).
-fn push(
-    out: &mut Vec<Finding>,
-    profile: Profile,
-    rule: &'static str,
-    message: String,
-    line: Option<u32>,
-) {
-    out.push(Finding {
-        severity: super::severity::severity(rule, profile),
-        rule,
-        message,
-        line,
-    });
-}
+pub use super::frontmatter_checks::{
+    BODY_MAX_LINES, BODY_MAX_TOKENS, CLAUDE_CODE_KEYS, COMPATIBILITY_MAX_CHARS,
+    DESCRIPTION_MAX_CHARS, SPEC_KEYS, nfkc_trim,
+};
 
 /// Validate one skill's frontmatter and body size.
 ///
@@ -119,264 +55,16 @@ pub fn validate_skill(
     body_tokens: Option<u64>,
     profile: Profile,
 ) -> Vec<Finding> {
-    let spec = profile == Profile::Spec;
     let mut out = Vec::new();
-
-    // name
-    match fm.get("name") {
-        None if spec => {
-            push(
-                &mut out,
-                profile,
-                "name-missing",
-                "missing required field: name".into(),
-                None,
-            );
-        }
-        None => {}
-        Some(e) => {
-            let line = Some(e.lines.start);
-            let name = nfkc_trim(&e.value.as_text());
-            let line_break = matches!(&e.value, Value::Str(raw) if raw.contains(['\n', '\r']));
-            if line_break {
-                let raw = e.value.as_text();
-                // `name: |` + `  release-notes` reads as "release-notes\n": trimming would
-                // hide it, but a name is one line.
-                push(
-                    &mut out,
-                    profile,
-                    "name-chars",
-                    format!(
-                        "name {raw:?} holds a line break; a name is one line of lower-case letters, digits and hyphens"
-                    ),
-                    line,
-                );
-            }
-            if !matches!(e.value, Value::Str(_)) || name.is_empty() {
-                push(
-                    &mut out,
-                    profile,
-                    "name-empty",
-                    "name must be a non-empty string".into(),
-                    line,
-                );
-            } else {
-                let problems = super::name_problems(&name);
-                for problem in problems
-                    .into_iter()
-                    .filter(|p| !(line_break && *p == NameProblem::Chars))
-                {
-                    let (code, message) = match problem {
-                        NameProblem::Empty => {
-                            ("name-empty", "name must be a non-empty string".to_string())
-                        }
-                        NameProblem::TooLong(n) => (
-                            "name-length",
-                            format!("name is {n} chars; the limit is {NAME_MAX_CHARS}"),
-                        ),
-                        NameProblem::Case => {
-                            ("name-case", format!("name '{name}' must be lower-case"))
-                        }
-                        NameProblem::Chars => (
-                            "name-chars",
-                            format!("name '{name}' may only hold letters, digits and hyphens"),
-                        ),
-                        NameProblem::EdgeHyphen => (
-                            "name-hyphen",
-                            "name must not start or end with a hyphen".to_string(),
-                        ),
-                        NameProblem::DoubleHyphen => (
-                            "name-double-hyphen",
-                            "name must not contain consecutive hyphens".to_string(),
-                        ),
-                    };
-                    push(&mut out, profile, code, message, line);
-                }
-                let folder = nfkc_trim(folder_name);
-                if !folder.is_empty() && folder != name {
-                    push(
-                        &mut out,
-                        profile,
-                        "name-folder",
-                        format!("name '{name}' differs from its folder '{folder_name}'"),
-                        line,
-                    );
-                }
-            }
-        }
-    }
-
-    // description
-    match fm.get("description") {
-        Some(e) if !nfkc_trim(&e.value.as_text()).is_empty() => {
-            let n = nfkc_trim(&e.value.as_text()).chars().count();
-            if n > DESCRIPTION_MAX_CHARS {
-                push(
-                    &mut out,
-                    profile,
-                    "description-length",
-                    format!("description is {n} chars; the limit is {DESCRIPTION_MAX_CHARS}"),
-                    Some(e.lines.start),
-                );
-            }
-        }
-        other => push(
-            &mut out,
-            profile,
-            "description-missing",
-            if spec {
-                "missing required field: description (non-empty)".into()
-            } else {
-                "no description; Claude Code falls back to the first paragraph".into()
-            },
-            other.map(|e| e.lines.start),
-        ),
-    }
-
-    // compatibility
-    if let Some(e) = fm.get("compatibility") {
-        let n = nfkc_trim(&e.value.as_text()).chars().count();
-        if n == 0 || n > COMPATIBILITY_MAX_CHARS {
-            push(
-                &mut out,
-                profile,
-                "compatibility-length",
-                format!("compatibility is {n} chars; it must be 1–{COMPATIBILITY_MAX_CHARS}"),
-                Some(e.lines.start),
-            );
-        }
-    }
-
-    // metadata
-    if let Some(e) = fm.get("metadata") {
-        match &e.value {
-            Value::Map(m) => {
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if !matches!(v, Value::Str(_)) {
-                        // The nested key's own line (a flow map `{…}` has no child
-                        // entries: its line is the parent's).
-                        let line = e.children.get(i).map_or(e.lines.start, |c| c.lines.start);
-                        push(
-                            &mut out,
-                            profile,
-                            "metadata-value",
-                            format!("metadata.{k} is not a string (validators stringify it)"),
-                            Some(line),
-                        );
-                    }
-                }
-            }
-            Value::Str(s) if s.trim().is_empty() => {}
-            _ => push(
-                &mut out,
-                profile,
-                "metadata-type",
-                "metadata must be a map of string to string".into(),
-                Some(e.lines.start),
-            ),
-        }
-    }
-
-    // keys
-    for e in &fm.entries {
-        let k = e.key.as_str();
-        if SPEC_KEYS.contains(&k) {
-            continue;
-        }
-        if spec {
-            push(
-                &mut out,
-                profile,
-                "unknown-key",
-                format!(
-                    "'{k}' is not a spec field (allowed: {})",
-                    SPEC_KEYS.join(", ")
-                ),
-                Some(e.lines.start),
-            );
-            continue;
-        }
-        if CLAUDE_CODE_KEYS.contains(&k) {
-            continue;
-        }
-        let alias = match k {
-            "when-to-use" | "whenToUse" => Some("when_to_use"),
-            "user-invokable" => Some("user-invocable"),
-            "allowedTools" => Some("allowed-tools"),
-            _ => None,
-        };
-        match alias {
-            Some(a) => push(
-                &mut out,
-                profile,
-                "alias-key",
-                format!("'{k}' is not read by Claude Code; it expects '{a}'"),
-                Some(e.lines.start),
-            ),
-            None => push(
-                &mut out,
-                profile,
-                "unknown-key",
-                format!("'{k}' is not a spec or Claude Code field (ignored)"),
-                Some(e.lines.start),
-            ),
-        }
-    }
-    if !spec {
-        if let Some(e) = fm.get("effort") {
-            let v = e.value.as_text();
-            if !["low", "medium", "high", "max"].contains(&v.trim()) {
-                push(
-                    &mut out,
-                    profile,
-                    "effort-value",
-                    format!("effort '{v}' is not one of low, medium, high, max"),
-                    Some(e.lines.start),
-                );
-            }
-        }
-        for k in ["disable-model-invocation", "user-invocable"] {
-            if let Some(e) = fm.get(k) {
-                let v = e.value.as_text();
-                if !["true", "false"].contains(&v.trim()) {
-                    push(
-                        &mut out,
-                        profile,
-                        "bool-value",
-                        format!("{k} should be true or false, not '{v}'"),
-                        Some(e.lines.start),
-                    );
-                }
-            }
-        }
-    }
-
-    // YAML (the strict check needs the file text: see `validate_skill_md`)
-    for (l, msg) in &fm.warnings {
-        push(&mut out, profile, "yaml", msg.clone(), Some(*l));
-    }
-
-    // sizes
-    if body_lines > BODY_MAX_LINES {
-        push(
-            &mut out,
-            profile,
-            "body-lines",
-            format!(
-                "body is {body_lines} lines; keep SKILL.md under {BODY_MAX_LINES} and move detail to references/"
-            ),
-            None,
-        );
-    }
-    if let Some(t) = body_tokens.filter(|t| *t > BODY_MAX_TOKENS) {
-        push(
-            &mut out,
-            profile,
-            "body-tokens",
-            format!("body is {t} tokens; under {BODY_MAX_TOKENS} is recommended"),
-            None,
-        );
-    }
+    // The strict YAML check needs the file text: see `validate_skill_md`.
+    checks::name(fm, folder_name, profile, &mut out);
+    checks::description(fm, profile, &mut out);
+    checks::compatibility(fm, profile, &mut out);
+    checks::metadata(fm, profile, &mut out);
+    checks::keys(fm, profile, &mut out);
+    checks::claude_code_values(fm, profile, &mut out);
+    checks::yaml(fm, profile, &mut out);
+    checks::sizes(body_lines, body_tokens, profile, &mut out);
     sort_by_line(&mut out);
     out
 }
@@ -398,6 +86,7 @@ pub fn validate_skill_md(
 ) -> Vec<Finding> {
     let Some(fm) = frontmatter::parse(text) else {
         return vec![Finding {
+            file: None,
             severity: super::severity::severity("frontmatter-missing", profile),
             rule: "frontmatter-missing",
             message: "SKILL.md must start with a --- frontmatter block".into(),
@@ -409,6 +98,7 @@ pub fn validate_skill_md(
     let mut out = validate_skill(&fm, folder_name, body_lines, body_tokens, profile);
     if let Some(at) = text.find(INVALID_UTF8_PLACEHOLDER) {
         out.push(Finding {
+            file: None,
             severity: super::severity::severity("invalid-utf8", profile),
             rule: "invalid-utf8",
             message: "the file holds bytes that are not UTF-8 (shown as U+FFFD); save it as UTF-8"
@@ -424,6 +114,7 @@ pub fn validate_skill_md(
         let fence_line = count_lines(&text[..fm.yaml.start]) as u32;
         let line = (l > 0).then_some(l + fence_line);
         let f = Finding {
+            file: None,
             severity: super::severity::severity("yaml-strict", profile),
             rule: "yaml-strict",
             message: format!("a strict YAML reader rejects it: {}", strip_position(&msg)),
@@ -510,8 +201,11 @@ pub struct SkillReport {
 ///                            "message": "description is 1068 chars; the limit is 1024",
 ///                            "line": 3}]}]}
 /// ```
-/// `line` is `null` when unknown. Skills keep the given order. The CLI exits 1 when any
-/// skill has a finding (docs/DESIGN.md §7).
+/// `line` is `null` when unknown; a finding in another file of the skill than SKILL.md
+/// adds `"file"` (relative to the skill folder, [`Finding::file`]). Skills keep the given
+/// order. The CLI adds `"overlaps"` when skills compete for the same requests
+/// (docs/AGENTS.md "Description overlap") and exits 1 when any skill has an error
+/// (docs/DESIGN.md §7).
 pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
     let count = |f: &[Finding], s: Severity| f.iter().filter(|x| x.severity == s).count();
     let skills: Vec<Json> = reports
@@ -522,9 +216,7 @@ pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
                 "name": r.name,
                 "errors": count(&r.findings, Severity::Error),
                 "warnings": count(&r.findings, Severity::Warning),
-                "findings": r.findings.iter().map(|f| json!({
-                    "severity": f.severity.as_str(), "rule": f.rule, "message": f.message, "line": f.line,
-                })).collect::<Vec<_>>(),
+                "findings": r.findings.iter().map(finding_json).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -541,27 +233,47 @@ pub fn report_json(profile: Profile, reports: &[SkillReport]) -> Json {
     })
 }
 
+/// One finding of [`report_json`]: `{"severity", "rule", "message", "line"}`, plus `"file"`
+/// (relative to the skill folder) when the finding is in another file than SKILL.md.
+fn finding_json(f: &Finding) -> Json {
+    let mut j = json!({
+        "severity": f.severity.as_str(), "rule": f.rule, "message": f.message, "line": f.line,
+    });
+    if let Some(file) = &f.file {
+        j["file"] = json!(file);
+    }
+    j
+}
+
 /// Plain-text lines for `validate` without `--json`: `path:line: severity[rule]: message`
-/// (`path: …` when the line is unknown).
+/// (`path: …` when the line is unknown). `path` is the report's SKILL.md path, or for a
+/// finding in another file ([`Finding::file`]) that file's path in the skill folder.
 pub fn report_lines(report: &SkillReport) -> Vec<String> {
     report
         .findings
         .iter()
-        .map(|f| match f.line {
-            Some(l) => format!(
-                "{}:{l}: {}[{}]: {}",
-                report.path,
-                f.severity.as_str(),
-                f.rule,
-                f.message
-            ),
-            None => format!(
-                "{}: {}[{}]: {}",
-                report.path,
-                f.severity.as_str(),
-                f.rule,
-                f.message
-            ),
+        .map(|f| {
+            let path = match &f.file {
+                Some(file) => sibling_path(&report.path, file),
+                None => report.path.clone(),
+            };
+            let (sev, rule, msg) = (f.severity.as_str(), f.rule, &f.message);
+            match f.line {
+                Some(l) => format!("{path}:{l}: {sev}[{rule}]: {msg}"),
+                None => format!("{path}: {sev}[{rule}]: {msg}"),
+            }
         })
         .collect()
+}
+
+/// `file` (relative to the skill folder) next to the skill file `skill_md`: the folder of
+/// `skill_md` joined with `file`, in the separator style of `skill_md`.
+fn sibling_path(skill_md: &str, file: &str) -> String {
+    match skill_md.rfind(['/', '\\']) {
+        Some(i) => {
+            let sep = &skill_md[i..=i];
+            format!("{}{sep}{}", &skill_md[..i], file.replace('/', sep))
+        }
+        None => file.to_string(),
+    }
 }
