@@ -22,7 +22,9 @@ Findings (each printed, exit status 1 when there is any):
 * every strongly connected component with more than one file (an import circle);
 * a file outside src/tui importing crate::tui;
 * src/util or src/model importing a higher core module;
-* a core module (anything but cli/, tui/, lib.rs, main.rs) importing crate::cli.
+* a core module (anything but cli/, tui/, lib.rs, main.rs) importing crate::cli;
+* a file under src/tui/state or src/tui/view importing src/tui/update or src/tui/effects
+  (docs/ARCHITECTURE.md: state/ is plain data, view/ only reads it).
 
 src/main.rs is a separate binary crate: its `skillnav::` paths resolve into the library.
 """
@@ -368,8 +370,20 @@ def top(rel):
     return head[:-3] if head.endswith(".rs") else head
 
 
+def tui_layer(rel):
+    """The TUI layer of a file under src/tui ('state', 'view', 'update', 'effects', ...)."""
+    parts = rel.split("/")
+    if len(parts) < 3 or parts[0] != "tui":
+        return None
+    return parts[1]
+
+
 def layering(rel, target):
     src_top, dst_top = top(rel), top(target)
+    src_layer, dst_layer = tui_layer(rel), tui_layer(target)
+    if src_layer in ("state", "view") and dst_layer in ("update", "effects"):
+        return "tui/%s imports tui/%s (state/ is plain data and view/ only draws it)" % (
+            src_layer, dst_layer)
     if src_top == dst_top:
         return None
     if dst_top == "tui" and rel not in ("lib.rs", "main.rs"):

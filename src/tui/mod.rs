@@ -13,6 +13,7 @@
 
 pub mod bridge;
 pub mod config;
+pub mod effect;
 pub mod effects;
 pub mod glyphs;
 pub mod input;

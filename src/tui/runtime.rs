@@ -10,7 +10,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, select};
 use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
 
-use super::effects::effect::Effect;
+use super::effect::Effect;
 use super::effects::jobs::{Job, SearchJob, jobs_for};
 use super::effects::worker_msg::WorkerMsg;
 use super::effects::workers;

@@ -3,5 +3,6 @@
 mod agents;
 mod commands;
 mod curate;
+mod layering;
 mod shell;
 mod unicode;

@@ -634,11 +634,11 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
     app.effects
-        .push(skillnav::tui::effects::effect::Effect::Reload { root: 0 });
+        .push(skillnav::tui::effect::Effect::Reload { root: 0 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
     app.effects
-        .push(skillnav::tui::effects::effect::Effect::Reload { root: 1 });
+        .push(skillnav::tui::effect::Effect::Reload { root: 1 });
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }

@@ -7,7 +7,7 @@ use skillnav::model::{Corpus, Format, Node, NodeKind, Source, TextSpan};
 use skillnav::render::{Role, Theme};
 use skillnav::tokens::Encoding;
 use skillnav::tui::config::Settings;
-use skillnav::tui::effects::effect::Effect;
+use skillnav::tui::effect::Effect;
 use skillnav::tui::effects::headless;
 use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;

@@ -7,10 +7,10 @@ use crate::model::{Corpus, NodeId};
 use crate::tui::state::app::App;
 use crate::tui::update::apply;
 
-use super::effect::{Effect, TextPurpose};
 use super::jobs::{self, Job};
 use super::text_job::What;
 use super::worker_msg::WorkerMsg;
+use crate::tui::effect::{Effect, TextPurpose};
 
 /// Append `corpus` as one loaded root batch and finish loading (as the loader would).
 pub fn load(app: &mut App, corpus: Corpus) {

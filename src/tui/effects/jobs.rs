@@ -18,10 +18,11 @@ use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 use crate::tui::state::app::App;
 
-use super::effect::{CopyRoute, Effect, TextPurpose};
 use super::export::ExportJob;
-use super::text_job::{BuiltText, TextJob};
+use super::text_job::TextJob;
 use super::worker_msg::WorkerMsg;
+use crate::tui::effect::{CopyRoute, Effect, TextPurpose};
+use crate::tui::state::built_text::BuiltText;
 
 /// One query for the search worker.
 pub struct SearchJob {

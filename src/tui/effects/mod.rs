@@ -3,7 +3,6 @@
 //! for tests and benchmarks) and [`worker_msg::WorkerMsg`] (what comes back). The job bodies:
 //! [`text_job`] (briefs and rendered skills), [`export`], [`preview_doc`], [`layers`].
 
-pub mod effect;
 pub mod export;
 pub mod headless;
 pub mod jobs;

@@ -13,6 +13,7 @@ use crate::model::{Corpus, NodeId, NodeKind};
 use crate::skill::listing::{ListingFormat, ListingOptions};
 use crate::skill::render::{RenderOptions, SkillText, render_many, render_skill, skill_from_text};
 use crate::tokens::{Encoding, TokenCounter};
+use crate::tui::state::built_text::BuiltText;
 
 /// What to build.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,27 +70,6 @@ impl PartialEq for TextJob {
             && self.encoding == other.encoding
             && self.what == other.what
     }
-}
-
-/// The built text and its sizes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuiltText {
-    /// The exact text copied.
-    pub text: String,
-    /// `text.len()`.
-    pub bytes: u64,
-    /// Exact tokens of `text` in `encoding`.
-    pub tokens: u64,
-    /// The encoding of `tokens`.
-    pub encoding: Encoding,
-    /// Sections in the text (briefs) or skills rendered.
-    pub parts: usize,
-    /// Ids left out over the budget (named in the text too).
-    pub left_out: Vec<String>,
-    /// One-line description (`md · answer · 3 sections`, `rendered skill pdf`).
-    pub label: String,
-    /// File extension for saving it (`md`, `xml`, `json`).
-    pub ext: &'static str,
 }
 
 /// The size of the brief `job` builds, the one `y` copies and `p` shows: its exact tokens

@@ -9,7 +9,7 @@ use crate::model::{Corpus, NodeId};
 use crate::tui::state::preview::{LayerView, PreviewDoc};
 
 use crate::tui::effects::export::ExportOutcome;
-use crate::tui::effects::text_job::BuiltText;
+use crate::tui::state::built_text::BuiltText;
 
 /// A message from a worker to the UI thread.
 pub enum WorkerMsg {

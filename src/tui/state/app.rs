@@ -9,7 +9,7 @@ use crate::index::{FuzzyIndex, Index};
 use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::{Encoding, TokenTable};
 use crate::tui::config::Settings;
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::input::keymap::{Keymap, Mode};
 use crate::tui::state::curate::Curate;
 use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
@@ -91,7 +91,7 @@ pub struct App {
     /// Sections the budget left out of that brief (0 while only estimated).
     pub brief_left_out: usize,
     /// Generation of the exact count of `selection_tokens` asked of a worker
-    /// ([`crate::tui::effects::effect::Effect::CountBrief`]); a result of another is stale.
+    /// ([`crate::tui::effect::Effect::CountBrief`]); a result of another is stale.
     pub count_gen: u64,
     /// BM25 index, once built.
     pub index: Option<Arc<Index>>,

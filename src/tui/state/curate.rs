@@ -14,7 +14,7 @@ use crate::curate::exposure::ExposureMap;
 use crate::skill::listing::ListingFormat;
 
 use crate::tui::config::Settings;
-use crate::tui::effects::text_job::BuiltText;
+use crate::tui::state::built_text::BuiltText;
 
 /// What the preview popup shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 //! [`crate::tui::update`].
 
 pub mod app;
+pub mod built_text;
 pub mod curate;
 pub mod editor;
 pub mod followup;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::model::{Corpus, NodeId};
 use crate::render::{self, Line};
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::state::app::{App, Loaded};
 use crate::tui::state::curate::Question;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::curate::exposure::Exposure;
 use crate::curate::units::{brief_tokens, brief_units, query_hit_tokens};
 use crate::model::NodeId;
-use crate::tui::effects::effect::{Effect, TextPurpose};
+use crate::tui::effect::{Effect, TextPurpose};
 use crate::tui::effects::text_job::What;
 use crate::tui::state::app::App;
 use crate::tui::state::followup::Msg;

@@ -3,7 +3,7 @@
 //! modes, the hash-checked save behind the diff popup, and undo of the last save (`u`),
 //! an `$EDITOR` edit included.
 //! Every save and undo queues a reload of the file's root
-//! ([`crate::tui::effects::effect::Effect::Reload`]).
+//! ([`crate::tui::effect::Effect::Reload`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::frontmatter;
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::skill::validate::Profile;
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
 use crate::tui::input::keymap::Mode;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::effects::export::{ExportJob, ExportOutcome};
 use crate::tui::state::app::App;
 use crate::tui::state::curate::{InputPurpose, Question};

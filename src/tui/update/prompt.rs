@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyModifiers};
 
 use crate::curate::recipe::name_char;
-use crate::tui::effects::effect::{CopyRoute, Effect};
+use crate::tui::effect::{CopyRoute, Effect};
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
 use crate::tui::state::app::App;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::model::splice::replace_root;
 use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenTable;
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::state::app::App;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::search::SearchView;

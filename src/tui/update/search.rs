@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::input::action::Action;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::state::followup::Msg;

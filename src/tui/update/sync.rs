@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::model::NodeId;
-use crate::tui::effects::effect::Effect;
+use crate::tui::effect::Effect;
 use crate::tui::effects::layers::wants_layers;
 use crate::tui::effects::preview_doc::{Container, build, placeholder, renders_on_worker};
 use crate::tui::state::app::App;

@@ -7,13 +7,13 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use skillnav::brief::Mode as BriefMode;
 use skillnav::brief::{BriefFormat, BriefRequest};
 use skillnav::curate::recipe::Recipe;
-use skillnav::tui::effects::effect::{CopyRoute, Effect};
+use skillnav::tui::effect::{CopyRoute, Effect};
 use skillnav::tui::effects::headless;
-use skillnav::tui::effects::text_job::BuiltText;
 use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
+use skillnav::tui::state::built_text::BuiltText;
 use skillnav::tui::update::{apply, update};
 use skillnav::util::human;
 

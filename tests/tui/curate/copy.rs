@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use skillnav::tui::effects::effect::{CopyRoute, Effect};
+use skillnav::tui::effect::{CopyRoute, Effect};
 use skillnav::tui::effects::headless;
 use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;

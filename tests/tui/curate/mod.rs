@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use crossterm::event::KeyCode;
 use skillnav::tokens::{Encoding, TokenCounter};
-use skillnav::tui::effects::text_job::BuiltText;
 use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
+use skillnav::tui::state::built_text::BuiltText;
 
 use crate::support::fs::fixture_path;
 use crate::support::tui::{Tui, press, tui_over};

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use crate::model::NodeId;
 
 use crate::tui::effects::export::ExportJob;
-use crate::tui::effects::text_job::{BuiltText, TextJob};
+use crate::tui::effects::text_job::TextJob;
+use crate::tui::state::built_text::BuiltText;
 
 /// A job for a worker, queued by `update` and dispatched by the event loop.
 #[derive(Clone, Debug, PartialEq)]
