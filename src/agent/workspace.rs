@@ -170,11 +170,6 @@ impl Workspace {
         let _ = self.tokens.set(table);
     }
 
-    /// Whether every node is counted.
-    pub fn tokens_ready(&self) -> bool {
-        self.tokens.get().is_some()
-    }
-
     /// Tokens of `id` as `tree --json` gives them (own text plus non-copy descendants):
     /// from the table when counted, else counted now for this subtree.
     pub fn tokens_of(&self, id: NodeId) -> u64 {

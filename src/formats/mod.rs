@@ -14,18 +14,8 @@
 //! only doc files (`.md .mdx .markdown .txt`) are listed and folders without any are left
 //! out; inside a skill every file is listed (non-doc files as assets, never read).
 //!
-//! **Adding a format** takes one new loader file and one table row:
-//! 1. write `formats/<name>.rs` (or `<name>/mod.rs`) with the format's detection rule and
-//!    its loader, of the shapes [`registry`] names (`detect_dir` + `load_dir` for a folder
-//!    format, `detect_walk_file` + `load_walk_file` for a file format; every loader has the
-//!    one signature `fn(&mut Loader, parent, dir, rel) -> NodeId`). Of the machinery it
-//!    imports `walk::loader`, `walk::readme` and the leaf helpers (`walk::list`, `walk::read`,
-//!    `walk::skill_file`), never the walker or the registry;
-//! 2. declare it below (`pub mod <name>;`);
-//! 3. add its row to `registry::FORMATS`, above every row that would also take its folders
-//!    or files (a `Skill_Seekers` output also holds a `SKILL.md`, so its row sits above the
-//!    skill row);
-//! 4. only if no [`Format`] value fits: add one to `model::Format`.
+//! Adding a format takes one new loader file and one table row: the recipe is in
+//! docs/ARCHITECTURE.md "A new format".
 //!
 //! The opened root and every sub-folder go through the same code path
 //! (`Loader::load_folder`); the root's `format` is the format its folder loaded as.

@@ -17,21 +17,7 @@
 //! `rel` are, and how the opened root is handled). Rows reach the walker through the
 //! loading context, so no loader imports this file or the walker.
 //!
-//! **Adding a format:**
-//! 1. write `formats/<name>.rs` (or `<name>/mod.rs`) holding the rule and the loader. A
-//!    folder format: `pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool`
-//!    and `pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, dir: &Path, rel:
-//!    &str) -> NodeId`, which adds the folder's node below `parent` (node paths
-//!    `rel`-prefixed, problems as warnings; at the opened root, `rel` `""`, a container
-//!    format fills `parent` instead). A file format: `pub(crate) fn detect_walk_file(name:
-//!    &str, path: &Path) -> bool` (`name` in lower case) and `load_walk_file` of the same
-//!    loader signature. Import `walk::loader` and `walk::probe` (and, if needed, the leaf
-//!    helpers `walk::list`, `walk::read`, `walk::skill_file`), never the walker or this
-//!    table;
-//! 2. declare it in `formats/mod.rs` (`pub mod <name>;`);
-//! 3. add its row to `FORMATS`, above every row that would also take its folders or
-//!    files;
-//! 4. only if no [`Format`] value fits: add one to `model::Format`.
+//! Adding a format: docs/ARCHITECTURE.md "A new format".
 
 use std::path::Path;
 

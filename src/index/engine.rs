@@ -186,16 +186,6 @@ impl Index {
         self.roots.iter().map(|r| r.vocab.len()).sum()
     }
 
-    /// Number of roots indexed.
-    pub fn root_count(&self) -> usize {
-        self.roots.len()
-    }
-
-    /// Number of lazytools bundles searched with their own scorer.
-    pub fn bundle_count(&self) -> usize {
-        self.bundles.len()
-    }
-
     /// Total postings `(document, tf)` over all roots.
     pub fn posting_count(&self) -> usize {
         self.roots.iter().map(|r| r.post_doc.len()).sum()

@@ -3,9 +3,9 @@
 //! detects folders and files with), the listing [`Mode`], the shape of a format row
 //! ([`FormatRow`], [`LoadFn`]) and the small path and file helpers loaders share.
 //!
-//! Of the machinery, loaders import this file, [`super::readme`] and the leaf helpers
-//! (`list`, `read`, `skill_file`); they never import the walker (`contents`, `links`) or
-//! the registry. The walker finds a folder's or a file's format through the rows held in
+//! Of the machinery, loaders import this file, [`super::probe`] and the leaf helpers
+//! (`list`, `read`, `skill_file`); they never import the walker (`contents`, `symlinks`)
+//! or the registry. The walker finds a folder's or a file's format through the rows held in
 //! [`Loader`], which `formats::load_root` fills from the registry.
 
 use std::collections::{HashMap, HashSet};

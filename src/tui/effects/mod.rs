@@ -1,4 +1,4 @@
-//! Work `update` queues and its results: [`effect::Effect`] (what to do), [`jobs`] (the one
+//! Work `update` queues and its results: [`crate::tui::effect::Effect`] (what to do), [`jobs`] (the one
 //! body of every job), [`workers`] (runs jobs on threads), [`headless`] (runs them inline,
 //! for tests and benchmarks) and [`worker_msg::WorkerMsg`] (what comes back). The job bodies:
 //! [`text_job`] (briefs and rendered skills), [`export`], [`preview_doc`], [`layers`].

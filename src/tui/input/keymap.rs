@@ -97,19 +97,6 @@ impl Mode {
             Mode::Search | Mode::Field | Mode::Raw | Mode::Prompt | Mode::Input
         )
     }
-
-    /// Modes of the curation popups (brief preview, recipes, prompt, question).
-    pub fn is_curate(self) -> bool {
-        matches!(self, Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask)
-    }
-
-    /// Modes of the frontmatter editor (its popups included).
-    pub fn is_editor(self) -> bool {
-        matches!(
-            self,
-            Mode::Form | Mode::Field | Mode::Raw | Mode::Diff | Mode::Prompt | Mode::Confirm
-        )
-    }
 }
 
 /// Bindings of every mode: mode → action → keys, in [`Action::BINDABLE`] order for help.
