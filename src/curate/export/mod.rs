@@ -9,9 +9,9 @@
 //! active-skills schema (docs/FORMATS.md §1.6). The result is checked with
 //! [`crate::skill::validate::validate_skill_md`] (spec profile) before returning.
 
+mod layout;
 pub mod links;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -498,6 +498,8 @@ Ids look like `{name}/references/01-topic.md`.\n\n"
     )
 }
 
+/// The export's steps: check the target, lay the sections out into files and the
+/// SKILL.md body, write them, and validate what was written.
 fn export_with(
     corpus: &Corpus,
     units: &[NodeId],
@@ -506,6 +508,58 @@ fn export_with(
     opts: &ExportOptions,
     active: bool,
 ) -> Result<ExportReport> {
+    let name = checked_name(dir)?;
+    let picked = exported_units(corpus, units, exposure);
+    if picked.is_empty() {
+        return Err(Error::Usage(
+            "nothing to export: the selection has no exposed sections".into(),
+        ));
+    }
+    clear_target(corpus, dir, opts)?;
+    let refs_dir = dir.join("references");
+    std::fs::create_dir_all(&refs_dir).map_err(|e| Error::io(&refs_dir, e))?;
+    let max = opts.max_reference_bytes.max(256);
+    let mut laid = layout::lay_out(corpus, exposure, &picked, max, opts.counter);
+    let mut link_warnings = Vec::new();
+    let always_body = laid.rewrite_links(&mut link_warnings);
+    let description = opts
+        .description
+        .clone()
+        .map(|d| d.trim().to_string())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| describe(corpus, &picked));
+    let description: String = description.chars().take(1024).collect();
+    let table = layout::SkillTable {
+        name: &name,
+        sections: &laid.sections,
+        active,
+        counter: opts.counter,
+    };
+    let (body, index) = table.body(&always_body);
+    laid.files.extend(index);
+    let skill_md = format!(
+        "---\nname: {name}\ndescription: {}\n---\n\n{body}",
+        yaml_scalar(&description)
+    );
+    let written = write_skill(dir, &laid.files, &skill_md)?;
+    let written = write_catalog(dir, opts, written, &name, &laid.sections, corpus, &picked)?;
+    let body_tokens = opts.counter.count(&body);
+    let findings = validate_written(dir, &skill_md, &name, body_tokens)?;
+    Ok(ExportReport {
+        dir: dir.to_path_buf(),
+        name,
+        files: written,
+        body_lines: body.trim_matches('\n').lines().count(),
+        body_tokens,
+        sections: laid.sections,
+        warnings: findings.into_iter().chain(link_warnings).collect(),
+    })
+}
+
+/// The skill name `dir`'s folder name gives. Errors: `Refused` for a read-only folder (a
+/// remote source's cache); `Usage` when the name breaks the spec's name rule or is not
+/// ASCII (the name is also the folder written).
+fn checked_name(dir: &Path) -> Result<String> {
     if let Some(reason) = crate::remote::cache::read_only_reason(dir) {
         return Err(Error::Refused(reason));
     }
@@ -513,7 +567,6 @@ fn export_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // The spec's name rule, and ASCII only: the name is also the folder written.
     let ok_name = name.is_ascii()
         && nfkc_trim(&name) == name
         && crate::skill::name_problems(&name).is_empty();
@@ -523,12 +576,14 @@ fn export_with(
             dir.display()
         )));
     }
-    let picked = exported_units(corpus, units, exposure);
-    if picked.is_empty() {
-        return Err(Error::Usage(
-            "nothing to export: the selection has no exposed sections".into(),
-        ));
-    }
+    Ok(name)
+}
+
+/// Make `dir` ready to be written: a missing or empty folder is fine; a non-empty one is
+/// removed with `opts.force`. Errors: `Usage` when `dir` is a file or a non-empty folder
+/// without `force`; `Refused` when it holds a file open in `corpus` (never delete what is
+/// being exported or browsed); `Io` when it cannot be removed.
+fn clear_target(corpus: &Corpus, dir: &Path, opts: &ExportOptions) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Usage(format!(
             "{}: exists and is not a folder",
@@ -536,7 +591,6 @@ fn export_with(
         )));
     }
     if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
-        // Never delete what is being exported or browsed: a folder holding any open file.
         if let Some(open) = open_file_inside(corpus, dir) {
             return Err(Error::Refused(format!(
                 "{}: holds files that are open in skillnav (e.g. {}); export into another folder",
@@ -552,219 +606,37 @@ fn export_with(
         }
         std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
-    let refs_dir = dir.join("references");
-    std::fs::create_dir_all(&refs_dir).map_err(|e| Error::io(&refs_dir, e))?;
-    let max = opts.max_reference_bytes.max(256);
-    let counter = opts.counter;
+    Ok(())
+}
 
-    // One reference file per section (read only what is needed), split into numbered
-    // parts when it is over the size limit.
-    let mut files: Vec<(String, String)> = Vec::new();
-    let mut sections = Vec::new();
-    // `always` sections go into the SKILL.md body (loaded with the skill, the progressive-
-    // loading ADR's first layer) while they fit in ALWAYS_BODY_TOKENS; the rest are files.
-    let mut always_body = String::new();
-    let mut always_tokens = 0;
-    // Source file of each written file's text (for relative links), and where each
-    // exported whole file went.
-    let mut file_src: Vec<String> = Vec::new();
-    let mut always_srcs: Vec<(usize, usize, String)> = Vec::new();
-    let mut moved: HashMap<String, String> = HashMap::new();
-    let mut file_no = 0usize;
-    for &id in &picked {
-        let n = corpus.node(id);
-        let title = display_title(corpus, id);
-        let text = section_text(corpus, exposure, id);
-        let level = exposure.level(corpus, id);
-        let tokens = counter.count(&text);
-        let (source_bytes, source_tokens) =
-            crate::curate::units::source_size(corpus, exposure, id, false, counter);
-        let summary = crate::curate::summary::summary_of(
-            corpus.summary(id),
-            &exposure.visible_text(corpus, id),
-        );
-        if level == Exposure::Always && always_tokens + tokens <= ALWAYS_BODY_TOKENS {
-            always_tokens += tokens;
-            if !always_body.is_empty() {
-                always_body.push('\n');
-            }
-            let start = always_body.len();
-            // The body is composed, not a copy of a file: no trailing blank lines.
-            always_body.push_str(&demote_headings(&format!("{}\n", text.trim_end())));
-            always_srcs.push((start, always_body.len(), n.path.clone()));
-            if n.kind == crate::model::NodeKind::File {
-                moved.insert(n.path.clone(), "SKILL.md".into());
-            } else if let Some(slug) =
-                n.id.rsplit_once('#')
-                    .map(|(_, s)| s.rsplit('/').next().unwrap_or(s))
-            {
-                moved.insert(format!("{}#{slug}", n.path), "SKILL.md".into());
-            }
-            sections.push(ExportedSection {
-                id: n.id.clone(),
-                title,
-                references: vec!["SKILL.md".into()],
-                summary: cut_words(&summary, 160),
-                tokens: source_tokens,
-                bytes: source_bytes,
-                exposure: level,
-            });
-            continue;
-        }
-        let pieces = if text.len() > max {
-            pack(split_section(corpus, exposure, id, max), max)
-        } else {
-            vec![text.clone()]
-        };
-        // Files are numbered from 01 in table order: sections placed in the body take no
-        // number.
-        file_no += 1;
-        let stem = format!("references/{file_no:02}-{}", slug(&title));
-        let mut refs = Vec::new();
-        let parts = pieces.len();
-        for (k, piece) in pieces.into_iter().enumerate() {
-            let file = if parts == 1 {
-                format!("{stem}.md")
-            } else {
-                format!("{stem}-{}.md", k + 1)
-            };
-            refs.push(file.clone());
-            files.push((file, piece));
-            file_src.push(n.path.clone());
-        }
-        if n.kind == crate::model::NodeKind::File {
-            moved.insert(n.path.clone(), refs[0].clone());
-        } else if let Some(slug) =
-            n.id.rsplit_once('#')
-                .map(|(_, s)| s.rsplit('/').next().unwrap_or(s))
-        {
-            moved.insert(format!("{}#{slug}", n.path), refs[0].clone());
-        }
-        sections.push(ExportedSection {
-            id: n.id.clone(),
-            title,
-            references: refs,
-            summary: cut_words(&summary, 160),
-            tokens: source_tokens,
-            bytes: source_bytes,
-            exposure: level,
-        });
-    }
-    // Relative links between exported files follow them; links to files left behind are
-    // reported (they would be dead in the new skill).
-    let mut link_warnings: Vec<String> = Vec::new();
-    for ((file, text), src) in files.iter_mut().zip(&file_src) {
-        *text = crate::curate::export::links::rewrite(text, src, file, &moved, &mut link_warnings);
-    }
-    let mut body_always = String::new();
-    for (a, b, src) in &always_srcs {
-        body_always.push_str(&crate::curate::export::links::rewrite(
-            &always_body[*a..*b],
-            src,
-            "SKILL.md",
-            &moved,
-            &mut link_warnings,
-        ));
-        if *b < always_body.len() {
-            body_always.push('\n');
-        }
-    }
-    let always_body = body_always;
-    let description = opts
-        .description
-        .clone()
-        .map(|d| d.trim().to_string())
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| describe(corpus, &picked));
-    let description: String = description.chars().take(1024).collect();
-
-    // SKILL.md body with as many table rows as fit; the rest in references/index.md.
-    let total_tokens: u64 = sections.iter().map(|s| s.tokens).sum();
-    let n = sections.len();
-    let mut intro = format!(
-        "# {name}\n\n{n} section{}, {} tokens ({}). Pick a section from the table and read only its reference file.\n\n",
-        if n == 1 { "" } else { "s" },
-        crate::util::human::human_count(total_tokens),
-        counter.encoding().as_str()
-    );
-    if !always_body.is_empty() {
-        intro.push_str("## Always loaded\n\n");
-        intro.push_str(&always_body);
-        intro.push('\n');
-    }
-    if active {
-        intro.push_str(&active_howto(&name));
-    }
-    intro.push_str("## Sections\n\n");
-    let header = "| id | reference | summary | tokens | exposure |\n|---|---|---|---|---|\n";
-    let row = |s: &ExportedSection| {
-        let refs: Vec<String> = s
-            .references
-            .iter()
-            .map(|r| {
-                if r == "SKILL.md" {
-                    "above (always loaded)".to_string()
-                } else {
-                    format!("[{r}]({r})")
-                }
-            })
-            .collect();
-        // An active skill's ids are the exported ones, so `skillnav show <id> .` finds them.
-        let id = match s
-            .references
-            .first()
-            .filter(|r| active && r.as_str() != "SKILL.md")
-        {
-            Some(r) => format!("{name}/{r}"),
-            None => s.id.clone(),
-        };
-        format!(
-            "| `{}` | {} | {} | {} | {} |\n",
-            cell(&id),
-            refs.join(", "),
-            cell(&s.summary),
-            s.tokens,
-            s.exposure
-        )
-    };
-    let mut body = format!("{intro}{header}");
-    let mut shown = 0;
-    let reserve = "\nMore sections: see [references/index.md](references/index.md).\n";
-    for s in &sections {
-        let r = row(s);
-        let candidate = format!("{body}{r}");
-        if candidate.lines().count() + 3 > MAX_BODY_LINES
-            || counter.count(&candidate) + counter.count(reserve) > MAX_BODY_TOKENS
-        {
-            break;
-        }
-        body = candidate;
-        shown += 1;
-    }
-    if shown < sections.len() {
-        let mut index = format!("# {name}: all sections\n\n{header}");
-        for s in &sections {
-            index.push_str(&row(s));
-        }
-        files.push(("references/index.md".into(), index));
-        body.push_str(reserve);
-    }
-    let skill_md = format!(
-        "---\nname: {name}\ndescription: {}\n---\n\n{body}",
-        yaml_scalar(&description)
-    );
-
+/// Write `files` (paths relative to `dir`) and `SKILL.md`; the files written, SKILL.md
+/// first. Errors: `Io`.
+fn write_skill(dir: &Path, files: &[(String, String)], skill_md: &str) -> Result<Vec<String>> {
     let mut written = Vec::new();
-    for (file, text) in &files {
+    for (file, text) in files {
         let p = dir.join(file);
         std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
         written.push(file.clone());
     }
     let skill_path = dir.join("SKILL.md");
-    std::fs::write(&skill_path, &skill_md).map_err(|e| Error::io(&skill_path, e))?;
+    std::fs::write(&skill_path, skill_md).map_err(|e| Error::io(&skill_path, e))?;
     written.insert(0, "SKILL.md".into());
+    Ok(written)
+}
+
+/// With `opts.with_catalog`, write `assets/catalog.json` and add it to `written`.
+/// Errors: `Io`.
+fn write_catalog(
+    dir: &Path,
+    opts: &ExportOptions,
+    mut written: Vec<String>,
+    name: &str,
+    sections: &[ExportedSection],
+    corpus: &Corpus,
+    picked: &[NodeId],
+) -> Result<Vec<String>> {
     if opts.with_catalog {
-        let catalog = catalog_json(&name, &sections, corpus, &picked);
+        let catalog = catalog_json(name, sections, corpus, picked);
         let assets = dir.join("assets");
         std::fs::create_dir_all(&assets).map_err(|e| Error::io(&assets, e))?;
         let p = assets.join("catalog.json");
@@ -772,8 +644,18 @@ fn export_with(
         std::fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
         written.push("assets/catalog.json".into());
     }
-    let body_tokens = counter.count(&body);
-    let findings = validate_skill_md(&skill_md, &name, Some(body_tokens), Profile::Spec);
+    Ok(written)
+}
+
+/// The spec validation of the written `skill_md`: its warnings' messages. Errors:
+/// `Refused` naming the findings when it has errors (not expected).
+fn validate_written(
+    dir: &Path,
+    skill_md: &str,
+    name: &str,
+    body_tokens: u64,
+) -> Result<Vec<String>> {
+    let findings = validate_skill_md(skill_md, name, Some(body_tokens), Profile::Spec);
     let errors: Vec<String> = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -786,19 +668,7 @@ fn export_with(
             errors.join("; ")
         )));
     }
-    Ok(ExportReport {
-        dir: dir.to_path_buf(),
-        name,
-        files: written,
-        body_lines: body.trim_matches('\n').lines().count(),
-        body_tokens,
-        sections,
-        warnings: findings
-            .iter()
-            .map(|f| f.message.clone())
-            .chain(link_warnings)
-            .collect(),
-    })
+    Ok(findings.into_iter().map(|f| f.message).collect())
 }
 
 /// A description as a YAML scalar: plain when safe, else double-quoted.
