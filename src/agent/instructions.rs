@@ -23,6 +23,12 @@ with `query` each row has `score`, the best hit below it: go down the highest) â
 one larger than a reply comes in passages; follow `cursor` for the rest) or `brief` (a packed context brief). `load_skill` loads a skill's body. \
 Sizes are tokens in the named encoding.\n",
     );
+    if ws.index.reranker().is_none() && crate::config::semantic_setting().model() {
+        out.push_str(&format!(
+            "Ranking: {}; a person can install it (it is not a tool).\n",
+            crate::rerank::HINT
+        ));
+    }
     let entries: Vec<_> = manifests(ws)
         .iter()
         .filter(|m| SkillManifest::in_skills_list(m))

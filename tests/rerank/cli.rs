@@ -1,5 +1,4 @@
-//! `skillnav brief --rerank` and `search --rerank` end to end (feature `rerank`), and the
-//! vector file in the user cache dir (docs/DESIGN.md §3 "Re-rank"): a second call encodes
+//! `skillnav brief` and `search` with the model installed end to end, and the vector file in the user cache dir (docs/DESIGN.md §3 "Re-rank"): a second call encodes
 //! only the query, a damaged file is ignored and replaced. Each test has its own
 //! `XDG_CACHE_HOME`.
 
@@ -9,17 +8,17 @@ use serde_json::Value;
 use skillnav::rerank::encoder::Encoder;
 use skillnav::rerank::store;
 
-use super::model::model_dir;
 use crate::support::child::skillnav_command;
+use crate::support::model::{installed_model_dir, installed_models};
 
 fn hono() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
 }
 
-/// Run skillnav with the model and `cache` as `XDG_CACHE_HOME`; its stdout.
+/// Run skillnav with the model installed and `cache` as `XDG_CACHE_HOME`; its stdout.
 fn run(cache: &Path, args: &[&str]) -> Vec<u8> {
     let out = skillnav_command()
-        .env("SKILLNAV_RERANK_MODEL", model_dir())
+        .env("SKILLNAV_MODELS_DIR", installed_models().unwrap())
         .env("XDG_CACHE_HOME", cache)
         .args(args)
         .arg(hono())
@@ -50,7 +49,7 @@ fn ids(v: &Value, list: &str) -> Vec<String> {
 
 /// The vectors of the vector file under `cache` (`None`: no file or not one of this model).
 fn file_entries(cache: &Path) -> Option<Vec<([u8; 16], Vec<f32>)>> {
-    let enc = Encoder::open(&model_dir()).unwrap();
+    let enc = Encoder::open(&installed_model_dir().unwrap()).unwrap();
     let bytes = std::fs::read(store::file_path(&cache.join("skillnav"))).ok()?;
     store::decode(&bytes, &enc.model_id(), enc.dims())
 }
@@ -58,7 +57,10 @@ fn file_entries(cache: &Path) -> Option<Vec<([u8; 16], Vec<f32>)>> {
 const COOKIES: &str = "how do I read cookies in a handler";
 
 #[test]
-fn brief_rerank_packs_the_sections_the_model_puts_first() {
+fn brief_with_the_model_packs_the_sections_the_model_puts_first() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let args = [
         "brief",
@@ -69,10 +71,10 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
         "--format",
         "json",
     ];
-    let plain = json(cache.path(), &args);
-    let mut with = args.to_vec();
-    with.push("--rerank");
-    let reranked = json(cache.path(), &with);
+    let reranked = json(cache.path(), &args);
+    let mut without = args.to_vec();
+    without.extend(["--semantic", "off"]);
+    let plain = json(cache.path(), &without);
     let m = "hono/references/middleware.md#hono_docs---middleware/";
     assert_eq!(
         ids(&plain, "sections"),
@@ -93,14 +95,7 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
         (Some(3623), Some(5117))
     );
     // The markdown brief of the same requests: its bytes.
-    let mut md = vec![
-        "brief",
-        "--query",
-        COOKIES,
-        "--max-tokens",
-        "2000",
-        "--rerank",
-    ];
+    let mut md = vec!["brief", "--query", COOKIES, "--max-tokens", "2000"];
     let text = String::from_utf8(run(cache.path(), &md)).unwrap();
     assert_eq!(text.len(), 8017);
     let provenance: Vec<&str> = text.lines().filter(|l| l.starts_with("`hono/")).collect();
@@ -112,15 +107,18 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
             "`hono/references/middleware.md#hono_docs---middleware/context-storage-middleware` · references/middleware.md · lines 1526–1613 · score 0.259",
         ]
     );
-    md.pop();
+    md.extend(["--semantic", "off"]);
     assert_eq!(run(cache.path(), &md).len(), 7280);
 }
 
 #[test]
 fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let q = "limit the file size of the request body";
-    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let args = ["search", "--json", "--top-k", "3", q];
     let first = json(cache.path(), &args);
     assert_eq!(first["rerank"]["candidates"], 40);
     assert_eq!(first["rerank"]["embedded"], 41);
@@ -131,10 +129,7 @@ fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections
     assert_eq!(ids(&second, "hits"), ids(&first, "hits"));
     assert_eq!(second["hits"][0]["score"], first["hits"][0]["score"]);
     // Another query shares most candidates: only the query and the new sections are encoded.
-    let other = json(
-        cache.path(),
-        &["search", "--rerank", "--json", "--top-k", "3", COOKIES],
-    );
+    let other = json(cache.path(), &["search", "--json", "--top-k", "3", COOKIES]);
     assert_eq!(other["rerank"]["candidates"], 22);
     assert_eq!(other["rerank"]["embedded"], 4);
     assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(43));
@@ -142,9 +137,12 @@ fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections
 
 #[test]
 fn a_damaged_vector_file_is_ignored_and_replaced() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let q = "limit the file size of the request body";
-    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let args = ["search", "--json", "--top-k", "3", q];
     let clean = json(cache.path(), &args);
     let path = store::file_path(&cache.path().join("skillnav"));
     let mut bytes = std::fs::read(&path).unwrap();

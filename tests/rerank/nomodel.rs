@@ -1,0 +1,99 @@
+//! Search without a re-rank model (docs/DESIGN.md §3 "Re-rank"): lexical, the same bytes as
+//! `--semantic off`, with one line on stderr saying how to install a model (never in
+//! `--json` stdout); an old `config.toml` with the removed `[search] rerank` key still loads;
+//! the MCP `instructions` carry the same hint. Every child's models folder is empty
+//! ([`crate::support::child::TEST_MODELS_DIR`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::support::child::skillnav_command;
+
+const HINT: &str = "skillnav: search is lexical: no re-rank model is installed; `skillnav model install` (about 91 MB) turns on the transformer tier\n";
+
+fn hono() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
+}
+
+/// Exit code, stdout and stderr of `skillnav ARGS… <hono>` with `config` as the config folder.
+fn run(config: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = skillnav_command()
+        .env("SKILLNAV_CONFIG_DIR", config)
+        .args(args)
+        .arg(hono())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        out.stdout,
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn search_without_a_model_is_lexical_and_says_once_how_to_install_one() {
+    let config = tempfile::tempdir().unwrap();
+    let q = "limit the file size of the request body";
+    let (code, auto, err) = run(config.path(), &["search", q]);
+    assert_eq!((code, err.as_str()), (0, HINT));
+    let (code, off, err) = run(config.path(), &["search", "--semantic", "off", q]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(auto, off);
+    let text = String::from_utf8(auto).unwrap();
+    assert!(text.contains("Content (BM25): "), "{text}");
+}
+
+#[test]
+fn search_json_without_a_model_keeps_the_hint_on_stderr() {
+    let config = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(config.path(), &["search", "--json", "body limit"]);
+    assert_eq!((code, err.as_str()), (0, HINT));
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["query"], "body limit");
+    assert!(v.get("rerank").is_none(), "{v}");
+}
+
+#[test]
+fn an_old_config_with_the_removed_rerank_key_still_loads() {
+    let config = tempfile::tempdir().unwrap();
+    std::fs::write(
+        config.path().join("config.toml"),
+        "[search]\nrerank = true\ntop_k = 7\n",
+    )
+    .unwrap();
+    let (code, with_old_key, err) = run(config.path(), &["search", "body limit"]);
+    assert_eq!((code, err.as_str()), (0, HINT));
+    let clean = tempfile::tempdir().unwrap();
+    let (_, without, _) = run(clean.path(), &["search", "body limit"]);
+    assert_eq!(with_old_key, without);
+    // `semantic = false`, the old boolean, turns every semantic signal off: no hint.
+    std::fs::write(
+        config.path().join("config.toml"),
+        "[search]\nrerank = true\nsemantic = false\n",
+    )
+    .unwrap();
+    let (code, off, err) = run(config.path(), &["search", "body limit"]);
+    assert_eq!((code, err.as_str(), off), (0, "", without));
+}
+
+#[test]
+fn the_rerank_flag_is_gone() {
+    let config = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(config.path(), &["search", "--rerank", "body limit"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("unexpected argument '--rerank'"), "{err}");
+}
+
+#[cfg(feature = "mcp")]
+#[test]
+fn mcp_instructions_say_how_to_install_a_model() {
+    let root = hono();
+    let rpc = crate::mcp::rpc::Rpc::ready([root.as_os_str()]);
+    let instructions = rpc.init["result"]["instructions"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    rpc.finish();
+    let hint = HINT.trim_start_matches("skillnav: ").trim_end();
+    assert_eq!(instructions.matches(hint).count(), 1, "{instructions}");
+}
