@@ -52,8 +52,8 @@ fn mcp_search_with_a_model_returns_the_reranked_order() {
         v["hits"],
         json!([
             ["hono/references/guides.md#hono_docs---guides/rpc", rr],
-            [format!("{m}middleware"), rr],
-            [format!("{m}middleware-2"), rr],
+            [format!("{m}language-middleware"), rr],
+            [format!("{m}jwt-auth-middleware"), rr],
         ])
     );
     assert_eq!(v["rerank"]["candidates"], 22);

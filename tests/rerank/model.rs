@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use skillnav::rerank::RerankError;
-use skillnav::rerank::encoder::{Encoder, MAX_PIECES};
+use skillnav::rerank::encoder::{Encoder, MAX_PASSAGES, MAX_PIECES};
 
 use super::golden;
 use crate::support::child::skillnav_command;
@@ -90,6 +90,44 @@ fn embed_all_encodes_each_distinct_text_once_and_then_reads_the_cache() {
 }
 
 #[test]
+fn a_long_section_is_cut_into_passages_and_its_deep_answer_scores_best() {
+    let Some(dir) = model_dir() else { return };
+    let enc = Encoder::open(&dir).unwrap();
+    // 450 one-piece filler words, then the answer: 4 passages of at most 128 pieces.
+    let filler = "the quick brown fox jumps over the lazy dog ".repeat(50);
+    let text = format!(
+        "{filler}the body limit middleware rejects uploads larger than the configured maximum size"
+    );
+    let ids = enc.passage_ids(&text);
+    assert_eq!(ids.len(), 4);
+    assert_eq!(ids[0], enc.input_ids(&text));
+    assert!(
+        ids.iter().all(|p| p.len() <= 130),
+        "{:?}",
+        ids.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    assert_eq!(enc.passage_ids(&"word ".repeat(5000)).len(), MAX_PASSAGES);
+    assert_eq!(enc.passage_ids("").len(), 1);
+    let (v, encoded) = enc.embed_passages(std::slice::from_ref(&text), 2);
+    assert_eq!((v[0].len(), encoded), (4, 4));
+    let q = enc
+        .embed_uncached("how do I limit the size of uploaded request bodies")
+        .unwrap();
+    let cos: Vec<f64> = v[0]
+        .iter()
+        .map(|p| skillnav::rerank::fuse::dot(&q, p))
+        .collect();
+    let best = (0..cos.len())
+        .max_by(|a, b| cos[*a].total_cmp(&cos[*b]))
+        .unwrap();
+    assert_eq!(best, 3, "{cos:?}");
+    assert!(cos[3] > cos[0] + 0.2, "{cos:?}");
+    // Cached per passage: nothing is encoded the second time.
+    let (again, encoded) = enc.embed_passages(&[text], 2);
+    assert_eq!((again, encoded), (v, 0));
+}
+
+#[test]
 fn missing_model_file_is_named_in_the_error() {
     let Some(src) = model_dir() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -168,7 +206,7 @@ fn search_with_the_model_installed_names_the_rerank_signal_on_the_first_hits() {
                 rr()
             ),
             (
-                "hono/references/api.md#hono_docs---api/context".into(),
+                "hono/references/middleware.md#hono_docs---middleware/compress-middleware".into(),
                 rr()
             ),
         ]
