@@ -97,3 +97,37 @@ fn mcp_instructions_say_how_to_install_a_model() {
     let hint = HINT.trim_start_matches("skillnav: ").trim_end();
     assert_eq!(instructions.matches(hint).count(), 1, "{instructions}");
 }
+
+#[cfg(feature = "tui")]
+#[test]
+fn the_tui_status_line_says_once_how_to_install_a_model() {
+    use skillnav::tui::input::action::Action;
+
+    use crate::support::tui::{act, app_with, spec};
+
+    let mut settings = skillnav::config::SearchSettings::default();
+    settings.semantic = skillnav::config::Semantic::Auto;
+    if skillnav::rerank::model_dir(&settings).is_some() {
+        // This user has a model installed: the status line says nothing about it.
+        assert!(
+            !crate::support::child::under_ci(),
+            "CI has no model installed"
+        );
+        return;
+    }
+    let store = tempfile::tempdir().unwrap();
+    let mut app = app_with(vec![spec(&hono(), "hono")], 100, 20, store.path(), |app| {
+        app.settings.search.semantic = skillnav::config::Semantic::Auto;
+    });
+    assert_eq!(app.status, skillnav::rerank::HINT);
+    assert!(app.index.as_ref().is_some_and(|i| i.reranker().is_none()));
+    // A reload builds the indexes again: the hint is not repeated.
+    app.status.clear();
+    act(&mut app, &[Action::ReloadAll]);
+    assert_eq!(
+        app.status.matches("no re-rank model").count(),
+        0,
+        "{}",
+        app.status
+    );
+}
