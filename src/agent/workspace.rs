@@ -89,7 +89,13 @@ impl Workspace {
         if search.semantic.table() {
             index.embed(&corpus, previous);
         }
-        if let Some(r) = crate::rerank::tier(&search, search.semantic).ready() {
+        let tier = crate::rerank::tier(&search, search.semantic);
+        if let crate::rerank::Tier::Broken(_) = &tier
+            && let Some(note) = tier.notice()
+        {
+            eprintln!("skillnav: {note}");
+        }
+        if let Some(r) = tier.ready() {
             index.attach_reranker(r);
         }
         Self::from_parts(config, corpus, index)

@@ -131,3 +131,29 @@ fn the_tui_status_line_says_once_how_to_install_a_model() {
         app.status
     );
 }
+
+#[test]
+fn a_model_folder_that_does_not_load_is_a_warning_and_search_stays_lexical() {
+    let config = tempfile::tempdir().unwrap();
+    let broken = config.path().join("no-such-model");
+    let out = skillnav_command()
+        .env("SKILLNAV_CONFIG_DIR", config.path())
+        .env("SKILLNAV_RERANK_MODEL", &broken)
+        .args(["search", "body limit"])
+        .arg(hono())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "skillnav: re-rank tier unavailable, search is lexical: re-rank model: missing file {}\n",
+            broken.join("vocab.txt").display()
+        )
+    );
+    let (_, off, _) = run(
+        config.path(),
+        &["search", "--semantic", "off", "body limit"],
+    );
+    assert_eq!(out.stdout, off);
+}
