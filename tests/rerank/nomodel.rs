@@ -105,8 +105,9 @@ fn the_tui_status_line_says_once_how_to_install_a_model() {
 
     use crate::support::tui::{act, app_with, spec};
 
-    let mut settings = skillnav::config::SearchSettings::default();
-    settings.semantic = skillnav::config::Semantic::Auto;
+    // The default settings: `semantic = "auto"`.
+    let settings = skillnav::config::SearchSettings::default();
+    assert_eq!(settings.semantic, skillnav::config::Semantic::Auto);
     if skillnav::rerank::model_dir(&settings).is_some() {
         // This user has a model installed: the status line says nothing about it.
         assert!(
