@@ -83,7 +83,7 @@ fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(total);
     let style = indicatif::ProgressStyle::with_template(
-        "{msg:24} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+        "{msg:18} [{bar:24}] {bytes}/{total_bytes} eta {eta}",
     )
     .map(|s| s.progress_chars("=> "));
     if let Ok(style) = style {
