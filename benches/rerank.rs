@@ -1,6 +1,6 @@
-//! Re-rank benchmark and fusion check (docs/DESIGN.md §3 "Re-rank"): `cargo bench
-//! --features rerank --bench rerank`, with `SKILLNAV_RERANK_MODEL` naming the model folder
-//! (`tools/fetch_rerank_model.sh`; a clear message and exit 0 when it is unset).
+//! Re-rank benchmark and fusion check (docs/DESIGN.md §3 "Re-rank"): `cargo bench --bench
+//! rerank`, on the installed default model (`skillnav model install`), or the folder
+//! `SKILLNAV_RERANK_MODEL` names (a clear message and exit 0 when there is neither).
 //!
 //! 1. Latency and memory: loads `SKILLNAV_BENCH_CORPUS` (default `../shared/corpus/large`),
 //!    then for each query re-ranks the first-stage top 50 with an empty vector cache (cold:
@@ -91,8 +91,11 @@ fn list<T: std::str::FromStr + Copy>(var: &str, default: &[T]) -> Vec<T> {
 }
 
 fn main() {
-    let Some(model) = std::env::var_os("SKILLNAV_RERANK_MODEL").map(PathBuf::from) else {
-        println!("rerank bench: set SKILLNAV_RERANK_MODEL (tools/fetch_rerank_model.sh)");
+    let settings = skillnav::config::SearchSettings::default();
+    let Some(model) = skillnav::rerank::model_dir(&settings) else {
+        println!(
+            "rerank bench: no model: run `skillnav model install` or set SKILLNAV_RERANK_MODEL"
+        );
         return;
     };
     let before = rss_kib();

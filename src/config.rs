@@ -17,16 +17,16 @@ pub const DEFAULT_CONFIG: &str = include_str!("../assets/config.toml");
 pub struct SearchSettings {
     /// Hits per group.
     pub top_k: usize,
-    /// Fuse the offline semantic signal with BM25 on finished queries (docs/DESIGN.md §3
-    /// "Semantic signal"): `search`, `brief --query`, `eval`, the MCP server and the TUI's
-    /// `Enter`; the command-line flag `--semantic on|off` overrides it.
-    pub semantic: bool,
-    /// Re-rank the first hits of finished queries with the full all-MiniLM-L6-v2 encoder in the TUI
-    /// (`Enter`) and the MCP server (docs/DESIGN.md §3 "Re-rank"; needs the cargo feature
-    /// `rerank` and a model folder); the CLI's `--rerank` turns it on per command.
-    pub rerank: bool,
-    /// The re-rank model folder (`config.json`, `vocab.txt`, `model.safetensors`); a leading
-    /// `~/` is the home folder; `SKILLNAV_RERANK_MODEL` overrides it. Empty: none.
+    /// Which semantic signals finished queries get (docs/DESIGN.md §3 "Semantic signal" and
+    /// "Re-rank"): `search`, `brief --query`, `eval`, the MCP server and the TUI; the
+    /// command-line flag `--semantic auto|on|off` overrides it.
+    pub semantic: Semantic,
+    /// Removed: the re-rank tier now runs whenever a model is installed and `semantic` is
+    /// not off. Still read so an old `config.toml` loads; [`load`] warns once when it is set.
+    pub rerank: Option<bool>,
+    /// An explicit re-rank model folder (`config.json`, `vocab.txt`, `model.safetensors`)
+    /// used instead of the installed default model; a leading `~/` is the home folder;
+    /// `SKILLNAV_RERANK_MODEL` overrides it. Empty: the installed model, if any.
     pub rerank_model: String,
     /// Hits re-ranked per query (the first `rerank_depth` content hits; 1..=200).
     pub rerank_depth: usize,
@@ -39,8 +39,8 @@ impl Default for SearchSettings {
     fn default() -> Self {
         Self {
             top_k: 50,
-            semantic: SEMANTIC_DEFAULT,
-            rerank: false,
+            semantic: Semantic::Auto,
+            rerank: None,
             rerank_model: String::new(),
             rerank_depth: 50,
             rerank_weight: 0.8,
@@ -48,11 +48,63 @@ impl Default for SearchSettings {
     }
 }
 
-/// Whether the semantic signal is on when no setting or flag says otherwise.
-pub const SEMANTIC_DEFAULT: bool = false;
+/// The semantic signals search may use (`[search] semantic`, `--semantic`).
+///
+/// The TOML setting takes `"auto"`, `"on"`, `"off"`, or a boolean (`true` is `"on"`,
+/// `false` is `"off"`, as the setting was a boolean before the re-rank tier was built in).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(try_from = "SemanticSetting")]
+pub enum Semantic {
+    /// The transformer re-rank tier when a model is installed, and no static table
+    /// (the default: without a model, search is lexical).
+    #[default]
+    Auto,
+    /// The static embedding table fused with BM25, and the re-rank tier when a model is
+    /// installed.
+    On,
+    /// Lexical only: neither the static table nor the model.
+    Off,
+}
+
+impl Semantic {
+    /// Whether the static embedding table is fused with BM25.
+    pub fn table(self) -> bool {
+        self == Self::On
+    }
+
+    /// Whether the re-rank tier runs (when a model is installed).
+    pub fn model(self) -> bool {
+        self != Self::Off
+    }
+}
+
+/// The TOML shapes of `[search] semantic`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SemanticSetting {
+    Bool(bool),
+    Word(String),
+}
+
+impl TryFrom<SemanticSetting> for Semantic {
+    type Error = String;
+
+    fn try_from(v: SemanticSetting) -> Result<Self, String> {
+        match v {
+            SemanticSetting::Bool(true) => Ok(Self::On),
+            SemanticSetting::Bool(false) => Ok(Self::Off),
+            SemanticSetting::Word(w) => match w.as_str() {
+                "auto" => Ok(Self::Auto),
+                "on" => Ok(Self::On),
+                "off" => Ok(Self::Off),
+                _ => Err(format!("{w:?} is not auto, on, off, true or false")),
+            },
+        }
+    }
+}
 
 /// The `[search] semantic` setting in force (embedded default, then the user's file).
-pub fn semantic_setting() -> bool {
+pub fn semantic_setting() -> Semantic {
     load().0.search.semantic
 }
 
@@ -160,8 +212,14 @@ pub fn load() -> (Settings, Vec<String>) {
         ),
     };
     warnings.extend(brief_problems(&settings.brief));
+    if settings.search.rerank.is_some() {
+        warnings.push(REMOVED_RERANK.into());
+    }
     (settings, warnings)
 }
+
+/// The warning for the removed `[search] rerank` key.
+pub const REMOVED_RERANK: &str = "config.toml [search] rerank: no longer used (ignored); the re-rank tier runs whenever a model is installed (`skillnav model list`), and `semantic = false` turns it off";
 
 /// Values of `[brief]` that parse but mean nothing (an unknown format, mode or listing, no
 /// budget presets): one warning each; the default is used.
@@ -290,5 +348,32 @@ mod tests {
         let (s, w) = merge_user::<Settings>("[ui]\nmouse = false\n[search]\ntop_k = 7\n");
         assert_eq!((s.search.top_k, w), (7, Vec::<String>::new()));
         assert!(brief_problems(&BriefSettings::default()).is_empty());
+    }
+
+    #[test]
+    fn semantic_takes_words_and_the_old_booleans() {
+        let (s, w) = merge_user::<Settings>("[search]\nsemantic = false\n");
+        assert_eq!(
+            (s.search.semantic, w),
+            (Semantic::Off, Vec::<String>::new())
+        );
+        let (s, _) = merge_user::<Settings>("[search]\nsemantic = true\n");
+        assert_eq!(s.search.semantic, Semantic::On);
+        let (s, _) = merge_user::<Settings>("[search]\nsemantic = \"auto\"\n");
+        assert_eq!(s.search.semantic, Semantic::Auto);
+        let (s, w) = merge_user::<Settings>("[search]\nsemantic = \"maybe\"\n");
+        assert_eq!(s.search.semantic, Semantic::Auto);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("\"maybe\" is not auto, on, off"), "{w:?}");
+    }
+
+    #[test]
+    fn an_old_rerank_key_still_loads_and_is_named_as_removed() {
+        let (s, w) = merge_user::<Settings>("[search]\nrerank = true\ntop_k = 9\n");
+        assert_eq!(
+            (s.search.top_k, s.search.rerank, w),
+            (9, Some(true), Vec::<String>::new())
+        );
+        assert_eq!(Settings::default().search.rerank, None);
     }
 }

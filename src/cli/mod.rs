@@ -12,6 +12,7 @@ mod export;
 mod fm;
 mod install_skill;
 mod mcp;
+mod model;
 mod open;
 mod recipe;
 mod render;
@@ -81,17 +82,22 @@ fn prefetch_tables(command: Option<&Command>, counter: TokenCounter) {
     }
 }
 
-/// The re-ranker for a `--rerank` flag, loaded before any root is opened so that a build
-/// without the feature or a missing model file fails at once (docs/DESIGN.md §3 "Re-rank").
-/// `None` without the flag. Errors: [`crate::rerank::RerankError`].
-fn rerank_ready(flag: bool) -> anyhow::Result<Option<std::sync::Arc<dyn crate::index::Rerank>>> {
-    if !flag {
-        return Ok(None);
-    }
+/// The re-rank tier for finished queries under `semantic` (docs/DESIGN.md §3 "Re-rank"),
+/// loaded before any root is opened. Without a model, search stays lexical and, when `hint`,
+/// stderr says once how to install one ([`crate::rerank::HINT`]); a model that does not load
+/// is a warning on stderr, and search stays lexical too.
+fn rerank_tier(
+    semantic: crate::config::Semantic,
+    hint: bool,
+) -> Option<std::sync::Arc<dyn crate::index::Rerank>> {
     let settings = crate::config::load().0.search;
-    Ok(Some(
-        crate::rerank::load(&settings).map_err(|e| anyhow::anyhow!("--rerank: {e}"))?,
-    ))
+    let tier = crate::rerank::tier(&settings, semantic);
+    if let Some(note) = tier.notice()
+        && (hint || !matches!(tier, crate::rerank::Tier::NoModel))
+    {
+        eprintln!("skillnav: {note}");
+    }
+    tier.ready()
 }
 
 fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
@@ -118,17 +124,17 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             top_k,
             prefix,
             semantic,
-            rerank,
             json,
         }) => {
             // The MCP tools' rule and message: a blank query is a usage error, not 0 hits.
             crate::agent::limits::check_query_has_words(&query)?;
-            let rerank = rerank_ready(rerank)?;
+            let semantic = args::semantic_or_setting(semantic);
+            let rerank = rerank_tier(semantic, true);
             let corpus = open::open(&paths, &g)?;
             let opts = search::CliSearch {
                 top_k,
                 prefix,
-                semantic: args::OnOff::or_setting(semantic),
+                semantic: semantic.table(),
                 rerank,
                 json,
             };
@@ -140,18 +146,18 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             base,
             max_tokens,
             semantic,
-            rerank,
             policies,
             top_k,
             json,
         }) => {
-            let rerank = rerank_ready(rerank)?;
+            let semantic = args::semantic_or_setting(semantic);
+            let rerank = rerank_tier(semantic, false);
             let req = eval::EvalRequest {
                 file: &questions,
                 paths: &paths,
                 base: base.as_deref(),
                 max_tokens,
-                semantic: args::OnOff::or_setting(semantic),
+                semantic: semantic.table(),
                 rerank,
                 policies: policies.then_some(top_k),
                 json,
@@ -228,7 +234,6 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
         }
         Some(Command::Brief(a)) => {
-            rerank_ready(a.rerank)?;
             let corpus = open::open(&a.paths, &g)?;
             brief::run(&mut out, &corpus, &a, counter)
         }
@@ -259,6 +264,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             doctree::run(&mut out, &op)
         }
         Some(Command::Cache { op }) => cache::run(&mut out, &op),
+        Some(Command::Model { op }) => model::run(&mut out, &op),
         Some(Command::Recipe { op }) => recipe::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
         Some(Command::Mcp(a)) => {
             drop(out);

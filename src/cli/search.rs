@@ -20,7 +20,7 @@ pub struct CliSearch {
     pub prefix: bool,
     /// Fuse the semantic signal (finished queries only: not with `prefix`).
     pub semantic: bool,
-    /// The re-ranker of `--rerank` (finished queries only).
+    /// The re-rank tier's re-ranker, when a model is installed (finished queries only).
     pub rerank: Option<Arc<dyn Rerank>>,
     /// Print JSON.
     pub json: bool,

@@ -143,7 +143,7 @@ pub struct RerankRun {
     /// Hits the re-ranker scored and re-ordered (the first `depth` of the first stage); the
     /// result then keeps the first `top_k` of them.
     pub candidates: usize,
-    /// Of those, texts that went through the model (the others came from its cache).
+    /// Texts that went through the model: the query and section passages not in its cache.
     pub embedded: usize,
     /// Wall time of the re-rank (query and candidate texts embedded, hits re-ordered), in
     /// microseconds.

@@ -1,6 +1,7 @@
 //! The one HTTP client of skillnav ([`Client`], on `ureq` with rustls): GET with a size cap,
 //! conditional requests (`ETag` / `Last-Modified`), redirects followed here so loops are named,
-//! and proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`;
+//! a streamed GET for large files ([`Client::get_stream`], model downloads), and proxies from
+//! the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`;
 //! loopback never goes through a proxy). docs/REMOTE.md "Network".
 
 use std::collections::{HashMap, HashSet};
@@ -69,6 +70,51 @@ impl Client {
     /// [`Fetched::NotModified`]. Errors: every [`RemoteError`] network case (404, other
     /// statuses, a redirect loop, over the cap, timeout, TLS, a body that ends early).
     pub fn get(&self, url: &str, cached: Option<&Validators>) -> Result<Fetched, RemoteError> {
+        match self.follow(url, cached)? {
+            None => Ok(Fetched::NotModified),
+            Some((at, resp)) => self.body(&at, resp),
+        }
+    }
+
+    /// GET `url`, following redirects, and hand back the body as it arrives (at most the
+    /// cap, read through; past it the reader fails) with its declared length in bytes, if
+    /// the server gave one and did not compress it. A body that ends before its declared
+    /// length reads as an error or as fewer bytes: the caller checks the count. Errors: as
+    /// [`Client::get`] before the body starts (404, other statuses, redirects, timeout,
+    /// TLS, a declared length over the cap).
+    pub fn get_stream(
+        &self,
+        url: &str,
+    ) -> Result<(Box<dyn Read + Send>, Option<u64>), RemoteError> {
+        let Some((at, resp)) = self.follow(url, None)? else {
+            return Err(RemoteError::Status {
+                url: url.to_string(),
+                code: 304,
+            });
+        };
+        let header = |name: &str| resp.headers().get(name).and_then(|v| v.to_str().ok());
+        let encoded =
+            header("content-encoding").is_some_and(|e| !e.eq_ignore_ascii_case("identity"));
+        let declared = header("content-length")
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .filter(|_| !encoded);
+        if declared.is_some_and(|n| n > self.cap) {
+            return Err(RemoteError::TooLarge {
+                url: at,
+                cap: self.cap,
+            });
+        }
+        let reader = resp.into_body().into_reader().take(self.cap);
+        Ok((Box::new(reader), declared))
+    }
+
+    /// Send GETs from `url` through its redirects: the URL that answered 2xx and its
+    /// response, or `None` for a 304 to a conditional GET. Errors: as [`Client::get`].
+    fn follow(
+        &self,
+        url: &str,
+        cached: Option<&Validators>,
+    ) -> Result<Option<(String, ureq::http::Response<ureq::Body>)>, RemoteError> {
         let mut seen = HashSet::new();
         let mut at = url.to_string();
         for _ in 0..=MAX_REDIRECTS {
@@ -78,8 +124,8 @@ impl Client {
             let resp = self.call(&at, cached)?;
             let code = resp.status().as_u16();
             match code {
-                200..=299 => return self.body(&at, resp),
-                304 if cached.is_some() => return Ok(Fetched::NotModified),
+                200..=299 => return Ok(Some((at, resp))),
+                304 if cached.is_some() => return Ok(None),
                 301 | 302 | 303 | 307 | 308 => at = next_hop(&at, &resp)?,
                 404 | 410 => return Err(RemoteError::NotFound { url: at }),
                 _ => return Err(RemoteError::Status { url: at, code }),

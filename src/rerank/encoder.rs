@@ -2,12 +2,15 @@
 //! `[CLS]`, its first [`DEFAULT_PIECES`] word pieces (skillnav's `WordPiece` over the same
 //! vocabulary, `crate::embed::wordpiece`), `[SEP]` — the model takes 256 positions at most,
 //! its `max_seq_length` — then the encoder's states are mean-pooled over every position and
-//! L2-normalised, so cosine similarity is a dot product. Vectors are cached per content key
-//! in memory and, once persistence is on, in the vector file (`super::store`).
+//! L2-normalised, so cosine similarity is a dot product. A long section is cut into
+//! passages of that many pieces each, at most [`MAX_PASSAGES`] ([`Encoder::passage_ids`]).
+//! Vectors are cached per content key (per passage) in memory and, once persistence is on,
+//! in the vector file (`super::store`).
 //!
 //! [`Reranker`] is the [`Rerank`] the index calls: the query and each candidate's text (its
 //! heading path then its own text, [`crate::index::semantic::embedded_text`]) are encoded,
-//! candidates on every core, and the hits re-ordered by [`super::fuse`].
+//! candidates' passages on every core, each candidate scored by its best passage, and the
+//! hits re-ordered by [`super::fuse`] (docs/DESIGN.md §3 "Re-rank").
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,6 +34,12 @@ pub const MAX_PIECES: usize = 254;
 /// seen. 128 rather than [`MAX_PIECES`]: on the dev set it gives the same recall@1/@5 and
 /// brief containment at 0.65–0.87× the cold encode time (docs/DESIGN.md §3 "Re-rank").
 pub const DEFAULT_PIECES: usize = 128;
+
+/// Most passages a section is cut into: with [`DEFAULT_PIECES`] per passage, the first
+/// 512 word pieces of a section (about 380 words) are seen; the rest is not. Each passage
+/// costs one encoder run on a cold cache, so this bounds a cold re-rank at 4× the cost of
+/// encoding openings only (docs/DESIGN.md §3 "Re-rank").
+pub const MAX_PASSAGES: usize = 4;
 
 /// Vectors kept in memory before the least useful are dropped (1.5 KiB each: about 24 MiB);
 /// the same as the vector file's bound, [`store::MAX_ENTRIES`].
@@ -151,6 +160,36 @@ impl Encoder {
         ids
     }
 
+    /// The model's input ids of each passage of `text`: its word pieces cut into runs of the
+    /// encoder's piece limit ([`DEFAULT_PIECES`] unless opened with another), at most
+    /// [`MAX_PASSAGES`] of them, each run between `[CLS]` and `[SEP]`. A text without pieces
+    /// is one passage of `[CLS]`, `[SEP]`; the first passage is [`Encoder::input_ids`].
+    pub fn passage_ids(&self, text: &str) -> Vec<Vec<u32>> {
+        let mut pieces = Vec::new();
+        if let Some(m) = crate::embed::model() {
+            m.vocab.encode_into(
+                text,
+                self.max_pieces * MAX_PASSAGES,
+                &mut pieces,
+                &mut crate::embed::wordpiece::Scratch::default(),
+            );
+        }
+        pieces.truncate(self.max_pieces * MAX_PASSAGES);
+        if pieces.is_empty() {
+            return vec![vec![self.cls, self.sep]];
+        }
+        pieces
+            .chunks(self.max_pieces)
+            .map(|run| {
+                let mut ids = Vec::with_capacity(run.len() + 2);
+                ids.push(self.cls);
+                ids.extend_from_slice(run);
+                ids.push(self.sep);
+                ids
+            })
+            .collect()
+    }
+
     /// The unit vector of `text` (never cached). A text without pieces still has `[CLS]`
     /// and `[SEP]`, so every text has a vector; `None` only for a degenerate model whose
     /// pooled states are all zero.
@@ -175,6 +214,48 @@ impl Encoder {
         threads: usize,
     ) -> (Vec<Option<Arc<[f32]>>>, usize) {
         let keys: Vec<Key> = texts.iter().map(|t| store::key(t)).collect();
+        self.embed_units(&keys, &|i| self.input_ids(&texts[i]), keep_from, threads)
+    }
+
+    /// The unit vectors of every passage of each of `texts` ([`Encoder::passage_ids`]), in
+    /// order, cached per passage as [`Encoder::embed`] caches texts (every passage kept in
+    /// the vector file). The second value counts the passages encoded.
+    pub fn embed_passages(
+        &self,
+        texts: &[String],
+        threads: usize,
+    ) -> (Vec<Vec<Arc<[f32]>>>, usize) {
+        let mut keys = Vec::new();
+        let mut ids = Vec::new();
+        let mut owner = Vec::new();
+        for (t, text) in texts.iter().enumerate() {
+            let base = store::key(text);
+            for (n, p) in self.passage_ids(text).into_iter().enumerate() {
+                keys.push(store::passage_key(base, n));
+                ids.push(p);
+                owner.push(t);
+            }
+        }
+        let (vectors, encoded) = self.embed_units(&keys, &|i| ids[i].clone(), 0, threads);
+        let mut out = vec![Vec::new(); texts.len()];
+        for (t, v) in owner.into_iter().zip(vectors) {
+            if let Some(v) = v {
+                out[t].push(v);
+            }
+        }
+        (out, encoded)
+    }
+
+    /// The vectors of the units keyed `keys` (unit `i` encodes `ids_of(i)`), from the cache
+    /// or encoded on up to `threads` threads, longest first (then cached; units from
+    /// `keep_from` on also go to the vector file); the second value counts units encoded.
+    fn embed_units(
+        &self,
+        keys: &[Key],
+        ids_of: &dyn Fn(usize) -> Vec<u32>,
+        keep_from: usize,
+        threads: usize,
+    ) -> (Vec<Option<Arc<[f32]>>>, usize) {
         let mut out: Vec<Option<Arc<[f32]>>> = {
             let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
             self.read_file(&mut m);
@@ -187,35 +268,14 @@ impl Encoder {
                 })
                 .collect()
         };
-        // The same text twice is encoded once.
+        // The same unit twice is encoded once.
         let mut seen = HashMap::new();
-        let mut todo: Vec<(usize, Vec<u32>)> = (0..texts.len())
+        let mut todo: Vec<(usize, Vec<u32>)> = (0..keys.len())
             .filter(|&i| out[i].is_none() && seen.insert(keys[i], i).is_none())
-            .map(|i| (i, self.input_ids(&texts[i])))
+            .map(|i| (i, ids_of(i)))
             .collect();
         todo.sort_by_key(|(i, ids)| (std::cmp::Reverse(ids.len()), *i));
-        let threads = threads.clamp(1, 8).min(todo.len().max(1));
-        let next = AtomicUsize::new(0);
-        let mut done: Vec<(usize, Option<Vec<f32>>)> = Vec::with_capacity(todo.len());
-        std::thread::scope(|s| {
-            let work = || {
-                let mut sc = Scratch::default();
-                let mut part = Vec::new();
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((i, ids)) = todo.get(j) else { break };
-                    part.push((*i, self.bert.pooled(ids, &mut sc)));
-                }
-                part
-            };
-            let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            done.extend(work());
-            for h in handles {
-                if let Ok(part) = h.join() {
-                    done.extend(part);
-                }
-            }
-        });
+        let done = self.encode_all(&todo, threads);
         let encoded = done.len();
         let mut m = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
         if m.map.len() + encoded > CACHE_ENTRIES {
@@ -247,6 +307,38 @@ impl Encoder {
             }
         }
         (out, encoded)
+    }
+
+    /// Encode every `(unit, ids)` of `todo` on up to `threads` threads, each taking the next
+    /// one when done; `(unit, vector)` pairs in no particular order.
+    fn encode_all(
+        &self,
+        todo: &[(usize, Vec<u32>)],
+        threads: usize,
+    ) -> Vec<(usize, Option<Vec<f32>>)> {
+        let threads = threads.clamp(1, 8).min(todo.len().max(1));
+        let next = AtomicUsize::new(0);
+        let mut done: Vec<(usize, Option<Vec<f32>>)> = Vec::with_capacity(todo.len());
+        std::thread::scope(|s| {
+            let work = || {
+                let mut sc = Scratch::default();
+                let mut part = Vec::new();
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((i, ids)) = todo.get(j) else { break };
+                    part.push((*i, self.bert.pooled(ids, &mut sc)));
+                }
+                part
+            };
+            let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            done.extend(work());
+            for h in handles {
+                if let Ok(part) = h.join() {
+                    done.extend(part);
+                }
+            }
+        });
+        done
     }
 
     /// Read the vector file into the cache once, when persistence is on.
@@ -344,29 +436,39 @@ impl Rerank for Reranker {
 
     fn rerank(&self, corpus: &Corpus, query: &str, hits: &mut [Hit]) -> RerankRun {
         let start = Instant::now();
-        let mut texts = Vec::with_capacity(hits.len() + 1);
-        texts.push(query.to_string());
-        for h in hits.iter() {
-            let mut t = String::new();
-            if h.node.ix() < corpus.len() {
-                embedded_text(corpus, h.node, &mut t);
-            }
-            texts.push(t);
-        }
+        let texts: Vec<String> = hits
+            .iter()
+            .map(|h| {
+                let mut t = String::new();
+                if h.node.ix() < corpus.len() {
+                    embedded_text(corpus, h.node, &mut t);
+                }
+                t
+            })
+            .collect();
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        // The query's vector stays in memory; the sections' go to the vector file too.
-        let (vectors, embedded) = self.encoder.embed(&texts, 1, threads);
-        let cosines: Vec<f64> = match vectors.split_first() {
-            Some((Some(q), rest)) => rest
+        // The query's vector stays in memory; the sections' passages go to the vector file.
+        let (q, q_encoded) = self.encoder.embed(&[query.to_string()], 1, 1);
+        let (passages, embedded) = self.encoder.embed_passages(&texts, threads);
+        // A section scores by its best passage.
+        let cosines: Vec<f64> = match q.first() {
+            Some(Some(q)) => passages
                 .iter()
-                .map(|v| v.as_ref().map_or(0.0, |v| super::fuse::dot(q, v)))
+                .map(|ps| {
+                    ps.iter()
+                        .map(|v| super::fuse::dot(q, v))
+                        .fold(None, |best: Option<f64>, c| {
+                            Some(best.map_or(c, |b| b.max(c)))
+                        })
+                        .unwrap_or(0.0)
+                })
                 .collect(),
             _ => vec![0.0; hits.len()],
         };
         super::fuse::reorder(hits, &cosines, self.weight);
         let run = RerankRun {
             candidates: hits.len(),
-            embedded,
+            embedded: embedded + q_encoded,
             micros: start.elapsed().as_micros() as u64,
         };
         self.encoder.flush_if_due();

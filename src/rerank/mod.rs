@@ -1,26 +1,28 @@
-//! The optional deeper tier of search (docs/DESIGN.md §3 "Re-rank"): the first hits of a
-//! finished query re-ordered by the full all-MiniLM-L6-v2 sentence encoder, read at run time
-//! from a model folder (never embedded, never downloaded by skillnav itself;
-//! `tools/fetch_rerank_model.sh` fetches the pinned copy).
+//! The deeper tier of search (docs/DESIGN.md §3 "Re-rank"): the first hits of a finished
+//! query re-ordered by a full transformer sentence encoder (all-MiniLM-L6-v2 by default),
+//! read at run time from an installed model folder. It is always built and runs whenever a
+//! model is installed (`skillnav model install`) and `[search] semantic` is not `off`.
 //!
-//! This file is always compiled: it resolves the model folder (`SKILLNAV_RERANK_MODEL`,
-//! else `[search] rerank_model`), loads the model once per process and attaches it to an
-//! [`Index`] ([`crate::index::Rerank`]). The model itself needs the cargo feature `rerank`;
-//! a build without it answers every request with [`RerankError::NotBuilt`].
+//! This file resolves the model folder (`SKILLNAV_RERANK_MODEL`, else `[search]
+//! rerank_model`, else the installed default model, [`installed`]), loads the model once per
+//! process and attaches it to an [`Index`] ([`crate::index::Rerank`]).
 //!
-//! Modules (feature `rerank`): `weights` (the model folder's files), `bert` (the encoder's
-//! forward pass), `encoder` (tokenize, encode, mean-pool, normalise, cache), `store` (the
-//! vector file in the user cache dir), `fuse` (the ordering rule).
+//! Modules: `weights` (the model folder's files), `bert` (the encoder's forward pass),
+//! `encoder` (tokenize, encode, mean-pool, normalise, cache), `store` (the vector file in the
+//! user cache dir), `fuse` (the ordering rule), [`registry`] (the models `skillnav model
+//! install` knows, pinned), [`installed`] (the models folder: find, list, remove),
+//! [`install`] (atomic, checked installs), [`download`] (from the hub), [`local`] (from a
+//! wheel, a folder or a `.tar.gz`).
 
-#[cfg(feature = "rerank")]
 mod bert;
-#[cfg(feature = "rerank")]
+pub mod download;
 pub mod encoder;
-#[cfg(feature = "rerank")]
 pub mod fuse;
-#[cfg(feature = "rerank")]
+pub mod install;
+pub mod installed;
+pub mod local;
+pub mod registry;
 pub mod store;
-#[cfg(feature = "rerank")]
 mod weights;
 
 use std::path::{Path, PathBuf};
@@ -32,21 +34,12 @@ use crate::index::{Index, Rerank};
 /// The environment variable naming the model folder (overrides `[search] rerank_model`).
 pub const MODEL_ENV: &str = "SKILLNAV_RERANK_MODEL";
 
-/// Whether this build has the re-ranker (the cargo feature `rerank`).
-pub const BUILT: bool = cfg!(feature = "rerank");
-
 /// Why the re-ranker is not available.
 #[derive(Debug, thiserror::Error)]
 pub enum RerankError {
-    /// This build was made without the cargo feature `rerank`.
-    #[error(
-        "this build of skillnav lacks the re-ranker: rebuild with `cargo build --release --features rerank`"
-    )]
-    NotBuilt,
-    /// Neither the environment variable nor the setting names a model folder.
-    #[error(
-        "no re-rank model folder: set {MODEL_ENV} or `[search] rerank_model` in config.toml (tools/fetch_rerank_model.sh fetches one)"
-    )]
+    /// No model is installed and neither the environment variable nor the setting names a
+    /// model folder.
+    #[error("{HINT}")]
     NoModelDir,
     /// A file the model needs is missing.
     #[error("re-rank model: missing file {0}")]
@@ -69,8 +62,13 @@ pub enum RerankError {
     },
 }
 
+/// What search says, once, when no model is installed (stderr for `search`, the TUI's
+/// status line, the MCP `instructions`).
+pub const HINT: &str = "search is lexical: no re-rank model is installed; `skillnav model install` (about 91 MB) turns on the transformer tier";
+
 /// The model folder in force: `$SKILLNAV_RERANK_MODEL` when set and not empty, else
-/// `settings.rerank_model` (a leading `~/` is the home folder); `None` when neither names one.
+/// `settings.rerank_model` (a leading `~/` is the home folder), else the installed default
+/// model's folder ([`installed::default_dir`]) when it holds an install; `None` otherwise.
 pub fn model_dir(settings: &SearchSettings) -> Option<PathBuf> {
     let from_env = std::env::var_os(MODEL_ENV).filter(|v| !v.is_empty());
     if let Some(v) = from_env {
@@ -78,7 +76,7 @@ pub fn model_dir(settings: &SearchSettings) -> Option<PathBuf> {
     }
     let s = settings.rerank_model.trim();
     if s.is_empty() {
-        return None;
+        return installed::default_dir().filter(|d| installed::is_installed(d));
     }
     if let Some(rest) = s.strip_prefix("~/")
         && let Some(home) = std::env::var_os("HOME")
@@ -88,13 +86,56 @@ pub fn model_dir(settings: &SearchSettings) -> Option<PathBuf> {
     Some(PathBuf::from(s))
 }
 
+/// The re-rank tier for finished queries under `semantic`: why it is absent, or the loaded
+/// re-ranker.
+#[derive(Debug)]
+pub enum Tier {
+    /// `semantic` is off.
+    Off,
+    /// No model is installed and none is named ([`HINT`] says how to install one).
+    NoModel,
+    /// A model folder is named or installed but does not load.
+    Broken(RerankError),
+    /// The re-ranker.
+    Ready(Arc<dyn Rerank>),
+}
+
+/// The tier of `settings` under `semantic` ([`load`] when a model is there).
+pub fn tier(settings: &SearchSettings, semantic: crate::config::Semantic) -> Tier {
+    if !semantic.model() {
+        return Tier::Off;
+    }
+    match load(settings) {
+        Ok(r) => Tier::Ready(r),
+        Err(RerankError::NoModelDir) => Tier::NoModel,
+        Err(e) => Tier::Broken(e),
+    }
+}
+
+impl Tier {
+    /// The re-ranker, if ready.
+    pub fn ready(&self) -> Option<Arc<dyn Rerank>> {
+        match self {
+            Self::Ready(r) => Some(Arc::clone(r)),
+            _ => None,
+        }
+    }
+
+    /// The one line a front end shows about the tier, if any: [`HINT`] without a model, the
+    /// load error for a broken one; nothing when it is off or ready.
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            Self::NoModel => Some(HINT.to_string()),
+            Self::Broken(e) => Some(format!("re-rank tier unavailable, search is lexical: {e}")),
+            Self::Off | Self::Ready(_) => None,
+        }
+    }
+}
+
 /// The re-ranker of `settings` (model folder, depth, weight), loaded once per process and
 /// folder (later calls with the same folder share it). Errors: [`RerankError`] — no
-/// feature, no folder, a missing or malformed file.
+/// folder, a missing or malformed file.
 pub fn load(settings: &SearchSettings) -> Result<Arc<dyn Rerank>, RerankError> {
-    if !BUILT {
-        return Err(RerankError::NotBuilt);
-    }
     let dir = model_dir(settings).ok_or(RerankError::NoModelDir)?;
     /// Loaded re-rankers by (folder, depth, weight bits).
     type Loaded = Vec<(PathBuf, usize, u64, Arc<dyn Rerank>)>;
@@ -116,10 +157,8 @@ pub fn load(settings: &SearchSettings) -> Result<Arc<dyn Rerank>, RerankError> {
 }
 
 /// The encoders [`load`] opened, for [`flush`].
-#[cfg(feature = "rerank")]
 static ENCODERS: Mutex<Vec<Arc<encoder::Encoder>>> = Mutex::new(Vec::new());
 
-#[cfg(feature = "rerank")]
 fn open(dir: &Path, depth: usize, weight: f64) -> Result<Arc<dyn Rerank>, RerankError> {
     let enc = Arc::new(encoder::Encoder::open(dir)?);
     ENCODERS
@@ -130,30 +169,21 @@ fn open(dir: &Path, depth: usize, weight: f64) -> Result<Arc<dyn Rerank>, Rerank
 }
 
 /// Keep section vectors in the user cache dir from now on (`store`, docs/DESIGN.md §3
-/// "Re-rank"); a no-op without the feature. The CLI calls it with the count cache's.
+/// "Re-rank"). The CLI calls it with the count cache's.
 pub fn enable_disk() {
-    #[cfg(feature = "rerank")]
     store::enable_disk();
 }
 
 /// Write the new vectors of every re-ranker [`load`] opened to the vector file (when
-/// persistence is on); a no-op without the feature or new vectors. Never fails.
+/// persistence is on); a no-op without new vectors. Never fails.
 pub fn flush() {
-    #[cfg(feature = "rerank")]
-    {
-        let encoders: Vec<_> = ENCODERS
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
-        for e in encoders {
-            e.flush();
-        }
+    let encoders: Vec<_> = ENCODERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    for e in encoders {
+        e.flush();
     }
-}
-
-#[cfg(not(feature = "rerank"))]
-fn open(_dir: &Path, _depth: usize, _weight: f64) -> Result<Arc<dyn Rerank>, RerankError> {
-    Err(RerankError::NotBuilt)
 }
 
 /// Load the re-ranker of `settings` ([`load`]) and attach it to `index` (a no-op when one

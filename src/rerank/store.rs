@@ -9,7 +9,8 @@
 //!   word-piece limit), `config.json` and `model.safetensors`, computed when the model is
 //!   loaded ([`model_id`]). A file made by another model (or limit) is foreign.
 //! - **Content key**: the first 16 bytes of the SHA-256 of the exact text the encoder is
-//!   given (heading path, then the section's own text).
+//!   given (heading path, then the section's own text); a long section's later passages
+//!   are keyed by [`passage_key`].
 //! - **Layout** (little-endian): [`MAGIC`] (16 bytes), format version `u32`, the model
 //!   identity (32 bytes), the vector length `u32`, the entry count `u64`, then per entry the
 //!   16-byte key and its `f32` components, then the first 16 bytes of the SHA-256 of
@@ -48,6 +49,22 @@ const HEAD: usize = 16 + 4 + 32 + 4 + 8;
 /// The content key of `text`.
 pub fn key(text: &str) -> Key {
     let d = Sha256::digest(text.as_bytes());
+    let mut k = [0u8; 16];
+    k.copy_from_slice(&d[..16]);
+    k
+}
+
+/// The content key of passage `n` (0-based) of the text whose key is `text`: `text` itself
+/// for the first passage (the vector a text had before sections were cut into passages),
+/// else the first 16 bytes of the SHA-256 of `text` then `n` (`u64`, little-endian).
+pub fn passage_key(text: Key, n: usize) -> Key {
+    if n == 0 {
+        return text;
+    }
+    let mut h = Sha256::new();
+    h.update(text);
+    h.update((n as u64).to_le_bytes());
+    let d = h.finalize();
     let mut k = [0u8; 16];
     k.copy_from_slice(&d[..16]);
     k

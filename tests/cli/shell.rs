@@ -21,7 +21,7 @@ fn stdout_of(args: &[&str]) -> String {
 }
 
 /// Every subcommand name, in the order `skillnav --help` lists them.
-const SUBCOMMANDS: [&str; 21] = [
+const SUBCOMMANDS: [&str; 22] = [
     "tree",
     "search",
     "eval",
@@ -37,6 +37,7 @@ const SUBCOMMANDS: [&str; 21] = [
     "export",
     "doctree",
     "cache",
+    "model",
     "recipe",
     "mcp",
     "install-skill",

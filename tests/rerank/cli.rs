@@ -1,5 +1,4 @@
-//! `skillnav brief --rerank` and `search --rerank` end to end (feature `rerank`), and the
-//! vector file in the user cache dir (docs/DESIGN.md §3 "Re-rank"): a second call encodes
+//! `skillnav brief` and `search` with the model installed end to end, and the vector file in the user cache dir (docs/DESIGN.md §3 "Re-rank"): a second call encodes
 //! only the query, a damaged file is ignored and replaced. Each test has its own
 //! `XDG_CACHE_HOME`.
 
@@ -9,17 +8,17 @@ use serde_json::Value;
 use skillnav::rerank::encoder::Encoder;
 use skillnav::rerank::store;
 
-use super::model::model_dir;
 use crate::support::child::skillnav_command;
+use crate::support::model::{installed_model_dir, installed_models};
 
 fn hono() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
 }
 
-/// Run skillnav with the model and `cache` as `XDG_CACHE_HOME`; its stdout.
+/// Run skillnav with the model installed and `cache` as `XDG_CACHE_HOME`; its stdout.
 fn run(cache: &Path, args: &[&str]) -> Vec<u8> {
     let out = skillnav_command()
-        .env("SKILLNAV_RERANK_MODEL", model_dir())
+        .env("SKILLNAV_MODELS_DIR", installed_models().unwrap())
         .env("XDG_CACHE_HOME", cache)
         .args(args)
         .arg(hono())
@@ -50,7 +49,7 @@ fn ids(v: &Value, list: &str) -> Vec<String> {
 
 /// The vectors of the vector file under `cache` (`None`: no file or not one of this model).
 fn file_entries(cache: &Path) -> Option<Vec<([u8; 16], Vec<f32>)>> {
-    let enc = Encoder::open(&model_dir()).unwrap();
+    let enc = Encoder::open(&installed_model_dir().unwrap()).unwrap();
     let bytes = std::fs::read(store::file_path(&cache.join("skillnav"))).ok()?;
     store::decode(&bytes, &enc.model_id(), enc.dims())
 }
@@ -58,7 +57,10 @@ fn file_entries(cache: &Path) -> Option<Vec<([u8; 16], Vec<f32>)>> {
 const COOKIES: &str = "how do I read cookies in a handler";
 
 #[test]
-fn brief_rerank_packs_the_sections_the_model_puts_first() {
+fn brief_with_the_model_packs_the_sections_the_model_puts_first() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let args = [
         "brief",
@@ -69,10 +71,10 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
         "--format",
         "json",
     ];
-    let plain = json(cache.path(), &args);
-    let mut with = args.to_vec();
-    with.push("--rerank");
-    let reranked = json(cache.path(), &with);
+    let reranked = json(cache.path(), &args);
+    let mut without = args.to_vec();
+    without.extend(["--semantic", "off"]);
+    let plain = json(cache.path(), &without);
     let m = "hono/references/middleware.md#hono_docs---middleware/";
     assert_eq!(
         ids(&plain, "sections"),
@@ -82,69 +84,69 @@ fn brief_rerank_packs_the_sections_the_model_puts_first() {
             format!("{m}middleware"),
         ]
     );
-    // The model puts the general middleware sections first (no section of the fixture is
-    // about cookies); they are longer, so two fill the budget.
+    // The model puts first the language middleware, whose later passages read the language
+    // from a cookie (no section of the fixture is about cookies); it is long, so it and the
+    // reference list fill the budget.
     assert_eq!(
         ids(&reranked, "sections"),
-        vec![format!("{m}middleware"), format!("{m}middleware-2")]
+        vec![
+            format!("{m}language-middleware"),
+            "hono/SKILL.md#hono-skill/reference-files".to_string(),
+        ]
     );
     assert_eq!(
         (plain["bytes"].as_u64(), reranked["bytes"].as_u64()),
-        (Some(3623), Some(5117))
+        (Some(3623), Some(5241))
     );
     // The markdown brief of the same requests: its bytes.
-    let mut md = vec![
-        "brief",
-        "--query",
-        COOKIES,
-        "--max-tokens",
-        "2000",
-        "--rerank",
-    ];
+    let mut md = vec!["brief", "--query", COOKIES, "--max-tokens", "2000"];
     let text = String::from_utf8(run(cache.path(), &md)).unwrap();
-    assert_eq!(text.len(), 8017);
+    assert_eq!(text.len(), 7428);
     let provenance: Vec<&str> = text.lines().filter(|l| l.starts_with("`hono/")).collect();
     assert_eq!(
         provenance,
         vec![
-            "`hono/references/middleware.md#hono_docs---middleware/middleware` · references/middleware.md · lines 776–804 · score 0.338",
-            "`hono/references/middleware.md#hono_docs---middleware/middleware-2` · references/middleware.md · lines 1872–1976 · score 0.325",
-            "`hono/references/middleware.md#hono_docs---middleware/context-storage-middleware` · references/middleware.md · lines 1526–1613 · score 0.259",
+            "`hono/references/middleware.md#hono_docs---middleware/language-middleware` · references/middleware.md · lines 1614–1715 · score 0.482",
+            "`hono/references/middleware.md#hono_docs---middleware/context-storage-middleware` · references/middleware.md · lines 1526–1613 · score 0.367",
         ]
     );
-    md.pop();
+    md.extend(["--semantic", "off"]);
     assert_eq!(run(cache.path(), &md).len(), 7280);
 }
 
 #[test]
 fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let q = "limit the file size of the request body";
-    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let args = ["search", "--json", "--top-k", "3", q];
     let first = json(cache.path(), &args);
     assert_eq!(first["rerank"]["candidates"], 40);
-    assert_eq!(first["rerank"]["embedded"], 41);
-    // The 40 section texts are kept (the query's vector is not).
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+    // The query and 144 passages of the 40 sections (long ones are cut in up to 4).
+    assert_eq!(first["rerank"]["embedded"], 145);
+    // The passages' vectors are kept (the query's is not).
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
     let second = json(cache.path(), &args);
     assert_eq!(second["rerank"]["embedded"], 1);
     assert_eq!(ids(&second, "hits"), ids(&first, "hits"));
     assert_eq!(second["hits"][0]["score"], first["hits"][0]["score"]);
     // Another query shares most candidates: only the query and the new sections are encoded.
-    let other = json(
-        cache.path(),
-        &["search", "--rerank", "--json", "--top-k", "3", COOKIES],
-    );
+    let other = json(cache.path(), &["search", "--json", "--top-k", "3", COOKIES]);
     assert_eq!(other["rerank"]["candidates"], 22);
-    assert_eq!(other["rerank"]["embedded"], 4);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(43));
+    assert_eq!(other["rerank"]["embedded"], 13);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(156));
 }
 
 #[test]
 fn a_damaged_vector_file_is_ignored_and_replaced() {
+    if installed_models().is_none() {
+        return;
+    }
     let cache = tempfile::tempdir().unwrap();
     let q = "limit the file size of the request body";
-    let args = ["search", "--rerank", "--json", "--top-k", "3", q];
+    let args = ["search", "--json", "--top-k", "3", q];
     let clean = json(cache.path(), &args);
     let path = store::file_path(&cache.path().join("skillnav"));
     let mut bytes = std::fs::read(&path).unwrap();
@@ -154,13 +156,13 @@ fn a_damaged_vector_file_is_ignored_and_replaced() {
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(file_entries(cache.path()), None);
     let again = json(cache.path(), &args);
-    assert_eq!(again["rerank"]["embedded"], 41);
+    assert_eq!(again["rerank"]["embedded"], 145);
     assert_eq!(ids(&again, "hits"), ids(&clean, "hits"));
     assert_eq!(again["hits"][0]["score"], clean["hits"][0]["score"]);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
     // Not a vector file at all (another program's bytes).
     std::fs::write(&path, b"not a vector file").unwrap();
     let third = json(cache.path(), &args);
-    assert_eq!(third["rerank"]["embedded"], 41);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
+    assert_eq!(third["rerank"]["embedded"], 145);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
 }

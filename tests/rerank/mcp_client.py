@@ -1,4 +1,4 @@
-"""Drive `skillnav mcp` with `[search] rerank = true` through the official MCP Python SDK.
+"""Drive `skillnav mcp` with a re-rank model through the official MCP Python SDK.
 
 Run by tests/rerank/mcp.rs as `python3 mcp_client.py SKILLNAV ROOT WORKDIR QUERY`. WORKDIR
 holds `config/config.toml` (the settings, naming the model folder) and gets the cache and

@@ -1,16 +1,16 @@
 //! The re-rank tier (docs/DESIGN.md §3 "Re-rank"): skillnav's `WordPiece` against the model's
-//! own tokenizer (always), and with the cargo feature `rerank` the encoder's vectors against
-//! a numpy reference, the missing-file errors, `search` and `brief --rerank` end to end, the
-//! vector file, and the MCP server re-ranking with `[search] rerank = true`.
+//! own tokenizer, search without a model (`nomodel`), `skillnav model install|list|remove`
+//! against a loopback hub and local sources (`install`), and, with the default model
+//! installed from `tools/fetch-model.sh`, the encoder's vectors against a numpy reference,
+//! the missing-file errors, `search` and `brief` end to end, the vector file, and the MCP
+//! server re-ranking.
 
-#[cfg(feature = "rerank")]
 mod cli;
-#[cfg(feature = "rerank")]
+mod install;
+#[cfg(feature = "mcp")]
 mod mcp;
-#[cfg(not(feature = "rerank"))]
-mod missing;
-#[cfg(feature = "rerank")]
 mod model;
+mod nomodel;
 mod tokens;
 
 use serde_json::Value;
@@ -21,5 +21,5 @@ pub fn golden() -> Value {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rerank/golden.json"),
     )
     .unwrap();
-    serde_json::from_str(&text).unwrap()
+    serde_json::from_slice(text.as_bytes()).unwrap()
 }

@@ -1,39 +1,32 @@
-//! The encoder (feature `rerank`) against the numpy reference of
-//! `tests/fixtures/rerank/golden.json`, the errors of an incomplete model folder, and
-//! `search --rerank` end to end. The model folder is `$SKILLNAV_RERANK_MODEL`, else
-//! `target/rerank-model` (where `tools/fetch_rerank_model.sh` puts it; CI runs it first):
-//! without it these tests fail, they do not skip.
+//! The encoder against the numpy reference of `tests/fixtures/rerank/golden.json`, the
+//! errors of an incomplete model folder, and `search` with the model installed end to end.
+//! The model is the one `tools/fetch-model.sh` fetches, installed with `skillnav model
+//! install --from` ([`crate::support::model`]); under CI these tests fail without it.
 
 use std::path::PathBuf;
 
 use skillnav::rerank::RerankError;
-use skillnav::rerank::encoder::{Encoder, MAX_PIECES};
+use skillnav::rerank::encoder::{Encoder, MAX_PASSAGES, MAX_PIECES};
 
 use super::golden;
 use crate::support::child::skillnav_command;
 
-pub fn model_dir() -> PathBuf {
-    let dir = std::env::var_os("SKILLNAV_RERANK_MODEL").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/rerank-model"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.join("model.safetensors").is_file(),
-        "no re-rank model at {}: run tools/fetch_rerank_model.sh",
-        dir.display()
-    );
-    dir
+/// The installed default model's folder; `None` (the test is skipped) outside CI when it
+/// cannot be fetched.
+pub fn model_dir() -> Option<PathBuf> {
+    crate::support::model::installed_model_dir()
 }
 
-fn encoder() -> &'static Encoder {
-    static ENC: std::sync::OnceLock<Encoder> = std::sync::OnceLock::new();
+fn encoder() -> Option<&'static Encoder> {
+    static ENC: std::sync::OnceLock<Option<Encoder>> = std::sync::OnceLock::new();
     // The reference encodes up to the model's limit of 254 pieces (one golden text is longer).
-    ENC.get_or_init(|| Encoder::open_with(&model_dir(), MAX_PIECES).unwrap())
+    ENC.get_or_init(|| model_dir().map(|d| Encoder::open_with(&d, MAX_PIECES).unwrap()))
+        .as_ref()
 }
 
 #[test]
 fn vectors_match_the_numpy_reference_to_2e_4() {
-    let enc = encoder();
+    let Some(enc) = encoder() else { return };
     assert_eq!(enc.dims(), 384);
     let g = golden();
     for t in g["texts"].as_array().unwrap() {
@@ -57,7 +50,7 @@ fn vectors_match_the_numpy_reference_to_2e_4() {
 
 #[test]
 fn pair_cosines_match_the_reference() {
-    let enc = encoder();
+    let Some(enc) = encoder() else { return };
     let g = golden();
     let texts = g["texts"].as_array().unwrap();
     let mut seen = Vec::new();
@@ -82,7 +75,8 @@ fn pair_cosines_match_the_reference() {
 
 #[test]
 fn embed_all_encodes_each_distinct_text_once_and_then_reads_the_cache() {
-    let enc = Encoder::open(&model_dir()).unwrap();
+    let Some(dir) = model_dir() else { return };
+    let enc = Encoder::open(&dir).unwrap();
     let texts: Vec<String> = ["alpha beta", "gamma", "alpha beta"]
         .iter()
         .map(|s| (*s).to_string())
@@ -96,8 +90,46 @@ fn embed_all_encodes_each_distinct_text_once_and_then_reads_the_cache() {
 }
 
 #[test]
+fn a_long_section_is_cut_into_passages_and_its_deep_answer_scores_best() {
+    let Some(dir) = model_dir() else { return };
+    let enc = Encoder::open(&dir).unwrap();
+    // 450 one-piece filler words, then the answer: 4 passages of at most 128 pieces.
+    let filler = "the quick brown fox jumps over the lazy dog ".repeat(50);
+    let text = format!(
+        "{filler}the body limit middleware rejects uploads larger than the configured maximum size"
+    );
+    let ids = enc.passage_ids(&text);
+    assert_eq!(ids.len(), 4);
+    assert_eq!(ids[0], enc.input_ids(&text));
+    assert!(
+        ids.iter().all(|p| p.len() <= 130),
+        "{:?}",
+        ids.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    assert_eq!(enc.passage_ids(&"word ".repeat(5000)).len(), MAX_PASSAGES);
+    assert_eq!(enc.passage_ids("").len(), 1);
+    let (v, encoded) = enc.embed_passages(std::slice::from_ref(&text), 2);
+    assert_eq!((v[0].len(), encoded), (4, 4));
+    let q = enc
+        .embed_uncached("how do I limit the size of uploaded request bodies")
+        .unwrap();
+    let cos: Vec<f64> = v[0]
+        .iter()
+        .map(|p| skillnav::rerank::fuse::dot(&q, p))
+        .collect();
+    let best = (0..cos.len())
+        .max_by(|a, b| cos[*a].total_cmp(&cos[*b]))
+        .unwrap();
+    assert_eq!(best, 3, "{cos:?}");
+    assert!(cos[3] > cos[0] + 0.2, "{cos:?}");
+    // Cached per passage: nothing is encoded the second time.
+    let (again, encoded) = enc.embed_passages(&[text], 2);
+    assert_eq!((again, encoded), (v, 0));
+}
+
+#[test]
 fn missing_model_file_is_named_in_the_error() {
-    let src = model_dir();
+    let Some(src) = model_dir() else { return };
     let dir = tempfile::tempdir().unwrap();
     for f in ["config.json", "vocab.txt"] {
         std::fs::copy(src.join(f), dir.path().join(f)).unwrap();
@@ -121,13 +153,15 @@ fn missing_model_file_is_named_in_the_error() {
 }
 
 #[test]
-fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
+fn search_with_the_model_installed_names_the_rerank_signal_on_the_first_hits() {
+    let Some(models) = crate::support::model::installed_models() else {
+        return;
+    };
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
     let out = skillnav_command()
-        .env("SKILLNAV_RERANK_MODEL", model_dir())
+        .env("SKILLNAV_MODELS_DIR", models)
         .args([
             "search",
-            "--rerank",
             "--json",
             "--top-k",
             "3",
@@ -172,7 +206,7 @@ fn search_rerank_json_names_the_rerank_signal_on_the_first_hits() {
                 rr()
             ),
             (
-                "hono/references/api.md#hono_docs---api/context".into(),
+                "hono/references/middleware.md#hono_docs---middleware/compress-middleware".into(),
                 rr()
             ),
         ]
@@ -190,9 +224,9 @@ fn tui_reranks_on_enter_only_and_says_so_in_the_status() {
 
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono");
     let store = tempfile::tempdir().unwrap();
-    let dir = model_dir();
+    let Some(dir) = model_dir() else { return };
     let mut app = app_with(vec![spec(&fixture, "hono")], 100, 20, store.path(), |app| {
-        app.settings.search.rerank = true;
+        app.settings.search.semantic = skillnav::config::Semantic::Auto;
         app.settings.search.rerank_model = dir.display().to_string();
     });
     app.status.clear();

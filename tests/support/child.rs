@@ -27,10 +27,16 @@ pub fn under_ci() -> bool {
 /// Cargo's per-target temporary folder), so tests never read or write the user's own cache.
 pub const TEST_CACHE_HOME: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache");
 
+/// The models folder every `skillnav` child of this test run sees unless a test names its
+/// own (never created): no re-rank model is installed, whatever the user's data folder holds.
+pub const TEST_MODELS_DIR: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-models");
+
 /// A `skillnav` command for the binary under test, with its cache folder
-/// ([`TEST_CACHE_HOME`]) set explicitly, as every child's environment is.
+/// ([`TEST_CACHE_HOME`]) and models folder ([`TEST_MODELS_DIR`]) set explicitly, as every
+/// child's environment is.
 pub fn skillnav_command() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skillnav"));
     cmd.env("XDG_CACHE_HOME", TEST_CACHE_HOME);
+    cmd.env("SKILLNAV_MODELS_DIR", TEST_MODELS_DIR);
     cmd
 }

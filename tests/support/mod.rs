@@ -6,6 +6,7 @@ pub mod child;
 pub mod corpus;
 pub mod fs;
 pub mod http;
+pub mod model;
 pub mod python;
 pub mod skills;
 #[cfg(feature = "tui")]

@@ -31,13 +31,11 @@ use skillnav::tui::{update::update, view};
 /// dark theme (`no_color` drops its colours).
 pub fn blank_app(encoding: Encoding, no_color: bool, w: u16, h: u16) -> App {
     let theme = UiTheme::new(Theme::dark(), no_color);
-    let mut app = App::new(
-        Corpus::new(),
-        encoding,
-        Keymap::defaults(),
-        Settings::default(),
-        theme,
-    );
+    // No re-rank tier unless a test asks for it: what the user's data folder holds never
+    // changes a TUI test.
+    let mut settings = Settings::default();
+    settings.search.semantic = skillnav::config::Semantic::Off;
+    let mut app = App::new(Corpus::new(), encoding, Keymap::defaults(), settings, theme);
     update(&mut app, Action::Resize(w, h));
     app
 }

@@ -105,8 +105,9 @@ pub enum Job {
         semantic: bool,
         /// The vectors of the index this one replaces, reused for unchanged texts.
         previous: Option<Arc<SemanticIndex>>,
-        /// With `[search] rerank` on: the settings whose re-ranker is attached to the index
-        /// (docs/DESIGN.md §3 "Re-rank"; `Enter` searches re-rank, typing never does).
+        /// Unless `[search] semantic` is off: the settings whose re-ranker (the installed
+        /// model) is attached to the index (docs/DESIGN.md §3 "Re-rank"; `Enter` searches
+        /// re-rank, typing never does).
         rerank: Option<crate::config::SearchSettings>,
     },
     /// Run one query.
@@ -287,12 +288,13 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
                     corpus: Arc::clone(&corpus),
                     generation,
                     done,
-                    semantic: app.settings.search.semantic,
+                    semantic: app.settings.search.semantic.table(),
                     previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
                     rerank: app
                         .settings
                         .search
-                        .rerank
+                        .semantic
+                        .model()
                         .then(|| app.settings.search.clone()),
                 },
                 Job::CountTokens {
@@ -376,13 +378,8 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             if semantic {
                 index.embed(&corpus, previous.as_deref());
             }
-            if let Some(settings) = rerank
-                && let Err(e) = crate::rerank::attach(&index, &settings)
-            {
-                emit(WorkerMsg::Failed {
-                    worker: "re-rank",
-                    message: e.to_string(),
-                });
+            if let Some(settings) = rerank {
+                attach_tier(&index, &settings, emit);
             }
         }
         Job::Search(job) => {
@@ -653,4 +650,25 @@ fn deliver(
             .map(|o| status(&o))
             .map_err(|e| format!("copy failed: {e}")),
     ));
+}
+
+/// Attach the re-rank tier of `settings` to `index` (docs/DESIGN.md §3 "Re-rank"); without
+/// a model the app is told (its status line says once how to install one), a model that
+/// does not load is a failed worker.
+fn attach_tier(
+    index: &Index,
+    settings: &crate::config::SearchSettings,
+    emit: &mut dyn FnMut(WorkerMsg),
+) {
+    match crate::rerank::tier(settings, settings.semantic) {
+        crate::rerank::Tier::Ready(r) => {
+            index.attach_reranker(r);
+        }
+        crate::rerank::Tier::NoModel => emit(WorkerMsg::TierHint),
+        crate::rerank::Tier::Broken(e) => emit(WorkerMsg::Failed {
+            worker: "re-rank",
+            message: e.to_string(),
+        }),
+        crate::rerank::Tier::Off => {}
+    }
 }

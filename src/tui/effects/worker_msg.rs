@@ -135,6 +135,9 @@ pub enum WorkerMsg {
         /// `(block index, one highlighted line per code line)`.
         blocks: Vec<(usize, Vec<crate::render::Line>)>,
     },
+    /// No re-rank model is installed: the status line says how to install one, once per app
+    /// ([`crate::rerank::HINT`]).
+    TierHint,
     /// A worker panicked or failed.
     Failed {
         /// Which worker.

@@ -119,6 +119,8 @@ pub struct App {
     pub progress: Progress,
     /// Last status message (last action, error, warning).
     pub status: String,
+    /// The status line said how to install a re-rank model (it says so once).
+    pub tier_hinted: bool,
     /// Warnings collected from config and load (shown in the status line count).
     pub warnings: Vec<String>,
     /// Whether a copy is running.
@@ -183,6 +185,7 @@ impl App {
             preview: PreviewState::default(),
             progress: Progress::default(),
             status: String::new(),
+            tier_hinted: false,
             warnings: Vec::new(),
             copying: false,
             quit: false,

@@ -199,6 +199,12 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         } => {
             apply_highlight(app, generation, node, width, blocks);
         }
+        WorkerMsg::TierHint => {
+            if !app.tier_hinted {
+                app.tier_hinted = true;
+                app.status = crate::rerank::HINT.to_string();
+            }
+        }
         WorkerMsg::Failed { worker, message } => {
             if worker == "clipboard" {
                 app.copying = false;

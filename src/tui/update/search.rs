@@ -92,7 +92,7 @@ pub fn search_action(app: &mut App, action: Action) {
 /// and the highlight still on the first row, the query is ranked once more, re-ranked, and
 /// the re-ranked list's first hit is opened (docs/DESIGN.md §3 "Re-rank").
 fn accept(app: &mut App) {
-    let rerank = app.settings.search.rerank;
+    let rerank = app.index.as_ref().is_some_and(|i| i.reranker().is_some());
     let s = &mut app.search;
     s.active = false;
     if s.query.trim().is_empty() || (s.view.query == s.query && s.view.is_empty()) {
