@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, OnceLock};
 
-use super::hit::{SearchOptions, SearchResult};
+use super::hit::{Hit, SearchOptions, SearchResult};
 use super::hook::Rerank;
 use super::semantic::SemanticIndex;
 use super::{bm25, build, fold};
@@ -128,7 +128,9 @@ impl Index {
             return res;
         }
         let n = res.hits.len().min(depth);
+        let first_max = res.hits[..n].iter().map(|h| h.score).fold(0.0, f64::max);
         res.rerank = Some(r.rerank(corpus, query, &mut res.hits[..n]));
+        below_reranked(&mut res.hits, n, first_max);
         res.hits.truncate(opts.top_k);
         res
     }
@@ -212,5 +214,63 @@ impl Index {
     /// Document order (global pre-order rank) of `node`; `u32::MAX` for unknown nodes.
     pub fn order_of(&self, node: NodeId) -> u32 {
         self.order.get(node.ix()).copied().unwrap_or(u32::MAX)
+    }
+}
+
+/// Put the scores of the hits after the first `n` (re-ranked: their scores are now the
+/// re-ranker's) below the lowest re-ranked one, in their order: each becomes that lowest
+/// score less its BM25 shortfall from `first_max` (the best first-stage score of the
+/// re-ranked hits), in proportion. Scores then fall along the list, so whatever compares
+/// hits by score (an outline's subtree scores, for one) sees the re-ranked hits first,
+/// as the list does.
+fn below_reranked(hits: &mut [Hit], n: usize, first_max: f64) {
+    let Some(floor) = hits[..n].iter().map(|h| h.score).reduce(f64::min) else {
+        return;
+    };
+    let spread = floor.abs().max(f64::EPSILON);
+    let max = if first_max > 0.0 { first_max } else { 1.0 };
+    for h in &mut hits[n..] {
+        let shortfall = 1.0 - (h.score / max).clamp(0.0, 1.0);
+        h.score = floor - shortfall * spread;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::below_reranked;
+    use crate::index::{Hit, HitSource, Scorer};
+    use crate::model::NodeId;
+
+    fn hits(scores: &[f64]) -> Vec<Hit> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Hit {
+                node: NodeId(i as u32),
+                score: *s,
+                source: HitSource::Bm25,
+                scorer: Scorer::Skillnav,
+                copies: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hits_after_the_reranked_ones_score_below_them_in_their_order() {
+        // Two re-ranked hits (fused scores near 0.6) over BM25 scores of 20 and 18; the
+        // tail's BM25 scores 15 and 5 must fall below 0.55, in that order.
+        let mut h = hits(&[0.61, 0.55, 15.0, 5.0]);
+        below_reranked(&mut h, 2, 20.0);
+        let s: Vec<f64> = h.iter().map(|h| h.score).collect();
+        assert!(s.windows(2).all(|w| w[0] >= w[1]), "{s:?}");
+        assert!(s[2] < 0.55 && s[3] < s[2], "{s:?}");
+        assert!((s[2] - 0.55 * 0.75).abs() < 1e-9, "{s:?}");
+    }
+
+    #[test]
+    fn a_negative_lowest_reranked_score_still_tops_the_tail() {
+        let mut h = hits(&[0.2, -0.1, 9.0]);
+        below_reranked(&mut h, 2, 10.0);
+        assert!(h[2].score < -0.1, "{}", h[2].score);
     }
 }
