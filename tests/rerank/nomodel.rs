@@ -88,7 +88,9 @@ fn the_rerank_flag_is_gone() {
 #[test]
 fn mcp_instructions_say_how_to_install_a_model() {
     let root = hono();
-    let rpc = crate::mcp::rpc::Rpc::ready([root.as_os_str()]);
+    // The listing and the hint are in instructions once the load is done first.
+    let rpc =
+        crate::mcp::rpc::Rpc::ready([root.as_os_str(), std::ffi::OsStr::new("--wait-for-load")]);
     let instructions = rpc.init["result"]["instructions"]
         .as_str()
         .unwrap()
@@ -120,7 +122,12 @@ fn the_tui_status_line_says_once_how_to_install_a_model() {
     let mut app = app_with(vec![spec(&hono(), "hono")], 100, 20, store.path(), |app| {
         app.settings.search.semantic = skillnav::config::Semantic::Auto;
     });
-    assert_eq!(app.status, skillnav::rerank::HINT);
+    // Said after the load summary, not in its place.
+    assert!(
+        app.status.starts_with("Loaded ") && app.status.ends_with(skillnav::rerank::HINT),
+        "{}",
+        app.status
+    );
     assert!(app.index.as_ref().is_some_and(|i| i.reranker().is_none()));
     // A reload builds the indexes again: the hint is not repeated.
     app.status.clear();

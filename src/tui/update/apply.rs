@@ -200,9 +200,15 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             apply_highlight(app, generation, node, width, blocks);
         }
         WorkerMsg::TierHint => {
+            // Added after what the line says (a refusal the user just caused, the load
+            // summary), never in its place.
             if !app.tier_hinted {
                 app.tier_hinted = true;
-                app.status = crate::rerank::HINT.to_string();
+                app.status = if app.status.is_empty() {
+                    crate::rerank::HINT.to_string()
+                } else {
+                    format!("{} · {}", app.status, crate::rerank::HINT)
+                };
             }
         }
         WorkerMsg::Failed { worker, message } => {
