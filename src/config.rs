@@ -162,13 +162,18 @@ impl Default for ClipboardSettings {
     }
 }
 
-/// Agent listing profiles (`[agent.<name>]`); `claude-code` is the one modelled.
+/// Agent listing budgets (`[agent.<name>]`, docs/AGENTS.md "Client profiles"): Claude
+/// Code's, Codex's and Copilot CLI's (the other clients document none).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AgentSettings {
     /// `[agent.claude-code]`: Claude Code's skill listing budget.
     #[serde(rename = "claude-code")]
     pub claude_code: crate::skill::budget::BudgetProfile,
+    /// `[agent.codex]`: Codex's metadata budget.
+    pub codex: crate::skill::clients::budgets::CodexProfile,
+    /// `[agent.copilot]`: Copilot CLI's fixed listing budget.
+    pub copilot: crate::skill::clients::budgets::CopilotProfile,
 }
 
 impl AgentSettings {

@@ -61,9 +61,16 @@ pub struct GlobalOpts {
     #[arg(long, global = true, value_parser = ["claude-code", "spec", "last-wins", "first-wins"])]
     pub precedence: Option<String>,
     /// With no PATH: open only this agent's skill folders (`claude-code`, `cursor`, `codex`,
-    /// `gemini`, `copilot`, `opencode`); `list`: the listing as this agent sends it.
+    /// `gemini`, `copilot`, `opencode`), from the project root (the nearest `.git` upward)
+    /// and `$HOME`; `list`: the listing as this agent sends it; `eval --triggers`: only
+    /// this agent.
     #[arg(long, global = true, value_parser = crate::formats::agents::AGENT_NAMES)]
     pub agent: Option<String>,
+    /// The model's context window in tokens, scaling the listing budgets that are a share
+    /// of it (Claude Code 1%, Codex 2%; Copilot CLI's is fixed): `list --agent`,
+    /// `validate --profile`, `eval --triggers`.
+    #[arg(long, global = true, value_name = "N")]
+    pub context_tokens: Option<u64>,
     /// Read symlinks that point outside the opened roots.
     #[arg(long, global = true)]
     pub follow_links: bool,
@@ -125,8 +132,10 @@ pub enum Command {
     },
     /// Measure search on a question file: recall@1/@5, MRR@10 and brief containment.
     Eval {
-        /// The question file (JSON: `paths` and `questions` with `query`, `kind`, `gold`).
-        questions: PathBuf,
+        /// The question file (JSON: `paths` and `questions` with `query`, `kind`, `gold`);
+        /// with `--triggers`, the first skill root.
+        #[arg(required_unless_present = "triggers")]
+        questions: Option<PathBuf>,
         /// Roots to search every question in (default: the paths the file names).
         paths: Vec<PathBuf>,
         /// Folder the file's relative paths start from (default: the file's folder).
@@ -147,9 +156,24 @@ pub enum Command {
         /// Hits the search → read policy reads (with `--policies`).
         #[arg(long, default_value_t = 3, requires = "policies")]
         top_k: usize,
+        /// The offline trigger eval over the skill roots given (default: every agent's
+        /// skill folders): route each skill's `evals/eval_queries.json` (or `--queries`)
+        /// over each client's listing and report precision, recall and F1 per skill and
+        /// per client (`--agent X`: one client).
+        #[arg(long, conflicts_with = "policies")]
+        triggers: bool,
+        /// With `--triggers`: one query file for many skills (a JSON array of `{query,
+        /// should_trigger, skill, better_skill?}`).
+        #[arg(long, requires = "triggers")]
+        queries: Option<PathBuf>,
+        /// With `--triggers`: exit 1 when a client's recall is below R (0–1).
+        #[arg(long, value_name = "R", requires = "triggers")]
+        min_recall: Option<f64>,
         /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`; with
         /// `--policies`: `{"encoding", "read_top_k", "read_tokens", "brief_tokens",
-        /// "figures", "outcomes"}`.
+        /// "figures", "outcomes"}`; with `--triggers`: `{"clients": [{"agent", "overall",
+        /// "skills", "queries"}]}`, and with `--agent X` also `{"queries": [{"query",
+        /// "skill", "should_trigger", "winner", "ranking"}]}`.
         #[arg(long)]
         json: bool,
     },
@@ -178,8 +202,10 @@ pub enum Command {
     Validate {
         /// Roots to check.
         paths: Vec<PathBuf>,
-        /// Rule set: `spec` (agentskills.io) or `claude-code` (also accepts Claude Code keys).
-        #[arg(long, default_value = "spec", value_parser = ["spec", "claude-code"])]
+        /// Rule set: `spec` (agentskills.io), or a client (`claude-code`, `codex`, `copilot`,
+        /// `gemini`, `opencode`, `cursor`): a skill that client never loads is an error, a cut,
+        /// dropped or unreachable entry a warning (docs/AGENTS.md "Client profiles").
+        #[arg(long, default_value = "spec", value_parser = ["spec", "claude-code", "codex", "copilot", "gemini", "opencode", "cursor"])]
         profile: String,
         /// JSON: {"schema": 1, "profile", "errors", "warnings", "skills": […]}.
         #[arg(long)]
@@ -195,8 +221,8 @@ pub enum Command {
         /// Cut the listing to N characters, ending with `...`.
         #[arg(long)]
         max_chars: Option<usize>,
-        /// With `--agent claude-code`, JSON: per skill whether its entry fits, is cut at the
-        /// entry cap or loses its description for the listing budget.
+        /// With `--agent X`, JSON: per skill its status (full, truncated, dropped,
+        /// unreachable, not-loaded), the chars the model sees and why.
         #[arg(long)]
         json: bool,
     },

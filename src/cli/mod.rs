@@ -22,6 +22,7 @@ mod show;
 mod skills;
 mod tree;
 pub mod tree_json;
+mod triggers;
 
 use std::io::Write;
 
@@ -143,12 +144,34 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::Eval {
             questions,
             paths,
+            triggers: true,
+            queries,
+            min_recall,
+            semantic,
+            json,
+            ..
+        }) => {
+            let rerank = rerank_tier(args::semantic_or_setting(semantic), false);
+            let roots: Vec<std::path::PathBuf> = questions.into_iter().chain(paths).collect();
+            let req = triggers::TriggerRequest {
+                roots: &roots,
+                queries: queries.as_deref(),
+                min_recall,
+                rerank,
+                json,
+            };
+            return triggers::run(&mut out, &req, &g);
+        }
+        Some(Command::Eval {
+            questions: Some(questions),
+            paths,
             base,
             max_tokens,
             semantic,
             policies,
             top_k,
             json,
+            ..
         }) => {
             let semantic = args::semantic_or_setting(semantic);
             let rerank = rerank_tier(semantic, false);
@@ -164,6 +187,9 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             };
             return eval::run(&mut out, &req, &g, counter);
         }
+        Some(Command::Eval {
+            questions: None, ..
+        }) => anyhow::bail!("eval needs a question file (or --triggers)"),
         Some(Command::Show {
             id,
             paths,
@@ -184,7 +210,15 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             json,
         }) => {
             let corpus = open::open(&paths, &g)?;
-            let code = skills::validate(&mut out, &corpus, &paths, &profile, counter, json)?;
+            let code = skills::validate(
+                &mut out,
+                &corpus,
+                &paths,
+                &profile,
+                g.context_tokens,
+                counter,
+                json,
+            )?;
             out.flush().ok();
             return Ok(code);
         }
@@ -195,10 +229,16 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             json,
         }) => {
             let corpus = open::open(&paths, &g)?;
-            match g.agent.as_deref() {
-                Some(agent @ "claude-code") => skills::list_budget(&mut out, &corpus, agent, json),
-                _ if json => anyhow::bail!("list --json needs --agent claude-code"),
-                _ => skills::list(&mut out, &corpus, &format, max_chars),
+            match g
+                .agent
+                .as_deref()
+                .and_then(crate::skill::clients::Client::parse)
+            {
+                Some(client) => {
+                    skills::list_client(&mut out, &corpus, client, g.context_tokens, json)
+                }
+                None if json => anyhow::bail!("list --json needs --agent"),
+                None => skills::list(&mut out, &corpus, &format, max_chars),
             }
         }
         Some(Command::Topics { paths }) => {

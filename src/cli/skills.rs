@@ -8,7 +8,7 @@ use anyhow::Context;
 use crate::formats::catalog;
 use crate::frontmatter;
 use crate::model::{Corpus, Flag, NodeId, NodeKind};
-use crate::skill::budget::{self, BudgetProfile, budget_json};
+use crate::skill::clients::{self, Client, ClientOptions, Status, report};
 use crate::skill::listing::{ListingEntry, ListingFormat, ListingOptions, format_listing};
 use crate::skill::validate::{
     Finding, Profile, Severity, SkillReport, has_errors, report_json, report_lines,
@@ -84,11 +84,18 @@ pub fn validate(
     out: &mut dyn Write,
     corpus: &Corpus,
     paths: &[PathBuf],
-    profile: &str,
+    profile_name: &str,
+    context_tokens: Option<u64>,
     counter: TokenCounter,
     as_json: bool,
 ) -> anyhow::Result<i32> {
-    let profile = Profile::parse(profile).context("unknown --profile")?;
+    let client = Client::parse(profile_name);
+    // A client profile other than Claude Code checks the frontmatter by the spec's rules.
+    let profile = match client {
+        Some(Client::ClaudeCode) => Profile::ClaudeCode,
+        Some(_) => Profile::Spec,
+        None => Profile::parse(profile_name).context("unknown --profile")?,
+    };
     let (mut reports, report_skills) = skill_reports(corpus, profile, counter);
     for u in unreadable(corpus, paths, profile) {
         reports.push(SkillReport {
@@ -98,10 +105,10 @@ pub fn validate(
         });
     }
     add_corpus_lints(corpus, profile, &report_skills, &mut reports);
-    if profile == Profile::ClaudeCode {
-        for (name, f) in budget_findings(corpus) {
-            if let Some(r) = reports.iter_mut().find(|r| r.name == name) {
-                r.findings.push(f);
+    if let Some(client) = client {
+        for (node, f) in client_findings(corpus, client, context_tokens, profile) {
+            if let Some(i) = report_skills.iter().position(|n| *n == node) {
+                reports[i].findings.push(f);
             }
         }
     }
@@ -109,13 +116,14 @@ pub fn validate(
     let errors = reports.iter().any(|r| has_errors(&r.findings));
     if as_json {
         let mut doc = report_json(profile, &reports);
+        doc["profile"] = serde_json::Value::from(profile_name);
         if !pairs.is_empty() {
             doc["overlaps"] = serde_json::Value::Array(pairs);
         }
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
-        write_text_report(out, profile, &reports)?;
+        write_text_report(out, profile_name, &reports)?;
     }
     Ok(i32::from(errors))
 }
@@ -191,7 +199,7 @@ fn add_corpus_lints(
 /// [`sanitize_line`]), then `N skills checked (profile): E errors, W warnings`.
 fn write_text_report(
     out: &mut dyn Write,
-    profile: Profile,
+    profile: &str,
     reports: &[SkillReport],
 ) -> anyhow::Result<()> {
     for r in reports {
@@ -214,7 +222,7 @@ fn write_text_report(
         out,
         "{} checked ({}): {}, {}",
         n(reports.len(), "skill", "skills"),
-        profile.as_str(),
+        profile,
         n(e, "error", "errors"),
         n(w, "warning", "warnings")
     )?;
@@ -274,77 +282,96 @@ pub fn list(
     Ok(())
 }
 
-/// The Claude Code budget profile: `[agent.claude-code]` of config.toml, with
-/// `SLASH_COMMAND_TOOL_CHAR_BUDGET` pinning the budget when set.
-pub fn claude_code_profile() -> BudgetProfile {
-    crate::config::load().0.agent.claude_code_profile()
-}
-
-/// `list --agent claude-code`: the listing as the agent sends it (names kept, entries cut
-/// at the cap, descriptions dropped over budget; through [`sanitize`] as in [`list`]), or
-/// with `as_json` the fate of each entry ([`budget_json`]).
-pub fn list_budget(
+/// `list --agent X`: the listing as `client` sends it on stdout (through [`sanitize`], as
+/// in [`list`]), and on stderr a note per skill it cuts, drops, leaves out or never loads,
+/// then the summary line ([`crate::skill::clients::report`]); with `as_json` the
+/// [`crate::skill::clients::report::listing_json`] document instead.
+pub fn list_client(
     out: &mut dyn Write,
     corpus: &Corpus,
-    agent: &str,
+    client: Client,
+    context_tokens: Option<u64>,
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let profile = claude_code_profile();
-    let b = budget::corpus_budget(corpus, &profile).listing;
+    let opts = ClientOptions::load(context_tokens);
+    let l = clients::client_listing(corpus, client, &opts);
     if as_json {
-        serde_json::to_writer_pretty(&mut *out, &budget_json(agent, &profile, &b))?;
+        serde_json::to_writer_pretty(&mut *out, &report::listing_json(&l, &opts))?;
         writeln!(out)?;
-    } else {
-        writeln!(out, "{}", sanitize(&b.text()))?;
+        return Ok(());
     }
+    if !l.text.is_empty() {
+        writeln!(out, "{}", sanitize(&l.text))?;
+    }
+    let mut err = std::io::stderr().lock();
+    for n in report::notes(&l) {
+        writeln!(err, "{}", sanitize_line(&n))?;
+    }
+    writeln!(err, "{}", sanitize_line(&report::summary(&l)))?;
     Ok(())
 }
 
-/// Validate findings from the Claude Code listing budget, per skill name: an entry over the
-/// cap (and by how much), and a description dropped because the listing is over budget.
-fn budget_findings(corpus: &Corpus) -> Vec<(String, Finding)> {
-    let profile = claude_code_profile();
-    let b = budget::corpus_budget(corpus, &profile).listing;
+/// `validate --profile X` findings from `client`'s listing, per skill node: a skill it never
+/// loads is `client-not-loaded` (an error); for Claude Code an entry over the cap is
+/// `listing-entry-cap` and a dropped description `listing-budget`; for the other clients a
+/// cut, dropped or unreachable entry is `client-listing` (warnings).
+fn client_findings(
+    corpus: &Corpus,
+    client: Client,
+    context_tokens: Option<u64>,
+    profile: Profile,
+) -> Vec<(NodeId, Finding)> {
+    let opts = ClientOptions::load(context_tokens);
+    let l = clients::client_listing(corpus, client, &opts);
+    let cap = opts.claude_code().entry_cap;
     let mut out = Vec::new();
-    for e in &b.entries {
-        if e.truncated_by > 0 {
-            let message = format!(
-                "description + when_to_use is {} chars; Claude Code cuts the entry at {} ({} chars lost)",
-                e.entry_chars, profile.entry_cap, e.truncated_by
-            );
-            out.push((
-                e.name.clone(),
-                Finding {
-                    file: None,
-                    severity: crate::skill::severity::severity(
-                        "listing-entry-cap",
-                        Profile::ClaudeCode,
-                    ),
-                    rule: "listing-entry-cap",
-                    message,
-                    line: None,
-                },
-            ));
-        }
-        if e.dropped {
-            let message = format!(
-                "description dropped from the Claude Code listing: it needs {} of {} chars; only the name is sent",
-                b.needed_chars, b.budget_chars
-            );
-            out.push((
-                e.name.clone(),
-                Finding {
-                    file: None,
-                    severity: crate::skill::severity::severity(
-                        "listing-budget",
-                        Profile::ClaudeCode,
-                    ),
-                    rule: "listing-budget",
-                    message,
-                    line: None,
-                },
-            ));
-        }
+    for s in &l.skills {
+        let (rule, message) = match (s.status, client) {
+            (Status::Full, _) => continue,
+            (Status::NotLoaded, _) => (
+                "client-not-loaded",
+                format!(
+                    "{} never loads this skill: {}",
+                    client.display(),
+                    s.why.as_deref().unwrap_or("")
+                ),
+            ),
+            (Status::Truncated, Client::ClaudeCode) => (
+                "listing-entry-cap",
+                format!(
+                    "description + when_to_use is {} chars; Claude Code cuts the entry at {cap} ({} chars lost)",
+                    s.entry_chars,
+                    s.entry_chars - s.chars_shown
+                ),
+            ),
+            (Status::Dropped, Client::ClaudeCode) => (
+                "listing-budget",
+                format!(
+                    "description dropped from the Claude Code listing: it needs {} of {} chars; only the name is sent",
+                    l.needed,
+                    l.budget_chars.unwrap_or(0)
+                ),
+            ),
+            (st, _) => (
+                "client-listing",
+                format!(
+                    "{} {}: {}",
+                    client.display(),
+                    st.as_str(),
+                    s.why.as_deref().unwrap_or("")
+                ),
+            ),
+        };
+        out.push((
+            s.node,
+            Finding {
+                file: None,
+                severity: crate::skill::severity::severity(rule, profile),
+                rule,
+                message,
+                line: None,
+            },
+        ));
     }
     out
 }

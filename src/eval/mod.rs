@@ -6,13 +6,15 @@
 //! Modules: [`questions`] (the JSON file and gold resolution), [`run`] (one question's
 //! outcome), [`set`] (a whole file, grouped by roots), [`report`] (the aggregate figures),
 //! [`policies`] (scripted agents over the MCP tools' functions: found-rate, calls and tokens
-//! per found answer).
+//! per found answer), [`triggers`] (the offline trigger eval: does a skill's description
+//! fire on its requests under each client's listing).
 
 pub mod policies;
 pub mod questions;
 pub mod report;
 pub mod run;
 pub mod set;
+pub mod triggers;
 
 pub use questions::{Gold, Kind, Question, QuestionSet};
 pub use report::{Figures, Report};

@@ -58,7 +58,7 @@ const AGENTS_READERS: &[&str] = &["cursor", "codex", "gemini", "copilot", "openc
 
 /// The folders, in discovery order: project folders first, then user folders (so with the default last-wins
 /// precedence a user skill wins over a same-named project skill, as before).
-pub const FOLDERS: [AgentFolder; 14] = [
+pub const FOLDERS: [AgentFolder; 15] = [
     AgentFolder {
         owner: "claude-code",
         scope: Scope::Project,
@@ -76,6 +76,12 @@ pub const FOLDERS: [AgentFolder; 14] = [
         scope: Scope::Project,
         rel: ".cursor/skills",
         read_by: &["cursor"],
+    },
+    AgentFolder {
+        owner: "codex",
+        scope: Scope::Project,
+        rel: ".codex/skills",
+        read_by: &["codex"],
     },
     AgentFolder {
         owner: "gemini",
@@ -166,8 +172,10 @@ pub fn scope_of_label(label: &str) -> Option<Scope> {
 /// `cwd` and user folders under `home`, each with its label, in [`FOLDERS`] order; for
 /// Claude Code also the nested `.claude/skills` folders below `cwd` ([`nested_claude`],
 /// after the project folders) and the skills of enabled plugins ([`claude_plugins`], last);
-/// for the [`WALK_UP`] agents also the project folders of each folder up to the repository
-/// root ([`up_to_repo_root`]), after the one of `cwd`.
+/// with an agent named, also the project folders of each folder up to the repository root
+/// ([`up_to_repo_root`]), after the one of `cwd`: `list --agent X` reads X's folders from
+/// the project root (Codex and OpenCode document the walk up; the others read the
+/// project they are started in, which is the repository).
 /// A folder reached twice (cwd is home, a link) is listed once.
 pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(PathBuf, String)> {
     let mut seen = HashSet::new();
@@ -205,7 +213,7 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
             },
         };
         push(base.join(f.rel), label(&f), &mut out);
-        if f.scope == Scope::Project && agent.is_some_and(|a| WALK_UP.contains(&a)) {
+        if f.scope == Scope::Project && agent.is_some() {
             for dir in up_to_repo_root(cwd) {
                 push(dir.join(f.rel), label(&f), &mut out);
             }
@@ -218,10 +226,6 @@ pub fn discover(cwd: &Path, home: Option<&Path>, agent: Option<&str>) -> Vec<(Pa
     }
     out
 }
-
-/// The agents that also read the project folders of every folder from the working
-/// directory up to the repository root (`codex`, `opencode`).
-pub const WALK_UP: [&str; 2] = ["codex", "opencode"];
 
 /// The ancestors of `cwd` up to and including the nearest one holding `.git` (nearest
 /// first, `cwd` itself not included); empty when no ancestor is a repository root.

@@ -7,9 +7,8 @@
 //! All lengths here are chars (Unicode scalar values), never bytes or tokens.
 
 use serde::Deserialize;
-use serde_json::{Value as Json, json};
 
-use crate::model::{Corpus, NodeId};
+use crate::model::NodeId;
 use crate::skill::listing::ListingEntry;
 
 /// Which skills lose their description first when the listing is over budget.
@@ -191,7 +190,8 @@ impl ListingBudget {
     }
 }
 
-/// The text of an entry: the description, then the `when_to_use` text after a space.
+/// The text of an entry: the description, then ` - ` and the `when_to_use` text (Claude
+/// Code's entry, anthropics/claude-code#60560).
 pub fn entry_text(e: &ListingEntry) -> String {
     let d = e.description.trim();
     match e
@@ -201,7 +201,7 @@ pub fn entry_text(e: &ListingEntry) -> String {
         .filter(|w| !w.is_empty())
     {
         Some(w) if d.is_empty() => w.to_string(),
-        Some(w) => format!("{d} {w}"),
+        Some(w) => format!("{d} - {w}"),
         None => d.to_string(),
     }
 }
@@ -282,8 +282,9 @@ pub fn apply(entries: &[ListingEntry], profile: &BudgetProfile) -> ListingBudget
     }
 }
 
-/// The listing of a whole corpus as one agent sees it: the budget applied to the entries
-/// of every skill that is neither a copy nor shadowed, in tree order.
+/// The listing of a whole corpus as Claude Code sees it, in listing order, made by
+/// [`crate::skill::clients::ClientListing::to_corpus_budget`] (the skills Claude Code loads
+/// and lists).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CorpusBudget {
     /// The listing and each entry's fate.
@@ -293,51 +294,13 @@ pub struct CorpusBudget {
 }
 
 impl CorpusBudget {
-    /// The fate of skill node `id`, `None` when it is not listed (shadowed, a copy).
+    /// The fate of skill node `id`, `None` when it is not listed (not loaded, a copy).
     pub fn fate_of(&self, id: NodeId) -> Option<&EntryFate> {
         self.skills
             .iter()
             .position(|s| *s == id)
             .and_then(|i| self.listing.entries.get(i))
     }
-}
-
-/// [`apply`] to the skills of every root of `corpus`
-/// ([`crate::skill::layers::corpus_entries`]).
-pub fn corpus_budget(corpus: &Corpus, profile: &BudgetProfile) -> CorpusBudget {
-    let (skills, entries): (Vec<NodeId>, Vec<ListingEntry>) =
-        crate::skill::layers::corpus_entries(corpus, &corpus.roots)
-            .into_iter()
-            .unzip();
-    CorpusBudget {
-        listing: apply(&entries, profile),
-        skills,
-    }
-}
-
-/// `list --agent … --json`: `{"schema": 1, "agent", "budget_chars", "needed_chars",
-/// "sent_chars", "pct", "entry_cap", "drop_order", "dropped": [names in drop order],
-/// "skills": [{"name", "fate": "fits"|"truncated"|"dropped", "entry_chars",
-/// "truncated_by", "line"}]}` (all lengths in chars).
-pub fn budget_json(agent: &str, profile: &BudgetProfile, b: &ListingBudget) -> Json {
-    json!({
-        "schema": 1,
-        "agent": agent,
-        "budget_chars": b.budget_chars,
-        "needed_chars": b.needed_chars,
-        "sent_chars": b.sent_chars,
-        "pct": b.pct(),
-        "entry_cap": profile.entry_cap,
-        "drop_order": profile.drop_order.as_str(),
-        "dropped": b.dropped,
-        "skills": b.entries.iter().map(|e| json!({
-            "name": e.name,
-            "fate": e.fate().as_str(),
-            "entry_chars": e.entry_chars,
-            "truncated_by": e.truncated_by,
-            "line": e.line,
-        })).collect::<Vec<_>>(),
-    })
 }
 
 #[cfg(test)]
@@ -385,6 +348,7 @@ mod tests {
     fn entry_cap_cuts_description_and_when_to_use() {
         let mut e = entry("a", &"d".repeat(1000));
         e.when_to_use = Some("w".repeat(699));
+        // 1000 + " - " + 699 = 1702 chars, 166 over the cap.
         let b = apply(
             &[e],
             &BudgetProfile {
@@ -394,7 +358,7 @@ mod tests {
         );
         assert_eq!(
             (b.entries[0].entry_chars, b.entries[0].truncated_by),
-            (1700, 164)
+            (1702, 166)
         );
         assert_eq!(b.entries[0].fate(), Fate::Truncated);
     }

@@ -3,13 +3,15 @@
 //! validation ([`validate`], its findings [`finding`], its frontmatter steps in
 //! `frontmatter_checks`), the listing an agent client shows ([`listing`]), rendering a
 //! skill body with its arguments ([`render`]), the token cost of each disclosure layer
-//! ([`layers`]), what survives an agent's listing budget ([`budget`]), the corpus-wide
+//! ([`layers`]), what survives an agent's listing budget ([`budget`]), what every agent client loads and
+//! lists ([`clients`]), the corpus-wide
 //! lints ([`lints`]), the one severity table of every rule ([`severity`]), the skill
 //! files that could not be read ([`unreadable`]), and the lints that read a skill's whole
 //! folder ([`files`]): the safety scan ([`safety`]), the link check ([`links`]), and the
 //! collision map of descriptions ([`overlap`]). The CLI, the TUI and the MCP server all use these; none of it knows about a terminal.
 
 pub mod budget;
+pub mod clients;
 pub mod files;
 pub mod finding;
 mod frontmatter_checks;

@@ -57,7 +57,7 @@ impl Severity {
 
 /// Every rule id with its severity under the spec profile and under the Claude Code
 /// profile (docs/FORMATS.md §3.2, §3.4; docs/AGENTS.md "Lints").
-pub const RULES: [(&str, Severity, Severity); 40] = [
+pub const RULES: [(&str, Severity, Severity); 42] = [
     ("frontmatter-missing", E, E),
     ("skill-md-unreadable", E, E),
     ("name-missing", E, E),
@@ -107,6 +107,11 @@ pub const RULES: [(&str, Severity, Severity); 40] = [
     // read (docs/AGENTS.md "Link lint").
     ("broken-link", W, W),
     ("description-overlap", W, W),
+    // A client profile (`validate --profile codex`, …; docs/AGENTS.md "Client profiles"):
+    // a skill the client never loads is an error under any profile; an entry it cuts,
+    // drops or leaves out of its listing is a warning.
+    ("client-not-loaded", E, E),
+    ("client-listing", W, W),
 ];
 
 /// The severity of `rule` under `profile`; a rule missing from [`RULES`] is a warning.

@@ -62,7 +62,7 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     );
     assert_eq!(
         (s05["entry_chars"].as_u64(), s05["truncated_by"].as_u64()),
-        (Some(1700), Some(164))
+        (Some(1702), Some(166))
     );
     assert_eq!(v["skills"][0]["fate"], "fits");
     assert_eq!(v["skills"][21]["fate"], "dropped");
@@ -76,7 +76,7 @@ fn thirty_skills_over_the_budget_lose_descriptions_last_listed_first() {
     assert_eq!(lines[0], format!("- s01: {}", "d".repeat(300)));
     assert_eq!(
         lines[4],
-        format!("- s05: {} {}", "d".repeat(1000), "w".repeat(535))
+        format!("- s05: {} - {}", "d".repeat(1000), "w".repeat(533))
     );
     assert_eq!(
         lines[21..],
@@ -173,7 +173,7 @@ fn validate_reports_the_cut_entry_and_who_loses_the_description() {
         rules("s05"),
         [(
             "listing-entry-cap".to_string(),
-            "description + when_to_use is 1700 chars; Claude Code cuts the entry at 1536 (164 chars lost)"
+            "description + when_to_use is 1702 chars; Claude Code cuts the entry at 1536 (166 chars lost)"
                 .to_string()
         )]
     );
@@ -270,21 +270,30 @@ fn no_path_opens_every_agents_folders_labelled_by_agent_and_scope() {
 fn precedence_profile_picks_the_duplicate_and_list_is_the_effective_set() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, proj) = four_agents(t.path());
-    let list = |extra: &[&str]| {
-        let mut args = vec!["list", "--agent", "claude-code"];
+    // Cursor documents no same-name rule, so `--precedence` decides for it.
+    let pdf = |extra: &[&str]| {
+        let mut args = vec!["list", "--agent", "cursor"];
         args.extend_from_slice(extra);
-        String::from_utf8_lossy(&run_in(&proj, &home, &args).stdout).into_owned()
+        let out = String::from_utf8_lossy(&run_in(&proj, &home, &args).stdout).into_owned();
+        out.lines()
+            .filter(|l| l.starts_with("- pdf:"))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     // Claude Code: personal over project.
-    assert_eq!(list(&["--precedence", "claude-code"]), "- pdf: user pdf\n");
+    assert_eq!(pdf(&["--precedence", "claude-code"]), "- pdf: user pdf");
     // The Agent Skills guide: project over user.
-    assert_eq!(list(&["--precedence", "spec"]), "- pdf: project pdf\n");
-    assert_eq!(
-        list(&["--precedence", "first-wins"]),
-        "- pdf: project pdf\n"
+    assert_eq!(pdf(&["--precedence", "spec"]), "- pdf: project pdf");
+    assert_eq!(pdf(&["--precedence", "first-wins"]), "- pdf: project pdf");
+    assert_eq!(pdf(&["--first-wins"]), "- pdf: project pdf");
+    assert_eq!(pdf(&[]), "- pdf: user pdf");
+    // Claude Code's listing follows Claude Code's own rule, whatever `--precedence` says.
+    let out = run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "claude-code", "--precedence", "spec"],
     );
-    assert_eq!(list(&["--first-wins"]), "- pdf: project pdf\n");
-    assert_eq!(list(&[]), "- pdf: user pdf\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "- pdf: user pdf\n");
     // Cursor's effective set: its own skills and the winning pdf.
     let out = run_in(
         &proj,
@@ -430,11 +439,20 @@ fn codex_reads_agents_folders_up_to_the_repository_root() {
     let cwd = repo.join("pkg/src");
     std::fs::create_dir_all(&cwd).unwrap_or_else(|e| panic!("mkdir: {e}"));
     let out = run_in(&cwd, &home, &["list", "--agent", "codex"]);
+    let real = |p: std::path::PathBuf| std::fs::canonicalize(&p).unwrap_or(p).display().to_string();
+    // Codex's own line: `- name: description (file: path)`, repo skills by name.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "- pkg: in the package\n- top: at the repository root\n"
+        format!(
+            "- pkg: in the package (file: {})\n- top: at the repository root (file: {})\n",
+            real(repo.join("pkg/.agents/skills/pkg/SKILL.md")),
+            real(repo.join(".agents/skills/top/SKILL.md"))
+        )
     );
-    // Other agents read the working directory only.
+    // Every agent reads its project folders up to the repository root, never above it.
     let out = run_in(&cwd, &home, &["list", "--agent", "gemini"]);
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("pkg"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("- pkg: in the package"), "{text}");
+    assert!(text.contains("- top: at the repository root"), "{text}");
+    assert!(!text.contains("outside"), "{text}");
 }

@@ -16,9 +16,9 @@ pub fn skill(dir: &Path, name: &str, description: &str, when: Option<&str>) {
 }
 
 /// 30 skills `s01`…`s30` under `root`, each with a 300-char description except `s05`,
-/// whose description (1,000 chars) and `when_to_use` (699 chars) make a 1,700-char entry:
-/// the listing needs 10,475 chars of Claude Code's default 8,000, so `s22`…`s30` lose their
-/// description and `s05` is cut by 164 chars.
+/// whose description (1,000 chars), ` - ` and `when_to_use` (699 chars) make a 1,702-char
+/// entry: the listing needs 10,475 chars of Claude Code's default 8,000, so `s22`…`s30` lose
+/// their description and `s05` is cut by 166 chars.
 pub fn thirty_skills(root: &Path) {
     for i in 1..=30 {
         let name = format!("s{i:02}");

@@ -1,6 +1,6 @@
-//! The Claude Code listing budget in the TUI: the top-bar meter and the row marks show the
-//! numbers `list --agent claude-code --json` prints, and the effective-set popup (`A`) is
-//! the listing `list --agent claude-code` prints.
+//! The client listings in the TUI: the top-bar meter and the row marks show the numbers
+//! `list --agent claude-code --json` prints, and the clients popup (`A`) has a column per
+//! client whose cells are the statuses `list --agent X --json` prints.
 
 use crossterm::event::KeyCode;
 use skillnav::tokens::Encoding;
@@ -24,7 +24,7 @@ fn meter_and_row_marks_match_the_cli_numbers() {
     let term = draw(&app);
     let buf = term.backend().buffer();
     let row = |title: &str| tree_row(&app, buf, title).unwrap_or_else(|| panic!("no row {title}"));
-    assert!(row("s05").contains(" ✂164 "), "{}", row("s05"));
+    assert!(row("s05").contains(" ✂166 "), "{}", row("s05"));
     assert!(row("s22").contains(" ∅ "), "{}", row("s22"));
     assert!(!row("s21").contains('∅'), "{}", row("s21"));
     // The root preview: the same meter and who loses the description, in drop order.
@@ -48,13 +48,12 @@ fn meter_and_row_marks_match_the_cli_numbers() {
 }
 
 #[test]
-fn effective_set_popup_is_the_cli_listing() {
+fn clients_popup_has_a_column_per_client_matching_the_cli() {
     use skillnav::formats::{LoadOptions, Precedence, RootSpec, agents};
     use skillnav::tui::effects::headless;
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, proj) = (t.path().join("home"), t.path().join("proj"));
     skill(&home.join(".claude/skills"), "pdf", "user pdf", None);
-    skill(&home.join(".cursor/skills"), "cur", "cursor skill", None);
     skill(&proj.join(".claude/skills"), "pdf", "project pdf", None);
     thirty_skills(&proj.join(".claude/skills"));
     let specs: Vec<RootSpec> = agents::discover(&proj, Some(&home), Some("claude-code"))
@@ -71,31 +70,74 @@ fn effective_set_popup_is_the_cli_listing() {
     headless::settle(&mut app);
     press(&mut app, KeyCode::Char('A'));
     let b = built(&app);
+    let row = |name: &str| -> Vec<String> {
+        b.text
+            .lines()
+            .find(|l| l.split("  ").next() == Some(name) || l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{}", b.text))
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let header = row("skill");
+    assert_eq!(
+        header,
+        [
+            "skill",
+            "claude-code",
+            "codex",
+            "copilot",
+            "gemini",
+            "opencode",
+            "cursor"
+        ]
+    );
+    // Claude Code's own rule: the personal pdf wins over the project one, whatever
+    // `--precedence` says; s05 is cut by 166 chars, s22 loses its description.
+    assert_eq!(row("pdf (project)")[1], "not loaded");
+    assert_eq!(row("pdf (user)")[1], "dropped");
+    assert_eq!(row("s05")[1], "cut 166");
+    assert_eq!(row("s22")[1], "dropped");
+    assert_eq!(row("s01")[1], "full");
+    // The same cells as `list --agent claude-code --json`.
     let cli = crate::support::child::skillnav_command()
-        .args(["list", "--agent", "claude-code", "--precedence", "spec"])
+        .args(["list", "--agent", "claude-code", "--json"])
         .current_dir(&proj)
         .env("HOME", &home)
         .env("SKILLNAV_CONFIG_DIR", home.join("no-config"))
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
         .output()
         .unwrap_or_else(|e| panic!("run: {e}"));
-    assert_eq!(
-        format!("{}\n", b.text),
-        String::from_utf8_lossy(&cli.stdout)
+    let v: serde_json::Value =
+        serde_json::from_slice(&cli.stdout).unwrap_or_else(|e| panic!("json: {e}"));
+    for s in v["skills"].as_array().into_iter().flatten() {
+        let name = s["name"].as_str().unwrap_or("");
+        if name == "pdf" {
+            continue;
+        }
+        let want = match s["status"].as_str().unwrap_or("") {
+            "truncated" => format!("cut {}", s["truncated_by"]),
+            "not-loaded" => "not loaded".into(),
+            other => other.to_string(),
+        };
+        assert_eq!(row(name)[1], want, "{name}");
+    }
+    // Every client's meter heads the popup; the label carries Claude Code's.
+    assert!(
+        b.text.starts_with("claude-code  listing 10,491 / 8,000 chars (131%) · 1 truncated · 10 dropped · 1 not loaded\n"),
+        "{}",
+        b.text
     );
     assert!(
-        b.text.starts_with("- pdf: project pdf\n- s01: "),
+        b.text.contains("\ngemini       no documented budget"),
         "{}",
         b.text
     );
     assert_eq!(
         b.label,
-        "claude-code · 31 skills · listing 10,494 / 8,000 chars (131%) · 9 without description"
-    );
-    let top = top_line(&app);
-    assert!(
-        top.contains(" listing 10,494 / 8,000 chars (131%) · "),
-        "{top}"
+        "clients · 32 skills · claude-code listing 10,491 / 8,000 chars (131%)"
     );
 }
 
@@ -133,4 +175,32 @@ fn root_preview_counts_only_the_listed_skills_and_all_scopes() {
     );
     // Within budget and no `--agent claude-code`: no meter.
     assert!(!text.contains("claude-code listing"), "{text}");
+}
+
+#[test]
+fn clients_popup_shows_the_trigger_eval_per_skill() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let dir = crate::support::fs::fixture_path("triggers/per-skill");
+    let store = t.path().join("recipes");
+    let mut app = app_with(vec![spec(&dir, "per-skill")], 140, 40, &store, |_| {});
+    press(&mut app, KeyCode::Char('A'));
+    let b = built(&app);
+    assert!(
+        b.text
+            .contains("\ntrigger eval, claude-code (22 queries from evals/eval_queries.json)\n"),
+        "{}",
+        b.text
+    );
+    assert!(
+        b.text
+            .contains("\npdf-form-filler  P 0.75  R 0.75  F1 0.75  (3/4)\n"),
+        "{}",
+        b.text
+    );
+    assert!(
+        b.text
+            .contains("\n  ✗ pdf-form-filler: beaten by pdf-toolkit — Could you type my details"),
+        "{}",
+        b.text
+    );
 }

@@ -136,6 +136,46 @@ fn edit_description_on_crlf_file_writes_exact_bytes() {
 }
 
 #[test]
+fn editing_a_description_updates_every_clients_cell_live() {
+    let (_tmp, dir) = copy_fixture("crlf-skill");
+    let mut app = app_on(&dir, 120, 30);
+    open_at(&mut app, "description");
+    let cells = |app: &App| -> Vec<(String, String)> {
+        app.editor()
+            .map(|e| {
+                e.clients
+                    .iter()
+                    .map(|(c, s)| (c.as_str().to_string(), s.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let codex = |app: &App| {
+        cells(app)
+            .into_iter()
+            .find(|(c, _)| c == "codex")
+            .map(|(_, s)| s)
+            .unwrap_or_default()
+    };
+    assert_eq!(cells(&app).len(), 6);
+    assert_eq!(codex(&app), "full");
+    // 1,100 chars: over Codex's 1,024, under Claude Code's 1,536.
+    act(&mut app, &[Action::EditField]);
+    act(&mut app, &[Action::Paste("x".repeat(1100))]);
+    assert_eq!(codex(&app), "not loaded");
+    assert_eq!(cells(&app)[0], ("claude-code".into(), "full".into()));
+    let text = screen(&app, 120, 30);
+    assert!(
+        text.contains("clients claude-code full · codex not loaded"),
+        "{text}"
+    );
+    // Back under the limit: Codex loads it again, before any save.
+    clear_line(&mut app);
+    type_text(&mut app, "Short again");
+    assert_eq!(codex(&app), "full");
+}
+
+#[test]
 fn file_changed_on_disk_is_refused_with_reload_offer() {
     let (_tmp, dir) = copy_fixture("crlf-skill");
     let mut app = app_on(&dir, 100, 30);

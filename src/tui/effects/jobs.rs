@@ -153,7 +153,7 @@ pub enum Job {
         /// Token encoding of the counts.
         encoding: Encoding,
         /// The listing budget shown on roots (`[agent.claude-code]`).
-        profile: crate::skill::budget::BudgetProfile,
+        profile: crate::config::AgentSettings,
         /// Show it even within budget (`--agent claude-code`).
         show_budget: bool,
     },
@@ -250,7 +250,7 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             generation,
             node,
             encoding: app.encoding(),
-            profile: app.settings.agent.claude_code_profile(),
+            profile: app.settings.agent.clone(),
             show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
         },
         Effect::Highlight {

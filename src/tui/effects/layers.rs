@@ -5,7 +5,6 @@
 //! [`crate::tui::view::layers::lines`].
 
 use crate::model::{Corpus, NodeId, NodeKind};
-use crate::skill::budget::{BudgetProfile, corpus_budget};
 use crate::skill::layers::{root_layers, skill_layers};
 use crate::tokens::TokenCounter;
 use crate::tui::state::preview::LayerView;
@@ -24,17 +23,28 @@ pub fn wants_layers(corpus: &Corpus, id: NodeId) -> bool {
 }
 
 /// Compute the layers of `id` (a skill or a root) with exact counts; a root also gets the
-/// Claude Code listing budget over all roots under `profile` when `show_budget` is set or
+/// Claude Code listing (its client profile, docs/AGENTS.md "Client profiles") over all roots
+/// under the `[agent.*]` settings `profile` when `show_budget` is set or
 /// the listing is over budget.
 pub fn compute(
     corpus: &Corpus,
     id: NodeId,
     counter: TokenCounter,
-    profile: &BudgetProfile,
+    profile: &crate::config::AgentSettings,
     show_budget: bool,
 ) -> LayerView {
     if corpus.node(id).kind == NodeKind::Root {
-        let b = corpus_budget(corpus, profile).listing;
+        let opts = crate::skill::clients::ClientOptions {
+            settings: profile.clone(),
+            context_tokens: None,
+        };
+        let b = crate::skill::clients::client_listing(
+            corpus,
+            crate::skill::clients::Client::ClaudeCode,
+            &opts,
+        )
+        .to_corpus_budget()
+        .listing;
         let shown = (show_budget || b.needed_chars > b.budget_chars).then_some(b);
         LayerView::Root(root_layers(corpus, id, counter), shown)
     } else {

@@ -120,7 +120,7 @@ pub enum Action {
     Recipes,
     /// Export the curated selection as a new Agent Skills folder.
     Export,
-    /// Open the effective set: the skills Claude Code sees, with its listing as sent.
+    /// Open every client's listing side by side (docs/AGENTS.md "Client profiles").
     AgentListing,
     /// Brief preview: next layout (md → xml → json).
     CycleFormat,
@@ -332,7 +332,7 @@ impl Action {
             Action::CopySkill => "copy rendered skill(s)",
             Action::Recipes => "saved selections (recipes)",
             Action::Export => "export the selection as a new skill",
-            Action::AgentListing => "the skills Claude Code sees: its listing as sent",
+            Action::AgentListing => "every client's listing side by side",
             Action::CycleFormat => "format md / xml / json",
             Action::CycleMode => "mode auto / answer / extract / locate / summarize",
             Action::ToggleQuery => "add / drop the search query's hits",

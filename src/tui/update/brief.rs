@@ -70,27 +70,43 @@ fn refresh(app: &mut App, p: &mut PreviewPopup) {
     }
 }
 
-/// The effective set as a text: the Claude Code listing of every skill the agent sees (not
-/// shadowed), exactly as sent under `[agent.claude-code]`; its label carries the meter and
-/// how many skills lose their description. Built here: the listing is already computed.
+/// Every client side by side (docs/AGENTS.md "Client profiles"): each client's meter, then
+/// a row per skill and a column per client (full, cut by N, dropped, unreachable, not
+/// loaded), as `skill::clients::report::side_by_side` makes it; the label carries Claude
+/// Code's meter. Built here: a few listings of the skills already loaded.
 fn agent_listing(app: &App) -> BuiltText {
-    let b =
-        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile())
-            .listing;
-    let text = b.text();
-    let mut label = format!(
-        "claude-code · {} · {}",
-        human::plural(b.entries.len(), "skill"),
-        b.meter()
-    );
-    if !b.dropped.is_empty() {
-        label.push_str(&format!(" · {} without description", b.dropped.len()));
+    use crate::skill::clients::{self, ClientOptions, report};
+    let opts = ClientOptions {
+        settings: app.settings.agent.clone(),
+        context_tokens: None,
+    };
+    let listings = clients::all_listings(&app.corpus, &opts, None);
+    let mut text = report::side_by_side(&listings);
+    let (queries, _) = crate::eval::triggers::skill_queries(&app.corpus);
+    if let Some(claude) = listings.first().filter(|_| !queries.is_empty()) {
+        // Lexical, as `eval --triggers` without a model: deterministic and fast here.
+        let run = crate::eval::triggers::run_client(claude, &queries, None);
+        text.push_str(&format!(
+            "\n\ntrigger eval, claude-code ({} {} from evals/eval_queries.json)\n",
+            queries.len(),
+            if queries.len() == 1 {
+                "query"
+            } else {
+                "queries"
+            }
+        ));
+        text.push_str(&crate::eval::triggers::per_skill_lines(&run).join("\n"));
+    }
+    let skills = listings.first().map_or(0, |l| l.skills.len());
+    let mut label = format!("clients · {}", human::plural(skills, "skill"));
+    if let Some(c) = listings.first() {
+        label.push_str(&format!(" · claude-code {}", report::meter(c)));
     }
     BuiltText {
         bytes: text.len() as u64,
         tokens: crate::tokens::TokenCounter::new(app.encoding()).count(&text),
         encoding: app.encoding(),
-        parts: b.entries.len(),
+        parts: skills,
         left_out: Vec::new(),
         label,
         ext: "txt",

@@ -94,12 +94,55 @@ pub fn open(app: &mut App) {
         return;
     }
     match Editor::open(&path, shown, folder, Some(root)) {
-        Ok(ed) => {
+        Ok(mut ed) => {
+            ed.skill = skill_node(&corpus, id);
+            refresh_clients(app, &mut ed);
             app.popups.push(Popup::Editor(Box::new(ed)));
             app.status.clear();
         }
         Err(e) => app.status = e,
     }
+}
+
+/// The skill node `id` belongs to (itself, an ancestor, or a root's only skill).
+fn skill_node(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
+    let node = corpus.node(id);
+    if node.kind == NodeKind::Root
+        && let [only] = node.children.as_slice()
+        && corpus.node(*only).kind == NodeKind::Skill
+    {
+        return Some(*only);
+    }
+    std::iter::once(id)
+        .chain(corpus.ancestors(id))
+        .find(|n| corpus.node(*n).kind == NodeKind::Skill)
+}
+
+/// Recompute what every client does with the edited skill when the candidate changed
+/// (docs/AGENTS.md "Client profiles"): the listings of the loaded skills with this one read
+/// from the unsaved edit, so editing a description updates every client's cell live.
+fn refresh_clients(app: &App, ed: &mut Editor) {
+    use crate::skill::clients::{self, ClientOptions, report};
+    use std::hash::{Hash, Hasher};
+    let (Some(node), Ok(bytes)) = (ed.skill, &ed.candidate) else {
+        return;
+    };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    let key = h.finish();
+    if ed.clients_of == Some(key) {
+        return;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let opts = ClientOptions {
+        settings: app.settings.agent.clone(),
+        context_tokens: None,
+    };
+    ed.clients = clients::all_listings(&app.corpus, &opts, Some((node, &text)))
+        .iter()
+        .filter_map(|l| l.skill(node).map(|s| (l.client, report::cell(s))))
+        .collect();
+    ed.clients_of = Some(key);
 }
 
 /// `E`: queue opening the current node's SKILL.md in `$VISUAL`/`$EDITOR` (the event loop
@@ -206,6 +249,7 @@ pub fn undo(app: &mut App) {
 /// Apply one action to the editor `ed`, taken off the stack (put back unless it closes).
 pub fn editor_action(app: &mut App, mut ed: Box<Editor>, action: Action) {
     if !act(app, &mut ed, action) {
+        refresh_clients(app, &mut ed);
         ed.diff_scroll = ed.diff_scroll.min(ed.diff.len().saturating_sub(1));
         app.popups.push(Popup::Editor(ed));
     }
@@ -419,8 +463,9 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
 /// `r` after a refused save: read the file again (the edits are dropped).
 fn reload_editor(app: &mut App, ed: &mut Editor) {
     match Editor::open(&ed.path(), ed.shown.clone(), ed.folder.clone(), ed.root) {
-        Ok(new) => {
+        Ok(mut new) => {
             let root = new.root;
+            new.skill = ed.skill;
             *ed = new;
             app.status = "Reloaded the file from disk; your edits were dropped".into();
             request_reload(app, root);

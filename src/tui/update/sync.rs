@@ -44,7 +44,7 @@ pub fn sync(app: &mut App) {
     }
 }
 
-/// Recompute the Claude Code listing budget when the corpus changed.
+/// Recompute the Claude Code listing (its client profile) when the corpus changed.
 fn sync_listing(app: &mut App) {
     let key = (
         app.data_gen,
@@ -54,8 +54,16 @@ fn sync_listing(app: &mut App) {
     if app.listing.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
-    let b =
-        crate::skill::budget::corpus_budget(&app.corpus, &app.settings.agent.claude_code_profile());
+    let opts = crate::skill::clients::ClientOptions {
+        settings: app.settings.agent.clone(),
+        context_tokens: None,
+    };
+    let b = crate::skill::clients::client_listing(
+        &app.corpus,
+        crate::skill::clients::Client::ClaudeCode,
+        &opts,
+    )
+    .to_corpus_budget();
     app.listing = Some((key, Arc::new(b)));
 }
 

@@ -66,7 +66,11 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let problems = problem_lines(app, ed, inner.width as usize);
+    let mut problems = problem_lines(app, ed, inner.width as usize);
+    // The client line, when the popup has room for it beside the form.
+    if !ed.clients.is_empty() && inner.height >= MIN_HEIGHT_FOR_CLIENTS {
+        problems.push(client_line(app, ed, inner.width as usize));
+    }
     let foot_h = 1u16;
     let prob_h = (problems.len() as u16).min(inner.height.saturating_sub(foot_h + 2));
     let body_h = inner.height.saturating_sub(foot_h + prob_h);
@@ -295,6 +299,40 @@ fn problem_lines(app: &App, ed: &Editor, width: usize) -> Vec<Line<'static>> {
     }
     out.truncate(MAX_PROBLEM_LINES);
     out
+}
+
+/// Rows inside the editor popup below which the client line is left out (the form keeps
+/// its rows on a small terminal).
+const MIN_HEIGHT_FOR_CLIENTS: u16 = 16;
+
+/// `clients full in all 6`, or `clients full except codex not loaded · copilot cut 120`:
+/// what each client does with the skill as edited (computed by the update step).
+fn client_line(app: &App, ed: &Editor, width: usize) -> Line<'static> {
+    let t = &app.theme;
+    let style = |cell: &str| match cell {
+        "full" => t.mark,
+        "not loaded" | "unreachable" => t.error,
+        _ => t.warn,
+    };
+    let mut pieces = vec![("clients ".to_string(), t.dim)];
+    let others: Vec<&(crate::skill::clients::Client, String)> =
+        ed.clients.iter().filter(|(_, c)| c != "full").collect();
+    if others.is_empty() {
+        pieces.push((format!("full in all {}", ed.clients.len()), t.mark));
+        return fit(pieces, vec![], width, 0);
+    }
+    if others.len() < ed.clients.len() {
+        pieces.push(("full".into(), t.mark));
+        pieces.push((" except ".into(), t.dim));
+    }
+    for (i, (client, cell)) in others.iter().enumerate() {
+        if i > 0 {
+            pieces.push((" · ".into(), t.dim));
+        }
+        pieces.push((format!("{} ", client.as_str()), t.dim));
+        pieces.push((cell.clone(), style(cell)));
+    }
+    fit(pieces, vec![], width, 0)
 }
 
 /// Key hints of `mode`, from the keymap.

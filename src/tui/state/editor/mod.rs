@@ -208,6 +208,13 @@ pub struct Editor {
     pub mode: Mode,
     /// Mode to return to from the diff/confirm/prompt popups.
     pub back: Mode,
+    /// The skill node edited, when the tree has one (the client line needs it).
+    pub skill: Option<crate::model::NodeId>,
+    /// What each client does with this skill as edited (`full`, `cut 120`, `not loaded`),
+    /// in `Client::ALL` order; recomputed by the update step when the candidate changes.
+    pub clients: Vec<(crate::skill::clients::Client, String)>,
+    /// A hash of the candidate bytes `clients` was computed from.
+    pub clients_of: Option<u64>,
 }
 
 impl Editor {
@@ -249,6 +256,9 @@ impl Editor {
             stale: false,
             mode: Mode::Form,
             back: Mode::Form,
+            skill: None,
+            clients: Vec::new(),
+            clients_of: None,
         };
         ed.rebuild_form();
         Ok(ed)

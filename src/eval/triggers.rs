@@ -1,0 +1,306 @@
+//! The offline trigger eval (docs/AGENTS.md "Trigger eval"): does a skill's description fire
+//! on the requests it is for, and stay quiet on near misses — for each client, over the
+//! listing as that client shows it ([`crate::skill::clients`]: its cut, dropped and omitted
+//! entries), with the same ranking as search (BM25 over each listed skill's routing text:
+//! its name and the entry text the client shows). Deterministic; no model call.
+//!
+//! Queries come in the agentskills.io shape, `evals/eval_queries.json` in a skill folder
+//! (`[{"query", "should_trigger"}]`, for that skill), or one `--queries` file for many
+//! skills whose entries add `skill` (the intended skill of a positive, or the skill a
+//! negative must not trigger) and optionally `better_skill` (the sibling that should win).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::index::{Index, SearchOptions};
+use crate::model::{Corpus, Format, Node, NodeKind};
+use crate::skill::clients::{Client, ClientListing, Status};
+
+/// One trigger query.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct TriggerQuery {
+    /// The user's request.
+    pub query: String,
+    /// Whether `skill` should fire.
+    pub should_trigger: bool,
+    /// The intended skill (positive) or the one that must stay quiet (negative).
+    #[serde(default)]
+    pub skill: String,
+    /// The sibling that should win instead (negatives).
+    #[serde(default)]
+    pub better_skill: Option<String>,
+}
+
+/// Read a `--queries` file: a JSON array of [`TriggerQuery`], each naming its `skill`.
+/// Errors: unreadable file, not a JSON array of such objects, an entry without `skill`.
+pub fn read_queries(path: &Path) -> anyhow::Result<Vec<TriggerQuery>> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let qs: Vec<TriggerQuery> = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not a trigger query list: {e}", path.display()))?;
+    if let Some(q) = qs.iter().find(|q| q.skill.trim().is_empty()) {
+        anyhow::bail!(
+            "{}: the entry {:?} names no skill (add \"skill\")",
+            path.display(),
+            q.query
+        );
+    }
+    Ok(qs)
+}
+
+/// The `evals/eval_queries.json` of every skill of `corpus`, each query given that skill's
+/// name; unreadable or malformed files are reported as `(path, message)` and skipped.
+pub fn skill_queries(corpus: &Corpus) -> (Vec<TriggerQuery>, Vec<(String, String)>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for c in crate::skill::clients::candidate::gather(corpus) {
+        let Some(dir) = c.path.parent() else { continue };
+        let file = dir.join("evals").join("eval_queries.json");
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        match serde_json::from_str::<Vec<TriggerQuery>>(&text) {
+            Ok(qs) => out.extend(qs.into_iter().map(|mut q| {
+                if q.skill.is_empty() {
+                    q.skill
+                        .clone_from(&c.fm_name.clone().unwrap_or(c.folder.clone()));
+                }
+                q
+            })),
+            Err(e) => problems.push((file.display().to_string(), e.to_string())),
+        }
+    }
+    (out, problems)
+}
+
+/// How one query went under one client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A positive whose skill ranked first.
+    Fired,
+    /// A positive beaten by the named skill (or by nothing: no listed skill matched).
+    Beaten(Option<String>),
+    /// A positive whose skill the client never lists (status given).
+    Unlisted(Status),
+    /// A negative whose skill stayed quiet (another skill, or none, ranked first).
+    Quiet,
+    /// A negative whose skill ranked first anyway.
+    FalseFire,
+}
+
+/// One query routed over one client's listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routed {
+    /// The query.
+    pub query: TriggerQuery,
+    /// The skill ranked first, `None` when no listed skill matched.
+    pub winner: Option<String>,
+    /// Listed skills that matched, best first (names, each once; at most 10).
+    pub ranking: Vec<String>,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// Precision, recall and F1 counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positives of the skill it won.
+    pub tp: usize,
+    /// Queries it won that were not its positives.
+    pub fp: usize,
+    /// Its positives it did not win.
+    pub fn_: usize,
+}
+
+impl Counts {
+    /// tp / (tp + fp); 1.0 when it never won anything.
+    pub fn precision(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fp)
+    }
+    /// tp / (tp + fn); 1.0 when it has no positives.
+    pub fn recall(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fn_)
+    }
+    /// The harmonic mean of precision and recall (0 when both are 0).
+    pub fn f1(&self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+/// The eval of one client.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientRun {
+    /// The client.
+    pub client: Client,
+    /// Each query, in input order.
+    pub routed: Vec<Routed>,
+    /// Counts per skill (every skill a query names), by name.
+    pub per_skill: BTreeMap<String, Counts>,
+    /// Counts over all skills (micro: every positive and every win summed).
+    pub overall: Counts,
+}
+
+/// A one-root corpus of the skills `listing` shows, each a skill node whose routing text is
+/// its name and the entry text the client shows.
+fn listed_corpus(listing: &ClientListing) -> Corpus {
+    let mut c = Corpus::new();
+    let root = c.add_root(Node::new(NodeKind::Root, Format::Skill, "listing", ""));
+    let mut seen = std::collections::HashSet::new();
+    for s in listing.skills.iter().filter(|s| s.status.listed()) {
+        if !seen.insert(s.name.clone()) {
+            continue;
+        }
+        let mut n = Node::new(NodeKind::Skill, Format::Skill, &s.name, &s.name);
+        n.meta.insert("name".into(), s.name.clone().into());
+        n.meta.insert("description".into(), s.shown.clone().into());
+        c.add_child(root, n);
+    }
+    c.finalize();
+    c
+}
+
+/// Route every query over `listing` and score it; with `rerank` (the re-rank tier of an
+/// installed model, as `search` uses it) the first hits are re-ranked as search does.
+pub fn run_client(
+    listing: &ClientListing,
+    queries: &[TriggerQuery],
+    rerank: Option<&std::sync::Arc<dyn crate::index::Rerank>>,
+) -> ClientRun {
+    let corpus = listed_corpus(listing);
+    let index = Index::build(&corpus, &mut |_, _| {});
+    if let Some(r) = rerank {
+        index.attach_reranker(r.clone());
+    }
+    let opts = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
+    let routed: Vec<Routed> = queries
+        .iter()
+        .map(|q| {
+            let hits = index.search(&corpus, &q.query, &opts).hits;
+            let mut ranking: Vec<String> = Vec::new();
+            for h in hits {
+                let t = &corpus.node(h.node).title;
+                if corpus.node(h.node).kind == NodeKind::Skill && !ranking.contains(t) {
+                    ranking.push(t.clone());
+                }
+            }
+            let winner = ranking.first().cloned();
+            let outcome = outcome(listing, q, winner.as_deref());
+            Routed {
+                query: q.clone(),
+                winner,
+                ranking,
+                outcome,
+            }
+        })
+        .collect();
+    let (per_skill, overall) = score(&routed);
+    ClientRun {
+        client: listing.client,
+        routed,
+        per_skill,
+        overall,
+    }
+}
+
+fn outcome(listing: &ClientListing, q: &TriggerQuery, winner: Option<&str>) -> Outcome {
+    let won = winner == Some(q.skill.as_str());
+    if !q.should_trigger {
+        return if won {
+            Outcome::FalseFire
+        } else {
+            Outcome::Quiet
+        };
+    }
+    if won {
+        return Outcome::Fired;
+    }
+    let status = listing
+        .skills
+        .iter()
+        .filter(|s| s.name == q.skill)
+        .map(|s| s.status)
+        .min();
+    match status {
+        Some(st) if !st.listed() => Outcome::Unlisted(st),
+        None => Outcome::Unlisted(Status::NotLoaded),
+        _ => Outcome::Beaten(winner.map(str::to_string)),
+    }
+}
+
+/// Per-skill and overall counts: a win of skill S on a positive of S is a true positive;
+/// a win of S on any other query a false positive; a positive of S that S did not win a
+/// false negative.
+fn score(routed: &[Routed]) -> (BTreeMap<String, Counts>, Counts) {
+    let mut per: BTreeMap<String, Counts> = BTreeMap::new();
+    for r in routed {
+        per.entry(r.query.skill.clone()).or_default();
+        let hit = r.query.should_trigger && r.winner.as_deref() == Some(r.query.skill.as_str());
+        if hit {
+            per.entry(r.query.skill.clone()).or_default().tp += 1;
+            continue;
+        }
+        if r.query.should_trigger {
+            per.entry(r.query.skill.clone()).or_default().fn_ += 1;
+        }
+        if let Some(w) = &r.winner {
+            per.entry(w.clone()).or_default().fp += 1;
+        }
+    }
+    let overall = per.values().fold(Counts::default(), |a, c| Counts {
+        tp: a.tp + c.tp,
+        fp: a.fp + c.fp,
+        fn_: a.fn_ + c.fn_,
+    });
+    (per, overall)
+}
+
+/// The per-skill figures of one client as lines, `name  P 0.75  R 1.00  F1 0.86  (3/3)`,
+/// then one line per positive that did not fire (`  ✗ pdf-form-filler: beaten by
+/// pdf-toolkit — Could you type…`); the TUI's clients popup shows them.
+pub fn per_skill_lines(run: &ClientRun) -> Vec<String> {
+    let w = run
+        .per_skill
+        .keys()
+        .map(|k| k.chars().count())
+        .max()
+        .unwrap_or(5);
+    let mut out: Vec<String> = run
+        .per_skill
+        .iter()
+        .map(|(name, c)| {
+            format!(
+                "{name:<w$}  P {:.2}  R {:.2}  F1 {:.2}  ({}/{})",
+                c.precision(),
+                c.recall(),
+                c.f1(),
+                c.tp,
+                c.tp + c.fn_
+            )
+        })
+        .collect();
+    for r in &run.routed {
+        let why = match &r.outcome {
+            Outcome::Beaten(Some(w)) => format!("beaten by {w}"),
+            Outcome::Beaten(None) => "no skill matched".into(),
+            Outcome::Unlisted(st) => format!("not listed ({})", st.as_str()),
+            Outcome::FalseFire => "fired although it should not".into(),
+            Outcome::Fired | Outcome::Quiet => continue,
+        };
+        out.push(format!("  ✗ {}: {why} — {}", r.query.skill, r.query.query));
+    }
+    out
+}

@@ -1,0 +1,207 @@
+//! A client listing for people and scripts: the `list --agent X --json` document, the notes
+//! on what was cut, dropped or never loaded, and the one-line summary (docs/AGENTS.md
+//! "Client profiles").
+
+use serde_json::{Value as Json, json};
+
+use super::{Budget, Client, ClientListing, ClientOptions, Status};
+
+/// `list --agent X --json`: `{"schema": 1, "agent", "budget_chars" (null when the client
+/// documents no budget), "budget_unit": "chars"|"tokens"|null, "budget", "needed", "used",
+/// "dropped": [names in drop order], "skills": [{"name", "scope": "project"|"user"|"plugin",
+/// "status": "full"|"truncated"|"dropped"|"unreachable"|"not-loaded", "chars_shown",
+/// "entry_chars", "why", "line"}]}`. `chars_shown` counts the chars of the entry text the
+/// model sees, without the name; `needed`/`used` are in the budget's unit. Claude Code's
+/// document keeps its earlier keys too: `needed_chars`, `sent_chars`, `pct`, `entry_cap`,
+/// `drop_order`, and per skill `fate` and `truncated_by`.
+pub fn listing_json(l: &ClientListing, opts: &ClientOptions) -> Json {
+    let mut doc = json!({
+        "schema": 1,
+        "agent": l.client.as_str(),
+        "budget_chars": l.budget_chars,
+        "budget_unit": l.budget.map(|b| match b {
+            Budget::Chars(_) => "chars",
+            Budget::Tokens(_) => "tokens",
+        }),
+        "budget": l.budget.map(Budget::limit),
+        "needed": l.needed,
+        "used": l.used,
+        "dropped": l.dropped,
+        "skills": l.skills.iter().map(|s| {
+            let mut o = json!({
+                "name": s.name,
+                "scope": s.scope.as_str(),
+                "status": s.status.as_str(),
+                "chars_shown": s.chars_shown,
+                "entry_chars": s.entry_chars,
+                "why": s.why,
+            });
+            if s.status.listed() {
+                o["line"] = json!(if s.shown.is_empty() {
+                    format!("- {}", s.name)
+                } else {
+                    format!("- {}: {}", s.name, s.shown)
+                });
+            }
+            if l.client == Client::ClaudeCode && s.status.listed() {
+                o["fate"] = json!(match s.status {
+                    Status::Truncated => "truncated",
+                    Status::Dropped => "dropped",
+                    _ => "fits",
+                });
+                o["truncated_by"] = json!(if s.status == Status::Truncated {
+                    s.entry_chars - s.chars_shown
+                } else {
+                    0
+                });
+            }
+            o
+        }).collect::<Vec<_>>(),
+    });
+    if l.client == Client::ClaudeCode {
+        let p = opts.claude_code();
+        let b = l.budget_chars.unwrap_or(1).max(1);
+        doc["needed_chars"] = json!(l.needed);
+        doc["sent_chars"] = json!(l.used);
+        doc["pct"] = json!((l.needed * 100 + b / 2) / b);
+        doc["entry_cap"] = json!(p.entry_cap);
+        doc["drop_order"] = json!(p.drop_order.as_str());
+    }
+    doc
+}
+
+/// One note per skill the client does not show whole: `  truncated  name: why`.
+pub fn notes(l: &ClientListing) -> Vec<String> {
+    l.skills
+        .iter()
+        .filter(|s| s.status != Status::Full)
+        .map(|s| {
+            format!(
+                "  {:<11} {}: {}",
+                s.status.as_str(),
+                s.name,
+                s.why.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// `codex: 23 skills — 18 full, 3 truncated, 1 dropped, 1 unreachable, 2 not loaded;
+/// listing 9,120 of 8,000 chars`: what the listing holds and its budget.
+pub fn summary(l: &ClientListing) -> String {
+    let parts: Vec<String> = [
+        Status::Full,
+        Status::Truncated,
+        Status::Dropped,
+        Status::Unreachable,
+        Status::NotLoaded,
+    ]
+    .iter()
+    .filter_map(|st| {
+        let n = l.count(*st);
+        (n > 0 || *st == Status::Full).then(|| format!("{n} {}", st.as_str().replace('-', " ")))
+    })
+    .collect();
+    let h = |n: usize| crate::util::human::human_count(n as u64);
+    let budget = match l.budget {
+        None => "no documented budget: every entry is sent whole".to_string(),
+        Some(Budget::Chars(b)) => format!("listing needs {} of {} chars", h(l.needed), h(b)),
+        Some(Budget::Tokens(b)) => format!(
+            "listing needs {} of {} tokens (≈ bytes / 4)",
+            h(l.needed),
+            h(b)
+        ),
+    };
+    format!(
+        "{}: {} skills — {}; {budget}",
+        l.client.as_str(),
+        l.skills.len(),
+        parts.join(", ")
+    )
+}
+
+/// A client's cell for one skill: `full`, `cut N` (chars lost), `dropped`, `unreachable`
+/// or `not loaded`.
+pub fn cell(s: &super::ClientSkill) -> String {
+    match s.status {
+        Status::Truncated => format!("cut {}", s.entry_chars.saturating_sub(s.chars_shown)),
+        Status::NotLoaded => "not loaded".into(),
+        st => st.as_str().into(),
+    }
+}
+
+/// One client's meter: `listing 10,475 / 8,000 chars (131%)`, or in tokens for Codex with
+/// a context window, or `no documented budget`.
+pub fn meter(l: &ClientListing) -> String {
+    let h = |n: usize| crate::util::human::human_count(n as u64);
+    let pct = |b: usize| (l.needed * 100 + b.max(1) / 2) / b.max(1);
+    match l.budget {
+        None => "no documented budget".into(),
+        Some(Budget::Chars(b)) => format!("listing {} / {} chars ({}%)", h(l.needed), h(b), pct(b)),
+        Some(Budget::Tokens(b)) => {
+            format!("listing {} / {} tokens ({}%)", h(l.needed), h(b), pct(b))
+        }
+    }
+}
+
+/// Every client side by side (all listings of one corpus, [`super::all_listings`]): a meter
+/// line per client with what it cuts, then a row per skill and a column per client
+/// ([`cell`]). Two skills of one name are told apart by their scope (`pdf (user)`).
+pub fn side_by_side(listings: &[ClientListing]) -> String {
+    let Some(first) = listings.first() else {
+        return String::new();
+    };
+    let mut out = Vec::new();
+    for l in listings {
+        let mut line = format!("{:<12} {}", l.client.as_str(), meter(l));
+        for st in [
+            Status::Truncated,
+            Status::Dropped,
+            Status::Unreachable,
+            Status::NotLoaded,
+        ] {
+            let n = l.count(st);
+            if n > 0 {
+                line.push_str(&format!(" · {n} {}", st.as_str().replace('-', " ")));
+            }
+        }
+        out.push(line);
+    }
+    out.push(String::new());
+    let names: Vec<String> = first
+        .skills
+        .iter()
+        .map(|s| {
+            let twice = first.skills.iter().filter(|o| o.name == s.name).count() > 1;
+            if twice {
+                format!("{} ({})", s.name, s.scope.as_str())
+            } else {
+                s.name.clone()
+            }
+        })
+        .collect();
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let cols: Vec<usize> = listings
+        .iter()
+        .map(|l| l.client.as_str().len().max(11))
+        .collect();
+    let mut head = format!("{:<w$}", "skill");
+    for (l, c) in listings.iter().zip(&cols) {
+        head.push_str(&format!("  {:<c$}", l.client.as_str()));
+    }
+    out.push(head.trim_end().to_string());
+    for (i, name) in names.iter().enumerate() {
+        let mut row = format!("{name:<w$}");
+        for (l, c) in listings.iter().zip(&cols) {
+            let text = l.skills.get(i).map(cell).unwrap_or_default();
+            row.push_str(&format!("  {text:<c$}"));
+        }
+        out.push(row.trim_end().to_string());
+    }
+    out.join("\n")
+}
