@@ -204,3 +204,73 @@ fn clients_popup_shows_the_trigger_eval_per_skill() {
         b.text
     );
 }
+
+#[test]
+fn collision_map_lists_the_planted_pairs_and_jumps_to_either_editor() {
+    use skillnav::tui::input::action::Action;
+    use skillnav::tui::input::keymap::Mode;
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let dir = t.path().join("overlap");
+    crate::support::fs::copy_dir(&crate::support::fs::fixture_path("overlap"), &dir);
+    let store = t.path().join("recipes");
+    let mut app = app_with(vec![spec(&dir, "overlap")], 140, 40, &store, |_| {});
+    press(&mut app, KeyCode::Char('C'));
+    assert_eq!(app.mode(), Mode::Collisions, "{}", app.status);
+    let pairs: Vec<(String, String)> = app
+        .collisions()
+        .map(|c| {
+            c.pairs
+                .iter()
+                .map(|p| (p.a.1.clone(), p.b.1.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut sorted: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(a, b)| {
+            if a < b {
+                (a.clone(), b.clone())
+            } else {
+                (b.clone(), a.clone())
+            }
+        })
+        .collect();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            ("changelog-writer".to_string(), "release-notes".to_string()),
+            ("pdf-form-filler".to_string(), "pdf-toolkit".to_string()),
+            (
+                "postgres-performance".to_string(),
+                "sql-query-tuning".to_string()
+            ),
+        ]
+    );
+    let term = draw(&app);
+    let screen = crate::support::tui::screen_text(term.backend().buffer());
+    assert!(
+        screen.contains("Collisions · 3 pairs competing"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("{} ⇄ {}", pairs[0].0, pairs[0].1)),
+        "{screen}"
+    );
+    // Enter: the first skill's editor; Tab on the second pair: that pair's second skill.
+    crate::support::tui::act(&mut app, &[Action::Confirm]);
+    assert_eq!(app.mode(), Mode::Form, "{}", app.status);
+    let shown = app.editor().map(|e| e.shown.clone()).unwrap_or_default();
+    assert!(
+        shown.ends_with(&format!("{}/SKILL.md", pairs[0].0)),
+        "{shown}"
+    );
+    crate::support::tui::act(&mut app, &[Action::Escape]);
+    press(&mut app, KeyCode::Char('C'));
+    crate::support::tui::act(&mut app, &[Action::MoveDown, Action::CollisionOther]);
+    let shown = app.editor().map(|e| e.shown.clone()).unwrap_or_default();
+    assert!(
+        shown.ends_with(&format!("{}/SKILL.md", pairs[1].1)),
+        "{shown}"
+    );
+}

@@ -122,6 +122,11 @@ pub enum Action {
     Export,
     /// Open every client's listing side by side (docs/AGENTS.md "Client profiles").
     AgentListing,
+    /// Open the collision map: pairs of skills whose descriptions compete for the same
+    /// requests (docs/AGENTS.md "Description overlap"); `Enter` edits the first skill.
+    Collisions,
+    /// Collision map: edit the second skill of the pair under the cursor.
+    CollisionOther,
     /// Brief preview: next layout (md → xml → json).
     CycleFormat,
     /// Brief preview: next mode (auto → answer → extract → locate → summarize).
@@ -199,7 +204,7 @@ pub enum Action {
 
 impl Action {
     /// Actions that can be bound in the keymap, in the order the help popup lists them.
-    pub const BINDABLE: [Action; 74] = [
+    pub const BINDABLE: [Action; 76] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::Top,
@@ -237,6 +242,8 @@ impl Action {
         Action::Recipes,
         Action::Export,
         Action::AgentListing,
+        Action::Collisions,
+        Action::CollisionOther,
         Action::CycleFormat,
         Action::CycleMode,
         Action::ToggleQuery,
@@ -333,6 +340,8 @@ impl Action {
             Action::Recipes => "saved selections (recipes)",
             Action::Export => "export the selection as a new skill",
             Action::AgentListing => "every client's listing side by side",
+            Action::Collisions => "skills whose descriptions compete (collision map)",
+            Action::CollisionOther => "edit the pair's second skill",
             Action::CycleFormat => "format md / xml / json",
             Action::CycleMode => "mode auto / answer / extract / locate / summarize",
             Action::ToggleQuery => "add / drop the search query's hits",

@@ -40,6 +40,8 @@ pub enum Mode {
     Confirm,
     /// The outline popup (headings of the current file).
     Outline,
+    /// The collision map popup (skills whose descriptions compete).
+    Collisions,
     /// The brief / rendered-skill preview popup.
     Brief,
     /// The recipe list popup.
@@ -53,11 +55,12 @@ pub enum Mode {
 
 impl Mode {
     /// All modes, in help order.
-    pub const ALL: [Mode; 14] = [
+    pub const ALL: [Mode; 15] = [
         Mode::Normal,
         Mode::Search,
         Mode::Help,
         Mode::Outline,
+        Mode::Collisions,
         Mode::Brief,
         Mode::Recipes,
         Mode::Input,
@@ -83,6 +86,7 @@ impl Mode {
             Mode::Prompt => "prompt",
             Mode::Confirm => "confirm",
             Mode::Outline => "outline",
+            Mode::Collisions => "collisions",
             Mode::Brief => "brief",
             Mode::Recipes => "recipes",
             Mode::Input => "input",

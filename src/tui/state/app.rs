@@ -287,6 +287,14 @@ impl App {
         })
     }
 
+    /// The open collision map, if any.
+    pub fn collisions(&self) -> Option<&crate::tui::state::collisions::Collisions> {
+        self.popups.iter().rev().find_map(|p| match p {
+            Popup::Collisions(c) => Some(c),
+            _ => None,
+        })
+    }
+
     /// The token encoding.
     pub fn encoding(&self) -> Encoding {
         self.tokens.encoding

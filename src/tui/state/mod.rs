@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod built_text;
+pub mod collisions;
 pub mod curate;
 pub mod editor;
 pub mod followup;

@@ -4,6 +4,7 @@
 //! box's or the panes'.
 
 use crate::tui::input::keymap::Mode;
+use crate::tui::state::collisions::Collisions;
 use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
 use crate::tui::state::editor::Editor;
 use crate::tui::state::outline::Outline;
@@ -18,6 +19,8 @@ pub enum Popup {
     },
     /// The headings of the current file.
     Outline(Outline),
+    /// The collision map.
+    Collisions(Collisions),
     /// The brief / rendered-skill preview.
     Brief(PreviewPopup),
     /// The saved selections.
@@ -36,6 +39,7 @@ impl Popup {
         match self {
             Popup::Help { .. } => Mode::Help,
             Popup::Outline(_) => Mode::Outline,
+            Popup::Collisions(_) => Mode::Collisions,
             Popup::Brief(_) => Mode::Brief,
             Popup::Recipes(_) => Mode::Recipes,
             Popup::Input(_) => Mode::Input,

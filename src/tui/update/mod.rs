@@ -7,6 +7,7 @@
 
 pub mod apply;
 pub mod brief;
+pub mod collisions;
 pub mod curate;
 pub mod editor;
 pub mod export;
@@ -111,6 +112,7 @@ fn route_key(app: &mut App, action: Action) {
     match (top, action) {
         (Popup::Help { scroll }, a) => help::help_action(app, scroll, a),
         (Popup::Outline(o), a) => outline::action(app, o, a),
+        (Popup::Collisions(c), a) => collisions::action(app, c, a),
         (top @ Popup::Brief(_), Action::CycleBudget) => {
             app.popups.push(top);
             curate::cycle_budget(app);
@@ -146,6 +148,7 @@ fn route_normal(app: &mut App, action: Action) {
         Action::Export => export::start(app),
         Action::AgentListing => brief::open_preview(app, PreviewKind::Agent),
         Action::Outline => outline::open(app),
+        Action::Collisions => collisions::open(app),
         Action::SearchOpen => search::open(app),
         Action::EditOpen => editor::open(app),
         Action::EditExternal => editor::open_external(app),

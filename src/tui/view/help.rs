@@ -44,6 +44,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Mode::Prompt => "Editor: name of a new key",
             Mode::Confirm => "Editor: discard changes?",
             Mode::Outline => "Outline (o): headings of the file",
+            Mode::Collisions => "Collision map (C): skills whose descriptions compete",
             Mode::Brief => "Brief preview (p): the exact text y copies",
             Mode::Recipes => "Saved selections (R)",
             Mode::Input => "A prompt (letters always type)",

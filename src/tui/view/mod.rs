@@ -1,6 +1,7 @@
 //! Drawing: pure functions of `&App` into a ratatui frame. Views never mutate state, never
 //! do I/O and never parse; they slice the cached preview lines and format rows.
 
+mod collisions;
 mod curate;
 mod editor;
 mod framed;
@@ -47,6 +48,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Popup::Help { scroll }) => help::draw(frame, app, *scroll, frame.area()),
         Some(Popup::Editor(_)) => editor::draw(frame, app, frame.area()),
         Some(Popup::Outline(_)) => outline::draw(frame, app, frame.area()),
+        Some(Popup::Collisions(_)) => collisions::draw(frame, app, frame.area()),
         Some(_) => curate::draw(frame, app, frame.area()),
         None => {}
     }

@@ -89,7 +89,7 @@ fn hints(app: &App) -> Vec<Piece> {
         ],
         // The curation popups show their keys in their own footer.
         Mode::Brief | Mode::Recipes | Mode::Input | Mode::Ask => &[],
-        Mode::Outline => &[],
+        Mode::Outline | Mode::Collisions => &[],
         Mode::Search => &[Action::SearchAccept, Action::MoveDown, Action::Escape],
         Mode::Help => &[Action::Escape],
         // The editor's popups show their keys in their own footer.
