@@ -69,7 +69,7 @@ pub struct GlobalOpts {
     /// The model's context window in tokens, scaling the listing budgets that are a share
     /// of it (Claude Code 1%, Codex 2%; Copilot CLI's is fixed): `list --agent`,
     /// `validate --profile`, `eval --triggers`.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub context_tokens: Option<u64>,
     /// Read symlinks that point outside the opened roots.
     #[arg(long, global = true)]
@@ -167,7 +167,7 @@ pub enum Command {
         #[arg(long, requires = "triggers")]
         queries: Option<PathBuf>,
         /// With `--triggers`: exit 1 when a client's recall is below R (0–1).
-        #[arg(long, value_name = "R", requires = "triggers")]
+        #[arg(long, value_name = "R", requires = "triggers", value_parser = unit_interval)]
         min_recall: Option<f64>,
         /// JSON: `{"max_tokens", "encoding", "overall", "by_kind", "outcomes"}`; with
         /// `--policies`: `{"encoding", "read_top_k", "read_tokens", "brief_tokens",
@@ -656,4 +656,14 @@ pub enum RecipeOp {
         /// Recipe name.
         name: String,
     },
+}
+
+/// A number from 0 to 1 (`--min-recall`); NaN and values outside are refused.
+fn unit_interval(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not between 0 and 1"))
+    }
 }

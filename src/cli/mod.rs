@@ -209,7 +209,11 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             profile,
             json,
         }) => {
-            let corpus = open::open(&paths, &g)?;
+            let corpus = if crate::skill::clients::Client::parse(&profile).is_some() {
+                open::open_for_agent(&paths, &g)?
+            } else {
+                open::open(&paths, &g)?
+            };
             let code = skills::validate(
                 &mut out,
                 &corpus,
@@ -228,17 +232,21 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             max_chars,
             json,
         }) => {
-            let corpus = open::open(&paths, &g)?;
             match g
                 .agent
                 .as_deref()
                 .and_then(crate::skill::clients::Client::parse)
             {
+                Some(_) if max_chars.is_some() || format != "plain" => anyhow::bail!(
+                    "list --agent prints the listing in the client's own layout and budget: \
+                     drop --format and --max-chars (or --agent)"
+                ),
                 Some(client) => {
+                    let corpus = open::open_for_agent(&paths, &g)?;
                     skills::list_client(&mut out, &corpus, client, g.context_tokens, json)
                 }
                 None if json => anyhow::bail!("list --json needs --agent"),
-                None => skills::list(&mut out, &corpus, &format, max_chars),
+                None => skills::list(&mut out, &open::open(&paths, &g)?, &format, max_chars),
             }
         }
         Some(Command::Topics { paths }) => {

@@ -230,6 +230,21 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
     crate::agent::workspace::load_corpus(specs, &load_options(g))
 }
 
+/// [`open`] for the commands that report what one agent sees (`list --agent`, `validate
+/// --profile`, `eval --triggers`): with no PATH, `--agent` named and none of its folders
+/// present, the corpus is empty (that agent lists nothing) instead of the bundled sample.
+pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
+    if paths.is_empty()
+        && let Some(agent) = g.agent.as_deref()
+    {
+        let cwd = std::env::current_dir().context("current directory")?;
+        if formats::discover_roots_for(&cwd, Some(agent)).is_empty() {
+            return Ok(Corpus::new());
+        }
+    }
+    open(paths, g)
+}
+
 /// [`specs_for`] then [`load`]. Discovered roots (no PATH) also get the provenance of `skills-lock.json`
 /// ([`formats::agents::mark_provenance`]).
 pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {

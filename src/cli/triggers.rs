@@ -30,7 +30,7 @@ pub struct TriggerRequest<'a> {
 /// Errors: a root that cannot be opened, an unreadable or malformed query file, no query
 /// at all.
 pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> anyhow::Result<i32> {
-    let corpus = super::open::open(req.roots, g)?;
+    let corpus = super::open::open_for_agent(req.roots, g)?;
     let queries = load_queries(&corpus, req.queries)?;
     let opts = ClientOptions::load(g.context_tokens);
     let chosen: Vec<Client> = match g.agent.as_deref().and_then(Client::parse) {
@@ -53,9 +53,17 @@ pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> any
     } else {
         print_runs(out, &runs)?;
     }
-    let below = req
-        .min_recall
-        .is_some_and(|r| runs.iter().any(|run| run.overall.recall() < r));
+    let mut below = false;
+    if let Some(r) = req.min_recall {
+        for run in runs.iter().filter(|run| run.overall.recall() < r) {
+            below = true;
+            eprintln!(
+                "skillnav: {} recall {:.3} is below --min-recall {r}",
+                run.client.as_str(),
+                run.overall.recall()
+            );
+        }
+    }
     Ok(i32::from(below))
 }
 
@@ -63,16 +71,23 @@ fn load_queries(
     corpus: &crate::model::Corpus,
     file: Option<&Path>,
 ) -> anyhow::Result<Vec<TriggerQuery>> {
-    if let Some(f) = file {
-        return triggers::read_queries(f);
-    }
-    let (qs, problems) = triggers::skill_queries(corpus);
-    for (path, msg) in &problems {
-        eprintln!("{}", sanitize_line(&format!("skipped {path}: {msg}")));
-    }
+    let qs = match file {
+        Some(f) => triggers::read_queries(f)?,
+        None => triggers::skill_queries(corpus)?,
+    };
     if qs.is_empty() {
+        match file {
+            Some(f) => anyhow::bail!("no trigger queries in {}", f.display()),
+            None => anyhow::bail!(
+                "no trigger queries: no skill has evals/eval_queries.json; pass --queries FILE"
+            ),
+        }
+    }
+    let unknown = triggers::unknown_skills(corpus, &qs);
+    if !unknown.is_empty() {
         anyhow::bail!(
-            "no trigger queries: no skill has evals/eval_queries.json; pass --queries FILE"
+            "the queries name skills that none of the opened skills is: {} (a typo, or another PATH)",
+            sanitize_line(&unknown.join(", "))
         );
     }
     Ok(qs)
@@ -145,28 +160,10 @@ fn runs_json(runs: &[ClientRun]) -> Json {
 fn print_runs(out: &mut dyn Write, runs: &[ClientRun]) -> anyhow::Result<()> {
     for run in runs {
         for r in &run.routed {
-            let note = match &r.outcome {
-                Outcome::Fired | Outcome::Quiet => continue,
-                Outcome::Beaten(Some(w)) => format!("beaten by {w}"),
-                Outcome::Beaten(None) => "no skill matched".into(),
-                Outcome::Unlisted(st) => {
-                    format!("unreachable: {} in {}", st.as_str(), run.client.as_str())
-                }
-                Outcome::FalseFire => format!(
-                    "fired although it should not{}",
-                    r.query
-                        .better_skill
-                        .as_ref()
-                        .map(|b| format!(" ({b} should win)"))
-                        .unwrap_or_default()
-                ),
+            let Some(m) = triggers::miss_line(r) else {
+                continue;
             };
-            let line = format!(
-                "{:<12} {}: {note} — {}",
-                run.client.as_str(),
-                r.query.skill,
-                r.query.query
-            );
+            let line = format!("{:<12} {m} — {}", run.client.as_str(), r.query.query);
             writeln!(out, "{}", sanitize_line(&line))?;
         }
     }

@@ -51,28 +51,53 @@ pub fn read_queries(path: &Path) -> anyhow::Result<Vec<TriggerQuery>> {
 }
 
 /// The `evals/eval_queries.json` of every skill of `corpus`, each query given that skill's
-/// name; unreadable or malformed files are reported as `(path, message)` and skipped.
-pub fn skill_queries(corpus: &Corpus) -> (Vec<TriggerQuery>, Vec<(String, String)>) {
+/// name (a `skill` key inside such a file is ignored: the folder names the skill). Errors:
+/// a file that cannot be read or is not a list of `{query, should_trigger}` (a CI gate must
+/// not silently check less).
+pub fn skill_queries(corpus: &Corpus) -> anyhow::Result<Vec<TriggerQuery>> {
     let mut out = Vec::new();
-    let mut problems = Vec::new();
     for c in crate::skill::clients::candidate::gather(corpus) {
         let Some(dir) = c.path.parent() else { continue };
         let file = dir.join("evals").join("eval_queries.json");
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        if !file.is_file() {
             continue;
-        };
-        match serde_json::from_str::<Vec<TriggerQuery>>(&text) {
-            Ok(qs) => out.extend(qs.into_iter().map(|mut q| {
-                if q.skill.is_empty() {
-                    q.skill
-                        .clone_from(&c.fm_name.clone().unwrap_or(c.folder.clone()));
-                }
-                q
-            })),
-            Err(e) => problems.push((file.display().to_string(), e.to_string())),
         }
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let qs: Vec<TriggerQuery> = serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: not a list of {{query, should_trigger}}: {e}",
+                file.display()
+            )
+        })?;
+        let name = c.fm_name.clone().unwrap_or_else(|| c.folder.clone());
+        out.extend(qs.into_iter().map(|mut q| {
+            q.skill.clone_from(&name);
+            q
+        }));
     }
-    (out, problems)
+    Ok(out)
+}
+
+/// The skill names `queries` use (`skill`, `better_skill`) that no skill of `corpus` has
+/// (frontmatter `name`, folder, or tree title), each once, sorted: a typo, or the wrong
+/// PATH.
+pub fn unknown_skills(corpus: &Corpus, queries: &[TriggerQuery]) -> Vec<String> {
+    let mut known = std::collections::HashSet::new();
+    for c in crate::skill::clients::candidate::gather(corpus) {
+        known.extend(c.fm_name.clone());
+        known.insert(c.folder.clone());
+        known.insert(c.title.clone());
+    }
+    let mut out: Vec<String> = queries
+        .iter()
+        .flat_map(|q| std::iter::once(&q.skill).chain(q.better_skill.as_ref()))
+        .filter(|n| !known.contains(*n))
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// How one query went under one client.
@@ -241,9 +266,17 @@ fn outcome(listing: &ClientListing, q: &TriggerQuery, winner: Option<&str>) -> O
     }
 }
 
+/// Whether `winner` winning `r` counts against it: any win that is not the query's own
+/// positive, except the `better_skill` of a negative (the sibling that should win).
+pub fn wrong_win(r: &Routed, winner: &str) -> bool {
+    let own_positive = r.query.should_trigger && winner == r.query.skill;
+    let better = !r.query.should_trigger && r.query.better_skill.as_deref() == Some(winner);
+    !own_positive && !better
+}
+
 /// Per-skill and overall counts: a win of skill S on a positive of S is a true positive;
-/// a win of S on any other query a false positive; a positive of S that S did not win a
-/// false negative.
+/// a win of S on any other query (except as the named `better_skill` of a negative) a false
+/// positive; a positive of S that S did not win a false negative.
 fn score(routed: &[Routed]) -> (BTreeMap<String, Counts>, Counts) {
     let mut per: BTreeMap<String, Counts> = BTreeMap::new();
     for r in routed {
@@ -256,7 +289,7 @@ fn score(routed: &[Routed]) -> (BTreeMap<String, Counts>, Counts) {
         if r.query.should_trigger {
             per.entry(r.query.skill.clone()).or_default().fn_ += 1;
         }
-        if let Some(w) = &r.winner {
+        if let Some(w) = r.winner.as_ref().filter(|w| wrong_win(r, w)) {
             per.entry(w.clone()).or_default().fp += 1;
         }
     }
@@ -292,15 +325,37 @@ pub fn per_skill_lines(run: &ClientRun) -> Vec<String> {
             )
         })
         .collect();
-    for r in &run.routed {
-        let why = match &r.outcome {
-            Outcome::Beaten(Some(w)) => format!("beaten by {w}"),
-            Outcome::Beaten(None) => "no skill matched".into(),
-            Outcome::Unlisted(st) => format!("not listed ({})", st.as_str()),
-            Outcome::FalseFire => "fired although it should not".into(),
-            Outcome::Fired | Outcome::Quiet => continue,
-        };
-        out.push(format!("  ✗ {}: {why} — {}", r.query.skill, r.query.query));
-    }
+    out.extend(
+        run.routed
+            .iter()
+            .filter_map(|r| miss_line(r).map(|m| format!("  ✗ {m} — {}", r.query.query))),
+    );
     out
+}
+
+/// What went wrong with `r`, naming the skill it counts against, or `None` when it went
+/// as intended: `pdf-form-filler: beaten by pdf-toolkit`, `release-notes: not listed by
+/// the client (dropped)`, `changelog-writer: fired although it should not (release-notes
+/// should win)`, or, for a near miss another skill won, `pdf-toolkit: fired on a near
+/// miss of pdf-form-filler`.
+pub fn miss_line(r: &Routed) -> Option<String> {
+    let skill = &r.query.skill;
+    Some(match &r.outcome {
+        Outcome::Fired => return None,
+        Outcome::Beaten(Some(w)) => format!("{skill}: beaten by {w}"),
+        Outcome::Beaten(None) => format!("{skill}: no skill matched"),
+        Outcome::Unlisted(st) => format!("{skill}: not listed by the client ({})", st.as_str()),
+        Outcome::FalseFire => format!(
+            "{skill}: fired although it should not{}",
+            r.query
+                .better_skill
+                .as_ref()
+                .map(|b| format!(" ({b} should win)"))
+                .unwrap_or_default()
+        ),
+        Outcome::Quiet => {
+            let w = r.winner.as_deref().filter(|w| wrong_win(r, w))?;
+            format!("{w}: fired on a near miss of {skill}")
+        }
+    })
 }

@@ -311,3 +311,98 @@ fn opencode_refuses_a_name_that_differs_from_its_folder() {
     assert_eq!(status(&v, "Git Release").0, "not-loaded");
     assert_eq!(status(&v, "fine"), ("full".into(), 13));
 }
+
+#[test]
+fn a_nested_claude_skill_that_clashes_is_listed_by_its_sub_path() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    skill(
+        &proj.join(".claude/skills"),
+        "deploy",
+        "deploy from the root",
+        None,
+    );
+    skill(
+        &proj.join("apps/web/.claude/skills"),
+        "deploy",
+        "deploy the web app",
+        None,
+    );
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "claude-code", "--json"],
+    ));
+    assert_eq!(status(&v, "deploy"), ("full".into(), 20));
+    assert_eq!(status(&v, "/apps/web:deploy"), ("full".into(), 18));
+}
+
+#[test]
+fn an_agent_without_skill_folders_lists_nothing_not_the_sample() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    let out = run_in(&proj, &home, &["list", "--agent", "cursor"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cursor: 0 skills"), "{err}");
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "codex", "--json"],
+    ));
+    assert_eq!(v["skills"], serde_json::json!([]));
+}
+
+#[test]
+fn list_agent_refuses_flags_it_would_ignore_and_a_zero_context() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    skill(&proj.join(".agents/skills"), "ok", "Short.", None);
+    for args in [
+        &["list", "--agent", "codex", "--max-chars", "50"][..],
+        &["list", "--agent", "codex", "--format", "xml"][..],
+        &["list", "--agent", "codex", "--context-tokens", "0"][..],
+    ] {
+        assert_eq!(
+            run_in(&proj, &home, args).status.code(),
+            Some(2),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn codex_refuses_a_list_description_and_json_lines_are_the_lines_sent() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    let skills = proj.join(".agents/skills");
+    write(
+        &skills,
+        "listdesc/SKILL.md",
+        b"---\nname: listdesc\ndescription: [a, b]\n---\n",
+    );
+    skill(&skills, "ok", "Short.", None);
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "codex", "--json"],
+    ));
+    assert_eq!(status(&v, "listdesc").0, "not-loaded");
+    let ok = v["skills"]
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["name"] == "ok"))
+        .cloned()
+        .unwrap_or_default();
+    let line = ok["line"].as_str().unwrap_or("");
+    assert!(
+        line.starts_with("- ok: Short. (file: ") && line.ends_with("/ok/SKILL.md)"),
+        "{line}"
+    );
+    let refused = v["skills"]
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["name"] == "listdesc"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(refused["line"], Value::Null);
+}

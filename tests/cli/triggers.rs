@@ -135,3 +135,97 @@ fn no_eval_queries_anywhere_is_an_error_that_says_what_to_add() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("evals/eval_queries.json"), "{err}");
 }
+
+#[test]
+fn empty_or_unknown_queries_and_a_bad_min_recall_are_errors() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let dir = p("overlap");
+    let empty = t.path().join("empty.json");
+    std::fs::write(&empty, "[]").unwrap_or_else(|e| panic!("write: {e}"));
+    let typo = t.path().join("typo.json");
+    std::fs::write(
+        &typo,
+        r#"[{"query": "fill in this pdf form for me please now", "should_trigger": true, "skill": "pdf-form-filer"}]"#,
+    )
+    .unwrap_or_else(|e| panic!("write: {e}"));
+    let (e, ty) = (empty.display().to_string(), typo.display().to_string());
+    let out = run(&["eval", "--triggers", &dir, "--queries", &e], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["eval", "--triggers", &dir, "--queries", &ty], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pdf-form-filer"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for r in ["1.5", "nan", "-0.1"] {
+        let per = p("triggers/per-skill");
+        let out = run(&["eval", "--triggers", &per, "--min-recall", r], None);
+        assert_eq!(out.status.code(), Some(2), "{r}");
+    }
+}
+
+#[test]
+fn a_failed_gate_says_which_client_and_a_malformed_skill_file_stops_the_eval() {
+    let per = p("triggers/per-skill");
+    let out = run(
+        &[
+            "eval",
+            "--triggers",
+            &per,
+            "--agent",
+            "claude-code",
+            "--min-recall",
+            "0.95",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("claude-code recall 0.917 is below --min-recall 0.95"),
+        "{err}"
+    );
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let copy = t.path().join("per-skill");
+    crate::support::fs::copy_dir(&fixture_path("triggers/per-skill"), &copy);
+    std::fs::write(copy.join("pdf-toolkit/evals/eval_queries.json"), "garbage")
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let c = copy.display().to_string();
+    let out = run(&["eval", "--triggers", &c], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_near_miss_won_by_another_skill_is_named_against_the_winner() {
+    let per = p("triggers/per-skill");
+    let out = run(
+        &["eval", "--triggers", &per, "--agent", "claude-code"],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each false positive of the table has its line: release-notes' 8 wrong wins.
+    let v = json(&run(
+        &[
+            "eval",
+            "--triggers",
+            &per,
+            "--agent",
+            "claude-code",
+            "--json",
+        ],
+        None,
+    ));
+    let fp = v["clients"][0]["skills"]["release-notes"]["fp"]
+        .as_u64()
+        .unwrap_or(0);
+    let lines = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("claude-code  release-notes: fired")
+                || l.contains(" beaten by release-notes ")
+        })
+        .count() as u64;
+    assert!(fp > 0);
+    assert_eq!(lines, fp, "{text}");
+}

@@ -61,6 +61,9 @@ pub struct Candidate {
     pub first_paragraph: String,
     /// Whether the tree marks it shadowed (by `--precedence`, default last-wins).
     pub shadowed: bool,
+    /// `name` or `description` when its value is a list or a map, not text (a reader that
+    /// wants a string refuses it).
+    pub not_text: Option<&'static str>,
 }
 
 /// Every skill node of `corpus` that is not a copy, in tree order.
@@ -135,6 +138,7 @@ fn candidate(
         model_invocation_disabled: fields.model_invocation_disabled,
         first_paragraph: fields.first_paragraph,
         shadowed: corpus.node(id).flags.has(Flag::Shadowed),
+        not_text: fields.not_text,
         path,
     })
 }
@@ -146,6 +150,7 @@ struct Fields {
     when_to_use: Option<String>,
     model_invocation_disabled: bool,
     first_paragraph: String,
+    not_text: Option<&'static str>,
 }
 
 impl Fields {
@@ -166,6 +171,11 @@ impl Fields {
                 .and_then(|f| f.get("disable-model-invocation"))
                 .is_some_and(|e| e.value.as_text().trim() == "true"),
             first_paragraph: first_paragraph(body),
+            not_text: ["name", "description"].into_iter().find(|k| {
+                closed
+                    .and_then(|f| f.get(k))
+                    .is_some_and(|e| !matches!(e.value, crate::frontmatter::Value::Str(_)))
+            }),
         }
     }
 }

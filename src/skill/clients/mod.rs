@@ -78,6 +78,9 @@ pub struct ClientSkill {
     pub shown: String,
     /// Why it is cut, dropped, unreachable or not loaded; `None` when full.
     pub why: Option<String>,
+    /// Its entry exactly as the client sends it (Codex's line with its path, Copilot's
+    /// `<skill>` element); `None` when not listed.
+    pub line: Option<String>,
 }
 
 /// A client's listing of a corpus.
@@ -141,9 +144,12 @@ pub fn listing_of(
     client: Client,
     opts: &ClientOptions,
 ) -> ClientListing {
-    let names: Vec<String> = cands.iter().map(|c| client_name(client, c)).collect();
+    let mut names: Vec<String> = cands.iter().map(|c| client_name(client, c)).collect();
     let refusals: Vec<Option<String>> = cands.iter().map(|c| rules::refusal(client, c)).collect();
     let loaded: Vec<bool> = refusals.iter().map(Option::is_none).collect();
+    if client == Client::ClaudeCode {
+        rules::nested_names(cands, &mut names, &loaded);
+    }
     let hidden = rules::hidden_by(rules::SameName::of(client), cands, &names, &loaded);
     let mut skills: Vec<ClientSkill> = cands
         .iter()
@@ -156,6 +162,7 @@ pub fn listing_of(
             entry_chars: 0,
             chars_shown: 0,
             shown: String::new(),
+            line: None,
             why: refusals[i]
                 .clone()
                 .or_else(|| hidden[i].map(|w| hidden_why(client, &cands[w]))),
@@ -225,11 +232,7 @@ impl ClientListing {
                     0
                 },
                 dropped: s.status == Status::Dropped,
-                line: if s.shown.is_empty() {
-                    format!("- {}", s.name)
-                } else {
-                    format!("- {}: {}", s.name, s.shown)
-                },
+                line: s.line.clone().unwrap_or_else(|| format!("- {}", s.name)),
             })
             .collect();
         CorpusBudget {

@@ -10,7 +10,7 @@ use super::{Budget, Client, ClientListing, ClientOptions, Status};
 /// documents no budget), "budget_unit": "chars"|"tokens"|null, "budget", "needed", "used",
 /// "dropped": [names in drop order], "skills": [{"name", "scope": "project"|"user"|"plugin",
 /// "status": "full"|"truncated"|"dropped"|"unreachable"|"not-loaded", "chars_shown",
-/// "entry_chars", "why", "line"}]}`. `chars_shown` counts the chars of the entry text the
+/// "entry_chars", "why" (null when full), "line" (the entry exactly as sent, null when not listed)}]}`. `chars_shown` counts the chars of the entry text the
 /// model sees, without the name; `needed`/`used` are in the budget's unit. Claude Code's
 /// document keeps its earlier keys too: `needed_chars`, `sent_chars`, `pct`, `entry_cap`,
 /// `drop_order`, and per skill `fate` and `truncated_by`.
@@ -35,14 +35,8 @@ pub fn listing_json(l: &ClientListing, opts: &ClientOptions) -> Json {
                 "chars_shown": s.chars_shown,
                 "entry_chars": s.entry_chars,
                 "why": s.why,
+                "line": s.line,
             });
-            if s.status.listed() {
-                o["line"] = json!(if s.shown.is_empty() {
-                    format!("- {}", s.name)
-                } else {
-                    format!("- {}: {}", s.name, s.shown)
-                });
-            }
             if l.client == Client::ClaudeCode && s.status.listed() {
                 o["fate"] = json!(match s.status {
                     Status::Truncated => "truncated",

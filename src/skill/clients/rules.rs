@@ -60,6 +60,11 @@ fn frontmatter_refusal(client: Client, c: &Candidate) -> Option<String> {
 }
 
 fn codex_refusal(c: &Candidate) -> Option<String> {
+    if let Some(key) = c.not_text {
+        return Some(format!(
+            "{key} is a list or a map; Codex reads it as a string and refuses the skill"
+        ));
+    }
     if c.hidden {
         return Some("Codex skips folders whose name starts with '.'".into());
     }
@@ -205,6 +210,37 @@ pub fn hidden_by(
         }
     }
     out
+}
+
+/// The project folder a candidate's skills root belongs to: the folder holding
+/// `.claude/skills` (the root is `depth + 1` folders above the SKILL.md).
+fn project_dir(c: &Candidate) -> Option<&std::path::Path> {
+    c.path.ancestors().nth(c.depth + 2)?.parent()
+}
+
+/// Claude Code names a skill of a nested `.claude/skills` folder (below the project's own)
+/// that clashes with a project skill by its sub-path, `/apps/web:deploy`, and lists both
+/// (docs/AGENTS.md "Skill folders"). Renames such candidates in `names`.
+pub fn nested_names(cands: &[Candidate], names: &mut [String], loaded: &[bool]) {
+    for i in 0..cands.len() {
+        if !loaded[i] || cands[i].scope != Scope::Project {
+            continue;
+        }
+        let Some(mine) = project_dir(&cands[i]) else {
+            continue;
+        };
+        let above = (0..cands.len()).find_map(|j| {
+            let theirs = project_dir(&cands[j])?;
+            let clash =
+                j != i && loaded[j] && cands[j].scope == Scope::Project && names[j] == names[i];
+            let sub = mine.strip_prefix(theirs).ok()?;
+            (clash && !sub.as_os_str().is_empty()).then(|| sub.to_path_buf())
+        });
+        if let Some(sub) = above {
+            let sub = sub.to_string_lossy().replace('\\', "/");
+            names[i] = format!("/{sub}:{}", names[i]);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -63,6 +63,7 @@ fn claude(
         let s = &mut skills[*i];
         let text = budget::entry_text(e);
         s.entry_chars = fate.entry_chars;
+        s.line = Some(fate.line.clone());
         s.status = match fate.fate() {
             budget::Fate::Fits => Status::Full,
             budget::Fate::Truncated => Status::Truncated,
@@ -150,6 +151,7 @@ fn codex_listing(
             }
             Allocation::Chars(n) => {
                 sent.push(line.render(n));
+                s.line = Some(line.render(n));
                 s.shown = line.description.chars().take(n).collect();
                 s.chars_shown = n;
                 (s.status, s.why) = codex_status(n, full);
@@ -227,6 +229,7 @@ fn copilot(
             continue;
         }
         used += cost;
+        s.line = Some(entry.clone());
         sent.push(entry);
         s.status = Status::Full;
         s.chars_shown = s.entry_chars;
@@ -249,7 +252,9 @@ fn whole(cands: &[Candidate], listed: &[usize], skills: &mut [ClientSkill]) -> S
         s.shown = cands[*i].description.clone();
         s.entry_chars = chars(&s.shown);
         s.chars_shown = s.entry_chars;
-        lines.push(format!("- {}: {}", s.name, s.shown));
+        let line = format!("- {}: {}", s.name, s.shown);
+        s.line = Some(line.clone());
+        lines.push(line);
     }
     let text = lines.join("\n");
     let n = chars(&text);

@@ -82,7 +82,8 @@ fn agent_listing(app: &App) -> BuiltText {
     };
     let listings = clients::all_listings(&app.corpus, &opts, None);
     let mut text = report::side_by_side(&listings);
-    let (queries, _) = crate::eval::triggers::skill_queries(&app.corpus);
+    // A malformed eval_queries.json leaves the trigger section out (`eval --triggers` names it).
+    let queries = crate::eval::triggers::skill_queries(&app.corpus).unwrap_or_default();
     if let Some(claude) = listings.first().filter(|_| !queries.is_empty()) {
         // Lexical, as `eval --triggers` without a model: deterministic and fast here.
         let run = crate::eval::triggers::run_client(claude, &queries, None);
