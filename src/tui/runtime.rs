@@ -1,7 +1,8 @@
 //! The event loop: a crossterm input thread and the worker result channel, multiplexed
 //! with `crossbeam_channel::select!`. After an event arrives, every pending event and result
 //! is drained and applied, queued effects are dispatched to workers, and the screen is
-//! drawn once. Nothing is drawn without an event (no timer).
+//! drawn once. Nothing is drawn without an event: the one timer is the one-shot deadline
+//! of a paused search (`SearchState::refine_at`), which arms only while a re-ranker is on.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,7 +186,14 @@ pub fn run_loop(session: &mut Session, app: &mut App, workers: &Workers) -> anyh
             if app.quit {
                 return Ok(());
             }
+            let refine = app
+                .search
+                .refine_at
+                .map_or_else(crossbeam_channel::never, |t| {
+                    crossbeam_channel::at(t.max(std::time::Instant::now()))
+                });
             select! {
+                recv(refine) -> _ => update(app, Action::TypingPaused),
                 recv(erx) -> ev => match ev {
                     Ok(ev) => handle_event(app, &ev),
                     Err(_) => return Ok(()),

@@ -339,3 +339,65 @@ fn outline_lists_the_file_headings_and_jumps_to_one() {
     act(&mut app, &[Action::Outline]);
     assert_eq!(app.mode(), skillnav::tui::input::keymap::Mode::Normal);
 }
+
+/// A stand-in re-ranker for the typing-pause test: it reverses the hits it is given.
+#[derive(Debug)]
+struct Reverse;
+
+impl skillnav::index::Rerank for Reverse {
+    fn depth(&self) -> usize {
+        50
+    }
+
+    fn rerank(
+        &self,
+        _: &Corpus,
+        _: &str,
+        hits: &mut [skillnav::index::Hit],
+    ) -> skillnav::index::RerankRun {
+        hits.reverse();
+        skillnav::index::RerankRun {
+            candidates: hits.len(),
+            embedded: 0,
+            micros: 0,
+        }
+    }
+}
+
+#[test]
+fn a_typing_pause_re_ranks_the_list_and_keeps_the_highlighted_hit() {
+    use std::time::Instant;
+    let mut app = app(100, 30);
+    let index = app.index.clone().expect("index");
+    assert!(index.attach_reranker(std::sync::Arc::new(Reverse)));
+    act(&mut app, &[Action::SearchOpen]);
+    for c in "cors".chars() {
+        act(&mut app, &[Action::SearchInsert(c)]);
+    }
+    assert!(app.search.refine_at.is_some(), "typing arms the deadline");
+    let nodes = |app: &App| -> Vec<_> { app.search.view.content.iter().map(|h| h.node).collect() };
+    let typed = nodes(&app);
+    assert!(typed.len() >= 2, "{typed:?}");
+    act(&mut app, &[Action::MoveDown]);
+    let kept = app.search.view.hit(app.search.selected).map(|h| h.node);
+    // Before the deadline nothing is ranked again.
+    act(&mut app, &[Action::TypingPaused]);
+    assert!(!app.search.finished);
+    app.search.refine_at = Some(Instant::now());
+    act(&mut app, &[Action::TypingPaused]);
+    assert!(app.search.finished && app.search.refine_at.is_none());
+    let refined = nodes(&app);
+    let mut reversed = typed.clone();
+    reversed.reverse();
+    assert_eq!(refined, reversed, "the list re-sorts visibly");
+    assert_eq!(
+        app.search.view.hit(app.search.selected).map(|h| h.node),
+        kept,
+        "the highlighted hit stays highlighted"
+    );
+    // Enter opens exactly that hit: no third ranking.
+    let generation = app.search.generation;
+    act(&mut app, &[Action::SearchAccept]);
+    assert_eq!(app.search.generation, generation);
+    assert_eq!(app.tree.current(), kept);
+}

@@ -173,6 +173,10 @@ pub enum Action {
     /// Search box: type a character (any printable key not bound in search mode).
     #[serde(skip)]
     SearchInsert(char),
+    /// Typing in the search box paused (the loop's one-shot deadline,
+    /// `SearchState::refine_at`): rank the query as finished and re-rank it.
+    #[serde(skip)]
+    TypingPaused,
     /// A key typed into an editor text area (any key not bound in that mode).
     #[serde(skip)]
     TextKey(crate::tui::input::key::KeyChord),
@@ -364,6 +368,7 @@ impl Action {
             Action::ToggleWide => "preview: full width / beside the tree",
             Action::PreviewRaw => "preview: raw text / rendered markdown",
             Action::SearchInsert(_) => "type",
+            Action::TypingPaused => "refine the search",
             Action::TextKey(_) => "type",
             Action::Paste(_) => "paste",
             Action::Resize(..) => "resize",

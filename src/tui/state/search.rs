@@ -171,7 +171,15 @@ pub struct SearchState {
     /// The latest query was sent again unchanged because an index became ready
     /// (docs/DESIGN.md §3): what its results keep of the shown ones.
     pub rerun: Option<Rerun>,
+    /// When typing pauses long enough to refine the shown query with the re-ranker
+    /// ([`REFINE_PAUSE`] after the last edit; `None` without a re-ranker or once sent). The
+    /// event loop waits for it as a one-shot deadline, never on the keystroke path.
+    pub refine_at: Option<std::time::Instant>,
 }
+
+/// How long typing must pause before the shown query is re-ranked (docs/DESIGN.md §3
+/// "Re-rank").
+pub const REFINE_PAUSE: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// A query sent again unchanged because the title or content index became ready.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

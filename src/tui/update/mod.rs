@@ -94,6 +94,8 @@ fn route(app: &mut App, action: Action) {
         Action::ClickAt { col, row } => mouse::mouse_click(app, col, row),
         Action::Quit => app.quit = true,
         Action::Redraw => app.redraw = true,
+        // A deadline, not a key: it refines the search whatever popup is open.
+        Action::TypingPaused => search::typing_paused(app),
         other => route_key(app, other),
     }
 }

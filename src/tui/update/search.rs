@@ -109,6 +109,7 @@ fn accept(app: &mut App) {
 /// Send the shown query again as finished (re-ranked) and open its first hit on arrival.
 fn send_finished(app: &mut App) {
     let s = &mut app.search;
+    s.refine_at = None;
     s.finished = true;
     s.jump_when_done = true;
     s.rerun = None;
@@ -139,6 +140,7 @@ pub fn set_query(app: &mut App, query: String) {
     s.jump_when_done = false;
     s.finished = false;
     s.rerun = None;
+    s.refine_at = None;
     s.generation += 1;
     s.selected = 0;
     s.offset = 0;
@@ -155,7 +157,41 @@ pub fn set_query(app: &mut App, query: String) {
             generation: s.generation,
             query: s.query.clone(),
         });
+        if app.index.as_ref().is_some_and(|i| i.reranker().is_some()) {
+            app.search.refine_at =
+                Some(std::time::Instant::now() + crate::tui::state::search::REFINE_PAUSE);
+        }
     }
+}
+
+/// Typing paused (`Action::TypingPaused`, the loop's deadline): send the shown query again
+/// as finished, so the re-ranker orders it; the highlighted hit stays highlighted when it is
+/// among the refined results (the list re-sorts around it), and `Enter` then opens exactly
+/// it. Nothing happens when the deadline is not due, the query is already finished, or its
+/// first results have not arrived (they re-arm the deadline).
+pub fn typing_paused(app: &mut App) {
+    let s = &mut app.search;
+    let due = s.refine_at.is_some_and(|t| t <= std::time::Instant::now());
+    if !due || s.finished || s.query.trim().is_empty() {
+        return;
+    }
+    if s.view.query != s.query {
+        s.refine_at = Some(std::time::Instant::now() + crate::tui::state::search::REFINE_PAUSE);
+        return;
+    }
+    s.refine_at = None;
+    let keep = s.view.hit(s.selected).map(|h| h.node);
+    s.finished = true;
+    s.rerun = Some(crate::tui::state::search::Rerun {
+        keep,
+        index_ready: false,
+    });
+    s.generation += 1;
+    s.pending = true;
+    app.effects.push(Effect::Search {
+        generation: s.generation,
+        query: s.query.clone(),
+    });
 }
 
 /// Jump to the selected hit: reveal it in the tree and scroll the preview to its first match.
