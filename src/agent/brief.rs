@@ -87,7 +87,7 @@ impl Default for BriefArgs {
 }
 
 /// A brief's text and size.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BriefOut {
     /// The brief.
     pub text: String,
