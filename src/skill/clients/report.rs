@@ -107,9 +107,9 @@ pub fn summary(l: &ClientListing) -> String {
         ),
     };
     format!(
-        "{}: {} skills — {}; {budget}",
+        "{}: {} — {}; {budget}",
         l.client.as_str(),
-        l.skills.len(),
+        crate::util::human::plural(l.skills.len(), "skill"),
         parts.join(", ")
     )
 }
