@@ -11,7 +11,7 @@ use crate::support::fs::write;
 use crate::support::skills::{skill, thirty_skills};
 
 /// Run the binary in `cwd` with `home` as `$HOME` and an empty config folder.
-fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+pub(super) fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
     crate::support::child::skillnav_command()
         .args(args)
         .current_dir(cwd)
@@ -24,7 +24,8 @@ fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"))
 }
 
-fn json(out: &Output) -> Value {
+/// Stdout as JSON (panics with stderr when it is not).
+pub(super) fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
 }

@@ -4,28 +4,12 @@
 //! --profile X` making a skill the client will not load an error.
 
 use std::path::Path;
-use std::process::Output;
 
 use serde_json::Value;
 
+use super::agents::{json, run_in};
 use crate::support::fs::write;
 use crate::support::skills::skill;
-
-fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Output {
-    crate::support::child::skillnav_command()
-        .args(args)
-        .current_dir(cwd)
-        .env("HOME", home)
-        .env("SKILLNAV_CONFIG_DIR", home.join("no-config"))
-        .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"))
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-}
 
 /// `(status, chars_shown)` of skill `name` (the first of that name).
 fn status(v: &Value, name: &str) -> (String, u64) {

@@ -91,6 +91,12 @@ pub fn gather_with(corpus: &Corpus, over: Option<(NodeId, &str)>) -> Vec<Candida
     out
 }
 
+/// `c` read again from the text `text` (an unsaved edit of its SKILL.md): the one
+/// candidate an editor keystroke changes, so the others need not be parsed again.
+pub fn reread(corpus: &Corpus, c: &Candidate, text: &str) -> Option<Candidate> {
+    candidate(corpus, c.node, c.root_index, c.scope, Some(text))
+}
+
 fn skill_file(corpus: &Corpus, skill: NodeId) -> Option<NodeId> {
     corpus.node(skill).children.iter().copied().find(|c| {
         let f = corpus.node(*c);

@@ -207,10 +207,14 @@ pub fn all_listings(
     opts: &ClientOptions,
     over: Option<(NodeId, &str)>,
 ) -> Vec<ClientListing> {
-    let cands = candidate::gather_with(corpus, over);
+    listings_of(&candidate::gather_with(corpus, over), opts)
+}
+
+/// [`listing_of`] for every client, in [`Client::ALL`] order.
+pub fn listings_of(cands: &[candidate::Candidate], opts: &ClientOptions) -> Vec<ClientListing> {
     Client::ALL
         .iter()
-        .map(|c| listing_of(&cands, *c, opts))
+        .map(|c| listing_of(cands, *c, opts))
         .collect()
 }
 

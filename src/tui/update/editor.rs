@@ -120,15 +120,18 @@ fn skill_node(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
 
 /// Recompute what every client does with the edited skill when the candidate changed
 /// (docs/AGENTS.md "Client profiles"): the listings of the loaded skills with this one read
-/// from the unsaved edit, so editing a description updates every client's cell live.
+/// from the unsaved edit, so editing a description updates every client's cell live. The
+/// other skills are read once, when the editor opens (`Editor::client_base`); a keystroke
+/// re-reads only this one.
 fn refresh_clients(app: &App, ed: &mut Editor) {
-    use crate::skill::clients::{self, ClientOptions, report};
+    use crate::skill::clients::{self, ClientOptions, candidate, report};
     use std::hash::{Hash, Hasher};
-    let (Some(node), Ok(bytes)) = (ed.skill, &ed.candidate) else {
+    let (Some(_), Ok(bytes)) = (ed.skill, &ed.candidate) else {
         return;
     };
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
+    app.data_gen.hash(&mut h);
     let key = h.finish();
     if ed.clients_of == Some(key) {
         return;
@@ -138,7 +141,22 @@ fn refresh_clients(app: &App, ed: &mut Editor) {
         settings: app.settings.agent.clone(),
         context_tokens: None,
     };
-    ed.clients = clients::all_listings(&app.corpus, &opts, Some((node, &text)))
+    if ed.client_base.is_empty() || ed.client_gen != app.data_gen {
+        ed.client_base = candidate::gather(&app.corpus);
+        ed.client_gen = app.data_gen;
+    }
+    // Found by path, so a reload that renumbers the nodes cannot point at another skill.
+    let path = ed.path();
+    let mut cands = ed.client_base.clone();
+    let Some(c) = cands.iter_mut().find(|c| c.path == path) else {
+        ed.clients.clear();
+        return;
+    };
+    let node = c.node;
+    if let Some(edited) = candidate::reread(&app.corpus, c, &text) {
+        *c = edited;
+    }
+    ed.clients = clients::listings_of(&cands, &opts)
         .iter()
         .filter_map(|l| l.skill(node).map(|s| (l.client, report::cell(s))))
         .collect();

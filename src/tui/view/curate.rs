@@ -82,7 +82,7 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
             c.mode.as_str()
         ),
         PreviewKind::Skill => " Rendered skill preview ".to_string(),
-        PreviewKind::Agent => " Effective set · claude-code listing as sent ".to_string(),
+        PreviewKind::Agent => " Clients · what each agent client lists ".to_string(),
     };
     let inner = crate::tui::view::framed::framed(frame, app, area, title);
     if inner.height == 0 {

@@ -179,6 +179,24 @@ pub fn list_height(h: u16) -> usize {
         .max(1)
 }
 
+/// The area of a list popup over the right part of `screen` (the tree stays visible): at
+/// most `max_width` wide, two cells short of the screen's height, centred vertically;
+/// empty when the screen has no room.
+pub fn right_popup(screen: Rect, max_width: u16) -> Rect {
+    let w = screen
+        .width
+        .saturating_sub(2)
+        .min(max_width)
+        .max(screen.width.min(10));
+    let h = screen.height.saturating_sub(2).max(screen.height.min(3));
+    Rect::new(
+        screen.x + screen.width - w,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,18 +18,7 @@ use crate::util::human;
 pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     let Some(o) = app.outline() else { return };
     let t = &app.theme;
-    let w = screen
-        .width
-        .saturating_sub(2)
-        .min(72)
-        .max(screen.width.min(10));
-    let h = screen.height.saturating_sub(2).max(screen.height.min(3));
-    let area = Rect::new(
-        screen.x + screen.width - w,
-        screen.y + (screen.height - h) / 2,
-        w,
-        h,
-    );
+    let area = crate::tui::view::layout::right_popup(screen, 72);
     if area.area() == 0 {
         return;
     }

@@ -215,6 +215,11 @@ pub struct Editor {
     pub clients: Vec<(crate::skill::clients::Client, String)>,
     /// A hash of the candidate bytes `clients` was computed from.
     pub clients_of: Option<u64>,
+    /// Every skill as the clients' loaders meet it, read once when the editor opens; a
+    /// keystroke re-reads only the edited skill.
+    pub client_base: Vec<crate::skill::clients::candidate::Candidate>,
+    /// The app's data generation `client_base` was read at (a reload reads it again).
+    pub client_gen: u64,
 }
 
 impl Editor {
@@ -259,6 +264,8 @@ impl Editor {
             skill: None,
             clients: Vec::new(),
             clients_of: None,
+            client_base: Vec::new(),
+            client_gen: 0,
         };
         ed.rebuild_form();
         Ok(ed)
