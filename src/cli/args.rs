@@ -48,6 +48,10 @@ pub struct Cli {
 /// Options every subcommand accepts.
 #[derive(Debug, Args, Clone)]
 pub struct GlobalOpts {
+    /// Indent `--json` output (the default when stdout is a terminal; compact, one line,
+    /// when it is a pipe or a file).
+    #[arg(long, global = true)]
+    pub pretty: bool,
     /// Token encoding for sizes and budgets.
     #[arg(long, global = true, default_value = "o200k_base", value_parser = parse_encoding)]
     pub encoding: Encoding,

@@ -30,7 +30,7 @@ pub fn run_in(out: &mut dyn Write, op: &CacheOp, cache: &Cache) -> anyhow::Resul
                 })
                 .collect();
             let doc = serde_json::json!({"schema": 1, "entries": entries});
-            writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+            super::json_out::write_json(out, &doc)?;
         }
         CacheOp::List { json: false } => {
             let entries = cache.list();

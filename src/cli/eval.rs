@@ -69,8 +69,7 @@ pub fn run(
             policy,
         )?;
         if req.json {
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            writeln!(out)?;
+            super::json_out::write_json(out, &report)?;
         } else {
             print_policies(out, &report)?;
         }
@@ -84,8 +83,7 @@ pub fn run(
         &opts,
     )?;
     if req.json {
-        serde_json::to_writer_pretty(&mut *out, &report)?;
-        writeln!(out)?;
+        super::json_out::write_json(out, &report)?;
     } else {
         print(out, &report)?;
     }

@@ -11,6 +11,7 @@ mod eval;
 mod export;
 mod fm;
 mod install_skill;
+mod json_out;
 mod mcp;
 mod model;
 mod open;
@@ -106,6 +107,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let counter = TokenCounter::new(g.encoding);
     prefetch_tables(cli.command.as_ref(), counter);
     let stdout = std::io::stdout();
+    json_out::set_pretty(g.pretty || std::io::IsTerminal::is_terminal(&stdout));
     let mut out = stdout.lock();
     let result = match cli.command {
         None => return run_tui(cli, launch),

@@ -55,7 +55,7 @@ fn list(out: &mut dyn Write, models: &Path, json: bool) -> anyhow::Result<()> {
     let rows = installed::list(models);
     if json {
         let doc = serde_json::json!({"schema": 1, "models_dir": models, "models": rows});
-        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        super::json_out::write_json(out, &doc)?;
         return Ok(());
     }
     for r in &rows {

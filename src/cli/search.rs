@@ -76,8 +76,7 @@ pub fn run(
         if let Some(run) = &res.rerank {
             v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
         }
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        return writeln!(out);
+        return super::json_out::write_json(out, &v);
     }
     for (typed, used) in &res.did_you_mean {
         writeln!(

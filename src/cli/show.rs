@@ -50,8 +50,7 @@ pub fn run(
     if as_json {
         let mut v = json::node(corpus, tokens, id, Some(0));
         v["text"] = json!(printable(corpus.text(id)));
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        writeln!(out)?;
+        super::json_out::write_json(out, &v)?;
         return Ok(());
     }
     let Some(span) = node.span else {
@@ -135,8 +134,7 @@ pub fn run_variant(
                         "bytes": shown.bytes,
                         "text": text,
                     });
-                    serde_json::to_writer_pretty(&mut *out, &v)?;
-                    writeln!(out)?;
+                    super::json_out::write_json(out, &v)?;
                 } else if std::io::stdout().is_terminal() {
                     write!(out, "{}", sanitize(&text))?;
                 } else {

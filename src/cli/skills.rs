@@ -120,8 +120,7 @@ pub fn validate(
         if !pairs.is_empty() {
             doc["overlaps"] = serde_json::Value::Array(pairs);
         }
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
-        writeln!(out)?;
+        super::json_out::write_json(out, &doc)?;
     } else {
         write_text_report(out, profile_name, &reports)?;
     }
@@ -296,8 +295,7 @@ pub fn list_client(
     let opts = ClientOptions::load(context_tokens);
     let l = clients::client_listing(corpus, client, &opts);
     if as_json {
-        serde_json::to_writer_pretty(&mut *out, &report::listing_json(&l, &opts))?;
-        writeln!(out)?;
+        super::json_out::write_json(out, &report::listing_json(&l, &opts))?;
         return Ok(());
     }
     if !l.text.is_empty() {
@@ -421,7 +419,6 @@ pub fn topics(out: &mut dyn Write, corpus: &Corpus) -> anyhow::Result<()> {
 /// `catalog SKILL_DIR`: the generated catalog.json, pretty-printed.
 pub fn catalog(out: &mut dyn Write, skill_dir: &Path) -> anyhow::Result<()> {
     let v = catalog::generate_catalog(skill_dir)?;
-    serde_json::to_writer_pretty(&mut *out, &v)?;
-    writeln!(out)?;
+    super::json_out::write_json(out, &v)?;
     Ok(())
 }

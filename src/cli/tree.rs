@@ -25,8 +25,7 @@ pub fn print(
             .map(|r| json::node(corpus, tokens, *r, depth))
             .collect();
         let v = json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        return writeln!(out);
+        return super::json_out::write_json(out, &v);
     }
     for r in &corpus.roots {
         print_node(out, corpus, tokens, *r, 0, depth)?;

@@ -47,8 +47,7 @@ pub fn print_tree_json(
     };
     use std::io::Write;
     let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
-    serde_json::to_writer_pretty(&mut w, &doc)?;
-    writeln!(w)?;
+    super::json_out::write_json(&mut w, &doc)?;
     w.flush()
 }
 
@@ -198,8 +197,7 @@ pub fn print_tree_json_built(
     let mut doc =
         serde_json::json!({"schema": 1, "encoding": tokens.encoding.as_str(), "roots": roots});
     annotate(corpus, counter, &mut doc);
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
-    writeln!(out)
+    super::json_out::write_json(out, &doc)
 }
 
 /// Annotate the `roots` array of a `tree --json` document in place. Nodes are matched by

@@ -48,8 +48,7 @@ pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> any
         })
         .collect();
     if req.json {
-        serde_json::to_writer_pretty(&mut *out, &runs_json(&runs))?;
-        writeln!(out)?;
+        super::json_out::write_json(out, &runs_json(&runs))?;
     } else {
         print_runs(out, &runs)?;
     }

@@ -636,3 +636,33 @@ fn eval_policies_find_each_gold_section_by_search_brief_and_outline_walk() {
         "{text}"
     );
 }
+
+#[test]
+fn json_output_to_a_pipe_is_one_line_and_pretty_indents_the_same_document() {
+    let dir = fixtures().join("sizes");
+    let compact = skillnav(&["tree", "--json", s(&dir)]);
+    let pretty = skillnav(&["tree", "--json", "--pretty", s(&dir)]);
+    assert!(compact.status.success() && pretty.status.success());
+    let (compact, pretty) = (
+        String::from_utf8(compact.stdout).unwrap(),
+        String::from_utf8(pretty.stdout).unwrap(),
+    );
+    // Piped: one line and its newline; --pretty: indented, two-space steps.
+    assert_eq!(compact.lines().count(), 1, "{compact}");
+    assert!(compact.ends_with("}\n"));
+    assert!(pretty.lines().count() > 10);
+    assert!(pretty.contains("\n  \"roots\": ["), "{pretty}");
+    let a: Value = serde_json::from_str(&compact).unwrap();
+    let b: Value = serde_json::from_str(&pretty).unwrap();
+    assert_eq!(a, b);
+    assert!(compact.len() < pretty.len());
+}
+
+#[cfg(unix)]
+#[test]
+fn json_output_to_a_terminal_is_indented() {
+    let dir = fixtures().join("sizes");
+    let raw = super::unicode::in_pty(&["tree", "--json", s(&dir)], &[]);
+    let text = String::from_utf8_lossy(&raw).replace("\r\n", "\n");
+    assert!(text.contains("\n  \"roots\": ["), "{text}");
+}

@@ -114,7 +114,7 @@ fn has_direction_mark(bytes: &[u8]) -> bool {
 /// Run the real binary with `args` in a 100×30 pseudo-terminal; each step's keys are typed
 /// once its text has appeared in the raw output (as lossy text) since the previous step.
 /// Returns every byte it wrote, once it has exited.
-fn in_pty(args: &[&str], steps: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn in_pty(args: &[&str], steps: &[(&str, &[u8])]) -> Vec<u8> {
     let config = tempdir();
     let pair = native_pty_system()
         .openpty(PtySize {

@@ -519,7 +519,7 @@ fn link_titles_escapes_and_angle_brackets_are_read_as_commonmark() {
     let tmp = tempfile::tempdir().expect("tmp");
     let file = write(tmp.path(), "llms.txt", TITLED_LINKS.as_bytes());
     let out = crate::support::child::skillnav_command()
-        .args(["tree", "--json"])
+        .args(["tree", "--json", "--pretty"])
         .arg(&file)
         .env("HOME", tmp.path())
         .output()

@@ -87,7 +87,7 @@ fn eval_cli_prints_the_same_report() {
         String::from_utf8_lossy(&out.stderr)
     );
     // Compared as text: serde_json's float parsing may be one ulp off.
-    let want = serde_json::to_string_pretty(&report()).unwrap() + "\n";
+    let want = serde_json::to_string(&report()).unwrap() + "\n";
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
     // The text report: the header, one row per kind, then the misses.
     let text = crate::support::child::skillnav_command()

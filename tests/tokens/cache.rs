@@ -43,7 +43,7 @@ fn a_second_call_reads_the_cache_and_prints_the_same_counts() {
         assert_eq!(cold, warm);
         // Nothing new was counted, so the file was not rewritten.
         assert_eq!(std::fs::read(&file).unwrap(), bytes);
-        assert!(cold.contains(&format!("\"encoding\": \"{}\"", encoding.as_str())));
+        assert!(cold.contains(&format!("\"encoding\":\"{}\"", encoding.as_str())));
     }
 }
 
