@@ -7,19 +7,28 @@
 //! the pair lookup, the next-prefix table and the leftmost-longest automaton); left out:
 //! the token bytes, the bytes → token hash and the two overlapping automata, which only
 //! other encoders use. Layout (little-endian): [`MAGIC`], token count `n` `u32`, pair count
-//! `p` `u32`, automaton length `u32`, hash factor `u64`, then `n + 1` token ends `u32`,
-//! `n` split pairs `(u32, u32)`, `p` pair entries `(u32, u32, u32)`, `n` next-prefix ids
-//! `u32`, and the automaton bytes. The pair entries are ordered by the slot their FNV hash
-//! takes in the final hash table, so filling the table at load time writes it front to back
-//! instead of at random (a third of the load time otherwise); any order gives the same map.
+//! `p` `u32`, automaton length `u32`, hash factor `u64`, then the automaton bytes, `p` pair
+//! entries `(u32, u32, u32)`, `n` split pairs `(u32, u32)`, `n + 1` token ends `u32` and `n`
+//! next-prefix ids `u32` — the order the loader decodes them in, so it reads the file front
+//! to back. The pair entries are ordered by the slot their FNV hash takes in the final hash
+//! table, so filling the table at load time writes it front to back instead of at random (a
+//! third of the load time otherwise); any order gives the same map.
+//!
+//! The file written is that layout compressed: [`PACKED_MAGIC`], the layout's length `u64`,
+//! then its zstd frame (level 19, 128 KiB window: 40% of the bytes; the loader inflates while it
+//! decodes, docs/DESIGN.md §4).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-/// First bytes of a tables file; the last digit is the layout version.
-pub const MAGIC: &[u8; 8] = b"SNBPE002";
+/// First bytes of the tables layout; the last digit is the layout version.
+pub const MAGIC: &[u8; 8] = b"SNBPE003";
+
+/// First bytes of the file written: the compressed layout (`Z1`: zstd); the last digit is the
+/// layout version.
+pub const PACKED_MAGIC: &[u8; 8] = b"SNBPZ113";
 
 /// `bpe::byte_pair_encoding::BytePairEncoding`, field for field in its serde order.
 #[derive(Deserialize)]
@@ -72,7 +81,7 @@ pub fn write_all(out_dir: &Path) -> Result<(), String> {
     ];
     for (name, tokenizer) in all {
         let path = out_dir.join(format!("{name}.bpe"));
-        let current = std::fs::read(&path).is_ok_and(|b| b.starts_with(MAGIC));
+        let current = std::fs::read(&path).is_ok_and(|b| b.starts_with(PACKED_MAGIC));
         if current {
             continue;
         }
@@ -84,11 +93,26 @@ pub fn write_all(out_dir: &Path) -> Result<(), String> {
         let m: Mirror = rmp_serde::from_slice(&packed)
             .map_err(|e| format!("{name}: reading bpe-openai's tables back: {e}"))?;
         let bytes = encode(&m).ok_or_else(|| format!("{name}: inconsistent table sizes"))?;
+        let bytes = pack(&bytes).map_err(|e| format!("{name}: compressing the tables: {e}"))?;
         let tmp = out_dir.join(format!("{name}.bpe.tmp"));
         std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
         std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// `raw` compressed: [`PACKED_MAGIC`], `raw`'s length `u64`, its zstd frame (level 19, a
+/// 128 KiB window: the decoder then holds 128 KiB, where level 19's default 8 MiB window
+/// added 8 MiB to every count's peak for 5% smaller tables).
+fn pack(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut out = Vec::with_capacity(raw.len() / 2);
+    out.extend_from_slice(PACKED_MAGIC);
+    out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+    let mut z = zstd::stream::Encoder::new(out, 19)?;
+    z.window_log(17)?;
+    z.write_all(raw)?;
+    z.finish()
 }
 
 /// FNV-1a (64-bit) of `(a, b)` as `Hash` feeds it to the `fnv` hasher: `a`'s then `b`'s
@@ -120,21 +144,21 @@ fn encode(m: &Mirror) -> Option<Vec<u8>> {
             .to_le_bytes(),
     );
     out.extend_from_slice(&m.hash_factor.to_le_bytes());
-    for x in &m.token_starts {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    for (a, b) in &m.split_table {
-        out.extend_from_slice(&a.to_le_bytes());
-        out.extend_from_slice(&b.to_le_bytes());
-    }
+    out.extend_from_slice(&m.longest_searcher.0);
     for ((a, b), c) in &pairs {
         out.extend_from_slice(&a.to_le_bytes());
         out.extend_from_slice(&b.to_le_bytes());
         out.extend_from_slice(&c.to_le_bytes());
     }
+    for (a, b) in &m.split_table {
+        out.extend_from_slice(&a.to_le_bytes());
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    for x in &m.token_starts {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
     for x in &m.next_prefix_match {
         out.extend_from_slice(&x.to_le_bytes());
     }
-    out.extend_from_slice(&m.longest_searcher.0);
     Some(out)
 }

@@ -1,6 +1,7 @@
 //! The count-only BPE tables of one encoding: `bpe`'s backtracking counter over the
 //! tiktoken pre-tokenizer (`pretokenize`), loaded from tables embedded at build time
-//! (`build/bpe_tables.rs` writes them from `bpe-openai`'s dictionary).
+//! (`build/bpe_tables.rs` writes them from `bpe-openai`'s dictionary, compressed: `inflate`
+//! reads them back as they are decoded). They are the only BPE tables in the binary.
 //!
 //! Counting reads only part of a `BytePairEncoding`: token ends, the split table, the pair
 //! lookup, the next-prefix table and the leftmost-longest automaton. The embedded tables hold
@@ -15,6 +16,7 @@
 
 mod decode;
 mod exe;
+mod inflate;
 
 use std::sync::Arc;
 
@@ -60,13 +62,16 @@ impl Tables {
             Encoding::Cl100kBase => CL100K,
             Encoding::Bytes4 => return None,
         };
+        // Read through the executable file rather than its mapping where possible: the
+        // mapped pages would stay resident for the rest of the process.
+        let exe = ExeTables::open(bytes);
         std::thread::scope(|s| {
             let pre = s.spawn(pre);
-            // Read through the executable file rather than its mapping where possible: the
-            // mapped pages would stay resident for the rest of the process.
-            let bpe = ExeTables::open(bytes)
-                .and_then(|exe| decode::decode(&exe))
-                .or_else(|| decode::decode(&bytes));
+            // Inflated on a third thread while this one decodes.
+            let bpe = exe
+                .as_ref()
+                .and_then(|exe| decode::decode(&inflate::pipelined(s, exe.whole()?)?))
+                .or_else(|| decode::decode(&inflate::pipelined(s, bytes)?));
             let pre = pre.join().ok().flatten()?;
             Some(Self { bpe: bpe?, pre })
         })
@@ -117,6 +122,13 @@ impl Tables {
         });
         n
     }
+}
+
+/// The count-only encoding in the compressed tables file `packed` reads, inflated on this
+/// thread (`None` when it is not one or does not decode).
+#[cfg(test)]
+fn decode_packed(packed: impl std::io::Read) -> Option<BytePairEncoding> {
+    decode::decode(&inflate::Inflating::open(packed)?)
 }
 
 /// The memo key of a piece of at most [`MEMO_PIECE`] bytes: its bytes little-endian with the
@@ -171,69 +183,83 @@ mod tests {
         assert_eq!(memo_key(b"abcdefghijklmnop"), None);
     }
 
+    /// The inflated layout of the embedded `o200k_base` tables.
+    fn raw_o200k() -> &'static [u8] {
+        use decode::TableSource;
+        static RAW: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        RAW.get_or_init(|| {
+            let src = inflate::Inflating::open(O200K).unwrap();
+            src.bytes(0..src.len()).unwrap().into_owned()
+        })
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn the_tables_read_from_the_executable_equal_the_embedded_ones() {
-        use decode::TableSource;
         use std::io::Read;
         for bytes in [O200K, CL100K] {
             let exe = ExeTables::open(bytes).unwrap();
             let copy = exe.read(0..bytes.len()).unwrap();
             assert_eq!(copy.len(), bytes.len());
             assert!(copy == bytes);
-            // A reader of a range gives that range's bytes.
-            let mut streamed = Vec::new();
-            exe.reader(100..70_000)
-                .unwrap()
-                .read_to_end(&mut streamed)
-                .unwrap();
-            assert!(streamed == bytes[100..70_000]);
+            let mut whole = Vec::new();
+            exe.whole().unwrap().read_to_end(&mut whole).unwrap();
+            assert!(whole == bytes);
             assert!(exe.read(0..bytes.len() + 1).is_none());
-            // Streamed from the file, they decode to the same tables as the embedded bytes.
-            let read = decode::decode(&exe).unwrap();
-            let direct = decode::decode(&bytes).unwrap();
+            // Inflated from the file, they decode to the same tables as the embedded bytes.
+            let read = decode_packed(exe.whole().unwrap()).unwrap();
+            let direct = decode_packed(bytes).unwrap();
             assert_eq!(read.num_tokens(), direct.num_tokens());
             let text = "Read table by table: naïve café — 渐进式披露 \r\n\n   x  tokens";
             assert_eq!(read.count(text.as_bytes()), direct.count(text.as_bytes()));
         }
     }
 
-    /// The embedded `o200k_base` tables, whole ranges readable only up to `.0` and readers
+    /// The inflated `o200k_base` tables, whole ranges readable only up to `.0` and readers
     /// giving out at `.1`.
     struct Failing(usize, usize);
 
     impl decode::TableSource for Failing {
         type Reader<'s> = &'s [u8];
         fn len(&self) -> usize {
-            O200K.len()
+            raw_o200k().len()
         }
         fn bytes(&self, r: std::ops::Range<usize>) -> Option<std::borrow::Cow<'_, [u8]>> {
-            (r.end <= self.0).then(|| std::borrow::Cow::Borrowed(&O200K[r]))
+            (r.end <= self.0).then(|| std::borrow::Cow::Borrowed(&raw_o200k()[r]))
         }
         fn reader(&self, r: std::ops::Range<usize>) -> Option<&[u8]> {
-            O200K.get(r.start..r.end.min(self.1.max(r.start)))
+            raw_o200k().get(r.start..r.end.min(self.1.max(r.start)))
         }
     }
 
     #[test]
     fn a_table_that_cannot_be_read_fails_the_load() {
-        let all = O200K.len();
+        let all = raw_o200k().len();
         assert!(decode::decode(&Failing(all, all)).is_some());
         // Only the header readable: no tables, no panic.
         assert!(decode::decode(&Failing(28, 28)).is_none());
         // The automaton's last byte unreadable.
-        assert!(decode::decode(&Failing(all - 1, all)).is_none());
+        let automaton_end =
+            28 + u32::from_le_bytes(raw_o200k()[16..20].try_into().unwrap()) as usize;
+        assert!(decode::decode(&Failing(automaton_end - 1, all)).is_none());
         // A stream that ends in the middle of the pair table.
-        assert!(decode::decode(&Failing(all, 3_000_000)).is_none());
+        assert!(decode::decode(&Failing(all, automaton_end + 1000)).is_none());
     }
 
     #[test]
     fn a_damaged_tables_file_is_refused() {
-        assert!(decode::decode(&&O200K[..O200K.len() - 1]).is_none());
+        let raw = raw_o200k();
+        assert!(decode::decode(&&raw[..raw.len() - 1]).is_none());
         assert!(decode::decode(&&b"SNBPE000"[..]).is_none());
         assert!(decode::decode(&&b""[..]).is_none());
-        let mut wrong = O200K[..28].to_vec();
+        let mut wrong = raw[..28].to_vec();
         wrong[0] = b'X';
         assert!(decode::decode(&&wrong[..]).is_none());
+        // Packed: a truncated stream, a wrong magic.
+        assert!(decode_packed(&O200K[..O200K.len() - 100]).is_none());
+        assert!(decode_packed(&O200K[..4000]).is_none());
+        let mut packed = O200K[..64].to_vec();
+        packed[4] = b'E';
+        assert!(decode_packed(&packed[..]).is_none());
     }
 }

@@ -17,8 +17,8 @@ use serde::de::{
 
 use bpe::byte_pair_encoding::BytePairEncoding;
 
-/// First bytes of an embedded tables file (layout version 2, `build/bpe_tables.rs`).
-pub const MAGIC: &[u8; 8] = b"SNBPE002";
+/// First bytes of an embedded tables file (layout version 3, `build/bpe_tables.rs`).
+pub const MAGIC: &[u8; 8] = b"SNBPE003";
 
 /// Bytes of the header: [`MAGIC`], token count, pair count, automaton length, hash factor.
 const HEADER: usize = 28;
@@ -229,18 +229,19 @@ pub fn decode<S: TableSource>(src: &S) -> Option<BytePairEncoding> {
     let daac = word(16)? as usize;
     let hash_factor = u64::from_le_bytes(head.get(20..28)?.try_into().ok()?);
     drop(head);
-    // File order: token ends, split pairs, pair entries, next-prefix ids, automaton.
+    // File order, the order of the fields below: automaton, pair entries, split pairs,
+    // token ends, next-prefix ids (a compressed source reads front to back).
     let mut at = HEADER;
     let mut next = |size: usize| {
         let r = at..at.checked_add(size)?;
         at = r.end;
         Some(r)
     };
-    let starts = next((n + 1) * 4)?;
-    let split = next(n * 8)?;
-    let pair_lookup = next(pairs * 12)?;
-    let next_prefix = next(n * 4)?;
     let longest = next(daac)?;
+    let pair_lookup = next(pairs * 12)?;
+    let split = next(n * 8)?;
+    let starts = next((n + 1) * 4)?;
+    let next_prefix = next(n * 4)?;
     if at != len {
         return None;
     }

@@ -6,21 +6,9 @@
 //! while it runs (`ETXTBSY`), so its bytes are the mapped ones; the ends check of
 //! [`ExeTables::open`] guards against a wrong offset.
 
-use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::ops::Range;
-
-use super::decode::TableSource;
-
-/// Capacity of the automaton's read buffer ([`ExeTables::read`]): above glibc's largest
-/// dynamic mmap threshold (32 MiB), so the buffer is a mapping of its own, unmapped when
-/// freed, and freeing it does not raise the threshold (a raised one keeps the tables' memory
-/// resident after release). Pages past the read bytes are never touched, so never resident.
-const READ_CAPACITY: usize = 33 << 20;
-
-/// Buffer of a table's reader: the integer tables stream through it.
-const STREAM_BUFFER: usize = 64 << 10;
 
 /// The embedded tables of this executable, read from its file.
 pub struct ExeTables {
@@ -71,17 +59,21 @@ impl ExeTables {
         }
     }
 
-    /// The bytes `range` of the embedded tables, read from the file into a buffer of their
-    /// own (not zeroed first: the file's read fills it); `None` past the end or on an error.
+    /// The bytes `range` of the embedded tables, read from the file; `None` past the end or
+    /// on an error.
     pub fn read(&self, range: Range<usize>) -> Option<Vec<u8>> {
-        let mut buf = Vec::with_capacity(range.len().max(READ_CAPACITY));
+        let mut buf = Vec::with_capacity(range.len());
         self.at(range.clone())?.read_to_end(&mut buf).ok()?;
         (buf.len() == range.len()).then_some(buf)
     }
 
+    /// A reader of all the embedded bytes, from the file.
+    pub fn whole(&self) -> Option<std::io::Take<&File>> {
+        self.at(0..self.len)
+    }
+
     /// A reader of the bytes `range` (`None` past the end of the embedded bytes). Readers
-    /// share the file's position, so one is used at a time: the decoder opens a table's
-    /// reader only once the table before it is decoded.
+    /// share the file's position, so one is used at a time.
     fn at(&self, range: Range<usize>) -> Option<std::io::Take<&File>> {
         use std::io::{Seek, SeekFrom};
         if range.end > self.len || range.start > range.end {
@@ -91,19 +83,5 @@ impl ExeTables {
         f.seek(SeekFrom::Start(self.offset + range.start as u64))
             .ok()?;
         Some(f.take(range.len() as u64))
-    }
-}
-
-impl TableSource for ExeTables {
-    type Reader<'s> = BufReader<std::io::Take<&'s File>>;
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn bytes(&self, range: Range<usize>) -> Option<Cow<'_, [u8]>> {
-        self.read(range).map(Cow::Owned)
-    }
-    fn reader(&self, range: Range<usize>) -> Option<Self::Reader<'_>> {
-        self.at(range)
-            .map(|r| BufReader::with_capacity(STREAM_BUFFER, r))
     }
 }
