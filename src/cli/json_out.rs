@@ -1,6 +1,6 @@
 //! How the CLI writes a `--json` document: compact (one line) when stdout is a pipe or a
 //! file, indented when it is a terminal or `--pretty` is given. A 19 MB docs tree's
-//! `tree --json` is 11 MB compact against 35 MB indented, and every JSON reader takes
+//! `tree --json` is 16.9 MB compact against 37.6 MB indented, and every JSON reader takes
 //! either. Each document ends with one newline.
 
 use std::io::{self, Write};
