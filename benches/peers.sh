@@ -112,6 +112,14 @@ echo "tree --json of large: cold $cold ms ($crss MB peak), warm $warm ms ($wrss 
 read -r s _ < <(median_ms none "$BIN" search graduation "$LARGE")
 echo "search graduation in large (load + index + query): $s ms"
 
+# 7. The stripped binary (goal ≤ 40 MB; treemd and code2prompt beside it when installed).
+size_mb() { strip -o "$TMP/stripped" "$1" 2>/dev/null && stat -c %s "$TMP/stripped" | awk '{ printf "%.1f", $1 / 1e6 }'; }
+line="stripped binary: skillnav $(size_mb "$BIN") MB (goal ≤ 40 MB)"
+for peer in treemd code2prompt; do
+  have "$peer" && line="$line, $peer $(size_mb "$(command -v "$peer")") MB"
+done
+echo "$line"
+
 # 8. BM25 against Python rank-bm25 (the search bench measures both in one process run).
 if python3 -c "import rank_bm25" 2>/dev/null; then
   echo "rank-bm25: installed; files → searchable vs rank-bm25 is printed by cargo bench --bench search"
