@@ -9,8 +9,9 @@
 //!
 //! [`Reranker`] is the [`Rerank`] the index calls: the query and each candidate's text (its
 //! heading path then its own text, [`crate::index::semantic::embedded_text`]) are encoded,
-//! candidates' passages on every core, each candidate scored by its best passage, and the
-//! hits re-ordered by [`super::fuse`] (docs/DESIGN.md §3 "Re-rank").
+//! each candidate by the one of its passages that shares the most word pieces with the
+//! query ([`best_passage`]; one encoder run per candidate, on every core), and the hits
+//! re-ordered by [`super::fuse`] (docs/DESIGN.md §3 "Re-rank").
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -217,33 +218,28 @@ impl Encoder {
         self.embed_units(&keys, &|i| self.input_ids(&texts[i]), keep_from, threads)
     }
 
-    /// The unit vectors of every passage of each of `texts` ([`Encoder::passage_ids`]), in
-    /// order, cached per passage as [`Encoder::embed`] caches texts (every passage kept in
-    /// the vector file). The second value counts the passages encoded.
-    pub fn embed_passages(
+    /// The unit vector of each of `texts` as the re-rank scores it: of its passages
+    /// ([`Encoder::passage_ids`]), the one [`best_passage`] picks for `query`, cached per
+    /// passage (a passage's key names its text and its place, so another query picking
+    /// another passage of the same text encodes only that one; every passage is kept in the
+    /// vector file) — one encoder run per text on a cold cache, not one per passage. The
+    /// second value counts the passages encoded.
+    pub fn embed_best_passages(
         &self,
         texts: &[String],
+        query: &str,
         threads: usize,
-    ) -> (Vec<Vec<Arc<[f32]>>>, usize) {
-        let mut keys = Vec::new();
-        let mut ids = Vec::new();
-        let mut owner = Vec::new();
-        for (t, text) in texts.iter().enumerate() {
-            let base = store::key(text);
-            for (n, p) in self.passage_ids(text).into_iter().enumerate() {
-                keys.push(store::passage_key(base, n));
-                ids.push(p);
-                owner.push(t);
-            }
+    ) -> (Vec<Option<Arc<[f32]>>>, usize) {
+        let query_ids = self.input_ids(query);
+        let mut keys = Vec::with_capacity(texts.len());
+        let mut ids = Vec::with_capacity(texts.len());
+        for text in texts {
+            let mut passages = self.passage_ids(text);
+            let n = best_passage(&passages, &query_ids);
+            keys.push(store::passage_key(store::key(text), n));
+            ids.push(passages.swap_remove(n));
         }
-        let (vectors, encoded) = self.embed_units(&keys, &|i| ids[i].clone(), 0, threads);
-        let mut out = vec![Vec::new(); texts.len()];
-        for (t, v) in owner.into_iter().zip(vectors) {
-            if let Some(v) = v {
-                out[t].push(v);
-            }
-        }
-        (out, encoded)
+        self.embed_units(&keys, &|i| ids[i].clone(), 0, threads)
     }
 
     /// The vectors of the units keyed `keys` (unit `i` encodes `ids_of(i)`), from the cache
@@ -417,6 +413,38 @@ pub struct Reranker {
     weight: f64,
 }
 
+/// Which of `passages` (input ids, as [`Encoder::passage_ids`] gives them) a text is scored
+/// by for a query of input ids `query`: the one holding the most distinct word pieces of the
+/// query (`[CLS]` and `[SEP]` count in every passage alike), ties to the earliest; 0 for one
+/// passage. Lexical on purpose: it picks before any encoder run, so a cold re-rank encodes
+/// one passage per candidate (docs/DESIGN.md §3 "Re-rank").
+pub fn best_passage(passages: &[Vec<u32>], query: &[u32]) -> usize {
+    if passages.len() <= 1 {
+        return 0;
+    }
+    let mut wanted: Vec<u32> = query.to_vec();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let shared = |p: &Vec<u32>| {
+        let mut have: Vec<u32> = p
+            .iter()
+            .copied()
+            .filter(|i| wanted.binary_search(i).is_ok())
+            .collect();
+        have.sort_unstable();
+        have.dedup();
+        have.len()
+    };
+    let mut best = (0, shared(&passages[0]));
+    for (n, p) in passages.iter().enumerate().skip(1) {
+        let s = shared(p);
+        if s > best.1 {
+            best = (n, s);
+        }
+    }
+    best.0
+}
+
 impl Reranker {
     /// Re-rank the first `depth` hits with weight `weight` on the cosine (see
     /// [`super::fuse::fused`]).
@@ -449,19 +477,12 @@ impl Rerank for Reranker {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         // The query's vector stays in memory; the sections' passages go to the vector file.
         let (q, q_encoded) = self.encoder.embed(&[query.to_string()], 1, 1);
-        let (passages, embedded) = self.encoder.embed_passages(&texts, threads);
-        // A section scores by its best passage.
+        // A section scores by the passage that shares the most word pieces with the query.
+        let (passages, embedded) = self.encoder.embed_best_passages(&texts, query, threads);
         let cosines: Vec<f64> = match q.first() {
             Some(Some(q)) => passages
                 .iter()
-                .map(|ps| {
-                    ps.iter()
-                        .map(|v| super::fuse::dot(q, v))
-                        .fold(None, |best: Option<f64>, c| {
-                            Some(best.map_or(c, |b| b.max(c)))
-                        })
-                        .unwrap_or(0.0)
-                })
+                .map(|v| v.as_ref().map_or(0.0, |v| super::fuse::dot(q, v)))
                 .collect(),
             _ => vec![0.0; hits.len()],
         };
@@ -473,5 +494,28 @@ impl Rerank for Reranker {
         };
         self.encoder.flush_if_due();
         run
+    }
+}
+
+#[cfg(test)]
+mod best_passage_tests {
+    use super::best_passage;
+
+    #[test]
+    fn the_passage_with_the_most_distinct_query_pieces_wins_and_ties_go_to_the_earliest() {
+        // [CLS] = 1, [SEP] = 2 in every passage; the query asks for 10, 11, 12.
+        let query = [1, 10, 11, 12, 2];
+        let passages = vec![
+            vec![1, 10, 10, 10, 10, 2], // one distinct piece, repeated
+            vec![1, 10, 11, 5, 2],      // two
+            vec![1, 11, 12, 6, 2],      // two, later
+            vec![1, 7, 8, 2],
+        ];
+        assert_eq!(best_passage(&passages, &query), 1);
+        assert_eq!(best_passage(&passages[2..], &query), 0);
+        assert_eq!(best_passage(&passages[3..], &query), 0);
+        assert_eq!(best_passage(&[], &query), 0);
+        // No query piece anywhere: the opening.
+        assert_eq!(best_passage(&passages, &[1, 99, 2]), 0);
     }
 }

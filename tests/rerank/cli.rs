@@ -84,30 +84,28 @@ fn brief_with_the_model_packs_the_sections_the_model_puts_first() {
             format!("{m}middleware"),
         ]
     );
-    // The model puts first the language middleware, whose later passages read the language
-    // from a cookie (no section of the fixture is about cookies); it is long, so it and the
-    // reference list fill the budget.
+    // The model puts first the JWT middleware, whose passage on reading the token from a
+    // cookie shares the most words with the question (no section of the fixture is about
+    // cookies); it and the middleware overview fill the budget.
     assert_eq!(
         ids(&reranked, "sections"),
-        vec![
-            format!("{m}language-middleware"),
-            "hono/SKILL.md#hono-skill/reference-files".to_string(),
-        ]
+        vec![format!("{m}jwt-auth-middleware"), format!("{m}middleware"),]
     );
     assert_eq!(
         (plain["bytes"].as_u64(), reranked["bytes"].as_u64()),
-        (Some(3623), Some(5241))
+        (Some(3623), Some(4058))
     );
     // The markdown brief of the same requests: its bytes.
     let mut md = vec!["brief", "--query", COOKIES, "--max-tokens", "2000"];
     let text = String::from_utf8(run(cache.path(), &md)).unwrap();
-    assert_eq!(text.len(), 7428);
+    assert_eq!(text.len(), 6813);
     let provenance: Vec<&str> = text.lines().filter(|l| l.starts_with("`hono/")).collect();
     assert_eq!(
         provenance,
         vec![
-            "`hono/references/middleware.md#hono_docs---middleware/language-middleware` · references/middleware.md · lines 1614–1715 · score 0.482",
-            "`hono/references/middleware.md#hono_docs---middleware/context-storage-middleware` · references/middleware.md · lines 1526–1613 · score 0.367",
+            "`hono/references/middleware.md#hono_docs---middleware/jwt-auth-middleware` · references/middleware.md · lines 1156–1267 · score 0.455",
+            "`hono/references/middleware.md#hono_docs---middleware/middleware` · references/middleware.md · lines 776–804 · score 0.338",
+            "`hono/references/middleware.md#hono_docs---middleware/method-override-middleware` · references/middleware.md · lines 904–974 · score 0.265",
         ]
     );
     md.extend(["--semantic", "off"]);
@@ -124,19 +122,21 @@ fn a_second_search_encodes_only_the_query_and_the_vector_file_holds_the_sections
     let args = ["search", "--json", "--top-k", "3", q];
     let first = json(cache.path(), &args);
     assert_eq!(first["rerank"]["candidates"], 40);
-    // The query and 144 passages of the 40 sections (long ones are cut in up to 4).
-    assert_eq!(first["rerank"]["embedded"], 145);
+    // The query and one passage of each of the 40 sections (of a long one, the passage
+    // sharing the most word pieces with the query).
+    assert_eq!(first["rerank"]["embedded"], 41);
     // The passages' vectors are kept (the query's is not).
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
     let second = json(cache.path(), &args);
     assert_eq!(second["rerank"]["embedded"], 1);
     assert_eq!(ids(&second, "hits"), ids(&first, "hits"));
     assert_eq!(second["hits"][0]["score"], first["hits"][0]["score"]);
-    // Another query shares most candidates: only the query and the new sections are encoded.
+    // Another query shares most candidates: only the query and the passages not encoded yet
+    // (new sections, or another passage of a long one) are encoded.
     let other = json(cache.path(), &["search", "--json", "--top-k", "3", COOKIES]);
     assert_eq!(other["rerank"]["candidates"], 22);
-    assert_eq!(other["rerank"]["embedded"], 13);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(156));
+    assert_eq!(other["rerank"]["embedded"], 12);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(51));
 }
 
 #[test]
@@ -156,13 +156,13 @@ fn a_damaged_vector_file_is_ignored_and_replaced() {
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(file_entries(cache.path()), None);
     let again = json(cache.path(), &args);
-    assert_eq!(again["rerank"]["embedded"], 145);
+    assert_eq!(again["rerank"]["embedded"], 41);
     assert_eq!(ids(&again, "hits"), ids(&clean, "hits"));
     assert_eq!(again["hits"][0]["score"], clean["hits"][0]["score"]);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
     // Not a vector file at all (another program's bytes).
     std::fs::write(&path, b"not a vector file").unwrap();
     let third = json(cache.path(), &args);
-    assert_eq!(third["rerank"]["embedded"], 145);
-    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(144));
+    assert_eq!(third["rerank"]["embedded"], 41);
+    assert_eq!(file_entries(cache.path()).map(|e| e.len()), Some(40));
 }

@@ -51,9 +51,9 @@ fn mcp_search_with_a_model_returns_the_reranked_order() {
     assert_eq!(
         v["hits"],
         json!([
-            ["hono/references/guides.md#hono_docs---guides/rpc", rr],
-            [format!("{m}language-middleware"), rr],
             [format!("{m}jwt-auth-middleware"), rr],
+            [format!("{m}language-middleware"), rr],
+            ["hono/references/guides.md#hono_docs---guides/rpc", rr],
         ])
     );
     assert_eq!(v["rerank"]["candidates"], 22);
