@@ -277,32 +277,7 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             terms,
             mode,
         },
-        Effect::StartBackground => {
-            let corpus = Arc::clone(&app.corpus);
-            let generation = app.data_gen;
-            let (done, after) = crossbeam_channel::bounded(0);
-            return vec![
-                Job::BuildIndexes {
-                    corpus: Arc::clone(&corpus),
-                    generation,
-                    done,
-                    semantic: app.settings.search.semantic.table(),
-                    previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
-                    rerank: app
-                        .settings
-                        .search
-                        .semantic
-                        .model()
-                        .then(|| app.settings.search.clone()),
-                },
-                Job::CountTokens {
-                    corpus,
-                    encoding: app.encoding(),
-                    generation,
-                    after,
-                },
-            ];
-        }
+        Effect::StartBackground => return background_jobs(app),
         Effect::Reload { root } => match app.specs.get(root) {
             Some(spec) => Job::Reload {
                 root,
@@ -314,6 +289,35 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
         Effect::External { .. } => return Vec::new(),
     };
     vec![job]
+}
+
+/// The background work after a (re)load: build the indexes, then count the tokens once
+/// both are built (searchable first).
+fn background_jobs(app: &App) -> Vec<Job> {
+    let corpus = Arc::clone(&app.corpus);
+    let generation = app.data_gen;
+    let (done, after) = crossbeam_channel::bounded(0);
+    vec![
+        Job::BuildIndexes {
+            corpus: Arc::clone(&corpus),
+            generation,
+            done,
+            semantic: app.settings.search.semantic.table(),
+            previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
+            rerank: app
+                .settings
+                .search
+                .semantic
+                .model()
+                .then(|| app.settings.search.clone()),
+        },
+        Job::CountTokens {
+            corpus,
+            encoding: app.encoding(),
+            generation,
+            after,
+        },
+    ]
 }
 
 /// Do `job`, reporting its results through `emit` in order.
