@@ -59,10 +59,21 @@ fn main() {
         );
         return;
     }
+    let corpus = load_vs_read(&large);
+    let table = token_counts(&corpus);
+    bpe_vs_tiktoken(&corpus);
+    tree_json(&corpus, &table);
+    let text = std::fs::read_to_string(&full).unwrap_or_default();
+    let parse = headings_vs_parse(&text);
+    render_vs_parse(&text, parse);
+    always_units(&corpus);
+}
 
+/// The load of the large tree, beside just reading its bytes; the loaded corpus.
+fn load_vs_read(large: &Path) -> skillnav::model::Corpus {
     // Load of the 19 MB tree vs. just reading its bytes.
-    let spec = root_specs(std::slice::from_ref(&large)).remove(0);
-    let (read, bytes) = best_of(3, || read_all(&large));
+    let spec = root_specs(std::slice::from_ref(&large.to_path_buf())).remove(0);
+    let (read, bytes) = best_of(3, || read_all(large));
     let (load, corpus) = best_of(3, || load_root(&spec, &LoadOptions::default(), &mut |_| {}));
     println!(
         "load large: {:.1} ms for {} nodes ({bytes} bytes); reading the files alone {:.1} ms; ratio {:.2}",
@@ -71,17 +82,21 @@ fn main() {
         ms(read),
         load.as_secs_f64() / read.as_secs_f64()
     );
+    corpus
+}
 
+/// Token counts of the whole tree, beside the bytes/4 estimate; the counts.
+fn token_counts(corpus: &skillnav::model::Corpus) -> TokenTable {
     // Token counts of the whole tree (both cores) vs. the bytes/4 estimate.
     // One cold run each: counts are cached in memory by (encoding, content hash) after it.
     let t = Instant::now();
-    let table = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::O200kBase));
+    let table = TokenTable::count_all(corpus, TokenCounter::new(Encoding::O200kBase));
     let tok = t.elapsed();
     let t = Instant::now();
-    let _ = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::Bytes4));
+    let _ = TokenTable::count_all(corpus, TokenCounter::new(Encoding::Bytes4));
     let est = t.elapsed();
     let t = Instant::now();
-    let _ = TokenTable::count_all(&corpus, TokenCounter::new(Encoding::O200kBase));
+    let _ = TokenTable::count_all(corpus, TokenCounter::new(Encoding::O200kBase));
     let cached = t.elapsed();
     println!(
         "tokens large: {:.1} ms o200k_base ({} tokens), {:.1} ms again from the cache, {:.1} ms bytes/4",
@@ -90,7 +105,11 @@ fn main() {
         ms(cached),
         ms(est)
     );
+    table
+}
 
+/// The BPE counter beside tiktoken-rs, per encoding.
+fn bpe_vs_tiktoken(corpus: &skillnav::model::Corpus) {
     // The BPE counter against tiktoken-rs (the reference it replaced), one thread each, over
     // every section text of the tree: speed ratio and how many counts differ (must be 0).
     let texts: Vec<&str> = (0..corpus.len() as u32)
@@ -123,18 +142,20 @@ fn main() {
             t_theirs.as_secs_f64() / t_ours.as_secs_f64()
         );
     }
+}
 
+/// `tree --json`, streamed beside built first.
+fn tree_json(corpus: &skillnav::model::Corpus, table: &TokenTable) {
     // tree --json of the large tree: streamed vs the whole document built first.
     let counter = TokenCounter::new(Encoding::O200kBase);
     let (streamed, a) = best_of(3, || {
         let mut out = Vec::new();
-        skillnav::cli::tree_json::print_tree_json(&mut out, &corpus, &table, None, counter)
-            .unwrap();
+        skillnav::cli::tree_json::print_tree_json(&mut out, corpus, table, None, counter).unwrap();
         out
     });
     let (built, b) = best_of(3, || {
         let mut out = Vec::new();
-        skillnav::cli::tree_json::print_tree_json_built(&mut out, &corpus, &table, None, counter)
+        skillnav::cli::tree_json::print_tree_json_built(&mut out, corpus, table, None, counter)
             .unwrap();
         out
     });
@@ -146,11 +167,13 @@ fn main() {
         a.len(),
         a == b
     );
+}
 
+/// The heading tree of `text` beside a bare pulldown-cmark pass; that pass's time.
+fn headings_vs_parse(text: &str) -> Duration {
     // Heading tree of llms-full.md (365 KB) vs. a pulldown-cmark pass over the same text.
-    let text = std::fs::read_to_string(&full).unwrap_or_default();
-    let (heads, h) = best_of(5, || sections::headings(&text, 0, text.len()));
-    let (parse, _) = best_of(5, || pulldown_cmark::Parser::new(&text).count());
+    let (heads, h) = best_of(5, || sections::headings(text, 0, text.len()));
+    let (parse, _) = best_of(5, || pulldown_cmark::Parser::new(text).count());
     println!(
         "headings llms-full.md: {:.2} ms for {} headings; bare pulldown-cmark pass {:.2} ms; ratio {:.2}",
         ms(heads),
@@ -159,6 +182,11 @@ fn main() {
         heads.as_secs_f64() / parse.as_secs_f64()
     );
 
+    parse
+}
+
+/// The preview render of `text`, beside the bare parse (`parse`: its time).
+fn render_vs_parse(text: &str, parse: Duration) {
     // Rendering the same file for the preview, once per (node, width).
     let opts = RenderOptions {
         width: 100,
@@ -166,14 +194,17 @@ fn main() {
         show_frontmatter: true,
         ..RenderOptions::default()
     };
-    let (render, r) = best_of(3, || render_markdown(&text, &opts));
+    let (render, r) = best_of(3, || render_markdown(text, &opts));
     println!(
         "render llms-full.md: {:.1} ms into {} lines; ratio to the bare parse {:.1}",
         ms(render),
         r.lines.len(),
         render.as_secs_f64() / parse.as_secs_f64()
     );
+}
 
+/// The `always` units of one file, beside a pre-order walk of the whole corpus.
+fn always_units(corpus: &skillnav::model::Corpus) {
     // The `always` units behind the budget total, recounted on each selection change: with
     // one file of the large tree set to `always`, the walk covers that file's subtree only;
     // the baseline is one pre-order walk of the whole corpus (what every keystroke paid).
@@ -185,7 +216,7 @@ fn main() {
     {
         exposure.set(skillnav::model::NodeId(file as u32), Some(Exposure::Always));
     }
-    let (units, u) = best_of(20, || exposure.always_units(&corpus));
+    let (units, u) = best_of(20, || exposure.always_units(corpus));
     let (walk, w) = best_of(20, || corpus.all_preorder().len());
     println!(
         "always units large (one file always): {:.3} ms for {} units; a full pre-order walk of {w} nodes {:.3} ms; ratio {:.3}",

@@ -20,7 +20,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -155,9 +155,32 @@ fn main() {
     let init = starts.iter().map(|s| s.0).min().unwrap_or_default();
     let first = starts.iter().map(|s| s.1).min().unwrap_or_default();
 
+    let (ws, open, count) = open_workspace(&corpus);
+    let searches = warm_searches(&ws);
+    let (raw, bm25, fuzzy) = index_searches(&ws, searches.len());
+    let (reads, avg_tokens) = warm_reads(&ws, &read_chunks(&ws));
+    let timings = Timings {
+        cold,
+        init,
+        first,
+        open,
+        count,
+        searches,
+        raw,
+        bm25,
+        fuzzy,
+        reads,
+        avg_tokens,
+    };
+    report(&corpus, &ws, timings);
+}
+
+/// Open the workspace in process (load + index) and count every token; the workspace and
+/// the two times.
+fn open_workspace(corpus: &Path) -> (Workspace, Duration, Duration) {
     let t = Instant::now();
     let ws = Workspace::open(WorkspaceConfig {
-        specs: root_specs(std::slice::from_ref(&corpus)),
+        specs: root_specs(std::slice::from_ref(&corpus.to_path_buf())),
         load: LoadOptions::default(),
         counter: TokenCounter::new(Encoding::O200kBase),
         recipe: None,
@@ -168,13 +191,17 @@ fn main() {
     let t = Instant::now();
     ws.set_tokens(ws.count_tokens());
     let count = t.elapsed();
+    (ws, open, count)
+}
 
+/// Warm `search` tool calls: every query, 5 times; their times.
+fn warm_searches(ws: &Workspace) -> Vec<Duration> {
     let mut searches = Vec::new();
     for _ in 0..5 {
         for q in QUERIES {
             let t = Instant::now();
             let v = search(
-                &ws,
+                ws,
                 &SearchArgs {
                     query: (*q).into(),
                     top_k: 8,
@@ -187,9 +214,14 @@ fn main() {
             }
         }
     }
-    // The index alone (BM25 + fuzzy titles, as `skillnav search` runs it), for comparison.
+    searches
+}
+
+/// The index alone (BM25 + fuzzy titles, as `skillnav search` runs it), for comparison:
+/// `n` queries' times, and those of BM25 and the fuzzy titles apart.
+fn index_searches(ws: &Workspace, n: usize) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>) {
     let (mut raw, mut bm25, mut fuzzy) = (Vec::new(), Vec::new(), Vec::new());
-    for q in QUERIES.iter().cycle().take(searches.len()) {
+    for q in QUERIES.iter().cycle().take(n) {
         let opts = skillnav::index::SearchOptions {
             top_k: 8,
             prefix: false,
@@ -210,8 +242,12 @@ fn main() {
         let _ = ws.fuzzy.search(q, 8);
         fuzzy.push(t.elapsed());
     }
-    // Reads of 8k tokens: runs of consecutive documents whose sizes add up to just under
-    // 8000 tokens (and at most 200 ids), so every read packs all of them.
+    (raw, bm25, fuzzy)
+}
+
+/// Reads of 8k tokens: runs of consecutive documents whose sizes add up to just under
+/// 8000 tokens (and at most 200 ids), so every read packs all of them; at most 20.
+fn read_chunks(ws: &Workspace) -> Vec<Vec<String>> {
     let mut chunks: Vec<Vec<String>> = Vec::new();
     let (mut cur, mut sum) = (Vec::new(), 0u64);
     for d in ws.index.documents() {
@@ -229,17 +265,23 @@ fn main() {
             break;
         }
     }
+    chunks
+}
+
+/// Warm `read` calls of each chunk (`max_tokens` 8000), 5 rounds; their times and the
+/// tokens read on average.
+fn warm_reads(ws: &Workspace, chunks: &[Vec<String>]) -> (Vec<Duration>, u64) {
     let mut reads = Vec::new();
     let mut tokens_read = Vec::new();
     for round in 0..5 {
-        for chunk in &chunks {
+        for chunk in chunks {
             let args = ReadArgs {
                 ids: chunk.clone(),
                 max_tokens: Some(8_000),
                 ..ReadArgs::default()
             };
             let t = Instant::now();
-            let v = read(&ws, &args).unwrap_or_else(|e| panic!("read: {e}"));
+            let v = read(ws, &args).unwrap_or_else(|e| panic!("read: {e}"));
             reads.push(t.elapsed());
             if round == 0 {
                 tokens_read.push(v["tokens"].as_u64().unwrap_or(0));
@@ -247,13 +289,45 @@ fn main() {
         }
     }
     let avg_tokens = tokens_read.iter().sum::<u64>() / (tokens_read.len().max(1) as u64);
+    (reads, avg_tokens)
+}
+
+/// What [`main`] measured, for [`report`].
+struct Timings {
+    /// The CLI cold path: the baseline of every ratio.
+    cold: Duration,
+    /// Server start to `initialize` answered, and to the first search answered.
+    init: Duration,
+    first: Duration,
+    /// In-process open (load + index), and the token count of everything.
+    open: Duration,
+    count: Duration,
+    /// Warm search calls, and the index alone: all, BM25, fuzzy titles.
+    searches: Vec<Duration>,
+    raw: Vec<Duration>,
+    bm25: Vec<Duration>,
+    fuzzy: Vec<Duration>,
+    /// Warm reads of about 8k tokens, and the tokens read on average.
+    reads: Vec<Duration>,
+    avg_tokens: u64,
+}
+
+/// Print every number with its ratio to the CLI cold path.
+fn report(corpus: &Path, ws: &Workspace, mut t: Timings) {
     let (s50, s95) = (
-        percentile(&mut searches, 0.5),
-        percentile(&mut searches, 0.95),
+        percentile(&mut t.searches, 0.5),
+        percentile(&mut t.searches, 0.95),
     );
-    let (r50, r95) = (percentile(&mut reads, 0.5), percentile(&mut reads, 0.95));
-    let raw95 = percentile(&mut raw, 0.95);
-    let (bm95, fz95) = (percentile(&mut bm25, 0.95), percentile(&mut fuzzy, 0.95));
+    let (r50, r95) = (
+        percentile(&mut t.reads, 0.5),
+        percentile(&mut t.reads, 0.95),
+    );
+    let raw95 = percentile(&mut t.raw, 0.95);
+    let (bm95, fz95) = (
+        percentile(&mut t.bm25, 0.95),
+        percentile(&mut t.fuzzy, 0.95),
+    );
+    let (cold, init, first, avg_tokens) = (t.cold, t.init, t.first, t.avg_tokens);
     let ratio = |d: Duration| cold.as_secs_f64() / d.as_secs_f64().max(1e-9);
     println!(
         "mcp bench on {} ({} nodes, {} documents)",
@@ -277,12 +351,12 @@ fn main() {
     );
     println!(
         "in-process open (load + index):                {:.1} ms; token count of everything {:.1} ms (background in the server)",
-        ms(open),
-        ms(count)
+        ms(t.open),
+        ms(t.count)
     );
     println!(
         "warm search ({} calls): p50 {:.3} ms, p95 {:.3} ms  ({:.0}× faster than the CLI cold path at p95)",
-        searches.len(),
+        t.searches.len(),
         ms(s50),
         ms(s95),
         ratio(s95)
@@ -295,7 +369,7 @@ fn main() {
     );
     println!(
         "warm read, max_tokens 8000 ({} calls, {avg_tokens} tokens on average): p50 {:.3} ms, p95 {:.3} ms  ({:.0}× faster at p95)",
-        reads.len(),
+        t.reads.len(),
         ms(r50),
         ms(r95),
         ratio(r95)

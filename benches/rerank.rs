@@ -98,9 +98,30 @@ fn main() {
         );
         return;
     };
+    let e = load_encoders(&model);
+    latency(&e.default, &e.others, e.loaded);
+    dev_set(&e.default, e.others, &e.pieces, &e.weights);
+}
+
+/// The encoders the bench runs, and what it varies.
+struct Encoders {
+    /// The encoder of the default word-piece limit.
+    default: Arc<Encoder>,
+    /// One encoder per other limit of `SKILLNAV_BENCH_PIECES`.
+    others: Vec<(usize, Encoder)>,
+    /// The word-piece limits and the fusion weights to run.
+    pieces: Vec<usize>,
+    weights: Vec<f64>,
+    /// `VmRSS` once they are loaded, in KiB.
+    loaded: u64,
+}
+
+/// The default encoder and one per other word-piece limit of `SKILLNAV_BENCH_PIECES`
+/// (their load timed, with the `VmRSS` they add).
+fn load_encoders(model: &Path) -> Encoders {
     let before = rss_kib();
     let t = Instant::now();
-    let enc = Arc::new(Encoder::open(&model).unwrap());
+    let enc = Arc::new(Encoder::open(model).unwrap());
     let pieces: Vec<usize> = list(
         "SKILLNAV_BENCH_PIECES",
         &[skillnav::rerank::encoder::DEFAULT_PIECES],
@@ -109,7 +130,7 @@ fn main() {
     let others: Vec<(usize, Encoder)> = pieces
         .iter()
         .filter(|&&p| p != skillnav::rerank::encoder::DEFAULT_PIECES)
-        .map(|&p| (p, Encoder::open_with(&model, p).unwrap()))
+        .map(|&p| (p, Encoder::open_with(model, p).unwrap()))
         .collect();
     let load_ms = t.elapsed().as_millis();
     let loaded = rss_kib();
@@ -119,76 +140,110 @@ fn main() {
         loaded / 1024,
         loaded.saturating_sub(before) / 1024
     );
+    Encoders {
+        default: enc,
+        others,
+        pieces,
+        weights,
+        loaded,
+    }
+}
 
+/// Part 1: per query, the first stage, a cold and a warm re-rank of its top 50, and the
+/// encoding alone; then the cold re-ranks' median and max and `VmRSS` over `loaded`.
+fn latency(enc: &Arc<Encoder>, others: &[(usize, Encoder)], loaded: u64) {
     let corpus_dir = std::env::var_os("SKILLNAV_BENCH_CORPUS")
         .map_or_else(|| PathBuf::from("../shared/corpus/large"), PathBuf::from);
-    if corpus_dir.is_dir() {
-        let corpus = load(std::slice::from_ref(&corpus_dir));
-        let index = Index::build(&corpus, &mut |_, _| {});
-        let opts = SearchOptions {
-            top_k: 50,
-            prefix: false,
-        };
-        let rr = Reranker::new(Arc::clone(&enc), 50, 1.0);
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        println!(
-            "latency on {} ({threads} threads), top 50:",
-            corpus_dir.display()
-        );
-        let mut cold_ms = Vec::new();
-        for q in QUERIES {
-            let t = Instant::now();
-            let res = index.search(&corpus, q, &opts);
-            let first = t.elapsed();
-            let mut hits = res.hits.clone();
-            enc.clear_cache();
-            let cold = rr.rerank(&corpus, q, &mut hits);
-            let mut again = res.hits.clone();
-            let warm = rr.rerank(&corpus, q, &mut again);
-            let ratio = |m: u64| m as f64 / first.as_micros().max(1) as f64;
-            println!(
-                "  {q:<45} first stage {:>7.2} ms; cold {:>3} texts {:>7.1} ms ({:>6.0}x); warm {:>6.2} ms ({:>5.1}x)",
-                first.as_secs_f64() * 1000.0,
-                cold.embedded,
-                cold.micros as f64 / 1000.0,
-                ratio(cold.micros),
-                warm.micros as f64 / 1000.0,
-                ratio(warm.micros)
-            );
-            cold_ms.push(cold.micros as f64 / 1000.0);
-            let texts = candidate_texts(&corpus, q, &res.hits);
-            let time = |enc: &Encoder, threads: usize| {
-                enc.clear_cache();
-                let t = Instant::now();
-                enc.embed(&texts, 1, threads);
-                t.elapsed().as_secs_f64() * 1000.0
-            };
-            let base = time(&enc, threads);
-            let one = time(&enc, 1);
-            let mut line = format!(
-                "    encode only: {base:.0} ms on {threads} threads; 1 thread {:.2}x",
-                one / base
-            );
-            for (p, e) in &others {
-                line.push_str(&format!("; {p} pieces {:.2}x", time(e, threads) / base));
-            }
-            println!("{line}");
-        }
-        cold_ms.sort_by(f64::total_cmp);
-        println!(
-            "  cold top-50 re-rank: median {:.0} ms, max {:.0} ms; VmRSS now {} MiB (+{} MiB over the model)",
-            cold_ms[cold_ms.len() / 2],
-            cold_ms[cold_ms.len() - 1],
-            rss_kib() / 1024,
-            rss_kib().saturating_sub(loaded) / 1024
-        );
-    } else {
+    if !corpus_dir.is_dir() {
         println!(
             "latency part skipped: no corpus at {}",
             corpus_dir.display()
         );
+        return;
     }
+    let corpus = load(std::slice::from_ref(&corpus_dir));
+    let index = Index::build(&corpus, &mut |_, _| {});
+    let rr = Reranker::new(Arc::clone(enc), 50, 1.0);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    println!(
+        "latency on {} ({threads} threads), top 50:",
+        corpus_dir.display()
+    );
+    let mut cold_ms = Vec::new();
+    for q in QUERIES {
+        let (cold, hits) = rerank_latency(&corpus, &index, &rr, enc, q);
+        cold_ms.push(cold);
+        let texts = candidate_texts(&corpus, q, &hits);
+        encode_only(enc, others, &texts, threads);
+    }
+    cold_ms.sort_by(f64::total_cmp);
+    println!(
+        "  cold top-50 re-rank: median {:.0} ms, max {:.0} ms; VmRSS now {} MiB (+{} MiB over the model)",
+        cold_ms[cold_ms.len() / 2],
+        cold_ms[cold_ms.len() - 1],
+        rss_kib() / 1024,
+        rss_kib().saturating_sub(loaded) / 1024
+    );
+}
 
+/// Query `q`'s first stage (top 50), then a cold re-rank (`enc`'s cache emptied) and a
+/// warm one, printed as ratios of the first stage; the cold one's ms and the hits.
+fn rerank_latency(
+    corpus: &Corpus,
+    index: &Index,
+    rr: &Reranker,
+    enc: &Encoder,
+    q: &str,
+) -> (f64, Vec<skillnav::index::Hit>) {
+    let opts = SearchOptions {
+        top_k: 50,
+        prefix: false,
+    };
+    let t = Instant::now();
+    let res = index.search(corpus, q, &opts);
+    let first = t.elapsed();
+    let mut hits = res.hits.clone();
+    enc.clear_cache();
+    let cold = rr.rerank(corpus, q, &mut hits);
+    let mut again = res.hits.clone();
+    let warm = rr.rerank(corpus, q, &mut again);
+    let ratio = |m: u64| m as f64 / first.as_micros().max(1) as f64;
+    println!(
+        "  {q:<45} first stage {:>7.2} ms; cold {:>3} texts {:>7.1} ms ({:>6.0}x); warm {:>6.2} ms ({:>5.1}x)",
+        first.as_secs_f64() * 1000.0,
+        cold.embedded,
+        cold.micros as f64 / 1000.0,
+        ratio(cold.micros),
+        warm.micros as f64 / 1000.0,
+        ratio(warm.micros)
+    );
+    (cold.micros as f64 / 1000.0, res.hits)
+}
+
+/// The encoding of `texts` alone, cold: on `threads` threads, then as ratios to it on one
+/// thread and with each other word-piece limit.
+fn encode_only(enc: &Encoder, others: &[(usize, Encoder)], texts: &[String], threads: usize) {
+    let time = |enc: &Encoder, threads: usize| {
+        enc.clear_cache();
+        let t = Instant::now();
+        enc.embed(texts, 1, threads);
+        t.elapsed().as_secs_f64() * 1000.0
+    };
+    let base = time(enc, threads);
+    let one = time(enc, 1);
+    let mut line = format!(
+        "    encode only: {base:.0} ms on {threads} threads; 1 thread {:.2}x",
+        one / base
+    );
+    for (p, e) in others {
+        line.push_str(&format!("; {p} pieces {:.2}x", time(e, threads) / base));
+    }
+    println!("{line}");
+}
+
+/// Part 2: the dev-set figures without re-rank, then for each word-piece limit in
+/// `pieces` with each fusion weight of `weights`.
+fn dev_set(enc: &Arc<Encoder>, others: Vec<(usize, Encoder)>, pieces: &[usize], weights: &[f64]) {
     let file = std::env::var_os("SKILLNAV_EVAL_FILE").map_or_else(
         || PathBuf::from("tests/fixtures/eval/dev.json"),
         PathBuf::from,
@@ -227,12 +282,12 @@ fn main() {
         ),
         &r,
     );
-    let mut encoders = vec![(skillnav::rerank::encoder::DEFAULT_PIECES, Arc::clone(&enc))];
+    let mut encoders = vec![(skillnav::rerank::encoder::DEFAULT_PIECES, Arc::clone(enc))];
     encoders.extend(others.into_iter().map(|(p, e)| (p, Arc::new(e))));
     encoders.retain(|(p, _)| pieces.contains(p));
     for (p, e) in encoders {
         e.clear_cache();
-        for &w in &weights {
+        for &w in weights {
             let rr: Arc<dyn Rerank> = Arc::new(Reranker::new(Arc::clone(&e), 50, w));
             let (r, took) = run(Some(rr));
             report(

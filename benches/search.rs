@@ -252,31 +252,7 @@ fn main() {
     // Warm the page cache so both sides read from memory.
     let _ = load(&path);
 
-    if std::env::var_os("SKILLNAV_BENCH_FUZZY_ONLY").is_some() {
-        let corpus = load(&path);
-        let t = Instant::now();
-        let fuzzy = FuzzyIndex::build(&corpus);
-        println!(
-            "fuzzy build {:.1} ms ({} haystacks)",
-            ms(t.elapsed()),
-            fuzzy.len()
-        );
-        fuzzy_bench(&corpus, &fuzzy);
-        return;
-    }
-
-    if let Ok(n) = std::env::var("SKILLNAV_BENCH_BUILD_ONLY") {
-        // Profiling aid: load once, then only rebuild the index `n` times.
-        let corpus = load(&path);
-        for _ in 0..n.parse::<usize>().unwrap_or(10) {
-            let t = Instant::now();
-            let index = Index::build(&corpus, &mut |_, _| {});
-            println!(
-                "index build {:.1} ms ({} documents)",
-                ms(t.elapsed()),
-                index.doc_count()
-            );
-        }
+    if profiling_only(&path) {
         return;
     }
 
@@ -291,9 +267,76 @@ fn main() {
         Baseline::start(&corpus, &index, &queries)
     };
 
-    // Rounds of load + index build, each followed by one baseline round; every figure is the
-    // median over the rounds, and the last round's corpus and index serve the query benches.
-    // The previous round is dropped before the next load, so one corpus is alive at a time.
+    let r = load_rounds(&path, &mut base);
+    let fuzzy = report_index(&path, &r);
+    let bm = exact_queries(&r.corpus, &r.index, &queries);
+    let keys = typing_queries(&r.corpus, &r.index, &fuzzy, &queries);
+    did_you_mean_100k();
+    if let Some(rss) = common::status_mb("VmHWM:") {
+        println!(
+            "peak RSS {rss:.1} MB (whole bench process: a warm-up load, a load for the baseline's texts, then {} rounds, one corpus alive at a time; budget 100 MB)",
+            r.count
+        );
+    }
+    compare_to_baseline(base.as_mut(), &r, &bm, &keys);
+}
+
+/// The profiling aids: `SKILLNAV_BENCH_FUZZY_ONLY` times the fuzzy index alone,
+/// `SKILLNAV_BENCH_BUILD_ONLY=n` loads once and rebuilds the index `n` times. Whether one
+/// ran (the bench then ends).
+fn profiling_only(path: &Path) -> bool {
+    if std::env::var_os("SKILLNAV_BENCH_FUZZY_ONLY").is_some() {
+        let corpus = load(path);
+        let t = Instant::now();
+        let fuzzy = FuzzyIndex::build(&corpus);
+        println!(
+            "fuzzy build {:.1} ms ({} haystacks)",
+            ms(t.elapsed()),
+            fuzzy.len()
+        );
+        fuzzy_bench(&corpus, &fuzzy);
+        return true;
+    }
+
+    if let Ok(n) = std::env::var("SKILLNAV_BENCH_BUILD_ONLY") {
+        // Profiling aid: load once, then only rebuild the index `n` times.
+        let corpus = load(path);
+        for _ in 0..n.parse::<usize>().unwrap_or(10) {
+            let t = Instant::now();
+            let index = Index::build(&corpus, &mut |_, _| {});
+            println!(
+                "index build {:.1} ms ({} documents)",
+                ms(t.elapsed()),
+                index.doc_count()
+            );
+        }
+        return true;
+    }
+    false
+}
+
+/// What the rounds of load + index build measured, and the last round's corpus and index.
+struct Rounds {
+    /// How many rounds ran.
+    count: usize,
+    corpus: Corpus,
+    index: Index,
+    /// Our load + index build time of each round, in order.
+    ours: Vec<Duration>,
+    /// The baseline's rounds, one after each of ours.
+    theirs: Vec<Round>,
+    /// Medians: load, index build, and load + index build (to searchable).
+    t_load: Duration,
+    t_index: Duration,
+    to_searchable: Duration,
+}
+
+/// Rounds of load + index build, each followed by one baseline round (a baseline that
+/// fails is dropped); prints each round's time.
+fn load_rounds(path: &Path, base: &mut Option<Baseline>) -> Rounds {
+    // Every figure is the median over the rounds, and the last round's corpus and index
+    // serve the query benches. The previous round is dropped before the next load, so one
+    // corpus is alive at a time.
     let rounds = rounds();
     let (mut loads, mut builds, mut sums) = (Vec::new(), Vec::new(), Vec::new());
     let mut theirs: Vec<Round> = Vec::new();
@@ -301,7 +344,7 @@ fn main() {
     for _ in 0..rounds {
         drop(last.take());
         let t0 = Instant::now();
-        let corpus = load(&path);
+        let corpus = load(path);
         let t_load = t0.elapsed();
         let t1 = Instant::now();
         let index = Index::build(&corpus, &mut |_, _| {});
@@ -312,24 +355,38 @@ fn main() {
         last = Some((corpus, index));
         match base.as_mut().map(Baseline::round) {
             Some(Some(r)) => theirs.push(r),
-            Some(None) => base = None,
+            Some(None) => *base = None,
             None => {}
         }
     }
-    let ours_rounds = sums.clone();
+    let ours = sums.clone();
     let (corpus, index) = last.expect("at least one round");
     let round_list: Vec<String> = sums.iter().map(|d| format!("{:.1}", ms(*d))).collect();
     for v in [&mut loads, &mut builds, &mut sums] {
         v.sort_unstable();
     }
-    let (t_load, t_index) = (pct(&loads, 50.0), pct(&builds, 50.0));
-    let to_searchable = pct(&sums, 50.0);
     println!(
         "{rounds} rounds of load + index build (ms): {}",
         round_list.join(", ")
     );
+    Rounds {
+        count: rounds,
+        corpus,
+        index,
+        ours,
+        theirs,
+        t_load: pct(&loads, 50.0),
+        t_index: pct(&builds, 50.0),
+        to_searchable: pct(&sums, 50.0),
+    }
+}
+
+/// Build the fuzzy index (timed), then print the corpus and index sizes, the median times
+/// and the file-system floor under them.
+fn report_index(path: &Path, r: &Rounds) -> FuzzyIndex {
+    let (corpus, index) = (&r.corpus, &r.index);
     let t2 = Instant::now();
-    let fuzzy = FuzzyIndex::build(&corpus);
+    let fuzzy = FuzzyIndex::build(corpus);
     let t_fuzzy_build = t2.elapsed();
     let text_bytes: usize = corpus.sources.iter().map(|s| s.text.len()).sum();
     println!(
@@ -344,25 +401,29 @@ fn main() {
     );
     println!(
         "median load {:.1} ms + median index build {:.1} ms; median to searchable {:.1} ms (budget 500 ms); fuzzy build {:.1} ms ({} haystacks)",
-        ms(t_load),
-        ms(t_index),
-        ms(to_searchable),
+        ms(r.t_load),
+        ms(r.t_index),
+        ms(r.to_searchable),
         ms(t_fuzzy_build),
         fuzzy.len()
     );
 
-    stat_floor(&path, t_load, t_index, t_fuzzy_build);
+    stat_floor(path, r.t_load, r.t_index, t_fuzzy_build);
+    fuzzy
+}
 
+/// Time the finished (exact) queries, 20 times each, and name the slowest; their times.
+fn exact_queries(corpus: &Corpus, index: &Index, queries: &[String]) -> Vec<Duration> {
     let exact = SearchOptions {
         top_k: 10,
         prefix: false,
     };
     let mut hits_total = 0;
-    for q in &queries {
-        hits_total += index.search(&corpus, q, &exact).hits.len();
+    for q in queries {
+        hits_total += index.search(corpus, q, &exact).hits.len();
     }
-    let bm = time_queries(&queries, 20, |q| {
-        std::hint::black_box(index.search(&corpus, q, &exact));
+    let bm = time_queries(queries, 20, |q| {
+        std::hint::black_box(index.search(corpus, q, &exact));
     });
     println!(
         "BM25 exact: {} queries x 20, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms (budget p95 1 ms); {} hits over the set",
@@ -377,7 +438,7 @@ fn main() {
         .map(|q| {
             let t = Instant::now();
             for _ in 0..5 {
-                std::hint::black_box(index.search(&corpus, q, &exact));
+                std::hint::black_box(index.search(corpus, q, &exact));
             }
             (t.elapsed() / 5, q.as_str())
         })
@@ -389,6 +450,17 @@ fn main() {
         .map(|(d, q)| format!("{q:?} {:.3} ms", ms(*d)))
         .collect();
     println!("  slowest exact queries: {}", list.join(", "));
+    bm
+}
+
+/// Time every keystroke of the queries as typed: BM25 with prefix expansion, the fuzzy
+/// bench, then the whole keystroke-to-results path; the latter's times.
+fn typing_queries(
+    corpus: &Corpus,
+    index: &Index,
+    fuzzy: &FuzzyIndex,
+    queries: &[String],
+) -> Vec<Duration> {
     let typed: Vec<String> = queries
         .iter()
         .flat_map(|q| {
@@ -403,7 +475,7 @@ fn main() {
         prefix: true,
     };
     let bp = time_queries(&typed, 3, |q| {
-        std::hint::black_box(index.search(&corpus, q, &pre));
+        std::hint::black_box(index.search(corpus, q, &pre));
     });
     println!(
         "BM25 while typing (prefix): {} keystroke queries x 3, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms",
@@ -412,9 +484,9 @@ fn main() {
         ms(pct(&bp, 95.0)),
         ms(pct(&bp, 100.0))
     );
-    fuzzy_bench(&corpus, &fuzzy);
+    fuzzy_bench(corpus, fuzzy);
     let keys = time_queries(&typed, 3, |q| {
-        std::hint::black_box(search_all(&corpus, Some(&index), Some(&fuzzy), q, &pre));
+        std::hint::black_box(search_all(corpus, Some(index), Some(fuzzy), q, &pre));
     });
     println!(
         "keystroke to results (BM25 prefix + fuzzy + filters): {} keystroke queries x 3, p50 {:.3} ms, p95 {:.3} ms, max {:.3} ms (budget p95 8 ms)",
@@ -423,24 +495,28 @@ fn main() {
         ms(pct(&keys, 95.0)),
         ms(pct(&keys, 100.0))
     );
-    did_you_mean_100k();
-    if let Some(rss) = common::status_mb("VmHWM:") {
-        println!(
-            "peak RSS {rss:.1} MB (whole bench process: a warm-up load, a load for the baseline's texts, then {rounds} rounds, one corpus alive at a time; budget 100 MB)"
-        );
-    }
+    keys
+}
 
-    let base_p95_ms = base.as_mut().and_then(|b| {
+/// The baseline's report beside ours, and our query p95s as ratios to its query p95
+/// (`bm`: exact queries, `keys`: keystroke to results).
+fn compare_to_baseline(
+    base: Option<&mut Baseline>,
+    r: &Rounds,
+    bm: &[Duration],
+    keys: &[Duration],
+) {
+    let base_p95_ms = base.and_then(|b| {
         let (p50, p95) = b.query_p50_p95_ms()?;
-        report_baseline(&theirs, &ours_rounds, to_searchable, t_index, p50, p95);
+        report_baseline(&r.theirs, &r.ours, r.to_searchable, r.t_index, p50, p95);
         Some(p95).filter(|p| p.is_finite() && *p > 0.0)
     });
     if let Some(base_p95_ms) = base_p95_ms {
         let ratio = |d: Duration| ms(d) / base_p95_ms;
         println!(
             "ratios to the same-run rank-bm25 query p95 ({base_p95_ms:.2} ms): BM25 query p95 {:.4}x, keystroke to results p95 {:.4}x",
-            ratio(pct(&bm, 95.0)),
-            ratio(pct(&keys, 95.0))
+            ratio(pct(bm, 95.0)),
+            ratio(pct(keys, 95.0))
         );
     }
 }

@@ -162,45 +162,83 @@ fn main() {
         })
         .collect();
     let off = figures(&corpus, &index, &fuzzy, &queries, &typed);
+    let embedding = embed(&corpus, &index);
+    let on = figures(&corpus, &index, &fuzzy, &queries, &typed);
+    report_embedding(&embedding, t_index);
+    report_figures(off, on);
+}
 
+/// What embedding the corpus cost.
+struct Embedding {
+    /// Parsing the model, and embedding on 2 threads (wall time, and CPU time when known).
+    t_model: Duration,
+    t_embed: Duration,
+    cpu_embed: Option<Duration>,
+    /// `VmRSS` in MB before the model and after embedding, when known.
+    rss0: Option<f64>,
+    rss1: Option<f64>,
+    /// Vectors, and their heap bytes.
+    rows: usize,
+    heap: usize,
+}
+
+/// Parse the embedded model and embed every document of `index` (on 2 threads), then
+/// attach the vectors to it.
+fn embed(corpus: &Corpus, index: &Index) -> Embedding {
     let rss0 = common::status_mb("VmRSS:");
     let t = Instant::now();
     let model = skillnav::embed::model().expect("embedded model");
     let t_model = t.elapsed();
     let cpu0 = cpu_time();
     let t = Instant::now();
-    let sem = index.build_semantic(&corpus, model, None, 2);
+    let sem = index.build_semantic(corpus, model, None, 2);
     let t_embed = t.elapsed();
     let cpu_embed = cpu_time().zip(cpu0).map(|(b, a)| b.saturating_sub(a));
     let rss1 = common::status_mb("VmRSS:");
     let rows = sem.len();
     let heap = sem.heap_bytes();
     index.attach_semantic(Arc::new(sem));
-    let on = figures(&corpus, &index, &fuzzy, &queries, &typed);
+    Embedding {
+        t_model,
+        t_embed,
+        cpu_embed,
+        rss0,
+        rss1,
+        rows,
+        heap,
+    }
+}
 
+/// Print what embedding cost, beside the index build (`t_index`).
+fn report_embedding(e: &Embedding, t_index: Duration) {
+    let (t_model, t_embed) = (e.t_model, e.t_embed);
     println!(
         "documents {}; index build {:.1} ms; model parse {:.1} ms + embedding on 2 threads {:.1} ms = {:.1} ms (budget 1000 ms), {:.2}x the index build; vectors {:.1} MB",
-        rows,
+        e.rows,
         ms(t_index),
         ms(t_model),
         ms(t_embed),
         ms(t_model + t_embed),
         (t_model + t_embed).as_secs_f64() / t_index.as_secs_f64(),
-        heap as f64 / 1e6
+        e.heap as f64 / 1e6
     );
-    if let Some(cpu) = cpu_embed {
+    if let Some(cpu) = e.cpu_embed {
         println!(
             "embedding CPU time {:.0} ms over both threads ({:.2} cores busy on average; wall time above includes waiting for a shared CPU)",
             ms(cpu),
             cpu.as_secs_f64() / t_embed.as_secs_f64().max(1e-9)
         );
     }
-    if let (Some(a), Some(b)) = (rss0, rss1) {
+    if let (Some(a), Some(b)) = (e.rss0, e.rss1) {
         println!(
             "RSS added by embedding: {:.1} MB (budget 30 MB; table pages and vectors)",
             b - a
         );
     }
+}
+
+/// Print the query figures with the semantic signal off and on, and their ratios.
+fn report_figures(off: [(Duration, Duration); 3], on: [(Duration, Duration); 3]) {
     let names = [
         "BM25 exact query p95 (fused when on; budget 1 ms)",
         "BM25 while typing p95 (prefix, never fused)",

@@ -167,71 +167,19 @@ pub fn prepare(
         super::limits::check_query_has_words(q)?;
     }
     let mut base_levels = ExposureMap::from_corpus(corpus);
-    if let Some(o) = overlay {
-        for (id, level) in o.entries() {
-            base_levels.set(id, Some(level));
-        }
-    }
+    set_levels(&mut base_levels, overlay);
     let plain_args = a.recipe.is_none() && base_levels.is_empty();
     if a.query.is_none() && a.ids.is_empty() && (plain_args || a.format == Format::Lazytools) {
         return err("brief needs --query Q or --select ID");
     }
     if a.format == Format::Lazytools {
-        let Some(task) = &a.query else {
-            return err("--format lazytools needs --query");
-        };
-        if corpus.bundles.is_empty() {
-            return err(
-                "--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)",
-            );
-        }
-        let Some(mode) = Mode::parse(&a.mode) else {
-            return err(format!(
-                "unknown --mode {:?} (auto, answer, extract, locate, summarize)",
-                a.mode
-            ));
-        };
-        let defaults = QuerySkillOptions::default();
-        let opts = QuerySkillOptions {
-            mode,
-            top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
-            max_chars: a.max_chars.unwrap_or(defaults.max_chars),
-            include_quotes: !a.no_quotes,
-        };
-        return Ok(Prepared {
-            what: What::Lazytools {
-                task: task.clone(),
-                opts,
-            },
-            warnings: Vec::new(),
-            recipe_name: None,
-        });
+        return prepare_lazytools(corpus, a);
     }
     let recipe = match &a.recipe {
         Some(r) => Some(resolve_recipe(r, store)?),
         None => None,
     };
-    let mut warnings = Vec::new();
-    let (mut sel, exposure) = match &recipe {
-        Some(r) => {
-            let applied = r.apply(corpus);
-            warnings = applied.warnings();
-            let mut levels = applied.exposure;
-            if let Some(o) = overlay {
-                for (id, level) in o.entries() {
-                    levels.set(id, Some(level));
-                }
-            }
-            (applied.selection, levels)
-        }
-        None => (Selection::new(), base_levels),
-    };
-    for key in &a.ids {
-        let Some(id) = super::lookup::resolve(corpus, key) else {
-            return err(format!("no node with id or title {key:?}"));
-        };
-        sel.select(corpus, id);
-    }
+    let (sel, exposure, warnings) = selection(corpus, a, recipe.as_ref(), base_levels, overlay)?;
     let query = a
         .query
         .clone()
@@ -239,15 +187,7 @@ pub fn prepare(
     if query.is_none() && sel.is_empty() && exposure.always_units(corpus).is_empty() {
         return err("brief needs --query Q, --select ID or a --recipe with a selection");
     }
-    let mode_name = match (&recipe, a.mode.as_str()) {
-        (Some(r), "auto") => r.mode.clone().unwrap_or_else(|| "auto".into()),
-        (_, m) => m.to_string(),
-    };
-    let Some(mode) = Mode::parse(&mode_name) else {
-        return err(format!(
-            "unknown --mode {mode_name:?} (auto, answer, extract, locate, summarize)"
-        ));
-    };
+    let mode = brief_mode(recipe.as_ref(), &a.mode)?;
     let format = match a.format {
         Format::Xml => brief::BriefFormat::Xml,
         Format::Json => brief::BriefFormat::Json,
@@ -273,6 +213,93 @@ pub fn prepare(
         warnings,
         recipe_name: recipe.map(|r| r.name),
     })
+}
+
+/// Set the levels of `overlay` (a server's), if any, on top of `levels`.
+fn set_levels(levels: &mut ExposureMap, overlay: Option<&ExposureMap>) {
+    if let Some(o) = overlay {
+        for (id, level) in o.entries() {
+            levels.set(id, Some(level));
+        }
+    }
+}
+
+/// The lazytools format: the query run over the bundles by lazytools' own rules (a query,
+/// a bundle and a known mode needed).
+fn prepare_lazytools(corpus: &Corpus, a: &BriefArgs) -> AgentResult<Prepared> {
+    let Some(task) = &a.query else {
+        return err("--format lazytools needs --query");
+    };
+    if corpus.bundles.is_empty() {
+        return err(
+            "--format lazytools needs a lazytools bundle (manifest.json + vocab.json + chunks.jsonl)",
+        );
+    }
+    let Some(mode) = Mode::parse(&a.mode) else {
+        return err(format!(
+            "unknown --mode {:?} (auto, answer, extract, locate, summarize)",
+            a.mode
+        ));
+    };
+    let defaults = QuerySkillOptions::default();
+    let opts = QuerySkillOptions {
+        mode,
+        top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
+        max_chars: a.max_chars.unwrap_or(defaults.max_chars),
+        include_quotes: !a.no_quotes,
+    };
+    Ok(Prepared {
+        what: What::Lazytools {
+            task: task.clone(),
+            opts,
+        },
+        warnings: Vec::new(),
+        recipe_name: None,
+    })
+}
+
+/// The selection and levels to brief: the recipe's (its levels under `overlay`'s, its
+/// warnings) or none and `base_levels`, then the ids of `a` selected too (an unknown one
+/// is an error).
+fn selection(
+    corpus: &Corpus,
+    a: &BriefArgs,
+    recipe: Option<&Recipe>,
+    base_levels: ExposureMap,
+    overlay: Option<&ExposureMap>,
+) -> AgentResult<(Selection, ExposureMap, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let (mut sel, exposure) = match recipe {
+        Some(r) => {
+            let applied = r.apply(corpus);
+            warnings = applied.warnings();
+            let mut levels = applied.exposure;
+            set_levels(&mut levels, overlay);
+            (applied.selection, levels)
+        }
+        None => (Selection::new(), base_levels),
+    };
+    for key in &a.ids {
+        let Some(id) = super::lookup::resolve(corpus, key) else {
+            return err(format!("no node with id or title {key:?}"));
+        };
+        sel.select(corpus, id);
+    }
+    Ok((sel, exposure, warnings))
+}
+
+/// The brief mode: `mode` (`--mode`), or a recipe's own when `mode` is `auto`.
+fn brief_mode(recipe: Option<&Recipe>, mode: &str) -> AgentResult<Mode> {
+    let mode_name = match (recipe, mode) {
+        (Some(r), "auto") => r.mode.clone().unwrap_or_else(|| "auto".into()),
+        (_, m) => m.to_string(),
+    };
+    let Some(mode) = Mode::parse(&mode_name) else {
+        return err(format!(
+            "unknown --mode {mode_name:?} (auto, answer, extract, locate, summarize)"
+        ));
+    };
+    Ok(mode)
 }
 
 impl Prepared {

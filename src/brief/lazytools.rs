@@ -89,6 +89,15 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
         return take_chars(&s, opts.max_chars).to_string();
     }
 
+    let brief = brief_part(bundle, task, mode, &sel);
+    let result = result_part(mode, &sel, opts.include_quotes);
+    let out = format!("{brief}\n\n[result]\n{}", result.join("\n"));
+    take_chars(&out, opts.max_chars).to_string()
+}
+
+/// The brief part: skill, task and mode, the skill's instructions, the sources and
+/// excerpts retrieved (`sel`), and the execution policy.
+fn brief_part(bundle: &BundleStats, task: &str, mode: Mode, sel: &[Sel<'_>]) -> String {
     let mut lines: Vec<String> = vec![
         format!("[skill]   {}", bundle.name),
         format!("[task]    {task}"),
@@ -102,7 +111,7 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
         String::new(),
         "[sources_retrieved]".into(),
     ];
-    lines.extend(distinct_paths(&sel).iter().map(|p| format!("  • {p}")));
+    lines.extend(distinct_paths(sel).iter().map(|p| format!("  • {p}")));
     lines.push(String::new());
     lines.push("[excerpts]".into());
     lines.extend(
@@ -121,17 +130,21 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
         ]
         .map(String::from),
     );
-    let brief = lines.join("\n");
+    lines.join("\n")
+}
 
+/// The result part's lines in `mode`: the files (locate), the excerpts (extract), a line
+/// per chunk (summarize), or the best evidence, with full excerpts when `include_quotes`.
+fn result_part(mode: Mode, sel: &[Sel<'_>], include_quotes: bool) -> Vec<String> {
     let mut result: Vec<String> = Vec::new();
     match mode {
         Mode::Locate => {
             result.push("Relevant files:".into());
-            result.extend(distinct_paths(&sel).iter().map(|p| format!("  • {p}")));
+            result.extend(distinct_paths(sel).iter().map(|p| format!("  • {p}")));
         }
         Mode::Extract => {
             result.push("Excerpts:".into());
-            for c in &sel {
+            for c in sel {
                 result.push(format!(
                     "\n### {}  [{}]\n{}",
                     c.heading,
@@ -159,7 +172,7 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
                     c.file()
                 ));
             }
-            if opts.include_quotes {
+            if include_quotes {
                 result.push("\nFull excerpts:".into());
                 for c in sel.iter().take(3) {
                     result.push(format!(
@@ -172,8 +185,7 @@ pub fn query_skill(bundle: &BundleStats, task: &str, opts: &QuerySkillOptions) -
             }
         }
     }
-    let out = format!("{brief}\n\n[result]\n{}", result.join("\n"));
-    take_chars(&out, opts.max_chars).to_string()
+    result
 }
 
 #[cfg(test)]

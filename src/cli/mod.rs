@@ -112,14 +112,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     let result = match cli.command {
         None => return run_tui(cli, launch),
         Some(Command::Tree { paths, depth, json }) => {
-            let corpus = open::open(&paths, &g)?;
-            let tokens = TokenTable::count_all(&corpus, counter);
-            if json {
-                tree_json::print_tree_json(&mut out, &corpus, &tokens, depth, counter)
-                    .map_err(Into::into)
-            } else {
-                tree::print(&mut out, &corpus, &tokens, depth, json).map_err(Into::into)
-            }
+            tree_command(&mut out, &open::open(&paths, &g)?, depth, json, counter)
         }
         Some(Command::Search {
             query,
@@ -129,190 +122,46 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             semantic,
             json,
         }) => {
-            // The MCP tools' rule and message: a blank query is a usage error, not 0 hits.
-            crate::agent::limits::check_query_has_words(&query)?;
-            let semantic = args::semantic_or_setting(semantic);
-            let rerank = rerank_tier(semantic, true);
-            let corpus = open::open(&paths, &g)?;
-            let opts = search::CliSearch {
-                top_k,
-                prefix,
-                semantic: semantic.table(),
-                rerank,
-                json,
-            };
-            search::run(&mut out, &corpus, &query, &opts).map_err(Into::into)
+            let opts = search_options(&query, semantic, top_k, prefix, json)?;
+            search::run(&mut out, &open::open(&paths, &g)?, &query, &opts).map_err(Into::into)
         }
-        Some(Command::Eval {
-            questions,
-            paths,
-            triggers: true,
-            queries,
-            min_recall,
-            semantic,
-            json,
-            ..
-        }) => {
-            let rerank = rerank_tier(args::semantic_or_setting(semantic), false);
-            let roots: Vec<std::path::PathBuf> = questions.into_iter().chain(paths).collect();
-            let req = triggers::TriggerRequest {
-                roots: &roots,
-                queries: queries.as_deref(),
-                min_recall,
-                rerank,
-                json,
-            };
-            return triggers::run(&mut out, &req, &g);
-        }
-        Some(Command::Eval {
-            questions: Some(questions),
-            paths,
-            base,
-            max_tokens,
-            semantic,
-            policies,
-            top_k,
-            json,
-            ..
-        }) => {
-            let semantic = args::semantic_or_setting(semantic);
-            let rerank = rerank_tier(semantic, false);
-            let req = eval::EvalRequest {
-                file: &questions,
-                paths: &paths,
-                base: base.as_deref(),
-                max_tokens,
-                semantic: semantic.table(),
-                rerank,
-                policies: policies.then_some(top_k),
-                json,
-            };
-            return eval::run(&mut out, &req, &g, counter);
-        }
-        Some(Command::Eval {
-            questions: None, ..
-        }) => anyhow::bail!("eval needs a question file (or --triggers)"),
+        Some(eval @ Command::Eval { .. }) => return eval_command(&mut out, eval, &g, counter),
         Some(Command::Show {
             id,
             paths,
             variant,
             json,
-        }) => {
-            let corpus = open::open(&paths, &g)?;
-            if let Some(v) = variant {
-                show::run_variant(&mut out, &corpus, &id, v, json)
-            } else {
-                let tokens = TokenTable::count_all(&corpus, counter);
-                show::run(&mut out, &corpus, &tokens, &id, json)
-            }
-        }
+        }) => show_command(
+            &mut out,
+            &open::open(&paths, &g)?,
+            &id,
+            variant,
+            json,
+            counter,
+        ),
         Some(Command::Validate {
             paths,
             profile,
             json,
-        }) => {
-            let corpus = if crate::skill::clients::Client::parse(&profile).is_some() {
-                open::open_for_agent(&paths, &g)?
-            } else {
-                open::open(&paths, &g)?
-            };
-            let code = skills::validate(
-                &mut out,
-                &corpus,
-                &paths,
-                &profile,
-                g.context_tokens,
-                counter,
-                json,
-            )?;
-            out.flush().ok();
-            return Ok(code);
-        }
+        }) => return validate_command(&mut out, &paths, &profile, json, &g, counter),
         Some(Command::List {
             paths,
             format,
             max_chars,
             json,
-        }) => {
-            match g
-                .agent
-                .as_deref()
-                .and_then(crate::skill::clients::Client::parse)
-            {
-                Some(_) if max_chars.is_some() || format != "plain" => anyhow::bail!(
-                    "list --agent prints the listing in the client's own layout and budget: \
-                     drop --format and --max-chars (or --agent)"
-                ),
-                Some(client) => {
-                    let corpus = open::open_for_agent(&paths, &g)?;
-                    skills::list_client(&mut out, &corpus, client, g.context_tokens, json)
-                }
-                None if json => anyhow::bail!("list --json needs --agent"),
-                None => skills::list(&mut out, &open::open(&paths, &g)?, &format, max_chars),
-            }
-        }
-        Some(Command::Topics { paths }) => {
-            let corpus = open::open(&paths, &g)?;
-            skills::topics(&mut out, &corpus)
-        }
+        }) => list_command(&mut out, &paths, &format, max_chars, json, &g),
+        Some(Command::Topics { paths }) => skills::topics(&mut out, &open::open(&paths, &g)?),
         Some(Command::Catalog { skill_dir }) => {
             skills::catalog(&mut out, &open::local_path(&skill_dir, &g)?)
         }
         Some(Command::Fm { op }) => fm::run(&mut out, fm_local(op, &g)?),
-        Some(Command::Build(b)) => {
-            let mut opts = crate::formats::lazytools::write::BuildOptions::new(b.name.clone());
-            opts.description = b.description.clone();
-            opts.chunk_size = b.chunk_size;
-            opts.overlap = b.overlap;
-            if !b.extensions.is_empty() {
-                opts.extensions = b
-                    .extensions
-                    .iter()
-                    .map(|e| {
-                        if e.starts_with('.') {
-                            e.to_lowercase()
-                        } else {
-                            format!(".{}", e.to_lowercase())
-                        }
-                    })
-                    .collect();
-            }
-            opts.copy_sources = b.copy_sources;
-            opts.usage_notes = b.usage_notes.clone();
-            opts.force = b.force;
-            let dir = crate::formats::lazytools::write::build_bundle(&b.dirs, &b.output, &opts)?;
-            writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
-        }
-        Some(Command::Brief(a)) => {
-            let corpus = open::open(&a.paths, &g)?;
-            brief::run(&mut out, &corpus, &a, counter)
-        }
-        Some(Command::Render(mut a)) => {
-            for d in &mut a.skill_dirs {
-                *d = open::local_path(d, &g)?;
-                // A URL names the SKILL.md itself: render its folder.
-                if d.is_file()
-                    && let Some(parent) = d.parent().filter(|_| d.ends_with("SKILL.md"))
-                {
-                    *d = parent.to_path_buf();
-                }
-            }
-            render::run(&mut out, &a)
-        }
+        Some(Command::Build(b)) => build_command(&mut out, &b),
+        Some(Command::Brief(a)) => brief::run(&mut out, &open::open(&a.paths, &g)?, &a, counter),
+        Some(Command::Render(a)) => render_command(&mut out, a, &g),
         Some(Command::Export(a)) => {
-            let corpus = open::open(&a.paths, &g)?;
-            export::run_export(&mut out, &corpus, &a, counter)
+            export::run_export(&mut out, &open::open(&a.paths, &g)?, &a, counter)
         }
-        Some(Command::Doctree { op }) => {
-            let (DoctreeOp::Collapse { dir, dry_run } | DoctreeOp::Merge { dir, dry_run, .. }) =
-                &op;
-            open::refuse_remote(dir, "doctree")?;
-            if let Some(reason) = crate::remote::cache::read_only_reason(dir).filter(|_| !*dry_run)
-            {
-                anyhow::bail!("{reason}");
-            }
-            doctree::run(&mut out, &op)
-        }
+        Some(Command::Doctree { op }) => doctree_command(&mut out, &op),
         Some(Command::Cache { op }) => cache::run(&mut out, &op),
         Some(Command::Model { op }) => model::run(&mut out, &op),
         Some(Command::Recipe { op }) => recipe::run_recipe(&mut out, &op, &|p| open::open(p, &g)),
@@ -332,6 +181,228 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
     result?;
     out.flush()?;
     Ok(0)
+}
+
+/// `tree`: the outline with token counts, as text or JSON.
+fn tree_command(
+    out: &mut dyn Write,
+    corpus: &crate::model::Corpus,
+    depth: Option<usize>,
+    json: bool,
+    counter: TokenCounter,
+) -> anyhow::Result<()> {
+    let tokens = TokenTable::count_all(corpus, counter);
+    if json {
+        tree_json::print_tree_json(out, corpus, &tokens, depth, counter).map_err(Into::into)
+    } else {
+        tree::print(out, corpus, &tokens, depth, json).map_err(Into::into)
+    }
+}
+
+/// `search`'s options, once the query is known to hold words (the MCP tools' rule and
+/// message: a blank query is a usage error, not 0 hits) and the re-rank tier is loaded.
+fn search_options(
+    query: &str,
+    semantic: Option<crate::config::Semantic>,
+    top_k: usize,
+    prefix: bool,
+    json: bool,
+) -> anyhow::Result<search::CliSearch> {
+    crate::agent::limits::check_query_has_words(query)?;
+    let semantic = args::semantic_or_setting(semantic);
+    let rerank = rerank_tier(semantic, true);
+    Ok(search::CliSearch {
+        top_k,
+        prefix,
+        semantic: semantic.table(),
+        rerank,
+        json,
+    })
+}
+
+/// `eval`: the trigger check (`--triggers`), or recall over a question file; its exit code.
+fn eval_command(
+    out: &mut dyn Write,
+    eval: Command,
+    g: &args::GlobalOpts,
+    counter: TokenCounter,
+) -> anyhow::Result<i32> {
+    match eval {
+        Command::Eval {
+            questions,
+            paths,
+            triggers: true,
+            queries,
+            min_recall,
+            semantic,
+            json,
+            ..
+        } => {
+            let rerank = rerank_tier(args::semantic_or_setting(semantic), false);
+            let roots: Vec<std::path::PathBuf> = questions.into_iter().chain(paths).collect();
+            let req = triggers::TriggerRequest {
+                roots: &roots,
+                queries: queries.as_deref(),
+                min_recall,
+                rerank,
+                json,
+            };
+            triggers::run(out, &req, g)
+        }
+        Command::Eval {
+            questions: Some(questions),
+            paths,
+            base,
+            max_tokens,
+            semantic,
+            policies,
+            top_k,
+            json,
+            ..
+        } => {
+            let semantic = args::semantic_or_setting(semantic);
+            let rerank = rerank_tier(semantic, false);
+            let req = eval::EvalRequest {
+                file: &questions,
+                paths: &paths,
+                base: base.as_deref(),
+                max_tokens,
+                semantic: semantic.table(),
+                rerank,
+                policies: policies.then_some(top_k),
+                json,
+            };
+            eval::run(out, &req, g, counter)
+        }
+        _ => anyhow::bail!("eval needs a question file (or --triggers)"),
+    }
+}
+
+/// `show`: one section (or one of its variants) by id.
+fn show_command(
+    out: &mut dyn Write,
+    corpus: &crate::model::Corpus,
+    id: &str,
+    variant: Option<args::Variant>,
+    json: bool,
+    counter: TokenCounter,
+) -> anyhow::Result<()> {
+    if let Some(v) = variant {
+        show::run_variant(out, corpus, id, v, json)
+    } else {
+        let tokens = TokenTable::count_all(corpus, counter);
+        show::run(out, corpus, &tokens, id, json)
+    }
+}
+
+/// `validate`: the skills' lint findings under a profile (a client's name opens the tree as
+/// that client sees it); its exit code.
+fn validate_command(
+    out: &mut dyn Write,
+    paths: &[std::path::PathBuf],
+    profile: &str,
+    json: bool,
+    g: &args::GlobalOpts,
+    counter: TokenCounter,
+) -> anyhow::Result<i32> {
+    let corpus = if crate::skill::clients::Client::parse(profile).is_some() {
+        open::open_for_agent(paths, g)?
+    } else {
+        open::open(paths, g)?
+    };
+    let code = skills::validate(
+        out,
+        &corpus,
+        paths,
+        profile,
+        g.context_tokens,
+        counter,
+        json,
+    )?;
+    out.flush().ok();
+    Ok(code)
+}
+
+/// `list`: the skills' listing, in a client's own layout and budget under `--agent`.
+fn list_command(
+    out: &mut dyn Write,
+    paths: &[std::path::PathBuf],
+    format: &str,
+    max_chars: Option<usize>,
+    json: bool,
+    g: &args::GlobalOpts,
+) -> anyhow::Result<()> {
+    match g
+        .agent
+        .as_deref()
+        .and_then(crate::skill::clients::Client::parse)
+    {
+        Some(_) if max_chars.is_some() || format != "plain" => anyhow::bail!(
+            "list --agent prints the listing in the client's own layout and budget: \
+             drop --format and --max-chars (or --agent)"
+        ),
+        Some(client) => {
+            let corpus = open::open_for_agent(paths, g)?;
+            skills::list_client(out, &corpus, client, g.context_tokens, json)
+        }
+        None if json => anyhow::bail!("list --json needs --agent"),
+        None => skills::list(out, &open::open(paths, g)?, format, max_chars),
+    }
+}
+
+/// `build`: a lazytools bundle from the flags; prints the bundle's folder.
+fn build_command(out: &mut dyn Write, b: &args::BuildArgs) -> anyhow::Result<()> {
+    let mut opts = crate::formats::lazytools::write::BuildOptions::new(b.name.clone());
+    opts.description = b.description.clone();
+    opts.chunk_size = b.chunk_size;
+    opts.overlap = b.overlap;
+    if !b.extensions.is_empty() {
+        opts.extensions = b
+            .extensions
+            .iter()
+            .map(|e| {
+                if e.starts_with('.') {
+                    e.to_lowercase()
+                } else {
+                    format!(".{}", e.to_lowercase())
+                }
+            })
+            .collect();
+    }
+    opts.copy_sources = b.copy_sources;
+    opts.usage_notes = b.usage_notes.clone();
+    opts.force = b.force;
+    let dir = crate::formats::lazytools::write::build_bundle(&b.dirs, &b.output, &opts)?;
+    writeln!(out, "{}", dir.display()).map_err(anyhow::Error::from)
+}
+
+/// `render`: the skill folders (a URL or a SKILL.md path names its folder) rendered.
+fn render_command(
+    out: &mut dyn Write,
+    mut a: args::RenderArgs,
+    g: &args::GlobalOpts,
+) -> anyhow::Result<()> {
+    for d in &mut a.skill_dirs {
+        *d = open::local_path(d, g)?;
+        // A URL names the SKILL.md itself: render its folder.
+        if d.is_file()
+            && let Some(parent) = d.parent().filter(|_| d.ends_with("SKILL.md"))
+        {
+            *d = parent.to_path_buf();
+        }
+    }
+    render::run(out, &a)
+}
+
+/// `doctree`: collapse or merge a local doc tree (refused on a remote or read-only one,
+/// unless a dry run).
+fn doctree_command(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
+    let (DoctreeOp::Collapse { dir, dry_run } | DoctreeOp::Merge { dir, dry_run, .. }) = op;
+    open::refuse_remote(dir, "doctree")?;
+    if let Some(reason) = crate::remote::cache::read_only_reason(dir).filter(|_| !*dry_run) {
+        anyhow::bail!("{reason}");
+    }
+    doctree::run(out, op)
 }
 
 /// clap's error as one line: its first line, plus the next one when the first ends in `:`

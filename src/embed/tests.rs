@@ -84,26 +84,73 @@ fn related_words_are_closer_than_unrelated_ones() {
 fn reference_ids(vocab_text: &'static str, text: &str, limit: usize) -> Vec<u32> {
     use unicode_normalization::UnicodeNormalization;
     use unicode_normalization::char::is_combining_mark;
-    let mut ids = std::collections::HashMap::new();
-    let mut max_len = 0;
-    for (i, tok) in vocab_text.lines().enumerate() {
-        ids.entry(tok).or_insert(i as u32);
-        max_len = max_len.max(tok.len());
+    let vocab = RefVocab::new(vocab_text);
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().flat_map(char::to_lowercase).nfd() {
+        if out.len() >= limit {
+            return out;
+        }
+        if c.is_whitespace() {
+            vocab.flush(&mut word, &mut out);
+        } else if c == '\0' || c == '\u{fffd}' || c.is_control() || is_combining_mark(c) {
+        } else if reference_split(c) {
+            vocab.flush(&mut word, &mut out);
+            out.push(
+                vocab
+                    .ids
+                    .get(c.to_string().as_str())
+                    .copied()
+                    .unwrap_or(vocab.unk),
+            );
+        } else {
+            word.push(c);
+        }
     }
-    let unk = ids["[UNK]"];
-    let flush = |word: &mut String, out: &mut Vec<u32>| {
+    if out.len() < limit {
+        vocab.flush(&mut word, &mut out);
+    }
+    out.truncate(limit);
+    out
+}
+
+/// The vocabulary as [`reference_ids`] reads it: token → first id, the longest token's
+/// length, and the id of `[UNK]`.
+struct RefVocab {
+    ids: std::collections::HashMap<&'static str, u32>,
+    max_len: usize,
+    unk: u32,
+}
+
+impl RefVocab {
+    /// The vocabulary of `vocab_text`, one token a line.
+    fn new(vocab_text: &'static str) -> Self {
+        let mut ids = std::collections::HashMap::new();
+        let mut max_len = 0;
+        for (i, tok) in vocab_text.lines().enumerate() {
+            ids.entry(tok).or_insert(i as u32);
+            max_len = max_len.max(tok.len());
+        }
+        let unk = ids["[UNK]"];
+        RefVocab { ids, max_len, unk }
+    }
+
+    /// The word pieces of `word` onto `out` by probing `##`-prefixed strings, longest
+    /// first (`[UNK]` for a word over 100 chars or one that does not split); `word` is
+    /// emptied.
+    fn flush(&self, word: &mut String, out: &mut Vec<u32>) {
         if word.is_empty() {
             return;
         }
         if word.chars().count() > 100 {
-            out.push(unk);
+            out.push(self.unk);
             word.clear();
             return;
         }
         let start_len = out.len();
         let mut start = 0;
         while start < word.len() {
-            let mut end = word.len().min(start + max_len);
+            let mut end = word.len().min(start + self.max_len);
             while !word.is_char_boundary(end) {
                 end -= 1;
             }
@@ -114,7 +161,7 @@ fn reference_ids(vocab_text: &'static str, text: &str, limit: usize) -> Vec<u32>
                 } else {
                     word[start..end].to_string()
                 };
-                if let Some(&id) = ids.get(probe.as_str()) {
+                if let Some(&id) = self.ids.get(probe.as_str()) {
                     found = Some(id);
                     break;
                 }
@@ -125,7 +172,7 @@ fn reference_ids(vocab_text: &'static str, text: &str, limit: usize) -> Vec<u32>
             }
             let Some(id) = found else {
                 out.truncate(start_len);
-                out.push(unk);
+                out.push(self.unk);
                 word.clear();
                 return;
             };
@@ -133,44 +180,25 @@ fn reference_ids(vocab_text: &'static str, text: &str, limit: usize) -> Vec<u32>
             start = end;
         }
         word.clear();
-    };
-    let split = |c: char| {
-        if c.is_ascii() {
-            c.is_ascii_punctuation()
-        } else {
-            !c.is_alphanumeric()
-                || matches!(c as u32,
-                    0x4E00..=0x9FFF
-                    | 0x3400..=0x4DBF
-                    | 0x20000..=0x2A6DF
-                    | 0x2A700..=0x2B73F
-                    | 0x2B740..=0x2B81F
-                    | 0x2B820..=0x2CEAF
-                    | 0xF900..=0xFAFF
-                    | 0x2F800..=0x2FA1F)
-        }
-    };
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars().flat_map(char::to_lowercase).nfd() {
-        if out.len() >= limit {
-            return out;
-        }
-        if c.is_whitespace() {
-            flush(&mut word, &mut out);
-        } else if c == '\0' || c == '\u{fffd}' || c.is_control() || is_combining_mark(c) {
-        } else if split(c) {
-            flush(&mut word, &mut out);
-            out.push(ids.get(c.to_string().as_str()).copied().unwrap_or(unk));
-        } else {
-            word.push(c);
-        }
     }
-    if out.len() < limit {
-        flush(&mut word, &mut out);
+}
+
+/// Whether `c` is a word of its own: ASCII punctuation, or a non-alphanumeric or CJK char.
+fn reference_split(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_punctuation()
+    } else {
+        !c.is_alphanumeric()
+            || matches!(c as u32,
+                0x4E00..=0x9FFF
+                | 0x3400..=0x4DBF
+                | 0x20000..=0x2A6DF
+                | 0x2A700..=0x2B73F
+                | 0x2B740..=0x2B81F
+                | 0x2B820..=0x2CEAF
+                | 0xF900..=0xFAFF
+                | 0x2F800..=0x2FA1F)
     }
-    out.truncate(limit);
-    out
 }
 
 /// Texts that exercise every branch: ASCII runs next to accents (NFD across the border),

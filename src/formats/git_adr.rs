@@ -282,90 +282,119 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
             Some((_, c)) => *c += 1,
             None => counts.push((status.clone(), 1)),
         }
-        let node = corpus.node_mut(n);
-        node.kind = NodeKind::Adr;
-        node.title = rec.title.as_deref().map_or_else(|| id.clone(), collapse_ws);
-        let mut summary = vec![status.clone()];
-        summary.extend(rec.date.clone());
-        if !rec.tags.is_empty() {
-            summary.push(rec.tags.join(", "));
-        }
-        node.summary = summary.join(" · ");
-        node.meta.insert("id".into(), id.into());
-        node.meta.insert("status".into(), status.into());
-        for (k, v) in [
-            ("date", &rec.date),
-            ("format", &rec.format),
-            ("supersedes", &rec.supersedes),
-            ("superseded_by", &rec.superseded_by),
-        ] {
-            if let Some(v) = v {
-                node.meta.insert(k.into(), v.clone().into());
-            }
-        }
-        node.meta.insert("tags".into(), json!(rec.tags));
-        for (k, v) in &rec.other {
-            node.meta.insert(k.clone(), v.clone().into());
-        }
-        node.meta.insert("exposure".into(), "explicit".into());
-        for (line, msg) in &rec.warnings {
-            node.warnings
-                .push(Warning::at(msg.clone(), r.clone(), Some(*line)));
-        }
+        describe_adr(corpus.node_mut(n), &rec, id, status, &r);
         adrs.push((name.clone(), n));
     }
     if names.iter().any(|n| n == "_index.json") {
-        let r = join_rel(rel, "_index.json");
-        let (f, src) = add_text_file(corpus, folder, &dir.join("_index.json"), &r, Format::GitAdr);
-        if let Some(src) = src {
-            let text = corpus.sources[src.0 as usize].text.clone();
-            match parse_index(&text) {
-                Ok(entries) => {
-                    corpus.node_mut(f).summary = format!("index of {} ADR notes", entries.len());
-                    for e in entries {
-                        let msg = match adrs.iter().find(|(n, _)| *n == e.file) {
-                            None => Some(format!("_index.json lists {}, which is missing", e.file)),
-                            Some((_, n)) => {
-                                let node = corpus.node(*n);
-                                let st =
-                                    node.meta.get("status").and_then(Json::as_str).unwrap_or("");
-                                if e.status.as_deref().is_some_and(|s| s != st) {
-                                    Some(format!(
-                                        "{}: status '{}' in _index.json, '{st}' in the note",
-                                        e.file,
-                                        e.status.as_deref().unwrap_or("")
-                                    ))
-                                } else if let Some(t) =
-                                    e.title.as_deref().filter(|t| collapse_ws(t) != node.title)
-                                {
-                                    Some(format!(
-                                        "{}: title '{t}' in _index.json, '{}' in the note",
-                                        e.file, node.title
-                                    ))
-                                } else {
-                                    None
-                                }
-                            }
-                        };
-                        if let Some(m) = msg {
-                            corpus
-                                .node_mut(f)
-                                .warnings
-                                .push(Warning::at(m, r.clone(), None));
-                        }
-                    }
-                }
-                Err(e) => corpus
-                    .node_mut(f)
-                    .warnings
-                    .push(Warning::at(e, r.clone(), None)),
-            }
+        load_index_json(corpus, folder, dir, rel, &adrs);
+    }
+    summarize_statuses(corpus.node_mut(folder), counts);
+}
+
+/// An ADR note's node from its record `rec` (at relative path `r`): kind, title, summary
+/// (`<status> · <date> · <tags>`), meta fields and the record's warnings.
+fn describe_adr(node: &mut Node, rec: &AdrRecord, id: String, status: String, r: &str) {
+    node.kind = NodeKind::Adr;
+    node.title = rec.title.as_deref().map_or_else(|| id.clone(), collapse_ws);
+    let mut summary = vec![status.clone()];
+    summary.extend(rec.date.clone());
+    if !rec.tags.is_empty() {
+        summary.push(rec.tags.join(", "));
+    }
+    node.summary = summary.join(" · ");
+    node.meta.insert("id".into(), id.into());
+    node.meta.insert("status".into(), status.into());
+    for (k, v) in [
+        ("date", &rec.date),
+        ("format", &rec.format),
+        ("supersedes", &rec.supersedes),
+        ("superseded_by", &rec.superseded_by),
+    ] {
+        if let Some(v) = v {
+            node.meta.insert(k.into(), v.clone().into());
         }
     }
+    node.meta.insert("tags".into(), json!(rec.tags));
+    for (k, v) in &rec.other {
+        node.meta.insert(k.clone(), v.clone().into());
+    }
+    node.meta.insert("exposure".into(), "explicit".into());
+    for (line, msg) in &rec.warnings {
+        node.warnings
+            .push(Warning::at(msg.clone(), r.to_string(), Some(*line)));
+    }
+}
+
+/// The folder's `_index.json`: summarized by its entry count, each entry checked against
+/// the loaded notes `adrs` (name, node); a mismatch or a parse error is a warning on it.
+fn load_index_json(
+    corpus: &mut Corpus,
+    folder: NodeId,
+    dir: &Path,
+    rel: &str,
+    adrs: &[(String, NodeId)],
+) {
+    let r = join_rel(rel, "_index.json");
+    let (f, src) = add_text_file(corpus, folder, &dir.join("_index.json"), &r, Format::GitAdr);
+    let Some(src) = src else { return };
+    let text = corpus.sources[src.0 as usize].text.clone();
+    match parse_index(&text) {
+        Ok(entries) => {
+            corpus.node_mut(f).summary = format!("index of {} ADR notes", entries.len());
+            for e in entries {
+                if let Some(m) = index_entry_mismatch(corpus, adrs, &e) {
+                    corpus
+                        .node_mut(f)
+                        .warnings
+                        .push(Warning::at(m, r.clone(), None));
+                }
+            }
+        }
+        Err(e) => corpus
+            .node_mut(f)
+            .warnings
+            .push(Warning::at(e, r.clone(), None)),
+    }
+}
+
+/// What an `_index.json` entry gets wrong about the notes `adrs`: a missing file, or a
+/// status or title other than the note's.
+fn index_entry_mismatch(
+    corpus: &Corpus,
+    adrs: &[(String, NodeId)],
+    e: &IndexEntry,
+) -> Option<String> {
+    match adrs.iter().find(|(n, _)| *n == e.file) {
+        None => Some(format!("_index.json lists {}, which is missing", e.file)),
+        Some((_, n)) => {
+            let node = corpus.node(*n);
+            let st = node.meta.get("status").and_then(Json::as_str).unwrap_or("");
+            if e.status.as_deref().is_some_and(|s| s != st) {
+                return Some(format!(
+                    "{}: status '{}' in _index.json, '{st}' in the note",
+                    e.file,
+                    e.status.as_deref().unwrap_or("")
+                ));
+            }
+            e.title
+                .as_deref()
+                .filter(|t| collapse_ws(t) != node.title)
+                .map(|t| {
+                    format!(
+                        "{}: title '{t}' in _index.json, '{}' in the note",
+                        e.file, node.title
+                    )
+                })
+        }
+    }
+}
+
+/// The folder's summary (`N ADRs: 3 accepted, 1 proposed`, most frequent first) and
+/// `meta.statuses` from the notes' status `counts`.
+fn summarize_statuses(node: &mut Node, mut counts: Vec<(String, u64)>) {
     let total: u64 = counts.iter().map(|(_, c)| c).sum();
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let parts: Vec<String> = counts.iter().map(|(s, c)| format!("{c} {s}")).collect();
-    let node = corpus.node_mut(folder);
     node.summary = format!(
         "{total} ADR{}: {}",
         if total == 1 { "" } else { "s" },

@@ -218,7 +218,7 @@ pub fn apply_sections(
     format: Format,
 ) -> Vec<NodeId> {
     let SectionPlan {
-        scan,
+        mut scan,
         from,
         to,
         prelude_blank,
@@ -226,85 +226,137 @@ pub fn apply_sections(
     } = plan;
     let lazy = deferred
         .then(|| std::sync::Arc::new(crate::model::LazySummary::new(from, to, summaries_of)));
-    let Scan {
-        mut headings,
-        mut summaries,
-        first_line: base_line,
-        last_line,
-    } = scan;
-    let first_start = headings.first().map_or(to, |h| h.start);
-    // Headings start at line starts, so the prelude ends on the line before the first one.
-    let prelude_line_end = headings
-        .first()
-        .map_or(last_line, |h| h.line.saturating_sub(1).max(base_line));
-
     let file_node = corpus.node(file);
-    let (file_title, file_path) = (file_node.title.clone(), file_node.path.clone());
+    let (file_title, path) = (file_node.title.clone(), file_node.path.clone());
+    let sections = FileSections {
+        file,
+        src,
+        format,
+        path,
+        lazy,
+        to,
+    };
     let mut top = Vec::new();
-
     if !prelude_blank {
-        let mut n = Node::new(NodeKind::Section, format, PREAMBLE_TITLE, file_path.clone());
-        // The id keeps the file's slug (docs/DESIGN.md §2 "Sectioning").
-        n.seg = Some(id::slug(&file_title));
-        n.summary = std::mem::take(&mut summaries[0]);
-        n.lazy_summary.clone_from(&lazy);
-        n.line_start = Some(base_line);
-        n.line_end = Some(prelude_line_end);
+        top.push(sections.add_prelude(corpus, &file_title, from, &mut scan));
+    }
+    sections.add_headings(corpus, scan, &mut top);
+    top
+}
+
+/// What the section nodes of one file share, for [`apply_sections`].
+struct FileSections {
+    file: NodeId,
+    src: SourceId,
+    format: Format,
+    /// The file's path.
+    path: String,
+    lazy: Option<std::sync::Arc<crate::model::LazySummary>>,
+    /// End of the sectioned range.
+    to: usize,
+}
+
+impl FileSections {
+    /// A section node titled `title`, with its summary, first line and span (`start`,
+    /// `own_end`, `end` in the file's source).
+    fn node(&self, title: String, summary: String, line: u32, span: [usize; 3]) -> Node {
+        let mut n = Node::new(NodeKind::Section, self.format, title, self.path.clone());
+        n.summary = summary;
+        n.lazy_summary.clone_from(&self.lazy);
+        n.line_start = Some(line);
+        let [start, own_end, end] = span;
         n.span = Some(TextSpan {
-            source: src,
-            start: from,
-            own_end: first_start,
-            end: first_start,
+            source: self.src,
+            start,
+            own_end,
+            end,
         });
-        top.push(corpus.add_child(file, n));
+        n
     }
 
-    // Stack of open sections: (level, node, index into `headings`).
-    let mut stack: Vec<(u8, NodeId, usize)> = Vec::new();
-    let close = |corpus: &mut Corpus, node: NodeId, end: usize, line_end: u32| {
-        let n = corpus.node_mut(node);
-        if let Some(span) = &mut n.span {
-            span.end = end;
-        }
-        n.line_end = Some(line_end);
-    };
-    for i in 0..headings.len() {
-        let own_end = headings.get(i + 1).map_or(to, |n| n.start);
-        // The node takes the heading's title: the scan is dropped after this loop.
-        let title = std::mem::take(&mut headings[i].title);
-        let h = &headings[i];
-        while let Some(&(lvl, node, _)) = stack.last() {
-            if lvl < h.level {
-                break;
+    /// Add the preamble section (the text before the first heading, from `from`) under
+    /// the file, taking its summary from `scan`.
+    fn add_prelude(
+        &self,
+        corpus: &mut Corpus,
+        file_title: &str,
+        from: usize,
+        scan: &mut Scan,
+    ) -> NodeId {
+        let first_start = scan.headings.first().map_or(self.to, |h| h.start);
+        // Headings start at line starts, so the prelude ends on the line before the first one.
+        let prelude_line_end = scan.headings.first().map_or(scan.last_line, |h| {
+            h.line.saturating_sub(1).max(scan.first_line)
+        });
+        let summary = std::mem::take(&mut scan.summaries[0]);
+        let mut n = self.node(
+            PREAMBLE_TITLE.to_string(),
+            summary,
+            scan.first_line,
+            [from, first_start, first_start],
+        );
+        // The id keeps the file's slug (docs/DESIGN.md §2 "Sectioning").
+        n.seg = Some(id::slug(file_title));
+        n.line_end = Some(prelude_line_end);
+        corpus.add_child(self.file, n)
+    }
+
+    /// Add a section per heading of `scan`, nested by level under the file; the top-level
+    /// ones are pushed onto `top`.
+    fn add_headings(&self, corpus: &mut Corpus, scan: Scan, top: &mut Vec<NodeId>) {
+        let Scan {
+            mut headings,
+            mut summaries,
+            last_line,
+            ..
+        } = scan;
+        // Stack of open sections: (level, node, index into `headings`).
+        let mut stack: Vec<(u8, NodeId, usize)> = Vec::new();
+        for i in 0..headings.len() {
+            let own_end = headings.get(i + 1).map_or(self.to, |n| n.start);
+            // The node takes the heading's title: the scan is dropped after this loop.
+            let title = std::mem::take(&mut headings[i].title);
+            let h = &headings[i];
+            while let Some(&(lvl, node, _)) = stack.last() {
+                if lvl < h.level {
+                    break;
+                }
+                stack.pop();
+                close_section(corpus, node, h.start, h.line.saturating_sub(1).max(1));
             }
-            stack.pop();
-            close(corpus, node, h.start, h.line.saturating_sub(1).max(1));
+            let summary = std::mem::take(&mut summaries[i + 1]);
+            let n = self.heading_node(h, title, summary, own_end);
+            let parent = stack.last().map_or(self.file, |s| s.1);
+            let node = corpus.add_child(parent, n);
+            if stack.is_empty() {
+                top.push(node);
+            }
+            stack.push((h.level, node, i));
         }
+        for (_, node, _) in stack {
+            close_section(corpus, node, self.to, last_line);
+        }
+    }
+
+    /// The section node of heading `h` (its title taken out as `title`), whose own text
+    /// ends at `own_end`.
+    fn heading_node(&self, h: &Heading, title: String, summary: String, own_end: usize) -> Node {
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
-        let mut n = Node::new(NodeKind::Section, format, title, file_path.clone());
+        let mut n = self.node(title, summary, h.line, [h.start, own_end, self.to]);
         n.seg_given = given.is_some();
         n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)));
         n.level = h.level;
-        n.summary = std::mem::take(&mut summaries[i + 1]);
-        n.lazy_summary.clone_from(&lazy);
-        n.line_start = Some(h.line);
-        n.span = Some(TextSpan {
-            source: src,
-            start: h.start,
-            own_end,
-            end: to,
-        });
-        let parent = stack.last().map_or(file, |s| s.1);
-        let node = corpus.add_child(parent, n);
-        if stack.is_empty() {
-            top.push(node);
-        }
-        stack.push((h.level, node, i));
+        n
     }
-    for (_, node, _) in stack {
-        close(corpus, node, to, last_line);
+}
+
+/// Close an open section: its text and lines end at `end` and `line_end`.
+fn close_section(corpus: &mut Corpus, node: NodeId, end: usize, line_end: u32) {
+    let n = corpus.node_mut(node);
+    if let Some(span) = &mut n.span {
+        span.end = end;
     }
-    top
+    n.line_end = Some(line_end);
 }
 
 /// Clamp `from..to` into `text` and onto char boundaries, past a leading byte-order mark.
@@ -410,195 +462,229 @@ impl Body {
     }
 }
 
+/// Scan `text[from..to]` (clamped) for its headings, and each section's summary when
+/// `want_summaries`.
 fn scan(text: &str, from: usize, to: usize, want_summaries: bool) -> Scan {
     let (from, to) = clamp_range(text, from, to);
-    let slice = &text[from..to];
-    let bytes = text.as_bytes();
-    let mut headings = Vec::new();
-    let mut summaries = vec![String::new()];
-    let mut done = !want_summaries;
-    let mut buf = Body::default();
-    let mut heading: Option<(u8, usize, String)> = None;
-    let mut container = 0u32;
-    let mut skip = 0u32;
-    // Incremental line counting: `line` is the line of byte `line_pos`.
-    let first_line = line_of(text, from);
-    let (mut line_pos, mut line) = (from, first_line);
+    let mut s = Scanner::new(text, from, want_summaries);
+    for (ev, range) in Parser::new_ext(&text[from..to], options()).into_offset_iter() {
+        s.event(ev, range.start);
+    }
+    s.finish(to)
+}
 
-    // A label line (`URL: http…`, `Contents:`) is no summary, nor is the list right
-    // under it (its items name pages or options): the summary is the next prose.
-    let mut label = false;
-    // An image is no prose: its alt text stays out of the summary, and so does the Pandoc /
-    // Quarto attribute block right after it (`![logo](logo.png){.lightbox width=150px}`).
-    let mut images = 0u32;
-    let mut after_image = false;
-    let flush = |buf: &mut Body,
-                 done: &mut bool,
-                 summaries: &mut Vec<String>,
-                 label: &mut bool,
-                 in_list: bool| {
-        let prose = without_container_fences(&buf.text);
-        // Text without a letter or digit (what is left of `- <test>: <link>` once its
-        // inline HTML is dropped, or a bare `...`) says nothing: the next paragraph may.
-        if !*done && prose.chars().any(char::is_alphanumeric) {
-            if !crate::util::prose::is_prose(prose) {
-                *label = true;
-            } else if !(in_list && *label) {
-                if let Some(last) = summaries.last_mut() {
-                    *last = buf.first_sentence(prose);
-                }
-                *done = true;
-            }
+/// The state of [`scan`] between pulldown-cmark events.
+struct Scanner<'t> {
+    bytes: &'t [u8],
+    /// Start of the scanned range.
+    from: usize,
+    want_summaries: bool,
+    headings: Vec<Heading>,
+    summaries: Vec<String>,
+    /// The open section's summary is found (or not wanted).
+    done: bool,
+    buf: Body,
+    /// The open heading: level, start of its line, title so far.
+    heading: Option<(u8, usize, String)>,
+    /// Open block quotes, lists, footnote and definition lists.
+    container: u32,
+    /// Open code blocks, HTML blocks, tables and metadata blocks (no summary text).
+    skip: u32,
+    first_line: u32,
+    /// Incremental line counting: `line` is the line of byte `line_pos`.
+    line_pos: usize,
+    line: u32,
+    /// A label line (`URL: http…`, `Contents:`) is no summary, nor is the list right
+    /// under it (its items name pages or options): the summary is the next prose.
+    label: bool,
+    /// An image is no prose: its alt text stays out of the summary, and so does the Pandoc /
+    /// Quarto attribute block right after it (`![logo](logo.png){.lightbox width=150px}`).
+    images: u32,
+    after_image: bool,
+}
+
+impl<'t> Scanner<'t> {
+    /// The scan of `text` from `from`, before its first event.
+    fn new(text: &'t str, from: usize, want_summaries: bool) -> Self {
+        let first_line = line_of(text, from);
+        Scanner {
+            bytes: text.as_bytes(),
+            from,
+            want_summaries,
+            headings: Vec::new(),
+            summaries: vec![String::new()],
+            done: !want_summaries,
+            buf: Body::default(),
+            heading: None,
+            container: 0,
+            skip: 0,
+            first_line,
+            line_pos: from,
+            line: first_line,
+            label: false,
+            images: 0,
+            after_image: false,
         }
-        buf.clear();
-    };
+    }
 
-    for (ev, range) in Parser::new_ext(slice, options()).into_offset_iter() {
+    /// Take in one event, which starts at byte `start` of the scanned range.
+    fn event(&mut self, ev: Event<'_>, start: usize) {
         // Only the event right after an image's end can be its attribute block.
-        let right_after_image = std::mem::take(&mut after_image);
+        let right_after_image = std::mem::take(&mut self.after_image);
         match ev {
-            Event::Start(Tag::Heading { level, .. }) if container == 0 && heading.is_none() => {
-                flush(
-                    &mut buf,
-                    &mut done,
-                    &mut summaries,
-                    &mut label,
-                    container > 0,
-                );
-                let abs = from + range.start;
-                let ls = bytes[from..abs]
-                    .iter()
-                    .rposition(|&b| b == b'\n' || b == b'\r')
-                    .map_or(from, |p| from + p + 1);
-                heading = Some((level as u8, ls, String::new()));
+            Event::Start(Tag::Heading { level, .. })
+                if self.container == 0 && self.heading.is_none() =>
+            {
+                self.heading_start(level as u8, start);
             }
-            Event::End(TagEnd::Heading(_)) if container == 0 && heading.is_some() => {
-                if let Some((level, start, title)) = heading.take() {
-                    line += count_breaks(bytes, line_pos, start);
-                    line_pos = start;
-                    let (title, anchor) = split_anchor_owned(collapse_ws_owned(title));
-                    headings.push(Heading {
-                        level,
-                        title,
-                        start,
-                        line,
-                        anchor,
-                    });
-                    summaries.push(String::new());
-                    done = !want_summaries;
-                    label = false;
-                }
+            Event::End(TagEnd::Heading(_)) if self.container == 0 && self.heading.is_some() => {
+                self.heading_end();
             }
-            ev @ (Event::Text(_) | Event::Code(_)) => {
-                let code = matches!(ev, Event::Code(_));
-                let (Event::Text(t) | Event::Code(t)) = ev else {
-                    continue;
-                };
-                let t: &str = if right_after_image && t.starts_with('{') {
-                    t.find('}').map_or(&t, |end| &t[end + 1..])
-                } else {
-                    &t
-                };
-                if let Some((_, _, title)) = &mut heading {
-                    title.push_str(t);
-                } else if !done && skip == 0 && images == 0 && buf.text.len() < SUMMARY_SCAN_BYTES {
-                    buf.push_capped(t, code);
-                }
-            }
+            ev @ (Event::Text(_) | Event::Code(_)) => self.text(ev, right_after_image),
             Event::SoftBreak | Event::HardBreak => {
-                if let Some((_, _, title)) = &mut heading {
+                if let Some((_, _, title)) = &mut self.heading {
                     title.push(' ');
-                } else if !done && skip == 0 {
-                    buf.text.push(' ');
+                } else if !self.done && self.skip == 0 {
+                    self.buf.text.push(' ');
                 }
             }
-            Event::Start(tag) => match tag {
-                Tag::BlockQuote(_)
-                | Tag::List(_)
-                | Tag::FootnoteDefinition(_)
-                | Tag::DefinitionList => {
-                    flush(
-                        &mut buf,
-                        &mut done,
-                        &mut summaries,
-                        &mut label,
-                        container > 0,
-                    );
-                    container += 1;
-                }
-                Tag::CodeBlock(_) | Tag::HtmlBlock | Tag::Table(_) | Tag::MetadataBlock(_) => {
-                    flush(
-                        &mut buf,
-                        &mut done,
-                        &mut summaries,
-                        &mut label,
-                        container > 0,
-                    );
-                    skip += 1;
-                }
-                Tag::Paragraph | Tag::Item => flush(
-                    &mut buf,
-                    &mut done,
-                    &mut summaries,
-                    &mut label,
-                    container > 0,
-                ),
-                Tag::Image { .. } => images += 1,
-                _ => {}
-            },
-            Event::End(tag) => match tag {
-                TagEnd::Image => {
-                    images = images.saturating_sub(1);
-                    after_image = images == 0;
-                }
-                TagEnd::BlockQuote(_)
-                | TagEnd::List(_)
-                | TagEnd::FootnoteDefinition
-                | TagEnd::DefinitionList => {
-                    flush(
-                        &mut buf,
-                        &mut done,
-                        &mut summaries,
-                        &mut label,
-                        container > 0,
-                    );
-                    container = container.saturating_sub(1);
-                }
-                TagEnd::CodeBlock
-                | TagEnd::HtmlBlock
-                | TagEnd::Table
-                | TagEnd::MetadataBlock(_) => {
-                    skip = skip.saturating_sub(1);
-                }
-                TagEnd::Paragraph | TagEnd::Item => flush(
-                    &mut buf,
-                    &mut done,
-                    &mut summaries,
-                    &mut label,
-                    container > 0,
-                ),
-                _ => {}
-            },
+            Event::Start(tag) => self.block_start(&tag),
+            Event::End(tag) => self.block_end(tag),
             _ => {}
         }
     }
-    flush(
-        &mut buf,
-        &mut done,
-        &mut summaries,
-        &mut label,
-        container > 0,
-    );
-    let last_line = if to > from {
-        line + count_breaks(bytes, line_pos, (to - 1).max(line_pos))
-    } else {
-        first_line
-    };
-    Scan {
-        headings,
-        summaries,
-        first_line,
-        last_line,
+
+    /// A top-level heading starts at byte `start` of the range: it opens at its line's start.
+    fn heading_start(&mut self, level: u8, start: usize) {
+        self.flush();
+        let from = self.from;
+        let abs = from + start;
+        let ls = self.bytes[from..abs]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(from, |p| from + p + 1);
+        self.heading = Some((level, ls, String::new()));
+    }
+
+    /// The open heading ends: it is found, and a new section's summary is looked for.
+    fn heading_end(&mut self) {
+        if let Some((level, start, title)) = self.heading.take() {
+            self.line += count_breaks(self.bytes, self.line_pos, start);
+            self.line_pos = start;
+            let (title, anchor) = split_anchor_owned(collapse_ws_owned(title));
+            self.headings.push(Heading {
+                level,
+                title,
+                start,
+                line: self.line,
+                anchor,
+            });
+            self.summaries.push(String::new());
+            self.done = !self.want_summaries;
+            self.label = false;
+        }
+    }
+
+    /// Text or inline code: part of the open heading's title, or of the body gathered for
+    /// the summary (an image's attribute block left out).
+    fn text(&mut self, ev: Event<'_>, right_after_image: bool) {
+        let code = matches!(ev, Event::Code(_));
+        let (Event::Text(t) | Event::Code(t)) = ev else {
+            return;
+        };
+        let t: &str = if right_after_image && t.starts_with('{') {
+            t.find('}').map_or(&t, |end| &t[end + 1..])
+        } else {
+            &t
+        };
+        if let Some((_, _, title)) = &mut self.heading {
+            title.push_str(t);
+        } else if !self.done
+            && self.skip == 0
+            && self.images == 0
+            && self.buf.text.len() < SUMMARY_SCAN_BYTES
+        {
+            self.buf.push_capped(t, code);
+        }
+    }
+
+    /// A block or inline element starts (headings are [`Self::heading_start`]'s).
+    fn block_start(&mut self, tag: &Tag<'_>) {
+        match tag {
+            Tag::BlockQuote(_)
+            | Tag::List(_)
+            | Tag::FootnoteDefinition(_)
+            | Tag::DefinitionList => {
+                self.flush();
+                self.container += 1;
+            }
+            Tag::CodeBlock(_) | Tag::HtmlBlock | Tag::Table(_) | Tag::MetadataBlock(_) => {
+                self.flush();
+                self.skip += 1;
+            }
+            Tag::Paragraph | Tag::Item => self.flush(),
+            Tag::Image { .. } => self.images += 1,
+            _ => {}
+        }
+    }
+
+    /// A block or inline element ends (headings are [`Self::heading_end`]'s).
+    fn block_end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Image => {
+                self.images = self.images.saturating_sub(1);
+                self.after_image = self.images == 0;
+            }
+            TagEnd::BlockQuote(_)
+            | TagEnd::List(_)
+            | TagEnd::FootnoteDefinition
+            | TagEnd::DefinitionList => {
+                self.flush();
+                self.container = self.container.saturating_sub(1);
+            }
+            TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table | TagEnd::MetadataBlock(_) => {
+                self.skip = self.skip.saturating_sub(1);
+            }
+            TagEnd::Paragraph | TagEnd::Item => self.flush(),
+            _ => {}
+        }
+    }
+
+    /// A block of body text ended: its first sentence is the open section's summary when
+    /// it is prose (not a label line, nor the list right under one).
+    fn flush(&mut self) {
+        let in_list = self.container > 0;
+        let prose = without_container_fences(&self.buf.text);
+        // Text without a letter or digit (what is left of `- <test>: <link>` once its
+        // inline HTML is dropped, or a bare `...`) says nothing: the next paragraph may.
+        if !self.done && prose.chars().any(char::is_alphanumeric) {
+            if !crate::util::prose::is_prose(prose) {
+                self.label = true;
+            } else if !(in_list && self.label) {
+                if let Some(last) = self.summaries.last_mut() {
+                    *last = self.buf.first_sentence(prose);
+                }
+                self.done = true;
+            }
+        }
+        self.buf.clear();
+    }
+
+    /// The scan once the range (ending at `to`) is read: the last summary flushed and the
+    /// range's last line counted.
+    fn finish(mut self, to: usize) -> Scan {
+        self.flush();
+        let last_line = if to > self.from {
+            self.line + count_breaks(self.bytes, self.line_pos, (to - 1).max(self.line_pos))
+        } else {
+            self.first_line
+        };
+        Scan {
+            headings: self.headings,
+            summaries: self.summaries,
+            first_line: self.first_line,
+            last_line,
+        }
     }
 }
 

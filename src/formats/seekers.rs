@@ -194,6 +194,9 @@ fn list(dir: &Path) -> Vec<(String, bool)> {
     v
 }
 
+/// Load folder `dir` (relative path `rel`, `depth` folders below `references/`) as a
+/// `Dir` node under `parent`: its `index.md`, markdown files and assets, the index's
+/// categories applied to them, the llms variants, then its sub-folders.
 fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth: usize) -> NodeId {
     let title = dir
         .file_name()
@@ -211,119 +214,12 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         ));
         return node;
     }
+    let folder = Folder { node, dir, rel };
     let entries = list(dir);
-    let is_variant =
-        |n: &str| n.to_ascii_lowercase().starts_with("llms") && file_format(n) == Format::Markdown;
-    // index.md first.
-    let mut index_entries = Vec::new();
-    let mut index_node = None;
-    if entries.iter().any(|(n, d)| !d && n == "index.md") {
-        let r = join_rel(rel, "index.md");
-        let (f, src) = add_text_file(corpus, node, &dir.join("index.md"), &r, Format::Seekers);
-        if let Some(src) = src {
-            let text = corpus.sources[src.0 as usize].text.clone();
-            index_entries = parse_index(&text);
-            section_file(corpus, f, src);
-            corpus.node_mut(f).summary = match index_entries.len() {
-                1 => "category index: 1 category".to_string(),
-                k => format!("category index: {k} categories"),
-            };
-        }
-        index_node = Some(f);
-    }
-    let mut categories: Vec<(String, NodeId)> = Vec::new();
-    for (name, is_dir) in &entries {
-        if *is_dir || name == "index.md" || is_variant(name) {
-            continue;
-        }
-        let r = join_rel(rel, name);
-        let path = dir.join(name);
-        if file_format(name) == Format::Markdown {
-            let (f, src) = add_text_file(corpus, node, &path, &r, Format::Seekers);
-            if let Some(src) = src {
-                section_file(corpus, f, src);
-                let text = &corpus.sources[src.0 as usize].text;
-                if let Some(p) = category_pages(text) {
-                    corpus.node_mut(f).meta.insert("pages".into(), p.into());
-                    corpus.node_mut(f).summary = plural(p as usize, "page");
-                }
-                mark_page_urls(corpus, f);
-            }
-            categories.push((name.clone(), f));
-        } else {
-            let mut a = Node::new(NodeKind::File, Format::Asset, name.clone(), r);
-            a.flags.set(Flag::Asset);
-            a.bytes = file_size(&path);
-            corpus.add_child(node, a);
-        }
-    }
-    for e in &index_entries {
-        match categories.iter().find(|(n, _)| *n == e.file) {
-            Some((_, f)) => {
-                let n = corpus.node_mut(*f);
-                n.meta.insert("category".into(), e.title.clone().into());
-                if let Some(p) = e.pages {
-                    n.meta.insert("pages".into(), p.into());
-                }
-                n.summary = match (e.pages, &e.note) {
-                    (Some(p), _) => format!("{} — {}", e.title, plural(p as usize, "page")),
-                    (None, Some(note)) => format!("{} — {note}", e.title),
-                    (None, None) => e.title.clone(),
-                };
-            }
-            // Sub-folder index pages, llms variants (in the `variants` group) and other
-            // files of the folder are listed too: only a file missing on disk is a problem.
-            None if listed_file_exists(dir, &e.file) => {}
-            None => {
-                if let Some(ix) = index_node {
-                    let msg = format!("index lists {}, which is not in this folder", e.file);
-                    let r = join_rel(rel, "index.md");
-                    corpus
-                        .node_mut(ix)
-                        .warnings
-                        .push(Warning::at(msg, r, Some(e.line)));
-                }
-            }
-        }
-    }
-    // The llms variants as one group.
-    let mut variants: Vec<&String> = entries
-        .iter()
-        .filter(|(n, d)| !d && is_variant(n))
-        .map(|(n, _)| n)
-        .collect();
-    if !variants.is_empty() {
-        let rank = |n: &str| {
-            VARIANTS
-                .iter()
-                .position(|(f, _)| *f == n)
-                .unwrap_or(VARIANTS.len())
-        };
-        variants.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| natural_cmp(a, b)));
-        let mut g = Node::new(NodeKind::Group, Format::Seekers, "variants", "");
-        g.summary =
-            "llms.txt variants: quick (llms-small), standard (llms), complete (llms-full)".into();
-        let gid = corpus.add_child(node, g);
-        if !categories.is_empty() {
-            corpus.node_mut(gid).flags.set(Flag::Variant);
-            corpus.node_mut(gid).summary.push_str(
-                " — alternative renderings of the category references: sizes shown, not summed, not searched",
-            );
-        }
-        for name in variants {
-            let f = llms_txt::load_file(corpus, gid, &dir.join(name), &join_rel(rel, name));
-            let n = corpus.node_mut(f);
-            if !categories.is_empty() {
-                // The category files hold the same pages: counting or indexing the variants
-                // too would double every size and every hit (docs/DESIGN.md §2 sizes).
-                n.flags.set(Flag::Variant);
-            }
-            if let Some((_, v)) = VARIANTS.iter().find(|(f, _)| *f == name.as_str()) {
-                n.meta.insert("variant".into(), (*v).into());
-                n.summary = format!("{v} variant, {} bytes", n.bytes);
-            }
-        }
-    }
+    let (index_entries, index_node) = folder.load_index(corpus, &entries);
+    let categories = folder.load_files(corpus, &entries);
+    folder.apply_index(corpus, &index_entries, &categories, index_node);
+    folder.load_variants(corpus, &entries, !categories.is_empty());
     for (name, is_dir) in &entries {
         if *is_dir {
             load_folder(
@@ -336,6 +232,169 @@ fn load_folder(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, depth
         }
     }
     node
+}
+
+/// An llms variant file (`llms*.md`), loaded in the `variants` group.
+fn is_variant(n: &str) -> bool {
+    n.to_ascii_lowercase().starts_with("llms") && file_format(n) == Format::Markdown
+}
+
+/// A folder of the tree being loaded: its node, path on disk, and relative path.
+struct Folder<'a> {
+    node: NodeId,
+    dir: &'a Path,
+    rel: &'a str,
+}
+
+impl Folder<'_> {
+    /// `index.md` first, when the folder has one: sectioned, summarized by its category
+    /// count; its entries and its node.
+    fn load_index(
+        &self,
+        corpus: &mut Corpus,
+        entries: &[(String, bool)],
+    ) -> (Vec<IndexEntry>, Option<NodeId>) {
+        if !entries.iter().any(|(n, d)| !d && n == "index.md") {
+            return (Vec::new(), None);
+        }
+        let mut index_entries = Vec::new();
+        let r = join_rel(self.rel, "index.md");
+        let (f, src) = add_text_file(
+            corpus,
+            self.node,
+            &self.dir.join("index.md"),
+            &r,
+            Format::Seekers,
+        );
+        if let Some(src) = src {
+            let text = corpus.sources[src.0 as usize].text.clone();
+            index_entries = parse_index(&text);
+            section_file(corpus, f, src);
+            corpus.node_mut(f).summary = match index_entries.len() {
+                1 => "category index: 1 category".to_string(),
+                k => format!("category index: {k} categories"),
+            };
+        }
+        (index_entries, Some(f))
+    }
+
+    /// The folder's other files: markdown files sectioned (a category file's page count
+    /// and page URLs read), any other file listed as an asset with its size; the markdown
+    /// files as (name, node).
+    fn load_files(&self, corpus: &mut Corpus, entries: &[(String, bool)]) -> Vec<(String, NodeId)> {
+        let mut categories: Vec<(String, NodeId)> = Vec::new();
+        for (name, is_dir) in entries {
+            if *is_dir || name == "index.md" || is_variant(name) {
+                continue;
+            }
+            let r = join_rel(self.rel, name);
+            let path = self.dir.join(name);
+            if file_format(name) == Format::Markdown {
+                let (f, src) = add_text_file(corpus, self.node, &path, &r, Format::Seekers);
+                if let Some(src) = src {
+                    section_file(corpus, f, src);
+                    let text = &corpus.sources[src.0 as usize].text;
+                    if let Some(p) = category_pages(text) {
+                        corpus.node_mut(f).meta.insert("pages".into(), p.into());
+                        corpus.node_mut(f).summary = plural(p as usize, "page");
+                    }
+                    mark_page_urls(corpus, f);
+                }
+                categories.push((name.clone(), f));
+            } else {
+                let mut a = Node::new(NodeKind::File, Format::Asset, name.clone(), r);
+                a.flags.set(Flag::Asset);
+                a.bytes = file_size(&path);
+                corpus.add_child(self.node, a);
+            }
+        }
+        categories
+    }
+
+    /// The index's entries applied to the category files they name (category, pages,
+    /// summary); an entry naming a file missing on disk is a warning on `index.md`.
+    fn apply_index(
+        &self,
+        corpus: &mut Corpus,
+        index_entries: &[IndexEntry],
+        categories: &[(String, NodeId)],
+        index_node: Option<NodeId>,
+    ) {
+        for e in index_entries {
+            match categories.iter().find(|(n, _)| *n == e.file) {
+                Some((_, f)) => {
+                    let n = corpus.node_mut(*f);
+                    n.meta.insert("category".into(), e.title.clone().into());
+                    if let Some(p) = e.pages {
+                        n.meta.insert("pages".into(), p.into());
+                    }
+                    n.summary = match (e.pages, &e.note) {
+                        (Some(p), _) => format!("{} — {}", e.title, plural(p as usize, "page")),
+                        (None, Some(note)) => format!("{} — {note}", e.title),
+                        (None, None) => e.title.clone(),
+                    };
+                }
+                // Sub-folder index pages, llms variants (in the `variants` group) and other
+                // files of the folder are listed too: only a file missing on disk is a problem.
+                None if listed_file_exists(self.dir, &e.file) => {}
+                None => {
+                    if let Some(ix) = index_node {
+                        let msg = format!("index lists {}, which is not in this folder", e.file);
+                        let r = join_rel(self.rel, "index.md");
+                        corpus
+                            .node_mut(ix)
+                            .warnings
+                            .push(Warning::at(msg, r, Some(e.line)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The llms variants as one group (quick, standard, complete, then others); beside
+    /// category files (`has_categories`) they are flagged as variants, neither summed nor
+    /// searched.
+    fn load_variants(&self, corpus: &mut Corpus, entries: &[(String, bool)], has_categories: bool) {
+        let mut variants: Vec<&String> = entries
+            .iter()
+            .filter(|(n, d)| !d && is_variant(n))
+            .map(|(n, _)| n)
+            .collect();
+        if variants.is_empty() {
+            return;
+        }
+        let rank = |n: &str| {
+            VARIANTS
+                .iter()
+                .position(|(f, _)| *f == n)
+                .unwrap_or(VARIANTS.len())
+        };
+        variants.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| natural_cmp(a, b)));
+        let mut g = Node::new(NodeKind::Group, Format::Seekers, "variants", "");
+        g.summary =
+            "llms.txt variants: quick (llms-small), standard (llms), complete (llms-full)".into();
+        let gid = corpus.add_child(self.node, g);
+        if has_categories {
+            corpus.node_mut(gid).flags.set(Flag::Variant);
+            corpus.node_mut(gid).summary.push_str(
+                " — alternative renderings of the category references: sizes shown, not summed, not searched",
+            );
+        }
+        for name in variants {
+            let f =
+                llms_txt::load_file(corpus, gid, &self.dir.join(name), &join_rel(self.rel, name));
+            let n = corpus.node_mut(f);
+            if has_categories {
+                // The category files hold the same pages: counting or indexing the variants
+                // too would double every size and every hit (docs/DESIGN.md §2 sizes).
+                n.flags.set(Flag::Variant);
+            }
+            if let Some((_, v)) = VARIANTS.iter().find(|(f, _)| *f == name.as_str()) {
+                n.meta.insert("variant".into(), (*v).into());
+                n.summary = format!("{v} variant, {} bytes", n.bytes);
+            }
+        }
+    }
 }
 
 /// Whether `file` (an index entry, relative to folder `dir`) names a file on disk inside

@@ -186,6 +186,13 @@ fn push_unique(terms: &mut Vec<String>, seen: &mut HashSet<String>, t: &str) {
     }
 }
 
+/// Term ids with their weights (1 for the word itself, [`EXPANSION_WEIGHT`] for a prefix
+/// expansion, inflection or same-stem term): one word's group in one root.
+type TermGroup = Vec<(u32, f64)>;
+
+/// Search candidates: (corpus order of the node, hit).
+type Candidates = Vec<(u32, Hit)>;
+
 /// Run `query` over every root and bundle of `index` (see the module doc).
 pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> SearchResult {
     let mut result = SearchResult::default();
@@ -193,81 +200,57 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
         return result;
     }
     let words = drop_frame_words(query, parse(query, opts.prefix));
+    let groups = look_up_words(index, query, &words, &mut result);
+    let semantic = semantic_query(index, query, opts, words.is_empty());
+    let depth = if semantic.is_some() {
+        opts.top_k.max(BM25_CANDIDATES)
+    } else {
+        opts.top_k
+    };
+    let (mut cands, keys) = root_candidates(index, &groups, depth);
+    bundle_candidates(index, query, opts.top_k, &mut cands);
+    if let Some((sem, qv)) = semantic {
+        fuse(index, sem, &qv, &keys, &mut cands);
+    }
+    cands.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    cands.truncate(opts.top_k);
+    result.hits = cands.into_iter().map(|(_, h)| h).collect();
+    result
+}
+
+/// The term groups of `words` in each root (`groups[root][word]`, words found nowhere left
+/// out); the terms looked up go to `result.terms`, and a word found nowhere gets a
+/// suggestion or, in a one-word query, is replaced by it ([`suggest_instead`]).
+fn look_up_words(
+    index: &Index,
+    query: &str,
+    words: &[QueryWord],
+    result: &mut SearchResult,
+) -> Vec<Vec<TermGroup>> {
     let substitute = whole_words(query) <= 1;
     let (parts, identifiers) = identifier_terms(query);
     let mut seen_terms: HashSet<String> = HashSet::new();
     let mut looked_up = 0usize;
-    // groups[root][word] = (term id, weight) of that word in that root.
-    let mut groups: Vec<Vec<Vec<(u32, f64)>>> =
-        vec![Vec::with_capacity(words.len()); index.roots.len()];
-    for w in &words {
+    let mut groups: Vec<Vec<TermGroup>> = vec![Vec::with_capacity(words.len()); index.roots.len()];
+    for w in words {
         let forms = if w.folds() && !parts.contains(&w.term) {
             super::inflect::variants(&w.term)
         } else {
             Vec::new()
         };
         let stems = !parts.contains(&w.term) && !identifiers.contains(&w.term);
-        let mut found = false;
-        let mut per_root: Vec<Vec<(u32, f64)>> = Vec::with_capacity(index.roots.len());
+        let mut per_root: Vec<TermGroup> = Vec::with_capacity(index.roots.len());
         for r in &index.roots {
-            let exact = r.vocab.find(&w.term);
-            let weigh = |t: u32| {
-                (
-                    t,
-                    if Some(t) == exact {
-                        1.0
-                    } else {
-                        EXPANSION_WEIGHT
-                    },
-                )
-            };
-            let mut ids: Vec<(u32, f64)> = if w.prefix {
-                expansions(r, &w.term).into_iter().map(weigh).collect()
-            } else {
-                exact.into_iter().map(weigh).collect()
-            };
-            if w.folds() {
-                ids.extend(forms.iter().filter_map(|f| r.vocab.find(f)).map(weigh));
-                if stems {
-                    let stemmed = super::inflect::same_stem(&r.vocab, &w.term);
-                    for t in stemmed {
-                        if !ids.iter().any(|&(id, _)| id == t) {
-                            ids.push(weigh(t));
-                        }
-                    }
-                }
-            }
-            found |= !ids.is_empty();
+            let ids = word_terms(r, w, &forms, stems);
             for &(t, _) in &ids {
                 push_unique(&mut result.terms, &mut seen_terms, r.vocab.term(t));
             }
             per_root.push(ids);
         }
+        let found = per_root.iter().any(|ids| !ids.is_empty());
         if !found && looked_up < MAX_SUGGESTED {
             looked_up += 1;
-            let mut best: Option<Suggestion> = None;
-            for r in &index.roots {
-                if let Some(s) = suggest(r, &w.term)
-                    && best.as_ref().is_none_or(|b| s.better_than(b))
-                {
-                    best = Some(s);
-                }
-            }
-            let Some(best) = best else { continue };
-            if !substitute {
-                result.suggestions.push((w.term.clone(), best.term));
-                continue;
-            }
-            for (r, ids) in index.roots.iter().zip(per_root.iter_mut()) {
-                *ids = r
-                    .vocab
-                    .find(&best.term)
-                    .into_iter()
-                    .map(|t| (t, 1.0))
-                    .collect();
-            }
-            push_unique(&mut result.terms, &mut seen_terms, &best.term);
-            result.did_you_mean.push((w.term.clone(), best.term));
+            suggest_instead(index, w, substitute, &mut per_root, result, &mut seen_terms);
         }
         for (g, ids) in groups.iter_mut().zip(per_root) {
             if !ids.is_empty() {
@@ -275,26 +258,107 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             }
         }
     }
+    groups
+}
 
-    // The semantic signal joins finished queries of an index with vectors attached and some
-    // root document (a corpus of lazytools bundles alone keeps lazytools' scores).
-    let semantic = (!opts.prefix && !words.is_empty())
+/// The term ids of word `w` in root `r`: the word itself (or its prefix expansions), then,
+/// for a word that folds, its `forms` and (with `stems`) the root's same-stem terms.
+fn word_terms(r: &RootIndex, w: &QueryWord, forms: &[String], stems: bool) -> TermGroup {
+    let exact = r.vocab.find(&w.term);
+    let weigh = |t: u32| {
+        (
+            t,
+            if Some(t) == exact {
+                1.0
+            } else {
+                EXPANSION_WEIGHT
+            },
+        )
+    };
+    let mut ids: TermGroup = if w.prefix {
+        expansions(r, &w.term).into_iter().map(weigh).collect()
+    } else {
+        exact.into_iter().map(weigh).collect()
+    };
+    if w.folds() {
+        ids.extend(forms.iter().filter_map(|f| r.vocab.find(f)).map(weigh));
+        if stems {
+            let stemmed = super::inflect::same_stem(&r.vocab, &w.term);
+            for t in stemmed {
+                if !ids.iter().any(|&(id, _)| id == t) {
+                    ids.push(weigh(t));
+                }
+            }
+        }
+    }
+    ids
+}
+
+/// For word `w`, found in no root: the best suggestion of any root is offered in the
+/// result, or (when `substitute`) searched instead, its term ids replacing the empty groups
+/// `per_root` and its term joining `result`'s terms (`seen_terms`: the same as a set).
+fn suggest_instead(
+    index: &Index,
+    w: &QueryWord,
+    substitute: bool,
+    per_root: &mut [TermGroup],
+    result: &mut SearchResult,
+    seen_terms: &mut HashSet<String>,
+) {
+    let mut best: Option<Suggestion> = None;
+    for r in &index.roots {
+        if let Some(s) = suggest(r, &w.term)
+            && best.as_ref().is_none_or(|b| s.better_than(b))
+        {
+            best = Some(s);
+        }
+    }
+    let Some(best) = best else { return };
+    if !substitute {
+        result.suggestions.push((w.term.clone(), best.term));
+        return;
+    }
+    for (r, ids) in index.roots.iter().zip(per_root.iter_mut()) {
+        *ids = r
+            .vocab
+            .find(&best.term)
+            .into_iter()
+            .map(|t| (t, 1.0))
+            .collect();
+    }
+    push_unique(&mut result.terms, seen_terms, &best.term);
+    result.did_you_mean.push((w.term.clone(), best.term));
+}
+
+/// The semantic signal joins finished queries of an index with vectors attached and some
+/// root document (a corpus of lazytools bundles alone keeps lazytools' scores): the vectors
+/// and the query's vector, when it does (`no_words`: the query kept no word).
+fn semantic_query<'i>(
+    index: &'i Index,
+    query: &str,
+    opts: &SearchOptions,
+    no_words: bool,
+) -> Option<(&'i std::sync::Arc<SemanticIndex>, QueryVector)> {
+    (!opts.prefix && !no_words)
         .then(|| index.semantic())
         .flatten()
         .filter(|sem| !sem.is_empty())
         .and_then(|sem| {
             let model = crate::embed::model()?;
             Some((sem, SemanticIndex::query(model, query)?))
-        });
-    let depth = if semantic.is_some() {
-        opts.top_k.max(BM25_CANDIDATES)
-    } else {
-        opts.top_k
-    };
-    let mut cands: Vec<(u32, Hit)> = Vec::new();
-    // (root, document) of each root candidate, parallel to the first part of `cands`.
+        })
+}
+
+/// The BM25 candidates of every root (`depth` per root) scored on `groups`, and the (root,
+/// document) of each, parallel to them.
+fn root_candidates(
+    index: &Index,
+    groups: &[Vec<TermGroup>],
+    depth: usize,
+) -> (Candidates, Vec<(usize, u32)>) {
+    let mut cands: Candidates = Vec::new();
     let mut keys: Vec<(usize, u32)> = Vec::new();
-    for (ri, (r, g)) in index.roots.iter().zip(&groups).enumerate() {
+    for (ri, (r, g)) in index.roots.iter().zip(groups).enumerate() {
         if g.is_empty() {
             continue;
         }
@@ -314,9 +378,14 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             keys.push((ri, d));
         }
     }
+    (cands, keys)
+}
+
+/// Add the top `top_k` hits of each lazytools bundle to `cands`, by lazytools' own ranking.
+fn bundle_candidates(index: &Index, query: &str, top_k: usize, cands: &mut Candidates) {
     for (_, stats) in &index.bundles {
         // Finite scores only: `lazytools::rank` drops the others, as the brief does.
-        for (node, score) in super::lazytools::search(stats, query, opts.top_k) {
+        for (node, score) in super::lazytools::search(stats, query, top_k) {
             let hit = Hit {
                 node,
                 score,
@@ -327,13 +396,6 @@ pub(crate) fn search(index: &Index, query: &str, opts: &SearchOptions) -> Search
             cands.push((index.order_of(node), hit));
         }
     }
-    if let Some((sem, qv)) = semantic {
-        fuse(index, sem, &qv, &keys, &mut cands);
-    }
-    cands.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
-    cands.truncate(opts.top_k);
-    result.hits = cands.into_iter().map(|(_, h)| h).collect();
-    result
 }
 
 /// Replace the scores of `cands` (root candidates first, keyed by `keys`, then bundle hits)

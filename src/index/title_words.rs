@@ -35,6 +35,84 @@ struct Gathered {
     items: Vec<(u32, u8)>,
 }
 
+/// The words of the haystacks gathered so far, each once, by [`TitleWords::build`].
+#[derive(Default)]
+struct Gatherer {
+    /// Word text → id (index into `words`).
+    ids: FxHashMap<Box<str>, u32>,
+    words: Vec<Gathered>,
+}
+
+impl Gatherer {
+    /// Word `w` seen in item `i` with start bonus `bonus` (the best bonus of an item kept).
+    fn add(&mut self, w: &str, i: u32, bonus: u8) {
+        let id = if let Some(id) = self.ids.get(w) {
+            *id
+        } else {
+            let id = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
+            self.ids.insert(w.into(), id);
+            self.words.push(Gathered {
+                text: w.into(),
+                sig: signature(w.chars()),
+                items: Vec::new(),
+            });
+            id
+        };
+        if let Some(word) = self.words.get_mut(id as usize) {
+            match word.items.last_mut() {
+                Some((last, b)) if *last == i => *b = (*b).max(bonus),
+                _ => word.items.push((i, bonus)),
+            }
+        }
+    }
+
+    /// The words of a non-ASCII haystack of item `item`: lower-cased char by char (in
+    /// `text`, a reused buffer), each word's start bonus read from the chars it came from.
+    fn unicode_words(&mut self, hay: Utf32Str<'_>, item: u32, text: &mut String) {
+        let orig: Vec<char> = hay.chars().collect();
+        // Lower-case char by char, each mapped back to the char it came from.
+        text.clear();
+        let mut from: Vec<usize> = Vec::new();
+        for (j, c) in orig.iter().enumerate() {
+            for lc in c.to_lowercase() {
+                text.push(lc);
+                from.push(j);
+            }
+        }
+        let mut start = None;
+        for (k, (at, c)) in text.char_indices().chain([(text.len(), ' ')]).enumerate() {
+            match (c.is_alphanumeric() && at < text.len(), start) {
+                (true, None) => start = Some((at, k)),
+                (false, Some((s, sk))) => {
+                    let j = from[sk];
+                    let prev = j.checked_sub(1).map(|q| orig[q]);
+                    self.add(&text[s..at], item, start_bonus(prev, orig[j]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The words of an ASCII haystack `orig` of item `item` (`l`: it lower-cased).
+    fn ascii_words(&mut self, l: &[u8], orig: &[u8], item: u32) {
+        let mut p: usize = 0;
+        for w in l.split(|b| !b.is_ascii_alphanumeric()) {
+            if !w.is_empty()
+                && let Ok(t) = std::str::from_utf8(w)
+            {
+                let prev = p
+                    .checked_sub(1)
+                    .and_then(|q| orig.get(q))
+                    .map(|c| char::from(*c));
+                let cur = orig.get(p).map_or(' ', |c| char::from(*c));
+                self.add(t, item, start_bonus(prev, cur));
+            }
+            p += w.len() + 1;
+        }
+    }
+}
+
 /// nucleo's bonus for a match starting at `cur` after `prev` (`None`: the haystack's start,
 /// which nucleo treats as whitespace): after whitespace 10, after a delimiter (`/,:;|`) 9,
 /// after other non-word chars 8, a camelCase or letter-to-digit step 7, else 0
@@ -90,28 +168,7 @@ fn signature(word: impl Iterator<Item = char>) -> u64 {
 impl TitleWords {
     /// The word table of the haystacks `hays`, in item order.
     pub fn build<'h>(hays: impl Iterator<Item = Utf32Str<'h>>) -> Self {
-        let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
-        let mut words: Vec<Gathered> = Vec::new();
-        let mut add = |w: &str, i: u32, bonus: u8, words: &mut Vec<Gathered>| {
-            let id = if let Some(id) = ids.get(w) {
-                *id
-            } else {
-                let id = u32::try_from(words.len()).unwrap_or(u32::MAX);
-                ids.insert(w.into(), id);
-                words.push(Gathered {
-                    text: w.into(),
-                    sig: signature(w.chars()),
-                    items: Vec::new(),
-                });
-                id
-            };
-            if let Some(word) = words.get_mut(id as usize) {
-                match word.items.last_mut() {
-                    Some((last, b)) if *last == i => *b = (*b).max(bonus),
-                    _ => word.items.push((i, bonus)),
-                }
-            }
-        };
+        let mut g = Gatherer::default();
         let mut text = String::new();
         let mut l: Vec<u8> = Vec::new();
         for (i, hay) in hays.enumerate() {
@@ -121,51 +178,23 @@ impl TitleWords {
                 l.extend(b.iter().map(u8::to_ascii_lowercase));
             }
             if l.is_empty() {
-                let orig: Vec<char> = hay.chars().collect();
-                // Lower-case char by char, each mapped back to the char it came from.
-                text.clear();
-                let mut from: Vec<usize> = Vec::new();
-                for (j, c) in orig.iter().enumerate() {
-                    for lc in c.to_lowercase() {
-                        text.push(lc);
-                        from.push(j);
-                    }
-                }
-                let mut start = None;
-                for (k, (at, c)) in text.char_indices().chain([(text.len(), ' ')]).enumerate() {
-                    match (c.is_alphanumeric() && at < text.len(), start) {
-                        (true, None) => start = Some((at, k)),
-                        (false, Some((s, sk))) => {
-                            let j = from[sk];
-                            let prev = j.checked_sub(1).map(|q| orig[q]);
-                            add(&text[s..at], item, start_bonus(prev, orig[j]), &mut words);
-                            start = None;
-                        }
-                        _ => {}
-                    }
-                }
+                g.unicode_words(hay, item, &mut text);
             } else {
                 let orig = match hay {
                     Utf32Str::Ascii(b) => b,
                     Utf32Str::Unicode(_) => &[],
                 };
-                let mut p: usize = 0;
-                for w in l.split(|b| !b.is_ascii_alphanumeric()) {
-                    if !w.is_empty()
-                        && let Ok(t) = std::str::from_utf8(w)
-                    {
-                        let prev = p
-                            .checked_sub(1)
-                            .and_then(|q| orig.get(q))
-                            .map(|c| char::from(*c));
-                        let cur = orig.get(p).map_or(' ', |c| char::from(*c));
-                        add(t, item, start_bonus(prev, cur), &mut words);
-                    }
-                    p += w.len() + 1;
-                }
+                g.ascii_words(&l, orig, item);
             }
         }
+        let Gatherer { ids, words } = g;
         drop(ids);
+        Self::pack(words)
+    }
+
+    /// The table of the gathered `words`: their texts, items and bonuses in one buffer
+    /// each, and the word ids by length group.
+    fn pack(words: Vec<Gathered>) -> Self {
         let total = words.iter().map(|w| w.items.len()).sum();
         let mut items = Vec::with_capacity(total);
         let mut bonus = Vec::with_capacity(total);

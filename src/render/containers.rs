@@ -32,124 +32,172 @@ pub enum Piece {
 /// closing fence with nothing open stays text; containers left open close at the next
 /// heading or at the end.
 pub fn split(text: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut depth = 0usize;
-    let mut fence: Option<(char, usize)> = None;
-    let mut close_at_blank = false;
+    let mut s = Splitter::default();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let at = pos;
         pos += line.len();
+        s.line(text, line, at);
+    }
+    s.finish(text.len())
+}
+
+/// The state of [`split`] between lines.
+#[derive(Default)]
+struct Splitter {
+    out: Vec<Piece>,
+    /// Start of the text not yet in `out`.
+    start: usize,
+    /// Containers open.
+    depth: usize,
+    /// The open code fence: its character and length.
+    fence: Option<(char, usize)>,
+    /// The innermost container closes at the next blank line (its content began on its
+    /// fence line and no closing fence follows).
+    close_at_blank: bool,
+}
+
+impl Splitter {
+    /// Take in `line` of `text`, which starts at byte `at`.
+    fn line(&mut self, text: &str, line: &str, at: usize) {
+        let pos = at + line.len();
         let body = line.trim_end_matches(['\n', '\r']);
         let indent = body.len() - body.trim_start_matches(' ').len();
         let t = body.trim_start_matches(' ');
-        if let Some((c, n)) = fence {
-            let run = t.chars().take_while(|&x| x == c).count();
-            if indent <= 3 && run >= n && t[run * c.len_utf8()..].trim().is_empty() {
-                fence = None;
-            }
-            continue;
+        if self.in_code(t, indent) || indent > 3 || self.code_fence_opens(t) {
+            return;
         }
-        if indent > 3 {
-            continue;
-        }
-        if let Some(c) = t.chars().next().filter(|c| *c == '`' || *c == '~') {
-            let run = t.chars().take_while(|&x| x == c).count();
-            if run >= 3 {
-                fence = Some((c, run));
-                continue;
-            }
-        }
-        if close_at_blank && depth > 0 && t.trim().is_empty() {
-            close_at_blank = false;
-            depth -= 1;
-            out.push(Piece::Text(start..at));
-            out.push(Piece::Close { at });
-            start = at;
-            continue;
+        if self.close_at_blank && self.depth > 0 && t.trim().is_empty() {
+            self.close_at_blank = false;
+            self.close(at, at, at);
+            return;
         }
         // A heading ends every open container (one whose closing fence was lost, as in
         // flattened Skill_Seekers pages, must not swallow the rest of the page).
         let hashes = t.chars().take_while(|&x| x == '#').count();
-        if depth > 0 && (1..=6).contains(&hashes) && t[hashes..].starts_with([' ', '\t']) {
-            out.push(Piece::Text(start..at));
-            for _ in 0..depth {
-                out.push(Piece::Close { at });
+        if self.depth > 0 && (1..=6).contains(&hashes) && t[hashes..].starts_with([' ', '\t']) {
+            self.out.push(Piece::Text(self.start..at));
+            for _ in 0..self.depth {
+                self.out.push(Piece::Close { at });
             }
-            depth = 0;
-            start = at;
+            self.depth = 0;
+            self.start = at;
         }
         let colons = t.chars().take_while(|&x| x == ':').count();
         if colons < 3 {
-            // A flattened container (Skill_Seekers output) closes at the end of a line:
-            // `… last words. :::`.
-            if depth > 0
-                && let Some(cut) = body.trim_end().strip_suffix(":::")
-                && cut.ends_with(' ')
-            {
-                depth -= 1;
-                let end = at + cut.trim_end().len();
-                out.push(Piece::Text(start..end));
-                out.push(Piece::Close { at: end });
-                start = pos;
-            }
-            continue;
+            self.closes_at_line_end(body, at, pos);
+            return;
         }
         let rest = t[colons..].trim();
         if rest.is_empty() {
-            if depth == 0 {
-                continue;
+            if self.depth > 0 {
+                self.close(at, at, pos);
             }
-            depth -= 1;
-            out.push(Piece::Text(start..at));
-            out.push(Piece::Close { at });
-            start = pos;
-            continue;
+            return;
         }
+        self.opening_fence(text, line, rest, at);
+    }
+
+    /// Whether the line is inside an open code fence (closing it when it is the fence's
+    /// end).
+    fn in_code(&mut self, t: &str, indent: usize) -> bool {
+        let Some((c, n)) = self.fence else {
+            return false;
+        };
+        let run = t.chars().take_while(|&x| x == c).count();
+        if indent <= 3 && run >= n && t[run * c.len_utf8()..].trim().is_empty() {
+            self.fence = None;
+        }
+        true
+    }
+
+    /// Whether the line opens a code fence (three or more backticks or tildes).
+    fn code_fence_opens(&mut self, t: &str) -> bool {
+        if let Some(c) = t.chars().next().filter(|c| *c == '`' || *c == '~') {
+            let run = t.chars().take_while(|&x| x == c).count();
+            if run >= 3 {
+                self.fence = Some((c, run));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Close the innermost container: the text up to `end`, the close at `at`; what
+    /// follows starts at `next`.
+    fn close(&mut self, end: usize, at: usize, next: usize) {
+        self.depth -= 1;
+        self.out.push(Piece::Text(self.start..end));
+        self.out.push(Piece::Close { at });
+        self.start = next;
+    }
+
+    /// A flattened container (`Skill_Seekers` output) closes at the end of a line:
+    /// `… last words. :::`.
+    fn closes_at_line_end(&mut self, body: &str, at: usize, pos: usize) {
+        if self.depth > 0
+            && let Some(cut) = body.trim_end().strip_suffix(":::")
+            && cut.ends_with(' ')
+        {
+            let end = at + cut.trim_end().len();
+            self.close(end, end, pos);
+        }
+    }
+
+    /// An opening fence `::: kind …` (`rest`: what follows the colons) on `line` at `at`:
+    /// a titled container, a whole container on one line, or content on the fence line.
+    fn opening_fence(&mut self, text: &str, line: &str, rest: &str, at: usize) {
+        let pos = at + line.len();
         let kind_end = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
             .unwrap_or(rest.len());
         if kind_end == 0 {
-            continue;
+            return;
         }
         let kind = rest[..kind_end].to_lowercase();
         let own = rest[kind_end..].trim();
         // Where `own` starts in `text` (`rest` is a sub-slice of `line`).
         let own_at = at + (own.as_ptr() as usize - line.as_ptr() as usize);
-        out.push(Piece::Text(start..at));
+        self.out.push(Piece::Text(self.start..at));
         if own.is_empty() || is_title(own) {
             let title = if own.is_empty() {
                 default_title(&kind)
             } else {
                 own.to_string()
             };
-            depth += 1;
-            out.push(Piece::Open { at, kind, title });
-            start = pos;
+            self.depth += 1;
+            self.out.push(Piece::Open { at, kind, title });
+            self.start = pos;
         } else if let Some(body) = own.strip_suffix(":::") {
             // A whole container on one line: `::: info Some text. :::`.
             let title = default_title(&kind);
-            out.push(Piece::Open { at, kind, title });
-            out.push(Piece::Text(own_at..own_at + body.trim_end().len()));
-            out.push(Piece::Close { at: pos });
-            start = pos;
+            self.out.push(Piece::Open { at, kind, title });
+            self.out
+                .push(Piece::Text(own_at..own_at + body.trim_end().len()));
+            self.out.push(Piece::Close { at: pos });
+            self.start = pos;
         } else {
             // Content on the fence line: `::: warning You can't use …`. Without a closing
             // fence ahead (flattened output lost it) the container is its paragraph.
             let title = default_title(&kind);
-            depth += 1;
-            out.push(Piece::Open { at, kind, title });
-            start = own_at;
-            close_at_blank = !closes_ahead(&text[pos..]);
+            self.depth += 1;
+            self.out.push(Piece::Open { at, kind, title });
+            self.start = own_at;
+            self.close_at_blank = !closes_ahead(&text[pos..]);
         }
     }
-    out.push(Piece::Text(start..text.len()));
-    for _ in 0..depth {
-        out.push(Piece::Close { at: text.len() });
+
+    /// The pieces, once the text (`len` bytes) is read: the rest as text, and the
+    /// containers still open closed at its end.
+    fn finish(mut self, len: usize) -> Vec<Piece> {
+        self.out.push(Piece::Text(self.start..len));
+        for _ in 0..self.depth {
+            self.out.push(Piece::Close { at: len });
+        }
+        self.out
+            .retain(|p| !matches!(p, Piece::Text(r) if r.is_empty()));
+        self.out
     }
-    out.retain(|p| !matches!(p, Piece::Text(r) if r.is_empty()));
-    out
 }
 
 /// Whether `rest` (the lines after a container's fence line) closes it before the next

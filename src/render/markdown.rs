@@ -10,7 +10,7 @@
 //! metadata blocks enabled. Rendering is done once per (node, width), never per frame.
 
 use pulldown_cmark::{
-    CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd,
+    BlockQuoteKind, CodeBlockKind, Event, LinkType, MetadataBlockKind, Options, Parser, Tag, TagEnd,
 };
 
 use crate::render::containers::{self, Piece};
@@ -554,56 +554,9 @@ impl Renderer {
     fn start(&mut self, tag: Tag<'_>, offset: usize) {
         match tag {
             Tag::Paragraph => self.block_start(offset),
-            Tag::Heading { level, .. } => {
-                self.block_start(offset);
-                let level = level as u8;
-                let mut style = Style::new(Role::Heading(level)).bold();
-                if level >= 3 {
-                    style = style.dim();
-                }
-                self.styles.push(style);
-                self.heading = Some((level, self.inline.len()));
-                self.inline.push(Span::new(
-                    format!("{} ", "#".repeat(usize::from(level))),
-                    style,
-                ));
-            }
-            Tag::BlockQuote(kind) => {
-                self.block_start(offset);
-                self.emit_blank_if_pending();
-                self.containers.push(Container::Quote);
-                // A GitHub alert (`> [!WARNING]`) is titled like a custom container.
-                if let Some(kind) = kind {
-                    let title = format!("{kind:?}").to_uppercase();
-                    self.emit(
-                        Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
-                        offset,
-                    );
-                    self.blank_pending = false;
-                }
-            }
-            Tag::CodeBlock(kind) => {
-                self.block_start(offset);
-                let (lang, label) = match kind {
-                    CodeBlockKind::Fenced(info) => (
-                        info.split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '[')
-                            .next()
-                            .unwrap_or("")
-                            .to_string(),
-                        info.split_once('[')
-                            .and_then(|(_, rest)| rest.split_once(']'))
-                            .map(|(l, _)| l.trim().to_string())
-                            .unwrap_or_default(),
-                    ),
-                    CodeBlockKind::Indented => (String::new(), String::new()),
-                };
-                self.code = Some(Code {
-                    lang,
-                    label,
-                    text: String::new(),
-                    offset: None,
-                });
-            }
+            Tag::Heading { level, .. } => self.start_heading(level as u8, offset),
+            Tag::BlockQuote(kind) => self.start_quote(kind, offset),
+            Tag::CodeBlock(kind) => self.start_code(&kind, offset),
             Tag::HtmlBlock => {
                 self.block_start(offset);
                 self.html = Some(String::new());
@@ -612,36 +565,8 @@ impl Renderer {
                 self.block_start(offset);
                 self.lists.push(first);
             }
-            Tag::Item => {
-                self.block_start(offset);
-                let depth = self.lists.len().saturating_sub(1);
-                let marker = match self.lists.last_mut() {
-                    Some(Some(n)) => {
-                        let m = format!("{n}. ");
-                        *n = n.saturating_add(1);
-                        m
-                    }
-                    _ => match depth {
-                        0 => "• ".to_string(),
-                        1 => "◦ ".to_string(),
-                        _ => "▪ ".to_string(),
-                    },
-                };
-                let indent = str_width(&marker);
-                self.containers.push(Container::Item {
-                    marker: Some(vec![Span::role(marker, Role::ListMarker)]),
-                    indent,
-                });
-            }
-            Tag::FootnoteDefinition(label) => {
-                self.block_start(offset);
-                let marker = format!("[{label}]: ");
-                let indent = str_width(&marker).min(6);
-                self.containers.push(Container::Item {
-                    marker: Some(vec![Span::role(marker, Role::Footnote)]),
-                    indent,
-                });
-            }
+            Tag::Item => self.start_item(offset),
+            Tag::FootnoteDefinition(label) => self.start_footnote(&label, offset),
             Tag::Table(aligns) => {
                 self.block_start(offset);
                 self.table = Some(Table {
@@ -652,21 +577,9 @@ impl Renderer {
             }
             Tag::TableHead => {
                 self.styles.push(Style::new(Role::TableHeader).bold());
-                if let Some(t) = &mut self.table {
-                    t.rows.push(Row {
-                        offset,
-                        cells: Vec::new(),
-                    });
-                }
+                self.start_table_row(offset);
             }
-            Tag::TableRow => {
-                if let Some(t) = &mut self.table {
-                    t.rows.push(Row {
-                        offset,
-                        cells: Vec::new(),
-                    });
-                }
-            }
+            Tag::TableRow => self.start_table_row(offset),
             Tag::TableCell => self.inline.clear(),
             Tag::Emphasis => self.push_style(Role::Emphasis, Style::italic),
             Tag::Strong => self.push_style(Role::Strong, Style::bold),
@@ -696,6 +609,106 @@ impl Renderer {
             Tag::DefinitionList | Tag::DefinitionListTitle | Tag::DefinitionListDefinition => {
                 self.block_start(offset);
             }
+        }
+    }
+
+    /// A heading opens: its style (levels 3 and up dimmed) and its `#` marker.
+    fn start_heading(&mut self, level: u8, offset: usize) {
+        self.block_start(offset);
+        let mut style = Style::new(Role::Heading(level)).bold();
+        if level >= 3 {
+            style = style.dim();
+        }
+        self.styles.push(style);
+        self.heading = Some((level, self.inline.len()));
+        self.inline.push(Span::new(
+            format!("{} ", "#".repeat(usize::from(level))),
+            style,
+        ));
+    }
+
+    /// A block quote opens; a GitHub alert (`> [!WARNING]`) is titled like a custom
+    /// container.
+    fn start_quote(&mut self, kind: Option<BlockQuoteKind>, offset: usize) {
+        self.block_start(offset);
+        self.emit_blank_if_pending();
+        self.containers.push(Container::Quote);
+        if let Some(kind) = kind {
+            let title = format!("{kind:?}").to_uppercase();
+            self.emit(
+                Line::from_spans(vec![Span::new(title, Style::new(Role::Strong).bold())]),
+                offset,
+            );
+            self.blank_pending = false;
+        }
+    }
+
+    /// A code block opens: its language and `[label]` from a fence's info string.
+    fn start_code(&mut self, kind: &CodeBlockKind<'_>, offset: usize) {
+        self.block_start(offset);
+        let (lang, label) = match kind {
+            CodeBlockKind::Fenced(info) => (
+                info.split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '[')
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+                info.split_once('[')
+                    .and_then(|(_, rest)| rest.split_once(']'))
+                    .map(|(l, _)| l.trim().to_string())
+                    .unwrap_or_default(),
+            ),
+            CodeBlockKind::Indented => (String::new(), String::new()),
+        };
+        self.code = Some(Code {
+            lang,
+            label,
+            text: String::new(),
+            offset: None,
+        });
+    }
+
+    /// A list item opens with its marker: the next number of an ordered list, else a
+    /// bullet by nesting depth.
+    fn start_item(&mut self, offset: usize) {
+        self.block_start(offset);
+        let depth = self.lists.len().saturating_sub(1);
+        let marker = match self.lists.last_mut() {
+            Some(Some(n)) => {
+                let m = format!("{n}. ");
+                *n = n.saturating_add(1);
+                m
+            }
+            _ => match depth {
+                0 => "• ".to_string(),
+                1 => "◦ ".to_string(),
+                _ => "▪ ".to_string(),
+            },
+        };
+        let indent = str_width(&marker);
+        self.containers.push(Container::Item {
+            marker: Some(vec![Span::role(marker, Role::ListMarker)]),
+            indent,
+        });
+    }
+
+    /// A footnote definition opens, marked `[label]: ` like a list item.
+    fn start_footnote(&mut self, label: &str, offset: usize) {
+        self.block_start(offset);
+        let marker = format!("[{label}]: ");
+        let indent = str_width(&marker).min(6);
+        self.containers.push(Container::Item {
+            marker: Some(vec![Span::role(marker, Role::Footnote)]),
+            indent,
+        });
+    }
+
+    /// A table row (or the header row) opens in the open table.
+    fn start_table_row(&mut self, offset: usize) {
+        if let Some(t) = &mut self.table {
+            t.rows.push(Row {
+                offset,
+                cells: Vec::new(),
+            });
         }
     }
 

@@ -165,89 +165,124 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
     }
     // Span boundaries on grapheme boundaries, so per-span widths add up to the line's.
     let spans = &*crate::render::text::align_graphemes(spans);
-    let mut lines: Vec<Line> = Vec::new();
-    let mut cur = Line::new();
-    let mut cur_w = 0usize;
+    let mut w = Wrapper {
+        spans,
+        width,
+        lines: Vec::new(),
+        cur: Line::new(),
+        cur_w: 0,
+    };
     let mut pending: Option<Token> = None;
     let (tokens, pieces) = tokenize(spans);
     for tok in tokens {
         if tok.space {
-            if cur_w == 0 && !lines.is_empty() {
+            if w.cur_w == 0 && !w.lines.is_empty() {
                 continue;
             }
             pending = Some(tok);
             continue;
         }
         let pw = pending.as_ref().map_or(0, |p| p.width);
-        if cur_w + pw + tok.width <= width {
-            for p in pending
-                .take()
-                .iter()
-                .flat_map(|t| &pieces[t.first..t.end])
-                .chain(&pieces[tok.first..tok.end])
-            {
-                push_piece(&mut cur, spans, p);
-            }
-            cur_w += pw + tok.width;
+        let space = pending
+            .take()
+            .map_or(&pieces[..0], |t| &pieces[t.first..t.end]);
+        let word = &pieces[tok.first..tok.end];
+        if w.cur_w + pw + tok.width <= width {
+            w.push(space);
+            w.push(word);
+            w.cur_w += pw + tok.width;
             continue;
         }
-        if tok.width <= width && cur_w > 0 {
-            lines.push(std::mem::take(&mut cur));
-            pending = None;
-            for p in &pieces[tok.first..tok.end] {
-                push_piece(&mut cur, spans, p);
-            }
-            cur_w = tok.width;
+        if tok.width <= width && w.cur_w > 0 {
+            w.new_line();
+            w.push(word);
+            w.cur_w = tok.width;
             continue;
         }
         // The word does not fit on a line of its own (or we are at a line start with
         // indentation that leaves no room): break it between graphemes.
-        if cur_w > 0 {
-            if cur_w + pw < width {
-                for p in pending.iter().flat_map(|t| &pieces[t.first..t.end]) {
-                    push_piece(&mut cur, spans, p);
-                }
-                cur_w += pw;
+        if w.cur_w > 0 {
+            if w.cur_w + pw < width {
+                w.push(space);
+                w.cur_w += pw;
             } else {
-                lines.push(std::mem::take(&mut cur));
-                cur_w = 0;
+                w.new_line();
             }
         }
-        pending = None;
-        // A URL (a link, its shown address, or a word holding `://`) breaks after the last
-        // `/`, `?`, `&`, `#`, `=` or `-` that fits: at its path parts, not mid-name.
-        let bare_url = pieces[tok.first..tok.end]
-            .iter()
-            .map(|p| &spans[p.span].text[p.start..p.end])
-            .collect::<String>()
-            .contains("://");
-        let gs: Vec<(&str, usize, Style, bool)> = pieces[tok.first..tok.end]
-            .iter()
-            .flat_map(|p| {
-                let span = &spans[p.span];
-                let url = bare_url || matches!(span.style.role, Role::Link | Role::LinkUrl);
-                span.text[p.start..p.end].graphemes(true).map(move |g| {
-                    let brk = url && matches!(g, "/" | "?" | "&" | "#" | "=" | "-");
-                    (g, grapheme_width(g), span.style, brk)
-                })
+        w.break_word(&word_graphemes(spans, word));
+    }
+    if !w.cur.spans.is_empty() || w.lines.is_empty() {
+        w.lines.push(w.cur);
+    }
+    w.lines
+}
+
+/// The graphemes of a word's `pieces`: text, width, style, and whether a URL may break
+/// after it. A URL (a link, its shown address, or a word holding `://`) breaks after the
+/// last `/`, `?`, `&`, `#`, `=` or `-` that fits: at its path parts, not mid-name.
+fn word_graphemes<'s>(spans: &'s [Span], pieces: &[Piece]) -> Vec<(&'s str, usize, Style, bool)> {
+    let bare_url = pieces
+        .iter()
+        .map(|p| &spans[p.span].text[p.start..p.end])
+        .collect::<String>()
+        .contains("://");
+    pieces
+        .iter()
+        .flat_map(|p| {
+            let span = &spans[p.span];
+            let url = bare_url || matches!(span.style.role, Role::Link | Role::LinkUrl);
+            span.text[p.start..p.end].graphemes(true).map(move |g| {
+                let brk = url && matches!(g, "/" | "?" | "&" | "#" | "=" | "-");
+                (g, grapheme_width(g), span.style, brk)
             })
-            .collect();
+        })
+        .collect()
+}
+
+/// The state of [`wrap`]: the lines so far and the line being filled.
+struct Wrapper<'s> {
+    spans: &'s [Span],
+    width: usize,
+    lines: Vec<Line>,
+    cur: Line,
+    /// Width of `cur` in cells.
+    cur_w: usize,
+}
+
+impl Wrapper<'_> {
+    /// Append `pieces` to the current line (its width is the caller's to add).
+    fn push(&mut self, pieces: &[Piece]) {
+        for p in pieces {
+            push_piece(&mut self.cur, self.spans, p);
+        }
+    }
+
+    /// End the current line and start an empty one.
+    fn new_line(&mut self) {
+        self.lines.push(std::mem::take(&mut self.cur));
+        self.cur_w = 0;
+    }
+
+    /// A word too long for the room left, broken between its graphemes `gs` (after a URL's
+    /// last break character that fits, when it has one); a grapheme wider than a whole
+    /// line is shown as `…`.
+    fn break_word(&mut self, gs: &[(&str, usize, Style, bool)]) {
+        let width = self.width;
         let mut i = 0;
         while i < gs.len() {
-            let room = width - cur_w.min(width);
+            let room = width - self.cur_w.min(width);
             let (mut j, mut w) = (i, 0);
             while j < gs.len() && w + gs[j].1 <= room {
                 w += gs[j].1;
                 j += 1;
             }
             if j == i {
-                if cur_w > 0 {
-                    lines.push(std::mem::take(&mut cur));
-                    cur_w = 0;
+                if self.cur_w > 0 {
+                    self.new_line();
                 } else {
                     // Wider than a whole line (a wide grapheme at width 1).
-                    push_merged(&mut cur, ELLIPSIS, gs[i].2);
-                    cur_w += 1;
+                    push_merged(&mut self.cur, ELLIPSIS, gs[i].2);
+                    self.cur_w += 1;
                     i += 1;
                 }
                 continue;
@@ -258,20 +293,15 @@ pub fn wrap(spans: &[Span], width: usize) -> Vec<Line> {
                 (i..j).rev().find(|&k| gs[k].3).map_or(j, |k| k + 1)
             };
             for &(g, gw, style, _) in &gs[i..cut] {
-                push_merged(&mut cur, g, style);
-                cur_w += gw;
+                push_merged(&mut self.cur, g, style);
+                self.cur_w += gw;
             }
             i = cut;
             if i < gs.len() {
-                lines.push(std::mem::take(&mut cur));
-                cur_w = 0;
+                self.new_line();
             }
         }
     }
-    if !cur.spans.is_empty() || lines.is_empty() {
-        lines.push(cur);
-    }
-    lines
 }
 
 /// Cut `text` into lines of at most `width` cells (tabs shown as four spaces): after the

@@ -96,50 +96,7 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
                 by_lower.entry(n.title.to_lowercase()).or_default().push(id);
                 out.extend(skill_shape(corpus, id));
             }
-            NodeKind::File if n.span.is_some() => {
-                let skill = skill_of(corpus, id);
-                let text = corpus.text(id);
-                if n.title == "skill.md"
-                    && skill.is_some_and(|s| corpus.node(s).children.contains(&id))
-                {
-                    let msg =
-                        "the skill file is named `skill.md`; agent clients load only `SKILL.md`"
-                            .into();
-                    out.push(Lint {
-                        node: id,
-                        skill,
-                        finding: warn("skill-md-case", msg),
-                    });
-                } else if n.title.eq_ignore_ascii_case("llms.txt")
-                    && text.chars().count() > LLMS_TXT_MAX_CHARS
-                {
-                    let msg = format!(
-                        "llms.txt is {} chars; keep it under {LLMS_TXT_MAX_CHARS} (llms.txt checkers fail files over 100,000)",
-                        text.chars().count()
-                    );
-                    out.push(Lint {
-                        node: id,
-                        skill,
-                        finding: warn("llms-txt-size", msg),
-                    });
-                } else if skill.is_some()
-                    && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
-                    && n.title.to_lowercase().ends_with(".md")
-                {
-                    let lines = lines_any(text).count();
-                    if lines > REFERENCE_TOC_LINES && !has_toc(text) {
-                        let msg = format!(
-                            "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
-                            n.path
-                        );
-                        out.push(Lint {
-                            node: id,
-                            skill,
-                            finding: warn("reference-toc", msg),
-                        });
-                    }
-                }
-            }
+            NodeKind::File if n.span.is_some() => out.extend(file_lint(corpus, id)),
             _ => {}
         }
     }
@@ -165,6 +122,51 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
         }
     }
     out
+}
+
+/// The finding of text file `id`, if any: a skill file named `skill.md`, an `llms.txt`
+/// over its size, or a long reference file of a skill without a table of contents.
+fn file_lint(corpus: &Corpus, id: NodeId) -> Option<Lint> {
+    let n = corpus.node(id);
+    let skill = skill_of(corpus, id);
+    let text = corpus.text(id);
+    if n.title == "skill.md" && skill.is_some_and(|s| corpus.node(s).children.contains(&id)) {
+        let msg = "the skill file is named `skill.md`; agent clients load only `SKILL.md`".into();
+        return Some(Lint {
+            node: id,
+            skill,
+            finding: warn("skill-md-case", msg),
+        });
+    }
+    if n.title.eq_ignore_ascii_case("llms.txt") && text.chars().count() > LLMS_TXT_MAX_CHARS {
+        let msg = format!(
+            "llms.txt is {} chars; keep it under {LLMS_TXT_MAX_CHARS} (llms.txt checkers fail files over 100,000)",
+            text.chars().count()
+        );
+        return Some(Lint {
+            node: id,
+            skill,
+            finding: warn("llms-txt-size", msg),
+        });
+    }
+    if skill.is_some()
+        && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
+        && n.title.to_lowercase().ends_with(".md")
+    {
+        let lines = lines_any(text).count();
+        if lines > REFERENCE_TOC_LINES && !has_toc(text) {
+            let msg = format!(
+                "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
+                n.path
+            );
+            return Some(Lint {
+                node: id,
+                skill,
+                finding: warn("reference-toc", msg),
+            });
+        }
+    }
+    None
 }
 
 /// The body and name rules `validate` already checks per SKILL.md, for the tree:

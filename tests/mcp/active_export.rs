@@ -3,7 +3,7 @@
 //! 5k tokens, and every command its "How to read this skill" block tells the agent to run
 //! works when run literally in the skill's folder.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
@@ -68,10 +68,19 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
     let tmp = tempdir();
     let src = fixture_path("curate/hono-mini");
     let src = src.to_str().unwrap_or_else(|| panic!("path"));
-    let recipe = tmp.path().join("sel.json");
+    let skill = export_a_saved_selection_as_active(tmp.path(), src);
+    validates_clean(tmp.path(), &skill);
+    let md = skill_md_is_small(&skill);
+    its_instructions_run_literally(&skill, &md);
+}
+
+/// Save a recipe of three sections of `src` and export it with `--active` into
+/// `hono-active` under `tmp`; that folder.
+fn export_a_saved_selection_as_active(tmp: &Path, src: &str) -> PathBuf {
+    let recipe = tmp.join("sel.json");
     let recipe = recipe.to_str().unwrap_or_else(|| panic!("path"));
     ok(
-        tmp.path(),
+        tmp,
         &[
             "recipe",
             "save",
@@ -87,13 +96,19 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
             recipe,
         ],
     );
-    let skill = tmp.path().join("hono-active");
+    let skill = tmp.join("hono-active");
     let skill_s = skill.to_str().unwrap_or_else(|| panic!("path"));
     ok(
-        tmp.path(),
+        tmp,
         &["export", src, "--recipe", recipe, "-o", skill_s, "--active"],
     );
-    let v = run(tmp.path(), &["validate", skill_s, "--json"]);
+    skill
+}
+
+/// `validate --json` of the exported `skill`: no errors, no warnings.
+fn validates_clean(tmp: &Path, skill: &Path) {
+    let skill_s = skill.to_str().unwrap_or_else(|| panic!("path"));
+    let v = run(tmp, &["validate", skill_s, "--json"]);
     assert!(
         v.status.success(),
         "validate: {}",
@@ -106,7 +121,10 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
         (0.into(), 0.into()),
         "{report}"
     );
+}
 
+/// The exported `SKILL.md` stays under 500 lines and 5,000 tokens; its text.
+fn skill_md_is_small(skill: &Path) -> String {
     let md =
         std::fs::read_to_string(skill.join("SKILL.md")).unwrap_or_else(|e| panic!("SKILL.md: {e}"));
     let tokens =
@@ -116,15 +134,20 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
         "{} lines, {tokens} tokens",
         md.lines().count()
     );
+    md
+}
 
-    // The table's first id, and the words of its first section title, fill the placeholders.
+/// The commands of `md`'s instructions, their placeholders filled (the table's first id,
+/// and the words of its first section title), run in the `skill` folder: search, show,
+/// brief, each giving what it says.
+fn its_instructions_run_literally(skill: &Path, md: &str) {
     let first_id = md
         .lines()
         .find(|l| l.starts_with("| `hono-active/references/"))
         .and_then(|l| l.split('`').nth(1))
         .unwrap_or_else(|| panic!("no table row with an exported id:\n{md}"))
         .to_string();
-    let cmds = commands(&md);
+    let cmds = commands(md);
     assert_eq!(cmds.len(), 3, "{cmds:?}");
     let mut ran = Vec::new();
     for cmd in cmds {
@@ -139,33 +162,39 @@ fn an_active_export_validates_stays_small_and_its_instructions_work_literally() 
             })
             .collect();
         let args: Vec<&str> = words.iter().map(String::as_str).collect();
-        let out = ok(&skill, &args);
+        let out = ok(skill, &args);
         ran.push(args[0].to_string());
-        match args[0] {
-            "search" => {
-                let v: Value =
-                    serde_json::from_str(&out).unwrap_or_else(|e| panic!("search --json: {e}"));
-                let hits = v["hits"].as_array().cloned().unwrap_or_default();
-                assert!(!hits.is_empty(), "{out}");
-                // Every hit is an id `show` accepts in the same folder.
-                for h in hits.iter().take(3) {
-                    let id = h["id"].as_str().unwrap_or_default();
-                    assert!(id.starts_with("hono-active/"), "{id}");
-                    assert!(!ok(&skill, &["show", id, "."]).is_empty());
-                }
-            }
-            "show" => {
-                let file = first_id.trim_start_matches("hono-active/");
-                let want = std::fs::read_to_string(skill.join(file))
-                    .unwrap_or_else(|e| panic!("{file}: {e}"));
-                assert_eq!(out, want);
-            }
-            "brief" => assert!(
-                out.starts_with("# Context brief") && out.contains("hono-active/references/"),
-                "{out}"
-            ),
-            other => panic!("unexpected command {other}"),
-        }
+        check_command_output(skill, &first_id, args[0], &out);
     }
     assert_eq!(ran, ["search", "show", "brief"]);
+}
+
+/// The output `out` of instruction `command` run in `skill` (`first_id`: the id it was
+/// given): search hits `show` accepts, the exported file itself, a brief of the export.
+fn check_command_output(skill: &Path, first_id: &str, command: &str, out: &str) {
+    match command {
+        "search" => {
+            let v: Value =
+                serde_json::from_str(out).unwrap_or_else(|e| panic!("search --json: {e}"));
+            let hits = v["hits"].as_array().cloned().unwrap_or_default();
+            assert!(!hits.is_empty(), "{out}");
+            // Every hit is an id `show` accepts in the same folder.
+            for h in hits.iter().take(3) {
+                let id = h["id"].as_str().unwrap_or_default();
+                assert!(id.starts_with("hono-active/"), "{id}");
+                assert!(!ok(skill, &["show", id, "."]).is_empty());
+            }
+        }
+        "show" => {
+            let file = first_id.trim_start_matches("hono-active/");
+            let want =
+                std::fs::read_to_string(skill.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(out, want);
+        }
+        "brief" => assert!(
+            out.starts_with("# Context brief") && out.contains("hono-active/references/"),
+            "{out}"
+        ),
+        other => panic!("unexpected command {other}"),
+    }
 }

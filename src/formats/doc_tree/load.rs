@@ -290,6 +290,43 @@ fn fill_folder(
         ));
         return;
     }
+    let (dirs, files) = list_entries(dir);
+    let has_doc = files.iter().any(|f| f == "doc.md");
+    let f = Folder {
+        node: folder,
+        dir,
+        rel,
+    };
+    let readme = if files.iter().any(|f| f == "README.md") {
+        f.load_readme(corpus, &dirs)
+    } else {
+        if has_doc {
+            corpus.node_mut(folder).warnings.push(Warning::at(
+                "doc.md without README.md",
+                rel,
+                None,
+            ));
+        }
+        Readme::default()
+    };
+    f.apply_readme(corpus, &readme, set_title);
+    if has_doc {
+        f.load_doc(corpus, readme.merged_from.is_some());
+    }
+    let content_dirs: Vec<&String> = dirs.iter().filter(|d| d.as_str() != "img").collect();
+    if content_dirs.is_empty() && !has_doc {
+        corpus
+            .node_mut(folder)
+            .warnings
+            .push(Warning::at("leaf folder without doc.md", rel, None));
+    }
+    f.load_subfolders(corpus, &dirs, &readme, depth);
+    f.load_files(corpus, &files);
+}
+
+/// The sub-folders (in [`cmp_names`] order) and files (sorted) of `dir`; an unreadable
+/// folder has none.
+fn list_entries(dir: &Path) -> (Vec<String>, Vec<String>) {
     let mut dirs: Vec<String> = Vec::new();
     let mut files: Vec<String> = Vec::new();
     if let Ok(rd) = std::fs::read_dir(dir) {
@@ -305,11 +342,29 @@ fn fill_folder(
     }
     dirs.sort_by(|a, b| cmp_names(a, b));
     files.sort();
-    let has_doc = files.iter().any(|f| f == "doc.md");
-    let mut readme = Readme::default();
-    if files.iter().any(|f| f == "README.md") {
-        let r = join_rel(rel, "README.md");
-        let (f, src) = add_text_file(corpus, folder, &dir.join("README.md"), &r, Format::DocTree);
+    (dirs, files)
+}
+
+/// A doc-tree folder being filled: its node, path on disk, and relative path.
+struct Folder<'a> {
+    node: NodeId,
+    dir: &'a Path,
+    rel: &'a str,
+}
+
+impl Folder<'_> {
+    /// The folder's README: sectioned, summarized by what it lists, a bullet naming no
+    /// folder in `dirs` a warning on it; what it says.
+    fn load_readme(&self, corpus: &mut Corpus, dirs: &[String]) -> Readme {
+        let mut readme = Readme::default();
+        let r = join_rel(self.rel, "README.md");
+        let (f, src) = add_text_file(
+            corpus,
+            self.node,
+            &self.dir.join("README.md"),
+            &r,
+            Format::DocTree,
+        );
         if let Some(src) = src {
             readme = parse_readme(&corpus.sources[src.0 as usize].text);
             section(corpus, f, src);
@@ -328,14 +383,13 @@ fn fill_folder(
                 }
             }
         }
-    } else if has_doc {
-        corpus
-            .node_mut(folder)
-            .warnings
-            .push(Warning::at("doc.md without README.md", rel, None));
+        readme
     }
-    {
-        let n = corpus.node_mut(folder);
+
+    /// The README's title (when `set_title`), paragraph (detail, and summary when there is
+    /// none) and `Merged from` line on the folder's node.
+    fn apply_readme(&self, corpus: &mut Corpus, readme: &Readme, set_title: bool) {
+        let n = corpus.node_mut(self.node);
         if let Some(t) = readme.title.as_ref().filter(|_| set_title) {
             n.title = t.clone();
         }
@@ -349,9 +403,18 @@ fn fill_folder(
             n.meta.insert("merged_from".into(), m.clone().into());
         }
     }
-    if has_doc {
-        let r = join_rel(rel, "doc.md");
-        let (f, src) = add_text_file(corpus, folder, &dir.join("doc.md"), &r, Format::DocTree);
+
+    /// The folder's `doc.md`: split into its parts when the README says it was `merged`,
+    /// else sectioned; a crawler error document is a warning.
+    fn load_doc(&self, corpus: &mut Corpus, merged: bool) {
+        let r = join_rel(self.rel, "doc.md");
+        let (f, src) = add_text_file(
+            corpus,
+            self.node,
+            &self.dir.join("doc.md"),
+            &r,
+            Format::DocTree,
+        );
         if let Some(src) = src {
             let text = &corpus.sources[src.0 as usize].text;
             if text.trim_start().starts_with("# Error") {
@@ -361,46 +424,55 @@ fn fill_folder(
                     Some(1),
                 ));
             }
-            if readme.merged_from.is_some() {
+            if merged {
                 add_parts(corpus, f, src);
             } else {
                 section(corpus, f, src);
             }
         }
     }
-    let content_dirs: Vec<&String> = dirs.iter().filter(|d| d.as_str() != "img").collect();
-    if content_dirs.is_empty() && !has_doc {
-        corpus
-            .node_mut(folder)
-            .warnings
-            .push(Warning::at("leaf folder without doc.md", rel, None));
-    }
-    for d in &dirs {
-        let r = join_rel(rel, d);
-        if d == "img" {
-            list_assets(corpus, folder, &dir.join(d), &r);
-            continue;
-        }
-        let b = readme.bullets.iter().find(|b| b.name == *d).cloned();
-        let child = load_folder(corpus, folder, &dir.join(d), &r, b.as_ref(), depth + 1);
-        if b.is_none() && !readme.bullets.is_empty() {
-            corpus.node_mut(child).warnings.push(Warning::at(
-                "folder not listed in the parent README",
-                r,
-                None,
-            ));
-        }
-    }
-    for f in files.iter().filter(|f| *f != "README.md" && *f != "doc.md") {
-        let r = join_rel(rel, f);
-        let p = dir.join(f);
-        if f.ends_with(".md") {
-            let (n, src) = add_text_file(corpus, folder, &p, &r, Format::DocTree);
-            if let Some(src) = src {
-                section(corpus, n, src);
+
+    /// The sub-folders `dirs` (`img/` as assets), each with its README bullet; one the
+    /// README does not list is a warning.
+    fn load_subfolders(&self, corpus: &mut Corpus, dirs: &[String], readme: &Readme, depth: usize) {
+        for d in dirs {
+            let r = join_rel(self.rel, d);
+            if d == "img" {
+                list_assets(corpus, self.node, &self.dir.join(d), &r);
+                continue;
             }
-        } else {
-            add_asset(corpus, folder, &p, f, &r);
+            let b = readme.bullets.iter().find(|b| b.name == *d).cloned();
+            let child = load_folder(
+                corpus,
+                self.node,
+                &self.dir.join(d),
+                &r,
+                b.as_ref(),
+                depth + 1,
+            );
+            if b.is_none() && !readme.bullets.is_empty() {
+                corpus.node_mut(child).warnings.push(Warning::at(
+                    "folder not listed in the parent README",
+                    r,
+                    None,
+                ));
+            }
+        }
+    }
+
+    /// The other files: markdown sectioned, the rest listed as assets.
+    fn load_files(&self, corpus: &mut Corpus, files: &[String]) {
+        for f in files.iter().filter(|f| *f != "README.md" && *f != "doc.md") {
+            let r = join_rel(self.rel, f);
+            let p = self.dir.join(f);
+            if f.ends_with(".md") {
+                let (n, src) = add_text_file(corpus, self.node, &p, &r, Format::DocTree);
+                if let Some(src) = src {
+                    section(corpus, n, src);
+                }
+            } else {
+                add_asset(corpus, self.node, &p, f, &r);
+            }
         }
     }
 }

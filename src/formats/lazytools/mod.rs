@@ -27,7 +27,9 @@ use std::sync::Arc;
 use super::walk::loader::{Loader, folder_name, join_rel};
 use super::walk::probe::FolderProbe;
 use super::walk::skill_file::{frontmatter_meta, frontmatter_warnings};
-use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Source, TextSpan, Warning};
+use crate::model::{
+    Corpus, Flag, Format, Node, NodeId, NodeKind, Source, SourceId, TextSpan, Warning,
+};
 pub use read::{BundleFiles, ChunkRecord, Manifest, Problem, read_bundle};
 
 /// Whether `dir` holds a bundle (manifest.json, vocab.json and chunks.jsonl).
@@ -420,33 +422,33 @@ fn add_chunks(corpus: &mut Corpus, parent: NodeId, rel: &str, files: &BundleFile
             .sum();
         let fid = corpus.add_child(folder, f);
         for &i in idxs {
-            let c = &files.chunks[i];
-            let title = display_heading(&c.heading);
-            let summary = first_sentence(&c.text, &title);
-            let mut n = Node::new(
-                NodeKind::Chunk,
-                Format::Lazytools,
-                title,
-                rel_join(rel, &shown),
-            );
-            n.seg = Some(format!("chunk-{}", c.ordinal));
-            n.summary = summary;
-            n.meta.insert("ordinal".into(), c.ordinal.into());
-            n.meta.insert("heading".into(), c.heading.clone().into());
-            n.meta.insert("title".into(), c.title.clone().into());
-            n.meta.insert("doc_len".into(), c.doc_len.into());
-            n.meta.insert("path".into(), c.path.clone().into());
-            let (s, e) = spans[i];
-            n.span = Some(TextSpan {
-                source: src,
-                start: s,
-                own_end: e,
-                end: e,
-            });
+            let n = chunk_node(&files.chunks[i], rel_join(rel, &shown), src, spans[i]);
             nodes[i] = corpus.add_child(fid, n);
         }
     }
     nodes
+}
+
+/// The node of chunk record `c` of the file at `path`: titled by its heading, its text
+/// the `(start, end)` span of the virtual source `src`.
+fn chunk_node(c: &ChunkRecord, path: String, src: SourceId, (s, e): (usize, usize)) -> Node {
+    let title = display_heading(&c.heading);
+    let summary = first_sentence(&c.text, &title);
+    let mut n = Node::new(NodeKind::Chunk, Format::Lazytools, title, path);
+    n.seg = Some(format!("chunk-{}", c.ordinal));
+    n.summary = summary;
+    n.meta.insert("ordinal".into(), c.ordinal.into());
+    n.meta.insert("heading".into(), c.heading.clone().into());
+    n.meta.insert("title".into(), c.title.clone().into());
+    n.meta.insert("doc_len".into(), c.doc_len.into());
+    n.meta.insert("path".into(), c.path.clone().into());
+    n.span = Some(TextSpan {
+        source: src,
+        start: s,
+        own_end: e,
+        end: e,
+    });
+    n
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::tui::state::app::App;
 
 use super::export::ExportJob;
 use super::text_job::TextJob;
+use super::work;
 use super::worker_msg::WorkerMsg;
 use crate::tui::effect::{CopyRoute, Effect, TextPurpose};
 use crate::tui::state::built_text::BuiltText;
@@ -205,9 +206,6 @@ impl Job {
     }
 }
 
-/// How long one code block's highlighting may take before it is shown plain.
-const HIGHLIGHT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
 fn copy_options(app: &App) -> CopyOptions {
     CopyOptions {
@@ -279,32 +277,7 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             terms,
             mode,
         },
-        Effect::StartBackground => {
-            let corpus = Arc::clone(&app.corpus);
-            let generation = app.data_gen;
-            let (done, after) = crossbeam_channel::bounded(0);
-            return vec![
-                Job::BuildIndexes {
-                    corpus: Arc::clone(&corpus),
-                    generation,
-                    done,
-                    semantic: app.settings.search.semantic.table(),
-                    previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
-                    rerank: app
-                        .settings
-                        .search
-                        .semantic
-                        .model()
-                        .then(|| app.settings.search.clone()),
-                },
-                Job::CountTokens {
-                    corpus,
-                    encoding: app.encoding(),
-                    generation,
-                    after,
-                },
-            ];
-        }
+        Effect::StartBackground => return background_jobs(app),
         Effect::Reload { root } => match app.specs.get(root) {
             Some(spec) => Job::Reload {
                 root,
@@ -318,22 +291,40 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
     vec![job]
 }
 
-/// Sectioned ranges of at least this many bytes get their summaries made in the background
-/// once the indexes are built; a smaller one is parsed when its first row is drawn (about
-/// 0.4 ms at 64 KiB).
-const WARM_SUMMARY_BYTES: usize = 64 * 1024;
+/// The background work after a (re)load: build the indexes, then count the tokens once
+/// both are built (searchable first).
+fn background_jobs(app: &App) -> Vec<Job> {
+    let corpus = Arc::clone(&app.corpus);
+    let generation = app.data_gen;
+    let (done, after) = crossbeam_channel::bounded(0);
+    vec![
+        Job::BuildIndexes {
+            corpus: Arc::clone(&corpus),
+            generation,
+            done,
+            semantic: app.settings.search.semantic.table(),
+            previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
+            rerank: app
+                .settings
+                .search
+                .semantic
+                .model()
+                .then(|| app.settings.search.clone()),
+        },
+        Job::CountTokens {
+            corpus,
+            encoding: app.encoding(),
+            generation,
+            after,
+        },
+    ]
+}
 
 /// Do `job`, reporting its results through `emit` in order.
 pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
     match job {
         Job::Load { specs, opts } => load(&specs, &opts, emit),
-        Job::Reload { root, spec, opts } => {
-            let corpus = crate::formats::load_root(&spec, &opts, &mut |_| {});
-            emit(WorkerMsg::RootReloaded {
-                root,
-                corpus: Box::new(corpus),
-            });
-        }
+        Job::Reload { root, spec, opts } => reload(root, &spec, &opts, emit),
         Job::CountTokens {
             corpus,
             encoding,
@@ -352,71 +343,18 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             previous,
             rerank,
         } => {
-            let fuzzy = Arc::new(FuzzyIndex::build(&corpus));
-            emit(WorkerMsg::FuzzyReady { generation, fuzzy });
-            let mut last = Instant::now();
-            let index = Index::build(&corpus, &mut |done, total| {
-                if last.elapsed() >= Duration::from_millis(80) {
-                    last = Instant::now();
-                    emit(WorkerMsg::IndexProgress {
-                        generation,
-                        done: (done, total),
-                    });
-                }
-            });
-            let index = Arc::new(index);
-            emit(WorkerMsg::IndexReady {
-                generation,
-                index: Arc::clone(&index),
-            });
+            let index = work::build_indexes(&corpus, generation, emit);
             drop(done);
-            // Summaries are made on first read (docs/DESIGN.md §2 "Sectioning"): those of big
-            // files are made here, so drawing their rows never parses one.
-            corpus.warm_summaries(WARM_SUMMARY_BYTES);
-            // Embedding is an idle pass after the index is searchable (and counting may run
-            // beside it): a finished query is re-fused once the vectors are in.
-            if semantic {
-                index.embed(&corpus, previous.as_deref());
-            }
-            if let Some(settings) = rerank {
-                attach_tier(&index, &settings, emit);
-            }
+            work::after_indexes(&corpus, &index, semantic, previous.as_deref(), rerank, emit);
         }
-        Job::Search(job) => {
-            let (content, titles) = run_search(&job);
-            let generation = job.generation;
-            drop(job);
-            emit(WorkerMsg::SearchDone {
-                generation,
-                content,
-                titles,
-            });
-        }
+        Job::Search(job) => search(job, emit),
         Job::Text {
             generation,
             job,
             purpose,
             opts,
-        } => {
-            let result = super::text_job::build(&job);
-            drop(job);
-            match (purpose, result) {
-                (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
-                (TextPurpose::Copy, Ok(built)) => {
-                    deliver(Arc::new(built), CopyRoute::Auto, &opts, emit);
-                }
-                (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
-            }
-        }
-        Job::CountBrief { generation, job } => {
-            let (tokens, left_out) = super::text_job::brief_size(&job);
-            drop(job);
-            emit(WorkerMsg::BriefCounted {
-                generation,
-                tokens,
-                left_out,
-            });
-        }
+        } => text(generation, job, purpose, &opts, emit),
+        Job::CountBrief { generation, job } => count_brief(generation, job, emit),
         Job::CopyText { built, route, opts } => deliver(built, route, &opts, emit),
         Job::Export(job) => {
             let outcome = super::export::run(&job);
@@ -430,46 +368,22 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             encoding,
             profile,
             show_budget,
-        } => {
-            let counter = TokenCounter::new(encoding);
-            let view = Arc::new(super::layers::compute(
-                &corpus,
-                node,
-                counter,
-                &profile,
-                show_budget,
-            ));
-            drop(corpus);
-            emit(WorkerMsg::Layers {
-                generation,
-                node,
-                view,
-            });
-        }
+        } => work::layers(
+            corpus,
+            generation,
+            node,
+            encoding,
+            &profile,
+            show_budget,
+            emit,
+        ),
         Job::Highlight {
             generation,
             node,
             width,
             blocks,
             theme,
-        } => {
-            let h = crate::render::Highlighter::shared();
-            let blocks = blocks
-                .into_iter()
-                .map(|(i, lang, code)| {
-                    (
-                        i,
-                        h.highlight_within(&code, &lang, theme, HIGHLIGHT_DEADLINE),
-                    )
-                })
-                .collect();
-            emit(WorkerMsg::Highlighted {
-                generation,
-                node,
-                width,
-                blocks,
-            });
-        }
+        } => work::highlight(generation, node, width, blocks, theme, emit),
         Job::Render {
             corpus,
             generation,
@@ -477,24 +391,59 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             width,
             terms,
             mode,
-        } => {
-            let tokens = crate::tokens::TokenTable::default();
-            let doc = super::preview_doc::build(
-                &corpus,
-                &tokens,
-                node,
-                width,
-                &terms,
-                super::preview_doc::Container::default(),
-                mode,
-            );
-            drop(corpus);
-            emit(WorkerMsg::Rendered {
-                generation,
-                doc: Box::new(doc),
-            });
-        }
+        } => work::render(corpus, generation, node, width, &terms, mode, emit),
     }
+}
+
+/// Load root number `root` again from `spec`.
+fn reload(root: usize, spec: &RootSpec, opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg)) {
+    let corpus = crate::formats::load_root(spec, opts, &mut |_| {});
+    emit(WorkerMsg::RootReloaded {
+        root,
+        corpus: Box::new(corpus),
+    });
+}
+
+/// Run one query and report its results (the job, which holds the corpus, dropped first).
+fn search(job: SearchJob, emit: &mut dyn FnMut(WorkerMsg)) {
+    let (content, titles) = run_search(&job);
+    let generation = job.generation;
+    drop(job);
+    emit(WorkerMsg::SearchDone {
+        generation,
+        content,
+        titles,
+    });
+}
+
+/// Build a text: report it for the preview, or deliver it to the clipboard.
+fn text(
+    generation: u64,
+    job: TextJob,
+    purpose: TextPurpose,
+    opts: &CopyOptions,
+    emit: &mut dyn FnMut(WorkerMsg),
+) {
+    let result = super::text_job::build(&job);
+    drop(job);
+    match (purpose, result) {
+        (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
+        (TextPurpose::Copy, Ok(built)) => {
+            deliver(Arc::new(built), CopyRoute::Auto, opts, emit);
+        }
+        (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
+    }
+}
+
+/// Size a brief: its tokens and how many parts it left out.
+fn count_brief(generation: u64, job: TextJob, emit: &mut dyn FnMut(WorkerMsg)) {
+    let (tokens, left_out) = super::text_job::brief_size(&job);
+    drop(job);
+    emit(WorkerMsg::BriefCounted {
+        generation,
+        tokens,
+        left_out,
+    });
 }
 
 /// Load `specs` one root at a time; a root whose loader panics is reported and skipped.
@@ -650,25 +599,4 @@ fn deliver(
             .map(|o| status(&o))
             .map_err(|e| format!("copy failed: {e}")),
     ));
-}
-
-/// Attach the re-rank tier of `settings` to `index` (docs/DESIGN.md §3 "Re-rank"); without
-/// a model the app is told (its status line says once how to install one), a model that
-/// does not load is a failed worker.
-fn attach_tier(
-    index: &Index,
-    settings: &crate::config::SearchSettings,
-    emit: &mut dyn FnMut(WorkerMsg),
-) {
-    match crate::rerank::tier(settings, settings.semantic) {
-        crate::rerank::Tier::Ready(r) => {
-            index.attach_reranker(r);
-        }
-        crate::rerank::Tier::NoModel => emit(WorkerMsg::TierHint),
-        crate::rerank::Tier::Broken(e) => emit(WorkerMsg::Failed {
-            worker: "re-rank",
-            message: e.to_string(),
-        }),
-        crate::rerank::Tier::Off => {}
-    }
 }

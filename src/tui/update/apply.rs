@@ -1,6 +1,6 @@
 //! Applying worker results to the app: loaded roots, token counts, indexes, search
-//! results, highlighted code, copy outcomes and failures. Results of a stale generation
-//! are dropped.
+//! results (those two in [`results`]), highlighted code, copy outcomes and failures.
+//! Results of a stale generation are dropped.
 
 use std::sync::Arc;
 
@@ -9,31 +9,23 @@ use crate::render::{self, Line};
 use crate::tui::effect::Effect;
 use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::state::app::{App, Loaded};
+use crate::tui::state::built_text::BuiltText;
 use crate::tui::state::curate::Question;
 use crate::tui::state::followup::Msg;
-use crate::tui::state::preview::PreviewDoc;
-use crate::tui::state::search::{Rerun, SearchView};
+use crate::tui::state::preview::{LayerView, PreviewDoc};
 use crate::util::human;
 
-use super::{brief, curate, export, recipes, reload, search};
+use super::{brief, curate, export, recipes, reload, results};
 
 /// Apply one worker result (stale generations are dropped).
 pub fn apply(app: &mut App, msg: WorkerMsg) {
     match msg {
-        WorkerMsg::LoadProgress { files } => {
-            let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
-            app.progress.loading = Some((files, done, total));
-        }
+        WorkerMsg::LoadProgress { files } => load_progress(app, files),
         WorkerMsg::RootLoaded {
             corpus,
             done,
             total,
-        } => {
-            let files = app.progress.loading.map_or(0, |l| l.0);
-            app.progress.loading = Some((files, done, total));
-            app.loaded.push_back(Loaded::Root(*corpus));
-            merge_loaded(app);
-        }
+        } => root_loaded(app, *corpus, done, total),
         WorkerMsg::RootReloaded { root, corpus } => {
             app.loaded.push_back(Loaded::Reloaded(root, *corpus));
             merge_loaded(app);
@@ -52,144 +44,35 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             generation,
             counts,
             done,
-        } => {
-            if generation != app.data_gen {
-                return;
-            }
-            for (id, n) in counts {
-                app.tokens.set_own(id, n);
-            }
-            app.tokens.aggregate(&app.corpus);
-            curate::recount(app);
-            app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
-            // Container summaries list child token sizes: re-render the shown one.
-            let corpus = Arc::clone(&app.corpus);
-            app.preview.forget(|n| corpus.node(n).span.is_some());
-            if app
-                .preview
-                .node
-                .is_some_and(|n| corpus.node(n).span.is_none())
-            {
-                app.preview.doc = None;
-            }
-        }
+        } => tokens_counted(app, generation, counts, done),
         WorkerMsg::BriefCounted {
             generation,
             tokens,
             left_out,
-        } => {
-            if generation == app.count_gen {
-                app.brief_left_out = left_out;
-                // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
-                // the exact number too.
-                let before = app.selection_summary();
-                app.selection_tokens = (tokens, true);
-                if let Some(head) = app.status.strip_suffix(before.as_str()) {
-                    app.status = format!("{head}{}", app.selection_summary());
-                }
-            }
-        }
-        WorkerMsg::FuzzyReady { generation, fuzzy } => {
-            if generation == app.data_gen {
-                app.fuzzy = Some(fuzzy);
-                rerun_query(app, false);
-            }
-        }
+        } => brief_counted(app, generation, tokens, left_out),
+        WorkerMsg::FuzzyReady { generation, fuzzy } => results::fuzzy_ready(app, generation, fuzzy),
         WorkerMsg::IndexProgress { generation, done } => {
             if generation == app.data_gen {
                 app.progress.indexing = Some(done);
             }
         }
-        WorkerMsg::IndexReady { generation, index } => {
-            if generation == app.data_gen {
-                app.index = Some(index);
-                app.progress.indexing = None;
-                rerun_query(app, true);
-            }
-        }
+        WorkerMsg::IndexReady { generation, index } => results::index_ready(app, generation, index),
         WorkerMsg::SearchDone {
             generation,
             content,
             titles,
-        } => {
-            if generation != app.search.generation {
-                return;
-            }
-            app.search.pending = false;
-            let rerun = app.search.rerun.take();
-            let reranked = content.rerank;
-            let notes = content.notes(!content.hits.is_empty() || !titles.is_empty());
-            app.search.view = SearchView::new(
-                &app.corpus,
-                app.search.query.clone(),
-                content.hits,
-                titles,
-                content.terms,
-                content.did_you_mean,
-            );
-            app.search.view.notes = notes;
-            app.search.selected = app
-                .search
-                .selected
-                .min(app.search.view.len().saturating_sub(1));
-            if let Some(r) = rerun {
-                keep_selected(app, r);
-            }
-            if std::mem::take(&mut app.search.jump_when_done) {
-                if app.search.view.is_empty() {
-                    app.search.showing = false;
-                } else {
-                    search::jump_to_hit(app);
-                }
-            }
-            // A re-ranked (finished) query says so beside the jump's status.
-            if let Some(run) = reranked {
-                let note = crate::rerank::describe(&run);
-                app.status = if app.status.is_empty() {
-                    note
-                } else {
-                    format!("{} · {note}", app.status)
-                };
-            }
-            // Only the query's hits in a brief change the total: not on every keystroke.
-            if app.curate.with_query {
-                curate::recount(app);
-            }
-        }
-        WorkerMsg::Copied(result) => {
-            app.copying = false;
-            let note = std::mem::take(&mut app.curate.copy_note);
-            app.status = match result {
-                Ok(s) => s + &note,
-                Err(e) => e,
-            };
-        }
+        } => results::search_done(app, generation, content, titles),
+        WorkerMsg::Copied(result) => copied(app, result),
         WorkerMsg::TextBuilt { generation, result } => {
             brief::apply_preview(app, generation, result);
         }
-        WorkerMsg::CopyAsk(built) => {
-            app.copying = false;
-            app.status = format!(
-                "The system clipboard is not available and {} is over the OSC 52 limit of {}",
-                human::short_bytes(built.bytes),
-                human::short_bytes(app.settings.clipboard.osc52_limit as u64)
-            );
-            app.followups.push(Msg::Ask(Question::Oversize(built)));
-        }
+        WorkerMsg::CopyAsk(built) => copy_ask(app, built),
         WorkerMsg::Exported(outcome) => export::apply(app, outcome),
         WorkerMsg::Layers {
             generation,
             node,
             view,
-        } => {
-            if generation == app.data_gen {
-                app.layers.insert(node, view);
-                app.preview.forget(|n| n != node);
-                if app.preview.node == Some(node) {
-                    app.preview.doc = None;
-                }
-            }
-        }
+        } => layers_built(app, generation, node, view),
         WorkerMsg::Rendered { generation, doc } => apply_rendered(app, generation, *doc),
         WorkerMsg::Highlighted {
             generation,
@@ -199,26 +82,121 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         } => {
             apply_highlight(app, generation, node, width, blocks);
         }
-        WorkerMsg::TierHint => {
-            // Added after what the line says (a refusal the user just caused, the load
-            // summary), never in its place.
-            if !app.tier_hinted {
-                app.tier_hinted = true;
-                app.status = if app.status.is_empty() {
-                    crate::rerank::HINT.to_string()
-                } else {
-                    format!("{} · {}", app.status, crate::rerank::HINT)
-                };
-            }
-        }
-        WorkerMsg::Failed { worker, message } => {
-            if worker == "clipboard" {
-                app.copying = false;
-            }
+        WorkerMsg::TierHint => tier_hint(app),
+        WorkerMsg::Failed { worker, message } => worker_failed(app, worker, &message),
+    }
+}
 
-            app.status = format!("{worker} worker failed: {message}");
+/// The loader found `files` files so far.
+fn load_progress(app: &mut App, files: usize) {
+    let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
+    app.progress.loading = Some((files, done, total));
+}
+
+/// A root finished loading (`done` of `total`): queued, then merged when it can be.
+fn root_loaded(app: &mut App, corpus: Corpus, done: usize, total: usize) {
+    let files = app.progress.loading.map_or(0, |l| l.0);
+    app.progress.loading = Some((files, done, total));
+    app.loaded.push_back(Loaded::Root(corpus));
+    merge_loaded(app);
+}
+
+/// Token counts of nodes arrived (`done`: counted of all): stored and summed up the tree,
+/// the brief recounted, and the shown container summary rendered again.
+fn tokens_counted(
+    app: &mut App,
+    generation: u64,
+    counts: Vec<(NodeId, u64)>,
+    done: (usize, usize),
+) {
+    if generation != app.data_gen {
+        return;
+    }
+    for (id, n) in counts {
+        app.tokens.set_own(id, n);
+    }
+    app.tokens.aggregate(&app.corpus);
+    curate::recount(app);
+    app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
+    // Container summaries list child token sizes: re-render the shown one.
+    let corpus = Arc::clone(&app.corpus);
+    app.preview.forget(|n| corpus.node(n).span.is_some());
+    if app
+        .preview
+        .node
+        .is_some_and(|n| corpus.node(n).span.is_none())
+    {
+        app.preview.doc = None;
+    }
+}
+
+/// The exact size of the brief arrived: a status ending in the estimate says it too.
+fn brief_counted(app: &mut App, generation: u64, tokens: u64, left_out: usize) {
+    if generation == app.count_gen {
+        app.brief_left_out = left_out;
+        // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
+        // the exact number too.
+        let before = app.selection_summary();
+        app.selection_tokens = (tokens, true);
+        if let Some(head) = app.status.strip_suffix(before.as_str()) {
+            app.status = format!("{head}{}", app.selection_summary());
         }
     }
+}
+
+/// A copy to the clipboard finished: its outcome (and the copy's note) is the status.
+fn copied(app: &mut App, result: Result<String, String>) {
+    app.copying = false;
+    let note = std::mem::take(&mut app.curate.copy_note);
+    app.status = match result {
+        Ok(s) => s + &note,
+        Err(e) => e,
+    };
+}
+
+/// A text too big for OSC 52 with no system clipboard: ask what to do with it.
+fn copy_ask(app: &mut App, built: Arc<BuiltText>) {
+    app.copying = false;
+    app.status = format!(
+        "The system clipboard is not available and {} is over the OSC 52 limit of {}",
+        human::short_bytes(built.bytes),
+        human::short_bytes(app.settings.clipboard.osc52_limit as u64)
+    );
+    app.followups.push(Msg::Ask(Question::Oversize(built)));
+}
+
+/// A node's layers view arrived: stored, and the node's preview rendered again.
+fn layers_built(app: &mut App, generation: u64, node: NodeId, view: Arc<LayerView>) {
+    if generation == app.data_gen {
+        app.layers.insert(node, view);
+        app.preview.forget(|n| n != node);
+        if app.preview.node == Some(node) {
+            app.preview.doc = None;
+        }
+    }
+}
+
+/// Once per session, the status says how to install a re-ranking model.
+fn tier_hint(app: &mut App) {
+    // Added after what the line says (a refusal the user just caused, the load
+    // summary), never in its place.
+    if !app.tier_hinted {
+        app.tier_hinted = true;
+        app.status = if app.status.is_empty() {
+            crate::rerank::HINT.to_string()
+        } else {
+            format!("{} · {}", app.status, crate::rerank::HINT)
+        };
+    }
+}
+
+/// A worker failed: the status says which and why.
+fn worker_failed(app: &mut App, worker: &str, message: &str) {
+    if worker == "clipboard" {
+        app.copying = false;
+    }
+
+    app.status = format!("{worker} worker failed: {message}");
 }
 
 /// Take in what the loader sent, in order, as far as it can be done without copying the
@@ -339,54 +317,6 @@ fn load_done(app: &mut App) -> bool {
 fn clear_layers(app: &mut App) {
     app.layers.clear();
     app.preview.layers_requested.clear();
-}
-
-/// Re-run the current query (an index became available).
-/// Send the current query again because an index became ready (`index_ready`: the content
-/// index), remembering the selected
-/// hit so that [`keep_selected`] can keep it under the cursor.
-fn rerun_query(app: &mut App, index_ready: bool) {
-    let s = &mut app.search;
-    if !s.query.trim().is_empty() {
-        let keep = s
-            .rerun
-            .and_then(|r| r.keep)
-            .or_else(|| s.view.hit(s.selected).map(|h| h.node));
-        let index_ready = index_ready || s.rerun.is_some_and(|r| r.index_ready);
-        s.rerun = Some(Rerun { keep, index_ready });
-        s.generation += 1;
-        s.pending = true;
-        app.effects.push(Effect::Search {
-            generation: s.generation,
-            query: s.query.clone(),
-        });
-    }
-}
-
-/// After the results of a re-run arrived: the hit selected before stays selected when it is
-/// among them (else the cursor keeps its row), and when the content index is what became
-/// ready the status says that the results are now complete.
-fn keep_selected(app: &mut App, r: Rerun) {
-    let v = &app.search.view;
-    if let Some(i) = r
-        .keep
-        .and_then(|n| (0..v.len()).find(|&i| v.hit(i).is_some_and(|h| h.node == n)))
-    {
-        app.search.selected = i;
-    }
-    if r.index_ready {
-        let kept = if r.keep.is_some()
-            && app.search.view.hit(app.search.selected).map(|h| h.node) == r.keep
-        {
-            "; the selected hit stays selected"
-        } else {
-            ""
-        };
-        app.status = format!(
-            "Index complete: {} added{kept}",
-            human::plural(app.search.view.content.len(), "content hit")
-        );
-    }
 }
 
 /// Store a document rendered by the worker and show it when it is the one awaited.

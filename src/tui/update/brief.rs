@@ -231,39 +231,9 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
         Action::Top => scroll(p, isize::MIN / 2),
         Action::Bottom => scroll(p, isize::MAX / 2),
         Action::Escape => return true,
-        Action::CycleFormat => {
-            app.curate.format = match app.curate.format {
-                BriefFormat::Md => BriefFormat::Xml,
-                BriefFormat::Xml => BriefFormat::Json,
-                BriefFormat::Json => BriefFormat::Md,
-            };
-            app.status = format!("Brief format {}", app.curate.format.as_str());
-            refresh(app, p);
-        }
-        Action::CycleMode => {
-            app.curate.mode = match app.curate.mode {
-                BriefMode::Auto => BriefMode::Answer,
-                BriefMode::Answer => BriefMode::Extract,
-                BriefMode::Extract => BriefMode::Locate,
-                BriefMode::Locate => BriefMode::Summarize,
-                BriefMode::Summarize => BriefMode::Auto,
-            };
-            app.status = format!("Brief mode {}", app.curate.mode.as_str());
-            refresh(app, p);
-        }
-        Action::ToggleQuery => {
-            if app.search.query.trim().is_empty() && !app.curate.with_query {
-                app.status = "No search query: type one with / first".into();
-            } else {
-                app.curate.with_query = !app.curate.with_query;
-                app.status = if app.curate.with_query {
-                    format!("Adding the hits of {:?}", app.search.query.trim())
-                } else {
-                    "Selected sections only".into()
-                };
-                refresh(app, p);
-            }
-        }
+        Action::CycleFormat => cycle_format(app, p),
+        Action::CycleMode => cycle_mode(app, p),
+        Action::ToggleQuery => toggle_query(app, p),
         Action::ToggleKind => {
             p.kind = match p.kind {
                 PreviewKind::Brief => PreviewKind::Skill,
@@ -273,66 +243,130 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
             p.scroll = 0;
             refresh(app, p);
         }
-        Action::CycleListing => {
-            app.curate.listing = match app.curate.listing {
-                ListingFormat::Plain => ListingFormat::Xml,
-                ListingFormat::Xml => ListingFormat::AvailableSkills,
-                ListingFormat::AvailableSkills => ListingFormat::Plain,
-            };
-            app.status = format!("Listing {}", app.curate.listing.as_str());
-            refresh(app, p);
-        }
-        Action::SetArgs => {
-            let now = match app.curate.args.as_deref() {
-                None => String::new(),
-                Some("") => "\"\"".to_string(),
-                Some(a) => a.to_string(),
-            };
-            app.followups
-                .push(Msg::OpenInput(InputPurpose::SkillArgs, now));
-        }
-        Action::SetVars => {
-            let now: Vec<String> = app
-                .curate
-                .vars
-                .iter()
-                .map(|(k, v)| format!("{k}={}", quote_arg(v)))
-                .collect();
-            app.followups
-                .push(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
-        }
-        Action::ToggleBaseDir => {
-            app.curate.include_base_dir = !app.curate.include_base_dir;
-            app.status = if app.curate.include_base_dir {
-                "Rendered skills start with their base directory".into()
-            } else {
-                "No base-directory header".into()
-            };
-            refresh(app, p);
-        }
-        Action::CopyText | Action::SaveFile => match p.built.clone() {
-            Some(Ok(b)) => {
-                if action == Action::CopyText && app.copying {
-                    app.status = "A copy is already running…".into();
-                    return false;
-                }
-                let route = if action == Action::SaveFile {
-                    CopyRoute::File
-                } else {
-                    CopyRoute::Auto
-                };
-                app.copying = true;
-                app.curate.copy_note.clear();
-                app.status = format!("Copying {}…", b.label);
-                app.effects.push(Effect::CopyText { built: b, route });
-                return true;
-            }
-            Some(Err(e)) => app.status = e,
-            None => app.status = STILL_BUILDING.into(),
-        },
+        Action::CycleListing => cycle_listing(app, p),
+        Action::SetArgs => ask_args(app),
+        Action::SetVars => ask_vars(app),
+        Action::ToggleBaseDir => toggle_base_dir(app, p),
+        Action::CopyText | Action::SaveFile => return copy_or_save(app, p, action),
         _ => {}
     }
     false
+}
+
+/// The next brief format (md → xml → json).
+fn cycle_format(app: &mut App, p: &mut PreviewPopup) {
+    app.curate.format = match app.curate.format {
+        BriefFormat::Md => BriefFormat::Xml,
+        BriefFormat::Xml => BriefFormat::Json,
+        BriefFormat::Json => BriefFormat::Md,
+    };
+    app.status = format!("Brief format {}", app.curate.format.as_str());
+    refresh(app, p);
+}
+
+/// The next brief mode (auto → answer → extract → locate → summarize).
+fn cycle_mode(app: &mut App, p: &mut PreviewPopup) {
+    app.curate.mode = match app.curate.mode {
+        BriefMode::Auto => BriefMode::Answer,
+        BriefMode::Answer => BriefMode::Extract,
+        BriefMode::Extract => BriefMode::Locate,
+        BriefMode::Locate => BriefMode::Summarize,
+        BriefMode::Summarize => BriefMode::Auto,
+    };
+    app.status = format!("Brief mode {}", app.curate.mode.as_str());
+    refresh(app, p);
+}
+
+/// Add the search query's hits to the brief, or leave them out again (refused without a
+/// query).
+fn toggle_query(app: &mut App, p: &mut PreviewPopup) {
+    if app.search.query.trim().is_empty() && !app.curate.with_query {
+        app.status = "No search query: type one with / first".into();
+    } else {
+        app.curate.with_query = !app.curate.with_query;
+        app.status = if app.curate.with_query {
+            format!("Adding the hits of {:?}", app.search.query.trim())
+        } else {
+            "Selected sections only".into()
+        };
+        refresh(app, p);
+    }
+}
+
+/// The next listing format of a rendered skill (plain → xml → available skills).
+fn cycle_listing(app: &mut App, p: &mut PreviewPopup) {
+    app.curate.listing = match app.curate.listing {
+        ListingFormat::Plain => ListingFormat::Xml,
+        ListingFormat::Xml => ListingFormat::AvailableSkills,
+        ListingFormat::AvailableSkills => ListingFormat::Plain,
+    };
+    app.status = format!("Listing {}", app.curate.listing.as_str());
+    refresh(app, p);
+}
+
+/// Ask for the rendered skill's arguments, prefilled with the current ones.
+fn ask_args(app: &mut App) {
+    let now = match app.curate.args.as_deref() {
+        None => String::new(),
+        Some("") => "\"\"".to_string(),
+        Some(a) => a.to_string(),
+    };
+    app.followups
+        .push(Msg::OpenInput(InputPurpose::SkillArgs, now));
+}
+
+/// Ask for the rendered skill's variables, prefilled with the current ones.
+fn ask_vars(app: &mut App) {
+    let now: Vec<String> = app
+        .curate
+        .vars
+        .iter()
+        .map(|(k, v)| format!("{k}={}", quote_arg(v)))
+        .collect();
+    app.followups
+        .push(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
+}
+
+/// Whether rendered skills start with their base directory.
+fn toggle_base_dir(app: &mut App, p: &mut PreviewPopup) {
+    app.curate.include_base_dir = !app.curate.include_base_dir;
+    app.status = if app.curate.include_base_dir {
+        "Rendered skills start with their base directory".into()
+    } else {
+        "No base-directory header".into()
+    };
+    refresh(app, p);
+}
+
+/// Copy the text shown, or save it to a file (once it is built, one copy at a time);
+/// `true` when the copy is queued, which closes the preview.
+fn copy_or_save(app: &mut App, p: &PreviewPopup, action: Action) -> bool {
+    match p.built.clone() {
+        Some(Ok(b)) => {
+            if action == Action::CopyText && app.copying {
+                app.status = "A copy is already running…".into();
+                return false;
+            }
+            let route = if action == Action::SaveFile {
+                CopyRoute::File
+            } else {
+                CopyRoute::Auto
+            };
+            app.copying = true;
+            app.curate.copy_note.clear();
+            app.status = format!("Copying {}…", b.label);
+            app.effects.push(Effect::CopyText { built: b, route });
+            true
+        }
+        Some(Err(e)) => {
+            app.status = e;
+            false
+        }
+        None => {
+            app.status = STILL_BUILDING.into();
+            false
+        }
+    }
 }
 
 /// How `v` shows a value so that the prompt parses it back: quoted when it has spaces or

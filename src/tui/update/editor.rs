@@ -281,43 +281,15 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
         (Mode::Form, Action::MoveUp | Action::PrevField) => move_field(ed, -1, false),
         (Mode::Field, Action::NextField) => move_field(ed, 1, true),
         (Mode::Field, Action::PrevField) => move_field(ed, -1, true),
-        (Mode::Form, Action::EditField) => match ed.field() {
-            Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
-            Some(f) if f.removed => {
-                app.status = format!("`{}` is marked for removal; d restores it", f.key);
-            }
-            Some(f) => {
-                app.status = format!(
-                    "`{}` cannot be edited in the form; r switches to raw mode",
-                    f.key
-                );
-            }
-            None => {}
-        },
+        (Mode::Form, Action::EditField) => edit_field(app, ed),
         (Mode::Form, Action::AddKey) => {
             ed.prompt = text_area("");
             ed.back = Mode::Form;
             ed.mode = Mode::Prompt;
         }
         (Mode::Form, Action::DeleteKey) => ed.delete_selected(),
-        (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => match ed.toggle_view() {
-            Ok(()) => {
-                ed.mode = if ed.view == View::Raw {
-                    Mode::Raw
-                } else {
-                    Mode::Form
-                }
-            }
-            Err(e) => app.status = format!("Cannot switch: {e}"),
-        },
-        (Mode::Form | Mode::Raw, Action::ToggleProfile) => {
-            ed.profile = match ed.profile {
-                Profile::ClaudeCode => Profile::Spec,
-                Profile::Spec => Profile::ClaudeCode,
-            };
-            ed.recompute();
-            app.status = format!("Validating with the {} profile", ed.profile.as_str());
-        }
+        (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => toggle_raw(app, ed),
+        (Mode::Form | Mode::Raw, Action::ToggleProfile) => toggle_profile(app, ed),
         (Mode::Form | Mode::Field | Mode::Raw, Action::EditorSave) => start_save(app, ed, mode),
         (Mode::Field, Action::Escape) => ed.mode = Mode::Form,
         (Mode::Form | Mode::Raw, Action::Escape) => {
@@ -345,40 +317,98 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
                 }
             }
         }
-        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => {
-            let one_line = mode == Mode::Prompt
-                || (mode == Mode::Field && ed.field().is_some_and(|f| !f.multi_line()));
-            if let Some(area) = ed.area_mut() {
-                let s = if one_line {
-                    s.replace("\r\n", " ").replace(['\r', '\n'], " ")
-                } else {
-                    s.replace("\r\n", "\n")
-                };
-                area.insert_str(s);
-                if mode != Mode::Prompt {
-                    ed.recompute();
-                }
-            }
-        }
-        (Mode::Prompt, Action::Confirm) => {
-            let name = ed.prompt.lines().join("");
-            match ed.add_key(&name) {
-                Ok(()) => {
-                    ed.mode = Mode::Field;
-                    app.status = format!("Added `{}`: type its value", name.trim());
-                }
-                Err(e) => app.status = e,
-            }
-        }
+        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => paste(ed, mode, &s),
+        (Mode::Prompt, Action::Confirm) => add_key(app, ed),
         (Mode::Prompt | Mode::Confirm, Action::Escape) => ed.mode = ed.back,
         (Mode::Confirm, Action::Confirm) => return close(app, "Discarded the changes"),
-        (Mode::Diff, Action::Confirm) => return confirm_save(app, ed),
-        (Mode::Diff, Action::MoveDown) => ed.diff_scroll = ed.diff_scroll.saturating_add(1),
-        (Mode::Diff, Action::MoveUp) => ed.diff_scroll = ed.diff_scroll.saturating_sub(1),
-        (Mode::Diff, Action::PageDown) => ed.diff_scroll = ed.diff_scroll.saturating_add(10),
-        (Mode::Diff, Action::PageUp) => ed.diff_scroll = ed.diff_scroll.saturating_sub(10),
-        (Mode::Diff, Action::Reload) if ed.stale => reload_editor(app, ed),
-        (Mode::Diff, Action::Escape) => {
+        (Mode::Diff, action) => return diff_action(app, ed, action),
+        _ => {}
+    }
+    false
+}
+
+/// Edit the selected field, when it can be edited in the form (else the status says why).
+fn edit_field(app: &mut App, ed: &mut Editor) {
+    match ed.field() {
+        Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
+        Some(f) if f.removed => {
+            app.status = format!("`{}` is marked for removal; d restores it", f.key);
+        }
+        Some(f) => {
+            app.status = format!(
+                "`{}` cannot be edited in the form; r switches to raw mode",
+                f.key
+            );
+        }
+        None => {}
+    }
+}
+
+/// Switch between the form and the raw text (refused when the text does not parse).
+fn toggle_raw(app: &mut App, ed: &mut Editor) {
+    match ed.toggle_view() {
+        Ok(()) => {
+            ed.mode = if ed.view == View::Raw {
+                Mode::Raw
+            } else {
+                Mode::Form
+            }
+        }
+        Err(e) => app.status = format!("Cannot switch: {e}"),
+    }
+}
+
+/// Validate with the other profile (Claude Code or the spec).
+fn toggle_profile(app: &mut App, ed: &mut Editor) {
+    ed.profile = match ed.profile {
+        Profile::ClaudeCode => Profile::Spec,
+        Profile::Spec => Profile::ClaudeCode,
+    };
+    ed.recompute();
+    app.status = format!("Validating with the {} profile", ed.profile.as_str());
+}
+
+/// Paste `s` into the text being edited in `mode`: on one line in the key prompt and a
+/// one-line field.
+fn paste(ed: &mut Editor, mode: Mode, s: &str) {
+    let one_line = mode == Mode::Prompt
+        || (mode == Mode::Field && ed.field().is_some_and(|f| !f.multi_line()));
+    if let Some(area) = ed.area_mut() {
+        let s = if one_line {
+            s.replace("\r\n", " ").replace(['\r', '\n'], " ")
+        } else {
+            s.replace("\r\n", "\n")
+        };
+        area.insert_str(s);
+        if mode != Mode::Prompt {
+            ed.recompute();
+        }
+    }
+}
+
+/// Add the key typed in the prompt, then edit its value.
+fn add_key(app: &mut App, ed: &mut Editor) {
+    let name = ed.prompt.lines().join("");
+    match ed.add_key(&name) {
+        Ok(()) => {
+            ed.mode = Mode::Field;
+            app.status = format!("Added `{}`: type its value", name.trim());
+        }
+        Err(e) => app.status = e,
+    }
+}
+
+/// The save's diff: scroll it, confirm the save, reload a file changed on disk, or go
+/// back; `true` when the save closed the editor.
+fn diff_action(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
+    match action {
+        Action::Confirm => return confirm_save(app, ed),
+        Action::MoveDown => ed.diff_scroll = ed.diff_scroll.saturating_add(1),
+        Action::MoveUp => ed.diff_scroll = ed.diff_scroll.saturating_sub(1),
+        Action::PageDown => ed.diff_scroll = ed.diff_scroll.saturating_add(10),
+        Action::PageUp => ed.diff_scroll = ed.diff_scroll.saturating_sub(10),
+        Action::Reload if ed.stale => reload_editor(app, ed),
+        Action::Escape => {
             ed.message = None;
             ed.mode = ed.back;
         }

@@ -19,6 +19,7 @@ pub mod preview;
 pub mod prompt;
 pub mod recipes;
 pub mod reload;
+pub mod results;
 pub mod search;
 pub mod sync;
 pub mod text_jobs;

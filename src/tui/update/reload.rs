@@ -52,26 +52,72 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         return;
     }
     let old = Arc::clone(&app.corpus);
-    let ids = |set: &mut dyn Iterator<Item = NodeId>| -> Vec<String> {
-        set.map(|n| old.node(n).id.clone()).collect()
-    };
-    let cursor = app.tree.current().map(|n| {
-        std::iter::once(n)
-            .chain(old.ancestors(n))
-            .map(|a| old.node(a).id.clone())
-            .collect::<Vec<_>>()
-    });
-    let expanded = ids(&mut app.tree.expanded.iter().copied());
-    let selected = ids(&mut app.selection.members());
-    let levels: Vec<(String, crate::curate::exposure::Exposure)> = app
-        .curate
-        .exposure
-        .entries()
-        .into_iter()
-        .map(|(n, e)| (old.node(n).id.clone(), e))
-        .collect();
-    let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
-    // The status bar's warning count: swap the root's load warnings for the new ones.
+    let kept = Kept::of(app, &old);
+    swap_root_warnings(app, &old, ix, &corpus);
+    let new = Arc::new(splice_root(app, &old, ix, corpus));
+    app.corpus = Arc::clone(&new);
+    app.data_gen += 1;
+    app.tokens = TokenTable::empty(app.encoding(), &new);
+    app.index = None;
+    app.fuzzy = None;
+    app.tree.expanded = kept
+        .expanded
+        .iter()
+        .filter_map(|s| new.find(s))
+        .collect::<HashSet<_>>();
+    restore_selection(app, &new, &kept.selected);
+    restore_exposure(app, &new, &kept);
+    app.followups.push(Msg::Recount);
+    restore_tree(app, &new, kept.cursor);
+    restart_background(app, &new);
+}
+
+/// What the app holds by arena id, kept by string node id across the reload.
+struct Kept {
+    /// The cursor's node and its ancestors, nearest first.
+    cursor: Option<Vec<String>>,
+    expanded: Vec<String>,
+    selected: Vec<String>,
+    /// Exposure levels set on nodes.
+    levels: Vec<(String, crate::curate::exposure::Exposure)>,
+    /// Every node id of the old corpus.
+    known: HashSet<String>,
+}
+
+impl Kept {
+    /// What `app` holds over the `old` corpus, by id.
+    fn of(app: &App, old: &Corpus) -> Self {
+        let ids = |set: &mut dyn Iterator<Item = NodeId>| -> Vec<String> {
+            set.map(|n| old.node(n).id.clone()).collect()
+        };
+        let cursor = app.tree.current().map(|n| {
+            std::iter::once(n)
+                .chain(old.ancestors(n))
+                .map(|a| old.node(a).id.clone())
+                .collect::<Vec<_>>()
+        });
+        let expanded = ids(&mut app.tree.expanded.iter().copied());
+        let selected = ids(&mut app.selection.members());
+        let levels: Vec<(String, crate::curate::exposure::Exposure)> = app
+            .curate
+            .exposure
+            .entries()
+            .into_iter()
+            .map(|(n, e)| (old.node(n).id.clone(), e))
+            .collect();
+        let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
+        Kept {
+            cursor,
+            expanded,
+            selected,
+            levels,
+            known,
+        }
+    }
+}
+
+/// The status bar's warning count: swap root `ix`'s load warnings for those of `corpus`.
+fn swap_root_warnings(app: &mut App, old: &Corpus, ix: usize, corpus: &Corpus) {
     for w in &old.node(old.roots[ix]).warnings {
         let w = w.to_string();
         if let Some(i) = app.warnings.iter().position(|x| *x == w) {
@@ -86,9 +132,13 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
             .iter()
             .map(|w| w.to_string()),
     );
-    let mut replaced = replace_root(&old, ix, corpus);
-    // The reloaded root takes part in the scopes again (docs/FORMATS.md §5.2): its namespace
-    // prefix, and `shadowed` marks across roots (the other roots keep theirs; no warning twice).
+}
+
+/// `old` with root `ix` replaced by `corpus`'s, which takes part in the scopes again
+/// (docs/FORMATS.md §5.2): its namespace prefix, and `shadowed` marks across roots (the
+/// other roots keep theirs; no warning twice); the skill lints marked.
+fn splice_root(app: &App, old: &Corpus, ix: usize, corpus: Corpus) -> Corpus {
+    let mut replaced = replace_root(old, ix, corpus);
     if app.load_opts.namespace {
         let r = replaced.roots[ix];
         crate::formats::namespace_root(&mut replaced, r);
@@ -101,27 +151,21 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         );
     }
     crate::skill::lints::mark(&mut replaced);
-    let new = Arc::new(replaced);
-    app.corpus = Arc::clone(&new);
-    app.data_gen += 1;
-    app.tokens = TokenTable::empty(app.encoding(), &new);
-    app.index = None;
-    app.fuzzy = None;
-    app.tree.expanded = expanded
-        .iter()
-        .filter_map(|s| new.find(s))
-        .collect::<HashSet<_>>();
+    replaced
+}
+
+/// Select the `selected` ids again in `new`; those that are gone (a heading renamed, a
+/// file moved) are said, not dropped silently.
+fn restore_selection(app: &mut App, new: &Corpus, selected: &[String]) {
     let mut selection = Selection::new();
     let mut gone: Vec<&str> = Vec::new();
-    for s in &selected {
+    for s in selected {
         match new.find(s) {
-            Some(n) => selection.select(&new, n),
+            Some(n) => selection.select(new, n),
             None => gone.push(s),
         }
     }
     app.selection = selection;
-    // Selected sections whose ids are gone (a heading renamed, a file moved) are said, not
-    // dropped silently.
     if !gone.is_empty() {
         let what = if gone.len() == 1 {
             "1 selected node is".to_string()
@@ -133,22 +177,29 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
             gone.join(", ")
         );
     }
-    // Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
+}
+
+/// Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
+fn restore_exposure(app: &mut App, new: &Corpus, kept: &Kept) {
     let mut exposure = crate::curate::exposure::ExposureMap::new();
-    for (id, e) in &levels {
+    for (id, e) in &kept.levels {
         if let Some(n) = new.find(id) {
             exposure.set(n, Some(*e));
         }
     }
-    for (n, e) in crate::curate::exposure::ExposureMap::from_corpus(&new).entries() {
-        if !known.contains(&new.node(n).id) {
+    for (n, e) in crate::curate::exposure::ExposureMap::from_corpus(new).entries() {
+        if !kept.known.contains(&new.node(n).id) {
             exposure.set(n, Some(e));
         }
     }
     app.curate.exposure = exposure;
-    app.followups.push(Msg::Recount);
+}
+
+/// Rebuild the tree's rows over `new`, the cursor on the nearest surviving node of
+/// `cursor` (the old cursor's node and its ancestors).
+fn restore_tree(app: &mut App, new: &Corpus, cursor: Option<Vec<String>>) {
     app.tree.rows.clear();
-    app.tree.rebuild(&new);
+    app.tree.rebuild(new);
     if let Some(chain) = cursor {
         let target = chain
             .iter()
@@ -157,7 +208,11 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         app.tree.cursor = target.unwrap_or(0);
         app.tree.clamp();
     }
-    // Hits point at arena ids of the old corpus: drop them; the query re-runs on the new index.
+}
+
+/// Drop what points at the old corpus's arena ids (search hits, the preview) and restart
+/// counting and indexing; the query re-runs on the new index.
+fn restart_background(app: &mut App, new: &Corpus) {
     app.search.view = SearchView::default();
     app.search.selected = 0;
     app.preview.node = None;

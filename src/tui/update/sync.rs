@@ -10,7 +10,7 @@ use crate::tui::effects::layers::wants_layers;
 use crate::tui::effects::preview_doc::{Container, build, placeholder, renders_on_worker};
 use crate::tui::state::app::App;
 use crate::tui::state::popup::Popup;
-use crate::tui::state::preview::PreviewDoc;
+use crate::tui::state::preview::{PreviewDoc, PreviewState};
 use crate::tui::state::results;
 use crate::tui::state::tree::SortKey;
 use crate::tui::view::layout::{areas, help_len, help_page};
@@ -82,71 +82,93 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         p.node = node;
         return;
     };
+    show_doc(app, id, width, &terms);
+    let Some(doc) = app.preview.doc.clone() else {
+        return;
+    };
+    if doc.pending {
+        return;
+    }
+    place_window(&mut app.preview, &doc, width, height);
+    request_highlight(app, &doc, id, width, height);
+}
+
+/// Show node `id`'s document at `width` when the preview shows another (or none): from
+/// the cache, rendered on a worker (a placeholder meanwhile), or built here; a new node
+/// starts at the top.
+fn show_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) {
+    let p = &app.preview;
     let changed_node = p.node != Some(id);
     let stale = p
         .doc
         .as_ref()
         .is_none_or(|d| d.node != Some(id) || d.rendered.width != width);
-    if changed_node || stale {
-        let doc = match p.cache.get(&(id, width)) {
-            Some(d) => Arc::clone(d),
-            None if renders_on_worker(&app.corpus, id) => {
-                let generation = p.generation;
-                app.effects.push(Effect::Render {
-                    generation,
-                    node: id,
-                    width,
-                    terms: terms.clone(),
-                    mode: p.mode,
-                });
-                Arc::new(placeholder(&app.corpus, id, width))
-            }
-            None => {
-                let layers = app.layers.get(&id).cloned();
-                if layers.is_none()
-                    && p.layers_requested.insert(id)
-                    && wants_layers(&app.corpus, id)
-                {
-                    app.effects.push(Effect::Layers {
-                        generation: app.data_gen,
-                        node: id,
-                    });
-                }
-                let sort = app.tree.sort_of(&app.corpus, id);
-                let container = Container {
-                    layers: layers.as_deref(),
-                    order: sort
-                        .as_ref()
-                        .map(|(key, kids)| (SortKey::label(Some(*key)), kids.as_slice())),
-                };
-                let d = Arc::new(build(
-                    &app.corpus,
-                    &app.tokens,
-                    id,
-                    width,
-                    &terms,
-                    container,
-                    p.mode,
-                ));
-                if p.cache.len() >= 64 {
-                    p.invalidate();
-                }
-                p.store((id, width), Arc::clone(&d));
-                d
-            }
-        };
-        p.doc = Some(doc);
-        if changed_node {
-            p.scroll = 0;
-            p.hscroll = 0;
-            p.match_ix = None;
-        }
-        p.node = Some(id);
-    }
-    let Some(doc) = p.doc.clone() else { return };
-    if doc.pending {
+    if !(changed_node || stale) {
         return;
     }
+    let doc = match app.preview.cache.get(&(id, width)) {
+        Some(d) => Arc::clone(d),
+        None if renders_on_worker(&app.corpus, id) => {
+            let p = &app.preview;
+            app.effects.push(Effect::Render {
+                generation: p.generation,
+                node: id,
+                width,
+                terms: terms.to_vec(),
+                mode: p.mode,
+            });
+            Arc::new(placeholder(&app.corpus, id, width))
+        }
+        None => build_doc(app, id, width, terms),
+    };
+    let p = &mut app.preview;
+    p.doc = Some(doc);
+    if changed_node {
+        p.scroll = 0;
+        p.hscroll = 0;
+        p.match_ix = None;
+    }
+    p.node = Some(id);
+}
+
+/// Build node `id`'s document at `width` here (asking once for its layers when it shows
+/// them) and keep it in the cache (emptied at 64 documents).
+fn build_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) -> Arc<PreviewDoc> {
+    let layers = app.layers.get(&id).cloned();
+    if layers.is_none() && app.preview.layers_requested.insert(id) && wants_layers(&app.corpus, id)
+    {
+        app.effects.push(Effect::Layers {
+            generation: app.data_gen,
+            node: id,
+        });
+    }
+    let sort = app.tree.sort_of(&app.corpus, id);
+    let container = Container {
+        layers: layers.as_deref(),
+        order: sort
+            .as_ref()
+            .map(|(key, kids)| (SortKey::label(Some(*key)), kids.as_slice())),
+    };
+    let d = Arc::new(build(
+        &app.corpus,
+        &app.tokens,
+        id,
+        width,
+        terms,
+        container,
+        app.preview.mode,
+    ));
+    let p = &mut app.preview;
+    if p.cache.len() >= 64 {
+        p.invalidate();
+    }
+    p.store((id, width), Arc::clone(&d));
+    d
+}
+
+/// The window over `doc`: on its first match when one is wanted, then kept within the
+/// document (`height` rows) and, sideways, within its widest code row (`width` cells).
+fn place_window(p: &mut PreviewState, doc: &PreviewDoc, width: u16, height: usize) {
     if p.want_first_match {
         p.want_first_match = false;
         if let Some(first) = doc.matches().first() {
@@ -163,7 +185,6 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
     // Sideways no further than the widest code row still shows its last cells.
     let widest = doc.rendered.widest_code_row();
     p.hscroll = p.hscroll.min(widest.saturating_sub(usize::from(width)));
-    request_highlight(app, &doc, id, width, height);
 }
 
 /// Ask for highlighting of code blocks within a page above and below the window.

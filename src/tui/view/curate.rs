@@ -10,6 +10,7 @@ use ratatui::widgets::Paragraph;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
+use crate::tui::state::built_text::BuiltText;
 use crate::tui::state::curate::{
     Ask, InputBox, InputPurpose, PreviewKind, PreviewPopup, Question, RecipeList,
 };
@@ -67,6 +68,8 @@ fn footer(app: &App, mode: Mode, actions: &[Action], width: usize) -> Line<'stat
     fit(pieces, vec![], width, 0)
 }
 
+/// The preview popup: its title, the head line (size, budget, what was left out, the
+/// scroll position), the text, and the keys of its kind.
 fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     let t = &app.theme;
     let (x, y, pw, ph) = preview_area(screen.width, screen.height);
@@ -92,47 +95,7 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
     let head: Line = match &p.built {
         None => fit(vec![("Building…".into(), t.dim)], vec![], w, 0),
         Some(Err(e)) => fit(vec![(e.clone(), t.warn)], vec![], w, 0),
-        Some(Ok(b)) => {
-            let mut left: Vec<Piece> = vec![
-                (format!("{} · ", b.label), t.popup),
-                (
-                    format!(
-                        "{} tokens ({})",
-                        human::short_count(b.tokens),
-                        b.encoding.as_str()
-                    ),
-                    t.tokens,
-                ),
-                (format!(" · {}", human::short_bytes(b.bytes)), t.bytes),
-            ];
-            if let Some(budget) = c.budget.filter(|_| p.kind == PreviewKind::Brief) {
-                let style = if b.tokens > budget { t.error } else { t.dim };
-                left.push((format!(" · budget {}", human::short_count(budget)), style));
-            }
-            if !b.left_out.is_empty() {
-                left.push((
-                    format!(
-                        " · left out {}: {}",
-                        b.left_out.len(),
-                        b.left_out.join(", ")
-                    ),
-                    t.warn,
-                ));
-            }
-            if c.with_query && p.kind == PreviewKind::Brief && !app.search.query.trim().is_empty() {
-                left.push((format!(" · + hits of {:?}", app.search.query.trim()), t.dim));
-            }
-            let pos = if p.wrapped.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " {}/{} ",
-                    (p.scroll + 1).min(p.wrapped.len()),
-                    p.wrapped.len()
-                )
-            };
-            fit(left, vec![(pos, t.dim)], w, 10)
-        }
+        Some(Ok(b)) => preview_head(app, p, b, w),
     };
     let body_h = (inner.height as usize).saturating_sub(2);
     let mut lines = vec![head];
@@ -144,7 +107,61 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
             .map(|l| fit(vec![(l.clone(), t.popup)], vec![], w, 0)),
     );
     lines.resize(inner.height.saturating_sub(1) as usize, Line::default());
-    let actions: &[Action] = match p.kind {
+    if inner.height >= 2 {
+        lines.push(footer(app, Mode::Brief, preview_actions(p.kind), w));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The head line of a built preview text `b`, `w` cells wide: label, tokens, bytes, the
+/// budget, what was left out, the query's hits, and the scroll position.
+fn preview_head(app: &App, p: &PreviewPopup, b: &BuiltText, w: usize) -> Line<'static> {
+    let t = &app.theme;
+    let c = &app.curate;
+    let mut left: Vec<Piece> = vec![
+        (format!("{} · ", b.label), t.popup),
+        (
+            format!(
+                "{} tokens ({})",
+                human::short_count(b.tokens),
+                b.encoding.as_str()
+            ),
+            t.tokens,
+        ),
+        (format!(" · {}", human::short_bytes(b.bytes)), t.bytes),
+    ];
+    if let Some(budget) = c.budget.filter(|_| p.kind == PreviewKind::Brief) {
+        let style = if b.tokens > budget { t.error } else { t.dim };
+        left.push((format!(" · budget {}", human::short_count(budget)), style));
+    }
+    if !b.left_out.is_empty() {
+        left.push((
+            format!(
+                " · left out {}: {}",
+                b.left_out.len(),
+                b.left_out.join(", ")
+            ),
+            t.warn,
+        ));
+    }
+    if c.with_query && p.kind == PreviewKind::Brief && !app.search.query.trim().is_empty() {
+        left.push((format!(" · + hits of {:?}", app.search.query.trim()), t.dim));
+    }
+    let pos = if p.wrapped.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " {}/{} ",
+            (p.scroll + 1).min(p.wrapped.len()),
+            p.wrapped.len()
+        )
+    };
+    fit(left, vec![(pos, t.dim)], w, 10)
+}
+
+/// The keys the footer of a preview of `kind` shows.
+fn preview_actions(kind: PreviewKind) -> &'static [Action] {
+    match kind {
         PreviewKind::Brief => &[
             Action::CopyText,
             Action::CycleFormat,
@@ -166,11 +183,7 @@ fn draw_preview(frame: &mut Frame, app: &App, p: &PreviewPopup, screen: Rect) {
             Action::Escape,
         ],
         PreviewKind::Agent => &[Action::CopyText, Action::SaveFile, Action::Escape],
-    };
-    if inner.height >= 2 {
-        lines.push(footer(app, Mode::Brief, actions, w));
     }
-    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn draw_recipes(frame: &mut Frame, app: &App, list: &RecipeList, screen: Rect) {

@@ -14,7 +14,7 @@ use crate::skill::validate::Severity;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Mode;
 use crate::tui::state::app::App;
-use crate::tui::state::editor::fields::FieldKind;
+use crate::tui::state::editor::fields::{Field, FieldKind};
 use crate::tui::state::editor::{Editor, View};
 use crate::tui::view::row::{Piece, fit};
 
@@ -103,11 +103,19 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
     }
 }
 
+/// The form: the field list on the left, the selected field's value on the right.
 fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
-    let t = &app.theme;
     let list_w = (body.width * 9 / 20).clamp(body.width.min(24), 50);
     let list = Rect::new(body.x, body.y, list_w, body.height);
     let value = Rect::new(body.x + list_w, body.y, body.width - list_w, body.height);
+    frame.render_widget(Paragraph::new(field_lines(app, ed, list)), list);
+    let Some(f) = ed.field() else { return };
+    draw_value(frame, app, f, value);
+}
+
+/// The rows of the field list shown in `list`: marker, change flag, key, value preview.
+fn field_lines(app: &App, ed: &Editor, list: Rect) -> Vec<Line<'static>> {
+    let t = &app.theme;
     let key_w = ed
         .fields
         .iter()
@@ -122,8 +130,7 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
         0
     };
     let focused_list = app.mode() == Mode::Form;
-    let lines: Vec<Line> = ed
-        .fields
+    ed.fields
         .iter()
         .enumerate()
         .skip(offset)
@@ -162,9 +169,13 @@ fn draw_form(frame: &mut Frame, app: &App, ed: &Editor, body: Rect) {
             ];
             fit(pieces, vec![], list.width.saturating_sub(1) as usize, 0)
         })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), list);
-    let Some(f) = ed.field() else { return };
+        .collect()
+}
+
+/// Field `f`'s value in a titled box in `value`: its text area (with a cursor when the
+/// field is edited), or why the form cannot edit it.
+fn draw_value(frame: &mut Frame, app: &App, f: &Field, value: Rect) {
+    let t = &app.theme;
     let what = match f.kind {
         FieldKind::List => "list: one item per line",
         FieldKind::Map => "map",

@@ -10,10 +10,11 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use crate::curate::exposure::Exposure;
-use crate::model::{Mark, NodeKind};
+use crate::model::{Mark, NodeId, NodeKind};
 
 use crate::tui::glyphs;
 use crate::tui::state::app::{App, Focus};
+use crate::tui::state::tree::Row;
 use crate::tui::view::row::{Piece, fit};
 use crate::util::human;
 
@@ -67,26 +68,70 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     };
     let corpus = &app.corpus;
     let node = corpus.node(row.id);
+    // The exposure column shows once any level is set: the node's own level
+    // bold, an inherited one dim, the default `·`.
+    let exposure = &app.curate.exposure;
+    let level = (!exposure.is_empty()).then(|| exposure.level(corpus, row.id));
+    let mut left = title_pieces(app, *row, level);
+    let mut right: Vec<Piece> = Vec::new();
+    // An ADR says what it is on the right, where a long title cannot push it out: its
+    // status, and its date when the pane has room; the summary keeps only the tags.
+    let adr = adr_tags(node, width);
+    let summary = match &adr {
+        Some((pieces, rest)) => {
+            right.extend(pieces.iter().map(|(text, role)| {
+                let style = match role {
+                    AdrRole::Live => t.mark,
+                    AdrRole::Open => t.warn,
+                    AdrRole::Past => t.dim,
+                };
+                (text.clone(), style)
+            }));
+            rest.as_str()
+        }
+        None => corpus.summary(row.id),
+    };
+    // A symlink alias or a cross-root copy of a skill says what it points to instead of
+    // counting as a duplicate with no tokens of its own.
+    let alias = alias_target(node);
+    if let Some(target) = &alias {
+        left.push((format!("  → {target}"), t.dim));
+    } else if app.settings.ui.summaries && !summary.is_empty() && width >= 50 {
+        left.push((format!("  {summary}"), t.dim));
+    }
+    flag_pieces(app, row.id, alias.is_some(), &mut right);
+    if let Some(level) = level.filter(|_| width >= 30) {
+        let (text, style) = match exposure.own(row.id) {
+            Some(own) => (own.tag(), t.header),
+            None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => {
+                (level.tag(), t.dim)
+            }
+            None => ("·", t.dim),
+        };
+        right.push((format!(" {text:>3}"), style));
+    }
+    size_pieces(app, row.id, alias.is_some(), width, &mut right);
+    fit(left, right, width, 8)
+}
+
+/// The left of a row: selection mark, indent and ▸/▾, kind glyph, title (dim when the
+/// exposure `level` hides it), and a skill's folder when its name differs.
+fn title_pieces(app: &App, row: Row, level: Option<Exposure>) -> Vec<Piece> {
+    let t = &app.theme;
+    let corpus = &app.corpus;
+    let node = corpus.node(row.id);
     let mark = app.selection.mark(corpus, row.id);
     let mark_style = match mark {
         Mark::Full => t.mark,
         Mark::Partial => t.partial,
         Mark::None => t.dim,
     };
-    let container = matches!(
-        node.kind,
-        NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
-    ) || node.span.is_none();
     let glyph_style = match node.kind {
         NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group => t.glyph_dir,
         NodeKind::File => t.glyph_file,
         _ => t.glyph_section,
     };
     let has_children = !app.tree.children_of(corpus, row.id).is_empty();
-    // The exposure column shows once any level is set: the node's own level
-    // bold, an inherited one dim, the default `·`.
-    let exposure = &app.curate.exposure;
-    let level = (!exposure.is_empty()).then(|| exposure.level(corpus, row.id));
     let indent = "  ".repeat(row.depth as usize);
     let mut left: Vec<Piece> = vec![
         (format!("{} ", glyphs::mark(mark)), mark_style),
@@ -115,33 +160,15 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     {
         left.push((format!(" {folder}/"), t.dim));
     }
-    let mut right: Vec<Piece> = Vec::new();
-    // An ADR says what it is on the right, where a long title cannot push it out: its
-    // status, and its date when the pane has room; the summary keeps only the tags.
-    let adr = adr_tags(node, width);
-    let summary = match &adr {
-        Some((pieces, rest)) => {
-            right.extend(pieces.iter().map(|(text, role)| {
-                let style = match role {
-                    AdrRole::Live => t.mark,
-                    AdrRole::Open => t.warn,
-                    AdrRole::Past => t.dim,
-                };
-                (text.clone(), style)
-            }));
-            rest.as_str()
-        }
-        None => corpus.summary(row.id),
-    };
-    // A symlink alias or a cross-root copy of a skill says what it points to instead of
-    // counting as a duplicate with no tokens of its own.
-    let alias = alias_target(node);
-    if let Some(target) = &alias {
-        left.push((format!("  → {target}"), t.dim));
-    } else if app.settings.ui.summaries && !summary.is_empty() && width >= 50 {
-        left.push((format!("  {summary}"), t.dim));
-    }
-    if corpus.is_copy(row.id) && alias.is_none() {
+    left
+}
+
+/// The flags of node `id` on the right: ` dup` (a copy, unless an `alias`), ` !`
+/// (warnings), and a skill's Claude Code listing mark (`∅` dropped, `✂N` cut).
+fn flag_pieces(app: &App, id: NodeId, alias: bool, right: &mut Vec<Piece>) {
+    let t = &app.theme;
+    let node = app.corpus.node(id);
+    if app.corpus.is_copy(id) && !alias {
         right.push((" dup".into(), t.dim));
     }
     if !node.warnings.is_empty() {
@@ -149,7 +176,7 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
     }
     if node.kind == NodeKind::Skill
         && let Some((_, b)) = &app.listing
-        && let Some(f) = b.fate_of(row.id)
+        && let Some(f) = b.fate_of(id)
     {
         match f.fate() {
             crate::skill::budget::Fate::Dropped => right.push((" ∅".into(), t.error)),
@@ -159,22 +186,23 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             crate::skill::budget::Fate::Fits => {}
         }
     }
-    if let Some(level) = level.filter(|_| width >= 30) {
-        let (text, style) = match exposure.own(row.id) {
-            Some(own) => (own.tag(), t.header),
-            None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => {
-                (level.tag(), t.dim)
-            }
-            None => ("·", t.dim),
-        };
-        right.push((format!(" {text:>3}"), style));
-    }
+}
+
+/// The size columns of node `id`: bytes and tokens (`Σ` for containers, `…` while
+/// uncounted, none for an `alias`, counted at its target).
+fn size_pieces(app: &App, id: NodeId, alias: bool, width: usize, right: &mut Vec<Piece>) {
+    let t = &app.theme;
+    let node = app.corpus.node(id);
+    let container = matches!(
+        node.kind,
+        NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
+    ) || node.span.is_none();
     // Narrow panes keep the titles readable: bytes go first (the preview header shows
     // them), then tokens. Decided by the pane width alone, so columns stay aligned.
     if width >= 24 {
-        let tok = match app.tokens.total(row.id) {
+        let tok = match app.tokens.total(id) {
             // Its tokens are counted at the target.
-            _ if alias.is_some() => String::new(),
+            _ if alias => String::new(),
             Some(n) if container => format!("Σ{}", human::short_count(n)),
             Some(n) => human::short_count(n),
             None => "…".into(),
@@ -184,7 +212,6 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
         }
         right.push((format!(" {tok:>6} "), t.tokens));
     }
-    fit(left, right, width, 8)
 }
 
 /// How an ADR's status reads: in force, still open, or no longer in force.

@@ -27,10 +27,21 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     select(&mut app, &[cors, logger]);
     let units = app.selection.units(&app.corpus);
     assert_eq!(units, vec![logger, cors], "document order");
+    let core = preview_builds_the_core_brief(&mut app, &units);
+    preview_shows_and_scrolls_the_brief(&mut app, &core);
+    format_and_mode_keys_rebuild_it(&mut app, &units);
+    copy_closes_the_preview_and_copies_the_text_shown(&mut app);
+}
+
+/// `p` opens the preview, built by a worker job: exactly the core brief; that brief.
+fn preview_builds_the_core_brief(
+    app: &mut App,
+    units: &[skillnav::model::NodeId],
+) -> skillnav::brief::Brief {
     // `p` opens the preview; the text is built by a worker job.
-    let a = key_action(&app, KeyCode::Char('p'), KeyModifiers::NONE);
+    let a = key_action(app, KeyCode::Char('p'), KeyModifiers::NONE);
     assert_eq!(a, Action::BriefPreview);
-    update(&mut app, a);
+    update(app, a);
     assert_eq!(app.mode(), Mode::Brief);
     assert!(
         app.brief_preview()
@@ -38,12 +49,12 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
             .is_some_and(|p| p.built.is_none()),
         "building"
     );
-    let building = screen(&app);
+    let building = screen(app);
     assert!(building.contains("Building…"), "{building}");
-    headless::settle(&mut app);
-    let b = built(&app);
+    headless::settle(app);
+    let b = built(app);
     // md + auto + no exposure levels: the plain `pack` layout, as `skillnav brief`.
-    let core = skillnav::brief::selection_brief(&app.corpus, &units, Some(20_000), counter());
+    let core = skillnav::brief::selection_brief(&app.corpus, units, Some(20_000), counter());
     assert_eq!(b.text, core.text);
     assert_eq!(
         (b.bytes, b.tokens, b.parts),
@@ -54,7 +65,12 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
         b.label, "brief · md · 2 sections",
         "the plain layout states no mode"
     );
-    let t = draw(&app);
+    core
+}
+
+/// The popup's title, head line and first body lines show the brief; `j` scrolls it.
+fn preview_shows_and_scrolls_the_brief(app: &mut App, core: &skillnav::brief::Brief) {
+    let t = draw(app);
     let buf = t.backend().buffer();
     let text = screen_text(buf);
     assert!(text.contains(" Brief preview · md · auto "), "{text}");
@@ -81,22 +97,26 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
         assert_eq!(shown.trim_end(), line.trim_end(), "line {i}");
     }
     // Scrolling moves the window.
-    press(&mut app, KeyCode::Char('j'));
+    press(app, KeyCode::Char('j'));
     assert_eq!(app.brief_preview().as_ref().map(|p| p.scroll), Some(1));
-    let t = draw(&app);
+    let t = draw(app);
     assert_eq!(
         span_text(t.backend().buffer(), 3, 1, 1 + iw).trim_end(),
         p.wrapped[1].trim_end()
     );
+}
 
+/// `f` switches to xml (the curated layout with the same request), `m` steps the mode:
+/// each rebuilds exactly the core brief of that request.
+fn format_and_mode_keys_rebuild_it(app: &mut App, units: &[skillnav::model::NodeId]) {
     // `f`: xml, the curated layout with the same request.
-    press(&mut app, KeyCode::Char('f'));
+    press(app, KeyCode::Char('f'));
     assert_eq!(app.curate.format, BriefFormat::Xml);
-    let b = built(&app);
+    let b = built(app);
     let exposure = app.curate.exposure.clone();
     let index = app.index.clone();
     let req = BriefRequest {
-        selected: &units,
+        selected: units,
         query: None,
         top_k: 8,
         mode: BriefMode::Auto,
@@ -121,13 +141,13 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     );
     assert_eq!(b.text, xml.text);
     assert_eq!(b.tokens, xml.tokens);
-    assert!(screen(&app).contains(" Brief preview · xml · auto "));
+    assert!(screen(app).contains(" Brief preview · xml · auto "));
     // `m`: auto → answer → extract.
-    press(&mut app, KeyCode::Char('m'));
+    press(app, KeyCode::Char('m'));
     assert_eq!(app.curate.mode, BriefMode::Answer);
-    press(&mut app, KeyCode::Char('m'));
+    press(app, KeyCode::Char('m'));
     assert_eq!(app.curate.mode, BriefMode::Extract);
-    let b = built(&app);
+    let b = built(app);
     let extract = skillnav::brief::build(
         &app.corpus,
         index.as_deref(),
@@ -140,11 +160,13 @@ fn brief_preview_shows_the_exact_core_brief_and_copies_it() {
     assert_eq!(b.text, extract.text);
     assert_ne!(b.text, xml.text, "extract differs from answer");
     assert_eq!(b.label, "brief · xml · extract · 2 sections");
-    assert!(screen(&app).contains(" Brief preview · xml · extract "));
+    assert!(screen(app).contains(" Brief preview · xml · extract "));
+}
 
-    // `y` closes the popup and queues a copy of exactly the text shown.
-    let shown = built(&app);
-    press_no_settle(&mut app, KeyCode::Char('y'));
+/// `y` closes the popup and queues a copy of exactly the text shown.
+fn copy_closes_the_preview_and_copies_the_text_shown(app: &mut App) {
+    let shown = built(app);
+    press_no_settle(app, KeyCode::Char('y'));
     assert_eq!(app.mode(), Mode::Normal);
     assert!(app.brief_preview().is_none());
     assert!(app.copying);

@@ -53,51 +53,66 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
     let root = tmp.path().join("hono-mini");
     copy_dir(&hono_dir(), &root);
     let mut app = app_over(&root, "hono-mini", 120, 30, &tmp.path().join("recipes"));
-    // Nothing selected: nothing to export.
-    press(&mut app, KeyCode::Char('X'));
+    nothing_selected_exports_nothing(&mut app);
+    let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
+    select(&mut app, &[logger, cors]);
+    the_prompts_are_prefilled_and_esc_writes_nothing(&mut app);
+    let dir = tmp.path().join("out").join("my-skill");
+    export_writes_a_valid_skill(&mut app, &dir);
+    replacing_a_folder_asks_first(&mut app, &dir, cors);
+}
+
+/// `X` with nothing selected says so.
+fn nothing_selected_exports_nothing(app: &mut App) {
+    press(app, KeyCode::Char('X'));
     assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(
         app.status,
         "Nothing to export: select sections first (Space)"
     );
-    let (logger, cors) = (id(&app, LOGGER), id(&app, CORS));
-    select(&mut app, &[logger, cors]);
-    press(&mut app, KeyCode::Char('X'));
+}
+
+/// `X` prefills the folder from the sources, Enter the description; Esc leaves without
+/// writing.
+fn the_prompts_are_prefilled_and_esc_writes_nothing(app: &mut App) {
+    press(app, KeyCode::Char('X'));
     let cwd = std::env::current_dir().expect("cwd");
     assert_eq!(
-        input_text(&app),
+        input_text(app),
         cwd.join("hono-docs-middleware").display().to_string()
     );
-    let text = screen(&app);
+    let text = screen(app);
     assert!(
         text.contains(" Export as a skill: name ")
             && text.contains("Folder to write (its name is the skill name: a-z 0-9 -):"),
         "{text}"
     );
     // Enter: the description, prefilled from the sources; Esc leaves without writing.
-    press(&mut app, KeyCode::Enter);
+    press(app, KeyCode::Enter);
     assert_eq!(
-        input_purpose(&app),
+        input_purpose(app),
         Some(InputPurpose::ExportDescription(
             cwd.join("hono-docs-middleware").display().to_string()
         ))
     );
     assert_eq!(
-        input_text(&app),
+        input_text(app),
         "Curated documentation from hono on Hono_Docs - Middleware (2 sections). \
          Use when a task needs these topics; read the referenced file of a section only when \
          needed."
     );
     // The description wraps over four lines of its box.
     insta::with_settings!({ snapshot_path => "../snapshots" }, {
-        insta::assert_snapshot!("export_description_prompt", screen(&app));
+        insta::assert_snapshot!("export_description_prompt", screen(app));
     });
-    press(&mut app, KeyCode::Esc);
+    press(app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Normal);
     assert!(app.effects.is_empty());
+}
 
-    let dir = tmp.path().join("out").join("my-skill");
-    export_into(&mut app, &dir);
+/// Export the two sections into `dir`: a valid skill holding exactly them.
+fn export_writes_a_valid_skill(app: &mut App, dir: &Path) {
+    export_into(app, dir);
     assert_eq!(app.mode(), Mode::Normal);
     assert!(
         app.status.starts_with(&format!(
@@ -123,7 +138,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
         skillnav::skill::validate::Profile::Spec,
     );
     assert!(findings.is_empty(), "{findings:?}");
-    let titles = section_titles(&dir);
+    let titles = section_titles(dir);
     for t in ["Logger Middleware", "CORS Middleware"] {
         assert!(titles.iter().any(|x| x == t), "{t} in {titles:?}");
     }
@@ -131,37 +146,41 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
         !titles.iter().any(|x| x == "Cache Middleware"),
         "{titles:?}"
     );
+}
 
+/// Again into the now non-empty `dir`, with one section (`cors` unselected): a question
+/// first; `n` changes nothing, `y` replaces the folder.
+fn replacing_a_folder_asks_first(app: &mut App, dir: &Path, cors: skillnav::model::NodeId) {
     // Again into the now non-empty folder, with one section: a question first.
-    goto(&mut app, cors);
-    act(&mut app, &[Action::ToggleSelect]);
-    assert_eq!(member_ids(&app), vec![LOGGER.to_string()]);
-    export_into(&mut app, &dir);
+    goto(app, cors);
+    act(app, &[Action::ToggleSelect]);
+    assert_eq!(member_ids(app), vec![LOGGER.to_string()]);
+    export_into(app, dir);
     assert_eq!(app.mode(), Mode::Ask);
     assert_eq!(
         app.question().as_ref().map(|a| a.question.clone()),
-        Some(Question::ReplaceFolder(dir.clone()))
+        Some(Question::ReplaceFolder(dir.to_path_buf()))
     );
     assert_eq!(
         app.status,
         format!("{} exists and is not empty", dir.display())
     );
-    let text = screen(&app);
+    let text = screen(app);
     assert!(
         text.contains(" Replace folder? ") && text.contains("exists and is not empty."),
         "{text}"
     );
     // n: nothing changes.
-    press(&mut app, KeyCode::Char('n'));
+    press(app, KeyCode::Char('n'));
     assert_eq!(
         (app.mode(), app.status.as_str()),
         (Mode::Normal, "Cancelled")
     );
-    assert!(section_titles(&dir).iter().any(|x| x == "CORS Middleware"));
+    assert!(section_titles(dir).iter().any(|x| x == "CORS Middleware"));
     // y: replaced.
-    export_into(&mut app, &dir);
+    export_into(app, dir);
     assert_eq!(app.mode(), Mode::Ask);
-    press(&mut app, KeyCode::Char('y'));
+    press(app, KeyCode::Char('y'));
     assert_eq!(app.mode(), Mode::Normal);
     assert!(
         app.status
@@ -169,7 +188,7 @@ fn export_writes_a_valid_skill_and_asks_before_replacing_it() {
         "{}",
         app.status
     );
-    let titles = section_titles(&dir);
+    let titles = section_titles(dir);
     assert!(
         titles.iter().any(|x| x == "Logger Middleware"),
         "{titles:?}"

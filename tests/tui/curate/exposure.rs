@@ -6,8 +6,9 @@ use skillnav::brief::Mode as BriefMode;
 use skillnav::brief::{BriefFormat, BriefRequest};
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::Recipe;
-use skillnav::model::NodeKind;
+use skillnav::model::{NodeId, NodeKind};
 use skillnav::tui::input::action::Action;
+use skillnav::tui::state::app::App;
 use skillnav::util::human;
 
 use super::*;
@@ -24,10 +25,18 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     // Open the folder so its files are rows too.
     act(&mut app, &[Action::Expand]);
     goto(&mut app, refs);
+    let before = no_level_column_yet(&app);
+    x_cycles_the_levels_and_children_inherit(&mut app, [refs, other, skill_md]);
+    own_level_bold_inherited_dim(&app);
+    hidden_then_inherit_removes_the_column(&mut app, refs, &before);
+}
 
-    let t = draw(&app);
-    let before = tree_row(&app, t.backend().buffer(), "references").expect("references row");
-    let other_before = tree_row(&app, t.backend().buffer(), "other.md").expect("other.md row");
+/// No level is set: neither the folder's row nor its file's has a level column; the
+/// folder's row.
+fn no_level_column_yet(app: &App) -> String {
+    let t = draw(app);
+    let before = tree_row(app, t.backend().buffer(), "references").expect("references row");
+    let other_before = tree_row(app, t.backend().buffer(), "other.md").expect("other.md row");
     for tag in [" alw ", " dem ", " exp ", " hid ", "   · "] {
         assert!(
             !before.contains(tag) && !other_before.contains(tag),
@@ -35,6 +44,12 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
         );
     }
 
+    before
+}
+
+/// `x` steps the folder `refs` through the levels: its children (`other`) inherit each,
+/// a node outside it (`skill_md`) keeps the default, and the rows show the tags.
+fn x_cycles_the_levels_and_children_inherit(app: &mut App, [refs, other, skill_md]: [NodeId; 3]) {
     let below = app.corpus.preorder(refs).len() - 1;
     let steps = [
         (Some(Exposure::Always), Exposure::Always, "alw", "always"),
@@ -54,7 +69,7 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     ];
     for (own, level, tag, name) in steps {
         // `x` through the keymap.
-        press(&mut app, KeyCode::Char('x'));
+        press(app, KeyCode::Char('x'));
         assert_eq!(app.curate.exposure.own(refs), own);
         assert_eq!(app.curate.exposure.level(&app.corpus, refs), level);
         // The children inherit it without a level of their own.
@@ -70,26 +85,29 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
                 "references: {name} (and its {below} descendants that set no level of their own)"
             )
         );
-        let t = draw(&app);
+        let t = draw(app);
         let buf = t.backend().buffer();
-        let row = tree_row(&app, buf, "references").expect("references row");
+        let row = tree_row(app, buf, "references").expect("references row");
         assert!(
             row.contains(&format!(" {tag} ")),
             "own level {tag} in {row:?}"
         );
-        let child = tree_row(&app, buf, "other.md").expect("other.md row");
+        let child = tree_row(app, buf, "other.md").expect("other.md row");
         assert!(
             child.contains(&format!(" {tag} ")),
             "inherited level {tag} in {child:?}"
         );
         // A node outside the subtree shows the default `·`.
-        let md = tree_row(&app, buf, "SKILL.md").expect("SKILL.md row");
+        let md = tree_row(app, buf, "SKILL.md").expect("SKILL.md row");
         assert!(md.contains("   · "), "default level in {md:?}");
     }
-    // Own level bold (header style), inherited dim; hidden titles dim.
-    let t = draw(&app);
+}
+
+/// Own level bold (header style), inherited dim; hidden titles dim.
+fn own_level_bold_inherited_dim(app: &App) {
+    let t = draw(app);
     let buf = t.backend().buffer();
-    let a = skillnav::tui::view::layout::areas(&app);
+    let a = skillnav::tui::view::layout::areas(app);
     let find = |needle: &str| {
         (a.left.y..a.left.y + a.left.height)
             .find(|y| span_text(buf, *y, a.left.x, a.left.x + a.left.width).contains(needle))
@@ -116,16 +134,18 @@ fn exposure_cycles_inherits_to_children_and_shows_a_column() {
     let y_md = find("SKILL.md");
     let x = col_of(y_md, "SKILL.md");
     assert_eq!(buf[(x, y_md)].fg, app.theme.title.fg.expect("title colour"));
+}
 
-    // Hidden → inherit: the map is empty again and the column goes away.
-    press(&mut app, KeyCode::Char('x'));
+/// Hidden → inherit: the map is empty again and the column goes away.
+fn hidden_then_inherit_removes_the_column(app: &mut App, refs: NodeId, before: &str) {
+    press(app, KeyCode::Char('x'));
     assert_eq!(app.curate.exposure.own(refs), None);
     assert!(app.curate.exposure.is_empty());
     assert_eq!(app.status, "references: inherits on-demand");
-    let t = draw(&app);
+    let t = draw(app);
     assert_eq!(
-        tree_row(&app, t.backend().buffer(), "references").as_deref(),
-        Some(before.as_str())
+        tree_row(app, t.backend().buffer(), "references").as_deref(),
+        Some(before)
     );
 }
 
@@ -233,8 +253,15 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     goto(&mut app, skill_md);
     press(&mut app, KeyCode::Char('x'));
     assert_eq!(app.curate.exposure.own(skill_md), Some(Exposure::Always));
+    an_always_file_joins_the_count_and_the_brief(&mut app, logger);
+    a_hidden_section_leaves_the_count_and_the_brief(&mut app, logger);
+}
+
+/// `SKILL.md` set to always: its text unit joins the count and the brief of the
+/// selection (`logger`).
+fn an_always_file_joins_the_count_and_the_brief(app: &mut App, logger: NodeId) {
     // The file's text unit (its top section; the frontmatter is no section) is always in.
-    let hono_skill = id(&app, "hono-mini/SKILL.md#hono-skill");
+    let hono_skill = id(app, "hono-mini/SKILL.md#hono-skill");
     assert_eq!(
         app.curate.exposure.always_units(&app.corpus),
         vec![hono_skill]
@@ -242,10 +269,10 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
     // The number beside the budget counts it too.
     let alone = skillnav::brief::selection_brief(&app.corpus, &[logger], None, counter()).sections;
     assert_eq!(alone, 1);
-    let want = quoted_tokens(&app);
+    let want = quoted_tokens(app);
     assert_eq!(app.selection_tokens, (want, true));
-    press(&mut app, KeyCode::Char('p'));
-    let b = built(&app);
+    press(app, KeyCode::Char('p'));
+    let b = built(app);
     let exposure = app.curate.exposure.clone();
     let req = BriefRequest {
         selected: &[logger],
@@ -268,25 +295,27 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         "{}",
         b.text
     );
-    press(&mut app, KeyCode::Esc);
+    press(app, KeyCode::Esc);
+}
 
-    // Hide the CORS section inside a selected file: cut from the count and the text.
-    press(&mut app, KeyCode::Char('x')); // SKILL.md: on-demand
-    press(&mut app, KeyCode::Char('x')); // explicit
-    press(&mut app, KeyCode::Char('x')); // hidden
-    press(&mut app, KeyCode::Char('x')); // inherit
+/// Hide the CORS section inside a selected file: cut from the count and the text.
+fn a_hidden_section_leaves_the_count_and_the_brief(app: &mut App, logger: NodeId) {
+    press(app, KeyCode::Char('x')); // SKILL.md: on-demand
+    press(app, KeyCode::Char('x')); // explicit
+    press(app, KeyCode::Char('x')); // hidden
+    press(app, KeyCode::Char('x')); // inherit
     assert!(app.curate.exposure.is_empty());
-    let file = id(&app, "hono-mini/references/middleware.md");
-    let cors = id(&app, CORS);
-    goto(&mut app, logger);
-    act(&mut app, &[Action::ToggleSelect]);
-    select(&mut app, &[file]);
-    goto(&mut app, cors);
+    let file = id(app, "hono-mini/references/middleware.md");
+    let cors = id(app, CORS);
+    goto(app, logger);
+    act(app, &[Action::ToggleSelect]);
+    select(app, &[file]);
+    goto(app, cors);
     for _ in 0..4 {
-        press(&mut app, KeyCode::Char('x'));
+        press(app, KeyCode::Char('x'));
     }
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Hidden));
-    let cut = quoted_tokens(&app);
+    let cut = quoted_tokens(app);
     assert_eq!(app.selection_tokens, (cut, true));
     let whole = skillnav::brief::section_tokens(
         &app.corpus,
@@ -298,20 +327,24 @@ fn always_units_join_the_brief_and_hidden_sections_are_cut_from_it() {
         cut < whole,
         "{cut} < {whole}: the hidden section leaves the count"
     );
-    press(&mut app, KeyCode::Char('B'));
-    clear_input(&mut app);
-    type_text(&mut app, "none");
-    press(&mut app, KeyCode::Enter);
-    press(&mut app, KeyCode::Char('p'));
-    let b = built(&app);
+    press(app, KeyCode::Char('B'));
+    clear_input(app);
+    type_text(app, "none");
+    press(app, KeyCode::Enter);
+    press(app, KeyCode::Char('p'));
+    let b = built(app);
     assert!(!b.text.contains("## CORS Middleware"), "hidden section cut");
     assert!(b.text.contains("## Logger Middleware"));
     let exposure = app.curate.exposure.clone();
     let req = BriefRequest {
         selected: &[file],
         max_tokens: None,
+        query: None,
+        top_k: 8,
+        mode: BriefMode::Auto,
+        format: BriefFormat::Md,
         exposure: Some(&exposure),
-        ..req
+        from_recipe: false,
     };
     assert_eq!(
         b.text,

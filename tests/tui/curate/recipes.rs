@@ -1,12 +1,15 @@
 //! Recipes: save, load, change detection and delete; a recipe file from the command line;
 //! the budget round trip.
 
+use std::path::{Path, PathBuf};
+
 use crossterm::event::KeyCode;
 use skillnav::brief::BriefFormat;
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::{Recipe, Store};
 use skillnav::formats::{LoadOptions, load_root};
 use skillnav::tui::input::keymap::Mode;
+use skillnav::tui::state::app::App;
 use skillnav::tui::state::curate::InputPurpose;
 
 use super::*;
@@ -20,22 +23,36 @@ fn recipe_save_load_change_detection_and_delete() {
     copy_dir(&hono_dir(), &root);
     let store_dir = tmp.path().join("recipes");
     let mut app = app_over(&root, "hono-mini", 100, 30, &store_dir);
-    let (logger, other) = (id(&app, LOGGER), id(&app, OTHER_MD));
-    select(&mut app, &[logger, other]);
-    goto(&mut app, other);
+    let tokens_before = select_with_exposure_and_budget(&mut app);
+    let file = save_from_the_recipe_list(&mut app, &store_dir);
+    assert_saved_recipe(&file);
+    a_fresh_app_loads_the_same_state(&root, &store_dir, &app, tokens_before);
+    let mut changed = a_changed_section_is_named_on_load(&root, &store_dir, &app);
+    delete_from_the_recipe_list(&mut changed, &file);
+}
+
+/// Select Logger and `other.md`, make the latter explicit and set the budget; the
+/// selection's tokens.
+fn select_with_exposure_and_budget(app: &mut App) -> (u64, bool) {
+    let (logger, other) = (id(app, LOGGER), id(app, OTHER_MD));
+    select(app, &[logger, other]);
+    goto(app, other);
     for _ in 0..3 {
-        press(&mut app, KeyCode::Char('x'));
+        press(app, KeyCode::Char('x'));
     }
     assert_eq!(app.curate.exposure.own(other), Some(Exposure::Explicit));
-    press(&mut app, KeyCode::Char('b'));
+    press(app, KeyCode::Char('b'));
     assert_eq!(app.curate.budget, Some(8_000));
-    let tokens_before = app.selection_tokens;
+    app.selection_tokens
+}
 
+/// Save the selection from the recipe list (an invalid name first); the recipe's file.
+fn save_from_the_recipe_list(app: &mut App, store_dir: &Path) -> PathBuf {
     // R: an empty list; s: name prompt; Enter saves.
-    press(&mut app, KeyCode::Char('R'));
+    press(app, KeyCode::Char('R'));
     assert_eq!(app.mode(), Mode::Recipes);
     assert_eq!(app.recipe_list().as_ref().map(|l| l.entries.len()), Some(0));
-    let text = screen(&app);
+    let text = screen(app);
     assert!(
         text.contains(" Recipes (0) ") && text.contains("No saved recipes yet."),
         "{text}"
@@ -44,22 +61,22 @@ fn recipe_save_load_change_detection_and_delete() {
         text.contains(&format!("in {}", store_dir.display())),
         "{text}"
     );
-    press(&mut app, KeyCode::Char('s'));
+    press(app, KeyCode::Char('s'));
     assert_eq!(app.mode(), Mode::Input);
-    assert_eq!(input_purpose(&app), Some(InputPurpose::RecipeName));
-    assert_eq!(input_text(&app), "");
+    assert_eq!(input_purpose(app), Some(InputPurpose::RecipeName));
+    assert_eq!(input_text(app), "");
     // An invalid name keeps the prompt open.
-    type_text(&mut app, ".bad");
-    press(&mut app, KeyCode::Enter);
+    type_text(app, ".bad");
+    press(app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Input);
     assert!(
         app.status.starts_with("Invalid recipe name \".bad\""),
         "{}",
         app.status
     );
-    clear_input(&mut app);
-    type_text(&mut app, "hono-pick");
-    press(&mut app, KeyCode::Enter);
+    clear_input(app);
+    type_text(app, "hono-pick");
+    press(app, KeyCode::Enter);
     let file = store_dir.join("hono-pick.json");
     assert_eq!(
         app.status,
@@ -78,15 +95,19 @@ fn recipe_save_load_change_detection_and_delete() {
         ),
         ("hono-pick", file.as_path())
     );
-    let text = screen(&app);
+    let text = screen(app);
     assert!(
         text.contains(" Recipes (1) ") && text.contains("● hono-pick"),
         "{text}"
     );
-    press(&mut app, KeyCode::Esc);
+    press(app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Normal);
+    file
+}
 
-    let r = Recipe::read(&file).expect("saved recipe");
+/// The saved file holds the selection, the exposure level, the budget and the format.
+fn assert_saved_recipe(file: &Path) {
+    let r = Recipe::read(file).expect("saved recipe");
     assert_eq!(r.name, "hono-pick");
     assert_eq!(
         sorted(r.selected.iter().map(|n| n.id.clone()).collect()),
@@ -102,13 +123,21 @@ fn recipe_save_load_change_detection_and_delete() {
         (r.format.as_deref(), r.mode.as_deref(), r.query.as_deref()),
         (Some("md"), Some("auto"), None)
     );
+}
 
+/// A new app over the same files loads the same state as `app`'s.
+fn a_fresh_app_loads_the_same_state(
+    root: &Path,
+    store_dir: &Path,
+    app: &App,
+    tokens_before: (u64, bool),
+) {
     // A new app over the same files loads the same state.
-    let mut fresh = app_over(&root, "hono-mini", 100, 30, &store_dir);
+    let mut fresh = app_over(root, "hono-mini", 100, 30, store_dir);
     assert!(fresh.selection.is_empty());
     load_first_recipe(&mut fresh);
     assert_eq!(fresh.status, "Loaded recipe hono-pick · 2 selected");
-    assert_eq!(member_ids(&fresh), member_ids(&app));
+    assert_eq!(member_ids(&fresh), member_ids(app));
     let other2 = id(&fresh, OTHER_MD);
     assert_eq!(fresh.curate.exposure.own(other2), Some(Exposure::Explicit));
     assert_eq!(fresh.curate.exposure.entries().len(), 1);
@@ -120,7 +149,10 @@ fn recipe_save_load_change_detection_and_delete() {
         "{:?}",
         fresh.warnings
     );
+}
 
+/// Edit the selected Logger section on disk: the next load names it as changed; that app.
+fn a_changed_section_is_named_on_load(root: &Path, store_dir: &Path, app: &App) -> App {
     // Edit the selected Logger section on disk: the next load names it as changed.
     let md = root.join("references/middleware.md");
     let text = std::fs::read_to_string(&md).expect("read");
@@ -131,7 +163,7 @@ fn recipe_save_load_change_detection_and_delete() {
     );
     assert_ne!(text, edited);
     std::fs::write(&md, edited).expect("write");
-    let mut changed = app_over(&root, "hono-mini", 100, 30, &store_dir);
+    let mut changed = app_over(root, "hono-mini", 100, 30, store_dir);
     load_first_recipe(&mut changed);
     assert_eq!(
         changed.status,
@@ -139,7 +171,7 @@ fn recipe_save_load_change_detection_and_delete() {
     );
     assert_eq!(
         member_ids(&changed),
-        member_ids(&app),
+        member_ids(app),
         "a changed section is still selected"
     );
     assert!(
@@ -150,17 +182,21 @@ fn recipe_save_load_change_detection_and_delete() {
         "{:?}",
         changed.warnings
     );
+    changed
+}
 
+/// `d` asks, `y` deletes the recipe (its file too).
+fn delete_from_the_recipe_list(changed: &mut App, file: &Path) {
     // d asks, y deletes.
-    press(&mut changed, KeyCode::Char('R'));
-    press(&mut changed, KeyCode::Char('d'));
+    press(changed, KeyCode::Char('R'));
+    press(changed, KeyCode::Char('d'));
     assert_eq!(changed.mode(), Mode::Ask);
-    let text = screen(&changed);
+    let text = screen(changed);
     assert!(
         text.contains(" Delete recipe? ") && text.contains("Delete hono-pick ("),
         "{text}"
     );
-    press(&mut changed, KeyCode::Char('y'));
+    press(changed, KeyCode::Char('y'));
     assert!(!file.exists());
     assert_eq!(changed.status, "Deleted recipe hono-pick");
     assert_eq!(changed.mode(), Mode::Recipes);

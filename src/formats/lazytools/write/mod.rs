@@ -150,6 +150,23 @@ pub fn build_bundle(
     output_root: &Path,
     opts: &BuildOptions,
 ) -> Result<PathBuf, Error> {
+    let roots = input_roots(inputs)?;
+    let dir = clear_bundle_dir(output_root, opts)?;
+    let (indexed, chunks) = collect_chunks(&roots, opts);
+    if chunks.is_empty() {
+        return Err(Error::Usage(
+            "no indexable documentation found in the provided folders".into(),
+        ));
+    }
+    write_bundle(&dir, &roots, &indexed, &chunks, opts)?;
+    if opts.copy_sources {
+        copy_sources(&dir, &roots, &indexed)?;
+    }
+    Ok(dir)
+}
+
+/// The input folders, canonical; an input that is not a folder, or none, is a usage error.
+fn input_roots(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut roots = Vec::new();
     for p in inputs {
         match std::fs::canonicalize(p) {
@@ -160,6 +177,12 @@ pub fn build_bundle(
     if roots.is_empty() {
         return Err(Error::Usage("no input folders given".into()));
     }
+    Ok(roots)
+}
+
+/// The bundle's folder `<output_root>/<slug(name)>` (the root created), an existing one
+/// removed with `force`, refused without.
+fn clear_bundle_dir(output_root: &Path, opts: &BuildOptions) -> Result<PathBuf, Error> {
     std::fs::create_dir_all(output_root).map_err(io(output_root))?;
     let out_root = std::fs::canonicalize(output_root).map_err(io(output_root))?;
     let dir = out_root.join(slug(&opts.name));
@@ -177,7 +200,15 @@ pub fn build_bundle(
             std::fs::remove_file(&dir).map_err(io(&dir))?;
         }
     }
+    Ok(dir)
+}
 
+/// The chunks of every readable document of `roots`, and each indexed file with the
+/// index of its root (unreadable files and files without chunks are skipped).
+fn collect_chunks(
+    roots: &[PathBuf],
+    opts: &BuildOptions,
+) -> (Vec<(PathBuf, usize)>, Vec<DocChunk>) {
     let mut indexed: Vec<(PathBuf, usize)> = Vec::new();
     let mut chunks: Vec<DocChunk> = Vec::new();
     for (ri, root) in roots.iter().enumerate() {
@@ -203,12 +234,17 @@ pub fn build_bundle(
             indexed.push((path, ri));
         }
     }
-    if chunks.is_empty() {
-        return Err(Error::Usage(
-            "no indexable documentation found in the provided folders".into(),
-        ));
-    }
+    (indexed, chunks)
+}
 
+/// Write `SKILL.md`, `manifest.json`, `vocab.json` and `chunks.jsonl` into `dir`.
+fn write_bundle(
+    dir: &Path,
+    roots: &[PathBuf],
+    indexed: &[(PathBuf, usize)],
+    chunks: &[DocChunk],
+    opts: &BuildOptions,
+) -> Result<(), Error> {
     let indexed_files: Vec<String> = indexed
         .iter()
         .map(|(p, _)| p.to_string_lossy().into_owned())
@@ -226,9 +262,9 @@ pub fn build_bundle(
     };
     let total: u64 = chunks.iter().map(|c| c.doc_len as u64).sum();
     let avgdl = total as f64 / chunks.len() as f64;
-    let idf = build_idf(&chunks);
+    let idf = build_idf(chunks);
 
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
     let skill = serialize::skill_md(&serialize::SkillMdIn {
         name: &opts.name,
         description: &description,
@@ -249,7 +285,7 @@ pub fn build_bundle(
         created_by: CREATED_BY,
     });
     let mut lines = String::new();
-    for c in &chunks {
+    for c in chunks {
         serialize::chunk_line(c, &mut lines);
     }
     for (file, text) in [
@@ -261,10 +297,7 @@ pub fn build_bundle(
         let p = dir.join(file);
         std::fs::write(&p, text).map_err(io(&p))?;
     }
-    if opts.copy_sources {
-        copy_sources(&dir, &roots, &indexed)?;
-    }
-    Ok(dir)
+    Ok(())
 }
 
 /// Copy each indexed file to `sources/<root folder name>/<path below the root>`.
