@@ -119,7 +119,7 @@ pub fn layers(
 }
 
 /// Highlight the code blocks `(index, language, code)` of `node`'s preview with `theme`
-/// (a block over [`HIGHLIGHT_DEADLINE`] stays plain).
+/// (a block that takes over `HIGHLIGHT_DEADLINE`, 2 s, stays plain).
 pub fn highlight(
     generation: u64,
     node: NodeId,
