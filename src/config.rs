@@ -154,6 +154,17 @@ pub struct ClipboardSettings {
     pub osc52_limit: usize,
 }
 
+impl ClipboardSettings {
+    /// The copy options these settings give (the OSC 52 limit; the rest default), for
+    /// [`crate::clipboard::deliver`].
+    pub fn copy_options(&self) -> crate::clipboard::CopyOptions {
+        crate::clipboard::CopyOptions {
+            osc52_limit: self.osc52_limit,
+            ..crate::clipboard::CopyOptions::default()
+        }
+    }
+}
+
 impl Default for ClipboardSettings {
     fn default() -> Self {
         Self {
@@ -230,7 +241,7 @@ pub const REMOVED_RERANK: &str = "config.toml [search] rerank: no longer used (i
 /// budget presets): one warning each; the default is used.
 pub fn brief_problems(b: &BriefSettings) -> Vec<String> {
     let mut out = Vec::new();
-    if crate::brief::BriefFormat::parse(&b.format).is_none() {
+    if crate::brief::BriefFormat::parse_layout(&b.format).is_none() {
         out.push(format!(
             "config.toml [brief] format: {:?} is not md, xml or json; using md",
             b.format

@@ -1,52 +1,23 @@
-//! The brief request with `skillnav brief`'s arguments (lazytools' `query_skill`
-//! parameters): [`prepare`] resolves the recipe, the ids, the query, the mode and the
-//! levels once, and [`Prepared::build`] runs the one pipeline, [`crate::brief::build`].
-//! The CLI and the MCP `brief` tool both go through here, so the same arguments give the
-//! same bytes.
+//! The brief request as `skillnav brief` and the MCP `brief` tool name it (lazytools'
+//! `query_skill` parameters): [`prepare`] resolves the recipe, the ids, the query, the mode
+//! and the levels once into the core's [`Request`], which [`Prepared::build`] hands to the
+//! one pipeline, [`crate::brief::build`]. The CLI and the MCP `brief` tool both go through
+//! here, so the same arguments give the same bytes (and the TUI builds the same
+//! [`Request`] from its selection).
 
 use std::path::Path;
 
-use crate::brief::lazytools::{QuerySkillOptions, query_skill};
-use crate::brief::{self, BriefRequest, Mode};
+use crate::brief::{self, BriefFormat, Mode, Request};
 use crate::curate::exposure::ExposureMap;
 use crate::curate::recipe::{Recipe, Store};
 use crate::index::Index;
-use crate::model::{Corpus, NodeId, Selection};
+use crate::model::{Corpus, Selection};
 use crate::tokens::TokenCounter;
 
 use super::error::{AgentError, AgentResult, err};
 
-/// Retrieved sections of a query brief without `top_k` and without a token budget.
-const DEFAULT_TOP_K: usize = 8;
-
-/// Output formats of a brief.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Format {
-    /// Markdown.
-    #[default]
-    Md,
-    /// Claude-style XML.
-    Xml,
-    /// JSON.
-    Json,
-    /// lazytools' `query_skill` text (bundles only; needs a query).
-    Lazytools,
-}
-
-impl Format {
-    /// `md`, `xml`, `json` or `lazytools` (any case).
-    pub fn parse(s: &str) -> Option<Format> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "md" | "markdown" => Some(Format::Md),
-            "xml" => Some(Format::Xml),
-            "json" => Some(Format::Json),
-            "lazytools" => Some(Format::Lazytools),
-            _ => None,
-        }
-    }
-}
-
-/// The arguments of `skillnav brief` (without delivery options).
+/// The arguments of `skillnav brief` (without delivery options), by name: ids or titles, a
+/// recipe name or file, a mode name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BriefArgs {
     /// Retrieve sections for this query.
@@ -58,12 +29,12 @@ pub struct BriefArgs {
     /// `auto`, `answer`, `extract`, `locate` or `summarize`.
     pub mode: String,
     /// Output format.
-    pub format: Format,
+    pub format: BriefFormat,
     /// Retrieved sections at most; `None`: 8, or, with a token budget (given or the
     /// recipe's), ranked sections until the budget is full.
     pub top_k: Option<usize>,
-    /// Token budget of the whole brief.
-    pub max_tokens: Option<u64>,
+    /// Token budget of the whole brief (`--max-tokens`, the MCP `max_tokens`).
+    pub budget: Option<u64>,
     /// Character budget (lazytools format; 10000 there by default).
     pub max_chars: Option<usize>,
     /// lazytools answer mode without the full excerpts.
@@ -77,9 +48,9 @@ impl Default for BriefArgs {
             ids: Vec::new(),
             recipe: None,
             mode: "auto".into(),
-            format: Format::Md,
+            format: BriefFormat::Md,
             top_k: None,
-            max_tokens: None,
+            budget: None,
             max_chars: None,
             no_quotes: false,
         }
@@ -102,31 +73,13 @@ pub struct BriefOut {
 /// A resolved brief request.
 #[derive(Clone, Debug)]
 pub struct Prepared {
-    /// What to build.
-    what: What,
+    /// The core's request.
+    pub request: Request,
     /// The recipe's changed/missing ids (`changed since the recipe was saved: <id>`, …),
     /// prefixed by nothing: callers name the recipe.
     pub warnings: Vec<String>,
     /// The recipe's name, when one was used.
     pub recipe_name: Option<String>,
-}
-
-#[derive(Clone, Debug)]
-enum What {
-    Lazytools {
-        task: String,
-        opts: QuerySkillOptions,
-    },
-    Brief {
-        units: Vec<NodeId>,
-        query: Option<String>,
-        top_k: usize,
-        mode: Mode,
-        format: brief::BriefFormat,
-        max_tokens: Option<u64>,
-        exposure: ExposureMap,
-        from_recipe: bool,
-    },
 }
 
 /// Whether `r` names a file rather than a stored recipe: it exists as a file, contains a
@@ -154,9 +107,9 @@ pub fn resolve_recipe(r: &str, store: Option<&Store>) -> AgentResult<Recipe> {
 /// Resolve `a` against `corpus`. Levels: the recipe's (on top of the corpus's own), else the
 /// corpus's own; `overlay` (a server's levels) is set on top of either. Errors, with the
 /// CLI's messages: an empty or whitespace-only query
-/// ([`super::limits::check_query_has_words`], as the MCP tools), nothing to brief, an
-/// unknown id, an unknown mode, an unreadable recipe, the lazytools format without a query
-/// or a bundle.
+/// ([`super::limits::check_query_has_words`], as the MCP tools), an unknown id, an unknown
+/// mode, an unreadable recipe, the lazytools format without a query or a bundle, and
+/// nothing to brief ([`Request::check`]).
 pub fn prepare(
     corpus: &Corpus,
     a: &BriefArgs,
@@ -166,52 +119,45 @@ pub fn prepare(
     if let Some(q) = &a.query {
         super::limits::check_query_has_words(q)?;
     }
-    let mut base_levels = ExposureMap::from_corpus(corpus);
-    set_levels(&mut base_levels, overlay);
-    let plain_args = a.recipe.is_none() && base_levels.is_empty();
-    if a.query.is_none() && a.ids.is_empty() && (plain_args || a.format == Format::Lazytools) {
-        return err("brief needs --query Q or --select ID");
-    }
-    if a.format == Format::Lazytools {
+    if a.format == BriefFormat::Lazytools {
         return prepare_lazytools(corpus, a);
     }
+    let mut base_levels = ExposureMap::from_corpus(corpus);
+    set_levels(&mut base_levels, overlay);
     let recipe = match &a.recipe {
         Some(r) => Some(resolve_recipe(r, store)?),
         None => None,
     };
     let (sel, exposure, warnings) = selection(corpus, a, recipe.as_ref(), base_levels, overlay)?;
-    let query = a
-        .query
-        .clone()
-        .or_else(|| recipe.as_ref().and_then(|r| r.query.clone()));
-    if query.is_none() && sel.is_empty() && exposure.always_units(corpus).is_empty() {
-        return err("brief needs --query Q, --select ID or a --recipe with a selection");
-    }
-    let mode = brief_mode(recipe.as_ref(), &a.mode)?;
-    let format = match a.format {
-        Format::Xml => brief::BriefFormat::Xml,
-        Format::Json => brief::BriefFormat::Json,
-        _ => brief::BriefFormat::Md,
+    let budget = a.budget.or(recipe.as_ref().and_then(|r| r.max_tokens));
+    let request = Request {
+        units: crate::curate::units::selection_units(corpus, &sel, &exposure),
+        query: a
+            .query
+            .clone()
+            .or_else(|| recipe.as_ref().and_then(|r| r.query.clone())),
+        top_k: a.top_k.unwrap_or(Request::default_top_k(budget)),
+        mode: brief_mode(recipe.as_ref(), &a.mode)?,
+        format: a.format,
+        budget,
+        exposure,
+        from_recipe: recipe.is_some(),
+        ..Request::new(&[], None)
     };
-    let max_tokens = a.max_tokens.or(recipe.as_ref().and_then(|r| r.max_tokens));
-    let fill = if max_tokens.is_some() {
-        brief::select::UNTIL_FULL
-    } else {
-        DEFAULT_TOP_K
-    };
+    checked(corpus, &request)?;
     Ok(Prepared {
-        what: What::Brief {
-            units: crate::curate::units::selection_units(corpus, &sel, &exposure),
-            query,
-            top_k: a.top_k.unwrap_or(fill),
-            mode,
-            format,
-            max_tokens,
-            exposure,
-            from_recipe: recipe.is_some(),
-        },
+        request,
         warnings,
         recipe_name: recipe.map(|r| r.name),
+    })
+}
+
+/// [`Request::check`], with the way out a caller of [`prepare`] has.
+fn checked(corpus: &Corpus, request: &Request) -> AgentResult<()> {
+    request.check(corpus).map_err(|nothing| {
+        AgentError(format!(
+            "{nothing}; pass a query or ids (or a recipe with a selection)"
+        ))
     })
 }
 
@@ -241,18 +187,16 @@ fn prepare_lazytools(corpus: &Corpus, a: &BriefArgs) -> AgentResult<Prepared> {
             a.mode
         ));
     };
-    let defaults = QuerySkillOptions::default();
-    let opts = QuerySkillOptions {
+    let request = Request {
+        top_k: a.top_k.unwrap_or(brief::request::DEFAULT_TOP_K),
         mode,
-        top_k: a.top_k.unwrap_or(DEFAULT_TOP_K),
-        max_chars: a.max_chars.unwrap_or(defaults.max_chars),
-        include_quotes: !a.no_quotes,
+        format: BriefFormat::Lazytools,
+        max_chars: a.max_chars,
+        quotes: !a.no_quotes,
+        ..Request::new(&[], Some(task))
     };
     Ok(Prepared {
-        what: What::Lazytools {
-            task: task.clone(),
-            opts,
-        },
+        request,
         warnings: Vec::new(),
         recipe_name: None,
     })
@@ -303,71 +247,33 @@ fn brief_mode(recipe: Option<&Recipe>, mode: &str) -> AgentResult<Mode> {
 }
 
 impl Prepared {
-    /// Whether [`Prepared::build`] needs the BM25 index (the request has a query).
+    /// Whether [`Prepared::build`] needs the BM25 index ([`Request::needs_index`]).
     pub fn needs_index(&self) -> bool {
-        matches!(&self.what, What::Brief { query: Some(_), .. })
+        self.request.needs_index()
     }
 
     /// The token budget the brief will be packed under.
-    pub fn max_tokens(&self) -> Option<u64> {
-        match &self.what {
-            What::Brief { max_tokens, .. } => *max_tokens,
-            What::Lazytools { .. } => None,
+    pub fn budget(&self) -> Option<u64> {
+        self.request.budget
+    }
+
+    /// Lower the token budget to `cap` (a server's result cap; the lazytools format has
+    /// none).
+    pub fn cap_budget(&mut self, cap: u64) {
+        if self.request.format != BriefFormat::Lazytools {
+            self.request.budget = Some(self.request.budget.map_or(cap, |m| m.min(cap)));
         }
     }
 
-    /// Lower the token budget to `cap` (a server's result cap).
-    pub fn cap_tokens(&mut self, cap: u64) {
-        if let What::Brief { max_tokens, .. } = &mut self.what {
-            *max_tokens = Some(max_tokens.map_or(cap, |m| m.min(cap)));
-        }
-    }
-
-    /// Build the brief with [`crate::brief::build`] (or lazytools' `query_skill` on the first
-    /// bundle). `index` is needed when [`Prepared::needs_index`].
+    /// Build the brief with [`crate::brief::build`]. `index` is needed when
+    /// [`Prepared::needs_index`].
     pub fn build(&self, corpus: &Corpus, index: Option<&Index>, counter: TokenCounter) -> BriefOut {
-        match &self.what {
-            What::Lazytools { task, opts } => {
-                let text = match corpus.bundles.first() {
-                    Some((_, stats)) => query_skill(stats, task, opts),
-                    None => String::new(),
-                };
-                let tokens = counter.count(&text);
-                BriefOut {
-                    bytes: text.len(),
-                    text,
-                    tokens,
-                    left_out: Vec::new(),
-                }
-            }
-            What::Brief {
-                units,
-                query,
-                top_k,
-                mode,
-                format,
-                max_tokens,
-                exposure,
-                from_recipe,
-            } => {
-                let req = BriefRequest {
-                    selected: units,
-                    query: query.as_deref(),
-                    top_k: *top_k,
-                    mode: *mode,
-                    format: *format,
-                    max_tokens: *max_tokens,
-                    exposure: Some(exposure),
-                    from_recipe: *from_recipe,
-                };
-                let b = brief::build(corpus, index, &req, counter);
-                BriefOut {
-                    bytes: b.bytes,
-                    tokens: b.tokens,
-                    left_out: b.left_out,
-                    text: b.text,
-                }
-            }
+        let b = brief::build(corpus, index, &self.request, counter);
+        BriefOut {
+            bytes: b.bytes,
+            tokens: b.tokens,
+            left_out: b.left_out,
+            text: b.text,
         }
     }
 }
@@ -381,7 +287,7 @@ mod tests {
     fn an_empty_or_blank_query_is_refused_as_by_the_mcp_tools() {
         let corpus = one_file_root("docs", "# Routing\n\nRoutes map paths to handlers.\n");
         for q in ["", "   ", "\t\n"] {
-            for format in [Format::Md, Format::Lazytools] {
+            for format in [BriefFormat::Md, BriefFormat::Lazytools] {
                 let a = BriefArgs {
                     query: Some(q.to_string()),
                     format,

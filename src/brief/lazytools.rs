@@ -188,6 +188,43 @@ fn result_part(mode: Mode, sel: &[Sel<'_>], include_quotes: bool) -> Vec<String>
     result
 }
 
+/// The brief of a [`super::Request`] in [`super::BriefFormat::Lazytools`]: `query_skill` of
+/// its query on the corpus's first bundle, with its mode, `top_k`, `max_chars` (lazytools'
+/// 10000 when `None`) and `quotes`; an empty text without a query or a bundle (the CLI and
+/// the MCP tool refuse those first). No sections, no layout: `sections` 0, `layout` `None`.
+pub fn brief(
+    corpus: &crate::model::Corpus,
+    req: &super::Request,
+    counter: crate::tokens::TokenCounter,
+) -> super::Brief {
+    let defaults = QuerySkillOptions::default();
+    let opts = QuerySkillOptions {
+        mode: req.mode,
+        top_k: req.top_k,
+        max_chars: req.max_chars.unwrap_or(defaults.max_chars),
+        include_quotes: req.quotes,
+    };
+    let text = match (corpus.bundles.first(), req.query.as_deref()) {
+        (Some((_, stats)), Some(task)) => query_skill(stats, task, &opts),
+        _ => String::new(),
+    };
+    super::Brief {
+        bytes: text.len(),
+        tokens: counter.count(&text),
+        encoding: counter.encoding(),
+        sections: 0,
+        included: Vec::new(),
+        left_out: Vec::new(),
+        layout: None,
+        mode: if req.mode == Mode::Auto {
+            resolve_mode(req.query.as_deref().unwrap_or(""))
+        } else {
+            req.mode
+        },
+        text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,19 +10,22 @@
 //!
 //! Module map: [`model`] (the head, sections, origins, formats and shared text helpers),
 //! [`mode`] (answer/extract/locate/summarize and `auto`), [`select`] (gather and pack),
-//! [`layout`] (plain, md, xml, json).
+//! [`layout`] (plain, md, xml, json), [`request`] (the request every front end builds).
 
 pub mod layout;
 pub mod lazytools;
 pub mod mode;
 pub mod model;
+pub mod request;
 pub mod select;
 
 pub use layout::Layout;
 pub use mode::{Mode, effective_mode, resolve_mode};
 pub use model::{BriefFormat, BriefHead, BriefSection, LEFT_OUT_LISTED, Origin};
+pub use request::{NothingToBrief, Request};
 
-use crate::curate::exposure::ExposureMap;
+use std::borrow::Cow;
+
 use crate::index::Index;
 use crate::model::{Corpus, NodeId};
 use crate::tokens::TokenCounter;
@@ -45,102 +48,69 @@ pub struct Brief {
     /// Sections left out (over budget), by id, in their original order; never cut silently
     /// (the brief's closing line names them too).
     pub left_out: Vec<String>,
-    /// The layout [`build`] chose.
-    pub layout: Layout,
+    /// The layout [`build`] chose; `None` for the lazytools format.
+    pub layout: Option<Layout>,
     /// The resolved mode (never `Auto`; `Answer` for the plain layout, which states none).
     pub mode: Mode,
 }
 
-/// What to build a brief from, and how.
-#[derive(Clone, Copy, Debug)]
-pub struct BriefRequest<'a> {
-    /// Selected text units (e.g. `Selection::units`), in order.
-    pub selected: &'a [NodeId],
-    /// Query for BM25 retrieval (needs an index).
-    pub query: Option<&'a str>,
-    /// Retrieved sections at most; [`select::UNTIL_FULL`]: as many as fit `max_tokens`.
-    pub top_k: usize,
-    /// Mode; `Auto` resolves by [`resolve_mode`] on the query, `Answer` without one.
-    pub mode: Mode,
-    /// Output format.
-    pub format: BriefFormat,
-    /// Budget in tokens for the whole brief text; `None` = no limit.
-    pub max_tokens: Option<u64>,
-    /// Exposure levels; `None` = everything on-demand (no `always` sections).
-    pub exposure: Option<&'a ExposureMap>,
-    /// The request comes from a saved recipe (a recipe's brief always states its mode).
-    pub from_recipe: bool,
-}
-
-impl<'a> BriefRequest<'a> {
-    /// A request for `selected` and/or `query` with the defaults: md, `auto`, no budget, no
-    /// exposure levels, top 8.
-    pub fn new(selected: &'a [NodeId], query: Option<&'a str>) -> Self {
-        BriefRequest {
-            selected,
-            query,
-            top_k: 8,
-            mode: Mode::Auto,
-            format: BriefFormat::Md,
-            max_tokens: None,
-            exposure: None,
-            from_recipe: false,
+/// The layout `req` gets: the plain markdown layout for a selection alone or a query
+/// alone, in md with mode `auto`, without exposure levels and not from a recipe; the
+/// curated layout of its format otherwise (md states its mode and each section's origin);
+/// `None` for [`BriefFormat::Lazytools`], whose text lazytools' own rules make.
+pub fn layout_of(req: &Request) -> Option<Layout> {
+    let mixed = req.query.is_some() && !req.units.is_empty();
+    match req.format {
+        BriefFormat::Lazytools => None,
+        BriefFormat::Md
+            if req.mode == Mode::Auto && req.exposure.is_empty() && !mixed && !req.from_recipe =>
+        {
+            Some(Layout::Plain)
         }
-    }
-
-    /// The layout this request gets: the plain markdown layout for a selection alone or a
-    /// query alone, in md with mode `auto`, without exposure levels and not from a recipe;
-    /// the curated layout of its format otherwise (md states its mode and each section's
-    /// origin).
-    pub fn layout(&self) -> Layout {
-        let no_levels = self.exposure.is_none_or(ExposureMap::is_empty);
-        let mixed = self.query.is_some() && !self.selected.is_empty();
-        match self.format {
-            BriefFormat::Md
-                if self.mode == Mode::Auto && no_levels && !mixed && !self.from_recipe =>
-            {
-                Layout::Plain
-            }
-            format => Layout::curated(format),
-        }
+        format => Some(Layout::curated(format)),
     }
 }
 
 /// Build the brief of `req`: gather its sections in order of value (`always`, selected,
-/// retrieved; [`select::gather`]), pack them under `req.max_tokens` ([`select::pack`]) and
-/// render them in [`BriefRequest::layout`]. `index` is needed for the query's hits; without
-/// one a plain brief ignores the query and a curated one retrieves nothing. Never fails:
-/// no sections give a brief that says so.
+/// retrieved; [`select::gather`]), pack them under `req.budget` ([`select::pack`]) and
+/// render them in [`layout_of`]. `index` is needed for the query's hits; without one a
+/// plain brief ignores the query and a curated one retrieves nothing. The lazytools
+/// format is lazytools' `query_skill` on the corpus's first bundle instead
+/// ([`lazytools::brief`]). Never fails: no sections give a brief that says so
+/// ([`Request::check`] tells a front end beforehand).
 pub fn build(
     corpus: &Corpus,
     index: Option<&Index>,
-    req: &BriefRequest<'_>,
+    req: &Request,
     counter: TokenCounter,
 ) -> Brief {
-    build_in(corpus, index, req, req.layout(), counter)
+    match layout_of(req) {
+        Some(layout) => build_in(corpus, index, req, layout, counter),
+        None => lazytools::brief(corpus, req, counter),
+    }
 }
 
-/// [`build`] in a layout the caller pins instead of [`BriefRequest::layout`] (e.g. a curated
-/// layout for a request that would get the plain one).
+/// [`build`] in a layout the caller pins instead of [`layout_of`] (e.g. a curated layout
+/// for a request that would get the plain one).
 pub fn build_in(
     corpus: &Corpus,
     index: Option<&Index>,
-    req: &BriefRequest<'_>,
+    req: &Request,
     layout: Layout,
     counter: TokenCounter,
 ) -> Brief {
     let (req, mode, plain) = resolved(index, req, layout);
     let mut head = BriefHead {
-        query: req.query.map(str::to_string),
+        query: req.query.clone(),
         top_k: 0,
         mode,
         corrections: Vec::new(),
-        max_tokens: req.max_tokens,
+        budget: req.budget,
         encoding: counter.encoding(),
     };
     // The frame a budget being filled leaves room for: this brief with no section.
     let frame = req
-        .max_tokens
+        .budget
         .map_or(0, |_| counter.count(&layout.render(&head, &[], &[])));
     let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, frame, counter);
     head.corrections = corrections;
@@ -167,18 +137,22 @@ pub fn build_in(
 /// kept as given (plain), and no query for a plain brief without an index.
 fn resolved<'a>(
     index: Option<&Index>,
-    req: &BriefRequest<'a>,
+    req: &'a Request,
     layout: Layout,
-) -> (BriefRequest<'a>, Mode, bool) {
+) -> (Cow<'a, Request>, Mode, bool) {
     let plain = layout == Layout::Plain;
     let mode = if plain {
         Mode::Answer
     } else {
-        effective_mode(req.mode, req.query)
+        effective_mode(req.mode, req.query.as_deref())
     };
-    let req = BriefRequest {
-        query: req.query.filter(|_| !plain || index.is_some()),
-        ..*req
+    let req = if plain && index.is_none() && req.query.is_some() {
+        Cow::Owned(Request {
+            query: None,
+            ..req.clone()
+        })
+    } else {
+        Cow::Borrowed(req)
     };
     (req, mode, plain)
 }
@@ -186,34 +160,38 @@ fn resolved<'a>(
 /// Σ exact tokens (in `counter`'s encoding) of the section texts a brief of `req` quotes,
 /// with no budget applied (texts without trailing blank lines, shaped by the mode;
 /// provenance lines and headings not counted). Not a node's size: the `Sources:` line states
-/// the sources as stored (docs/DESIGN.md §2 Sizes).
+/// the sources as stored (docs/DESIGN.md §2 Sizes). 0 for the lazytools format.
 pub fn section_tokens(
     corpus: &Corpus,
     index: Option<&Index>,
-    req: &BriefRequest<'_>,
+    req: &Request,
     counter: TokenCounter,
 ) -> u64 {
-    let unbounded = BriefRequest {
-        max_tokens: None,
-        ..*req
+    let Some(layout) = layout_of(req) else {
+        return 0;
     };
-    let (req, mode, plain) = resolved(index, &unbounded, req.layout());
+    let unbounded = Request {
+        budget: None,
+        ..req.clone()
+    };
+    let (req, mode, plain) = resolved(index, &unbounded, layout);
     let (sections, _) = select::gather(corpus, index, &req, mode, plain, 0, counter);
     sections.iter().map(|s| s.tokens).sum()
 }
 
 /// The plain brief of `units` (text-bearing nodes, e.g. from `Selection::units`) in the
-/// order given, each with its full text; `max_tokens` packs it under a budget for the whole
-/// text. Empty `units` give the "No sections selected." brief. Shorthand for [`build`].
+/// order given, each with its full text; `budget` packs it under a token budget for the
+/// whole text. Empty `units` give the "No sections selected." brief. Shorthand for
+/// [`build`].
 pub fn selection_brief(
     corpus: &Corpus,
     units: &[NodeId],
-    max_tokens: Option<u64>,
+    budget: Option<u64>,
     counter: TokenCounter,
 ) -> Brief {
-    let req = BriefRequest {
-        max_tokens,
-        ..BriefRequest::new(units, None)
+    let req = Request {
+        budget,
+        ..Request::new(units, None)
     };
     build(corpus, None, &req, counter)
 }
@@ -229,13 +207,13 @@ pub fn query_brief(
     index: &Index,
     query: &str,
     top_k: usize,
-    max_tokens: Option<u64>,
+    budget: Option<u64>,
     counter: TokenCounter,
 ) -> Brief {
-    let req = BriefRequest {
+    let req = Request {
         top_k,
-        max_tokens,
-        ..BriefRequest::new(&[], Some(query))
+        budget,
+        ..Request::new(&[], Some(query))
     };
     build(corpus, Some(index), &req, counter)
 }

@@ -10,36 +10,62 @@ use crate::curate::exposure::Exposure;
 use crate::model::NodeId;
 use crate::util::human::human_count;
 
-/// Output layout of a brief (`--format md|xml|json`).
+/// Output format of a brief (`skillnav brief --format`, the MCP `format` argument, the
+/// TUI's `[brief] format` and `f`), the one list of them; a renderer per format behind it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BriefFormat {
     /// Markdown (see [`super::layout::md`]; the plain layout when the request is plain, see
-    /// [`super::build`]).
+    /// [`super::layout_of`]).
     #[default]
     Md,
     /// Claude-style XML: one `<document>` per section (see [`super::layout::xml`]).
     Xml,
     /// JSON (see [`super::layout::json`]).
     Json,
+    /// lazytools' `query_skill` text, byte for byte (see [`super::lazytools`]; bundles only,
+    /// needs a query). Not one of the [`BriefFormat::LAYOUTS`] the TUI cycles through.
+    Lazytools,
 }
 
 impl BriefFormat {
-    /// `md`, `xml` or `json` (the names [`BriefFormat::parse`] reads).
+    /// The formats rendered by a brief layout from gathered sections (the TUI's `f`
+    /// cycles through them in this order).
+    pub const LAYOUTS: [BriefFormat; 3] = [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json];
+
+    /// `md`, `xml`, `json` or `lazytools` (the names [`BriefFormat::parse`] reads).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Md => "md",
             Self::Xml => "xml",
             Self::Json => "json",
+            Self::Lazytools => "lazytools",
         }
     }
 
-    /// Parse `md`, `xml` or `json`.
+    /// Parse `md` (or `markdown`), `xml`, `json` or `lazytools`, exactly (lower-case).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "md" | "markdown" => Some(Self::Md),
             "xml" => Some(Self::Xml),
             "json" => Some(Self::Json),
+            "lazytools" => Some(Self::Lazytools),
             _ => None,
+        }
+    }
+
+    /// [`BriefFormat::parse`] of one of the [`BriefFormat::LAYOUTS`] (config files and
+    /// recipes, which the TUI reads).
+    pub fn parse_layout(s: &str) -> Option<Self> {
+        Self::parse(s).filter(|f| Self::LAYOUTS.contains(f))
+    }
+
+    /// The next of the [`BriefFormat::LAYOUTS`] after this one (md after the last, and
+    /// after lazytools).
+    pub fn next_layout(self) -> Self {
+        match self {
+            Self::Md => Self::Xml,
+            Self::Xml => Self::Json,
+            Self::Json | Self::Lazytools => Self::Md,
         }
     }
 }
@@ -122,8 +148,8 @@ pub struct BriefHead {
     pub mode: Mode,
     /// `(typed, searched as)` did-you-mean corrections.
     pub corrections: Vec<(String, String)>,
-    /// The token budget, if any.
-    pub max_tokens: Option<u64>,
+    /// The token budget, if any (printed as `max_tokens`).
+    pub budget: Option<u64>,
     /// Encoding of all token counts.
     pub encoding: crate::tokens::Encoding,
 }

@@ -8,7 +8,8 @@
 use super::layout::Layout;
 use super::mode::Mode;
 use super::model::{BriefHead, BriefSection, Origin, one_line, trim_trailing_blank_lines};
-use super::{Brief, BriefRequest};
+pub use super::request::UNTIL_FULL;
+use super::{Brief, Request};
 use crate::curate::exposure::ExposureMap;
 use crate::curate::summary::summary_of;
 use crate::index::{Index, SearchOptions};
@@ -23,7 +24,7 @@ use crate::tokens::TokenCounter;
 /// returns up to `top_k` hits. With `every_unit` (the plain layout) each selected unit is
 /// kept as given, even one inside another selected unit.
 ///
-/// Filling a budget (`top_k` [`UNTIL_FULL`] with `max_tokens`): hits are taken best first
+/// Filling a budget (`top_k` [`UNTIL_FULL`] with a `budget`): hits are taken best first
 /// while their estimated cost fits beside `frame_tokens` (the brief's frame: title, query
 /// and sources lines, in tokens) and what is taken; a hit that does not fit is passed over
 /// for smaller ones after it, and the best passed-over hits (at most [`PASSED_OVER_MAX`])
@@ -34,14 +35,13 @@ use crate::tokens::TokenCounter;
 pub fn gather(
     corpus: &Corpus,
     index: Option<&Index>,
-    req: &BriefRequest<'_>,
+    req: &Request,
     mode: Mode,
     every_unit: bool,
     frame_tokens: u64,
     counter: TokenCounter,
 ) -> (Vec<BriefSection>, Vec<(String, String)>) {
-    let none = ExposureMap::new();
-    let exp = req.exposure.unwrap_or(&none);
+    let exp = &req.exposure;
     let mut picked: Vec<(NodeId, Origin, Option<f64>)> = Vec::new();
     let covered = |picked: &[(NodeId, Origin, Option<f64>)], id: NodeId| {
         picked
@@ -51,7 +51,7 @@ pub fn gather(
     for id in exp.always_units(corpus) {
         picked.push((id, Origin::Always, None));
     }
-    for &id in req.selected {
+    for &id in &req.units {
         if id.ix() < corpus.len()
             && exp.level(corpus, id).admits(true, false)
             && (every_unit || !covered(&picked, id))
@@ -66,8 +66,8 @@ pub fn gather(
         .iter()
         .map(|&(id, origin, score)| section(corpus, id, origin, score, mode, exp, counter))
         .collect();
-    if let (Some(q), Some(index)) = (req.query, index) {
-        let fill = req.max_tokens.filter(|_| req.top_k == UNTIL_FULL);
+    if let (Some(q), Some(index)) = (req.query.as_deref(), index) {
+        let fill = req.budget.filter(|_| req.top_k == UNTIL_FULL);
         let depth = req.top_k.min(FILL_CANDIDATES).saturating_add(64);
         let ask = SearchOptions {
             top_k: depth,
@@ -163,12 +163,6 @@ fn quotable(corpus: &Corpus, hit: NodeId) -> Option<NodeId> {
         n.kind == NodeKind::Section && n.span.is_some()
     })
 }
-
-/// `top_k` of a request that takes ranked sections until its `max_tokens` budget is full
-/// (up to [`FILL_CANDIDATES`] hits are looked at, best first; a section that does not fit
-/// is passed over for smaller ones after it). Without a budget it means
-/// [`FILL_CANDIDATES`].
-pub const UNTIL_FULL: usize = usize::MAX;
 
 /// Most hits looked at when filling a budget.
 pub const FILL_CANDIDATES: usize = 256;
@@ -317,7 +311,7 @@ pub const EXACT_PACK_MAX: usize = 64;
 const FILL_TRIES: usize = 16;
 
 /// Render `sections` (in order of value) under `head` in `layout`, packing under
-/// `head.max_tokens`: everything when it fits; else first-fit in order of value, each step
+/// `head.budget`: everything when it fits; else first-fit in order of value, each step
 /// checked on the exact text (up to [`EXACT_PACK_MAX`] sections; above, on estimates, then
 /// trimmed and filled exactly). The result's tokens stay within the budget unless even a
 /// brief with no section exceeds it. Left-out ids are in [`Brief::left_out`] and named in
@@ -354,7 +348,7 @@ pub fn pack(
     let over = |text: &str, max: u64| {
         sections.iter().map(|s| s.tokens).sum::<u64>() > max || counter.count(text) > max
     };
-    if let Some(max) = head.max_tokens
+    if let Some(max) = head.budget
         && over(&text, max)
     {
         if sections.len() <= EXACT_PACK_MAX {
@@ -422,7 +416,7 @@ pub fn pack(
             .filter(|(s, k)| !**k && !s.spare)
             .map(|(s, _)| s.id.clone())
             .collect(),
-        layout,
+        layout: Some(layout),
         mode: head.mode,
         text,
     }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::brief::BriefFormat;
 use crate::config::Semantic;
 use crate::tokens::Encoding;
 
@@ -386,17 +387,35 @@ pub struct BuildArgs {
     pub force: bool,
 }
 
-/// Output formats of `skillnav brief`.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum BriefFormat {
-    /// Markdown: header, then each section with id, path, line range and text.
-    Md,
-    /// lazytools' `query_skill` text, byte for byte (bundles only; needs --query).
-    Lazytools,
-    /// Claude-style XML: one `<document>` per section with id, path, lines and score.
-    Xml,
-    /// JSON: {"schema": 1, "mode", "sections": […], "`left_out"`: […], …}.
-    Json,
+/// `--format` of `skillnav brief` reads the core's one format list, with its help lines
+/// (the order of the help: md, lazytools, xml, json).
+impl ValueEnum for BriefFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            BriefFormat::Md,
+            BriefFormat::Lazytools,
+            BriefFormat::Xml,
+            BriefFormat::Json,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match self {
+            BriefFormat::Md => {
+                "Markdown: header, then each section with id, path, line range and text"
+            }
+            BriefFormat::Lazytools => {
+                "lazytools' `query_skill` text, byte for byte (bundles only; needs --query)"
+            }
+            BriefFormat::Xml => {
+                "Claude-style XML: one `<document>` per section with id, path, lines and score"
+            }
+            BriefFormat::Json => {
+                "JSON: {\"schema\": 1, \"mode\", \"sections\": […], \"`left_out\"`: […], …}"
+            }
+        };
+        Some(clap::builder::PossibleValue::new(self.as_str()).help(help))
+    }
 }
 
 /// llms variants (docs/FORMATS.md §1.2).
@@ -434,8 +453,8 @@ pub struct BriefArgs {
     #[arg(long)]
     pub top_k: Option<usize>,
     /// Token budget: pack sections in order while they fit; the brief says what it left out.
-    #[arg(long)]
-    pub max_tokens: Option<u64>,
+    #[arg(long = "max-tokens", value_name = "MAX_TOKENS")]
+    pub budget: Option<u64>,
     /// Character budget (lazytools format; default 10000 there).
     #[arg(long)]
     pub max_chars: Option<usize>,
@@ -518,6 +537,12 @@ pub struct RenderArgs {
     /// Listing layout for several skills: plain, xml or available-skills.
     #[arg(long, default_value = "plain")]
     pub listing: String,
+    /// Copy the rendered text to the clipboard (native → OSC 52 → file) instead of printing it.
+    #[arg(long)]
+    pub copy: bool,
+    /// Write the rendered text to FILE.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
 }
 
 /// `skillnav export` arguments.

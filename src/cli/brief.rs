@@ -1,16 +1,12 @@
 //! `skillnav brief`: a context brief from `--select` ids, a `--query` and/or a `--recipe`,
 //! printed, written to a file, or copied.
 
-use std::io::{IsTerminal, Write};
-
-use anyhow::Context;
+use std::io::Write;
 
 use super::args::{BriefArgs, BriefFormat};
 use crate::agent::brief as agent_brief;
-use crate::clipboard;
 use crate::model::Corpus;
 use crate::tokens::TokenCounter;
-use crate::util::sanitize::sanitize;
 
 /// Build the brief described by `a` with [`crate::agent::brief`] (the one request the MCP
 /// `brief` tool also uses) and deliver it. A recipe adds its selection (before `--select`
@@ -37,7 +33,7 @@ pub fn run(
         .then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
     // Semantic signals never apply to lazytools' format (byte-exact parity).
     if let Some(index) = &index
-        && a.format != super::args::BriefFormat::Lazytools
+        && a.format != BriefFormat::Lazytools
     {
         let semantic = super::args::semantic_or_setting(a.semantic);
         if semantic.table() {
@@ -60,14 +56,15 @@ pub fn run(
             brief.left_out.len()
         );
     }
-    deliver(
-        out,
-        &brief.text,
-        brief.bytes as u64,
-        brief.tokens,
-        counter,
-        a,
-    )
+    let how = super::deliver::Delivery {
+        output: a.output.as_deref(),
+        copy: a.copy,
+        ext: match a.format {
+            BriefFormat::Xml | BriefFormat::Json => a.format.as_str(),
+            BriefFormat::Md | BriefFormat::Lazytools => "md",
+        },
+    };
+    super::deliver::deliver(out, &brief.text, brief.tokens, counter, &how)
 }
 
 /// The core's brief arguments for the command line's.
@@ -77,49 +74,10 @@ pub fn agent_args(a: &BriefArgs) -> agent_brief::BriefArgs {
         ids: a.select.clone(),
         recipe: a.recipe.clone(),
         mode: a.mode.clone(),
-        format: match a.format {
-            BriefFormat::Md => agent_brief::Format::Md,
-            BriefFormat::Xml => agent_brief::Format::Xml,
-            BriefFormat::Json => agent_brief::Format::Json,
-            BriefFormat::Lazytools => agent_brief::Format::Lazytools,
-        },
+        format: a.format,
         top_k: a.top_k,
-        max_tokens: a.max_tokens,
+        budget: a.budget,
         max_chars: a.max_chars,
         no_quotes: a.no_quotes,
     }
-}
-
-/// Print, write (`-o`) or copy (`--copy`) `text`.
-pub fn deliver(
-    out: &mut dyn Write,
-    text: &str,
-    bytes: u64,
-    tokens: u64,
-    counter: TokenCounter,
-    a: &BriefArgs,
-) -> anyhow::Result<()> {
-    if let Some(path) = &a.output {
-        std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
-        eprintln!(
-            "Wrote {} · {bytes} bytes · {tokens} tokens ({})",
-            path.display(),
-            counter.encoding()
-        );
-    }
-    if a.copy {
-        let outcome = clipboard::copy(text)?;
-        eprintln!(
-            "{}",
-            clipboard::status_line(&outcome, bytes, tokens, counter.encoding())
-        );
-    }
-    if a.output.is_none() && !a.copy {
-        if std::io::stdout().is_terminal() {
-            write!(out, "{}", sanitize(text))?;
-        } else {
-            write!(out, "{text}")?;
-        }
-    }
-    Ok(())
 }

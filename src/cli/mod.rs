@@ -6,6 +6,7 @@ pub mod args;
 mod brief;
 mod cache;
 mod collisions;
+mod deliver;
 mod doctree;
 mod eval;
 mod export;
@@ -157,7 +158,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
         Some(Command::Fm { op }) => fm::run(&mut out, fm_local(op, &g)?),
         Some(Command::Build(b)) => build_command(&mut out, &b),
         Some(Command::Brief(a)) => brief::run(&mut out, &open::open(&a.paths, &g)?, &a, counter),
-        Some(Command::Render(a)) => render_command(&mut out, a, &g),
+        Some(Command::Render(a)) => render_command(&mut out, a, &g, counter),
         Some(Command::Export(a)) => {
             export::run_export(&mut out, &open::open(&a.paths, &g)?, &a, counter)
         }
@@ -381,6 +382,7 @@ fn render_command(
     out: &mut dyn Write,
     mut a: args::RenderArgs,
     g: &args::GlobalOpts,
+    counter: TokenCounter,
 ) -> anyhow::Result<()> {
     for d in &mut a.skill_dirs {
         *d = open::local_path(d, g)?;
@@ -391,7 +393,7 @@ fn render_command(
             *d = parent.to_path_buf();
         }
     }
-    render::run(out, &a)
+    render::run(out, &a, counter)
 }
 
 /// `doctree`: collapse or merge a local doc tree (refused on a remote or read-only one,

@@ -2,13 +2,14 @@
 //! several skill folders, their listing followed by each rendered body.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use anyhow::bail;
 
 use super::args::RenderArgs;
 use crate::skill::listing::{ListingFormat, ListingOptions};
 use crate::skill::render::{RenderOptions, load_skill_dir, render_many, render_skill};
+use crate::tokens::TokenCounter;
 
 /// Parse `K=V` pairs (`K` an identifier `[A-Za-z_][A-Za-z0-9_]*`; the value may hold `=`).
 pub fn parse_vars(pairs: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
@@ -30,8 +31,27 @@ pub fn parse_vars(pairs: &[String]) -> anyhow::Result<BTreeMap<String, String>> 
     Ok(vars)
 }
 
-/// Render the skill(s) of `a` to `out`. One skill: its rendered body and a newline.
-pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
+/// Render the skill(s) of `a` and deliver the text ([`super::deliver`]: printed, `-o FILE`
+/// or `--copy`; sizes in tokens of `counter`). One skill: its rendered body and a newline.
+pub fn run(out: &mut dyn Write, a: &RenderArgs, counter: TokenCounter) -> anyhow::Result<()> {
+    let text = rendered(a)?;
+    let how = super::deliver::Delivery {
+        output: a.output.as_deref(),
+        copy: a.copy,
+        ext: "md",
+    };
+    // Printed, the text states no size: count it only for a file or a copy.
+    let tokens = if how.copy || how.output.is_some() {
+        counter.count(&text)
+    } else {
+        0
+    };
+    super::deliver::deliver(out, &text, tokens, counter, &how)
+}
+
+/// The text of `a`: one skill's rendered body and a newline, or the listing of several
+/// then each body. Errors: an unreadable skill folder, an unknown listing, a bad `--var`.
+fn rendered(a: &RenderArgs) -> anyhow::Result<String> {
     let opts = RenderOptions {
         args: a.args.clone(),
         vars: parse_vars(&a.var)?,
@@ -43,7 +63,7 @@ pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
         skills.push(load_skill_dir(d)?);
     }
     if let [one] = skills.as_slice() {
-        return emit(out, &format!("{}\n", render_skill(one, &opts)));
+        return Ok(format!("{}\n", render_skill(one, &opts)));
     }
     let Some(format) = ListingFormat::parse(&a.listing) else {
         bail!(
@@ -55,15 +75,5 @@ pub fn run(out: &mut dyn Write, a: &RenderArgs) -> anyhow::Result<()> {
         format,
         ..ListingOptions::default()
     };
-    emit(out, &render_many(&skills, listing, &opts))
-}
-
-/// Write `text` as is to a pipe or file, sanitised on a terminal (docs/DESIGN.md §7).
-fn emit(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
-    if std::io::stdout().is_terminal() {
-        write!(out, "{}", crate::util::sanitize::sanitize(text))?;
-    } else {
-        write!(out, "{text}")?;
-    }
-    Ok(())
+    Ok(render_many(&skills, listing, &opts))
 }

@@ -237,7 +237,7 @@ fn brief(t: &mut Trace<'_>, query: &str, max_tokens: u64) {
     let ws = t.ws;
     let args = BriefArgs {
         query: Some(query.to_string()),
-        max_tokens: Some(max_tokens),
+        budget: Some(max_tokens),
         ..BriefArgs::default()
     };
     match prepare(&ws.corpus, &args, None, None) {

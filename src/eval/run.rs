@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::questions::{Kind, Question};
-use crate::brief::{self, BriefRequest};
+use crate::brief::{self, Request};
 use crate::index::filter::search_all;
 use crate::index::{FuzzyIndex, Index, SearchOptions};
 use crate::model::{Corpus, NodeId};
@@ -94,10 +94,10 @@ fn one(
         .position(|h| gold.contains(&h.node))
         .map(|i| i + 1);
     // The brief `skillnav brief --query Q --max-tokens N` builds: ranked sections until full.
-    let req = BriefRequest {
-        max_tokens: Some(opts.max_tokens),
+    let req = Request {
+        budget: Some(opts.max_tokens),
         top_k: brief::select::UNTIL_FULL,
-        ..BriefRequest::new(&[], Some(&q.query))
+        ..Request::new(&[], Some(&q.query))
     };
     let b = brief::build(corpus, Some(index), &req, opts.counter);
     Outcome {

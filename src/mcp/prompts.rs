@@ -65,7 +65,7 @@ fn capped_brief(ws: &Workspace, name: &str) -> Result<BriefOut, ErrorData> {
         }
         // Scale the token budget by the share of characters that fits, 5% under it.
         let share = max_chars as f64 / chars as f64 * 0.95;
-        args.max_tokens = Some(((built.tokens as f64 * share) as u64).max(1));
+        args.budget = Some(((built.tokens as f64 * share) as u64).max(1));
         out = Some(built);
     }
     let mut built = out.unwrap_or_default();

@@ -43,7 +43,7 @@ pub enum Effect {
         /// The text and its sizes.
         built: Arc<BuiltText>,
         /// Which path to take.
-        route: CopyRoute,
+        route: crate::clipboard::Route,
     },
     /// Export the curated selection as a new skill folder.
     Export(Box<ExportJob>),
@@ -101,15 +101,4 @@ pub enum TextPurpose {
     Preview,
     /// Copy it at once (`y`, `Y`).
     Copy,
-}
-
-/// How to deliver a copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CopyRoute {
-    /// System clipboard, else OSC 52 when within the limit, else ask first.
-    Auto,
-    /// OSC 52 even over the limit (the user said so).
-    Osc52,
-    /// A file.
-    File,
 }

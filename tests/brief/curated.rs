@@ -2,7 +2,7 @@
 //! filtering, select + query combination and budgets, on `tests/fixtures/curate/skills`.
 
 use skillnav::brief::Mode;
-use skillnav::brief::{BriefFormat, BriefRequest, effective_mode};
+use skillnav::brief::{BriefFormat, Request, effective_mode};
 use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::curate::summary::summary_of;
 use skillnav::formats::{LoadOptions, RootSpec, load_root};
@@ -28,20 +28,18 @@ fn counter() -> TokenCounter {
     TokenCounter::new(Encoding::O200kBase)
 }
 
-fn req<'a>(
-    selected: &'a [NodeId],
-    query: Option<&'a str>,
-    format: BriefFormat,
-) -> BriefRequest<'a> {
-    BriefRequest {
-        selected,
-        query,
+fn req<'a>(selected: &'a [NodeId], query: Option<&'a str>, format: BriefFormat) -> Request {
+    Request {
+        units: selected.to_vec(),
+        query: query.map(str::to_string),
         top_k: 2,
         mode: Mode::Auto,
         format,
-        max_tokens: None,
-        exposure: None,
+        budget: None,
+        exposure: ExposureMap::new(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     }
 }
 
@@ -154,7 +152,7 @@ fn locate_mode_golden_has_no_text() {
 fn summarize_mode_golden_condenses_each_section() {
     let c = fixture();
     let sel = [id(&c, "skills/notes/SKILL.md#notes"), id(&c, TAGS)];
-    let r = BriefRequest {
+    let r = Request {
         mode: Mode::Summarize,
         ..req(&sel, None, BriefFormat::Md)
     };
@@ -171,15 +169,15 @@ fn summarize_mode_golden_condenses_each_section() {
 fn extract_mode_gives_retrieved_hits_their_whole_text() {
     let c = fixture();
     let index = Index::build(&c, &mut |_, _| {});
-    let top = BriefRequest {
+    let top = Request {
         top_k: 1,
         mode: Mode::Extract,
         ..req(&[], Some("note format heading"), BriefFormat::Md)
     };
     let b = curated_brief(&c, Some(&index), &top, counter());
-    let answer = BriefRequest {
+    let answer = Request {
         mode: Mode::Answer,
-        ..top
+        ..top.clone()
     };
     let a = curated_brief(&c, Some(&index), &answer, counter());
     assert!(
@@ -206,8 +204,8 @@ fn exposure_filters_briefs() {
     exp.set(id(&c, "skills/deploy"), Some(Exposure::Always));
     exp.set(id(&c, ROLLBACK), Some(Exposure::Hidden));
     exp.set(id(&c, "skills/notes/references"), Some(Exposure::Explicit));
-    let r = BriefRequest {
-        exposure: Some(&exp),
+    let r = Request {
+        exposure: exp.clone(),
         ..req(&[], Some("note heading"), BriefFormat::Json)
     };
     let b = curated_brief(&c, Some(&index), &r, counter());
@@ -239,8 +237,8 @@ fn exposure_filters_briefs() {
     );
     // Selected by id, an explicit section is included.
     let sel = [id(&c, TAGS)];
-    let r = BriefRequest {
-        exposure: Some(&exp),
+    let r = Request {
+        exposure: exp.clone(),
         ..req(&sel, None, BriefFormat::Md)
     };
     let b = curated_brief(&c, None, &r, counter());
@@ -250,8 +248,8 @@ fn exposure_filters_briefs() {
     );
     // A hidden node is never included, even when selected.
     let sel = [id(&c, ROLLBACK)];
-    let r = BriefRequest {
-        exposure: Some(&exp),
+    let r = Request {
+        exposure: exp.clone(),
         ..req(&sel, None, BriefFormat::Md)
     };
     let b = curated_brief(&c, None, &r, counter());
@@ -265,8 +263,8 @@ fn over_budget_brief_names_what_it_left_out() {
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
         let full = curated_brief(&c, None, &req(&sel, None, format), counter());
         let max = full.tokens - 20;
-        let r = BriefRequest {
-            max_tokens: Some(max),
+        let r = Request {
+            budget: Some(max),
             ..req(&sel, None, format)
         };
         let b = curated_brief(&c, None, &r, counter());
@@ -277,8 +275,8 @@ fn over_budget_brief_names_what_it_left_out() {
         }
         assert_eq!(b.sections + b.left_out.len(), 3);
     }
-    let r = BriefRequest {
-        max_tokens: Some(120),
+    let r = Request {
+        budget: Some(120),
         ..req(&sel, None, BriefFormat::Md)
     };
     let b = curated_brief(&c, None, &r, counter());
@@ -294,8 +292,8 @@ fn hidden_sub_sections_never_leak_through_a_visible_parent() {
         Some(Exposure::Always),
     );
     exp.set(id(&c, TAGS), Some(Exposure::Hidden));
-    let r = BriefRequest {
-        exposure: Some(&exp),
+    let r = Request {
+        exposure: exp.clone(),
         ..req(&[], None, BriefFormat::Md)
     };
     let b = curated_brief(&c, None, &r, counter());
@@ -317,8 +315,8 @@ fn selected_file_holding_an_always_section_lists_it_once() {
     exp.set(id(&c, RECORD), Some(Exposure::Always));
     let file = id(&c, "skills/notes/SKILL.md");
     let sel = [file];
-    let r = BriefRequest {
-        exposure: Some(&exp),
+    let r = Request {
+        exposure: exp.clone(),
         ..req(&sel, None, BriefFormat::Json)
     };
     let b = curated_brief(&c, None, &r, counter());
@@ -369,8 +367,8 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
     assert_eq!(units.len(), 120);
     assert!(units.len() > skillnav::brief::select::EXACT_PACK_MAX);
     for format in [BriefFormat::Md, BriefFormat::Xml, BriefFormat::Json] {
-        let r = BriefRequest {
-            max_tokens: Some(1500),
+        let r = Request {
+            budget: Some(1500),
             ..req(&units, None, format)
         };
         let b = curated_brief(&c, None, &r, counter());
@@ -411,6 +409,7 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
                     b.text
                 );
             }
+            BriefFormat::Lazytools => unreachable!("not one of the layouts"),
         }
     }
 }
@@ -420,7 +419,7 @@ fn large_over_budget_briefs_pack_on_estimates_and_list_at_most_50_ids() {
 fn curated_brief(
     c: &skillnav::model::Corpus,
     index: Option<&skillnav::index::Index>,
-    req: &BriefRequest<'_>,
+    req: &Request,
     counter: skillnav::tokens::TokenCounter,
 ) -> skillnav::brief::Brief {
     skillnav::brief::build_in(

@@ -471,21 +471,23 @@ fn unclosed_toml_fence_stays_text() {
 
 #[test]
 fn query_brief_never_retrieves_toml_front_matter() {
-    use skillnav::brief::{BriefFormat, BriefRequest, Layout, Mode, build_in};
+    use skillnav::brief::{BriefFormat, Layout, Mode, Request, build_in};
     use skillnav::index::Index;
     use skillnav::tokens::{Encoding, TokenCounter};
 
     let c = load_as(&edge("hugo/content/deploy.md"), "hugo");
     let index = Index::build(&c, &mut |_, _| {});
-    let req = BriefRequest {
-        selected: &[],
-        query: Some("deploy hugo title date tags draft publish"),
+    let req = Request {
+        units: vec![],
+        query: Some("deploy hugo title date tags draft publish".into()),
         top_k: 8,
         mode: Mode::Auto,
         format: BriefFormat::Md,
-        max_tokens: None,
-        exposure: None,
+        budget: None,
+        exposure: skillnav::curate::exposure::ExposureMap::new(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     let counter = TokenCounter::new(Encoding::O200kBase);
     let b = build_in(&c, Some(&index), &req, Layout::curated(req.format), counter);

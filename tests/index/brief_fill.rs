@@ -4,7 +4,7 @@
 //! nor close with a second rule.
 
 use skillnav::brief::select::UNTIL_FULL;
-use skillnav::brief::{self, BriefRequest};
+use skillnav::brief::{self, Request};
 use skillnav::index::Index;
 use skillnav::model::{Corpus, Format, Node, NodeKind, TextSpan};
 use skillnav::tokens::{Encoding, TokenCounter};
@@ -44,10 +44,10 @@ fn brief_with_a_budget_takes_ranked_sections_until_full() {
     let c = corpus(40);
     let idx = Index::build(&c, &mut |_, _| {});
     let counter = TokenCounter::new(Encoding::O200kBase);
-    let req = BriefRequest {
+    let req = Request {
         top_k: UNTIL_FULL,
-        max_tokens: Some(600),
-        ..BriefRequest::new(&[], Some("cache"))
+        budget: Some(600),
+        ..Request::new(&[], Some("cache"))
     };
     let b = brief::build(&c, Some(&idx), &req, counter);
     // More than the fixed top 8, within the budget, nothing named as left out: the hits
@@ -57,7 +57,10 @@ fn brief_with_a_budget_takes_ranked_sections_until_full() {
     assert!(b.tokens > 560, "the budget is filled: {}", b.tokens);
     assert!(b.text.contains("· top 16 by BM25\n"), "{}", b.text);
     // A fixed top_k still means at most that many.
-    let fixed = BriefRequest { top_k: 8, ..req };
+    let fixed = Request {
+        top_k: 8,
+        ..req.clone()
+    };
     assert_eq!(brief::build(&c, Some(&idx), &fixed, counter).sections, 8);
 }
 
@@ -105,10 +108,10 @@ fn brief_fill_names_the_best_hit_too_big_for_the_budget_and_takes_smaller_ones()
             .map(|&n| c.node(n).title.clone())
             .collect()
     };
-    let fill = |max| BriefRequest {
+    let fill = |max| Request {
         top_k: UNTIL_FULL,
-        max_tokens: Some(max),
-        ..BriefRequest::new(&[], Some("alpha"))
+        budget: Some(max),
+        ..Request::new(&[], Some("alpha"))
     };
     // Only the one-line section fits beside the frame: it is taken, and both better hits
     // are named as left out (before, the brief said "No sections matched.").

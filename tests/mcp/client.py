@@ -265,7 +265,9 @@ async def plain_server(paths: list[str]) -> None:
         e = await tool_error(s, "search", query="grep", filters={"priority": "high"})
         check("no opened node has the key `priority`" in e and "kind" in e, "an unknown filters key is a tool error", e)
         e = await tool_error(s, "brief")
-        check(e == "brief needs `query` or `ids` (or a `recipe` with a selection)", "brief with no arguments names the tool's arguments", e)
+        want = cli("brief", *paths)
+        check(e.startswith("nothing to brief: ") and "a query or ids" in e and want.stderr.decode() == f"skillnav: {e}\n",
+              "brief with nothing to brief is refused by the tool and by skillnav brief alike, saying what to pass", (e, want.stderr))
         e = await tool_error(s, "search", query="x", top_k="many")
         check("top_k" in e, "a wrong argument type names the argument", e)
         e = await tool_error(s, "search", query="x", colour="red")

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use skillnav::brief::{BriefFormat, BriefRequest, Mode};
+use skillnav::brief::{BriefFormat, Mode, Request};
 use skillnav::curate::export::{ExportOptions, export_skill};
 use skillnav::curate::exposure::{Exposure, ExposureMap};
 use skillnav::curate::units::selection_units;
 use skillnav::model::{Corpus, NodeId, NodeKind, Selection};
 use skillnav::tokens::{Encoding, TokenCounter, TokenTable};
-use skillnav::tui::effects::text_job::{TextJob, What, brief_size};
+use skillnav::tui::effects::text_job::{Text, TextJob, brief_size};
 
 /// What a walk found: nodes checked, disagreements (one line each), and the documented
 /// reasons an exported file's length differs from the node's bytes, counted.
@@ -97,9 +97,9 @@ fn check(shared: &Arc<Corpus>, table: &TokenTable, id: NodeId, tmp: &Path, w: &m
     let name = &corpus.node(id).id;
     let want = expected(corpus, &levels, table, id);
     // `skillnav brief --select ID`: the same function, the same units and levels.
-    let req = BriefRequest {
-        exposure: Some(&levels),
-        ..BriefRequest::new(&units, None)
+    let req = Request {
+        exposure: levels.clone(),
+        ..Request::new(&units, None)
     };
     let brief = skillnav::brief::build(corpus, None, &req, counter);
     match sources(&brief.text) {
@@ -112,16 +112,12 @@ fn check(shared: &Arc<Corpus>, table: &TokenTable, id: NodeId, tmp: &Path, w: &m
     let job = TextJob {
         corpus: Arc::clone(shared),
         index: None,
-        exposure: levels.clone(),
         encoding: Encoding::O200kBase,
-        what: What::Brief {
-            units: units.clone(),
-            query: None,
+        text: Text::Brief(Request {
             format: BriefFormat::Md,
             mode: Mode::Auto,
-            max_tokens: None,
-            top_k: 8,
-        },
+            ..req.clone()
+        }),
     };
     let bar = brief_size(&job);
     if bar != (brief.tokens, 0) {

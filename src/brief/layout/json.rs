@@ -52,7 +52,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         "query": head.query,
         "top_k": head.top_k,
         "searched_as": head.corrections.iter().map(|(a, b)| json!([a, b])).collect::<Vec<_>>(),
-        "max_tokens": head.max_tokens,
+        "max_tokens": head.budget,
         "tokens": kept.iter().map(|s| s.tokens).sum::<u64>(),
         "bytes": kept.iter().map(|s| s.text.len() as u64).sum::<u64>(),
         "source_tokens": kept.iter().map(|s| s.source_tokens).sum::<u64>(),

@@ -69,7 +69,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         }
         out.push_str("---\n");
     }
-    if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
+    if let (Some(max), false) = (head.budget, left.is_empty()) {
         out.push('\n');
         out.push_str(&left_out_line(max, left));
     }

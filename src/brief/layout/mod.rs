@@ -23,10 +23,11 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// The curated layout of `format` (never [`Layout::Plain`]).
+    /// The curated layout of `format` (never [`Layout::Plain`]). The lazytools format has
+    /// no layout of its own ([`super::layout_of`] gives it none): asked here, md.
     pub fn curated(format: BriefFormat) -> Layout {
         match format {
-            BriefFormat::Md => Layout::Md,
+            BriefFormat::Md | BriefFormat::Lazytools => Layout::Md,
             BriefFormat::Xml => Layout::Xml,
             BriefFormat::Json => Layout::Json,
         }

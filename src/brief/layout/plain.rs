@@ -49,7 +49,7 @@ use crate::brief::model::{
 };
 
 /// Render the plain brief of `kept` sections under `head` (a query brief when `head.query`
-/// is set, else a selection brief), naming `left` ids as left out when `head.max_tokens`
+/// is set, else a selection brief), naming `left` ids as left out when `head.budget`
 /// is set. With no section at all (`kept` and `left` empty): the "No sections selected."
 /// or "No sections matched." brief.
 pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String {
@@ -68,7 +68,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         out.push('\n');
         block(&mut out, s);
     }
-    if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
+    if let (Some(max), false) = (head.budget, left.is_empty()) {
         out.push('\n');
         out.push_str(&left_out_line(max, left));
     }

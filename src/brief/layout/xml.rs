@@ -49,7 +49,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
             escape_xml(&list.join(", "))
         ));
     }
-    if let Some(m) = head.max_tokens {
+    if let Some(m) = head.budget {
         out.push_str(&format!(" max_tokens=\"{m}\""));
     }
     out.push_str(">\n");
@@ -80,7 +80,7 @@ pub fn render(head: &BriefHead, kept: &[&BriefSection], left: &[&str]) -> String
         }
         out.push_str("</document>\n");
     }
-    if let (Some(max), false) = (head.max_tokens, left.is_empty()) {
+    if let (Some(max), false) = (head.budget, left.is_empty()) {
         let listed = crate::brief::model::LEFT_OUT_LISTED;
         let mut ids = left
             .iter()

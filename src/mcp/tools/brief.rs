@@ -8,10 +8,11 @@ use serde_json::{Value, json};
 
 use super::schema::{all_of, count, string, string_or_null, strings};
 use super::{Input, define};
-use crate::agent::brief::{BriefArgs, BriefOut, Format, Prepared, prepare};
+use crate::agent::brief::{BriefArgs, BriefOut, Prepared, prepare};
 use crate::agent::error::{AgentResult, err};
 use crate::agent::passage::Measure;
 use crate::agent::workspace::Workspace;
+use crate::brief::BriefFormat;
 use crate::mcp::args::Args;
 use crate::mcp::state::State;
 
@@ -61,8 +62,8 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let recipe = a.string(&["recipe"])?;
     let mode = a.string(&["mode"])?.unwrap_or_else(|| "auto".into());
     let format = match a.string(&["format"])? {
-        None => Format::Md,
-        Some(f) => match Format::parse(&f) {
+        None => BriefFormat::Md,
+        Some(f) => match BriefFormat::parse(&f.trim().to_ascii_lowercase()) {
             Some(f) => f,
             None => return err(format!("unknown format {f:?} (md, xml, json, lazytools)")),
         },
@@ -84,10 +85,6 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     if let Some(k) = top_k {
         crate::agent::limits::check_top_k(k)?;
     }
-    // Named by this tool's arguments (the shared check names the CLI's flags).
-    if query.is_none() && ids.is_empty() && recipe.is_none() {
-        return err("brief needs `query` or `ids` (or a `recipe` with a selection)");
-    }
     let ws = state.fresh(&[]);
     let limits = ws.limits();
     let budget = match max_tokens {
@@ -101,7 +98,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
         mode,
         format,
         top_k,
-        max_tokens: budget.as_ref().map(|b| b.tokens),
+        budget: budget.as_ref().map(|b| b.tokens),
         max_chars: max_chars.map(|c| c.min(limits.max_chars)),
         no_quotes: quotes == Some(false),
     };
@@ -111,22 +108,12 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let (out, note) = fit(&ws, &mut prepared, budget.and_then(|b| b.note));
     Ok(json!({
         "text": out.text,
-        "format": format_name(format),
+        "format": format.as_str(),
         "tokens": out.tokens,
         "encoding": ws.counter().encoding().as_str(),
         "left_out": out.left_out,
         "note": note,
     }))
-}
-
-/// The name `format` is asked by.
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Md => "md",
-        Format::Xml => "xml",
-        Format::Json => "json",
-        Format::Lazytools => "lazytools",
-    }
 }
 
 /// Build `prepared`; over a result cap, pack it again under a budget scaled to fit, a few
@@ -149,12 +136,12 @@ fn fit(
         let by_chars =
             (out.tokens as f64 * limits.max_chars as f64 / chars.max(1) as f64 * 0.9) as u64;
         let cap = prepared
-            .max_tokens()
+            .budget()
             .unwrap_or(out.tokens)
             .min(limits.max_tokens)
             .min(by_chars)
             .max(1);
-        prepared.cap_tokens(cap);
+        prepared.cap_budget(cap);
         out = prepared.build(&ws.corpus, index, ws.counter());
         note = Some(format!(
             "the brief was packed under {cap} tokens to stay within this server's result limits ({} tokens, {} characters); pass ids or a smaller top_k for the rest",

@@ -8,7 +8,7 @@ use crate::tui::state::app::App;
 use crate::tui::update::apply;
 
 use super::jobs::{self, Job};
-use super::text_job::What;
+use super::text_job::Text;
 use super::worker_msg::WorkerMsg;
 use crate::tui::effect::{Effect, TextPurpose};
 
@@ -61,9 +61,9 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
                     job,
                     purpose: TextPurpose::Copy,
                     ..
-                } => match job.what {
-                    What::Brief { units, .. } => copies.push(units),
-                    What::Skills { skills, .. } => copies.push(skills),
+                } => match job.text {
+                    Text::Brief(req) => copies.push(req.units),
+                    Text::Skills(s) => copies.push(s.skills),
                 },
                 Effect::CopyText { .. } => {}
                 effect => {

@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::clipboard::CopyOptions;
+use crate::clipboard::{CopyOptions, CopyOutcome, Route};
 use crate::formats::{LoadOptions, RootSpec};
 use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult, SemanticIndex};
 use crate::model::{Corpus, NodeId};
@@ -22,7 +22,7 @@ use super::export::ExportJob;
 use super::text_job::TextJob;
 use super::work;
 use super::worker_msg::WorkerMsg;
-use crate::tui::effect::{CopyRoute, Effect, TextPurpose};
+use crate::tui::effect::{Effect, TextPurpose};
 use crate::tui::state::built_text::BuiltText;
 
 /// One query for the search worker.
@@ -114,7 +114,7 @@ pub enum Job {
     /// Run one query.
     Search(SearchJob),
     /// Build a text: for the preview popup, or to copy at once (then delivered like
-    /// [`Job::CopyText`] with [`CopyRoute::Auto`]).
+    /// [`Job::CopyText`] with [`Route::Auto`]).
     Text {
         /// Generation of the job.
         generation: u64,
@@ -137,7 +137,7 @@ pub enum Job {
         /// The text.
         built: Arc<BuiltText>,
         /// Which path to take.
-        route: CopyRoute,
+        route: Route,
         /// Clipboard options.
         opts: CopyOptions,
     },
@@ -208,10 +208,7 @@ impl Job {
 
 /// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
 fn copy_options(app: &App) -> CopyOptions {
-    CopyOptions {
-        osc52_limit: app.settings.clipboard.osc52_limit,
-        ..CopyOptions::default()
-    }
+    app.settings.clipboard.copy_options()
 }
 
 /// The jobs of `effect` over the app's current data: one each, two for
@@ -429,7 +426,7 @@ fn text(
     match (purpose, result) {
         (TextPurpose::Preview, result) => emit(WorkerMsg::TextBuilt { generation, result }),
         (TextPurpose::Copy, Ok(built)) => {
-            deliver(Arc::new(built), CopyRoute::Auto, opts, emit);
+            deliver(Arc::new(built), Route::Auto, opts, emit);
         }
         (TextPurpose::Copy, Err(e)) => emit(WorkerMsg::Copied(Err(e))),
     }
@@ -538,18 +535,17 @@ pub fn run_search(job: &SearchJob) -> (SearchResult, Vec<Hit>) {
     )
 }
 
-/// The clipboard chain of the TUI: the system clipboard first; when it fails, a
-/// text within `opts.osc52_limit` goes over OSC 52 (else a file), and a larger one is not
-/// sent before the user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken.
+/// The clipboard chain of the TUI, by the one policy ([`crate::clipboard::deliver`]): a
+/// text over the OSC 52 limit that the system clipboard did not take is not sent before the
+/// user chose ([`WorkerMsg::CopyAsk`]). The status names the path taken and what the budget
+/// left out.
 fn deliver(
     built: Arc<BuiltText>,
-    route: CopyRoute,
+    route: Route,
     opts: &CopyOptions,
     emit: &mut dyn FnMut(WorkerMsg),
 ) {
-    use crate::clipboard::{
-        CopyOutcome, copy_native, copy_with, save_to_file_as, status_line_with_limit,
-    };
+    use crate::clipboard::{Delivered, status_line_with_limit};
     let status = |o: &CopyOutcome| {
         let mut s = status_line_with_limit(
             o,
@@ -566,37 +562,9 @@ fn deliver(
         }
         s
     };
-    let result = match route {
-        CopyRoute::Auto => {
-            if copy_native(&built.text, opts).is_ok() {
-                Ok(CopyOutcome::Copied)
-            } else if built.text.len() > opts.osc52_limit && opts.osc52 {
-                emit(WorkerMsg::CopyAsk(built));
-                return;
-            } else {
-                copy_with(
-                    &built.text,
-                    &CopyOptions {
-                        native: false,
-                        ..opts.clone()
-                    },
-                )
-            }
-        }
-        CopyRoute::Osc52 => copy_with(
-            &built.text,
-            &CopyOptions {
-                native: false,
-                oversize_to_file: false,
-                ..opts.clone()
-            },
-        ),
-        CopyRoute::File => save_to_file_as(&built.text, opts.fallback_dir.as_deref(), built.ext)
-            .map(CopyOutcome::Saved),
-    };
-    emit(WorkerMsg::Copied(
-        result
-            .map(|o| status(&o))
-            .map_err(|e| format!("copy failed: {e}")),
-    ));
+    match crate::clipboard::deliver(&built.text, built.ext, route, true, opts) {
+        Ok(Delivered::AskFirst) => emit(WorkerMsg::CopyAsk(built)),
+        Ok(Delivered::Done(o)) => emit(WorkerMsg::Copied(Ok(status(&o)))),
+        Err(e) => emit(WorkerMsg::Copied(Err(format!("copy failed: {e}")))),
+    }
 }

@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::brief::{BriefFormat, BriefRequest, Layout, Mode};
-use crate::curate::exposure::ExposureMap;
+use crate::brief::{Layout, Request};
 use crate::index::Index;
 use crate::model::{Corpus, NodeId, NodeKind};
 use crate::skill::listing::{ListingFormat, ListingOptions};
@@ -15,171 +14,146 @@ use crate::skill::render::{RenderOptions, SkillText, render_many, render_skill, 
 use crate::tokens::{Encoding, TokenCounter};
 use crate::tui::state::built_text::BuiltText;
 
-/// What to build.
+/// The text a job builds.
 #[derive(Clone, Debug, PartialEq)]
-pub enum What {
-    /// A brief of the selected units (and the query's hits when `query` is set).
-    Brief {
-        /// Text units, in document order.
-        units: Vec<NodeId>,
-        /// Query whose BM25 hits are added after the selected sections.
-        query: Option<String>,
-        /// Layout.
-        format: BriefFormat,
-        /// Mode (`Auto` resolves on the query).
-        mode: Mode,
-        /// Token budget of the whole text.
-        max_tokens: Option<u64>,
-        /// Retrieved hits at most.
-        top_k: usize,
-    },
+pub enum Text {
+    /// A brief: the core's request, as `skillnav brief` builds one (its units are the
+    /// selection's, its settings the app's).
+    Brief(Request),
     /// The rendered body of one skill, or the listing then each body of several.
-    Skills {
-        /// Skill nodes, in tree order.
-        skills: Vec<NodeId>,
-        /// The argument string (`None` leaves `$`-placeholders untouched).
-        args: Option<String>,
-        /// Listing layout before several skills.
-        listing: ListingFormat,
-        /// `${NAME}` values.
-        vars: std::collections::BTreeMap<String, String>,
-        /// Prepend the base-directory header.
-        include_base_dir: bool,
-    },
+    Skills(SkillsText),
 }
 
-/// A job for [`build`]: shared data plus what to build.
+/// The rendered skill(s) a job builds and how (`Y`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillsText {
+    /// Skill nodes, in tree order.
+    pub skills: Vec<NodeId>,
+    /// The argument string (`None` leaves `$`-placeholders untouched).
+    pub args: Option<String>,
+    /// Listing layout before several skills.
+    pub listing: ListingFormat,
+    /// `${NAME}` values.
+    pub vars: std::collections::BTreeMap<String, String>,
+    /// Prepend the base-directory header.
+    pub include_base_dir: bool,
+}
+
+/// A job for [`build`]: shared data plus the text to build.
 #[derive(Clone, Debug)]
 pub struct TextJob {
     /// The corpus.
     pub corpus: Arc<Corpus>,
     /// BM25 index, when built (needed for query hits).
     pub index: Option<Arc<Index>>,
-    /// Exposure levels (corpus metadata plus the user's).
-    pub exposure: ExposureMap,
     /// Token encoding of the counts.
     pub encoding: Encoding,
     /// What to build.
-    pub what: What,
+    pub text: Text,
 }
 
 impl PartialEq for TextJob {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.corpus, &other.corpus)
-            && self.exposure == other.exposure
             && self.encoding == other.encoding
-            && self.what == other.what
+            && self.text == other.text
     }
 }
 
 /// The size of the brief `job` builds, the one `y` copies and `p` shows: its exact tokens
 /// (after packing under the budget) and how many sections the budget left out; `(0, 0)`
-/// for a job that is not a brief or does not build (docs/DESIGN.md §6: the number beside
-/// the budget).
+/// for a job that is not a brief (docs/DESIGN.md §6: the number beside the budget).
 pub fn brief_size(job: &TextJob) -> (u64, usize) {
-    match (&job.what, build(job)) {
-        (What::Brief { .. }, Ok(built)) => (built.tokens, built.left_out.len()),
-        _ => (0, 0),
+    match &job.text {
+        Text::Brief(req) => {
+            let built = brief_text(job, req);
+            (built.tokens, built.left_out.len())
+        }
+        Text::Skills(_) => (0, 0),
     }
 }
 
 /// Build the text of `job`. Errors: a status-line message (no skill to render, unreadable
 /// SKILL.md text).
 pub fn build(job: &TextJob) -> Result<BuiltText, String> {
-    let counter = TokenCounter::new(job.encoding);
-    match &job.what {
-        What::Brief {
-            units,
-            query,
-            format,
-            mode,
-            max_tokens,
-            top_k,
-        } => {
-            let query = query.as_deref().filter(|q| !q.trim().is_empty());
-            let req = BriefRequest {
-                selected: units,
-                query,
-                top_k: *top_k,
-                mode: *mode,
-                format: *format,
-                max_tokens: *max_tokens,
-                exposure: Some(&job.exposure),
-                from_recipe: false,
-            };
-            let brief = crate::brief::build(&job.corpus, job.index.as_deref(), &req, counter);
-            // The plain layout states no mode; the curated ones their resolved mode.
-            let shown_mode = match brief.layout {
-                Layout::Plain => String::new(),
-                _ => format!("{} · ", brief.mode.as_str()),
-            };
-            let label = format!(
-                "brief · {} · {shown_mode}{}",
-                format.as_str(),
-                crate::util::human::plural(brief.sections, "section")
-            );
-            Ok(BuiltText {
-                bytes: brief.bytes as u64,
-                tokens: brief.tokens,
-                encoding: brief.encoding,
-                parts: brief.sections,
-                left_out: brief.left_out,
-                label,
-                ext: format.as_str(),
-                text: brief.text,
-            })
-        }
-        What::Skills {
-            skills,
-            args,
-            listing,
-            vars,
-            include_base_dir,
-        } => {
-            let texts: Vec<SkillText> = skills
-                .iter()
-                .filter_map(|s| skill_text(&job.corpus, *s))
-                .collect();
-            if texts.is_empty() {
-                return Err("No SKILL.md to render here".into());
-            }
-            let opts = RenderOptions {
-                args: args.clone(),
-                vars: vars.clone(),
-                include_base_dir: *include_base_dir,
-                ..RenderOptions::default()
-            };
-            let (text, label) = if let [one] = texts.as_slice() {
-                let mut t = render_skill(one, &opts);
-                t.push('\n');
-                (t, format!("rendered skill {}", one.entry.name))
-            } else {
-                let listing_opts = ListingOptions {
-                    format: *listing,
-                    ..ListingOptions::default()
-                };
-                let name = listing.as_str();
-                (
-                    render_many(&texts, listing_opts, &opts),
-                    format!("{} skills · {name} listing", texts.len()),
-                )
-            };
-            let label = match args {
-                Some(a) => format!("{label} · args {a:?}"),
-                None => label,
-            };
-            Ok(BuiltText {
-                bytes: text.len() as u64,
-                tokens: counter.count(&text),
-                encoding: job.encoding,
-                parts: texts.len(),
-                left_out: Vec::new(),
-                label,
-                ext: "md",
-                text,
-            })
-        }
+    match &job.text {
+        Text::Brief(req) => Ok(brief_text(job, req)),
+        Text::Skills(s) => skills_text(job, s),
     }
+}
+
+/// The brief of `req` by [`crate::brief::build`], the function `skillnav brief` calls,
+/// labelled with its format, mode (the curated layouts state theirs) and section count.
+fn brief_text(job: &TextJob, req: &Request) -> BuiltText {
+    let counter = TokenCounter::new(job.encoding);
+    let brief = crate::brief::build(&job.corpus, job.index.as_deref(), req, counter);
+    // The plain layout states no mode; the curated ones their resolved mode.
+    let shown_mode = match brief.layout {
+        Some(Layout::Plain) | None => String::new(),
+        Some(_) => format!("{} · ", brief.mode.as_str()),
+    };
+    let label = format!(
+        "brief · {} · {shown_mode}{}",
+        req.format.as_str(),
+        crate::util::human::plural(brief.sections, "section")
+    );
+    BuiltText {
+        bytes: brief.bytes as u64,
+        tokens: brief.tokens,
+        encoding: brief.encoding,
+        parts: brief.sections,
+        left_out: brief.left_out,
+        label,
+        ext: req.format.as_str(),
+        text: brief.text,
+    }
+}
+
+/// The rendered skill(s) of `s`. Errors: none of them has a readable SKILL.md.
+fn skills_text(job: &TextJob, s: &SkillsText) -> Result<BuiltText, String> {
+    let texts: Vec<SkillText> = s
+        .skills
+        .iter()
+        .filter_map(|id| skill_text(&job.corpus, *id))
+        .collect();
+    if texts.is_empty() {
+        return Err("No SKILL.md to render here".into());
+    }
+    let opts = RenderOptions {
+        args: s.args.clone(),
+        vars: s.vars.clone(),
+        include_base_dir: s.include_base_dir,
+        ..RenderOptions::default()
+    };
+    let (text, label) = if let [one] = texts.as_slice() {
+        let mut t = render_skill(one, &opts);
+        t.push('\n');
+        (t, format!("rendered skill {}", one.entry.name))
+    } else {
+        let listing_opts = ListingOptions {
+            format: s.listing,
+            ..ListingOptions::default()
+        };
+        let name = s.listing.as_str();
+        (
+            render_many(&texts, listing_opts, &opts),
+            format!("{} skills · {name} listing", texts.len()),
+        )
+    };
+    let label = match &s.args {
+        Some(a) => format!("{label} · args {a:?}"),
+        None => label,
+    };
+    Ok(BuiltText {
+        bytes: text.len() as u64,
+        tokens: TokenCounter::new(job.encoding).count(&text),
+        encoding: job.encoding,
+        parts: texts.len(),
+        left_out: Vec::new(),
+        label,
+        ext: "md",
+        text,
+    })
 }
 
 /// The skill as `renderSkill` sees it, from the corpus: its SKILL.md text, folder name,

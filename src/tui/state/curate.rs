@@ -158,7 +158,7 @@ impl Curate {
             exposure: ExposureMap::new(),
             budget: (b.budget > 0).then_some(b.budget),
             presets: b.presets.iter().copied().filter(|p| *p > 0).collect(),
-            format: BriefFormat::parse(&b.format).unwrap_or_default(),
+            format: BriefFormat::parse_layout(&b.format).unwrap_or_default(),
             mode: BriefMode::parse(&b.mode).unwrap_or_default(),
             with_query: false,
             listing: ListingFormat::parse(&b.listing).unwrap_or(ListingFormat::AvailableSkills),

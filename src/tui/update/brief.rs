@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::brief::BriefFormat;
 use crate::brief::Mode as BriefMode;
+use crate::clipboard::Route;
 use crate::render::wrap::wrap_text;
 use crate::skill::listing::ListingFormat;
-use crate::tui::effect::{CopyRoute, Effect, TextPurpose};
+use crate::tui::effect::{Effect, TextPurpose};
 use crate::tui::effects::text_job::TextJob;
 use crate::tui::input::action::Action;
 use crate::tui::state::app::App;
@@ -19,7 +19,7 @@ use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::preview_inner;
 use crate::util::human;
 
-use super::text_jobs::{job, what_for};
+use super::text_jobs::{job, text_for};
 
 /// `p` (brief) or `Y` in the preview: open the preview popup and build its text.
 pub fn open_preview(app: &mut App, kind: PreviewKind) {
@@ -119,7 +119,7 @@ fn agent_listing(app: &App) -> BuiltText {
 fn request(app: &mut App, kind: PreviewKind) -> (u64, Result<TextJob, String>) {
     app.curate.generation += 1;
     let generation = app.curate.generation;
-    (generation, what_for(app, kind).map(|w| job(app, w)))
+    (generation, text_for(app, kind).map(|t| job(app, t)))
 }
 
 /// Mark `p` as waiting for `generation`; the job to queue, or the reason shown instead.
@@ -255,11 +255,7 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
 
 /// The next brief format (md → xml → json).
 fn cycle_format(app: &mut App, p: &mut PreviewPopup) {
-    app.curate.format = match app.curate.format {
-        BriefFormat::Md => BriefFormat::Xml,
-        BriefFormat::Xml => BriefFormat::Json,
-        BriefFormat::Json => BriefFormat::Md,
-    };
+    app.curate.format = app.curate.format.next_layout();
     app.status = format!("Brief format {}", app.curate.format.as_str());
     refresh(app, p);
 }
@@ -348,9 +344,9 @@ fn copy_or_save(app: &mut App, p: &PreviewPopup, action: Action) -> bool {
                 return false;
             }
             let route = if action == Action::SaveFile {
-                CopyRoute::File
+                Route::File
             } else {
-                CopyRoute::Auto
+                Route::Auto
             };
             app.copying = true;
             app.curate.copy_note.clear();

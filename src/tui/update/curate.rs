@@ -5,15 +5,15 @@
 use std::sync::Arc;
 
 use crate::curate::exposure::Exposure;
-use crate::curate::units::{brief_tokens, brief_units, query_hit_tokens};
+use crate::curate::units::{brief_tokens, query_hit_tokens};
 use crate::model::NodeId;
 use crate::tui::effect::{Effect, TextPurpose};
-use crate::tui::effects::text_job::What;
+use crate::tui::effects::text_job::Text;
 use crate::tui::state::app::App;
 use crate::tui::state::followup::Msg;
 use crate::util::human;
 
-use super::text_jobs::{QUERY_TOP_K, brief_what, job, query, selected_units, skills_what};
+use super::text_jobs::{QUERY_TOP_K, brief_of_state, brief_request, job, query, skills_text};
 
 /// Recompute the number beside the budget after the selection, the exposure levels, the
 /// token counts or (with `r`) the query's hits changed: at once the estimate from the
@@ -48,19 +48,17 @@ pub fn recount(app: &mut App) {
     app.brief_left_out = 0;
     let units =
         crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
+    let req = brief_request(app, units);
     // Nothing a brief would hold (all hidden, or nothing selected): nothing is sent.
-    let nothing = query(app).is_none()
-        && brief_units(&app.corpus, &app.selection, &app.curate.exposure).is_empty();
-    if nothing {
+    if req.check(&app.corpus).is_err() {
         app.selection_tokens = (sum, complete);
         return;
     }
     app.selection_tokens = (sum, false);
     if complete {
-        let what = brief_what(app, units);
         app.effects.push(Effect::CountBrief {
             generation: app.count_gen,
-            job: Box::new(job(app, what)),
+            job: Box::new(job(app, Text::Brief(req))),
         });
     }
 }
@@ -141,31 +139,20 @@ pub fn copy_brief(app: &mut App) {
         app.status = "A copy is already running…".into();
         return;
     }
-    let units = selected_units(app);
-    let always = !app.curate.exposure.always_units(&app.corpus).is_empty();
-    if units.is_empty() && query(app).is_none() && !always {
-        app.status = "Nothing to copy: the selection has no text".into();
-        return;
-    }
-    let ex = &app.curate.exposure;
-    if !units.is_empty()
-        && query(app).is_none()
-        && !always
-        && units
-            .iter()
-            .all(|u| ex.level(&app.corpus, *u) == Exposure::Hidden)
-    {
-        app.status =
-            "Nothing to copy: the selection is hidden (x sets another exposure level)".into();
-        return;
-    }
+    let req = match brief_of_state(app) {
+        Ok(req) => req,
+        Err(why) => {
+            app.status = why;
+            return;
+        }
+    };
     app.copying = true;
     app.curate.copy_note.clear();
     app.status = format!(
         "Copying a brief of {}…",
-        human::plural(units.len(), "section")
+        human::plural(req.units.len(), "section")
     );
-    let job = job(app, brief_what(app, units));
+    let job = job(app, Text::Brief(req));
     app.curate.generation += 1;
     app.effects.push(Effect::Text {
         generation: app.curate.generation,
@@ -181,14 +168,11 @@ pub fn copy_skill(app: &mut App) {
         app.status = "A copy is already running…".into();
         return;
     }
-    let Some(what) = skills_what(app) else {
+    let Some(what) = skills_text(app) else {
         app.status = "No skill here: Y renders a skill folder's SKILL.md".into();
         return;
     };
-    let skills: &[NodeId] = match &what {
-        What::Skills { skills, .. } => skills,
-        What::Brief { .. } => &[],
-    };
+    let skills: &[NodeId] = &what.skills;
     let n = skills.len();
     // Selected items outside every skill are not part of a rendered skill: say so.
     let corpus = &app.corpus;
@@ -215,7 +199,7 @@ pub fn copy_skill(app: &mut App) {
         format!("Copying {n} rendered skills…{note}")
     };
     app.curate.copy_note = note;
-    let job = job(app, what);
+    let job = job(app, Text::Skills(what));
     app.curate.generation += 1;
     app.effects.push(Effect::Text {
         generation: app.curate.generation,

@@ -4,8 +4,9 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
+use crate::clipboard::Route;
 use crate::curate::recipe::name_char;
-use crate::tui::effect::{CopyRoute, Effect};
+use crate::tui::effect::Effect;
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
 use crate::tui::state::app::App;
@@ -134,7 +135,7 @@ pub fn ask_action(app: &mut App, a: Ask, action: Action) {
             app.status = "Sending via OSC 52…".into();
             app.effects.push(Effect::CopyText {
                 built,
-                route: CopyRoute::Osc52,
+                route: Route::Osc52,
             });
         }
         (Question::Oversize(built), Action::SaveFile) => {
@@ -142,7 +143,7 @@ pub fn ask_action(app: &mut App, a: Ask, action: Action) {
             app.status = "Saving to a file…".into();
             app.effects.push(Effect::CopyText {
                 built,
-                route: CopyRoute::File,
+                route: Route::File,
             });
         }
         (Question::ReplaceFolder(dir), Action::Confirm) => {

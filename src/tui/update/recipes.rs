@@ -105,7 +105,7 @@ pub fn load_path(app: &mut App, path: &Path) {
     if let Some(f) = recipe
         .format
         .as_deref()
-        .and_then(crate::brief::BriefFormat::parse)
+        .and_then(crate::brief::BriefFormat::parse_layout)
     {
         app.curate.format = f;
     }

@@ -1,11 +1,13 @@
-//! The text jobs of the current state, shared by the copy keys and the brief preview: the
-//! units a brief of the selection holds, the query whose hits join it, and the job for a
+//! The text jobs of the current state, shared by the copy keys, the brief preview and the
+//! number beside the budget: the units a brief of the selection holds, the query whose hits
+//! join it, the core's brief [`Request`] of both with the app's settings, and the job for a
 //! brief or the rendered skill(s). Reads the app only.
 
 use std::sync::Arc;
 
+use crate::brief::{NothingToBrief, Request};
 use crate::model::NodeId;
-use crate::tui::effects::text_job::{TextJob, What, skills_for};
+use crate::tui::effects::text_job::{SkillsText, Text, TextJob, skills_for};
 use crate::tui::state::app::App;
 use crate::tui::state::curate::PreviewKind;
 
@@ -29,33 +31,60 @@ pub fn query(app: &App) -> Option<String> {
     (app.curate.with_query && !q.is_empty()).then(|| q.to_string())
 }
 
-/// The job building `what` over the app's corpus, index, exposure levels and encoding.
-pub fn job(app: &App, what: What) -> TextJob {
+/// The job building `text` over the app's corpus, index and encoding.
+pub fn job(app: &App, text: Text) -> TextJob {
     TextJob {
         corpus: Arc::clone(&app.corpus),
         index: app.index.clone(),
-        exposure: app.curate.exposure.clone(),
         encoding: app.encoding(),
-        what,
+        text,
     }
 }
 
-/// A brief of `units` with the current format, mode, budget and query.
-pub fn brief_what(app: &App, units: Vec<NodeId>) -> What {
-    What::Brief {
+/// The brief request of `units` with the app's format, mode, budget, exposure levels and
+/// (with `r`) query: the request `skillnav brief --select …` builds for the same choices.
+pub fn brief_request(app: &App, units: Vec<NodeId>) -> Request {
+    let c = &app.curate;
+    Request {
         units,
         query: query(app),
-        format: app.curate.format,
-        mode: app.curate.mode,
-        max_tokens: app.curate.budget,
         top_k: QUERY_TOP_K,
+        mode: c.mode,
+        format: c.format,
+        budget: c.budget,
+        exposure: c.exposure.clone(),
+        ..Request::new(&[], None)
     }
+}
+
+/// The status line for a request with nothing to brief: the core's reason and the keys
+/// that change it.
+pub fn nothing_status(nothing: NothingToBrief) -> String {
+    let keys = match nothing {
+        NothingToBrief::NoSections => "Space selects sections, r adds the query's hits",
+        NothingToBrief::AllHidden(_) => "x sets another exposure level",
+    };
+    let reason = nothing.to_string();
+    let mut chars = reason.chars();
+    let capital: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    format!("{capital}{} ({keys})", chars.as_str())
+}
+
+/// The brief of the current state ([`selected_units`], [`brief_request`]), or the status
+/// line saying why there is nothing to brief ([`Request::check`]).
+pub fn brief_of_state(app: &App) -> Result<Request, String> {
+    let req = brief_request(app, selected_units(app));
+    req.check(&app.corpus).map_err(nothing_status)?;
+    Ok(req)
 }
 
 /// The rendered skill(s) of the selection or the current node, if there is one.
-pub fn skills_what(app: &App) -> Option<What> {
+pub fn skills_text(app: &App) -> Option<SkillsText> {
     let skills = skills_for(&app.corpus, &app.selection, app.current_node());
-    (!skills.is_empty()).then(|| What::Skills {
+    (!skills.is_empty()).then(|| SkillsText {
         skills,
         args: app.curate.args.clone(),
         listing: app.curate.listing,
@@ -64,34 +93,12 @@ pub fn skills_what(app: &App) -> Option<What> {
     })
 }
 
-/// The job of the preview's kind, or why there is none.
-pub fn what_for(app: &App, kind: PreviewKind) -> Result<What, String> {
+/// The text of the preview's kind, or why there is none.
+pub fn text_for(app: &App, kind: PreviewKind) -> Result<Text, String> {
     match kind {
-        PreviewKind::Brief => {
-            let units = selected_units(app);
-            let alone =
-                query(app).is_none() && app.curate.exposure.always_units(&app.corpus).is_empty();
-            let ex = &app.curate.exposure;
-            if units.is_empty() && alone {
-                Err("Nothing to brief: select sections (Space) or add the query's hits (r)".into())
-            } else if alone
-                && units
-                    .iter()
-                    .all(|u| ex.level(&app.corpus, *u) == crate::curate::exposure::Exposure::Hidden)
-            {
-                Err(format!(
-                    "Nothing to brief: the {} hidden (x gives another exposure level)",
-                    if units.len() == 1 {
-                        "selected section is".to_string()
-                    } else {
-                        format!("{} selected sections are", units.len())
-                    }
-                ))
-            } else {
-                Ok(brief_what(app, units))
-            }
-        }
-        PreviewKind::Skill => skills_what(app)
+        PreviewKind::Brief => brief_of_state(app).map(Text::Brief),
+        PreviewKind::Skill => skills_text(app)
+            .map(Text::Skills)
             .ok_or_else(|| "No skill here: Y renders a skill folder's SKILL.md".into()),
         PreviewKind::Agent => Err("The agent listing is built without a worker".into()),
     }

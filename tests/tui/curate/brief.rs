@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use skillnav::brief::Mode as BriefMode;
-use skillnav::brief::{BriefFormat, BriefRequest};
+use skillnav::brief::{BriefFormat, Request};
+use skillnav::clipboard::Route;
 use skillnav::curate::recipe::Recipe;
-use skillnav::tui::effect::{CopyRoute, Effect};
+use skillnav::tui::effect::Effect;
 use skillnav::tui::effects::headless;
 use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
@@ -115,15 +116,17 @@ fn format_and_mode_keys_rebuild_it(app: &mut App, units: &[skillnav::model::Node
     let b = built(app);
     let exposure = app.curate.exposure.clone();
     let index = app.index.clone();
-    let req = BriefRequest {
-        selected: units,
+    let req = Request {
+        units: units.to_vec(),
         query: None,
         top_k: 8,
         mode: BriefMode::Auto,
         format: BriefFormat::Xml,
-        max_tokens: Some(20_000),
-        exposure: Some(&exposure),
+        budget: Some(20_000),
+        exposure: exposure.clone(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     let xml = skillnav::brief::build(&app.corpus, index.as_deref(), &req, counter());
     assert!(
@@ -151,9 +154,9 @@ fn format_and_mode_keys_rebuild_it(app: &mut App, units: &[skillnav::model::Node
     let extract = skillnav::brief::build(
         &app.corpus,
         index.as_deref(),
-        &BriefRequest {
+        &Request {
             mode: BriefMode::Extract,
-            ..req
+            ..req.clone()
         },
         counter(),
     );
@@ -175,7 +178,7 @@ fn copy_closes_the_preview_and_copies_the_text_shown(app: &mut App) {
         [
             Effect::CopyText {
                 built,
-                route: CopyRoute::Auto,
+                route: Route::Auto,
             },
         ] => {
             assert_eq!(built.text, shown.text);
@@ -249,15 +252,17 @@ fn query_hits_join_the_brief_and_the_recipe() {
     assert!(app.curate.with_query);
     assert_eq!(app.status, "Adding the hits of \"cors\"");
     let b = built(&app);
-    let req = BriefRequest {
-        selected: &[logger],
-        query: Some("cors"),
+    let req = Request {
+        units: vec![logger],
+        query: Some("cors".into()),
         top_k: 8,
         mode: BriefMode::Auto,
         format: BriefFormat::Md,
-        max_tokens: Some(20_000),
-        exposure: Some(&app.curate.exposure),
+        budget: Some(20_000),
+        exposure: app.curate.exposure.clone(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
     assert_eq!(b.text, core.text);

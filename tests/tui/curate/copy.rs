@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use skillnav::tui::effect::{CopyRoute, Effect};
+use skillnav::clipboard::Route;
+use skillnav::tui::effect::Effect;
 use skillnav::tui::effects::headless;
 use skillnav::tui::effects::worker_msg::WorkerMsg;
 use skillnav::tui::input::action::Action;
@@ -60,7 +61,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
         [
             Effect::CopyText {
                 built,
-                route: CopyRoute::File,
+                route: Route::File,
             },
         ] => assert!(Arc::ptr_eq(built, &big)),
         other => panic!("a file copy expected: {other:?}"),
@@ -74,7 +75,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
     assert!(matches!(
         app.effects.as_slice(),
         [Effect::CopyText {
-            route: CopyRoute::Osc52,
+            route: Route::Osc52,
             ..
         }]
     ));
@@ -103,7 +104,7 @@ fn save_file_from_the_preview_queues_a_file_copy() {
         [
             Effect::CopyText {
                 built,
-                route: CopyRoute::File,
+                route: Route::File,
             },
         ] => assert!(Arc::ptr_eq(built, &shown)),
         other => panic!("a file copy expected: {other:?}"),
@@ -135,7 +136,7 @@ fn copies_while_a_copy_runs_are_refused() {
     assert!(matches!(
         app.effects.as_slice(),
         [Effect::CopyText {
-            route: CopyRoute::Auto,
+            route: Route::Auto,
             ..
         }]
     ));

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyCode;
 use skillnav::brief::Mode as BriefMode;
-use skillnav::brief::{BriefFormat, BriefRequest};
+use skillnav::brief::{BriefFormat, Request};
 use skillnav::curate::exposure::Exposure;
 use skillnav::curate::recipe::Recipe;
 use skillnav::model::{NodeId, NodeKind};
@@ -274,15 +274,17 @@ fn an_always_file_joins_the_count_and_the_brief(app: &mut App, logger: NodeId) {
     press(app, KeyCode::Char('p'));
     let b = built(app);
     let exposure = app.curate.exposure.clone();
-    let req = BriefRequest {
-        selected: &[logger],
+    let req = Request {
+        units: vec![logger],
         query: None,
         top_k: 8,
         mode: BriefMode::Auto,
         format: BriefFormat::Md,
-        max_tokens: Some(20_000),
-        exposure: Some(&exposure),
+        budget: Some(20_000),
+        exposure: exposure.clone(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     let core = skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter());
     assert_eq!(
@@ -317,12 +319,8 @@ fn a_hidden_section_leaves_the_count_and_the_brief(app: &mut App, logger: NodeId
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Hidden));
     let cut = quoted_tokens(app);
     assert_eq!(app.selection_tokens, (cut, true));
-    let whole = skillnav::brief::section_tokens(
-        &app.corpus,
-        None,
-        &BriefRequest::new(&[file], None),
-        counter(),
-    );
+    let whole =
+        skillnav::brief::section_tokens(&app.corpus, None, &Request::new(&[file], None), counter());
     assert!(
         cut < whole,
         "{cut} < {whole}: the hidden section leaves the count"
@@ -336,18 +334,47 @@ fn a_hidden_section_leaves_the_count_and_the_brief(app: &mut App, logger: NodeId
     assert!(!b.text.contains("## CORS Middleware"), "hidden section cut");
     assert!(b.text.contains("## Logger Middleware"));
     let exposure = app.curate.exposure.clone();
-    let req = BriefRequest {
-        selected: &[file],
-        max_tokens: None,
+    let req = Request {
+        units: vec![file],
+        budget: None,
         query: None,
         top_k: 8,
         mode: BriefMode::Auto,
         format: BriefFormat::Md,
-        exposure: Some(&exposure),
+        exposure: exposure.clone(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     assert_eq!(
         b.text,
         skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).text
+    );
+}
+
+/// `y` and `p` on a hidden section give the core's one "nothing to brief" reason
+/// (`skillnav::brief::Request::check`, which `skillnav brief` and the MCP tool apply too)
+/// with the key that changes it, and copy nothing.
+#[test]
+fn a_hidden_section_has_nothing_to_brief_in_the_copy_and_the_preview() {
+    let mut app = hono(120, 30);
+    let logger = id(&app, LOGGER);
+    goto(&mut app, logger);
+    app.curate.exposure.set(logger, Some(Exposure::Hidden));
+    let said = "Nothing to brief: the selected section is hidden (x sets another exposure level)";
+    let copies = press(&mut app, KeyCode::Char('y'));
+    assert!(copies.is_empty(), "{copies:?}");
+    assert_eq!(app.status, said);
+    assert!(!app.copying);
+    press(&mut app, KeyCode::Char('p'));
+    assert!(screen(&app).contains(said), "{}", screen(&app));
+    let req = Request {
+        exposure: app.curate.exposure.clone(),
+        ..Request::new(&[logger], None)
+    };
+    let why = req.check(&app.corpus).expect_err("nothing to brief");
+    assert_eq!(
+        why.to_string(),
+        "nothing to brief: the selected section is hidden"
     );
 }

@@ -59,15 +59,17 @@ fn quoted_tokens(app: &App) -> u64 {
     let units =
         skillnav::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
     let query = app.search.query.trim();
-    let req = skillnav::brief::BriefRequest {
-        selected: &units,
-        query: (app.curate.with_query && !query.is_empty()).then_some(query),
+    let req = skillnav::brief::Request {
+        units,
+        query: (app.curate.with_query && !query.is_empty()).then(|| query.to_string()),
         top_k: 8,
         mode: app.curate.mode,
         format: app.curate.format,
-        max_tokens: app.curate.budget,
-        exposure: Some(&app.curate.exposure),
+        budget: app.curate.budget,
+        exposure: app.curate.exposure.clone(),
         from_recipe: false,
+        max_chars: None,
+        quotes: true,
     };
     skillnav::brief::build(&app.corpus, app.index.as_deref(), &req, counter()).tokens
 }
