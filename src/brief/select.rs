@@ -322,16 +322,53 @@ pub fn pack(
     layout: Layout,
     counter: TokenCounter,
 ) -> Brief {
-    // `list_left`: name the left-out ids (the real text) or not (for per-section costs).
-    let render = |keep: &[bool], list_left: bool| -> String {
-        let kept: Vec<&BriefSection> = sections
+    let p = Packer {
+        head,
+        sections,
+        layout,
+        counter,
+    };
+    let mut keep = vec![true; sections.len()];
+    let mut text = p.render(&keep, true);
+    if let Some(max) = head.budget
+        && p.over(&text, max)
+    {
+        keep = if sections.len() <= EXACT_PACK_MAX {
+            p.first_fit_exact(max)
+        } else {
+            p.pack_on_estimates(max)
+        };
+        text = p.render(&keep, true);
+    }
+    p.brief(&keep, text)
+}
+
+/// What [`pack`] packs: the brief's head and candidate sections (in order of value), its
+/// layout and its token counter.
+struct Packer<'a> {
+    /// The brief's frame (title, query, budget, mode).
+    head: &'a BriefHead,
+    /// The candidate sections, in order of value.
+    sections: &'a [BriefSection],
+    /// The layout rendering the text.
+    layout: Layout,
+    /// Counts the rendered text's tokens.
+    counter: TokenCounter,
+}
+
+impl Packer<'_> {
+    /// The brief's text with the sections marked in `keep`; with `list_left` the left-out
+    /// ids (not spare) are named, as in the real text; without, not (for per-section costs).
+    fn render(&self, keep: &[bool], list_left: bool) -> String {
+        let kept: Vec<&BriefSection> = self
+            .sections
             .iter()
             .zip(keep)
             .filter(|(_, k)| **k)
             .map(|(s, _)| s)
             .collect();
         let left: Vec<&str> = if list_left {
-            sections
+            self.sections
                 .iter()
                 .zip(keep)
                 .filter(|(s, k)| !**k && !s.spare)
@@ -340,85 +377,106 @@ pub fn pack(
         } else {
             Vec::new()
         };
-        layout.render(head, &kept, &left)
-    };
-    let mut keep = vec![true; sections.len()];
-    let mut text = render(&keep, true);
-    // The section texts alone over the budget: no need to count the whole text to know.
-    let over = |text: &str, max: u64| {
-        sections.iter().map(|s| s.tokens).sum::<u64>() > max || counter.count(text) > max
-    };
-    if let Some(max) = head.budget
-        && over(&text, max)
-    {
-        if sections.len() <= EXACT_PACK_MAX {
-            // First-fit in order of value, each step checked on the exact text. A section
-            // whose brief alone is over the budget is skipped without a full render.
-            keep.fill(false);
-            for i in 0..sections.len() {
-                let mut one = vec![false; sections.len()];
-                one[i] = true;
-                if counter.count(&render(&one, false)) > max {
-                    continue;
-                }
-                keep[i] = true;
-                if counter.count(&render(&keep, true)) > max {
-                    keep[i] = false;
-                }
+        self.layout.render(self.head, &kept, &left)
+    }
+
+    /// Whether `text` is over `max` tokens. The section texts alone over the budget: no
+    /// need to count the whole text to know.
+    fn over(&self, text: &str, max: u64) -> bool {
+        self.sections.iter().map(|s| s.tokens).sum::<u64>() > max || self.counter.count(text) > max
+    }
+
+    /// The sections kept under `max` tokens by first-fit in order of value, each step
+    /// checked on the exact text. A section whose brief alone is over the budget is
+    /// skipped without a full render.
+    fn first_fit_exact(&self, max: u64) -> Vec<bool> {
+        let n = self.sections.len();
+        let mut keep = vec![false; n];
+        for i in 0..n {
+            let mut one = vec![false; n];
+            one[i] = true;
+            if self.counter.count(&self.render(&one, false)) > max {
+                continue;
             }
-        } else {
-            let costs;
-            (keep, costs) = estimate(head, sections, layout, max, counter);
-            // The estimate is within a few tokens (pieces tokenised apart); the exact count
-            // of the whole text decides: drop the least valuable kept sections while over.
-            let mut exact = counter.count(&render(&keep, true));
-            while exact > max {
-                let Some(last) = keep.iter().rposition(|k| *k) else {
-                    break;
-                };
-                keep[last] = false;
-                exact = counter.count(&render(&keep, true));
-            }
-            // The estimate counts the longest left-out list: fill the slack it leaves, in
-            // order of value, checking each addition exactly (a bounded number of tries).
-            let mut tries = 0;
-            for i in 0..sections.len() {
-                if keep[i] || costs[i] > max.saturating_sub(exact) {
-                    continue;
-                }
-                if tries == FILL_TRIES {
-                    break;
-                }
-                tries += 1;
-                keep[i] = true;
-                match counter.count(&render(&keep, true)) {
-                    n if n <= max => exact = n,
-                    _ => keep[i] = false,
-                }
+            keep[i] = true;
+            if self.counter.count(&self.render(&keep, true)) > max {
+                keep[i] = false;
             }
         }
-        text = render(&keep, true);
+        keep
     }
-    Brief {
-        bytes: text.len(),
-        tokens: counter.count(&text),
-        encoding: counter.encoding(),
-        sections: keep.iter().filter(|k| **k).count(),
-        included: sections
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(s, _)| s.node)
-            .collect(),
-        left_out: sections
-            .iter()
-            .zip(&keep)
-            .filter(|(s, k)| !**k && !s.spare)
-            .map(|(s, _)| s.id.clone())
-            .collect(),
-        layout: Some(layout),
-        mode: head.mode,
-        text,
+
+    /// The sections kept under `max` tokens by first-fit on estimates, then trimmed and
+    /// filled on the exact text.
+    fn pack_on_estimates(&self, max: u64) -> Vec<bool> {
+        let (mut keep, costs) = estimate(self.head, self.sections, self.layout, max, self.counter);
+        let exact = self.trim_to_fit(&mut keep, max);
+        self.fill_slack(&mut keep, &costs, max, exact);
+        keep
+    }
+
+    /// The estimate is within a few tokens (pieces tokenised apart); the exact count of the
+    /// whole text decides: drop the least valuable kept sections from `keep` while over
+    /// `max`. Returns the exact tokens of the text kept.
+    fn trim_to_fit(&self, keep: &mut [bool], max: u64) -> u64 {
+        let mut exact = self.counter.count(&self.render(keep, true));
+        while exact > max {
+            let Some(last) = keep.iter().rposition(|k| *k) else {
+                break;
+            };
+            keep[last] = false;
+            exact = self.counter.count(&self.render(keep, true));
+        }
+        exact
+    }
+
+    /// The estimate counts the longest left-out list: fill the slack it leaves (the text
+    /// kept is `exact` tokens of `max`), in order of value, for sections whose estimated
+    /// `costs` fit, checking each addition exactly (a bounded number of tries).
+    fn fill_slack(&self, keep: &mut [bool], costs: &[u64], max: u64, mut exact: u64) {
+        let mut tries = 0;
+        for i in 0..self.sections.len() {
+            if keep[i] || costs[i] > max.saturating_sub(exact) {
+                continue;
+            }
+            if tries == FILL_TRIES {
+                break;
+            }
+            tries += 1;
+            keep[i] = true;
+            match self.counter.count(&self.render(keep, true)) {
+                n if n <= max => exact = n,
+                _ => keep[i] = false,
+            }
+        }
+    }
+
+    /// The packed brief: `text` and its counts, the sections marked in `keep` and the ids
+    /// left out.
+    fn brief(&self, keep: &[bool], text: String) -> Brief {
+        let (head, sections, layout, counter) =
+            (self.head, self.sections, self.layout, self.counter);
+        Brief {
+            bytes: text.len(),
+            tokens: counter.count(&text),
+            encoding: counter.encoding(),
+            sections: keep.iter().filter(|k| **k).count(),
+            included: sections
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(s, _)| s.node)
+                .collect(),
+            left_out: sections
+                .iter()
+                .zip(keep)
+                .filter(|(s, k)| !**k && !s.spare)
+                .map(|(s, _)| s.id.clone())
+                .collect(),
+            layout: Some(layout),
+            mode: head.mode,
+            text,
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use crate::index::filter::search_all;
-use crate::index::{FuzzyIndex, Hit, HitSource, Index, Rerank, SearchOptions};
+use crate::index::{FuzzyIndex, Hit, HitSource, Index, Rerank, SearchOptions, SearchResult};
 use crate::model::Corpus;
 use crate::util::sanitize::sanitize_line;
 
@@ -34,13 +34,7 @@ pub fn run(
     o: &CliSearch,
 ) -> std::io::Result<()> {
     let (top_k, prefix, as_json) = (o.top_k, o.prefix, o.json);
-    let index = Index::build(corpus, &mut |_, _| {});
-    if o.semantic && !prefix {
-        index.embed(corpus, None);
-    }
-    if let Some(r) = &o.rerank {
-        index.attach_reranker(Arc::clone(r));
-    }
+    let index = build_index(corpus, o);
     let fuzzy_index = FuzzyIndex::build(corpus);
     let opts = SearchOptions { top_k, prefix };
     let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
@@ -49,35 +43,83 @@ pub fn run(
         eprintln!("skillnav: {}", crate::rerank::describe(run));
     }
     if as_json {
-        let hits: Vec<_> = res
-            .hits
-            .iter()
-            .enumerate()
-            .map(|(i, h)| {
-                let mut v = crate::agent::json::hit(corpus, h);
-                if i < reranked {
-                    mark_reranked(&mut v);
-                }
-                v
-            })
-            .chain(fuzzy.iter().map(|h| crate::agent::json::hit(corpus, h)))
-            .collect();
-        let dym: Vec<_> = res
-            .did_you_mean
-            .iter()
-            .map(|(a, b)| json!({"typed": a, "used": b}))
-            .collect();
-        let sug: Vec<_> = res
-            .suggestions
-            .iter()
-            .map(|(a, b)| json!({"typed": a, "suggested": b}))
-            .collect();
-        let mut v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys, "filter_misses": crate::agent::json::filter_misses(&res.filter_misses)});
-        if let Some(run) = &res.rerank {
-            v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
-        }
-        return super::json_out::write_json(out, &v);
+        return write_json_result(out, corpus, query, &res, &fuzzy, reranked);
     }
+    write_notes(out, &res, fuzzy.is_empty())?;
+    writeln!(
+        out,
+        "Content ({}): {} hits",
+        content_label(&res, reranked),
+        res.hits.len()
+    )?;
+    for h in &res.hits {
+        print_hit(out, corpus, h)?;
+    }
+    writeln!(out, "Titles (fuzzy): {} hits", fuzzy.len())?;
+    for h in &fuzzy {
+        print_hit(out, corpus, h)?;
+    }
+    Ok(())
+}
+
+/// The BM25 index of `corpus`, with vectors when `o` asks for the semantic signal (not
+/// with `prefix`) and `o`'s re-ranker attached.
+fn build_index(corpus: &Corpus, o: &CliSearch) -> Index {
+    let index = Index::build(corpus, &mut |_, _| {});
+    if o.semantic && !o.prefix {
+        index.embed(corpus, None);
+    }
+    if let Some(r) = &o.rerank {
+        index.attach_reranker(Arc::clone(r));
+    }
+    index
+}
+
+/// Print the result as one JSON object: the hits (the first `reranked` content hits marked
+/// as re-ranked, then the fuzzy title hits), the terms, the corrections and suggestions,
+/// the filter notes and the re-rank run.
+fn write_json_result(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    query: &str,
+    res: &SearchResult,
+    fuzzy: &[Hit],
+    reranked: usize,
+) -> std::io::Result<()> {
+    let hits: Vec<_> = res
+        .hits
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let mut v = crate::agent::json::hit(corpus, h);
+            if i < reranked {
+                mark_reranked(&mut v);
+            }
+            v
+        })
+        .chain(fuzzy.iter().map(|h| crate::agent::json::hit(corpus, h)))
+        .collect();
+    let dym: Vec<_> = res
+        .did_you_mean
+        .iter()
+        .map(|(a, b)| json!({"typed": a, "used": b}))
+        .collect();
+    let sug: Vec<_> = res
+        .suggestions
+        .iter()
+        .map(|(a, b)| json!({"typed": a, "suggested": b}))
+        .collect();
+    let mut v = json!({"query": query, "hits": hits, "terms": res.terms, "did_you_mean": dym, "suggestions": sug, "unknown_filter_keys": res.unknown_filter_keys, "filter_misses": crate::agent::json::filter_misses(&res.filter_misses)});
+    if let Some(run) = &res.rerank {
+        v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
+    }
+    super::json_out::write_json(out, &v)
+}
+
+/// Print the text result's notes: the did-you-mean corrections, the suggestions and, when
+/// nothing was found (`no_titles` and no content hit), the unknown filter keys and the
+/// filters no node passes.
+fn write_notes(out: &mut dyn Write, res: &SearchResult, no_titles: bool) -> std::io::Result<()> {
     for (typed, used) in &res.did_you_mean {
         writeln!(
             out,
@@ -94,7 +136,7 @@ pub fn run(
             sanitize_line(suggested)
         )?;
     }
-    if res.hits.is_empty() && fuzzy.is_empty() {
+    if res.hits.is_empty() && no_titles {
         for key in &res.unknown_filter_keys {
             writeln!(
                 out,
@@ -106,7 +148,13 @@ pub fn run(
             writeln!(out, "{}", sanitize_line(&miss.describe()))?;
         }
     }
-    let label = match (
+    Ok(())
+}
+
+/// The signals behind the content hits, for their group's heading (`BM25 + semantic`, …):
+/// semantic when a hit came from it, re-rank when `reranked` hits were re-ordered.
+fn content_label(res: &SearchResult, reranked: usize) -> &'static str {
+    match (
         res.hits.iter().any(|h| h.source != HitSource::Bm25),
         reranked > 0,
     ) {
@@ -114,16 +162,7 @@ pub fn run(
         (true, false) => "BM25 + semantic",
         (false, true) => "BM25 + re-rank",
         (false, false) => "BM25",
-    };
-    writeln!(out, "Content ({label}): {} hits", res.hits.len())?;
-    for h in &res.hits {
-        print_hit(out, corpus, h)?;
     }
-    writeln!(out, "Titles (fuzzy): {} hits", fuzzy.len())?;
-    for h in &fuzzy {
-        print_hit(out, corpus, h)?;
-    }
-    Ok(())
 }
 
 /// Add `"rerank"` to a JSON hit's `signals` (a hit among the re-ranked first ones).

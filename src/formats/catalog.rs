@@ -340,16 +340,8 @@ pub fn generate_catalog(skill_dir: &Path) -> Result<Json> {
 /// `references/`; [`Error::Io`] when a file cannot be read.
 pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
     let refs = skill_dir.join("references");
-    let read = |name: &str| -> Result<Option<String>> {
-        let p = refs.join(name);
-        if !p.is_file() {
-            return Ok(None);
-        }
-        let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
-        Ok(Some(crate::model::lossless_len_utf8(bytes).0))
-    };
-    let quick = read("llms-small.md")?;
-    let complete = read("llms-full.md")?;
+    let quick = read_reference(&refs, "llms-small.md")?;
+    let complete = read_reference(&refs, "llms-full.md")?;
     let standard_present = refs.join("llms.md").is_file();
     let (base_text, base_variant) = match (&quick, &complete) {
         (Some(q), _) => (q.as_str(), "quick"),
@@ -361,18 +353,64 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
             )));
         }
     };
-    let titles_of = |t: &Option<String>| -> Vec<String> {
-        t.as_deref()
-            .map(|t| {
-                split_full(t)
-                    .parts
-                    .into_iter()
-                    .map(|(h, _)| h.title)
-                    .collect()
-            })
-            .unwrap_or_default()
+    let titles = VariantTitles {
+        quick: h1_titles(quick.as_deref()),
+        complete: h1_titles(complete.as_deref()),
     };
-    let (quick_titles, complete_titles) = (titles_of(&quick), titles_of(&complete));
+    let (sections, index) = catalog_sections(base_text, base_variant, &titles);
+    let (framework, version) = skill_identity(skill_dir);
+    let vmap = variant_map(quick.is_some(), standard_present, complete.is_some());
+    Ok(json!({
+        "metadata": {
+            "framework": framework,
+            "version": version,
+            "generated": generated,
+            "total_sections": sections.len(),
+            "variants": vmap,
+        },
+        "sections": sections,
+        "search_index": index,
+    }))
+}
+
+/// The text of `refs/name` (invalid UTF-8 replaced), `None` when there is no such file.
+/// Errors: [`Error::Io`] when it cannot be read.
+fn read_reference(refs: &Path, name: &str) -> Result<Option<String>> {
+    let p = refs.join(name);
+    if !p.is_file() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+    Ok(Some(crate::model::lossless_len_utf8(bytes).0))
+}
+
+/// The H1 titles of an llms variant's text `t` (none without a text).
+fn h1_titles(t: Option<&str>) -> Vec<String> {
+    t.map(|t| {
+        split_full(t)
+            .parts
+            .into_iter()
+            .map(|(h, _)| h.title)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// The H1 titles of the quick and complete variants, to tell which variants hold a section.
+struct VariantTitles {
+    /// Titles in llms-small.md.
+    quick: Vec<String>,
+    /// Titles in llms-full.md.
+    complete: Vec<String>,
+}
+
+/// The catalog's sections, one per H1 part of `base_text` (the `base_variant`'s text), and
+/// its search index (each topic → the ids having it).
+fn catalog_sections(
+    base_text: &str,
+    base_variant: &str,
+    titles: &VariantTitles,
+) -> (Vec<Json>, std::collections::BTreeMap<String, Vec<String>>) {
     let mut taken = crate::model::id::Taken::default();
     let mut sections = Vec::new();
     let mut index: std::collections::BTreeMap<String, Vec<String>> = Default::default();
@@ -381,10 +419,10 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
         let mut topics = h2;
         topics.push(title.to_lowercase());
         let mut variants = Vec::new();
-        if base_variant == "quick" || quick_titles.contains(&title) {
+        if base_variant == "quick" || titles.quick.contains(&title) {
             variants.push("quick");
         }
-        if base_variant == "complete" || complete_titles.contains(&title) {
+        if base_variant == "complete" || titles.complete.contains(&title) {
             variants.push("complete");
         }
         for t in &topics {
@@ -402,28 +440,23 @@ pub fn generate_catalog_at(skill_dir: &Path, generated: &str) -> Result<Json> {
             "variants": variants,
         }));
     }
-    let (framework, version) = skill_identity(skill_dir);
+    (sections, index)
+}
+
+/// The catalog's `metadata.variants`: each present variant (quick, standard, complete) →
+/// its file.
+fn variant_map(quick: bool, standard: bool, complete: bool) -> serde_json::Map<String, Json> {
     let mut vmap = serde_json::Map::new();
     for (present, v) in [
-        (quick.is_some(), "quick"),
-        (standard_present, "standard"),
-        (complete.is_some(), "complete"),
+        (quick, "quick"),
+        (standard, "standard"),
+        (complete, "complete"),
     ] {
         if present {
             vmap.insert(v.into(), variant_file(v).into());
         }
     }
-    Ok(json!({
-        "metadata": {
-            "framework": framework,
-            "version": version,
-            "generated": generated,
-            "total_sections": sections.len(),
-            "variants": vmap,
-        },
-        "sections": sections,
-        "search_index": index,
-    }))
+    vmap
 }
 
 /// `(name, version)` from the skill's SKILL.md frontmatter; the folder name and `"unknown"`

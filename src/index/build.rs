@@ -160,9 +160,43 @@ pub(crate) fn build_root(
     merge(rd, shards, &bounds)
 }
 
+/// The index of root `rd` from its tokenized `shards` (shard `i` holds the documents
+/// `bounds[i]`): one sorted vocabulary, CSR postings and the per-term side tables.
 fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]) -> RootIndex {
-    // Global vocabulary: shard 0's interner absorbs the others' terms, then is sorted.
     let mut shards = shards;
+    let (vocab, maps) = global_vocab(&mut shards);
+    let post_off = posting_offsets(&shards, &maps, vocab.len());
+    let total = post_off[vocab.len()];
+    let scatter = || scatter(&shards, &maps, bounds, &post_off, rd.docs.len());
+    let ((by_len, len_start, sig), postings) = side_tables_and_postings(&vocab, total, scatter);
+    let Postings {
+        doc: post_doc,
+        tf: post_tf,
+        tf_big,
+        doc_len,
+    } = postings;
+    let avgdl = mean_doc_len(&doc_len);
+    RootIndex {
+        root: rd.root,
+        docs: rd.docs.iter().map(|(n, _)| *n).collect(),
+        doc_len,
+        copies: rd.copies,
+        avgdl,
+        vocab,
+        post_off,
+        post_doc,
+        post_tf,
+        tf_big,
+        by_len,
+        len_start,
+        sig,
+        pool: Default::default(),
+    }
+}
+
+/// The global vocabulary of `shards` (shard 0's interner, emptied, absorbs the others'
+/// terms, then is sorted) and, per shard, its local term id → global (sorted) id map.
+fn global_vocab(shards: &mut [Shard]) -> (Vocab, Vec<Vec<u32>>) {
     let mut global = std::mem::take(&mut shards[0].terms);
     let mut maps: Vec<Vec<u32>> = vec![(0..global.len() as u32).collect()];
     for s in &shards[1..] {
@@ -183,12 +217,14 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
         }
     }
     let vocab = Vocab::from_sorted(sorted.iter().map(|&id| global.get(id)));
-    drop(global);
-    let v = vocab.len();
-    // Postings per term (the shards counted their terms' documents), then scatter in
-    // document order.
+    (vocab, maps)
+}
+
+/// The CSR offsets of the postings of `v` global terms (`v + 1` entries, the last the
+/// total): the shards counted their terms' documents, mapped to global ids by `maps`.
+fn posting_offsets(shards: &[Shard], maps: &[Vec<u32>], v: usize) -> Vec<usize> {
     let mut post_off = vec![0usize; v + 1];
-    for (s, m) in shards.iter().zip(&maps) {
+    for (s, m) in shards.iter().zip(maps) {
         for (&g, &df) in m.iter().zip(&s.df) {
             post_off[g as usize + 1] += df as usize;
         }
@@ -196,61 +232,55 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     for i in 0..v {
         post_off[i + 1] += post_off[i];
     }
-    let total = post_off[v];
-    // The per-term side tables need only the vocabulary: on a large root they are built on
-    // a second thread while this one scatters.
-    let side = |vocab: &Vocab| -> (Vec<u32>, Vec<usize>, Vec<u64>) {
-        let (by_len, len_start) = group_by_len(vocab);
-        let sig = (0..vocab.len() as u32)
-            .map(|t| char_signature(vocab.term(t)))
-            .collect();
-        (by_len, len_start, sig)
-    };
-    let scatter = || scatter(&shards, &maps, bounds, &post_off, rd.docs.len());
-    let (side_tables, postings) = if total >= PARALLEL_SIDE_MIN {
+    post_off
+}
+
+/// The per-term side tables of a vocabulary: terms grouped by length, the groups' starts
+/// and each term's character signature.
+type SideTables = (Vec<u32>, Vec<usize>, Vec<u64>);
+
+/// The side tables of `vocab` (they need only the vocabulary).
+fn side_tables(vocab: &Vocab) -> SideTables {
+    let (by_len, len_start) = group_by_len(vocab);
+    let sig = (0..vocab.len() as u32)
+        .map(|t| char_signature(vocab.term(t)))
+        .collect();
+    (by_len, len_start, sig)
+}
+
+/// The side tables of `vocab` and the postings `scatter` makes: with `total` postings of at
+/// least [`PARALLEL_SIDE_MIN`] the tables are built on a second thread while this one
+/// scatters.
+fn side_tables_and_postings(
+    vocab: &Vocab,
+    total: usize,
+    scatter: impl FnOnce() -> Postings,
+) -> (SideTables, Postings) {
+    if total >= PARALLEL_SIDE_MIN {
         std::thread::scope(|sc| {
             let job = std::thread::Builder::new()
                 .name("skillnav-index".into())
-                .spawn_scoped(sc, || side(&vocab));
+                .spawn_scoped(sc, || side_tables(vocab));
             let postings = scatter();
             let tables = match job {
                 // A panic there is a bug: raise it here, as building them here would.
                 Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                Err(_) => side(&vocab),
+                Err(_) => side_tables(vocab),
             };
             (tables, postings)
         })
     } else {
-        (side(&vocab), scatter())
-    };
-    let (by_len, len_start, sig) = side_tables;
-    let Postings {
-        doc: post_doc,
-        tf: post_tf,
-        tf_big,
-        doc_len,
-    } = postings;
+        (side_tables(vocab), scatter())
+    }
+}
+
+/// The mean of the documents' token counts `doc_len`; 0 without documents.
+fn mean_doc_len(doc_len: &[u32]) -> f64 {
     let sum: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
-    let avgdl = if doc_len.is_empty() {
+    if doc_len.is_empty() {
         0.0
     } else {
         sum as f64 / doc_len.len() as f64
-    };
-    RootIndex {
-        root: rd.root,
-        docs: rd.docs.iter().map(|(n, _)| *n).collect(),
-        doc_len,
-        copies: rd.copies,
-        avgdl,
-        vocab,
-        post_off,
-        post_doc,
-        post_tf,
-        tf_big,
-        by_len,
-        len_start,
-        sig,
-        pool: Default::default(),
     }
 }
 

@@ -78,6 +78,27 @@ pub(super) fn check_vocab(dir: &Path) -> Result<(), RerankError> {
 /// Errors: a missing file (named), an unreadable one, a shape or pooling this forward pass
 /// does not implement, a missing or mis-shaped tensor.
 pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), RerankError> {
+    let (cfg, cfg_bytes) = read_config(dir)?;
+    check_pooling(dir)?;
+    let st_path = dir.join("model.safetensors");
+    let bytes = read(&st_path)?;
+    let id = super::store::model_id(max_pieces, &[&cfg_bytes, &bytes]);
+    let st = SafeTensors::deserialize(&bytes).map_err(|e| bad(&st_path, e.to_string()))?;
+    let t = Tensors {
+        st: &st,
+        path: st_path,
+        prefix: if st.names().iter().any(|n| n.starts_with("bert.")) {
+            "bert."
+        } else {
+            ""
+        },
+    };
+    Ok((encoder(&t, &cfg)?, id))
+}
+
+/// `dir/config.json`, parsed, and its bytes. Errors: a missing or unreadable file, bad
+/// JSON, an activation other than gelu, a hidden size the heads do not divide.
+fn read_config(dir: &Path) -> Result<(BertConfig, Vec<u8>), RerankError> {
     let cfg_path = dir.join("config.json");
     let cfg_bytes = read(&cfg_path)?;
     let cfg: BertConfig =
@@ -94,6 +115,12 @@ pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), Rer
             "hidden_size is not a multiple of num_attention_heads",
         ));
     }
+    Ok((cfg, cfg_bytes))
+}
+
+/// Check `dir/1_Pooling/config.json`, when present, pools by mean. Errors: unreadable, bad
+/// JSON, another pooling.
+fn check_pooling(dir: &Path) -> Result<(), RerankError> {
     let pool_path = dir.join("1_Pooling").join("config.json");
     if pool_path.is_file() {
         let pool: PoolingConfig = serde_json::from_slice(&read(&pool_path)?)
@@ -102,51 +129,19 @@ pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), Rer
             return Err(bad(&pool_path, "only mean pooling is implemented"));
         }
     }
-    let st_path = dir.join("model.safetensors");
-    let bytes = read(&st_path)?;
-    let id = super::store::model_id(max_pieces, &[&cfg_bytes, &bytes]);
-    let st = SafeTensors::deserialize(&bytes).map_err(|e| bad(&st_path, e.to_string()))?;
-    let t = Tensors {
-        st: &st,
-        path: st_path.clone(),
-        prefix: if st.names().iter().any(|n| n.starts_with("bert.")) {
-            "bert."
-        } else {
-            ""
-        },
-    };
+    Ok(())
+}
+
+/// The encoder of shape `cfg` from the tensors `t`: its layers, then the embeddings.
+/// Errors: a missing or mis-shaped tensor.
+fn encoder(t: &Tensors<'_>, cfg: &BertConfig) -> Result<Bert, RerankError> {
     let h = cfg.hidden_size;
-    let norm = |name: &str| -> Result<Norm, RerankError> {
-        Ok(Norm {
-            w: t.vector(&format!("{name}.weight"), h)?,
-            b: t.vector(&format!("{name}.bias"), h)?,
-        })
-    };
-    let linear = |name: &str, out: usize, inp: usize| -> Result<Linear, RerankError> {
-        Ok(Linear {
-            w: t.matrix(&format!("{name}.weight"), out, inp)?,
-            b: t.vector(&format!("{name}.bias"), out)?,
-        })
-    };
     let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
     for i in 0..cfg.num_hidden_layers {
-        let p = format!("encoder.layer.{i}.");
-        let m = cfg.intermediate_size;
-        let query = linear(&format!("{p}attention.self.query"), h, h)?;
-        let key = linear(&format!("{p}attention.self.key"), h, h)?;
-        let value = linear(&format!("{p}attention.self.value"), h, h)?;
-        layers.push(Layer {
-            qkv: Linear::stacked(&[&query, &key, &value])
-                .ok_or_else(|| bad(&st_path, format!("{p}attention.self: shapes differ")))?,
-            out: linear(&format!("{p}attention.output.dense"), h, h)?,
-            attn_norm: norm(&format!("{p}attention.output.LayerNorm"))?,
-            up: linear(&format!("{p}intermediate.dense"), m, h)?,
-            down: linear(&format!("{p}output.dense"), h, m)?,
-            out_norm: norm(&format!("{p}output.LayerNorm"))?,
-        });
+        layers.push(layer(t, cfg, i)?);
     }
     let token_types = t.matrix("embeddings.token_type_embeddings.weight", 0, h)?;
-    let bert = Bert {
+    Ok(Bert {
         shape: Shape {
             hidden: h,
             heads: cfg.num_attention_heads,
@@ -161,10 +156,29 @@ pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), Rer
             h,
         )?,
         token_type0: token_types.row(0).to_owned(),
-        emb_norm: norm("embeddings.LayerNorm")?,
+        emb_norm: t.norm("embeddings.LayerNorm", h)?,
         layers,
-    };
-    Ok((bert, id))
+    })
+}
+
+/// Encoder layer `i` of shape `cfg` from the tensors `t` (query, key and value stacked).
+/// Errors: a missing or mis-shaped tensor.
+fn layer(t: &Tensors<'_>, cfg: &BertConfig, i: usize) -> Result<Layer, RerankError> {
+    let h = cfg.hidden_size;
+    let p = format!("encoder.layer.{i}.");
+    let m = cfg.intermediate_size;
+    let query = t.linear(&format!("{p}attention.self.query"), h, h)?;
+    let key = t.linear(&format!("{p}attention.self.key"), h, h)?;
+    let value = t.linear(&format!("{p}attention.self.value"), h, h)?;
+    Ok(Layer {
+        qkv: Linear::stacked(&[&query, &key, &value])
+            .ok_or_else(|| bad(&t.path, format!("{p}attention.self: shapes differ")))?,
+        out: t.linear(&format!("{p}attention.output.dense"), h, h)?,
+        attn_norm: t.norm(&format!("{p}attention.output.LayerNorm"), h)?,
+        up: t.linear(&format!("{p}intermediate.dense"), m, h)?,
+        down: t.linear(&format!("{p}output.dense"), h, m)?,
+        out_norm: t.norm(&format!("{p}output.LayerNorm"), h)?,
+    })
 }
 
 /// The tensors of one safetensors file, by BERT name.
@@ -216,5 +230,21 @@ impl Tensors<'_> {
         let (data, shape) = self.floats(name, &[rows, cols])?;
         Array2::from_shape_vec((shape[0], shape[1]), data)
             .map_err(|e| bad(&self.path, format!("{name}: {e}")))
+    }
+
+    /// The layer norm `name` (`.weight` and `.bias`, `h` floats each).
+    fn norm(&self, name: &str, h: usize) -> Result<Norm, RerankError> {
+        Ok(Norm {
+            w: self.vector(&format!("{name}.weight"), h)?,
+            b: self.vector(&format!("{name}.bias"), h)?,
+        })
+    }
+
+    /// The linear map `name` from `inp` to `out` floats (`.weight` `out`×`inp`, `.bias`).
+    fn linear(&self, name: &str, out: usize, inp: usize) -> Result<Linear, RerankError> {
+        Ok(Linear {
+            w: self.matrix(&format!("{name}.weight"), out, inp)?,
+            b: self.vector(&format!("{name}.bias"), out)?,
+        })
     }
 }

@@ -2,6 +2,8 @@
 //! `list --agent claude-code --json` prints, and the clients popup (`A`) has a column per
 //! client whose cells are the statuses `list --agent X --json` prints.
 
+use std::path::Path;
+
 use crossterm::event::KeyCode;
 use skillnav::tokens::Encoding;
 
@@ -49,38 +51,10 @@ fn meter_and_row_marks_match_the_cli_numbers() {
 
 #[test]
 fn clients_popup_has_a_column_per_client_matching_the_cli() {
-    use skillnav::formats::{LoadOptions, Precedence, RootSpec, agents};
-    use skillnav::tui::effects::headless;
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, proj) = (t.path().join("home"), t.path().join("proj"));
-    skill(&home.join(".claude/skills"), "pdf", "user pdf", None);
-    skill(&proj.join(".claude/skills"), "pdf", "project pdf", None);
-    thirty_skills(&proj.join(".claude/skills"));
-    let specs: Vec<RootSpec> = agents::discover(&proj, Some(&home), Some("claude-code"))
-        .into_iter()
-        .map(|(path, label)| RootSpec { path, label })
-        .collect();
-    let mut app = blank_app(Encoding::O200kBase, false, 140, 40);
-    let opts = LoadOptions {
-        precedence: Precedence::Spec,
-        agent: Some("claude-code".into()),
-        ..LoadOptions::default()
-    };
-    headless::load_specs(&mut app, specs, opts);
-    headless::settle(&mut app);
-    press(&mut app, KeyCode::Char('A'));
-    let b = built(&app);
-    let row = |name: &str| -> Vec<String> {
-        b.text
-            .lines()
-            .find(|l| l.split("  ").next() == Some(name) || l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no row {name} in\n{}", b.text))
-            .split("  ")
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(String::from)
-            .collect()
-    };
+    let (text, label) = clients_popup(&home, &proj);
+    let row = |name: &str| popup_row(&text, name);
     let header = row("skill");
     assert_eq!(
         header,
@@ -101,11 +75,68 @@ fn clients_popup_has_a_column_per_client_matching_the_cli() {
     assert_eq!(row("s05")[1], "cut 166");
     assert_eq!(row("s22")[1], "dropped");
     assert_eq!(row("s01")[1], "full");
-    // The same cells as `list --agent claude-code --json`.
+    assert_cells_match_cli(&text, &home, &proj);
+    // Every client's meter heads the popup; the label carries Claude Code's.
+    assert!(
+        text.starts_with("claude-code  listing 10,491 / 8,000 chars (131%) · 1 truncated · 10 dropped · 1 not loaded\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\ngemini       no documented budget"),
+        "{text}"
+    );
+    assert_eq!(
+        label,
+        "clients · 32 skills · claude-code listing 10,491 / 8,000 chars (131%)"
+    );
+}
+
+/// Lay out Claude Code's scopes under `home` (a personal `pdf`) and `proj` (a project `pdf`
+/// and thirty skills), load them headless for claude-code and open the clients popup (`A`):
+/// its text and label.
+fn clients_popup(home: &Path, proj: &Path) -> (String, String) {
+    use skillnav::formats::{LoadOptions, Precedence, RootSpec, agents};
+    use skillnav::tui::effects::headless;
+    skill(&home.join(".claude/skills"), "pdf", "user pdf", None);
+    skill(&proj.join(".claude/skills"), "pdf", "project pdf", None);
+    thirty_skills(&proj.join(".claude/skills"));
+    let specs: Vec<RootSpec> = agents::discover(proj, Some(home), Some("claude-code"))
+        .into_iter()
+        .map(|(path, label)| RootSpec { path, label })
+        .collect();
+    let mut app = blank_app(Encoding::O200kBase, false, 140, 40);
+    let opts = LoadOptions {
+        precedence: Precedence::Spec,
+        agent: Some("claude-code".into()),
+        ..LoadOptions::default()
+    };
+    headless::load_specs(&mut app, specs, opts);
+    headless::settle(&mut app);
+    press(&mut app, KeyCode::Char('A'));
+    let b = built(&app);
+    (b.text.clone(), b.label.clone())
+}
+
+/// The cells of the clients popup's row `name` (the row whose first cell is `name`) in the
+/// popup `text`.
+fn popup_row(text: &str, name: &str) -> Vec<String> {
+    text.lines()
+        .find(|l| l.split("  ").next() == Some(name) || l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no row {name} in\n{text}"))
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The popup `text`'s claude-code cells are the statuses `list --agent claude-code --json`
+/// prints in `proj` with `home` as the home folder (the two `pdf`s aside).
+fn assert_cells_match_cli(text: &str, home: &Path, proj: &Path) {
     let cli = crate::support::child::skillnav_command()
         .args(["list", "--agent", "claude-code", "--json"])
-        .current_dir(&proj)
-        .env("HOME", &home)
+        .current_dir(proj)
+        .env("HOME", home)
         .env("SKILLNAV_CONFIG_DIR", home.join("no-config"))
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
         .output()
@@ -122,23 +153,8 @@ fn clients_popup_has_a_column_per_client_matching_the_cli() {
             "not-loaded" => "not loaded".into(),
             other => other.to_string(),
         };
-        assert_eq!(row(name)[1], want, "{name}");
+        assert_eq!(popup_row(text, name)[1], want, "{name}");
     }
-    // Every client's meter heads the popup; the label carries Claude Code's.
-    assert!(
-        b.text.starts_with("claude-code  listing 10,491 / 8,000 chars (131%) · 1 truncated · 10 dropped · 1 not loaded\n"),
-        "{}",
-        b.text
-    );
-    assert!(
-        b.text.contains("\ngemini       no documented budget"),
-        "{}",
-        b.text
-    );
-    assert_eq!(
-        b.label,
-        "clients · 32 skills · claude-code listing 10,491 / 8,000 chars (131%)"
-    );
 }
 
 #[test]

@@ -452,37 +452,10 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
     }
     let mut touched = Vec::new();
     for s in steps {
-        match s {
-            Step::Collapse { dir, child } => {
-                let d = top.join(dir);
-                let c = d.join(child);
-                let rd = std::fs::read_dir(&c).map_err(|e| Error::io(&c, e))?;
-                for e in rd.filter_map(|e| e.ok()) {
-                    let dest = d.join(e.file_name());
-                    if e.file_name() == "img" && dest.is_dir() {
-                        move_images(&c, &dest)?;
-                        continue;
-                    }
-                    if dest.is_file() {
-                        std::fs::remove_file(&dest).map_err(|er| Error::io(&dest, er))?;
-                    }
-                    std::fs::rename(e.path(), &dest).map_err(|er| Error::io(&dest, er))?;
-                }
-                std::fs::remove_dir_all(&c).map_err(|e| Error::io(&c, e))?;
-                touched.push(d);
-            }
+        let folder = match s {
+            Step::Collapse { dir, child } => Some(apply_collapse(top, dir, child)?),
             Step::MergeIntoParent { dir, leaves, .. } => {
-                let d = top.join(dir);
-                merge_docs(&d, leaves, &d)?;
-                let name = d
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                write(
-                    &d.join("README.md"),
-                    &format!("# {}\n\n{LEAF_PLACEHOLDER}\n", name_suffix(&name)),
-                )?;
-                touched.push(d);
+                Some(apply_merge_into_parent(top, dir, leaves)?)
             }
             Step::MergeGroup {
                 dir,
@@ -490,49 +463,102 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                 title,
                 leaves,
                 ..
-            } => {
-                let d = top.join(dir);
-                let new = d.join(name);
-                std::fs::create_dir_all(&new).map_err(|e| Error::io(&new, e))?;
-                let (first, last) = (
-                    leaves.first().cloned().unwrap_or_default(),
-                    leaves.last().cloned().unwrap_or_default(),
-                );
-                merge_docs(&d, leaves, &new)?;
-                write(
-                    &new.join("README.md"),
-                    &format!("# {title}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
-                )?;
-                touched.push(new);
-            }
-            Step::RewriteReadme { dir } => {
-                let d = top.join(dir);
-                let mut kids: Vec<String> = std::fs::read_dir(&d)
-                    .map_err(|e| Error::io(&d, e))?
-                    .filter_map(|e| e.ok())
-                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| n != "img")
-                    .collect();
-                if kids.is_empty() {
-                    continue;
-                }
-                kids.sort_by(|a, b| cmp(a, b));
-                let name = d
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let mut readme = format!("# {}\n\n", name_suffix(&name));
-                for k in kids {
-                    readme.push_str(&format!(
-                        "- **{}** — {CHILD_PLACEHOLDER}\n",
-                        name_suffix(&k)
-                    ));
-                }
-                write(&d.join("README.md"), &readme)?;
-                touched.push(d);
-            }
-        }
+            } => Some(apply_merge_group(top, dir, name, title, leaves)?),
+            Step::RewriteReadme { dir } => apply_rewrite_readme(top, dir)?,
+        };
+        touched.extend(folder);
     }
     Ok(touched)
+}
+
+/// [`Step::Collapse`] under `top`: move the contents of `dir/child` up into `dir` (images
+/// merged into `dir/img`, files replacing `dir`'s), then remove the child. Returns `dir`.
+fn apply_collapse(top: &Path, dir: &str, child: &str) -> Result<PathBuf> {
+    let d = top.join(dir);
+    let c = d.join(child);
+    let rd = std::fs::read_dir(&c).map_err(|e| Error::io(&c, e))?;
+    for e in rd.filter_map(|e| e.ok()) {
+        let dest = d.join(e.file_name());
+        if e.file_name() == "img" && dest.is_dir() {
+            move_images(&c, &dest)?;
+            continue;
+        }
+        if dest.is_file() {
+            std::fs::remove_file(&dest).map_err(|er| Error::io(&dest, er))?;
+        }
+        std::fs::rename(e.path(), &dest).map_err(|er| Error::io(&dest, er))?;
+    }
+    std::fs::remove_dir_all(&c).map_err(|e| Error::io(&c, e))?;
+    Ok(d)
+}
+
+/// [`Step::MergeIntoParent`] under `top`: the `leaves` of `dir` become `dir/doc.md` and
+/// `dir` gets a placeholder README. Returns `dir`.
+fn apply_merge_into_parent(top: &Path, dir: &str, leaves: &[String]) -> Result<PathBuf> {
+    let d = top.join(dir);
+    merge_docs(&d, leaves, &d)?;
+    let name = d
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write(
+        &d.join("README.md"),
+        &format!("# {}\n\n{LEAF_PLACEHOLDER}\n", name_suffix(&name)),
+    )?;
+    Ok(d)
+}
+
+/// [`Step::MergeGroup`] under `top`: the `leaves` of `dir` merged into the new folder
+/// `dir/name`, whose README is titled `title`. Returns the new folder.
+fn apply_merge_group(
+    top: &Path,
+    dir: &str,
+    name: &str,
+    title: &str,
+    leaves: &[String],
+) -> Result<PathBuf> {
+    let d = top.join(dir);
+    let new = d.join(name);
+    std::fs::create_dir_all(&new).map_err(|e| Error::io(&new, e))?;
+    let (first, last) = (
+        leaves.first().cloned().unwrap_or_default(),
+        leaves.last().cloned().unwrap_or_default(),
+    );
+    merge_docs(&d, leaves, &new)?;
+    write(
+        &new.join("README.md"),
+        &format!("# {title}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
+    )?;
+    Ok(new)
+}
+
+/// [`Step::RewriteReadme`] under `top`: `dir/README.md` lists `dir`'s child folders (but
+/// `img`) in natural order with placeholder summaries. Returns `dir`, or `None` (nothing
+/// written) when it has no child folder.
+fn apply_rewrite_readme(top: &Path, dir: &str) -> Result<Option<PathBuf>> {
+    let d = top.join(dir);
+    let mut kids: Vec<String> = std::fs::read_dir(&d)
+        .map_err(|e| Error::io(&d, e))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "img")
+        .collect();
+    if kids.is_empty() {
+        return Ok(None);
+    }
+    kids.sort_by(|a, b| cmp(a, b));
+    let name = d
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut readme = format!("# {}\n\n", name_suffix(&name));
+    for k in kids {
+        readme.push_str(&format!(
+            "- **{}** — {CHILD_PLACEHOLDER}\n",
+            name_suffix(&k)
+        ));
+    }
+    write(&d.join("README.md"), &readme)?;
+    Ok(Some(d))
 }

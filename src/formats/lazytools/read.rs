@@ -356,11 +356,7 @@ pub fn parse_manifest(
     chunks: &[ChunkRecord],
     problems: &mut Vec<Problem>,
 ) -> Manifest {
-    let mean = if chunks.is_empty() {
-        1.0
-    } else {
-        chunks.iter().map(|c| c.doc_len).sum::<u64>() as f64 / chunks.len() as f64
-    };
+    let mean = mean_doc_len(chunks);
     let mut m = Manifest {
         name: folder.to_string(),
         total_chunks: chunks.len() as u64,
@@ -377,18 +373,45 @@ pub fn parse_manifest(
             message,
         });
     };
-    let v = match json::parse(text) {
-        Ok(v @ Json::Obj(_)) => v,
+    let Some(v) = manifest_object(text, &mut warn) else {
+        return m;
+    };
+    warn_unknown_manifest_keys(&v, &mut warn);
+    read_manifest_strings(&v, &mut m, &mut warn);
+    read_manifest_lists(&v, &mut m, &mut warn);
+    read_total_chunks(&v, &mut m, chunks.len(), &mut warn);
+    read_avgdl(&v, &mut m, mean, &mut warn);
+    m
+}
+
+/// The mean `doc_len` of `chunks` (tokens), or 1.0 without chunks.
+fn mean_doc_len(chunks: &[ChunkRecord]) -> f64 {
+    if chunks.is_empty() {
+        1.0
+    } else {
+        chunks.iter().map(|c| c.doc_len).sum::<u64>() as f64 / chunks.len() as f64
+    }
+}
+
+/// The manifest's JSON object; `None` (after a warning) when `text` is malformed JSON or
+/// holds something else than an object.
+fn manifest_object(text: &str, warn: &mut dyn FnMut(String)) -> Option<Json> {
+    match json::parse(text) {
+        Ok(v @ Json::Obj(_)) => Some(v),
         Ok(other) => {
             warn(format!("expected an object, found {}", other.type_name()));
-            return m;
+            None
         }
         Err(e) => {
             warn(format!("malformed JSON: {e}"));
-            return m;
+            None
         }
-    };
-    if let Json::Obj(kv) = &v {
+    }
+}
+
+/// Warn about each key of the manifest object `v` that lazytools does not know.
+fn warn_unknown_manifest_keys(v: &Json, warn: &mut dyn FnMut(String)) {
+    if let Json::Obj(kv) = v {
         for (k, _) in kv
             .iter()
             .filter(|(k, _)| !MANIFEST_KEYS.contains(&k.as_str()))
@@ -398,6 +421,11 @@ pub fn parse_manifest(
             ));
         }
     }
+}
+
+/// Read the string fields (`name`, `description` required; `version`, `created_by`
+/// optional) of `v` into `m`, warning about a missing required one or a non-string.
+fn read_manifest_strings(v: &Json, m: &mut Manifest, warn: &mut dyn FnMut(String)) {
     let string =
         |k: &str, dst: &mut String, required: bool, warn: &mut dyn FnMut(String)| match v.get(k) {
             Some(Json::Str(s)) => *dst = s.clone(),
@@ -405,10 +433,15 @@ pub fn parse_manifest(
             None if required => warn(format!("missing key `{k}`")),
             None => {}
         };
-    string("name", &mut m.name, true, &mut warn);
-    string("description", &mut m.description, true, &mut warn);
-    string("version", &mut m.version, false, &mut warn);
-    string("created_by", &mut m.created_by, false, &mut warn);
+    string("name", &mut m.name, true, warn);
+    string("description", &mut m.description, true, warn);
+    string("version", &mut m.version, false, warn);
+    string("created_by", &mut m.created_by, false, warn);
+}
+
+/// Read the string-array fields (`source_dirs`, `indexed_files`, `extensions`) of `v` into
+/// `m`, warning about a missing one or one that is not an array of strings.
+fn read_manifest_lists(v: &Json, m: &mut Manifest, warn: &mut dyn FnMut(String)) {
     let list = |k: &str, dst: &mut Vec<String>, warn: &mut dyn FnMut(String)| match v.get(k) {
         Some(Json::Arr(items)) => match items
             .iter()
@@ -421,22 +454,31 @@ pub fn parse_manifest(
         Some(o) => warn(format!("`{k}` must be an array, found {}", o.type_name())),
         None => warn(format!("missing key `{k}`")),
     };
-    list("source_dirs", &mut m.source_dirs, &mut warn);
-    list("indexed_files", &mut m.indexed_files, &mut warn);
-    list("extensions", &mut m.extensions, &mut warn);
+    list("source_dirs", &mut m.source_dirs, warn);
+    list("indexed_files", &mut m.indexed_files, warn);
+    list("extensions", &mut m.extensions, warn);
+}
+
+/// Read `total_chunks` of `v` into `m`, warning when it is missing, not a non-negative
+/// integer, or differs from the `valid` chunks read.
+fn read_total_chunks(v: &Json, m: &mut Manifest, valid: usize, warn: &mut dyn FnMut(String)) {
     match v.get("total_chunks").map(|j| j.as_u64()) {
         Some(Some(n)) => {
             m.total_chunks = n;
-            if n != chunks.len() as u64 {
+            if n != valid as u64 {
                 warn(format!(
-                    "total_chunks is {n} but chunks.jsonl has {} valid chunks",
-                    chunks.len()
+                    "total_chunks is {n} but chunks.jsonl has {valid} valid chunks"
                 ));
             }
         }
         Some(None) => warn("`total_chunks` must be a non-negative integer".into()),
         None => warn("missing key `total_chunks`".into()),
     }
+}
+
+/// Read `avgdl` of `v` into `m` when it is a positive number; else warn that the chunks'
+/// `mean` (already in `m`) is used.
+fn read_avgdl(v: &Json, m: &mut Manifest, mean: f64, warn: &mut dyn FnMut(String)) {
     match v.get("avgdl").map(|j| j.as_f64()) {
         Some(Some(x)) if x.is_finite() && x > 0.0 => m.avgdl = x,
         Some(Some(x)) => {
@@ -451,5 +493,4 @@ pub fn parse_manifest(
             "missing key `avgdl`; using the chunks' mean {mean}"
         )),
     }
-    m
 }

@@ -179,110 +179,171 @@ fn link_notes(prefix: &str, rest: &str) -> Option<String> {
     (!p.is_empty()).then(|| p.to_string())
 }
 
+/// Where the llms.txt parser is: before the H1, in the summary, in the free info text, or
+/// among the H2 sections.
+#[derive(PartialEq)]
+enum Stage {
+    Start,
+    Summary,
+    Info,
+    Sections,
+}
+
+/// The llms.txt parser's state while it walks the lines: the result so far and the lines
+/// gathered for the summary, the info text and the current section's prose.
+struct LlmsParser<'a> {
+    /// The result being built.
+    out: LlmsTxt,
+    /// The part of the file the current line belongs to.
+    stage: Stage,
+    /// Inside a fenced code block.
+    in_fence: bool,
+    /// 1-based line of the last fence line seen.
+    fence_line: u32,
+    /// The `>` lines' texts, trimmed.
+    summary: Vec<&'a str>,
+    /// The free text lines between the summary and the first H2.
+    info: Vec<&'a str>,
+    /// The current section's non-link lines.
+    prose: Vec<&'a str>,
+}
+
 /// Parse an llms.txt (docs/FORMATS.md §7) leniently. Never fails: a missing H1, an empty H2 name or
 /// a fenced block left open become warnings. Lines inside fenced code are never headings or
 /// links.
 pub fn parse_llms_txt(text: &str) -> LlmsTxt {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut out = LlmsTxt {
-        header_end: text.len(),
-        ..LlmsTxt::default()
+    let mut p = LlmsParser {
+        out: LlmsTxt {
+            header_end: text.len(),
+            ..LlmsTxt::default()
+        },
+        stage: Stage::Start,
+        in_fence: false,
+        fence_line: 0,
+        summary: Vec::new(),
+        info: Vec::new(),
+        prose: Vec::new(),
     };
-    #[derive(PartialEq)]
-    enum Stage {
-        Start,
-        Summary,
-        Info,
-        Sections,
-    }
-    let mut stage = Stage::Start;
-    let mut in_fence = false;
-    let mut fence_line = 0;
-    let mut summary: Vec<&str> = Vec::new();
-    let mut info: Vec<&str> = Vec::new();
-    let mut prose: Vec<&str> = Vec::new();
     for (n, (start, end, line)) in lines_with_offsets(text).enumerate() {
-        let lno = n as u32 + 1;
+        p.line(text.len(), n as u32 + 1, start, end, line);
+    }
+    p.finish()
+}
+
+impl<'a> LlmsParser<'a> {
+    /// Take line `lno` (bytes `start..end` of a text `len` bytes long): an H2 outside fenced
+    /// code opens a section; any other line goes to the part of the file the parser is in.
+    fn line(&mut self, len: usize, lno: u32, start: usize, end: usize, line: &'a str) {
         if is_fence(line) {
-            in_fence = !in_fence;
-            fence_line = lno;
+            self.in_fence = !self.in_fence;
+            self.fence_line = lno;
         }
-        let fenced = in_fence || is_fence(line);
+        let fenced = self.in_fence || is_fence(line);
         if !fenced && let Some(name) = h2_text(line) {
-            if let Some(sec) = out.sections.last_mut() {
-                sec.end = start;
-                sec.prose = std::mem::take(&mut prose).join("\n").trim().to_string();
-            } else {
-                out.header_end = start;
-            }
-            if name.is_empty() {
-                out.warnings.push((lno, "H2 heading without a name".into()));
-            }
-            out.sections.push(LlmsSection {
-                name: name.to_string(),
+            self.open_section(len, lno, start, name);
+            return;
+        }
+        match self.stage {
+            Stage::Start => self.start_line(lno, line, fenced),
+            Stage::Summary => self.summary_line(line, fenced),
+            Stage::Info => self.info.push(line),
+            Stage::Sections => self.section_line(lno, start, end, line, fenced),
+        }
+    }
+
+    /// Close the current section (or the header) at `start` and open the H2 section `name`
+    /// of line `lno`, reaching to the end (`len`) until the next H2.
+    fn open_section(&mut self, len: usize, lno: u32, start: usize, name: &str) {
+        if let Some(sec) = self.out.sections.last_mut() {
+            sec.end = start;
+            sec.prose = std::mem::take(&mut self.prose)
+                .join("\n")
+                .trim()
+                .to_string();
+        } else {
+            self.out.header_end = start;
+        }
+        if name.is_empty() {
+            self.out
+                .warnings
+                .push((lno, "H2 heading without a name".into()));
+        }
+        self.out.sections.push(LlmsSection {
+            name: name.to_string(),
+            line: lno,
+            start,
+            end: len,
+            links: Vec::new(),
+            prose: String::new(),
+            optional: name.eq_ignore_ascii_case("optional"),
+        });
+        self.stage = Stage::Sections;
+    }
+
+    /// A line before anything: blank lines are skipped, an H1 is the title, anything else
+    /// starts the info text with a warning.
+    fn start_line(&mut self, lno: u32, line: &'a str, fenced: bool) {
+        if line.trim().is_empty() {
+            return;
+        }
+        if let Some(t) = h1_text(line).filter(|_| !fenced) {
+            self.out.title = Some(t.to_string());
+            self.stage = Stage::Summary;
+        } else {
+            self.out
+                .warnings
+                .push((lno, "llms.txt does not start with an H1 title".into()));
+            self.stage = Stage::Info;
+            self.info.push(line);
+        }
+    }
+
+    /// A line after the H1: a `>` line adds to the summary, a blank line before it is
+    /// skipped, anything else starts the info text.
+    fn summary_line(&mut self, line: &'a str, fenced: bool) {
+        if let Some(q) = line.trim_start().strip_prefix('>').filter(|_| !fenced) {
+            self.summary.push(q.trim());
+        } else if line.trim().is_empty() && self.summary.is_empty() {
+            // A blank line before the summary: nothing to record.
+        } else {
+            self.stage = Stage::Info;
+            self.info.push(line);
+        }
+    }
+
+    /// A line inside a section: a link entry (outside fenced code) or prose.
+    fn section_line(&mut self, lno: u32, start: usize, end: usize, line: &'a str, fenced: bool) {
+        let Some(sec) = self.out.sections.last_mut() else {
+            return;
+        };
+        match parse_link_line(line).filter(|_| !fenced) {
+            Some((prefix, title, url, rest)) => sec.links.push(LlmsLink {
+                title: title.to_string(),
+                url,
+                notes: link_notes(prefix, rest),
                 line: lno,
                 start,
-                end: text.len(),
-                links: Vec::new(),
-                prose: String::new(),
-                optional: name.eq_ignore_ascii_case("optional"),
-            });
-            stage = Stage::Sections;
-            continue;
-        }
-        match stage {
-            Stage::Start => {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                if let Some(t) = h1_text(line).filter(|_| !fenced) {
-                    out.title = Some(t.to_string());
-                    stage = Stage::Summary;
-                } else {
-                    out.warnings
-                        .push((lno, "llms.txt does not start with an H1 title".into()));
-                    stage = Stage::Info;
-                    info.push(line);
-                }
-            }
-            Stage::Summary => {
-                if let Some(q) = line.trim_start().strip_prefix('>').filter(|_| !fenced) {
-                    summary.push(q.trim());
-                } else if line.trim().is_empty() && summary.is_empty() {
-                    // A blank line before the summary: nothing to record.
-                } else {
-                    stage = Stage::Info;
-                    info.push(line);
-                }
-            }
-            Stage::Info => info.push(line),
-            Stage::Sections => {
-                let Some(sec) = out.sections.last_mut() else {
-                    continue;
-                };
-                match parse_link_line(line).filter(|_| !fenced) {
-                    Some((prefix, title, url, rest)) => sec.links.push(LlmsLink {
-                        title: title.to_string(),
-                        url,
-                        notes: link_notes(prefix, rest),
-                        line: lno,
-                        start,
-                        end,
-                    }),
-                    None => prose.push(line),
-                }
-            }
+                end,
+            }),
+            None => self.prose.push(line),
         }
     }
-    if let Some(sec) = out.sections.last_mut() {
-        sec.prose = prose.join("\n").trim().to_string();
+
+    /// The parsed file: the last section's prose, a warning for a fence left open, the
+    /// summary and the info text.
+    fn finish(self) -> LlmsTxt {
+        let mut out = self.out;
+        if let Some(sec) = out.sections.last_mut() {
+            sec.prose = self.prose.join("\n").trim().to_string();
+        }
+        if self.in_fence {
+            out.warnings
+                .push((self.fence_line, "fenced code block is not closed".into()));
+        }
+        let s = self.summary.join(" ");
+        out.summary = (!s.trim().is_empty()).then(|| s.trim().to_string());
+        out.info = self.info.join("\n").trim().to_string();
+        out
     }
-    if in_fence {
-        out.warnings
-            .push((fence_line, "fenced code block is not closed".into()));
-    }
-    let s = summary.join(" ");
-    out.summary = (!s.trim().is_empty()).then(|| s.trim().to_string());
-    out.info = info.join("\n").trim().to_string();
-    out
 }

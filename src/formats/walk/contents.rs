@@ -275,62 +275,18 @@ impl Loader<'_> {
             }
             ReadOutcome::Text { source, truncated } => {
                 n.bytes = source.size;
-                if truncated {
-                    n.flags.set(Flag::Truncated);
-                    n.warnings.push(Warning::at(
-                        format!(
-                            "larger than {} MiB; only the start was read",
-                            super::read::MAX_READ_BYTES >> 20
-                        ),
-                        rel,
-                        None,
-                    ));
-                }
-                if source.invalid_utf8 {
-                    n.flags.set(Flag::InvalidUtf8);
-                    n.warnings.push(Warning::at(
-                        "invalid UTF-8 bytes (shown as U+FFFD)",
-                        rel,
-                        None,
-                    ));
-                }
+                note_partial_text(&mut n, truncated, source.invalid_utf8, rel);
                 let len = source.text.len();
-                let fm = if fmt == Format::Markdown {
-                    parse_frontmatter(&source.text)
-                } else {
-                    None
-                };
-                // Hugo's `+++` TOML front matter: metadata like YAML, never body text.
-                let toml = if fmt == Format::Markdown && fm.is_none() {
-                    frontmatter::parse_toml(&source.text)
-                } else {
-                    None
-                };
+                let (fm, toml) = front_matter_of(&source.text, fmt);
                 let src = self.corpus.add_source(source);
-                let own_end = match (&fm, &toml, fmt) {
-                    (Some(fm), _, _) => fm.block.end.min(len),
-                    (None, Some(t), _) => t.block.end.min(len),
-                    (None, None, Format::Markdown) => 0,
-                    _ => len,
-                };
+                let own_end = own_text_end(fm.as_ref(), toml.as_ref(), fmt, len);
                 n.span = Some(TextSpan {
                     source: src,
                     start: 0,
                     own_end,
                     end: len,
                 });
-                if let Some(fm) = &fm {
-                    n.meta = frontmatter_meta(fm);
-                    n.warnings.extend(frontmatter_warnings(fm, rel));
-                }
-                if let Some(t) = toml {
-                    n.warnings.extend(
-                        t.warnings
-                            .iter()
-                            .map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))),
-                    );
-                    n.meta = t.meta;
-                }
+                apply_front_matter(&mut n, fm.as_ref(), toml, rel);
                 let file = self.corpus.add_child(parent, n);
                 if fmt == Format::Markdown {
                     self.queue_sections(file, src, own_end, len);
@@ -352,5 +308,87 @@ fn parse_frontmatter(text: &str) -> Option<Frontmatter> {
         frontmatter::parse(text)
     } else {
         None
+    }
+}
+
+/// Flag and warn on `n` (at `rel`) a text read only in part (`truncated`) or holding
+/// invalid UTF-8 bytes.
+fn note_partial_text(n: &mut Node, truncated: bool, invalid_utf8: bool, rel: &str) {
+    if truncated {
+        n.flags.set(Flag::Truncated);
+        n.warnings.push(Warning::at(
+            format!(
+                "larger than {} MiB; only the start was read",
+                super::read::MAX_READ_BYTES >> 20
+            ),
+            rel,
+            None,
+        ));
+    }
+    if invalid_utf8 {
+        n.flags.set(Flag::InvalidUtf8);
+        n.warnings.push(Warning::at(
+            "invalid UTF-8 bytes (shown as U+FFFD)",
+            rel,
+            None,
+        ));
+    }
+}
+
+/// The front matter of a doc file's `text` in format `fmt`: YAML (`---`) or, when there is
+/// none, Hugo's `+++` TOML, which is metadata like YAML, never body text. Only Markdown
+/// files have front matter.
+fn front_matter_of(
+    text: &str,
+    fmt: Format,
+) -> (Option<Frontmatter>, Option<frontmatter::TomlFrontmatter>) {
+    let fm = if fmt == Format::Markdown {
+        parse_frontmatter(text)
+    } else {
+        None
+    };
+    let toml = if fmt == Format::Markdown && fm.is_none() {
+        frontmatter::parse_toml(text)
+    } else {
+        None
+    };
+    (fm, toml)
+}
+
+/// Byte offset where a doc file's own text ends (its text is `len` bytes): after its front
+/// matter; 0 for Markdown without one (its sections hold the body); `len` for plain text.
+fn own_text_end(
+    fm: Option<&Frontmatter>,
+    toml: Option<&frontmatter::TomlFrontmatter>,
+    fmt: Format,
+    len: usize,
+) -> usize {
+    match (fm, toml, fmt) {
+        (Some(fm), _, _) => fm.block.end.min(len),
+        (None, Some(t), _) => t.block.end.min(len),
+        (None, None, Format::Markdown) => 0,
+        _ => len,
+    }
+}
+
+/// Give `n` (at `rel`) the metadata and warnings of its YAML front matter `fm` or TOML
+/// front matter `toml`.
+fn apply_front_matter(
+    n: &mut Node,
+    fm: Option<&Frontmatter>,
+    toml: Option<frontmatter::TomlFrontmatter>,
+    rel: &str,
+) {
+    if let Some(fm) = fm {
+        n.meta = frontmatter_meta(fm);
+        n.warnings.extend(frontmatter_warnings(fm, rel));
+    }
+    if let Some(t) = toml {
+        n.warnings.extend(
+            t.warnings
+                .iter()
+                .map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))),
+        );
+        n.meta = t.meta;
     }
 }

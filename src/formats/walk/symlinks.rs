@@ -3,7 +3,7 @@
 //! is followed only with `--follow-links`, loops and folders already loaded are noted, and
 //! a broken link becomes a warning.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::list::{Entry, IgnoreStack};
 use super::loader::{Loader, Mode, file_format, file_size};
@@ -20,61 +20,92 @@ impl Loader<'_> {
         rel: &str,
         mode: Mode,
     ) {
-        let shown_target = std::fs::read_link(&e.path)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        let Ok(target) = std::fs::canonicalize(&e.path) else {
-            let id = self.add_asset(parent, &e.name, rel, 0);
-            self.corpus.node_mut(id).warnings.push(Warning::at(
-                format!("broken symbolic link to {shown_target}"),
-                rel,
-                None,
-            ));
+        let Some(target) = self.link_target(e) else {
+            self.add_broken_link(parent, e, rel);
             return;
         };
-        let inside = target.starts_with(&self.root_real);
-        let target_rel = target
+        if target.real.is_dir() {
+            self.load_dir_link(parent, dir_real, e, rel, mode, &target);
+        } else {
+            self.load_file_link(parent, e, rel, mode, &target);
+        }
+    }
+
+    /// Where the link `e` points: the resolved path and whether (and where) it lies inside
+    /// the opened root; `None` for a broken link.
+    fn link_target(&self, e: &Entry) -> Option<LinkTarget> {
+        let real = std::fs::canonicalize(&e.path).ok()?;
+        let inside = real.starts_with(&self.root_real);
+        let rel = real
             .strip_prefix(&self.root_real)
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .ok();
-        if target.is_dir() {
-            if self.visited.contains(&target) || dir_real.starts_with(&target) {
-                let note = if dir_real.starts_with(&target) {
-                    format!(
-                        "symlink loop: points to its ancestor {}",
-                        shown_rel(&target_rel, &target)
-                    )
-                } else {
-                    format!(
-                        "link to {}, already loaded",
-                        shown_rel(&target_rel, &target)
-                    )
-                };
-                self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
-                return;
-            }
-            let follow_skill = mode == Mode::Plain && skill_md_in(&target).is_some();
-            if follow_skill || (!inside && self.opts.follow_links) {
-                self.visit(&target);
-                // The target lives elsewhere: its own repository's ignore rules apply.
-                let saved = std::mem::replace(&mut self.ignores, IgnoreStack::for_root(&target));
-                self.load_folder(parent, &target, rel, mode == Mode::Skill);
-                self.ignores = saved;
-            } else if inside {
-                let note = format!("link to {}", shown_rel(&target_rel, &target));
-                self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
+        Some(LinkTarget { real, inside, rel })
+    }
+
+    /// A broken link `e`: an empty asset with a warning naming what it points to.
+    fn add_broken_link(&mut self, parent: NodeId, e: &Entry, rel: &str) {
+        let shown_target = std::fs::read_link(&e.path)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let id = self.add_asset(parent, &e.name, rel, 0);
+        self.corpus.node_mut(id).warnings.push(Warning::at(
+            format!("broken symbolic link to {shown_target}"),
+            rel,
+            None,
+        ));
+    }
+
+    /// A link `e` inside folder `dir_real` to the folder `t`: a loop or a folder already
+    /// loaded is noted; a skill folder (or, with `--follow-links`, one outside the root) is
+    /// loaded; another folder inside the root is an alias; one outside is not read.
+    fn load_dir_link(
+        &mut self,
+        parent: NodeId,
+        dir_real: &Path,
+        e: &Entry,
+        rel: &str,
+        mode: Mode,
+        t: &LinkTarget,
+    ) {
+        let target = &t.real;
+        if self.visited.contains(target) || dir_real.starts_with(target) {
+            let note = if dir_real.starts_with(target) {
+                format!(
+                    "symlink loop: points to its ancestor {}",
+                    shown_rel(&t.rel, target)
+                )
             } else {
-                let id = self.add_link_dir(parent, &e.name, rel, Flag::ExternalLink, String::new());
-                self.corpus
-                    .node_mut(id)
-                    .warnings
-                    .push(external_warning(&target, rel));
-            }
+                format!("link to {}, already loaded", shown_rel(&t.rel, target))
+            };
+            self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
             return;
         }
-        // A link to a file.
+        let follow_skill = mode == Mode::Plain && skill_md_in(target).is_some();
+        if follow_skill || (!t.inside && self.opts.follow_links) {
+            self.visit(target);
+            // The target lives elsewhere: its own repository's ignore rules apply.
+            let saved = std::mem::replace(&mut self.ignores, IgnoreStack::for_root(target));
+            self.load_folder(parent, target, rel, mode == Mode::Skill);
+            self.ignores = saved;
+        } else if t.inside {
+            let note = format!("link to {}", shown_rel(&t.rel, target));
+            self.add_link_dir(parent, &e.name, rel, Flag::Alias, note);
+        } else {
+            let id = self.add_link_dir(parent, &e.name, rel, Flag::ExternalLink, String::new());
+            self.corpus
+                .node_mut(id)
+                .warnings
+                .push(external_warning(target, rel));
+        }
+    }
+
+    /// A link `e` to the file `t`: an alias when it lies inside the root or was loaded
+    /// already; read with `--follow-links` when it is a regular file; else listed unread.
+    fn load_file_link(&mut self, parent: NodeId, e: &Entry, rel: &str, mode: Mode, t: &LinkTarget) {
+        let target = &t.real;
         let fmt = file_format(&e.name);
-        if inside || self.visited.contains(&target) {
+        if t.inside || self.visited.contains(target) {
             let kind_fmt = if mode == Mode::Asset {
                 Format::Asset
             } else {
@@ -82,36 +113,50 @@ impl Loader<'_> {
             };
             let mut n = Node::new(NodeKind::File, kind_fmt, e.name.as_str(), rel);
             n.flags.set(Flag::Alias);
-            n.bytes = file_size(&target);
+            n.bytes = file_size(target);
             n.meta
-                .insert("alias_of".into(), shown_rel(&target_rel, &target).into());
+                .insert("alias_of".into(), shown_rel(&t.rel, target).into());
             self.count_file();
             self.corpus.add_child(parent, n);
         } else if self.opts.follow_links && target.is_file() {
-            self.visit(&target);
-            self.load_file(parent, e, &target, rel, mode);
+            self.visit(target);
+            self.load_file(parent, e, target, rel, mode);
         } else {
-            // Not read and not counted: its size is only noted in `meta`.
-            let id = self.add_asset(parent, &e.name, rel, 0);
-            let n = self.corpus.node_mut(id);
-            n.format = if mode == Mode::Asset {
-                Format::Asset
-            } else {
-                fmt
-            };
-            n.flags.clear(Flag::Asset);
-            n.flags.set(Flag::ExternalLink);
-            n.meta
-                .insert("link_target".into(), target.display().to_string().into());
-            n.meta
-                .insert("target_bytes".into(), file_size(&target).into());
-            let w = if self.opts.follow_links {
-                not_regular_warning(&target, rel)
-            } else {
-                external_warning(&target, rel)
-            };
-            n.warnings.push(w);
+            self.add_unread_file_link(parent, e, rel, mode, target);
         }
+    }
+
+    /// A link `e` to a file `target` outside the root that is not read: listed with its
+    /// target and size in `meta` (not counted) and a warning.
+    fn add_unread_file_link(
+        &mut self,
+        parent: NodeId,
+        e: &Entry,
+        rel: &str,
+        mode: Mode,
+        target: &Path,
+    ) {
+        let fmt = file_format(&e.name);
+        // Not read and not counted: its size is only noted in `meta`.
+        let id = self.add_asset(parent, &e.name, rel, 0);
+        let n = self.corpus.node_mut(id);
+        n.format = if mode == Mode::Asset {
+            Format::Asset
+        } else {
+            fmt
+        };
+        n.flags.clear(Flag::Asset);
+        n.flags.set(Flag::ExternalLink);
+        n.meta
+            .insert("link_target".into(), target.display().to_string().into());
+        n.meta
+            .insert("target_bytes".into(), file_size(target).into());
+        let w = if self.opts.follow_links {
+            not_regular_warning(target, rel)
+        } else {
+            external_warning(target, rel)
+        };
+        n.warnings.push(w);
     }
 
     pub(super) fn add_link_dir(
@@ -129,6 +174,16 @@ impl Loader<'_> {
         }
         self.corpus.add_child(parent, n)
     }
+}
+
+/// Where a symbolic link points.
+struct LinkTarget {
+    /// The resolved (canonical) path.
+    real: PathBuf,
+    /// It lies inside the opened root.
+    inside: bool,
+    /// Its path relative to the opened root (`/`-separated), when inside.
+    rel: Option<String>,
 }
 
 fn external_warning(target: &Path, rel: &str) -> Warning {

@@ -149,84 +149,22 @@ fn summary(
     terms: &[String],
     container: Container<'_>,
 ) -> Rendered {
-    let layers = container.layers;
     let w = width as usize;
-    let node = corpus.node(id);
-    let mut lines: Vec<Line> = Vec::new();
-    // A description is markdown too: `code` and links read as the preview renders them.
-    let para = |lines: &mut Vec<Line>, text: &str| {
-        let opts = RenderOptions {
-            width,
-            show_frontmatter: false,
-            ..RenderOptions::default()
-        };
-        lines.extend(render::render_markdown(text, &opts).lines);
-    };
-    let detail = node.detail.as_deref().filter(|d| !d.trim().is_empty());
-    // A description that the summary only repeats (a YAML block scalar keeps its line
-    // breaks and final newline; a summary may be its cut start) is shown once, whole.
-    let own_summary = corpus.summary(id);
-    let repeats = detail.is_some_and(|d| summary_repeats(own_summary, d));
-    if !own_summary.is_empty() && !repeats {
-        para(&mut lines, own_summary);
-    }
-    if let Some(d) = detail {
-        if !lines.is_empty() {
-            lines.push(Line::new());
-        }
-        para(&mut lines, d.trim_end());
-    }
+    let mut lines = description_lines(corpus, id, width);
     if wants_layers(corpus, id) {
         if !lines.is_empty() {
             lines.push(Line::new());
         }
-        match layers {
-            Some(view) => {
-                for l in layer_lines(view, tokens.encoding.as_str()) {
-                    lines.push(render::truncate_line(&l, w));
-                }
-            }
-            None => lines.push(Line::from_spans(vec![Span::role(
-                "Counting disclosure layers…",
-                Role::Dim,
-            )])),
-        }
+        push_layers(&mut lines, container.layers, tokens, w);
     }
-    if !node.children.is_empty() {
+    if !corpus.node(id).children.is_empty() {
         if !lines.is_empty() {
             lines.push(Line::new());
         }
         contents(corpus, tokens, id, container, w, &mut lines);
     }
-    let warnings: Vec<String> = corpus
-        .preorder(id)
-        .into_iter()
-        .flat_map(|n| corpus.node(n).warnings.iter().map(|w| w.to_string()))
-        .take(500)
-        .collect();
-    if !warnings.is_empty() {
-        lines.push(Line::new());
-        lines.push(Line::from_spans(vec![Span::role(
-            format!("Warnings ({})", warnings.len()),
-            Role::Heading(2),
-        )]));
-        for warning in &warnings {
-            lines.extend(render::wrap(
-                &[
-                    Span::role("! ", Role::ListMarker),
-                    Span::role(warning, Role::Text),
-                ],
-                w,
-            ));
-        }
-    }
-    let marker = Terms::new(terms);
-    let mut match_lines = Vec::new();
-    for (i, l) in lines.iter_mut().enumerate() {
-        if marker.mark(&mut l.spans) {
-            match_lines.push(i);
-        }
-    }
+    push_warnings(&mut lines, corpus, id, w);
+    let match_lines = mark_terms(&mut lines, terms);
     let line_offsets = vec![0; lines.len()];
     Rendered {
         lines,
@@ -236,6 +174,98 @@ fn summary(
         terms: terms.to_vec(),
         ..Rendered::default()
     }
+}
+
+/// Append the markdown `text` rendered at `width` cells (no front matter) to `lines`: a
+/// description is markdown too, so `code` and links read as the preview renders them.
+fn push_markdown(lines: &mut Vec<Line>, text: &str, width: u16) {
+    let opts = RenderOptions {
+        width,
+        show_frontmatter: false,
+        ..RenderOptions::default()
+    };
+    lines.extend(render::render_markdown(text, &opts).lines);
+}
+
+/// The summary's opening lines at `width` cells: the node's one-line summary, then its
+/// description after a blank line. A description that the summary only repeats (a YAML
+/// block scalar keeps its line breaks and final newline; a summary may be its cut start)
+/// is shown once, whole.
+fn description_lines(corpus: &Corpus, id: NodeId, width: u16) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    let detail = corpus
+        .node(id)
+        .detail
+        .as_deref()
+        .filter(|d| !d.trim().is_empty());
+    let own_summary = corpus.summary(id);
+    let repeats = detail.is_some_and(|d| summary_repeats(own_summary, d));
+    if !own_summary.is_empty() && !repeats {
+        push_markdown(&mut lines, own_summary, width);
+    }
+    if let Some(d) = detail {
+        if !lines.is_empty() {
+            lines.push(Line::new());
+        }
+        push_markdown(&mut lines, d.trim_end(), width);
+    }
+    lines
+}
+
+/// Append the disclosure layers `layers` (token counts in `encoding` of `tokens`), each
+/// line cut to `w` cells, to `lines`; a dim "counting" line while they are not known.
+fn push_layers(lines: &mut Vec<Line>, layers: Option<&LayerView>, tokens: &TokenTable, w: usize) {
+    match layers {
+        Some(view) => {
+            for l in layer_lines(view, tokens.encoding.as_str()) {
+                lines.push(render::truncate_line(&l, w));
+            }
+        }
+        None => lines.push(Line::from_spans(vec![Span::role(
+            "Counting disclosure layers…",
+            Role::Dim,
+        )])),
+    }
+}
+
+/// Append, after a blank line, a "Warnings (n)" heading and the warnings of `id`'s subtree
+/// (at most 500, in preorder), each wrapped at `w` cells, to `lines`; nothing without any.
+fn push_warnings(lines: &mut Vec<Line>, corpus: &Corpus, id: NodeId, w: usize) {
+    let warnings: Vec<String> = corpus
+        .preorder(id)
+        .into_iter()
+        .flat_map(|n| corpus.node(n).warnings.iter().map(|w| w.to_string()))
+        .take(500)
+        .collect();
+    if warnings.is_empty() {
+        return;
+    }
+    lines.push(Line::new());
+    lines.push(Line::from_spans(vec![Span::role(
+        format!("Warnings ({})", warnings.len()),
+        Role::Heading(2),
+    )]));
+    for warning in &warnings {
+        lines.extend(render::wrap(
+            &[
+                Span::role("! ", Role::ListMarker),
+                Span::role(warning, Role::Text),
+            ],
+            w,
+        ));
+    }
+}
+
+/// Mark the search `terms` in `lines`; the indexes of the lines holding a match.
+fn mark_terms(lines: &mut [Line], terms: &[String]) -> Vec<usize> {
+    let marker = Terms::new(terms);
+    let mut match_lines = Vec::new();
+    for (i, l) in lines.iter_mut().enumerate() {
+        if marker.mark(&mut l.spans) {
+            match_lines.push(i);
+        }
+    }
+    match_lines
 }
 
 /// The "Contents (n)" list of a container: per child its kind glyph, title, sizes (bytes and

@@ -290,7 +290,20 @@ impl Action {
 
     /// One-line description shown in the help popup.
     pub fn desc(&self) -> &'static str {
-        match self {
+        self.pane_desc()
+            .or_else(|| self.search_box_desc())
+            .or_else(|| self.editor_desc())
+            .or_else(|| self.tool_desc())
+            .or_else(|| self.brief_popup_desc())
+            .or_else(|| self.view_desc())
+            .or_else(|| self.event_desc())
+            .unwrap_or_default()
+    }
+
+    /// The help popup's description of a basic key of the panes (moving, selecting, copying,
+    /// searching, paging, help, quitting); `None` for the others.
+    fn pane_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::Quit => "quit",
             Action::MoveDown => "move down / scroll down",
             Action::MoveUp => "move up / scroll up",
@@ -312,6 +325,13 @@ impl Action {
             Action::HalfPageUp => "half page up",
             Action::Help => "help",
             Action::Redraw => "redraw the screen",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of a search box key; `None` for the others.
+    fn search_box_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::SearchAccept => "jump to result",
             Action::SearchBackspace => "delete back",
             Action::SearchDelete => "delete forward",
@@ -321,6 +341,13 @@ impl Action {
             Action::SearchRight => "cursor right",
             Action::SearchHome => "cursor to start",
             Action::SearchEnd => "cursor to end",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of an action of the frontmatter editor; `None` for the others.
+    fn editor_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::EditOpen => "edit the skill's frontmatter (form)",
             Action::EditExternal => "open SKILL.md in $EDITOR",
             Action::UndoSave => "undo the last save (again: redo)",
@@ -334,6 +361,14 @@ impl Action {
             Action::ToggleProfile => "validation profile claude-code ↔ spec",
             Action::Confirm => "confirm",
             Action::Reload => "reload the file (drops edits)",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of an action of the tree's tools: outline, reload, exposure,
+    /// budget, copy, recipes, export and the clients and collision popups; `None` for the others.
+    fn tool_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::Outline => "outline: the headings of this file",
             Action::ReloadAll => "reload from disk (files changed outside)",
             Action::CycleExposure => "exposure: inherit/always/on-demand/explicit/hidden",
@@ -346,6 +381,14 @@ impl Action {
             Action::AgentListing => "every client's listing side by side",
             Action::Collisions => "skills whose descriptions compete (collision map)",
             Action::CollisionOther => "edit the pair's second skill",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of an action of the brief preview and recipe popups; `None` for
+    /// the others.
+    fn brief_popup_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::CycleFormat => "format md / xml / json",
             Action::CycleMode => "mode auto / answer / extract / locate / summarize",
             Action::ToggleQuery => "add / drop the search query's hits",
@@ -358,6 +401,14 @@ impl Action {
             Action::SaveFile => "save to a file instead",
             Action::RecipeSave => "save the selection as a recipe",
             Action::RecipeDelete => "delete the recipe",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of an action of the tree's folding and sorting and the
+    /// preview's display; `None` for the others.
+    fn view_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::CollapseAll => "collapse all",
             Action::ExpandLevel => "expand one level everywhere",
             Action::GoParent => "go to the parent row",
@@ -367,6 +418,14 @@ impl Action {
             Action::ToggleWrap => "preview: wrap long code lines / scroll them",
             Action::ToggleWide => "preview: full width / beside the tree",
             Action::PreviewRaw => "preview: raw text / rendered markdown",
+            _ => return None,
+        })
+    }
+
+    /// The help popup's description of an action the event loop makes (typing, paste,
+    /// resize, mouse); `None` for the others.
+    fn event_desc(&self) -> Option<&'static str> {
+        Some(match self {
             Action::SearchInsert(_) => "type",
             Action::TypingPaused => "refine the search",
             Action::TextKey(_) => "type",
@@ -374,7 +433,8 @@ impl Action {
             Action::Resize(..) => "resize",
             Action::ScrollAt { .. } => "mouse wheel",
             Action::ClickAt { .. } => "mouse click",
-        }
+            _ => return None,
+        })
     }
 
     /// Short label for the key-hint bar (`select`, `copy`, …).
