@@ -23,6 +23,7 @@ pub mod installed;
 pub mod local;
 pub mod registry;
 pub mod store;
+mod tensors;
 mod weights;
 
 use std::path::{Path, PathBuf};

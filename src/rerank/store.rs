@@ -71,15 +71,43 @@ pub fn passage_key(text: Key, n: usize) -> Key {
 }
 
 /// The identity of a model: SHA-256 over `max_pieces` (as `u64`), then each part's length
-/// (`u64`) and bytes (`config.json`, `model.safetensors`).
+/// (`u64`) and bytes (`config.json`, `model.safetensors`). [`ModelHasher`] computes the
+/// same digest from parts read in pieces.
 pub fn model_id(max_pieces: usize, parts: &[&[u8]]) -> ModelId {
-    let mut h = Sha256::new();
-    h.update((max_pieces as u64).to_le_bytes());
+    let mut h = ModelHasher::new(max_pieces);
     for p in parts {
-        h.update((p.len() as u64).to_le_bytes());
-        h.update(p);
+        h.part(p.len() as u64);
+        h.bytes(p);
     }
-    h.finalize().into()
+    h.finish()
+}
+
+/// [`model_id`] fed piece by piece: [`ModelHasher::part`] with a part's length in bytes,
+/// then its bytes in any number of [`ModelHasher::bytes`] calls.
+pub struct ModelHasher(Sha256);
+
+impl ModelHasher {
+    /// A hash of a model read with at most `max_pieces` word pieces.
+    pub fn new(max_pieces: usize) -> Self {
+        let mut h = Sha256::new();
+        h.update((max_pieces as u64).to_le_bytes());
+        ModelHasher(h)
+    }
+
+    /// Start a part of `len` bytes.
+    pub fn part(&mut self, len: u64) {
+        self.0.update(len.to_le_bytes());
+    }
+
+    /// More bytes of the current part.
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// The identity.
+    pub fn finish(self) -> ModelId {
+        self.0.finalize().into()
+    }
 }
 
 static DIR: Mutex<Option<PathBuf>> = Mutex::new(None);

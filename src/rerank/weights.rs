@@ -3,15 +3,14 @@
 //! `assets/embed/vocab.txt`), `model.safetensors` (fp32 weights, names with or without a
 //! `bert.` prefix) and, when present, `1_Pooling/config.json` (must pool by mean).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use ndarray::{Array1, Array2};
-use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 
 use super::RerankError;
-use super::bert::{Bert, Layer, Linear, Norm, Shape};
-use super::store::ModelId;
+use super::bert::{Bert, Layer, Linear, Shape};
+use super::store::{ModelHasher, ModelId};
+use super::tensors::Tensors;
 
 /// The `config.json` fields the forward pass needs (Hugging Face `BertConfig` names).
 #[derive(Debug, Deserialize)]
@@ -74,26 +73,18 @@ pub(super) fn check_vocab(dir: &Path) -> Result<(), RerankError> {
 }
 
 /// Read the encoder of `dir` and its identity for the vector file
-/// ([`super::store::model_id`] of `max_pieces`, `config.json` and `model.safetensors`).
+/// ([`super::store::model_id`] of `max_pieces`, `config.json` and `model.safetensors`,
+/// hashed while the weights are read: the file is read once and never held whole).
 /// Errors: a missing file (named), an unreadable one, a shape or pooling this forward pass
 /// does not implement, a missing or mis-shaped tensor.
 pub(super) fn load(dir: &Path, max_pieces: usize) -> Result<(Bert, ModelId), RerankError> {
     let (cfg, cfg_bytes) = read_config(dir)?;
     check_pooling(dir)?;
-    let st_path = dir.join("model.safetensors");
-    let bytes = read(&st_path)?;
-    let id = super::store::model_id(max_pieces, &[&cfg_bytes, &bytes]);
-    let st = SafeTensors::deserialize(&bytes).map_err(|e| bad(&st_path, e.to_string()))?;
-    let t = Tensors {
-        st: &st,
-        path: st_path,
-        prefix: if st.names().iter().any(|n| n.starts_with("bert.")) {
-            "bert."
-        } else {
-            ""
-        },
-    };
-    Ok((encoder(&t, &cfg)?, id))
+    let mut hash = ModelHasher::new(max_pieces);
+    hash.part(cfg_bytes.len() as u64);
+    hash.bytes(&cfg_bytes);
+    let mut t = Tensors::read(&dir.join("model.safetensors"), &mut hash)?;
+    Ok((encoder(&mut t, &cfg)?, hash.finish()))
 }
 
 /// `dir/config.json`, parsed, and its bytes. Errors: a missing or unreadable file, bad
@@ -134,7 +125,7 @@ fn check_pooling(dir: &Path) -> Result<(), RerankError> {
 
 /// The encoder of shape `cfg` from the tensors `t`: its layers, then the embeddings.
 /// Errors: a missing or mis-shaped tensor.
-fn encoder(t: &Tensors<'_>, cfg: &BertConfig) -> Result<Bert, RerankError> {
+fn encoder(t: &mut Tensors, cfg: &BertConfig) -> Result<Bert, RerankError> {
     let h = cfg.hidden_size;
     let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
     for i in 0..cfg.num_hidden_layers {
@@ -163,7 +154,7 @@ fn encoder(t: &Tensors<'_>, cfg: &BertConfig) -> Result<Bert, RerankError> {
 
 /// Encoder layer `i` of shape `cfg` from the tensors `t` (query, key and value stacked).
 /// Errors: a missing or mis-shaped tensor.
-fn layer(t: &Tensors<'_>, cfg: &BertConfig, i: usize) -> Result<Layer, RerankError> {
+fn layer(t: &mut Tensors, cfg: &BertConfig, i: usize) -> Result<Layer, RerankError> {
     let h = cfg.hidden_size;
     let p = format!("encoder.layer.{i}.");
     let m = cfg.intermediate_size;
@@ -172,79 +163,11 @@ fn layer(t: &Tensors<'_>, cfg: &BertConfig, i: usize) -> Result<Layer, RerankErr
     let value = t.linear(&format!("{p}attention.self.value"), h, h)?;
     Ok(Layer {
         qkv: Linear::stacked(&[&query, &key, &value])
-            .ok_or_else(|| bad(&t.path, format!("{p}attention.self: shapes differ")))?,
+            .ok_or_else(|| bad(t.path(), format!("{p}attention.self: shapes differ")))?,
         out: t.linear(&format!("{p}attention.output.dense"), h, h)?,
         attn_norm: t.norm(&format!("{p}attention.output.LayerNorm"), h)?,
         up: t.linear(&format!("{p}intermediate.dense"), m, h)?,
         down: t.linear(&format!("{p}output.dense"), h, m)?,
         out_norm: t.norm(&format!("{p}output.LayerNorm"), h)?,
     })
-}
-
-/// The tensors of one safetensors file, by BERT name.
-struct Tensors<'a> {
-    st: &'a SafeTensors<'a>,
-    path: PathBuf,
-    prefix: &'static str,
-}
-
-impl Tensors<'_> {
-    /// The F32 tensor `name` with `shape` (a 0 in `shape` accepts any length there, above 0).
-    fn floats(&self, name: &str, shape: &[usize]) -> Result<(Vec<f32>, Vec<usize>), RerankError> {
-        let full = format!("{}{name}", self.prefix);
-        let view = self
-            .st
-            .tensor(&full)
-            .map_err(|_| bad(&self.path, format!("no tensor {full}")))?;
-        if view.dtype() != Dtype::F32 {
-            return Err(bad(
-                &self.path,
-                format!("{full}: {:?}, not F32", view.dtype()),
-            ));
-        }
-        let got = view.shape().to_vec();
-        let fits = got.len() == shape.len()
-            && got
-                .iter()
-                .zip(shape)
-                .all(|(g, s)| if *s == 0 { *g > 0 } else { g == s });
-        if !fits {
-            return Err(bad(
-                &self.path,
-                format!("{full}: shape {got:?}, expected {shape:?}"),
-            ));
-        }
-        let data = view
-            .data()
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        Ok((data, got))
-    }
-
-    fn vector(&self, name: &str, n: usize) -> Result<Array1<f32>, RerankError> {
-        Ok(Array1::from(self.floats(name, &[n])?.0))
-    }
-
-    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, RerankError> {
-        let (data, shape) = self.floats(name, &[rows, cols])?;
-        Array2::from_shape_vec((shape[0], shape[1]), data)
-            .map_err(|e| bad(&self.path, format!("{name}: {e}")))
-    }
-
-    /// The layer norm `name` (`.weight` and `.bias`, `h` floats each).
-    fn norm(&self, name: &str, h: usize) -> Result<Norm, RerankError> {
-        Ok(Norm {
-            w: self.vector(&format!("{name}.weight"), h)?,
-            b: self.vector(&format!("{name}.bias"), h)?,
-        })
-    }
-
-    /// The linear map `name` from `inp` to `out` floats (`.weight` `out`×`inp`, `.bias`).
-    fn linear(&self, name: &str, out: usize, inp: usize) -> Result<Linear, RerankError> {
-        Ok(Linear {
-            w: self.matrix(&format!("{name}.weight"), out, inp)?,
-            b: self.vector(&format!("{name}.bias"), out)?,
-        })
-    }
 }
