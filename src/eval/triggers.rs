@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::index::{Index, SearchOptions};
-use crate::model::{Corpus, Format, Node, NodeKind};
+use crate::model::{Corpus, Format, Node, NodeId, NodeKind};
 use crate::skill::clients::{Client, ClientListing, Status};
 
 /// One trigger query.
@@ -196,7 +196,10 @@ fn listed_corpus(listing: &ClientListing) -> Corpus {
 }
 
 /// Route every query over `listing` and score it; with `rerank` (the re-rank tier of an
-/// installed model, as `search` uses it) the first hits are re-ranked as search does.
+/// installed model) every listed entry is a candidate of the re-rank, not only the lexical
+/// hits: a client reads its whole listing, so an entry that shares no word with the query
+/// can still win on meaning (the lexical hits first, then the other entries in listing
+/// order, up to the re-ranker's depth).
 pub fn run_client(
     listing: &ClientListing,
     queries: &[TriggerQuery],
@@ -204,24 +207,10 @@ pub fn run_client(
 ) -> ClientRun {
     let corpus = listed_corpus(listing);
     let index = Index::build(&corpus, &mut |_, _| {});
-    if let Some(r) = rerank {
-        index.attach_reranker(r.clone());
-    }
-    let opts = SearchOptions {
-        top_k: 10,
-        prefix: false,
-    };
     let routed: Vec<Routed> = queries
         .iter()
         .map(|q| {
-            let hits = index.search(&corpus, &q.query, &opts).hits;
-            let mut ranking: Vec<String> = Vec::new();
-            for h in hits {
-                let t = &corpus.node(h.node).title;
-                if corpus.node(h.node).kind == NodeKind::Skill && !ranking.contains(t) {
-                    ranking.push(t.clone());
-                }
-            }
+            let ranking = route(&corpus, &index, &q.query, rerank);
             let winner = ranking.first().cloned();
             let outcome = outcome(listing, q, winner.as_deref());
             Routed {
@@ -239,6 +228,48 @@ pub fn run_client(
         per_skill,
         overall,
     }
+}
+
+/// The skill names `query` ranks over the listed `corpus`, best first: its lexical hits,
+/// re-ranked with every other entry by `rerank` when given.
+fn route(
+    corpus: &Corpus,
+    index: &Index,
+    query: &str,
+    rerank: Option<&std::sync::Arc<dyn crate::index::Rerank>>,
+) -> Vec<String> {
+    let opts = SearchOptions {
+        top_k: 10,
+        prefix: false,
+    };
+    let mut hits = index.search(corpus, query, &opts).hits;
+    if let Some(r) = rerank {
+        let depth = r.depth().max(hits.len());
+        let others: Vec<NodeId> = corpus
+            .all_preorder()
+            .into_iter()
+            .filter(|n| corpus.node(*n).kind == NodeKind::Skill)
+            .filter(|n| !hits.iter().any(|h| h.node == *n))
+            .collect();
+        for node in others.into_iter().take(depth.saturating_sub(hits.len())) {
+            hits.push(crate::index::Hit {
+                node,
+                score: 0.0,
+                source: crate::index::HitSource::Bm25,
+                scorer: crate::index::Scorer::Skillnav,
+                copies: Vec::new(),
+            });
+        }
+        r.rerank(corpus, query, &mut hits);
+    }
+    let mut ranking: Vec<String> = Vec::new();
+    for h in hits {
+        let t = &corpus.node(h.node).title;
+        if corpus.node(h.node).kind == NodeKind::Skill && !ranking.contains(t) {
+            ranking.push(t.clone());
+        }
+    }
+    ranking
 }
 
 fn outcome(listing: &ClientListing, q: &TriggerQuery, winner: Option<&str>) -> Outcome {
@@ -358,4 +389,70 @@ pub fn miss_line(r: &Routed) -> Option<String> {
             format!("{w}: fired on a near miss of {skill}")
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{Hit, Rerank, RerankRun};
+
+    /// A stand-in re-ranker: the skill titled `favourite` gets cosine 1, every other 0, with
+    /// the weight all on the cosine.
+    #[derive(Debug)]
+    struct Favours(&'static str);
+
+    impl Rerank for Favours {
+        fn depth(&self) -> usize {
+            50
+        }
+
+        fn rerank(&self, corpus: &Corpus, _query: &str, hits: &mut [Hit]) -> RerankRun {
+            let cosines: Vec<f64> = hits
+                .iter()
+                .map(|h| f64::from(u8::from(corpus.node(h.node).title == self.0)))
+                .collect();
+            crate::rerank::fuse::reorder(hits, &cosines, 1.0);
+            RerankRun {
+                candidates: hits.len(),
+                embedded: 0,
+                micros: 0,
+            }
+        }
+    }
+
+    /// A listing corpus of `(name, description)` skills.
+    fn listed(skills: &[(&str, &str)]) -> Corpus {
+        let mut c = Corpus::new();
+        let root = c.add_root(Node::new(NodeKind::Root, Format::Skill, "listing", ""));
+        for &(name, description) in skills {
+            let mut n = Node::new(NodeKind::Skill, Format::Skill, name, name);
+            n.meta.insert("name".into(), name.into());
+            n.meta.insert("description".into(), description.into());
+            c.add_child(root, n);
+        }
+        c.finalize();
+        c
+    }
+
+    #[test]
+    fn an_entry_sharing_no_word_with_the_query_can_still_win_the_re_rank() {
+        let corpus = listed(&[
+            (
+                "csv-cleaner",
+                "Clean CSV files: fix delimiters and encodings.",
+            ),
+            (
+                "pg-tuning",
+                "Tune PostgreSQL: vacuum, indexes, memory settings.",
+            ),
+        ]);
+        let index = Index::build(&corpus, &mut |_, _| {});
+        let query = "my csv export from the database is slow";
+        assert_eq!(route(&corpus, &index, query, None), ["csv-cleaner"]);
+        let r: std::sync::Arc<dyn Rerank> = std::sync::Arc::new(Favours("pg-tuning"));
+        assert_eq!(
+            route(&corpus, &index, query, Some(&r)),
+            ["pg-tuning", "csv-cleaner"]
+        );
+    }
 }
