@@ -239,13 +239,15 @@ fn eval_command(
             json,
             ..
         } => {
-            let rerank = rerank_tier(args::semantic_or_setting(semantic), false);
+            let semantic = args::semantic_or_setting(semantic);
+            let rerank = rerank_tier(semantic, false);
             let roots: Vec<std::path::PathBuf> = questions.into_iter().chain(paths).collect();
             let req = triggers::TriggerRequest {
                 roots: &roots,
                 queries: queries.as_deref(),
                 min_recall,
                 rerank,
+                table: semantic != crate::config::Semantic::Off,
                 json,
             };
             triggers::run(out, &req, g)

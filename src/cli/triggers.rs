@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value as Json, json};
 
 use super::args::GlobalOpts;
-use crate::eval::triggers::{self, ClientRun, Counts, Outcome, TriggerQuery};
+use crate::eval::triggers::{self, ClientRun, Counts, Outcome, Ranking, TriggerQuery};
 use crate::skill::clients::{self, Client, ClientOptions};
 use crate::util::sanitize::sanitize_line;
 
@@ -22,6 +22,8 @@ pub struct TriggerRequest<'a> {
     pub min_recall: Option<f64>,
     /// The re-rank tier's re-ranker, when a model is installed (as `search` uses it).
     pub rerank: Option<std::sync::Arc<dyn crate::index::Rerank>>,
+    /// Without a re-ranker, fuse the static embedding table (`false` with `--semantic off`).
+    pub table: bool,
     /// Print JSON.
     pub json: bool,
 }
@@ -37,13 +39,18 @@ pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> any
         Some(c) => vec![c],
         None => Client::ALL.to_vec(),
     };
+    let ranking = match (&req.rerank, req.table) {
+        (Some(r), _) => Ranking::Rerank(r),
+        (None, true) => Ranking::Table,
+        (None, false) => Ranking::Lexical,
+    };
     let runs: Vec<ClientRun> = chosen
         .iter()
         .map(|c| {
             triggers::run_client(
                 &clients::client_listing(&corpus, *c, &opts),
                 &queries,
-                req.rerank.as_ref(),
+                ranking,
             )
         })
         .collect();

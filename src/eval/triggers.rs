@@ -195,18 +195,39 @@ fn listed_corpus(listing: &ClientListing) -> Corpus {
     c
 }
 
-/// Route every query over `listing` and score it; with `rerank` (the re-rank tier of an
-/// installed model) every listed entry is a candidate of the re-rank, not only the lexical
-/// hits: a client reads its whole listing, so an entry that shares no word with the query
-/// can still win on meaning (the lexical hits first, then the other entries in listing
-/// order, up to the re-ranker's depth).
+/// How trigger queries are ranked over a listing.
+#[derive(Clone, Copy, Debug)]
+pub enum Ranking<'a> {
+    /// BM25 alone (`--semantic off`).
+    Lexical,
+    /// BM25 fused with the static embedding table: the routing of a listing without a
+    /// model. Unlike search over documents, where the table does not pay, it ranks short
+    /// descriptions better (docs/AGENTS.md "Trigger eval").
+    Table,
+    /// The re-rank tier of an installed model, over every listed entry.
+    Rerank(&'a std::sync::Arc<dyn crate::index::Rerank>),
+}
+
+/// Route every query over `listing` by `ranking` and score it. With a re-rank model every
+/// listed entry is a candidate of the re-rank, not only the lexical hits: a client reads
+/// its whole listing, so an entry that shares no word with the query can still win on
+/// meaning (the lexical hits first, then the other entries in listing order, up to the
+/// re-ranker's depth).
 pub fn run_client(
     listing: &ClientListing,
     queries: &[TriggerQuery],
-    rerank: Option<&std::sync::Arc<dyn crate::index::Rerank>>,
+    ranking: Ranking<'_>,
 ) -> ClientRun {
     let corpus = listed_corpus(listing);
     let index = Index::build(&corpus, &mut |_, _| {});
+    let rerank = match ranking {
+        Ranking::Rerank(r) => Some(r),
+        Ranking::Table => {
+            index.embed(&corpus, None);
+            None
+        }
+        Ranking::Lexical => None,
+    };
     let routed: Vec<Routed> = queries
         .iter()
         .map(|q| {

@@ -85,8 +85,12 @@ fn agent_listing(app: &App) -> BuiltText {
     // A malformed eval_queries.json leaves the trigger section out (`eval --triggers` names it).
     let queries = crate::eval::triggers::skill_queries(&app.corpus).unwrap_or_default();
     if let Some(claude) = listings.first().filter(|_| !queries.is_empty()) {
-        // Lexical, as `eval --triggers` without a model: deterministic and fast here.
-        let run = crate::eval::triggers::run_client(claude, &queries, None);
+        // As `eval --triggers` without a model (the static table): deterministic and fast.
+        let run = crate::eval::triggers::run_client(
+            claude,
+            &queries,
+            crate::eval::triggers::Ranking::Table,
+        );
         text.push_str(&format!(
             "\n\ntrigger eval, claude-code ({} {} from evals/eval_queries.json)\n",
             queries.len(),
