@@ -674,12 +674,18 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     );
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
-    app.effects
-        .push(skillnav::tui::effect::Effect::Reload { root: 0 });
+    app.effects.push(skillnav::tui::effect::Effect::reload(
+        0,
+        &app.specs,
+        &app.load_opts,
+    ));
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
-    app.effects
-        .push(skillnav::tui::effect::Effect::Reload { root: 1 });
+    app.effects.push(skillnav::tui::effect::Effect::reload(
+        1,
+        &app.specs,
+        &app.load_opts,
+    ));
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }

@@ -303,12 +303,7 @@ impl App {
     /// The node the preview should show: the selected hit while results are shown, else the
     /// tree cursor.
     pub fn current_node(&self) -> Option<NodeId> {
-        if self.search.showing
-            && let Some(h) = self.search.view.hit(self.search.selected)
-        {
-            return Some(h.node);
-        }
-        self.tree.current()
+        current_node(&self.tree, &self.search)
     }
 
     /// `sel N · 4.2k tok` (`…` while some selected part is still uncounted).
@@ -325,13 +320,17 @@ impl App {
     /// Terms to mark in the preview: the index terms of the last answered query, or its
     /// words when only titles matched; none once the query is cleared.
     pub fn highlight_terms(&self) -> Vec<String> {
-        let v = &self.search.view;
-        if self.search.query.trim().is_empty() {
-            Vec::new()
-        } else if !v.terms.is_empty() {
-            v.terms.clone()
-        } else {
-            v.query.split_whitespace().map(str::to_lowercase).collect()
-        }
+        self.search.highlight_terms()
     }
+}
+
+/// The node the preview shows for `tree` and `search`: the selected hit while results are
+/// shown, else the tree cursor ([`App::current_node`]).
+pub fn current_node(tree: &TreeState, search: &SearchState) -> Option<NodeId> {
+    if search.showing
+        && let Some(h) = search.view.hit(search.selected)
+    {
+        return Some(h.node);
+    }
+    tree.current()
 }

@@ -64,10 +64,14 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
         } => results::search_done(app, generation, content, titles),
         WorkerMsg::Copied(result) => copied(app, result),
         WorkerMsg::TextBuilt { generation, result } => {
-            brief::apply_preview(app, generation, result);
+            let mut p = super::parts(app);
+            brief::apply_preview(p.popups, generation, result, &mut p.ctx);
         }
         WorkerMsg::CopyAsk(built) => copy_ask(app, built),
-        WorkerMsg::Exported(outcome) => export::apply(app, outcome),
+        WorkerMsg::Exported(outcome) => {
+            let mut p = super::parts(app);
+            export::apply(outcome, p.warnings, &mut p.ctx);
+        }
         WorkerMsg::Layers {
             generation,
             node,
@@ -116,7 +120,7 @@ fn tokens_counted(
         app.tokens.set_own(id, n);
     }
     app.tokens.aggregate(&app.corpus);
-    curate::recount(app);
+    super::recount(app);
     app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
     // Container summaries list child token sizes: re-render the shown one.
     let corpus = Arc::clone(&app.corpus);
@@ -257,7 +261,8 @@ fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
     }
     app.tree.rebuild(&corpus);
     app.preview.invalidate();
-    curate::on_loaded(app, first_node);
+    curate::take_levels(&mut app.curate, &corpus, first_node);
+    super::recount(app);
 }
 
 /// Root number `root` was loaded again: swap it in.
@@ -298,12 +303,22 @@ fn load_done(app: &mut App) -> bool {
     }
     app.progress.loading = None;
     for root in std::mem::take(&mut app.remote_reloads) {
-        app.effects.push(Effect::Reload { root });
+        app.effects
+            .push(Effect::reload(root, &app.specs, &app.load_opts));
     }
     let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
     app.progress.counting = (texts > 0).then_some((0, texts));
-    app.effects.push(Effect::StartBackground);
-    recipes::on_load_done(app);
+    app.effects.push(Effect::start_background(
+        &app.settings.search,
+        app.encoding(),
+    ));
+    let mut p = super::parts(app);
+    let mut target = recipes::Target {
+        selection: &mut *p.selection,
+        curate: &mut *p.curate,
+        warnings: &mut *p.warnings,
+    };
+    recipes::on_load_done(p.shared.corpus, &mut target, &mut p.ctx);
     let n = app.corpus.len();
     if app.status.is_empty() {
         let roots = app.corpus.roots.len();
@@ -430,7 +445,7 @@ mod tests {
         assert!(
             app.effects
                 .iter()
-                .any(|e| matches!(e, Effect::Reload { root: 0 })),
+                .any(|e| matches!(e, Effect::Reload { root: 0, .. })),
             "the deferred reload is queued once loading is done"
         );
         assert!(app.remote_reloads.is_empty());
@@ -477,7 +492,10 @@ mod tests {
             "appended in place, not copied"
         );
         assert_eq!(app.progress.loading, None);
-        assert_eq!(app.effects, vec![Effect::StartBackground]);
+        assert!(matches!(
+            app.effects.as_slice(),
+            [Effect::StartBackground { .. }]
+        ));
         assert_eq!(
             app.corpus
                 .text(app.corpus.node(app.corpus.roots[1]).children[0]),

@@ -226,7 +226,8 @@ pub fn after_external(
 /// Queue a reload of root `root` (after a save, an undo or `$EDITOR`).
 pub fn request_reload(app: &mut App, root: Option<usize>) {
     if let Some(r) = root.filter(|r| *r < app.specs.len()) {
-        app.effects.push(Effect::Reload { root: r });
+        app.effects
+            .push(Effect::reload(r, &app.specs, &app.load_opts));
     }
 }
 

@@ -40,7 +40,8 @@ pub fn remote_pages(
     if app.progress.loading.is_some() {
         app.remote_reloads.push(root);
     } else {
-        app.effects.push(Effect::Reload { root });
+        app.effects
+            .push(Effect::reload(root, &app.specs, &app.load_opts));
     }
 }
 
@@ -219,7 +220,10 @@ fn restart_background(app: &mut App, new: &Corpus) {
     app.preview.invalidate();
     let texts = new.nodes.iter().filter(|n| n.span.is_some()).count();
     app.progress.counting = (texts > 0).then_some((0, texts));
-    app.effects.push(Effect::StartBackground);
+    app.effects.push(Effect::start_background(
+        &app.settings.search,
+        app.encoding(),
+    ));
     if !app.search.query.trim().is_empty() {
         app.search.generation += 1;
         app.search.pending = true;

@@ -10,7 +10,7 @@ use crate::tui::state::app::App;
 use crate::tui::state::search::{Rerun, SearchView};
 use crate::util::human;
 
-use super::{curate, search};
+use super::search;
 
 /// The fuzzy title index is ready: the shown query runs again with it.
 pub fn fuzzy_ready(app: &mut App, generation: u64, fuzzy: Arc<FuzzyIndex>) {
@@ -47,7 +47,8 @@ pub fn search_done(app: &mut App, generation: u64, content: SearchResult, titles
         if app.search.view.is_empty() {
             app.search.showing = false;
         } else {
-            search::jump_to_hit(app);
+            let mut p = super::parts(app);
+            search::jump_to_hit(&mut p.panes, &p.shared, &mut p.ctx);
         }
     }
     // A re-ranked (finished) query says so beside the jump's status.
@@ -61,7 +62,7 @@ pub fn search_done(app: &mut App, generation: u64, content: SearchResult, titles
     }
     // Only the query's hits in a brief change the total: not on every keystroke.
     if app.curate.with_query {
-        curate::recount(app);
+        super::recount(app);
     }
 }
 
@@ -101,6 +102,8 @@ fn rerun_query(app: &mut App, index_ready: bool) {
         app.effects.push(Effect::Search {
             generation: s.generation,
             query: s.query.clone(),
+            top_k: app.settings.search.top_k,
+            finished: s.finished,
         });
     }
 }

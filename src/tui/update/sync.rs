@@ -37,7 +37,7 @@ pub fn sync(app: &mut App) {
         app.search.offset = 0;
     }
     sync_preview(app, a.preview.width, a.preview.height as usize);
-    brief::sync(app);
+    brief::sync(&mut app.popups, app.size);
     let max_help = help_len(app).saturating_sub(help_page(app));
     if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
         *scroll = (*scroll).min(max_help);
@@ -140,6 +140,9 @@ fn build_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) -> Arc<Pre
         app.effects.push(Effect::Layers {
             generation: app.data_gen,
             node: id,
+            encoding: app.encoding(),
+            profile: app.settings.agent.clone(),
+            show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
         });
     }
     let sort = app.tree.sort_of(&app.corpus, id);
@@ -218,5 +221,6 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
         node: id,
         width,
         blocks: wanted,
+        theme: app.theme.md.syntax(),
     });
 }
