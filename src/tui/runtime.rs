@@ -19,8 +19,8 @@ use super::input::action::Action;
 use super::input::key::KeyChord;
 use super::state::app::App;
 use super::terminal::Session;
-use super::update::editor::{after_external, before_external};
-use super::update::{apply, update};
+use super::update::editor::before_external;
+use super::update::{after_external, apply, update};
 use super::view;
 
 /// Turn a terminal event into an action for the current mode (`None`: ignored).

@@ -833,7 +833,8 @@ fn the_save_diff_wraps_a_long_line_so_a_change_at_its_end_shows() {
 
 #[test]
 fn u_undoes_an_external_editor_edit_and_again_redoes_it() {
-    use skillnav::tui::update::editor::{after_external, before_external};
+    use skillnav::tui::update::after_external;
+    use skillnav::tui::update::editor::before_external;
     let (_tmp, dir) = copy_fixture("form-skill");
     let mut app = app_on(&dir, 100, 30);
     let path = dir.join("SKILL.md");

@@ -239,23 +239,6 @@ pub fn jobs_for(effect: Effect, live: &Live) -> Vec<Job> {
             top_k,
             finished,
         }),
-        Effect::Text {
-            generation,
-            job,
-            purpose,
-            opts,
-        } => Job::Text {
-            generation,
-            job: *job,
-            purpose,
-            opts,
-        },
-        Effect::CountBrief { generation, job } => Job::CountBrief {
-            generation,
-            job: *job,
-        },
-        Effect::CopyText { built, route, opts } => Job::CopyText { built, route, opts },
-        Effect::Export(job) => Job::Export(*job),
         Effect::Layers {
             generation,
             node,
@@ -269,19 +252,6 @@ pub fn jobs_for(effect: Effect, live: &Live) -> Vec<Job> {
             encoding,
             profile,
             show_budget,
-        },
-        Effect::Highlight {
-            generation,
-            node,
-            width,
-            blocks,
-            theme,
-        } => Job::Highlight {
-            generation,
-            node,
-            width,
-            blocks,
-            theme,
         },
         Effect::Render {
             generation,
@@ -306,9 +276,47 @@ pub fn jobs_for(effect: Effect, live: &Live) -> Vec<Job> {
             Some(spec) => Job::Reload { root, spec, opts },
             None => return Vec::new(),
         },
-        Effect::External { .. } => return Vec::new(),
+        other => return carried(other).into_iter().collect(),
     };
     vec![job]
+}
+
+/// The job of an effect that carries all it needs (a text, a count, a copy, an export, a
+/// highlighting); `None` for the others (and for `$EDITOR`, which the event loop runs).
+fn carried(effect: Effect) -> Option<Job> {
+    Some(match effect {
+        Effect::Text {
+            generation,
+            job,
+            purpose,
+            opts,
+        } => Job::Text {
+            generation,
+            job: *job,
+            purpose,
+            opts,
+        },
+        Effect::CountBrief { generation, job } => Job::CountBrief {
+            generation,
+            job: *job,
+        },
+        Effect::CopyText { built, route, opts } => Job::CopyText { built, route, opts },
+        Effect::Export(job) => Job::Export(*job),
+        Effect::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme,
+        } => Job::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme,
+        },
+        _ => return None,
+    })
 }
 
 /// The background work after a (re)load: build the indexes (embedding with `semantic`,

@@ -68,6 +68,10 @@ pub enum Loaded {
     Done,
 }
 
+/// The Claude Code listing of the corpus with what it was computed for: `(data_gen, node
+/// count, loading over)` ([`App::listing`]).
+pub type Listing = ((u64, usize, bool), Arc<crate::skill::budget::CorpusBudget>);
+
 /// The UI state.
 pub struct App {
     /// All loaded roots (grows while loading).
@@ -149,7 +153,7 @@ pub struct App {
     /// The Claude Code listing of the whole corpus under `[agent.claude-code]`, with what it
     /// was computed for: `data_gen`, the node count and whether loading was over (scopes are
     /// resolved then); kept up to date by `update`.
-    pub listing: Option<((u64, usize, bool), Arc<crate::skill::budget::CorpusBudget>)>,
+    pub listing: Option<Listing>,
 }
 
 impl App {
@@ -308,13 +312,7 @@ impl App {
 
     /// `sel N · 4.2k tok` (`…` while some selected part is still uncounted).
     pub fn selection_summary(&self) -> String {
-        let (tokens, complete) = self.selection_tokens;
-        let more = if complete { "" } else { "…" };
-        format!(
-            "sel {} · {}{more} tok",
-            self.selection.len(),
-            human::short_count(tokens)
-        )
+        selection_summary(self.selection_tokens, self.selection.len())
     }
 
     /// Terms to mark in the preview: the index terms of the last answered query, or its
@@ -322,6 +320,13 @@ impl App {
     pub fn highlight_terms(&self) -> Vec<String> {
         self.search.highlight_terms()
     }
+}
+
+/// `sel N · 4.2k tok` for `selected` nodes of `(tokens, exact)` tokens (`…` while some
+/// selected part is still uncounted): [`App::selection_summary`].
+pub fn selection_summary((tokens, complete): (u64, bool), selected: usize) -> String {
+    let more = if complete { "" } else { "…" };
+    format!("sel {selected} · {}{more} tok", human::short_count(tokens))
 }
 
 /// The node the preview shows for `tree` and `search`: the selected hit while results are

@@ -26,16 +26,20 @@ pub mod sync;
 pub mod text_jobs;
 pub mod tree;
 
-pub use sync::sync;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 
-use crate::model::Selection;
+use crate::frontmatter::LoadedFile;
+use crate::model::{NodeId, Selection};
 use crate::tui::effects::worker_msg::WorkerMsg;
 use crate::tui::input::action::Action;
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Listing, Progress, SavedEdit};
 use crate::tui::state::curate::{Curate, PreviewKind};
 use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
-use crate::tui::view::layout::{help_page, list_height};
+use crate::tui::state::preview::LayerView;
+use crate::tui::view::layout::{help_len, help_page, list_height};
 
 use ctx::{Ctx, Panes, Shared, Total};
 use text_jobs::Source;
@@ -137,6 +141,18 @@ struct Parts<'a> {
     total: Total<'a>,
     /// Warnings shown in the status line count.
     warnings: &'a mut Vec<String>,
+    /// The last save of this session (`u` undoes it).
+    last_save: &'a mut Option<SavedEdit>,
+    /// Background progress.
+    progress: &'a mut Progress,
+    /// Remote roots to reload once loading is done.
+    remote_reloads: &'a mut Vec<usize>,
+    /// Disclosure layers computed so far.
+    layers: &'a mut HashMap<NodeId, Arc<LayerView>>,
+    /// The Claude Code listing of the corpus.
+    listing: &'a mut Option<Listing>,
+    /// Whether the status line said how to install a re-rank model.
+    tier_hinted: &'a mut bool,
 }
 
 /// Borrow `app` apart into [`Parts`] (the one place that splits it).
@@ -164,6 +180,12 @@ fn parts(app: &mut App) -> Parts<'_> {
         copying,
         effects,
         followups,
+        last_save,
+        progress,
+        remote_reloads,
+        layers,
+        listing,
+        tier_hinted,
         specs,
         load_opts,
         curate,
@@ -203,6 +225,58 @@ fn parts(app: &mut App) -> Parts<'_> {
             generation: count_gen,
         },
         warnings,
+        last_save,
+        progress,
+        remote_reloads,
+        layers,
+        listing,
+        tier_hinted,
+    }
+}
+
+/// Keep cursors visible and the preview on the current node, after every update
+/// ([`sync::sync`]).
+pub fn sync(app: &mut App) {
+    let max_help = help_len(app).saturating_sub(help_page(app));
+    let loaded = app.progress.loading.is_none();
+    let mut p = parts(app);
+    let mut views = sync::Views {
+        listing: p.listing,
+        layers: p.layers,
+        loaded,
+        popups: p.popups,
+        max_help,
+    };
+    sync::sync(&mut p.panes, &p.shared, &mut views, &mut p.ctx);
+}
+
+/// After `$EDITOR` ran on `path` (`outcome`: its error for the status line): `u` can undo
+/// the change, and root `root` is reloaded ([`editor::after_external`]; `before` is what
+/// [`editor::before_external`] read).
+pub fn after_external(
+    app: &mut App,
+    path: &Path,
+    root: Option<usize>,
+    before: Option<LoadedFile>,
+    outcome: Result<(), String>,
+) {
+    let mut p = parts(app);
+    let run = editor::ExternalRun {
+        path,
+        root,
+        before,
+        outcome,
+    };
+    editor::after_external(run, p.last_save, &p.shared, &mut p.ctx);
+}
+
+/// `e` (or `Enter` in the collision map): open the form editor on the current node's
+/// SKILL.md ([`editor::open`]).
+fn open_editor(app: &mut App) {
+    let mut p = parts(app);
+    let cur = p.panes.current_node();
+    if let Some(ed) = editor::open(&p.shared, cur, &mut p.ctx) {
+        p.popups.push(Popup::Editor(ed));
     }
 }
 
@@ -238,7 +312,7 @@ fn route_key(app: &mut App, action: Action) {
             match collisions::action(c, a, page, p.shared.corpus, &mut p.panes) {
                 collisions::After::Keep(c) => p.popups.push(Popup::Collisions(c)),
                 collisions::After::Close => {}
-                collisions::After::Edit => editor::open(app),
+                collisions::After::Edit => open_editor(app),
             }
         }
         (top @ Popup::Brief(_), Action::CycleBudget) => {
@@ -251,17 +325,7 @@ fn route_key(app: &mut App, action: Action) {
             app.popups
                 .push(prompt::open_custom_budget(app.curate.budget));
         }
-        (Popup::Brief(popup), a) => {
-            let mut p = parts(app);
-            let src = Source::new(&p.shared, &p.panes, p.selection);
-            let mut c = brief::Curating {
-                curate: &mut *p.curate,
-                copying: &mut *p.copying,
-            };
-            if let Some(popup) = brief::preview_action(popup, a, &src, &mut c, &mut p.ctx) {
-                p.popups.push(Popup::Brief(popup));
-            }
-        }
+        (Popup::Brief(popup), a) => brief_key(app, popup, a),
         (Popup::Recipes(list), a) => {
             let mut p = parts(app);
             let mut target = recipes::Target {
@@ -287,7 +351,46 @@ fn route_key(app: &mut App, action: Action) {
                 p.popups.push(Popup::Ask(ask));
             }
         }
-        (Popup::Editor(ed), a) => editor::editor_action(app, ed, a),
+        (Popup::Editor(ed), a) => editor_key(app, ed, a),
+    }
+}
+
+/// A key of the editor `ed`, taken off the stack ([`editor::editor_action`]).
+fn editor_key(app: &mut App, ed: Box<crate::tui::state::editor::Editor>, action: Action) {
+    let mut p = parts(app);
+    let mut s = editor::Saving {
+        last_save: &mut *p.last_save,
+        shared: &p.shared,
+        ctx: &mut p.ctx,
+    };
+    if let Some(ed) = editor::editor_action(ed, action, &mut s) {
+        p.popups.push(Popup::Editor(ed));
+    }
+}
+
+/// A key of the brief preview popup `popup`, taken off the stack
+/// ([`brief::preview_action`]).
+fn brief_key(app: &mut App, popup: crate::tui::state::curate::PreviewPopup, action: Action) {
+    let mut p = parts(app);
+    let src = Source::new(&p.shared, &p.panes, p.selection);
+    let mut c = brief::Curating {
+        curate: &mut *p.curate,
+        copying: &mut *p.copying,
+    };
+    if let Some(popup) = brief::preview_action(popup, action, &src, &mut c, &mut p.ctx) {
+        p.popups.push(Popup::Brief(popup));
+    }
+}
+
+/// `y` and `Y`: copy a brief or the rendered skill(s) ([`curate::copy_brief`],
+/// [`curate::copy_skill`]).
+fn copy(app: &mut App, action: &Action) {
+    let mut p = parts(app);
+    let src = Source::new(&p.shared, &p.panes, p.selection);
+    if *action == Action::CopyBrief {
+        curate::copy_brief(&src, p.curate, p.copying, &mut p.ctx);
+    } else {
+        curate::copy_skill(&src, p.curate, p.copying, &mut p.ctx);
     }
 }
 
@@ -301,15 +404,7 @@ fn route_normal(app: &mut App, action: Action) {
             let mut p = parts(app);
             normal::normal_action(&mut p.panes, &p.shared, Action::MoveDown, &mut p.ctx);
         }
-        Action::CopyBrief | Action::CopySkill => {
-            let mut p = parts(app);
-            let src = Source::new(&p.shared, &p.panes, p.selection);
-            if action == Action::CopyBrief {
-                curate::copy_brief(&src, p.curate, p.copying, &mut p.ctx);
-            } else {
-                curate::copy_skill(&src, p.curate, p.copying, &mut p.ctx);
-            }
-        }
+        Action::CopyBrief | Action::CopySkill => copy(app, &action),
         Action::CycleExposure => {
             let mut p = parts(app);
             let cur = p.panes.current_node();
@@ -333,23 +428,18 @@ fn route_normal(app: &mut App, action: Action) {
             export::start(&p.shared, p.selection, p.curate, &mut p.ctx);
         }
         Action::AgentListing => open_preview(app, PreviewKind::Agent),
-        Action::Outline => {
+        Action::Outline | Action::Collisions => open_list(app, &action),
+        Action::SearchOpen => search::open(&mut app.search, &mut app.focus),
+        Action::EditOpen => open_editor(app),
+        Action::EditExternal => {
             let mut p = parts(app);
             let cur = p.panes.current_node();
-            if let Some(o) = outline::open(p.shared.corpus, cur, &mut p.ctx) {
-                p.popups.push(Popup::Outline(o));
-            }
+            editor::open_external(p.shared.corpus, cur, &mut p.ctx);
         }
-        Action::Collisions => {
+        Action::UndoSave => {
             let mut p = parts(app);
-            if let Some(c) = collisions::open(p.shared.corpus, &mut p.ctx) {
-                p.popups.push(Popup::Collisions(c));
-            }
+            editor::undo(p.last_save, &p.shared, &mut p.ctx);
         }
-        Action::SearchOpen => search::open(&mut app.search, &mut app.focus),
-        Action::EditOpen => editor::open(app),
-        Action::EditExternal => editor::open_external(app),
-        Action::UndoSave => editor::undo(app),
         Action::CollapseAll | Action::ExpandLevel | Action::GoParent | Action::SortFolder
             if !app.search.showing =>
         {
@@ -371,6 +461,19 @@ fn route_normal(app: &mut App, action: Action) {
             normal::normal_action(&mut p.panes, &p.shared, other, &mut p.ctx);
         }
     }
+}
+
+/// `o` or `C`: open the outline ([`outline::open`]) or the collision map
+/// ([`collisions::open`]).
+fn open_list(app: &mut App, action: &Action) {
+    let mut p = parts(app);
+    let popup = if *action == Action::Outline {
+        let cur = p.panes.current_node();
+        outline::open(p.shared.corpus, cur, &mut p.ctx).map(Popup::Outline)
+    } else {
+        collisions::open(p.shared.corpus, &mut p.ctx).map(Popup::Collisions)
+    };
+    p.popups.extend(popup);
 }
 
 /// Space: select or deselect the current node ([`curate::toggle_select`]).

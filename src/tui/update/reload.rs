@@ -15,33 +15,53 @@ use crate::tui::state::app::App;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::search::SearchView;
 
-/// Progress of the linked pages of remote root `root`: a status line while they arrive; once
-/// all are done, the summary and a reload of the root (deferred until the first load is
-/// done, so the reload never races it).
+use super::ctx::{Ctx, Shared};
+
+/// What the loader reported of the linked pages of a remote root.
+pub struct RemotePages<'a> {
+    /// Index of the root.
+    pub root: usize,
+    /// The root's label.
+    pub label: &'a str,
+    /// `(pages done, pages in all)`.
+    pub done: (usize, usize),
+    /// The summary, once every page is done.
+    pub report: Option<crate::remote::PageReport>,
+}
+
+/// Progress of the linked pages of a remote root: a status line while they arrive; once
+/// all are done, the summary and a reload of the root from its spec in `shared` (deferred
+/// into `remote_reloads` while the first load is still `loading`, so the reload never
+/// races it).
 pub fn remote_pages(
-    app: &mut App,
-    root: usize,
-    label: &str,
-    (done, total): (usize, usize),
-    report: Option<crate::remote::PageReport>,
+    pages: RemotePages,
+    loading: bool,
+    remote_reloads: &mut Vec<usize>,
+    shared: &Shared,
+    ctx: &mut Ctx,
 ) {
+    let RemotePages {
+        root,
+        label,
+        done: (done, total),
+        report,
+    } = pages;
     let label = crate::util::sanitize::sanitize_line(label);
     let Some(report) = report else {
-        app.status = format!("{label}: fetching linked pages {done}/{total}");
+        ctx.say(format!("{label}: fetching linked pages {done}/{total}"));
         return;
     };
-    app.status = format!(
+    ctx.say(format!(
         "{label}: {}",
         crate::util::sanitize::sanitize_line(&report.summary())
-    );
+    ));
     if report.fetched == 0 && report.removed == 0 {
         return;
     }
-    if app.progress.loading.is_some() {
-        app.remote_reloads.push(root);
+    if loading {
+        remote_reloads.push(root);
     } else {
-        app.effects
-            .push(Effect::reload(root, &app.specs, &app.load_opts));
+        ctx.queue(shared.reload(root));
     }
 }
 

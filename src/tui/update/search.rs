@@ -17,60 +17,23 @@ pub fn search_action(
     action: Action,
     ctx: &mut Ctx,
 ) {
+    let action = match edit(panes.search, action) {
+        Ok(Some(v)) => {
+            set_query(
+                panes.search,
+                shared,
+                with_query,
+                v.into_iter().collect(),
+                ctx,
+            );
+            return;
+        }
+        Ok(None) => return,
+        Err(other) => other,
+    };
     let page = panes.page(shared);
     let s = &mut *panes.search;
-    let chars: Vec<char> = s.query.chars().collect();
-    let cur = s.cursor.min(chars.len());
-    let mut edited: Option<Vec<char>> = None;
     match action {
-        Action::SearchInsert(c) => {
-            let mut v = chars.clone();
-            v.insert(cur, c);
-            s.cursor = cur + 1;
-            edited = Some(v);
-        }
-        Action::Paste(text) => {
-            let ins: Vec<char> = text
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            let mut v = chars.clone();
-            s.cursor = cur + ins.len();
-            v.splice(cur..cur, ins);
-            edited = Some(v);
-        }
-        Action::SearchBackspace if cur > 0 => {
-            let mut v = chars.clone();
-            v.remove(cur - 1);
-            s.cursor = cur - 1;
-            edited = Some(v);
-        }
-        Action::SearchDelete if cur < chars.len() => {
-            let mut v = chars.clone();
-            v.remove(cur);
-            edited = Some(v);
-        }
-        Action::SearchDeleteWord => {
-            let mut start = cur;
-            while start > 0 && chars[start - 1] == ' ' {
-                start -= 1;
-            }
-            while start > 0 && chars[start - 1] != ' ' {
-                start -= 1;
-            }
-            let mut v = chars.clone();
-            v.drain(start..cur);
-            s.cursor = start;
-            edited = Some(v);
-        }
-        Action::SearchClear => {
-            s.cursor = 0;
-            edited = Some(Vec::new());
-        }
-        Action::SearchLeft => s.cursor = cur.saturating_sub(1),
-        Action::SearchRight => s.cursor = (cur + 1).min(chars.len()),
-        Action::SearchHome => s.cursor = 0,
-        Action::SearchEnd => s.cursor = chars.len(),
         Action::MoveDown => s.move_hit(1),
         Action::MoveUp => s.move_hit(-1),
         Action::PageDown => s.move_hit(page as isize),
@@ -87,15 +50,62 @@ pub fn search_action(
         }
         _ => {}
     }
-    if let Some(v) = edited {
-        set_query(
-            panes.search,
-            shared,
-            with_query,
-            v.into_iter().collect(),
-            ctx,
-        );
+}
+
+/// The editing keys of the search box on `s`: `Ok` with the edited query (`None` when only
+/// the cursor moved) when `action` is one of them, else `Err` with the action, unused.
+fn edit(s: &mut SearchState, action: Action) -> Result<Option<Vec<char>>, Action> {
+    let chars: Vec<char> = s.query.chars().collect();
+    let cur = s.cursor.min(chars.len());
+    let mut v = chars.clone();
+    match action {
+        Action::SearchInsert(c) => {
+            v.insert(cur, c);
+            s.cursor = cur + 1;
+        }
+        Action::Paste(text) => {
+            let ins: Vec<char> = text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            s.cursor = cur + ins.len();
+            v.splice(cur..cur, ins);
+        }
+        Action::SearchBackspace if cur > 0 => {
+            v.remove(cur - 1);
+            s.cursor = cur - 1;
+        }
+        Action::SearchDelete if cur < chars.len() => {
+            v.remove(cur);
+        }
+        Action::SearchDeleteWord => {
+            let mut start = cur;
+            while start > 0 && chars[start - 1] == ' ' {
+                start -= 1;
+            }
+            while start > 0 && chars[start - 1] != ' ' {
+                start -= 1;
+            }
+            v.drain(start..cur);
+            s.cursor = start;
+        }
+        Action::SearchClear => {
+            s.cursor = 0;
+            v.clear();
+        }
+        // The cursor moves; the query stays.
+        Action::SearchLeft | Action::SearchRight | Action::SearchHome | Action::SearchEnd => {
+            s.cursor = match action {
+                Action::SearchLeft => cur.saturating_sub(1),
+                Action::SearchRight => (cur + 1).min(chars.len()),
+                Action::SearchHome => 0,
+                _ => chars.len(),
+            };
+            return Ok(None);
+        }
+        other => return Err(other),
     }
+    Ok(Some(v))
 }
 
 /// The query of `s` for the search worker (its generation, the hits per group of
