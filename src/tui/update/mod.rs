@@ -4,6 +4,11 @@
 //! handler pushed, in order, to theirs, so handlers never call each other. Both finish with
 //! [`sync`](fn@sync), which keeps the cursors visible and the preview in step with the
 //! current node. Work for the workers is queued in [`App::effects`].
+//!
+//! This file alone holds the app whole (with the dispatch of `apply.rs`, for the worker
+//! results that replace the corpus, the token counts or an index): it borrows the app apart
+//! and hands each handler the state it changes, what it reads ([`ctx::Shared`]) and a
+//! [`ctx::Ctx`] (the status line, the effect queue, the follow-up queue).
 
 pub mod apply;
 pub mod brief;
