@@ -107,8 +107,8 @@ fn route(app: &mut App, action: Action) {
         }
         Action::ClickAt { .. } if !app.popups.is_empty() => {}
         Action::ScrollAt { col, row, down } => {
-            let p = parts(app);
-            mouse::mouse_scroll(&mut { p.panes }, &p.shared, col, row, down);
+            let mut p = parts(app);
+            mouse::mouse_scroll(&mut p.panes, &p.shared, col, row, down);
         }
         Action::ClickAt { col, row } => {
             let mut p = parts(app);
