@@ -49,7 +49,7 @@ fn display_is_forwarded(display: &str) -> bool {
 }
 
 /// How [`copy_with`] tries each path.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CopyOptions {
     /// Try the system clipboard (default `true`).
     pub native: bool,

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 /// Options for loading.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoadOptions {
     /// Follow symlinks that escape the opened roots (`--follow-links`).
     pub follow_links: bool,

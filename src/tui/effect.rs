@@ -1,9 +1,21 @@
 //! What `update` asks of the workers ([`Effect`]), queued in the app and run by
 //! [`crate::tui::effects::jobs::run`]; and how a built text is used and delivered.
+//!
+//! An effect is self-contained: the handler that queues it fills in every option its job
+//! needs (clipboard options, encoding, syntax theme, the spec of a reload, …), so turning
+//! it into jobs ([`crate::tui::effects::jobs::jobs_for`]) reads no app state. Only the data
+//! that changes while the app runs (the corpus handle, its generation and the indexes) is
+//! taken when the effect is dispatched, not when it is queued: a queued effect must not
+//! hold the corpus, which the app extends in place once it holds the only handle.
 
 use std::sync::Arc;
 
+use crate::clipboard::CopyOptions;
+use crate::config::{AgentSettings, SearchSettings};
+use crate::formats::{LoadOptions, RootSpec};
 use crate::model::NodeId;
+use crate::render::SyntaxTheme;
+use crate::tokens::Encoding;
 
 use crate::tui::effects::export::ExportJob;
 use crate::tui::effects::text_job::TextJob;
@@ -19,6 +31,10 @@ pub enum Effect {
         /// The query text: its last word is expanded as a prefix while it is still being
         /// typed (docs/DESIGN.md §3).
         query: String,
+        /// Hits per group (`[search] top_k`).
+        top_k: usize,
+        /// Rank the query as finished: no prefix expansion, and the re-ranker runs.
+        finished: bool,
     },
     /// Build the brief of the selection to size it, packed under the budget
     /// ([`crate::tui::effects::text_job::brief_size`]), the number beside the budget; reported with
@@ -37,6 +53,8 @@ pub enum Effect {
         job: Box<TextJob>,
         /// Preview it or copy it.
         purpose: TextPurpose,
+        /// Clipboard options of a copy.
+        opts: CopyOptions,
     },
     /// Copy an already built text (from the preview, or after the oversize question).
     CopyText {
@@ -44,6 +62,8 @@ pub enum Effect {
         built: Arc<BuiltText>,
         /// Which path to take.
         route: crate::clipboard::Route,
+        /// Clipboard options.
+        opts: CopyOptions,
     },
     /// Export the curated selection as a new skill folder.
     Export(Box<ExportJob>),
@@ -53,6 +73,12 @@ pub enum Effect {
         generation: u64,
         /// The skill or root.
         node: NodeId,
+        /// Token encoding of the counts.
+        encoding: Encoding,
+        /// The listing budget shown on roots (`[agent.claude-code]`).
+        profile: AgentSettings,
+        /// Show it even within budget (`--agent claude-code`).
+        show_budget: bool,
     },
     /// Highlight code blocks of the preview of `node` at `width` (those near the window).
     Highlight {
@@ -64,6 +90,8 @@ pub enum Effect {
         width: u16,
         /// `(block index, language, code)` of each block to highlight.
         blocks: Vec<(usize, String, String)>,
+        /// Syntax theme of the code.
+        theme: SyntaxTheme,
     },
     /// Render the preview of a large text node on a worker.
     Render {
@@ -78,12 +106,25 @@ pub enum Effect {
         /// Raw or rendered, long lines kept or wrapped.
         mode: crate::tui::state::preview::PreviewMode,
     },
-    /// Start token counting and index building (all roots are loaded).
-    StartBackground,
+    /// Start token counting and index building (all roots are loaded) over the corpus of
+    /// the moment the effect is dispatched.
+    StartBackground {
+        /// Token encoding of the counts.
+        encoding: Encoding,
+        /// Embed the documents (`[search] semantic`).
+        semantic: bool,
+        /// The settings whose re-ranker is attached to the index, unless `[search]
+        /// semantic` is off.
+        rerank: Option<SearchSettings>,
+    },
     /// Load root `root` again (after a save, an undo or `$EDITOR`) and swap it in.
     Reload {
         /// Index into [`crate::tui::state::app::App::specs`] and the corpus roots.
         root: usize,
+        /// What the root was loaded from; `None` (nothing to run) for a root without one.
+        spec: Option<RootSpec>,
+        /// Loader options.
+        opts: LoadOptions,
     },
     /// Suspend the TUI, run `$VISUAL`/`$EDITOR` on `path`, resume, reload `root`.
     External {
@@ -101,4 +142,26 @@ pub enum TextPurpose {
     Preview,
     /// Copy it at once (`y`, `Y`).
     Copy,
+}
+
+impl Effect {
+    /// The reload of root number `root`, loaded from `specs[root]` with `opts` (a root
+    /// without a spec gets an effect that runs nothing).
+    pub fn reload(root: usize, specs: &[RootSpec], opts: &LoadOptions) -> Effect {
+        Effect::Reload {
+            root,
+            spec: specs.get(root).cloned(),
+            opts: opts.clone(),
+        }
+    }
+
+    /// The background work after a (re)load with `settings` (whether to embed and which
+    /// re-ranker to attach), counting in `encoding`.
+    pub fn start_background(settings: &SearchSettings, encoding: Encoding) -> Effect {
+        Effect::StartBackground {
+            encoding,
+            semantic: settings.semantic.table(),
+            rerank: settings.semantic.model().then(|| settings.clone()),
+        }
+    }
 }

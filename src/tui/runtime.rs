@@ -12,15 +12,15 @@ use crossbeam_channel::{Receiver, Sender, select};
 use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
 
 use super::effect::Effect;
-use super::effects::jobs::{Job, SearchJob, jobs_for};
+use super::effects::jobs::{Job, Live, SearchJob, jobs_for};
 use super::effects::worker_msg::WorkerMsg;
 use super::effects::workers;
 use super::input::action::Action;
 use super::input::key::KeyChord;
 use super::state::app::App;
 use super::terminal::Session;
-use super::update::editor::{after_external, before_external};
-use super::update::{apply, update};
+use super::update::editor::before_external;
+use super::update::{after_external, apply, update};
 use super::view;
 
 /// Turn a terminal event into an action for the current mode (`None`: ignored).
@@ -126,7 +126,7 @@ impl Workers {
     /// thread of its own.
     pub fn dispatch(&self, app: &mut App) {
         for effect in std::mem::take(&mut app.effects) {
-            for job in jobs_for(app, effect) {
+            for job in jobs_for(effect, &Live::of(app)) {
                 match job {
                     Job::Search(q) => {
                         let _ = self.search.send(q);

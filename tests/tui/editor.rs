@@ -674,12 +674,18 @@ fn reloading_one_root_keeps_cross_root_shadowed_marks() {
     );
     // An edit reloads the first root alone; the mark (and only one warning) survives, and
     // so does the winner's lack of one after the second root reloads.
-    app.effects
-        .push(skillnav::tui::effect::Effect::Reload { root: 0 });
+    app.effects.push(skillnav::tui::effect::Effect::reload(
+        0,
+        &app.specs,
+        &app.load_opts,
+    ));
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
-    app.effects
-        .push(skillnav::tui::effect::Effect::Reload { root: 1 });
+    app.effects.push(skillnav::tui::effect::Effect::reload(
+        1,
+        &app.specs,
+        &app.load_opts,
+    ));
     headless::settle(&mut app);
     assert_eq!(shadowed(&app), [(0, 1)]);
 }
@@ -827,7 +833,8 @@ fn the_save_diff_wraps_a_long_line_so_a_change_at_its_end_shows() {
 
 #[test]
 fn u_undoes_an_external_editor_edit_and_again_redoes_it() {
-    use skillnav::tui::update::editor::{after_external, before_external};
+    use skillnav::tui::update::after_external;
+    use skillnav::tui::update::editor::before_external;
     let (_tmp, dir) = copy_fixture("form-skill");
     let mut app = app_on(&dir, 100, 30);
     let path = dir.join("SKILL.md");

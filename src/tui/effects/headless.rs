@@ -67,7 +67,7 @@ pub fn settle(app: &mut App) -> Vec<Vec<NodeId>> {
                 },
                 Effect::CopyText { .. } => {}
                 effect => {
-                    for job in jobs::jobs_for(app, effect) {
+                    for job in jobs::jobs_for(effect, &jobs::Live::of(app)) {
                         run_inline(app, job);
                     }
                 }

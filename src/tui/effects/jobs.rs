@@ -1,5 +1,6 @@
-//! The one body of every job: [`jobs_for`] turns a queued [`Effect`] into self-contained
-//! [`Job`]s (the data it needs, taken from the app on the UI thread), and [`run`] does the
+//! The one body of every job: [`jobs_for`] turns a queued [`Effect`] (which carries its
+//! options) and the [`Live`] data of the moment (the corpus and indexes) into self-contained
+//! [`Job`]s on the UI thread, and [`run`] does the
 //! work and reports [`WorkerMsg`]s through `emit`. The threaded runtime
 //! ([`crate::tui::effects::workers`]) runs each job on a thread; the headless driver
 //! ([`crate::tui::effects::headless`]) runs the same [`run`] inline.
@@ -42,22 +43,6 @@ pub struct SearchJob {
     /// Rank the query as finished (`Enter` with the re-ranker on): no prefix expansion, and
     /// the re-ranker runs; otherwise the typed query, which is never re-ranked.
     pub finished: bool,
-}
-
-impl SearchJob {
-    /// The job for query `query` (generation `generation`) over the app's current corpus and
-    /// indexes.
-    pub fn for_app(app: &App, generation: u64, query: String) -> Self {
-        Self {
-            generation,
-            query,
-            corpus: Arc::clone(&app.corpus),
-            index: app.index.clone(),
-            fuzzy: app.fuzzy.clone(),
-            top_k: app.settings.search.top_k,
-            finished: app.search.finished,
-        }
-    }
 }
 
 /// A unit of work with everything it needs (sendable to a thread).
@@ -206,59 +191,67 @@ impl Job {
     }
 }
 
-/// Clipboard options of the app: the configured OSC 52 limit, defaults otherwise.
-fn copy_options(app: &App) -> CopyOptions {
-    app.settings.clipboard.copy_options()
+/// The data that changes while the app runs, read when an effect is dispatched (not when
+/// it is queued): the corpus handle (the app extends it in place while it holds the only
+/// one), its generation and the indexes built over it.
+#[derive(Clone, Copy)]
+pub struct Live<'a> {
+    /// All loaded roots.
+    pub corpus: &'a Arc<Corpus>,
+    /// Generation of `corpus` (worker results of another are dropped).
+    pub data_gen: u64,
+    /// BM25 index, once built.
+    pub index: Option<&'a Arc<Index>>,
+    /// Fuzzy title index, once built.
+    pub fuzzy: Option<&'a Arc<FuzzyIndex>>,
 }
 
-/// The jobs of `effect` over the app's current data: one each, two for
-/// [`Effect::StartBackground`] (indexing, then counting: the counting job waits for the
-/// indexes, so run them in this order when running them one after the other), none for [`Effect::External`] (the event
-/// loop runs `$EDITOR` itself) or a reload of a root that does not exist.
-pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
-    let job = match effect {
-        Effect::Search { generation, query } => {
-            Job::Search(SearchJob::for_app(app, generation, query))
+impl<'a> Live<'a> {
+    /// The live data of `app` (its corpus, data generation and indexes).
+    pub fn of(app: &'a App) -> Self {
+        Live {
+            corpus: &app.corpus,
+            data_gen: app.data_gen,
+            index: app.index.as_ref(),
+            fuzzy: app.fuzzy.as_ref(),
         }
-        Effect::Text {
+    }
+}
+
+/// The jobs of `effect` over the `live` data: one each, two for
+/// [`Effect::StartBackground`] (indexing, then counting: the counting job waits for the
+/// indexes, so run them in this order when running them one after the other), none for
+/// [`Effect::External`] (the event loop runs `$EDITOR` itself) or a reload of a root that
+/// has no spec. Everything else a job needs travels in the effect.
+pub fn jobs_for(effect: Effect, live: &Live) -> Vec<Job> {
+    let job = match effect {
+        Effect::Search {
             generation,
-            job,
-            purpose,
-        } => Job::Text {
+            query,
+            top_k,
+            finished,
+        } => Job::Search(SearchJob {
             generation,
-            job: *job,
-            purpose,
-            opts: copy_options(app),
-        },
-        Effect::CountBrief { generation, job } => Job::CountBrief {
-            generation,
-            job: *job,
-        },
-        Effect::CopyText { built, route } => Job::CopyText {
-            built,
-            route,
-            opts: copy_options(app),
-        },
-        Effect::Export(job) => Job::Export(*job),
-        Effect::Layers { generation, node } => Job::Layers {
-            corpus: Arc::clone(&app.corpus),
-            generation,
-            node,
-            encoding: app.encoding(),
-            profile: app.settings.agent.clone(),
-            show_budget: app.load_opts.agent.as_deref() == Some("claude-code"),
-        },
-        Effect::Highlight {
+            query,
+            corpus: Arc::clone(live.corpus),
+            index: live.index.cloned(),
+            fuzzy: live.fuzzy.cloned(),
+            top_k,
+            finished,
+        }),
+        Effect::Layers {
             generation,
             node,
-            width,
-            blocks,
-        } => Job::Highlight {
+            encoding,
+            profile,
+            show_budget,
+        } => Job::Layers {
+            corpus: Arc::clone(live.corpus),
             generation,
             node,
-            width,
-            blocks,
-            theme: app.theme.md.syntax(),
+            encoding,
+            profile,
+            show_budget,
         },
         Effect::Render {
             generation,
@@ -267,50 +260,89 @@ pub fn jobs_for(app: &App, effect: Effect) -> Vec<Job> {
             terms,
             mode,
         } => Job::Render {
-            corpus: Arc::clone(&app.corpus),
+            corpus: Arc::clone(live.corpus),
             generation,
             node,
             width,
             terms,
             mode,
         },
-        Effect::StartBackground => return background_jobs(app),
-        Effect::Reload { root } => match app.specs.get(root) {
-            Some(spec) => Job::Reload {
-                root,
-                spec: spec.clone(),
-                opts: app.load_opts.clone(),
-            },
+        Effect::StartBackground {
+            encoding,
+            semantic,
+            rerank,
+        } => return background_jobs(live, encoding, semantic, rerank),
+        Effect::Reload { root, spec, opts } => match spec {
+            Some(spec) => Job::Reload { root, spec, opts },
             None => return Vec::new(),
         },
-        Effect::External { .. } => return Vec::new(),
+        other => return carried(other).into_iter().collect(),
     };
     vec![job]
 }
 
-/// The background work after a (re)load: build the indexes, then count the tokens once
-/// both are built (searchable first).
-fn background_jobs(app: &App) -> Vec<Job> {
-    let corpus = Arc::clone(&app.corpus);
-    let generation = app.data_gen;
+/// The job of an effect that carries all it needs (a text, a count, a copy, an export, a
+/// highlighting); `None` for the others (and for `$EDITOR`, which the event loop runs).
+fn carried(effect: Effect) -> Option<Job> {
+    Some(match effect {
+        Effect::Text {
+            generation,
+            job,
+            purpose,
+            opts,
+        } => Job::Text {
+            generation,
+            job: *job,
+            purpose,
+            opts,
+        },
+        Effect::CountBrief { generation, job } => Job::CountBrief {
+            generation,
+            job: *job,
+        },
+        Effect::CopyText { built, route, opts } => Job::CopyText { built, route, opts },
+        Effect::Export(job) => Job::Export(*job),
+        Effect::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme,
+        } => Job::Highlight {
+            generation,
+            node,
+            width,
+            blocks,
+            theme,
+        },
+        _ => return None,
+    })
+}
+
+/// The background work after a (re)load: build the indexes (embedding with `semantic`,
+/// re-ranking with `rerank`), then count the tokens in `encoding` once both are built
+/// (searchable first).
+fn background_jobs(
+    live: &Live,
+    encoding: Encoding,
+    semantic: bool,
+    rerank: Option<crate::config::SearchSettings>,
+) -> Vec<Job> {
+    let corpus = Arc::clone(live.corpus);
+    let generation = live.data_gen;
     let (done, after) = crossbeam_channel::bounded(0);
     vec![
         Job::BuildIndexes {
             corpus: Arc::clone(&corpus),
             generation,
             done,
-            semantic: app.settings.search.semantic.table(),
-            previous: app.index.as_ref().and_then(|i| i.semantic().cloned()),
-            rerank: app
-                .settings
-                .search
-                .semantic
-                .model()
-                .then(|| app.settings.search.clone()),
+            semantic,
+            previous: live.index.and_then(|i| i.semantic().cloned()),
+            rerank,
         },
         Job::CountTokens {
             corpus,
-            encoding: app.encoding(),
+            encoding,
             generation,
             after,
         },

@@ -68,6 +68,10 @@ pub enum Loaded {
     Done,
 }
 
+/// The Claude Code listing of the corpus with what it was computed for: `(data_gen, node
+/// count, loading over)` ([`App::listing`]).
+pub type Listing = ((u64, usize, bool), Arc<crate::skill::budget::CorpusBudget>);
+
 /// The UI state.
 pub struct App {
     /// All loaded roots (grows while loading).
@@ -149,7 +153,7 @@ pub struct App {
     /// The Claude Code listing of the whole corpus under `[agent.claude-code]`, with what it
     /// was computed for: `data_gen`, the node count and whether loading was over (scopes are
     /// resolved then); kept up to date by `update`.
-    pub listing: Option<((u64, usize, bool), Arc<crate::skill::budget::CorpusBudget>)>,
+    pub listing: Option<Listing>,
 }
 
 impl App {
@@ -303,35 +307,35 @@ impl App {
     /// The node the preview should show: the selected hit while results are shown, else the
     /// tree cursor.
     pub fn current_node(&self) -> Option<NodeId> {
-        if self.search.showing
-            && let Some(h) = self.search.view.hit(self.search.selected)
-        {
-            return Some(h.node);
-        }
-        self.tree.current()
+        current_node(&self.tree, &self.search)
     }
 
     /// `sel N · 4.2k tok` (`…` while some selected part is still uncounted).
     pub fn selection_summary(&self) -> String {
-        let (tokens, complete) = self.selection_tokens;
-        let more = if complete { "" } else { "…" };
-        format!(
-            "sel {} · {}{more} tok",
-            self.selection.len(),
-            human::short_count(tokens)
-        )
+        selection_summary(self.selection_tokens, self.selection.len())
     }
 
     /// Terms to mark in the preview: the index terms of the last answered query, or its
     /// words when only titles matched; none once the query is cleared.
     pub fn highlight_terms(&self) -> Vec<String> {
-        let v = &self.search.view;
-        if self.search.query.trim().is_empty() {
-            Vec::new()
-        } else if !v.terms.is_empty() {
-            v.terms.clone()
-        } else {
-            v.query.split_whitespace().map(str::to_lowercase).collect()
-        }
+        self.search.highlight_terms()
     }
+}
+
+/// `sel N · 4.2k tok` for `selected` nodes of `(tokens, exact)` tokens (`…` while some
+/// selected part is still uncounted): [`App::selection_summary`].
+pub fn selection_summary((tokens, complete): (u64, bool), selected: usize) -> String {
+    let more = if complete { "" } else { "…" };
+    format!("sel {selected} · {}{more} tok", human::short_count(tokens))
+}
+
+/// The node the preview shows for `tree` and `search`: the selected hit while results are
+/// shown, else the tree cursor ([`App::current_node`]).
+pub fn current_node(tree: &TreeState, search: &SearchState) -> Option<NodeId> {
+    if search.showing
+        && let Some(h) = search.view.hit(search.selected)
+    {
+        return Some(h.node);
+    }
+    tree.current()
 }

@@ -201,4 +201,17 @@ impl SearchState {
         let max = n as isize - 1;
         self.selected = (self.selected as isize).saturating_add(delta).clamp(0, max) as usize;
     }
+
+    /// Terms to mark in the preview: the index terms of the last answered query, or its
+    /// words when only titles matched; none once the query is cleared.
+    pub fn highlight_terms(&self) -> Vec<String> {
+        let v = &self.view;
+        if self.query.trim().is_empty() {
+            Vec::new()
+        } else if !v.terms.is_empty() {
+            v.terms.clone()
+        } else {
+            v.query.split_whitespace().map(str::to_lowercase).collect()
+        }
+    }
 }

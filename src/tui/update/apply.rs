@@ -2,25 +2,31 @@
 //! results (those two in [`results`]), highlighted code, copy outcomes and failures.
 //! Results of a stale generation are dropped.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::{Corpus, NodeId};
+use crate::index::{Hit, SearchResult};
+use crate::model::{Corpus, NodeId, Selection};
 use crate::render::{self, Line};
+use crate::tokens::TokenTable;
 use crate::tui::effect::Effect;
 use crate::tui::effects::worker_msg::WorkerMsg;
-use crate::tui::state::app::{App, Loaded};
+use crate::tui::state::app::{App, Loaded, Progress, selection_summary};
 use crate::tui::state::built_text::BuiltText;
-use crate::tui::state::curate::Question;
+use crate::tui::state::curate::{Curate, Question};
 use crate::tui::state::followup::Msg;
-use crate::tui::state::preview::{LayerView, PreviewDoc};
+use crate::tui::state::preview::{LayerView, PreviewDoc, PreviewState};
 use crate::util::human;
 
-use super::{brief, curate, export, recipes, reload, results};
+use super::ctx::{Ctx, Shared, Total};
+use super::{Parts, brief, curate, export, recipes, reload, results};
 
-/// Apply one worker result (stale generations are dropped).
+/// Apply one worker result (stale generations are dropped). The results that change the
+/// corpus, the token counts or an index take the app whole (they replace what every other
+/// handler reads); the others go to one small handler each, with the app borrowed apart.
 pub fn apply(app: &mut App, msg: WorkerMsg) {
     match msg {
-        WorkerMsg::LoadProgress { files } => load_progress(app, files),
+        WorkerMsg::LoadProgress { files } => load_progress(&mut app.progress, files),
         WorkerMsg::RootLoaded {
             corpus,
             done,
@@ -30,12 +36,6 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.loaded.push_back(Loaded::Reloaded(root, *corpus));
             merge_loaded(app);
         }
-        WorkerMsg::RemotePages {
-            root,
-            label,
-            done,
-            report,
-        } => reload::remote_pages(app, root, &label, done, report),
         WorkerMsg::LoadDone => {
             app.loaded.push_back(Loaded::Done);
             merge_loaded(app);
@@ -44,53 +44,128 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             generation,
             counts,
             done,
-        } => tokens_counted(app, generation, counts, done),
+        } => {
+            if generation == app.data_gen {
+                store_counts(&mut app.tokens, &app.corpus, counts);
+                super::recount(app);
+                counts_done(&mut app.progress, &mut app.preview, &app.corpus, done);
+            }
+        }
+        WorkerMsg::FuzzyReady { generation, fuzzy } => {
+            if results::fuzzy_ready(&mut app.fuzzy, app.data_gen, generation, fuzzy) {
+                rerun_query(app, false);
+            }
+        }
+        WorkerMsg::IndexReady { generation, index } => {
+            let progress = &mut app.progress;
+            if results::index_ready(&mut app.index, progress, app.data_gen, generation, index) {
+                rerun_query(app, true);
+            }
+        }
+        other => apply_parts(&mut super::parts(app), other),
+    }
+}
+
+/// Send the shown query again because an index became ready (`index_ready`: the content
+/// index) ([`results::rerun_query`]).
+fn rerun_query(app: &mut App, index_ready: bool) {
+    let mut p = super::parts(app);
+    results::rerun_query(p.panes.search, &p.shared, index_ready, &mut p.ctx);
+}
+
+/// Apply a worker result that changes neither the corpus nor the counts nor an index, to
+/// the app borrowed apart (`p`): one small handler per message.
+fn apply_parts(p: &mut Parts, msg: WorkerMsg) {
+    let ctx = &mut p.ctx;
+    match msg {
+        WorkerMsg::RemotePages {
+            root,
+            label,
+            done,
+            report,
+        } => {
+            let pages = reload::RemotePages {
+                root,
+                label: &label,
+                done,
+                report,
+            };
+            let loading = p.progress.loading.is_some();
+            reload::remote_pages(pages, loading, p.remote_reloads, &p.shared, ctx);
+        }
         WorkerMsg::BriefCounted {
             generation,
             tokens,
             left_out,
-        } => brief_counted(app, generation, tokens, left_out),
-        WorkerMsg::FuzzyReady { generation, fuzzy } => results::fuzzy_ready(app, generation, fuzzy),
+        } => brief_counted(
+            &mut p.total,
+            p.selection,
+            (generation, tokens, left_out),
+            ctx,
+        ),
         WorkerMsg::IndexProgress { generation, done } => {
-            if generation == app.data_gen {
-                app.progress.indexing = Some(done);
+            if generation == p.shared.data_gen {
+                p.progress.indexing = Some(done);
             }
         }
-        WorkerMsg::IndexReady { generation, index } => results::index_ready(app, generation, index),
         WorkerMsg::SearchDone {
             generation,
             content,
             titles,
-        } => results::search_done(app, generation, content, titles),
-        WorkerMsg::Copied(result) => copied(app, result),
+        } => search_done(p, (generation, content, titles)),
+        WorkerMsg::Copied(result) => copied(p.copying, p.curate, result, ctx),
         WorkerMsg::TextBuilt { generation, result } => {
-            brief::apply_preview(app, generation, result);
+            brief::apply_preview(p.popups, generation, result, ctx);
         }
-        WorkerMsg::CopyAsk(built) => copy_ask(app, built),
-        WorkerMsg::Exported(outcome) => export::apply(app, outcome),
+        WorkerMsg::CopyAsk(built) => copy_ask(p.copying, &p.shared, built, ctx),
+        WorkerMsg::Exported(outcome) => export::apply(outcome, p.warnings, ctx),
         WorkerMsg::Layers {
             generation,
             node,
             view,
-        } => layers_built(app, generation, node, view),
-        WorkerMsg::Rendered { generation, doc } => apply_rendered(app, generation, *doc),
+        } => layers_built(
+            p.layers,
+            p.panes.preview,
+            p.shared.data_gen,
+            (generation, node, view),
+        ),
+        WorkerMsg::Rendered { generation, doc } => {
+            apply_rendered(p.panes.preview, generation, *doc);
+        }
         WorkerMsg::Highlighted {
             generation,
             node,
             width,
             blocks,
-        } => {
-            apply_highlight(app, generation, node, width, blocks);
-        }
-        WorkerMsg::TierHint => tier_hint(app),
-        WorkerMsg::Failed { worker, message } => worker_failed(app, worker, &message),
+        } => apply_highlight(p.panes.preview, generation, node, width, blocks),
+        WorkerMsg::TierHint => tier_hint(p.tier_hinted, ctx),
+        WorkerMsg::Failed { worker, message } => worker_failed(p.copying, worker, &message, ctx),
+        // Applied with the app whole (`apply`).
+        WorkerMsg::LoadProgress { .. }
+        | WorkerMsg::RootLoaded { .. }
+        | WorkerMsg::RootReloaded { .. }
+        | WorkerMsg::LoadDone
+        | WorkerMsg::Tokens { .. }
+        | WorkerMsg::FuzzyReady { .. }
+        | WorkerMsg::IndexReady { .. } => {}
+    }
+}
+
+/// A query's results arrived (`(generation, content, titles)`, [`results::search_done`]):
+/// when they were the awaited ones and the query's hits are in the brief, its total is
+/// counted again (not on every keystroke otherwise).
+fn search_done(p: &mut Parts, result: (u64, SearchResult, Vec<Hit>)) {
+    let ctx = &mut p.ctx;
+    if results::search_done(&mut p.panes, &p.shared, result, ctx) && p.curate.with_query {
+        let src = super::Source::new(&p.shared, &p.panes, p.selection);
+        curate::recount(&src, p.curate, &mut p.total, ctx);
     }
 }
 
 /// The loader found `files` files so far.
-fn load_progress(app: &mut App, files: usize) {
-    let (_, done, total) = app.progress.loading.unwrap_or((0, 0, 0));
-    app.progress.loading = Some((files, done, total));
+fn load_progress(progress: &mut Progress, files: usize) {
+    let (_, done, total) = progress.loading.unwrap_or((0, 0, 0));
+    progress.loading = Some((files, done, total));
 }
 
 /// A root finished loading (`done` of `total`): queued, then merged when it can be.
@@ -101,102 +176,117 @@ fn root_loaded(app: &mut App, corpus: Corpus, done: usize, total: usize) {
     merge_loaded(app);
 }
 
-/// Token counts of nodes arrived (`done`: counted of all): stored and summed up the tree,
-/// the brief recounted, and the shown container summary rendered again.
-fn tokens_counted(
-    app: &mut App,
-    generation: u64,
-    counts: Vec<(NodeId, u64)>,
+/// Token counts of nodes of the current generation arrived: stored in `tokens` and summed
+/// up the tree of `corpus` (the caller recounts the brief, then [`counts_done`]).
+fn store_counts(tokens: &mut TokenTable, corpus: &Corpus, counts: Vec<(NodeId, u64)>) {
+    for (id, n) in counts {
+        tokens.set_own(id, n);
+    }
+    tokens.aggregate(corpus);
+}
+
+/// After a batch of counts (`done`: counted of all): the progress, and the shown container
+/// summary rendered again (it lists child token sizes).
+fn counts_done(
+    progress: &mut Progress,
+    preview: &mut PreviewState,
+    corpus: &Corpus,
     done: (usize, usize),
 ) {
-    if generation != app.data_gen {
-        return;
-    }
-    for (id, n) in counts {
-        app.tokens.set_own(id, n);
-    }
-    app.tokens.aggregate(&app.corpus);
-    curate::recount(app);
-    app.progress.counting = if done.0 >= done.1 { None } else { Some(done) };
+    progress.counting = if done.0 >= done.1 { None } else { Some(done) };
     // Container summaries list child token sizes: re-render the shown one.
-    let corpus = Arc::clone(&app.corpus);
-    app.preview.forget(|n| corpus.node(n).span.is_some());
-    if app
-        .preview
-        .node
-        .is_some_and(|n| corpus.node(n).span.is_none())
-    {
-        app.preview.doc = None;
+    preview.forget(|n| corpus.node(n).span.is_some());
+    if preview.node.is_some_and(|n| corpus.node(n).span.is_none()) {
+        preview.doc = None;
     }
 }
 
-/// The exact size of the brief arrived: a status ending in the estimate says it too.
-fn brief_counted(app: &mut App, generation: u64, tokens: u64, left_out: usize) {
-    if generation == app.count_gen {
-        app.brief_left_out = left_out;
+/// The exact size of the brief arrived (`(generation, tokens, left out)`; `selection`
+/// sized): a status ending in the estimate says it too.
+fn brief_counted(
+    total: &mut Total,
+    selection: &Selection,
+    (generation, tokens, left_out): (u64, u64, usize),
+    ctx: &mut Ctx,
+) {
+    if generation == *total.generation {
+        *total.left_out = left_out;
         // A status ending in the estimate (`Selected X · sel 1 · 922… tok`) says
         // the exact number too.
-        let before = app.selection_summary();
-        app.selection_tokens = (tokens, true);
-        if let Some(head) = app.status.strip_suffix(before.as_str()) {
-            app.status = format!("{head}{}", app.selection_summary());
+        let before = selection_summary(*total.tokens, selection.len());
+        *total.tokens = (tokens, true);
+        if let Some(head) = ctx.status.strip_suffix(before.as_str()) {
+            let now = format!(
+                "{head}{}",
+                selection_summary(*total.tokens, selection.len())
+            );
+            ctx.say(now);
         }
     }
 }
 
-/// A copy to the clipboard finished: its outcome (and the copy's note) is the status.
-fn copied(app: &mut App, result: Result<String, String>) {
-    app.copying = false;
-    let note = std::mem::take(&mut app.curate.copy_note);
-    app.status = match result {
+/// A copy to the clipboard finished: its outcome (and the copy's note, taken from
+/// `curate`) is the status.
+fn copied(copying: &mut bool, curate: &mut Curate, result: Result<String, String>, ctx: &mut Ctx) {
+    *copying = false;
+    let note = std::mem::take(&mut curate.copy_note);
+    ctx.say(match result {
         Ok(s) => s + &note,
         Err(e) => e,
-    };
+    });
 }
 
-/// A text too big for OSC 52 with no system clipboard: ask what to do with it.
-fn copy_ask(app: &mut App, built: Arc<BuiltText>) {
-    app.copying = false;
-    app.status = format!(
+/// A text too big for OSC 52 (the limit of `shared`'s settings) with no system clipboard:
+/// ask what to do with it.
+fn copy_ask(copying: &mut bool, shared: &Shared, built: Arc<BuiltText>, ctx: &mut Ctx) {
+    *copying = false;
+    ctx.say(format!(
         "The system clipboard is not available and {} is over the OSC 52 limit of {}",
         human::short_bytes(built.bytes),
-        human::short_bytes(app.settings.clipboard.osc52_limit as u64)
-    );
-    app.followups.push(Msg::Ask(Question::Oversize(built)));
+        human::short_bytes(shared.settings.clipboard.osc52_limit as u64)
+    ));
+    ctx.follow(Msg::Ask(Question::Oversize(built)));
 }
 
-/// A node's layers view arrived: stored, and the node's preview rendered again.
-fn layers_built(app: &mut App, generation: u64, node: NodeId, view: Arc<LayerView>) {
-    if generation == app.data_gen {
-        app.layers.insert(node, view);
-        app.preview.forget(|n| n != node);
-        if app.preview.node == Some(node) {
-            app.preview.doc = None;
+/// A node's layers view arrived (`(generation, node, view)`, kept while `generation` is
+/// `data_gen`): stored, and the node's preview rendered again.
+fn layers_built(
+    layers: &mut HashMap<NodeId, Arc<LayerView>>,
+    preview: &mut PreviewState,
+    data_gen: u64,
+    (generation, node, view): (u64, NodeId, Arc<LayerView>),
+) {
+    if generation == data_gen {
+        layers.insert(node, view);
+        preview.forget(|n| n != node);
+        if preview.node == Some(node) {
+            preview.doc = None;
         }
     }
 }
 
-/// Once per session, the status says how to install a re-ranking model.
-fn tier_hint(app: &mut App) {
+/// Once per session (`tier_hinted`), the status says how to install a re-ranking model.
+fn tier_hint(tier_hinted: &mut bool, ctx: &mut Ctx) {
     // Added after what the line says (a refusal the user just caused, the load
     // summary), never in its place.
-    if !app.tier_hinted {
-        app.tier_hinted = true;
-        app.status = if app.status.is_empty() {
+    if !*tier_hinted {
+        *tier_hinted = true;
+        let now = if ctx.status.is_empty() {
             crate::rerank::HINT.to_string()
         } else {
-            format!("{} · {}", app.status, crate::rerank::HINT)
+            format!("{} · {}", ctx.status, crate::rerank::HINT)
         };
+        ctx.say(now);
     }
 }
 
-/// A worker failed: the status says which and why.
-fn worker_failed(app: &mut App, worker: &str, message: &str) {
+/// A worker failed: the status says which and why (a failed copy is no longer running).
+fn worker_failed(copying: &mut bool, worker: &str, message: &str, ctx: &mut Ctx) {
     if worker == "clipboard" {
-        app.copying = false;
+        *copying = false;
     }
 
-    app.status = format!("{worker} worker failed: {message}");
+    ctx.say(format!("{worker} worker failed: {message}"));
 }
 
 /// Take in what the loader sent, in order, as far as it can be done without copying the
@@ -239,7 +329,7 @@ pub fn merge_loaded(app: &mut App) {
 /// The roots from `first_new` (nodes from `first_node`) were appended: grow the token
 /// table, expand them, take their warnings and exposure levels.
 fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
-    clear_layers(app);
+    clear_layers(&mut app.layers, &mut app.preview);
     app.data_gen += 1;
     app.tokens.resize(&app.corpus);
     let corpus = Arc::clone(&app.corpus);
@@ -257,12 +347,13 @@ fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
     }
     app.tree.rebuild(&corpus);
     app.preview.invalidate();
-    curate::on_loaded(app, first_node);
+    curate::take_levels(&mut app.curate, &corpus, first_node);
+    super::recount(app);
 }
 
 /// Root number `root` was loaded again: swap it in.
 fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
-    clear_layers(app);
+    clear_layers(&mut app.layers, &mut app.preview);
     reload::apply_reloaded(app, root, corpus);
     if app.status.is_empty() || app.status.starts_with("Reloading ") {
         let title = app
@@ -290,7 +381,7 @@ fn load_done(app: &mut App) -> bool {
             app.load_opts.effective_precedence(),
             app.load_opts.agent.is_some(),
         );
-        clear_layers(app);
+        clear_layers(&mut app.layers, &mut app.preview);
         app.preview.invalidate();
     }
     if let Some(corpus) = Arc::get_mut(&mut app.corpus) {
@@ -298,12 +389,22 @@ fn load_done(app: &mut App) -> bool {
     }
     app.progress.loading = None;
     for root in std::mem::take(&mut app.remote_reloads) {
-        app.effects.push(Effect::Reload { root });
+        app.effects
+            .push(Effect::reload(root, &app.specs, &app.load_opts));
     }
     let texts = app.corpus.nodes.iter().filter(|n| n.span.is_some()).count();
     app.progress.counting = (texts > 0).then_some((0, texts));
-    app.effects.push(Effect::StartBackground);
-    recipes::on_load_done(app);
+    app.effects.push(Effect::start_background(
+        &app.settings.search,
+        app.encoding(),
+    ));
+    let mut p = super::parts(app);
+    let mut target = recipes::Target {
+        selection: &mut *p.selection,
+        curate: &mut *p.curate,
+        warnings: &mut *p.warnings,
+    };
+    recipes::on_load_done(p.shared.corpus, &mut target, &mut p.ctx);
     let n = app.corpus.len();
     if app.status.is_empty() {
         let roots = app.corpus.roots.len();
@@ -314,15 +415,14 @@ fn load_done(app: &mut App) -> bool {
 }
 
 /// Drop the disclosure layers computed on an older corpus.
-fn clear_layers(app: &mut App) {
-    app.layers.clear();
-    app.preview.layers_requested.clear();
+fn clear_layers(layers: &mut HashMap<NodeId, Arc<LayerView>>, preview: &mut PreviewState) {
+    layers.clear();
+    preview.layers_requested.clear();
 }
 
-/// Store a document rendered by the worker and show it when it is the one awaited.
-/// Results of an older cache generation are dropped.
-pub fn apply_rendered(app: &mut App, generation: u64, doc: PreviewDoc) {
-    let p = &mut app.preview;
+/// Store a document rendered by the worker in the preview `p` and show it when it is the
+/// one awaited. Results of an older cache generation are dropped.
+pub fn apply_rendered(p: &mut PreviewState, generation: u64, doc: PreviewDoc) {
     let (Some(node), width) = (doc.node, doc.rendered.width) else {
         return;
     };
@@ -339,16 +439,16 @@ pub fn apply_rendered(app: &mut App, generation: u64, doc: PreviewDoc) {
     }
 }
 
-/// Swap highlighted code lines into the cached document of (`node`, `width`) and, when it
-/// is the one shown, into the preview. Results of an older cache generation are dropped.
+/// Swap highlighted code lines into the cached document of (`node`, `width`) of the
+/// preview `p` and, when it is the one shown, into the preview. Results of an older cache
+/// generation are dropped.
 pub fn apply_highlight(
-    app: &mut App,
+    p: &mut PreviewState,
     generation: u64,
     node: NodeId,
     width: u16,
     blocks: Vec<(usize, Vec<Line>)>,
 ) {
-    let p = &mut app.preview;
     if generation != p.generation {
         return;
     }
@@ -430,7 +530,7 @@ mod tests {
         assert!(
             app.effects
                 .iter()
-                .any(|e| matches!(e, Effect::Reload { root: 0 })),
+                .any(|e| matches!(e, Effect::Reload { root: 0, .. })),
             "the deferred reload is queued once loading is done"
         );
         assert!(app.remote_reloads.is_empty());
@@ -477,7 +577,10 @@ mod tests {
             "appended in place, not copied"
         );
         assert_eq!(app.progress.loading, None);
-        assert_eq!(app.effects, vec![Effect::StartBackground]);
+        assert!(matches!(
+            app.effects.as_slice(),
+            [Effect::StartBackground { .. }]
+        ));
         assert_eq!(
             app.corpus
                 .text(app.corpus.node(app.corpus.roots[1]).children[0]),

@@ -11,18 +11,27 @@ use crate::skill::listing::ListingFormat;
 use crate::tui::effect::{Effect, TextPurpose};
 use crate::tui::effects::text_job::TextJob;
 use crate::tui::input::action::Action;
-use crate::tui::state::app::App;
 use crate::tui::state::built_text::BuiltText;
-use crate::tui::state::curate::{InputPurpose, PreviewKind, PreviewPopup};
+use crate::tui::state::curate::{Curate, InputPurpose, PreviewKind, PreviewPopup};
 use crate::tui::state::followup::Msg;
 use crate::tui::state::popup::Popup;
 use crate::tui::view::layout::preview_inner;
 use crate::util::human;
 
-use super::text_jobs::{job, text_for};
+use super::ctx::{Ctx, Shared};
+use super::text_jobs::{Source, job, text_for};
 
-/// `p` (brief) or `Y` in the preview: open the preview popup and build its text.
-pub fn open_preview(app: &mut App, kind: PreviewKind) {
+/// The brief preview popup among `popups`, when open (under a prompt or question too).
+pub fn find(popups: &mut [Popup]) -> Option<&mut PreviewPopup> {
+    popups.iter_mut().rev().find_map(|p| match p {
+        Popup::Brief(b) => Some(b),
+        _ => None,
+    })
+}
+
+/// `p` (brief) or `Y` in the preview: the preview popup of `kind`, its text asked of a
+/// worker (or built here for the agent listing).
+pub fn open_preview(src: &Source, curate: &mut Curate, kind: PreviewKind, ctx: &mut Ctx) -> Popup {
     let mut p = PreviewPopup {
         kind,
         generation: 0,
@@ -31,42 +40,34 @@ pub fn open_preview(app: &mut App, kind: PreviewKind) {
         wrap_width: 0,
         scroll: 0,
     };
-    refresh(app, &mut p);
-    app.popups.push(Popup::Brief(p));
+    refresh(src, curate, &mut p, ctx);
+    Popup::Brief(p)
 }
 
-/// Rebuild the open preview's text after a setting changed (no-op when it is closed).
-pub fn refresh_preview(app: &mut App) {
-    let Some(kind) = app.brief_preview().map(|p| p.kind) else {
-        return;
-    };
-    if kind == PreviewKind::Agent {
-        let built = agent_listing(app);
-        if let Some(p) = app.brief_preview_mut() {
-            p.built = Some(Ok(Arc::new(built)));
-            p.wrap_width = 0;
-        }
-        return;
-    }
-    let (generation, request) = request(app, kind);
-    if let Some(job) = app
-        .brief_preview_mut()
-        .and_then(|p| take_request(p, generation, request))
-    {
-        queue(app, generation, job);
+/// Rebuild the open preview's text (`preview`, found with [`find`]) after a setting
+/// changed (no-op when it is closed).
+pub fn refresh_preview(
+    preview: Option<&mut PreviewPopup>,
+    src: &Source,
+    curate: &mut Curate,
+    ctx: &mut Ctx,
+) {
+    if let Some(p) = preview {
+        refresh(src, curate, p, ctx);
     }
 }
 
-/// Rebuild the text of `p` (a preview popup taken off the stack while its keys run).
-fn refresh(app: &mut App, p: &mut PreviewPopup) {
+/// Rebuild the text of `p` (the open preview popup, or one taken off the stack while its
+/// keys run).
+fn refresh(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
     if p.kind == PreviewKind::Agent {
-        p.built = Some(Ok(Arc::new(agent_listing(app))));
+        p.built = Some(Ok(Arc::new(agent_listing(src.shared))));
         p.wrap_width = 0;
         return;
     }
-    let (generation, request) = request(app, p.kind);
+    let (generation, request) = request(src, curate, p.kind);
     if let Some(job) = take_request(p, generation, request) {
-        queue(app, generation, job);
+        queue(src.shared, generation, job, ctx);
     }
 }
 
@@ -74,16 +75,16 @@ fn refresh(app: &mut App, p: &mut PreviewPopup) {
 /// a row per skill and a column per client (full, cut by N, dropped, unreachable, not
 /// loaded), as `skill::clients::report::side_by_side` makes it; the label carries Claude
 /// Code's meter. Built here: a few listings of the skills already loaded.
-fn agent_listing(app: &App) -> BuiltText {
+fn agent_listing(shared: &Shared) -> BuiltText {
     use crate::skill::clients::{self, ClientOptions, report};
     let opts = ClientOptions {
-        settings: app.settings.agent.clone(),
+        settings: shared.settings.agent.clone(),
         context_tokens: None,
     };
-    let listings = clients::all_listings(&app.corpus, &opts, None);
+    let listings = clients::all_listings(shared.corpus, &opts, None);
     let mut text = report::side_by_side(&listings);
     // A malformed eval_queries.json leaves the trigger section out (`eval --triggers` names it).
-    let queries = crate::eval::triggers::skill_queries(&app.corpus).unwrap_or_default();
+    let queries = crate::eval::triggers::skill_queries(shared.corpus).unwrap_or_default();
     if let Some(claude) = listings.first().filter(|_| !queries.is_empty()) {
         // As `eval --triggers` without a model (the static table): deterministic and fast.
         let run = crate::eval::triggers::run_client(
@@ -109,8 +110,8 @@ fn agent_listing(app: &App) -> BuiltText {
     }
     BuiltText {
         bytes: text.len() as u64,
-        tokens: crate::tokens::TokenCounter::new(app.encoding()).count(&text),
-        encoding: app.encoding(),
+        tokens: crate::tokens::TokenCounter::new(shared.encoding()).count(&text),
+        encoding: shared.encoding(),
         parts: skills,
         left_out: Vec::new(),
         label,
@@ -120,10 +121,13 @@ fn agent_listing(app: &App) -> BuiltText {
 }
 
 /// A new text generation and its job for `kind`, or why there is none.
-fn request(app: &mut App, kind: PreviewKind) -> (u64, Result<TextJob, String>) {
-    app.curate.generation += 1;
-    let generation = app.curate.generation;
-    (generation, text_for(app, kind).map(|t| job(app, t)))
+fn request(src: &Source, curate: &mut Curate, kind: PreviewKind) -> (u64, Result<TextJob, String>) {
+    curate.generation += 1;
+    let generation = curate.generation;
+    (
+        generation,
+        text_for(src, curate, kind).map(|t| job(src.shared, t)),
+    )
 }
 
 /// Mark `p` as waiting for `generation`; the job to queue, or the reason shown instead.
@@ -146,17 +150,25 @@ fn take_request(
     }
 }
 
-fn queue(app: &mut App, generation: u64, job: TextJob) {
-    app.effects.push(Effect::Text {
+/// Queue the preview text `job` of `generation` for a worker.
+fn queue(shared: &Shared, generation: u64, job: TextJob, ctx: &mut Ctx) {
+    ctx.queue(Effect::Text {
         generation,
         job: Box::new(job),
         purpose: TextPurpose::Preview,
+        opts: shared.copy_options(),
     });
 }
 
-/// A built preview text arrived (stale generations are dropped).
-pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, String>) {
-    let Some(p) = app.brief_preview_mut() else {
+/// A built preview text arrived for the open preview among `popups` (stale generations are
+/// dropped).
+pub fn apply_preview(
+    popups: &mut [Popup],
+    generation: u64,
+    result: Result<BuiltText, String>,
+    ctx: &mut Ctx,
+) {
+    let Some(p) = find(popups) else {
         return;
     };
     if p.generation != generation {
@@ -164,8 +176,8 @@ pub fn apply_preview(app: &mut App, generation: u64, result: Result<BuiltText, S
     }
     p.built = Some(result.map(Arc::new));
     p.wrap_width = 0;
-    if app.status == STILL_BUILDING {
-        app.status.clear();
+    if *ctx.status == STILL_BUILDING {
+        ctx.status.clear();
     }
 }
 
@@ -175,11 +187,12 @@ const STILL_BUILDING: &str = "Still building the text…";
 /// everything): wrapping runs in `update`, so it stays a few milliseconds.
 pub const PREVIEW_MAX_BYTES: usize = 1 << 20;
 
-/// Keep the preview's wrapped lines at the popup's width (called from `sync`).
-pub fn sync(app: &mut App) {
-    let (w, h) = app.size;
+/// Keep the wrapped lines of the open preview among `popups` at the popup's width on a
+/// `size` (columns, rows) screen (called from `sync`).
+pub fn sync(popups: &mut [Popup], size: (u16, u16)) {
+    let (w, h) = size;
     let inner = preview_inner(w, h);
-    let Some(p) = app.brief_preview_mut() else {
+    let Some(p) = find(popups) else {
         return;
     };
     if p.wrap_width != inner.0 {
@@ -206,24 +219,46 @@ pub fn sync(app: &mut App) {
         .min(p.wrapped.len().saturating_sub(inner.1 as usize));
 }
 
-/// Keys of the preview popup `p`, taken off the stack (put back unless they close it).
-pub fn preview_action(app: &mut App, mut p: PreviewPopup, action: Action) {
-    if !popup_action(app, &mut p, action) {
-        app.popups.push(Popup::Brief(p));
-    }
+/// What the keys of the preview popup change besides it: the curation settings and
+/// whether a copy is running.
+pub struct Curating<'a> {
+    /// Brief and rendered-skill settings.
+    pub curate: &'a mut Curate,
+    /// Whether a copy is running.
+    pub copying: &'a mut bool,
+}
+
+/// Keys of the preview popup `p`, taken off the stack: the popup to put back, or `None`
+/// when the key closes it.
+pub fn preview_action(
+    mut p: PreviewPopup,
+    action: Action,
+    src: &Source,
+    c: &mut Curating,
+    ctx: &mut Ctx,
+) -> Option<PreviewPopup> {
+    (!popup_action(&mut p, action, src, c, ctx)).then_some(p)
 }
 
 /// The keys of the preview `p`; `true` when they closed it.
-fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
+fn popup_action(
+    p: &mut PreviewPopup,
+    action: Action,
+    src: &Source,
+    c: &mut Curating,
+    ctx: &mut Ctx,
+) -> bool {
     let skill_only = matches!(
         action,
         Action::SetArgs | Action::SetVars | Action::ToggleBaseDir | Action::CycleListing
     );
     if skill_only && p.kind != PreviewKind::Skill {
-        app.status = "That key sets up the rendered skill: Tab shows it".into();
+        ctx.say("That key sets up the rendered skill: Tab shows it");
         return false;
     }
-    let page = preview_inner(app.size.0, app.size.1).1 as usize;
+    let (w, h) = src.shared.size;
+    let page = preview_inner(w, h).1 as usize;
+    let curate = &mut *c.curate;
     let scroll = |p: &mut PreviewPopup, d: isize| {
         p.scroll = (p.scroll as isize).saturating_add(d).max(0) as usize;
     };
@@ -235,9 +270,9 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
         Action::Top => scroll(p, isize::MIN / 2),
         Action::Bottom => scroll(p, isize::MAX / 2),
         Action::Escape => return true,
-        Action::CycleFormat => cycle_format(app, p),
-        Action::CycleMode => cycle_mode(app, p),
-        Action::ToggleQuery => toggle_query(app, p),
+        Action::CycleFormat => cycle_format(src, curate, p, ctx),
+        Action::CycleMode => cycle_mode(src, curate, p, ctx),
+        Action::ToggleQuery => toggle_query(src, curate, p, ctx),
         Action::ToggleKind => {
             p.kind = match p.kind {
                 PreviewKind::Brief => PreviewKind::Skill,
@@ -245,106 +280,109 @@ fn popup_action(app: &mut App, p: &mut PreviewPopup, action: Action) -> bool {
                 PreviewKind::Agent => PreviewKind::Agent,
             };
             p.scroll = 0;
-            refresh(app, p);
+            refresh(src, curate, p, ctx);
         }
-        Action::CycleListing => cycle_listing(app, p),
-        Action::SetArgs => ask_args(app),
-        Action::SetVars => ask_vars(app),
-        Action::ToggleBaseDir => toggle_base_dir(app, p),
-        Action::CopyText | Action::SaveFile => return copy_or_save(app, p, action),
+        Action::CycleListing => cycle_listing(src, curate, p, ctx),
+        Action::SetArgs => ask_args(curate, ctx),
+        Action::SetVars => ask_vars(curate, ctx),
+        Action::ToggleBaseDir => toggle_base_dir(src, curate, p, ctx),
+        Action::CopyText | Action::SaveFile => return copy_or_save(p, action, src.shared, c, ctx),
         _ => {}
     }
     false
 }
 
 /// The next brief format (md → xml → json).
-fn cycle_format(app: &mut App, p: &mut PreviewPopup) {
-    app.curate.format = app.curate.format.next_layout();
-    app.status = format!("Brief format {}", app.curate.format.as_str());
-    refresh(app, p);
+fn cycle_format(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
+    curate.format = curate.format.next_layout();
+    ctx.say(format!("Brief format {}", curate.format.as_str()));
+    refresh(src, curate, p, ctx);
 }
 
 /// The next brief mode (auto → answer → extract → locate → summarize).
-fn cycle_mode(app: &mut App, p: &mut PreviewPopup) {
-    app.curate.mode = match app.curate.mode {
+fn cycle_mode(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
+    curate.mode = match curate.mode {
         BriefMode::Auto => BriefMode::Answer,
         BriefMode::Answer => BriefMode::Extract,
         BriefMode::Extract => BriefMode::Locate,
         BriefMode::Locate => BriefMode::Summarize,
         BriefMode::Summarize => BriefMode::Auto,
     };
-    app.status = format!("Brief mode {}", app.curate.mode.as_str());
-    refresh(app, p);
+    ctx.say(format!("Brief mode {}", curate.mode.as_str()));
+    refresh(src, curate, p, ctx);
 }
 
 /// Add the search query's hits to the brief, or leave them out again (refused without a
 /// query).
-fn toggle_query(app: &mut App, p: &mut PreviewPopup) {
-    if app.search.query.trim().is_empty() && !app.curate.with_query {
-        app.status = "No search query: type one with / first".into();
+fn toggle_query(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
+    if src.search.query.trim().is_empty() && !curate.with_query {
+        ctx.say("No search query: type one with / first");
     } else {
-        app.curate.with_query = !app.curate.with_query;
-        app.status = if app.curate.with_query {
-            format!("Adding the hits of {:?}", app.search.query.trim())
+        curate.with_query = !curate.with_query;
+        ctx.say(if curate.with_query {
+            format!("Adding the hits of {:?}", src.search.query.trim())
         } else {
             "Selected sections only".into()
-        };
-        refresh(app, p);
+        });
+        refresh(src, curate, p, ctx);
     }
 }
 
 /// The next listing format of a rendered skill (plain → xml → available skills).
-fn cycle_listing(app: &mut App, p: &mut PreviewPopup) {
-    app.curate.listing = match app.curate.listing {
+fn cycle_listing(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
+    curate.listing = match curate.listing {
         ListingFormat::Plain => ListingFormat::Xml,
         ListingFormat::Xml => ListingFormat::AvailableSkills,
         ListingFormat::AvailableSkills => ListingFormat::Plain,
     };
-    app.status = format!("Listing {}", app.curate.listing.as_str());
-    refresh(app, p);
+    ctx.say(format!("Listing {}", curate.listing.as_str()));
+    refresh(src, curate, p, ctx);
 }
 
 /// Ask for the rendered skill's arguments, prefilled with the current ones.
-fn ask_args(app: &mut App) {
-    let now = match app.curate.args.as_deref() {
+fn ask_args(curate: &Curate, ctx: &mut Ctx) {
+    let now = match curate.args.as_deref() {
         None => String::new(),
         Some("") => "\"\"".to_string(),
         Some(a) => a.to_string(),
     };
-    app.followups
-        .push(Msg::OpenInput(InputPurpose::SkillArgs, now));
+    ctx.follow(Msg::OpenInput(InputPurpose::SkillArgs, now));
 }
 
 /// Ask for the rendered skill's variables, prefilled with the current ones.
-fn ask_vars(app: &mut App) {
-    let now: Vec<String> = app
-        .curate
+fn ask_vars(curate: &Curate, ctx: &mut Ctx) {
+    let now: Vec<String> = curate
         .vars
         .iter()
         .map(|(k, v)| format!("{k}={}", quote_arg(v)))
         .collect();
-    app.followups
-        .push(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
+    ctx.follow(Msg::OpenInput(InputPurpose::SkillVars, now.join(" ")));
 }
 
 /// Whether rendered skills start with their base directory.
-fn toggle_base_dir(app: &mut App, p: &mut PreviewPopup) {
-    app.curate.include_base_dir = !app.curate.include_base_dir;
-    app.status = if app.curate.include_base_dir {
-        "Rendered skills start with their base directory".into()
+fn toggle_base_dir(src: &Source, curate: &mut Curate, p: &mut PreviewPopup, ctx: &mut Ctx) {
+    curate.include_base_dir = !curate.include_base_dir;
+    ctx.say(if curate.include_base_dir {
+        "Rendered skills start with their base directory"
     } else {
-        "No base-directory header".into()
-    };
-    refresh(app, p);
+        "No base-directory header"
+    });
+    refresh(src, curate, p, ctx);
 }
 
 /// Copy the text shown, or save it to a file (once it is built, one copy at a time);
 /// `true` when the copy is queued, which closes the preview.
-fn copy_or_save(app: &mut App, p: &PreviewPopup, action: Action) -> bool {
+fn copy_or_save(
+    p: &PreviewPopup,
+    action: Action,
+    shared: &Shared,
+    c: &mut Curating,
+    ctx: &mut Ctx,
+) -> bool {
     match p.built.clone() {
         Some(Ok(b)) => {
-            if action == Action::CopyText && app.copying {
-                app.status = "A copy is already running…".into();
+            if action == Action::CopyText && *c.copying {
+                ctx.say("A copy is already running…");
                 return false;
             }
             let route = if action == Action::SaveFile {
@@ -352,18 +390,22 @@ fn copy_or_save(app: &mut App, p: &PreviewPopup, action: Action) -> bool {
             } else {
                 Route::Auto
             };
-            app.copying = true;
-            app.curate.copy_note.clear();
-            app.status = format!("Copying {}…", b.label);
-            app.effects.push(Effect::CopyText { built: b, route });
+            *c.copying = true;
+            c.curate.copy_note.clear();
+            ctx.say(format!("Copying {}…", b.label));
+            ctx.queue(Effect::CopyText {
+                built: b,
+                route,
+                opts: shared.copy_options(),
+            });
             true
         }
         Some(Err(e)) => {
-            app.status = e;
+            ctx.say(e);
             false
         }
         None => {
-            app.status = STILL_BUILDING.into();
+            ctx.say(STILL_BUILDING);
             false
         }
     }

@@ -2,18 +2,28 @@
 //! (`skill::overlap`, the effective set of all roots) and opens the flagged pairs; its keys
 //! move the cursor, `Enter` opens the first skill's editor and `Tab` the second's.
 
-use std::sync::Arc;
-
+use crate::model::Corpus;
 use crate::skill::overlap::{Entry, overlaps};
 use crate::tui::input::action::Action;
-use crate::tui::state::app::{App, Focus};
+use crate::tui::state::app::Focus;
 use crate::tui::state::collisions::{Collisions, Pair};
-use crate::tui::state::popup::Popup;
-use crate::tui::view::layout::list_height;
 
-/// `C`: open the collision map of the loaded skills, or say there is no collision.
-pub fn open(app: &mut App) {
-    let entries = crate::skill::layers::corpus_entries(&app.corpus, &app.corpus.roots);
+use super::ctx::{Ctx, Panes};
+
+/// What follows a key of the collision map.
+pub enum After {
+    /// The map stays open, as it is now.
+    Keep(Collisions),
+    /// The map closes.
+    Close,
+    /// The map closes on a skill the tree now shows: open its editor.
+    Edit,
+}
+
+/// `C`: the collision map of the loaded skills, or `None` when there is no collision (the
+/// status says so).
+pub fn open(corpus: &Corpus, ctx: &mut Ctx) -> Option<Collisions> {
+    let entries = crate::skill::layers::corpus_entries(corpus, &corpus.roots);
     let scored: Vec<Entry> = entries
         .iter()
         .map(|(_, e)| Entry {
@@ -34,22 +44,28 @@ pub fn open(app: &mut App) {
         })
         .collect();
     if pairs.is_empty() {
-        app.status = format!(
+        ctx.say(format!(
             "No collision: none of the {} listed skills' descriptions compete",
             entries.len()
-        );
-        return;
+        ));
+        return None;
     }
-    app.popups.push(Popup::Collisions(Collisions {
+    Some(Collisions {
         pairs,
         cursor: 0,
         offset: 0,
-    }));
+    })
 }
 
-/// Keys of the collision map, taken off the stack (put back unless they close it).
-pub fn action(app: &mut App, mut c: Collisions, action: Action) {
-    let page = list_height(app.size.1);
+/// Keys of the collision map `c` (`page` rows high), taken off the stack: what follows
+/// ([`After`]); `Enter` and `Tab` reveal a skill of the pair in the tree first.
+pub fn action(
+    mut c: Collisions,
+    action: Action,
+    page: usize,
+    corpus: &Corpus,
+    panes: &mut Panes,
+) -> After {
     let last = c.pairs.len().saturating_sub(1);
     match action {
         Action::MoveDown => c.cursor = (c.cursor + 1).min(last),
@@ -58,10 +74,10 @@ pub fn action(app: &mut App, mut c: Collisions, action: Action) {
         Action::PageUp => c.cursor = c.cursor.saturating_sub(page),
         Action::Top => c.cursor = 0,
         Action::Bottom => c.cursor = last,
-        Action::Escape | Action::Collisions => return,
+        Action::Escape | Action::Collisions => return After::Close,
         Action::Confirm | Action::CollisionOther => {
             let Some(pair) = c.pairs.get(c.cursor) else {
-                return app.popups.push(Popup::Collisions(c));
+                return After::Keep(c);
             };
             let (id, _) = if action == Action::Confirm {
                 pair.a.clone()
@@ -70,12 +86,10 @@ pub fn action(app: &mut App, mut c: Collisions, action: Action) {
             };
             // Back to the tree on that skill, then its editor over it (`Esc` there returns
             // to the tree; `C` opens the map again).
-            let corpus = Arc::clone(&app.corpus);
-            app.search.showing = false;
-            app.focus = Focus::Left;
-            app.tree.reveal(&corpus, id);
-            super::editor::open(app);
-            return;
+            panes.search.showing = false;
+            *panes.focus = Focus::Left;
+            panes.tree.reveal(corpus, id);
+            return After::Edit;
         }
         _ => {}
     }
@@ -84,5 +98,5 @@ pub fn action(app: &mut App, mut c: Collisions, action: Action) {
     } else if c.cursor >= c.offset + page {
         c.offset = c.cursor + 1 - page;
     }
-    app.popups.push(Popup::Collisions(c));
+    After::Keep(c)
 }

@@ -5,10 +5,8 @@
 //! Every save and undo queues a reload of the file's root
 //! ([`crate::tui::effect::Effect::Reload`]).
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
 use crossterm::event::KeyCode;
+use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::frontmatter;
@@ -18,10 +16,11 @@ use crate::tui::effect::Effect;
 use crate::tui::input::action::Action;
 use crate::tui::input::key::to_input;
 use crate::tui::input::keymap::Mode;
-use crate::tui::state::app::{App, SavedEdit};
+use crate::tui::state::app::SavedEdit;
 use crate::tui::state::editor::fields::text_area;
 use crate::tui::state::editor::{Editor, View};
-use crate::tui::state::popup::Popup;
+
+use super::ctx::{Ctx, Shared};
 
 /// The SKILL.md a node belongs to: `(absolute path, path shown, skill folder name, root
 /// index)`. A skill node gives its `SKILL.md`; any node inside a `SKILL.md` (the file, its
@@ -81,26 +80,30 @@ pub fn skill_file(corpus: &Corpus, id: NodeId) -> Option<(PathBuf, String, Strin
     Some((file, shown, folder.unwrap_or_default(), root_ix))
 }
 
-/// `e`: open the form editor on the current node's SKILL.md.
-pub fn open(app: &mut App) {
-    let Some(id) = app.current_node() else { return };
-    let corpus = Arc::clone(&app.corpus);
-    let Some((path, shown, folder, root)) = skill_file(&corpus, id) else {
-        app.status = "Not a skill: `e` edits the frontmatter of a SKILL.md".into();
-        return;
+/// `e`: the form editor on the SKILL.md of `current` (a node of `shared`'s corpus), or
+/// `None` when there is none or it cannot be edited (the status says why).
+pub fn open(shared: &Shared, current: Option<NodeId>, ctx: &mut Ctx) -> Option<Box<Editor>> {
+    let id = current?;
+    let corpus = shared.corpus;
+    let Some((path, shown, folder, root)) = skill_file(corpus, id) else {
+        ctx.say("Not a skill: `e` edits the frontmatter of a SKILL.md");
+        return None;
     };
     if let Some(reason) = crate::remote::cache::read_only_reason(&path) {
-        app.status = reason;
-        return;
+        ctx.say(reason);
+        return None;
     }
     match Editor::open(&path, shown, folder, Some(root)) {
         Ok(mut ed) => {
-            ed.skill = skill_node(&corpus, id);
-            refresh_clients(app, &mut ed);
-            app.popups.push(Popup::Editor(Box::new(ed)));
-            app.status.clear();
+            ed.skill = skill_node(corpus, id);
+            refresh_clients(shared, &mut ed);
+            ctx.status.clear();
+            Some(Box::new(ed))
         }
-        Err(e) => app.status = e,
+        Err(e) => {
+            ctx.say(e);
+            None
+        }
     }
 }
 
@@ -123,7 +126,7 @@ fn skill_node(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
 /// from the unsaved edit, so editing a description updates every client's cell live. The
 /// other skills are read once, when the editor opens (`Editor::client_base`); a keystroke
 /// re-reads only this one.
-fn refresh_clients(app: &App, ed: &mut Editor) {
+fn refresh_clients(shared: &Shared, ed: &mut Editor) {
     use crate::skill::clients::{self, ClientOptions, candidate, report};
     use std::hash::{Hash, Hasher};
     let (Some(_), Ok(bytes)) = (ed.skill, &ed.candidate) else {
@@ -131,19 +134,19 @@ fn refresh_clients(app: &App, ed: &mut Editor) {
     };
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
-    app.data_gen.hash(&mut h);
+    shared.data_gen.hash(&mut h);
     let key = h.finish();
     if ed.clients_of == Some(key) {
         return;
     }
     let text = String::from_utf8_lossy(bytes);
     let opts = ClientOptions {
-        settings: app.settings.agent.clone(),
+        settings: shared.settings.agent.clone(),
         context_tokens: None,
     };
-    if ed.client_base.is_empty() || ed.client_gen != app.data_gen {
-        ed.client_base = candidate::gather(&app.corpus);
-        ed.client_gen = app.data_gen;
+    if ed.client_base.is_empty() || ed.client_gen != shared.data_gen {
+        ed.client_base = candidate::gather(shared.corpus);
+        ed.client_gen = shared.data_gen;
     }
     // Found by path, so a reload that renumbers the nodes cannot point at another skill.
     let path = ed.path();
@@ -153,7 +156,7 @@ fn refresh_clients(app: &App, ed: &mut Editor) {
         return;
     };
     let node = c.node;
-    if let Some(edited) = candidate::reread(&app.corpus, c, &text) {
+    if let Some(edited) = candidate::reread(shared.corpus, c, &text) {
         *c = edited;
     }
     ed.clients = clients::listings_of(&cands, &opts)
@@ -164,18 +167,18 @@ fn refresh_clients(app: &App, ed: &mut Editor) {
 }
 
 /// `E`: queue opening the current node's SKILL.md in `$VISUAL`/`$EDITOR` (the event loop
-/// suspends the TUI, runs it, then reloads the root).
-pub fn open_external(app: &mut App) {
-    let Some(id) = app.current_node() else { return };
-    match skill_file(&app.corpus, id) {
+/// suspends the TUI, runs it, then reloads the root); `current` is a node of `corpus`.
+pub fn open_external(corpus: &Corpus, current: Option<NodeId>, ctx: &mut Ctx) {
+    let Some(id) = current else { return };
+    match skill_file(corpus, id) {
         Some((path, ..)) if crate::remote::cache::read_only_reason(&path).is_some() => {
-            app.status = crate::remote::cache::read_only_reason(&path).unwrap_or_default();
+            ctx.say(crate::remote::cache::read_only_reason(&path).unwrap_or_default());
         }
-        Some((path, _, _, root)) => app.effects.push(Effect::External {
+        Some((path, _, _, root)) => ctx.queue(Effect::External {
             path,
             root: Some(root),
         }),
-        None => app.status = "Not a skill: `E` opens the SKILL.md of a skill in $EDITOR".into(),
+        None => ctx.say("Not a skill: `E` opens the SKILL.md of a skill in $EDITOR"),
     }
 }
 
@@ -185,16 +188,34 @@ pub fn before_external(path: &Path) -> Option<frontmatter::LoadedFile> {
     frontmatter::load(path).ok()
 }
 
-/// After `$EDITOR` ran on `path` (`outcome`: its error for the status line): when the file
-/// changed since `before`, `u` restores `before`'s bytes as it undoes a save of the form
-/// editor (same hash check, same redo); then the root `root` is reloaded.
+/// What `$EDITOR` did: the file it ran on, the root to reload, the file as it was before
+/// ([`before_external`]) and the run's outcome (its error for the status line).
+pub struct ExternalRun<'a> {
+    /// The file edited.
+    pub path: &'a Path,
+    /// Root of the file (reloaded afterwards).
+    pub root: Option<usize>,
+    /// The file before the run, when it could be read.
+    pub before: Option<frontmatter::LoadedFile>,
+    /// `Err`: why `$EDITOR` could not run.
+    pub outcome: Result<(), String>,
+}
+
+/// After `$EDITOR` ran (`run`): when the file changed since `run.before`, `u` restores those
+/// bytes as it undoes a save of the form editor (same hash check, same redo; kept in
+/// `last_save`); then the root is reloaded from its spec in `shared`.
 pub fn after_external(
-    app: &mut App,
-    path: &Path,
-    root: Option<usize>,
-    before: Option<frontmatter::LoadedFile>,
-    outcome: Result<(), String>,
+    run: ExternalRun,
+    last_save: &mut Option<SavedEdit>,
+    shared: &Shared,
+    ctx: &mut Ctx,
 ) {
+    let ExternalRun {
+        path,
+        root,
+        before,
+        outcome,
+    } = run;
     let shown = path.display().to_string();
     let changed = before.and_then(|b| {
         let now = frontmatter::load(path).ok()?;
@@ -208,37 +229,38 @@ pub fn after_external(
     });
     let edited = changed.is_some();
     if let Some(report) = changed {
-        app.last_save = Some(SavedEdit {
+        *last_save = Some(SavedEdit {
             report,
             root,
             shown: shown.clone(),
             undone: false,
         });
     }
-    app.status = match outcome {
+    ctx.say(match outcome {
         Ok(()) if edited => format!("Edited {shown} · reloading · u undoes"),
         Ok(()) => format!("Edited {shown} (unchanged) · reloading"),
         Err(e) => e,
-    };
-    request_reload(app, root);
+    });
+    request_reload(shared, root, ctx);
 }
 
-/// Queue a reload of root `root` (after a save, an undo or `$EDITOR`).
-pub fn request_reload(app: &mut App, root: Option<usize>) {
-    if let Some(r) = root.filter(|r| *r < app.specs.len()) {
-        app.effects.push(Effect::Reload { root: r });
+/// Queue a reload of root `root` from its spec in `shared` (after a save, an undo or
+/// `$EDITOR`); none for a root without a spec.
+pub fn request_reload(shared: &Shared, root: Option<usize>, ctx: &mut Ctx) {
+    if let Some(r) = root.filter(|r| *r < shared.specs.len()) {
+        ctx.queue(shared.reload(r));
     }
 }
 
-/// `u`: undo the last save of this session (again: redo it).
-pub fn undo(app: &mut App) {
-    let Some(saved) = app.last_save.take() else {
-        app.status = "Nothing to undo: no save in this session".into();
+/// `u`: undo the last save of this session, `last_save` (again: redo it).
+pub fn undo(last_save: &mut Option<SavedEdit>, shared: &Shared, ctx: &mut Ctx) {
+    let Some(saved) = last_save.take() else {
+        ctx.say("Nothing to undo: no save in this session");
         return;
     };
     match frontmatter::undo(&saved.report) {
         Ok(report) => {
-            app.status = if saved.undone {
+            *ctx.status = if saved.undone {
                 format!(
                     "Redone: {} has the saved bytes again (u undoes)",
                     saved.shown
@@ -250,54 +272,67 @@ pub fn undo(app: &mut App) {
                 )
             };
             let root = saved.root;
-            app.last_save = Some(SavedEdit {
+            *last_save = Some(SavedEdit {
                 report,
                 undone: !saved.undone,
                 ..saved
             });
-            request_reload(app, root);
+            request_reload(shared, root, ctx);
         }
         Err(e) => {
-            app.status = e.to_string();
-            app.last_save = Some(saved);
+            ctx.say(e.to_string());
+            *last_save = Some(saved);
         }
     }
 }
 
-/// Apply one action to the editor `ed`, taken off the stack (put back unless it closes).
-pub fn editor_action(app: &mut App, mut ed: Box<Editor>, action: Action) {
-    if !act(app, &mut ed, action) {
-        refresh_clients(app, &mut ed);
-        ed.diff_scroll = ed.diff_scroll.min(ed.diff.len().saturating_sub(1));
-        app.popups.push(Popup::Editor(ed));
+/// What the editor's keys change besides the editor: the last save (a save replaces it)
+/// and the context (status, reload effects), with the data they read.
+pub struct Saving<'a, 'c> {
+    /// The last save of this session.
+    pub last_save: &'a mut Option<SavedEdit>,
+    /// The corpus, settings and root specs.
+    pub shared: &'a Shared<'a>,
+    /// Status line, effects and follow-ups.
+    pub ctx: &'a mut Ctx<'c>,
+}
+
+/// Apply one action to the editor `ed`, taken off the stack: the editor to put back, or
+/// `None` when the action closes it.
+pub fn editor_action(mut ed: Box<Editor>, action: Action, s: &mut Saving) -> Option<Box<Editor>> {
+    if act(s, &mut ed, action) {
+        return None;
     }
+    refresh_clients(s.shared, &mut ed);
+    ed.diff_scroll = ed.diff_scroll.min(ed.diff.len().saturating_sub(1));
+    Some(ed)
 }
 
 /// One action in the editor's mode; `true` when it closed the editor.
-fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
+fn act(s: &mut Saving, ed: &mut Box<Editor>, action: Action) -> bool {
     let mode = ed.mode;
     match (mode, action) {
         (Mode::Form, Action::MoveDown | Action::NextField) => move_field(ed, 1, false),
         (Mode::Form, Action::MoveUp | Action::PrevField) => move_field(ed, -1, false),
         (Mode::Field, Action::NextField) => move_field(ed, 1, true),
         (Mode::Field, Action::PrevField) => move_field(ed, -1, true),
-        (Mode::Form, Action::EditField) => edit_field(app, ed),
+        (Mode::Form, Action::EditField) => edit_field(s.ctx, ed),
         (Mode::Form, Action::AddKey) => {
             ed.prompt = text_area("");
             ed.back = Mode::Form;
             ed.mode = Mode::Prompt;
         }
         (Mode::Form, Action::DeleteKey) => ed.delete_selected(),
-        (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => toggle_raw(app, ed),
-        (Mode::Form | Mode::Raw, Action::ToggleProfile) => toggle_profile(app, ed),
-        (Mode::Form | Mode::Field | Mode::Raw, Action::EditorSave) => start_save(app, ed, mode),
+        (Mode::Form | Mode::Field | Mode::Raw, Action::ToggleRaw) => toggle_raw(s.ctx, ed),
+        (Mode::Form | Mode::Raw, Action::ToggleProfile) => toggle_profile(s.ctx, ed),
+        (Mode::Form | Mode::Field | Mode::Raw, Action::EditorSave) => start_save(s.ctx, ed, mode),
         (Mode::Field, Action::Escape) => ed.mode = Mode::Form,
         (Mode::Form | Mode::Raw, Action::Escape) => {
             if ed.dirty() {
                 ed.back = mode;
                 ed.mode = Mode::Confirm;
             } else {
-                return close(app, "Closed the editor (no changes)");
+                return close(s.ctx, "Closed the editor (no changes)");
             }
         }
         // Enter in a one-line field confirms it (a `name` must not become a block scalar).
@@ -306,7 +341,7 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
         {
             ed.mode = Mode::Form;
             if let Some(f) = ed.field() {
-                app.status = format!("`{}` set; Ctrl-s saves", f.key);
+                s.ctx.say(format!("`{}` set; Ctrl-s saves", f.key));
             }
         }
         (Mode::Field | Mode::Raw | Mode::Prompt, Action::TextKey(k)) => {
@@ -317,35 +352,35 @@ fn act(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
                 }
             }
         }
-        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(s)) => paste(ed, mode, &s),
-        (Mode::Prompt, Action::Confirm) => add_key(app, ed),
+        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(text)) => paste(ed, mode, &text),
+        (Mode::Prompt, Action::Confirm) => add_key(s.ctx, ed),
         (Mode::Prompt | Mode::Confirm, Action::Escape) => ed.mode = ed.back,
-        (Mode::Confirm, Action::Confirm) => return close(app, "Discarded the changes"),
-        (Mode::Diff, action) => return diff_action(app, ed, action),
+        (Mode::Confirm, Action::Confirm) => return close(s.ctx, "Discarded the changes"),
+        (Mode::Diff, action) => return diff_action(s, ed, action),
         _ => {}
     }
     false
 }
 
 /// Edit the selected field, when it can be edited in the form (else the status says why).
-fn edit_field(app: &mut App, ed: &mut Editor) {
+fn edit_field(ctx: &mut Ctx, ed: &mut Editor) {
     match ed.field() {
         Some(f) if f.editable() && !f.removed => ed.mode = Mode::Field,
         Some(f) if f.removed => {
-            app.status = format!("`{}` is marked for removal; d restores it", f.key);
+            ctx.say(format!("`{}` is marked for removal; d restores it", f.key));
         }
         Some(f) => {
-            app.status = format!(
+            ctx.say(format!(
                 "`{}` cannot be edited in the form; r switches to raw mode",
                 f.key
-            );
+            ));
         }
         None => {}
     }
 }
 
 /// Switch between the form and the raw text (refused when the text does not parse).
-fn toggle_raw(app: &mut App, ed: &mut Editor) {
+fn toggle_raw(ctx: &mut Ctx, ed: &mut Editor) {
     match ed.toggle_view() {
         Ok(()) => {
             ed.mode = if ed.view == View::Raw {
@@ -354,18 +389,21 @@ fn toggle_raw(app: &mut App, ed: &mut Editor) {
                 Mode::Form
             }
         }
-        Err(e) => app.status = format!("Cannot switch: {e}"),
+        Err(e) => ctx.say(format!("Cannot switch: {e}")),
     }
 }
 
 /// Validate with the other profile (Claude Code or the spec).
-fn toggle_profile(app: &mut App, ed: &mut Editor) {
+fn toggle_profile(ctx: &mut Ctx, ed: &mut Editor) {
     ed.profile = match ed.profile {
         Profile::ClaudeCode => Profile::Spec,
         Profile::Spec => Profile::ClaudeCode,
     };
     ed.recompute();
-    app.status = format!("Validating with the {} profile", ed.profile.as_str());
+    ctx.say(format!(
+        "Validating with the {} profile",
+        ed.profile.as_str()
+    ));
 }
 
 /// Paste `s` into the text being edited in `mode`: on one line in the key prompt and a
@@ -387,27 +425,27 @@ fn paste(ed: &mut Editor, mode: Mode, s: &str) {
 }
 
 /// Add the key typed in the prompt, then edit its value.
-fn add_key(app: &mut App, ed: &mut Editor) {
+fn add_key(ctx: &mut Ctx, ed: &mut Editor) {
     let name = ed.prompt.lines().join("");
     match ed.add_key(&name) {
         Ok(()) => {
             ed.mode = Mode::Field;
-            app.status = format!("Added `{}`: type its value", name.trim());
+            ctx.say(format!("Added `{}`: type its value", name.trim()));
         }
-        Err(e) => app.status = e,
+        Err(e) => ctx.say(e),
     }
 }
 
 /// The save's diff: scroll it, confirm the save, reload a file changed on disk, or go
 /// back; `true` when the save closed the editor.
-fn diff_action(app: &mut App, ed: &mut Box<Editor>, action: Action) -> bool {
+fn diff_action(s: &mut Saving, ed: &mut Box<Editor>, action: Action) -> bool {
     match action {
-        Action::Confirm => return confirm_save(app, ed),
+        Action::Confirm => return confirm_save(s, ed),
         Action::MoveDown => ed.diff_scroll = ed.diff_scroll.saturating_add(1),
         Action::MoveUp => ed.diff_scroll = ed.diff_scroll.saturating_sub(1),
         Action::PageDown => ed.diff_scroll = ed.diff_scroll.saturating_add(10),
         Action::PageUp => ed.diff_scroll = ed.diff_scroll.saturating_sub(10),
-        Action::Reload if ed.stale => reload_editor(app, ed),
+        Action::Reload if ed.stale => reload_editor(s, ed),
         Action::Escape => {
             ed.message = None;
             ed.mode = ed.back;
@@ -436,17 +474,17 @@ fn move_field(ed: &mut Editor, delta: isize, editable_only: bool) {
 }
 
 /// Close the editor saying `status` (the caller drops it); always `true`.
-fn close(app: &mut App, status: &str) -> bool {
-    app.status = status.to_string();
+fn close(ctx: &mut Ctx, status: &str) -> bool {
+    ctx.say(status);
     true
 }
 
 /// Ctrl-s: open the diff popup, unless the edit cannot be saved.
-fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
+fn start_save(ctx: &mut Ctx, ed: &mut Editor, mode: Mode) {
     let bytes = match &ed.candidate {
         Ok(b) => b.clone(),
         Err(e) => {
-            app.status = format!("Cannot save: {e}");
+            ctx.say(format!("Cannot save: {e}"));
             return;
         }
     };
@@ -456,11 +494,11 @@ fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
         } else {
             String::new()
         };
-        app.status = format!("Invalid YAML{at} blocks saving: {msg}");
+        ctx.say(format!("Invalid YAML{at} blocks saving: {msg}"));
         return;
     }
     if bytes == ed.file.bytes {
-        app.status = "No changes to save".into();
+        ctx.say("No changes to save");
         return;
     }
     ed.diff = frontmatter::line_diff(&ed.file.bytes, &bytes);
@@ -472,7 +510,7 @@ fn start_save(app: &mut App, ed: &mut Editor, mode: Mode) {
 
 /// Enter/y in the diff popup: write the bytes (atomic, hash-checked); `true` when saved (the
 /// editor closes).
-fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
+fn confirm_save(s: &mut Saving, ed: &mut Editor) -> bool {
     let Ok(bytes) = ed.candidate.clone() else {
         return false;
     };
@@ -487,14 +525,17 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
                 1 => " · 1 validation finding accepted".to_string(),
                 n => format!(" · {n} validation findings accepted"),
             };
-            app.last_save = Some(SavedEdit {
+            *s.last_save = Some(SavedEdit {
                 report,
                 root,
                 shown: shown.clone(),
                 undone: false,
             });
-            close(app, &format!("Saved {shown} ({changed}{warn}) · u undoes"));
-            request_reload(app, root);
+            close(
+                s.ctx,
+                &format!("Saved {shown} ({changed}{warn}) · u undoes"),
+            );
+            request_reload(s.shared, root, s.ctx);
             return true;
         }
         Err(Error::Refused(m)) if m.contains("changed on disk") => {
@@ -509,14 +550,15 @@ fn confirm_save(app: &mut App, ed: &mut Editor) -> bool {
 }
 
 /// `r` after a refused save: read the file again (the edits are dropped).
-fn reload_editor(app: &mut App, ed: &mut Editor) {
+fn reload_editor(s: &mut Saving, ed: &mut Editor) {
     match Editor::open(&ed.path(), ed.shown.clone(), ed.folder.clone(), ed.root) {
         Ok(mut new) => {
             let root = new.root;
             new.skill = ed.skill;
             *ed = new;
-            app.status = "Reloaded the file from disk; your edits were dropped".into();
-            request_reload(app, root);
+            s.ctx
+                .say("Reloaded the file from disk; your edits were dropped");
+            request_reload(s.shared, root, s.ctx);
         }
         Err(e) => ed.message = Some(format!("Reload failed: {e}")),
     }

@@ -7,27 +7,29 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::model::Selection;
 use crate::tui::effect::Effect;
 use crate::tui::effects::export::{ExportJob, ExportOutcome};
-use crate::tui::state::app::App;
-use crate::tui::state::curate::{InputPurpose, Question};
+use crate::tui::state::curate::{Curate, InputPurpose, Question};
 use crate::tui::state::followup::Msg;
+
+use super::ctx::{Ctx, Shared};
 
 /// `X`: ask for the folder, prefilled with `./<recipe name>`, else `./<the name derived from
 /// what the sections are about>` ([`crate::curate::export::default_name`]), for editing.
-pub fn start(app: &mut App) {
-    if app.selection.is_empty() && app.curate.exposure.always_units(&app.corpus).is_empty() {
-        app.status = "Nothing to export: select sections first (Space)".into();
+pub fn start(shared: &Shared, selection: &Selection, curate: &Curate, ctx: &mut Ctx) {
+    let corpus = shared.corpus;
+    if selection.is_empty() && curate.exposure.always_units(corpus).is_empty() {
+        ctx.say("Nothing to export: select sections first (Space)");
         return;
     }
-    let units =
-        crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
-    let name = match &app.curate.recipe_name {
+    let units = crate::curate::units::selection_units(corpus, selection, &curate.exposure);
+    let name = match &curate.recipe_name {
         Some(r) => crate::model::id::slug(r),
-        None => crate::curate::export::default_name(&app.corpus, &units, &app.curate.exposure),
+        None => crate::curate::export::default_name(corpus, &units, &curate.exposure),
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    app.followups.push(Msg::OpenInput(
+    ctx.follow(Msg::OpenInput(
         InputPurpose::ExportDir,
         cwd.join(name).display().to_string(),
     ));
@@ -35,48 +37,57 @@ pub fn start(app: &mut App) {
 
 /// The folder `dir` is typed: ask for the description, prefilled from the sources (an
 /// empty folder cancels).
-pub fn ask_description(app: &mut App, dir: String) {
+pub fn ask_description(
+    dir: String,
+    shared: &Shared,
+    selection: &Selection,
+    curate: &Curate,
+    ctx: &mut Ctx,
+) {
     if dir.is_empty() {
-        app.status = "Export cancelled: no folder given".into();
+        ctx.say("Export cancelled: no folder given");
         return;
     }
-    let units =
-        crate::curate::units::selection_units(&app.corpus, &app.selection, &app.curate.exposure);
-    let text =
-        crate::curate::export::default_description(&app.corpus, &units, &app.curate.exposure);
-    app.followups
-        .push(Msg::OpenInput(InputPurpose::ExportDescription(dir), text));
+    let corpus = shared.corpus;
+    let units = crate::curate::units::selection_units(corpus, selection, &curate.exposure);
+    let text = crate::curate::export::default_description(corpus, &units, &curate.exposure);
+    ctx.follow(Msg::OpenInput(InputPurpose::ExportDescription(dir), text));
 }
 
-/// Queue the export of the selection into `dir` (typed; `~/` expanded) with the description
-/// typed last (none: the generated one).
-pub fn export_to(app: &mut App, dir: &str, force: bool) {
+/// Queue the export of `selection` into `dir` (typed; `~/` expanded; replacing a
+/// non-empty folder with `force`) with the description typed last (none: the generated
+/// one) and the export settings of `shared`.
+pub fn export_to(
+    dir: &str,
+    force: bool,
+    shared: &Shared,
+    selection: &Selection,
+    curate: &Curate,
+    ctx: &mut Ctx,
+) {
     if dir.is_empty() {
-        app.status = "Export cancelled: no folder given".into();
+        ctx.say("Export cancelled: no folder given");
         return;
     }
     let dir = expand_home(dir);
+    let brief = &shared.settings.brief;
     let job = ExportJob {
-        corpus: Arc::clone(&app.corpus),
-        units: crate::curate::units::selection_units(
-            &app.corpus,
-            &app.selection,
-            &app.curate.exposure,
-        ),
-        exposure: app.curate.exposure.clone(),
+        corpus: Arc::clone(shared.corpus),
+        units: crate::curate::units::selection_units(shared.corpus, selection, &curate.exposure),
+        exposure: curate.exposure.clone(),
         dir,
         force,
-        max_reference_bytes: app.settings.brief.export_max_reference_bytes,
-        with_catalog: app.settings.brief.export_catalog,
-        active: app.settings.brief.export_active,
-        encoding: app.encoding(),
-        description: app.curate.export_description.clone(),
+        max_reference_bytes: brief.export_max_reference_bytes,
+        with_catalog: brief.export_catalog,
+        active: brief.export_active,
+        encoding: shared.encoding(),
+        description: curate.export_description.clone(),
     };
-    app.status = format!(
+    ctx.say(format!(
         "Exporting to {}…",
         crate::util::sanitize::sanitize_line(&job.dir.display().to_string())
-    );
-    app.effects.push(Effect::Export(Box::new(job)));
+    ));
+    ctx.queue(Effect::Export(Box::new(job)));
 }
 
 fn expand_home(dir: &str) -> PathBuf {
@@ -86,19 +97,20 @@ fn expand_home(dir: &str) -> PathBuf {
     }
 }
 
-/// Apply an export outcome: the status line, or the replace question.
-pub fn apply(app: &mut App, outcome: ExportOutcome) {
+/// Apply an export outcome: the status line (the export's `warnings` replace those of an
+/// earlier export of the same folder), or the replace question.
+pub fn apply(outcome: ExportOutcome, warnings: &mut Vec<String>, ctx: &mut Ctx) {
     match outcome {
-        ExportOutcome::Done(s, prefix, warnings) => {
+        ExportOutcome::Done(s, prefix, new) => {
             // A new export of the same folder replaces its earlier warnings.
-            app.warnings.retain(|w| !w.starts_with(&prefix));
-            app.warnings.extend(warnings);
-            app.status = s;
+            warnings.retain(|w| !w.starts_with(&prefix));
+            warnings.extend(new);
+            ctx.say(s);
         }
-        ExportOutcome::Failed(s) => app.status = s,
+        ExportOutcome::Failed(s) => ctx.say(s),
         ExportOutcome::Exists(dir) => {
-            app.status = format!("{} exists and is not empty", dir.display());
-            app.followups.push(Msg::Ask(Question::ReplaceFolder(dir)));
+            ctx.say(format!("{} exists and is not empty", dir.display()));
+            ctx.follow(Msg::Ask(Question::ReplaceFolder(dir)));
         }
     }
 }

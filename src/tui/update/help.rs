@@ -1,13 +1,10 @@
 //! Keys of the help popup: scroll by line, page or half page, top and bottom, close.
 
 use crate::tui::input::action::Action;
-use crate::tui::state::app::App;
-use crate::tui::state::popup::Popup;
-use crate::tui::view::layout::help_page;
 
-/// Keys of the help popup scrolled to `scroll` (put back unless they close it).
-pub fn help_action(app: &mut App, scroll: usize, action: Action) {
-    let page = help_page(app);
+/// Keys of the help popup scrolled to `scroll`, `page` lines high: the new scroll, or
+/// `None` when the key closes it.
+pub fn help_action(scroll: usize, action: Action, page: usize) -> Option<usize> {
     let scroll = match action {
         Action::MoveDown => scroll.saturating_add(1),
         Action::MoveUp => scroll.saturating_sub(1),
@@ -17,8 +14,8 @@ pub fn help_action(app: &mut App, scroll: usize, action: Action) {
         Action::HalfPageUp => scroll.saturating_sub((page / 2).max(1)),
         Action::Top => 0,
         Action::Bottom => usize::MAX,
-        Action::Escape | Action::Help => return,
+        Action::Escape | Action::Help => return None,
         _ => scroll,
     };
-    app.popups.push(Popup::Help { scroll });
+    Some(scroll)
 }

@@ -1,56 +1,61 @@
 //! Mouse over the panes (popups get the wheel as `j`/`k`, see `update::route`): the wheel
 //! scrolls the pane under the pointer, a click selects a row or focuses a pane (positions are hit-tested against the same layout the views draw with); on a screen too small to draw the panes both do nothing.
 
-use crate::tui::state::app::{App, Focus};
+use crate::tui::state::app::Focus;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::results::{self, ResultRow};
-use crate::tui::view::layout::{areas, too_small};
+use crate::tui::view::layout::too_small;
+
+use super::ctx::{Ctx, Panes, Shared};
 
 /// Lines the mouse wheel scrolls per notch.
 pub const WHEEL_LINES: isize = 3;
 
-/// The mouse wheel at (`col`, `row`): scroll the pane under the pointer.
-pub fn mouse_scroll(app: &mut App, col: u16, row: u16, down: bool) {
-    if too_small(app.size.0, app.size.1) {
+/// The mouse wheel at (`col`, `row`) of `shared`'s screen: scroll the pane under the
+/// pointer.
+pub fn mouse_scroll(panes: &mut Panes, shared: &Shared, col: u16, row: u16, down: bool) {
+    if too_small(shared.size.0, shared.size.1) {
         return;
     }
-    let a = areas(app);
+    let a = panes.areas(shared);
     let d = if down { WHEEL_LINES } else { -WHEEL_LINES };
     let pos = ratatui::layout::Position { x: col, y: row };
     if a.left.contains(pos) {
-        if app.search.showing {
-            app.search.move_hit(d);
+        if panes.search.showing {
+            panes.search.move_hit(d);
         } else {
-            app.tree.move_by(d);
+            panes.tree.move_by(d);
         }
     } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
-        app.preview.scroll_by(d);
+        panes.preview.scroll_by(d);
     }
 }
 
-/// A left click at (`col`, `row`): focus the search box, select a row or focus a pane.
-pub fn mouse_click(app: &mut App, col: u16, row: u16) {
-    if too_small(app.size.0, app.size.1) {
+/// A left click at (`col`, `row`) of `shared`'s screen: focus the search box, select a row
+/// or focus a pane.
+pub fn mouse_click(panes: &mut Panes, shared: &Shared, col: u16, row: u16, ctx: &mut Ctx) {
+    if too_small(shared.size.0, shared.size.1) {
         return;
     }
-    let a = areas(app);
+    let a = panes.areas(shared);
     let pos = ratatui::layout::Position { x: col, y: row };
     if a.top.contains(pos) {
-        app.followups.push(Msg::OpenSearch);
+        ctx.follow(Msg::OpenSearch);
     } else if a.left.contains(pos) {
-        app.focus = Focus::Left;
+        *panes.focus = Focus::Left;
         let line = (row - a.left.y) as usize;
-        if app.search.showing {
-            app.search.active = false;
-            let rows = results::rows(&app.search.view);
-            if let Some(ResultRow::Hit(i)) = rows.get(app.search.offset + line) {
-                app.search.selected = *i;
+        let (search, tree) = (&mut *panes.search, &mut *panes.tree);
+        if search.showing {
+            search.active = false;
+            let rows = results::rows(&search.view);
+            if let Some(ResultRow::Hit(i)) = rows.get(search.offset + line) {
+                search.selected = *i;
             }
-        } else if app.tree.offset + line < app.tree.rows.len() {
-            app.tree.cursor = app.tree.offset + line;
+        } else if tree.offset + line < tree.rows.len() {
+            tree.cursor = tree.offset + line;
         }
     } else if a.preview.contains(pos) || a.preview_header.contains(pos) {
-        app.search.active = false;
-        app.focus = Focus::Preview;
+        panes.search.active = false;
+        *panes.focus = Focus::Preview;
     }
 }

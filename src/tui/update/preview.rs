@@ -3,67 +3,69 @@
 //! documents (they are laid out per mode); `sync` builds the current one again.
 
 use crate::tui::input::action::Action;
-use crate::tui::state::app::{App, Focus};
-use crate::tui::view::layout::areas;
+use crate::tui::state::app::Focus;
+use crate::tui::state::preview::PreviewState;
 
-/// Cells one sideways step moves: a third of the preview, at least 4.
-fn step(app: &App) -> isize {
-    (areas(app).preview.width as isize / 3).max(4)
+use super::ctx::{Ctx, Panes, Shared};
+
+/// Cells one sideways step moves in a preview `width` cells wide: a third of it, at least 4.
+fn step(width: u16) -> isize {
+    (width as isize / 3).max(4)
 }
 
-/// Whether the shown document has code rows wider than the preview (something to scroll).
-pub fn can_scroll_sideways(app: &App) -> bool {
-    let width = usize::from(areas(app).preview.width);
-    app.preview
+/// Whether the shown document has code rows wider than the preview's `width` cells
+/// (something to scroll).
+pub fn can_scroll_sideways(preview: &PreviewState, width: u16) -> bool {
+    let width = usize::from(width);
+    preview
         .doc
         .as_ref()
         .is_some_and(|d| d.rendered.widest_code_row() > width)
 }
 
-/// Apply one preview-layout action.
-pub fn preview_action(app: &mut App, action: &Action) {
+/// Apply one preview-layout action to the panes (the layout of `shared`'s screen).
+pub fn preview_action(panes: &mut Panes, shared: &Shared, action: &Action, ctx: &mut Ctx) {
+    let width = panes.areas(shared).preview.width;
+    let preview = &mut *panes.preview;
     match action {
-        Action::ScrollLeft => app.preview.hscroll_by(-step(app)),
+        Action::ScrollLeft => preview.hscroll_by(-step(width)),
         Action::ScrollRight => {
-            if can_scroll_sideways(app) {
-                app.preview.hscroll_by(step(app));
+            if can_scroll_sideways(preview, width) {
+                preview.hscroll_by(step(width));
             } else {
-                app.status = "No wide code lines here".into();
+                ctx.say("No wide code lines here");
             }
         }
         Action::ToggleWrap => {
-            app.preview.mode.wrap = !app.preview.mode.wrap;
-            app.preview.hscroll = 0;
-            app.preview.invalidate();
-            app.status = if app.preview.mode.wrap {
+            preview.mode.wrap = !preview.mode.wrap;
+            preview.hscroll = 0;
+            preview.invalidate();
+            ctx.say(if preview.mode.wrap {
                 "Long code lines wrap"
             } else {
                 "Long code lines scroll sideways (← →, < >)"
-            }
-            .into();
+            });
         }
         Action::PreviewRaw => {
-            app.preview.mode.raw = !app.preview.mode.raw;
-            app.preview.hscroll = 0;
-            app.preview.invalidate();
-            app.status = if app.preview.mode.raw {
+            preview.mode.raw = !preview.mode.raw;
+            preview.hscroll = 0;
+            preview.invalidate();
+            ctx.say(if preview.mode.raw {
                 "Raw text"
             } else {
                 "Rendered markdown"
-            }
-            .into();
+            });
         }
         Action::ToggleWide => {
-            app.preview.wide = !app.preview.wide;
-            if app.preview.wide {
-                app.focus = Focus::Preview;
+            preview.wide = !preview.wide;
+            if preview.wide {
+                *panes.focus = Focus::Preview;
             }
-            app.status = if app.preview.wide {
+            ctx.say(if preview.wide {
                 "Preview at full width (f again: beside the tree)"
             } else {
                 "Preview beside the tree"
-            }
-            .into();
+            });
         }
         _ => {}
     }

@@ -7,40 +7,65 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::formats::LoadOptions;
 use crate::model::splice::replace_root;
 use crate::model::{Corpus, NodeId, Selection};
 use crate::tokens::TokenTable;
 use crate::tui::effect::Effect;
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Progress};
+use crate::tui::state::curate::Curate;
 use crate::tui::state::followup::Msg;
-use crate::tui::state::search::SearchView;
+use crate::tui::state::preview::PreviewState;
+use crate::tui::state::search::{SearchState, SearchView};
+use crate::tui::state::tree::TreeState;
 
-/// Progress of the linked pages of remote root `root`: a status line while they arrive; once
-/// all are done, the summary and a reload of the root (deferred until the first load is
-/// done, so the reload never races it).
+use super::ctx::{Ctx, Shared};
+
+/// What the loader reported of the linked pages of a remote root.
+pub struct RemotePages<'a> {
+    /// Index of the root.
+    pub root: usize,
+    /// The root's label.
+    pub label: &'a str,
+    /// `(pages done, pages in all)`.
+    pub done: (usize, usize),
+    /// The summary, once every page is done.
+    pub report: Option<crate::remote::PageReport>,
+}
+
+/// Progress of the linked pages of a remote root: a status line while they arrive; once
+/// all are done, the summary and a reload of the root from its spec in `shared` (deferred
+/// into `remote_reloads` while the first load is still `loading`, so the reload never
+/// races it).
 pub fn remote_pages(
-    app: &mut App,
-    root: usize,
-    label: &str,
-    (done, total): (usize, usize),
-    report: Option<crate::remote::PageReport>,
+    pages: RemotePages,
+    loading: bool,
+    remote_reloads: &mut Vec<usize>,
+    shared: &Shared,
+    ctx: &mut Ctx,
 ) {
+    let RemotePages {
+        root,
+        label,
+        done: (done, total),
+        report,
+    } = pages;
     let label = crate::util::sanitize::sanitize_line(label);
     let Some(report) = report else {
-        app.status = format!("{label}: fetching linked pages {done}/{total}");
+        ctx.say(format!("{label}: fetching linked pages {done}/{total}"));
         return;
     };
-    app.status = format!(
+    ctx.say(format!(
         "{label}: {}",
         crate::util::sanitize::sanitize_line(&report.summary())
-    );
+    ));
     if report.fetched == 0 && report.removed == 0 {
         return;
     }
-    if app.progress.loading.is_some() {
-        app.remote_reloads.push(root);
+    if loading {
+        remote_reloads.push(root);
     } else {
-        app.effects.push(Effect::Reload { root });
+        ctx.queue(shared.reload(root));
     }
 }
 
@@ -52,9 +77,9 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         return;
     }
     let old = Arc::clone(&app.corpus);
-    let kept = Kept::of(app, &old);
-    swap_root_warnings(app, &old, ix, &corpus);
-    let new = Arc::new(splice_root(app, &old, ix, corpus));
+    let kept = Kept::of(&app.tree, &app.selection, &app.curate, &old);
+    swap_root_warnings(&mut app.warnings, &old, ix, &corpus);
+    let new = Arc::new(splice_root(&app.load_opts, &old, ix, corpus));
     app.corpus = Arc::clone(&new);
     app.data_gen += 1;
     app.tokens = TokenTable::empty(app.encoding(), &new);
@@ -65,11 +90,13 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
         .iter()
         .filter_map(|s| new.find(s))
         .collect::<HashSet<_>>();
-    restore_selection(app, &new, &kept.selected);
-    restore_exposure(app, &new, &kept);
+    restore_selection(&mut app.selection, &mut app.status, &new, &kept.selected);
+    restore_exposure(&mut app.curate, &new, &kept);
     app.followups.push(Msg::Recount);
-    restore_tree(app, &new, kept.cursor);
-    restart_background(app, &new);
+    restore_tree(&mut app.tree, &new, kept.cursor);
+    let background = Effect::start_background(&app.settings.search, app.encoding());
+    app.effects.push(background);
+    restart_search(&mut app.search, &mut app.preview, &mut app.progress, &new);
 }
 
 /// What the app holds by arena id, kept by string node id across the reload.
@@ -85,21 +112,21 @@ struct Kept {
 }
 
 impl Kept {
-    /// What `app` holds over the `old` corpus, by id.
-    fn of(app: &App, old: &Corpus) -> Self {
+    /// What `tree`, `selection` and the exposure levels of `curate` hold over the `old`
+    /// corpus, by id.
+    fn of(tree: &TreeState, selection: &Selection, curate: &Curate, old: &Corpus) -> Self {
         let ids = |set: &mut dyn Iterator<Item = NodeId>| -> Vec<String> {
             set.map(|n| old.node(n).id.clone()).collect()
         };
-        let cursor = app.tree.current().map(|n| {
+        let cursor = tree.current().map(|n| {
             std::iter::once(n)
                 .chain(old.ancestors(n))
                 .map(|a| old.node(a).id.clone())
                 .collect::<Vec<_>>()
         });
-        let expanded = ids(&mut app.tree.expanded.iter().copied());
-        let selected = ids(&mut app.selection.members());
-        let levels: Vec<(String, crate::curate::exposure::Exposure)> = app
-            .curate
+        let expanded = ids(&mut tree.expanded.iter().copied());
+        let selected = ids(&mut selection.members());
+        let levels: Vec<(String, crate::curate::exposure::Exposure)> = curate
             .exposure
             .entries()
             .into_iter()
@@ -117,14 +144,14 @@ impl Kept {
 }
 
 /// The status bar's warning count: swap root `ix`'s load warnings for those of `corpus`.
-fn swap_root_warnings(app: &mut App, old: &Corpus, ix: usize, corpus: &Corpus) {
+fn swap_root_warnings(warnings: &mut Vec<String>, old: &Corpus, ix: usize, corpus: &Corpus) {
     for w in &old.node(old.roots[ix]).warnings {
         let w = w.to_string();
-        if let Some(i) = app.warnings.iter().position(|x| *x == w) {
-            app.warnings.remove(i);
+        if let Some(i) = warnings.iter().position(|x| *x == w) {
+            warnings.remove(i);
         }
     }
-    app.warnings.extend(
+    warnings.extend(
         corpus
             .roots
             .first()
@@ -137,17 +164,17 @@ fn swap_root_warnings(app: &mut App, old: &Corpus, ix: usize, corpus: &Corpus) {
 /// `old` with root `ix` replaced by `corpus`'s, which takes part in the scopes again
 /// (docs/FORMATS.md §5.2): its namespace prefix, and `shadowed` marks across roots (the
 /// other roots keep theirs; no warning twice); the skill lints marked.
-fn splice_root(app: &App, old: &Corpus, ix: usize, corpus: Corpus) -> Corpus {
+fn splice_root(opts: &LoadOptions, old: &Corpus, ix: usize, corpus: Corpus) -> Corpus {
     let mut replaced = replace_root(old, ix, corpus);
-    if app.load_opts.namespace {
+    if opts.namespace {
         let r = replaced.roots[ix];
         crate::formats::namespace_root(&mut replaced, r);
     }
-    if replaced.roots.len() > 1 || app.load_opts.namespace {
+    if replaced.roots.len() > 1 || opts.namespace {
         crate::formats::resolve_scopes_for(
             &mut replaced,
-            app.load_opts.effective_precedence(),
-            app.load_opts.agent.is_some(),
+            opts.effective_precedence(),
+            opts.agent.is_some(),
         );
     }
     crate::skill::lints::mark(&mut replaced);
@@ -155,8 +182,13 @@ fn splice_root(app: &App, old: &Corpus, ix: usize, corpus: Corpus) -> Corpus {
 }
 
 /// Select the `selected` ids again in `new`; those that are gone (a heading renamed, a
-/// file moved) are said, not dropped silently.
-fn restore_selection(app: &mut App, new: &Corpus, selected: &[String]) {
+/// file moved) are said on the `status` line, not dropped silently.
+fn restore_selection(
+    selection_out: &mut Selection,
+    status: &mut String,
+    new: &Corpus,
+    selected: &[String],
+) {
     let mut selection = Selection::new();
     let mut gone: Vec<&str> = Vec::new();
     for s in selected {
@@ -165,14 +197,14 @@ fn restore_selection(app: &mut App, new: &Corpus, selected: &[String]) {
             None => gone.push(s),
         }
     }
-    app.selection = selection;
+    *selection_out = selection;
     if !gone.is_empty() {
         let what = if gone.len() == 1 {
             "1 selected node is".to_string()
         } else {
             format!("{} selected nodes are", gone.len())
         };
-        app.status = format!(
+        *status = format!(
             "{what} no longer there after the reload: {}",
             gone.join(", ")
         );
@@ -180,7 +212,7 @@ fn restore_selection(app: &mut App, new: &Corpus, selected: &[String]) {
 }
 
 /// Exposure levels follow their nodes by id; nodes new to the corpus bring their own.
-fn restore_exposure(app: &mut App, new: &Corpus, kept: &Kept) {
+fn restore_exposure(curate: &mut Curate, new: &Corpus, kept: &Kept) {
     let mut exposure = crate::curate::exposure::ExposureMap::new();
     for (id, e) in &kept.levels {
         if let Some(n) = new.find(id) {
@@ -192,36 +224,41 @@ fn restore_exposure(app: &mut App, new: &Corpus, kept: &Kept) {
             exposure.set(n, Some(e));
         }
     }
-    app.curate.exposure = exposure;
+    curate.exposure = exposure;
 }
 
 /// Rebuild the tree's rows over `new`, the cursor on the nearest surviving node of
 /// `cursor` (the old cursor's node and its ancestors).
-fn restore_tree(app: &mut App, new: &Corpus, cursor: Option<Vec<String>>) {
-    app.tree.rows.clear();
-    app.tree.rebuild(new);
+fn restore_tree(tree: &mut TreeState, new: &Corpus, cursor: Option<Vec<String>>) {
+    tree.rows.clear();
+    tree.rebuild(new);
     if let Some(chain) = cursor {
         let target = chain
             .iter()
             .filter_map(|s| new.find(s))
-            .find_map(|id| app.tree.rows.iter().position(|r| r.id == id));
-        app.tree.cursor = target.unwrap_or(0);
-        app.tree.clamp();
+            .find_map(|id| tree.rows.iter().position(|r| r.id == id));
+        tree.cursor = target.unwrap_or(0);
+        tree.clamp();
     }
 }
 
-/// Drop what points at the old corpus's arena ids (search hits, the preview) and restart
-/// counting and indexing; the query re-runs on the new index.
-fn restart_background(app: &mut App, new: &Corpus) {
-    app.search.view = SearchView::default();
-    app.search.selected = 0;
-    app.preview.node = None;
-    app.preview.invalidate();
+/// Drop what points at the old corpus's arena ids (search hits, the preview) while counting
+/// and indexing restart over `new` (the caller queued them); the query re-runs on the new
+/// index.
+fn restart_search(
+    search: &mut SearchState,
+    preview: &mut PreviewState,
+    progress: &mut Progress,
+    new: &Corpus,
+) {
+    search.view = SearchView::default();
+    search.selected = 0;
+    preview.node = None;
+    preview.invalidate();
     let texts = new.nodes.iter().filter(|n| n.span.is_some()).count();
-    app.progress.counting = (texts > 0).then_some((0, texts));
-    app.effects.push(Effect::StartBackground);
-    if !app.search.query.trim().is_empty() {
-        app.search.generation += 1;
-        app.search.pending = true;
+    progress.counting = (texts > 0).then_some((0, texts));
+    if !search.query.trim().is_empty() {
+        search.generation += 1;
+        search.pending = true;
     }
 }

@@ -5,90 +5,108 @@
 use std::sync::Arc;
 
 use crate::index::{FuzzyIndex, Hit, Index, SearchResult};
+use crate::model::Corpus;
 use crate::tui::effect::Effect;
-use crate::tui::state::app::App;
-use crate::tui::state::search::{Rerun, SearchView};
+use crate::tui::state::app::Progress;
+use crate::tui::state::search::{Rerun, SearchState, SearchView};
 use crate::util::human;
 
-use super::{curate, search};
+use super::ctx::{Ctx, Panes, Shared};
+use super::search;
 
-/// The fuzzy title index is ready: the shown query runs again with it.
-pub fn fuzzy_ready(app: &mut App, generation: u64, fuzzy: Arc<FuzzyIndex>) {
-    if generation == app.data_gen {
-        app.fuzzy = Some(fuzzy);
-        rerun_query(app, false);
+/// The fuzzy title index of generation `generation` is ready: stored in `slot` when it is
+/// of the corpus shown (`data_gen`); `true` then (the caller runs the shown query again).
+pub fn fuzzy_ready(
+    slot: &mut Option<Arc<FuzzyIndex>>,
+    data_gen: u64,
+    generation: u64,
+    fuzzy: Arc<FuzzyIndex>,
+) -> bool {
+    let fresh = generation == data_gen;
+    if fresh {
+        *slot = Some(fuzzy);
     }
+    fresh
 }
 
-/// The content index is ready: the shown query runs again with it.
-pub fn index_ready(app: &mut App, generation: u64, index: Arc<Index>) {
-    if generation == app.data_gen {
-        app.index = Some(index);
-        app.progress.indexing = None;
-        rerun_query(app, true);
+/// The content index of generation `generation` is ready: stored in `slot` (indexing is
+/// over) when it is of the corpus shown (`data_gen`); `true` then (the caller runs the
+/// shown query again).
+pub fn index_ready(
+    slot: &mut Option<Arc<Index>>,
+    progress: &mut Progress,
+    data_gen: u64,
+    generation: u64,
+    index: Arc<Index>,
+) -> bool {
+    let fresh = generation == data_gen;
+    if fresh {
+        *slot = Some(index);
+        progress.indexing = None;
     }
+    fresh
 }
 
-/// A query's results arrived: they become the search view (the cursor kept in range, or
-/// on the hit a re-run kept), then the jump asked for on Enter, the re-rank note, and
-/// the brief's total when the query's hits are in it.
-pub fn search_done(app: &mut App, generation: u64, content: SearchResult, titles: Vec<Hit>) {
-    if generation != app.search.generation {
-        return;
+/// A query's results arrived (`(generation, content, titles)`): they become the search
+/// view (the cursor kept in range, or on the hit a re-run kept), then the jump asked for on
+/// Enter and the re-rank note. `true` when they were the awaited ones (the caller then
+/// recounts the brief when the query's hits are in it).
+pub fn search_done(
+    panes: &mut Panes,
+    shared: &Shared,
+    (generation, content, titles): (u64, SearchResult, Vec<Hit>),
+    ctx: &mut Ctx,
+) -> bool {
+    let s = &mut *panes.search;
+    if generation != s.generation {
+        return false;
     }
-    app.search.pending = false;
-    let rerun = app.search.rerun.take();
+    s.pending = false;
+    let rerun = s.rerun.take();
     let reranked = content.rerank;
-    show_results(app, content, titles);
+    show_results(s, shared.corpus, content, titles);
     if let Some(r) = rerun {
-        keep_selected(app, r);
+        keep_selected(s, r, ctx);
     }
-    if std::mem::take(&mut app.search.jump_when_done) {
-        if app.search.view.is_empty() {
-            app.search.showing = false;
+    if std::mem::take(&mut s.jump_when_done) {
+        if s.view.is_empty() {
+            s.showing = false;
         } else {
-            search::jump_to_hit(app);
+            search::jump_to_hit(panes, shared, ctx);
         }
     }
     // A re-ranked (finished) query says so beside the jump's status.
     if let Some(run) = reranked {
         let note = crate::rerank::describe(&run);
-        app.status = if app.status.is_empty() {
+        let now = if ctx.status.is_empty() {
             note
         } else {
-            format!("{} · {note}", app.status)
+            format!("{} · {note}", ctx.status)
         };
+        ctx.say(now);
     }
-    // Only the query's hits in a brief change the total: not on every keystroke.
-    if app.curate.with_query {
-        curate::recount(app);
-    }
+    true
 }
 
-/// The search view of a query's hits, with the cursor kept within it.
-fn show_results(app: &mut App, content: SearchResult, titles: Vec<Hit>) {
+/// The search view of a query's hits over `corpus`, with the cursor kept within it.
+fn show_results(s: &mut SearchState, corpus: &Corpus, content: SearchResult, titles: Vec<Hit>) {
     let notes = content.notes(!content.hits.is_empty() || !titles.is_empty());
-    app.search.view = SearchView::new(
-        &app.corpus,
-        app.search.query.clone(),
+    s.view = SearchView::new(
+        corpus,
+        s.query.clone(),
         content.hits,
         titles,
         content.terms,
         content.did_you_mean,
     );
-    app.search.view.notes = notes;
-    app.search.selected = app
-        .search
-        .selected
-        .min(app.search.view.len().saturating_sub(1));
+    s.view.notes = notes;
+    s.selected = s.selected.min(s.view.len().saturating_sub(1));
 }
 
-/// Re-run the current query (an index became available).
-/// Send the current query again because an index became ready (`index_ready`: the content
-/// index), remembering the selected
-/// hit so that [`keep_selected`] can keep it under the cursor.
-fn rerun_query(app: &mut App, index_ready: bool) {
-    let s = &mut app.search;
+/// Send the current query of `s` again because an index became ready (`index_ready`: the
+/// content index), remembering the selected hit so that it stays under the cursor when the
+/// results arrive.
+pub fn rerun_query(s: &mut SearchState, shared: &Shared, index_ready: bool, ctx: &mut Ctx) {
     if !s.query.trim().is_empty() {
         let keep = s
             .rerun
@@ -98,9 +116,11 @@ fn rerun_query(app: &mut App, index_ready: bool) {
         s.rerun = Some(Rerun { keep, index_ready });
         s.generation += 1;
         s.pending = true;
-        app.effects.push(Effect::Search {
+        ctx.queue(Effect::Search {
             generation: s.generation,
             query: s.query.clone(),
+            top_k: shared.settings.search.top_k,
+            finished: s.finished,
         });
     }
 }
@@ -108,25 +128,23 @@ fn rerun_query(app: &mut App, index_ready: bool) {
 /// After the results of a re-run arrived: the hit selected before stays selected when it is
 /// among them (else the cursor keeps its row), and when the content index is what became
 /// ready the status says that the results are now complete.
-fn keep_selected(app: &mut App, r: Rerun) {
-    let v = &app.search.view;
+fn keep_selected(s: &mut SearchState, r: Rerun, ctx: &mut Ctx) {
+    let v = &s.view;
     if let Some(i) = r
         .keep
         .and_then(|n| (0..v.len()).find(|&i| v.hit(i).is_some_and(|h| h.node == n)))
     {
-        app.search.selected = i;
+        s.selected = i;
     }
     if r.index_ready {
-        let kept = if r.keep.is_some()
-            && app.search.view.hit(app.search.selected).map(|h| h.node) == r.keep
-        {
+        let kept = if r.keep.is_some() && s.view.hit(s.selected).map(|h| h.node) == r.keep {
             "; the selected hit stays selected"
         } else {
             ""
         };
-        app.status = format!(
+        ctx.say(format!(
             "Index complete: {} added{kept}",
-            human::plural(app.search.view.content.len(), "content hit")
-        );
+            human::plural(s.view.content.len(), "content hit")
+        ));
     }
 }

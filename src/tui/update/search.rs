@@ -1,48 +1,82 @@
 //! The search box: editing the query (every edit starts a new query generation), moving
 //! through the results and jumping to a hit.
 
-use std::sync::Arc;
-
 use crate::tui::effect::Effect;
 use crate::tui::input::action::Action;
-use crate::tui::state::app::{App, Focus};
+use crate::tui::state::app::Focus;
 use crate::tui::state::followup::Msg;
-use crate::tui::state::search::SearchView;
-use crate::tui::view::layout::page;
+use crate::tui::state::search::{SearchState, SearchView};
+
+use super::ctx::{Ctx, Panes, Shared};
 
 /// Keys of the search box (letters type into the query).
-pub fn search_action(app: &mut App, action: Action) {
-    let s = &mut app.search;
+pub fn search_action(
+    panes: &mut Panes,
+    shared: &Shared,
+    with_query: bool,
+    action: Action,
+    ctx: &mut Ctx,
+) {
+    let action = match edit(panes.search, action) {
+        Ok(Some(v)) => {
+            set_query(
+                panes.search,
+                shared,
+                with_query,
+                v.into_iter().collect(),
+                ctx,
+            );
+            return;
+        }
+        Ok(None) => return,
+        Err(other) => other,
+    };
+    let page = panes.page(shared);
+    let s = &mut *panes.search;
+    match action {
+        Action::MoveDown => s.move_hit(1),
+        Action::MoveUp => s.move_hit(-1),
+        Action::PageDown => s.move_hit(page as isize),
+        Action::PageUp => s.move_hit(-(page as isize)),
+        Action::FocusNext => {
+            s.active = false;
+            *panes.focus = Focus::Left;
+        }
+        Action::SearchAccept => accept(panes, shared, ctx),
+        Action::Escape => {
+            s.active = false;
+            s.showing = false;
+            set_query(s, shared, with_query, String::new(), ctx);
+        }
+        _ => {}
+    }
+}
+
+/// The editing keys of the search box on `s`: `Ok` with the edited query (`None` when only
+/// the cursor moved) when `action` is one of them, else `Err` with the action, unused.
+fn edit(s: &mut SearchState, action: Action) -> Result<Option<Vec<char>>, Action> {
     let chars: Vec<char> = s.query.chars().collect();
     let cur = s.cursor.min(chars.len());
-    let mut edited: Option<Vec<char>> = None;
+    let mut v = chars.clone();
     match action {
         Action::SearchInsert(c) => {
-            let mut v = chars.clone();
             v.insert(cur, c);
             s.cursor = cur + 1;
-            edited = Some(v);
         }
         Action::Paste(text) => {
             let ins: Vec<char> = text
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
-            let mut v = chars.clone();
             s.cursor = cur + ins.len();
             v.splice(cur..cur, ins);
-            edited = Some(v);
         }
         Action::SearchBackspace if cur > 0 => {
-            let mut v = chars.clone();
             v.remove(cur - 1);
             s.cursor = cur - 1;
-            edited = Some(v);
         }
         Action::SearchDelete if cur < chars.len() => {
-            let mut v = chars.clone();
             v.remove(cur);
-            edited = Some(v);
         }
         Action::SearchDeleteWord => {
             let mut start = cur;
@@ -52,37 +86,36 @@ pub fn search_action(app: &mut App, action: Action) {
             while start > 0 && chars[start - 1] != ' ' {
                 start -= 1;
             }
-            let mut v = chars.clone();
             v.drain(start..cur);
             s.cursor = start;
-            edited = Some(v);
         }
         Action::SearchClear => {
             s.cursor = 0;
-            edited = Some(Vec::new());
+            v.clear();
         }
-        Action::SearchLeft => s.cursor = cur.saturating_sub(1),
-        Action::SearchRight => s.cursor = (cur + 1).min(chars.len()),
-        Action::SearchHome => s.cursor = 0,
-        Action::SearchEnd => s.cursor = chars.len(),
-        Action::MoveDown => app.search.move_hit(1),
-        Action::MoveUp => app.search.move_hit(-1),
-        Action::PageDown => app.search.move_hit(page(app) as isize),
-        Action::PageUp => app.search.move_hit(-(page(app) as isize)),
-        Action::FocusNext => {
-            app.search.active = false;
-            app.focus = Focus::Left;
+        // The cursor moves; the query stays.
+        Action::SearchLeft | Action::SearchRight | Action::SearchHome | Action::SearchEnd => {
+            s.cursor = match action {
+                Action::SearchLeft => cur.saturating_sub(1),
+                Action::SearchRight => (cur + 1).min(chars.len()),
+                Action::SearchHome => 0,
+                _ => chars.len(),
+            };
+            return Ok(None);
         }
-        Action::SearchAccept => accept(app),
-        Action::Escape => {
-            app.search.active = false;
-            app.search.showing = false;
-            set_query(app, String::new());
-        }
-        _ => {}
+        other => return Err(other),
     }
-    if let Some(v) = edited {
-        set_query(app, v.into_iter().collect());
+    Ok(Some(v))
+}
+
+/// The query of `s` for the search worker (its generation, the hits per group of
+/// `shared`'s settings, finished or typed).
+fn query_effect(s: &SearchState, shared: &Shared) -> Effect {
+    Effect::Search {
+        generation: s.generation,
+        query: s.query.clone(),
+        top_k: shared.settings.search.top_k,
+        finished: s.finished,
     }
 }
 
@@ -91,47 +124,49 @@ pub fn search_action(app: &mut App, action: Action) {
 /// hit of this query shown yet, open its first one when it arrives. With the re-ranker on
 /// and the highlight still on the first row, the query is ranked once more, re-ranked, and
 /// the re-ranked list's first hit is opened (docs/DESIGN.md §3 "Re-rank").
-fn accept(app: &mut App) {
-    let rerank = app.index.as_ref().is_some_and(|i| i.reranker().is_some());
-    let s = &mut app.search;
+fn accept(panes: &mut Panes, shared: &Shared, ctx: &mut Ctx) {
+    let rerank = shared.reranks();
+    let s = &mut *panes.search;
     s.active = false;
     if s.query.trim().is_empty() || (s.view.query == s.query && s.view.is_empty()) {
         s.showing = false;
     } else if s.view.query != s.query {
         s.jump_when_done = true;
     } else if rerank && !s.finished && s.selected == 0 {
-        send_finished(app);
+        send_finished(s, shared, ctx);
     } else {
-        jump_to_hit(app);
+        jump_to_hit(panes, shared, ctx);
     }
 }
 
 /// Send the shown query again as finished (re-ranked) and open its first hit on arrival.
-fn send_finished(app: &mut App) {
-    let s = &mut app.search;
+fn send_finished(s: &mut SearchState, shared: &Shared, ctx: &mut Ctx) {
     s.refine_at = None;
     s.finished = true;
     s.jump_when_done = true;
     s.rerun = None;
     s.generation += 1;
     s.pending = true;
-    app.effects.push(Effect::Search {
-        generation: s.generation,
-        query: s.query.clone(),
-    });
+    ctx.queue(query_effect(s, shared));
 }
 
 /// `/` (or a click on the search box): focus the search box, the results in the left pane.
-pub fn open(app: &mut App) {
-    app.search.active = true;
-    app.focus = Focus::Left;
-    app.search.showing = true;
-    app.search.cursor = app.search.query.chars().count();
+pub fn open(search: &mut SearchState, focus: &mut Focus) {
+    search.active = true;
+    *focus = Focus::Left;
+    search.showing = true;
+    search.cursor = search.query.chars().count();
 }
 
-/// Replace the query and ask the search worker for results (a new generation).
-pub fn set_query(app: &mut App, query: String) {
-    let s = &mut app.search;
+/// Replace the query and ask the search worker for results (a new generation); clearing
+/// it recounts the brief when its hits are in it (`with_query`).
+pub fn set_query(
+    s: &mut SearchState,
+    shared: &Shared,
+    with_query: bool,
+    query: String,
+    ctx: &mut Ctx,
+) {
     if s.query == query {
         return;
     }
@@ -147,19 +182,15 @@ pub fn set_query(app: &mut App, query: String) {
     if s.query.trim().is_empty() {
         s.view = SearchView::default();
         s.pending = false;
-        if app.curate.with_query {
+        if with_query {
             // The query's hits leave the total beside the budget.
-            app.followups.push(Msg::Recount);
+            ctx.follow(Msg::Recount);
         }
     } else {
         s.pending = true;
-        app.effects.push(Effect::Search {
-            generation: s.generation,
-            query: s.query.clone(),
-        });
-        if app.index.as_ref().is_some_and(|i| i.reranker().is_some()) {
-            app.search.refine_at =
-                Some(std::time::Instant::now() + crate::tui::state::search::REFINE_PAUSE);
+        ctx.queue(query_effect(s, shared));
+        if shared.reranks() {
+            s.refine_at = Some(std::time::Instant::now() + crate::tui::state::search::REFINE_PAUSE);
         }
     }
 }
@@ -169,8 +200,7 @@ pub fn set_query(app: &mut App, query: String) {
 /// among the refined results (the list re-sorts around it), and `Enter` then opens exactly
 /// it. Nothing happens when the deadline is not due, the query is already finished, or its
 /// first results have not arrived (they re-arm the deadline).
-pub fn typing_paused(app: &mut App) {
-    let s = &mut app.search;
+pub fn typing_paused(s: &mut SearchState, shared: &Shared, ctx: &mut Ctx) {
     let due = s.refine_at.is_some_and(|t| t <= std::time::Instant::now());
     if !due || s.finished || s.query.trim().is_empty() {
         return;
@@ -188,25 +218,22 @@ pub fn typing_paused(app: &mut App) {
     });
     s.generation += 1;
     s.pending = true;
-    app.effects.push(Effect::Search {
-        generation: s.generation,
-        query: s.query.clone(),
-    });
+    ctx.queue(query_effect(s, shared));
 }
 
 /// Jump to the selected hit: reveal it in the tree and scroll the preview to its first match.
-pub fn jump_to_hit(app: &mut App) {
-    let Some(hit) = app.search.view.hit(app.search.selected).cloned() else {
+pub fn jump_to_hit(panes: &mut Panes, shared: &Shared, ctx: &mut Ctx) {
+    let Some(hit) = panes.search.view.hit(panes.search.selected).cloned() else {
         return;
     };
-    app.search.showing = false;
-    app.search.active = false;
-    app.focus = Focus::Left;
-    let corpus = Arc::clone(&app.corpus);
-    app.tree.reveal(&corpus, hit.node);
+    panes.search.showing = false;
+    panes.search.active = false;
+    *panes.focus = Focus::Left;
+    let corpus = shared.corpus;
+    panes.tree.reveal(corpus, hit.node);
     // Context around the node: it sits a third of the way down, not on the last row.
-    app.tree
-        .center_cursor(crate::tui::view::layout::areas(app).left.height as usize);
-    app.preview.want_first_match = true;
-    app.status = format!("→ {}", corpus.node(hit.node).id);
+    let height = panes.areas(shared).left.height as usize;
+    panes.tree.center_cursor(height);
+    panes.preview.want_first_match = true;
+    ctx.say(format!("→ {}", corpus.node(hit.node).id));
 }

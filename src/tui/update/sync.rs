@@ -2,77 +2,96 @@
 //! node (documents fetched, built or asked of a worker, code blocks highlighted near the
 //! window), the brief preview wrapped at its width and the help scroll in range.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::NodeId;
 use crate::tui::effect::Effect;
 use crate::tui::effects::layers::wants_layers;
 use crate::tui::effects::preview_doc::{Container, build, placeholder, renders_on_worker};
-use crate::tui::state::app::App;
+use crate::tui::state::app::Listing;
 use crate::tui::state::popup::Popup;
-use crate::tui::state::preview::{PreviewDoc, PreviewState};
+use crate::tui::state::preview::{LayerView, PreviewDoc, PreviewState};
 use crate::tui::state::results;
 use crate::tui::state::tree::SortKey;
-use crate::tui::view::layout::{areas, help_len, help_page};
 
 use super::brief;
+use super::ctx::{Ctx, Panes, Shared};
+
+/// What `sync` keeps in step besides the panes, and what it reads for that.
+pub struct Views<'a> {
+    /// The Claude Code listing of the corpus, with the key it was computed for.
+    pub listing: &'a mut Option<Listing>,
+    /// Disclosure layers computed so far.
+    pub layers: &'a HashMap<NodeId, Arc<LayerView>>,
+    /// Whether every root is loaded (scopes are resolved then).
+    pub loaded: bool,
+    /// The popups (the brief preview is wrapped, the help scroll kept in range).
+    pub popups: &'a mut Vec<Popup>,
+    /// The largest scroll of the help popup (its lines less one page).
+    pub max_help: usize,
+}
 
 /// Keep cursors visible and the preview on the current node.
-pub fn sync(app: &mut App) {
-    sync_listing(app);
-    let a = areas(app);
-    app.tree.clamp();
-    app.tree.scroll_to_cursor(a.left.height as usize);
+pub fn sync(panes: &mut Panes, shared: &Shared, views: &mut Views, ctx: &mut Ctx) {
+    sync_listing(views.listing, shared, views.loaded);
+    let a = panes.areas(shared);
+    panes.tree.clamp();
+    panes.tree.scroll_to_cursor(a.left.height as usize);
     let h = a.left.height as usize;
-    if h > 0 && !app.search.view.is_empty() {
-        let row = results::row_of_hit(&app.search.view, app.search.selected);
+    let search = &mut *panes.search;
+    if h > 0 && !search.view.is_empty() {
+        let row = results::row_of_hit(&search.view, search.selected);
         // Keep the group header above the first hit visible.
-        let top = if app.search.selected == 0 { 0 } else { row };
-        if top < app.search.offset {
-            app.search.offset = top;
-        } else if row >= app.search.offset + h {
-            app.search.offset = row + 1 - h;
+        let top = if search.selected == 0 { 0 } else { row };
+        if top < search.offset {
+            search.offset = top;
+        } else if row >= search.offset + h {
+            search.offset = row + 1 - h;
         }
     } else {
-        app.search.offset = 0;
+        search.offset = 0;
     }
-    sync_preview(app, a.preview.width, a.preview.height as usize);
-    brief::sync(app);
-    let max_help = help_len(app).saturating_sub(help_page(app));
-    if let Some(Popup::Help { scroll }) = app.popups.last_mut() {
-        *scroll = (*scroll).min(max_help);
+    let area = (a.preview.width, a.preview.height as usize);
+    sync_preview(panes, shared, views.layers, area, ctx);
+    brief::sync(views.popups, shared.size);
+    if let Some(Popup::Help { scroll }) = views.popups.last_mut() {
+        *scroll = (*scroll).min(views.max_help);
     }
 }
 
-/// Recompute the Claude Code listing (its client profile) when the corpus changed.
-fn sync_listing(app: &mut App) {
-    let key = (
-        app.data_gen,
-        app.corpus.len(),
-        app.progress.loading.is_none(),
-    );
-    if app.listing.as_ref().is_some_and(|(k, _)| *k == key) {
+/// Recompute the Claude Code listing (its client profile) when the corpus changed
+/// (`loaded`: every root is loaded).
+fn sync_listing(listing: &mut Option<Listing>, shared: &Shared, loaded: bool) {
+    let key = (shared.data_gen, shared.corpus.len(), loaded);
+    if listing.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
     let opts = crate::skill::clients::ClientOptions {
-        settings: app.settings.agent.clone(),
+        settings: shared.settings.agent.clone(),
         context_tokens: None,
     };
     let b = crate::skill::clients::client_listing(
-        &app.corpus,
+        shared.corpus,
         crate::skill::clients::Client::ClaudeCode,
         &opts,
     )
     .to_corpus_budget();
-    app.listing = Some((key, Arc::new(b)));
+    *listing = Some((key, Arc::new(b)));
 }
 
-/// Keep the preview on the current node at `width`×`height`: fetch or build the document,
-/// reset or keep the scroll, and ask for highlighting of visible code blocks.
-fn sync_preview(app: &mut App, width: u16, height: usize) {
-    let node = app.current_node();
-    let terms = app.highlight_terms();
-    let p = &mut app.preview;
+/// Keep the preview on the current node in an area of `(width, height)`: fetch or build
+/// the document, reset or keep the scroll, and ask for highlighting of visible code blocks.
+fn sync_preview(
+    panes: &mut Panes,
+    shared: &Shared,
+    layers: &HashMap<NodeId, Arc<LayerView>>,
+    (width, height): (u16, usize),
+    ctx: &mut Ctx,
+) {
+    let node = panes.current_node();
+    let terms = panes.search.highlight_terms();
+    let p = &mut *panes.preview;
     if p.terms != terms {
         p.terms = terms.clone();
         p.invalidate();
@@ -82,22 +101,42 @@ fn sync_preview(app: &mut App, width: u16, height: usize) {
         p.node = node;
         return;
     };
-    show_doc(app, id, width, &terms);
-    let Some(doc) = app.preview.doc.clone() else {
+    let doc = Doc {
+        id,
+        width,
+        terms: &terms,
+    };
+    show_doc(panes, shared, layers, &doc, ctx);
+    let preview = &mut *panes.preview;
+    let Some(shown) = preview.doc.clone() else {
         return;
     };
-    if doc.pending {
+    if shown.pending {
         return;
     }
-    place_window(&mut app.preview, &doc, width, height);
-    request_highlight(app, &doc, id, width, height);
+    place_window(preview, &shown, width, height);
+    request_highlight(preview, shared, &shown, (id, width, height), ctx);
 }
 
-/// Show node `id`'s document at `width` when the preview shows another (or none): from
-/// the cache, rendered on a worker (a placeholder meanwhile), or built here; a new node
-/// starts at the top.
-fn show_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) {
-    let p = &app.preview;
+/// The document the preview shows: node `id` at `width` cells, `terms` marked.
+struct Doc<'t> {
+    id: NodeId,
+    width: u16,
+    terms: &'t [String],
+}
+
+/// Show the document `d` when the preview shows another (or none): from the cache,
+/// rendered on a worker (a placeholder meanwhile), or built here; a new node starts at the
+/// top.
+fn show_doc(
+    panes: &mut Panes,
+    shared: &Shared,
+    layers: &HashMap<NodeId, Arc<LayerView>>,
+    d: &Doc,
+    ctx: &mut Ctx,
+) {
+    let (id, width) = (d.id, d.width);
+    let p = &*panes.preview;
     let changed_node = p.node != Some(id);
     let stale = p
         .doc
@@ -106,22 +145,21 @@ fn show_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) {
     if !(changed_node || stale) {
         return;
     }
-    let doc = match app.preview.cache.get(&(id, width)) {
+    let doc = match p.cache.get(&(id, width)) {
         Some(d) => Arc::clone(d),
-        None if renders_on_worker(&app.corpus, id) => {
-            let p = &app.preview;
-            app.effects.push(Effect::Render {
+        None if renders_on_worker(shared.corpus, id) => {
+            ctx.queue(Effect::Render {
                 generation: p.generation,
                 node: id,
                 width,
-                terms: terms.to_vec(),
+                terms: d.terms.to_vec(),
                 mode: p.mode,
             });
-            Arc::new(placeholder(&app.corpus, id, width))
+            Arc::new(placeholder(shared.corpus, id, width))
         }
-        None => build_doc(app, id, width, terms),
+        None => build_doc(panes, shared, layers, d, ctx),
     };
-    let p = &mut app.preview;
+    let p = &mut *panes.preview;
     p.doc = Some(doc);
     if changed_node {
         p.scroll = 0;
@@ -131,39 +169,49 @@ fn show_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) {
     p.node = Some(id);
 }
 
-/// Build node `id`'s document at `width` here (asking once for its layers when it shows
-/// them) and keep it in the cache (emptied at 64 documents).
-fn build_doc(app: &mut App, id: NodeId, width: u16, terms: &[String]) -> Arc<PreviewDoc> {
-    let layers = app.layers.get(&id).cloned();
-    if layers.is_none() && app.preview.layers_requested.insert(id) && wants_layers(&app.corpus, id)
-    {
-        app.effects.push(Effect::Layers {
-            generation: app.data_gen,
+/// Build the document `d` here (asking once for its layers when it shows them) and keep it
+/// in the cache (emptied at 64 documents).
+fn build_doc(
+    panes: &mut Panes,
+    shared: &Shared,
+    layers: &HashMap<NodeId, Arc<LayerView>>,
+    d: &Doc,
+    ctx: &mut Ctx,
+) -> Arc<PreviewDoc> {
+    let (id, width) = (d.id, d.width);
+    let corpus = shared.corpus;
+    let layers = layers.get(&id).cloned();
+    let p = &mut *panes.preview;
+    if layers.is_none() && p.layers_requested.insert(id) && wants_layers(corpus, id) {
+        ctx.queue(Effect::Layers {
+            generation: shared.data_gen,
             node: id,
+            encoding: shared.encoding(),
+            profile: shared.settings.agent.clone(),
+            show_budget: shared.load_opts.agent.as_deref() == Some("claude-code"),
         });
     }
-    let sort = app.tree.sort_of(&app.corpus, id);
+    let sort = panes.tree.sort_of(corpus, id);
     let container = Container {
         layers: layers.as_deref(),
         order: sort
             .as_ref()
             .map(|(key, kids)| (SortKey::label(Some(*key)), kids.as_slice())),
     };
-    let d = Arc::new(build(
-        &app.corpus,
-        &app.tokens,
+    let doc = Arc::new(build(
+        corpus,
+        shared.tokens,
         id,
         width,
-        terms,
+        d.terms,
         container,
-        app.preview.mode,
+        p.mode,
     ));
-    let p = &mut app.preview;
     if p.cache.len() >= 64 {
         p.invalidate();
     }
-    p.store((id, width), Arc::clone(&d));
-    d
+    p.store((id, width), Arc::clone(&doc));
+    doc
 }
 
 /// The window over `doc`: on its first match when one is wanted, then kept within the
@@ -187,11 +235,18 @@ fn place_window(p: &mut PreviewState, doc: &PreviewDoc, width: u16, height: usiz
     p.hscroll = p.hscroll.min(widest.saturating_sub(usize::from(width)));
 }
 
-/// Ask for highlighting of code blocks within a page above and below the window.
-fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u16, height: usize) {
-    let asked = app.preview.requested.get(&(id, width));
-    let lo = app.preview.scroll.saturating_sub(height);
-    let hi = app.preview.scroll + 2 * height.max(1);
+/// Ask for highlighting of the code blocks of `doc` (node `id` at `width` cells, `height`
+/// rows shown) within a page above and below the window.
+fn request_highlight(
+    p: &mut PreviewState,
+    shared: &Shared,
+    doc: &Arc<PreviewDoc>,
+    (id, width, height): (NodeId, u16, usize),
+    ctx: &mut Ctx,
+) {
+    let asked = p.requested.get(&(id, width));
+    let lo = p.scroll.saturating_sub(height);
+    let hi = p.scroll + 2 * height.max(1);
     let wanted: Vec<(usize, String, String)> = doc
         .rendered
         .code_blocks
@@ -208,15 +263,15 @@ fn request_highlight(app: &mut App, doc: &Arc<PreviewDoc>, id: NodeId, width: u1
     if wanted.is_empty() {
         return;
     }
-    app.preview
-        .requested
+    p.requested
         .entry((id, width))
         .or_default()
         .extend(wanted.iter().map(|w| w.0));
-    app.effects.push(Effect::Highlight {
-        generation: app.preview.generation,
+    ctx.queue(Effect::Highlight {
+        generation: p.generation,
         node: id,
         width,
         blocks: wanted,
+        theme: shared.theme.md.syntax(),
     });
 }

@@ -71,17 +71,20 @@ pub fn areas_for(width: u16, height: u16, tree_percent: u16, focus: Focus) -> Ar
 /// The layout of the current frame: with the preview at full width (`f`) only the
 /// focused pane shows, as on a narrow screen.
 pub fn areas(app: &App) -> Areas {
-    let a = areas_for(
-        app.size.0,
-        app.size.1,
+    areas_of(
+        app.size,
         app.settings.ui.tree_percent,
         app.focus,
-    );
-    if app.preview.wide {
-        single_pane(a, app.focus)
-    } else {
-        a
-    }
+        app.preview.wide,
+    )
+}
+
+/// The layout of a frame on a `size` (columns, rows) screen with the left pane at
+/// `tree_percent`, `focus` on a pane, and the preview at full width when `wide`: what
+/// [`areas`] computes, from those values alone.
+pub fn areas_of(size: (u16, u16), tree_percent: u16, focus: Focus, wide: bool) -> Areas {
+    let a = areas_for(size.0, size.1, tree_percent, focus);
+    if wide { single_pane(a, focus) } else { a }
 }
 
 /// `a` with one pane over the whole middle: the tree and results (`Focus::Left`) or the

@@ -179,6 +179,7 @@ fn copy_closes_the_preview_and_copies_the_text_shown(app: &mut App) {
             Effect::CopyText {
                 built,
                 route: Route::Auto,
+                ..
             },
         ] => {
             assert_eq!(built.text, shown.text);

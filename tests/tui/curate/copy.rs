@@ -62,6 +62,7 @@ fn oversize_copy_asks_then_saves_to_a_file_sends_or_cancels() {
             Effect::CopyText {
                 built,
                 route: Route::File,
+                ..
             },
         ] => assert!(Arc::ptr_eq(built, &big)),
         other => panic!("a file copy expected: {other:?}"),
@@ -105,6 +106,7 @@ fn save_file_from_the_preview_queues_a_file_copy() {
             Effect::CopyText {
                 built,
                 route: Route::File,
+                ..
             },
         ] => assert!(Arc::ptr_eq(built, &shown)),
         other => panic!("a file copy expected: {other:?}"),
