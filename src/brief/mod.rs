@@ -157,28 +157,6 @@ fn resolved<'a>(
     (req, mode, plain)
 }
 
-/// Σ exact tokens (in `counter`'s encoding) of the section texts a brief of `req` quotes,
-/// with no budget applied (texts without trailing blank lines, shaped by the mode;
-/// provenance lines and headings not counted). Not a node's size: the `Sources:` line states
-/// the sources as stored (docs/DESIGN.md §2 Sizes). 0 for the lazytools format.
-pub fn section_tokens(
-    corpus: &Corpus,
-    index: Option<&Index>,
-    req: &Request,
-    counter: TokenCounter,
-) -> u64 {
-    let Some(layout) = layout_of(req) else {
-        return 0;
-    };
-    let unbounded = Request {
-        budget: None,
-        ..req.clone()
-    };
-    let (req, mode, plain) = resolved(index, &unbounded, layout);
-    let (sections, _) = select::gather(corpus, index, &req, mode, plain, 0, counter);
-    sections.iter().map(|s| s.tokens).sum()
-}
-
 /// The plain brief of `units` (text-bearing nodes, e.g. from `Selection::units`) in the
 /// order given, each with its full text; `budget` packs it under a token budget for the
 /// whole text. Empty `units` give the "No sections selected." brief. Shorthand for

@@ -319,8 +319,15 @@ fn a_hidden_section_leaves_the_count_and_the_brief(app: &mut App, logger: NodeId
     assert_eq!(app.curate.exposure.own(cors), Some(Exposure::Hidden));
     let cut = quoted_tokens(app);
     assert_eq!(app.selection_tokens, (cut, true));
-    let whole =
-        skillnav::brief::section_tokens(&app.corpus, None, &Request::new(&[file], None), counter());
+    // The same brief of the file with no level set (the same curated layout).
+    let whole = skillnav::brief::build_in(
+        &app.corpus,
+        None,
+        &Request::new(&[file], None),
+        skillnav::brief::Layout::curated(app.curate.format),
+        counter(),
+    )
+    .tokens;
     assert!(
         cut < whole,
         "{cut} < {whole}: the hidden section leaves the count"
