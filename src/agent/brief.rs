@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::brief::{self, BriefFormat, Mode, Request};
+use crate::brief::{self, BriefFormat, Mode, NothingToBrief, Request};
 use crate::curate::exposure::ExposureMap;
 use crate::curate::recipe::{Recipe, Store};
 use crate::index::Index;
@@ -155,9 +155,13 @@ pub fn prepare(
 /// [`Request::check`], with the way out a caller of [`prepare`] has.
 fn checked(corpus: &Corpus, request: &Request) -> AgentResult<()> {
     request.check(corpus).map_err(|nothing| {
-        AgentError(format!(
-            "{nothing}; pass a query or ids (or a recipe with a selection)"
-        ))
+        let way_out = match nothing {
+            NothingToBrief::NoSections => "pass a query or ids (or a recipe with a selection)",
+            NothingToBrief::AllHidden(_) => {
+                "pass a query, or ids that are not hidden (a recipe's or the server's exposure levels hide them)"
+            }
+        };
+        AgentError(format!("{nothing}; {way_out}"))
     })
 }
 

@@ -123,8 +123,8 @@ impl fmt::Display for NothingToBrief {
             NothingToBrief::NoSections => {
                 "no section is selected, no query is given and none is exposed always".to_string()
             }
-            NothingToBrief::AllHidden(1) => "the selected section is hidden".to_string(),
-            NothingToBrief::AllHidden(n) => format!("the {n} selected sections are hidden"),
+            NothingToBrief::AllHidden(1) => "the section to brief is hidden".to_string(),
+            NothingToBrief::AllHidden(n) => format!("the {n} sections to brief are hidden"),
         };
         write!(f, "nothing to brief: {why}")
     }

@@ -151,6 +151,8 @@ pub enum Command {
         max_tokens: u64,
         /// Semantic signals: `auto` re-ranks with the installed model, `on` also fuses the
         /// static table, `off` is lexical only (default: `[search] semantic` of the config).
+        /// With `--triggers`, a listing without a model is ranked with the static table
+        /// under `auto` and `on` (it pays on short descriptions); `off` is BM25 alone.
         #[arg(long, value_enum)]
         semantic: Option<Semantic>,
         /// Run scripted agents over the MCP tools' functions instead: search → read top k,
@@ -411,7 +413,7 @@ impl ValueEnum for BriefFormat {
                 "Claude-style XML: one `<document>` per section with id, path, lines and score"
             }
             BriefFormat::Json => {
-                "JSON: {\"schema\": 1, \"mode\", \"sections\": […], \"`left_out\"`: […], …}"
+                "JSON: {\"schema\": 1, \"mode\", \"sections\": […], \"left_out\": […], …}"
             }
         };
         Some(clap::builder::PossibleValue::new(self.as_str()).help(help))
@@ -442,7 +444,8 @@ pub struct BriefArgs {
     /// Include this node id (repeatable); selected sections come first.
     #[arg(long = "select", short = 's')]
     pub select: Vec<String>,
-    /// lazytools brief mode: auto, answer, extract, locate or summarize.
+    /// Brief mode, every format: auto, answer, extract, locate or summarize (lazytools'
+    /// modes; `auto` picks one from the query).
     #[arg(long, default_value = "auto")]
     pub mode: String,
     /// Output format.

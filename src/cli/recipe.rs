@@ -61,6 +61,19 @@ fn parse_exposure(pairs: &[String], corpus: &Corpus, map: &mut ExposureMap) -> a
     Ok(())
 }
 
+/// Refuse a recipe's mode or format that a brief would not take (a recipe saved with it
+/// would only fail later, in `brief --recipe` or the TUI). Errors: the unknown value,
+/// with the known ones.
+fn check_brief_settings(mode: Option<&str>, format: Option<&str>) -> anyhow::Result<()> {
+    if let Some(m) = mode.filter(|m| crate::brief::Mode::parse(m).is_none()) {
+        bail!("unknown --mode {m:?} (auto, answer, extract, locate, summarize)")
+    }
+    if let Some(f) = format.filter(|f| crate::brief::BriefFormat::parse_layout(f).is_none()) {
+        bail!("unknown --format {f:?} (md, xml, json)")
+    }
+    Ok(())
+}
+
 /// `recipe` subcommands. `open` loads the roots a subcommand names.
 pub fn run_recipe(
     out: &mut dyn Write,
@@ -79,6 +92,7 @@ pub fn run_recipe(
             format,
             file,
         } => {
+            check_brief_settings(mode.as_deref(), format.as_deref())?;
             let corpus = open(paths)?;
             let mut sel = Selection::new();
             for key in select {

@@ -218,6 +218,22 @@ fn recipe_brief_and_export_round_trip() {
     assert_eq!(ok(&run(&["recipe", "list"], tmp.path())), "named-kit\n");
     ok(&run(&["recipe", "delete", "named-kit"], tmp.path()));
     assert_eq!(ok(&run(&["recipe", "list"], tmp.path())), "");
+    // A mode or format a brief would refuse is refused when saving, and nothing is saved.
+    for (flag, value) in [("--mode", "bogus"), ("--format", "yaml")] {
+        let o = run(
+            &[
+                "recipe", "save", "bad-kit", r, "--select", &ids[1], flag, value,
+            ],
+            tmp.path(),
+        );
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("unknown {flag} \"{value}\"")),
+            "{err}"
+        );
+    }
+    assert_eq!(ok(&run(&["recipe", "list"], tmp.path())), "");
 }
 
 #[test]

@@ -368,7 +368,7 @@ fn a_hidden_section_has_nothing_to_brief_in_the_copy_and_the_preview() {
     let logger = id(&app, LOGGER);
     goto(&mut app, logger);
     app.curate.exposure.set(logger, Some(Exposure::Hidden));
-    let said = "Nothing to brief: the selected section is hidden (x sets another exposure level)";
+    let said = "Nothing to brief: the section to brief is hidden (x sets another exposure level)";
     let copies = press(&mut app, KeyCode::Char('y'));
     assert!(copies.is_empty(), "{copies:?}");
     assert_eq!(app.status, said);
@@ -382,6 +382,6 @@ fn a_hidden_section_has_nothing_to_brief_in_the_copy_and_the_preview() {
     let why = req.check(&app.corpus).expect_err("nothing to brief");
     assert_eq!(
         why.to_string(),
-        "nothing to brief: the selected section is hidden"
+        "nothing to brief: the section to brief is hidden"
     );
 }
