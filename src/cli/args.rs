@@ -456,8 +456,10 @@ pub struct BriefArgs {
     #[arg(long)]
     pub top_k: Option<usize>,
     /// Token budget: pack sections in order while they fit; the brief says what it left out.
-    #[arg(long = "max-tokens", value_name = "MAX_TOKENS")]
-    pub budget: Option<u64>,
+    /// Written as the TUI's `B` takes it: `12000`, `12k`, `1.5k`; `0` or `none`: no budget of
+    /// its own (a recipe's still applies).
+    #[arg(long = "max-tokens", value_name = "MAX_TOKENS", value_parser = budget_arg)]
+    pub budget: Option<BudgetArg>,
     /// Character budget (lazytools format; default 10000 there).
     #[arg(long)]
     pub max_chars: Option<usize>,
@@ -477,6 +479,16 @@ pub struct BriefArgs {
     /// of the config; never for `--format lazytools`).
     #[arg(long, value_enum)]
     pub semantic: Option<Semantic>,
+}
+
+/// A `brief --max-tokens` value, read by the one budget parser of every front end
+/// ([`crate::curate::input::parse_budget`]); `None` inside: no budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BudgetArg(pub Option<u64>);
+
+/// Parse `--max-tokens`. Errors: [`crate::curate::input::parse_budget`]'s message.
+fn budget_arg(s: &str) -> Result<BudgetArg, String> {
+    crate::curate::input::parse_budget(s).map(BudgetArg)
 }
 
 /// The `--semantic` flag's value, or the `[search] semantic` setting when it is absent.

@@ -76,7 +76,7 @@ pub fn agent_args(a: &BriefArgs) -> agent_brief::BriefArgs {
         mode: a.mode.clone(),
         format: a.format,
         top_k: a.top_k,
-        budget: a.budget,
+        budget: a.budget.and_then(|b| b.0),
         max_chars: a.max_chars,
         no_quotes: a.no_quotes,
     }

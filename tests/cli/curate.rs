@@ -261,3 +261,30 @@ fn doctree_merge_dry_run_prints_the_plan() {
     assert!(out.ends_with("1 step applied\n"));
     assert!(top.join("1-A/doc.md").is_file());
 }
+
+#[test]
+fn brief_max_tokens_reads_a_budget_as_the_tui_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fixtures().join("hono-mini");
+    let d = dir.to_str().unwrap();
+    let brief = |budget: Option<&str>| {
+        let mut args = vec!["brief", d, "--query", "middleware", "--format", "json"];
+        if let Some(b) = budget {
+            args.extend(["--max-tokens", b]);
+        }
+        run(&args, tmp.path())
+    };
+    let plain = ok(&brief(Some("1500")));
+    assert!(plain.contains("\"max_tokens\": 1500"), "{plain}");
+    assert_eq!(ok(&brief(Some("1.5k"))), plain);
+    assert_eq!(ok(&brief(Some("1,500"))), plain);
+    // 0 and `none` are no budget, as `B` and `[brief] budget` take them.
+    let unbudgeted = ok(&brief(None));
+    assert!(unbudgeted.contains("\"max_tokens\": null"), "{unbudgeted}");
+    assert_eq!(ok(&brief(Some("0"))), unbudgeted);
+    assert_eq!(ok(&brief(Some("none"))), unbudgeted);
+    let o = brief(Some("12x"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not a token budget"), "{err}");
+}
