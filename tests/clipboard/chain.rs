@@ -196,17 +196,7 @@ fn osc52_over_the_limit_is_sent_and_flagged_when_asked() {
 
 #[test]
 fn without_a_terminal_nothing_is_written_and_the_text_is_saved() {
-    if Command::new("setsid")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_err()
-    {
-        assert!(
-            !under_ci(),
-            "setsid (util-linux) is missing; CI must provide it"
-        );
-        eprintln!("SKIPPED: setsid (util-linux) is not installed");
+    if !super::setsid_ready() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");

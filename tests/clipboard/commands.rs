@@ -6,23 +6,12 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::support::child::under_ci;
 use crate::support::fs::fixture_path;
 
 /// `skillnav ARGS` detached from any terminal (`setsid -w`), with no display, data in
 /// `home`; `None` when `setsid` is missing outside CI.
 fn detached(args: &[&str], home: &Path) -> Option<Output> {
-    if Command::new("setsid")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_err()
-    {
-        assert!(
-            !under_ci(),
-            "setsid (util-linux) is missing; CI must provide it"
-        );
-        eprintln!("SKIPPED: setsid (util-linux) is not installed");
+    if !super::setsid_ready() {
         return None;
     }
     let out = Command::new("setsid")
