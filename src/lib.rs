@@ -6,7 +6,8 @@
 //! ([`curate`], [`skill`]) → [`brief::build`], the one brief pipeline → the CLI ([`cli`]),
 //! the TUI (module `tui`, behind the `tui` feature) and [`clipboard`], which all read the
 //! same corpus and index. Markdown becomes styled text in [`render`]; [`util`] holds the
-//! small helpers every layer uses. `docs/ARCHITECTURE.md` maps the modules and says where
+//! small helpers every layer uses. [`store`] keeps a search's corpus and indexes between
+//! runs (the persisted index). `docs/ARCHITECTURE.md` maps the modules and says where
 //! to add a format, a search rule, a key or a view.
 //!
 //! Everything outside `tui` is free of terminal dependencies
@@ -32,6 +33,7 @@ pub mod remote;
 pub mod render;
 pub mod rerank;
 pub mod skill;
+pub mod store;
 pub mod tokens;
 #[cfg(feature = "tui")]
 pub mod tui;

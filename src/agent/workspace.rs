@@ -60,6 +60,26 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     corpus
 }
 
+/// The corpus of `config`'s roots with its BM25 and fuzzy indexes, through the persisted
+/// index when [`crate::store::enable_disk`] was called (docs/DESIGN.md §8 "Persisted
+/// index"): unchanged files are not read again, and the new state is written before the
+/// workspace is returned. Its warnings go to stderr.
+fn load_indexed(config: &WorkspaceConfig) -> (Corpus, Index, FuzzyIndex) {
+    let roots: Vec<(PathBuf, String)> = config
+        .specs
+        .iter()
+        .map(|s| (s.path.clone(), s.label.clone()))
+        .collect();
+    let options = format!("{:?}", config.load);
+    let req = crate::store::Request::new(&roots, &options, crate::store::dir());
+    let mut indexed = crate::store::open(&req, || load_corpus(&config.specs, &config.load));
+    let saved = indexed.save();
+    for w in indexed.warnings.iter().chain(&saved) {
+        eprintln!("skillnav: {}", crate::util::sanitize::sanitize_line(w));
+    }
+    (indexed.corpus, indexed.index, indexed.fuzzy)
+}
+
 /// The loaded roots with everything a request needs. Built synchronously by
 /// [`Workspace::open`]; token counts may be added later ([`Workspace::set_tokens`]) because
 /// counting a large corpus takes longer than the first answer may.
@@ -93,8 +113,7 @@ impl Workspace {
     /// static semantic vectors, reusing the rows of `previous` whose text is unchanged; unless
     /// it is `off`, the installed re-rank model is attached (docs/DESIGN.md §3 "Re-rank").
     fn open_reusing(config: WorkspaceConfig, previous: Option<&SemanticIndex>) -> Self {
-        let corpus = load_corpus(&config.specs, &config.load);
-        let index = Index::build(&corpus, &mut |_, _| {});
+        let (corpus, index, fuzzy) = load_indexed(&config);
         let search = crate::config::load().0.search;
         if search.semantic.table() {
             index.embed(&corpus, previous);
@@ -108,7 +127,7 @@ impl Workspace {
         if let Some(r) = tier.ready() {
             index.attach_reranker(r);
         }
-        Self::from_parts(config, corpus, index)
+        Self::with_fuzzy(config, corpus, index, fuzzy)
     }
 
     /// A workspace over `corpus` with `index` already built on it (the caller chose its
@@ -117,6 +136,16 @@ impl Workspace {
     /// `config.specs` again.
     pub fn from_parts(config: WorkspaceConfig, corpus: Corpus, index: Index) -> Self {
         let fuzzy = FuzzyIndex::build(&corpus);
+        Self::with_fuzzy(config, corpus, index, fuzzy)
+    }
+
+    /// [`Workspace::from_parts`] with the fuzzy index already built.
+    fn with_fuzzy(
+        config: WorkspaceConfig,
+        corpus: Corpus,
+        index: Index,
+        fuzzy: FuzzyIndex,
+    ) -> Self {
         let (exposure, warnings) = match &config.recipe {
             Some(r) => {
                 let applied = r.apply(&corpus);

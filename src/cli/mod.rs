@@ -52,6 +52,8 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
     crate::tokens::cache::enable_disk();
     // So do the re-ranker's section vectors (docs/DESIGN.md §3 "Re-rank").
     crate::rerank::enable_disk();
+    // And searches' corpora and indexes (docs/DESIGN.md §8 "Persisted index").
+    crate::store::enable_disk();
     let result = run(cli, launch);
     crate::tokens::cache::flush();
     crate::rerank::flush();
@@ -124,7 +126,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             json,
         }) => {
             let opts = search_options(&query, semantic, top_k, prefix, json)?;
-            search::run(&mut out, &open::open(&paths, &g)?, &query, &opts).map_err(Into::into)
+            search_command(&mut out, &paths, &g, &query, &opts)
         }
         Some(eval @ Command::Eval { .. }) => return eval_command(&mut out, eval, &g, counter),
         Some(Command::Show {
@@ -198,6 +200,24 @@ fn tree_command(
     } else {
         tree::print(out, corpus, &tokens, depth, json).map_err(Into::into)
     }
+}
+
+/// `search`: open the roots through the persisted index, print the answer, then write the
+/// index (docs/DESIGN.md §8 "Persisted index").
+fn search_command(
+    out: &mut dyn Write,
+    paths: &[std::path::PathBuf],
+    g: &args::GlobalOpts,
+    query: &str,
+    opts: &search::CliSearch,
+) -> anyhow::Result<()> {
+    let mut indexed = open::open_indexed(paths, g)?;
+    let done = search::run(out, &indexed, query, opts).and_then(|()| out.flush());
+    open::persist(&mut indexed);
+    // The process ends after this command: the OS takes the memory back faster than
+    // freeing it node by node would.
+    std::mem::forget(indexed);
+    done.map_err(Into::into)
 }
 
 /// `search`'s options, once the query is known to hold words (the MCP tools' rule and

@@ -245,6 +245,37 @@ pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpu
     open(paths, g)
 }
 
+/// [`open`] with the roots' BM25 and fuzzy indexes, through the persisted index
+/// (docs/DESIGN.md §8 "Persisted index"): its warnings go to stderr. Call
+/// [`crate::store::Indexed::save`] (through [`persist`]) once the answer is out.
+pub fn open_indexed(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<crate::store::Indexed> {
+    let specs = specs_for(paths, false, g)?;
+    let roots: Vec<(PathBuf, String)> = specs
+        .iter()
+        .map(|s| (s.path.clone(), s.label.clone()))
+        .collect();
+    let options = format!("{:?}", load_options(g));
+    let req = crate::store::Request::new(&roots, &options, crate::store::dir());
+    let mut indexed = crate::store::open(&req, || load(&specs, g));
+    for w in &indexed.warnings {
+        eprintln!("skillnav: {}", sanitize_line(w));
+    }
+    if paths.is_empty() {
+        let cwd = std::env::current_dir().context("current directory")?;
+        let sources = formats::agents::lock_sources(&cwd, formats::agents::home_dir().as_deref());
+        formats::agents::mark_provenance(&mut indexed.corpus, &sources);
+    }
+    Ok(indexed)
+}
+
+/// Write the persisted index of `indexed` when it changed; a cache folder that cannot be
+/// written is a warning on stderr.
+pub fn persist(indexed: &mut crate::store::Indexed) {
+    if let Some(w) = indexed.save() {
+        eprintln!("skillnav: {}", sanitize_line(&w));
+    }
+}
+
 /// [`specs_for`] then [`load`]. Discovered roots (no PATH) also get the provenance of `skills-lock.json`
 /// ([`formats::agents::mark_provenance`]).
 pub fn open(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {

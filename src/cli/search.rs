@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde_json::json;
 
 use crate::index::filter::search_all;
-use crate::index::{FuzzyIndex, Hit, HitSource, Index, Rerank, SearchOptions, SearchResult};
+use crate::index::{Hit, HitSource, Index, Rerank, SearchOptions, SearchResult};
 use crate::model::Corpus;
+use crate::store::{How, Indexed};
 use crate::util::sanitize::sanitize_line;
 
 /// The flags of `skillnav search`.
@@ -29,21 +30,21 @@ pub struct CliSearch {
 /// Run `query` and print both hit groups (content first, then fuzzy titles).
 pub fn run(
     out: &mut dyn Write,
-    corpus: &Corpus,
+    indexed: &Indexed,
     query: &str,
     o: &CliSearch,
 ) -> std::io::Result<()> {
     let (top_k, prefix, as_json) = (o.top_k, o.prefix, o.json);
-    let index = build_index(corpus, o);
-    let fuzzy_index = FuzzyIndex::build(corpus);
+    let (corpus, index) = (&indexed.corpus, &indexed.index);
+    attach_signals(corpus, index, o);
     let opts = SearchOptions { top_k, prefix };
-    let (res, fuzzy) = search_all(corpus, Some(&index), Some(&fuzzy_index), query, &opts);
+    let (res, fuzzy) = search_all(corpus, Some(index), Some(&indexed.fuzzy), query, &opts);
     let reranked = res.rerank.map_or(0, |r| r.candidates);
     if let Some(run) = &res.rerank {
         eprintln!("skillnav: {}", crate::rerank::describe(run));
     }
     if as_json {
-        return write_json_result(out, corpus, query, &res, &fuzzy, reranked);
+        return write_json_result(out, corpus, query, &res, &fuzzy, reranked, indexed.how);
     }
     write_notes(out, &res, fuzzy.is_empty())?;
     writeln!(
@@ -62,22 +63,32 @@ pub fn run(
     Ok(())
 }
 
-/// The BM25 index of `corpus`, with vectors when `o` asks for the semantic signal (not
-/// with `prefix`) and `o`'s re-ranker attached.
-fn build_index(corpus: &Corpus, o: &CliSearch) -> Index {
-    let index = Index::build(corpus, &mut |_, _| {});
+/// Attach to `index` (of `corpus`) the semantic signal when `o` asks for it (not with
+/// `prefix`) and `o`'s re-ranker.
+fn attach_signals(corpus: &Corpus, index: &Index, o: &CliSearch) {
     if o.semantic && !o.prefix {
         index.embed(corpus, None);
     }
     if let Some(r) = &o.rerank {
         index.attach_reranker(Arc::clone(r));
     }
-    index
+}
+
+/// `search --json`'s `index` object: how the persisted index served this search
+/// (docs/DESIGN.md §8 "Persisted index").
+fn index_state(how: How) -> serde_json::Value {
+    match how {
+        How::Built => json!({"state": "built"}),
+        How::Reused => json!({"state": "reused", "files_read": 0}),
+        How::Updated { read, reused } => {
+            json!({"state": "updated", "files_read": read, "files_reused": reused})
+        }
+    }
 }
 
 /// Print the result as one JSON object: the hits (the first `reranked` content hits marked
 /// as re-ranked, then the fuzzy title hits), the terms, the corrections and suggestions,
-/// the filter notes and the re-rank run.
+/// the filter notes, the re-rank run and how the index was made (`how`).
 fn write_json_result(
     out: &mut dyn Write,
     corpus: &Corpus,
@@ -85,6 +96,7 @@ fn write_json_result(
     res: &SearchResult,
     fuzzy: &[Hit],
     reranked: usize,
+    how: How,
 ) -> std::io::Result<()> {
     let hits: Vec<_> = res
         .hits
@@ -113,6 +125,7 @@ fn write_json_result(
     if let Some(run) = &res.rerank {
         v["rerank"] = json!({"candidates": run.candidates, "embedded": run.embedded, "ms": run.micros.div_ceil(1000)});
     }
+    v["index"] = index_state(how);
     super::json_out::write_json(out, &v)
 }
 

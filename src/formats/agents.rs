@@ -252,7 +252,7 @@ pub fn nested_claude(cwd: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![(cwd.to_path_buf(), 0usize)];
     while let Some((dir, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
+        let Ok(rd) = crate::formats::walk::inputs::read_dir(&dir) else {
             continue;
         };
         let mut subs: Vec<PathBuf> = rd
@@ -286,7 +286,7 @@ pub fn nested_claude(cwd: &Path) -> Vec<PathBuf> {
 /// name; unreadable files give nothing.
 pub fn claude_plugins(home: &Path) -> Vec<(String, PathBuf)> {
     let read = |p: PathBuf| -> Option<serde_json::Value> {
-        serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
+        serde_json::from_str(&crate::formats::walk::inputs::read_to_string(&p).ok()?).ok()
     };
     let (Some(settings), Some(installed)) = (
         read(home.join(".claude/settings.json")),
@@ -357,7 +357,7 @@ pub fn lock_sources(cwd: &Path, home: Option<&Path>) -> std::collections::BTreeM
     let files = std::iter::once(cwd.join("skills-lock.json"))
         .chain(home.map(|h| h.join(".agents/.skill-lock.json")));
     for f in files {
-        let Some(v) = std::fs::read_to_string(&f)
+        let Some(v) = crate::formats::walk::inputs::read_to_string(&f)
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         else {

@@ -380,7 +380,7 @@ fn read_reference(refs: &Path, name: &str) -> Result<Option<String>> {
     if !p.is_file() {
         return Ok(None);
     }
-    let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+    let bytes = super::walk::inputs::read(&p).map_err(|e| Error::io(&p, e))?;
     Ok(Some(crate::model::lossless_len_utf8(bytes).0))
 }
 
@@ -469,7 +469,7 @@ fn skill_identity(dir: &Path) -> (String, String) {
         .unwrap_or_default();
     let fm = SKILL_FILE_NAMES
         .iter()
-        .find_map(|n| std::fs::read_to_string(dir.join(n)).ok())
+        .find_map(|n| super::walk::inputs::read_to_string(&dir.join(n)).ok())
         .and_then(|t| crate::frontmatter::parse(&t));
     let name = fm
         .as_ref()

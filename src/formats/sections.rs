@@ -192,7 +192,7 @@ pub(crate) fn headings_by_lines(
 /// The `(section start, summary)` pairs of `text[from..to]` that [`apply_sections`] gives
 /// a plan of [`plan_sections`]: the prelude's at `from` (when no heading starts there),
 /// then each heading's at its start. A [`crate::model::MakeSummaries`].
-fn summaries_of(text: &str, from: usize, to: usize) -> Vec<(usize, String)> {
+pub fn summaries_of(text: &str, from: usize, to: usize) -> Vec<(usize, String)> {
     let Scan {
         headings,
         summaries,

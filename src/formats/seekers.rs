@@ -177,7 +177,7 @@ pub fn load(corpus: &mut Corpus, skill: NodeId, dir: &Path, rel: &str) -> Option
 
 /// Sorted listing of a folder: (name, `is_dir`). Unreadable folders give an empty list.
 fn list(dir: &Path) -> Vec<(String, bool)> {
-    let mut v: Vec<(String, bool)> = std::fs::read_dir(dir)
+    let mut v: Vec<(String, bool)> = super::walk::inputs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(Result::ok)
                 .filter_map(|e| {
@@ -720,7 +720,10 @@ pub fn is_config(path: &Path, text: &str) -> bool {
 pub(crate) fn detect_walk_file(name: &str, path: &Path) -> bool {
     name.ends_with(".json")
         && file_size(path) <= 4 << 20
-        && is_config(path, &std::fs::read_to_string(path).unwrap_or_default())
+        && is_config(
+            path,
+            &super::walk::inputs::read_to_string(path).unwrap_or_default(),
+        )
 }
 
 /// [`load_config`] as a format-table loader.

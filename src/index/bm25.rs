@@ -30,9 +30,10 @@ pub fn term_score(idf: f64, tf: u32, dl: u32, avgdl: f64) -> f64 {
 }
 
 /// Sorted vocabulary of interned terms: term id `i` is the i-th term in byte order.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Vocab {
     buf: String,
+    #[serde(with = "crate::util::pod_vec")]
     off: Vec<usize>,
 }
 
@@ -102,13 +103,14 @@ impl Vocab {
 }
 
 /// The inverted index of one root.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RootIndex {
     /// The root node.
     pub root: NodeId,
     /// Document `d` is node `docs[d]`; documents are in document order (pre-order).
     pub docs: Vec<NodeId>,
     /// Length of document `d` in tokens.
+    #[serde(with = "crate::util::pod_vec")]
     pub doc_len: Vec<u32>,
     /// Nodes folded into document `d` (identical own text), sorted by `d`.
     pub copies: Vec<(u32, Vec<NodeId>)>,
@@ -120,21 +122,28 @@ pub(crate) struct RootIndex {
     /// with frequencies in `post_tf` at the same positions: a frequency below [`TF_BIG`] is
     /// the byte itself; [`TF_BIG`] says it is in `tf_big` (a byte per posting instead of a
     /// `u32`: nearly every frequency is small).
+    #[serde(with = "crate::util::pod_vec")]
     pub post_off: Vec<usize>,
+    #[serde(with = "crate::util::pod_vec")]
     pub post_doc: Vec<u32>,
+    #[serde(with = "crate::util::pod_vec")]
     pub post_tf: Vec<u8>,
     /// `(posting position, frequency)` of every frequency of [`TF_BIG`] or more, by position.
     pub tf_big: Vec<(usize, u32)>,
     /// Term ids grouped by length in chars (alphabetical within a length), for "did you
     /// mean": terms of `l` chars are `by_len[len_start[l]..len_start[l + 1]]`; the last group
     /// holds every longer term.
+    #[serde(with = "crate::util::pod_vec")]
     pub by_len: Vec<u32>,
+    #[serde(with = "crate::util::pod_vec")]
     pub len_start: Vec<usize>,
     /// Per term id: the set of its chars hashed into 64 bits (`1 << (c mod 64)`), a cheap
     /// lower bound on edit distance for "did you mean" ([`crate::index::distance`]).
+    #[serde(with = "crate::util::pod_vec")]
     pub sig: Vec<u64>,
     /// Reusable query scratch (dense accumulators are large; allocating them per query
     /// costs page faults). A query takes one and puts it back.
+    #[serde(skip)]
     pub pool: Mutex<Vec<Scratch>>,
 }
 

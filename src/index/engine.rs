@@ -20,17 +20,20 @@ use crate::model::{BundleStats, Corpus, NodeId};
 /// the node's own text. Not indexed: `duplicate`/`alias` nodes and everything inside them,
 /// everything inside a lazytools bundle, texts empty after trimming. Byte-identical texts
 /// (after trimming) within a root are indexed once and reported as [`super::Hit::copies`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Index {
-    pub(super) roots: Vec<bm25::RootIndex>,
+    pub(crate) roots: Vec<bm25::RootIndex>,
     pub(super) bundles: Vec<(NodeId, Arc<BundleStats>)>,
     /// Document order (global pre-order rank) of every node, for tie-breaking.
+    #[serde(with = "crate::util::pod_vec")]
     pub(super) order: Vec<u32>,
     /// The semantic signal, once attached ([`Index::attach_semantic`]): finished queries
     /// fuse it with BM25 (docs/DESIGN.md §3 "Semantic signal").
+    #[serde(skip)]
     pub(super) semantic: OnceLock<Arc<SemanticIndex>>,
     /// The second-stage ranker of finished queries, once attached
     /// ([`Index::attach_reranker`]; docs/DESIGN.md §3 "Re-rank").
+    #[serde(skip)]
     pub(super) reranker: OnceLock<Arc<dyn Rerank>>,
 }
 

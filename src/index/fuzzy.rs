@@ -84,12 +84,13 @@ pub const MAX_HAYSTACK_CHARS: usize = 1024;
 
 /// Fuzzy matcher over one `title | path` string per node. `Send + Sync`; share it in an
 /// `Arc` and query it from a worker thread (each query uses its own nucleo `Matcher`).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FuzzyIndex {
     /// Per item, its node and haystack (in shared buffers; an ASCII haystack is lower-cased
     /// when a word test needs it, not kept twice).
     hays: Haystacks,
     /// Per item, the [`char_mask`] of its haystack: the pre-filter of [`FuzzyIndex::scored`].
+    #[serde(with = "crate::util::pod_vec")]
     masks: Vec<u64>,
     /// The distinct words of the haystacks with the items holding them (built for a big
     /// tree only): the candidates of its typed and typo passes.

@@ -15,18 +15,20 @@ use crate::model::NodeId;
 const WIDE: u32 = 1 << 31;
 
 /// Where one item's haystack is: `start` and length in its buffer, [`WIDE`] set for chars.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 struct Span {
     start: u32,
     len: u32,
 }
 
 /// The haystacks of the fuzzy index, in item order. Indices are items (`0..len()`).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Haystacks {
     nodes: Vec<NodeId>,
     spans: Vec<Span>,
+    #[serde(with = "crate::util::pod_vec")]
     ascii: Vec<u8>,
+    #[serde(with = "crate::util::pod_vec::chars")]
     chars: Vec<char>,
 }
 

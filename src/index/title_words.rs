@@ -18,7 +18,7 @@ const LEN_GROUPS: usize = 64;
 /// One distinct word: where its text is in [`TitleWords::texts`] (`text..text_end`), its
 /// [`signature`], and where its haystacks are in [`TitleWords::items`] and
 /// [`TitleWords::bonus`] (`start..end`).
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct Word {
     sig: u64,
     text: u32,
@@ -135,7 +135,7 @@ pub fn start_bonus(prev: Option<char>, cur: char) -> u8 {
 
 /// Distinct haystack words, with their ids grouped by length in chars (`groups[len]`; the
 /// last group holds every longer word).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TitleWords {
     words: Vec<Word>,
     /// The words' texts, one after the other (one buffer instead of a string per word).
@@ -143,8 +143,10 @@ pub struct TitleWords {
     /// The haystacks holding each word, one word's after the other (item indices, ascending
     /// within a word): one array for every word instead of a list each, a third of the
     /// memory on a big tree (docs/DESIGN.md §8).
+    #[serde(with = "crate::util::pod_vec")]
     items: Vec<u32>,
     /// The best [`start_bonus`] of the word's starts in the haystack at the same position.
+    #[serde(with = "crate::util::pod_vec")]
     bonus: Vec<u8>,
     groups: Vec<Vec<u32>>,
 }

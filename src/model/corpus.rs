@@ -13,7 +13,7 @@ use super::source::Source;
 
 /// Scoring data of a lazytools bundle (docs/FORMATS.md §2.2–2.3), kept so search on the bundle can
 /// reproduce lazytools' scores exactly.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BundleStats {
     /// manifest `name` (raw, not slugified).
     pub name: String,
@@ -60,6 +60,23 @@ impl Corpus {
     /// An empty corpus.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A corpus of these parts, as [`Corpus::finalize`] left them (the persisted index
+    /// reads them back: `src/store/`).
+    pub fn from_parts(
+        nodes: Vec<Node>,
+        roots: Vec<NodeId>,
+        sources: Vec<Source>,
+        bundles: Vec<(NodeId, Arc<BundleStats>)>,
+    ) -> Self {
+        Self {
+            nodes,
+            roots,
+            sources,
+            bundles,
+            id_map: OnceLock::new(),
+        }
     }
 
     /// Number of nodes.

@@ -35,6 +35,11 @@ impl LazySummary {
         }
     }
 
+    /// The byte range of the text whose summaries this makes (`from..to`).
+    pub fn range(&self) -> (usize, usize) {
+        (self.from, self.to)
+    }
+
     /// Bytes of the sectioned range (what making its summaries parses).
     pub fn len(&self) -> usize {
         self.to.saturating_sub(self.from)

@@ -9,6 +9,7 @@ mod node;
 mod selection;
 mod source;
 pub mod splice;
+mod stored;
 #[cfg(test)]
 pub(crate) mod testing;
 

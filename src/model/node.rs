@@ -201,6 +201,14 @@ impl Flags {
     pub fn clear(&mut self, f: Flag) {
         self.0 &= !f.bit();
     }
+    /// The bits (for the persisted index).
+    pub fn bits(self) -> u16 {
+        self.0
+    }
+    /// Flags from [`Flags::bits`].
+    pub fn from_bits(bits: u16) -> Self {
+        Self(bits)
+    }
     /// The set flags in bit order.
     pub fn iter(self) -> impl Iterator<Item = Flag> {
         Flag::ALL.into_iter().filter(move |f| self.has(*f))
@@ -261,7 +269,7 @@ impl fmt::Display for Warning {
 }
 
 /// Index of a [`crate::model::Source`] in [`crate::model::Corpus::sources`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SourceId(pub u32);
 
 /// Where a node's text lives: byte offsets into one source's text.
@@ -269,7 +277,7 @@ pub struct SourceId(pub u32);
 /// The node's full text is `start..end`; its *own* text (without child nodes) is the prefix
 /// `start..own_end` (a section's heading and body up to its first sub-heading, a file's
 /// frontmatter). Offsets are bytes, `start <= own_end <= end`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextSpan {
     /// The source holding the text.
     pub source: SourceId,
@@ -283,8 +291,9 @@ pub struct TextSpan {
 
 /// One node of the arena. See docs/DESIGN.md §2 for field meanings; sizes are bytes. Token
 /// counts live outside the node, in a [`crate::tokens::TokenTable`], because they are
-/// counted in the background and depend on the chosen encoding.
-#[derive(Clone, Debug)]
+/// counted in the background and depend on the chosen encoding. Its serde shape is the
+/// persisted index's (`src/model/stored.rs`), not an output format.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Node {
     /// Stable string id `<root>/<relpath>[#<seg>(/<seg>)*]` (assigned by `Corpus::finalize`).
     pub id: String,
@@ -307,6 +316,7 @@ pub struct Node {
     pub summary: String,
     /// The summaries of this section's file, made when first read, when `summary` was left
     /// empty at load (docs/DESIGN.md §8).
+    #[serde(skip)]
     pub lazy_summary: Option<std::sync::Arc<super::lazy_summary::LazySummary>>,
     /// Longer summary when the format has one.
     pub detail: Option<String>,
@@ -322,10 +332,13 @@ pub struct Node {
     /// Bytes of the node's own text without its children.
     pub own_bytes: u64,
     /// Flags.
+    #[serde(with = "super::stored::flag_bits")]
     pub flags: Flags,
     /// Format-specific fields (frontmatter keys, ADR status, link url, ...).
+    #[serde(with = "super::stored::json_map")]
     pub meta: serde_json::Map<String, serde_json::Value>,
     /// Load problems.
+    #[serde(with = "super::stored::warnings")]
     pub warnings: Vec<Warning>,
     /// Children in display order.
     pub children: Vec<NodeId>,

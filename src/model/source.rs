@@ -12,7 +12,7 @@ pub const INVALID_BYTE_PLACEHOLDER: u8 = 0x1A;
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// The text of one file (or a virtual text), as a same-length UTF-8 copy.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Source {
     /// Absolute path of the file; `None` for virtual texts (bundle chunks).
     pub abs_path: Option<PathBuf>,

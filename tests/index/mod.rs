@@ -5,6 +5,7 @@ mod brief_fill;
 mod eval;
 mod hono;
 mod long_queries;
+mod persisted;
 mod semantic;
 mod skills;
 #[cfg(feature = "tui")]

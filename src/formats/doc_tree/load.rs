@@ -194,7 +194,7 @@ pub(crate) fn detect_dir(dir: &Path, probe: &mut FolderProbe) -> bool {
         if seen > 2000 || depth >= 12 {
             continue;
         }
-        if let Ok(rd) = std::fs::read_dir(&d) {
+        if let Ok(rd) = crate::formats::walk::inputs::read_dir(&d) {
             for e in rd.filter_map(Result::ok) {
                 if e.file_type().is_ok_and(|t| t.is_dir()) {
                     queue.push_back((e.path(), depth + 1));
@@ -329,7 +329,7 @@ fn fill_folder(
 fn list_entries(dir: &Path) -> (Vec<String>, Vec<String>) {
     let mut dirs: Vec<String> = Vec::new();
     let mut files: Vec<String> = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
+    if let Ok(rd) = crate::formats::walk::inputs::read_dir(dir) {
         for e in rd.filter_map(Result::ok) {
             let Ok(t) = e.file_type() else { continue };
             let n = e.file_name().to_string_lossy().into_owned();

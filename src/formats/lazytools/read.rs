@@ -113,7 +113,7 @@ fn read_text(
     problems: &mut Vec<Problem>,
 ) -> Option<(String, Vec<u8>)> {
     let path = dir.join(file);
-    match std::fs::read(&path) {
+    match crate::formats::walk::inputs::read(&path) {
         Ok(bytes) => {
             let text = match std::str::from_utf8(&bytes) {
                 Ok(s) => s.to_string(),

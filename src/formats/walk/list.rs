@@ -53,6 +53,10 @@ impl IgnoreStack {
         let Some(repo) = dir.ancestors().find(|a| a.join(".git").exists()) else {
             return Self::default();
         };
+        // A `.gitignore` added to an ancestor changes the ancestor's entries.
+        for a in dir.ancestors().skip(1).take_while(|a| a.starts_with(repo)) {
+            super::inputs::note_dir(a);
+        }
         let mut st = Self {
             in_repo: true,
             ..Self::default()
@@ -61,6 +65,7 @@ impl IgnoreStack {
         st.base.push(global);
         let exclude = repo.join(".git/info/exclude");
         if exclude.is_file() {
+            super::inputs::note_file(&exclude);
             st.base.push(Self::build_at(repo, &exclude));
         }
         let mut chain: Vec<&Path> = dir
@@ -72,6 +77,7 @@ impl IgnoreStack {
         for a in chain {
             let gi = a.join(".gitignore");
             if gi.is_file() {
+                super::inputs::note_file(&gi);
                 st.layers.push(Gitignore::new(&gi).0);
             }
         }
@@ -96,7 +102,9 @@ impl IgnoreStack {
         if !self.in_repo {
             return false;
         }
-        self.layers.push(Gitignore::new(dir.join(".gitignore")).0);
+        let gi = dir.join(".gitignore");
+        super::inputs::note_file(&gi);
+        self.layers.push(Gitignore::new(gi).0);
         true
     }
 
@@ -139,7 +147,7 @@ pub struct Listing {
 /// new layer when `dir` holds a `.gitignore` ([`Listing::pushed`]). `.git` is always left
 /// out. An unreadable `dir` gives `Err` with the reason; unreadable entries are skipped.
 pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<Listing, String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| e.to_string())?;
+    let rd = super::inputs::read_dir(dir).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut has_gitignore = false;
     let mut had_git = false;
@@ -173,6 +181,9 @@ pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<Listing, String
         out.retain(|e| !ignores.is_ignored(&e.path, e.kind == EntryKind::Dir));
     }
     let ignored = before - out.len();
+    for e in out.iter().filter(|e| e.kind != EntryKind::Dir) {
+        super::inputs::note_file(&e.path);
+    }
     out.sort_by(|a, b| natural_cmp(&a.name, &b.name));
     Ok(Listing {
         entries: out,
@@ -185,7 +196,7 @@ pub fn list_dir(dir: &Path, ignores: &mut IgnoreStack) -> Result<Listing, String
 /// Names of the regular files directly in `dir` (unsorted; empty when unreadable). For the
 /// loaders that list a folder themselves (doc-tree `img/`, git-adr notes).
 pub fn file_names(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
+    super::inputs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(Result::ok)
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))

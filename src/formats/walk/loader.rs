@@ -300,8 +300,13 @@ pub(crate) fn folder_row(
 pub(crate) fn read_head(path: &Path, n: usize) -> String {
     use std::io::Read as _;
     let mut buf = Vec::with_capacity(n);
-    if let Ok((f, _)) = super::read::open_regular(path) {
-        let _ = f.take(n as u64).read_to_end(&mut buf);
+    if let Ok((f, meta)) = super::read::open_regular(path) {
+        if let Some(prior) = super::inputs::prior_bytes(path, &meta) {
+            buf.extend_from_slice(&prior.as_bytes()[..prior.len().min(n)]);
+        } else {
+            let _ = f.take(n as u64).read_to_end(&mut buf);
+            super::inputs::note_read(path);
+        }
     }
     String::from_utf8_lossy(&buf).into_owned()
 }

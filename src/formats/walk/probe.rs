@@ -48,7 +48,7 @@ impl FolderProbe {
     pub fn entries(&mut self, dir: &Path) -> Option<&[ListedEntry]> {
         if !self.listed {
             self.listed = true;
-            self.listing = std::fs::read_dir(dir).ok().map(|rd| {
+            self.listing = super::inputs::read_dir(dir).ok().map(|rd| {
                 rd.filter_map(Result::ok)
                     .map(|e| (e.file_name(), e.file_type().ok()))
                     .collect()

@@ -6,6 +6,7 @@ use std::io::Read as _;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
+use super::inputs;
 use crate::model::{BINARY_SNIFF_BYTES, Source};
 use crate::util::regular_file::{self, RegularReadError};
 
@@ -48,8 +49,13 @@ pub fn open_regular(path: &Path) -> std::io::Result<(File, Metadata)> {
 /// the read error.
 pub fn read_regular_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
     let (file, meta) = open_regular(path)?;
+    if let Some(prior) = inputs::prior_bytes(path, &meta) {
+        let bytes = prior.as_bytes();
+        return Ok(bytes[..bytes.len().min(usize::try_from(cap).unwrap_or(usize::MAX))].to_vec());
+    }
     let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
     file.take(cap).read_to_end(&mut bytes)?;
+    inputs::note_read(path);
     Ok(bytes)
 }
 
@@ -60,10 +66,16 @@ pub fn read_file(path: &Path) -> ReadOutcome {
         Err(e) => return ReadOutcome::Error(e.to_string()),
     };
     let (size, mtime) = size_and_mtime(&meta);
-    let mut bytes = Vec::with_capacity(size.min(MAX_READ_BYTES) as usize);
-    if let Err(e) = file.take(MAX_READ_BYTES).read_to_end(&mut bytes) {
-        return ReadOutcome::Error(e.to_string());
-    }
+    let bytes = if let Some(prior) = inputs::prior_bytes(path, &meta) {
+        prior.as_bytes().to_vec()
+    } else {
+        let mut bytes = Vec::with_capacity(size.min(MAX_READ_BYTES) as usize);
+        if let Err(e) = file.take(MAX_READ_BYTES).read_to_end(&mut bytes) {
+            return ReadOutcome::Error(e.to_string());
+        }
+        inputs::note_read(path);
+        bytes
+    };
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
         return ReadOutcome::Binary { size };
     }

@@ -1,0 +1,223 @@
+//! What a load reads, for the persisted index (docs/DESIGN.md §8 "Persisted index"): while a
+//! [`Recording`] is active, every folder a loader lists and every file it reads is noted, so
+//! the index can tell later, by `stat` alone, whether its inputs changed; and files whose
+//! bytes the index still holds (same size and modification time) are taken from it instead
+//! of being read again ([`Prior`]).
+//!
+//! Recording is process-wide, because loaders read on helper threads. Two recordings at
+//! once both see every note (a manifest that lists more paths than its load read is only
+//! stricter); prior bytes are only ever served for a file whose current `stat` matches the
+//! one they were read under, so they are never stale.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::Metadata;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::UNIX_EPOCH;
+
+/// Bytes of a file as an earlier load read them, with the `stat` they were read under.
+#[derive(Debug)]
+pub struct Prior {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime_ns: u64,
+    /// The whole file.
+    pub bytes: Arc<str>,
+}
+
+/// What one recording saw: the folders listed, the files read or listed (deduplicated,
+/// sorted), and how many files were read from disk against served from [`Prior`] bytes.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// Folders whose entries a loader listed.
+    pub dirs: Vec<PathBuf>,
+    /// Files a loader read or saw listed.
+    pub files: Vec<PathBuf>,
+    /// Files whose bytes were read from disk (each counted once, however often read).
+    pub read: usize,
+    /// Files whose bytes came from the prior load and that were not read from disk.
+    pub reused: usize,
+}
+
+#[derive(Default)]
+struct Session {
+    dirs: Mutex<Vec<PathBuf>>,
+    files: Mutex<Vec<PathBuf>>,
+    prior: HashMap<PathBuf, Prior>,
+    read: Mutex<HashSet<PathBuf>>,
+    reused: Mutex<HashSet<PathBuf>>,
+}
+
+static ACTIVE: RwLock<Vec<Arc<Session>>> = RwLock::new(Vec::new());
+/// Whether any recording is active (checked before taking the lock).
+static ANY: AtomicBool = AtomicBool::new(false);
+
+/// An active recording; [`Recording::finish`] ends it (dropping it ends it too).
+pub struct Recording {
+    session: Arc<Session>,
+}
+
+/// Start recording, offering `prior` bytes (keyed by the path the loader reads, its real
+/// path) to the loaders.
+pub fn record(prior: HashMap<PathBuf, Prior>) -> Recording {
+    let session = Arc::new(Session {
+        prior,
+        ..Session::default()
+    });
+    let mut active = ACTIVE.write().unwrap_or_else(PoisonError::into_inner);
+    active.push(Arc::clone(&session));
+    ANY.store(true, Ordering::Release);
+    Recording { session }
+}
+
+impl Recording {
+    /// End the recording and return what it saw.
+    pub fn finish(self) -> Inputs {
+        let s = &self.session;
+        let mut dirs = std::mem::take(&mut *lock(&s.dirs));
+        let mut files = std::mem::take(&mut *lock(&s.files));
+        for v in [&mut dirs, &mut files] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        let (read, reused) = (lock(&s.read), lock(&s.reused));
+        Inputs {
+            dirs,
+            files,
+            read: read.len(),
+            reused: reused.difference(&read).count(),
+        }
+    }
+}
+
+impl Drop for Recording {
+    fn drop(&mut self) {
+        let mut active = ACTIVE.write().unwrap_or_else(PoisonError::into_inner);
+        active.retain(|s| !Arc::ptr_eq(s, &self.session));
+        ANY.store(!active.is_empty(), Ordering::Release);
+    }
+}
+
+fn each(f: impl Fn(&Session)) {
+    if !ANY.load(Ordering::Acquire) {
+        return;
+    }
+    for s in ACTIVE.read().unwrap_or_else(PoisonError::into_inner).iter() {
+        f(s);
+    }
+}
+
+/// Note a folder whose entries a loader listed.
+pub(crate) fn note_dir(dir: &Path) {
+    each(|s| push(&s.dirs, dir));
+}
+
+/// Note a file a loader looked at (read, or listed with its size) without reading it here.
+pub(crate) fn note_file(file: &Path) {
+    each(|s| push(&s.files, file));
+}
+
+/// Note a file whose bytes were read from disk.
+pub(crate) fn note_read(file: &Path) {
+    each(|s| {
+        push(&s.files, file);
+        lock(&s.read).insert(file.to_path_buf());
+    });
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn push(v: &Mutex<Vec<PathBuf>>, p: &Path) {
+    lock(v).push(p.to_path_buf());
+}
+
+/// The prior bytes of `file` when a recording holds them and `meta` (the file's current
+/// metadata) matches the `stat` they were read under; noted as a file served without a read.
+pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Arc<str>> {
+    if !ANY.load(Ordering::Acquire) {
+        return None;
+    }
+    let (size, mtime_ns) = (meta.len(), mtime_ns(meta));
+    let active = ACTIVE.read().unwrap_or_else(PoisonError::into_inner);
+    let (s, p) = active.iter().find_map(|s| {
+        s.prior
+            .get(file)
+            .filter(|p| p.size == size && p.mtime_ns == mtime_ns)
+            .map(|p| (s, p))
+    })?;
+    push(&s.files, file);
+    lock(&s.reused).insert(file.to_path_buf());
+    Some(Arc::clone(&p.bytes))
+}
+
+/// `std::fs::read(path)`, noted: bytes served from a prior load when its `stat` still
+/// matches, else read from disk. Errors as `std::fs::read`.
+pub(crate) fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    if ANY.load(Ordering::Acquire)
+        && let Ok(meta) = std::fs::metadata(path)
+        && let Some(bytes) = prior_bytes(path, &meta)
+    {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    let bytes = std::fs::read(path)?;
+    note_read(path);
+    Ok(bytes)
+}
+
+/// `std::fs::read_to_string(path)` through [`read`]: errors as there, and `InvalidData`
+/// when the bytes are not UTF-8.
+pub(crate) fn read_to_string(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// `std::fs::read_dir(dir)`, with the folder noted.
+pub(crate) fn read_dir(dir: &Path) -> std::io::Result<std::fs::ReadDir> {
+    let rd = std::fs::read_dir(dir)?;
+    note_dir(dir);
+    Ok(rd)
+}
+
+/// Modification time of `meta` in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &Metadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prior_bytes_are_served_only_for_an_unchanged_stat() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.md");
+        std::fs::write(&f, "# A\n").unwrap();
+        let meta = std::fs::metadata(&f).unwrap();
+        let prior = Prior {
+            size: meta.len(),
+            mtime_ns: mtime_ns(&meta),
+            bytes: Arc::from("# A\n"),
+        };
+        let rec = record(HashMap::from([(f.clone(), prior)]));
+        assert_eq!(prior_bytes(&f, &meta).as_deref(), Some("# A\n"));
+        std::fs::write(&f, "# A, longer\n").unwrap();
+        let changed = std::fs::metadata(&f).unwrap();
+        assert_eq!(prior_bytes(&f, &changed), None);
+        let g = dir.path().join("b.md");
+        note_read(&g);
+        note_dir(dir.path());
+        let seen = rec.finish();
+        // Loads of tests running beside this one may add their own notes.
+        assert_eq!(seen.reused, 1);
+        assert!(seen.read >= 1);
+        assert!(seen.files.contains(&f) && seen.files.contains(&g));
+        assert!(seen.dirs.contains(&dir.path().to_path_buf()));
+    }
+}

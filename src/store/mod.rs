@@ -1,0 +1,306 @@
+//! The persisted index (docs/DESIGN.md §8 "Persisted index"): a loaded corpus with its BM25
+//! and fuzzy indexes, kept per set of opened roots in the user cache folder
+//! (`<cache>/index/<digest>.bin`, [`mod@file`]), with the [`manifest`] of what its load read.
+//!
+//! [`open`] gives a searchable corpus three ways: when every folder and file the last load
+//! saw still has its recorded `stat`, the persisted one as it was (nothing is read again);
+//! when some changed, a new load that takes the unchanged files' bytes from the persisted
+//! corpus and reads only the changed ones; with no usable file, a full load. A file that
+//! is corrupt or from another version is never trusted: it is rebuilt, with a warning.
+//! [`Indexed::save`] writes the new state atomically; a cache folder that cannot be written
+//! leaves the search in memory, with a warning.
+
+pub mod file;
+pub mod manifest;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use crate::formats::walk::inputs;
+use crate::index::{FuzzyIndex, Index};
+use crate::model::{Corpus, LazySummary};
+use file::Refused;
+use manifest::Manifest;
+
+/// Index files kept in the cache folder; the least recently written beyond this are removed.
+pub const MAX_FILES: usize = 32;
+
+/// The folder persisted indexes go to, once [`enable_disk`] was called.
+static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Persist indexes under the user cache dir (`<cache>/index`) from now on: the CLI, the TUI
+/// and the MCP server call it, library users and tests do not (no-op when the platform has
+/// no cache dir).
+pub fn enable_disk() {
+    if let Some(dir) = crate::util::paths::cache_dir() {
+        let _ = DIR.set(dir.join("index"));
+    }
+}
+
+/// The folder for [`Request::new`]: `None` (nothing persisted) until [`enable_disk`].
+pub fn dir() -> Option<PathBuf> {
+    DIR.get().cloned()
+}
+
+/// Which persisted index a load uses: a key naming the roots and the load options, and the
+/// folder its file lives in (`None`: nothing is persisted).
+#[derive(Clone, Debug)]
+pub struct Request {
+    key: String,
+    dir: Option<PathBuf>,
+}
+
+impl Request {
+    /// The request for local `roots` (path and label each) loaded with `options` (any text
+    /// that changes when a load option does), kept in `dir`; nothing is persisted when
+    /// `dir` is `None` or a root cannot be resolved to a real path.
+    pub fn new(roots: &[(PathBuf, String)], options: &str, dir: Option<PathBuf>) -> Self {
+        let mut key = format!("options {options}\n");
+        let mut dir = dir;
+        for (path, label) in roots {
+            match std::fs::canonicalize(path) {
+                Ok(real) => key.push_str(&format!("root {} as {label}\n", real.display())),
+                Err(_) => dir = None,
+            }
+        }
+        Self { key, dir }
+    }
+
+    /// The index file's path: the first 16 bytes of the key's SHA-256, in hex.
+    fn path(&self) -> Option<PathBuf> {
+        let digest = Sha256::digest(self.key.as_bytes());
+        let name = digest[..16]
+            .iter()
+            .fold(String::with_capacity(32), |mut name, b| {
+                use std::fmt::Write as _;
+                let _ = write!(name, "{b:02x}");
+                name
+            });
+        Some(self.dir.as_ref()?.join(format!("{name}.bin")))
+    }
+}
+
+/// How [`open`] made its corpus searchable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// Loaded and indexed from the files (no usable persisted index).
+    Built,
+    /// The persisted index, unchanged: no file was read.
+    Reused,
+    /// Loaded again with `read` files read from disk and `reused` taken from the persisted
+    /// corpus.
+    Updated {
+        /// Files read from disk.
+        read: usize,
+        /// Files whose bytes came from the persisted corpus.
+        reused: usize,
+    },
+}
+
+/// A searchable corpus from [`open`], with what is left to persist.
+pub struct Indexed {
+    /// The corpus.
+    pub corpus: Corpus,
+    /// Its BM25 index (no semantic signal or re-ranker attached).
+    pub index: Index,
+    /// Its fuzzy title index.
+    pub fuzzy: FuzzyIndex,
+    /// How it was made.
+    pub how: How,
+    /// Problems with the persisted index, one line each (for stderr).
+    pub warnings: Vec<String>,
+    pending: Option<(PathBuf, String, Manifest)>,
+}
+
+/// Make the roots of `req` searchable: the persisted index when nothing changed, else
+/// `load()` (which must load exactly the roots of `req`) with the unchanged files' bytes
+/// served from the persisted corpus, indexed anew.
+pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
+    let mut warnings = Vec::new();
+    let path = req.path();
+    let mut prior = None;
+    if let Some(path) = &path {
+        match read_existing(path, req) {
+            Ok(Existing::None) => {}
+            Ok(Existing::Unchanged(payload)) => return reused(*payload),
+            Ok(Existing::Changed(prior_texts)) => prior = Some(prior_texts),
+            Err(why) => warnings.push(refusal(path, &why)),
+        }
+    }
+    let updated = prior.is_some();
+    let started = now_ns();
+    let recording = inputs::record(prior.unwrap_or_default());
+    let corpus = load();
+    let seen = recording.finish();
+    let index = Index::build(&corpus, &mut |_, _| {});
+    let fuzzy = FuzzyIndex::build(&corpus);
+    let how = if updated {
+        How::Updated {
+            read: seen.read,
+            reused: seen.reused,
+        }
+    } else {
+        How::Built
+    };
+    let manifest = Manifest::of(started, &seen);
+    Indexed {
+        corpus,
+        index,
+        fuzzy,
+        how,
+        warnings,
+        pending: path.map(|p| (p, req.key.clone(), manifest)),
+    }
+}
+
+/// What the cache folder holds for a request.
+enum Existing {
+    /// No index file (or one for another key).
+    None,
+    /// An index whose inputs are all unchanged.
+    Unchanged(Box<file::Decoded>),
+    /// An index whose inputs changed: the bytes of its files that may be reused.
+    Changed(HashMap<PathBuf, inputs::Prior>),
+}
+
+fn read_existing(path: &Path, req: &Request) -> Result<Existing, Refused> {
+    let Some(mut d) = file::read(path)? else {
+        return Ok(Existing::None);
+    };
+    if d.nodes.key != req.key {
+        return Ok(Existing::None);
+    }
+    if d.manifest.unchanged() {
+        return Ok(Existing::Unchanged(Box::new(d)));
+    }
+    Ok(Existing::Changed(d.manifest.prior_texts(&mut d.sources)))
+}
+
+fn refusal(path: &Path, why: &Refused) -> String {
+    match why {
+        Refused::Corrupt(why) => format!(
+            "the persisted index {} is corrupt ({why}); it is rebuilt from the files",
+            path.display()
+        ),
+        Refused::OtherVersion(why) => format!(
+            "the persisted index {} was written by another version ({why}); it is rebuilt",
+            path.display()
+        ),
+    }
+}
+
+/// The persisted corpus and indexes, lazy summaries attached again (one per range, shared
+/// by its sections as the loader shares them).
+fn reused(d: file::Decoded) -> Indexed {
+    let n = d.nodes;
+    let mut corpus = Corpus::from_parts(n.nodes, n.roots, d.sources, n.bundles);
+    let mut made: HashMap<(u32, u64, u64), Arc<LazySummary>> = HashMap::new();
+    for (node, from, to) in n.lazy {
+        let Some(n) = corpus.nodes.get_mut(node as usize) else {
+            continue;
+        };
+        let source = n.span.map_or(u32::MAX, |s| s.source.0);
+        let (f, t) = (usize::try_from(from), usize::try_from(to));
+        let (Ok(f), Ok(t)) = (f, t) else { continue };
+        let summary = made.entry((source, from, to)).or_insert_with(|| {
+            Arc::new(LazySummary::new(
+                f,
+                t,
+                crate::formats::sections::summaries_of,
+            ))
+        });
+        n.lazy_summary = Some(Arc::clone(summary));
+    }
+    Indexed {
+        corpus,
+        index: d.index,
+        fuzzy: d.fuzzy,
+        how: How::Reused,
+        warnings: Vec::new(),
+        pending: None,
+    }
+}
+
+impl Indexed {
+    /// Persist a new or updated index (nothing to do after [`How::Reused`]), atomically,
+    /// then remove the oldest index files beyond [`MAX_FILES`]. Returns a warning when the
+    /// cache folder cannot be written (the search stayed in memory).
+    pub fn save(&mut self) -> Option<String> {
+        let (path, key, manifest) = self.pending.take()?;
+        let lazy = lazy_ranges(&self.corpus);
+        let contents = file::Contents {
+            manifest: &manifest,
+            key: &key,
+            corpus: &self.corpus,
+            lazy: &lazy,
+            index: &self.index,
+            fuzzy: &self.fuzzy,
+        };
+        let dir = path.parent()?;
+        let written = write_file(dir, &path, &contents);
+        match written {
+            Ok(()) => {
+                evict(dir, &path);
+                None
+            }
+            Err(e) => Some(format!(
+                "cannot write the persisted index in {} ({e}); this search ran in memory and the next one loads the files again",
+                dir.display()
+            )),
+        }
+    }
+}
+
+/// `(node, from, to)` of every node with a lazy summary.
+fn lazy_ranges(corpus: &Corpus) -> Vec<(u32, u64, u64)> {
+    corpus
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let (from, to) = n.lazy_summary.as_ref()?.range();
+            Some((u32::try_from(i).ok()?, from as u64, to as u64))
+        })
+        .collect()
+}
+
+/// Remove the least recently written index files of `dir` beyond [`MAX_FILES`] (never
+/// `keep`).
+fn evict(dir: &Path, keep: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bin") && p != keep)
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    if files.len() < MAX_FILES {
+        return;
+    }
+    files.sort();
+    for (_, p) in &files[..=files.len() - MAX_FILES] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Replace `path` (in `dir`, created when missing) with the file of `c` through a temporary
+/// file renamed over it, so a reader sees the old file or the new one. Not synced to disk:
+/// after a power cut a torn file fails its checksums and is rebuilt.
+fn write_file(dir: &Path, path: &Path, c: &file::Contents<'_>) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    file::write(c, &mut std::io::BufWriter::new(tmp.as_file_mut()))?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}

@@ -1,0 +1,158 @@
+//! The persisted index (docs/DESIGN.md §8 "Persisted index"), through the real binary: a
+//! second search on an unchanged tree reads no file, an edit is found after re-reading only
+//! the edited file, and a corrupt, foreign-version or unwritable index never fails a search.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+
+/// A tree of `n` markdown files (one word each that no other file holds), every file and
+/// folder dated an hour back so none is "racy" (modified within 2 s of a load).
+fn tree(dir: &Path, n: usize) -> PathBuf {
+    let root = dir.join("docs");
+    for i in 0..n {
+        let sub = root.join(format!("part{}", i % 3));
+        std::fs::create_dir_all(&sub).unwrap();
+        let text = format!("# Topic {i}\n\nThe word uniqueword{i} lives here.\n");
+        std::fs::write(sub.join(format!("page{i}.md")), text).unwrap();
+    }
+    backdate(&root);
+    root
+}
+
+fn backdate(p: &Path) {
+    let past = SystemTime::now() - Duration::from_secs(3600);
+    let f = std::fs::File::open(p).unwrap();
+    f.set_modified(past).unwrap();
+    if p.is_dir() {
+        for e in std::fs::read_dir(p).unwrap() {
+            backdate(&e.unwrap().path());
+        }
+    }
+}
+
+/// `search --json QUERY ROOT` with the cache in `cache`: the JSON answer and stderr.
+fn search(cache: &Path, root: &Path, query: &str) -> (Value, String) {
+    let out = crate::support::child::skillnav_command()
+        .env("XDG_CACHE_HOME", cache)
+        .args(["search", "--json", "--semantic", "off", query])
+        .arg(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn first_hit(v: &Value) -> &str {
+    v["hits"][0]["id"].as_str().unwrap_or("")
+}
+
+fn index_files(cache: &Path) -> Vec<PathBuf> {
+    let dir = cache.join("skillnav/index");
+    std::fs::read_dir(dir)
+        .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_second_search_reads_no_file_and_an_edit_rereads_only_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 12));
+    let (cold, _) = search(&cache, &root, "uniqueword7");
+    assert_eq!(cold["index"]["state"], "built");
+    assert_eq!(first_hit(&cold), "docs/part1/page7.md#topic-7");
+    let (warm, _) = search(&cache, &root, "uniqueword7");
+    assert_eq!(
+        warm["index"],
+        serde_json::json!({"state": "reused", "files_read": 0})
+    );
+    assert_eq!(warm["hits"], cold["hits"]);
+
+    let edited = root.join("part2/page5.md");
+    std::fs::write(&edited, "# Topic 5\n\nNow it says freshword instead.\n").unwrap();
+    let (after, _) = search(&cache, &root, "freshword");
+    assert_eq!(
+        after["index"],
+        serde_json::json!({"state": "updated", "files_read": 1, "files_reused": 11})
+    );
+    assert_eq!(first_hit(&after), "docs/part2/page5.md#topic-5");
+    let (gone, _) = search(&cache, &root, "uniqueword5");
+    let ids: Vec<&str> = gone["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["id"].as_str())
+        .collect();
+    assert!(!ids.contains(&"docs/part2/page5.md#topic-5"), "{gone}");
+}
+
+#[test]
+fn a_new_file_is_found_on_the_next_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
+    search(&cache, &root, "uniqueword1");
+    std::fs::write(root.join("part0/new.md"), "# New\n\nbrandnewword\n").unwrap();
+    let (v, _) = search(&cache, &root, "brandnewword");
+    assert_eq!(v["index"]["state"], "updated");
+    assert_eq!(first_hit(&v), "docs/part0/new.md#new");
+}
+
+#[test]
+fn a_corrupt_index_file_is_rebuilt_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
+    search(&cache, &root, "uniqueword1");
+    let [file] = index_files(&cache).try_into().unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&file, &bytes).unwrap();
+    let (v, err) = search(&cache, &root, "uniqueword1");
+    assert!(err.contains("is corrupt (checksum mismatch"), "{err}");
+    assert!(err.contains("it is rebuilt from the files"), "{err}");
+    assert_eq!(v["index"]["state"], "built");
+    assert_eq!(first_hit(&v), "docs/part1/page1.md#topic-1");
+
+    std::fs::write(&file, &bytes[..100]).unwrap();
+    let (_, err) = search(&cache, &root, "uniqueword1");
+    assert!(err.contains("is corrupt (cut short)"), "{err}");
+    let (v, err) = search(&cache, &root, "uniqueword1");
+    assert_eq!(v["index"]["state"], "reused", "{err}");
+}
+
+#[test]
+fn an_index_file_of_another_version_is_rebuilt_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
+    search(&cache, &root, "uniqueword1");
+    let [file] = index_files(&cache).try_into().unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[16] = bytes[16].wrapping_add(1); // the format version
+    std::fs::write(&file, &bytes).unwrap();
+    let (v, err) = search(&cache, &root, "uniqueword1");
+    assert!(
+        err.contains("was written by another version (format 2 of"),
+        "{err}"
+    );
+    assert_eq!(v["index"]["state"], "built");
+    assert_eq!(first_hit(&v), "docs/part1/page1.md#topic-1");
+}
+
+#[test]
+fn a_cache_folder_that_cannot_be_written_leaves_the_search_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = tree(dir.path(), 4);
+    // A file where the cache folder should be: nothing can be created below it.
+    let cache = dir.path().join("not-a-folder");
+    std::fs::write(&cache, "").unwrap();
+    let (v, err) = search(&cache, &root, "uniqueword2");
+    assert!(err.contains("cannot write the persisted index in"), "{err}");
+    assert!(err.contains("this search ran in memory"), "{err}");
+    assert_eq!(first_hit(&v), "docs/part2/page2.md#topic-2");
+}
