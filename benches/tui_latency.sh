@@ -10,7 +10,8 @@
 #    heading tree shows its "Hono" row, against `treemd FILE` until its outline shows the
 #    same heading (skipped with a line when treemd is not installed).
 # 2. Typing `/graduation` at launch on `large/` until the top bar reports content hits,
-#    against the CLI's cold `skillnav search graduation large` (load + index + query).
+#    against the CLI's cold `skillnav search --no-index-cache graduation large` (load +
+#    index + query, in memory: the first search with a persisted index also writes it).
 #
 # Inputs: SKILLNAV_BENCH_CORPUS (default ../shared/corpus); the binary: SKILLNAV_BIN (default
 # target/release/skillnav). Every TUI run gets an empty count cache and config folder (cold),
@@ -117,7 +118,7 @@ else
 fi
 
 # 2. `/graduation` typed at launch until content hits show, vs the CLI's cold search.
-cli=$(median_cli "$BIN" search graduation "$LARGE")
+cli=$(median_cli "$BIN" search --no-index-cache graduation "$LARGE")
 tui=$(median_screen ' [1-9][0-9]* content' '/graduation' "'$BIN' '$LARGE'")
 if [ "$tui" = timeout ]; then
   echo "TUI /graduation on large: no content hits within 30 s"

@@ -51,7 +51,7 @@ tui_once() {
     sleep 0.1
     screen=$(tmux -L "$SOCK" capture-pane -p 2>/dev/null)
     if [ -n "$screen" ] && ! grep -qE 'Loading…|Indexing [0-9]+%|Counting tokens [0-9]+%' <<<"$screen" \
-      && grep -q 'q quit' <<<"$screen"; then
+      && grep -qE 'q quit|Loaded [0-9]+ root' <<<"$screen"; then
       idle=$((idle + 1))
       [ "$idle" -ge 3 ] && break
     else

@@ -95,6 +95,10 @@ pub struct GlobalOpts {
     /// Remote sources: seconds to wait to connect or for a response to start.
     #[arg(long, global = true, default_value_t = 30, value_name = "SECS")]
     pub timeout: u64,
+    /// `search`, `mcp`, `eval`: load and index in memory only; neither read nor write the
+    /// persisted index (`~/.cache/skillnav/index`, which holds copies of the opened texts).
+    #[arg(long, global = true)]
+    pub no_index_cache: bool,
 }
 
 fn parse_encoding(s: &str) -> Result<Encoding, String> {
@@ -616,16 +620,18 @@ pub enum DoctreeOp {
     },
 }
 
-/// `skillnav cache` operations (docs/REMOTE.md "Cache").
+/// `skillnav cache` operations (docs/REMOTE.md "Cache"), on remote sources' copies and the
+/// persisted indexes (docs/DESIGN.md §8 "Persisted index").
 #[derive(Debug, Subcommand)]
 pub enum CacheOp {
-    /// Each cached source with its size and when it was fetched.
+    /// Each cached source with its size and when it was fetched, and the persisted indexes.
     List {
-        /// JSON: {"schema": 1, "entries": [{"source", "bytes", "fetched", "path"}]}.
+        /// JSON: {"schema": 1, "entries": [{"source", "bytes", "fetched", "path"}],
+        /// "indexes": {"files", "bytes", "path"}}.
         #[arg(long)]
         json: bool,
     },
-    /// Remove every cached source.
+    /// Remove every cached source and every persisted index.
     Clear,
 }
 

@@ -53,7 +53,9 @@ pub fn main(launch: TuiLauncher<'_>) -> i32 {
     // So do the re-ranker's section vectors (docs/DESIGN.md §3 "Re-rank").
     crate::rerank::enable_disk();
     // And searches' corpora and indexes (docs/DESIGN.md §8 "Persisted index").
-    crate::store::enable_disk();
+    if !cli.global.no_index_cache {
+        crate::store::enable_disk();
+    }
     let result = run(cli, launch);
     crate::tokens::cache::flush();
     crate::rerank::flush();

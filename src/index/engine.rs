@@ -23,6 +23,7 @@ use crate::model::{BundleStats, Corpus, NodeId};
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Index {
     pub(crate) roots: Vec<bm25::RootIndex>,
+    #[serde(skip)]
     pub(super) bundles: Vec<(NodeId, Arc<BundleStats>)>,
     /// Document order (global pre-order rank) of every node, for tie-breaking.
     #[serde(with = "crate::util::pod_vec")]
@@ -35,6 +36,16 @@ pub struct Index {
     /// ([`Index::attach_reranker`]; docs/DESIGN.md §3 "Re-rank").
     #[serde(skip)]
     pub(super) reranker: OnceLock<Arc<dyn Rerank>>,
+}
+
+/// The lazytools bundles of `corpus` that are not copies, sharing its statistics.
+fn bundles_of(corpus: &Corpus) -> Vec<(NodeId, Arc<BundleStats>)> {
+    corpus
+        .bundles
+        .iter()
+        .filter(|(b, _)| !corpus.is_copy(*b))
+        .cloned()
+        .collect()
 }
 
 /// Corpora of at least this many nodes rank their document order on a second thread.
@@ -80,19 +91,19 @@ impl Index {
             .map(|rd| build::build_root(rd, &done, &mut |d| progress(d.min(total), total)))
             .collect();
         progress(total, total);
-        let bundles = corpus
-            .bundles
-            .iter()
-            .filter(|(b, _)| !corpus.is_copy(*b))
-            .cloned()
-            .collect();
         Self {
             roots,
-            bundles,
+            bundles: bundles_of(corpus),
             order,
             semantic: OnceLock::new(),
             reranker: OnceLock::new(),
         }
+    }
+
+    /// Take the lazytools bundles of `corpus` again (an index read back from the persisted
+    /// index, `src/store/`, does not store them: they are the corpus's, shared).
+    pub fn share_bundles(&mut self, corpus: &Corpus) {
+        self.bundles = bundles_of(corpus);
     }
 
     /// Attach a re-ranker: from then on every finished query (`prefix: false`) has its

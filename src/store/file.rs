@@ -7,7 +7,7 @@
 //! magic, version, build, lengths or checksums do not match is never trusted.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -96,52 +96,50 @@ pub struct Contents<'a> {
     pub fuzzy: &'a FuzzyIndex,
 }
 
-/// Write the file of `c` to `out`. Errors: a value that serde cannot write, or a write
-/// error.
-pub fn write(c: &Contents<'_>, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let parts = encode(c).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let mut head = Vec::with_capacity(64 + BUILD.len() + PARTS * 12);
+/// Write the file of `c` to `out`: room for the header first, then each part as it is
+/// encoded (one part in memory at a time), then the header with the part table. Errors: a
+/// value that serde cannot write, or a write error.
+pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<()> {
+    let head_len = 16 + 4 + 2 + BUILD.len().min(usize::from(u16::MAX)) + 4 + PARTS * 12;
+    out.write_all(&vec![0u8; head_len])?;
+    let mut table = Vec::with_capacity(PARTS);
+    for i in 0..PARTS {
+        let part = encode_part(c, i).map_err(|e| std::io::Error::other(e.to_string()))?;
+        table.push((part.len() as u64, crc32fast::hash(&part)));
+        out.write_all(&part)?;
+    }
+    let mut head = Vec::with_capacity(head_len);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&VERSION.to_le_bytes());
     let build = u16::try_from(BUILD.len()).unwrap_or(u16::MAX);
     head.extend_from_slice(&build.to_le_bytes());
     head.extend_from_slice(&BUILD.as_bytes()[..usize::from(build)]);
     head.extend_from_slice(&(PARTS as u32).to_le_bytes());
-    for part in &parts {
-        head.extend_from_slice(&(part.len() as u64).to_le_bytes());
-        head.extend_from_slice(&crc32fast::hash(part).to_le_bytes());
+    for (len, crc) in table {
+        head.extend_from_slice(&len.to_le_bytes());
+        head.extend_from_slice(&crc.to_le_bytes());
     }
+    out.seek(SeekFrom::Start(0))?;
     out.write_all(&head)?;
-    for part in &parts {
-        out.write_all(part)?;
-    }
-    Ok(())
+    out.flush()
 }
 
-/// The parts of `c`, encoded. Errors: a value that serde cannot write.
-fn encode(c: &Contents<'_>) -> Result<[Vec<u8>; PARTS], postcard::Error> {
-    let Contents {
-        manifest,
-        key,
-        corpus,
-        lazy,
-        index,
-        fuzzy,
-    } = *c;
-    let nodes = NodesRef {
-        key,
-        nodes: &corpus.nodes,
-        roots: &corpus.roots,
-        bundles: &corpus.bundles,
-        lazy,
-    };
-    Ok([
-        postcard::to_stdvec(manifest)?,
-        postcard::to_stdvec(&nodes)?,
-        postcard::to_stdvec(&corpus.sources)?,
-        postcard::to_stdvec(index)?,
-        postcard::to_stdvec(fuzzy)?,
-    ])
+/// Part `i` of `c`, encoded (the order of the module doc). Errors: a value that serde
+/// cannot write.
+fn encode_part(c: &Contents<'_>, i: usize) -> Result<Vec<u8>, postcard::Error> {
+    match i {
+        0 => postcard::to_stdvec(c.manifest),
+        1 => postcard::to_stdvec(&NodesRef {
+            key: c.key,
+            nodes: &c.corpus.nodes,
+            roots: &c.corpus.roots,
+            bundles: &c.corpus.bundles,
+            lazy: c.lazy,
+        }),
+        2 => postcard::to_stdvec(&c.corpus.sources),
+        3 => postcard::to_stdvec(c.index),
+        _ => postcard::to_stdvec(c.fuzzy),
+    }
 }
 
 /// Where one part lies: its offset and length in bytes and its checksum.
@@ -260,10 +258,10 @@ mod tests {
             index: &index,
             fuzzy: &fuzzy,
         };
-        let mut bytes = Vec::new();
+        let mut bytes = std::io::Cursor::new(Vec::new());
         write(&c, &mut bytes).unwrap();
         let p = dir.join("x.bin");
-        std::fs::write(&p, bytes).unwrap();
+        std::fs::write(&p, bytes.into_inner()).unwrap();
         p
     }
 

@@ -31,13 +31,42 @@ pub const MAX_FILES: usize = 32;
 /// The folder persisted indexes go to, once [`enable_disk`] was called.
 static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
-/// Persist indexes under the user cache dir (`<cache>/index`) from now on: the CLI, the TUI
-/// and the MCP server call it, library users and tests do not (no-op when the platform has
-/// no cache dir).
+/// The user's index folder, `<cache dir>/index` (`None` when the platform has no cache dir).
+pub fn user_dir() -> Option<PathBuf> {
+    crate::util::paths::cache_dir().map(|d| d.join("index"))
+}
+
+/// Persist indexes in [`user_dir`] from now on: the CLI, the TUI and the MCP server call it,
+/// library users and tests do not (no-op when the platform has no cache dir).
 pub fn enable_disk() {
-    if let Some(dir) = crate::util::paths::cache_dir() {
-        let _ = DIR.set(dir.join("index"));
+    if let Some(dir) = user_dir() {
+        let _ = DIR.set(dir);
     }
+}
+
+/// The index files in `dir` with their sizes in bytes (none when `dir` cannot be read).
+pub fn files_in(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(PathBuf, u64)> = rd
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .filter_map(|p| Some((p.clone(), std::fs::metadata(&p).ok()?.len())))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Remove every index file in `dir`; returns how many were removed. Errors: the first
+/// file that cannot be removed.
+pub fn clear(dir: &Path) -> std::io::Result<usize> {
+    let files = files_in(dir);
+    for (p, _) in &files {
+        std::fs::remove_file(p)?;
+    }
+    Ok(files.len())
 }
 
 /// The folder for [`Request::new`]: `None` (nothing persisted) until [`enable_disk`].
@@ -214,9 +243,11 @@ fn reused(d: file::Decoded) -> Indexed {
         });
         n.lazy_summary = Some(Arc::clone(summary));
     }
+    let mut index = d.index;
+    index.share_bundles(&corpus);
     Indexed {
         corpus,
-        index: d.index,
+        index,
         fuzzy: d.fuzzy,
         how: How::Reused,
         warnings: Vec::new(),

@@ -156,3 +156,71 @@ fn a_cache_folder_that_cannot_be_written_leaves_the_search_in_memory() {
     assert!(err.contains("this search ran in memory"), "{err}");
     assert_eq!(first_hit(&v), "docs/part2/page2.md#topic-2");
 }
+
+/// Copy `from` (a folder) to `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_reused_index_answers_a_lazytools_bundle_as_the_built_one_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("hono-docs");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lazytools/hono-docs"),
+        &root,
+    );
+    backdate(&root);
+    let cache = dir.path().join("cache");
+    let (built, _) = search(&cache, &root, "middleware for cors headers");
+    let (reused, _) = search(&cache, &root, "middleware for cors headers");
+    assert_eq!(
+        (
+            built["index"]["state"].as_str(),
+            reused["index"]["state"].as_str()
+        ),
+        (Some("built"), Some("reused"))
+    );
+    assert!(!built["hits"].as_array().unwrap().is_empty());
+    assert_eq!(reused["hits"], built["hits"]);
+}
+
+#[test]
+fn cache_clear_removes_the_persisted_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
+    search(&cache, &root, "uniqueword1");
+    let run = |args: &[&str]| {
+        let out = crate::support::child::skillnav_command()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let listed = run(&["cache", "list"]);
+    assert!(listed.contains("\n1 persisted index file, "), "{listed}");
+    let v: Value = serde_json::from_str(&run(&["cache", "list", "--json"])).unwrap();
+    assert_eq!(v["indexes"]["files"], 1);
+    assert_eq!(
+        run(&["cache", "clear"]).trim(),
+        "removed 0 cached sources and 1 persisted index file"
+    );
+    assert!(index_files(&cache).is_empty());
+    let (again, _) = search(&cache, &root, "uniqueword1");
+    assert_eq!(again["index"]["state"], "built");
+}
