@@ -29,13 +29,10 @@ pub const BUILD: &str = env!("SKILLNAV_VERSION");
 /// Parts of a file, in order.
 const PARTS: usize = 5;
 
-/// The corpus's nodes part: the key the file was written for (its name is a digest of it),
-/// the arena, the roots, the bundles and `(node, from, to)` of every node whose summary is
-/// made on first read.
+/// The corpus's nodes part: the arena, the roots, the bundles and `(node, from, to)` of
+/// every node whose summary is made on first read.
 #[derive(Serialize, Deserialize)]
 pub struct Nodes {
-    /// The key.
-    pub key: String,
     /// The node arena.
     pub nodes: Vec<Node>,
     /// The roots.
@@ -46,10 +43,8 @@ pub struct Nodes {
     pub lazy: Vec<(u32, u64, u64)>,
 }
 
-/// What a file holds, decoded.
+/// What a file holds past its manifest, decoded.
 pub struct Decoded {
-    /// The manifest.
-    pub manifest: Manifest,
     /// The nodes part.
     pub nodes: Nodes,
     /// The source texts.
@@ -72,20 +67,17 @@ pub enum Refused {
 /// Borrowed [`Nodes`], for writing.
 #[derive(Serialize)]
 struct NodesRef<'a> {
-    key: &'a str,
     nodes: &'a [Node],
     roots: &'a [NodeId],
     bundles: &'a [(NodeId, Arc<BundleStats>)],
     lazy: &'a [(u32, u64, u64)],
 }
 
-/// What a file is written from: the manifest, the key, the corpus, its lazy summary ranges
-/// and both indexes.
+/// What a file is written from: the manifest (with the key), the corpus, its lazy summary
+/// ranges and both indexes.
 pub struct Contents<'a> {
     /// The manifest.
     pub manifest: &'a Manifest,
-    /// The key.
-    pub key: &'a str,
     /// The corpus.
     pub corpus: &'a Corpus,
     /// `(node, from, to)` of every lazy summary.
@@ -96,17 +88,46 @@ pub struct Contents<'a> {
     pub fuzzy: &'a FuzzyIndex,
 }
 
-/// Write the file of `c` to `out`: room for the header first, then each part as it is
-/// encoded (one part in memory at a time), then the header with the part table. Errors: a
-/// value that serde cannot write, or a write error.
+/// A writer that counts and checksums what passes through it.
+struct Summed<'w, W> {
+    out: &'w mut W,
+    len: u64,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Summed<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.len += n as u64;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Write the file of `c` to `out`: room for the header first, then each part encoded
+/// straight into `out` (no part is held in memory whole), then the header with the part
+/// table. Errors: a value that serde cannot write, or a write error.
 pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<()> {
     let head_len = 16 + 4 + 2 + BUILD.len().min(usize::from(u16::MAX)) + 4 + PARTS * 12;
     out.write_all(&vec![0u8; head_len])?;
     let mut table = Vec::with_capacity(PARTS);
     for i in 0..PARTS {
-        let part = encode_part(c, i).map_err(|e| std::io::Error::other(e.to_string()))?;
-        table.push((part.len() as u64, crc32fast::hash(&part)));
-        out.write_all(&part)?;
+        let mut summed = Summed {
+            out: &mut *out,
+            len: 0,
+            crc: crc32fast::Hasher::new(),
+        };
+        write_part(c, i, &mut summed).map_err(|e| match e {
+            postcard::Error::SerializeBufferFull => {
+                std::io::Error::other("the index file could not be written")
+            }
+            e => std::io::Error::other(e.to_string()),
+        })?;
+        table.push((summed.len, summed.crc.finalize()));
     }
     let mut head = Vec::with_capacity(head_len);
     head.extend_from_slice(MAGIC);
@@ -124,22 +145,25 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
     out.flush()
 }
 
-/// Part `i` of `c`, encoded (the order of the module doc). Errors: a value that serde
-/// cannot write.
-fn encode_part(c: &Contents<'_>, i: usize) -> Result<Vec<u8>, postcard::Error> {
+/// Write part `i` of `c` (the order of the module doc) to `out`. Errors: a value that serde
+/// cannot write, or a write error (postcard reports it as a full buffer).
+fn write_part<W: Write>(c: &Contents<'_>, i: usize, out: W) -> Result<(), postcard::Error> {
     match i {
-        0 => postcard::to_stdvec(c.manifest),
-        1 => postcard::to_stdvec(&NodesRef {
-            key: c.key,
-            nodes: &c.corpus.nodes,
-            roots: &c.corpus.roots,
-            bundles: &c.corpus.bundles,
-            lazy: c.lazy,
-        }),
-        2 => postcard::to_stdvec(&c.corpus.sources),
-        3 => postcard::to_stdvec(c.index),
-        _ => postcard::to_stdvec(c.fuzzy),
+        0 => postcard::to_io(c.manifest, out),
+        1 => postcard::to_io(
+            &NodesRef {
+                nodes: &c.corpus.nodes,
+                roots: &c.corpus.roots,
+                bundles: &c.corpus.bundles,
+                lazy: c.lazy,
+            },
+            out,
+        ),
+        2 => postcard::to_io(&c.corpus.sources, out),
+        3 => postcard::to_io(c.index, out),
+        _ => postcard::to_io(c.fuzzy, out),
     }
+    .map(drop)
 }
 
 /// Where one part lies: its offset and length in bytes and its checksum.
@@ -211,36 +235,188 @@ fn part<T: for<'de> Deserialize<'de>>(path: &Path, p: Part, what: &str) -> Resul
     postcard::from_bytes(&bytes).map_err(|e| corrupt(format!("{what}: {e}")))
 }
 
-/// Read and decode the whole file at `path`, on two threads: the manifest, the nodes and
-/// the fuzzy index on one, the sources and the BM25 index on the other. Errors: a file
-/// that cannot be opened (`NotFound` kept apart, as `Ok(None)`) or is not trusted.
-pub fn read(path: &Path) -> Result<Option<Decoded>, Refused> {
+/// An index file whose header and manifest were read and checked.
+pub struct Opened<'a> {
+    path: &'a Path,
+    table: [Part; PARTS],
+    /// The manifest.
+    pub manifest: Manifest,
+}
+
+/// Open the index file at `path` and read its header and manifest. `Ok(None)` when there
+/// is no such file. Errors: a file that cannot be read or is not trusted.
+pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(corrupt(format!("cannot read it: {e}"))),
     };
-    let [m, n, s, i, z] = part_table(&mut f)?;
-    std::thread::scope(|scope| {
-        let other = scope.spawn(|| -> Result<_, Refused> {
-            let sources: Vec<Source> = part(path, s, "source texts")?;
-            let index: Index = part(path, i, "BM25 index")?;
-            Ok((sources, index))
-        });
-        let manifest: Result<Manifest, _> = part(path, m, "manifest");
-        let nodes: Result<Nodes, _> = part(path, n, "nodes");
-        let fuzzy: Result<FuzzyIndex, _> = part(path, z, "fuzzy index");
-        let (sources, index) = other
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-        Ok(Some(Decoded {
-            manifest: manifest?,
-            nodes: nodes?,
-            sources,
-            index,
-            fuzzy: fuzzy?,
-        }))
+    let table = part_table(&mut f)?;
+    let manifest = part(path, table[0], "manifest")?;
+    Ok(Some(Opened {
+        path,
+        table,
+        manifest,
+    }))
+}
+
+impl Opened<'_> {
+    /// Decode everything past the manifest, on two threads: the nodes and the fuzzy index
+    /// on this one, the sources and the BM25 index on the other. Errors: a part that is
+    /// not trusted.
+    pub fn decode(&self) -> Result<Decoded, Refused> {
+        let [_, n, s, i, z] = self.table;
+        let path = self.path;
+        std::thread::scope(|scope| {
+            let other = scope.spawn(|| -> Result<_, Refused> {
+                let sources: Vec<Source> = vec_part(path, s, "source texts")?;
+                let index: Index = part(path, i, "BM25 index")?;
+                Ok((sources, index))
+            });
+            let nodes = nodes_part(path, n);
+            let fuzzy: Result<FuzzyIndex, _> = part(path, z, "fuzzy index");
+            let (sources, index) = other
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            Ok(Decoded {
+                nodes: nodes?,
+                sources,
+                index,
+                fuzzy: fuzzy?,
+            })
+        })
+    }
+
+    /// Decode the source texts only (what a load may take instead of reading files).
+    /// Errors: a part that is not trusted.
+    pub fn sources(&self) -> Result<Vec<Source>, Refused> {
+        vec_part(self.path, self.table[2], "source texts")
+    }
+}
+
+/// Bytes read from the file at a time while a vector part is decoded element by element.
+const CHUNK: usize = 4 << 20;
+
+/// A vector part read in [`CHUNK`]s and decoded one element at a time, so only the decoded
+/// elements and one chunk are in memory (not the whole encoded part beside them); the
+/// checksum covers every byte read and is verified before anything is returned.
+struct VecPart {
+    file: File,
+    left: u64,
+    crc: crc32fast::Hasher,
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl VecPart {
+    /// Read up to [`CHUNK`] more bytes after the unread ones; false at the part's end.
+    fn refill(&mut self) -> Result<bool, Refused> {
+        if self.left == 0 {
+            return Ok(false);
+        }
+        self.buf.drain(..self.at);
+        self.at = 0;
+        let n = usize::try_from(self.left).unwrap_or(usize::MAX).min(CHUNK);
+        let old = self.buf.len();
+        self.buf.resize(old + n, 0);
+        self.file
+            .read_exact(&mut self.buf[old..])
+            .map_err(|_| corrupt("cut short"))?;
+        self.crc.update(&self.buf[old..]);
+        self.left -= n as u64;
+        Ok(true)
+    }
+
+    /// The next value, refilling as needed. Errors: bytes that are not a `T`.
+    fn next<T: for<'de> Deserialize<'de>>(&mut self, what: &str) -> Result<T, Refused> {
+        loop {
+            let step = postcard::take_from_bytes::<T>(&self.buf[self.at..])
+                .map(|(v, rest)| (v, rest.len()));
+            match step {
+                Ok((v, rest)) => {
+                    self.at = self.buf.len() - rest;
+                    return Ok(v);
+                }
+                Err(postcard::Error::DeserializeUnexpectedEnd) if self.refill()? => {}
+                Err(e) => return Err(corrupt(format!("{what}: {e}"))),
+            }
+        }
+    }
+}
+
+/// The next `Vec<T>` of `r`, decoded element by element.
+fn vec_of<T: for<'de> Deserialize<'de>>(r: &mut VecPart, what: &str) -> Result<Vec<T>, Refused> {
+    let n: usize = r.next(what)?;
+    let mut out = Vec::with_capacity(n.min(1 << 16));
+    for _ in 0..n {
+        out.push(r.next(what)?);
+    }
+    Ok(out)
+}
+
+/// Read part `p` of the file at `path`, a `Vec<T>`, through a [`VecPart`].
+fn vec_part<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    p: Part,
+    what: &str,
+) -> Result<Vec<T>, Refused> {
+    streamed(path, p, what, |r| vec_of(r, what))
+}
+
+/// The nodes part, streamed: the arena element by element, then the small fields.
+fn nodes_part(path: &Path, p: Part) -> Result<Nodes, Refused> {
+    let what = "nodes";
+    streamed(path, p, what, |r| {
+        Ok(Nodes {
+            nodes: vec_of(r, what)?,
+            roots: r.next(what)?,
+            bundles: r.next(what)?,
+            lazy: r.next(what)?,
+        })
     })
+}
+
+/// Read part `p` of the file at `path` through a [`VecPart`] that `decode` consumes; the
+/// checksum is verified over the whole part before the decoded value is returned.
+fn streamed<R>(
+    path: &Path,
+    p: Part,
+    what: &str,
+    decode: impl FnOnce(&mut VecPart) -> Result<R, Refused>,
+) -> Result<R, Refused> {
+    let mut file = File::open(path).map_err(|e| corrupt(e.to_string()))?;
+    file.seek(SeekFrom::Start(p.offset))
+        .map_err(|e| corrupt(e.to_string()))?;
+    let mut r = VecPart {
+        file,
+        left: p.len,
+        crc: crc32fast::Hasher::new(),
+        buf: Vec::new(),
+        at: 0,
+    };
+    let decoded = decode(&mut r);
+    // The checksum first: a flipped byte is reported as what it is, not as the decoding
+    // error it may have caused.
+    let trailing = r.at != r.buf.len() || r.left > 0;
+    while r.refill()? {}
+    if r.crc.finalize() != p.crc {
+        return Err(corrupt(format!("checksum mismatch in the {what}")));
+    }
+    let out = decoded?;
+    if trailing {
+        return Err(corrupt(format!("{what}: bytes after the last element")));
+    }
+    Ok(out)
+}
+
+/// Read and decode the whole file at `path` ([`open`], then [`Opened::decode`]).
+#[cfg(test)]
+fn read(path: &Path) -> Result<Option<(Manifest, Decoded)>, Refused> {
+    let Some(o) = open(path)? else {
+        return Ok(None);
+    };
+    let d = o.decode()?;
+    Ok(Some((o.manifest, d)))
 }
 
 #[cfg(test)]
@@ -249,10 +425,12 @@ mod tests {
 
     fn sample(dir: &Path) -> std::path::PathBuf {
         let (corpus, index, fuzzy) = (Corpus::new(), Index::default(), FuzzyIndex::default());
-        let manifest = Manifest::default();
+        let manifest = Manifest {
+            key: "k".into(),
+            ..Manifest::default()
+        };
         let c = Contents {
             manifest: &manifest,
-            key: "k",
             corpus: &corpus,
             lazy: &[(1, 2, 3)],
             index: &index,
@@ -268,10 +446,40 @@ mod tests {
     #[test]
     fn an_encoded_file_reads_back() {
         let dir = tempfile::tempdir().unwrap();
-        let d = read(&sample(dir.path())).unwrap().unwrap();
-        assert_eq!(d.manifest.started_ns, 0);
-        assert_eq!((d.nodes.key.as_str(), d.nodes.lazy), ("k", vec![(1, 2, 3)]));
+        let (m, d) = read(&sample(dir.path())).unwrap().unwrap();
+        assert_eq!((m.key.as_str(), m.started_ns), ("k", 0));
+        assert_eq!(d.nodes.lazy, vec![(1, 2, 3)]);
         assert!(read(&dir.path().join("absent.bin")).unwrap().is_none());
+    }
+
+    #[test]
+    fn source_texts_longer_than_a_read_chunk_read_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            "a".repeat(CHUNK + 123),
+            "short".into(),
+            "é".repeat(CHUNK / 3),
+        ];
+        let mut corpus = Corpus::new();
+        corpus.sources = texts
+            .iter()
+            .map(|t| Source::virtual_text(t.clone()))
+            .collect();
+        let (index, fuzzy, manifest) =
+            (Index::default(), FuzzyIndex::default(), Manifest::default());
+        let c = Contents {
+            manifest: &manifest,
+            corpus: &corpus,
+            lazy: &[],
+            index: &index,
+            fuzzy: &fuzzy,
+        };
+        let p = dir.path().join("big.bin");
+        let mut out = std::fs::File::create(&p).unwrap();
+        write(&c, &mut out).unwrap();
+        let (_, d) = read(&p).unwrap().unwrap();
+        let back: Vec<&str> = d.sources.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(back, texts.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct Entry {
 /// What a persisted index was built from.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
+    /// The key of the request it answers (its file name is a digest of it).
+    pub key: String,
     /// When the load started, nanoseconds since the epoch.
     pub started_ns: u64,
     /// Folders listed.
@@ -44,9 +46,9 @@ fn stat(path: &Path, dir: bool) -> Option<(u64, u64)> {
 }
 
 impl Manifest {
-    /// The manifest of a load that started at `started_ns` and saw `inputs`; every path is
-    /// stat-ed now.
-    pub fn of(started_ns: u64, inputs: &Inputs) -> Self {
+    /// The manifest, for `key`, of a load that started at `started_ns` and saw `inputs`;
+    /// every path is stat-ed now.
+    pub fn of(key: String, started_ns: u64, inputs: &Inputs) -> Self {
         let entries = |v: &[PathBuf], dir: bool| {
             v.iter()
                 .map(|p| Entry {
@@ -56,6 +58,7 @@ impl Manifest {
                 .collect()
         };
         Self {
+            key,
             started_ns,
             dirs: entries(&inputs.dirs, true),
             files: entries(&inputs.files, false),
@@ -137,7 +140,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a.md");
         std::fs::write(&f, "# A\n").unwrap();
-        let m = Manifest::of(now_ns(), &inputs(dir.path(), &f));
+        let m = Manifest::of(String::new(), now_ns(), &inputs(dir.path(), &f));
         assert!(!m.unchanged(), "written within RACY_NS of the load's start");
     }
 
@@ -147,7 +150,7 @@ mod tests {
         let f = dir.path().join("a.md");
         std::fs::write(&f, "# A\n").unwrap();
         let started = now_ns() + 10 * RACY_NS;
-        let m = Manifest::of(started, &inputs(dir.path(), &f));
+        let m = Manifest::of(String::new(), started, &inputs(dir.path(), &f));
         assert!(m.unchanged());
         std::fs::write(&f, "# B, longer\n").unwrap();
         assert!(!m.unchanged());

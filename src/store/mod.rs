@@ -141,7 +141,7 @@ pub struct Indexed {
     pub how: How,
     /// Problems with the persisted index, one line each (for stderr).
     pub warnings: Vec<String>,
-    pending: Option<(PathBuf, String, Manifest)>,
+    pending: Option<(PathBuf, Manifest)>,
 }
 
 /// Make the roots of `req` searchable: the persisted index when nothing changed, else
@@ -174,14 +174,14 @@ pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
     } else {
         How::Built
     };
-    let manifest = Manifest::of(started, &seen);
+    let manifest = Manifest::of(req.key.clone(), started, &seen);
     Indexed {
         corpus,
         index,
         fuzzy,
         how,
         warnings,
-        pending: path.map(|p| (p, req.key.clone(), manifest)),
+        pending: path.map(|p| (p, manifest)),
     }
 }
 
@@ -195,17 +195,20 @@ enum Existing {
     Changed(HashMap<PathBuf, inputs::Prior>),
 }
 
+/// What the index file at `path` offers `req`: its manifest is read and checked first, then
+/// everything is decoded (unchanged) or only the source texts (changed).
 fn read_existing(path: &Path, req: &Request) -> Result<Existing, Refused> {
-    let Some(mut d) = file::read(path)? else {
+    let Some(opened) = file::open(path)? else {
         return Ok(Existing::None);
     };
-    if d.nodes.key != req.key {
+    if opened.manifest.key != req.key {
         return Ok(Existing::None);
     }
-    if d.manifest.unchanged() {
-        return Ok(Existing::Unchanged(Box::new(d)));
+    if opened.manifest.unchanged() {
+        return Ok(Existing::Unchanged(Box::new(opened.decode()?)));
     }
-    Ok(Existing::Changed(d.manifest.prior_texts(&mut d.sources)))
+    let mut sources = opened.sources()?;
+    Ok(Existing::Changed(opened.manifest.prior_texts(&mut sources)))
 }
 
 fn refusal(path: &Path, why: &Refused) -> String {
@@ -260,11 +263,10 @@ impl Indexed {
     /// then remove the oldest index files beyond [`MAX_FILES`]. Returns a warning when the
     /// cache folder cannot be written (the search stayed in memory).
     pub fn save(&mut self) -> Option<String> {
-        let (path, key, manifest) = self.pending.take()?;
+        let (path, manifest) = self.pending.take()?;
         let lazy = lazy_ranges(&self.corpus);
         let contents = file::Contents {
             manifest: &manifest,
-            key: &key,
             corpus: &self.corpus,
             lazy: &lazy,
             index: &self.index,
