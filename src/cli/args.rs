@@ -261,7 +261,8 @@ pub enum Command {
         #[command(subcommand)]
         op: DoctreeOp,
     },
-    /// List or clear the cache of remote sources (URLs and `github:` repositories).
+    /// List or clear the cache: remote sources (URLs and `github:` repositories) and the
+    /// persisted search indexes.
     Cache {
         /// list or clear.
         #[command(subcommand)]

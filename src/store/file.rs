@@ -1,7 +1,7 @@
 //! The persisted index's file (docs/DESIGN.md §8 "Persisted index"), little-endian:
 //! [`MAGIC`] (16 bytes); format version `u32`; the build that wrote it (length `u16` and its
-//! bytes); the number of parts `u32`; per part its length `u64` and CRC-32 `u32`; then the
-//! parts back to back, each in postcard's serde layout: the manifest, the corpus's nodes
+//! bytes); the number of parts `u32`; per part its length `u64` and CRC-32 `u32`; the CRC-32
+//! of the header so far `u32`; then the parts back to back, each in postcard's serde layout: the manifest, the corpus's nodes
 //! (with the key, the roots, the bundles and the lazy-summary ranges), its source texts, the
 //! BM25 index and the fuzzy index. Parts are read and decoded on two threads. A file whose
 //! magic, version, build, lengths or checksums do not match is never trusted.
@@ -62,6 +62,8 @@ pub enum Refused {
     Corrupt(String),
     /// Written by another format version or build.
     OtherVersion(String),
+    /// It could not be opened or is not a file (the reason).
+    Unreadable(String),
 }
 
 /// Borrowed [`Nodes`], for writing.
@@ -112,7 +114,7 @@ impl<W: Write> Write for Summed<'_, W> {
 /// straight into `out` (no part is held in memory whole), then the header with the part
 /// table. Errors: a value that serde cannot write, or a write error.
 pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<()> {
-    let head_len = 16 + 4 + 2 + BUILD.len().min(usize::from(u16::MAX)) + 4 + PARTS * 12;
+    let head_len = 16 + 4 + 2 + BUILD.len().min(usize::from(u16::MAX)) + 4 + PARTS * 12 + 4;
     out.write_all(&vec![0u8; head_len])?;
     let mut table = Vec::with_capacity(PARTS);
     for i in 0..PARTS {
@@ -140,6 +142,8 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
         head.extend_from_slice(&len.to_le_bytes());
         head.extend_from_slice(&crc.to_le_bytes());
     }
+    let head_crc = crc32fast::hash(&head);
+    head.extend_from_slice(&head_crc.to_le_bytes());
     out.seek(SeekFrom::Start(0))?;
     out.write_all(&head)?;
     out.flush()
@@ -184,41 +188,84 @@ fn read_array<const N: usize>(r: &mut impl Read) -> Result<[u8; N], Refused> {
     Ok(a)
 }
 
-/// The part table of the file open in `f`, its header checked.
+/// Reads from a file and keeps what it read, for the header's checksum.
+struct HeadReader<'f> {
+    f: &'f mut File,
+    seen: Vec<u8>,
+}
+
+impl HeadReader<'_> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Refused> {
+        let a = read_array::<N>(self.f)?;
+        self.seen.extend_from_slice(&a);
+        Ok(a)
+    }
+}
+
+/// The part table of the file open in `f`, its header checked: magic, then the header's
+/// checksum, then version and build (another version or build is [`Refused::OtherVersion`];
+/// a damaged header that still names this version is corrupt).
 fn part_table(f: &mut File) -> Result<[Part; PARTS], Refused> {
     let size = f.metadata().map_err(|e| corrupt(e.to_string()))?.len();
-    if read_array::<16>(f)? != *MAGIC {
+    let mut r = HeadReader {
+        f,
+        seen: Vec::new(),
+    };
+    if r.array::<16>()? != *MAGIC {
         return Err(corrupt("not an index file"));
     }
-    let version = u32::from_le_bytes(read_array(f)?);
-    let len = u16::from_le_bytes(read_array(f)?);
-    let mut build = vec![0u8; usize::from(len)];
-    f.read_exact(&mut build).map_err(|_| corrupt("cut short"))?;
-    let build = String::from_utf8_lossy(&build);
-    if version != VERSION || build != BUILD || u32::from_le_bytes(read_array(f)?) as usize != PARTS
-    {
-        return Err(Refused::OtherVersion(format!(
-            "format {version} of {build}, this is format {VERSION} of {BUILD}"
-        )));
+    let version = u32::from_le_bytes(r.array()?);
+    let len = usize::from(u16::from_le_bytes(r.array()?));
+    let mut build = vec![0u8; len];
+    r.f.read_exact(&mut build)
+        .map_err(|_| corrupt("cut short"))?;
+    r.seen.extend_from_slice(&build);
+    let count = u32::from_le_bytes(r.array()?) as usize;
+    let mut lens = Vec::with_capacity(PARTS);
+    for _ in 0..count.min(PARTS) {
+        let len = u64::from_le_bytes(r.array()?);
+        lens.push((len, u32::from_le_bytes(r.array()?)));
     }
-    let mut offset = (16 + 4 + 2 + usize::from(len) + 4 + PARTS * 12) as u64;
+    let crc = u32::from_le_bytes(read_array(r.f)?);
+    let damaged = crc != crc32fast::hash(&r.seen);
+    let build = String::from_utf8_lossy(&build);
+    if version != VERSION && (version <= 1000 || !damaged) {
+        return Err(other_version(version, &build));
+    }
+    if damaged || count != PARTS {
+        return Err(corrupt("damaged header"));
+    }
+    if build != BUILD {
+        return Err(other_version(version, &build));
+    }
+    place_parts(r.seen.len() as u64 + 4, &lens, size)
+}
+
+fn other_version(version: u32, build: &str) -> Refused {
+    let build: String = build.chars().take(64).collect();
+    Refused::OtherVersion(format!(
+        "format {version} of {}, this is format {VERSION} of {BUILD}",
+        crate::util::sanitize::sanitize_line(&build)
+    ))
+}
+
+/// Where each part of `lens` lies when the first starts at `offset` in a file of `size`
+/// bytes. Errors: parts that do not end where the file does.
+fn place_parts(mut offset: u64, lens: &[(u64, u32)], size: u64) -> Result<[Part; PARTS], Refused> {
     let mut parts = [Part {
         offset: 0,
         len: 0,
         crc: 0,
     }; PARTS];
-    for p in &mut parts {
-        let len = u64::from_le_bytes(read_array(f)?);
-        let crc = u32::from_le_bytes(read_array(f)?);
+    for (p, &(len, crc)) in parts.iter_mut().zip(lens) {
         *p = Part { offset, len, crc };
-        offset = offset
-            .checked_add(len)
-            .ok_or_else(|| corrupt("cut short"))?;
+        offset = offset.saturating_add(len);
     }
-    if offset != size {
-        return Err(corrupt("cut short"));
+    match offset.cmp(&size) {
+        std::cmp::Ordering::Equal => Ok(parts),
+        std::cmp::Ordering::Greater => Err(corrupt("cut short")),
+        std::cmp::Ordering::Less => Err(corrupt("bytes after the last part")),
     }
-    Ok(parts)
 }
 
 /// Read part `p` of the file at `path`, its checksum verified, and decode it.
@@ -249,8 +296,11 @@ pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(corrupt(format!("cannot read it: {e}"))),
+        Err(e) => return Err(Refused::Unreadable(e.to_string())),
     };
+    if f.metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(Refused::Unreadable("not a regular file".into()));
+    }
     let table = part_table(&mut f)?;
     let manifest = part(path, table[0], "manifest")?;
     Ok(Some(Opened {
@@ -497,6 +547,33 @@ mod tests {
         );
         std::fs::write(&p, &good[..good.len() - 3]).unwrap();
         assert_eq!(read(&p).err(), Some(corrupt("cut short")));
+    }
+
+    #[test]
+    fn a_damaged_header_is_corrupt_and_extra_bytes_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = sample(dir.path());
+        let good = std::fs::read(&p).unwrap();
+        for at in [20, 23, 40] {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0xff;
+            std::fs::write(&p, &bytes).unwrap();
+            // Never "another version": the header's checksum says it is damaged (or a
+            // damaged length runs past the end).
+            let err = read(&p).err();
+            assert!(
+                err == Some(corrupt("damaged header")) || err == Some(corrupt("cut short")),
+                "byte {at}: {err:?}"
+            );
+        }
+        let mut longer = good.clone();
+        longer.extend_from_slice(b"tail");
+        std::fs::write(&p, &longer).unwrap();
+        assert_eq!(read(&p).err(), Some(corrupt("bytes after the last part")));
+        assert_eq!(
+            read(dir.path()).err(),
+            Some(Refused::Unreadable("not a regular file".into()))
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! The manifest of a persisted index: every folder its load listed and every file it read or
-//! listed, with the `stat` seen after the load, and when the load started. An index is
-//! trusted only while every entry still has that `stat` and was last modified well before
-//! the load started (docs/DESIGN.md §8 "Persisted index").
+//! The manifest of a persisted index: every folder its load listed, every file it read or
+//! listed, every symbolic link it followed and every path whose mere presence changes a load
+//! (a parent's `.git`), each with the [`Stamp`] seen after the load, and when the load
+//! started. An index is trusted only while every entry still has that stamp and none was
+//! modified shortly before the load started (docs/DESIGN.md §8 "Persisted
+//! index").
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,22 +11,55 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::formats::walk::inputs::{Inputs, Prior, mtime_ns};
+use crate::formats::walk::inputs::{Inputs, Prior, Stamp};
 use crate::model::Source;
 
 /// A file or folder modified this close to the load's start (nanoseconds; 2 s, the coarsest
 /// common timestamp granularity) is not trusted: it may have changed again within the same
-/// timestamp after it was read (git's "racy clean" rule).
+/// timestamp after it was read (git's "racy clean" rule). The change time is compared, not
+/// aged: a copy that keeps the modification time (`cp -p`) still changes it.
 pub const RACY_NS: u64 = 2_000_000_000;
 
-/// One path and its `stat`: size in bytes (0 for a folder) and modification time in
-/// nanoseconds since the epoch; `None` when it could not be read.
+/// How an entry is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// `stat` of a folder (its size left out: 0).
+    Dir,
+    /// `stat` of a file, symlinks followed.
+    File,
+    /// `lstat` of a symbolic link: retargeting it changes its stamp.
+    Link,
+    /// Only whether the path exists (a parent's `.git`, whose own times change with every
+    /// git command): a zero stamp when it does.
+    Exists,
+}
+
+impl Check {
+    fn stamp(self, path: &Path) -> Option<Stamp> {
+        let meta = match self {
+            Check::Link => std::fs::symlink_metadata(path),
+            _ => std::fs::metadata(path),
+        };
+        let meta = meta.ok()?;
+        Some(match self {
+            Check::Exists => Stamp::default(),
+            Check::Dir => Stamp {
+                size: 0,
+                ..Stamp::of(&meta)
+            },
+            Check::File | Check::Link => Stamp::of(&meta),
+        })
+    }
+}
+
+/// One path and its [`Stamp`] after the load (`None`: it did not exist or could not be
+/// read).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     /// The path, as the loader used it.
     pub path: PathBuf,
-    /// `(size, mtime_ns)`.
-    pub stat: Option<(u64, u64)>,
+    /// Its stamp.
+    pub stat: Option<Stamp>,
 }
 
 /// What a persisted index was built from.
@@ -38,79 +73,79 @@ pub struct Manifest {
     pub dirs: Vec<Entry>,
     /// Files read or listed.
     pub files: Vec<Entry>,
-}
-
-fn stat(path: &Path, dir: bool) -> Option<(u64, u64)> {
-    let m = std::fs::metadata(path).ok()?;
-    Some((if dir { 0 } else { m.len() }, mtime_ns(&m)))
+    /// Symbolic links followed.
+    pub links: Vec<Entry>,
+    /// Paths whose presence matters.
+    pub probes: Vec<Entry>,
 }
 
 impl Manifest {
     /// The manifest, for `key`, of a load that started at `started_ns` and saw `inputs`;
     /// every path is stat-ed now.
     pub fn of(key: String, started_ns: u64, inputs: &Inputs) -> Self {
-        let entries = |v: &[PathBuf], dir: bool| {
+        let entries = |v: &[PathBuf], check: Check| {
             v.iter()
                 .map(|p| Entry {
                     path: p.clone(),
-                    stat: stat(p, dir),
+                    stat: check.stamp(p),
                 })
                 .collect()
         };
         Self {
             key,
             started_ns,
-            dirs: entries(&inputs.dirs, true),
-            files: entries(&inputs.files, false),
+            dirs: entries(&inputs.dirs, Check::Dir),
+            files: entries(&inputs.files, Check::File),
+            links: entries(&inputs.links, Check::Link),
+            probes: entries(&inputs.probes, Check::Exists),
         }
     }
 
-    /// Whether `e`'s recorded `stat` can be trusted and still holds.
-    fn holds(&self, e: &Entry, dir: bool) -> bool {
-        match e.stat {
-            Some((_, mtime)) if mtime.saturating_add(RACY_NS) > self.started_ns => false,
-            recorded => stat(&e.path, dir) == recorded,
+    /// Whether `stamp`'s modification time is well before the load started.
+    fn settled(&self, stamp: &Stamp) -> bool {
+        stamp.mtime_ns.saturating_add(RACY_NS) <= self.started_ns
+    }
+
+    /// Whether `e`'s recorded stamp can be trusted and still holds.
+    fn holds(&self, e: &Entry, check: Check) -> bool {
+        match &e.stat {
+            Some(s) if check != Check::Exists && !self.settled(s) => false,
+            recorded => check.stamp(&e.path).as_ref() == recorded.as_ref(),
         }
     }
 
     /// Whether nothing the load saw has changed since (every entry stat-ed again).
     pub fn unchanged(&self) -> bool {
-        self.dirs.iter().all(|e| self.holds(e, true))
-            && self.files.iter().all(|e| self.holds(e, false))
+        self.dirs.iter().all(|e| self.holds(e, Check::Dir))
+            && self.files.iter().all(|e| self.holds(e, Check::File))
+            && self.links.iter().all(|e| self.holds(e, Check::Link))
+            && self.probes.iter().all(|e| self.holds(e, Check::Exists))
     }
 
     /// The texts of `sources` that a new load may take instead of reading their files again:
     /// sources whose file this manifest recorded, whose bytes the text holds exactly (no
-    /// invalid UTF-8 replaced, not truncated), and whose recorded `stat` is trusted. The
-    /// loader serves them only while the file's `stat` is still the recorded one.
+    /// invalid UTF-8 replaced, not truncated), and whose recorded stamp is trusted. The
+    /// loader serves them only while the file's stamp is still the recorded one.
     pub fn prior_texts(&self, sources: &mut [Source]) -> HashMap<PathBuf, Prior> {
-        let trusted: HashMap<&Path, (u64, u64)> = self
+        let trusted: HashMap<&Path, Stamp> = self
             .files
             .iter()
             .filter_map(|e| {
-                let (size, mtime) = e.stat?;
-                (mtime.saturating_add(RACY_NS) <= self.started_ns)
-                    .then_some((e.path.as_path(), (size, mtime)))
+                let s = e.stat?;
+                self.settled(&s).then_some((e.path.as_path(), s))
             })
             .collect();
         let mut prior = HashMap::new();
         for src in sources {
             let Some(path) = &src.abs_path else { continue };
-            let Some(&(size, mtime_ns)) = trusted.get(path.as_path()) else {
+            let Some(&stamp) = trusted.get(path.as_path()) else {
                 continue;
             };
-            if src.invalid_utf8 || src.text.len() as u64 != size {
+            if src.invalid_utf8 || src.text.len() as u64 != stamp.size {
                 continue;
             }
             let bytes: Arc<str> = Arc::from(std::mem::take(&mut src.text));
-            prior.insert(
-                path.clone(),
-                Prior {
-                    size,
-                    mtime_ns,
-                    bytes,
-                },
-            );
+            prior.insert(path.clone(), Prior { stamp, bytes });
         }
         prior
     }

@@ -221,6 +221,10 @@ fn refusal(path: &Path, why: &Refused) -> String {
             "the persisted index {} was written by another version ({why}); it is rebuilt",
             path.display()
         ),
+        Refused::Unreadable(why) => format!(
+            "cannot read the persisted index {} ({why}); the files are loaded instead",
+            path.display()
+        ),
     }
 }
 

@@ -224,3 +224,139 @@ fn cache_clear_removes_the_persisted_indexes() {
     let (again, _) = search(&cache, &root, "uniqueword1");
     assert_eq!(again["index"]["state"], "built");
 }
+
+/// `search --json` with extra environment variables.
+fn search_env(
+    cache: &Path,
+    root: &Path,
+    query: &str,
+    env: &[(&str, &Path)],
+    flags: &[&str],
+) -> Value {
+    let mut cmd = crate::support::child::skillnav_command();
+    cmd.env("XDG_CACHE_HOME", cache);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd
+        .args(["search", "--json", "--semantic", "off"])
+        .args(flags)
+        .arg(query)
+        .arg(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["id"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// A root `docs` under `dir/repo` whose `.gitignore` leaves out `part1/`, outside any
+/// repository until a test makes one.
+fn ignoring_tree(dir: &Path) -> PathBuf {
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let root = tree(&repo, 4);
+    std::fs::write(root.join(".gitignore"), "part1/\n").unwrap();
+    backdate(&repo);
+    root
+}
+
+#[test]
+fn a_git_init_above_the_root_applies_its_gitignore_on_the_next_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), ignoring_tree(dir.path()));
+    let home: &[(&str, &Path)] = &[("HOME", dir.path()), ("XDG_CONFIG_HOME", dir.path())];
+    let before = search_env(&cache, &root, "uniqueword1", home, &[]);
+    assert_eq!(
+        ids(&before),
+        ["docs/part1/page1.md#topic-1"],
+        "no repository yet"
+    );
+    std::fs::create_dir(dir.path().join("repo/.git")).unwrap();
+    let after = search_env(&cache, &root, "uniqueword1", home, &[]);
+    assert_eq!(after["index"]["state"], "updated");
+    assert!(
+        !ids(&after).contains(&"docs/part1/page1.md#topic-1".to_string()),
+        "{after}"
+    );
+}
+
+#[test]
+fn an_info_exclude_or_a_global_excludes_file_created_later_is_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let root = tree(dir.path(), 4);
+    std::fs::create_dir_all(root.join(".git/info")).unwrap();
+    backdate(&root);
+    let config = dir.path().join("config");
+    let env: &[(&str, &Path)] = &[("HOME", dir.path()), ("XDG_CONFIG_HOME", &config)];
+    let found = |q: &str| ids(&search_env(&cache, &root, q, env, &[]));
+    assert_eq!(found("uniqueword2"), ["docs/part2/page2.md#topic-2"]);
+    std::fs::write(root.join(".git/info/exclude"), "part2/\n").unwrap();
+    assert!(!found("uniqueword2").contains(&"docs/part2/page2.md#topic-2".to_string()));
+    assert_eq!(found("uniqueword0"), ["docs/part0/page0.md#topic-0"]);
+    std::fs::create_dir_all(config.join("git")).unwrap();
+    std::fs::write(config.join("git/ignore"), "part0/\n").unwrap();
+    assert!(!found("uniqueword0").contains(&"docs/part0/page0.md#topic-0".to_string()));
+}
+
+#[test]
+fn a_file_replaced_with_the_same_size_and_modification_time_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
+    search(&cache, &root, "uniqueword3");
+    let page = root.join("part0/page3.md");
+    let mtime = std::fs::metadata(&page).unwrap().modified().unwrap();
+    // The same length as "uniqueword3", the modification time put back (as `cp -p` does).
+    let text = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("uniqueword3", "otherword33");
+    std::fs::write(&page, text).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&page)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let (v, _) = search(&cache, &root, "otherword33");
+    assert_eq!(v["index"]["state"], "updated");
+    assert_eq!(first_hit(&v), "docs/part0/page3.md#topic-3");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_retargeted_link_in_the_middle_of_a_followed_chain_is_seen() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 2));
+    for (name, word) in [("one", "okapiword"), ("two", "hyenaword")] {
+        let d = dir.path().join("ext").join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("page.md"), format!("# {name}\n\n{word}\n")).unwrap();
+    }
+    let mid = dir.path().join("mid");
+    symlink(dir.path().join("ext/one"), &mid).unwrap();
+    symlink(&mid, root.join("linked")).unwrap();
+    backdate(&dir.path().join("ext"));
+    backdate(&root);
+    let flags = ["--follow-links"];
+    let v = search_env(&cache, &root, "okapiword", &[], &flags);
+    assert_eq!(first_hit(&v), "docs/linked/page.md#one");
+    std::fs::remove_file(&mid).unwrap();
+    symlink(dir.path().join("ext/two"), &mid).unwrap();
+    let v = search_env(&cache, &root, "hyenaword", &[], &flags);
+    assert_eq!(v["index"]["state"], "updated");
+    assert_eq!(first_hit(&v), "docs/linked/page.md#two");
+}

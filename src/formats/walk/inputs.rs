@@ -16,13 +16,51 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::UNIX_EPOCH;
 
-/// Bytes of a file as an earlier load read them, with the `stat` they were read under.
-#[derive(Debug)]
-pub struct Prior {
+/// What tells a file's contents apart without reading them, from one `stat`: size in
+/// bytes, modification time, and on Unix the inode and the change time (which nobody can
+/// set back, so a copy that keeps size and modification time, `cp -p`, still differs).
+/// Times are nanoseconds since the epoch; 0 when unknown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
     /// Size in bytes.
     pub size: u64,
-    /// Modification time, nanoseconds since the epoch.
+    /// Modification time.
     pub mtime_ns: u64,
+    /// Inode number (0 off Unix).
+    pub ino: u64,
+    /// Change time (0 off Unix).
+    pub ctime_ns: u64,
+}
+
+impl Stamp {
+    /// The stamp of `meta`.
+    pub fn of(meta: &Metadata) -> Self {
+        #[cfg(unix)]
+        let (ino, ctime_ns) = {
+            use std::os::unix::fs::MetadataExt;
+            let secs = u64::try_from(meta.ctime()).unwrap_or(0);
+            let nanos = u64::try_from(meta.ctime_nsec()).unwrap_or(0);
+            (
+                meta.ino(),
+                secs.saturating_mul(1_000_000_000).saturating_add(nanos),
+            )
+        };
+        #[cfg(not(unix))]
+        let (ino, ctime_ns) = (0, 0);
+        Self {
+            size: meta.len(),
+            mtime_ns: mtime_ns(meta),
+            ino,
+            ctime_ns,
+        }
+    }
+}
+
+/// Bytes of a file as an earlier load read them, with the [`Stamp`] they were read under.
+#[derive(Debug)]
+pub struct Prior {
+    /// The file's stamp then.
+    pub stamp: Stamp,
     /// The whole file.
     pub bytes: Arc<str>,
 }
@@ -35,6 +73,10 @@ pub struct Inputs {
     pub dirs: Vec<PathBuf>,
     /// Files a loader read or saw listed.
     pub files: Vec<PathBuf>,
+    /// Symbolic links a loader followed, each link of a chain (checked with `lstat`).
+    pub links: Vec<PathBuf>,
+    /// Paths whose presence alone changes a load (a parent's `.git`), present or not.
+    pub probes: Vec<PathBuf>,
     /// Files whose bytes were read from disk (each counted once, however often read).
     pub read: usize,
     /// Files whose bytes came from the prior load and that were not read from disk.
@@ -45,6 +87,8 @@ pub struct Inputs {
 struct Session {
     dirs: Mutex<Vec<PathBuf>>,
     files: Mutex<Vec<PathBuf>>,
+    links: Mutex<Vec<PathBuf>>,
+    probes: Mutex<Vec<PathBuf>>,
     prior: HashMap<PathBuf, Prior>,
     read: Mutex<HashSet<PathBuf>>,
     reused: Mutex<HashSet<PathBuf>>,
@@ -78,7 +122,9 @@ impl Recording {
         let s = &self.session;
         let mut dirs = std::mem::take(&mut *lock(&s.dirs));
         let mut files = std::mem::take(&mut *lock(&s.files));
-        for v in [&mut dirs, &mut files] {
+        let mut links = std::mem::take(&mut *lock(&s.links));
+        let mut probes = std::mem::take(&mut *lock(&s.probes));
+        for v in [&mut dirs, &mut files, &mut links, &mut probes] {
             v.sort_unstable();
             v.dedup();
         }
@@ -86,6 +132,8 @@ impl Recording {
         Inputs {
             dirs,
             files,
+            links,
+            probes,
             read: read.len(),
             reused: reused.difference(&read).count(),
         }
@@ -119,6 +167,28 @@ pub(crate) fn note_file(file: &Path) {
     each(|s| push(&s.files, file));
 }
 
+/// Note a path whose presence alone matters (a parent folder's `.git`).
+pub(crate) fn note_probe(path: &Path) {
+    each(|s| push(&s.probes, path));
+}
+
+/// Note every link of the chain of symbolic links starting at `path` (at most 40 hops).
+pub(crate) fn note_link_chain(path: &Path) {
+    each(|s| {
+        let mut p = path.to_path_buf();
+        for _ in 0..40 {
+            let Ok(target) = std::fs::read_link(&p) else {
+                break;
+            };
+            push(&s.links, &p);
+            p = match p.parent() {
+                Some(dir) if target.is_relative() => dir.join(target),
+                _ => target,
+            };
+        }
+    });
+}
+
 /// Note a file whose bytes were read from disk.
 pub(crate) fn note_read(file: &Path) {
     each(|s| {
@@ -141,12 +211,12 @@ pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Arc<str>> {
     if !ANY.load(Ordering::Acquire) {
         return None;
     }
-    let (size, mtime_ns) = (meta.len(), mtime_ns(meta));
+    let stamp = Stamp::of(meta);
     let active = ACTIVE.read().unwrap_or_else(PoisonError::into_inner);
     let (s, p) = active.iter().find_map(|s| {
         s.prior
             .get(file)
-            .filter(|p| p.size == size && p.mtime_ns == mtime_ns)
+            .filter(|p| p.stamp == stamp)
             .map(|p| (s, p))
     })?;
     push(&s.files, file);
@@ -201,8 +271,7 @@ mod tests {
         std::fs::write(&f, "# A\n").unwrap();
         let meta = std::fs::metadata(&f).unwrap();
         let prior = Prior {
-            size: meta.len(),
-            mtime_ns: mtime_ns(&meta),
+            stamp: Stamp::of(&meta),
             bytes: Arc::from("# A\n"),
         };
         let rec = record(HashMap::from([(f.clone(), prior)]));

@@ -50,13 +50,15 @@ impl IgnoreStack {
     /// Rules for walking below `dir` (a real path): finds the enclosing repository (a
     /// parent holding `.git`) and loads the `.gitignore` files of `dir`'s ancestors up to it.
     pub fn for_root(dir: &Path) -> Self {
+        // Whether `dir` is in a repository, and under which rules, depends on files outside
+        // it: the persisted index notes them, present or not (docs/DESIGN.md §8).
+        for a in dir.ancestors() {
+            super::inputs::note_probe(&a.join(".git"));
+        }
+        note_global_excludes();
         let Some(repo) = dir.ancestors().find(|a| a.join(".git").exists()) else {
             return Self::default();
         };
-        // A `.gitignore` added to an ancestor changes the ancestor's entries.
-        for a in dir.ancestors().skip(1).take_while(|a| a.starts_with(repo)) {
-            super::inputs::note_dir(a);
-        }
         let mut st = Self {
             in_repo: true,
             ..Self::default()
@@ -64,8 +66,8 @@ impl IgnoreStack {
         let (global, _) = Gitignore::global();
         st.base.push(global);
         let exclude = repo.join(".git/info/exclude");
+        super::inputs::note_file(&exclude);
         if exclude.is_file() {
-            super::inputs::note_file(&exclude);
             st.base.push(Self::build_at(repo, &exclude));
         }
         let mut chain: Vec<&Path> = dir
@@ -76,8 +78,8 @@ impl IgnoreStack {
         chain.reverse();
         for a in chain {
             let gi = a.join(".gitignore");
+            super::inputs::note_file(&gi);
             if gi.is_file() {
-                super::inputs::note_file(&gi);
                 st.layers.push(Gitignore::new(&gi).0);
             }
         }
@@ -126,6 +128,25 @@ impl IgnoreStack {
             }
         }
         false
+    }
+}
+
+/// Note the files git's global excludes come from, present or not: `core.excludesFile` of
+/// `~/.gitconfig` or `$XDG_CONFIG_HOME/git/config`, else `$XDG_CONFIG_HOME/git/ignore`
+/// (`~/.config` when unset). A `core.excludesFile` elsewhere is seen through the config
+/// file that names it, not through its own edits.
+fn note_global_excludes() {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    if let Some(c) = config {
+        super::inputs::note_file(&c.join("git/ignore"));
+        super::inputs::note_file(&c.join("git/config"));
+    }
+    if let Some(h) = home {
+        super::inputs::note_file(&h.join(".gitconfig"));
     }
 }
 

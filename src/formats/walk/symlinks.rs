@@ -34,6 +34,7 @@ impl Loader<'_> {
     /// Where the link `e` points: the resolved path and whether (and where) it lies inside
     /// the opened root; `None` for a broken link.
     fn link_target(&self, e: &Entry) -> Option<LinkTarget> {
+        super::inputs::note_link_chain(&e.path);
         let real = std::fs::canonicalize(&e.path).ok()?;
         let inside = real.starts_with(&self.root_real);
         let rel = real
