@@ -1,12 +1,12 @@
 //! What a load reads, for the persisted index (docs/DESIGN.md §8 "Persisted index"): while a
-//! [`Recording`] is active, every folder a loader lists and every file it reads is noted, so
-//! the index can tell later, by `stat` alone, whether its inputs changed; and files whose
-//! bytes the index still holds (same size and modification time) are taken from it instead
-//! of being read again ([`Prior`]).
+//! [`Recording`] is active, every folder a loader lists, every file it reads, every symbolic
+//! link it follows and every path whose presence changes it is noted, so the index can tell
+//! later, by `stat` alone, whether its inputs changed; and files whose bytes the index still
+//! holds (the same [`Stamp`]) are taken from it instead of being read again ([`Prior`]).
 //!
 //! Recording is process-wide, because loaders read on helper threads. Two recordings at
 //! once both see every note (a manifest that lists more paths than its load read is only
-//! stricter); prior bytes are only ever served for a file whose current `stat` matches the
+//! stricter); prior bytes are only ever served for a file whose current stamp matches the
 //! one they were read under, so they are never stale.
 
 use std::collections::{HashMap, HashSet};
