@@ -34,19 +34,7 @@ fn backdate(p: &Path) {
 
 /// `search --json QUERY ROOT` with the cache in `cache`: the JSON answer and stderr.
 fn search(cache: &Path, root: &Path, query: &str) -> (Value, String) {
-    let out = crate::support::child::skillnav_command()
-        .env("XDG_CACHE_HOME", cache)
-        .args(["search", "--json", "--semantic", "off", query])
-        .arg(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    (v, String::from_utf8_lossy(&out.stderr).into_owned())
+    search_with(cache, root, query, &[], &[])
 }
 
 fn first_hit(v: &Value) -> &str {
@@ -225,14 +213,15 @@ fn cache_clear_removes_the_persisted_indexes() {
     assert_eq!(again["index"]["state"], "built");
 }
 
-/// `search --json` with extra environment variables.
-fn search_env(
+/// `search --json QUERY ROOT` with the cache in `cache`, extra environment variables and
+/// flags: the JSON answer and stderr.
+fn search_with(
     cache: &Path,
     root: &Path,
     query: &str,
     env: &[(&str, &Path)],
     flags: &[&str],
-) -> Value {
+) -> (Value, String) {
     let mut cmd = crate::support::child::skillnav_command();
     cmd.env("XDG_CACHE_HOME", cache);
     for (k, v) in env {
@@ -250,7 +239,19 @@ fn search_env(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// [`search_with`]'s JSON answer.
+fn search_env(
+    cache: &Path,
+    root: &Path,
+    query: &str,
+    env: &[(&str, &Path)],
+    flags: &[&str],
+) -> Value {
+    search_with(cache, root, query, env, flags).0
 }
 
 fn ids(v: &Value) -> Vec<String> {
