@@ -16,7 +16,7 @@ use super::json as shapes;
 use super::limits::check_query;
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
-use crate::index::SearchOptions;
+use crate::index::{Hit, SearchOptions};
 use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::{layers_json, root_layers, skill_layers};
 use crate::tokens::TokenTable;
@@ -126,7 +126,9 @@ fn visible_roots(ws: &Workspace) -> Vec<NodeId> {
 
 /// The best BM25 score of `q`'s retrievable content hits (the first [`SCORE_HITS`]) in each
 /// node's subtree: every hit (and every copy folded into it) lifts itself and its
-/// ancestors. Nodes without a hit below them are absent (score 0).
+/// ancestors, except a hit inside a better-scoring hit: its text is part of that hit's, so
+/// a walk that reaches the better hit stops there and reads both (docs/MCP.md "Outline").
+/// Nodes without a hit below them are absent (score 0).
 pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
     let corpus = &ws.corpus;
     let opts = SearchOptions {
@@ -134,26 +136,45 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
         prefix: false,
     };
     let res = ws.index.search(corpus, q, &opts);
+    let own = own_hit_scores(ws, &res.hits);
     let mut best: HashMap<NodeId, f64> = HashMap::new();
-    for h in &res.hits {
+    for (&start, &score) in &own {
+        if corpus
+            .ancestors(start)
+            .any(|a| own.get(&a).is_some_and(|s| *s > score))
+        {
+            continue;
+        }
+        let mut at = Some(start);
+        while let Some(n) = at {
+            let s = best.entry(n).or_insert(0.0);
+            if score > *s {
+                *s = score;
+            }
+            at = corpus.node(n).parent;
+        }
+    }
+    best
+}
+
+/// Each retrievable hit's node, and each copy folded into a hit, with its best score.
+fn own_hit_scores(ws: &Workspace, hits: &[Hit]) -> HashMap<NodeId, f64> {
+    let mut own: HashMap<NodeId, f64> = HashMap::new();
+    for h in hits {
         if !matches!(
-            ws.exposure.level(corpus, h.node),
+            ws.exposure.level(&ws.corpus, h.node),
             Exposure::Always | Exposure::OnDemand
         ) {
             continue;
         }
-        for start in std::iter::once(h.node).chain(h.copies.iter().copied()) {
-            let mut at = Some(start);
-            while let Some(n) = at {
-                let s = best.entry(n).or_insert(0.0);
-                if h.score > *s {
-                    *s = h.score;
-                }
-                at = corpus.node(n).parent;
+        for n in std::iter::once(h.node).chain(h.copies.iter().copied()) {
+            let s = own.entry(n).or_insert(0.0);
+            if h.score > *s {
+                *s = h.score;
             }
         }
     }
-    best
+    own
 }
 
 /// What builds rows: the workspace, an empty table (`tree --json` shapes want one), the
@@ -926,6 +947,59 @@ pub(crate) mod tree_tests {
         assert!(
             o["truncated"].as_str().unwrap().contains("this node alone"),
             "{o}"
+        );
+    }
+
+    /// The scores of `query` on the children of `id`, by child id.
+    fn child_scores(ws: &Workspace, id: &str, query: &str) -> Vec<(String, f64)> {
+        let a = OutlineArgs {
+            id: Some(id.into()),
+            query: Some(query.into()),
+            depth: Some(1),
+            ..OutlineArgs::default()
+        };
+        let o = outline(ws, &a).unwrap();
+        o["node"]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().unwrap().to_string(),
+                    c["score"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_weaker_hit_inside_a_better_one_does_not_score_so_the_walk_stops_at_the_better_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let body = "## Narwhal\n\nThe narwhal tusk: narwhal pods, narwhal songs, narwhal diet.\n\n\
+                    ### Habitat\n\nCold water, where one narwhal and many seals swim past the ice.\n\n\
+                    ## Walrus\n\nThe walrus and its pup rest on the ice floe.\n\n\
+                    ### Seal\n\nA seal swims by.\n\n\
+                    ### Narwhal sighting\n\nOnce a narwhal was seen far out past the floe by the \
+                    walrus herd resting on the ice in the cold grey morning light.\n";
+        std::fs::write(tmp.path().join("sea.md"), format!("# Sea\n\n{body}")).unwrap();
+        let ws = open(tmp.path());
+        let top = child_scores(&ws, "isa/sea.md#sea", "narwhal");
+        assert_eq!(top[0].0, "/narwhal", "{top:?}");
+        // Inside the best hit (Narwhal), its weaker Habitat hit lifts nothing: a walk
+        // reading Narwhal reads Habitat too.
+        assert_eq!(
+            child_scores(&ws, "isa/sea.md#sea/narwhal", "narwhal"),
+            [("/habitat".to_string(), 0.0)]
+        );
+        // Walrus itself scores nothing, so the better hit below it still lifts it and
+        // scores in its place.
+        let walrus = child_scores(&ws, "isa/sea.md#sea/walrus", "narwhal");
+        assert_eq!(walrus[0].0, "/narwhal-sighting", "{walrus:?}");
+        assert!(walrus[0].1 > 0.0, "{walrus:?}");
+        assert!(
+            top.iter()
+                .any(|(id, s)| id == "/walrus" && (*s - walrus[0].1).abs() < 1e-9),
+            "{top:?}"
         );
     }
 
