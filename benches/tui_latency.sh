@@ -12,6 +12,9 @@
 # 2. Typing `/graduation` at launch on `large/` until the top bar reports content hits,
 #    against the CLI's cold `skillnav search --no-index-cache graduation large` (load +
 #    index + query, in memory: the first search with a persisted index also writes it).
+# 3. The same with the persisted index of `large` already saved (docs/DESIGN.md §8
+#    "Persisted index"; a `skillnav search` writes it before the runs): the second start,
+#    against row 2's cold start and the CLI's second search.
 #
 # Inputs: SKILLNAV_BENCH_CORPUS (default ../shared/corpus); the binary: SKILLNAV_BIN (default
 # target/release/skillnav). Every TUI run gets an empty count cache and config folder (cold),
@@ -44,16 +47,17 @@ median() { sort -n | sed -n "$((($1 + 1) / 2))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }'; }
 ms() { awk -v us="$1" 'BEGIN { printf "%.1f", us / 1000 }'; }
 
-# screen_us PATTERN KEYS CMD: starts CMD in a fresh 120×40 tmux session (empty cache and config
-# folders), sends KEYS at once when not empty (the terminal buffers them until the app reads
-# its input), and prints the microseconds until the screen matches the extended regex
-# PATTERN, or "timeout" after 30 s.
+# screen_us PATTERN KEYS CMD [CACHE]: starts CMD in a fresh 120×40 tmux session (empty cache
+# and config folders, or the cache folder CACHE), sends KEYS at once when not empty (the
+# terminal buffers them until the app reads its input), and prints the microseconds until
+# the screen matches the extended regex PATTERN, or "timeout" after 30 s.
 screen_us() {
   local pattern=$1 keys=$2 cmd=$3 run=$TMP/run-$RANDOM t0 t1 i
   mkdir -p "$run/cache" "$run/config" "$run/data"
+  local cache=${4:-$run/cache}
   t0=$(date +%s%N)
   tmux -L "$SOCK" new-session -d -x 120 -y 40 \
-    "cd '$run' && XDG_CACHE_HOME='$run/cache' XDG_CONFIG_HOME='$run/config' XDG_DATA_HOME='$run/data' exec $cmd"
+    "cd '$run' && XDG_CACHE_HOME='$cache' XDG_CONFIG_HOME='$run/config' XDG_DATA_HOME='$run/data' exec $cmd"
   [ -n "$keys" ] && tmux -L "$SOCK" send-keys -l "$keys"
   for ((i = 0; i < 6000; i++)); do
     if tmux -L "$SOCK" capture-pane -p 2>/dev/null | grep -qE "$pattern"; then
@@ -77,6 +81,19 @@ median_screen() {
     t=$(screen_us "$@")
     [ "$t" = timeout ] && { echo timeout; return; }
     out+=("$t")
+  done
+  printf '%s\n' "${out[@]}" | median "$RUNS"
+}
+
+# median_warm_cli CACHE CMD...: RUNS runs with the cache folder CACHE; prints the median µs.
+median_warm_cli() {
+  local cache=$1 out=() i t0 t1
+  shift
+  for ((i = 0; i < RUNS; i++)); do
+    t0=$(date +%s%N)
+    XDG_CACHE_HOME=$cache "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    out+=($(((t1 - t0) / 1000)))
   done
   printf '%s\n' "${out[@]}" | median "$RUNS"
 }
@@ -124,5 +141,17 @@ if [ "$tui" = timeout ]; then
   echo "TUI /graduation on large: no content hits within 30 s"
 else
   echo "TUI /graduation typed at launch on large until content hits show: $(ms "$tui") ms; CLI cold search $(ms "$cli") ms; TUI = $(ratio "$cli" "$tui")× the CLI (goal ≤ 1.4)"
+fi
+
+# 3. The same on the second start: the persisted index of `large` is saved first.
+warm=$TMP/warm-cache
+mkdir -p "$warm"
+XDG_CACHE_HOME=$warm "$BIN" search graduation "$LARGE" >/dev/null 2>&1
+cli2=$(median_warm_cli "$warm" "$BIN" search graduation "$LARGE")
+tui2=$(median_screen ' [1-9][0-9]* content' '/graduation' "'$BIN' '$LARGE'" "$warm")
+if [ "$tui2" = timeout ] || [ "$tui" = timeout ]; then
+  echo "TUI /graduation on large, second start: no content hits within 30 s"
+else
+  echo "TUI /graduation on large, second start (saved index): $(ms "$tui2") ms = $(ratio "$tui" "$tui2")× the cold start; CLI second search $(ms "$cli2") ms"
 fi
 exit 0

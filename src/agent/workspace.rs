@@ -40,24 +40,37 @@ impl WorkspaceConfig {
 }
 
 /// The corpus of `specs`, loaded the way every subcommand loads it: each root with
-/// `formats::load_root`, namespaced skill names when asked, scopes resolved, lints attached
-/// as warnings.
+/// `formats::load_root`, then [`finish_corpus`].
 pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
     let mut corpus = Corpus::new();
     for spec in specs {
         corpus.append(formats::load_root(spec, opts, &mut |_| {}));
     }
+    finish_corpus(&mut corpus, opts);
+    corpus
+}
+
+/// What follows the roots' loads, the same in every front end (the TUI calls it once its
+/// roots are in): namespaced skill names when asked, scopes resolved, lints attached as
+/// warnings. A persisted index holds the corpus after this step.
+pub fn finish_corpus(corpus: &mut Corpus, opts: &LoadOptions) {
     // Namespaced names (`project:pdf`) no longer collide, so nothing is shadowed then.
     if opts.namespace {
-        formats::namespace_skills(&mut corpus);
+        formats::namespace_skills(corpus);
     }
-    formats::resolve_scopes_for(
-        &mut corpus,
-        opts.effective_precedence(),
-        opts.agent.is_some(),
-    );
-    crate::skill::lints::mark(&mut corpus);
-    corpus
+    formats::resolve_scopes_for(corpus, opts.effective_precedence(), opts.agent.is_some());
+    crate::skill::lints::mark(corpus);
+}
+
+/// The persisted-index request for `specs` loaded with `opts` (docs/DESIGN.md §8
+/// "Persisted index"): the same for every front end, so `skillnav search`, the MCP server
+/// and the TUI share one file per set of roots.
+pub fn index_request(specs: &[RootSpec], opts: &LoadOptions) -> crate::store::Request {
+    let roots: Vec<(PathBuf, String)> = specs
+        .iter()
+        .map(|s| (s.path.clone(), s.label.clone()))
+        .collect();
+    crate::store::Request::new(&roots, &format!("{opts:?}"), crate::store::dir())
 }
 
 /// The corpus of `config`'s roots with its BM25 and fuzzy indexes, through the persisted
@@ -65,13 +78,7 @@ pub fn load_corpus(specs: &[RootSpec], opts: &LoadOptions) -> Corpus {
 /// index"): unchanged files are not read again, and the new state is written before the
 /// workspace is returned. Its warnings go to stderr.
 fn load_indexed(config: &WorkspaceConfig) -> (Corpus, Index, FuzzyIndex) {
-    let roots: Vec<(PathBuf, String)> = config
-        .specs
-        .iter()
-        .map(|s| (s.path.clone(), s.label.clone()))
-        .collect();
-    let options = format!("{:?}", config.load);
-    let req = crate::store::Request::new(&roots, &options, crate::store::dir());
+    let req = index_request(&config.specs, &config.load);
     let mut indexed = crate::store::open(&req, || load_corpus(&config.specs, &config.load));
     let saved = indexed.save();
     for w in indexed.warnings.iter().chain(&saved) {

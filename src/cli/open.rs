@@ -250,12 +250,7 @@ pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpu
 /// [`crate::store::Indexed::save`] (through [`persist`]) once the answer is out.
 pub fn open_indexed(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<crate::store::Indexed> {
     let specs = specs_for(paths, false, g)?;
-    let roots: Vec<(PathBuf, String)> = specs
-        .iter()
-        .map(|s| (s.path.clone(), s.label.clone()))
-        .collect();
-    let options = format!("{:?}", load_options(g));
-    let req = crate::store::Request::new(&roots, &options, crate::store::dir());
+    let req = crate::agent::workspace::index_request(&specs, &load_options(g));
     let mut indexed = crate::store::open(&req, || load(&specs, g));
     for w in &indexed.warnings {
         eprintln!("skillnav: {}", sanitize_line(w));

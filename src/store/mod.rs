@@ -28,6 +28,14 @@ use manifest::Manifest;
 /// Index files kept in the cache folder; the least recently written beyond this are removed.
 pub const MAX_FILES: usize = 32;
 
+/// Name prefix of an index file being written. A process that exits mid-write (the TUI
+/// quit while its index was being saved) leaves one behind: [`sweep_partials`] removes
+/// those older than [`PARTIAL_AGE`].
+const PARTIAL_PREFIX: &str = ".partial-";
+
+/// Age after which a partial index file is taken for abandoned (a write takes seconds).
+const PARTIAL_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// The folder persisted indexes go to, once [`enable_disk`] was called.
 static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
@@ -59,9 +67,10 @@ pub fn files_in(dir: &Path) -> Vec<(PathBuf, u64)> {
     files
 }
 
-/// Remove every index file in `dir`; returns how many were removed. Errors: the first
-/// file that cannot be removed.
+/// Remove every index file in `dir` (and abandoned partial ones); returns how many index
+/// files were removed. Errors: the first file that cannot be removed.
 pub fn clear(dir: &Path) -> std::io::Result<usize> {
+    sweep_partials(dir);
     let files = files_in(dir);
     for (p, _) in &files {
         std::fs::remove_file(p)?;
@@ -141,47 +150,116 @@ pub struct Indexed {
     pub how: How,
     /// Problems with the persisted index, one line each (for stderr).
     pub warnings: Vec<String>,
-    pending: Option<(PathBuf, Manifest)>,
+    pending: Option<Pending>,
 }
 
 /// Make the roots of `req` searchable: the persisted index when nothing changed, else
 /// `load()` (which must load exactly the roots of `req`) with the unchanged files' bytes
 /// served from the persisted corpus, indexed anew.
 pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
+    let loading = match begin(req) {
+        Begun::Reused(indexed) => return *indexed,
+        Begun::Load(loading) => loading,
+    };
+    let corpus = load();
+    let loaded = loading.finish();
+    let index = Index::build(&corpus, &mut |_, _| {});
+    let fuzzy = FuzzyIndex::build(&corpus);
+    Indexed {
+        corpus,
+        index,
+        fuzzy,
+        how: loaded.how,
+        warnings: loaded.warnings,
+        pending: loaded.pending,
+    }
+}
+
+/// What [`begin`] found for a request.
+pub enum Begun {
+    /// The persisted index, unchanged ([`How::Reused`]; nothing to save).
+    Reused(Box<Indexed>),
+    /// The roots must be loaded: load them, then call [`Loading::finish`].
+    Load(Loading),
+}
+
+/// A load [`begin`] started: until [`Loading::finish`], the loaders record what they read
+/// and take unchanged files' bytes from the persisted corpus.
+pub struct Loading {
+    /// `None` when nothing is persisted: then nothing is recorded either.
+    recording: Option<inputs::Recording>,
+    started: u64,
+    updated: bool,
+    key: String,
+    path: Option<PathBuf>,
+    warnings: Vec<String>,
+}
+
+/// What a finished [`Loading`] leaves: how the corpus was made, the warnings about the
+/// persisted index, and what [`save`] needs once the corpus is indexed.
+pub struct Loaded {
+    /// [`How::Built`] or [`How::Updated`].
+    pub how: How,
+    /// Problems with the persisted index, one line each.
+    pub warnings: Vec<String>,
+    /// The file to write and its manifest (`None`: nothing is persisted).
+    pub pending: Option<Pending>,
+}
+
+/// The index file a load goes to and the manifest of what it read.
+pub type Pending = (PathBuf, Manifest);
+
+/// The first step of [`open`], for a caller that loads and indexes in steps of its own
+/// (the TUI): the persisted index when nothing changed, else a started [`Loading`]. The
+/// loaders must run on this process between this call and [`Loading::finish`], loading
+/// exactly the roots of `req`.
+pub fn begin(req: &Request) -> Begun {
     let mut warnings = Vec::new();
     let path = req.path();
     let mut prior = None;
     if let Some(path) = &path {
         match read_existing(path, req) {
             Ok(Existing::None) => {}
-            Ok(Existing::Unchanged(payload)) => return reused(*payload),
+            Ok(Existing::Unchanged(payload)) => return Begun::Reused(Box::new(reused(*payload))),
             Ok(Existing::Changed(prior_texts)) => prior = Some(prior_texts),
             Err(why) => warnings.push(refusal(path, &why)),
         }
     }
     let updated = prior.is_some();
     let started = now_ns();
-    let recording = inputs::record(prior.unwrap_or_default());
-    let corpus = load();
-    let seen = recording.finish();
-    let index = Index::build(&corpus, &mut |_, _| {});
-    let fuzzy = FuzzyIndex::build(&corpus);
-    let how = if updated {
-        How::Updated {
-            read: seen.read,
-            reused: seen.reused,
-        }
-    } else {
-        How::Built
-    };
-    let manifest = Manifest::of(req.key.clone(), started, &seen);
-    Indexed {
-        corpus,
-        index,
-        fuzzy,
-        how,
+    Begun::Load(Loading {
+        recording: path
+            .is_some()
+            .then(|| inputs::record(prior.unwrap_or_default())),
+        started,
+        updated,
+        key: req.key.clone(),
+        path,
         warnings,
-        pending: path.map(|p| (p, manifest)),
+    })
+}
+
+impl Loading {
+    /// The load is done: stop recording and make the manifest of what it read.
+    pub fn finish(self) -> Loaded {
+        let seen = self
+            .recording
+            .map(inputs::Recording::finish)
+            .unwrap_or_default();
+        let how = if self.updated {
+            How::Updated {
+                read: seen.read,
+                reused: seen.reused,
+            }
+        } else {
+            How::Built
+        };
+        let manifest = Manifest::of(self.key, self.started, &seen);
+        Loaded {
+            how,
+            warnings: self.warnings,
+            pending: self.path.map(|p| (p, manifest)),
+        }
     }
 }
 
@@ -267,27 +345,39 @@ impl Indexed {
     /// then remove the oldest index files beyond [`MAX_FILES`]. Returns a warning when the
     /// cache folder cannot be written (the search stayed in memory).
     pub fn save(&mut self) -> Option<String> {
-        let (path, manifest) = self.pending.take()?;
-        let lazy = lazy_ranges(&self.corpus);
-        let contents = file::Contents {
-            manifest: &manifest,
-            corpus: &self.corpus,
-            lazy: &lazy,
-            index: &self.index,
-            fuzzy: &self.fuzzy,
-        };
-        let dir = path.parent()?;
-        let written = write_file(dir, &path, &contents);
-        match written {
-            Ok(()) => {
-                evict(dir, &path);
-                None
-            }
-            Err(e) => Some(format!(
-                "cannot write the persisted index in {} ({e}); this search ran in memory and the next one loads the files again",
-                dir.display()
-            )),
+        let pending = self.pending.take()?;
+        save(pending, &self.corpus, &self.index, &self.fuzzy)
+    }
+}
+
+/// Write `corpus` with its indexes to the file of `pending`, atomically, then remove the
+/// oldest index files beyond [`MAX_FILES`]. Returns a warning when the cache folder cannot
+/// be written (the corpus stays in memory only).
+pub fn save(
+    pending: Pending,
+    corpus: &Corpus,
+    index: &Index,
+    fuzzy: &FuzzyIndex,
+) -> Option<String> {
+    let (path, manifest) = pending;
+    let lazy = lazy_ranges(corpus);
+    let contents = file::Contents {
+        manifest: &manifest,
+        corpus,
+        lazy: &lazy,
+        index,
+        fuzzy,
+    };
+    let dir = path.parent()?;
+    match write_file(dir, &path, &contents) {
+        Ok(()) => {
+            evict(dir, &path);
+            None
         }
+        Err(e) => Some(format!(
+            "cannot write the persisted index in {} ({e}); this search ran in memory and the next one loads the files again",
+            dir.display()
+        )),
     }
 }
 
@@ -330,14 +420,67 @@ fn evict(dir: &Path, keep: &Path) {
 /// after a power cut a torn file fails its checksums and is rebuilt.
 fn write_file(dir: &Path, path: &Path, c: &file::Contents<'_>) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    sweep_partials(dir);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(PARTIAL_PREFIX)
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
     file::write(c, &mut std::io::BufWriter::new(tmp.as_file_mut()))?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Remove the partial index files of `dir` older than [`PARTIAL_AGE`] (a write in
+/// progress in another process is younger).
+fn sweep_partials(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.filter_map(Result::ok) {
+        let partial = e.file_name().to_string_lossy().starts_with(PARTIAL_PREFIX);
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > PARTIAL_AGE);
+        if partial && old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 fn now_ns() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clear_removes_index_files_and_abandoned_partial_ones_but_not_a_write_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let (old, fresh, index) = (
+            dir.path().join(".partial-abc.tmp"),
+            dir.path().join(".partial-def.tmp"),
+            dir.path().join("0123.bin"),
+        );
+        for p in [&old, &fresh, &index] {
+            std::fs::write(p, b"x").unwrap();
+        }
+        let past = std::time::SystemTime::now() - PARTIAL_AGE - std::time::Duration::from_secs(60);
+        std::fs::File::open(&old)
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        assert_eq!(clear(dir.path()).unwrap(), 1);
+        assert!(!old.exists() && !index.exists());
+        assert!(
+            fresh.exists(),
+            "a partial file younger than PARTIAL_AGE is being written"
+        );
+    }
 }

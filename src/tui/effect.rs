@@ -20,6 +20,7 @@ use crate::tokens::Encoding;
 use crate::tui::effects::export::ExportJob;
 use crate::tui::effects::text_job::TextJob;
 use crate::tui::state::built_text::BuiltText;
+use crate::tui::state::persisted::Persisted;
 
 /// A job for a worker, queued by `update` and dispatched by the event loop.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,6 +117,9 @@ pub enum Effect {
         /// The settings whose re-ranker is attached to the index, unless `[search]
         /// semantic` is off.
         rerank: Option<SearchSettings>,
+        /// Indexes restored from the persisted index, or the file to persist the new ones
+        /// to.
+        persisted: Persisted,
     },
     /// Load root `root` again (after a save, an undo or `$EDITOR`) and swap it in.
     Reload {
@@ -156,12 +160,18 @@ impl Effect {
     }
 
     /// The background work after a (re)load with `settings` (whether to embed and which
-    /// re-ranker to attach), counting in `encoding`.
-    pub fn start_background(settings: &SearchSettings, encoding: Encoding) -> Effect {
+    /// re-ranker to attach), counting in `encoding`; the indexes come from or go to
+    /// `persisted`.
+    pub fn start_background(
+        settings: &SearchSettings,
+        encoding: Encoding,
+        persisted: Persisted,
+    ) -> Effect {
         Effect::StartBackground {
             encoding,
             semantic: settings.semantic.table(),
             rerank: settings.semantic.model().then(|| settings.clone()),
+            persisted,
         }
     }
 }

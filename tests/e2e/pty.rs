@@ -393,3 +393,95 @@ fn an_llms_txt_url_shows_its_index_then_fills_in_the_linked_pages() {
     s.send(b"q");
     assert!(s.wait_exit().success());
 }
+
+/// Every file and folder under `p` dated an hour back, so none is "racy" (modified within
+/// 2 s of a load) and a persisted index of them is trusted on the next start.
+fn backdate(p: &std::path::Path) {
+    let past = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::open(p)
+        .and_then(|f| f.set_modified(past))
+        .unwrap_or_else(|e| panic!("backdate {p:?}: {e}"));
+    if p.is_dir() {
+        for e in std::fs::read_dir(p).expect("read_dir") {
+            backdate(&e.expect("entry").path());
+        }
+    }
+}
+
+/// The persisted index files under `cache` with their modification times (none while one
+/// is still being written).
+fn saved_indexes(cache: &std::path::Path) -> Option<Vec<(PathBuf, std::time::SystemTime)>> {
+    let Ok(rd) = std::fs::read_dir(cache.join("skillnav/index")) else {
+        return Some(Vec::new());
+    };
+    let mut files = Vec::new();
+    for e in rd.map(|e| e.expect("entry")) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".partial-") {
+            return None;
+        }
+        files.push((
+            e.path(),
+            e.metadata().and_then(|m| m.modified()).expect("mtime"),
+        ));
+    }
+    Some(files)
+}
+
+/// Start the TUI on `root` with the cache in `cache`, search `query`, wait until `hits`
+/// shows and an index file is on disk, then quit; the screen after the search.
+fn tui_search(root: &std::path::Path, cache: &std::path::Path, query: &str, hits: &str) -> String {
+    let mut s = start_on(root, &[("XDG_CACHE_HOME", cache.as_os_str())]);
+    s.screen.wait_for("the tree", |t| t.contains("◆ hono-mini"));
+    s.send(b"/");
+    s.screen
+        .wait_for("the search box", |t| t.contains("Type to search"));
+    s.send(query.as_bytes());
+    let text = s.screen.wait_for("the hits", |t| t.contains(hits));
+    let deadline = Instant::now() + timeout();
+    while saved_indexes(cache).is_none_or(|f| f.len() != 1) {
+        assert!(Instant::now() < deadline, "no index file was written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.send(b"\x1b");
+    s.screen
+        .wait_for("the search closed", |t| !t.contains("Content (BM25)"));
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+    text
+}
+
+#[test]
+fn a_second_tui_start_restores_the_saved_index_and_an_edit_is_loaded_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, cache) = (dir.path().join("hono-mini"), dir.path().join("cache"));
+    crate::support::fs::copy_dir(&fixture_path("tui/hono-mini"), &root);
+    backdate(&root);
+
+    // 1. The first start loads the files and writes the index once it is searchable.
+    tui_search(&root, &cache, "cors", " / cors  2 content · ");
+    let first = saved_indexes(&cache).expect("written");
+
+    // 2. `skillnav search` takes the TUI's file as it is: the front ends share one index.
+    let out = crate::support::child::skillnav_command()
+        .args(["search", "--json", "cors"])
+        .arg(&root)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .expect("run skillnav search");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["index"]["state"], "reused", "{v}");
+
+    // 3. A second start restores it: the same hits, and nothing is written again.
+    tui_search(&root, &cache, "cors", " / cors  2 content · ");
+    assert_eq!(saved_indexes(&cache).expect("written"), first);
+
+    // 4. After an edit the start loads the files again, finds the new words and writes
+    //    the index anew.
+    let page = root.join("references/middleware.md");
+    let mut text = std::fs::read_to_string(&page).expect("read");
+    text.push_str("\n## Quokka Middleware\n\nThe quokka middleware greets every request.\n");
+    std::fs::write(&page, text).expect("write");
+    tui_search(&root, &cache, "quokka", " / quokka  1 content · ");
+    assert_ne!(saved_indexes(&cache).expect("written"), first);
+}

@@ -91,7 +91,7 @@ fn loading_progress_then_counting_then_done() {
         5,
         "a lone root opens its only child: root, file, 3 sections"
     );
-    update::apply(&mut app, WorkerMsg::LoadDone);
+    update::apply(&mut app, WorkerMsg::load_done());
     assert_eq!(app.progress.loading, None);
     assert_eq!(app.progress.counting, Some((0, 4)));
     assert!(matches!(

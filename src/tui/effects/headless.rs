@@ -22,7 +22,7 @@ pub fn load(app: &mut App, corpus: Corpus) {
             total: 1,
         },
     );
-    apply(app, WorkerMsg::LoadDone);
+    apply(app, WorkerMsg::load_done());
 }
 
 /// Load `specs` synchronously as the loader worker would, remembering them (with

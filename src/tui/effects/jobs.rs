@@ -17,7 +17,7 @@ use crate::formats::{LoadOptions, RootSpec};
 use crate::index::{FuzzyIndex, Hit, Index, SearchOptions, SearchResult, SemanticIndex};
 use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Persisted};
 
 use super::export::ExportJob;
 use super::text_job::TextJob;
@@ -95,6 +95,9 @@ pub enum Job {
         /// model) is attached to the index (docs/DESIGN.md §3 "Re-rank"; `Enter` searches
         /// re-rank, typing never does).
         rerank: Option<crate::config::SearchSettings>,
+        /// Restored indexes (sent instead of built), or the file the built ones are
+        /// persisted to once sent (docs/DESIGN.md §8 "Persisted index").
+        persisted: Persisted,
     },
     /// Run one query.
     Search(SearchJob),
@@ -271,7 +274,8 @@ pub fn jobs_for(effect: Effect, live: &Live) -> Vec<Job> {
             encoding,
             semantic,
             rerank,
-        } => return background_jobs(live, encoding, semantic, rerank),
+            persisted,
+        } => return background_jobs(live, encoding, (semantic, rerank), persisted),
         Effect::Reload { root, spec, opts } => match spec {
             Some(spec) => Job::Reload { root, spec, opts },
             None => return Vec::new(),
@@ -319,14 +323,14 @@ fn carried(effect: Effect) -> Option<Job> {
     })
 }
 
-/// The background work after a (re)load: build the indexes (embedding with `semantic`,
-/// re-ranking with `rerank`), then count the tokens in `encoding` once both are built
-/// (searchable first).
+/// The background work after a (re)load: build the indexes or take the restored ones of
+/// `persisted` (embedding with `semantic`, re-ranking with `rerank`), then count the tokens
+/// in `encoding` once both are in (searchable first).
 fn background_jobs(
     live: &Live,
     encoding: Encoding,
-    semantic: bool,
-    rerank: Option<crate::config::SearchSettings>,
+    (semantic, rerank): (bool, Option<crate::config::SearchSettings>),
+    persisted: Persisted,
 ) -> Vec<Job> {
     let corpus = Arc::clone(live.corpus);
     let generation = live.data_gen;
@@ -339,6 +343,7 @@ fn background_jobs(
             semantic,
             previous: live.index.and_then(|i| i.semantic().cloned()),
             rerank,
+            persisted,
         },
         Job::CountTokens {
             corpus,
@@ -371,8 +376,9 @@ pub fn run(job: Job, emit: &mut dyn FnMut(WorkerMsg)) {
             semantic,
             previous,
             rerank,
+            persisted,
         } => {
-            let index = work::build_indexes(&corpus, generation, emit);
+            let index = work::indexes(&corpus, generation, persisted, emit);
             drop(done);
             work::after_indexes(&corpus, &index, semantic, previous.as_deref(), rerank, emit);
         }
@@ -475,37 +481,80 @@ fn count_brief(generation: u64, job: TextJob, emit: &mut dyn FnMut(WorkerMsg)) {
     });
 }
 
-/// Load `specs` one root at a time; a root whose loader panics is reported and skipped.
+/// Load `specs`: whole from the persisted index when none of their files changed, else one
+/// root at a time (a root whose loader panics is reported and skipped), recording what is
+/// read so the result can be persisted once indexed (docs/DESIGN.md §8 "Persisted index").
 fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg)) {
+    let req = crate::agent::workspace::index_request(specs, opts);
+    let loading = match crate::store::begin(&req) {
+        crate::store::Begun::Reused(indexed) => return restored(*indexed, specs.len(), emit),
+        crate::store::Begun::Load(loading) => loading,
+    };
     let total = specs.len();
+    let mut failed = false;
     for (i, spec) in specs.iter().enumerate() {
-        let loaded = {
-            let mut last = Instant::now();
-            let mut progress = |files: usize| {
-                if last.elapsed() >= Duration::from_millis(50) {
-                    last = Instant::now();
-                    emit(WorkerMsg::LoadProgress { files });
-                }
-            };
-            catch_unwind(AssertUnwindSafe(|| {
-                crate::formats::load_root(spec, opts, &mut progress)
-            }))
-        };
-        if let Ok(corpus) = loaded {
-            emit(WorkerMsg::RootLoaded {
+        match load_one(spec, opts, emit) {
+            Some(corpus) => emit(WorkerMsg::RootLoaded {
                 corpus: Box::new(corpus),
                 done: i + 1,
                 total,
-            });
-        } else {
-            let message = format!("{}: loading failed", spec.path.display());
-            emit(WorkerMsg::Failed {
-                worker: "loader",
-                message,
-            });
+            }),
+            None => failed = true,
         }
     }
-    emit(WorkerMsg::LoadDone);
+    let loaded = loading.finish();
+    // A root that failed to load is not persisted: the next start tries it again.
+    let persisted = match loaded.pending {
+        Some(p) if !failed => Persisted::Pending(Arc::new(p)),
+        _ => Persisted::None,
+    };
+    emit(WorkerMsg::LoadDone {
+        persisted,
+        warnings: loaded.warnings,
+    });
+}
+
+/// Load one root, reporting progress about every 50 ms; `None` (reported) when its loader
+/// panics.
+fn load_one(
+    spec: &RootSpec,
+    opts: &LoadOptions,
+    emit: &mut dyn FnMut(WorkerMsg),
+) -> Option<Corpus> {
+    let loaded = {
+        let mut last = Instant::now();
+        let mut progress = |files: usize| {
+            if last.elapsed() >= Duration::from_millis(50) {
+                last = Instant::now();
+                emit(WorkerMsg::LoadProgress { files });
+            }
+        };
+        catch_unwind(AssertUnwindSafe(|| {
+            crate::formats::load_root(spec, opts, &mut progress)
+        }))
+    };
+    if loaded.is_err() {
+        let message = format!("{}: loading failed", spec.path.display());
+        emit(WorkerMsg::Failed {
+            worker: "loader",
+            message,
+        });
+    }
+    loaded.ok()
+}
+
+/// The roots whole from the persisted index, with the indexes to use instead of building.
+fn restored(indexed: crate::store::Indexed, total: usize, emit: &mut dyn FnMut(WorkerMsg)) {
+    let persisted = Persisted::Restored(Arc::new(indexed.index), Arc::new(indexed.fuzzy));
+    emit(WorkerMsg::RootLoaded {
+        corpus: Box::new(indexed.corpus),
+        done: total,
+        total,
+    });
+    emit(WorkerMsg::LoadDone {
+        persisted,
+        warnings: indexed.warnings,
+    });
 }
 
 /// Count tokens of every text-bearing node, reporting a batch about every 60 ms; the last

@@ -11,6 +11,7 @@ use crate::model::{Corpus, NodeId};
 use crate::tokens::{Encoding, TokenCounter};
 
 use super::worker_msg::WorkerMsg;
+use crate::tui::state::app::Persisted;
 
 /// How long one code block's highlighting may take before it is shown plain.
 const HIGHLIGHT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -20,15 +21,45 @@ const HIGHLIGHT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2
 /// 0.4 ms at 64 KiB).
 const WARM_SUMMARY_BYTES: usize = 64 * 1024;
 
+/// The indexes of `corpus`: the restored ones of `persisted`, sent at once, or built
+/// ([`build_indexes`]) and then, when `persisted` names a file, written to it (a folder
+/// that cannot be written is a [`WorkerMsg::Warning`]).
+pub fn indexes(
+    corpus: &Corpus,
+    generation: u64,
+    persisted: Persisted,
+    emit: &mut dyn FnMut(WorkerMsg),
+) -> Arc<Index> {
+    if let Persisted::Restored(index, fuzzy) = persisted {
+        emit(WorkerMsg::FuzzyReady { generation, fuzzy });
+        emit(WorkerMsg::IndexReady {
+            generation,
+            index: Arc::clone(&index),
+        });
+        return index;
+    }
+    let (index, fuzzy) = build_indexes(corpus, generation, emit);
+    if let Persisted::Pending(pending) = persisted {
+        let pending = Arc::unwrap_or_clone(pending);
+        if let Some(w) = crate::store::save(pending, corpus, &index, &fuzzy) {
+            emit(WorkerMsg::Warning(w));
+        }
+    }
+    index
+}
+
 /// Build the fuzzy title index, then the BM25 index (reporting progress about every
 /// 80 ms); both are sent as soon as they are built.
 pub fn build_indexes(
     corpus: &Corpus,
     generation: u64,
     emit: &mut dyn FnMut(WorkerMsg),
-) -> Arc<Index> {
+) -> (Arc<Index>, Arc<FuzzyIndex>) {
     let fuzzy = Arc::new(FuzzyIndex::build(corpus));
-    emit(WorkerMsg::FuzzyReady { generation, fuzzy });
+    emit(WorkerMsg::FuzzyReady {
+        generation,
+        fuzzy: Arc::clone(&fuzzy),
+    });
     let mut last = Instant::now();
     let index = Index::build(corpus, &mut |done, total| {
         if last.elapsed() >= Duration::from_millis(80) {
@@ -44,7 +75,7 @@ pub fn build_indexes(
         generation,
         index: Arc::clone(&index),
     });
-    index
+    (index, fuzzy)
 }
 
 /// The idle work once the index is searchable: big files' summaries, the embedding (with

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::index::{FuzzyIndex, Hit, Index, SearchResult};
 use crate::model::{Corpus, NodeId};
+use crate::tui::state::app::Persisted;
 use crate::tui::state::preview::{LayerView, PreviewDoc};
 
 use crate::tui::effects::export::ExportOutcome;
@@ -28,7 +29,12 @@ pub enum WorkerMsg {
         total: usize,
     },
     /// All roots are loaded.
-    LoadDone,
+    LoadDone {
+        /// What the persisted index gave the load, or takes once it is indexed.
+        persisted: Persisted,
+        /// Problems with the persisted index, one line each.
+        warnings: Vec<String>,
+    },
     /// Linked pages of a remote llms.txt root fetched so far (docs/REMOTE.md "URLs").
     RemotePages {
         /// Index of the root.
@@ -138,6 +144,9 @@ pub enum WorkerMsg {
     /// No re-rank model is installed: the status line says how to install one, once per app
     /// ([`crate::rerank::HINT`]).
     TierHint,
+    /// A worker's warning, for the warnings list and the status line (a persisted index
+    /// that cannot be written).
+    Warning(String),
     /// A worker panicked or failed.
     Failed {
         /// Which worker.
@@ -145,4 +154,14 @@ pub enum WorkerMsg {
         /// What happened.
         message: String,
     },
+}
+
+impl WorkerMsg {
+    /// [`WorkerMsg::LoadDone`] of a load that persists nothing.
+    pub fn load_done() -> Self {
+        WorkerMsg::LoadDone {
+            persisted: Persisted::None,
+            warnings: Vec::new(),
+        }
+    }
 }

@@ -16,6 +16,7 @@ use crate::tui::state::curate::{Ask, InputBox, PreviewPopup, RecipeList};
 use crate::tui::state::editor::Editor;
 use crate::tui::state::followup::Msg;
 use crate::tui::state::outline::Outline;
+pub use crate::tui::state::persisted::Persisted;
 use crate::tui::state::popup::Popup;
 use crate::tui::state::preview::{LayerView, PreviewState};
 use crate::tui::state::search::SearchState;
@@ -65,7 +66,7 @@ pub enum Loaded {
     /// Root number `.0` loaded again, to be swapped in.
     Reloaded(usize, Corpus),
     /// Every root is loaded.
-    Done,
+    Done(Persisted),
 }
 
 /// The Claude Code listing of the corpus with what it was computed for: `(data_gen, node

@@ -9,6 +9,7 @@ pub mod curate;
 pub mod editor;
 pub mod followup;
 pub mod outline;
+pub mod persisted;
 pub mod popup;
 pub mod preview;
 pub mod results;

@@ -11,7 +11,7 @@ use crate::render::{self, Line};
 use crate::tokens::TokenTable;
 use crate::tui::effect::Effect;
 use crate::tui::effects::worker_msg::WorkerMsg;
-use crate::tui::state::app::{App, Loaded, Progress, selection_summary};
+use crate::tui::state::app::{App, Loaded, Persisted, Progress, selection_summary};
 use crate::tui::state::built_text::BuiltText;
 use crate::tui::state::curate::{Curate, Question};
 use crate::tui::state::followup::Msg;
@@ -36,8 +36,12 @@ pub fn apply(app: &mut App, msg: WorkerMsg) {
             app.loaded.push_back(Loaded::Reloaded(root, *corpus));
             merge_loaded(app);
         }
-        WorkerMsg::LoadDone => {
-            app.loaded.push_back(Loaded::Done);
+        WorkerMsg::LoadDone {
+            persisted,
+            warnings,
+        } => {
+            app.warnings.extend(warnings);
+            app.loaded.push_back(Loaded::Done(persisted));
             merge_loaded(app);
         }
         WorkerMsg::Tokens {
@@ -140,11 +144,15 @@ fn apply_parts(p: &mut Parts, msg: WorkerMsg) {
         } => apply_highlight(p.panes.preview, generation, node, width, blocks),
         WorkerMsg::TierHint => tier_hint(p.tier_hinted, ctx),
         WorkerMsg::Failed { worker, message } => worker_failed(p.copying, worker, &message, ctx),
+        WorkerMsg::Warning(message) => {
+            ctx.say(message.clone());
+            p.warnings.push(message);
+        }
         // Applied with the app whole (`apply`).
         WorkerMsg::LoadProgress { .. }
         | WorkerMsg::RootLoaded { .. }
         | WorkerMsg::RootReloaded { .. }
-        | WorkerMsg::LoadDone
+        | WorkerMsg::LoadDone { .. }
         | WorkerMsg::Tokens { .. }
         | WorkerMsg::FuzzyReady { .. }
         | WorkerMsg::IndexReady { .. } => {}
@@ -312,13 +320,13 @@ pub fn merge_loaded(app: &mut App) {
                 root_reloaded(app, root, corpus);
                 true
             }
-            Loaded::Done => {
-                let done = load_done(app);
-                if !done {
-                    app.loaded.push_front(Loaded::Done);
+            Loaded::Done(persisted) => match load_done(app, persisted) {
+                Ok(()) => true,
+                Err(persisted) => {
+                    app.loaded.push_front(Loaded::Done(persisted));
+                    false
                 }
-                done
-            }
+            },
         };
         if !taken {
             return;
@@ -365,27 +373,20 @@ fn root_reloaded(app: &mut App, root: usize, corpus: Corpus) {
     }
 }
 
-/// Every root is loaded: resolve the scopes across roots and start counting and indexing.
-/// `false` (nothing done) while a worker still holds the corpus the scopes must change.
-fn load_done(app: &mut App) -> bool {
-    if app.corpus.roots.len() > 1 || app.load_opts.namespace {
+/// Every root is loaded: finish the corpus as every front end does (namespaces, scopes
+/// across roots, lints: `crate::agent::workspace::finish_corpus`; a corpus restored from
+/// the persisted index is finished already) and start counting and indexing. Gives
+/// `persisted` back (nothing done) while a worker still holds the corpus to finish.
+fn load_done(app: &mut App, persisted: Persisted) -> Result<(), Persisted> {
+    let restored = matches!(persisted, Persisted::Restored(..));
+    if !restored {
         // Same-named skills across scopes: mark the losers `shadowed` (docs/FORMATS.md §5.2).
         let Some(corpus) = Arc::get_mut(&mut app.corpus) else {
-            return false;
+            return Err(persisted);
         };
-        if app.load_opts.namespace {
-            crate::formats::namespace_skills(corpus);
-        }
-        crate::formats::resolve_scopes_for(
-            corpus,
-            app.load_opts.effective_precedence(),
-            app.load_opts.agent.is_some(),
-        );
+        crate::agent::workspace::finish_corpus(corpus, &app.load_opts);
         clear_layers(&mut app.layers, &mut app.preview);
         app.preview.invalidate();
-    }
-    if let Some(corpus) = Arc::get_mut(&mut app.corpus) {
-        crate::skill::lints::mark(corpus);
     }
     app.progress.loading = None;
     for root in std::mem::take(&mut app.remote_reloads) {
@@ -397,6 +398,7 @@ fn load_done(app: &mut App) -> bool {
     app.effects.push(Effect::start_background(
         &app.settings.search,
         app.encoding(),
+        persisted,
     ));
     let mut p = super::parts(app);
     let mut target = recipes::Target {
@@ -409,9 +411,14 @@ fn load_done(app: &mut App) -> bool {
     if app.status.is_empty() {
         let roots = app.corpus.roots.len();
         let plural = if roots == 1 { "" } else { "s" };
-        app.status = format!("Loaded {roots} root{plural} · {n} nodes");
+        let from = if restored {
+            " · from the saved index"
+        } else {
+            ""
+        };
+        app.status = format!("Loaded {roots} root{plural} · {n} nodes{from}");
     }
-    true
+    Ok(())
 }
 
 /// Drop the disclosure layers computed on an older corpus.
@@ -526,7 +533,7 @@ mod tests {
                 total: 1,
             },
         );
-        apply(&mut app, WorkerMsg::LoadDone);
+        apply(&mut app, WorkerMsg::load_done());
         assert!(
             app.effects
                 .iter()
@@ -559,7 +566,7 @@ mod tests {
                 total: 2,
             },
         );
-        apply(&mut app, WorkerMsg::LoadDone);
+        apply(&mut app, WorkerMsg::load_done());
         assert_eq!((app.corpus.roots.len(), app.loaded.len()), (1, 2));
         assert_eq!(
             app.progress.loading,

@@ -94,7 +94,11 @@ pub fn apply_reloaded(app: &mut App, ix: usize, corpus: Corpus) {
     restore_exposure(&mut app.curate, &new, &kept);
     app.followups.push(Msg::Recount);
     restore_tree(&mut app.tree, &new, kept.cursor);
-    let background = Effect::start_background(&app.settings.search, app.encoding());
+    let background = Effect::start_background(
+        &app.settings.search,
+        app.encoding(),
+        crate::tui::state::app::Persisted::None,
+    );
     app.effects.push(background);
     restart_search(&mut app.search, &mut app.preview, &mut app.progress, &new);
 }
