@@ -388,7 +388,7 @@ fn report_index(path: &Path, r: &Rounds) -> FuzzyIndex {
     let t2 = Instant::now();
     let fuzzy = FuzzyIndex::build(corpus);
     let t_fuzzy_build = t2.elapsed();
-    let text_bytes: usize = corpus.sources.iter().map(|s| s.text.len()).sum();
+    let text_bytes: usize = corpus.sources.iter().map(|s| s.text_len()).sum();
     println!(
         "corpus: {} nodes, {} sources, {:.1} MB text; index: {} documents, {} terms, {} postings, ~{:.1} MB",
         corpus.len(),

@@ -53,7 +53,7 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
             .unwrap_or_default();
         out.push(SkillFile {
             skill: n,
-            text: &src.text,
+            text: src.text(),
             path,
             folder,
         });

@@ -192,7 +192,7 @@ pub(crate) fn load_walk_file(
 pub fn load(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeId {
     let (f, src) = add_text_file(corpus, parent, abs, rel, Format::Catalog);
     let Some(src) = src else { return f };
-    let text = corpus.sources[src.0 as usize].text.clone();
+    let text = corpus.sources[src.0 as usize].read_text();
     let cat = match parse_catalog(&text) {
         Ok(c) => c,
         Err(e) => {

@@ -273,7 +273,7 @@ pub fn load_into(corpus: &mut Corpus, folder: NodeId, dir: &Path, rel: &str) {
         let r = join_rel(rel, name);
         let (n, src) = add_text_file(corpus, folder, &dir.join(name), &r, Format::GitAdr);
         let Some(src) = src else { continue };
-        let text = corpus.sources[src.0 as usize].text.clone();
+        let text = corpus.sources[src.0 as usize].read_text();
         let rec = parse_adr(&text);
         let stem = name.trim_end_matches(".md").to_string();
         let id = rec.id.clone().unwrap_or_else(|| stem.clone());
@@ -337,7 +337,7 @@ fn load_index_json(
     let r = join_rel(rel, "_index.json");
     let (f, src) = add_text_file(corpus, folder, &dir.join("_index.json"), &r, Format::GitAdr);
     let Some(src) = src else { return };
-    let text = corpus.sources[src.0 as usize].text.clone();
+    let text = corpus.sources[src.0 as usize].read_text();
     match parse_index(&text) {
         Ok(entries) => {
             corpus.node_mut(f).summary = format!("index of {} ADR notes", entries.len());

@@ -79,7 +79,7 @@ pub fn add_sections(
     let Some(source) = corpus.sources.get(src.0 as usize) else {
         return Vec::new();
     };
-    let plan = plan_sections(&source.text, from, to);
+    let plan = plan_sections(source.text(), from, to);
     apply_sections(corpus, file, src, plan, format)
 }
 

@@ -267,7 +267,7 @@ impl Folder<'_> {
             Format::Seekers,
         );
         if let Some(src) = src {
-            let text = corpus.sources[src.0 as usize].text.clone();
+            let text = corpus.sources[src.0 as usize].read_text();
             index_entries = parse_index(&text);
             section_file(corpus, f, src);
             corpus.node_mut(f).summary = match index_entries.len() {
@@ -293,7 +293,7 @@ impl Folder<'_> {
                 let (f, src) = add_text_file(corpus, self.node, &path, &r, Format::Seekers);
                 if let Some(src) = src {
                     section_file(corpus, f, src);
-                    let text = &corpus.sources[src.0 as usize].text;
+                    let text = &corpus.sources[src.0 as usize].text();
                     if let Some(p) = category_pages(text) {
                         corpus.node_mut(f).meta.insert("pages".into(), p.into());
                         corpus.node_mut(f).summary = plural(p as usize, "page");
@@ -414,7 +414,7 @@ fn listed_file_exists(dir: &Path, file: &str) -> bool {
 /// Section a markdown file (whole text) with [`sections::add_sections`] and set the file's
 /// own text to end where its first section starts.
 fn section_file(corpus: &mut Corpus, file: NodeId, src: crate::model::SourceId) {
-    let len = corpus.sources[src.0 as usize].text.len();
+    let len = corpus.sources[src.0 as usize].text_len();
     let top = sections::add_sections(corpus, file, src, 0, len, Format::Seekers);
     let first = top
         .first()
@@ -743,7 +743,7 @@ pub(crate) fn load_walk_file(
 pub fn load_config(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeId {
     let (f, src) = add_text_file(corpus, parent, abs, rel, Format::Seekers);
     let Some(src) = src else { return f };
-    let text = corpus.sources[src.0 as usize].text.clone();
+    let text = corpus.sources[src.0 as usize].read_text();
     match config_summary(&text) {
         Ok(s) => {
             let n = corpus.node_mut(f);

@@ -82,7 +82,7 @@ impl LoadedFiles {
             .duration_since(modified)
             .is_ok_and(|age| age < RECENT);
         !recent
-            || (!src.invalid_utf8 && std::fs::read(path).is_ok_and(|b| b == src.text.as_bytes()))
+            || (!src.invalid_utf8 && std::fs::read(path).is_ok_and(|b| b == src.text().as_bytes()))
     }
 }
 

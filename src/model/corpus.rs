@@ -103,7 +103,7 @@ impl Corpus {
             && let (Some(lazy), Some(span)) = (&n.lazy_summary, n.span)
             && let Some(src) = self.sources.get(span.source.0 as usize)
         {
-            return lazy.get(&src.text, span.start).unwrap_or("");
+            return lazy.get(src.text(), span.start).unwrap_or("");
         }
         &n.summary
     }
@@ -171,7 +171,7 @@ impl Corpus {
     }
 
     fn slice(&self, src: SourceId, start: usize, end: usize) -> &str {
-        let text = &self.sources[src.0 as usize].text;
+        let text = &self.sources[src.0 as usize].text();
         text.get(start..end.min(text.len())).unwrap_or("")
     }
 

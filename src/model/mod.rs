@@ -17,4 +17,6 @@ pub use corpus::{BundleStats, Corpus};
 pub use lazy_summary::{LazySummary, MakeSummaries};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 pub use selection::{Mark, Selection};
-pub use source::{BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, lossless_len_utf8};
+pub use source::{
+    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, StoredText, lossless_len_utf8,
+};

@@ -1,7 +1,11 @@
 //! Source texts: the bytes of every loaded file (or virtual text such as bundle chunks),
-//! held once and referenced by [`crate::model::TextSpan`]s.
+//! held once and referenced by [`crate::model::TextSpan`]s. A source restored from a
+//! persisted index keeps its text in that file ([`StoredText`]) until it is first read
+//! (docs/DESIGN.md §8 "Persisted index").
 
+use std::fs::File;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 /// Byte that stands in for each invalid UTF-8 byte in [`Source::text`] (ASCII SUB, 0x1A).
 /// Replacing byte-for-byte keeps every offset true; it is drawn as U+FFFD.
@@ -12,19 +16,68 @@ pub const INVALID_BYTE_PLACEHOLDER: u8 = 0x1A;
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// The text of one file (or a virtual text), as a same-length UTF-8 copy.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Source {
     /// Absolute path of the file; `None` for virtual texts (bundle chunks).
     pub abs_path: Option<PathBuf>,
-    /// Same-length UTF-8 copy of the bytes: each invalid byte is replaced by
-    /// [`INVALID_BYTE_PLACEHOLDER`], so byte offsets equal file offsets.
-    pub text: String,
+    /// The text once held ([`Source::text`]).
+    held: OnceLock<String>,
+    /// Where the text lies in a persisted index file, when it is not held yet.
+    stored: Option<StoredText>,
     /// Whether any byte had to be replaced.
     pub invalid_utf8: bool,
-    /// Size of the file on disk in bytes (may exceed `text.len()` when truncated).
+    /// Size of the file on disk in bytes (may exceed the text's length when truncated).
     pub size: u64,
     /// Modification time (seconds since the epoch) when read, for caches.
     pub mtime: u64,
+}
+
+/// A text kept in an open file: `len` bytes at `offset`, whose CRC-32 is `crc`.
+#[derive(Clone, Debug)]
+pub struct StoredText {
+    /// The file (shared by every text in it; read at offsets, from any thread). Held open,
+    /// so a file renamed over it later does not change what is read.
+    pub file: Arc<File>,
+    /// Offset of the first byte.
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+    /// CRC-32 of the bytes.
+    pub crc: u32,
+}
+
+impl StoredText {
+    /// The bytes, checked. Errors: a read error, or bytes whose CRC-32 or UTF-8 is wrong.
+    fn read(&self) -> std::io::Result<String> {
+        let len = usize::try_from(self.len).map_err(std::io::Error::other)?;
+        let mut bytes = vec![0u8; len];
+        read_at(&self.file, &mut bytes, self.offset)?;
+        if crc32fast::hash(&bytes) != self.crc {
+            return Err(std::io::Error::other("checksum mismatch"));
+        }
+        String::from_utf8(bytes).map_err(std::io::Error::other)
+    }
+}
+
+/// Fill `buf` from `f` at `offset` without moving a shared cursor.
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+/// Fill `buf` from `f` at `offset` (`seek_read` may return fewer bytes: loop).
+#[cfg(windows)]
+fn read_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        let n = f.seek_read(buf, offset)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        buf = &mut buf[n..];
+        offset += n as u64;
+    }
+    Ok(())
 }
 
 impl Source {
@@ -33,7 +86,8 @@ impl Source {
         let (text, invalid_utf8) = lossless_len_utf8(bytes);
         Self {
             abs_path,
-            text,
+            held: OnceLock::from(text),
+            stored: None,
             invalid_utf8,
             size,
             mtime,
@@ -45,11 +99,91 @@ impl Source {
         let size = text.len() as u64;
         Self {
             abs_path: None,
-            text,
+            held: OnceLock::from(text),
+            stored: None,
             invalid_utf8: false,
             size,
             mtime: 0,
         }
+    }
+
+    /// A source whose text stays in `stored` until first read (a persisted index's).
+    pub fn stored(
+        abs_path: Option<PathBuf>,
+        stored: StoredText,
+        invalid_utf8: bool,
+        size: u64,
+        mtime: u64,
+    ) -> Self {
+        Self {
+            abs_path,
+            held: OnceLock::new(),
+            stored: Some(stored),
+            invalid_utf8,
+            size,
+            mtime,
+        }
+    }
+
+    /// The text: same-length UTF-8 of the bytes, each invalid byte replaced by
+    /// [`INVALID_BYTE_PLACEHOLDER`], so byte offsets equal file offsets. A stored text is
+    /// read from its file on first use and held from then on; if that read fails (the
+    /// index file damaged since), the file at `abs_path` is read instead, and failing that
+    /// the text is empty.
+    pub fn text(&self) -> &str {
+        self.held.get_or_init(|| self.read_text())
+    }
+
+    /// The text as a new `String`, without holding it (a stored text is read again).
+    pub fn read_text(&self) -> String {
+        if let Some(t) = self.held.get() {
+            return t.clone();
+        }
+        let Some(stored) = &self.stored else {
+            return String::new();
+        };
+        stored.read().unwrap_or_else(|_| self.reread_file())
+    }
+
+    /// The file at `abs_path` as a same-length UTF-8 text, when it still has the length
+    /// the stored text had; else empty.
+    fn reread_file(&self) -> String {
+        let bytes = self
+            .abs_path
+            .as_ref()
+            .and_then(|p| std::fs::read(p).ok())
+            .filter(|b| b.len() as u64 == self.text_len() as u64);
+        bytes.map_or_else(String::new, |b| lossless_len_utf8(b).0)
+    }
+
+    /// Length of the text in bytes, without reading a stored one.
+    pub fn text_len(&self) -> usize {
+        match (self.held.get(), &self.stored) {
+            (Some(t), _) => t.len(),
+            (None, Some(s)) => usize::try_from(s.len).unwrap_or(usize::MAX),
+            (None, None) => 0,
+        }
+    }
+
+    /// Whether the text is in memory (not left in a persisted index file).
+    pub fn is_held(&self) -> bool {
+        self.held.get().is_some()
+    }
+
+    /// Replace the text with `text`.
+    pub fn set_text(&mut self, text: String) {
+        self.held = OnceLock::from(text);
+        self.stored = None;
+    }
+
+    /// Take the text out (reading a stored one), leaving an empty one.
+    pub fn take_text(&mut self) -> String {
+        let text = match self.held.take() {
+            Some(t) => t,
+            None => self.read_text(),
+        };
+        self.set_text(String::new());
+        text
     }
 }
 

@@ -1,9 +1,12 @@
 //! The persisted index's file (docs/DESIGN.md §8 "Persisted index"), little-endian:
 //! [`MAGIC`] (16 bytes); format version `u32`; the build that wrote it (length `u16` and its
 //! bytes); the number of parts `u32`; per part its length `u64` and CRC-32 `u32`; the CRC-32
-//! of the header so far `u32`; then the parts back to back, each in postcard's serde layout: the manifest, the corpus's nodes
-//! (with the key, the roots, the bundles and the lazy-summary ranges), its source texts, the
-//! BM25 index and the fuzzy index. Parts are read and decoded on two threads. A file whose
+//! of the header so far `u32`; then the parts back to back: the manifest, the corpus's nodes
+//! (with the key, the roots, the bundles and the lazy-summary ranges), the sources (path,
+//! sizes, and each text's length and CRC-32), the texts (their bytes back to back), the BM25
+//! index and the fuzzy index, each in postcard's serde layout but the texts. Parts are read
+//! and decoded on two threads; the texts are not read at all: each stays in the file until
+//! first used ([`crate::model::StoredText`]), its own CRC-32 checked then. A file whose
 //! magic, version, build, lengths or checksums do not match is never trusted.
 
 use std::fs::File;
@@ -15,19 +18,19 @@ use serde::{Deserialize, Serialize};
 
 use super::manifest::Manifest;
 use crate::index::{FuzzyIndex, Index};
-use crate::model::{BundleStats, Corpus, Node, NodeId, Source};
+use crate::model::{BundleStats, Corpus, Node, NodeId, Source, StoredText};
 
 /// First bytes of every index file.
 pub const MAGIC: &[u8; 16] = b"skillnav-index\n\0";
 
 /// Version of the layout above and of the parts' shapes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The build whose shapes the parts have (crate version and commit).
 pub const BUILD: &str = env!("SKILLNAV_VERSION");
 
 /// Parts of a file, in order.
-const PARTS: usize = 5;
+const PARTS: usize = 6;
 
 /// The corpus's nodes part: the arena, the roots, the bundles and `(node, from, to)` of
 /// every node whose summary is made on first read.
@@ -64,6 +67,33 @@ pub enum Refused {
     OtherVersion(String),
     /// It could not be opened or is not a file (the reason).
     Unreadable(String),
+}
+
+/// A source's entry in the sources part: everything but its text, and the text's length
+/// and CRC-32 (the text itself is in the texts part, after the texts before it).
+#[derive(Serialize, Deserialize)]
+struct SourceMeta {
+    abs_path: Option<std::path::PathBuf>,
+    invalid_utf8: bool,
+    size: u64,
+    mtime: u64,
+    len: u64,
+    crc: u32,
+}
+
+impl SourceMeta {
+    /// The entry of `s` (reading its text when it is stored, to checksum it).
+    fn of(s: &Source) -> Self {
+        let text = s.text();
+        SourceMeta {
+            abs_path: s.abs_path.clone(),
+            invalid_utf8: s.invalid_utf8,
+            size: s.size,
+            mtime: s.mtime,
+            len: text.len() as u64,
+            crc: crc32fast::hash(text.as_bytes()),
+        }
+    }
 }
 
 /// Borrowed [`Nodes`], for writing.
@@ -123,12 +153,7 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
             len: 0,
             crc: crc32fast::Hasher::new(),
         };
-        write_part(c, i, &mut summed).map_err(|e| match e {
-            postcard::Error::SerializeBufferFull => {
-                std::io::Error::other("the index file could not be written")
-            }
-            e => std::io::Error::other(e.to_string()),
-        })?;
+        write_part(c, i, &mut summed)?;
         table.push((summed.len, summed.crc.finalize()));
     }
     let mut head = Vec::with_capacity(head_len);
@@ -150,9 +175,10 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
 }
 
 /// Write part `i` of `c` (the order of the module doc) to `out`. Errors: a value that serde
-/// cannot write, or a write error (postcard reports it as a full buffer).
-fn write_part<W: Write>(c: &Contents<'_>, i: usize, out: W) -> Result<(), postcard::Error> {
-    match i {
+/// cannot write, or a write error.
+fn write_part<W: Write>(c: &Contents<'_>, i: usize, mut out: W) -> std::io::Result<()> {
+    let sources = &c.corpus.sources;
+    let encoded = match i {
         0 => postcard::to_io(c.manifest, out),
         1 => postcard::to_io(
             &NodesRef {
@@ -163,11 +189,26 @@ fn write_part<W: Write>(c: &Contents<'_>, i: usize, out: W) -> Result<(), postca
             },
             out,
         ),
-        2 => postcard::to_io(&c.corpus.sources, out),
-        3 => postcard::to_io(c.index, out),
+        2 => {
+            let metas: Vec<SourceMeta> = sources.iter().map(SourceMeta::of).collect();
+            postcard::to_io(&metas, out)
+        }
+        3 => {
+            for s in sources {
+                out.write_all(s.text().as_bytes())?;
+            }
+            return Ok(());
+        }
+        4 => postcard::to_io(c.index, out),
         _ => postcard::to_io(c.fuzzy, out),
-    }
-    .map(drop)
+    };
+    encoded.map(drop).map_err(|e| match e {
+        // postcard reports a write error as a full buffer.
+        postcard::Error::SerializeBufferFull => {
+            std::io::Error::other("the index file could not be written")
+        }
+        e => std::io::Error::other(e.to_string()),
+    })
 }
 
 /// Where one part lies: its offset and length in bytes and its checksum.
@@ -315,11 +356,11 @@ impl Opened<'_> {
     /// on this one, the sources and the BM25 index on the other. Errors: a part that is
     /// not trusted.
     pub fn decode(&self) -> Result<Decoded, Refused> {
-        let [_, n, s, i, z] = self.table;
+        let [_, n, _, _, i, z] = self.table;
         let path = self.path;
         std::thread::scope(|scope| {
             let other = scope.spawn(|| -> Result<_, Refused> {
-                let sources: Vec<Source> = vec_part(path, s, "source texts")?;
+                let sources = self.sources()?;
                 let index: Index = part(path, i, "BM25 index")?;
                 Ok((sources, index))
             });
@@ -337,10 +378,32 @@ impl Opened<'_> {
         })
     }
 
-    /// Decode the source texts only (what a load may take instead of reading files).
-    /// Errors: a part that is not trusted.
+    /// The sources, their texts left in the file (each read and checked on first use).
+    /// Errors: a sources part that is not trusted, or text lengths that do not add up to
+    /// the texts part.
     pub fn sources(&self) -> Result<Vec<Source>, Refused> {
-        vec_part(self.path, self.table[2], "source texts")
+        let metas: Vec<SourceMeta> = vec_part(self.path, self.table[2], "sources")?;
+        let texts = self.table[3];
+        if metas.iter().map(|m| m.len).sum::<u64>() != texts.len {
+            return Err(corrupt("the texts do not match the sources"));
+        }
+        let file = File::open(self.path).map_err(|e| corrupt(e.to_string()))?;
+        let file = Arc::new(file);
+        let mut offset = texts.offset;
+        let sources = metas
+            .into_iter()
+            .map(|m| {
+                let stored = StoredText {
+                    file: Arc::clone(&file),
+                    offset,
+                    len: m.len,
+                    crc: m.crc,
+                };
+                offset += m.len;
+                Source::stored(m.abs_path, stored, m.invalid_utf8, m.size, m.mtime)
+            })
+            .collect();
+        Ok(sources)
     }
 }
 
@@ -528,8 +591,48 @@ mod tests {
         let mut out = std::fs::File::create(&p).unwrap();
         write(&c, &mut out).unwrap();
         let (_, d) = read(&p).unwrap().unwrap();
-        let back: Vec<&str> = d.sources.iter().map(|s| s.text.as_str()).collect();
+        assert!(
+            d.sources.iter().all(|s| !s.is_held()),
+            "texts stay in the file"
+        );
+        let back: Vec<&str> = d.sources.iter().map(Source::text).collect();
         assert_eq!(back, texts.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_damaged_text_is_read_from_its_file_instead_and_never_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("page.md");
+        std::fs::write(&page, "# Page\n\nfrom disk\n").unwrap();
+        let mut corpus = Corpus::new();
+        corpus.sources = vec![
+            Source::from_bytes(Some(page.clone()), std::fs::read(&page).unwrap(), 19, 0),
+            Source::virtual_text("virtual words".into()),
+        ];
+        let (index, fuzzy, manifest) =
+            (Index::default(), FuzzyIndex::default(), Manifest::default());
+        let c = Contents {
+            manifest: &manifest,
+            corpus: &corpus,
+            lazy: &[],
+            index: &index,
+            fuzzy: &fuzzy,
+        };
+        let p = dir.path().join("t.bin");
+        write(&c, &mut std::fs::File::create(&p).unwrap()).unwrap();
+        let mut bytes = std::fs::read(&p).unwrap();
+        let at = bytes.windows(9).position(|w| w == b"from disk").unwrap();
+        bytes[at] = b'F';
+        let words = bytes.windows(7).position(|w| w == b"virtual").unwrap();
+        bytes[words] = b'V';
+        std::fs::write(&p, &bytes).unwrap();
+        let (_, d) = read(&p).unwrap().unwrap();
+        assert_eq!(d.sources[0].text(), "# Page\n\nfrom disk\n");
+        assert_eq!(
+            d.sources[1].text(),
+            "",
+            "a virtual text has no file to fall back on"
+        );
     }
 
     #[test]

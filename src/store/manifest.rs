@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -126,7 +125,7 @@ impl Manifest {
     /// sources whose file this manifest recorded, whose bytes the text holds exactly (no
     /// invalid UTF-8 replaced, not truncated), and whose recorded stamp is trusted. The
     /// loader serves them only while the file's stamp is still the recorded one.
-    pub fn prior_texts(&self, sources: &mut [Source]) -> HashMap<PathBuf, Prior> {
+    pub fn prior_texts(&self, sources: Vec<Source>) -> HashMap<PathBuf, Prior> {
         let trusted: HashMap<&Path, Stamp> = self
             .files
             .iter()
@@ -136,16 +135,17 @@ impl Manifest {
             })
             .collect();
         let mut prior = HashMap::new();
-        for src in sources {
-            let Some(path) = &src.abs_path else { continue };
+        for source in sources {
+            let Some(path) = source.abs_path.clone() else {
+                continue;
+            };
             let Some(&stamp) = trusted.get(path.as_path()) else {
                 continue;
             };
-            if src.invalid_utf8 || src.text.len() as u64 != stamp.size {
+            if source.invalid_utf8 || source.text_len() as u64 != stamp.size {
                 continue;
             }
-            let bytes: Arc<str> = Arc::from(std::mem::take(&mut src.text));
-            prior.insert(path.clone(), Prior { stamp, bytes });
+            prior.insert(path, Prior { stamp, source });
         }
         prior
     }

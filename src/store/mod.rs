@@ -285,8 +285,8 @@ fn read_existing(path: &Path, req: &Request) -> Result<Existing, Refused> {
     if opened.manifest.unchanged() {
         return Ok(Existing::Unchanged(Box::new(opened.decode()?)));
     }
-    let mut sources = opened.sources()?;
-    Ok(Existing::Changed(opened.manifest.prior_texts(&mut sources)))
+    let sources = opened.sources()?;
+    Ok(Existing::Changed(opened.manifest.prior_texts(sources)))
 }
 
 fn refusal(path: &Path, why: &Refused) -> String {

@@ -13,7 +13,7 @@ use crate::support::fs::{tempdir, write};
 fn check_invariants(c: &Corpus) {
     for (i, n) in c.nodes.iter().enumerate() {
         if let Some(s) = n.span {
-            let len = c.sources[s.source.0 as usize].text.len();
+            let len = c.sources[s.source.0 as usize].text_len();
             assert!(
                 s.start <= s.own_end && s.own_end <= s.end && s.end <= len,
                 "{}: {s:?} len {len}",

@@ -125,7 +125,7 @@ fn an_index_file_of_another_version_is_rebuilt_with_a_warning() {
     std::fs::write(&file, &bytes).unwrap();
     let (v, err) = search(&cache, &root, "uniqueword1");
     assert!(
-        err.contains("was written by another version (format 2 of"),
+        err.contains("was written by another version (format 3 of"),
         "{err}"
     );
     assert_eq!(v["index"]["state"], "built");

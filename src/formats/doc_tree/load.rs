@@ -366,7 +366,7 @@ impl Folder<'_> {
             Format::DocTree,
         );
         if let Some(src) = src {
-            readme = parse_readme(&corpus.sources[src.0 as usize].text);
+            readme = parse_readme(corpus.sources[src.0 as usize].text());
             section(corpus, f, src);
             corpus.node_mut(f).summary = match readme.bullets.len() {
                 0 => first_line(&readme.paragraph),
@@ -416,7 +416,7 @@ impl Folder<'_> {
             Format::DocTree,
         );
         if let Some(src) = src {
-            let text = &corpus.sources[src.0 as usize].text;
+            let text = &corpus.sources[src.0 as usize].text();
             if text.trim_start().starts_with("# Error") {
                 corpus.node_mut(f).warnings.push(Warning::at(
                     "crawler error document (fetch failed)",
@@ -495,7 +495,7 @@ fn list_assets(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
 }
 
 fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
-    let len = corpus.sources[src.0 as usize].text.len();
+    let len = corpus.sources[src.0 as usize].text_len();
     let top = sections::add_sections(corpus, file, src, 0, len, Format::DocTree);
     let first = top
         .first()
@@ -532,7 +532,7 @@ pub fn merged_parts(text: &str) -> Vec<(usize, usize)> {
 }
 
 fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
-    let text = corpus.sources[src.0 as usize].text.clone();
+    let text = corpus.sources[src.0 as usize].read_text();
     let li = LineIndex::new(&text);
     let path = corpus.node(file).path.clone();
     let parts = merged_parts(&text);

@@ -281,11 +281,11 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_secs());
     let source = Source::from_bytes(Some(abs), bytes, size, mtime);
-    let len = source.text.len();
+    let len = source.text_len();
     let invalid = source.invalid_utf8;
     let src = corpus.add_source(source);
     let file_rel = rel_join(rel, "SKILL.md");
-    let fm = crate::frontmatter::parse(&corpus.sources[src.0 as usize].text);
+    let fm = crate::frontmatter::parse(corpus.sources[src.0 as usize].text());
     let body_start = fm.as_ref().map_or(0, |fm| fm.block.end.min(len));
     let mut file = Node::new(
         NodeKind::File,

@@ -122,7 +122,7 @@ fn load_file_in(
     let (file, src) = add_text_file(corpus, parent, abs, rel, Format::LlmsTxt);
     if let Some(src) = src {
         let head: String = corpus.sources[src.0 as usize]
-            .text
+            .text()
             .chars()
             .take(256)
             .collect();
@@ -239,7 +239,7 @@ fn normalize_rel(dir: &str, rel: &str) -> Option<String> {
 ///
 /// Parser warnings go to the file node with their line numbers.
 pub fn add_nodes(corpus: &mut Corpus, file: NodeId, src: SourceId, kind: LlmsKind) {
-    let text = corpus.sources[src.0 as usize].text.clone();
+    let text = corpus.sources[src.0 as usize].read_text();
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let path = corpus.node(file).path.clone();
     let li = LineIndex::new(&text);

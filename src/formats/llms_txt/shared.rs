@@ -67,8 +67,8 @@ pub fn add_text_file(
                     None,
                 ));
             }
-            let len = source.text.len();
-            let lines = LineIndex::new(&source.text);
+            let len = source.text_len();
+            let lines = LineIndex::new(source.text());
             node.bytes = source.size;
             node.line_start = Some(1);
             node.line_end = Some(lines.last_line(0, len));

@@ -276,8 +276,8 @@ impl Loader<'_> {
             ReadOutcome::Text { source, truncated } => {
                 n.bytes = source.size;
                 note_partial_text(&mut n, truncated, source.invalid_utf8, rel);
-                let len = source.text.len();
-                let (fm, toml) = front_matter_of(&source.text, fmt);
+                let len = source.text_len();
+                let (fm, toml) = front_matter_of(source.text(), fmt);
                 let src = self.corpus.add_source(source);
                 let own_end = own_text_end(fm.as_ref(), toml.as_ref(), fmt, len);
                 n.span = Some(TextSpan {

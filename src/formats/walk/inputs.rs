@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::UNIX_EPOCH;
 
+use crate::model::Source;
+
 /// What tells a file's contents apart without reading them, from one `stat`: size in
 /// bytes, modification time, and on Unix the inode and the change time (which nobody can
 /// set back, so a copy that keeps size and modification time, `cp -p`, still differs).
@@ -61,8 +63,9 @@ impl Stamp {
 pub struct Prior {
     /// The file's stamp then.
     pub stamp: Stamp,
-    /// The whole file.
-    pub bytes: Arc<str>,
+    /// The whole file, as a source whose text may still be in a persisted index file (read
+    /// only when a loader asks for it).
+    pub source: Source,
 }
 
 /// What one recording saw: the folders listed, the files read or listed (deduplicated,
@@ -207,7 +210,7 @@ fn push(v: &Mutex<Vec<PathBuf>>, p: &Path) {
 
 /// The prior bytes of `file` when a recording holds them and `meta` (the file's current
 /// metadata) matches the `stat` they were read under; noted as a file served without a read.
-pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Arc<str>> {
+pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Vec<u8>> {
     if !ANY.load(Ordering::Acquire) {
         return None;
     }
@@ -219,9 +222,10 @@ pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Arc<str>> {
             .filter(|p| p.stamp == stamp)
             .map(|p| (s, p))
     })?;
+    let bytes = p.source.read_text().into_bytes();
     push(&s.files, file);
     lock(&s.reused).insert(file.to_path_buf());
-    Some(Arc::clone(&p.bytes))
+    Some(bytes)
 }
 
 /// `std::fs::read(path)`, noted: bytes served from a prior load when its `stat` still
@@ -231,7 +235,7 @@ pub(crate) fn read(path: &Path) -> std::io::Result<Vec<u8>> {
         && let Ok(meta) = std::fs::metadata(path)
         && let Some(bytes) = prior_bytes(path, &meta)
     {
-        return Ok(bytes.as_bytes().to_vec());
+        return Ok(bytes);
     }
     let bytes = std::fs::read(path)?;
     note_read(path);
@@ -272,10 +276,10 @@ mod tests {
         let meta = std::fs::metadata(&f).unwrap();
         let prior = Prior {
             stamp: Stamp::of(&meta),
-            bytes: Arc::from("# A\n"),
+            source: Source::virtual_text("# A\n".into()),
         };
         let rec = record(HashMap::from([(f.clone(), prior)]));
-        assert_eq!(prior_bytes(&f, &meta).as_deref(), Some("# A\n"));
+        assert_eq!(prior_bytes(&f, &meta).as_deref(), Some(&b"# A\n"[..]));
         std::fs::write(&f, "# A, longer\n").unwrap();
         let changed = std::fs::metadata(&f).unwrap();
         assert_eq!(prior_bytes(&f, &changed), None);

@@ -19,7 +19,7 @@ use super::skipped::Skipped;
 use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
 use crate::frontmatter::Frontmatter;
-use crate::model::{Corpus, Format, NodeId, SourceId};
+use crate::model::{Corpus, Format, NodeId, Source, SourceId};
 
 /// How the files of a folder are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,7 +217,7 @@ impl<'a> Loader<'a> {
                     .corpus
                     .sources
                     .get_mut(src.0 as usize)
-                    .map(|s| std::mem::take(&mut s.text));
+                    .map(Source::take_text);
                 pool.push(text.unwrap_or_default(), from, to);
             }
         }
@@ -238,16 +238,13 @@ impl<'a> Loader<'a> {
             Some(pool) => pool.finish(|ix, text, plan| {
                 let (file, src, _, _) = pending[ix];
                 if let Some(s) = corpus.sources.get_mut(src.0 as usize) {
-                    s.text = text;
+                    s.set_text(text);
                 }
                 sections::apply_sections(corpus, file, src, plan, Format::Markdown);
             }),
             None => {
                 for (file, src, from, to) in pending {
-                    let text = corpus
-                        .sources
-                        .get(src.0 as usize)
-                        .map_or("", |s| s.text.as_str());
+                    let text = corpus.sources.get(src.0 as usize).map_or("", |s| s.text());
                     let plan = sections::plan_sections_deferred(text, from, to);
                     sections::apply_sections(corpus, file, src, plan, Format::Markdown);
                 }
@@ -302,7 +299,7 @@ pub(crate) fn read_head(path: &Path, n: usize) -> String {
     let mut buf = Vec::with_capacity(n);
     if let Ok((f, meta)) = super::read::open_regular(path) {
         if let Some(prior) = super::inputs::prior_bytes(path, &meta) {
-            buf.extend_from_slice(&prior.as_bytes()[..prior.len().min(n)]);
+            buf.extend_from_slice(&prior[..prior.len().min(n)]);
         } else {
             let _ = f.take(n as u64).read_to_end(&mut buf);
             super::inputs::note_read(path);

@@ -50,8 +50,9 @@ pub fn open_regular(path: &Path) -> std::io::Result<(File, Metadata)> {
 pub fn read_regular_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
     let (file, meta) = open_regular(path)?;
     if let Some(prior) = inputs::prior_bytes(path, &meta) {
-        let bytes = prior.as_bytes();
-        return Ok(bytes[..bytes.len().min(usize::try_from(cap).unwrap_or(usize::MAX))].to_vec());
+        let mut bytes = prior;
+        bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+        return Ok(bytes);
     }
     let mut bytes = Vec::with_capacity(meta.len().min(cap) as usize);
     file.take(cap).read_to_end(&mut bytes)?;
@@ -67,7 +68,7 @@ pub fn read_file(path: &Path) -> ReadOutcome {
     };
     let (size, mtime) = size_and_mtime(&meta);
     let bytes = if let Some(prior) = inputs::prior_bytes(path, &meta) {
-        prior.as_bytes().to_vec()
+        prior
     } else {
         let mut bytes = Vec::with_capacity(size.min(MAX_READ_BYTES) as usize);
         if let Err(e) = file.take(MAX_READ_BYTES).read_to_end(&mut bytes) {
