@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::model::{Corpus, NodeId};
+use crate::model::{Corpus, NodeId, SourceId};
 
 /// A token encoding.
 #[derive(
@@ -390,13 +390,79 @@ pub fn subtree_total(corpus: &Corpus, counter: TokenCounter, id: NodeId) -> u64 
 /// work over the available cores (at most 8). Each text is looked up in the count cache by
 /// its content hash first ([`cache`]); only the texts missing there are BPE-counted, once per
 /// distinct text, and the new counts are added to the cache ([`cache::flush`] persists them).
-/// When every text is cached the BPE tables are not loaded.
+/// When every text is cached the BPE tables are not loaded. A source whose text is still in
+/// a persisted index file ([`crate::model::StoredText`]) is read for its nodes and let go
+/// again, so counting a restored corpus does not hold every text. Results come in no
+/// particular order.
 pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Vec<(NodeId, u64)> {
-    let work: Vec<NodeId> = ids
+    let mut work: Vec<NodeId> = Vec::new();
+    let mut stored: HashMap<SourceId, Vec<NodeId>> = HashMap::new();
+    for &id in ids {
+        let Some(span) = corpus.node(id).span else {
+            continue;
+        };
+        match corpus.sources.get(span.source.0 as usize) {
+            Some(s) if !s.is_held() => stored.entry(span.source).or_default().push(id),
+            _ => work.push(id),
+        }
+    }
+    let mut out = count_held(corpus, counter, &work);
+    let groups: Vec<(SourceId, Vec<NodeId>)> = stored.into_iter().collect();
+    for counted in parallel(&groups, || (), |(), g| count_stored(corpus, counter, g)) {
+        out.extend(counted);
+    }
+    out
+}
+
+/// [`count_nodes`] of the nodes of one stored source: its text read once, not held.
+fn count_stored(
+    corpus: &Corpus,
+    counter: TokenCounter,
+    (source, ids): &(SourceId, Vec<NodeId>),
+) -> Vec<(NodeId, u64)> {
+    let text = corpus.sources[source.0 as usize].read_text();
+    let slices: Vec<&str> = ids
         .iter()
-        .copied()
-        .filter(|i| corpus.node(*i).span.is_some())
+        .map(|id| {
+            corpus.node(*id).span.map_or("", |s| {
+                text.get(s.start..s.own_end.min(text.len())).unwrap_or("")
+            })
+        })
         .collect();
+    let encoding = counter.encoding();
+    if encoding == Encoding::Bytes4 {
+        return ids
+            .iter()
+            .zip(&slices)
+            .map(|(id, t)| (*id, counter.count(t)))
+            .collect();
+    }
+    let keys: Vec<cache::Key> = slices.iter().map(|t| cache::key(t)).collect();
+    let cached = cache::lookup(encoding, &keys);
+    let missing: Vec<usize> = (0..ids.len()).filter(|i| cached[*i].is_none()).collect();
+    let texts: Vec<&str> = missing.iter().map(|i| slices[*i]).collect();
+    let counted = if texts.is_empty() {
+        Vec::new()
+    } else {
+        count_texts(encoding, &texts)
+    };
+    let fresh: Vec<(cache::Key, u64)> = missing
+        .iter()
+        .zip(&counted)
+        .map(|(i, n)| (keys[*i], *n))
+        .collect();
+    cache::insert(encoding, &fresh);
+    let mut out: Vec<(NodeId, u64)> = ids
+        .iter()
+        .zip(&cached)
+        .filter_map(|(id, c)| Some((*id, (*c)?)))
+        .collect();
+    out.extend(missing.iter().zip(counted).map(|(i, n)| (ids[*i], n)));
+    out
+}
+
+/// [`count_nodes`] of nodes whose texts are held (`work`: nodes with a span).
+fn count_held(corpus: &Corpus, counter: TokenCounter, work: &[NodeId]) -> Vec<(NodeId, u64)> {
     let encoding = counter.encoding();
     if encoding == Encoding::Bytes4 {
         return work
@@ -404,7 +470,7 @@ pub fn count_nodes(corpus: &Corpus, counter: TokenCounter, ids: &[NodeId]) -> Ve
             .map(|i| (*i, counter.count(corpus.own_text(*i))))
             .collect();
     }
-    let keys = parallel(&work, || (), |(), i| cache::key(corpus.own_text(*i)));
+    let keys = parallel(work, || (), |(), i| cache::key(corpus.own_text(*i)));
     let cached = cache::lookup(encoding, &keys);
     // Distinct texts not in the cache (indices into `work`), each counted once.
     let mut first: HashMap<cache::Key, usize> = HashMap::new();

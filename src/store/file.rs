@@ -636,6 +636,38 @@ mod tests {
     }
 
     #[test]
+    fn stored_texts_count_as_held_ones_and_counting_does_not_hold_them() {
+        use crate::tokens::{Encoding, TokenCounter, count_nodes};
+        let dir = tempfile::tempdir().unwrap();
+        let corpus =
+            crate::model::testing::one_file_root("r", "# Title\n\nSome words to count here.\n");
+        let (index, fuzzy, manifest) =
+            (Index::default(), FuzzyIndex::default(), Manifest::default());
+        let c = Contents {
+            manifest: &manifest,
+            corpus: &corpus,
+            lazy: &[],
+            index: &index,
+            fuzzy: &fuzzy,
+        };
+        let p = dir.path().join("c.bin");
+        write(&c, &mut std::fs::File::create(&p).unwrap()).unwrap();
+        let (_, d) = read(&p).unwrap().unwrap();
+        let back = Corpus::from_parts(d.nodes.nodes, d.nodes.roots, d.sources, d.nodes.bundles);
+        let ids: Vec<NodeId> = (0..back.len() as u32).map(NodeId).collect();
+        for encoding in [Encoding::O200kBase, Encoding::Bytes4] {
+            let counter = TokenCounter::new(encoding);
+            let mut held = count_nodes(&corpus, counter, &ids);
+            let mut stored = count_nodes(&back, counter, &ids);
+            held.sort_unstable();
+            stored.sort_unstable();
+            assert_eq!(stored, held, "{encoding:?}");
+            assert!(!held.is_empty());
+        }
+        assert!(!back.sources[0].is_held(), "counting let the text go again");
+    }
+
+    #[test]
     fn a_flipped_byte_or_a_cut_file_is_corrupt() {
         let dir = tempfile::tempdir().unwrap();
         let p = sample(dir.path());
