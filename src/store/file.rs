@@ -352,20 +352,22 @@ pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
 }
 
 impl Opened<'_> {
-    /// Decode everything past the manifest, on two threads: the nodes and the fuzzy index
-    /// on this one, the sources and the BM25 index on the other. Errors: a part that is
+    /// Decode everything past the manifest, on two threads: the fuzzy index and the nodes
+    /// on this one, the BM25 index and the sources on the other. Errors: a part that is
     /// not trusted.
     pub fn decode(&self) -> Result<Decoded, Refused> {
         let [_, n, _, _, i, z] = self.table;
         let path = self.path;
+        // The two indexes are read whole and then decoded; they go first, so their encoded
+        // bytes are dropped before the nodes, the largest part, are decoded beside them.
         std::thread::scope(|scope| {
             let other = scope.spawn(|| -> Result<_, Refused> {
-                let sources = self.sources()?;
                 let index: Index = part(path, i, "BM25 index")?;
+                let sources = self.sources()?;
                 Ok((sources, index))
             });
-            let nodes = nodes_part(path, n);
             let fuzzy: Result<FuzzyIndex, _> = part(path, z, "fuzzy index");
+            let nodes = nodes_part(path, n);
             let (sources, index) = other
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p))?;
