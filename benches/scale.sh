@@ -51,9 +51,11 @@ for i in range(n):
                 data += f"\n\nPerturbed copy {i}.\n".encode()
             open(os.path.join(out, f), "wb").write(data)
 PY
-  # An hour old, as a tree nobody is editing: a file modified within 2 s of a load is not
-  # trusted by the persisted index and would be read again.
+  # An hour old, as a tree nobody is editing: a file modified (or whose change time moved,
+  # as touch moves it) within 2 s of a load is not trusted by the persisted index and would
+  # be read again, so wait those 2 s too.
   find "$root" -exec touch -h -d '1 hour ago' {} +
+  sleep 2.1
   bytes=$(find "$root" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
   mb=$(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1048576 }')
   read -r mt mr < <(one memory "$root" "$TMP/cache-mem-$n")

@@ -120,16 +120,22 @@ pub struct Contents<'a> {
     pub fuzzy: &'a FuzzyIndex,
 }
 
-/// A writer that counts and checksums what passes through it.
+/// A writer that counts and checksums what passes through it, and keeps the first write
+/// error (postcard reports any as a full buffer).
 struct Summed<'w, W> {
     out: &'w mut W,
     len: u64,
     crc: crc32fast::Hasher,
+    failed: Option<std::io::Error>,
 }
 
 impl<W: Write> Write for Summed<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.out.write(buf)?;
+        let n = self.out.write(buf).inspect_err(|e| {
+            if self.failed.is_none() {
+                self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        })?;
         self.len += n as u64;
         self.crc.update(&buf[..n]);
         Ok(n)
@@ -152,8 +158,11 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
             out: &mut *out,
             len: 0,
             crc: crc32fast::Hasher::new(),
+            failed: None,
         };
-        write_part(c, i, &mut summed)?;
+        if let Err(e) = write_part(c, i, &mut summed) {
+            return Err(summed.failed.take().unwrap_or(e));
+        }
         table.push((summed.len, summed.crc.finalize()));
     }
     let mut head = Vec::with_capacity(head_len);
@@ -334,6 +343,12 @@ pub struct Opened<'a> {
 /// Open the index file at `path` and read its header and manifest. `Ok(None)` when there
 /// is no such file. Errors: a file that cannot be read or is not trusted.
 pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
+    // The type first: opening a FIFO put in its place would wait for a writer forever.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(Refused::Unreadable("not a regular file".into())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -709,6 +724,22 @@ mod tests {
         assert_eq!(read(&p).err(), Some(corrupt("bytes after the last part")));
         assert_eq!(
             read(dir.path()).err(),
+            Some(Refused::Unreadable("not a regular file".into()))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_index_file_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.bin");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(
+            read(&p).err(),
             Some(Refused::Unreadable("not a regular file".into()))
         );
     }

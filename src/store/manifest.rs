@@ -100,9 +100,12 @@ impl Manifest {
         }
     }
 
-    /// Whether `stamp`'s modification time is well before the load started.
+    /// Whether `stamp`'s modification and change times are well before the load started.
     fn settled(&self, stamp: &Stamp) -> bool {
-        stamp.mtime_ns.saturating_add(RACY_NS) <= self.started_ns
+        // The change time too: a file replaced while the load ran by a copy that keeps the
+        // old modification time (`cp -p`) has an old mtime but a new ctime, and the load may
+        // have read the file it replaced.
+        stamp.mtime_ns.max(stamp.ctime_ns).saturating_add(RACY_NS) <= self.started_ns
     }
 
     /// Whether `e`'s recorded stamp can be trusted and still holds.
@@ -177,6 +180,28 @@ mod tests {
         std::fs::write(&f, "# A\n").unwrap();
         let m = Manifest::of(String::new(), now_ns(), &inputs(dir.path(), &f));
         assert!(!m.unchanged(), "written within RACY_NS of the load's start");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_replaced_during_the_load_by_a_copy_keeping_its_old_mtime_is_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.md");
+        std::fs::write(&f, "# A\n").unwrap();
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for p in [&f, &dir.path().to_path_buf()] {
+            std::fs::File::open(p).unwrap().set_modified(past).unwrap();
+        }
+        // As `cp -p` leaves it: an hour-old mtime, but the change time is now, after the
+        // load started (the load may have read the file this one replaced).
+        let started = now_ns() - RACY_NS / 2;
+        let m = Manifest::of(String::new(), started, &inputs(dir.path(), &f));
+        assert!(!m.unchanged());
+        let settled = Manifest::of(String::new(), now_ns() + RACY_NS, &inputs(dir.path(), &f));
+        assert!(
+            settled.unchanged(),
+            "the same file, changed well before a later load"
+        );
     }
 
     #[test]

@@ -52,30 +52,75 @@ pub fn enable_disk() {
     }
 }
 
-/// The index files in `dir` with their sizes in bytes (none when `dir` cannot be read).
+/// The index files in `dir` (regular `*.bin` files) with their sizes in bytes (none when
+/// `dir` cannot be read).
 pub fn files_in(dir: &Path) -> Vec<(PathBuf, u64)> {
+    regular_files(dir, |name| {
+        Path::new(name).extension().is_some_and(|x| x == "bin") && !name.starts_with('.')
+    })
+}
+
+/// The partial index files in `dir` (being written, or left by a process that quit while
+/// writing) with their sizes in bytes.
+pub fn partials_in(dir: &Path) -> Vec<(PathBuf, u64)> {
+    regular_files(dir, |name| name.starts_with(PARTIAL_PREFIX))
+}
+
+/// The regular files of `dir` whose names pass `keep`, sorted, with their sizes.
+fn regular_files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<(PathBuf, u64)> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut files: Vec<(PathBuf, u64)> = rd
         .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
-        .filter_map(|p| Some((p.clone(), std::fs::metadata(&p).ok()?.len())))
+        .filter(|e| keep(&e.file_name().to_string_lossy()))
+        .filter_map(|e| {
+            let m = std::fs::metadata(e.path()).ok()?;
+            m.is_file().then(|| (e.path(), m.len()))
+        })
         .collect();
     files.sort();
     files
 }
 
-/// Remove every index file in `dir` (and abandoned partial ones); returns how many index
-/// files were removed. Errors: the first file that cannot be removed.
-pub fn clear(dir: &Path) -> std::io::Result<usize> {
-    sweep_partials(dir);
-    let files = files_in(dir);
-    for (p, _) in &files {
-        std::fs::remove_file(p)?;
+/// What [`clear`] removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cleared {
+    /// Index files.
+    pub files: usize,
+    /// Partial index files (a write still running elsewhere then fails, with a warning).
+    pub partials: usize,
+}
+
+/// Remove every index file and every partial one in `dir`. Errors: the first file that
+/// cannot be removed, named.
+pub fn clear(dir: &Path) -> std::io::Result<Cleared> {
+    let (files, partials) = (files_in(dir), partials_in(dir));
+    for (p, _) in files.iter().chain(&partials) {
+        std::fs::remove_file(p).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot remove {}: {e}", p.display()))
+        })?;
     }
-    Ok(files.len())
+    Ok(Cleared {
+        files: files.len(),
+        partials: partials.len(),
+    })
+}
+
+/// The temporary files of the index writes running in this process.
+static WRITING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove the temporary files of the index writes still running in this process (the TUI
+/// calls it when the user quits: its worker is not waited for).
+pub fn abandon_writes() {
+    let paths = std::mem::take(
+        &mut *WRITING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    for p in paths {
+        let _ = std::fs::remove_file(p);
+    }
 }
 
 /// The folder for [`Request::new`]: `None` (nothing persisted) until [`enable_disk`].
@@ -375,7 +420,7 @@ pub fn save(
             None
         }
         Err(e) => Some(format!(
-            "cannot write the persisted index in {} ({e}); this search ran in memory and the next one loads the files again",
+            "cannot write the persisted index in {} ({e}); everything stays in memory, and the next start loads the files again",
             dir.display()
         )),
     }
@@ -425,9 +470,17 @@ fn write_file(dir: &Path, path: &Path, c: &file::Contents<'_>) -> std::io::Resul
         .prefix(PARTIAL_PREFIX)
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    file::write(c, &mut std::io::BufWriter::new(tmp.as_file_mut()))?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let partial = tmp.path().to_path_buf();
+    let writing = || {
+        WRITING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    writing().push(partial.clone());
+    let encoded = file::write(c, &mut std::io::BufWriter::new(tmp.as_file_mut()));
+    let written = encoded.and_then(|()| tmp.persist(path).map(drop).map_err(|e| e.error));
+    writing().retain(|p| *p != partial);
+    written
 }
 
 /// Remove the partial index files of `dir` older than [`PARTIAL_AGE`] (a write in
@@ -461,14 +514,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clear_removes_index_files_and_abandoned_partial_ones_but_not_a_write_in_progress() {
+    fn a_write_sweeps_abandoned_partial_files_but_not_one_being_written() {
         let dir = tempfile::tempdir().unwrap();
-        let (old, fresh, index) = (
+        let (old, fresh) = (
             dir.path().join(".partial-abc.tmp"),
             dir.path().join(".partial-def.tmp"),
-            dir.path().join("0123.bin"),
         );
-        for p in [&old, &fresh, &index] {
+        for p in [&old, &fresh] {
             std::fs::write(p, b"x").unwrap();
         }
         let past = std::time::SystemTime::now() - PARTIAL_AGE - std::time::Duration::from_secs(60);
@@ -476,11 +528,35 @@ mod tests {
             .unwrap()
             .set_modified(past)
             .unwrap();
-        assert_eq!(clear(dir.path()).unwrap(), 1);
-        assert!(!old.exists() && !index.exists());
+        sweep_partials(dir.path());
+        assert!(!old.exists());
         assert!(
             fresh.exists(),
-            "a partial file younger than PARTIAL_AGE is being written"
+            "younger than PARTIAL_AGE: another process is writing it"
         );
+    }
+
+    #[test]
+    fn clear_removes_index_and_partial_files_and_leaves_what_is_not_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (partial, index, folder) = (
+            dir.path().join(".partial-def.tmp"),
+            dir.path().join("0123.bin"),
+            dir.path().join("4567.bin"),
+        );
+        std::fs::write(&partial, b"x").unwrap();
+        std::fs::write(&index, b"xy").unwrap();
+        std::fs::create_dir(&folder).unwrap();
+        assert_eq!(files_in(dir.path()), [(index.clone(), 2)]);
+        assert_eq!(partials_in(dir.path()), [(partial.clone(), 1)]);
+        let cleared = clear(dir.path()).unwrap();
+        assert_eq!(
+            cleared,
+            Cleared {
+                files: 1,
+                partials: 1
+            }
+        );
+        assert!(!partial.exists() && !index.exists() && folder.is_dir());
     }
 }

@@ -114,5 +114,8 @@ pub fn run(
     effects::workers::fetch_pages(&workers.tx, pending);
     let result = runtime::run_loop(&mut session, &mut app, &workers);
     drop(session);
+    // A persisted index still being written when the user quit is not finished: its
+    // temporary file goes (the next start writes the index again).
+    crate::store::abandon_writes();
     result
 }

@@ -115,6 +115,53 @@ fn loading_progress_then_counting_then_done() {
 }
 
 #[test]
+fn the_first_of_two_roots_keeps_its_only_child_closed_as_when_both_arrive_at_once() {
+    let theme = UiTheme::new(Theme::dark(), false);
+    let mut app = App::new(
+        Corpus::new(),
+        Encoding::Bytes4,
+        Keymap::defaults(),
+        Settings::default(),
+        theme,
+    );
+    app.progress.loading = Some((0, 0, 2));
+    update::update(&mut app, Action::Resize(80, 20));
+    update::apply(
+        &mut app,
+        WorkerMsg::RootLoaded {
+            corpus: Box::new(corpus()),
+            done: 1,
+            total: 2,
+        },
+    );
+    assert_eq!(app.tree.rows.len(), 2, "root and its file, the file closed");
+    let mut both = corpus();
+    both.append(corpus());
+    let mut whole = App::new(
+        Corpus::new(),
+        Encoding::Bytes4,
+        Keymap::defaults(),
+        Settings::default(),
+        UiTheme::new(Theme::dark(), false),
+    );
+    whole.progress.loading = Some((0, 0, 2));
+    update::update(&mut whole, Action::Resize(80, 20));
+    update::apply(
+        &mut whole,
+        WorkerMsg::RootLoaded {
+            corpus: Box::new(both),
+            done: 2,
+            total: 2,
+        },
+    );
+    assert_eq!(
+        whole.tree.rows.len(),
+        4,
+        "two roots, each with its file closed"
+    );
+}
+
+#[test]
 fn code_blocks_are_highlighted_by_the_worker_path() {
     let mut app = app(100, 30);
     let setup = app.corpus.find("docs/guide.md#setup").expect("setup");

@@ -347,8 +347,12 @@ fn root_appended(app: &mut App, first_new: usize, first_node: usize) {
             app.warnings.push(w.to_string());
         }
     }
-    // A single root with a single child (a skill folder) opens one level deeper.
+    // A single root with a single child (a skill folder) opens one level deeper; not the
+    // first of several roots still loading (the same screen whether the roots arrive one
+    // by one or whole from the persisted index).
+    let roots_to_load = app.progress.loading.map_or(1, |(_, _, total)| total);
     if corpus.roots.len() == 1
+        && roots_to_load <= 1
         && let [only] = corpus.node(corpus.roots[0]).children.as_slice()
     {
         app.tree.expanded.insert(*only);
