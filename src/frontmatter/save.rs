@@ -279,17 +279,24 @@ fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
     true
 }
 
-/// How long after the rename [`settle`] looks at the replaced file a second time: a
-/// writer that opened it just before the rename writes within this time.
-const SETTLE: std::time::Duration = std::time::Duration::from_millis(5);
+/// The pauses between [`settle`]'s looks at the replaced file after the rename (at 0, 5, 30
+/// and 105 ms): a writer that opened it just before the rename writes within them, even one
+/// the scheduler stalls between its `open` and its `write` on a loaded machine (5 ms alone
+/// lost such a line under a parallel test run).
+const SETTLE: [std::time::Duration; 4] = [
+    std::time::Duration::ZERO,
+    std::time::Duration::from_millis(5),
+    std::time::Duration::from_millis(25),
+    std::time::Duration::from_millis(75),
+];
 
 /// After the rename: a writer that opened the file before the rename and wrote after the
 /// check of [`unmoved`] wrote to the replaced inode, which no name reaches any more. Look
-/// at it through the held handle right away and once more after [`SETTLE`]: bytes
+/// at it through the held handle after each pause of [`SETTLE`]: bytes
 /// appended to it are appended to the saved file (as if written just after the save);
 /// any other change puts the replaced file's current bytes back and refuses the save.
 fn settle(file: &LoadedFile, held: &mut Held) -> Result<()> {
-    for pause in [std::time::Duration::ZERO, SETTLE] {
+    for pause in SETTLE {
         std::thread::sleep(pause);
         let now = held
             .handle
