@@ -95,8 +95,8 @@ pub struct GlobalOpts {
     /// Remote sources: seconds to wait to connect or for a response to start.
     #[arg(long, global = true, default_value_t = 30, value_name = "SECS")]
     pub timeout: u64,
-    /// `search`, `mcp`, `eval` and the TUI: load and index in memory only; neither read nor
-    /// write the persisted index (`~/.cache/skillnav/index`, which holds copies of the
+    /// `search`, `mcp` and the TUI: load and index in memory only; neither read nor write
+    /// the persisted index (`~/.cache/skillnav/index`, which holds copies of the
     /// opened texts).
     #[arg(long, global = true)]
     pub no_index_cache: bool,

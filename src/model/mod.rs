@@ -18,5 +18,5 @@ pub use lazy_summary::{LazySummary, MakeSummaries};
 pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 pub use selection::{Mark, Selection};
 pub use source::{
-    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, StoredText, lossless_len_utf8,
+    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, StoredText, lossless_len_utf8, read_at,
 };

@@ -59,15 +59,16 @@ impl StoredText {
     }
 }
 
-/// Fill `buf` from `f` at `offset` without moving a shared cursor.
+/// Fill `buf` from `f` at `offset` without moving a shared cursor (threads may read one
+/// handle at once). Errors: a read error, or the file ending first.
 #[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
 }
 
 /// Fill `buf` from `f` at `offset` (`seek_read` may return fewer bytes: loop).
 #[cfg(windows)]
-fn read_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+pub fn read_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
     use std::os::windows::fs::FileExt;
     while !buf.is_empty() {
         let n = f.seek_read(buf, offset)?;
@@ -145,15 +146,29 @@ impl Source {
         stored.read().unwrap_or_else(|_| self.reread_file())
     }
 
-    /// The file at `abs_path` as a same-length UTF-8 text, when it still has the length
-    /// the stored text had; else empty.
+    /// The file at `abs_path` as a same-length UTF-8 text (its first `text_len()` bytes, as
+    /// the loader capped it), when it still has the recorded size and modification second;
+    /// else empty.
     fn reread_file(&self) -> String {
-        let bytes = self
-            .abs_path
-            .as_ref()
-            .and_then(|p| std::fs::read(p).ok())
-            .filter(|b| b.len() as u64 == self.text_len() as u64);
-        bytes.map_or_else(String::new, |b| lossless_len_utf8(b).0)
+        let Some(path) = &self.abs_path else {
+            return String::new();
+        };
+        let unchanged = std::fs::metadata(path).is_ok_and(|m| {
+            let secs = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_secs());
+            m.is_file() && m.len() == self.size && secs == Some(self.mtime)
+        });
+        let bytes = std::fs::read(path).ok().filter(|_| unchanged);
+        match bytes {
+            Some(mut b) if b.len() as u64 == self.size => {
+                b.truncate(self.text_len());
+                lossless_len_utf8(b).0
+            }
+            _ => String::new(),
+        }
     }
 
     /// Length of the text in bytes, without reading a stored one.

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::manifest::Manifest;
 use crate::index::{FuzzyIndex, Index};
-use crate::model::{BundleStats, Corpus, Node, NodeId, Source, StoredText};
+use crate::model::{BundleStats, Corpus, Node, NodeId, Source, StoredText, read_at};
 
 /// First bytes of every index file.
 pub const MAGIC: &[u8; 16] = b"skillnav-index\n\0";
@@ -318,23 +318,22 @@ fn place_parts(mut offset: u64, lens: &[(u64, u32)], size: u64) -> Result<[Part;
     }
 }
 
-/// Read part `p` of the file at `path`, its checksum verified, and decode it.
-fn part<T: for<'de> Deserialize<'de>>(path: &Path, p: Part, what: &str) -> Result<T, Refused> {
-    let mut f = File::open(path).map_err(|e| corrupt(e.to_string()))?;
-    f.seek(SeekFrom::Start(p.offset))
-        .map_err(|e| corrupt(e.to_string()))?;
+/// Read part `p` of the open file `f`, its checksum verified, and decode it.
+fn part<T: for<'de> Deserialize<'de>>(f: &File, p: Part, what: &str) -> Result<T, Refused> {
     let len = usize::try_from(p.len).map_err(|_| corrupt("cut short"))?;
     let mut bytes = vec![0u8; len];
-    f.read_exact(&mut bytes).map_err(|_| corrupt("cut short"))?;
+    read_at(f, &mut bytes, p.offset).map_err(|_| corrupt("cut short"))?;
     if crc32fast::hash(&bytes) != p.crc {
         return Err(corrupt(format!("checksum mismatch in the {what}")));
     }
     postcard::from_bytes(&bytes).map_err(|e| corrupt(format!("{what}: {e}")))
 }
 
-/// An index file whose header and manifest were read and checked.
-pub struct Opened<'a> {
-    path: &'a Path,
+/// An index file whose header and manifest were read and checked. Every part is read
+/// through the one handle opened then, so a file renamed over the path meanwhile (another
+/// process writing its index) is never mixed in.
+pub struct Opened {
+    file: Arc<File>,
     table: [Part; PARTS],
     /// The manifest.
     pub manifest: Manifest,
@@ -342,7 +341,7 @@ pub struct Opened<'a> {
 
 /// Open the index file at `path` and read its header and manifest. `Ok(None)` when there
 /// is no such file. Errors: a file that cannot be read or is not trusted.
-pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
+pub fn open(path: &Path) -> Result<Option<Opened>, Refused> {
     // The type first: opening a FIFO put in its place would wait for a writer forever.
     match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => return Err(Refused::Unreadable("not a regular file".into())),
@@ -358,31 +357,31 @@ pub fn open(path: &Path) -> Result<Option<Opened<'_>>, Refused> {
         return Err(Refused::Unreadable("not a regular file".into()));
     }
     let table = part_table(&mut f)?;
-    let manifest = part(path, table[0], "manifest")?;
+    let manifest = part(&f, table[0], "manifest")?;
     Ok(Some(Opened {
-        path,
+        file: Arc::new(f),
         table,
         manifest,
     }))
 }
 
-impl Opened<'_> {
+impl Opened {
     /// Decode everything past the manifest, on two threads: the fuzzy index and the nodes
     /// on this one, the BM25 index and the sources on the other. Errors: a part that is
     /// not trusted.
     pub fn decode(&self) -> Result<Decoded, Refused> {
         let [_, n, _, _, i, z] = self.table;
-        let path = self.path;
+        let f: &File = &self.file;
         // The two indexes are read whole and then decoded; they go first, so their encoded
         // bytes are dropped before the nodes, the largest part, are decoded beside them.
         std::thread::scope(|scope| {
             let other = scope.spawn(|| -> Result<_, Refused> {
-                let index: Index = part(path, i, "BM25 index")?;
+                let index: Index = part(f, i, "BM25 index")?;
                 let sources = self.sources()?;
                 Ok((sources, index))
             });
-            let fuzzy: Result<FuzzyIndex, _> = part(path, z, "fuzzy index");
-            let nodes = nodes_part(path, n);
+            let fuzzy: Result<FuzzyIndex, _> = part(f, z, "fuzzy index");
+            let nodes = nodes_part(f, n);
             let (sources, index) = other
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p))?;
@@ -399,13 +398,15 @@ impl Opened<'_> {
     /// Errors: a sources part that is not trusted, or text lengths that do not add up to
     /// the texts part.
     pub fn sources(&self) -> Result<Vec<Source>, Refused> {
-        let metas: Vec<SourceMeta> = vec_part(self.path, self.table[2], "sources")?;
+        let metas: Vec<SourceMeta> = vec_part(&self.file, self.table[2], "sources")?;
         let texts = self.table[3];
         if metas.iter().map(|m| m.len).sum::<u64>() != texts.len {
             return Err(corrupt("the texts do not match the sources"));
         }
-        let file = File::open(self.path).map_err(|e| corrupt(e.to_string()))?;
-        let file = Arc::new(file);
+        // Read through once for the part's checksum (4 MiB at a time, nothing kept): a
+        // damaged file is rebuilt now, not found out text by text later.
+        verify_part(&self.file, texts, "texts")?;
+        let file = Arc::clone(&self.file);
         let mut offset = texts.offset;
         let sources = metas
             .into_iter()
@@ -430,15 +431,17 @@ const CHUNK: usize = 4 << 20;
 /// A vector part read in [`CHUNK`]s and decoded one element at a time, so only the decoded
 /// elements and one chunk are in memory (not the whole encoded part beside them); the
 /// checksum covers every byte read and is verified before anything is returned.
-struct VecPart {
-    file: File,
+struct VecPart<'f> {
+    file: &'f File,
+    /// Offset of the next byte to read.
+    pos: u64,
     left: u64,
     crc: crc32fast::Hasher,
     buf: Vec<u8>,
     at: usize,
 }
 
-impl VecPart {
+impl VecPart<'_> {
     /// Read up to [`CHUNK`] more bytes after the unread ones; false at the part's end.
     fn refill(&mut self) -> Result<bool, Refused> {
         if self.left == 0 {
@@ -449,11 +452,10 @@ impl VecPart {
         let n = usize::try_from(self.left).unwrap_or(usize::MAX).min(CHUNK);
         let old = self.buf.len();
         self.buf.resize(old + n, 0);
-        self.file
-            .read_exact(&mut self.buf[old..])
-            .map_err(|_| corrupt("cut short"))?;
+        read_at(self.file, &mut self.buf[old..], self.pos).map_err(|_| corrupt("cut short"))?;
         self.crc.update(&self.buf[old..]);
         self.left -= n as u64;
+        self.pos += n as u64;
         Ok(true)
     }
 
@@ -475,7 +477,10 @@ impl VecPart {
 }
 
 /// The next `Vec<T>` of `r`, decoded element by element.
-fn vec_of<T: for<'de> Deserialize<'de>>(r: &mut VecPart, what: &str) -> Result<Vec<T>, Refused> {
+fn vec_of<T: for<'de> Deserialize<'de>>(
+    r: &mut VecPart<'_>,
+    what: &str,
+) -> Result<Vec<T>, Refused> {
     let n: usize = r.next(what)?;
     let mut out = Vec::with_capacity(n.min(1 << 16));
     for _ in 0..n {
@@ -486,17 +491,35 @@ fn vec_of<T: for<'de> Deserialize<'de>>(r: &mut VecPart, what: &str) -> Result<V
 
 /// Read part `p` of the file at `path`, a `Vec<T>`, through a [`VecPart`].
 fn vec_part<T: for<'de> Deserialize<'de>>(
-    path: &Path,
+    f: &File,
     p: Part,
     what: &str,
 ) -> Result<Vec<T>, Refused> {
-    streamed(path, p, what, |r| vec_of(r, what))
+    streamed(f, p, what, |r| vec_of(r, what))
+}
+
+/// Check part `p`'s checksum, reading it [`CHUNK`] bytes at a time and keeping none.
+fn verify_part(f: &File, p: Part, what: &str) -> Result<(), Refused> {
+    let mut buf = vec![0u8; usize::try_from(p.len).unwrap_or(CHUNK).min(CHUNK)];
+    let (mut pos, mut left) = (p.offset, p.len);
+    let mut crc = crc32fast::Hasher::new();
+    while left > 0 {
+        let n = usize::try_from(left).unwrap_or(CHUNK).min(CHUNK);
+        read_at(f, &mut buf[..n], pos).map_err(|_| corrupt("cut short"))?;
+        crc.update(&buf[..n]);
+        pos += n as u64;
+        left -= n as u64;
+    }
+    if crc.finalize() != p.crc {
+        return Err(corrupt(format!("checksum mismatch in the {what}")));
+    }
+    Ok(())
 }
 
 /// The nodes part, streamed: the arena element by element, then the small fields.
-fn nodes_part(path: &Path, p: Part) -> Result<Nodes, Refused> {
+fn nodes_part(f: &File, p: Part) -> Result<Nodes, Refused> {
     let what = "nodes";
-    streamed(path, p, what, |r| {
+    streamed(f, p, what, |r| {
         Ok(Nodes {
             nodes: vec_of(r, what)?,
             roots: r.next(what)?,
@@ -506,19 +529,17 @@ fn nodes_part(path: &Path, p: Part) -> Result<Nodes, Refused> {
     })
 }
 
-/// Read part `p` of the file at `path` through a [`VecPart`] that `decode` consumes; the
+/// Read part `p` of the open file `f` through a [`VecPart`] that `decode` consumes; the
 /// checksum is verified over the whole part before the decoded value is returned.
 fn streamed<R>(
-    path: &Path,
+    f: &File,
     p: Part,
     what: &str,
-    decode: impl FnOnce(&mut VecPart) -> Result<R, Refused>,
+    decode: impl FnOnce(&mut VecPart<'_>) -> Result<R, Refused>,
 ) -> Result<R, Refused> {
-    let mut file = File::open(path).map_err(|e| corrupt(e.to_string()))?;
-    file.seek(SeekFrom::Start(p.offset))
-        .map_err(|e| corrupt(e.to_string()))?;
     let mut r = VecPart {
-        file,
+        file: f,
+        pos: p.offset,
         left: p.len,
         crc: crc32fast::Hasher::new(),
         buf: Vec::new(),
@@ -616,14 +637,24 @@ mod tests {
         assert_eq!(back, texts.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
-    #[test]
-    fn a_damaged_text_is_read_from_its_file_instead_and_never_trusted() {
-        let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("page.md");
+    /// An index file of one real file `page.md` and one virtual text, in `dir`.
+    fn two_texts(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+        let page = dir.join("page.md");
         std::fs::write(&page, "# Page\n\nfrom disk\n").unwrap();
+        let meta = std::fs::metadata(&page).unwrap();
+        let mtime = meta.modified().unwrap();
+        let secs = mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
         let mut corpus = Corpus::new();
         corpus.sources = vec![
-            Source::from_bytes(Some(page.clone()), std::fs::read(&page).unwrap(), 19, 0),
+            Source::from_bytes(
+                Some(page.clone()),
+                std::fs::read(&page).unwrap(),
+                meta.len(),
+                secs,
+            ),
             Source::virtual_text("virtual words".into()),
         ];
         let (index, fuzzy, manifest) =
@@ -635,21 +666,59 @@ mod tests {
             index: &index,
             fuzzy: &fuzzy,
         };
-        let p = dir.path().join("t.bin");
+        let p = dir.join("t.bin");
         write(&c, &mut std::fs::File::create(&p).unwrap()).unwrap();
-        let mut bytes = std::fs::read(&p).unwrap();
-        let at = bytes.windows(9).position(|w| w == b"from disk").unwrap();
-        bytes[at] = b'F';
-        let words = bytes.windows(7).position(|w| w == b"virtual").unwrap();
-        bytes[words] = b'V';
-        std::fs::write(&p, &bytes).unwrap();
+        (p, page)
+    }
+
+    /// Flip the first byte of `word` in the file at `p`, in place.
+    fn flip(p: &Path, word: &[u8]) {
+        let mut bytes = std::fs::read(p).unwrap();
+        let at = bytes.windows(word.len()).position(|w| w == word).unwrap();
+        bytes[at] ^= 0x20;
+        std::fs::write(p, &bytes).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_texts_part_is_corrupt_and_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, _) = two_texts(dir.path());
+        flip(&p, b"virtual");
+        assert_eq!(
+            read(&p).err(),
+            Some(corrupt("checksum mismatch in the texts"))
+        );
+    }
+
+    #[test]
+    fn a_text_damaged_after_the_open_is_read_from_its_file_instead_and_never_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, page) = two_texts(dir.path());
         let (_, d) = read(&p).unwrap().unwrap();
+        // The index file damaged in place while it is open (same inode).
+        flip(&p, b"from disk");
+        flip(&p, b"virtual");
         assert_eq!(d.sources[0].text(), "# Page\n\nfrom disk\n");
         assert_eq!(
             d.sources[1].text(),
             "",
             "a virtual text has no file to fall back on"
         );
+        // A file that changed since is not taken either: the text is empty.
+        let (_, d) = {
+            let (p, _) = two_texts(dir.path());
+            (0, read(&p).unwrap().unwrap().1)
+        };
+        flip(&p, b"from disk");
+        std::fs::write(&page, "# Page\n\nchanged!!\n").unwrap();
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&page)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        assert_eq!(d.sources[0].text(), "");
     }
 
     #[test]
