@@ -498,13 +498,23 @@ fn vec_part<T: for<'de> Deserialize<'de>>(
     streamed(f, p, what, |r| vec_of(r, what))
 }
 
-/// Check part `p`'s checksum, reading it [`CHUNK`] bytes at a time and keeping none.
+/// Bytes read at a time while a part is only checked (nothing of it kept).
+const CHECK_CHUNK: usize = 256 << 10;
+
+/// Check part `p`'s checksum, reading it [`CHECK_CHUNK`] bytes at a time and keeping none.
 fn verify_part(f: &File, p: Part, what: &str) -> Result<(), Refused> {
-    let mut buf = vec![0u8; usize::try_from(p.len).unwrap_or(CHUNK).min(CHUNK)];
+    let mut buf = vec![
+        0u8;
+        usize::try_from(p.len)
+            .unwrap_or(CHECK_CHUNK)
+            .min(CHECK_CHUNK)
+    ];
     let (mut pos, mut left) = (p.offset, p.len);
     let mut crc = crc32fast::Hasher::new();
     while left > 0 {
-        let n = usize::try_from(left).unwrap_or(CHUNK).min(CHUNK);
+        let n = usize::try_from(left)
+            .unwrap_or(CHECK_CHUNK)
+            .min(CHECK_CHUNK);
         read_at(f, &mut buf[..n], pos).map_err(|_| corrupt("cut short"))?;
         crc.update(&buf[..n]);
         pos += n as u64;
