@@ -429,50 +429,38 @@ fn count_stored(
             })
         })
         .collect();
-    let encoding = counter.encoding();
-    if encoding == Encoding::Bytes4 {
-        return ids
-            .iter()
-            .zip(&slices)
-            .map(|(id, t)| (*id, counter.count(t)))
-            .collect();
-    }
-    let keys: Vec<cache::Key> = slices.iter().map(|t| cache::key(t)).collect();
-    let cached = cache::lookup(encoding, &keys);
-    let missing: Vec<usize> = (0..ids.len()).filter(|i| cached[*i].is_none()).collect();
-    let texts: Vec<&str> = missing.iter().map(|i| slices[*i]).collect();
-    let counted = if texts.is_empty() {
-        Vec::new()
-    } else {
-        count_texts(encoding, &texts)
-    };
-    let fresh: Vec<(cache::Key, u64)> = missing
-        .iter()
-        .zip(&counted)
-        .map(|(i, n)| (keys[*i], *n))
-        .collect();
-    cache::insert(encoding, &fresh);
-    let mut out: Vec<(NodeId, u64)> = ids
-        .iter()
-        .zip(&cached)
-        .filter_map(|(id, c)| Some((*id, (*c)?)))
-        .collect();
-    out.extend(missing.iter().zip(counted).map(|(i, n)| (ids[*i], n)));
-    out
+    // One source's sections: keys on this thread (the sources are spread over the cores).
+    let keys = || slices.iter().map(|t| cache::key(t)).collect();
+    count_texts_cached(counter, ids, &slices, keys)
 }
 
 /// [`count_nodes`] of nodes whose texts are held (`work`: nodes with a span).
 fn count_held(corpus: &Corpus, counter: TokenCounter, work: &[NodeId]) -> Vec<(NodeId, u64)> {
+    let texts: Vec<&str> = work.iter().map(|i| corpus.own_text(*i)).collect();
+    let keys = || parallel(&texts, || (), |(), t| cache::key(t));
+    count_texts_cached(counter, work, &texts, keys)
+}
+
+/// `(ids[i], tokens of texts[i])`: `bytes4` counted directly; otherwise each text looked up
+/// in the count cache by its content key (`keys()` makes them, in order), the missing ones
+/// BPE-counted once per distinct text and added to the cache.
+fn count_texts_cached(
+    counter: TokenCounter,
+    ids: &[NodeId],
+    texts: &[&str],
+    keys: impl FnOnce() -> Vec<cache::Key>,
+) -> Vec<(NodeId, u64)> {
     let encoding = counter.encoding();
     if encoding == Encoding::Bytes4 {
-        return work
+        return ids
             .iter()
-            .map(|i| (*i, counter.count(corpus.own_text(*i))))
+            .zip(texts)
+            .map(|(id, t)| (*id, counter.count(t)))
             .collect();
     }
-    let keys = parallel(work, || (), |(), i| cache::key(corpus.own_text(*i)));
+    let keys = keys();
     let cached = cache::lookup(encoding, &keys);
-    // Distinct texts not in the cache (indices into `work`), each counted once.
+    // Distinct texts not in the cache (indices into `texts`), each counted once.
     let mut first: HashMap<cache::Key, usize> = HashMap::new();
     let mut missing: Vec<usize> = Vec::new();
     for (ix, c) in cached.iter().enumerate() {
@@ -481,14 +469,11 @@ fn count_held(corpus: &Corpus, counter: TokenCounter, work: &[NodeId]) -> Vec<(N
             missing.push(ix);
         }
     }
-    let texts: Vec<&str> = missing
-        .iter()
-        .map(|ix| corpus.own_text(work[*ix]))
-        .collect();
-    let counted = if texts.is_empty() {
+    let todo: Vec<&str> = missing.iter().map(|ix| texts[*ix]).collect();
+    let counted = if todo.is_empty() {
         Vec::new()
     } else {
-        count_texts(encoding, &texts)
+        count_texts(encoding, &todo)
     };
     let fresh: Vec<(cache::Key, u64)> = missing
         .iter()
@@ -496,7 +481,7 @@ fn count_held(corpus: &Corpus, counter: TokenCounter, work: &[NodeId]) -> Vec<(N
         .map(|(ix, n)| (keys[*ix], *n))
         .collect();
     cache::insert(encoding, &fresh);
-    work.iter()
+    ids.iter()
         .zip(cached)
         .zip(&keys)
         .map(|((id, c), k)| {

@@ -604,6 +604,20 @@ mod tests {
         p
     }
 
+    /// Write an index file of `corpus` (empty indexes and manifest) at `p`.
+    fn write_corpus(corpus: &Corpus, p: &Path) {
+        let (index, fuzzy, manifest) =
+            (Index::default(), FuzzyIndex::default(), Manifest::default());
+        let c = Contents {
+            manifest: &manifest,
+            corpus,
+            lazy: &[],
+            index: &index,
+            fuzzy: &fuzzy,
+        };
+        write(&c, &mut std::fs::File::create(p).unwrap()).unwrap();
+    }
+
     #[test]
     fn an_encoded_file_reads_back() {
         let dir = tempfile::tempdir().unwrap();
@@ -626,18 +640,8 @@ mod tests {
             .iter()
             .map(|t| Source::virtual_text(t.clone()))
             .collect();
-        let (index, fuzzy, manifest) =
-            (Index::default(), FuzzyIndex::default(), Manifest::default());
-        let c = Contents {
-            manifest: &manifest,
-            corpus: &corpus,
-            lazy: &[],
-            index: &index,
-            fuzzy: &fuzzy,
-        };
         let p = dir.path().join("big.bin");
-        let mut out = std::fs::File::create(&p).unwrap();
-        write(&c, &mut out).unwrap();
+        write_corpus(&corpus, &p);
         let (_, d) = read(&p).unwrap().unwrap();
         assert!(
             d.sources.iter().all(|s| !s.is_held()),
@@ -667,17 +671,8 @@ mod tests {
             ),
             Source::virtual_text("virtual words".into()),
         ];
-        let (index, fuzzy, manifest) =
-            (Index::default(), FuzzyIndex::default(), Manifest::default());
-        let c = Contents {
-            manifest: &manifest,
-            corpus: &corpus,
-            lazy: &[],
-            index: &index,
-            fuzzy: &fuzzy,
-        };
         let p = dir.join("t.bin");
-        write(&c, &mut std::fs::File::create(&p).unwrap()).unwrap();
+        write_corpus(&corpus, &p);
         (p, page)
     }
 
@@ -737,17 +732,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let corpus =
             crate::model::testing::one_file_root("r", "# Title\n\nSome words to count here.\n");
-        let (index, fuzzy, manifest) =
-            (Index::default(), FuzzyIndex::default(), Manifest::default());
-        let c = Contents {
-            manifest: &manifest,
-            corpus: &corpus,
-            lazy: &[],
-            index: &index,
-            fuzzy: &fuzzy,
-        };
         let p = dir.path().join("c.bin");
-        write(&c, &mut std::fs::File::create(&p).unwrap()).unwrap();
+        write_corpus(&corpus, &p);
         let (_, d) = read(&p).unwrap().unwrap();
         let back = Corpus::from_parts(d.nodes.nodes, d.nodes.roots, d.sources, d.nodes.bundles);
         let ids: Vec<NodeId> = (0..back.len() as u32).map(NodeId).collect();

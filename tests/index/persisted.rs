@@ -199,17 +199,9 @@ fn cache_clear_removes_the_persisted_indexes() {
     let (cache, root) = (dir.path().join("cache"), tree(dir.path(), 4));
     search(&cache, &root, "uniqueword1");
     let run = |args: &[&str]| {
-        let out = crate::support::child::skillnav_command()
-            .env("XDG_CACHE_HOME", &cache)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let mut cmd = crate::support::child::skillnav_command();
+        cmd.env("XDG_CACHE_HOME", &cache).args(args);
+        String::from_utf8(crate::support::child::succeeded(&mut cmd).stdout).unwrap()
     };
     let listed = run(&["cache", "list"]);
     assert!(listed.contains("\n1 persisted index file, "), "{listed}");
@@ -238,18 +230,11 @@ fn search_with(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd
-        .args(["search", "--json", "--semantic", "off"])
+    cmd.args(["search", "--json", "--semantic", "off"])
         .args(flags)
         .arg(query)
-        .arg(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(root);
+    let out = crate::support::child::succeeded(&mut cmd);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     (v, String::from_utf8_lossy(&out.stderr).into_owned())
 }

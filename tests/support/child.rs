@@ -40,3 +40,15 @@ pub fn skillnav_command() -> std::process::Command {
     cmd.env("SKILLNAV_MODELS_DIR", TEST_MODELS_DIR);
     cmd
 }
+
+/// Run `cmd` and return its output; panics with its stderr when it did not succeed.
+#[track_caller]
+pub fn succeeded(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().expect("run the command");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

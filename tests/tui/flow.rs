@@ -58,8 +58,8 @@ fn app(w: u16, h: u16) -> App {
     app_on_corpus(corpus(), Encoding::Bytes4, false, w, h)
 }
 
-#[test]
-fn loading_progress_then_counting_then_done() {
+/// An empty app of `w`×`h` waiting for `roots` roots to load.
+fn loading(roots: usize, w: u16, h: u16) -> App {
     let theme = UiTheme::new(Theme::dark(), false);
     let mut app = App::new(
         Corpus::new(),
@@ -68,8 +68,27 @@ fn loading_progress_then_counting_then_done() {
         Settings::default(),
         theme,
     );
-    app.progress.loading = Some((0, 0, 1));
-    update::update(&mut app, Action::Resize(80, 6));
+    app.progress.loading = Some((0, 0, roots));
+    update::update(&mut app, Action::Resize(w, h));
+    app
+}
+
+/// `corpus` arrives as root `done` of `total`.
+fn root_loaded(app: &mut App, corpus: Corpus, done: usize, total: usize) {
+    let corpus = Box::new(corpus);
+    update::apply(
+        app,
+        WorkerMsg::RootLoaded {
+            corpus,
+            done,
+            total,
+        },
+    );
+}
+
+#[test]
+fn loading_progress_then_counting_then_done() {
+    let mut app = loading(1, 80, 6);
     update::apply(&mut app, WorkerMsg::LoadProgress { files: 7 });
     assert_eq!(app.progress.loading, Some((7, 0, 1)));
     let mut t = Terminal::new(TestBackend::new(80, 6)).expect("terminal");
@@ -78,14 +97,7 @@ fn loading_progress_then_counting_then_done() {
         .map(|x| t.backend().buffer()[(x, 5)].symbol().to_string())
         .collect();
     assert!(bottom.contains("Loading… 7 files (0/1 roots)"), "{bottom}");
-    update::apply(
-        &mut app,
-        WorkerMsg::RootLoaded {
-            corpus: Box::new(corpus()),
-            done: 1,
-            total: 1,
-        },
-    );
+    root_loaded(&mut app, corpus(), 1, 1);
     assert_eq!(
         app.tree.rows.len(),
         5,
@@ -116,44 +128,13 @@ fn loading_progress_then_counting_then_done() {
 
 #[test]
 fn the_first_of_two_roots_keeps_its_only_child_closed_as_when_both_arrive_at_once() {
-    let theme = UiTheme::new(Theme::dark(), false);
-    let mut app = App::new(
-        Corpus::new(),
-        Encoding::Bytes4,
-        Keymap::defaults(),
-        Settings::default(),
-        theme,
-    );
-    app.progress.loading = Some((0, 0, 2));
-    update::update(&mut app, Action::Resize(80, 20));
-    update::apply(
-        &mut app,
-        WorkerMsg::RootLoaded {
-            corpus: Box::new(corpus()),
-            done: 1,
-            total: 2,
-        },
-    );
+    let mut app = loading(2, 80, 20);
+    root_loaded(&mut app, corpus(), 1, 2);
     assert_eq!(app.tree.rows.len(), 2, "root and its file, the file closed");
     let mut both = corpus();
     both.append(corpus());
-    let mut whole = App::new(
-        Corpus::new(),
-        Encoding::Bytes4,
-        Keymap::defaults(),
-        Settings::default(),
-        UiTheme::new(Theme::dark(), false),
-    );
-    whole.progress.loading = Some((0, 0, 2));
-    update::update(&mut whole, Action::Resize(80, 20));
-    update::apply(
-        &mut whole,
-        WorkerMsg::RootLoaded {
-            corpus: Box::new(both),
-            done: 2,
-            total: 2,
-        },
-    );
+    let mut whole = loading(2, 80, 20);
+    root_loaded(&mut whole, both, 2, 2);
     assert_eq!(
         whole.tree.rows.len(),
         4,
