@@ -17,7 +17,7 @@ use super::limits::check_query;
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::index::{Hit, SearchOptions};
-use crate::model::{Flag, NodeId, NodeKind};
+use crate::model::{Corpus, Flag, NodeId, NodeKind};
 use crate::skill::layers::{layers_json, root_layers, skill_layers};
 use crate::tokens::TokenTable;
 
@@ -124,10 +124,20 @@ fn visible_roots(ws: &Workspace) -> Vec<NodeId> {
         .collect()
 }
 
+/// Tokens of a hit's whole text (sub-sections included) up to which a hit inside it lifts
+/// it instead of itself ([`subtree_scores`]): reading it reads both.
+pub const WHOLE_READ_TOKENS: u64 = 4_000;
+
 /// The best BM25 score of `q`'s retrievable content hits (the first [`SCORE_HITS`]) in each
 /// node's subtree: every hit (and every copy folded into it) lifts itself and its
-/// ancestors, except a hit inside a better-scoring hit: its text is part of that hit's, so
-/// a walk that reaches the better hit stops there and reads both (docs/MCP.md "Outline").
+/// ancestors, with two exceptions, both because a hit's text holds its sub-sections' (docs/MCP.md
+/// "Outline"):
+/// - a hit inside a better-scoring hit lifts nothing, so a walk that reaches the better hit
+///   stops there;
+/// - a hit inside the text of a hit of at most [`WHOLE_READ_TOKENS`] lifts the outermost such hit in
+///   its place, so a walk stops at the text that holds both instead of stepping into a
+///   short sub-section (a "See also" list) that happens to score higher.
+///
 /// Nodes without a hit below them are absent (score 0).
 pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
     let corpus = &ws.corpus;
@@ -145,7 +155,16 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
         {
             continue;
         }
-        let mut at = Some(start);
+        let from = corpus
+            .ancestors(start)
+            .filter(|a| {
+                own.contains_key(a)
+                    && holds_text_of(corpus, *a, start)
+                    && ws.tokens_of(*a) <= WHOLE_READ_TOKENS
+            })
+            .last()
+            .unwrap_or(start);
+        let mut at = Some(from);
         while let Some(n) = at {
             let s = best.entry(n).or_insert(0.0);
             if score > *s {
@@ -155,6 +174,15 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
         }
     }
     best
+}
+
+/// Whether node `outer`'s text span holds node `inner`'s (same source), as a section's holds
+/// its sub-sections'; a skill's routing text holds nothing.
+fn holds_text_of(corpus: &Corpus, outer: NodeId, inner: NodeId) -> bool {
+    match (corpus.node(outer).span, corpus.node(inner).span) {
+        (Some(o), Some(i)) => o.source == i.source && o.start <= i.start && i.end <= o.end,
+        _ => false,
+    }
 }
 
 /// Each retrievable hit's node, and each copy folded into a hit, with its best score.
@@ -1001,6 +1029,37 @@ pub(crate) mod tree_tests {
                 .any(|(id, s)| id == "/walrus" && (*s - walrus[0].1).abs() < 1e-9),
             "{top:?}"
         );
+    }
+
+    #[test]
+    fn a_better_hit_inside_a_short_hit_lifts_the_short_one_so_the_walk_reads_both() {
+        let tmp = tempfile::tempdir().unwrap();
+        let page = "# Derive\n\nThe compiler can provide basic implementations for some \
+                    traits via the derive attribute, and many other words around it so \
+                    that this page is longer than its list of links below.\n\n\
+                    ## See also\n\n- [derive traits](https://example.org/derive)\n";
+        std::fs::write(tmp.path().join("derive.md"), page).unwrap();
+        std::fs::write(tmp.path().join("other.md"), "# Other\n\nNothing here.\n").unwrap();
+        let ws = open(tmp.path());
+        let own = own_hit_scores(
+            &ws,
+            &ws.index
+                .search(&ws.corpus, "derive traits", &SearchOptions::default())
+                .hits,
+        );
+        let find = |id: &str| ws.corpus.find(id).unwrap();
+        let page_id = find("isa/derive.md#derive");
+        let see_also = find("isa/derive.md#derive/see-also");
+        // The short link list scores higher than the page that holds it...
+        assert!(own[&see_also] > own[&page_id], "{own:?}");
+        // ...yet it lifts the page (2 sections far below WHOLE_READ_TOKENS): the walk stops
+        // at the page, whose text holds the list.
+        assert_eq!(
+            child_scores(&ws, "isa/derive.md#derive", "derive traits"),
+            [("/see-also".to_string(), 0.0)]
+        );
+        let scores = subtree_scores(&ws, "derive traits");
+        assert_eq!(scores.get(&page_id), Some(&own[&see_also]));
     }
 
     #[test]

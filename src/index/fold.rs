@@ -4,7 +4,8 @@
 //! A document is a node with a text span whose kind is a text unit (section, chunk, part,
 //! link, adr) or a `File` with a span and no children (plain `.txt`); its text is the node's
 //! own text. Skipped: nodes flagged `duplicate`/`alias` or inside such a node, everything
-//! inside a lazytools bundle (scored by lazytools' own BM25), and texts that are empty after
+//! inside a lazytools bundle (scored by lazytools' own BM25), a doc-tree folder's README when
+//! the folder has other text (`super::tree_docs`), and texts that are empty after
 //! trimming. Documents whose own text is byte-identical after trimming are indexed once — the
 //! first in document order — and the others are that document's *copies* ("+N copies").
 //!
@@ -16,6 +17,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::hash::FxHashMap;
+use super::tree_docs;
 use crate::model::{Corpus, NodeId, NodeKind};
 
 /// The documents of one root, ready to be tokenized.
@@ -99,7 +101,17 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Collect the documents of root `root`, folding identical texts.
+/// A document's indexed text: its own `text`, then a doc-tree folder's summary lines when
+/// it is the first document of the folder's `doc.md` ([`tree_docs::doc_expansion`]).
+fn with_expansion(text: &str, expansion: Option<String>) -> Cow<'_, str> {
+    match expansion {
+        Some(x) => Cow::Owned(format!("{text}\n\n{x}")),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// Collect the documents of root `root`, folding identical texts; a doc-tree folder's
+/// README is left out when the folder has other text (`tree_docs`).
 pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
     let mut out = RootDocs::empty(root);
@@ -109,14 +121,22 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
         std::collections::HashMap::default();
     seen.reserve(corpus.len() / corpus.roots.len().max(1));
     let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
+    // A doc-tree folder's summary, waiting for the first document of its doc.md (by path).
+    let mut expansion: Option<(&'c str, String)> = None;
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.ix() >= corpus.len() {
             continue;
         }
         let node = corpus.node(n);
-        if node.flags.is_copy() || (!bundles.is_empty() && bundles.contains(&n)) {
-            continue; // the whole subtree is a copy or a lazytools bundle
+        if node.flags.is_copy()
+            || (!bundles.is_empty() && bundles.contains(&n))
+            || tree_docs::is_navigation_readme(corpus, n)
+        {
+            continue; // the whole subtree is a copy, a lazytools bundle or a tree's README
+        }
+        if let Some(x) = tree_docs::doc_expansion(corpus, n) {
+            expansion = Some((node.path.as_str(), x));
         }
         if is_document(corpus, n) {
             let text = corpus.own_text(n);
@@ -127,7 +147,9 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
                 } else {
                     let d = out.docs.len() as u32;
                     seen.insert(key, d);
-                    out.docs.push((n, Cow::Borrowed(text)));
+                    let extra = expansion.take_if(|(p, _)| *p == node.path.as_str());
+                    out.docs
+                        .push((n, with_expansion(text, extra.map(|(_, x)| x))));
                     out.weights.push(1);
                 }
             }

@@ -2,7 +2,8 @@
 //! own scorer on bundles (docs/FORMATS.md §2.7), and fuzzy title matching (nucleo-matcher).
 //!
 //! Modules: [`tokenize`](mod@tokenize) (our tokenizer, shared by documents, queries and highlighting),
-//! `fold` (which nodes are documents; identical texts fold into "+N copies"), `build`
+//! `fold` (which nodes are documents; identical texts fold into "+N copies"), `tree_docs`
+//! (doc-tree READMEs: navigation, their words indexed with the page they describe), `build`
 //! (parallel tokenization into interned terms and CSR postings), [`bm25`] (the per-root
 //! inverted index and scoring), [`query`] (prefix expansion, "did you mean", merging),
 //! [`distance`] (bounded Damerau–Levenshtein), [`inflect`] (singular/plural forms of query words), [`fuzzy`] (its haystacks in shared buffers: `haystacks`), `highlight` ([`match_ranges`]), [`label`] (what tells hits apart),
@@ -31,6 +32,7 @@ pub mod question;
 pub mod semantic;
 mod title_words;
 pub mod tokenize;
+mod tree_docs;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;

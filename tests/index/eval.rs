@@ -141,3 +141,54 @@ fn question_files_with_a_blank_query_an_empty_gold_or_no_questions_are_refused()
     );
     assert_eq!(err(&q("cookie", r#"["x"]"#)), Ok(()));
 }
+
+/// `(questions, found)` of each policy over every question of `eval --policies --json` on a
+/// doc-tree question file (no model installed).
+fn doctree_policies(name: &str) -> Vec<(String, u64, u64)> {
+    let out = crate::support::child::succeeded(
+        crate::support::child::skillnav_command()
+            .args(["eval", "--policies", "--json"])
+            .arg(fixture_path(name)),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"].is_null())
+        .map(|f| {
+            let n = f["questions"].as_u64().unwrap();
+            let found = (f["found_rate"].as_f64().unwrap() * n as f64).round() as u64;
+            (f["policy"].as_str().unwrap().to_string(), n, found)
+        })
+        .collect()
+}
+
+/// The progressive-exposure doc tree of `doctree/RBE-Mini` (docs/FORMATS.md §6): its READMEs
+/// are navigation, so the walk and the reads reach the pages (before that, every
+/// leaf README outranked its page: outline-walk 15 of 30, search-read 24 of 30).
+#[test]
+fn eval_doctree_dev_policies_reach_the_pages_not_the_readmes() {
+    assert_eq!(
+        doctree_policies("eval/doctree-dev.json"),
+        [
+            ("search-read".to_string(), 30, 28),
+            ("brief".to_string(), 30, 30),
+            ("outline-walk".to_string(), 30, 24),
+        ]
+    );
+}
+
+/// The doc-tree validation questions: written with the dev ones, never used to choose a
+/// change; these counts confirm one.
+#[test]
+fn eval_doctree_validation_policies() {
+    assert_eq!(
+        doctree_policies("eval/doctree-validation.json"),
+        [
+            ("search-read".to_string(), 15, 14),
+            ("brief".to_string(), 15, 15),
+            ("outline-walk".to_string(), 15, 12),
+        ]
+    );
+}

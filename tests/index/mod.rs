@@ -2,6 +2,7 @@
 
 mod bm25;
 mod brief_fill;
+mod doc_tree;
 mod eval;
 mod hono;
 mod long_queries;

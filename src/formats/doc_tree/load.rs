@@ -417,7 +417,7 @@ impl Folder<'_> {
         );
         if let Some(src) = src {
             let text = &corpus.sources[src.0 as usize].text();
-            if text.trim_start().starts_with("# Error") {
+            if is_error_document(text) {
                 corpus.node_mut(f).warnings.push(Warning::at(
                     "crawler error document (fetch failed)",
                     r.clone(),
@@ -506,6 +506,21 @@ fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
     }
 }
 
+/// Whether `text` is the document a crawler writes when a fetch fails: its first line is
+/// the heading `# Error`, alone or followed by `:` and a reason. A page titled
+/// `# Error handling` is a real page.
+fn is_error_document(text: &str) -> bool {
+    let first = text
+        .trim_start()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end();
+    first
+        .strip_prefix("# Error")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+}
+
 /// Byte ranges of the parts of a merged doc.md: split at lines that are exactly `---`
 /// (trailing spaces allowed) outside fenced code; a part's range excludes the `---` line.
 /// Blank-only parts are dropped.
@@ -583,6 +598,16 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn a_page_titled_error_handling_is_not_a_crawler_error_document() {
+        assert!(is_error_document("# Error\n\nFailed to fetch https://x\n"));
+        assert!(is_error_document("\n# Error: 404 Not Found\n"));
+        assert!(is_error_document("# Error"));
+        assert!(!is_error_document("# Error handling\n\nRust groups errors"));
+        assert!(!is_error_document("# Errors\n"));
+        assert!(!is_error_document("Intro\n# Error\n"));
     }
 
     #[test]
