@@ -102,7 +102,7 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
 }
 
 /// A document's indexed text: its own `text`, then a doc-tree folder's summary lines when
-/// it is the first document of the folder's `doc.md` ([`tree_docs::doc_expansion`]).
+/// it is a doc-tree page's own section ([`tree_docs::page_expansion`]).
 fn with_expansion(text: &str, expansion: Option<String>) -> Cow<'_, str> {
     match expansion {
         Some(x) => Cow::Owned(format!("{text}\n\n{x}")),
@@ -121,8 +121,6 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
         std::collections::HashMap::default();
     seen.reserve(corpus.len() / corpus.roots.len().max(1));
     let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
-    // A doc-tree folder's summary, waiting for the first document of its doc.md (by path).
-    let mut expansion: Option<(&'c str, String)> = None;
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.ix() >= corpus.len() {
@@ -135,9 +133,6 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
         {
             continue; // the whole subtree is a copy, a lazytools bundle or a tree's README
         }
-        if let Some(x) = tree_docs::doc_expansion(corpus, n) {
-            expansion = Some((node.path.as_str(), x));
-        }
         if is_document(corpus, n) {
             let text = corpus.own_text(n);
             let key = text.trim();
@@ -147,9 +142,8 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
                 } else {
                     let d = out.docs.len() as u32;
                     seen.insert(key, d);
-                    let extra = expansion.take_if(|(p, _)| *p == node.path.as_str());
-                    out.docs
-                        .push((n, with_expansion(text, extra.map(|(_, x)| x))));
+                    let extra = tree_docs::page_expansion(corpus, n);
+                    out.docs.push((n, with_expansion(text, extra)));
                     out.weights.push(1);
                 }
             }

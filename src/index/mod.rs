@@ -32,7 +32,7 @@ pub mod question;
 pub mod semantic;
 mod title_words;
 pub mod tokenize;
-mod tree_docs;
+pub(crate) mod tree_docs;
 
 pub use engine::Index;
 pub use fuzzy::FuzzyIndex;

@@ -6,8 +6,9 @@
 //!   its bullets is a sub-folder's summary, and its paragraph is its own folder's `detail`.
 //!   A README that is its folder's only text (a leaf whose fetch failed) stays a document.
 //! - A folder's summary (its bullet in the parent README) and `detail` (its README paragraph)
-//!   are indexed with the first document of its `doc.md`, so a question phrased like the
-//!   summary finds the page, not the summary.
+//!   are indexed, and embedded by the semantic tiers, with the page's own section (the first
+//!   section of its `doc.md`), so a question phrased like the summary finds the page, not
+//!   the summary.
 
 use crate::model::{Corpus, Format, NodeId, NodeKind};
 
@@ -37,14 +38,24 @@ pub(crate) fn is_navigation_readme(corpus: &Corpus, n: NodeId) -> bool {
     })
 }
 
-/// For a doc-tree `doc.md` node `n`: its folder's summary and README paragraph, one per line
-/// (the summary left out when the paragraph starts with it), to be indexed with the file's
-/// first document; `None` for any other node or when both are empty.
-pub(crate) fn doc_expansion(corpus: &Corpus, n: NodeId) -> Option<String> {
-    if !is_tree_file(corpus, n, "doc.md") {
-        return None;
-    }
-    let folder = corpus.node(corpus.node(n).parent?);
+/// The folder summary a doc-tree page is searched with: for the first child of a doc-tree
+/// `doc.md` (the page's own section), or for a `doc.md` with no sections, its folder's
+/// summary and README paragraph, one per line (the summary left out when the paragraph
+/// starts with it); `None` for any other node or when both are empty.
+pub fn page_expansion(corpus: &Corpus, n: NodeId) -> Option<String> {
+    let node = corpus.node(n);
+    let file = if is_tree_file(corpus, n, "doc.md") && node.children.is_empty() {
+        n
+    } else {
+        let parent = node.parent?;
+        if !is_tree_file(corpus, parent, "doc.md")
+            || corpus.node(parent).children.first() != Some(&n)
+        {
+            return None;
+        }
+        parent
+    };
+    let folder = corpus.node(corpus.node(file).parent?);
     let detail = folder.detail.as_deref().unwrap_or_default().trim();
     let summary = folder.summary.trim();
     let mut lines: Vec<&str> = Vec::new();

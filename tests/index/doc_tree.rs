@@ -55,3 +55,33 @@ fn no_readme_beside_a_page_or_sub_folders_is_a_hit_but_a_lone_readme_is() {
         ["PTX-Mini/4-Syntax/4-2-Comments/README.md#42-comments"]
     );
 }
+
+#[test]
+fn a_page_is_embedded_with_its_folder_summary_as_bm25_indexes_it() {
+    let c = ptx();
+    let page = c
+        .find("PTX-Mini/4-Syntax/4-9-Identifiers/doc.md#49-identifiers")
+        .unwrap();
+    let mut text = String::new();
+    skillnav::index::semantic::embedded_text(&c, page, &mut text);
+    assert!(
+        text.ends_with(
+            "Identifiers start with a letter.\n\n\n\
+             Rules for user-defined identifiers and predefined names.\n\
+             User-defined identifiers follow extended C rules."
+        ),
+        "{text:?}"
+    );
+    // The page's own section carries the folder's paragraph; its sub-section does not.
+    let intro = "PTX is a low-level parallel thread execution virtual machine";
+    let top = c
+        .find("PTX-Mini/1-Introduction/doc.md#1-introduction")
+        .unwrap();
+    skillnav::index::semantic::embedded_text(&c, top, &mut text);
+    assert!(text.contains(intro), "{text:?}");
+    let sub = c
+        .find("PTX-Mini/1-Introduction/doc.md#1-introduction/12-goals-of-ptx")
+        .unwrap();
+    skillnav::index::semantic::embedded_text(&c, sub, &mut text);
+    assert!(!text.contains(intro), "{text:?}");
+}
