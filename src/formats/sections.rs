@@ -56,8 +56,7 @@ pub fn headings(text: &str, from: usize, to: usize) -> Vec<Heading> {
     scan(text, from, to, false).headings
 }
 
-/// The title of the level-0 section holding the text before a file's first heading.
-pub const PREAMBLE_TITLE: &str = "(preamble)";
+pub use crate::model::PREAMBLE_TITLE;
 
 /// Add section nodes for `text[from..to]` of source `src` under `file` (nested by level;
 /// text before the first heading, if not blank, becomes a level-0 section titled

@@ -4,9 +4,9 @@
 //! A document is a node with a text span whose kind is a text unit (section, chunk, part,
 //! link, adr) or a `File` with a span and no children (plain `.txt`); its text is the node's
 //! own text. Skipped: nodes flagged `duplicate`/`alias` or inside such a node, everything
-//! inside a lazytools bundle (scored by lazytools' own BM25), a doc-tree folder's README when
-//! the folder has other text (`super::tree_docs`), and texts that are empty after
-//! trimming. Documents whose own text is byte-identical after trimming are indexed once — the
+//! inside a lazytools bundle (scored by lazytools' own BM25), a doc-tree README beside its
+//! folder's page (`super::tree_docs`, which also gives doc-tree pages and READMEs the text
+//! they are indexed with), and texts that are empty after trimming. Documents whose own text is byte-identical after trimming are indexed once — the
 //! first in document order — and the others are that document's *copies* ("+N copies").
 //!
 //! A skill node is a document too: its routing text (frontmatter `name`, `description` and
@@ -101,17 +101,8 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// A document's indexed text: its own `text`, then a doc-tree folder's summary lines when
-/// it is a doc-tree page's own section ([`tree_docs::page_expansion`]).
-fn with_expansion(text: &str, expansion: Option<String>) -> Cow<'_, str> {
-    match expansion {
-        Some(x) => Cow::Owned(format!("{text}\n\n{x}")),
-        None => Cow::Borrowed(text),
-    }
-}
-
-/// Collect the documents of root `root`, folding identical texts; a doc-tree folder's
-/// README is left out when the folder has other text (`tree_docs`).
+/// Collect the documents of root `root`, folding identical texts; doc-tree READMEs and
+/// pages as `tree_docs` says.
 pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
     let mut out = RootDocs::empty(root);
@@ -127,25 +118,28 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
             continue;
         }
         let node = corpus.node(n);
-        if node.flags.is_copy()
-            || (!bundles.is_empty() && bundles.contains(&n))
-            || tree_docs::is_navigation_readme(corpus, n)
-        {
-            continue; // the whole subtree is a copy, a lazytools bundle or a tree's README
+        if node.flags.is_copy() || (!bundles.is_empty() && bundles.contains(&n)) {
+            continue; // the whole subtree is a copy or a lazytools bundle
         }
         if is_document(corpus, n) {
-            let text = corpus.own_text(n);
-            let key = text.trim();
-            if !key.is_empty() {
-                if let Some(&d) = seen.get(key) {
-                    copies.entry(d).or_default().push(n);
-                } else {
-                    let d = out.docs.len() as u32;
-                    seen.insert(key, d);
-                    let extra = tree_docs::page_expansion(corpus, n);
-                    out.docs.push((n, with_expansion(text, extra)));
+            match tree_docs::indexed_text(corpus, n) {
+                // A doc-tree text made of more than the node's own: never a copy of another.
+                Some(Cow::Owned(text)) => {
+                    out.docs.push((n, Cow::Owned(text)));
                     out.weights.push(1);
                 }
+                Some(Cow::Borrowed(text)) if !text.trim().is_empty() => {
+                    let key = text.trim();
+                    if let Some(&d) = seen.get(key) {
+                        copies.entry(d).or_default().push(n);
+                    } else {
+                        let d = out.docs.len() as u32;
+                        seen.insert(key, d);
+                        out.docs.push((n, Cow::Borrowed(text)));
+                        out.weights.push(1);
+                    }
+                }
+                Some(Cow::Borrowed(_)) | None => {}
             }
         } else if node.kind == NodeKind::Skill
             && let Some(text) = routing_text(corpus, n)

@@ -257,7 +257,7 @@ fn hash_text(text: &str) -> u64 {
 
 /// The text embedded for `node`: its heading path (the titles of its ancestors below the
 /// root, then its own title), one per line, then its own text (a skill: its routing text; a
-/// doc-tree page's own section: then its folder's summary, as BM25 indexes it).
+/// doc-tree README or page: its text as BM25 indexes it, `tree_docs::indexed_text`).
 pub fn embedded_text(corpus: &Corpus, node: NodeId, out: &mut String) {
     out.clear();
     let mut path: Vec<NodeId> = corpus
@@ -275,10 +275,9 @@ pub fn embedded_text(corpus: &Corpus, node: NodeId, out: &mut String) {
             out.push_str(&t);
         }
     } else {
-        out.push_str(corpus.own_text(node));
-        if let Some(x) = super::tree_docs::page_expansion(corpus, node) {
-            out.push_str("\n\n");
-            out.push_str(&x);
+        match super::tree_docs::indexed_text(corpus, node) {
+            Some(text) => out.push_str(&text),
+            None => out.push_str(corpus.own_text(node)),
         }
     }
 }

@@ -1,16 +1,22 @@
 //! Progressive-exposure doc trees as BM25 documents (docs/FORMATS.md §6, docs/DESIGN.md §3
 //! "Doc-tree READMEs"): a folder's `README.md` is the tree's navigation layer, and its words
-//! belong to the text it describes.
+//! belong to the text they describe.
 //!
-//! - A README is not a document when its folder also has a `doc.md` or sub-folders: each of
-//!   its bullets is a sub-folder's summary, and its paragraph is its own folder's `detail`.
-//!   A README that is its folder's only text (a leaf whose fetch failed) stays a document.
-//! - A folder's summary (its bullet in the parent README) and `detail` (its README paragraph)
-//!   are indexed, and embedded by the semantic tiers, with the page's own section (the first
-//!   section of its `doc.md`), so a question phrased like the summary finds the page, not
-//!   the summary.
+//! - A folder's *page* is the first heading section (or part) of its `doc.md`; a `doc.md`
+//!   without headings is its own page, a blank one or a crawler's error page is none.
+//! - The page is indexed, and embedded by the semantic tiers, with the folder's summary
+//!   (its bullet in the parent README) and its README paragraph, so a question worded like
+//!   a summary finds the page, not the summary. Crawler placeholders are left out.
+//! - A README beside a page is not a document: its bullets are the sub-folders' summaries,
+//!   indexed with their pages, and its paragraph is indexed with the page.
+//! - A README without a page (a chapter folder of sub-folders, a leaf whose fetch failed)
+//!   stays a document, without its bullets, and its first section carries the folder's
+//!   summary.
 
-use crate::model::{Corpus, Format, NodeId, NodeKind};
+use std::borrow::Cow;
+
+use crate::model::{Corpus, FETCH_FAILED, Flag, Format, NodeId, NodeKind, PREAMBLE_TITLE};
+use crate::util::prose::is_placeholder;
 
 /// The last `/`-separated segment of a node path.
 fn file_name(path: &str) -> &str {
@@ -23,47 +29,92 @@ fn is_tree_file(corpus: &Corpus, n: NodeId, name: &str) -> bool {
     node.kind == NodeKind::File && node.format == Format::DocTree && file_name(&node.path) == name
 }
 
-/// Whether `n` is a doc-tree `README.md` whose folder has other text: a `doc.md` or a
-/// doc-tree sub-folder (an `img/` folder is not one).
-pub(crate) fn is_navigation_readme(corpus: &Corpus, n: NodeId) -> bool {
-    if !is_tree_file(corpus, n, "README.md") {
-        return false;
-    }
-    let Some(folder) = corpus.node(n).parent else {
-        return false;
+/// The text node `n` is indexed and embedded with: its own text, changed as the module
+/// header says when it is part of a doc-tree README or a doc-tree page. `None` when it is
+/// not a document (a README beside a page, or one with nothing left but its bullets).
+pub fn indexed_text(corpus: &Corpus, n: NodeId) -> Option<Cow<'_, str>> {
+    let own = corpus.own_text(n);
+    let Some(file) = std::iter::once(n)
+        .chain(corpus.ancestors(n))
+        .find(|a| corpus.node(*a).kind == NodeKind::File)
+    else {
+        return Some(Cow::Borrowed(own));
     };
-    corpus.node(folder).children.iter().any(|&c| {
-        is_tree_file(corpus, c, "doc.md")
-            || (corpus.node(c).kind == NodeKind::Dir && corpus.node(c).format == Format::DocTree)
-    })
-}
-
-/// The folder summary a doc-tree page is searched with: for the first child of a doc-tree
-/// `doc.md` (the page's own section), or for a `doc.md` with no sections, its folder's
-/// summary and README paragraph, one per line (the summary left out when the paragraph
-/// starts with it); `None` for any other node or when both are empty.
-pub fn page_expansion(corpus: &Corpus, n: NodeId) -> Option<String> {
-    let node = corpus.node(n);
-    let file = if is_tree_file(corpus, n, "doc.md") && node.children.is_empty() {
-        n
-    } else {
-        let parent = node.parent?;
-        if !is_tree_file(corpus, parent, "doc.md")
-            || corpus.node(parent).children.first() != Some(&n)
-        {
+    let folder = corpus.node(file).parent;
+    if is_tree_file(corpus, file, "README.md") {
+        let folder = folder?;
+        if page_of(corpus, folder).is_some() {
             return None;
         }
-        parent
-    };
-    let folder = corpus.node(corpus.node(file).parent?);
-    let detail = folder.detail.as_deref().unwrap_or_default().trim();
-    let summary = folder.summary.trim();
-    let mut lines: Vec<&str> = Vec::new();
-    if !summary.is_empty() && !detail.starts_with(summary) {
-        lines.push(summary);
+        let mut text = without_bullets(own);
+        if corpus.node(file).children.first() == Some(&n) || n == file {
+            push_summary(&mut text, corpus, folder);
+        }
+        return (!text.trim().is_empty()).then_some(Cow::Owned(text));
     }
-    if !detail.is_empty() {
-        lines.push(detail);
+    match folder {
+        Some(f) if is_tree_file(corpus, file, "doc.md") && page_of(corpus, f) == Some(n) => {
+            let mut text = own.to_string();
+            push_summary(&mut text, corpus, f);
+            Some(Cow::Owned(text))
+        }
+        _ => Some(Cow::Borrowed(own)),
     }
-    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The page of doc-tree folder `folder`: the first section or part of its `doc.md` that is
+/// not the text before the first heading and has text, else that text, else the `doc.md` itself when it
+/// has no sections; `None` when the folder has no `doc.md`, or a blank or failed-fetch one.
+fn page_of(corpus: &Corpus, folder: NodeId) -> Option<NodeId> {
+    let doc = corpus
+        .node(folder)
+        .children
+        .iter()
+        .copied()
+        .find(|c| is_tree_file(corpus, *c, "doc.md"))?;
+    let node = corpus.node(doc);
+    if node.meta.contains_key(FETCH_FAILED) {
+        return None;
+    }
+    let texts = |c: &&NodeId| !corpus.text(**c).trim().is_empty();
+    let kids = &node.children;
+    let page = kids
+        .iter()
+        .find(|c| corpus.node(**c).title != PREAMBLE_TITLE && texts(c))
+        .or_else(|| kids.iter().find(texts))
+        .copied();
+    page.or_else(|| (kids.is_empty() && texts(&&doc)).then_some(doc))
+}
+
+/// `text` without its `- **name** …` bullet lines (a README's links to its sub-folders).
+fn without_bullets(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|l| {
+            let t = l.trim_start();
+            !(t.starts_with("- **") || t.starts_with("* **"))
+        })
+        .collect()
+}
+
+/// Append `folder`'s summary and README paragraph to `text`, after a blank line, one per
+/// line; the summary is left out when it is a crawler placeholder or the paragraph starts
+/// with it, the paragraph when it is a placeholder.
+fn push_summary(text: &mut String, corpus: &Corpus, folder: NodeId) {
+    let node = corpus.node(folder);
+    let detail = node.detail.as_deref().unwrap_or_default().trim();
+    let detail = if is_placeholder(detail) { "" } else { detail };
+    let summary = node.summary.trim();
+    let summary_ok = !summary.is_empty()
+        && !node.flags.has(Flag::Placeholder)
+        && !is_placeholder(summary)
+        && !detail.starts_with(summary);
+    let lines: Vec<&str> = [summary_ok.then_some(summary), Some(detail)]
+        .into_iter()
+        .flatten()
+        .filter(|l| !l.is_empty())
+        .collect();
+    if !lines.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(&lines.join("\n"));
+    }
 }

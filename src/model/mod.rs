@@ -15,7 +15,10 @@ pub(crate) mod testing;
 
 pub use corpus::{BundleStats, Corpus};
 pub use lazy_summary::{LazySummary, MakeSummaries};
-pub use node::{Flag, Flags, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
+pub use node::{
+    FETCH_FAILED, Flag, Flags, Format, Node, NodeId, NodeKind, PREAMBLE_TITLE, SourceId, TextSpan,
+    Warning,
+};
 pub use selection::{Mark, Selection};
 pub use source::{
     BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, StoredText, lossless_len_utf8, read_at,

@@ -289,6 +289,14 @@ pub struct TextSpan {
     pub end: usize,
 }
 
+/// The title of the level-0 section holding the text before a file's first heading
+/// (docs/DESIGN.md §2 "Sectioning").
+pub const PREAMBLE_TITLE: &str = "(preamble)";
+
+/// `meta` key (value `true`) of a doc-tree `doc.md` that a crawler wrote for a failed
+/// fetch (docs/FORMATS.md §6): it is no page.
+pub const FETCH_FAILED: &str = "fetch_failed";
+
 /// One node of the arena. See docs/DESIGN.md §2 for field meanings; sizes are bytes. Token
 /// counts live outside the node, in a [`crate::tokens::TokenTable`], because they are
 /// counted in the background and depend on the chosen encoding. Its serde shape is the

@@ -1,7 +1,14 @@
 //! Which markdown paragraphs read as prose, for one-line summaries: a summary comes from
 //! text, never from a `URL: http…` label line, a bare link, a rule (`---`), an HTML or
 //! component tag (`<script setup>`, `<!-- toc -->`, `<Badge … />`), a code fence, a table
-//! or a list of table-of-contents items.
+//! or a list of table-of-contents items; nor from a crawler's placeholder.
+
+/// Whether a summary is a crawler placeholder (`(placeholder - 50-word … goes here)`,
+/// docs/FORMATS.md §6), or empty.
+pub fn is_placeholder(summary: &str) -> bool {
+    let l = summary.to_lowercase();
+    l.is_empty() || l.starts_with("(placeholder") || l.contains("goes here")
+}
 
 /// Whether the markdown paragraph `p` (one block, lines joined by `\n`) is prose a summary
 /// may quote. Emphasis markers (`**`, `__`) are ignored when looking at a label line.

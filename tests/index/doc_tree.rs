@@ -1,7 +1,8 @@
 //! Search on a progressive-exposure doc tree (docs/FORMATS.md §6, docs/DESIGN.md §3
-//! "Doc-tree READMEs"), on the hand-made `formats2/doc-tree/PTX-Mini`: a README beside a
-//! `doc.md` or sub-folders is navigation and never a hit; its summary and paragraph find the
-//! page they describe; a README that is its folder's only text stays a hit.
+//! "Doc-tree READMEs"), on the hand-made `formats2/doc-tree/PTX-Mini` and trees written
+//! here: a README beside a page is navigation and never a hit; its summary and paragraph
+//! find the page they describe; a README that is its folder's only text stays a hit,
+//! without its bullets.
 
 use skillnav::index::{Index, SearchOptions};
 use skillnav::model::Corpus;
@@ -44,16 +45,88 @@ fn a_parent_readme_bullet_finds_the_child_page() {
 }
 
 #[test]
-fn no_readme_beside_a_page_or_sub_folders_is_a_hit_but_a_lone_readme_is() {
+fn no_readme_beside_a_page_is_a_hit_and_one_without_a_page_is_one_without_its_bullets() {
     let c = ptx();
     let ids = hit_ids(&c, "PTX syntax identifiers comments constants instructions");
-    assert!(!ids.is_empty());
     let readmes: Vec<&String> = ids.iter().filter(|i| i.contains("README.md")).collect();
-    // 4-2-Comments has no doc.md: its README is its only text.
+    // 4-Syntax and the root have sub-folders but no doc.md, 4-2-Comments no doc.md at all:
+    // their READMEs are their only text. The READMEs of 4-9, 4-1, 4-10 and 1 sit beside a page.
     assert_eq!(
         readmes,
-        ["PTX-Mini/4-Syntax/4-2-Comments/README.md#42-comments"]
+        [
+            "PTX-Mini/4-Syntax/README.md#4-syntax",
+            "PTX-Mini/4-Syntax/4-2-Comments/README.md#42-comments",
+            "PTX-Mini/README.md#ptx-isa-mini"
+        ]
     );
+    // 4-Syntax's README keeps its title and its own summary ("statements" is only in its
+    // bullet in the root README), not its bullets: those find the pages they describe.
+    assert_eq!(
+        hit_ids(&c, "statements"),
+        ["PTX-Mini/4-Syntax/README.md#4-syntax"]
+    );
+    assert_eq!(
+        hit_ids(&c, "Rules for user-defined"),
+        ["PTX-Mini/4-Syntax/4-9-Identifiers/doc.md#49-identifiers"]
+    );
+    // A merged page's summary goes to its first part; a placeholder summary is not searched.
+    assert_eq!(
+        hit_ids(&c, "predicate"),
+        ["PTX-Mini/4-Syntax/4-10-Constants/doc.md#part-1"]
+    );
+    assert!(hit_ids(&c, "summary goes here").is_empty());
+}
+
+/// A doc tree written in a temporary folder: `(path, text)` pairs.
+fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, Corpus) {
+    let t = tempfile::tempdir().unwrap();
+    for (p, text) in files {
+        let p = t.path().join("Tree").join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let c = load(&t.path().join("Tree"));
+    (t, c)
+}
+
+#[test]
+fn the_summary_goes_to_the_first_heading_not_to_text_before_it_nor_is_it_folded_away() {
+    // Every page starts with the same banner line, and two pages are byte-identical.
+    let page = "![banner](img/banner.png)\n\n# Same page\n\nSame words on both pages.\n";
+    let (_t, c) = tree(&[
+        (
+            "README.md",
+            "# Book\n\n- **1-A** — about aardvarks\n- **2-B** — about bisons\n",
+        ),
+        ("1-A/README.md", "# 1. A\n\nAll about the aardvark.\n"),
+        ("1-A/doc.md", page),
+        ("2-B/README.md", "# 2. B\n\nAll about the bison.\n"),
+        ("2-B/doc.md", page),
+    ]);
+    assert_eq!(hit_ids(&c, "aardvarks"), ["Tree/1-A/doc.md#same-page"]);
+    assert_eq!(hit_ids(&c, "bison"), ["Tree/2-B/doc.md#same-page"]);
+}
+
+#[test]
+fn a_readme_beside_an_empty_or_failed_doc_md_is_the_hit() {
+    let (_t, c) = tree(&[
+        (
+            "README.md",
+            "# Book\n\n- **1-Empty** — gazelle notes\n- **2-Err** — ocelot notes\n",
+        ),
+        (
+            "1-Empty/README.md",
+            "# 1. Empty\n\nThe gazelle paragraph.\n",
+        ),
+        ("1-Empty/doc.md", "  \n"),
+        ("2-Err/README.md", "# 2. Err\n\nThe ocelot paragraph.\n"),
+        (
+            "2-Err/doc.md",
+            "# Error\n\nFailed to fetch https://example.org/2\n",
+        ),
+    ]);
+    assert_eq!(hit_ids(&c, "gazelle"), ["Tree/1-Empty/README.md#1-empty"]);
+    assert_eq!(hit_ids(&c, "ocelot"), ["Tree/2-Err/README.md#2-err"]);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::formats::llms_txt::{LineIndex, add_text_file, first_line, nest_headin
 use crate::formats::sections;
 use crate::formats::walk::loader::{Loader, file_size, join_rel};
 use crate::formats::walk::probe::FolderProbe;
-use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
+use crate::model::{Corpus, FETCH_FAILED, Flag, Format, Node, NodeId, NodeKind, SourceId, Warning};
 
 /// One README bullet `- **name** — summary`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,11 +142,7 @@ fn parse_bullet(t: &str) -> Option<(String, String)> {
     Some((name.to_string(), summary.to_string()))
 }
 
-/// Whether a summary is a crawler placeholder (`(placeholder - 50-word … goes here)`).
-pub fn is_placeholder(summary: &str) -> bool {
-    let l = summary.to_lowercase();
-    l.is_empty() || l.starts_with("(placeholder") || l.contains("goes here")
-}
+pub use crate::util::prose::is_placeholder;
 
 /// Sort key of a folder name: the numeric prefix tuple (`4-10-Constants` → `[4, 10]`,
 /// `11-1-1-PTX…` → `[11, 1, 1]`), then the name. Names without a numeric prefix sort after
@@ -418,7 +414,9 @@ impl Folder<'_> {
         if let Some(src) = src {
             let text = &corpus.sources[src.0 as usize].text();
             if is_error_document(text) {
-                corpus.node_mut(f).warnings.push(Warning::at(
+                let node = corpus.node_mut(f);
+                node.meta.insert(FETCH_FAILED.into(), true.into());
+                node.warnings.push(Warning::at(
                     "crawler error document (fetch failed)",
                     r.clone(),
                     Some(1),
@@ -511,13 +509,20 @@ fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
 /// `# Error handling` is a real page.
 fn is_error_document(text: &str) -> bool {
     let first = text
+        .trim_start_matches('\u{feff}')
         .trim_start()
         .lines()
         .next()
-        .unwrap_or_default()
-        .trim_end();
-    first
-        .strip_prefix("# Error")
+        .unwrap_or_default();
+    let Some(heading) = first.strip_prefix('#') else {
+        return false;
+    };
+    if !(heading.is_empty() || heading.starts_with([' ', '\t'])) {
+        return false; // `##` or `#Error`: not an H1
+    }
+    heading
+        .trim()
+        .strip_prefix("Error")
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
 }
 
@@ -605,6 +610,9 @@ mod tests {
         assert!(is_error_document("# Error\n\nFailed to fetch https://x\n"));
         assert!(is_error_document("\n# Error: 404 Not Found\n"));
         assert!(is_error_document("# Error"));
+        assert!(is_error_document("\u{feff}# Error\n"));
+        assert!(is_error_document("#  Error: timeout\n"));
+        assert!(!is_error_document("## Error\n"));
         assert!(!is_error_document("# Error handling\n\nRust groups errors"));
         assert!(!is_error_document("# Errors\n"));
         assert!(!is_error_document("Intro\n# Error\n"));
