@@ -80,7 +80,7 @@ pub fn index_request(specs: &[RootSpec], opts: &LoadOptions) -> crate::store::Re
 fn load_indexed(config: &WorkspaceConfig) -> (Corpus, Index, FuzzyIndex) {
     let req = index_request(&config.specs, &config.load);
     let mut indexed = crate::store::open(&req, || load_corpus(&config.specs, &config.load));
-    let saved = indexed.save();
+    let saved = indexed.save_and_let_texts_go();
     for w in indexed.warnings.iter().chain(&saved) {
         eprintln!("skillnav: {}", crate::util::sanitize::sanitize_line(w));
     }

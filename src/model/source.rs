@@ -191,6 +191,29 @@ impl Source {
         self.stored = None;
     }
 
+    /// Let this source's text go and read it from `written`'s stored text from now on:
+    /// `written` is the same source as read back from a persisted index file just written
+    /// (docs/DESIGN.md §8 "Persisted index"). Nothing changes, and `false` is returned,
+    /// unless `written` has a stored text with this source's path, length and CRC-32 (a
+    /// file another process renamed over ours may hold other texts).
+    pub fn hand_over(&mut self, written: Source) -> bool {
+        let Some(stored) = written.stored else {
+            return false;
+        };
+        let same = written.abs_path == self.abs_path
+            && stored.len == self.text_len() as u64
+            && match (self.held.get(), &self.stored) {
+                (Some(t), _) => crc32fast::hash(t.as_bytes()) == stored.crc,
+                (None, Some(mine)) => mine.crc == stored.crc,
+                (None, None) => stored.len == 0,
+            };
+        if same {
+            self.held = OnceLock::new();
+            self.stored = Some(stored);
+        }
+        same
+    }
+
     /// Take the text out (reading a stored one), leaving an empty one.
     pub fn take_text(&mut self) -> String {
         let text = match self.held.take() {
@@ -235,6 +258,35 @@ pub fn lossless_len_utf8(bytes: Vec<u8>) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stored text of `text` in a new file: the source as a persisted index reads it back.
+    fn written(path: Option<PathBuf>, text: &str) -> (tempfile::NamedTempFile, Source) {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+        let stored = StoredText {
+            file: Arc::new(f.reopen().unwrap()),
+            offset: 0,
+            len: text.len() as u64,
+            crc: crc32fast::hash(text.as_bytes()),
+        };
+        let size = text.len() as u64;
+        (f, Source::stored(path, stored, false, size, 0))
+    }
+
+    #[test]
+    fn a_text_is_handed_over_only_to_the_same_bytes_of_the_same_file() {
+        let p = Some(PathBuf::from("/docs/a.md"));
+        let mut held = Source::from_bytes(p.clone(), b"# A\n\nalpha\n".to_vec(), 11, 1);
+        let (_f1, other_bytes) = written(p.clone(), "# A\n\nalphA\n");
+        assert!(!held.hand_over(other_bytes), "same length, other bytes");
+        let (_f2, other_path) = written(Some(PathBuf::from("/docs/b.md")), "# A\n\nalpha\n");
+        assert!(!held.hand_over(other_path));
+        assert!(held.is_held());
+        let (_f3, same) = written(p, "# A\n\nalpha\n");
+        assert!(held.hand_over(same));
+        assert!(!held.is_held());
+        assert_eq!(held.text(), "# A\n\nalpha\n");
+    }
 
     #[test]
     fn invalid_bytes_keep_offsets() {

@@ -386,6 +386,38 @@ fn reused(d: file::Decoded) -> Indexed {
 }
 
 impl Indexed {
+    /// [`Indexed::save`], then, for a process that keeps the corpus (the MCP server), every
+    /// text is read from the file just written instead of held: memory after the first
+    /// start is that of a start from the persisted index. Each text is handed over only
+    /// when the file read back holds the same bytes ([`crate::model::Source::hand_over`]);
+    /// a file that cannot be read back leaves the texts held. Returns `save`'s warning.
+    pub fn save_and_let_texts_go(&mut self) -> Option<String> {
+        let path = self.pending.as_ref().map(|(p, _)| p.clone());
+        let warning = self.save();
+        if let (None, Some(path)) = (&warning, path) {
+            self.let_texts_go(&path);
+        }
+        warning
+    }
+
+    /// Hand every source's text over to the index file at `path` (see
+    /// [`Indexed::save_and_let_texts_go`]), then give the freed memory back to the system.
+    fn let_texts_go(&mut self, path: &Path) {
+        let Ok(Some(opened)) = file::open(path) else {
+            return;
+        };
+        let Ok(written) = opened.sources() else {
+            return;
+        };
+        if written.len() != self.corpus.sources.len() {
+            return;
+        }
+        for (mine, theirs) in self.corpus.sources.iter_mut().zip(written) {
+            mine.hand_over(theirs);
+        }
+        crate::util::memory::trim();
+    }
+
     /// Persist a new or updated index (nothing to do after [`How::Reused`]), atomically,
     /// then remove the oldest index files beyond [`MAX_FILES`]. Returns a warning when the
     /// cache folder cannot be written (the search stayed in memory).
@@ -512,6 +544,42 @@ fn now_ns() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn after_the_first_save_every_text_is_read_from_the_written_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let docs = dir.path().join("docs");
+        std::fs::create_dir_all(&docs).unwrap();
+        for i in 0..3 {
+            let text = format!("# Page {i}\n\nThe word word{i} is here.\n");
+            std::fs::write(docs.join(format!("p{i}.md")), text).unwrap();
+        }
+        let spec = crate::formats::root_specs(std::slice::from_ref(&docs)).remove(0);
+        let opts = crate::formats::LoadOptions::default();
+        let req = Request::new(
+            &[(docs.clone(), "docs".into())],
+            "test",
+            Some(dir.path().join("index")),
+        );
+        let mut indexed = open(&req, || {
+            crate::formats::load_root(&spec, &opts, &mut |_| {})
+        });
+        assert!(
+            indexed
+                .corpus
+                .sources
+                .iter()
+                .all(crate::model::Source::is_held)
+        );
+        assert_eq!(indexed.save_and_let_texts_go(), None);
+        let sources = &indexed.corpus.sources;
+        assert_eq!(sources.len(), 3);
+        assert!(sources.iter().all(|s| !s.is_held()), "every text let go");
+        for s in sources {
+            let on_disk = std::fs::read_to_string(s.abs_path.as_ref().unwrap()).unwrap();
+            assert_eq!(s.text(), on_disk);
+        }
+    }
 
     #[test]
     fn a_write_sweeps_abandoned_partial_files_but_not_one_being_written() {
