@@ -158,3 +158,23 @@ fn a_page_is_embedded_with_its_folder_summary_as_bm25_indexes_it() {
     skillnav::index::semantic::embedded_text(&c, sub, &mut text);
     assert!(!text.contains(intro), "{text:?}");
 }
+
+#[test]
+fn a_decomposed_folder_name_keeps_the_summary_of_its_composed_bullet() {
+    // macOS writes the folder name decomposed (e + U+0301); the README says é.
+    let (_t, c) = tree(&[
+        (
+            "README.md",
+            "# Book\n\n- **1-Caf\u{e9}** — about espresso\n",
+        ),
+        ("1-Cafe\u{301}/README.md", "# 1. Café\n\nCoffee.\n"),
+        ("1-Cafe\u{301}/doc.md", "# Café\n\nBeans and water.\n"),
+    ]);
+    assert_eq!(hit_ids(&c, "espresso"), ["Tree/1-Cafe\u{301}/doc.md#café"]);
+    let warnings: Vec<&str> = c
+        .nodes
+        .iter()
+        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}

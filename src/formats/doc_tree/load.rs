@@ -370,7 +370,7 @@ impl Folder<'_> {
                 k => format!("lists {k} children"),
             };
             for b in &readme.bullets {
-                if !dirs.contains(&b.name) {
+                if !dirs.iter().any(|d| same_name(d, &b.name)) {
                     let msg = format!("README lists {}, which is not a folder here", b.name);
                     corpus
                         .node_mut(f)
@@ -439,7 +439,11 @@ impl Folder<'_> {
                 list_assets(corpus, self.node, &self.dir.join(d), &r);
                 continue;
             }
-            let b = readme.bullets.iter().find(|b| b.name == *d).cloned();
+            let b = readme
+                .bullets
+                .iter()
+                .find(|b| same_name(&b.name, d))
+                .cloned();
             let child = load_folder(
                 corpus,
                 self.node,
@@ -502,6 +506,14 @@ fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
     if let Some(span) = &mut corpus.node_mut(file).span {
         span.own_end = first.min(span.end);
     }
+}
+
+/// Whether a README bullet's folder name and a folder's name on disk are the same name:
+/// equal once both are in Unicode NFC (macOS writes folder names decomposed, an editor
+/// writes the README composed).
+fn same_name(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization as _;
+    a == b || a.nfc().eq(b.nfc())
 }
 
 /// Whether `text` is the document a crawler writes when a fetch fails: its first line is
@@ -603,6 +615,12 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn a_decomposed_folder_name_matches_its_composed_bullet() {
+        assert!(same_name("4-Caf\u{e9}", "4-Cafe\u{301}"));
+        assert!(!same_name("4-Cafe", "4-Cafe\u{301}"));
     }
 
     #[test]
