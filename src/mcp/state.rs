@@ -218,12 +218,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     }
 }
 
-/// Count every node of `ws` on a thread of its own and hand the table to `ws`.
+/// Count every node of `ws` on a thread of its own and hand the table to `ws`; then give
+/// the memory counting freed back to the system (it read every text a persisted index
+/// holds and let it go: docs/DESIGN.md §8 "Persisted index").
 fn count_in_background(ws: &Arc<Workspace>) {
     let ws = Arc::clone(ws);
     std::thread::spawn(move || {
         let table = ws.count_tokens();
         ws.set_tokens(table);
+        crate::util::memory::trim();
     });
 }
 

@@ -20,3 +20,29 @@ pub fn trim() -> bool {
 pub fn trim() -> bool {
     false
 }
+
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
+mod tests {
+    /// Resident pages of this process, in kB (`VmRSS` of `/proc/self/status`).
+    fn resident_kb() -> Option<u64> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+    }
+
+    #[test]
+    fn freed_small_allocations_go_back_to_the_system() {
+        // 64 MiB in 4 KiB blocks (below the allocator's mmap threshold, so inside its heap),
+        // touched, then all freed but the last, which pins the top of the heap.
+        let mut blocks: Vec<Vec<u8>> = (0..16_384).map(|i| vec![i as u8; 4096]).collect();
+        let pin = blocks.pop();
+        let held = resident_kb().unwrap();
+        drop(blocks);
+        assert!(super::trim(), "nothing was returned");
+        let after = resident_kb().unwrap();
+        assert!(after + 32 * 1024 < held, "{held} kB → {after} kB");
+        drop(pin);
+    }
+}
