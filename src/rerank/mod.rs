@@ -65,7 +65,7 @@ pub enum RerankError {
 
 /// What search says, once, when no model is installed (stderr for `search`, the TUI's
 /// status line, the MCP `instructions`).
-pub const HINT: &str = "search is lexical: no re-rank model is installed; `skillnav model install` (about 91 MB) turns on the transformer tier";
+pub const HINT: &str = "no re-rank model is installed, so the transformer tier is off; `skillnav model install` (about 91 MB) turns it on";
 
 /// The model folder in force: `$SKILLNAV_RERANK_MODEL` when set and not empty, else
 /// `settings.rerank_model` (a leading `~/` is the home folder), else the installed default
@@ -127,7 +127,7 @@ impl Tier {
     pub fn notice(&self) -> Option<String> {
         match self {
             Self::NoModel => Some(HINT.to_string()),
-            Self::Broken(e) => Some(format!("re-rank tier unavailable, search is lexical: {e}")),
+            Self::Broken(e) => Some(format!("re-rank tier unavailable, so the transformer tier is off: {e}")),
             Self::Off | Self::Ready(_) => None,
         }
     }

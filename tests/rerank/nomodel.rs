@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::child::skillnav_command;
 
-const HINT: &str = "skillnav: search is lexical: no re-rank model is installed; `skillnav model install` (about 91 MB) turns on the transformer tier\n";
+const HINT: &str = "skillnav: no re-rank model is installed, so the transformer tier is off; `skillnav model install` (about 91 MB) turns it on\n";
 
 fn hono() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index/hono")
@@ -155,7 +155,7 @@ fn a_model_folder_that_does_not_load_is_a_warning_and_search_stays_lexical() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "skillnav: re-rank tier unavailable, search is lexical: re-rank model: missing file {}\n",
+            "skillnav: re-rank tier unavailable, so the transformer tier is off: re-rank model: missing file {}\n",
             broken.join("vocab.txt").display()
         )
     );
