@@ -56,15 +56,21 @@ pub fn indexed_text(corpus: &Corpus, n: NodeId) -> Option<Cow<'_, str>> {
         Some(f) if is_tree_file(corpus, file, "doc.md") && page_of(corpus, f) == Some(n) => {
             let mut text = own.to_string();
             push_summary(&mut text, corpus, f);
-            Some(Cow::Owned(text))
+            // Without a summary to add, the page is an ordinary text (folded when a copy).
+            Some(if text.len() == own.len() {
+                Cow::Borrowed(own)
+            } else {
+                Cow::Owned(text)
+            })
         }
         _ => Some(Cow::Borrowed(own)),
     }
 }
 
 /// The page of doc-tree folder `folder`: the first section or part of its `doc.md` that is
-/// not the text before the first heading and has text, else that text, else the `doc.md` itself when it
-/// has no sections; `None` when the folder has no `doc.md`, or a blank or failed-fetch one.
+/// not the text before the first heading and has text, else that text, else the `doc.md`
+/// itself when it has no sections; `None` when the folder has no `doc.md`, or a blank or
+/// failed-fetch one.
 fn page_of(corpus: &Corpus, folder: NodeId) -> Option<NodeId> {
     let doc = corpus
         .node(folder)

@@ -127,7 +127,9 @@ impl Tier {
     pub fn notice(&self) -> Option<String> {
         match self {
             Self::NoModel => Some(HINT.to_string()),
-            Self::Broken(e) => Some(format!("re-rank tier unavailable, so the transformer tier is off: {e}")),
+            Self::Broken(e) => Some(format!(
+                "re-rank tier unavailable, so the transformer tier is off: {e}"
+            )),
             Self::Off | Self::Ready(_) => None,
         }
     }
