@@ -192,3 +192,18 @@ fn eval_doctree_validation_policies() {
         ]
     );
 }
+
+/// The second doc tree (`doctree/Cargo-Mini`, half of its chapter folders without a page):
+/// written after the doc-tree changes were chosen and never used to choose one (before
+/// them: search-read 25, brief 29, outline-walk 17 of 30).
+#[test]
+fn eval_doctree2_validation_policies() {
+    assert_eq!(
+        doctree_policies("eval/doctree2-validation.json"),
+        [
+            ("search-read".to_string(), 30, 26),
+            ("brief".to_string(), 30, 30),
+            ("outline-walk".to_string(), 30, 23),
+        ]
+    );
+}
