@@ -51,13 +51,52 @@ pub fn run(
         let roots = config.watched_paths();
         let recipes = config.recipes_dir.clone();
         let state = state::State::open(config, init_wait);
-        let _watcher = watch::watch(&state, &roots, recipes.as_deref());
-        fetch_pages(&state, pending);
+        watch_then_fetch(&state, roots, recipes, pending);
         match http_opts {
             Some(opts) => http::serve_http(state, opts).await,
             None => server::serve_stdio(state).await,
         }
     })
+}
+
+/// Register the file watch on `roots` (and `recipes`), then start [`fetch_pages`], on a
+/// thread of its own: a recursive watch takes one registration per folder (1.3 s on 64
+/// copies of the KEP tree, about 42,000 folders), and `initialize` must not wait for it. A
+/// change made before a folder is registered is still caught when a request reads the
+/// file. Inline when no thread can be started.
+fn watch_then_fetch(
+    state: &std::sync::Arc<state::State>,
+    roots: Vec<std::path::PathBuf>,
+    recipes: Option<std::path::PathBuf>,
+    pending: Vec<crate::remote::Pending>,
+) {
+    let job = {
+        let state = std::sync::Arc::clone(state);
+        move || {
+            if let Some(w) = watch::watch(&state, &roots, recipes.as_deref()) {
+                state.keep_watcher(w);
+            }
+            fetch_pages(&state, pending);
+        }
+    };
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(job)));
+    let taken = std::sync::Arc::clone(&slot);
+    let spawned = std::thread::Builder::new()
+        .name("mcp-watch".into())
+        .spawn(move || take(&taken).map(|job| job()));
+    if spawned.is_err()
+        && let Some(job) = take(&slot)
+    {
+        job();
+    }
+}
+
+/// The value in `slot`, taken out (a poisoned lock taken as it is).
+fn take<T>(slot: &std::sync::Mutex<Option<T>>) -> Option<T> {
+    match slot.lock() {
+        Ok(mut g) => g.take(),
+        Err(p) => p.into_inner().take(),
+    }
 }
 
 /// Fetch the linked pages of remote llms.txt roots on threads while the server answers

@@ -38,6 +38,9 @@ pub struct State {
     reported: Mutex<Vec<String>>,
     /// The loaded files of the workspace of one generation ([`State::paths_changed`]).
     files: Mutex<Option<(u64, Arc<LoadedFiles>)>>,
+    /// The file watcher, once registered ([`super::watch::watch`]); it lives as long as the
+    /// state (its callback holds only a weak reference back).
+    watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
 
 impl State {
@@ -56,6 +59,7 @@ impl State {
             changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
             files: Mutex::new(None),
+            watcher: Mutex::new(None),
         });
         let loader = Arc::clone(&state);
         let slot = Arc::new(Mutex::new(Some(config)));
@@ -84,6 +88,11 @@ impl State {
         self.loaded.notify_all();
         self.ready.send_replace(true);
         self.report_left_out(&ws);
+    }
+
+    /// Keep `watcher` for as long as this state lives.
+    pub fn keep_watcher(&self, watcher: notify::RecommendedWatcher) {
+        *lock(&self.watcher) = Some(watcher);
     }
 
     /// The workspace once the first load is done, waiting for it without blocking the
