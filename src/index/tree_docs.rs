@@ -52,8 +52,12 @@ pub fn indexed_text(corpus: &Corpus, n: NodeId) -> Option<Cow<'_, str>> {
         }
         return (!text.trim().is_empty()).then_some(Cow::Owned(text));
     }
+    // A page is the doc.md itself or one of its children: deeper sections are ordinary.
+    let near = n == file || corpus.node(n).parent == Some(file);
     match folder {
-        Some(f) if is_tree_file(corpus, file, "doc.md") && page_of(corpus, f) == Some(n) => {
+        Some(f)
+            if near && is_tree_file(corpus, file, "doc.md") && page_of(corpus, f) == Some(n) =>
+        {
             let mut text = own.to_string();
             push_summary(&mut text, corpus, f);
             // Without a summary to add, the page is an ordinary text (folded when a copy).

@@ -79,10 +79,15 @@ fn watch_then_fetch(
             fetch_pages(&state, pending);
         }
     };
+    run_on_thread("mcp-watch", job);
+}
+
+/// Run `job` on a new thread named `name`, or on this one when no thread can be started.
+pub(crate) fn run_on_thread(name: &str, job: impl FnOnce() + Send + 'static) {
     let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(job)));
     let taken = std::sync::Arc::clone(&slot);
     let spawned = std::thread::Builder::new()
-        .name("mcp-watch".into())
+        .name(name.into())
         .spawn(move || take(&taken).map(|job| job()));
     if spawned.is_err()
         && let Some(job) = take(&slot)

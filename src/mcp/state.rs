@@ -62,20 +62,9 @@ impl State {
             watcher: Mutex::new(None),
         });
         let loader = Arc::clone(&state);
-        let slot = Arc::new(Mutex::new(Some(config)));
-        let taken = Arc::clone(&slot);
-        let spawned = std::thread::Builder::new()
-            .name("mcp-load".into())
-            .spawn(move || {
-                if let Some(config) = lock(&taken).take() {
-                    loader.install(Workspace::open(config));
-                }
-            });
-        if spawned.is_err()
-            && let Some(config) = lock(&slot).take()
-        {
-            state.install(Workspace::open(config));
-        }
+        super::run_on_thread("mcp-load", move || {
+            loader.install(Workspace::open(config));
+        });
         state
     }
 
