@@ -19,7 +19,6 @@ pub const VERSION: &str = env!("SKILLNAV_VERSION");
     version = VERSION,
     about = "Terminal navigator for agent skills and doc trees: drill, search (BM25 + fuzzy), \
              see byte and token sizes, curate sections and copy briefs",
-    args_conflicts_with_subcommands = true,
     after_help = "With no PATH: every agent's skill folders of the project and of $HOME \
                   (.claude/skills, .agents/skills, .cursor/skills, .gemini/skills, .github/skills, \
                   .opencode/skills, ~/.codex/skills and more; see docs/AGENTS.md), with --agent \

@@ -377,6 +377,33 @@ fn usage_errors_name_what_is_missing_or_mistyped() {
 }
 
 #[test]
+fn a_global_flag_written_before_the_subcommand_is_a_flag_not_a_path() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let skills = fixtures().join("formats/skills");
+    let search = |first: &[&str]| {
+        let mut args: Vec<&str> = first.to_vec();
+        args.extend(["search", "cors", s(&skills), "--json"]);
+        let out = crate::support::child::skillnav_command()
+            .env("XDG_CACHE_HOME", t.path())
+            .args(&args)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+        v["index"]["state"].as_str().unwrap_or_default().to_string()
+    };
+    // Neither read nor written: the plain search after it builds, the next one reuses.
+    assert_eq!(search(&["--no-index-cache"]), "built");
+    assert_eq!(search(&[]), "built");
+    assert_eq!(search(&["--no-index-cache"]), "built");
+    assert_eq!(search(&[]), "reused");
+}
+
+#[test]
 fn show_of_a_skill_lists_its_children_and_show_of_invalid_utf8_prints_the_real_bytes() {
     let skills = fixtures().join("formats/skills");
     let out = skillnav(&["show", "skills/brand-guidelines", s(&skills)]);
