@@ -178,3 +178,28 @@ fn a_decomposed_folder_name_keeps_the_summary_of_its_composed_bullet() {
         .collect();
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+#[test]
+fn a_bullet_retyped_with_other_case_and_punctuation_keeps_its_summary() {
+    // The summariser wrote the chapter's title, not the folder's name.
+    let (_t, c) = tree(&[
+        (
+            "README.md",
+            "# Book\n\n- **Option & unwrap** — when a value may be absent\n- **2-Result** — errors\n",
+        ),
+        ("1-Option-unwrap/README.md", "# 1. Option\n\nMaybe.\n"),
+        ("1-Option-unwrap/doc.md", "# Option\n\nSome or None.\n"),
+        ("2-Result/README.md", "# 2. Result\n\nErrors.\n"),
+        ("2-Result/doc.md", "# Result\n\nOk or Err.\n"),
+    ]);
+    assert_eq!(
+        hit_ids(&c, "absent"),
+        ["Tree/1-Option-unwrap/doc.md#option"]
+    );
+    let warnings: Vec<&str> = c
+        .nodes
+        .iter()
+        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}

@@ -370,7 +370,10 @@ impl Folder<'_> {
                 k => format!("lists {k} children"),
             };
             for b in &readme.bullets {
-                if !dirs.iter().any(|d| same_name(d, &b.name)) {
+                if !dirs
+                    .iter()
+                    .any(|d| bullet_for(&readme.bullets, dirs, d) == Some(b))
+                {
                     let msg = format!("README lists {}, which is not a folder here", b.name);
                     corpus
                         .node_mut(f)
@@ -439,11 +442,7 @@ impl Folder<'_> {
                 list_assets(corpus, self.node, &self.dir.join(d), &r);
                 continue;
             }
-            let b = readme
-                .bullets
-                .iter()
-                .find(|b| same_name(&b.name, d))
-                .cloned();
+            let b = bullet_for(&readme.bullets, dirs, d).cloned();
             let child = load_folder(
                 corpus,
                 self.node,
@@ -514,6 +513,48 @@ fn section(corpus: &mut Corpus, file: NodeId, src: SourceId) {
 fn same_name(a: &str, b: &str) -> bool {
     use unicode_normalization::UnicodeNormalization as _;
     a == b || a.nfc().eq(b.nfc())
+}
+
+/// The bullet of `bullets` that names folder `d` (one of `dirs`): the one with the same
+/// name ([`same_name`]), else the one whose [`loose_name`] is `d`'s, with or without `d`'s
+/// leading section number (`**Option & unwrap**` or `**18.3 Option and unwrap**` for
+/// `18-3-Option-unwrap`), when that pairs exactly one bullet with exactly one folder that no
+/// bullet names exactly: summarisers retype names with other case and punctuation.
+fn bullet_for<'b>(bullets: &'b [Bullet], dirs: &[String], d: &str) -> Option<&'b Bullet> {
+    if let Some(b) = bullets.iter().find(|b| same_name(&b.name, d)) {
+        return Some(b);
+    }
+    let unnamed = |dir: &&String| !bullets.iter().any(|b| same_name(&b.name, dir));
+    let loose = |dir: &str, b: &Bullet| {
+        let key = loose_name(&b.name);
+        !key.is_empty() && (key == loose_name(dir) || key == loose_name(without_number(dir)))
+    };
+    let mut found = bullets
+        .iter()
+        .filter(|b| !dirs.iter().any(|dir| same_name(&b.name, dir)))
+        .filter(|b| loose(d, b));
+    let b = found.next().filter(|_| found.next().is_none())?;
+    let rivals = dirs
+        .iter()
+        .filter(unnamed)
+        .filter(|dir| loose(dir, b))
+        .count();
+    (rivals == 1).then_some(b)
+}
+
+/// A name's letters and digits, lower-cased, after NFC: `18.3 Option & unwrap` and
+/// `18-3-Option-unwrap` are both `183optionunwrap` (`and` and `&` differ).
+fn loose_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization as _;
+    name.nfc()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A folder name without its leading section number (`18-3-Option-unwrap` → `Option-unwrap`).
+fn without_number(name: &str) -> &str {
+    name.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '.' || c == '_')
 }
 
 /// Whether `text` is the document a crawler writes when a fetch fails: its first line is
@@ -621,6 +662,36 @@ mod tests {
     fn a_decomposed_folder_name_matches_its_composed_bullet() {
         assert!(same_name("4-Caf\u{e9}", "4-Cafe\u{301}"));
         assert!(!same_name("4-Cafe", "4-Cafe\u{301}"));
+    }
+
+    fn bullets(names: &[&str]) -> Vec<Bullet> {
+        names
+            .iter()
+            .map(|n| Bullet {
+                name: n.to_string(),
+                summary: String::new(),
+                line: 1,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bullet_retyped_with_other_case_or_punctuation_names_its_folder_when_unambiguous() {
+        let dirs: Vec<String> = ["18-3-Option-unwrap", "18-4-Result", "img"]
+            .map(String::from)
+            .to_vec();
+        let b = bullets(&["Option & Unwrap", "18.4 result"]);
+        let named = |d: &str| bullet_for(&b, &dirs, d).map(|b| b.name.as_str());
+        assert_eq!(named("18-3-Option-unwrap"), Some("Option & Unwrap"));
+        assert_eq!(named("18-4-Result"), Some("18.4 result"));
+        // An exact name wins over a loose one, and a loose name shared by two folders
+        // names neither.
+        let dirs: Vec<String> = ["1-Intro", "2-Intro", "3-Setup"].map(String::from).to_vec();
+        let b = bullets(&["intro", "3-Setup", "SETUP"]);
+        let named = |d: &str| bullet_for(&b, &dirs, d).map(|b| b.name.as_str());
+        assert_eq!(named("1-Intro"), None);
+        assert_eq!(named("2-Intro"), None);
+        assert_eq!(named("3-Setup"), Some("3-Setup"));
     }
 
     #[test]
