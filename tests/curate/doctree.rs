@@ -125,23 +125,23 @@ fn merge_applies_the_plan_with_placeholders() {
     );
     assert_eq!(
         std::fs::read_to_string(top.join("2-Directives/2-1-Perf-Tuning/README.md")).unwrap(),
-        "# Perf-Tuning\n\n(placeholder - 50-word summary goes here)\n"
+        "# Perf Tuning\n\nMerged from: 2-1-1-maxnreg to 2-1-10-reqntid\n\n(placeholder - 50-word summary goes here)\n"
     );
+    // A group is titled by every page it holds (their README titles), not the first one.
     assert_eq!(
         std::fs::read_to_string(top.join("3-Big/3-1-to-3-2-Part/README.md")).unwrap(),
-        "# Part\n\nMerged from: 3-1-Part-a to 3-2-Part-b\n\n(placeholder - 50-word summary goes here)\n"
+        "# 3-Big/3-1-Part-a and 3-Big/3-2-Part-b\n\nMerged from: 3-1-Part-a to 3-2-Part-b\n\n(placeholder - 50-word summary goes here)\n"
     );
     assert_eq!(
         std::fs::read(top.join("3-Big/3-1-to-3-2-Part/img/fig.png")).unwrap(),
         b"png"
     );
+    // Bullets name the folders whole, as the loader reads them (docs/FORMATS.md §6).
     assert_eq!(
         std::fs::read_to_string(top.join("3-Big/README.md")).unwrap(),
-        // merge.py's name_suffix keeps `to-…` of a merged folder name (its regex stops at the
-        // first prefix); reproduced as is.
-        "# Big\n\n- **to-3-2-Part** — (placeholder - 20-word summary goes here)\n- **to-3-4-Part** — (placeholder - 20-word summary goes here)\n"
+        "# Big\n\n- **3-1-to-3-2-Part** — (placeholder - 20-word summary goes here)\n- **3-3-to-3-4-Part** — (placeholder - 20-word summary goes here)\n"
     );
-    // A second plan only rewrites the READMEs of folders that still have leaves.
+    // Nothing is left to merge, so a second plan is empty: no README is rewritten again.
     let again = plan_merge(
         top,
         MergeOptions {
@@ -150,14 +150,94 @@ fn merge_applies_the_plan_with_placeholders() {
         },
     )
     .unwrap();
-    let lines: Vec<String> = again.iter().map(std::string::ToString::to_string).collect();
+    assert_eq!(again, []);
+}
+
+#[test]
+fn merging_into_a_parent_keeps_its_own_page_first_and_its_title() {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path();
+    std::fs::write(
+        top.join("README.md"),
+        "# Top\n\n- **13-Memory-model** — bytes and values\n",
+    )
+    .unwrap();
+    let parent = top.join("13-Memory-model");
+    std::fs::create_dir_all(&parent).unwrap();
+    std::fs::write(
+        parent.join("doc.md"),
+        "# Memory model\n\nThe parent page.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        parent.join("README.md"),
+        "# 13. Memory model\n\n- **13-1-Allocation** — heap\n- **13-2-Variables** — locals\n",
+    )
+    .unwrap();
+    leaf(top, "13-Memory-model/13-1-Allocation", 40);
+    leaf(top, "13-Memory-model/13-2-Variables", 30);
+    let steps = plan_merge(top, MergeOptions::default()).unwrap();
+    let lines: Vec<String> = steps.iter().map(std::string::ToString::to_string).collect();
     assert_eq!(
         lines,
-        [
-            "rewrite 2-Directives/2-2-Linking/README.md",
-            "rewrite 3-Big/README.md"
-        ]
+        ["merge into 13-Memory-model <- its doc.md, 13-1-Allocation, 13-2-Variables (78 words)"]
     );
+    apply(top, &steps).unwrap();
+    let doc = std::fs::read_to_string(parent.join("doc.md")).unwrap();
+    assert!(
+        doc.starts_with(
+            "# Memory model\n\nThe parent page.\n\n---\n\n# 13-Memory-model/13-1-Allocation\n"
+        ),
+        "{doc}"
+    );
+    assert_eq!(doc.matches("\n\n---\n\n").count(), 2);
+    assert_eq!(
+        std::fs::read_to_string(parent.join("README.md")).unwrap(),
+        "# 13. Memory model\n\nMerged from: 13-Memory-model (its own page), 13-1-Allocation to 13-2-Variables\n\n(placeholder - 50-word summary goes here)\n"
+    );
+    // The loader splits the merged doc into its three parts.
+    let c = crate::support::corpus::load(top);
+    let doc_md = c
+        .find(&format!(
+            "{}/13-Memory-model/doc.md",
+            top.file_name().unwrap().to_string_lossy()
+        ))
+        .unwrap();
+    assert_eq!(c.node(doc_md).children.len(), 3);
+}
+
+#[test]
+fn a_rewritten_readme_keeps_the_summaries_already_written_and_the_tree_loads_clean() {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path();
+    std::fs::write(
+        top.join("README.md"),
+        "# Top\n\n- **2-Linking** — linking directives\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(top.join("2-Linking")).unwrap();
+    std::fs::write(
+        top.join("2-Linking/README.md"),
+        "# 2. Linking\n\nHow modules link.\n\n- **2-1-extern** — extern\n- **2-2-visible** — visible\n- **2-3-big** — The big page, summarised by hand.\n\nSee also the spec.\n",
+    )
+    .unwrap();
+    leaf(top, "2-Linking/2-1-extern", 45);
+    leaf(top, "2-Linking/2-2-visible", 40);
+    leaf(top, "2-Linking/2-3-big", 400);
+    let steps = plan_merge(top, MergeOptions::default()).unwrap();
+    apply(top, &steps).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(top.join("2-Linking/README.md")).unwrap(),
+        "# 2. Linking\n\nHow modules link.\n\n- **2-1-to-2-2-extern** — (placeholder - 20-word summary goes here)\n- **2-3-big** — The big page, summarised by hand.\n\nSee also the spec.\n"
+    );
+    let c = crate::support::corpus::load(top);
+    let warnings: Vec<&str> = c
+        .nodes
+        .iter()
+        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
+        .filter(|w| !w.contains("placeholder"))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]

@@ -520,7 +520,11 @@ fn same_name(a: &str, b: &str) -> bool {
 /// leading section number (`**Option & unwrap**` or `**18.3 Option and unwrap**` for
 /// `18-3-Option-unwrap`), when that pairs exactly one bullet with exactly one folder that no
 /// bullet names exactly: summarisers retype names with other case and punctuation.
-fn bullet_for<'b>(bullets: &'b [Bullet], dirs: &[String], d: &str) -> Option<&'b Bullet> {
+pub(super) fn bullet_for<'b>(
+    bullets: &'b [Bullet],
+    dirs: &[String],
+    d: &str,
+) -> Option<&'b Bullet> {
     if let Some(b) = bullets.iter().find(|b| same_name(&b.name, d)) {
         return Some(b);
     }

@@ -45,11 +45,14 @@ pub enum Step {
         child: String,
     },
     /// All leaf children of `dir` are short, it has no other child folders and their total
-    /// fits: their docs become `dir/doc.md` (joined by `\n\n---\n\n`), `dir` becomes a leaf
-    /// with a placeholder README.
+    /// (with `dir`'s own page) fits: `dir`'s own `doc.md`, when it has one, then the leaves'
+    /// docs become `dir/doc.md` (joined by `\n\n---\n\n`), and `dir` becomes a leaf whose
+    /// README keeps its title and says `Merged from:`, with a placeholder summary.
     MergeIntoParent {
         /// The parent folder.
         dir: String,
+        /// Whether `dir` has a `doc.md` of its own, kept as the first part.
+        own_page: bool,
         /// Leaf folder names, in order.
         leaves: Vec<String>,
         /// Words of the merged doc.
@@ -61,14 +64,14 @@ pub enum Step {
         dir: String,
         /// The new folder name (`<first>-to-<last>-<common name>`, or `<prefix>-<name>`).
         name: String,
-        /// Its README title (the common name, [`group_name`]).
-        title: String,
         /// Leaf folder names, in order.
         leaves: Vec<String>,
         /// Words of the merged doc.
         words: usize,
     },
-    /// Rewrite `dir/README.md` to list its current children with placeholder summaries.
+    /// Rewrite `dir/README.md` to list its current children: a child its bullets already
+    /// name keeps its bullet line, a new (merged) one gets a placeholder summary; every other
+    /// line is kept.
     RewriteReadme {
         /// The folder.
         dir: String,
@@ -80,10 +83,16 @@ impl std::fmt::Display for Step {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Step::Collapse { dir, child } => write!(f, "collapse {} <- {child}", show(dir)),
-            Step::MergeIntoParent { dir, leaves, words } => {
+            Step::MergeIntoParent {
+                dir,
+                own_page,
+                leaves,
+                words,
+            } => {
+                let own = if *own_page { "its doc.md, " } else { "" };
                 write!(
                     f,
-                    "merge into {} <- {} ({words} words)",
+                    "merge into {} <- {own}{} ({words} words)",
                     show(dir),
                     leaves.join(", ")
                 )
@@ -332,12 +341,16 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
         return;
     }
     let all_short = leaves.iter().all(|(_, w)| *w < opts.min_words);
-    let total: usize = leaves.iter().map(|(_, w)| w).sum();
+    // The folder's own page is kept as the first part, so it counts towards the cap.
+    let own = f.words.unwrap_or(0);
+    let total: usize = own + leaves.iter().map(|(_, w)| w).sum::<usize>();
     let non_leaf = f.children.iter().any(|c| !c.is_leaf());
     if all_short && !non_leaf && total <= opts.max_words {
-        let words = total + leaves.len() - 1;
+        let parts = leaves.len() + usize::from(f.words.is_some());
+        let words = total + parts - 1;
         steps.push(Step::MergeIntoParent {
             dir: path.to_string(),
+            own_page: f.words.is_some(),
             leaves: leaves.iter().map(|(n, _)| n.clone()).collect(),
             words,
         });
@@ -369,10 +382,13 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
     if cur.len() >= 2 {
         groups.push(cur);
     }
+    if groups.is_empty() {
+        return;
+    }
     for g in groups {
         let names: Vec<String> = g.iter().map(|(n, _)| n.clone()).collect();
         let words = g.iter().map(|(_, w)| w).sum::<usize>() + g.len() - 1;
-        let (name, title) = group_name(&names);
+        let (name, _) = group_name(&names);
         f.children.retain(|c| !names.contains(&c.name));
         if !f.children.iter().any(|c| c.name == name) {
             f.children.push(Folder {
@@ -385,7 +401,6 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
         steps.push(Step::MergeGroup {
             dir: path.to_string(),
             name,
-            title,
             leaves: names,
             words,
         });
@@ -423,12 +438,26 @@ fn move_images(from: &Path, to_img: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Write `text` to `p` atomically (a temporary file in the same folder renamed over it), so
+/// a failed write never leaves a half-written doc or README.
 fn write(p: &Path, text: &str) -> Result<()> {
-    std::fs::write(p, text).map_err(|e| Error::io(p, e))
+    use std::io::Write as _;
+    let dir = p.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(text.as_bytes())
+        .map_err(|e| Error::io(p, e))?;
+    tmp.persist(p).map_err(|e| Error::io(p, e.error))?;
+    Ok(())
 }
 
+/// Merge the docs of `leaves` (folders of `dir`) into `into/doc.md`, after `into`'s own
+/// `doc.md` when it has one (`into` is `dir` when merging into the parent: its page is
+/// never overwritten), moving their images; then remove the leaves.
 fn merge_docs(dir: &Path, leaves: &[String], into: &Path) -> Result<()> {
     let mut parts = Vec::new();
+    if into.join("doc.md").is_file() {
+        parts.push(read_doc(into)?);
+    }
     for l in leaves {
         parts.push(read_doc(&dir.join(l))?);
         move_images(&dir.join(l), &into.join("img"))?;
@@ -458,12 +487,8 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                 Some(apply_merge_into_parent(top, dir, leaves)?)
             }
             Step::MergeGroup {
-                dir,
-                name,
-                title,
-                leaves,
-                ..
-            } => Some(apply_merge_group(top, dir, name, title, leaves)?),
+                dir, name, leaves, ..
+            } => Some(apply_merge_group(top, dir, name, leaves)?),
             Step::RewriteReadme { dir } => apply_rewrite_readme(top, dir)?,
         };
         touched.extend(folder);
@@ -492,33 +517,65 @@ fn apply_collapse(top: &Path, dir: &str, child: &str) -> Result<PathBuf> {
     Ok(d)
 }
 
-/// [`Step::MergeIntoParent`] under `top`: the `leaves` of `dir` become `dir/doc.md` and
-/// `dir` gets a placeholder README. Returns `dir`.
+/// [`Step::MergeIntoParent`] under `top`: `dir`'s own page and its `leaves` become
+/// `dir/doc.md`, and `dir` gets a leaf README: its old title (else the folder's name), the
+/// `Merged from:` line (so the loader shows the parts) and a placeholder. Returns `dir`.
 fn apply_merge_into_parent(top: &Path, dir: &str, leaves: &[String]) -> Result<PathBuf> {
     let d = top.join(dir);
-    merge_docs(&d, leaves, &d)?;
+    let own = d.join("doc.md").is_file();
     let name = d
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let title = readme_title(&d).unwrap_or_else(|| pretty(name_suffix(&name)));
+    merge_docs(&d, leaves, &d)?;
+    let first = if own {
+        format!(
+            "{name} (its own page), {}",
+            leaves.first().map_or("", String::as_str)
+        )
+    } else {
+        leaves.first().cloned().unwrap_or_default()
+    };
+    let last = leaves.last().map_or("", String::as_str);
     write(
         &d.join("README.md"),
-        &format!("# {}\n\n{LEAF_PLACEHOLDER}\n", name_suffix(&name)),
+        &format!("# {title}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
     )?;
     Ok(d)
 }
 
+/// The H1 of `dir/README.md`, if it has one.
+fn readme_title(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("README.md")).ok()?;
+    super::parse_readme(&text).title
+}
+
+/// A folder-name part as a title: `-` and `_` as spaces (`Array-types` → `Array types`).
+fn pretty(name: &str) -> String {
+    name.replace(['-', '_'], " ").trim().to_string()
+}
+
+/// The README title of a group merged from `leaves` (folders of `d`): their README titles
+/// (else their names without the number), `A, B and C`, so the title names every page
+/// the folder now holds rather than the first one.
+fn group_title(d: &Path, leaves: &[String]) -> String {
+    let titles: Vec<String> = leaves
+        .iter()
+        .map(|l| readme_title(&d.join(l)).unwrap_or_else(|| pretty(name_suffix(l))))
+        .collect();
+    match titles.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => titles.concat(),
+    }
+}
+
 /// [`Step::MergeGroup`] under `top`: the `leaves` of `dir` merged into the new folder
-/// `dir/name`, whose README is titled `title`. Returns the new folder.
-fn apply_merge_group(
-    top: &Path,
-    dir: &str,
-    name: &str,
-    title: &str,
-    leaves: &[String],
-) -> Result<PathBuf> {
+/// `dir/name`, whose README is titled by [`group_title`]. Returns the new folder.
+fn apply_merge_group(top: &Path, dir: &str, name: &str, leaves: &[String]) -> Result<PathBuf> {
     let d = top.join(dir);
     let new = d.join(name);
+    let heading = group_title(&d, leaves);
     std::fs::create_dir_all(&new).map_err(|e| Error::io(&new, e))?;
     let (first, last) = (
         leaves.first().cloned().unwrap_or_default(),
@@ -527,14 +584,17 @@ fn apply_merge_group(
     merge_docs(&d, leaves, &new)?;
     write(
         &new.join("README.md"),
-        &format!("# {title}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
+        &format!("# {heading}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
     )?;
     Ok(new)
 }
 
 /// [`Step::RewriteReadme`] under `top`: `dir/README.md` lists `dir`'s child folders (but
-/// `img`) in natural order with placeholder summaries. Returns `dir`, or `None` (nothing
-/// written) when it has no child folder.
+/// `img`) in natural order, as `- **<folder>** — <summary>` bullets (docs/FORMATS.md §6):
+/// the bullet line that named a child before is kept as it was, a new child gets
+/// [`CHILD_PLACEHOLDER`]. The other lines (title, text) stay; the bullets go where the
+/// first one was (else at the end; a README is written when there was none). Returns
+/// `dir`, or `None` (nothing written) when it has no child folder.
 fn apply_rewrite_readme(top: &Path, dir: &str) -> Result<Option<PathBuf>> {
     let d = top.join(dir);
     let mut kids: Vec<String> = std::fs::read_dir(&d)
@@ -548,17 +608,44 @@ fn apply_rewrite_readme(top: &Path, dir: &str) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
     kids.sort_by(|a, b| cmp(a, b));
-    let name = d
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut readme = format!("# {}\n\n", name_suffix(&name));
-    for k in kids {
-        readme.push_str(&format!(
-            "- **{}** — {CHILD_PLACEHOLDER}\n",
-            name_suffix(&k)
-        ));
-    }
-    write(&d.join("README.md"), &readme)?;
+    let old = std::fs::read_to_string(d.join("README.md")).unwrap_or_else(|_| {
+        let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
+        format!("# {}\n\n", pretty(name_suffix(&name.unwrap_or_default())))
+    });
+    write(&d.join("README.md"), &relisted(&old, &kids))?;
     Ok(Some(d))
+}
+
+/// README text `old` with its bullets replaced by one per folder of `kids` (see
+/// [`apply_rewrite_readme`]).
+fn relisted(old: &str, kids: &[String]) -> String {
+    let readme = super::parse_readme(old);
+    let lines: Vec<&str> = old.lines().collect();
+    let bullet_line = |i: usize| readme.bullets.iter().any(|b| b.line as usize == i + 1);
+    let block: Vec<String> = kids
+        .iter()
+        .map(
+            |k| match super::load::bullet_for(&readme.bullets, kids, k) {
+                Some(b) => lines[b.line as usize - 1].to_string(),
+                None => format!("- **{k}** — {CHILD_PLACEHOLDER}"),
+            },
+        )
+        .collect();
+    let at = (0..lines.len()).find(|&i| bullet_line(i));
+    let mut out: Vec<String> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if Some(i) == at {
+            out.extend(block.iter().cloned());
+        }
+        if !bullet_line(i) {
+            out.push((*l).to_string());
+        }
+    }
+    if at.is_none() {
+        if out.last().is_some_and(|l| !l.trim().is_empty()) {
+            out.push(String::new());
+        }
+        out.extend(block);
+    }
+    out.join("\n") + "\n"
 }
