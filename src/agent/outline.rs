@@ -136,7 +136,10 @@ pub const WHOLE_READ_TOKENS: u64 = 4_000;
 ///   stops there;
 /// - a hit inside the text of a hit of at most [`WHOLE_READ_TOKENS`] lifts the outermost such hit in
 ///   its place, so a walk stops at the text that holds both instead of stepping into a
-///   short sub-section (a "See also" list) that happens to score higher.
+///   short sub-section (a "See also" list) that happens to score higher;
+/// - likewise a hit inside a doc tree's `doc.md` of at most [`WHOLE_READ_TOKENS`] lifts that
+///   file: the page (or the pages a merge joined) is the unit a doc tree is read in
+///   (docs/FORMATS.md §6), so a walk that reaches it reads it whole.
 ///
 /// Nodes without a hit below them are absent (score 0).
 pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
@@ -158,8 +161,8 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
         let from = corpus
             .ancestors(start)
             .filter(|a| {
-                own.contains_key(a)
-                    && holds_text_of(corpus, *a, start)
+                (own.contains_key(a) && holds_text_of(corpus, *a, start)
+                    || crate::index::tree_docs::is_page_file(corpus, *a))
                     && ws.tokens_of(*a) <= WHOLE_READ_TOKENS
             })
             .last()
@@ -1101,6 +1104,42 @@ pub(crate) mod tree_tests {
         };
         let o = outline(&ws, &a).unwrap();
         assert_eq!(o["node"]["children"][0]["id"], "/3-4-float-address");
+    }
+
+    #[test]
+    fn a_hit_inside_a_short_doc_md_lifts_the_file_so_the_walk_reads_every_merged_page() {
+        let tmp = tempfile::tempdir().unwrap();
+        doc_tree(tmp.path(), 2, 2, 60);
+        let chapter = tmp.path().join("2-Chapter-memory");
+        let name = std::fs::read_dir(&chapter)
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .find(|n| n.starts_with("2-1-"))
+            .unwrap();
+        let leaf = chapter.join(&name);
+        std::fs::write(
+            leaf.join("README.md"),
+            "# 2.1. Texture\n\nMerged from: 2-1-texture to 2-1-shared\n\nTwo short pages.\n",
+        )
+        .unwrap();
+        std::fs::write(
+            leaf.join("doc.md"),
+            "# Texture\n\nTexture memory holds images.\n\n---\n\n# Shared\n\n\
+             Shared memory is where a zebrafish of data waits.\n",
+        )
+        .unwrap();
+        let ws = open(tmp.path());
+        let leaf_id = format!("isa/2-Chapter-memory/{name}");
+        let rows = child_scores(&ws, &leaf_id, "zebrafish");
+        let doc = rows.iter().find(|(id, _)| id == "/doc.md").unwrap();
+        assert!(doc.1 > 0.0, "{rows:?}");
+        // The part holding the hit scores nothing of its own: the walk stops at the file
+        // and reads both pages.
+        assert_eq!(
+            child_scores(&ws, &format!("{leaf_id}/doc.md"), "zebrafish"),
+            [("#part-1".to_string(), 0.0), ("#part-2".to_string(), 0.0)]
+        );
     }
 
     #[test]

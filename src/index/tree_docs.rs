@@ -24,6 +24,11 @@ fn file_name(path: &str) -> &str {
 }
 
 /// Whether node `n` is a doc-tree file named `name`.
+/// Whether `n` is a doc tree's page file, a folder's `doc.md` (docs/FORMATS.md §6).
+pub fn is_page_file(corpus: &Corpus, n: NodeId) -> bool {
+    is_tree_file(corpus, n, "doc.md")
+}
+
 fn is_tree_file(corpus: &Corpus, n: NodeId, name: &str) -> bool {
     let node = corpus.node(n);
     node.kind == NodeKind::File && node.format == Format::DocTree && file_name(&node.path) == name

@@ -207,3 +207,27 @@ fn eval_doctree2_validation_policies() {
         ]
     );
 }
+
+/// Two more dev trees made through the crawl → collapse → merge → summary pipeline
+/// (`doctree/Ref-Mini`, six merged folders; `doctree/Prom-Mini`, three chapter folders
+/// without a page). A walk that reaches a short `doc.md` reads it whole, every merged page
+/// with it: outline-walk 37 → 38 here for Ref-Mini (39 → 40 with MiniLM), Prom-Mini unchanged.
+#[test]
+fn eval_doctree3_and_doctree4_dev_policies() {
+    assert_eq!(
+        doctree_policies("eval/doctree3-dev.json"),
+        [
+            ("search-read".to_string(), 45, 42),
+            ("brief".to_string(), 45, 43),
+            ("outline-walk".to_string(), 45, 38),
+        ]
+    );
+    assert_eq!(
+        doctree_policies("eval/doctree4-dev.json"),
+        [
+            ("search-read".to_string(), 45, 41),
+            ("brief".to_string(), 45, 45),
+            ("outline-walk".to_string(), 45, 39),
+        ]
+    );
+}
