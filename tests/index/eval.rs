@@ -211,7 +211,7 @@ fn eval_doctree2_validation_policies() {
 /// Two more dev trees made through the crawl → collapse → merge → summary pipeline
 /// (`doctree/Ref-Mini`, six merged folders; `doctree/Prom-Mini`, three chapter folders
 /// without a page). A walk that reaches a short `doc.md` reads it whole, every merged page
-/// with it: outline-walk 37 → 38 here for Ref-Mini (39 → 40 with MiniLM), Prom-Mini unchanged.
+/// with it: outline-walk 37 → 38 here for Ref-Mini (39 → 40 with the `MiniLM` model), Prom-Mini unchanged.
 #[test]
 fn eval_doctree3_and_doctree4_dev_policies() {
     assert_eq!(
