@@ -104,6 +104,7 @@ pub fn validate(
             findings: vec![u.finding],
         });
     }
+    let skills_checked = reports.len();
     add_corpus_lints(corpus, profile, &report_skills, &mut reports);
     if let Some(client) = client {
         for (node, f) in client_findings(corpus, client, context_tokens, profile) {
@@ -122,7 +123,7 @@ pub fn validate(
         }
         super::json_out::write_json(out, &doc)?;
     } else {
-        write_text_report(out, profile_name, &reports)?;
+        write_text_report(out, profile_name, skills_checked, &reports)?;
     }
     Ok(i32::from(errors))
 }
@@ -169,7 +170,7 @@ fn add_corpus_lints(
         let rule = l.finding.rule;
         l.finding.severity = crate::skill::severity::severity(rule, profile);
         if !crate::skill::lints::in_validate(rule)
-            || (!crate::skill::lints::in_tree(rule) && profile != Profile::ClaudeCode)
+            || (crate::skill::lints::claude_code_only(rule) && profile != Profile::ClaudeCode)
         {
             continue;
         }
@@ -180,10 +181,7 @@ fn add_corpus_lints(
             reports[i].findings.push(l.finding);
         } else {
             let n = corpus.node(l.node);
-            let path = n
-                .span
-                .and_then(|sp| corpus.sources.get(sp.source.0 as usize))
-                .and_then(|src| src.abs_path.clone())
+            let path = disk_path(corpus, l.node)
                 .map_or_else(|| n.path.clone(), |p| p.display().to_string());
             reports.push(SkillReport {
                 path,
@@ -194,11 +192,27 @@ fn add_corpus_lints(
     }
 }
 
+/// Where node `id` is on disk: its file's path, or for a folder the folder of a file below
+/// it; `None` for a node without files (or none read from disk).
+fn disk_path(corpus: &Corpus, id: NodeId) -> Option<PathBuf> {
+    let n = corpus.node(id);
+    if let Some(sp) = n.span {
+        return corpus.sources.get(sp.source.0 as usize)?.abs_path.clone();
+    }
+    n.children
+        .iter()
+        .find_map(|c| disk_path(corpus, *c))
+        .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+}
+
 /// The plain-text report: one line per finding ([`report_lines`], through
-/// [`sanitize_line`]), then `N skills checked (profile): E errors, W warnings`.
+/// [`sanitize_line`]), then `N skills checked (profile): E errors, W warnings`, where N
+/// counts the first `skills` reports (one per skill file); findings in files outside any
+/// skill (a doc tree's, an `llms.txt`) add `, M other paths with findings` after it.
 fn write_text_report(
     out: &mut dyn Write,
     profile: &str,
+    skills: usize,
     reports: &[SkillReport],
 ) -> anyhow::Result<()> {
     for r in reports {
@@ -217,10 +231,16 @@ fn write_text_report(
             }
         });
     let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    let others = reports.len().saturating_sub(skills);
+    let others = if others > 0 {
+        format!(", {} with findings", n(others, "other path", "other paths"))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} checked ({}): {}, {}",
-        n(reports.len(), "skill", "skills"),
+        "{} checked{others} ({}): {}, {}",
+        n(skills, "skill", "skills"),
         profile,
         n(e, "error", "errors"),
         n(w, "warning", "warnings")

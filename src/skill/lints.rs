@@ -3,11 +3,14 @@
 //! differ only in case (they collide on case-insensitive disks), a reference file over 100
 //! lines without a table of contents, and an `llms.txt` over 50,000 chars (the llms.txt
 //! checkers fail files over 100,000); for the tree also a SKILL.md body over 500 lines and a
-//! name unlike its folder, which `validate` checks with its own rules.
+//! name unlike its folder, which `validate` checks with its own rules. `validate` also
+//! reports a progressive-exposure doc tree's load warnings (`doc-tree`: a README bullet
+//! naming no folder, a folder no bullet names, a leaf without `doc.md`, a placeholder
+//! summary, a crawler error page; docs/FORMATS.md §6), which the tree shows already.
 
 use std::collections::HashMap;
 
-use crate::model::{Corpus, NodeId, NodeKind, Warning};
+use crate::model::{Corpus, Format, NodeId, NodeKind, Warning};
 use crate::skill::severity::severity;
 use crate::skill::validate::{Finding, Profile, Severity};
 
@@ -81,6 +84,10 @@ fn skill_of(corpus: &Corpus, id: NodeId) -> Option<NodeId> {
         .find(|a| corpus.node(*a).kind == NodeKind::Skill)
 }
 
+/// The rule id of a doc tree's load warnings (docs/FORMATS.md §6) as `validate` reports
+/// them.
+pub const DOC_TREE_RULE: &str = "doc-tree";
+
 /// Every lint finding of the corpus, in tree order (the case collisions last). Copies are
 /// skipped.
 pub fn lints(corpus: &Corpus) -> Vec<Lint> {
@@ -91,6 +98,9 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
             continue;
         }
         let n = corpus.node(id);
+        if n.format == Format::DocTree {
+            out.extend(doc_tree_warnings(corpus, id));
+        }
         match n.kind {
             NodeKind::Skill => {
                 by_lower.entry(n.title.to_lowercase()).or_default().push(id);
@@ -169,6 +179,42 @@ fn file_lint(corpus: &Corpus, id: NodeId) -> Option<Lint> {
     None
 }
 
+/// The load warnings of doc-tree node `id` as [`DOC_TREE_RULE`] findings, with the line the
+/// loader gave.
+fn doc_tree_warnings(corpus: &Corpus, id: NodeId) -> Vec<Lint> {
+    let skill = skill_of(corpus, id);
+    corpus
+        .node(id)
+        .warnings
+        .iter()
+        .map(|w| Lint {
+            node: warned_file(corpus, id, w.path.as_deref()),
+            skill,
+            finding: Finding {
+                line: w.line,
+                ..warn(DOC_TREE_RULE, w.message.clone())
+            },
+        })
+        .collect()
+}
+
+/// The node of the file a warning of node `id` names (`path`, relative to the root), when it
+/// is `id`'s or a child or sibling of it (a folder's warning about its parent's README
+/// bullet names that README), so the finding's line is in that file; else `id`.
+fn warned_file(corpus: &Corpus, id: NodeId, path: Option<&str>) -> NodeId {
+    let Some(path) = path.filter(|p| *p != corpus.node(id).path) else {
+        return id;
+    };
+    let near = |n: NodeId| corpus.node(n).children.clone();
+    let parent = corpus.node(id).parent;
+    near(id)
+        .into_iter()
+        .chain(parent.map(near).unwrap_or_default())
+        .chain(parent.and_then(|p| corpus.node(p).parent).map(near).unwrap_or_default())
+        .find(|c| corpus.node(*c).kind == NodeKind::File && corpus.node(*c).path == path)
+        .unwrap_or(id)
+}
+
 /// The body and name rules `validate` already checks per SKILL.md, for the tree:
 /// `body-lines` (a body over [`crate::skill::validate::BODY_MAX_LINES`] lines) and
 /// `name-folder` (a frontmatter name that is not the folder's name).
@@ -217,11 +263,18 @@ pub fn in_validate(rule: &str) -> bool {
     !matches!(rule, "body-lines" | "name-folder")
 }
 
+/// Whether `validate` reports a rule only under `--profile claude-code`: `reference-toc`
+/// (Anthropic's skill-authoring guidance, not the spec's).
+pub fn claude_code_only(rule: &str) -> bool {
+    rule == "reference-toc"
+}
+
 /// Whether a rule is shown in the tree as well as by `validate`: all but `reference-toc`
 /// (Anthropic's skill-authoring guidance, checked by `validate --profile claude-code`),
-/// which generated reference trees break by the dozen.
+/// which generated reference trees break by the dozen, and [`DOC_TREE_RULE`], whose
+/// findings are the tree's own warnings.
 pub fn in_tree(rule: &str) -> bool {
-    rule != "reference-toc"
+    rule != "reference-toc" && rule != DOC_TREE_RULE
 }
 
 /// Attach every lint shown in the tree ([`in_tree`]) as a warning to its node (once:

@@ -252,6 +252,39 @@ fn validate_reports_the_1068_char_description_and_exits_1() {
 }
 
 #[test]
+fn validate_reports_a_doc_trees_bullet_naming_no_folder_with_file_and_line() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let top = t.path().join("Book");
+    let write = |rel: &str, text: &str| {
+        let p = top.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap_or(&top)).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write(
+        "README.md",
+        "# Book\n\n- **1-Intro** — start\n- **2-Gone** — moved away\n",
+    );
+    write("1-Intro/README.md", "# 1. Intro\n\nHow to start.\n");
+    write("1-Intro/doc.md", "# Intro\n\nStart here.\n");
+    write("3-Extra/README.md", "# 3. Extra\n\nMore.\n");
+    write("3-Extra/doc.md", "# Extra\n\nMore here.\n");
+    let out = skillnav(&["validate", s(&top)]);
+    assert_eq!(out.status.code(), Some(0));
+    let readme = top.join("README.md");
+    let extra = top.join("3-Extra");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "{}:4: warning[doc-tree]: README lists 2-Gone, which is not a folder here\n\
+             {}: warning[doc-tree]: folder not listed in the parent README\n\
+             0 skills checked, 2 other paths with findings (spec): 0 errors, 2 warnings\n",
+            readme.display(),
+            extra.display()
+        )
+    );
+}
+
+#[test]
 fn usage_and_io_errors_exit_2_with_one_line() {
     for args in [
         &["--no-such-flag"][..],
