@@ -99,7 +99,7 @@ pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
     let (from, to) = clamp_range(text, from, to);
     let scan = scan(text, from, to, true);
     let first_start = scan.headings.first().map_or(to, |h| h.start);
-    let prelude_blank = text[from..first_start].trim().is_empty();
+    let prelude_blank = blank_but_comments(&text[from..first_start]);
     SectionPlan {
         scan,
         from,
@@ -107,6 +107,23 @@ pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
         prelude_blank,
         deferred: false,
     }
+}
+
+/// Whether `text` holds nothing but whitespace and closed HTML comments
+/// (`<!-- markdownlint-disable -->`, a licence or template marker): such a prelude shows
+/// nothing when rendered, so it is no section of its own.
+fn blank_but_comments(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let Some(after) = rest.strip_prefix("<!--") else {
+            return false;
+        };
+        let Some(end) = after.find("-->") else {
+            return false;
+        };
+        rest = after[end + 3..].trim_start();
+    }
+    true
 }
 
 /// [`plan_sections`] that leaves the summaries to be made on first read (docs/DESIGN.md §8
@@ -127,7 +144,7 @@ pub fn plan_sections_deferred(text: &str, from: usize, to: usize) -> SectionPlan
         first_line
     };
     let first_start = headings.first().map_or(to, |h| h.start);
-    let prelude_blank = text[from..first_start].trim().is_empty();
+    let prelude_blank = blank_but_comments(&text[from..first_start]);
     SectionPlan {
         scan: Scan {
             summaries: vec![String::new(); headings.len() + 1],
@@ -977,6 +994,16 @@ mod tests {
             .into_iter()
             .map(|h| (h.level, h.title, h.line))
             .collect()
+    }
+
+    #[test]
+    fn a_prelude_of_html_comments_only_is_no_section() {
+        assert!(blank_but_comments(" \n<!-- template:attributes -->\n\n"));
+        assert!(blank_but_comments("<!-- a -->\n<!--\nb\n-->\n"));
+        assert!(blank_but_comments(""));
+        assert!(!blank_but_comments("<!-- a -->\nIntro text.\n"));
+        assert!(!blank_but_comments("<!-- never closed\n"));
+        assert!(!blank_but_comments("<div>x</div>\n"));
     }
 
     #[test]
