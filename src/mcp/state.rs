@@ -32,6 +32,10 @@ pub struct State {
     ready: tokio::sync::watch::Sender<bool>,
     /// Set by the file watcher: some file under a root changed since the last load.
     pub dirty: AtomicBool,
+    /// Held while a request checks for a change and reloads ([`State::fresh`]), so a
+    /// request that comes during a reload waits for its result instead of answering from
+    /// the workspace the change made stale.
+    reloading: Mutex<()>,
     /// Signalled with `dirty`: wakes the list-changed follower ([`super::changes::follow`]).
     pub changed: tokio::sync::Notify,
     /// The left-out report last written to standard error.
@@ -56,6 +60,7 @@ impl State {
             loaded: Condvar::new(),
             ready: tokio::sync::watch::Sender::new(false),
             dirty: AtomicBool::new(false),
+            reloading: Mutex::new(()),
             changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
             files: Mutex::new(None),
@@ -126,8 +131,10 @@ impl State {
     }
 
     /// The current workspace, reloaded first when the watcher saw a change, or when a file
-    /// behind one of `ids` changed on disk (so a read never serves stale text).
+    /// behind one of `ids` changed on disk (so a read never serves stale text). One request
+    /// reloads at a time; the others wait for it and get the reloaded workspace.
     pub fn fresh(&self, ids: &[NodeId]) -> Arc<Workspace> {
+        let _one_at_a_time = lock(&self.reloading);
         let ws = self.snapshot();
         if self.dirty.swap(false, Ordering::SeqCst) || ws.changed_on_disk(ids) {
             return self.reload(&ws);
@@ -249,6 +256,38 @@ mod tests {
         std::fs::write(&file, "# Guide\n\nOther text.\n").unwrap();
         state.rescan();
         assert!(state.dirty.load(Ordering::SeqCst), "an edit is a change");
+    }
+
+    #[test]
+    fn requests_that_come_during_a_reload_get_the_reloaded_workspace() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..200 {
+            let text = format!("# Page {i}\n\nSome text about page {i}.\n\n## More\n\nMore.\n");
+            std::fs::write(tmp.path().join(format!("p{i}.md")), text).unwrap();
+        }
+        let state = State::open(config(tmp.path()), None);
+        let before = state
+            .loaded_within(Duration::from_secs(60))
+            .unwrap()
+            .generation;
+        for round in 1..=3u64 {
+            state.mark_changed();
+            let go = std::sync::Arc::new(std::sync::Barrier::new(6));
+            let seen: Vec<u64> = (0..6)
+                .map(|_| {
+                    let (state, go) = (std::sync::Arc::clone(&state), std::sync::Arc::clone(&go));
+                    std::thread::spawn(move || {
+                        go.wait();
+                        state.fresh(&[]).generation
+                    })
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .collect();
+            // One reload per change, and no request answers from the stale workspace.
+            assert_eq!(seen, vec![before + round; 6], "round {round}");
+        }
     }
 
     #[test]

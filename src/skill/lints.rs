@@ -210,7 +210,12 @@ fn warned_file(corpus: &Corpus, id: NodeId, path: Option<&str>) -> NodeId {
     near(id)
         .into_iter()
         .chain(parent.map(near).unwrap_or_default())
-        .chain(parent.and_then(|p| corpus.node(p).parent).map(near).unwrap_or_default())
+        .chain(
+            parent
+                .and_then(|p| corpus.node(p).parent)
+                .map(near)
+                .unwrap_or_default(),
+        )
         .find(|c| corpus.node(*c).kind == NodeKind::File && corpus.node(*c).path == path)
         .unwrap_or(id)
 }
