@@ -113,17 +113,26 @@ pub fn plan_sections(text: &str, from: usize, to: usize) -> SectionPlan {
 /// (`<!-- markdownlint-disable -->`, a licence or template marker): such a prelude shows
 /// nothing when rendered, so it is no section of its own.
 fn blank_but_comments(text: &str) -> bool {
-    let mut rest = text.trim_start();
-    while !rest.is_empty() {
+    let mut rest = text;
+    loop {
+        let at = rest.len() - rest.trim_start().len();
+        // A comment indented four columns or more is an indented code block: shown text.
+        let line = &rest[rest[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1)..at];
+        rest = &rest[at..];
+        if rest.is_empty() {
+            return true;
+        }
+        if line.len() >= 4 || line.contains('\t') {
+            return false;
+        }
         let Some(after) = rest.strip_prefix("<!--") else {
             return false;
         };
         let Some(end) = after.find("-->") else {
             return false;
         };
-        rest = after[end + 3..].trim_start();
+        rest = &after[end + 3..];
     }
-    true
 }
 
 /// [`plan_sections`] that leaves the summaries to be made on first read (docs/DESIGN.md §8
@@ -1004,6 +1013,14 @@ mod tests {
         assert!(!blank_but_comments("<!-- a -->\nIntro text.\n"));
         assert!(!blank_but_comments("<!-- never closed\n"));
         assert!(!blank_but_comments("<div>x</div>\n"));
+        // Indented four spaces (or a tab) it is a code block, shown as text.
+        assert!(!blank_but_comments("    <!-- snippet -->\n"));
+        assert!(!blank_but_comments("\n\t<!-- snippet -->\n"));
+        assert!(!blank_but_comments("<!-- a -->\n    <!-- code -->\n"));
+        assert!(blank_but_comments("  <!-- two spaces -->\n"));
+        assert!(!blank_but_comments(
+            "  \n    <!-- code after a blank line -->\n"
+        ));
     }
 
     #[test]

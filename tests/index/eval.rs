@@ -217,7 +217,7 @@ fn eval_doctree3_and_doctree4_dev_policies() {
     assert_eq!(
         doctree_policies("eval/doctree3-dev.json"),
         [
-            ("search-read".to_string(), 45, 42),
+            ("search-read".to_string(), 45, 43),
             ("brief".to_string(), 45, 43),
             ("outline-walk".to_string(), 45, 38),
         ]

@@ -107,13 +107,13 @@ fn pod_scheduling_readiness_lists_its_kep_title_first_and_no_readiness_gates() {
             "  # KEP-3521: Pod Schedu…  11k tok   46kB ",
             "  ▪ 3521-pod-scheduling-…  11k tok   49kB ",
             "Content (BM25) · 50                       ",
-            "  # Story 1  keps/sig-sc…   99 tok   6.53 ",
-            "  # Goals ‹ KEP-3521: Po…   97 tok   5.32 ",
+            "  # Story 1  keps/sig-sc…   99 tok   6.43 ",
+            "  # Goals ‹ KEP-3521: Po…   97 tok   5.23 ",
         ]
     );
     let kep = "keps/sig-scheduling/3521-pod-scheduling-readiness/README.md#kep-3521-pod-scheduling-readiness";
     let want = format!(
-        "Content (BM25): 3 hits\n     6.528  Story 1  {kep}/proposal/user-stories-optional/story-1:266\n     5.323  Goals  {kep}/motivation/goals:210\n     5.180  Story 3  {kep}/proposal/user-stories-optional/story-3:280\n"
+        "Content (BM25): 3 hits\n     6.431  Story 1  {kep}/proposal/user-stories-optional/story-1:266\n     5.233  Goals  {kep}/motivation/goals:210\n     5.099  Story 3  {kep}/proposal/user-stories-optional/story-3:280\n"
     );
     for prefix in [false, true] {
         let mut cmd = crate::support::child::skillnav_command();
