@@ -229,7 +229,9 @@ impl Workspace {
     }
 
     /// Whether a file behind any of `ids` changed on disk since it was loaded (size or
-    /// modification time differ, or it is gone), so serving its text now would be stale.
+    /// modification time differ, the bytes of one written in the last seconds differ, or it
+    /// is gone: [`crate::model::Source::unchanged_on_disk`]), so serving its text now would
+    /// be stale.
     pub fn changed_on_disk(&self, ids: &[NodeId]) -> bool {
         let mut seen = std::collections::HashSet::new();
         ids.iter()
@@ -245,17 +247,7 @@ impl Workspace {
                 let Some(path) = &src.abs_path else {
                     return false;
                 };
-                match std::fs::metadata(path) {
-                    Ok(m) => {
-                        let mtime = m
-                            .modified()
-                            .ok()
-                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                            .map_or(0, |d| d.as_secs());
-                        m.len() != src.size || mtime != src.mtime
-                    }
-                    Err(_) => true,
-                }
+                !src.unchanged_on_disk(path)
             })
     }
 

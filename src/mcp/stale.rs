@@ -9,14 +9,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use crate::agent::workspace::Workspace;
 
 /// A file whose size and modification time match the loaded ones is also compared byte
-/// for byte when it was modified this recently: a time kept in whole seconds does not tell
-/// two writes within one second apart.
-pub const RECENT: Duration = Duration::from_secs(3);
+/// for byte when it was modified this recently ([`crate::model::RECENT_WRITE`]).
+pub const RECENT: Duration = crate::model::RECENT_WRITE;
 
 /// The loaded files of one workspace: absolute path → its source in the workspace (size in
 /// bytes, modification time in whole seconds since the Unix epoch, and text, as the loader
@@ -65,24 +64,10 @@ impl LoadedFiles {
         self.files.iter().all(|(p, &i)| self.same(p, i))
     }
 
-    /// Whether the file at `path` is source `i` as it was loaded.
+    /// Whether the file at `path` is source `i` as it was loaded
+    /// ([`crate::model::Source::unchanged_on_disk`]).
     fn same(&self, path: &Path, i: usize) -> bool {
-        let src = &self.ws.corpus.sources[i];
-        let Ok(m) = std::fs::metadata(path) else {
-            return false;
-        };
-        let modified = m.modified().unwrap_or(UNIX_EPOCH);
-        let mtime = modified
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        if m.len() != src.size || mtime != src.mtime {
-            return false;
-        }
-        let recent = SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age < RECENT);
-        !recent
-            || (!src.invalid_utf8 && std::fs::read(path).is_ok_and(|b| b == src.text().as_bytes()))
+        self.ws.corpus.sources[i].unchanged_on_disk(path)
     }
 }
 

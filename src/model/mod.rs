@@ -21,5 +21,6 @@ pub use node::{
 };
 pub use selection::{Mark, Selection};
 pub use source::{
-    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, Source, StoredText, lossless_len_utf8, read_at,
+    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, RECENT_WRITE, Source, StoredText,
+    lossless_len_utf8, read_at,
 };

@@ -81,7 +81,35 @@ pub fn read_at(f: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result
     Ok(())
 }
 
+/// A file whose size and modification time match the loaded ones is also compared byte
+/// for byte when it was modified this recently: a time kept in whole seconds does not tell
+/// two writes within one second apart.
+pub const RECENT_WRITE: std::time::Duration = std::time::Duration::from_secs(3);
+
 impl Source {
+    /// Whether the file at `path` is still this source as it was loaded: the same size and
+    /// modification second, and, when modified within [`RECENT_WRITE`], the same bytes. A
+    /// file that cannot be read is not.
+    pub fn unchanged_on_disk(&self, path: &std::path::Path) -> bool {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        let Ok(m) = std::fs::metadata(path) else {
+            return false;
+        };
+        let modified = m.modified().unwrap_or(UNIX_EPOCH);
+        let mtime = modified
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        if m.len() != self.size || mtime != self.mtime {
+            return false;
+        }
+        let recent = SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age < RECENT_WRITE);
+        !recent
+            || (!self.invalid_utf8
+                && std::fs::read(path).is_ok_and(|b| b == self.text().as_bytes()))
+    }
+
     /// Build a source from raw file bytes, replacing invalid UTF-8 byte-for-byte.
     pub fn from_bytes(abs_path: Option<PathBuf>, bytes: Vec<u8>, size: u64, mtime: u64) -> Self {
         let (text, invalid_utf8) = lossless_len_utf8(bytes);
@@ -258,6 +286,28 @@ pub fn lossless_len_utf8(bytes: Vec<u8>) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_same_size_edit_within_the_same_second_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        std::fs::write(&path, "# A\n\nmarker 001\n").unwrap();
+        let m = std::fs::metadata(&path).unwrap();
+        let mtime = m
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let bytes = std::fs::read(&path).unwrap();
+        let src = Source::from_bytes(Some(path.clone()), bytes, m.len(), mtime);
+        assert!(src.unchanged_on_disk(&path));
+        // Same length; the time may well stay in the same second: the bytes tell.
+        std::fs::write(&path, "# A\n\nmarker 002\n").unwrap();
+        assert!(!src.unchanged_on_disk(&path));
+        std::fs::remove_file(&path).unwrap();
+        assert!(!src.unchanged_on_disk(&path));
+    }
 
     /// A stored text of `text` in a new file: the source as a persisted index reads it back.
     fn written(path: Option<PathBuf>, text: &str) -> (tempfile::NamedTempFile, Source) {
