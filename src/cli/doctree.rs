@@ -6,7 +6,7 @@ use std::io::Write;
 use super::args::DoctreeOp;
 use crate::formats::doc_tree::reshape::{MergeOptions, apply, plan_collapse, plan_merge};
 
-/// Plan (and unless `--dry-run`, apply) the operation; prints each step, then a summary
+/// Plan (and unless `--dry-run`, apply) the operation, then print each step and a summary
 /// line `<n> step(s) planned|applied`.
 pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
     let (dir, dry, steps) = match op {
@@ -24,15 +24,16 @@ pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
             (dir, *dry_run, plan_merge(dir, opts)?)
         }
     };
+    // Applied before anything is printed: a closed output (`| head`) never stops it half-way.
+    if !dry {
+        apply(dir, &steps)?;
+    }
     for s in &steps {
         writeln!(
             out,
             "{}",
             crate::util::sanitize::sanitize_line(&s.to_string())
         )?;
-    }
-    if !dry {
-        apply(dir, &steps)?;
     }
     let n = steps.len();
     writeln!(

@@ -261,3 +261,156 @@ fn collapse_pulls_a_single_child_up() {
         "# 4-Solo/4-1-Only\n\nSummary.\n"
     );
 }
+
+/// A tree `G` of short leaves with the given README under it, in a temp dir.
+fn short_leaves(readme: &str, leaves: &[(&str, usize)]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join("G")).unwrap();
+    std::fs::write(t.path().join("G/README.md"), readme).unwrap();
+    for (name, n) in leaves {
+        leaf(t.path(), &format!("G/{name}"), *n);
+    }
+    t
+}
+
+fn plan_lines(top: &Path) -> Vec<String> {
+    plan_merge(top, MergeOptions::default())
+        .unwrap()
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn a_leaf_with_files_merge_cannot_move_or_a_clashing_image_is_never_merged_into_loss() {
+    let t = short_leaves(
+        "# G\n",
+        &[
+            ("1-A", 20),
+            ("2-B", 20),
+            ("3-C", 20),
+            ("4-D", 20),
+            ("5-E", 900),
+        ],
+    );
+    let g = t.path().join("G");
+    // 2-B holds a data file; 3-C and 4-D both have img/fig.png.
+    std::fs::write(g.join("2-B/data.csv"), "a,b\n").unwrap();
+    for (l, bytes) in [("3-C", "CCC"), ("4-D", "DDD")] {
+        std::fs::create_dir_all(g.join(l).join("img")).unwrap();
+        std::fs::write(g.join(l).join("img/fig.png"), bytes).unwrap();
+    }
+    // Nothing to merge: 1-A is alone before 2-B, and 3-C and 4-D cannot share img/.
+    assert_eq!(plan_lines(t.path()), Vec::<String>::new());
+    std::fs::rename(g.join("4-D/img/fig.png"), g.join("4-D/img/fig-d.png")).unwrap();
+    let steps = plan_merge(t.path(), MergeOptions::default()).unwrap();
+    apply(t.path(), &steps).unwrap();
+    assert_eq!(std::fs::read(g.join("2-B/data.csv")).unwrap(), b"a,b\n");
+    assert_eq!(
+        std::fs::read(g.join("3-to-4-C/img/fig.png")).unwrap(),
+        b"CCC"
+    );
+    assert_eq!(
+        std::fs::read(g.join("3-to-4-C/img/fig-d.png")).unwrap(),
+        b"DDD"
+    );
+}
+
+#[test]
+fn a_rewritten_readme_keeps_its_headings_and_every_bullet_in_place() {
+    let readme = "# G\n\n## Basics\n\n- **1-A** — summary A\n  more about A\n- **2-B** — summary B\n\n\
+                  ## Advanced\n\n- **3-C** — summary C\n- **9-Gone** — an old bullet\n";
+    let t = short_leaves(readme, &[("1-A", 20), ("2-B", 20), ("3-C", 900)]);
+    let steps = plan_merge(t.path(), MergeOptions::default()).unwrap();
+    apply(t.path(), &steps).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("G/README.md")).unwrap(),
+        "# G\n\n## Basics\n\n- **1-to-2-A** — (placeholder - 20-word summary goes here)\n\n\
+         ## Advanced\n\n- **3-C** — summary C\n- **9-Gone** — an old bullet\n"
+    );
+}
+
+#[test]
+fn group_names_never_say_none_nor_reuse_a_folder_and_a_group_merges_again_cleanly() {
+    let t = short_leaves("# G\n", &[("Alpha", 20), ("Beta", 20), ("Gamma", 900)]);
+    assert_eq!(
+        plan_lines(t.path()),
+        [
+            "merge into G/Alpha-to-Beta <- Alpha, Beta (41 words)",
+            "rewrite G/README.md"
+        ]
+    );
+    // A folder of the name the group would take is not reused, not even a member's (the
+    // merged doc would be deleted with the member).
+    let t = short_leaves("# G\n", &[("5-a-x", 20), ("5-b-x", 20)]);
+    assert_eq!(
+        plan_lines(t.path()),
+        ["merge into G <- 5-a-x, 5-b-x (41 words)"]
+    );
+    let t = short_leaves("# G\n", &[("5-a-x", 20), ("5-b-x", 20), ("6-big", 900)]);
+    assert_eq!(
+        plan_lines(t.path())[0],
+        "merge into G/5-a-x-2 <- 5-a-x, 5-b-x (41 words)"
+    );
+    let steps = plan_merge(t.path(), MergeOptions::default()).unwrap();
+    apply(t.path(), &steps).unwrap();
+    let doc = std::fs::read_to_string(t.path().join("G/5-a-x-2/doc.md")).unwrap();
+    assert_eq!(doc.split_whitespace().count(), 41);
+    // A group merged again keeps its number range and name.
+    assert_eq!(
+        group_name(&["1-to-2-A".to_string(), "3-C".to_string()]).0,
+        "1-to-3-A"
+    );
+}
+
+#[test]
+fn a_crawler_error_page_is_never_merged_into_a_group() {
+    let t = short_leaves("# G\n", &[("1-A", 20), ("2-B", 20), ("3-C", 20)]);
+    std::fs::write(t.path().join("G/2-B/doc.md"), "# Error: 404\n").unwrap();
+    assert_eq!(plan_lines(t.path()), Vec::<String>::new());
+}
+
+#[test]
+fn merged_files_keep_permissions_and_line_endings() {
+    let readme = "# G\r\n\r\n- **1-A** — a\r\n- **2-B** — b\r\n- **3-C** — c\r\n";
+    let t = short_leaves(readme, &[("1-A", 20), ("2-B", 20), ("3-C", 900)]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let p = t.path().join("G/README.md");
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let steps = plan_merge(t.path(), MergeOptions::default()).unwrap();
+    apply(t.path(), &steps).unwrap();
+    let text = std::fs::read_to_string(t.path().join("G/README.md")).unwrap();
+    assert_eq!(
+        text,
+        "# G\r\n\r\n- **1-to-2-A** — (placeholder - 20-word summary goes here)\r\n- **3-C** — c\r\n"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |p: &str| {
+            std::fs::metadata(t.path().join(p))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(mode("G/README.md"), 0o644);
+        assert_eq!(mode("G/1-to-2-A/doc.md"), mode("G/3-C/doc.md"));
+    }
+}
+
+#[test]
+fn collapse_never_replaces_a_file_of_the_folder_but_its_readme() {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path();
+    std::fs::create_dir_all(top.join("4-Solo")).unwrap();
+    std::fs::write(top.join("4-Solo/notes.txt"), "parent notes").unwrap();
+    leaf(top, "4-Solo/4-1-Only", 20);
+    std::fs::write(top.join("4-Solo/4-1-Only/notes.txt"), "child notes").unwrap();
+    assert_eq!(plan_collapse(top).unwrap(), []);
+    std::fs::remove_file(top.join("4-Solo/4-1-Only/notes.txt")).unwrap();
+    assert_eq!(plan_collapse(top).unwrap().len(), 1);
+}

@@ -564,7 +564,7 @@ fn without_number(name: &str) -> &str {
 /// Whether `text` is the document a crawler writes when a fetch fails: its first line is
 /// the heading `# Error`, alone or followed by `:` and a reason. A page titled
 /// `# Error handling` is a real page.
-fn is_error_document(text: &str) -> bool {
+pub(super) fn is_error_document(text: &str) -> bool {
     let first = text
         .trim_start_matches('\u{feff}')
         .trim_start()
