@@ -166,6 +166,7 @@ fn add_corpus_lints(
     report_skills: &[NodeId],
     reports: &mut Vec<SkillReport>,
 ) {
+    let first_other = reports.len();
     for mut l in crate::skill::lints::lints(corpus) {
         let rule = l.finding.rule;
         l.finding.severity = crate::skill::severity::severity(rule, profile);
@@ -174,22 +175,48 @@ fn add_corpus_lints(
         {
             continue;
         }
-        if let Some(i) = l
+        if let Some((i, sk)) = l
             .skill
-            .and_then(|sk| report_skills.iter().position(|r| *r == sk))
+            .and_then(|sk| report_skills.iter().position(|r| *r == sk).map(|i| (i, sk)))
         {
+            // A finding in another file of the skill (a doc tree under references/) names
+            // that file, relative to the skill folder.
+            if l.node != sk && l.finding.file.is_none() {
+                l.finding.file = relative_to_skill(corpus, l.node, sk);
+            }
             reports[i].findings.push(l.finding);
         } else {
             let n = corpus.node(l.node);
             let path = disk_path(corpus, l.node)
                 .map_or_else(|| n.path.clone(), |p| p.display().to_string());
-            reports.push(SkillReport {
-                path,
-                name: n.title.clone(),
-                findings: vec![l.finding],
-            });
+            // One report per path, however many findings it has.
+            match reports
+                .iter_mut()
+                .skip(first_other)
+                .find(|r| r.path == path)
+            {
+                Some(r) => r.findings.push(l.finding),
+                None => reports.push(SkillReport {
+                    path,
+                    name: n.title.clone(),
+                    findings: vec![l.finding],
+                }),
+            }
         }
     }
+}
+
+/// The path of node `id`'s file or folder relative to skill `skill`'s folder, `/`-separated.
+fn relative_to_skill(corpus: &Corpus, id: NodeId, skill: NodeId) -> Option<String> {
+    let at = disk_path(corpus, id)?;
+    let md = disk_path(corpus, crate::skill::skill_md(corpus, skill)?)?;
+    let rel = at.strip_prefix(md.parent()?).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
 }
 
 /// Where node `id` is on disk: its file's path, or for a folder the folder of a file below

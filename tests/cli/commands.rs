@@ -268,19 +268,59 @@ fn validate_reports_a_doc_trees_bullet_naming_no_folder_with_file_and_line() {
     write("1-Intro/doc.md", "# Intro\n\nStart here.\n");
     write("3-Extra/README.md", "# 3. Extra\n\nMore.\n");
     write("3-Extra/doc.md", "# Extra\n\nMore here.\n");
+    write("4-NoDoc/README.md", "# 4. No doc\n\nNothing yet.\n");
     let out = skillnav(&["validate", s(&top)]);
     assert_eq!(out.status.code(), Some(0));
     let readme = top.join("README.md");
-    let extra = top.join("3-Extra");
+    let (extra, nodoc) = (top.join("3-Extra"), top.join("4-NoDoc"));
+    // Four findings in three paths.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
             "{}:4: warning[doc-tree]: README lists 2-Gone, which is not a folder here\n\
              {}: warning[doc-tree]: folder not listed in the parent README\n\
-             0 skills checked, 2 other paths with findings (spec): 0 errors, 2 warnings\n",
+             {}: warning[doc-tree]: leaf folder without doc.md\n\
+             {}: warning[doc-tree]: folder not listed in the parent README\n\
+             0 skills checked, 3 other paths with findings (spec): 0 errors, 4 warnings\n",
             readme.display(),
-            extra.display()
+            extra.display(),
+            nodoc.display(),
+            nodoc.display()
         )
+    );
+}
+
+#[test]
+fn validate_names_the_file_of_a_doc_tree_warning_inside_a_skill() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let skill = t.path().join("notes");
+    let write = |rel: &str, text: &str| {
+        let p = skill.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap_or(&skill)).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write(
+        "SKILL.md",
+        "---\nname: notes\ndescription: Team notes.\n---\n\n# Notes\n",
+    );
+    write(
+        "references/docs/README.md",
+        "# Docs\n\n- **1-Intro** — start\n- **2-Gone** — gone\n",
+    );
+    write(
+        "references/docs/1-Intro/README.md",
+        "# 1. Intro\n\nStart.\n",
+    );
+    write("references/docs/1-Intro/doc.md", "# Intro\n\nStart here.\n");
+    let out = skillnav(&["validate", s(&skill)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let readme = skill.join("references").join("docs").join("README.md");
+    assert!(
+        text.contains(&format!(
+            "{}:4: warning[doc-tree]: README lists 2-Gone, which is not a folder here\n",
+            readme.display()
+        )),
+        "{text}"
     );
 }
 
