@@ -203,3 +203,23 @@ fn a_bullet_retyped_with_other_case_and_punctuation_keeps_its_summary() {
         .collect();
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+#[test]
+fn a_crawler_error_page_is_warned_about_at_its_error_line() {
+    let (_t, c) = tree(&[
+        ("README.md", "# Book\n\n- **1-Gone** — a page\n"),
+        ("1-Gone/README.md", "# 1. Gone\n\nA page.\n"),
+        (
+            "1-Gone/doc.md",
+            "\n\n# Error\n\nFailed to fetch https://example.org\n",
+        ),
+    ]);
+    let lines: Vec<Option<u32>> = c
+        .nodes
+        .iter()
+        .flat_map(|n| n.warnings.iter())
+        .filter(|w| w.message.starts_with("crawler error document"))
+        .map(|w| w.line)
+        .collect();
+    assert_eq!(lines, [Some(3)]);
+}

@@ -417,12 +417,14 @@ impl Folder<'_> {
         if let Some(src) = src {
             let text = &corpus.sources[src.0 as usize].text();
             if is_error_document(text) {
+                // The `# Error` line: the first that is not blank.
+                let line = text.lines().position(|l| !l.trim().is_empty()).unwrap_or(0) + 1;
                 let node = corpus.node_mut(f);
                 node.meta.insert(FETCH_FAILED.into(), true.into());
                 node.warnings.push(Warning::at(
                     "crawler error document (fetch failed)",
                     r.clone(),
-                    Some(1),
+                    Some(line as u32),
                 ));
             }
             if merged {
