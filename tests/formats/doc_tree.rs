@@ -193,8 +193,13 @@ fn readme_and_parts_parsers() {
     assert_eq!(b, [("a-b", "en dash", 3), ("c", "colon", 4)]);
     assert_eq!(r.paragraph, "- plain bullet Para one.");
     assert_eq!(
-        merged_parts("a\n---\n```\n---\n```\n---  \n\n"),
-        [(0, 2), (6, 18)]
+        merged_parts("a\n\n---\n```\n---\n```\n---  \n\n"),
+        [(0, 3), (7, 19)]
+    );
+    // `---` under a line of text underlines a setext heading: the page's, no separator.
+    assert_eq!(
+        merged_parts("# A\n\nSetext\n---\n\ntext\n\n---\n\n# B\n"),
+        [(0, 23), (27, 32)]
     );
 }
 

@@ -586,22 +586,33 @@ pub(super) fn is_error_document(text: &str) -> bool {
 }
 
 /// Byte ranges of the parts of a merged doc.md: split at lines that are exactly `---`
-/// (trailing spaces allowed) outside fenced code; a part's range excludes the `---` line.
-/// Blank-only parts are dropped.
+/// (trailing spaces allowed) outside fenced code, unless the line above is paragraph text
+/// (then `---` underlines a setext heading, as in `CommonMark`: a page's own heading, not a
+/// merge's separator, which always follows a blank line); a part's range excludes the
+/// `---` line. Blank-only parts are dropped.
 pub fn merged_parts(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut off = 0;
     let mut fence = false;
+    // Whether the line above can be underlined: text that is no fence, heading or blank.
+    let mut under_text = false;
     for raw in text.split_inclusive('\n') {
         let line = raw.trim_end();
-        if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
+        let fence_line =
+            line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
+        if fence_line {
             fence = !fence;
         }
-        if !fence && line == "---" {
+        if !fence && line == "---" && !under_text {
             out.push((start, off));
             start = off + raw.len();
         }
+        under_text = !fence
+            && !fence_line
+            && !line.trim().is_empty()
+            && !line.trim_start().starts_with('#')
+            && line != "---";
         off += raw.len();
     }
     out.push((start, text.len()));
