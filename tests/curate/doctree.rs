@@ -414,3 +414,57 @@ fn collapse_never_replaces_a_file_of_the_folder_but_its_readme() {
     std::fs::remove_file(top.join("4-Solo/4-1-Only/notes.txt")).unwrap();
     assert_eq!(plan_collapse(top).unwrap().len(), 1);
 }
+
+#[test]
+fn bytes_a_merge_could_only_rewrite_keep_their_folder_unmerged() {
+    // A README that is not UTF-8, or ends its lines in a lone CR, cannot be edited in
+    // place; a page that is not UTF-8 would lose its bytes in a merged text.
+    let readme = "# S\n\nCafe para.\n\n- **1-A** — a\n- **2-B** — b\n- **3-L** — l\n";
+    // Latin-1 `é` (one byte 0xe9) in the README's text.
+    let latin1: Vec<u8> = readme
+        .replace("Cafe", "Caf\u{1}")
+        .bytes()
+        .map(|b| if b == 1 { 0xe9 } else { b })
+        .collect();
+    for (file, bytes) in [
+        ("README.md", latin1),
+        ("README.md", readme.replace('\n', "\r").into_bytes()),
+        ("1-A/doc.md", b"# A\n\nna\xefve caf\xe9\n".to_vec()),
+    ] {
+        let t = short_leaves(readme, &[("1-A", 20), ("2-B", 20), ("3-L", 900)]);
+        std::fs::write(t.path().join("G").join(file), &bytes).unwrap();
+        assert_eq!(plan_lines(t.path()), Vec::<String>::new(), "{file}");
+    }
+}
+
+#[test]
+fn indented_bullets_are_bullets_not_lines_continuing_the_one_above() {
+    let readme = "# G\n\n  - **1-A** — a\n  - **2-B** — b\n  - **3-L** — KEEPL\n";
+    let t = short_leaves(readme, &[("1-A", 20), ("2-B", 20), ("3-L", 900)]);
+    let steps = plan_merge(t.path(), MergeOptions::default()).unwrap();
+    apply(t.path(), &steps).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("G/README.md")).unwrap(),
+        "# G\n\n- **1-to-2-A** — (placeholder - 20-word summary goes here)\n  - **3-L** — KEEPL\n"
+    );
+}
+
+#[test]
+fn collapsing_a_child_without_a_readme_drops_the_bullet_that_named_it() {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path();
+    std::fs::create_dir_all(top.join("3-Intro/Basics1")).unwrap();
+    std::fs::write(
+        top.join("3-Intro/README.md"),
+        "# 3. Intro\n\n- **Basics1** — the basics\n",
+    )
+    .unwrap();
+    std::fs::write(top.join("3-Intro/Basics1/doc.md"), "# Basics\n\nText.\n").unwrap();
+    let steps = plan_collapse(top).unwrap();
+    apply(top, &steps).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(top.join("3-Intro/README.md")).unwrap(),
+        "# 3. Intro\n"
+    );
+    assert!(top.join("3-Intro/doc.md").is_file());
+}

@@ -139,6 +139,9 @@ struct Folder {
     movable: bool,
     /// Its `doc.md` is a crawler's error page (docs/FORMATS.md §6): no page to merge.
     error_page: bool,
+    /// Its `README.md`, if any, is text a merge can edit line by line: UTF-8, and no line
+    /// ends in a lone `\r`.
+    readme_editable: bool,
 }
 
 impl Folder {
@@ -159,15 +162,22 @@ fn cmp(a: &str, b: &str) -> std::cmp::Ordering {
 fn read(dir: &Path, name: String, depth: usize) -> Result<Folder> {
     let doc = dir.join("doc.md");
     let mut error_page = false;
+    // A page that is not UTF-8 would lose its bytes in a merged text: it never moves.
+    let mut utf8 = true;
     let words = if doc.is_file() {
         let bytes = std::fs::read(&doc).map_err(|e| Error::io(&doc, e))?;
         let text = String::from_utf8_lossy(&bytes);
+        utf8 = std::str::from_utf8(&bytes).is_ok();
         error_page = super::load::is_error_document(&text);
         Some(text.split_whitespace().count())
     } else {
         None
     };
-    let mut movable = !error_page;
+    let readme_editable = match std::fs::read(dir.join("README.md")) {
+        Ok(b) => std::str::from_utf8(&b).is_ok_and(|t| !t.replace("\r\n", "").contains('\r')),
+        Err(_) => true,
+    };
+    let mut movable = !error_page && utf8 && readme_editable;
     let (mut children, mut files, mut images) = (Vec::new(), Vec::new(), Vec::new());
     let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     for e in rd.filter_map(|e| e.ok()) {
@@ -202,6 +212,7 @@ fn read(dir: &Path, name: String, depth: usize) -> Result<Folder> {
         files,
         movable,
         error_page,
+        readme_editable,
     })
 }
 
@@ -434,7 +445,11 @@ fn find_mut<'a>(root: &'a mut Folder, names: &[String]) -> Option<&'a mut Folder
 }
 
 fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<Step>) {
-    if f.children.iter().filter(|c| c.is_leaf()).count() < 2 || into_parent(f, path, opts, steps) {
+    // A README a merge could only rewrite, not edit, keeps its folder as it is.
+    if !f.readme_editable
+        || f.children.iter().filter(|c| c.is_leaf()).count() < 2
+        || into_parent(f, path, opts, steps)
+    {
         return;
     }
     let groups = runs(f, opts);
@@ -454,6 +469,7 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
             images,
             files: vec!["README.md".into(), "doc.md".into()],
             movable: true,
+            readme_editable: true,
             ..Folder::default()
         });
         f.children.sort_by(|a, b| cmp(&a.name, &b.name));
@@ -656,6 +672,7 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
     {
         return Err(Error::Refused(reason));
     }
+    preflight(top, steps)?;
     let mut touched = Vec::new();
     for s in steps {
         let folder = match s {
@@ -673,11 +690,46 @@ pub fn apply(top: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
     Ok(touched)
 }
 
+/// Check, before any step is applied, that every folder a step writes in or removes from
+/// can be written (a file made there and removed again), so a merge stops before it starts
+/// rather than half-way (a leaf it could not remove would be merged twice by the next run).
+/// Errors: `Refused` naming the first folder that cannot be written.
+fn preflight(top: &Path, steps: &[Step]) -> Result<()> {
+    for s in steps {
+        let (dir, leaves): (&str, &[String]) = match s {
+            Step::Collapse { dir, child } => (dir, std::slice::from_ref(child)),
+            Step::MergeIntoParent { dir, leaves, .. } | Step::MergeGroup { dir, leaves, .. } => {
+                (dir, leaves)
+            }
+            Step::RewriteReadme { dir, .. } => (dir, &[]),
+        };
+        let d = top.join(dir);
+        let folders = std::iter::once(d.clone())
+            .chain(leaves.iter().map(|l| d.join(l)))
+            .chain(
+                leaves
+                    .iter()
+                    .map(|l| d.join(l).join("img"))
+                    .filter(|p| p.is_dir()),
+            );
+        for f in folders {
+            if tempfile::tempfile_in(&f).is_err() {
+                return Err(Error::Refused(format!(
+                    "{} cannot be written; nothing was changed",
+                    f.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// [`Step::Collapse`] under `top`: move the contents of `dir/child` up into `dir` (images
 /// merged into `dir/img`, files replacing `dir`'s), then remove the child. Returns `dir`.
 fn apply_collapse(top: &Path, dir: &str, child: &str) -> Result<PathBuf> {
     let d = top.join(dir);
     let c = d.join(child);
+    let child_readme = c.join("README.md").is_file();
     let rd = std::fs::read_dir(&c).map_err(|e| Error::io(&c, e))?;
     for e in rd.filter_map(|e| e.ok()) {
         let dest = d.join(e.file_name());
@@ -703,7 +755,35 @@ fn apply_collapse(top: &Path, dir: &str, child: &str) -> Result<PathBuf> {
         std::fs::remove_dir(&img).map_err(|e| Error::io(&img, e))?;
     }
     std::fs::remove_dir(&c).map_err(|e| Error::io(&c, e))?;
+    if !child_readme {
+        drop_bullet(&d.join("README.md"), child)?;
+    }
     Ok(d)
+}
+
+/// Remove the bullet naming `child` (with the lines continuing it) from the README at `p`,
+/// when there is one and it is text a merge can edit: the folder it named is gone.
+fn drop_bullet(p: &Path, child: &str) -> Result<()> {
+    let Ok(old) = std::fs::read_to_string(p) else {
+        return Ok(());
+    };
+    let readme = super::parse_readme(&old);
+    let names = [child.to_string()];
+    let Some(b) = super::load::bullet_for(&readme.bullets, &names, child) else {
+        return Ok(());
+    };
+    let lines: Vec<&str> = old.lines().collect();
+    let blocks = bullet_blocks(&readme, &lines);
+    let Some(&(a, z)) = blocks.iter().find(|(a, _)| *a + 1 == b.line as usize) else {
+        return Ok(());
+    };
+    let kept: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !(a..z).contains(i))
+        .map(|(_, l)| (*l).to_string())
+        .collect();
+    write(p, &join_lines(&old, kept), p)
 }
 
 /// [`Step::MergeIntoParent`] under `top`: `dir`'s own page and its `leaves` become
@@ -777,8 +857,11 @@ fn bullet_blocks(readme: &super::Readme, lines: &[&str]) -> Vec<(usize, usize)> 
         .iter()
         .map(|b| {
             let at = b.line as usize - 1;
+            let is_bullet = |j: usize| readme.bullets.iter().any(|o| o.line as usize == j + 1);
             let end = (at + 1..lines.len())
-                .find(|&j| lines[j].trim().is_empty() || !lines[j].starts_with([' ', '\t']))
+                .find(|&j| {
+                    lines[j].trim().is_empty() || !lines[j].starts_with([' ', '\t']) || is_bullet(j)
+                })
                 .unwrap_or(lines.len());
             (at, end)
         })
@@ -831,12 +914,13 @@ fn apply_merge_group(top: &Path, dir: &str, name: &str, leaves: &[String]) -> Re
         leaves.first().cloned().unwrap_or_default(),
         leaves.last().cloned().unwrap_or_default(),
     );
-    merge_docs(&d, leaves, &new)?;
+    // The group is whole (README, then doc.md) before any leaf is removed.
     write(
         &new.join("README.md"),
         &format!("# {heading}\n\nMerged from: {first} to {last}\n\n{LEAF_PLACEHOLDER}\n"),
-        &new.join("doc.md"),
+        &d.join(&first).join("doc.md"),
     )?;
+    merge_docs(&d, leaves, &new)?;
     Ok(new)
 }
 
