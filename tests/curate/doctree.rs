@@ -468,3 +468,17 @@ fn collapsing_a_child_without_a_readme_drops_the_bullet_that_named_it() {
     );
     assert!(top.join("3-Intro/doc.md").is_file());
 }
+
+#[test]
+fn a_parent_page_that_is_not_utf8_is_never_merged_into() {
+    let t = short_leaves("# G\n", &[("1-A", 20), ("2-B", 20)]);
+    std::fs::write(t.path().join("G/doc.md"), b"# G\n\ncaf\xe9\n").unwrap();
+    // Its leaves are grouped beside it instead; its own bytes stay as they are.
+    assert_eq!(
+        plan_lines(t.path()),
+        [
+            "merge into G/1-to-2-A <- 1-A, 2-B (41 words)",
+            "rewrite G/README.md"
+        ]
+    );
+}

@@ -139,6 +139,8 @@ struct Folder {
     movable: bool,
     /// Its `doc.md` is a crawler's error page (docs/FORMATS.md §6): no page to merge.
     error_page: bool,
+    /// Its `doc.md`, if any, is UTF-8 (a merged text would lose other bytes).
+    page_utf8: bool,
     /// Its `README.md`, if any, is text a merge can edit line by line: UTF-8, and no line
     /// ends in a lone `\r`.
     readme_editable: bool,
@@ -212,6 +214,7 @@ fn read(dir: &Path, name: String, depth: usize) -> Result<Folder> {
         files,
         movable,
         error_page,
+        page_utf8: utf8,
         readme_editable,
     })
 }
@@ -469,6 +472,7 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
             images,
             files: vec!["README.md".into(), "doc.md".into()],
             movable: true,
+            page_utf8: true,
             readme_editable: true,
             ..Folder::default()
         });
@@ -488,7 +492,8 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
 }
 
 /// Plan merging every child of `f` into it (returns whether it did): every child is a
-/// mergeable leaf ([`Folder::mergeable`]), `f`'s own page (if any) is no error page, no
+/// mergeable leaf ([`Folder::mergeable`]), `f`'s own page (if any) is UTF-8 and no error
+/// page, no
 /// two images share a name (theirs and `f`'s), and the total, `f`'s page included, fits.
 fn into_parent(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<Step>) -> bool {
     let total: usize =
@@ -501,8 +506,10 @@ fn into_parent(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<S
     let count = images.len();
     images.sort_unstable();
     images.dedup();
-    let fits =
-        f.children.iter().all(|c| c.mergeable(opts)) && !f.error_page && images.len() == count;
+    let fits = f.children.iter().all(|c| c.mergeable(opts))
+        && !f.error_page
+        && f.page_utf8
+        && images.len() == count;
     if !fits || total > opts.max_words {
         return false;
     }
