@@ -493,8 +493,8 @@ fn merge_folder(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<
 
 /// Plan merging every child of `f` into it (returns whether it did): every child is a
 /// mergeable leaf ([`Folder::mergeable`]), `f`'s own page (if any) is UTF-8 and no error
-/// page, no
-/// two images share a name (theirs and `f`'s), and the total, `f`'s page included, fits.
+/// page, no two images share a name (theirs and `f`'s), and the total, `f`'s page
+/// included, fits.
 fn into_parent(f: &mut Folder, path: &str, opts: MergeOptions, steps: &mut Vec<Step>) -> bool {
     let total: usize =
         f.words.unwrap_or(0) + f.children.iter().filter_map(|c| c.words).sum::<usize>();
