@@ -251,15 +251,18 @@ fn validate_reports_the_1068_char_description_and_exits_1() {
     assert_eq!(f.map(|f| f["line"].clone()), Some(3.into()));
 }
 
+/// Write `text` to `root/rel`, making its folders.
+fn write_under(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap_or(root)).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
+}
+
 #[test]
 fn validate_reports_a_doc_trees_bullet_naming_no_folder_with_file_and_line() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let top = t.path().join("Book");
-    let write = |rel: &str, text: &str| {
-        let p = top.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap_or(&top)).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
-    };
+    let write = |rel: &str, text: &str| write_under(&top, rel, text);
     write(
         "README.md",
         "# Book\n\n- **1-Intro** — start\n- **2-Gone** — moved away\n",
@@ -294,11 +297,7 @@ fn validate_reports_a_doc_trees_bullet_naming_no_folder_with_file_and_line() {
 fn validate_names_the_file_of_a_doc_tree_warning_inside_a_skill() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let skill = t.path().join("notes");
-    let write = |rel: &str, text: &str| {
-        let p = skill.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap_or(&skill)).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
-    };
+    let write = |rel: &str, text: &str| write_under(&skill, rel, text);
     write(
         "SKILL.md",
         "---\nname: notes\ndescription: Team notes.\n---\n\n# Notes\n",

@@ -77,6 +77,17 @@ fn no_readme_beside_a_page_is_a_hit_and_one_without_a_page_is_one_without_its_bu
     assert!(hit_ids(&c, "summary goes here").is_empty());
 }
 
+/// Assert that no node of `c` carries a load warning.
+#[track_caller]
+fn assert_no_warnings(c: &Corpus) {
+    let warnings: Vec<&str> = c
+        .nodes
+        .iter()
+        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
 /// A doc tree written in a temporary folder: `(path, text)` pairs.
 fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, Corpus) {
     let t = tempfile::tempdir().unwrap();
@@ -171,12 +182,7 @@ fn a_decomposed_folder_name_keeps_the_summary_of_its_composed_bullet() {
         ("1-Cafe\u{301}/doc.md", "# Café\n\nBeans and water.\n"),
     ]);
     assert_eq!(hit_ids(&c, "espresso"), ["Tree/1-Cafe\u{301}/doc.md#café"]);
-    let warnings: Vec<&str> = c
-        .nodes
-        .iter()
-        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
-        .collect();
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_no_warnings(&c);
 }
 
 #[test]
@@ -196,12 +202,7 @@ fn a_bullet_retyped_with_other_case_and_punctuation_keeps_its_summary() {
         hit_ids(&c, "absent"),
         ["Tree/1-Option-unwrap/doc.md#option"]
     );
-    let warnings: Vec<&str> = c
-        .nodes
-        .iter()
-        .flat_map(|n| n.warnings.iter().map(|w| w.message.as_str()))
-        .collect();
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_no_warnings(&c);
 }
 
 #[test]
