@@ -7,9 +7,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bm25::{RootIndex, TF_BIG, Vocab};
+use super::doc_text::{DocReader, DocText};
 use super::fold::RootDocs;
 use super::intern::Interner;
 use super::tokenize::scan;
+use crate::model::{Corpus, NodeId};
 
 /// Roots smaller than this many bytes of text are tokenized on the calling thread only.
 const PARALLEL_MIN_BYTES: usize = 512 * 1024;
@@ -33,18 +35,24 @@ struct Shard {
     df: Vec<u32>,
 }
 
-/// Tokenize `texts`; each token of `texts[i]` counts `weights[i]` times (a missing weight
-/// counts 1).
-fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) -> Shard {
+/// Tokenize the documents `feed` hands over, in order (`hint`: how many and their bytes,
+/// for the first allocations); each token of document `i` counts `weights[i]` times (a
+/// missing weight counts 1).
+fn tokenize_shard(
+    feed: impl FnOnce(&mut dyn FnMut(&str)),
+    hint: (usize, usize),
+    weights: &[u32],
+    tick: &mut dyn FnMut(usize),
+) -> Shard {
     let mut sh = Shard::default();
     // About one distinct term per 12 bytes of markdown (measured on corpus/large).
-    sh.pairs
-        .reserve(texts.iter().map(|t| t.len()).sum::<usize>() / 12);
-    sh.doc_end.reserve(texts.len());
-    sh.doc_len.reserve(texts.len());
+    sh.pairs.reserve(hint.1 / 12);
+    sh.doc_end.reserve(hint.0);
+    sh.doc_len.reserve(hint.0);
     let mut counts: Vec<u32> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
-    for (i, text) in texts.iter().enumerate() {
+    let mut i = 0usize;
+    feed(&mut |text| {
         let mut len = 0u32;
         let w = weights.get(i).copied().unwrap_or(1);
         scan(text, &mut |t| {
@@ -70,44 +78,73 @@ fn tokenize_shard(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) 
         touched.clear();
         sh.doc_end.push(sh.pairs.len());
         sh.doc_len.push(len);
-        if (i + 1) % PROGRESS_EVERY == 0 {
+        i += 1;
+        if i.is_multiple_of(PROGRESS_EVERY) {
             tick(PROGRESS_EVERY);
         }
-    }
-    tick(texts.len() % PROGRESS_EVERY);
+    });
+    tick(i % PROGRESS_EVERY);
     sh
 }
 
-/// Split `docs` into at most `n` contiguous runs of roughly equal bytes.
-fn shard_bounds(docs: &[&str], n: usize) -> Vec<std::ops::Range<usize>> {
-    let total: usize = docs.iter().map(|t| t.len()).sum();
+/// [`tokenize_shard`] of `docs`, their texts read by a [`DocReader`] of `corpus` (a source
+/// that is not held is read for its documents and let go again).
+fn tokenize_docs(
+    corpus: &Corpus,
+    docs: &[(NodeId, DocText<'_>)],
+    weights: &[u32],
+    tick: &mut dyn FnMut(usize),
+) -> Shard {
+    let bytes = docs.iter().map(|(_, d)| d.len()).sum();
+    let feed = |f: &mut dyn FnMut(&str)| {
+        let mut reader = DocReader::new(corpus);
+        for (_, d) in docs {
+            reader.with(d, &mut *f);
+        }
+    };
+    tokenize_shard(feed, (docs.len(), bytes), weights, tick)
+}
+
+/// [`tokenize_shard`] of texts in memory.
+#[cfg(test)]
+fn tokenize_texts(texts: &[&str], weights: &[u32], tick: &mut dyn FnMut(usize)) -> Shard {
+    let bytes = texts.iter().map(|t| t.len()).sum();
+    let feed = |f: &mut dyn FnMut(&str)| texts.iter().for_each(|t| f(t));
+    tokenize_shard(feed, (texts.len(), bytes), weights, tick)
+}
+
+/// Split documents of byte lengths `lens` into at most `n` contiguous runs of roughly equal
+/// bytes.
+fn shard_bounds(lens: &[usize], n: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = lens.iter().sum();
     let per = total.div_ceil(n.max(1)).max(1);
     let mut out = Vec::new();
     let (mut start, mut acc) = (0, 0);
-    for (i, t) in docs.iter().enumerate() {
-        acc += t.len();
+    for (i, len) in lens.iter().enumerate() {
+        acc += len;
         if acc >= per && out.len() + 1 < n {
             out.push(start..i + 1);
             start = i + 1;
             acc = 0;
         }
     }
-    if start < docs.len() || out.is_empty() {
-        out.push(start..docs.len());
+    if start < lens.len() || out.is_empty() {
+        out.push(start..lens.len());
     }
     out
 }
 
-/// Build the index of one root. `done` counts indexed documents (shared across roots);
-/// `progress(done)` is called on the calling thread.
+/// Build the index of one root of `corpus`. `done` counts indexed documents (shared
+/// across roots); `progress(done)` is called on the calling thread.
 pub(crate) fn build_root(
+    corpus: &Corpus,
     rd: RootDocs<'_>,
     done: &AtomicUsize,
     progress: &mut dyn FnMut(usize),
 ) -> RootIndex {
-    let texts: Vec<&str> = rd.docs.iter().map(|(_, t)| t.as_ref()).collect();
+    let lens: Vec<usize> = rd.docs.iter().map(|(_, d)| d.len()).collect();
     let weights = &rd.weights;
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let bytes: usize = lens.iter().sum();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(MAX_SHARDS);
@@ -116,25 +153,27 @@ pub(crate) fn build_root(
     } else {
         1
     };
-    let bounds = shard_bounds(&texts, n_shards);
+    let bounds = shard_bounds(&lens, n_shards);
+    let docs = &rd.docs;
     let shards: Vec<Shard> = std::thread::scope(|s| {
         let workers: Vec<_> = bounds[1..]
             .iter()
             .map(|r| {
-                let part = &texts[r.clone()];
+                let part = &docs[r.clone()];
                 let part_w = &weights[r.clone()];
                 let spawned = std::thread::Builder::new()
                     .name("skillnav-index".into())
                     .spawn_scoped(s, move || {
-                        tokenize_shard(part, part_w, &mut |k| {
+                        tokenize_docs(corpus, part, part_w, &mut |k| {
                             done.fetch_add(k, Ordering::Relaxed);
                         })
                     });
                 (r.clone(), spawned)
             })
             .collect();
-        let first = tokenize_shard(
-            &texts[bounds[0].clone()],
+        let first = tokenize_docs(
+            corpus,
+            &docs[bounds[0].clone()],
             &weights[bounds[0].clone()],
             &mut |k| {
                 let now = done.fetch_add(k, Ordering::Relaxed) + k;
@@ -148,7 +187,7 @@ pub(crate) fn build_root(
                 // are then indexed as empty rather than bringing search down.
                 Ok(handle) => handle.join().unwrap_or_default(),
                 // No thread available: tokenize this shard here.
-                Err(_) => tokenize_shard(&texts[r.clone()], &weights[r], &mut |k| {
+                Err(_) => tokenize_docs(corpus, &docs[r.clone()], &weights[r], &mut |k| {
                     done.fetch_add(k, Ordering::Relaxed);
                 }),
             };
@@ -379,21 +418,20 @@ fn group_by_len(vocab: &Vocab) -> (Vec<u32>, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::NodeId;
 
     /// `texts` as the documents of one root, node ids in order.
-    fn docs_of<'a>(texts: &[&'a str]) -> Vec<(NodeId, std::borrow::Cow<'a, str>)> {
+    fn docs_of<'a>(texts: &[&'a str]) -> Vec<(NodeId, DocText<'a>)> {
         texts
             .iter()
             .enumerate()
-            .map(|(i, t)| (NodeId(i as u32), (*t).into()))
+            .map(|(i, t)| (NodeId(i as u32), DocText::Text((*t).into())))
             .collect()
     }
 
     #[test]
     fn shard_bounds_cover_all_documents() {
-        let docs: Vec<&str> = vec!["abcdefghij"; 10];
-        let b = |n: usize, docs: &[&str]| -> Vec<(usize, usize)> {
+        let docs: Vec<usize> = vec![10; 10];
+        let b = |n: usize, docs: &[usize]| -> Vec<(usize, usize)> {
             shard_bounds(docs, n)
                 .into_iter()
                 .map(|r| (r.start, r.end))
@@ -415,17 +453,17 @@ mod tests {
             "beta beta zeta",
         ];
         let docs = docs_of(&texts);
-        let one = tokenize_shard(&texts, &[], &mut |_| {});
+        let one = tokenize_texts(&texts, &[], &mut |_| {});
         let single = merge(
             RootDocs {
-                docs: docs.clone(),
+                docs: docs_of(&texts),
                 ..RootDocs::empty(NodeId(0))
             },
             vec![one],
             std::slice::from_ref(&(0..5)),
         );
-        let a = tokenize_shard(&texts[..2], &[], &mut |_| {});
-        let b = tokenize_shard(&texts[2..], &[], &mut |_| {});
+        let a = tokenize_texts(&texts[..2], &[], &mut |_| {});
+        let b = tokenize_texts(&texts[2..], &[], &mut |_| {});
         let split = merge(
             RootDocs {
                 docs,
@@ -457,8 +495,8 @@ mod tests {
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         let docs = docs_of(&texts);
-        let a = tokenize_shard(&texts[..1500], &[], &mut |_| {});
-        let b = tokenize_shard(&texts[1500..], &[], &mut |_| {});
+        let a = tokenize_texts(&texts[..1500], &[], &mut |_| {});
+        let b = tokenize_texts(&texts[1500..], &[], &mut |_| {});
         let ix = merge(
             RootDocs {
                 docs,
@@ -496,7 +534,7 @@ mod tests {
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         let docs = docs_of(&texts);
-        let shard = tokenize_shard(&texts, &[], &mut |_| {});
+        let shard = tokenize_texts(&texts, &[], &mut |_| {});
         let ix = merge(
             RootDocs {
                 docs,
@@ -518,7 +556,7 @@ mod tests {
 
     #[test]
     fn weighted_document_counts_each_token_weight_times() {
-        let sh = tokenize_shard(&["alpha beta alpha", "alpha"], &[2, 1], &mut |_| {});
+        let sh = tokenize_texts(&["alpha beta alpha", "alpha"], &[2, 1], &mut |_| {});
         assert_eq!(sh.doc_len, [6, 1]);
         let tf: Vec<u32> = sh.pairs.iter().map(|(_, tf)| *tf).collect();
         assert_eq!(tf, [4, 2, 1]);

@@ -88,7 +88,7 @@ impl Index {
         let done = AtomicUsize::new(0);
         let roots = docs
             .into_iter()
-            .map(|rd| build::build_root(rd, &done, &mut |d| progress(d.min(total), total)))
+            .map(|rd| build::build_root(corpus, rd, &done, &mut |d| progress(d.min(total), total)))
             .collect();
         progress(total, total);
         Self {

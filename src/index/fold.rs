@@ -8,6 +8,7 @@
 //! folder's page (`super::tree_docs`, which also gives doc-tree pages and READMEs the text
 //! they are indexed with), and texts that are empty after trimming. Documents whose own text is byte-identical after trimming are indexed once — the
 //! first in document order — and the others are that document's *copies* ("+N copies").
+//! Texts are compared by their 128-bit keys, read one source at a time (`super::doc_text`).
 //!
 //! A skill node is a document too: its routing text (frontmatter `name`, `description` and
 //! `when_to_use`, one per line), a field of its own whose term frequencies and length count
@@ -16,6 +17,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use super::doc_text::{DocReader, DocText};
 use super::hash::FxHashMap;
 use super::tree_docs;
 use crate::model::{Corpus, NodeId, NodeKind};
@@ -26,7 +28,7 @@ pub(crate) struct RootDocs<'c> {
     /// The root node.
     pub root: NodeId,
     /// Documents in document order: node and its own text (a skill's routing text).
-    pub docs: Vec<(NodeId, Cow<'c, str>)>,
+    pub docs: Vec<(NodeId, DocText<'c>)>,
     /// Per document: how many times each of its tokens counts (1, or
     /// [`SKILL_FIELD_WEIGHT`] for a skill's routing text).
     pub weights: Vec<u32>,
@@ -103,15 +105,13 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
 
 /// Collect the documents of root `root`, folding identical texts; doc-tree READMEs and
 /// pages as `tree_docs` says.
-pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c> {
+pub(crate) fn collect_root(corpus: &Corpus, root: NodeId) -> RootDocs<'_> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
     let mut out = RootDocs::empty(root);
-    // Keys are whole section texts (19 MB on corpus/large): foldhash reads them several bytes
-    // per cycle, where the Fx hash of the term maps is one serial multiply per 8 bytes.
-    let mut seen: std::collections::HashMap<&'c str, u32, foldhash::fast::FixedState> =
-        std::collections::HashMap::default();
+    let mut seen: FxHashMap<u128, u32> = FxHashMap::default();
     seen.reserve(corpus.len() / corpus.roots.len().max(1));
     let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
+    let mut reader = DocReader::new(corpus);
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.ix() >= corpus.len() {
@@ -122,29 +122,31 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
             continue; // the whole subtree is a copy or a lazytools bundle
         }
         if is_document(corpus, n) {
-            match tree_docs::indexed_text(corpus, n) {
+            let Some(doc) = document_text(corpus, n) else {
+                stack.extend(node.children.iter().rev().copied());
+                continue;
+            };
+            match text_key(&mut reader, &doc) {
                 // A doc-tree text made of more than the node's own: never a copy of another.
-                Some(Cow::Owned(text)) => {
-                    out.docs.push((n, Cow::Owned(text)));
+                Key::Made => {
+                    out.docs.push((n, doc));
                     out.weights.push(1);
                 }
-                Some(Cow::Borrowed(text)) if !text.trim().is_empty() => {
-                    let key = text.trim();
-                    if let Some(&d) = seen.get(key) {
+                Key::Blank => {}
+                Key::Text(key) => {
+                    if let Some(&d) = seen.get(&key) {
                         copies.entry(d).or_default().push(n);
                     } else {
-                        let d = out.docs.len() as u32;
-                        seen.insert(key, d);
-                        out.docs.push((n, Cow::Borrowed(text)));
+                        seen.insert(key, out.docs.len() as u32);
+                        out.docs.push((n, doc));
                         out.weights.push(1);
                     }
                 }
-                Some(Cow::Borrowed(_)) | None => {}
             }
         } else if node.kind == NodeKind::Skill
             && let Some(text) = routing_text(corpus, n)
         {
-            out.docs.push((n, Cow::Owned(text)));
+            out.docs.push((n, DocText::Text(Cow::Owned(text))));
             out.weights.push(SKILL_FIELD_WEIGHT);
         }
         stack.extend(node.children.iter().rev().copied());
@@ -152,4 +154,48 @@ pub(crate) fn collect_root<'c>(corpus: &'c Corpus, root: NodeId) -> RootDocs<'c>
     out.copies = copies.into_iter().collect();
     out.copies.sort_unstable_by_key(|(d, _)| *d);
     out
+}
+
+/// The text document `n` is indexed with: a doc-tree README or page as `tree_docs` makes
+/// it, else the node's own text, left where it is when its source is not held (`None`: not
+/// a document).
+fn document_text(corpus: &Corpus, n: NodeId) -> Option<DocText<'_>> {
+    let span = corpus.node(n).span?;
+    let held = corpus
+        .sources
+        .get(span.source.0 as usize)
+        .is_some_and(crate::model::Source::is_held);
+    if held || tree_docs::in_tree_file(corpus, n) {
+        return tree_docs::indexed_text(corpus, n).map(DocText::Text);
+    }
+    Some(DocText::Kept {
+        source: span.source,
+        start: span.start,
+        end: span.own_end,
+    })
+}
+
+/// What folding makes of a document's text.
+enum Key {
+    /// Made for the index (more than the node's own text): never folded.
+    Made,
+    /// Blank after trimming: not a document.
+    Blank,
+    /// The 128-bit key of the trimmed text: texts with one key are one document.
+    Text(u128),
+}
+
+/// The folding key of `doc` ([`crate::util::digest::key128`] of its trimmed text).
+fn text_key(reader: &mut DocReader<'_>, doc: &DocText<'_>) -> Key {
+    if let DocText::Text(Cow::Owned(_)) = doc {
+        return Key::Made;
+    }
+    reader.with(doc, |text| {
+        let t = text.trim();
+        if t.is_empty() {
+            Key::Blank
+        } else {
+            Key::Text(crate::util::digest::key128(t))
+        }
+    })
 }

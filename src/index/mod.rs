@@ -15,6 +15,7 @@
 pub mod bm25;
 mod build;
 pub mod distance;
+mod doc_text;
 mod engine;
 pub mod filter;
 mod fold;

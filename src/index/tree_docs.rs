@@ -34,6 +34,15 @@ fn is_tree_file(corpus: &Corpus, n: NodeId, name: &str) -> bool {
     node.kind == NodeKind::File && node.format == Format::DocTree && file_name(&node.path) == name
 }
 
+/// Whether `n` is, or is inside, a doc tree's `README.md` or `doc.md`: a node whose indexed
+/// text [`indexed_text`] may make from more than its own.
+pub fn in_tree_file(corpus: &Corpus, n: NodeId) -> bool {
+    std::iter::once(n)
+        .chain(corpus.ancestors(n))
+        .find(|a| corpus.node(*a).kind == NodeKind::File)
+        .is_some_and(|f| is_tree_file(corpus, f, "README.md") || is_page_file(corpus, f))
+}
+
 /// The text node `n` is indexed and embedded with: its own text, changed as the module
 /// header says when it is part of a doc-tree README or a doc-tree page. `None` when it is
 /// not a document (a README beside a page, or one with nothing left but its bullets).

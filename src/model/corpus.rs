@@ -154,6 +154,29 @@ impl Corpus {
         NodeId((self.nodes.len() - 1) as u32)
     }
 
+    /// Let every file's text go ([`Source::spill`]): from now on each is read from its file
+    /// when needed, checked by size, modification second and CRC-32 (docs/DESIGN.md §8
+    /// "Memory"). Virtual texts (bundle chunks) stay held. Returns the bytes let go.
+    pub fn spill_texts(&mut self) -> u64 {
+        let mut freed = 0;
+        for s in &mut self.sources {
+            let len = s.text_len() as u64;
+            if s.spill() {
+                freed += len;
+            }
+        }
+        freed
+    }
+
+    /// Bytes of source text held in memory.
+    pub fn held_bytes(&self) -> u64 {
+        self.sources
+            .iter()
+            .filter(|s| s.is_held())
+            .map(|s| s.text_len() as u64)
+            .sum()
+    }
+
     /// The full text of `id` (children included); empty for nodes without text.
     pub fn text(&self, id: NodeId) -> &str {
         match self.node(id).span {

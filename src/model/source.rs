@@ -1,7 +1,8 @@
 //! Source texts: the bytes of every loaded file (or virtual text such as bundle chunks),
 //! held once and referenced by [`crate::model::TextSpan`]s. A source restored from a
 //! persisted index keeps its text in that file ([`StoredText`]) until it is first read
-//! (docs/DESIGN.md §8 "Persisted index").
+//! (docs/DESIGN.md §8 "Persisted index"); a source [`Source::spill`]ed after a load keeps
+//! it in its own file, read again (and checked) when needed.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -22,14 +23,34 @@ pub struct Source {
     pub abs_path: Option<PathBuf>,
     /// The text once held ([`Source::text`]).
     held: OnceLock<String>,
-    /// Where the text lies in a persisted index file, when it is not held yet.
-    stored: Option<StoredText>,
+    /// Where the text lies when it is not held (yet).
+    stored: Option<Kept>,
     /// Whether any byte had to be replaced.
     pub invalid_utf8: bool,
     /// Size of the file on disk in bytes (may exceed the text's length when truncated).
     pub size: u64,
     /// Modification time (seconds since the epoch) when read, for caches.
     pub mtime: u64,
+}
+
+/// Where a text that is not held is kept.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// In a persisted index file.
+    Index(StoredText),
+    /// In the source's own file (`abs_path`): its first `len` bytes, whose same-length
+    /// UTF-8 text has CRC-32 `crc`.
+    Own { len: u64, crc: u32 },
+}
+
+impl Kept {
+    /// `(length in bytes, CRC-32)` of the kept text.
+    fn len_crc(&self) -> (u64, u32) {
+        match self {
+            Self::Index(s) => (s.len, s.crc),
+            Self::Own { len, crc } => (*len, *crc),
+        }
+    }
 }
 
 /// A text kept in an open file: `len` bytes at `offset`, whose CRC-32 is `crc`.
@@ -147,7 +168,7 @@ impl Source {
         Self {
             abs_path,
             held: OnceLock::new(),
-            stored: Some(stored),
+            stored: Some(Kept::Index(stored)),
             invalid_utf8,
             size,
             mtime,
@@ -155,23 +176,43 @@ impl Source {
     }
 
     /// The text: same-length UTF-8 of the bytes, each invalid byte replaced by
-    /// [`INVALID_BYTE_PLACEHOLDER`], so byte offsets equal file offsets. A stored text is
-    /// read from its file on first use and held from then on; if that read fails (the
-    /// index file damaged since), the file at `abs_path` is read instead, and failing that
-    /// the text is empty.
+    /// [`INVALID_BYTE_PLACEHOLDER`], so byte offsets equal file offsets. A text that is not
+    /// held is read on first use and held from then on: a stored text from its index file
+    /// (if that read fails, the index file damaged since, the source's own file is read
+    /// instead); a spilled one from its own file. A file that no longer holds the text
+    /// (another size, modification second or CRC-32) gives an empty text.
     pub fn text(&self) -> &str {
         self.held.get_or_init(|| self.read_text())
     }
 
-    /// The text as a new `String`, without holding it (a stored text is read again).
+    /// The text as a new `String`, without holding it (a text that is not held is read
+    /// again, as [`Source::text`] reads it).
     pub fn read_text(&self) -> String {
         if let Some(t) = self.held.get() {
             return t.clone();
         }
-        let Some(stored) = &self.stored else {
-            return String::new();
-        };
-        stored.read().unwrap_or_else(|_| self.reread_file())
+        match &self.stored {
+            None => String::new(),
+            Some(Kept::Index(stored)) => stored.read().unwrap_or_else(|_| self.reread_file()),
+            Some(Kept::Own { crc, .. }) => {
+                let text = self.reread_file();
+                if crc32fast::hash(text.as_bytes()) == *crc {
+                    text
+                } else {
+                    String::new()
+                }
+            }
+        }
+    }
+
+    /// Call `f` with the text, borrowed when it is held, else read for this call only and
+    /// let go again (as [`Source::read_text`] reads it): for passes over every source
+    /// (indexing, saving) that must not make every text held.
+    pub fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        match self.held.get() {
+            Some(t) => f(t),
+            None => f(&self.read_text()),
+        }
     }
 
     /// The file at `abs_path` as a same-length UTF-8 text (its first `text_len()` bytes, as
@@ -199,13 +240,40 @@ impl Source {
         }
     }
 
-    /// Length of the text in bytes, without reading a stored one.
+    /// Length of the text in bytes, without reading one that is not held.
     pub fn text_len(&self) -> usize {
         match (self.held.get(), &self.stored) {
             (Some(t), _) => t.len(),
-            (None, Some(s)) => usize::try_from(s.len).unwrap_or(usize::MAX),
+            (None, Some(k)) => usize::try_from(k.len_crc().0).unwrap_or(usize::MAX),
             (None, None) => 0,
         }
+    }
+
+    /// `(length in bytes, CRC-32)` of the text, without reading one that is not held.
+    pub fn len_crc(&self) -> (u64, u32) {
+        match (self.held.get(), &self.stored) {
+            (Some(t), _) => (t.len() as u64, crc32fast::hash(t.as_bytes())),
+            (None, Some(k)) => k.len_crc(),
+            (None, None) => (0, crc32fast::hash(b"")),
+        }
+    }
+
+    /// Let a held text of a file go: from now on it is read from the file again when
+    /// needed ([`Source::text`]), checked by its size, modification second and CRC-32.
+    /// Returns whether it was let go (not for a virtual text, which has no file, nor for a
+    /// text that is not held).
+    pub fn spill(&mut self) -> bool {
+        if self.abs_path.is_none() {
+            return false;
+        }
+        let Some(text) = self.held.take() else {
+            return false;
+        };
+        self.stored = Some(Kept::Own {
+            len: text.len() as u64,
+            crc: crc32fast::hash(text.as_bytes()),
+        });
+        true
     }
 
     /// Whether the text is in memory (not left in a persisted index file).
@@ -219,25 +287,31 @@ impl Source {
         self.stored = None;
     }
 
+    /// Keep this source's text in its own file, as [`Source::spill`] does, for a text of
+    /// `len` bytes and CRC-32 `crc` that was let go before it came back to the source (the
+    /// loader's sectioning threads spill the texts they scan). Nothing changes for a
+    /// virtual text.
+    pub fn set_spilled(&mut self, len: u64, crc: u32) {
+        if self.abs_path.is_some() {
+            self.held = OnceLock::new();
+            self.stored = Some(Kept::Own { len, crc });
+        }
+    }
+
     /// Let this source's text go and read it from `written`'s stored text from now on:
     /// `written` is the same source as read back from a persisted index file just written
     /// (docs/DESIGN.md §8 "Persisted index"). Nothing changes, and `false` is returned,
     /// unless `written` has a stored text with this source's path, length and CRC-32 (a
     /// file another process renamed over ours may hold other texts).
     pub fn hand_over(&mut self, written: Source) -> bool {
-        let Some(stored) = written.stored else {
+        let Some(Kept::Index(stored)) = written.stored else {
             return false;
         };
-        let same = written.abs_path == self.abs_path
-            && stored.len == self.text_len() as u64
-            && match (self.held.get(), &self.stored) {
-                (Some(t), _) => crc32fast::hash(t.as_bytes()) == stored.crc,
-                (None, Some(mine)) => mine.crc == stored.crc,
-                (None, None) => stored.len == 0,
-            };
+        let (len, crc) = self.len_crc();
+        let same = written.abs_path == self.abs_path && stored.len == len && stored.crc == crc;
         if same {
             self.held = OnceLock::new();
-            self.stored = Some(stored);
+            self.stored = Some(Kept::Index(stored));
         }
         same
     }
@@ -307,6 +381,69 @@ mod tests {
         assert!(!src.unchanged_on_disk(&path));
         std::fs::remove_file(&path).unwrap();
         assert!(!src.unchanged_on_disk(&path));
+    }
+
+    /// A source of file `name` in `dir` holding `bytes`, as the loader reads it.
+    fn loaded(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Source {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let m = std::fs::metadata(&path).unwrap();
+        let mtime = m
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        Source::from_bytes(Some(path), bytes.to_vec(), m.len(), mtime)
+    }
+
+    #[test]
+    fn a_spilled_text_is_read_again_from_its_file_and_only_while_the_file_holds_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut src = loaded(dir.path(), "a.md", b"# A\n\nab\xffcd\n");
+        let text = src.text().to_string();
+        assert!(src.spill());
+        assert!(!src.is_held());
+        assert!(!src.spill(), "nothing held to let go");
+        assert_eq!(src.text_len(), text.len());
+        assert_eq!(src.read_text(), text, "invalid bytes replaced as at load");
+        assert!(!src.is_held(), "read_text does not hold it");
+        src.with_text(|t| assert_eq!(t, text));
+        assert!(!src.is_held());
+        // Another text of the same size and modification second: the CRC-32 tells.
+        let mut same_size = loaded(dir.path(), "b.md", b"# B\n\nalpha\n");
+        same_size.spill();
+        let path = same_size.abs_path.clone().unwrap();
+        let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::fs::write(&path, b"# B\n\nALPHA\n").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert_eq!(
+            same_size.read_text(),
+            "",
+            "never a text its spans do not fit"
+        );
+        let mut virtual_text = Source::virtual_text("chunk".into());
+        assert!(
+            !virtual_text.spill(),
+            "a virtual text has no file to read again"
+        );
+        assert_eq!(virtual_text.text(), "chunk");
+    }
+
+    #[test]
+    fn a_text_spilled_by_the_sectioning_threads_reads_as_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut src = loaded(dir.path(), "a.md", b"# A\n\nalpha\n");
+        let text = src.take_text();
+        src.set_spilled(text.len() as u64, crc32fast::hash(text.as_bytes()));
+        assert_eq!(src.len_crc(), (11, crc32fast::hash(b"# A\n\nalpha\n")));
+        assert_eq!(src.text(), "# A\n\nalpha\n");
+        assert!(src.is_held(), "text() holds what it read");
     }
 
     /// A stored text of `text` in a new file: the source as a persisted index reads it back.

@@ -82,16 +82,17 @@ struct SourceMeta {
 }
 
 impl SourceMeta {
-    /// The entry of `s` (reading its text when it is stored, to checksum it).
+    /// The entry of `s` (a text that is not held is not read: its length and CRC-32 are
+    /// known).
     fn of(s: &Source) -> Self {
-        let text = s.text();
+        let (len, crc) = s.len_crc();
         SourceMeta {
             abs_path: s.abs_path.clone(),
             invalid_utf8: s.invalid_utf8,
             size: s.size,
             mtime: s.mtime,
-            len: text.len() as u64,
-            crc: crc32fast::hash(text.as_bytes()),
+            len,
+            crc,
         }
     }
 }
@@ -185,7 +186,7 @@ pub fn write<W: Write + Seek>(c: &Contents<'_>, out: &mut W) -> std::io::Result<
 
 /// Write part `i` of `c` (the order of the module doc) to `out`. Errors: a value that serde
 /// cannot write, or a write error.
-fn write_part<W: Write>(c: &Contents<'_>, i: usize, mut out: W) -> std::io::Result<()> {
+fn write_part<W: Write>(c: &Contents<'_>, i: usize, out: W) -> std::io::Result<()> {
     let sources = &c.corpus.sources;
     let encoded = match i {
         0 => postcard::to_io(c.manifest, out),
@@ -202,12 +203,7 @@ fn write_part<W: Write>(c: &Contents<'_>, i: usize, mut out: W) -> std::io::Resu
             let metas: Vec<SourceMeta> = sources.iter().map(SourceMeta::of).collect();
             postcard::to_io(&metas, out)
         }
-        3 => {
-            for s in sources {
-                out.write_all(s.text().as_bytes())?;
-            }
-            return Ok(());
-        }
+        3 => return write_texts(sources, out),
         4 => postcard::to_io(c.index, out),
         _ => postcard::to_io(c.fuzzy, out),
     };
@@ -218,6 +214,27 @@ fn write_part<W: Write>(c: &Contents<'_>, i: usize, mut out: W) -> std::io::Resu
         }
         e => std::io::Error::other(e.to_string()),
     })
+}
+
+/// The texts part: every source's text, one after the other. A text that is not held is
+/// read for the write and let go again. Errors: a write error, or a text that no longer
+/// reads as it was loaded (its file changed since; the index would not match it).
+fn write_texts<W: Write>(sources: &[Source], mut out: W) -> std::io::Result<()> {
+    for s in sources {
+        let (len, crc) = s.len_crc();
+        s.with_text(|t| {
+            if t.len() as u64 != len || (!s.is_held() && crc32fast::hash(t.as_bytes()) != crc) {
+                return Err(std::io::Error::other(format!(
+                    "{} changed while it was indexed",
+                    s.abs_path
+                        .as_deref()
+                        .map_or("a text".into(), |p| p.display().to_string())
+                )));
+            }
+            out.write_all(t.as_bytes())
+        })?;
+    }
+    Ok(())
 }
 
 /// Where one part lies: its offset and length in bytes and its checksum.

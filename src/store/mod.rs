@@ -200,14 +200,27 @@ pub struct Indexed {
 
 /// Make the roots of `req` searchable: the persisted index when nothing changed, else
 /// `load()` (which must load exactly the roots of `req`) with the unchanged files' bytes
-/// served from the persisted corpus, indexed anew.
+/// served from the persisted corpus, indexed anew. After a full load the files' texts are
+/// let go ([`Corpus::spill_texts`]): they are read again from the files when needed.
 pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
     let loading = match begin(req) {
         Begun::Reused(indexed) => return *indexed,
         Begun::Load(loading) => loading,
     };
-    let corpus = load();
+    // A full load reads every file: its texts are let go as they are sectioned and after
+    // the load, and indexing reads them again one file at a time (docs/DESIGN.md §8
+    // "Memory"). An updated load takes most texts from the persisted index instead, and
+    // keeps them.
+    let full = !loading.updated;
+    let mut corpus = if full {
+        crate::formats::walk::spill::while_spilling(load)
+    } else {
+        load()
+    };
     let loaded = loading.finish();
+    if full {
+        corpus.spill_texts();
+    }
     let index = Index::build(&corpus, &mut |_, _| {});
     let fuzzy = FuzzyIndex::build(&corpus);
     Indexed {
@@ -550,8 +563,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let docs = dir.path().join("docs");
         std::fs::create_dir_all(&docs).unwrap();
-        for i in 0..3 {
-            let text = format!("# Page {i}\n\nThe word word{i} is here.\n");
+        let texts: Vec<String> = (0..3)
+            .map(|i| format!("# Page {i}\n\nThe word word{i} is here.\n"))
+            .collect();
+        for (i, text) in texts.iter().enumerate() {
             std::fs::write(docs.join(format!("p{i}.md")), text).unwrap();
         }
         let spec = crate::formats::root_specs(std::slice::from_ref(&docs)).remove(0);
@@ -564,20 +579,32 @@ mod tests {
         let mut indexed = open(&req, || {
             crate::formats::load_root(&spec, &opts, &mut |_| {})
         });
-        assert!(
-            indexed
-                .corpus
-                .sources
-                .iter()
-                .all(crate::model::Source::is_held)
+        assert_eq!(
+            indexed.corpus.held_bytes(),
+            0,
+            "a full load lets its texts go"
         );
+        let hits = indexed
+            .index
+            .search(
+                &indexed.corpus,
+                "word1",
+                &crate::index::SearchOptions::default(),
+            )
+            .hits;
+        assert_eq!(hits.len(), 1, "indexed from the files read again");
+        assert_eq!(indexed.corpus.held_bytes(), 0, "indexing held none of them");
         assert_eq!(indexed.save_and_let_texts_go(), None);
         let sources = &indexed.corpus.sources;
         assert_eq!(sources.len(), 3);
         assert!(sources.iter().all(|s| !s.is_held()), "every text let go");
+        // Read from the index file now, not from the files: an edit does not show.
         for s in sources {
-            let on_disk = std::fs::read_to_string(s.abs_path.as_ref().unwrap()).unwrap();
-            assert_eq!(s.text(), on_disk);
+            let path = s.abs_path.clone().unwrap();
+            let loaded = std::fs::read_to_string(&path).unwrap();
+            assert!(texts.contains(&loaded));
+            std::fs::write(&path, "# Edited\n").unwrap();
+            assert_eq!(s.text(), loaded);
         }
     }
 

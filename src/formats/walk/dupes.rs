@@ -44,16 +44,24 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
                 .cmp(&depth(pb))
                 .then_with(|| natural_path_cmp(pa, pb))
         });
-        let mut canon: HashMap<&str, NodeId> = HashMap::new();
+        // Keyed by the text's 128-bit key, read without holding it (a spilled text stays
+        // let go); a key met again is a copy only when the texts are equal.
+        let mut canon: HashMap<u128, Vec<NodeId>> = HashMap::new();
         for f in files {
-            let text = corpus.text(f);
-            match canon.get(text) {
+            let (key, same) = with_file_text(corpus, f, |text| {
+                let key = crate::util::digest::key128(text);
+                let firsts = canon.get(&key).map_or(&[][..], Vec::as_slice);
+                let same = firsts
+                    .iter()
+                    .copied()
+                    .find(|c| with_file_text(corpus, *c, |t| t == text));
+                (key, same)
+            });
+            match same {
                 Some(c) => {
-                    dups.insert(f, corpus.node(*c).path.clone());
+                    dups.insert(f, corpus.node(c).path.clone());
                 }
-                None => {
-                    canon.insert(text, f);
-                }
+                None => canon.entry(key).or_default().push(f),
             }
         }
     }
@@ -64,6 +72,16 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
         n.warnings.push(w);
     }
     mark_folders(corpus, root, &dups);
+}
+
+/// `f` of the whole text of file node `file`, read for this call when its source is not
+/// held.
+fn with_file_text<R>(corpus: &Corpus, file: NodeId, f: impl FnOnce(&str) -> R) -> R {
+    let span = corpus.node(file).span;
+    match span.and_then(|s| Some((s, corpus.sources.get(s.source.0 as usize)?))) {
+        Some((s, src)) => src.with_text(|t| f(t.get(s.start..s.end.min(t.len())).unwrap_or(""))),
+        None => f(""),
+    }
 }
 
 fn depth(path: &str) -> usize {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::list::IgnoreStack;
 use super::meta_pool::MetaPool;
 use super::probe::FolderProbe;
-use super::section_pool::SectionPool;
+use super::section_pool::{Back, SectionPool};
 use super::skipped::Skipped;
 use crate::formats::sections;
 use crate::formats::spec::LoadOptions;
@@ -211,14 +211,13 @@ impl<'a> Loader<'a> {
             }
         }
         if let Some(pool) = &mut self.pool {
+            let spill = super::spill::on();
             while pool.len() < self.pending.len() {
                 let (_, src, from, to) = self.pending[pool.len()];
-                let text = self
-                    .corpus
-                    .sources
-                    .get_mut(src.0 as usize)
-                    .map(Source::take_text);
-                pool.push(text.unwrap_or_default(), from, to);
+                let source = self.corpus.sources.get_mut(src.0 as usize);
+                let has_file = source.as_ref().is_some_and(|s| s.abs_path.is_some());
+                let text = source.map(Source::take_text).unwrap_or_default();
+                pool.push(text, from, to, spill && has_file);
             }
         }
     }
@@ -235,10 +234,13 @@ impl<'a> Loader<'a> {
         self.pending_bytes = 0;
         let corpus = &mut self.corpus;
         match self.pool.take() {
-            Some(pool) => pool.finish(|ix, text, plan| {
+            Some(pool) => pool.finish(|ix, back, plan| {
                 let (file, src, _, _) = pending[ix];
                 if let Some(s) = corpus.sources.get_mut(src.0 as usize) {
-                    s.set_text(text);
+                    match back {
+                        Back::Text(text) => s.set_text(text),
+                        Back::Spilled { len, crc } => s.set_spilled(len, crc),
+                    }
                 }
                 sections::apply_sections(corpus, file, src, plan, Format::Markdown);
             }),

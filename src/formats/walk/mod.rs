@@ -3,8 +3,8 @@
 //! `links`), directory listing with `.gitignore` rules ([`list`]), reading one file
 //! ([`read`]), what a load read, for the persisted index ([`inputs`]), the per-folder `README.md` and listing cache (`probe`), what the walker knows of skill
 //! files ([`skill_file`]), unclaimed text and binary files ([`text_file`]), what was left
-//! out on purpose ([`skipped`]), background sectioning (`section_pool`) and duplicate flags
-//! (`dupes`, run once per root after every loader).
+//! out on purpose ([`skipped`]), background sectioning (`section_pool`), letting sectioned texts go ([`spill`])
+//! and duplicate flags (`dupes`, run once per root after every loader).
 
 mod contents;
 pub(crate) mod dupes;
@@ -17,6 +17,7 @@ pub mod read;
 mod section_pool;
 pub mod skill_file;
 pub mod skipped;
+pub mod spill;
 mod symlinks;
 pub mod text_file;
 

@@ -4,7 +4,9 @@
 //! section nodes in file order, so the corpus is the same as sectioning each file in turn.
 //!
 //! A text is *moved* to the pool (never copied) and put back into its source by
-//! [`SectionPool::finish`]; until then that source's `text` is empty. Only the walker's
+//! [`SectionPool::finish`]; until then that source's `text` is empty. A job pushed to be
+//! spilled (`super::spill`) comes back as its length and CRC-32 only: the worker lets the
+//! text go once it is scanned, so a big load never holds every text. Only the walker's
 //! plain markdown files go through the pool, and nothing reads their text before the
 //! loader finishes (duplicates, ids and sizes are computed afterwards).
 
@@ -22,6 +24,23 @@ struct Job {
     text: String,
     from: usize,
     to: usize,
+    /// Let the text go once it is scanned.
+    spill: bool,
+    /// The length and CRC-32 of a text let go.
+    spilled: Option<(u64, u32)>,
+}
+
+/// A scanned text as it comes back to its source.
+pub(crate) enum Back {
+    /// The text itself.
+    Text(String),
+    /// The text was let go: its length in bytes and CRC-32.
+    Spilled {
+        /// Length in bytes.
+        len: u64,
+        /// CRC-32 of the bytes.
+        crc: u32,
+    },
 }
 
 /// A scanned job with its plan (`None` only if the scanner panicked, which is a bug;
@@ -39,12 +58,27 @@ pub(crate) struct SectionPool {
     pushed: usize,
 }
 
-fn run(job: Job) -> Done {
+fn run(mut job: Job) -> Done {
     let plan = catch_unwind(AssertUnwindSafe(|| {
         sections::plan_sections_deferred(&job.text, job.from, job.to)
     }))
     .ok();
+    if job.spill && plan.is_some() {
+        // Only the length and CRC-32 go back; a job whose scan failed keeps its text, to be
+        // scanned again.
+        let text = std::mem::take(&mut job.text);
+        job.spilled = Some((text.len() as u64, crc32fast::hash(text.as_bytes())));
+    }
     (job, plan)
+}
+
+/// What goes back to the source of a scanned `job`: its text, or the length and CRC-32 of
+/// one let go.
+fn back(job: Job) -> Back {
+    match job.spilled {
+        Some((len, crc)) => Back::Spilled { len, crc },
+        None => Back::Text(job.text),
+    }
 }
 
 impl SectionPool {
@@ -83,13 +117,15 @@ impl SectionPool {
     }
 
     /// Queue `text` (its range `from..to`) as the next job; jobs are numbered from 0 in
-    /// push order.
-    pub fn push(&mut self, text: String, from: usize, to: usize) {
+    /// push order. With `spill`, the text is let go once it is scanned ([`Back::Spilled`]).
+    pub fn push(&mut self, text: String, from: usize, to: usize, spill: bool) {
         let job = Job {
             ix: self.pushed,
             text,
             from,
             to,
+            spill,
+            spilled: None,
         };
         self.pushed += 1;
         if let Some(tx) = &self.jobs {
@@ -107,7 +143,7 @@ impl SectionPool {
     /// Collect every job in push order, calling `apply(ix, text, plan)` for job 0, 1, 2, …
     /// as soon as it is ready; while the next one is not, this thread scans queued jobs
     /// itself. Joins the workers.
-    pub fn finish(mut self, mut apply: impl FnMut(usize, String, SectionPlan)) {
+    pub fn finish(mut self, mut apply: impl FnMut(usize, Back, SectionPlan)) {
         self.jobs = None;
         let n = self.pushed;
         let mut slots: Vec<Option<Done>> = Vec::new();
@@ -136,7 +172,7 @@ impl SectionPool {
                 let plan = plan.unwrap_or_else(|| {
                     sections::plan_sections_deferred(&job.text, job.from, job.to)
                 });
-                apply(next, job.text, plan);
+                apply(next, back(job), plan);
             }
         }
         for w in self.workers.drain(..) {
@@ -194,13 +230,20 @@ mod tests {
         let Some(mut pool) = SectionPool::start(2) else {
             return;
         };
-        for t in &texts {
-            pool.push(t.clone(), 0, t.len());
+        for (i, t) in texts.iter().enumerate() {
+            pool.push(t.clone(), 0, t.len(), i % 2 == 1);
         }
         let mut seen = Vec::new();
         pool.finish(|ix, text, plan| {
             let direct = sections::plan_sections_deferred(&texts[ix], 0, texts[ix].len());
-            assert_eq!(text, texts[ix]);
+            match text {
+                Back::Text(t) => assert_eq!((ix % 2, t.as_str()), (0, texts[ix].as_str())),
+                Back::Spilled { len, crc } => {
+                    assert_eq!(ix % 2, 1, "only the jobs pushed to be spilled");
+                    assert_eq!(len, texts[ix].len() as u64);
+                    assert_eq!(crc, crc32fast::hash(texts[ix].as_bytes()));
+                }
+            }
             assert_eq!(format!("{plan:?}"), format!("{direct:?}"));
             seen.push(ix);
         });
@@ -221,10 +264,20 @@ mod tests {
             label: "r".into(),
         };
         let c = load_root(&spec, &LoadOptions::default(), &mut |_| {});
+        let spilled = super::super::spill::while_spilling(|| {
+            load_root(&spec, &LoadOptions::default(), &mut |_| {})
+        });
         let files: Vec<_> = c.node(c.roots[0]).children.clone();
         assert_eq!(files.len(), 6);
+        assert!(c.sources.iter().all(Source::is_held));
+        assert!(
+            spilled.sources.iter().filter(|s| !s.is_held()).count() >= 4,
+            "the texts the pool scanned were let go"
+        );
         for (i, f) in files.into_iter().enumerate() {
             assert_eq!(c.text(f), texts[i], "source text put back");
+            assert_eq!(spilled.text(f), texts[i], "spilled text read again");
+            assert_eq!(dump(&spilled, f), dump(&c, f));
             let mut one = Corpus::new();
             let src = one.add_source(Source::virtual_text(texts[i].clone()));
             let root = one.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
