@@ -179,30 +179,58 @@ impl Source {
     /// [`INVALID_BYTE_PLACEHOLDER`], so byte offsets equal file offsets. A text that is not
     /// held is read on first use and held from then on: a stored text from its index file
     /// (if that read fails, the index file damaged since, the source's own file is read
-    /// instead); a spilled one from its own file. A file that no longer holds the text
-    /// (another size, modification second or CRC-32) gives an empty text.
+    /// instead); a spilled one from its own file. A text that can no longer be read as it
+    /// was loaded (its CRC-32 differs: the file was edited since) is empty, and is not held:
+    /// a later call reads again.
     pub fn text(&self) -> &str {
-        self.held.get_or_init(|| self.read_text())
+        if let Some(t) = self.held.get() {
+            return t;
+        }
+        match self.read_kept() {
+            Some(t) => self.held.get_or_init(|| t),
+            None => "",
+        }
     }
 
     /// The text as a new `String`, without holding it (a text that is not held is read
-    /// again, as [`Source::text`] reads it).
+    /// again, as [`Source::text`] reads it; empty when it can no longer be).
     pub fn read_text(&self) -> String {
         if let Some(t) = self.held.get() {
             return t.clone();
         }
+        self.read_kept().unwrap_or_default()
+    }
+
+    /// The text that is not held, read from where it is kept; `None` when no copy holds
+    /// the text as it was loaded.
+    fn read_kept(&self) -> Option<String> {
         match &self.stored {
-            None => String::new(),
-            Some(Kept::Index(stored)) => stored.read().unwrap_or_else(|_| self.reread_file()),
-            Some(Kept::Own { crc, .. }) => {
-                let text = self.reread_file();
-                if crc32fast::hash(text.as_bytes()) == *crc {
-                    text
-                } else {
-                    String::new()
-                }
-            }
+            None => Some(String::new()),
+            Some(Kept::Index(stored)) => stored.read().ok().or_else(|| {
+                Some(self.reread_file()).filter(|t| {
+                    t.len() as u64 == stored.len && crc32fast::hash(t.as_bytes()) == stored.crc
+                })
+            }),
+            Some(Kept::Own { len, crc }) => self.reread_own(*len, *crc),
         }
+    }
+
+    /// The first `len` bytes of the file at `abs_path` (the loader's cap may have cut a
+    /// larger file) as a same-length UTF-8 text, when that text has CRC-32 `crc`: the text
+    /// as it was loaded, whatever happened to the file's times since (a `touch`, an editor
+    /// saving the same bytes) or after those bytes. `None` otherwise, or when the path is
+    /// no longer a regular file (it is never opened then: a FIFO would block).
+    fn reread_own(&self, len: u64, crc: u32) -> Option<String> {
+        use std::io::Read;
+        let path = self.abs_path.as_ref()?;
+        let (file, _) = crate::util::regular_file::open_regular(path, None).ok()?;
+        let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
+        file.take(len).read_to_end(&mut bytes).ok()?;
+        if bytes.len() as u64 != len {
+            return None;
+        }
+        let text = lossless_len_utf8(bytes).0;
+        (crc32fast::hash(text.as_bytes()) == crc).then_some(text)
     }
 
     /// Call `f` with the text, borrowed when it is held, else read for this call only and
@@ -410,6 +438,22 @@ mod tests {
         assert!(!src.is_held(), "read_text does not hold it");
         src.with_text(|t| assert_eq!(t, text));
         assert!(!src.is_held());
+        // A touch, or an editor saving the same bytes, changes the times, not the text.
+        let path = src.abs_path.clone().unwrap();
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        let f = std::fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(later).unwrap();
+        assert_eq!(src.read_text(), text, "a touched file still holds the text");
+        // An edit that keeps the loaded bytes first (an append) still holds it too.
+        let mut appended = std::fs::read(&path).unwrap();
+        appended.extend_from_slice(b"\nmore\n");
+        std::fs::write(&path, &appended).unwrap();
+        assert_eq!(src.read_text(), text);
+        std::fs::write(&path, b"# A\n\nAB\xffcd\n").unwrap();
+        assert_eq!(src.text(), "", "an edited text is not the loaded one");
+        assert!(!src.is_held(), "and is not held: a later call reads again");
+        std::fs::write(&path, b"# A\n\nab\xffcd\n").unwrap();
+        assert_eq!(src.text(), text, "the loaded bytes are back");
         // Another text of the same size and modification second: the CRC-32 tells.
         let mut same_size = loaded(dir.path(), "b.md", b"# B\n\nalpha\n");
         same_size.spill();
