@@ -64,16 +64,17 @@ fn hash_of(parts: impl IntoIterator<Item = String>) -> u64 {
     h.finish()
 }
 
+/// The fingerprint of the resources list, hashed one entry at a time: a list of every
+/// section's URI, id and title would be about the size of the corpus's text.
 fn resources(ws: &Workspace, listed: &[SkillManifest]) -> u64 {
-    let mut parts: Vec<String> = listed
+    let files = listed
         .iter()
-        .flat_map(|m| m.files.iter().map(|f| f.uri.clone()).collect::<Vec<_>>())
-        .collect();
-    parts.extend(sections::listed(ws).into_iter().map(|id| {
+        .flat_map(|m| m.files.iter().map(|f| f.uri.clone()));
+    let sections = sections::listed(ws).into_iter().map(|id| {
         let n = ws.corpus.node(id);
         format!("{} {} {}", sections::uri_of(ws, id), n.id, n.title)
-    }));
-    hash_of(parts)
+    });
+    hash_of(files.chain(sections))
 }
 
 fn prompts(ws: &Workspace) -> u64 {

@@ -42,6 +42,9 @@ pub struct State {
     reported: Mutex<Vec<String>>,
     /// The loaded files of the workspace of one generation ([`State::paths_changed`]).
     files: Mutex<Option<(u64, Arc<LoadedFiles>)>>,
+    /// The watcher lost events while the first load ran ([`State::rescan`]): compare the
+    /// loaded files with the disk once it is in place.
+    rescan_after_load: AtomicBool,
     /// The file watcher, once registered ([`super::watch::watch`]); it lives as long as the
     /// state (its callback holds only a weak reference back).
     watcher: Mutex<Option<notify::RecommendedWatcher>>,
@@ -54,7 +57,17 @@ impl State {
     /// ([`crate::agent::listable::stderr_lines`]). Returns at once. `init_wait` is how long
     /// `initialize` waits for the load ([`State::init_wait`]).
     pub fn open(config: WorkspaceConfig, init_wait: Option<Duration>) -> Arc<State> {
-        let state = Arc::new(State {
+        let state = Self::loading(init_wait);
+        let loader = Arc::clone(&state);
+        super::run_on_thread("mcp-load", move || {
+            loader.install(Workspace::open(config));
+        });
+        state
+    }
+
+    /// A state whose first load is not in place yet ([`State::install`] puts it there).
+    fn loading(init_wait: Option<Duration>) -> Arc<State> {
+        Arc::new(State {
             init_wait,
             current: Mutex::new(None),
             loaded: Condvar::new(),
@@ -64,13 +77,9 @@ impl State {
             changed: tokio::sync::Notify::new(),
             reported: Mutex::new(Vec::new()),
             files: Mutex::new(None),
+            rescan_after_load: AtomicBool::new(false),
             watcher: Mutex::new(None),
-        });
-        let loader = Arc::clone(&state);
-        super::run_on_thread("mcp-load", move || {
-            loader.install(Workspace::open(config));
-        });
-        state
+        })
     }
 
     /// Put the first load in place, wake every waiter, count its tokens and report the
@@ -82,6 +91,9 @@ impl State {
         self.loaded.notify_all();
         self.ready.send_replace(true);
         self.report_left_out(&ws);
+        if self.rescan_after_load.swap(false, Ordering::SeqCst) {
+            self.rescan();
+        }
     }
 
     /// Keep `watcher` for as long as this state lives.
@@ -157,12 +169,22 @@ impl State {
     /// The watcher lost events: mark the files changed only when some loaded file differs
     /// from the disk ([`LoadedFiles::all_unchanged`]), so an overflow on a huge tree does
     /// not reload what did not change. A file created while events were lost is seen at
-    /// the next event in its folder, or when a request reads a changed file.
+    /// the next event in its folder, or when a request reads a changed file. Events lost
+    /// while the first load runs (the load's own reads fill the watcher's queue with open
+    /// events on a big tree) are checked the same way once that load is in place, instead
+    /// of making the first request load everything again.
     pub fn rescan(&self) {
-        let changed = self
-            .loaded_files()
-            .is_none_or(|files| !files.all_unchanged());
-        if changed {
+        let Some(files) = self.loaded_files() else {
+            self.rescan_after_load.store(true, Ordering::SeqCst);
+            // The first load may have been put in place meanwhile: never leave the flag
+            // for nobody to see.
+            if self.loaded_files().is_some() && self.rescan_after_load.swap(false, Ordering::SeqCst)
+            {
+                self.rescan();
+            }
+            return;
+        };
+        if !files.all_unchanged() {
             self.mark_changed();
         }
     }
@@ -256,6 +278,35 @@ mod tests {
         std::fs::write(&file, "# Guide\n\nOther text.\n").unwrap();
         state.rescan();
         assert!(state.dirty.load(Ordering::SeqCst), "an edit is a change");
+    }
+
+    #[test]
+    fn events_lost_during_the_first_load_reload_only_when_a_loaded_file_changed() {
+        use crate::agent::workspace::Workspace;
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("guide.md");
+        std::fs::write(&file, "# Guide\n\nText.\n").unwrap();
+        // The load's own reads overflow the watcher's queue before the load is in place.
+        let state = State::loading(None);
+        state.rescan();
+        assert!(
+            !state.dirty.load(Ordering::SeqCst),
+            "nothing to compare with yet"
+        );
+        state.install(Workspace::open(config(tmp.path())));
+        assert!(
+            !state.dirty.load(Ordering::SeqCst),
+            "nothing changed: no reload"
+        );
+        let state = State::loading(None);
+        let ws = Workspace::open(config(tmp.path()));
+        state.rescan();
+        std::fs::write(&file, "# Guide\n\nOther, longer text.\n").unwrap();
+        state.install(ws);
+        assert!(
+            state.dirty.load(Ordering::SeqCst),
+            "an edit during the load is a change"
+        );
     }
 
     #[test]
