@@ -25,14 +25,47 @@ const PROGRESS_EVERY: usize = 256;
 struct Shard {
     /// Local id → term.
     terms: Interner,
-    /// `(local term, tf)` of every document, documents one after the other.
-    pairs: Vec<(u32, u32)>,
-    /// End of each document's run in `pairs`.
+    /// The local term of every `(term, tf)` pair of every document, documents one after
+    /// the other (the pairs are the shard's postings: about one per 12 bytes of text).
+    pair_terms: Vec<u32>,
+    /// The pairs' frequencies as bytes, as the postings keep them: [`TF_BIG`] says the
+    /// frequency is in `pair_big` (5 bytes a pair instead of 8).
+    pair_tfs: Vec<u8>,
+    /// `(pair, tf)` of every frequency of [`TF_BIG`] or more, by pair.
+    pair_big: Vec<(usize, u32)>,
+    /// End of each document's run of pairs.
     doc_end: Vec<usize>,
     /// Token count of each document.
     doc_len: Vec<u32>,
     /// Documents of this shard each local term occurs in (its postings here).
     df: Vec<u32>,
+}
+
+impl Shard {
+    /// Add the pair `(term, tf)`.
+    fn push_pair(&mut self, term: u32, tf: u32) {
+        let byte = match u8::try_from(tf) {
+            Ok(small) if small < TF_BIG => small,
+            _ => {
+                self.pair_big.push((self.pair_terms.len(), tf));
+                TF_BIG
+            }
+        };
+        self.pair_terms.push(term);
+        self.pair_tfs.push(byte);
+    }
+
+    /// The frequencies of every pair, in order (for tests).
+    #[cfg(test)]
+    fn tfs(&self) -> Vec<u32> {
+        let mut big = self.pair_big.iter().peekable();
+        (0..self.pair_tfs.len())
+            .map(|i| match big.next_if(|(at, _)| *at == i) {
+                Some(&(_, tf)) => tf,
+                None => u32::from(self.pair_tfs[i]),
+            })
+            .collect()
+    }
 }
 
 /// Tokenize the documents `feed` hands over, in order (`hint`: how many and their bytes,
@@ -46,7 +79,8 @@ fn tokenize_shard(
 ) -> Shard {
     let mut sh = Shard::default();
     // About one distinct term per 12 bytes of markdown (measured on corpus/large).
-    sh.pairs.reserve(hint.1 / 12);
+    sh.pair_terms.reserve(hint.1 / 12);
+    sh.pair_tfs.reserve(hint.1 / 12);
     sh.doc_end.reserve(hint.0);
     sh.doc_len.reserve(hint.0);
     let mut counts: Vec<u32> = Vec::new();
@@ -72,11 +106,11 @@ fn tokenize_shard(
             *c = c.saturating_add(w);
         });
         for &t in &touched {
-            sh.pairs.push((t, std::mem::take(&mut counts[t as usize])));
+            sh.push_pair(t, std::mem::take(&mut counts[t as usize]));
             sh.df[t as usize] += 1;
         }
         touched.clear();
-        sh.doc_end.push(sh.pairs.len());
+        sh.doc_end.push(sh.pair_terms.len());
         sh.doc_len.push(len);
         i += 1;
         if i.is_multiple_of(PROGRESS_EVERY) {
@@ -206,7 +240,7 @@ fn merge(rd: RootDocs<'_>, shards: Vec<Shard>, bounds: &[std::ops::Range<usize>]
     let (vocab, maps) = global_vocab(&mut shards);
     let post_off = posting_offsets(&shards, &maps, vocab.len());
     let total = post_off[vocab.len()];
-    let scatter = || scatter(&shards, &maps, bounds, &post_off, rd.docs.len());
+    let scatter = || scatter(shards, &maps, bounds, &post_off, rd.docs.len());
     let ((by_len, len_start, sig), postings) = side_tables_and_postings(&vocab, total, scatter);
     let Postings {
         doc: post_doc,
@@ -341,7 +375,7 @@ struct Postings {
 /// CSR postings, scattered in document order, from the shards' pairs, their local → global
 /// term maps, their document ranges and the CSR offsets `post_off` (`n_docs` documents).
 fn scatter(
-    shards: &[Shard],
+    shards: Vec<Shard>,
     maps: &[Vec<u32>],
     bounds: &[std::ops::Range<usize>],
     post_off: &[usize],
@@ -353,19 +387,19 @@ fn scatter(
     let mut post_tf = vec![0u8; total];
     let mut tf_big = Vec::new();
     let mut doc_len = vec![0u32; n_docs];
-    for ((s, m), r) in shards.iter().zip(maps).zip(bounds) {
+    // Each shard is let go once scattered: its pairs and the postings are not all held at
+    // once.
+    for ((s, m), r) in shards.into_iter().zip(maps).zip(bounds) {
+        let mut big = s.pair_big.iter().peekable();
         let mut begin = 0;
         for (local_d, &end) in s.doc_end.iter().enumerate().take(r.len()) {
             let d = (r.start + local_d) as u32;
-            for &(t, tf) in &s.pairs[begin..end] {
-                let g = m[t as usize] as usize;
+            for i in begin..end {
+                let g = m[s.pair_terms[i] as usize] as usize;
                 post_doc[fill[g]] = d;
-                match u8::try_from(tf) {
-                    Ok(small) if small < TF_BIG => post_tf[fill[g]] = small,
-                    _ => {
-                        post_tf[fill[g]] = TF_BIG;
-                        tf_big.push((fill[g], tf));
-                    }
+                post_tf[fill[g]] = s.pair_tfs[i];
+                if let Some(&(_, tf)) = big.next_if(|(at, _)| *at == i) {
+                    tf_big.push((fill[g], tf));
                 }
                 fill[g] += 1;
             }
@@ -558,7 +592,6 @@ mod tests {
     fn weighted_document_counts_each_token_weight_times() {
         let sh = tokenize_texts(&["alpha beta alpha", "alpha"], &[2, 1], &mut |_| {});
         assert_eq!(sh.doc_len, [6, 1]);
-        let tf: Vec<u32> = sh.pairs.iter().map(|(_, tf)| *tf).collect();
-        assert_eq!(tf, [4, 2, 1]);
+        assert_eq!(sh.tfs(), [4, 2, 1]);
     }
 }

@@ -108,7 +108,7 @@ pub(crate) fn routing_text(corpus: &Corpus, n: NodeId) -> Option<String> {
 pub(crate) fn collect_root(corpus: &Corpus, root: NodeId) -> RootDocs<'_> {
     let bundles: HashSet<NodeId> = corpus.bundles.iter().map(|(b, _)| *b).collect();
     let mut out = RootDocs::empty(root);
-    let mut seen: FxHashMap<u128, u32> = FxHashMap::default();
+    let mut seen: FxHashMap<[u64; 2], u32> = FxHashMap::default();
     seen.reserve(corpus.len() / corpus.roots.len().max(1));
     let mut copies: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
     let mut reader = DocReader::new(corpus);
@@ -181,8 +181,9 @@ enum Key {
     Made,
     /// Blank after trimming: not a document.
     Blank,
-    /// The 128-bit key of the trimmed text: texts with one key are one document.
-    Text(u128),
+    /// The 128-bit key of the trimmed text: texts with one key are one document (two
+    /// words, not a `u128`, so a table slot is 24 bytes rather than 32).
+    Text([u64; 2]),
 }
 
 /// The folding key of `doc` ([`crate::util::digest::key128`] of its trimmed text).
@@ -195,7 +196,8 @@ fn text_key(reader: &mut DocReader<'_>, doc: &DocText<'_>) -> Key {
         if t.is_empty() {
             Key::Blank
         } else {
-            Key::Text(crate::util::digest::key128(t))
+            let k = crate::util::digest::key128(t);
+            Key::Text([(k >> 64) as u64, k as u64])
         }
     })
 }

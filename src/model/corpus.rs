@@ -185,6 +185,19 @@ impl Corpus {
         }
     }
 
+    /// `f` of the full text of `id` ([`Corpus::text`]), read for this call only when its
+    /// source's text is not held ([`Source::with_text`]): for passes over many nodes that
+    /// must not make every text held.
+    pub fn with_text<R>(&self, id: NodeId, f: impl FnOnce(&str) -> R) -> R {
+        let Some(s) = self.node(id).span else {
+            return f("");
+        };
+        match self.sources.get(s.source.0 as usize) {
+            Some(src) => src.with_text(|t| f(t.get(s.start..s.end.min(t.len())).unwrap_or(""))),
+            None => f(""),
+        }
+    }
+
     /// The node's own text without its children's (a section up to its first sub-heading).
     pub fn own_text(&self, id: NodeId) -> &str {
         match self.node(id).span {

@@ -139,7 +139,6 @@ pub fn lints(corpus: &Corpus) -> Vec<Lint> {
 fn file_lint(corpus: &Corpus, id: NodeId) -> Option<Lint> {
     let n = corpus.node(id);
     let skill = skill_of(corpus, id);
-    let text = corpus.text(id);
     if n.title == "skill.md" && skill.is_some_and(|s| corpus.node(s).children.contains(&id)) {
         let msg = "the skill file is named `skill.md`; agent clients load only `SKILL.md`".into();
         return Some(Lint {
@@ -148,10 +147,13 @@ fn file_lint(corpus: &Corpus, id: NodeId) -> Option<Lint> {
             finding: warn("skill-md-case", msg),
         });
     }
-    if n.title.eq_ignore_ascii_case("llms.txt") && text.chars().count() > LLMS_TXT_MAX_CHARS {
+    // A text is read only for the two rules that need it, and not held (a load that let the
+    // texts go keeps them so: docs/DESIGN.md §8 "Memory").
+    let chars = || corpus.with_text(id, |t| t.chars().count());
+    if n.title.eq_ignore_ascii_case("llms.txt") && chars() > LLMS_TXT_MAX_CHARS {
         let msg = format!(
             "llms.txt is {} chars; keep it under {LLMS_TXT_MAX_CHARS} (llms.txt checkers fail files over 100,000)",
-            text.chars().count()
+            chars()
         );
         return Some(Lint {
             node: id,
@@ -163,8 +165,8 @@ fn file_lint(corpus: &Corpus, id: NodeId) -> Option<Lint> {
         && !crate::formats::skill::SKILL_FILE_NAMES.contains(&n.title.as_str())
         && n.title.to_lowercase().ends_with(".md")
     {
-        let lines = lines_any(text).count();
-        if lines > REFERENCE_TOC_LINES && !has_toc(text) {
+        let (lines, toc) = corpus.with_text(id, |t| (lines_any(t).count(), has_toc(t)));
+        if lines > REFERENCE_TOC_LINES && !toc {
             let msg = format!(
                 "{} is {lines} lines with no table of contents; files over {REFERENCE_TOC_LINES} lines should start with one",
                 n.path
