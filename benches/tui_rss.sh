@@ -44,6 +44,8 @@ tui_once() {
   mkdir -p "$run/cache" "$run/config" "$run/data"
   [ "${WARM_CACHE:-}" ] && cp -a "$WARM_CACHE/." "$run/cache/"
   t0=$(date +%s%N)
+  # Idle from the first poll (a start from the saved index) leaves the time at the start.
+  t1=$t0
   tmux -L "$SOCK" new-session -d -x 120 -y 40 \
     "cd '$run' && XDG_CACHE_HOME='$run/cache' XDG_CONFIG_HOME='$run/config' XDG_DATA_HOME='$run/data' exec '$BIN' --encoding '$enc' '$(realpath "$LARGE")'"
   pid=$(tmux -L "$SOCK" display -p '#{pane_pid}')

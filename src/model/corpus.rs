@@ -103,7 +103,12 @@ impl Corpus {
             && let (Some(lazy), Some(span)) = (&n.lazy_summary, n.span)
             && let Some(src) = self.sources.get(span.source.0 as usize)
         {
-            return lazy.get(src.text(), span.start).unwrap_or("");
+            // Made once from the text, which is not held for it (a tree's rows and an
+            // outline read many summaries: docs/DESIGN.md §8 "Memory").
+            if lazy.is_made() {
+                return lazy.get("", span.start).unwrap_or("");
+            }
+            return src.with_text(|t| lazy.get(t, span.start)).unwrap_or("");
         }
         &n.summary
     }

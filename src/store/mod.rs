@@ -211,7 +211,7 @@ pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
     // the load, and indexing reads them again one file at a time (docs/DESIGN.md §8
     // "Memory"). An updated load takes most texts from the persisted index instead, and
     // keeps them.
-    let full = !loading.updated;
+    let full = loading.is_full();
     let mut corpus = if full {
         crate::formats::walk::spill::while_spilling(load)
     } else {
@@ -298,6 +298,13 @@ pub fn begin(req: &Request) -> Begun {
 }
 
 impl Loading {
+    /// Whether this is a full load (no persisted index to take unchanged files from): its
+    /// texts may be let go as they are read ([`crate::formats::walk::spill`],
+    /// [`Corpus::spill_texts`]; docs/DESIGN.md §8 "Memory").
+    pub fn is_full(&self) -> bool {
+        !self.updated
+    }
+
     /// The load is done: stop recording and make the manifest of what it read.
     pub fn finish(self) -> Loaded {
         let seen = self

@@ -492,8 +492,9 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
     };
     let total = specs.len();
     let mut failed = false;
+    let spill = loading.is_full();
     for (i, spec) in specs.iter().enumerate() {
-        match load_one(spec, opts, emit) {
+        match load_one(spec, opts, spill, emit) {
             Some(corpus) => emit(WorkerMsg::RootLoaded {
                 corpus: Box::new(corpus),
                 done: i + 1,
@@ -515,10 +516,12 @@ fn load(specs: &[RootSpec], opts: &LoadOptions, emit: &mut dyn FnMut(WorkerMsg))
 }
 
 /// Load one root, reporting progress about every 50 ms; `None` (reported) when its loader
-/// panics.
+/// panics. With `spill` (a full load), the root's texts are let go as they are read and
+/// read again from the files when shown (docs/DESIGN.md §8 "Memory").
 fn load_one(
     spec: &RootSpec,
     opts: &LoadOptions,
+    spill: bool,
     emit: &mut dyn FnMut(WorkerMsg),
 ) -> Option<Corpus> {
     let loaded = {
@@ -530,7 +533,13 @@ fn load_one(
             }
         };
         catch_unwind(AssertUnwindSafe(|| {
-            crate::formats::load_root(spec, opts, &mut progress)
+            if !spill {
+                return crate::formats::load_root(spec, opts, &mut progress);
+            }
+            let load = || crate::formats::load_root(spec, opts, &mut progress);
+            let mut corpus = crate::formats::walk::spill::while_spilling(load);
+            corpus.spill_texts();
+            corpus
         }))
     };
     if loaded.is_err() {
