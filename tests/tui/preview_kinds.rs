@@ -6,7 +6,9 @@
 use skillnav::render::Role;
 
 use crate::support::fs::{copy_dir, fixture_path};
-use crate::support::tui::{goto, id, preview_rows, screen, tui_over};
+use crossterm::event::{KeyCode, KeyModifiers};
+
+use crate::support::tui::{act, goto, id, key_action, preview_rows, screen, tui_over};
 
 /// A copy of `tests/fixtures/preview/notes` (the app may write nothing there, but a copy
 /// keeps the fixture safe).
@@ -142,4 +144,34 @@ fn a_lazytools_chunk_row_shows_its_heading_without_the_id_attribute() {
         "                                                        ␣ select  y copy  / search  ? help  q quit  ",
     ];
     assert_eq!(screen(&app), want.join("\n"));
+}
+
+#[test]
+fn a_file_edited_after_the_load_is_previewed_as_changed_and_ctrl_r_shows_the_edit() {
+    let tmp = notes();
+    let mut app = tui_over(&tmp.path().join("notes"), "notes", 90, 12);
+    // The load let the texts go (docs/DESIGN.md §8 "Memory"): the preview reads the file
+    // again, and it no longer holds what was loaded.
+    std::fs::write(
+        tmp.path().join("notes/summary.json"),
+        "{\"edited\": true}\n",
+    )
+    .expect("edit");
+    let node = id(&app, "notes/summary.json");
+    goto(&mut app, node);
+    let words = |app: &crate::support::tui::Tui| {
+        let rows = preview_rows(app).join(" ");
+        rows.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let shown = words(&app);
+    assert!(
+        shown.contains("summary.json changed on disk since it was loaded; Ctrl-r reloads"),
+        "{shown}"
+    );
+    let reload = key_action(&app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    act(&mut app, &[reload]);
+    let node = id(&app, "notes/summary.json");
+    goto(&mut app, node);
+    let shown = words(&app);
+    assert!(shown.contains("\"edited\": true"), "{shown}");
 }

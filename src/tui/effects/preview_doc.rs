@@ -53,6 +53,11 @@ pub fn build(
         && !matches!(node.kind, NodeKind::Root | NodeKind::Skill | NodeKind::Dir)
     {
         let text = corpus.text(id);
+        if text.is_empty() && node.span.is_some_and(|s| s.end > s.start) {
+            // A text read again from its file that no longer holds it (docs/DESIGN.md §8
+            // "Memory"): say so instead of showing nothing.
+            return note_doc(id, &changed_note(&node.path), width);
+        }
         let cut = crate::render::wrap::floor_char_boundary(text, PREVIEW_MAX_BYTES);
         let opts = RenderOptions {
             width,
@@ -90,6 +95,29 @@ pub fn build(
     PreviewDoc {
         node: Some(id),
         rendered,
+        pending: false,
+    }
+}
+
+/// What the preview of a text says when its file no longer holds the text it was loaded
+/// with.
+fn changed_note(path: &str) -> String {
+    let path = crate::util::sanitize::sanitize_line(path);
+    format!("{path} changed on disk since it was loaded; Ctrl-r reloads the roots from disk")
+}
+
+/// A preview of `id` that is one dim note, wrapped at `width`.
+fn note_doc(id: NodeId, note: &str, width: u16) -> PreviewDoc {
+    let lines = render::wrap(&[Span::role(note, Role::Dim)], width as usize);
+    let line_offsets = vec![0; lines.len()];
+    PreviewDoc {
+        node: Some(id),
+        rendered: Rendered {
+            lines,
+            line_offsets,
+            width,
+            ..Rendered::default()
+        },
         pending: false,
     }
 }
