@@ -173,6 +173,21 @@ fn cost(s: &BriefSection, counter: TokenCounter) -> u64 {
     s.tokens + counter.count(&s.title) + counter.count(&s.id) + counter.count(&s.path) + 24
 }
 
+/// What a brief quotes for a section whose text can no longer be read as it was loaded.
+pub const UNREADABLE_NOTE: &str = "_(not quoted: its file changed on disk or was removed since it was loaded; reload and copy again)_";
+
+/// Whether `id` has text that can no longer be read: a span that is not empty, over a
+/// source that is not held and that no longer reads as loaded (docs/DESIGN.md §8 "Memory").
+fn unreadable(corpus: &Corpus, id: NodeId) -> bool {
+    let Some(span) = corpus.node(id).span.filter(|s| s.end > s.start) else {
+        return false;
+    };
+    corpus
+        .sources
+        .get(span.source.0 as usize)
+        .is_some_and(|s| !s.is_held() && s.text_len() > 0 && s.read_text().is_empty())
+}
+
 fn section(
     corpus: &Corpus,
     id: NodeId,
@@ -208,6 +223,7 @@ fn section(
     };
     let text = match mode {
         Mode::Locate => String::new(),
+        _ if raw.is_empty() && unreadable(corpus, id) => UNREADABLE_NOTE.to_string(),
         Mode::Summarize => summary_of(corpus.summary(id), body),
         _ => quoted(body, &one_line(title)).to_string(),
     };
@@ -482,7 +498,26 @@ impl Packer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::quoted;
+    use super::{quoted, unreadable};
+
+    #[test]
+    fn a_section_of_a_file_edited_after_its_text_was_let_go_is_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# A\n\nalpha\n").unwrap();
+        let spec = crate::formats::root_specs(&[dir.path().to_path_buf()]).remove(0);
+        let opts = crate::formats::LoadOptions::default();
+        let mut corpus = crate::formats::load_root(&spec, &opts, &mut |_| {});
+        corpus.spill_texts();
+        let section = corpus
+            .all_preorder()
+            .into_iter()
+            .find(|id| corpus.node(*id).title == "A")
+            .unwrap();
+        assert!(!unreadable(&corpus, section));
+        std::fs::write(dir.path().join("a.md"), "# A\n\nALPHA\n").unwrap();
+        assert!(unreadable(&corpus, section));
+        assert_eq!(corpus.text(section), "");
+    }
 
     #[test]
     fn brief_quotes_skip_the_repeated_heading_and_the_closing_rule() {

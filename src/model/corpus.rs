@@ -108,7 +108,12 @@ impl Corpus {
             if lazy.is_made() {
                 return lazy.get("", span.start).unwrap_or("");
             }
-            return src.with_text(|t| lazy.get(t, span.start)).unwrap_or("");
+            // A text that no longer reads as loaded makes no summaries now, and none are
+            // kept: the file may be put back.
+            let (_, to) = lazy.range();
+            return src
+                .with_text(|t| (t.len() >= to).then(|| lazy.get(t, span.start)).flatten())
+                .unwrap_or("");
         }
         &n.summary
     }

@@ -21,6 +21,6 @@ pub use node::{
 };
 pub use selection::{Mark, Selection};
 pub use source::{
-    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, RECENT_WRITE, Source, StoredText,
-    lossless_len_utf8, read_at,
+    BINARY_SNIFF_BYTES, INVALID_BYTE_PLACEHOLDER, RECENT_WRITE, SPILL_MAX_BYTES, Source,
+    StoredText, lossless_len_utf8, read_at,
 };

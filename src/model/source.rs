@@ -12,6 +12,12 @@ use std::sync::{Arc, OnceLock};
 /// Replacing byte-for-byte keeps every offset true; it is drawn as U+FFFD.
 pub const INVALID_BYTE_PLACEHOLDER: u8 = 0x1A;
 
+/// A text longer than this many bytes (1 MiB) is never let go ([`Source::spill`]): each pass
+/// that reads it again (indexing on two threads, counting, summaries) would hold a copy of
+/// it for a while, and several such copies at once outweigh the one kept (docs/DESIGN.md §8
+/// "Memory").
+pub const SPILL_MAX_BYTES: usize = 1 << 20;
+
 /// A NUL byte within the first this-many bytes (8 KiB) marks a file as binary: the loader
 /// leaves such a file unparsed and the frontmatter editor refuses to save into it.
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
@@ -287,11 +293,11 @@ impl Source {
     }
 
     /// Let a held text of a file go: from now on it is read from the file again when
-    /// needed ([`Source::text`]), checked by its size, modification second and CRC-32.
-    /// Returns whether it was let go (not for a virtual text, which has no file, nor for a
-    /// text that is not held).
+    /// needed ([`Source::text`]), checked by its length and CRC-32. Returns whether it was
+    /// let go (not for a virtual text, which has no file, a text over [`SPILL_MAX_BYTES`],
+    /// nor a text that is not held).
     pub fn spill(&mut self) -> bool {
-        if self.abs_path.is_none() {
+        if self.abs_path.is_none() || self.held.get().is_some_and(|t| t.len() > SPILL_MAX_BYTES) {
             return false;
         }
         let Some(text) = self.held.take() else {
@@ -471,6 +477,9 @@ mod tests {
             "",
             "never a text its spans do not fit"
         );
+        let big = vec![b'x'; SPILL_MAX_BYTES + 1];
+        let mut big = loaded(dir.path(), "big.md", &big);
+        assert!(!big.spill(), "a text over SPILL_MAX_BYTES stays held");
         let mut virtual_text = Source::virtual_text("chunk".into());
         assert!(
             !virtual_text.spill(),

@@ -165,7 +165,9 @@ fn a_file_edited_after_the_load_is_previewed_as_changed_and_ctrl_r_shows_the_edi
     };
     let shown = words(&app);
     assert!(
-        shown.contains("summary.json changed on disk since it was loaded; Ctrl-r reloads"),
+        shown.contains(
+            "summary.json changed on disk or was removed since it was loaded; Ctrl-r reloads"
+        ),
         "{shown}"
     );
     let reload = key_action(&app, KeyCode::Char('r'), KeyModifiers::CONTROL);

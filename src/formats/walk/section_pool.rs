@@ -63,7 +63,7 @@ fn run(mut job: Job) -> Done {
         sections::plan_sections_deferred(&job.text, job.from, job.to)
     }))
     .ok();
-    if job.spill && plan.is_some() {
+    if job.spill && plan.is_some() && job.text.len() <= crate::model::SPILL_MAX_BYTES {
         // Only the length and CRC-32 go back; a job whose scan failed keeps its text, to be
         // scanned again.
         let text = std::mem::take(&mut job.text);

@@ -566,6 +566,31 @@ fn restored(indexed: crate::store::Indexed, total: usize, emit: &mut dyn FnMut(W
     });
 }
 
+/// `ids` (nodes with text, in tree order) in runs of `min` nodes, except that a run is not
+/// cut inside a source whose text is not held: that text is read once for all its
+/// sections (docs/DESIGN.md §8 "Memory"), not once per run of a file of 80,000.
+fn source_chunks<'a>(corpus: &Corpus, ids: &'a [NodeId], min: usize) -> Vec<&'a [NodeId]> {
+    let source = |id: NodeId| corpus.node(id).span.map(|s| s.source);
+    let held = |id: NodeId| {
+        source(id)
+            .and_then(|s| corpus.sources.get(s.0 as usize))
+            .is_none_or(crate::model::Source::is_held)
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..ids.len() {
+        let cut = source(ids[i]) != source(ids[i - 1]) || held(ids[i - 1]);
+        if i - start >= min && cut {
+            out.push(&ids[start..i]);
+            start = i;
+        }
+    }
+    if start < ids.len() {
+        out.push(&ids[start..]);
+    }
+    out
+}
+
 /// Count tokens of every text-bearing node, reporting a batch about every 60 ms; the last
 /// batch (all counted) is reported after the corpus is dropped and the BPE tables released.
 fn count_tokens(
@@ -584,7 +609,7 @@ fn count_tokens(
     let mut done = 0;
     let mut pending = Vec::new();
     let mut last = Instant::now();
-    for chunk in ids.chunks(256) {
+    for chunk in source_chunks(&corpus, &ids, 256) {
         pending.extend(crate::tokens::count_nodes(&corpus, counter, chunk));
         done += chunk.len();
         if last.elapsed() >= Duration::from_millis(60) && done < total {

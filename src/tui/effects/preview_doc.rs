@@ -103,7 +103,9 @@ pub fn build(
 /// with.
 fn changed_note(path: &str) -> String {
     let path = crate::util::sanitize::sanitize_line(path);
-    format!("{path} changed on disk since it was loaded; Ctrl-r reloads the roots from disk")
+    format!(
+        "{path} changed on disk or was removed since it was loaded; Ctrl-r reloads the roots from disk"
+    )
 }
 
 /// A preview of `id` that is one dim note, wrapped at `width`.
