@@ -75,23 +75,14 @@ impl<'c> DocReader<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Source;
+    use crate::model::testing::file_source;
 
     #[test]
     fn a_spilled_source_is_read_for_its_documents_and_not_held_again() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.md");
-        std::fs::write(&path, "# A\nalpha\n# B\nbeta\n").unwrap();
-        let m = std::fs::metadata(&path).unwrap();
-        let mtime = m
-            .modified()
-            .unwrap()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
         let mut corpus = Corpus::new();
-        let bytes = std::fs::read(&path).unwrap();
-        let src = corpus.add_source(Source::from_bytes(Some(path), bytes, m.len(), mtime));
+        let text = b"# A\nalpha\n# B\nbeta\n";
+        let src = corpus.add_source(file_source(dir.path(), "a.md", text));
         assert!(corpus.sources[0].spill());
         let mut r = DocReader::new(&corpus);
         let a = DocText::Kept {

@@ -398,17 +398,8 @@ mod tests {
     #[test]
     fn a_same_size_edit_within_the_same_second_is_a_change() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.md");
-        std::fs::write(&path, "# A\n\nmarker 001\n").unwrap();
-        let m = std::fs::metadata(&path).unwrap();
-        let mtime = m
-            .modified()
-            .unwrap()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
-        let bytes = std::fs::read(&path).unwrap();
-        let src = Source::from_bytes(Some(path.clone()), bytes, m.len(), mtime);
+        let src = loaded(dir.path(), "a.md", b"# A\n\nmarker 001\n");
+        let path = src.abs_path.clone().unwrap();
         assert!(src.unchanged_on_disk(&path));
         // Same length; the time may well stay in the same second: the bytes tell.
         std::fs::write(&path, "# A\n\nmarker 002\n").unwrap();
@@ -417,19 +408,7 @@ mod tests {
         assert!(!src.unchanged_on_disk(&path));
     }
 
-    /// A source of file `name` in `dir` holding `bytes`, as the loader reads it.
-    fn loaded(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Source {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        let m = std::fs::metadata(&path).unwrap();
-        let mtime = m
-            .modified()
-            .unwrap()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
-        Source::from_bytes(Some(path), bytes.to_vec(), m.len(), mtime)
-    }
+    use crate::model::testing::file_source as loaded;
 
     #[test]
     fn a_spilled_text_is_read_again_from_its_file_and_only_while_the_file_holds_it() {

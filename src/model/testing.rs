@@ -19,3 +19,18 @@ pub fn one_file_root(label: &str, text: &str) -> Corpus {
     c.finalize();
     c
 }
+
+/// A source of a new file `name` in `dir` holding `bytes`, read as the loader reads it
+/// (its size and modification second recorded).
+pub fn file_source(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Source {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    let m = std::fs::metadata(&path).expect("metadata");
+    let mtime = m
+        .modified()
+        .expect("mtime")
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after the epoch")
+        .as_secs();
+    Source::from_bytes(Some(path), bytes.to_vec(), m.len(), mtime)
+}
