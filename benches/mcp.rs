@@ -275,7 +275,7 @@ fn read_chunks(ws: &Workspace) -> Vec<Vec<String>> {
             chunks.push(std::mem::take(&mut cur));
             sum = 0;
         }
-        cur.push(ws.corpus.node(d).id.clone());
+        cur.push(ws.corpus.id(d));
         sum += t;
         if chunks.len() == 20 {
             break;

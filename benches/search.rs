@@ -163,7 +163,7 @@ fn fuzzy_bench(corpus: &Corpus, fuzzy: &FuzzyIndex) {
         .iter()
         .filter(|n| n.kind != skillnav::model::NodeKind::Root && !n.flags.is_copy())
         .map(|n| {
-            if n.path.is_empty() || n.path == n.title {
+            if n.path.is_empty() || *n.path == *n.title {
                 n.title.clone().into()
             } else {
                 format!("{} | {}", n.title, n.path).into()

@@ -73,8 +73,7 @@ impl Baseline {
         let write = || -> std::io::Result<()> {
             let mut f = std::io::BufWriter::new(std::fs::File::create(&docs_path)?);
             for n in index.documents() {
-                let line =
-                    serde_json::json!({ "id": corpus.node(n).id, "text": corpus.own_text(n) });
+                let line = serde_json::json!({ "id": corpus.id(n), "text": corpus.own_text(n) });
                 writeln!(f, "{line}")?;
             }
             f.flush()?;

@@ -63,7 +63,7 @@ pub fn instructions(ws: &Workspace) -> String {
         let text = ws.exposure.visible_text(c, u);
         let t = ws.counter().count(&text);
         if used + t > ALWAYS_TOKENS.min(ws.limits().max_tokens) {
-            left.push(c.node(u).id.clone());
+            left.push(c.id(u));
             continue;
         }
         if first {
@@ -73,7 +73,7 @@ pub fn instructions(ws: &Workspace) -> String {
         used += t;
         out.push_str(&format!(
             "\n<!-- {} · {} -->\n{}\n",
-            c.node(u).id,
+            c.id(u),
             c.node(u).path,
             text.trim_end()
         ));

@@ -14,7 +14,7 @@ use crate::tokens::TokenTable;
 pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usize>) -> Value {
     let n = corpus.node(id);
     let mut o = Map::new();
-    o.insert("id".into(), json!(n.id));
+    o.insert("id".into(), json!(corpus.id(id)));
     o.insert("kind".into(), json!(n.kind.as_str()));
     o.insert("format".into(), json!(n.format.as_str()));
     o.insert("title".into(), json!(n.title));
@@ -34,7 +34,7 @@ pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usiz
     o.insert("tokens".into(), json!(tokens.total(id).unwrap_or(0)));
     o.insert("own_tokens".into(), json!(tokens.own(id).unwrap_or(0)));
     o.insert("flags".into(), json!(n.flags));
-    o.insert("meta".into(), Value::Object(n.meta.clone()));
+    o.insert("meta".into(), Value::Object((*n.meta).clone()));
     o.insert("warnings".into(), json!(n.warnings));
     let children: Vec<Value> = match depth {
         Some(0) => Vec::new(),
@@ -57,7 +57,7 @@ pub fn node(corpus: &Corpus, tokens: &TokenTable, id: NodeId, depth: Option<usiz
 pub fn hit(corpus: &Corpus, h: &Hit) -> Value {
     let n = corpus.node(h.node);
     json!({
-        "id": n.id,
+        "id": corpus.id(h.node),
         "title": n.title,
         "path": n.path,
         "line_start": n.line_start,
@@ -66,7 +66,7 @@ pub fn hit(corpus: &Corpus, h: &Hit) -> Value {
         "source": h.source,
         "signals": h.source.signals(),
         "scorer": h.scorer,
-        "copies": h.copies.iter().map(|c| corpus.node(*c).id.clone()).collect::<Vec<_>>(),
+        "copies": h.copies.iter().map(|c| corpus.id(*c)).collect::<Vec<_>>(),
     })
 }
 

@@ -401,7 +401,7 @@ impl Rows<'_> {
         let corpus = &self.ws.corpus;
         let mut o = self.head(id, above);
         let mut here = Above {
-            id: corpus.node(id).id.clone(),
+            id: corpus.id(id),
             summary: short_summary(corpus.summary(id)),
         };
         if let Some(s) = self.lifted(id)
@@ -409,7 +409,7 @@ impl Rows<'_> {
             && !self.visible(s).is_empty()
             && self.same_text(id)
         {
-            here.id.clone_from(&corpus.node(s).id);
+            here.id.clone_from(&corpus.id(s));
             o.insert("id".into(), json!(relative_id(&here.id, &above.id)));
         }
         let visible = self.children(id);
@@ -498,9 +498,10 @@ impl Rows<'_> {
             self.full_fields(id)
         } else {
             let mut o = Map::new();
-            o.insert("id".into(), json!(relative_id(&n.id, &above.id)));
+            let nid = corpus.id(id);
+            o.insert("id".into(), json!(relative_id(&nid, &above.id)));
             let title = n.title.trim();
-            if !id_names_title(&n.id, title) {
+            if !id_names_title(&nid, title) {
                 o.insert("title".into(), json!(n.title));
             }
             o.insert("tokens".into(), json!(ws.tokens_of(id)));
@@ -637,7 +638,7 @@ fn catalog(ws: &Workspace) -> Value {
                 let n = corpus.node(s.skill);
                 json!({
                     "name": s.entry.name,
-                    "id": n.id,
+                    "id": corpus.id(s.skill),
                     "description": s.entry.description,
                     "exposure": ws.exposure.level(corpus, s.skill).as_str(),
                     "shadowed": n.flags.has(Flag::Shadowed),
@@ -648,7 +649,7 @@ fn catalog(ws: &Workspace) -> Value {
             .collect();
         let n = corpus.node(r);
         roots.push(json!({
-            "id": n.id,
+            "id": corpus.id(r),
             "title": n.title,
             "format": n.format.as_str(),
             "bytes": n.bytes,

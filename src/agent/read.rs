@@ -227,10 +227,7 @@ fn text_room(
     errors: &[Value],
     variant: Option<&str>,
 ) -> AgentResult<usize> {
-    let ids: Vec<String> = pieces
-        .iter()
-        .map(|p| ws.corpus.node(p.node).id.clone())
-        .collect();
+    let ids: Vec<String> = pieces.iter().map(|p| ws.corpus.id(p.node)).collect();
     let widest = Cursor {
         generation: ws.generation,
         keys: pieces.iter().map(|p| p.key.clone()).collect(),
@@ -356,10 +353,7 @@ fn continuation(
         },
         variant: variant.map(str::to_string),
     };
-    let ids: Vec<String> = rest
-        .iter()
-        .map(|p| ws.corpus.node(p.node).id.clone())
-        .collect();
+    let ids: Vec<String> = rest.iter().map(|p| ws.corpus.id(p.node)).collect();
     let next = if offset == 0 {
         format!(
             "{} section(s) did not fit in this reply: call read with cursor to get them",
@@ -382,15 +376,10 @@ fn section_piece<'w>(ws: &'w Workspace, key: &str) -> AgentResult<Piece<'w>> {
     let id = served(ws, key)?;
     let n = corpus.node(id);
     if n.span.is_none() {
-        let kids: Vec<&str> = n
-            .children
-            .iter()
-            .map(|c| corpus.node(*c).id.as_str())
-            .take(20)
-            .collect();
+        let kids: Vec<String> = n.children.iter().map(|c| corpus.id(*c)).take(20).collect();
         return err(format!(
             "{} is a {} without text of its own: read its children ({})",
-            n.id,
+            corpus.id(id),
             n.kind.as_str(),
             kids.join(", ")
         ));
@@ -438,12 +427,12 @@ fn entry(ws: &Workspace, p: &Piece<'_>, range: Range<usize>, tokens: u64) -> Val
     };
     let provenance = format!(
         "{} · {}{lines}{bytes} · {tokens} tokens ({})",
-        n.id,
+        corpus.id(p.node),
         n.path,
         ws.counter().encoding()
     );
     let mut value = json!({
-        "id": n.id,
+        "id": corpus.id(p.node),
         "title": n.title,
         "path": n.path,
         "line_start": first,
@@ -496,7 +485,7 @@ fn variant_piece<'w>(ws: &'w Workspace, key: &str, v: Variant) -> AgentResult<Pi
                 };
                 let text: Vec<&str> = nodes.iter().map(|n| corpus.text(*n)).collect();
                 let text = text.join("\n");
-                let ids = nodes.iter().map(|n| corpus.node(*n).id.clone()).collect();
+                let ids = nodes.iter().map(|n| corpus.id(*n)).collect();
                 return Ok(Piece {
                     key: key.to_string(),
                     node: first,

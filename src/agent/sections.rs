@@ -37,7 +37,7 @@ pub struct SectionResource {
 
 /// The URI of node `id`.
 pub fn uri_of(ws: &Workspace, id: NodeId) -> String {
-    format!("{SCHEME}{}", encode_path(&ws.corpus.node(id).id))
+    format!("{SCHEME}{}", encode_path(&ws.corpus.id(id)))
 }
 
 /// Whether `id` is a unit of text a user would mention: a section, chunk, part, link or
@@ -73,7 +73,7 @@ pub fn list(
             let n = c.node(*id);
             SectionResource {
                 uri: uri_of(ws, *id),
-                id: n.id.clone(),
+                id: c.id(*id),
                 title: n.title.clone(),
                 summary: c.summary(*id).to_string(),
                 bytes: n.bytes,

@@ -154,7 +154,7 @@ pub fn left_out(ws: &Workspace) -> Vec<LeftOut> {
         .map(|m| LeftOut {
             name: m.name,
             path: m.md_path.display().to_string(),
-            id: Some(corpus.node(m.node).id.clone()),
+            id: Some(corpus.id(m.node)),
             reasons: m.left_out,
         })
         .collect();
@@ -267,7 +267,7 @@ fn files(ws: &Workspace, m: &SkillManifest) -> Vec<SkillFile> {
         if n.kind == NodeKind::File {
             let rel = n
                 .path
-                .strip_prefix(&skill_path)
+                .strip_prefix(&*skill_path)
                 .unwrap_or(&n.path)
                 .trim_start_matches('/')
                 .to_string();

@@ -216,8 +216,9 @@ fn section(
         _ => (exp.visible_text(corpus, id), node.line_end),
     };
     let body = trim_trailing_blank_lines(&raw);
+    let node_id = corpus.id(id);
     let title = if node.title.trim().is_empty() {
-        &node.id
+        &node_id
     } else {
         &node.title
     };
@@ -229,14 +230,10 @@ fn section(
     };
     BriefSection {
         node: id,
-        id: node.id.clone(),
+        id: node_id.clone(),
         title: one_line(title),
         path: one_line(&node.path),
-        root: if root.id.is_empty() {
-            root.title.clone()
-        } else {
-            root.id.clone()
-        },
+        root: root.title.clone(),
         line_start: node.line_start,
         line_end,
         score,

@@ -201,6 +201,6 @@ fn print_hit(out: &mut dyn Write, corpus: &Corpus, h: &Hit) -> std::io::Result<(
         "  {:>8.3}  {}  {}{line}{copies}",
         h.score,
         sanitize_line(&n.title),
-        sanitize_line(&n.id)
+        sanitize_line(&corpus.id(h.node))
     )
 }

@@ -42,7 +42,7 @@ pub fn run(
         if same > 1 {
             eprintln!(
                 "note: {same} nodes are titled {key:?}; showing {} (pass an id to choose)",
-                corpus.node(id).id
+                corpus.id(id)
             );
         }
     }
@@ -122,14 +122,10 @@ pub fn run_variant(
                 let text: Vec<&str> = shown.nodes.iter().map(|n| corpus.text(*n)).collect();
                 let text = text.join("\n");
                 if as_json {
-                    let ids: Vec<&str> = shown
-                        .nodes
-                        .iter()
-                        .map(|n| corpus.node(*n).id.as_str())
-                        .collect();
+                    let ids: Vec<String> = shown.nodes.iter().map(|n| corpus.id(*n)).collect();
                     let v = json!({
                         "variant": shown.variant.as_str(),
-                        "file": corpus.node(shown.file).id,
+                        "file": corpus.id(shown.file),
                         "ids": ids,
                         "bytes": shown.bytes,
                         "text": text,

@@ -45,7 +45,7 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
         let path = src
             .abs_path
             .clone()
-            .unwrap_or_else(|| PathBuf::from(&corpus.node(file).path));
+            .unwrap_or_else(|| PathBuf::from(&*corpus.node(file).path));
         let folder = path
             .parent()
             .and_then(Path::file_name)
@@ -188,7 +188,7 @@ fn add_corpus_lints(
         } else {
             let n = corpus.node(l.node);
             let path = disk_path(corpus, l.node)
-                .map_or_else(|| n.path.clone(), |p| p.display().to_string());
+                .map_or_else(|| n.path.to_string(), |p| p.display().to_string());
             // One report per path, however many findings it has.
             match reports
                 .iter_mut()

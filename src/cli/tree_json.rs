@@ -30,7 +30,7 @@ pub fn print_tree_json(
             let skills = layers
                 .skills
                 .iter()
-                .map(|s| (corpus.node(s.skill).id.as_str(), layers_json(s)))
+                .map(|s| (corpus.id(s.skill), layers_json(s)))
                 .collect();
             RootJson {
                 id: *r,
@@ -52,10 +52,10 @@ pub fn print_tree_json(
 }
 
 /// What a root adds to its node: `always_loaded_tokens`, and `layers` by skill id.
-struct RootJson<'a> {
+struct RootJson {
     id: NodeId,
     always_loaded_tokens: u64,
-    skills: std::collections::HashMap<&'a str, Value>,
+    skills: std::collections::HashMap<String, Value>,
 }
 
 /// `{"encoding", "roots", "schema"}` (sorted keys, as a `serde_json::Map` prints them).
@@ -63,7 +63,7 @@ struct DocJson<'a> {
     corpus: &'a Corpus,
     tokens: &'a crate::tokens::TokenTable,
     depth: Option<usize>,
-    roots: &'a [RootJson<'a>],
+    roots: &'a [RootJson],
 }
 
 impl Serialize for DocJson<'_> {
@@ -101,7 +101,7 @@ impl Serialize for RootsJson<'_> {
 struct NodeJson<'a> {
     corpus: &'a Corpus,
     tokens: &'a crate::tokens::TokenTable,
-    root: &'a RootJson<'a>,
+    root: &'a RootJson,
     id: NodeId,
     depth: Option<usize>,
     is_root: bool,
@@ -127,9 +127,10 @@ impl Serialize for NodeJson<'_> {
         // them prints with sorted keys too.
         m.serialize_entry("flags", &to_value(&n.flags)?)?;
         m.serialize_entry("format", n.format.as_str())?;
-        m.serialize_entry("id", &n.id)?;
+        let id = self.corpus.id(self.id);
+        m.serialize_entry("id", &id)?;
         m.serialize_entry("kind", n.kind.as_str())?;
-        if let Some(l) = self.root.skills.get(n.id.as_str()) {
+        if let Some(l) = self.root.skills.get(&id) {
             m.serialize_entry("layers", l)?;
         }
         if let Some(l) = n.line_end {
@@ -223,13 +224,13 @@ fn annotate(corpus: &Corpus, counter: TokenCounter, doc: &mut Value) {
         }
         let mut by_id = std::collections::HashMap::new();
         for s in &layers.skills {
-            by_id.insert(corpus.node(s.skill).id.as_str(), layers_json(s));
+            by_id.insert(corpus.id(s.skill), layers_json(s));
         }
         walk(r, &by_id);
     }
 }
 
-fn walk(v: &mut Value, by_id: &std::collections::HashMap<&str, Value>) {
+fn walk(v: &mut Value, by_id: &std::collections::HashMap<String, Value>) {
     let Some(o) = v.as_object_mut() else { return };
     if let Some(l) = o
         .get("id")

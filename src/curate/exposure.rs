@@ -221,7 +221,7 @@ impl ExposureMap {
             return Cow::Borrowed(text);
         }
         let mut cuts: Vec<(usize, usize)> = Vec::new();
-        let mut stack: Vec<NodeId> = corpus.node(id).children.clone();
+        let mut stack: Vec<NodeId> = corpus.node(id).children.to_vec();
         while let Some(n) = stack.pop() {
             match corpus.node(n).span {
                 Some(s) if s.source == span.source && self.level(corpus, n) == Exposure::Hidden => {

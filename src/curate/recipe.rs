@@ -177,7 +177,7 @@ impl Recipe {
             selected: selection
                 .members()
                 .map(|id| RecipeNode {
-                    id: corpus.node(id).id.clone(),
+                    id: corpus.id(id),
                     hash: node_hash(corpus, id),
                 })
                 .collect(),
@@ -185,7 +185,7 @@ impl Recipe {
                 .entries()
                 .into_iter()
                 .map(|(id, e)| RecipeExposure {
-                    id: corpus.node(id).id.clone(),
+                    id: corpus.id(id),
                     level: e.as_str().to_string(),
                     hash: node_hash(corpus, id),
                 })

@@ -68,17 +68,14 @@ impl Gold {
     pub fn resolve(&self, corpus: &Corpus) -> Vec<NodeId> {
         let all = corpus.all_preorder();
         match self {
-            Gold::Id(id) => all
-                .into_iter()
-                .filter(|n| corpus.node(*n).id == *id)
-                .collect(),
+            Gold::Id(id) => all.into_iter().filter(|n| corpus.id(*n) == *id).collect(),
             Gold::Section { path, heading } => {
                 let suffix = format!("/{path}");
                 let heading = heading.trim();
                 all.into_iter()
                     .filter(|n| {
                         let node = corpus.node(*n);
-                        (node.path == *path || node.path.ends_with(&suffix))
+                        (*node.path == **path || node.path.ends_with(&suffix))
                             && node.title.trim().eq_ignore_ascii_case(heading)
                     })
                     .collect()

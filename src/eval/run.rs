@@ -107,11 +107,7 @@ fn one(
         rank,
         in_brief: b.included.iter().any(|n| gold.contains(n)),
         brief_tokens: b.tokens,
-        top: hits
-            .iter()
-            .take(3)
-            .map(|h| corpus.node(h.node).id.clone())
-            .collect(),
+        top: hits.iter().take(3).map(|h| corpus.id(h.node)).collect(),
         unresolved,
     }
 }

@@ -186,7 +186,7 @@ fn listed_corpus(listing: &ClientListing) -> Corpus {
         if !seen.insert(s.name.clone()) {
             continue;
         }
-        let mut n = Node::new(NodeKind::Skill, Format::Skill, &s.name, &s.name);
+        let mut n = Node::new(NodeKind::Skill, Format::Skill, &s.name, s.name.as_str());
         n.meta.insert("name".into(), s.name.clone().into());
         n.meta.insert("description".into(), s.shown.clone().into());
         c.add_child(root, n);

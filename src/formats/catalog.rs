@@ -226,9 +226,12 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -> NodeI
     }
     for sec in &cat.sections {
         let mut g = Node::new(NodeKind::Group, Format::Catalog, sec.title.clone(), "");
-        g.seg = Some(crate::model::id::slug(&sec.id));
+        g.seg = Some(crate::model::id::slug(&sec.id).into());
         g.summary = sec.topics.join(", ");
-        g.detail = sec.complexity.as_ref().map(|c| format!("complexity: {c}"));
+        g.detail = sec
+            .complexity
+            .as_ref()
+            .map(|c| format!("complexity: {c}").into());
         // Line of the entry in the JSON: the first `"id": "<id>"` occurrence.
         let needle = format!("\"id\": {}", Json::String(sec.id.clone()));
         g.line_start = text.find(&needle).map(|o| li.line(o));

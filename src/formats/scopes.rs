@@ -160,7 +160,7 @@ fn resolve_scopes_in(corpus: &mut Corpus, precedence: Precedence, per_agent: boo
     }
     let mut out = Vec::new();
     for (loser, winner) in shadowed {
-        let winner_id = corpus.node(winner).id.clone();
+        let winner_id = corpus.id(winner);
         let node = corpus.node_mut(loser);
         // Running it again (after one root is reloaded) adds no second warning.
         let again = node.flags.has(Flag::Shadowed)
@@ -232,7 +232,7 @@ pub fn mark_cross_root_aliases(corpus: &mut Corpus) -> Vec<NodeId> {
     }
     let mut out = Vec::with_capacity(marks.len());
     for (n, first) in marks {
-        let first_id = corpus.node(first).id.clone();
+        let first_id = corpus.id(first);
         let bytes = corpus.node(n).bytes;
         let node = corpus.node_mut(n);
         node.flags.set(Flag::Alias);

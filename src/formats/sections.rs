@@ -9,6 +9,8 @@
 //! or footnote definitions are content of that block, not sections (they cannot split the
 //! surrounding block).
 
+use std::sync::Arc;
+
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::model::{Corpus, Format, Node, NodeId, NodeKind, SourceId, TextSpan, id};
@@ -274,8 +276,8 @@ struct FileSections {
     file: NodeId,
     src: SourceId,
     format: Format,
-    /// The file's path.
-    path: String,
+    /// The file's path (shared with the file node).
+    path: Arc<str>,
     lazy: Option<std::sync::Arc<crate::model::LazySummary>>,
     /// End of the sectioned range.
     to: usize,
@@ -321,7 +323,7 @@ impl FileSections {
             [from, first_start, first_start],
         );
         // The id keeps the file's slug (docs/DESIGN.md §2 "Sectioning").
-        n.seg = Some(id::slug(file_title));
+        n.seg = Some(id::slug(file_title).into());
         n.line_end = Some(prelude_line_end);
         corpus.add_child(self.file, n)
     }
@@ -369,7 +371,7 @@ impl FileSections {
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
         let mut n = self.node(title, summary, h.line, [h.start, own_end, self.to]);
         n.seg_given = given.is_some();
-        n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)));
+        n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)).into());
         n.level = h.level;
         n
     }
@@ -1118,11 +1120,10 @@ mod tests {
         );
         add_sections(&mut c, file, src, 0, t.len(), Format::Markdown);
         c.finalize();
-        let ids: Vec<&str> = c
-            .nodes
-            .iter()
-            .filter(|n| n.kind == NodeKind::Section)
-            .map(|n| n.id.as_str())
+        let ids: Vec<String> = (0..c.nodes.len() as u32)
+            .map(NodeId)
+            .filter(|n| c.node(*n).kind == NodeKind::Section)
+            .map(|n| c.id(n))
             .collect();
         assert_eq!(
             ids,
@@ -1143,7 +1144,7 @@ mod tests {
             .preorder(file)
             .into_iter()
             .skip(1)
-            .map(|n| (c.node(n).id.clone(), c.node(n).title.clone()))
+            .map(|n| (c.id(n), c.node(n).title.clone()))
             .collect();
         let want = [
             ("r/doc.md#dup-2", "Dup"),
@@ -1392,8 +1393,8 @@ mod tests {
         c.preorder(file)
             .into_iter()
             .skip(1)
-            .map(|n| {
-                let n = c.node(n);
+            .map(|id| {
+                let n = c.node(id);
                 let s = n.span.unwrap_or(TextSpan {
                     source: SourceId(0),
                     start: 0,
@@ -1402,7 +1403,7 @@ mod tests {
                 });
                 format!(
                     "{} L{}-{} {}..{}..{} {:?}",
-                    n.id,
+                    c.id(id),
                     n.line_start.unwrap_or(0),
                     n.line_end.unwrap_or(0),
                     s.start,

@@ -462,7 +462,7 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId) {
         .flat_map(|c| {
             let n = corpus.node(*c);
             if n.kind == NodeKind::Group {
-                n.children.clone()
+                n.children.to_vec()
             } else {
                 vec![*c]
             }
@@ -490,7 +490,7 @@ fn mark_documentation_mirror(corpus: &mut Corpus, refs_node: NodeId) {
     for n in corpus.preorder(doc) {
         corpus.node_mut(n).flags.set(Flag::Duplicate);
     }
-    let rel = corpus.node(doc).path.clone();
+    let rel = corpus.node(doc).path.to_string();
     // Paths relative to the opened root, like every other warning (never the absolute one).
     let msg = format!(
         "per-source mirror of {} ({copies} files byte-identical to references/*.md); counted once",
@@ -748,7 +748,7 @@ pub fn load_config(corpus: &mut Corpus, parent: NodeId, abs: &Path, rel: &str) -
         Ok(s) => {
             let n = corpus.node_mut(f);
             n.summary = s.one_line();
-            n.detail = s.description.clone();
+            n.detail = s.description.as_deref().map(Into::into);
             n.meta.insert("config".into(), s.to_json());
         }
         Err(e) => corpus.node_mut(f).warnings.push(Warning::at(e, rel, None)),
@@ -798,7 +798,7 @@ pub fn resolve_links(corpus: &mut Corpus, under: NodeId) -> usize {
         match node.kind {
             NodeKind::Link => links.push((n, url_key(url))),
             NodeKind::Section if !corpus.is_copy(n) => {
-                pages.entry(url_key(url)).or_insert_with(|| node.id.clone());
+                pages.entry(url_key(url)).or_insert_with(|| corpus.id(n));
             }
             _ => {}
         }

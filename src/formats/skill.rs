@@ -39,7 +39,7 @@ pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &s
         n.kind == NodeKind::File && SKILL_FILE_NAMES.contains(&n.title.as_str())
     });
     let Some(file) = skill_file else { return skill };
-    let file_rel = ld.corpus.node(file).path.clone();
+    let file_rel = ld.corpus.node(file).path.to_string();
     let Some(fm) = ld.skill_fms.remove(&file) else {
         if ld.corpus.node(file).span.is_some() {
             let w = Warning::at(
@@ -63,8 +63,8 @@ pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &s
     }
     if let Some(d) = fm.description() {
         node.summary = collapse_ws(&d);
-        node.detail = Some(d);
+        node.detail = Some(d.into());
     }
-    node.meta = meta;
+    node.meta = meta.into();
     skill
 }

@@ -158,7 +158,7 @@ impl FuzzyIndex {
                 }
                 hay.clear();
                 hay.push_str(&node.title);
-                if !node.path.is_empty() && node.path != node.title {
+                if !node.path.is_empty() && *node.path != *node.title {
                     hay.push_str(SEPARATOR);
                     hay.push_str(&node.path);
                 }

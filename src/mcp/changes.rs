@@ -72,7 +72,12 @@ fn resources(ws: &Workspace, listed: &[SkillManifest]) -> u64 {
         .flat_map(|m| m.files.iter().map(|f| f.uri.clone()));
     let sections = sections::listed(ws).into_iter().map(|id| {
         let n = ws.corpus.node(id);
-        format!("{} {} {}", sections::uri_of(ws, id), n.id, n.title)
+        format!(
+            "{} {} {}",
+            sections::uri_of(ws, id),
+            ws.corpus.id(id),
+            n.title
+        )
     });
     hash_of(files.chain(sections))
 }

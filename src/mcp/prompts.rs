@@ -113,7 +113,7 @@ mod tests {
                 schema: SCHEMA,
                 name: "all".into(),
                 selected: vec![RecipeNode {
-                    id: ws.corpus.node(root).id.clone(),
+                    id: ws.corpus.id(root),
                     hash: node_hash(&ws.corpus, root),
                 }],
                 exposure: Vec::new(),

@@ -4,8 +4,7 @@
 //! call [`Corpus::finalize`] to assign string ids and container sizes. Corpora of several
 //! roots are joined with [`Corpus::append`].
 
-use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use super::node::{Flag, Node, NodeId, NodeKind, SourceId};
@@ -50,10 +49,9 @@ pub struct Corpus {
     pub sources: Vec<Source>,
     /// lazytools bundles: the bundle's node (root or skill) and its scoring data.
     pub bundles: Vec<(NodeId, Arc<BundleStats>)>,
-    /// String id → node, built on the first [`Corpus::find`] after the last
-    /// [`Corpus::finalize`] or [`Corpus::append`] (most commands never look ids up, and the
-    /// map holds a copy of every id).
-    id_map: OnceLock<HashMap<String, NodeId>>,
+    /// 128-bit key of each string id → node, built on the first [`Corpus::find`] after the
+    /// last [`Corpus::finalize`] or [`Corpus::append`] (most commands never look ids up).
+    pub(super) id_map: OnceLock<HashMap<u128, NodeId>>,
 }
 
 impl Corpus {
@@ -255,31 +253,6 @@ impl Corpus {
         self.roots.iter().flat_map(|r| self.preorder(*r)).collect()
     }
 
-    /// Look a node up by its string id, spelled in the id's own Unicode form or in NFC
-    /// (`model::id::nfc`).
-    pub fn find(&self, id: &str) -> Option<NodeId> {
-        let map = self.id_map.get_or_init(|| {
-            let mut map = HashMap::with_capacity(self.nodes.len());
-            for (i, n) in self.nodes.iter().enumerate() {
-                map.insert(n.id.clone(), NodeId(i as u32));
-            }
-            // The NFC spelling of an id finds it too (a decomposed file name typed composed);
-            // an id spelled exactly wins over another id's NFC form.
-            for (i, n) in self.nodes.iter().enumerate() {
-                if let Cow::Owned(k) = super::id::nfc(&n.id) {
-                    map.entry(k).or_insert(NodeId(i as u32));
-                }
-            }
-            map
-        });
-        map.get(id)
-            .or_else(|| match super::id::nfc(id) {
-                Cow::Owned(k) => map.get(&k),
-                Cow::Borrowed(_) => None,
-            })
-            .copied()
-    }
-
     /// Whether `id` or an ancestor carries `duplicate`/`alias`.
     pub fn is_copy(&self, id: NodeId) -> bool {
         self.node(id).flags.is_copy() || self.ancestors(id).any(|a| self.node(a).flags.is_copy())
@@ -304,9 +277,7 @@ impl Corpus {
     pub fn finalize(&mut self) {
         let roots = self.roots.clone();
         for r in roots {
-            let label = self.node(r).title.clone();
-            self.nodes[r.ix()].id = label;
-            self.assign_ids(r);
+            self.number_segments(r);
             self.sum_sizes(r);
         }
         self.id_map = OnceLock::new();
@@ -322,90 +293,7 @@ impl Corpus {
         self.roots.shrink_to_fit();
         for n in &mut self.nodes {
             n.summary.shrink_to_fit();
-            if let Some(seg) = &mut n.seg {
-                seg.shrink_to_fit();
-            }
             n.children.shrink_to_fit();
-        }
-    }
-
-    fn assign_ids(&mut self, root: NodeId) {
-        let root_label = self.nodes[root.ix()].title.clone();
-        let mut stack = vec![root];
-        let mut buf = String::new();
-        // New ids of one parent's children, written once the parent is done: an id that is
-        // already right (a second `finalize`) is left as it is, with no allocation.
-        let mut updates: Vec<(NodeId, String)> = Vec::new();
-        while let Some(p) = stack.pop() {
-            let parent = &self.nodes[p.ix()];
-            let pid = parent.id.as_str();
-            let below_file = !matches!(
-                parent.kind,
-                NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
-            ) || parent.seg.is_some();
-            let sep = if !below_file || !pid.contains('#') {
-                '#'
-            } else {
-                '/'
-            };
-            // Segments used so far among these siblings (`-2`, `-3` suffixes as `super::id::dedupe`).
-            let mut taken = SegSet::default();
-            // Segments given by the author (`{#id}`) are taken first, in document order, so a
-            // made slug never takes a given name: `Dup`, `Dup`, `Other {#dup}` are `dup-2`,
-            // `dup-3`, `dup` (docs/FORMATS.md §10). Siblings without one (nearly all) skip this.
-            let given: Vec<Option<String>> =
-                if parent.children.iter().any(|c| self.nodes[c.ix()].seg_given) {
-                    let nodes = &self.nodes;
-                    parent
-                        .children
-                        .iter()
-                        .map(|c| match &nodes[c.ix()] {
-                            Node {
-                                seg: Some(seg),
-                                seg_given: true,
-                                ..
-                            } => {
-                                let mut unique = String::new();
-                                push_unique(&mut unique, seg, &mut taken);
-                                Some(unique)
-                            }
-                            _ => None,
-                        })
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-            for (i, &c) in parent.children.iter().enumerate() {
-                let node = &self.nodes[c.ix()];
-                buf.clear();
-                match &node.seg {
-                    Some(seg) => {
-                        buf.push_str(pid);
-                        buf.push(sep);
-                        match given.get(i).and_then(Option::as_deref) {
-                            Some(unique) => buf.push_str(unique),
-                            None => push_unique(&mut buf, seg, &mut taken),
-                        }
-                    }
-                    None if node.path.is_empty() => {
-                        buf.push_str(pid);
-                        buf.push('/');
-                        buf.push_str(&node.title);
-                    }
-                    None => {
-                        buf.push_str(&root_label);
-                        buf.push('/');
-                        buf.push_str(&node.path);
-                    }
-                }
-                if node.id != buf {
-                    updates.push((c, buf.as_str().to_owned()));
-                }
-                stack.push(c);
-            }
-            for (c, id) in updates.drain(..) {
-                self.nodes[c.ix()].id = id;
-            }
         }
     }
 
@@ -476,58 +364,6 @@ impl Corpus {
     }
 }
 
-/// Segments taken among one parent's children: a short list scanned in place (most parents
-/// have a handful of children), a hash set past [`SegSet::SMALL`].
-#[derive(Default)]
-struct SegSet<'a> {
-    small: Vec<Cow<'a, str>>,
-    big: HashSet<Cow<'a, str>>,
-    /// Per base segment, the next suffix to try: every smaller one is already taken (the set
-    /// only grows), so `n` equal siblings cost O(n), not O(n²).
-    next: HashMap<&'a str, u32>,
-}
-
-impl<'a> SegSet<'a> {
-    const SMALL: usize = 16;
-
-    fn contains(&self, s: &str) -> bool {
-        self.small.iter().any(|t| t == s) || self.big.contains(s)
-    }
-
-    /// Add `s`; false if it was already there.
-    fn insert(&mut self, s: Cow<'a, str>) -> bool {
-        if self.contains(&s) {
-            return false;
-        }
-        if self.small.len() < Self::SMALL {
-            self.small.push(s);
-        } else {
-            self.big.insert(s);
-        }
-        true
-    }
-}
-
-/// Append `seg` to `buf`, made unique among `taken` by a `-2`, `-3`, … suffix (the rule of
-/// [`super::id::dedupe`]), and record it.
-fn push_unique<'a>(buf: &mut String, seg: &'a str, taken: &mut SegSet<'a>) {
-    if taken.insert(Cow::Borrowed(seg)) {
-        buf.push_str(seg);
-        return;
-    }
-    let mut n = taken.next.get(seg).copied().unwrap_or(2);
-    loop {
-        let cand = format!("{seg}-{n}");
-        if !taken.contains(&cand) {
-            buf.push_str(&cand);
-            taken.insert(Cow::Owned(cand));
-            taken.next.insert(seg, n + 1);
-            return;
-        }
-        n += 1;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,9 +407,9 @@ mod tests {
     #[test]
     fn ids_follow_grammar() {
         let (c, file, sa, sb) = sample();
-        assert_eq!(c.node(file).id, "docs/a.md");
-        assert_eq!(c.node(sa).id, "docs/a.md#a");
-        assert_eq!(c.node(sb).id, "docs/a.md#a/b");
+        assert_eq!(c.id(file), "docs/a.md");
+        assert_eq!(c.id(sa), "docs/a.md#a");
+        assert_eq!(c.id(sb), "docs/a.md#a/b");
         assert_eq!(c.find("docs/a.md#a/b"), Some(sb));
     }
 
@@ -611,7 +447,7 @@ mod tests {
             .iter()
             .map(|s| {
                 let mut n = Node::new(NodeKind::Section, Format::Markdown, *s, "a.md");
-                n.seg = Some((*s).to_string());
+                n.seg = Some((*s).to_string().into());
                 c.add_child(file, n)
             })
             .collect();
@@ -619,16 +455,16 @@ mod tests {
         let mut taken = crate::model::id::Taken::default();
         for (k, s) in kids.iter().zip(&segs) {
             let want = format!("docs/a.md#{}", crate::model::id::dedupe(s, &mut taken));
-            assert_eq!(c.node(*k).id, want);
+            assert_eq!(c.id(*k), want);
         }
-        assert_eq!(c.node(kids[39]).id, "docs/a.md#a-34");
+        assert_eq!(c.id(kids[39]), "docs/a.md#a-34");
         // A second finalize changes nothing.
-        let before: Vec<String> = c.nodes.iter().map(|n| n.id.clone()).collect();
+        let all = |c: &Corpus| -> Vec<String> {
+            (0..c.nodes.len() as u32).map(|i| c.id(NodeId(i))).collect()
+        };
+        let before = all(&c);
         c.finalize();
-        assert_eq!(
-            c.nodes.iter().map(|n| n.id.clone()).collect::<Vec<_>>(),
-            before
-        );
+        assert_eq!(all(&c), before);
         assert_eq!(c.find("docs/a.md#a-34"), Some(kids[39]));
     }
 
@@ -654,14 +490,13 @@ mod tests {
         .into_iter()
         .map(|(seg, given)| {
             let mut n = Node::new(NodeKind::Section, Format::Markdown, seg, "a.md");
-            n.seg = Some(seg.to_string());
+            n.seg = Some(seg.to_string().into());
             n.seg_given = given;
             c.add_child(file, n)
         })
         .collect();
         c.finalize();
-        let ids =
-            |c: &Corpus| -> Vec<String> { kids.iter().map(|k| c.node(*k).id.clone()).collect() };
+        let ids = |c: &Corpus| -> Vec<String> { kids.iter().map(|k| c.id(*k)).collect() };
         let want =
             ["dup-2", "dup-3", "dup", "x", "x-3", "x-2", "x-2-2"].map(|s| format!("docs/a.md#{s}"));
         assert_eq!(ids(&c), want);

@@ -4,7 +4,9 @@
 
 mod corpus;
 pub mod id;
+mod ids;
 mod lazy_summary;
+mod meta;
 mod node;
 mod selection;
 mod source;
@@ -15,6 +17,7 @@ pub(crate) mod testing;
 
 pub use corpus::{BundleStats, Corpus};
 pub use lazy_summary::{LazySummary, MakeSummaries};
+pub use meta::{Meta, MetaMap};
 pub use node::{
     FETCH_FAILED, Flag, Flags, Format, Node, NodeId, NodeKind, PREAMBLE_TITLE, SourceId, TextSpan,
     Warning,

@@ -3,11 +3,15 @@
 //! Sizes are in **bytes** (exact, of the UTF-8/raw file bytes) unless a field says tokens.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
+
+use super::meta::Meta;
 
 /// Index of a node in [`crate::model::Corpus::nodes`]. Stable only within one loaded corpus;
-/// the string id ([`Node::id`]) is what survives reloads.
+/// the string id ([`crate::model::Corpus::id`]) is what survives reloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct NodeId(pub u32);
 
@@ -303,15 +307,16 @@ pub const FETCH_FAILED: &str = "fetch_failed";
 /// persisted index's (`src/model/stored.rs`), not an output format.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Node {
-    /// Stable string id `<root>/<relpath>[#<seg>(/<seg>)*]` (assigned by `Corpus::finalize`).
-    pub id: String,
     /// This node's own id segment below its file (`slug`, `chunk-3`, `part-2`, `link-5`);
     /// `None` for file-level and container nodes.
-    pub seg: Option<String>,
+    pub seg: Option<Box<str>>,
     /// `seg` was given by the author (a `{#id}` heading attribute), not made from the title:
     /// among its siblings it keeps its name, and made segments take the `-2`, `-3` suffixes
     /// (docs/FORMATS.md §10).
     pub seg_given: bool,
+    /// The collision number of `seg` among its siblings: 0 when `seg` is the id segment as
+    /// it is, else `N` for `seg-N` (set by `Corpus::finalize`; docs/FORMATS.md §10).
+    pub seg_n: u32,
     /// Kind.
     pub kind: NodeKind,
     /// Producing loader.
@@ -327,9 +332,10 @@ pub struct Node {
     #[serde(skip)]
     pub lazy_summary: Option<std::sync::Arc<super::lazy_summary::LazySummary>>,
     /// Longer summary when the format has one.
-    pub detail: Option<String>,
-    /// Path relative to its root, `/`-separated (the file the node lives in, or the folder).
-    pub path: String,
+    pub detail: Option<Box<str>>,
+    /// Path relative to its root, `/`-separated (the file the node lives in, or the folder);
+    /// one allocation shared by a file's nodes.
+    pub path: Arc<str>,
     /// 1-based first line in its file.
     pub line_start: Option<u32>,
     /// 1-based last line in its file (inclusive).
@@ -344,12 +350,12 @@ pub struct Node {
     pub flags: Flags,
     /// Format-specific fields (frontmatter keys, ADR status, link url, ...).
     #[serde(with = "super::stored::json_map")]
-    pub meta: serde_json::Map<String, serde_json::Value>,
+    pub meta: Meta,
     /// Load problems.
     #[serde(with = "super::stored::warnings")]
-    pub warnings: Vec<Warning>,
+    pub warnings: ThinVec<Warning>,
     /// Children in display order.
-    pub children: Vec<NodeId>,
+    pub children: ThinVec<NodeId>,
     /// Parent (`None` for roots).
     pub parent: Option<NodeId>,
     /// Text location, for nodes that have text.
@@ -364,11 +370,11 @@ impl Node {
         kind: NodeKind,
         format: Format,
         title: impl Into<String>,
-        path: impl Into<String>,
+        path: impl Into<Arc<str>>,
     ) -> Self {
         Self {
-            id: String::new(),
             seg: None,
+            seg_n: 0,
             seg_given: false,
             kind,
             format,
@@ -382,9 +388,9 @@ impl Node {
             bytes: 0,
             own_bytes: 0,
             flags: Flags::default(),
-            meta: serde_json::Map::new(),
-            warnings: Vec::new(),
-            children: Vec::new(),
+            meta: Meta::new(),
+            warnings: ThinVec::new(),
+            children: ThinVec::new(),
             parent: None,
             span: None,
             level: 0,

@@ -80,11 +80,10 @@ mod tests {
         all.append(one_file_root("b", "second"));
         all.append(one_file_root("c", "third"));
         let mut b2 = one_file_root("b", "second, longer");
-        let extra = b2.add_child(
+        b2.add_child(
             b2.roots[0],
             Node::new(NodeKind::File, Format::Markdown, "z.md", "z.md"),
         );
-        b2.node_mut(extra).id = "b/z.md".into();
         let out = replace_root(&all, 1, b2);
         assert_eq!(out.roots.len(), 3);
         assert_eq!(out.len(), 7);

@@ -36,7 +36,9 @@ pub mod warnings {
     }
 
     /// Read the tuples back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Warning>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<thin_vec::ThinVec<Warning>, D::Error> {
         let v = Vec::<Shape>::deserialize(d)?;
         Ok(v.into_iter()
             .map(|(message, path, line)| Warning {
@@ -52,10 +54,10 @@ pub mod warnings {
 pub mod json_map {
     use super::{Deserialize, Deserializer, Serializer};
 
-    type Map = serde_json::Map<String, serde_json::Value>;
+    use crate::model::{Meta, MetaMap as Map};
 
     /// Write the map as JSON text.
-    pub fn serialize<S: Serializer>(m: &Map, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(m: &Meta, s: S) -> Result<S::Ok, S::Error> {
         if m.is_empty() {
             return s.serialize_str("");
         }
@@ -64,11 +66,13 @@ pub mod json_map {
     }
 
     /// Parse the JSON text back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
         let text = <&str>::deserialize(d)?;
         if text.is_empty() {
-            return Ok(Map::new());
+            return Ok(Meta::new());
         }
-        serde_json::from_str(text).map_err(serde::de::Error::custom)
+        serde_json::from_str::<Map>(text)
+            .map(Meta::from)
+            .map_err(serde::de::Error::custom)
     }
 }

@@ -74,7 +74,7 @@ fn location(corpus: &Corpus, file: NodeId) -> String {
     n.span
         .and_then(|s| corpus.sources.get(s.source.0 as usize))
         .and_then(|s| s.abs_path.as_ref())
-        .map_or_else(|| n.path.clone(), |p| p.to_string_lossy().into_owned())
+        .map_or_else(|| n.path.to_string(), |p| p.to_string_lossy().into_owned())
 }
 
 /// The listing entry of a skill: frontmatter name/description/when-to-use from its SKILL.md
@@ -89,7 +89,10 @@ pub fn listing_entry(corpus: &Corpus, skill: NodeId) -> ListingEntry {
         Some(fm) if fm.block.end > 0 => ListingEntry::from_frontmatter(&fm, &node.title, &loc),
         _ => ListingEntry {
             name: node.title.clone(),
-            description: node.detail.clone().unwrap_or_else(|| node.summary.clone()),
+            description: node
+                .detail
+                .as_deref()
+                .map_or_else(|| node.summary.clone(), str::to_string),
             when_to_use: None,
             location: loc,
         },
@@ -169,7 +172,7 @@ pub fn skill_layers(corpus: &Corpus, skill: NodeId, counter: TokenCounter) -> Sk
         if n.kind == NodeKind::File {
             let rel = n
                 .path
-                .strip_prefix(skill_path.as_str())
+                .strip_prefix(&*skill_path)
                 .unwrap_or(&n.path)
                 .trim_start_matches('/');
             let asset = is_asset(corpus, id, &skill_path);

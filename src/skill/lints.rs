@@ -204,10 +204,10 @@ fn doc_tree_warnings(corpus: &Corpus, id: NodeId) -> Vec<Lint> {
 /// is `id`'s or a child or sibling of it (a folder's warning about its parent's README
 /// bullet names that README), so the finding's line is in that file; else `id`.
 fn warned_file(corpus: &Corpus, id: NodeId, path: Option<&str>) -> NodeId {
-    let Some(path) = path.filter(|p| *p != corpus.node(id).path) else {
+    let Some(path) = path.filter(|p| **p != *corpus.node(id).path) else {
         return id;
     };
-    let near = |n: NodeId| corpus.node(n).children.clone();
+    let near = |n: NodeId| corpus.node(n).children.to_vec();
     let parent = corpus.node(id).parent;
     near(id)
         .into_iter()
@@ -218,7 +218,7 @@ fn warned_file(corpus: &Corpus, id: NodeId, path: Option<&str>) -> NodeId {
                 .map(near)
                 .unwrap_or_default(),
         )
-        .find(|c| corpus.node(*c).kind == NodeKind::File && corpus.node(*c).path == path)
+        .find(|c| corpus.node(*c).kind == NodeKind::File && *corpus.node(*c).path == *path)
         .unwrap_or(id)
 }
 

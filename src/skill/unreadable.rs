@@ -141,7 +141,7 @@ fn finding(path: String, name: String, title: &str, what: &str, profile: Profile
 /// The finding about node `id`, if any; `dir` is its root's folder (ending in `/`).
 fn problem(corpus: &Corpus, id: NodeId, dir: Option<&str>, profile: Profile) -> Option<Unreadable> {
     let n = corpus.node(id);
-    let abs = |rel: &str| dir.map_or_else(|| n.id.clone(), |d| format!("{d}{rel}"));
+    let abs = |rel: &str| dir.map_or_else(|| corpus.id(id), |d| format!("{d}{rel}"));
     let is_skill_file = SKILL_FILE_NAMES.contains(&n.title.as_str());
     let (title, path, reason) = match n.kind {
         NodeKind::Dir if is_skill_file => (
@@ -209,7 +209,7 @@ fn root_dir(corpus: &Corpus, root: NodeId) -> Option<String> {
         let node = corpus.node(f);
         let src = corpus.sources.get(node.span?.source.0 as usize)?;
         let abs = src.abs_path.as_ref()?.to_str()?;
-        let dir = abs.strip_suffix(node.path.as_str())?;
+        let dir = abs.strip_suffix(&*node.path)?;
         (!node.path.is_empty() && dir.ends_with('/')).then(|| dir.to_string())
     })
 }

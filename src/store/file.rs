@@ -24,7 +24,7 @@ use crate::model::{BundleStats, Corpus, Node, NodeId, Source, StoredText, read_a
 pub const MAGIC: &[u8; 16] = b"skillnav-index\n\0";
 
 /// Version of the layout above and of the parts' shapes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The build whose shapes the parts have (crate version and commit).
 pub const BUILD: &str = env!("SKILLNAV_VERSION");
@@ -545,12 +545,34 @@ fn verify_part(f: &File, p: Part, what: &str) -> Result<(), Refused> {
     Ok(())
 }
 
+/// Fewest bytes one node takes in the nodes part (one byte per field at least).
+const MIN_NODE_BYTES: u64 = 20;
+
+/// The arena of `r`, node by node, in a vector sized once (the part's length bounds the
+/// count a corrupt header may claim). A node on the path of its parent shares the parent's
+/// path string, as a load makes them.
+fn arena_of(r: &mut VecPart<'_>, part_len: u64, what: &str) -> Result<Vec<Node>, Refused> {
+    let n: usize = r.next(what)?;
+    let most = usize::try_from(part_len / MIN_NODE_BYTES).unwrap_or(usize::MAX);
+    let mut out: Vec<Node> = Vec::with_capacity(n.min(most));
+    for _ in 0..n {
+        let mut node: Node = r.next(what)?;
+        if let Some(parent) = node.parent.and_then(|p| out.get(p.ix()))
+            && parent.path == node.path
+        {
+            node.path = parent.path.clone();
+        }
+        out.push(node);
+    }
+    Ok(out)
+}
+
 /// The nodes part, streamed: the arena element by element, then the small fields.
 fn nodes_part(f: &File, p: Part) -> Result<Nodes, Refused> {
     let what = "nodes";
     streamed(f, p, what, |r| {
         Ok(Nodes {
-            nodes: vec_of(r, what)?,
+            nodes: arena_of(r, p.len, what)?,
             roots: r.next(what)?,
             bundles: r.next(what)?,
             lazy: r.next(what)?,

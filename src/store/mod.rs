@@ -221,7 +221,11 @@ pub fn open(req: &Request, load: impl FnOnce() -> Corpus) -> Indexed {
     if full {
         corpus.spill_texts();
     }
+    // The load's freed texts and scratch, then the index build's, go back to the system
+    // before the next phase grows (docs/DESIGN.md §8 "Memory").
+    crate::util::memory::trim();
     let index = Index::build(&corpus, &mut |_, _| {});
+    crate::util::memory::trim();
     let fuzzy = FuzzyIndex::build(&corpus);
     Indexed {
         corpus,

@@ -19,7 +19,9 @@ fn fixture() -> Corpus {
 
 fn id(c: &Corpus, s: &str) -> NodeId {
     c.find(s).unwrap_or_else(|| {
-        let all: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
+        let all: Vec<String> = (0..c.nodes.len() as u32)
+            .map(|i| c.id(skillnav::model::NodeId(i)))
+            .collect();
         panic!("no node {s:?}; ids: {all:#?}")
     })
 }

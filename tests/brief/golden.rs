@@ -34,7 +34,7 @@ fn section(
     level: u8,
 ) -> NodeId {
     let mut n = Node::new(NodeKind::Section, Format::Markdown, title, "guide.md");
-    n.seg = Some(skillnav::model::id::slug(title));
+    n.seg = Some(skillnav::model::id::slug(title).into());
     n.span = Some(span);
     n.line_start = Some(lines.0);
     n.line_end = Some(lines.1);
@@ -381,7 +381,7 @@ fn scores(c: &Corpus, index: &Index, query: &str) -> Vec<(String, String)> {
         .search(c, query, &opts)
         .hits
         .iter()
-        .map(|h| (c.node(h.node).id.clone(), format!("{:.3}", h.score)))
+        .map(|h| (c.id(h.node), format!("{:.3}", h.score)))
         .collect()
 }
 
@@ -439,10 +439,7 @@ fn query_brief_ranks_best_first_across_roots() {
         );
         at = pos;
     }
-    assert!(
-        s.iter().any(|(id, _)| id == &c.node(ids.chunk2).id),
-        "{s:?}"
-    );
+    assert!(s.iter().any(|(id, _)| id == &c.id(ids.chunk2)), "{s:?}");
     assert_sizes(&b, bytes4());
 }
 
@@ -523,7 +520,7 @@ fn pack_names_the_first_50_left_out_ids_and_counts_the_rest() {
             format!("S{i:02}"),
             "m.md",
         );
-        n.seg = Some(format!("s{i:02}"));
+        n.seg = Some(format!("s{i:02}").into());
         n.span = Some(TextSpan {
             source: src,
             start,

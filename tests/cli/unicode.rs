@@ -40,7 +40,7 @@ fn nfd_file_name_and_heading_are_found_by_their_nfc_spelling() {
     // The slug of a decomposed heading is the composed one.
     let sec = c.find("r/Caf\u{e9}.md#cr\u{e8}me-br\u{fb}l\u{e9}e");
     assert_eq!(
-        sec.map(|s| c.node(s).id.clone()),
+        sec.map(|s| c.id(s)),
         Some(format!("r/{NFD_FILE}#cr\u{e8}me-br\u{fb}l\u{e9}e"))
     );
     let sec = sec.unwrap_or_else(|| panic!("no section"));

@@ -58,11 +58,7 @@ fn a_parent_level_applies_to_its_subtree_unless_overridden() {
     assert_eq!(m.level(&c, record), Exposure::Always);
     assert_eq!(m.level(&c, tags), Exposure::Hidden);
     assert_eq!(m.own(record), None);
-    let ids: Vec<&str> = m
-        .always_units(&c)
-        .iter()
-        .map(|n| c.node(*n).id.as_str())
-        .collect();
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.id(*n)).collect();
     assert_eq!(
         ids,
         [
@@ -90,21 +86,13 @@ fn always_on_a_file_without_headings_makes_it_a_unit() {
     assert!(c.node(license).span.is_some() && c.node(license).children.is_empty());
     let mut m = ExposureMap::new();
     m.set(license, Some(Exposure::Always));
-    let ids: Vec<&str> = m
-        .always_units(&c)
-        .iter()
-        .map(|n| c.node(*n).id.as_str())
-        .collect();
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.id(*n)).collect();
     assert_eq!(ids, ["bg/LICENSE.txt"]);
     // A whole skill: the sections of its SKILL.md; its licence file stays `explicit`, the
     // level licence files default to (docs/DESIGN.md §5).
     let mut m = ExposureMap::new();
     m.set(c.roots[0], Some(Exposure::Always));
-    let ids: Vec<&str> = m
-        .always_units(&c)
-        .iter()
-        .map(|n| c.node(*n).id.as_str())
-        .collect();
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.id(*n)).collect();
     assert_eq!(ids, ["bg/SKILL.md#anthropic-brand-styling"]);
     assert_eq!(m.level(&c, license), Exposure::Explicit);
 }
@@ -125,7 +113,7 @@ fn always_units_by_full_walk(m: &ExposureMap, c: &skillnav::model::Corpus) -> Ve
         }
         out.push(id);
     }
-    out.iter().map(|n| c.node(*n).id.clone()).collect()
+    out.iter().map(|n| c.id(*n)).collect()
 }
 
 #[test]
@@ -149,11 +137,7 @@ fn always_units_walk_only_always_subtrees_in_document_order() {
     // Set later nodes first: the result still follows the document.
     m.set(format, Some(Exposure::Always));
     m.set(record, Some(Exposure::Always));
-    let ids: Vec<String> = m
-        .always_units(&c)
-        .iter()
-        .map(|n| c.node(*n).id.clone())
-        .collect();
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.id(*n)).collect();
     assert_eq!(
         ids,
         [
@@ -169,11 +153,7 @@ fn always_units_walk_only_always_subtrees_in_document_order() {
         c.find("skills/notes/SKILL.md").unwrap(),
         Some(Exposure::Explicit),
     );
-    let ids: Vec<String> = m
-        .always_units(&c)
-        .iter()
-        .map(|n| c.node(*n).id.clone())
-        .collect();
+    let ids: Vec<String> = m.always_units(&c).iter().map(|n| c.id(*n)).collect();
     assert_eq!(ids, always_units_by_full_walk(&m, &c));
     assert_eq!(
         ids,

@@ -56,11 +56,7 @@ fn recipe_saved_on_one_run_loads_on_the_next_and_reports_edits() {
         "{:?}",
         a.warnings()
     );
-    let ids: Vec<&str> = a
-        .selection
-        .members()
-        .map(|n| c2.node(n).id.as_str())
-        .collect();
+    let ids: Vec<String> = a.selection.members().map(|n| c2.id(n)).collect();
     assert_eq!(ids.len(), 3);
     assert_eq!(
         a.exposure.level(

@@ -197,7 +197,7 @@ fn show_section_by_title_and_id_in_each_variant() {
 fn show_section_takes_a_node_id_from_search() {
     let (c, refs) = hono_corpus();
     let by_title = show_section(&c, refs, "Routing", Variant::Standard).expect("by title");
-    let id = c.node(by_title.nodes[0]).id.clone();
+    let id = c.id(by_title.nodes[0]);
     let by_id = show_section(&c, refs, &id, Variant::Standard).expect("by id");
     assert_eq!(by_id.nodes, by_title.nodes);
     let hono = c
@@ -205,7 +205,7 @@ fn show_section_takes_a_node_id_from_search() {
         .into_iter()
         .find(|n| c.node(*n).title == "Hono" && c.node(*n).kind == NodeKind::Part)
         .expect("a Hono part");
-    let full = show_section(&c, refs, &c.node(hono).id, Variant::Complete).expect("complete");
+    let full = show_section(&c, refs, &c.id(hono), Variant::Complete).expect("complete");
     assert_eq!(c.node(full.nodes[0]).title, "Hono");
 }
 
@@ -275,7 +275,7 @@ fn single_catalog_file_as_root_matches_its_folder() {
             .map(|n| {
                 format!(
                     "{} {} {}",
-                    c.node(n).id,
+                    c.id(n),
                     c.node(n).kind.as_str(),
                     c.node(n).format.as_str()
                 )

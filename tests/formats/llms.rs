@@ -352,12 +352,12 @@ fn root_dump(path: &Path) -> Vec<String> {
     c.preorder(c.roots[0])
         .into_iter()
         .skip(1)
-        .map(|n| {
-            let n = c.node(n);
+        .map(|id| {
+            let n = c.node(id);
             let flags: Vec<&str> = n.flags.iter().map(skillnav::model::Flag::as_str).collect();
             format!(
                 "{} {} {} {}",
-                n.id,
+                c.id(id),
                 n.kind.as_str(),
                 n.format.as_str(),
                 flags.join(",")
@@ -423,7 +423,7 @@ fn nested_local_llms_txt_files_open_as_one_tree() {
         .filter(|n| c.node(*n).kind == NodeKind::File)
         .map(|n| {
             (
-                c.node(n).id.clone(),
+                c.id(n),
                 c.node(c.node(n).parent.expect("parent")).title.clone(),
             )
         })
@@ -471,7 +471,7 @@ fn an_llms_full_heading_id_attribute_gives_the_section_id() {
         .all_preorder()
         .into_iter()
         .filter(|n| c.node(*n).kind == NodeKind::Section)
-        .map(|n| (c.node(n).id.clone(), c.node(n).title.clone()))
+        .map(|n| (c.id(n), c.node(n).title.clone()))
         .collect();
     assert_eq!(
         ids,

@@ -88,7 +88,7 @@ fn sig_release_with_symlinked_keps_is_not_a_mirror() {
     let top: Vec<&str> = hits
         .hits
         .iter()
-        .map(|h| c.node(h.node).path.as_str())
+        .map(|h| c.node(h.node).path.as_ref())
         .collect();
     assert!(
         top.first()
@@ -237,7 +237,7 @@ fn kep_yaml_files_are_text_documents_with_their_top_level_keys() {
     );
     let paths: Vec<&str> = titles
         .iter()
-        .map(|h| c.node(h.node).path.as_str())
+        .map(|h| c.node(h.node).path.as_ref())
         .collect();
     assert_eq!(paths, vec!["sig-release/1734-k8s-image-promoter/kep.yaml"]);
 }

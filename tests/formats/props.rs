@@ -12,29 +12,27 @@ use crate::support::fs::{tempdir, write};
 /// Every span lies inside its source, lines are ordered, ids are unique and resolvable.
 fn check_invariants(c: &Corpus) {
     for (i, n) in c.nodes.iter().enumerate() {
+        let id = c.id(skillnav::model::NodeId(i as u32));
         if let Some(s) = n.span {
             let len = c.sources[s.source.0 as usize].text_len();
             assert!(
                 s.start <= s.own_end && s.own_end <= s.end && s.end <= len,
-                "{}: {s:?} len {len}",
-                n.id
+                "{id}: {s:?} len {len}"
             );
         }
         if let (Some(a), Some(b)) = (n.line_start, n.line_end) {
-            assert!(1 <= a && a <= b, "{}: lines {a}-{b}", n.id);
+            assert!(1 <= a && a <= b, "{id}: lines {a}-{b}");
         }
         if n.kind == NodeKind::Section {
             assert!(
                 n.seg.as_deref().is_some_and(|s| !s.is_empty()),
-                "{}: empty seg",
-                n.id
+                "{id}: empty seg"
             );
         }
         assert_eq!(
-            c.find(&n.id).map(skillnav::model::NodeId::ix),
+            c.find(&id).map(skillnav::model::NodeId::ix),
             Some(i),
-            "id {} not unique",
-            n.id
+            "id {id} not unique"
         );
     }
 }

@@ -310,6 +310,6 @@ fn llms_links_resolve_to_page_sections() {
         c.node(page).meta["url"],
         "http://127.0.0.1:8765/docs/api/routing.md"
     );
-    assert_eq!(c.node(page).path, "references/api.md");
+    assert_eq!(&*c.node(page).path, "references/api.md");
     assert_eq!(n, 14);
 }

@@ -39,7 +39,7 @@ fn single_skill_root_brand_guidelines() {
         ]
     );
     let skill = c.node(get(&c, "brand-guidelines/brand-guidelines"));
-    assert_eq!(skill.path, "");
+    assert_eq!(&*skill.path, "");
     assert_eq!(skill.title, "brand-guidelines");
     assert!(
         skill

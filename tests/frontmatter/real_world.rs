@@ -210,7 +210,7 @@ fn rows(c: &Corpus) -> Vec<NodeRow> {
         .map(|id| {
             let n = c.node(id);
             (
-                n.id.clone(),
+                c.id(id),
                 n.span.map(|s| (s.start, s.own_end, s.end)),
                 n.line_start,
                 n.line_end,
@@ -441,7 +441,7 @@ fn toml_front_matter_is_metadata_not_a_section_and_its_bytes_still_count() {
     );
     let file = c.node(c.find("hugo/content/deploy.md").unwrap());
     assert_eq!(
-        serde_json::Value::Object(file.meta.clone()),
+        serde_json::Value::Object((*file.meta).clone()),
         serde_json::json!({
             "title": "Deploy with Hugo",
             "date": "2024-05-01T10:00:00Z",

@@ -43,7 +43,7 @@ fn check_children(c: &Corpus, node: NodeId, text: &str, lo: usize, hi: usize, ti
         assert!(
             s.start <= s.own_end && s.own_end <= s.end && s.end <= text.len(),
             "span {s:?} of {:?} out of order or outside {} bytes",
-            c.node(k).id,
+            c.id(k),
             text.len()
         );
         for b in [s.start, s.own_end, s.end] {
@@ -52,19 +52,14 @@ fn check_children(c: &Corpus, node: NodeId, text: &str, lo: usize, hi: usize, ti
         assert!(
             s.start >= at,
             "{:?} starts at {} before {at}",
-            c.node(k).id,
+            c.id(k),
             s.start
         );
-        assert!(
-            s.end <= hi,
-            "{:?} ends at {} after {hi}",
-            c.node(k).id,
-            s.end
-        );
+        assert!(s.end <= hi, "{:?} ends at {} after {hi}", c.id(k), s.end);
         if tile {
-            assert_eq!(s.start, at, "gap or overlap before {:?}", c.node(k).id);
+            assert_eq!(s.start, at, "gap or overlap before {:?}", c.id(k));
             if i + 1 == kids.len() {
-                assert_eq!(s.end, hi, "last child {:?} stops short", c.node(k).id);
+                assert_eq!(s.end, hi, "last child {:?} stops short", c.id(k));
             }
         }
         check_children(c, k, text, s.own_end, s.end, tile);
@@ -173,7 +168,7 @@ pub fn bm25_scores_finite(docs: &[&str], query: &str, prefix: bool) {
     for (i, text) in docs.iter().enumerate() {
         let path = format!("d{i}.md");
         let src = c.add_source(Source::virtual_text((*text).to_string()));
-        let mut f = Node::new(NodeKind::File, Format::Markdown, &path, &path);
+        let mut f = Node::new(NodeKind::File, Format::Markdown, &path, path.as_str());
         f.span = Some(TextSpan {
             source: src,
             start: 0,

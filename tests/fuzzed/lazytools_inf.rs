@@ -42,11 +42,7 @@ fn vocab_idf_1e999_gives_the_same_finite_chunks_to_search_and_brief() {
             prefix: false,
         },
     );
-    let got: Vec<(String, f64)> = r
-        .hits
-        .iter()
-        .map(|h| (c.node(h.node).id.clone(), h.score))
-        .collect();
+    let got: Vec<(String, f64)> = r.hits.iter().map(|h| (c.id(h.node), h.score)).collect();
     assert_eq!(
         got.iter().map(|g| g.1).collect::<Vec<_>>(),
         ranked.iter().map(|r| r.1).collect::<Vec<_>>()

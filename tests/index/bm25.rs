@@ -24,7 +24,7 @@ fn add_file(c: &mut Corpus, root: NodeId, path: &str, sections: &[&str]) -> Vec<
     let mut ids = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         let mut n = Node::new(NodeKind::Section, Format::Markdown, format!("s{i}"), path);
-        n.seg = Some(format!("s{i}"));
+        n.seg = Some(format!("s{i}").into());
         n.span = Some(TextSpan {
             source: src,
             start: at,

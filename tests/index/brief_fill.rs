@@ -25,7 +25,7 @@ fn corpus(n: usize) -> Corpus {
             format!("Cache {k}"),
             "a.md",
         );
-        node.seg = Some(format!("cache-{k}"));
+        node.seg = Some(format!("cache-{k}").into());
         node.span = Some(TextSpan {
             source: src,
             start: at,

@@ -20,7 +20,7 @@ fn hit_ids(c: &Corpus, q: &str) -> Vec<String> {
         .search(c, q, &SearchOptions::default())
         .hits
         .iter()
-        .map(|h| c.node(h.node).id.clone())
+        .map(|h| c.id(h.node))
         .collect()
 }
 

@@ -64,7 +64,7 @@ fn hand_corpus() -> Corpus {
         for (i, (start, title)) in hs.iter().enumerate() {
             let end = hs.get(i + 1).map_or(len, |h| h.0);
             let mut s = Node::new(NodeKind::Section, Format::Seekers, title.as_str(), *rel);
-            s.seg = Some(format!("s{i}"));
+            s.seg = Some(format!("s{i}").into());
             s.span = Some(TextSpan {
                 source: src,
                 start: *start,

@@ -17,7 +17,7 @@ fn ids(query: &str) -> (Vec<String>, Vec<String>) {
         ..SearchOptions::default()
     };
     let (content, titles) = search_all(&c, Some(&idx), Some(&fz), query, &opts);
-    let id = |h: &skillnav::index::Hit| c.node(h.node).id.as_str().to_string();
+    let id = |h: &skillnav::index::Hit| c.id(h.node);
     (
         content.hits.iter().map(id).collect(),
         titles.iter().map(id).collect(),

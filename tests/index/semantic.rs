@@ -30,7 +30,7 @@ fn corpus_of(sections: &[(&str, &str)]) -> (Corpus, Vec<NodeId>) {
     let mut ids = Vec::new();
     for (title, t) in sections {
         let mut n = Node::new(NodeKind::Section, Format::Markdown, *title, "guide.md");
-        n.seg = Some(title.to_lowercase().replace(' ', "-"));
+        n.seg = Some(title.to_lowercase().replace(' ', "-").into());
         n.span = Some(TextSpan {
             source: src,
             start: at,

@@ -23,17 +23,17 @@ fn search_invoices_returns_the_skill_whose_description_holds_it() {
         "invoices",
         &SearchOptions::default(),
     );
-    let hits: Vec<(NodeKind, &str)> = content
+    let hits: Vec<(NodeKind, String)> = content
         .hits
         .iter()
-        .map(|h| (c.node(h.node).kind, c.node(h.node).id.as_str()))
+        .map(|h| (c.node(h.node).kind, c.id(h.node)))
         .collect();
     // The description's folded block says "invoices"; the notes body mentions it in passing.
     assert_eq!(
         hits,
         [
-            (NodeKind::Skill, "skills/billing"),
-            (NodeKind::Section, "skills/notes/SKILL.md#notes")
+            (NodeKind::Skill, "skills/billing".to_string()),
+            (NodeKind::Section, "skills/notes/SKILL.md#notes".to_string())
         ]
     );
     // The skill's name is in the field too (as in its top heading).
@@ -44,11 +44,7 @@ fn search_invoices_returns_the_skill_whose_description_holds_it() {
         "billing",
         &SearchOptions::default(),
     );
-    let ids: Vec<&str> = by_name
-        .hits
-        .iter()
-        .map(|h| c.node(h.node).id.as_str())
-        .collect();
+    let ids: Vec<String> = by_name.hits.iter().map(|h| c.id(h.node)).collect();
     assert_eq!(ids, ["skills/billing/SKILL.md#billing", "skills/billing"]);
 }
 
@@ -94,6 +90,6 @@ fn search_score(c: &skillnav::model::Corpus, idx: &Index, query: &str, id: &str)
     let r = idx.search(c, query, &SearchOptions::default());
     r.hits
         .iter()
-        .find(|h| c.node(h.node).id == id)
+        .find(|h| c.id(h.node) == id)
         .map_or_else(|| panic!("{id} is no hit for {query}"), |h| h.score)
 }

@@ -59,7 +59,7 @@ fn cookie_helper_enter_opens_the_highlighted_hit_which_is_the_cli_first() {
     act(&mut app, &[Action::SearchAccept]);
     assert_eq!(app.tree.current(), highlighted);
     assert_eq!(corpus.node(tui[0]).title, "Cookie Helper");
-    assert_eq!(app.status, format!("→ {}", corpus.node(tui[0]).id));
+    assert_eq!(app.status, format!("→ {}", corpus.id(tui[0])));
 }
 
 /// While the last word is still being typed (`helpe`) the list expands it; Enter opens the
@@ -259,7 +259,7 @@ fn enter_opens_the_highlighted_hit_not_the_reranked_first() {
     assert_ne!(corpus.node(shown).title, "Cookie Helper");
     act(&mut app, &[Action::SearchAccept]);
     assert_eq!(app.tree.current(), Some(shown));
-    assert_eq!(app.status, format!("→ {}", corpus.node(shown).id));
+    assert_eq!(app.status, format!("→ {}", corpus.id(shown)));
     assert!(!app.search.showing);
 }
 

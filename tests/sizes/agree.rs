@@ -94,7 +94,7 @@ fn check(shared: &Arc<Corpus>, table: &TokenTable, id: NodeId, tmp: &Path, w: &m
         return;
     }
     w.checked += 1;
-    let name = &corpus.node(id).id;
+    let name = &corpus.id(id);
     let want = expected(corpus, &levels, table, id);
     // `skillnav brief --select ID`: the same function, the same units and levels.
     let req = Request {

@@ -50,7 +50,7 @@ fn export_of_a_skill_defaults_to_its_name_curated_and_leaves_its_licence_out() {
     sel.select(&c, skill);
     let levels = ExposureMap::from_corpus(&c);
     let units = skillnav::curate::units::selection_units(&c, &sel, &levels);
-    let ids: Vec<&str> = units.iter().map(|u| c.node(*u).id.as_str()).collect();
+    let ids: Vec<String> = units.iter().map(|u| c.id(*u)).collect();
     assert_eq!(
         ids,
         [

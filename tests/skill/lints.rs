@@ -20,7 +20,7 @@ fn open(path: &Path) -> Corpus {
 fn rules(c: &Corpus) -> Vec<(String, &'static str)> {
     lints(c)
         .into_iter()
-        .map(|l| (c.node(l.node).id.clone(), l.finding.rule))
+        .map(|l| (c.id(l.node), l.finding.rule))
         .collect()
 }
 
@@ -150,7 +150,7 @@ fn llms_txt_over_fifty_thousand_chars_is_flagged() {
         )
     );
     assert_eq!(
-        warnings(&c, &c.node(l[0].node).id.clone()),
+        warnings(&c, &c.id(l[0].node)),
         [l[0].finding.message.clone()]
     );
     assert!(lints(&open(&t.path().join("small"))).is_empty());

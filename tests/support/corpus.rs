@@ -37,9 +37,9 @@ pub fn dump(c: &Corpus) -> Vec<String> {
 }
 
 /// The dump line of one node.
-pub fn line(c: &Corpus, n: NodeId) -> String {
-    let n = c.node(n);
-    let mut s = format!("{} {} {}", n.id, n.kind.as_str(), n.format.as_str());
+pub fn line(c: &Corpus, id: NodeId) -> String {
+    let n = c.node(id);
+    let mut s = format!("{} {} {}", c.id(id), n.kind.as_str(), n.format.as_str());
     if let (Some(a), Some(b)) = (n.line_start, n.line_end) {
         s.push_str(&format!(" L{a}-{b}"));
     }

@@ -298,7 +298,7 @@ fn save_reloads_tree_and_keeps_cursor() {
     act(&mut app, &[Action::MoveDown]);
     let skill = app.tree.current().expect("cursor");
     assert_eq!(app.corpus.node(skill).kind, NodeKind::Skill);
-    let id = app.corpus.node(skill).id.clone();
+    let id = app.corpus.id(skill);
     act(
         &mut app,
         &[Action::EditOpen, Action::MoveDown, Action::EditField],
@@ -313,7 +313,7 @@ fn save_reloads_tree_and_keeps_cursor() {
     type_text(&mut app, "\nAlso for signatures.");
     act(&mut app, &[Action::EditorSave, Action::Confirm]);
     let cur = app.tree.current().expect("cursor");
-    assert_eq!(app.corpus.node(cur).id, id, "cursor on the same node id");
+    assert_eq!(app.corpus.id(cur), id, "cursor on the same node id");
     assert_eq!(
         app.corpus.node(cur).summary,
         "Fill and check PDF forms. Use when a PDF has fields to fill. Also for signatures."
@@ -335,7 +335,7 @@ fn save_reloads_tree_and_keeps_cursor() {
         .view
         .content
         .iter()
-        .map(|h| app.corpus.node(h.node).id.clone())
+        .map(|h| app.corpus.id(h.node))
         .collect();
     assert_eq!(
         hits,
@@ -608,7 +608,7 @@ fn e_on_a_section_of_skill_md_opens_that_file() {
         .corpus
         .nodes
         .iter()
-        .position(|n| n.kind == NodeKind::Section && n.path == "SKILL.md")
+        .position(|n| n.kind == NodeKind::Section && &*n.path == "SKILL.md")
         .expect("a SKILL.md section");
     let id = skillnav::model::NodeId(section as u32);
     let (path, shown, folder, root) =
@@ -734,7 +734,7 @@ fn reload_says_which_selected_nodes_are_gone() {
         .first()
         .copied()
         .expect("a section");
-    let id = app.corpus.node(section).id.clone();
+    let id = app.corpus.id(section);
     // The file's one H1 shares its tree row (the rows compact a file with one heading), so
     // the section is selected directly.
     let corpus = app.corpus.clone();

@@ -173,7 +173,7 @@ fn copy_with_nothing_selected_copies_the_current_node() {
     let file = app.corpus.find("docs/guide.md").expect("file");
     app.tree.reveal(&app.corpus.clone(), file);
     let copies = act(&mut app, &[Action::CopyBrief]);
-    let sections: Vec<_> = app.corpus.node(file).children.clone();
+    let sections: Vec<_> = app.corpus.node(file).children.to_vec();
     assert_eq!(copies, vec![vec![file]], "the file is one text unit");
     assert!(app.copying);
     assert_eq!(app.status, "Copying a brief of 1 section…");

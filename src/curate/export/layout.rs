@@ -76,7 +76,7 @@ fn row_of(
     let summary =
         crate::curate::summary::summary_of(corpus.summary(id), &exposure.visible_text(corpus, id));
     ExportedSection {
-        id: corpus.node(id).id.clone(),
+        id: corpus.id(id),
         title: display_title(corpus, id),
         references: Vec::new(),
         summary: cut_words(&summary, 160),
@@ -96,7 +96,7 @@ impl Laid {
         let start = self.always_body.len();
         self.always_body
             .push_str(&demote_headings(&format!("{}\n", text.trim_end())));
-        let path = corpus.node(id).path.clone();
+        let path = corpus.node(id).path.to_string();
         self.always_srcs.push((start, self.always_body.len(), path));
         self.note_moved(corpus, id, "SKILL.md");
         row.references = vec!["SKILL.md".into()];
@@ -131,7 +131,7 @@ impl Laid {
             };
             row.references.push(file.clone());
             self.files.push((file, piece));
-            self.file_src.push(corpus.node(id).path.clone());
+            self.file_src.push(corpus.node(id).path.to_string());
         }
         let first = row.references[0].clone();
         self.note_moved(corpus, id, &first);
@@ -142,10 +142,11 @@ impl Laid {
     fn note_moved(&mut self, corpus: &Corpus, id: NodeId, to: &str) {
         let n = corpus.node(id);
         if n.kind == NodeKind::File {
-            self.moved.insert(n.path.clone(), to.into());
-        } else if let Some(slug) =
-            n.id.rsplit_once('#')
-                .map(|(_, s)| s.rsplit('/').next().unwrap_or(s))
+            self.moved.insert(n.path.to_string(), to.into());
+        } else if let Some(slug) = corpus
+            .id(id)
+            .rsplit_once('#')
+            .map(|(_, s)| s.rsplit('/').next().unwrap_or(s).to_string())
         {
             self.moved.insert(format!("{}#{slug}", n.path), to.into());
         }

@@ -296,9 +296,13 @@ fn display_title(corpus: &Corpus, id: NodeId) -> String {
     let n = corpus.node(id);
     let skill_md =
         n.kind == crate::model::NodeKind::File && n.title.eq_ignore_ascii_case("SKILL.md");
+    let node_id;
     let title = match n.parent.filter(|_| skill_md) {
         Some(p) => corpus.node(p).title.as_str(),
-        None if n.title.trim().is_empty() => n.id.as_str(),
+        None if n.title.trim().is_empty() => {
+            node_id = corpus.id(id);
+            node_id.as_str()
+        }
         None => n.title.as_str(),
     };
     title.replace(['\n', '\r'], " ")
@@ -397,9 +401,9 @@ fn section_text(corpus: &Corpus, exposure: &ExposureMap, id: NodeId) -> String {
         .unwrap_or("")
         .trim_start_matches(['\n', '\r']);
     let title = if n.title.trim().is_empty() {
-        n.id.as_str()
+        corpus.id(id)
     } else {
-        n.title.as_str()
+        n.title.clone()
     };
     let end = if body.ends_with('\n') { "" } else { "\n" };
     if body.starts_with('#') {

@@ -393,7 +393,7 @@ impl Folder<'_> {
             n.title = t.clone();
         }
         if !readme.paragraph.is_empty() {
-            n.detail = Some(readme.paragraph.clone());
+            n.detail = Some(readme.paragraph.clone().into());
             if n.summary.is_empty() {
                 n.summary = sections::first_sentence(&readme.paragraph);
             }
@@ -635,7 +635,7 @@ fn add_parts(corpus: &mut Corpus, file: NodeId, src: SourceId) {
             .first()
             .map_or_else(|| format!("part {}", i + 1), |h| h.title.clone());
         let mut p = Node::new(NodeKind::Part, Format::DocTree, title, path.clone());
-        p.seg = Some(format!("part-{}", i + 1));
+        p.seg = Some(format!("part-{}", i + 1).into());
         p.line_start = Some(li.line(start));
         p.line_end = Some(li.last_line(start, *e));
         let own_end = hs.first().map_or(*e, |h| h.start);

@@ -230,7 +230,7 @@ pub fn load(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str) {
                 p.title = m.name.trim().to_string();
             }
             if !m.description.is_empty() {
-                p.detail = Some(m.description.clone());
+                p.detail = Some(m.description.clone().into());
             }
         }
         let meta = &mut p.meta;
@@ -304,7 +304,7 @@ fn add_skill_md(corpus: &mut Corpus, parent: NodeId, dir: &Path, rel: &str, byte
         file.flags.set(Flag::InvalidUtf8);
     }
     if let Some(fm) = &fm {
-        file.meta = frontmatter_meta(fm);
+        file.meta = frontmatter_meta(fm).into();
         file.warnings.extend(frontmatter_warnings(fm, &file_rel));
     }
     let file = corpus.add_child(parent, file);
@@ -435,7 +435,7 @@ fn chunk_node(c: &ChunkRecord, path: String, src: SourceId, (s, e): (usize, usiz
     let title = display_heading(&c.heading);
     let summary = first_sentence(&c.text, &title);
     let mut n = Node::new(NodeKind::Chunk, Format::Lazytools, title, path);
-    n.seg = Some(format!("chunk-{}", c.ordinal));
+    n.seg = Some(format!("chunk-{}", c.ordinal).into());
     n.summary = summary;
     n.meta.insert("ordinal".into(), c.ordinal.into());
     n.meta.insert("heading".into(), c.heading.clone().into());

@@ -296,10 +296,10 @@ fn add_index_nodes(
     let mut first = None;
     if !text[..header_end].trim().is_empty() {
         let mut head = Node::new(NodeKind::Section, fmt, title.clone(), path);
-        head.seg = Some(id::slug(&title));
+        head.seg = Some(id::slug(&title).into());
         head.level = 1;
         head.summary = parsed.summary.clone().unwrap_or_default();
-        head.detail = (!parsed.info.is_empty()).then(|| parsed.info.clone());
+        head.detail = (!parsed.info.is_empty()).then(|| parsed.info.as_str().into());
         head.line_start = Some(li.line(bom));
         head.line_end = Some(li.last_line(bom, header_end));
         head.span = span(src, bom, header_end, header_end);
@@ -325,7 +325,7 @@ fn add_index_nodes(
             name.clone(),
             path,
         );
-        g.seg = Some(id::slug(&name));
+        g.seg = Some(id::slug(&name).into());
         g.level = if sec.links.is_empty() { 2 } else { 0 };
         g.summary = match (first_line(&sec.prose), sec.links.len()) {
             (p, _) if !p.is_empty() => p,
@@ -344,7 +344,7 @@ fn add_index_nodes(
         for l in &sec.links {
             n += 1;
             let mut node = Node::new(NodeKind::Link, fmt, l.title.clone(), path);
-            node.seg = Some(format!("link-{n}"));
+            node.seg = Some(format!("link-{n}").into());
             node.summary = l.notes.clone().unwrap_or_default();
             node.meta.insert("url".into(), l.url.clone().into());
             node.line_start = Some(li.line(bom + l.start));
@@ -387,10 +387,10 @@ fn add_ctx_nodes(
         .clone()
         .unwrap_or_else(|| corpus.node(file).title.clone());
     let mut head = Node::new(NodeKind::Section, fmt, title.clone(), path);
-    head.seg = Some(id::slug(&title));
+    head.seg = Some(id::slug(&title).into());
     head.level = 1;
     head.summary = parsed.summary.clone().unwrap_or_default();
-    head.detail = (!parsed.info.is_empty()).then(|| parsed.info.clone());
+    head.detail = (!parsed.info.is_empty()).then(|| parsed.info.as_str().into());
     head.line_start = Some(1);
     head.line_end = Some(li.last_line(0, parsed.header_end));
     head.span = span(src, 0, parsed.header_end, parsed.header_end);
@@ -406,7 +406,7 @@ fn add_ctx_nodes(
                     d.section.clone()
                 };
                 let mut g = Node::new(NodeKind::Group, fmt, label.clone(), path);
-                g.seg = Some(id::slug(&label));
+                g.seg = Some(id::slug(&label).into());
                 g.line_start = Some(li.line(d.start));
                 if label.eq_ignore_ascii_case("optional") {
                     g.flags.set(Flag::Optional);
@@ -425,7 +425,7 @@ fn add_ctx_nodes(
         let subs = doc_headings(text, d.content_start, d.content_end);
         let own_end = subs.first().map_or(d.content_end, |h| h.start);
         let mut p = Node::new(NodeKind::Part, fmt, title, path);
-        p.seg = Some(format!("part-{}", n + 1));
+        p.seg = Some(format!("part-{}", n + 1).into());
         p.summary = d.desc.clone().unwrap_or_default();
         p.line_start = Some(li.line(d.content_start));
         p.line_end = Some(li.last_line(d.content_start, d.content_end));
@@ -471,7 +471,7 @@ fn add_full_nodes(
     if let Some((s, e)) = split.preamble {
         n += 1;
         let mut p = Node::new(NodeKind::Part, fmt, preamble_title(&text[s..e]), path);
-        p.seg = Some(format!("part-{n}"));
+        p.seg = Some(format!("part-{n}").into());
         p.summary = "preamble".into();
         p.line_start = Some(li.line(s));
         p.line_end = Some(li.last_line(s, e));
@@ -497,7 +497,7 @@ fn add_full_nodes(
         cursor = stop;
         let own_end = subs.first().map_or(*end, |s| s.start);
         let mut p = Node::new(NodeKind::Part, fmt, h.title.clone(), path);
-        p.seg = Some(format!("part-{n}"));
+        p.seg = Some(format!("part-{n}").into());
         p.level = 1;
         p.line_start = Some(h.line);
         p.line_end = Some(li.last_line(h.start, *end));

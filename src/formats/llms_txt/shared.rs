@@ -130,7 +130,7 @@ pub fn nest_headings(
         // A `{#id}` attribute names the section, as in markdown files (docs/FORMATS.md §10).
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
         node.seg_given = given.is_some();
-        node.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)));
+        node.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)).into());
         node.level = h.level;
         node.line_start = Some(h.line);
         node.line_end = Some(li.last_line(h.start, sec_end));

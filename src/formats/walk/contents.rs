@@ -380,7 +380,7 @@ fn apply_front_matter(
     rel: &str,
 ) {
     if let Some(fm) = fm {
-        n.meta = frontmatter_meta(fm);
+        n.meta = frontmatter_meta(fm).into();
         n.warnings.extend(frontmatter_warnings(fm, rel));
     }
     if let Some(t) = toml {
@@ -389,6 +389,6 @@ fn apply_front_matter(
                 .iter()
                 .map(|(line, msg)| Warning::at(msg.clone(), rel, Some(*line))),
         );
-        n.meta = t.meta;
+        n.meta = t.meta.into();
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
             });
             match same {
                 Some(c) => {
-                    dups.insert(f, corpus.node(c).path.clone());
+                    dups.insert(f, corpus.node(c).path.to_string());
                 }
                 None => canon.entry(key).or_default().push(f),
             }
@@ -68,7 +68,11 @@ pub(crate) fn mark_duplicates(corpus: &mut Corpus, root: NodeId) {
     for (f, canonical) in &dups {
         let n = corpus.node_mut(*f);
         n.flags.set(Flag::Duplicate);
-        let w = Warning::at(format!("same content as {canonical}"), n.path.clone(), None);
+        let w = Warning::at(
+            format!("same content as {canonical}"),
+            n.path.to_string(),
+            None,
+        );
         n.warnings.push(w);
     }
     mark_folders(corpus, root, &dups);
@@ -159,7 +163,7 @@ fn mark_folders(corpus: &mut Corpus, root: NodeId, canon: &HashMap<NodeId, Strin
             n.flags.set(Flag::Duplicate);
             let w = Warning::at(
                 "a mirror: only copies of documents found elsewhere (and index pages)",
-                n.path.clone(),
+                n.path.to_string(),
                 None,
             );
             n.warnings.push(w);

@@ -274,7 +274,7 @@ pub(super) fn merge_meta(
     }
     if let Some(why) = unread {
         let kind = ext.to_ascii_uppercase();
-        let path = n.path.clone();
+        let path = n.path.to_string();
         n.warnings.push(crate::model::Warning::at(
             format!("{kind} not read, so no meta from it: {why}"),
             path,

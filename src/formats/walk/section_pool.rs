@@ -13,7 +13,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::thread::JoinHandle;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 
 use crate::formats::sections::{self, SectionPlan};
 
@@ -56,7 +56,14 @@ pub(crate) struct SectionPool {
     done_rx: Receiver<Done>,
     workers: Vec<JoinHandle<()>>,
     pushed: usize,
+    /// Jobs this thread scanned itself because the queue was full.
+    local: Vec<Done>,
 }
+
+/// Jobs queued per worker at most: when the walk reads faster than the workers scan, the
+/// walker scans the next text itself instead of queueing it, so the texts waiting in the
+/// queue stay a few per worker, not the whole tree's (docs/DESIGN.md §8 "Memory").
+const QUEUED_PER_WORKER: usize = 8;
 
 fn run(mut job: Job) -> Done {
     let plan = catch_unwind(AssertUnwindSafe(|| {
@@ -85,7 +92,7 @@ impl SectionPool {
     /// Start `workers` threads (at least one). Returns `None` when no thread could be
     /// spawned (the caller then scans on its own thread).
     pub fn start(workers: usize) -> Option<Self> {
-        let (jobs, job_rx) = unbounded::<Job>();
+        let (jobs, job_rx) = bounded::<Job>(workers.max(1) * QUEUED_PER_WORKER);
         let (done_tx, done_rx) = unbounded::<Done>();
         let mut handles = Vec::new();
         for _ in 0..workers.max(1) {
@@ -113,6 +120,7 @@ impl SectionPool {
             done_rx,
             workers: handles,
             pushed: 0,
+            local: Vec::new(),
         })
     }
 
@@ -129,9 +137,12 @@ impl SectionPool {
         };
         self.pushed += 1;
         if let Some(tx) = &self.jobs {
-            // The pool holds a receiver itself, so the job is queued even when every worker
-            // is gone; `finish` then runs it on the calling thread.
-            let _ = tx.send(job);
+            // A full queue (or, which cannot happen while the pool holds a receiver, a
+            // closed one): this thread scans the job now.
+            if let Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) = tx.try_send(job)
+            {
+                self.local.push(run(job));
+            }
         }
     }
 
@@ -153,6 +164,9 @@ impl SectionPool {
                 *s = Some(d);
             }
         };
+        for d in std::mem::take(&mut self.local) {
+            store(&mut slots, d);
+        }
         for next in 0..n {
             while slots[next].is_none() {
                 if let Ok(d) = self.done_rx.try_recv() {
@@ -267,7 +281,7 @@ mod tests {
         let spilled = super::super::spill::while_spilling(|| {
             load_root(&spec, &LoadOptions::default(), &mut |_| {})
         });
-        let files: Vec<_> = c.node(c.roots[0]).children.clone();
+        let files: Vec<_> = c.node(c.roots[0]).children.to_vec();
         assert_eq!(files.len(), 6);
         assert!(c.sources.iter().all(Source::is_held));
         assert!(

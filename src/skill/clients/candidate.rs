@@ -117,7 +117,7 @@ fn candidate(
     let src = corpus.sources.get(span.source.0 as usize)?;
     let text = text.unwrap_or(src.text());
     let rel = corpus.node(file).path.clone();
-    let path = src.abs_path.clone().unwrap_or_else(|| PathBuf::from(&rel));
+    let path = src.abs_path.clone().unwrap_or_else(|| PathBuf::from(&*rel));
     let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
     let folder = path
         .parent()

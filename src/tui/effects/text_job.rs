@@ -173,9 +173,10 @@ pub fn skill_text(corpus: &Corpus, skill: NodeId) -> Option<SkillText> {
         Some(n) => n.to_string_lossy().into_owned(),
         None => corpus.node(skill).title.clone(),
     };
-    let location = abs
-        .as_ref()
-        .map_or_else(|| node.path.clone(), |p| p.to_string_lossy().into_owned());
+    let location = abs.as_ref().map_or_else(
+        || node.path.to_string(),
+        |p| p.to_string_lossy().into_owned(),
+    );
     let base_dir = abs
         .as_ref()
         .and_then(|p| p.parent())

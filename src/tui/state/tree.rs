@@ -107,7 +107,7 @@ impl TreeState {
         {
             return order.clone();
         }
-        kids.clone()
+        kids.to_vec()
     }
 
     /// Recompute the visible rows, keeping the cursor on the same node when it is still

@@ -120,12 +120,12 @@ impl Kept {
     /// corpus, by id.
     fn of(tree: &TreeState, selection: &Selection, curate: &Curate, old: &Corpus) -> Self {
         let ids = |set: &mut dyn Iterator<Item = NodeId>| -> Vec<String> {
-            set.map(|n| old.node(n).id.clone()).collect()
+            set.map(|n| old.id(n)).collect()
         };
         let cursor = tree.current().map(|n| {
             std::iter::once(n)
                 .chain(old.ancestors(n))
-                .map(|a| old.node(a).id.clone())
+                .map(|a| old.id(a))
                 .collect::<Vec<_>>()
         });
         let expanded = ids(&mut tree.expanded.iter().copied());
@@ -134,9 +134,11 @@ impl Kept {
             .exposure
             .entries()
             .into_iter()
-            .map(|(n, e)| (old.node(n).id.clone(), e))
+            .map(|(n, e)| (old.id(n), e))
             .collect();
-        let known: HashSet<String> = old.nodes.iter().map(|n| n.id.clone()).collect();
+        let known: HashSet<String> = (0..old.nodes.len())
+            .map(|i| old.id(NodeId(i as u32)))
+            .collect();
         Kept {
             cursor,
             expanded,
@@ -224,7 +226,7 @@ fn restore_exposure(curate: &mut Curate, new: &Corpus, kept: &Kept) {
         }
     }
     for (n, e) in crate::curate::exposure::ExposureMap::from_corpus(new).entries() {
-        if !kept.known.contains(&new.node(n).id) {
+        if !kept.known.contains(&new.id(n)) {
             exposure.set(n, Some(e));
         }
     }

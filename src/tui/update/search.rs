@@ -235,5 +235,5 @@ pub fn jump_to_hit(panes: &mut Panes, shared: &Shared, ctx: &mut Ctx) {
     let height = panes.areas(shared).left.height as usize;
     panes.tree.center_cursor(height);
     panes.preview.want_first_match = true;
-    ctx.say(format!("→ {}", corpus.node(hit.node).id));
+    ctx.say(format!("→ {}", corpus.id(hit.node)));
 }

@@ -71,7 +71,7 @@ fn sort_folder(tree: &mut TreeState, preview: &mut PreviewState, shared: &Shared
             tree.sorted.remove(&tail);
         }
         Some(key) => {
-            let mut kids: Vec<NodeId> = corpus.node(tail).children.clone();
+            let mut kids: Vec<NodeId> = corpus.node(tail).children.to_vec();
             match key {
                 SortKey::Tokens => {
                     kids.sort_by_key(|k| std::cmp::Reverse(shared.tokens.total(*k).unwrap_or(0)));

@@ -26,8 +26,9 @@ pub fn draw(frame: &mut Frame, app: &App, header: Rect, body: Rect) {
             t.query
         };
         let mut left: Vec<Piece> = vec![(format!("{} ", node.title), title_style)];
-        if node.id != node.title {
-            left.push((node.id.clone(), t.dim));
+        let node_id = app.corpus.id(id);
+        if node_id != node.title {
+            left.push((node_id, t.dim));
         }
         if let (Some(a), Some(b)) = (node.line_start, node.line_end) {
             left.push((format!(" · L{a}–{b}"), t.dim));

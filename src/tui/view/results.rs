@@ -169,7 +169,7 @@ fn hit_line(
     let whole = cells(&title) + cells(&after) < room;
     left.extend(share(title, after, room, SHARES));
     if w >= SCORE_MIN_WIDTH && whole {
-        left.push((format!("  {}", node.id), t.dim));
+        left.push((format!("  {}", app.corpus.id(hit.node)), t.dim));
     }
     let mut line = fit(left, right, w, MIN_LEFT);
     if i == s.selected {

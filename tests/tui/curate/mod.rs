@@ -82,12 +82,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 /// The string ids of the selection's members, sorted.
 fn member_ids(app: &App) -> Vec<String> {
-    sorted(
-        app.selection
-            .members()
-            .map(|n| app.corpus.node(n).id.clone())
-            .collect(),
-    )
+    sorted(app.selection.members().map(|n| app.corpus.id(n)).collect())
 }
 
 /// Open the recipe list and load the entry under the cursor.
