@@ -371,7 +371,10 @@ impl FileSections {
         let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
         let mut n = self.node(title, summary, h.line, [h.start, own_end, self.to]);
         n.seg_given = given.is_some();
-        n.seg = Some(given.unwrap_or_else(|| id::slug(&n.title)).into());
+        match given {
+            Some(given) => n.seg = Some(given.into()),
+            None => n.seg_title = true,
+        }
         n.level = h.level;
         n
     }

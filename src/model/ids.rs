@@ -30,7 +30,7 @@ impl Corpus {
             out.push_str(&node.title);
             return;
         };
-        match &node.seg {
+        match node.seg() {
             Some(seg) => {
                 let start = out.len();
                 self.push_id(p, out);
@@ -38,14 +38,14 @@ impl Corpus {
                 let below_file = !matches!(
                     parent.kind,
                     NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
-                ) || parent.seg.is_some();
+                ) || parent.has_seg();
                 let sep = if !below_file || !out[start..].contains('#') {
                     '#'
                 } else {
                     '/'
                 };
                 out.push(sep);
-                out.push_str(seg);
+                out.push_str(&seg);
                 if node.seg_n > 0 {
                     let _ = write!(out, "-{}", node.seg_n);
                 }
@@ -69,9 +69,10 @@ impl Corpus {
     pub fn find(&self, id: &str) -> Option<NodeId> {
         let map = self.id_map.get_or_init(|| self.id_keys());
         let exact = |k: &str| {
-            map.get(&key128(k))
-                .copied()
-                .filter(|c| *self.id(*c) == *k || *nfc(&self.id(*c)) == *k)
+            map.get(&key128(k)).copied().filter(|c| {
+                let found = self.id(*c);
+                found == k || nfc(&found) == k
+            })
         };
         exact(id).or_else(|| match nfc(id) {
             Cow::Owned(k) => exact(&k),
@@ -115,7 +116,7 @@ impl Corpus {
             let given: Vec<Option<u32>> = if kids.iter().any(|c| nodes[c.ix()].seg_given) {
                 kids.iter()
                     .map(|c| match &nodes[c.ix()] {
-                        n if n.seg_given => n.seg.as_deref().map(|s| number(s, &mut taken)),
+                        n if n.seg_given => n.seg().map(|s| number(s, &mut taken)),
                         _ => None,
                     })
                     .collect()
@@ -124,7 +125,7 @@ impl Corpus {
             };
             for (i, &c) in kids.iter().enumerate() {
                 let node = &nodes[c.ix()];
-                if let Some(seg) = &node.seg {
+                if let Some(seg) = node.seg() {
                     let n = match given.get(i).copied().flatten() {
                         Some(n) => n,
                         None => number(seg, &mut taken),
@@ -150,7 +151,7 @@ struct SegSet<'a> {
     big: HashSet<Cow<'a, str>>,
     /// Per base segment, the next suffix to try: every smaller one is already taken (the set
     /// only grows), so `n` equal siblings cost O(n), not O(n²).
-    next: HashMap<&'a str, u32>,
+    next: HashMap<Cow<'a, str>, u32>,
 }
 
 impl<'a> SegSet<'a> {
@@ -176,11 +177,12 @@ impl<'a> SegSet<'a> {
 
 /// The collision number of `seg` among `taken` (0: `seg` itself is free; else the smallest
 /// `N` ≥ 2 with `seg-N` free, the rule of [`super::id::dedupe`]), and record the result.
-fn number<'a>(seg: &'a str, taken: &mut SegSet<'a>) -> u32 {
-    if taken.insert(Cow::Borrowed(seg)) {
+fn number<'a>(seg: Cow<'a, str>, taken: &mut SegSet<'a>) -> u32 {
+    if !taken.contains(&seg) {
+        taken.insert(seg);
         return 0;
     }
-    let mut n = taken.next.get(seg).copied().unwrap_or(2);
+    let mut n = taken.next.get(&seg).copied().unwrap_or(2);
     loop {
         let cand = format!("{seg}-{n}");
         if !taken.contains(&cand) {

@@ -309,7 +309,13 @@ pub const FETCH_FAILED: &str = "fetch_failed";
 pub struct Node {
     /// This node's own id segment below its file (`slug`, `chunk-3`, `part-2`, `link-5`);
     /// `None` for file-level and container nodes.
+    /// Read it with [`Node::seg`]: when `seg_title` is set, the segment is made from the
+    /// title and this is `None`.
     pub seg: Option<Box<str>>,
+    /// The segment is the slug of `title` (`model::id::slug`), made when asked for instead
+    /// of held: most markdown sections (12 MB of segments on 16 copies of `large`). Set only
+    /// where the title is final (`formats::sections`).
+    pub seg_title: bool,
     /// `seg` was given by the author (a `{#id}` heading attribute), not made from the title:
     /// among its siblings it keeps its name, and made segments take the `-2`, `-3` suffixes
     /// (docs/FORMATS.md §10).
@@ -365,6 +371,20 @@ pub struct Node {
 }
 
 impl Node {
+    /// This node's own id segment below its file (see the `seg` field): `None` for
+    /// file-level and container nodes.
+    pub fn seg(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if self.seg_title {
+            return Some(std::borrow::Cow::Owned(super::id::slug(&self.title)));
+        }
+        self.seg.as_deref().map(std::borrow::Cow::Borrowed)
+    }
+
+    /// Whether this node has an id segment ([`Node::seg`] is `Some`).
+    pub fn has_seg(&self) -> bool {
+        self.seg_title || self.seg.is_some()
+    }
+
     /// A node with the given kind, format, title and relative path; everything else empty.
     pub fn new(
         kind: NodeKind,
@@ -374,6 +394,7 @@ impl Node {
     ) -> Self {
         Self {
             seg: None,
+            seg_title: false,
             seg_n: 0,
             seg_given: false,
             kind,

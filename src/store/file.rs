@@ -103,18 +103,41 @@ struct NodesRef<'a> {
     nodes: &'a [Node],
     roots: &'a [NodeId],
     bundles: &'a [(NodeId, Arc<BundleStats>)],
-    lazy: &'a [(u32, u64, u64)],
+    lazy: LazyRanges<'a>,
 }
 
-/// What a file is written from: the manifest (with the key), the corpus, its lazy summary
-/// ranges and both indexes.
+/// `(node, from, to)` of every node with a lazy summary, written straight from the nodes:
+/// collected first, the ranges of 16 copies of `large` would be a 10 MB vector held while
+/// the file is written.
+struct LazyRanges<'a>(&'a [Node]);
+
+impl LazyRanges<'_> {
+    fn iter(&self) -> impl Iterator<Item = (u32, u64, u64)> + '_ {
+        self.0.iter().enumerate().filter_map(|(i, n)| {
+            let (from, to) = n.lazy_summary.as_ref()?.range();
+            Some((u32::try_from(i).ok()?, from as u64, to as u64))
+        })
+    }
+}
+
+impl Serialize for LazyRanges<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq as _;
+        let mut seq = s.serialize_seq(Some(self.iter().count()))?;
+        for r in self.iter() {
+            seq.serialize_element(&r)?;
+        }
+        seq.end()
+    }
+}
+
+/// What a file is written from: the manifest (with the key), the corpus (with its lazy
+/// summary ranges) and both indexes.
 pub struct Contents<'a> {
     /// The manifest.
     pub manifest: &'a Manifest,
     /// The corpus.
     pub corpus: &'a Corpus,
-    /// `(node, from, to)` of every lazy summary.
-    pub lazy: &'a [(u32, u64, u64)],
     /// The BM25 index.
     pub index: &'a Index,
     /// The fuzzy index.
@@ -195,7 +218,7 @@ fn write_part<W: Write>(c: &Contents<'_>, i: usize, out: W) -> std::io::Result<(
                 nodes: &c.corpus.nodes,
                 roots: &c.corpus.roots,
                 bundles: &c.corpus.bundles,
-                lazy: c.lazy,
+                lazy: LazyRanges(&c.corpus.nodes),
             },
             out,
         ),
@@ -624,9 +647,18 @@ fn read(path: &Path) -> Result<Option<(Manifest, Decoded)>, Refused> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Format, NodeKind};
 
     fn sample(dir: &Path) -> std::path::PathBuf {
-        let (corpus, index, fuzzy) = (Corpus::new(), Index::default(), FuzzyIndex::default());
+        let (mut corpus, index, fuzzy) = (Corpus::new(), Index::default(), FuzzyIndex::default());
+        let root = corpus.add_root(Node::new(NodeKind::Root, Format::Markdown, "r", ""));
+        let mut section = Node::new(NodeKind::Section, Format::Markdown, "s", "a.md");
+        section.lazy_summary = Some(Arc::new(crate::model::LazySummary::new(
+            2,
+            3,
+            crate::formats::sections::summaries_of,
+        )));
+        corpus.add_child(root, section);
         let manifest = Manifest {
             key: "k".into(),
             ..Manifest::default()
@@ -634,7 +666,6 @@ mod tests {
         let c = Contents {
             manifest: &manifest,
             corpus: &corpus,
-            lazy: &[(1, 2, 3)],
             index: &index,
             fuzzy: &fuzzy,
         };
@@ -652,7 +683,6 @@ mod tests {
         let c = Contents {
             manifest: &manifest,
             corpus,
-            lazy: &[],
             index: &index,
             fuzzy: &fuzzy,
         };

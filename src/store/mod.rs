@@ -461,11 +461,9 @@ pub fn save(
     fuzzy: &FuzzyIndex,
 ) -> Option<String> {
     let (path, manifest) = pending;
-    let lazy = lazy_ranges(corpus);
     let contents = file::Contents {
         manifest: &manifest,
         corpus,
-        lazy: &lazy,
         index,
         fuzzy,
     };
@@ -480,19 +478,6 @@ pub fn save(
             dir.display()
         )),
     }
-}
-
-/// `(node, from, to)` of every node with a lazy summary.
-fn lazy_ranges(corpus: &Corpus) -> Vec<(u32, u64, u64)> {
-    corpus
-        .nodes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, n)| {
-            let (from, to) = n.lazy_summary.as_ref()?.range();
-            Some((u32::try_from(i).ok()?, from as u64, to as u64))
-        })
-        .collect()
 }
 
 /// Remove the least recently written index files of `dir` beyond [`MAX_FILES`] (never

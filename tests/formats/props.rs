@@ -24,10 +24,7 @@ fn check_invariants(c: &Corpus) {
             assert!(1 <= a && a <= b, "{id}: lines {a}-{b}");
         }
         if n.kind == NodeKind::Section {
-            assert!(
-                n.seg.as_deref().is_some_and(|s| !s.is_empty()),
-                "{id}: empty seg"
-            );
+            assert!(n.seg().is_some_and(|s| !s.is_empty()), "{id}: empty seg");
         }
         assert_eq!(
             c.find(&id).map(skillnav::model::NodeId::ix),

@@ -9,7 +9,7 @@
 //! stricter); prior bytes are only ever served for a file whose current stamp matches the
 //! one they were read under, so they are never stale.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,13 +89,20 @@ pub struct Inputs {
 #[derive(Default)]
 struct Session {
     dirs: Mutex<Vec<PathBuf>>,
-    files: Mutex<Vec<PathBuf>>,
+    /// Each file once, however often it was listed or read: how it was served
+    /// ([`READ`], [`REUSED`] bits; 0 when only listed). One path a file, where a list of
+    /// every note and sets of the read and reused ones held up to three (7 MB of paths on
+    /// 16 copies of `large`).
+    files: Mutex<HashMap<PathBuf, u8>>,
     links: Mutex<Vec<PathBuf>>,
     probes: Mutex<Vec<PathBuf>>,
     prior: HashMap<PathBuf, Prior>,
-    read: Mutex<HashSet<PathBuf>>,
-    reused: Mutex<HashSet<PathBuf>>,
 }
+
+/// A file's bytes were read from disk.
+const READ: u8 = 1;
+/// A file's bytes were served from the prior load.
+const REUSED: u8 = 2;
 
 static ACTIVE: RwLock<Vec<Arc<Session>>> = RwLock::new(Vec::new());
 /// Whether any recording is active (checked before taking the lock).
@@ -124,21 +131,23 @@ impl Recording {
     pub fn finish(self) -> Inputs {
         let s = &self.session;
         let mut dirs = std::mem::take(&mut *lock(&s.dirs));
-        let mut files = std::mem::take(&mut *lock(&s.files));
+        let noted = std::mem::take(&mut *lock(&s.files));
+        let read = noted.values().filter(|f| *f & READ != 0).count();
+        let reused = noted.values().filter(|f| **f == REUSED).count();
+        let mut files: Vec<PathBuf> = noted.into_keys().collect();
         let mut links = std::mem::take(&mut *lock(&s.links));
         let mut probes = std::mem::take(&mut *lock(&s.probes));
         for v in [&mut dirs, &mut files, &mut links, &mut probes] {
             v.sort_unstable();
             v.dedup();
         }
-        let (read, reused) = (lock(&s.read), lock(&s.reused));
         Inputs {
             dirs,
             files,
             links,
             probes,
-            read: read.len(),
-            reused: reused.difference(&read).count(),
+            read,
+            reused,
         }
     }
 }
@@ -167,7 +176,7 @@ pub(crate) fn note_dir(dir: &Path) {
 
 /// Note a file a loader looked at (read, or listed with its size) without reading it here.
 pub(crate) fn note_file(file: &Path) {
-    each(|s| push(&s.files, file));
+    each(|s| note(s, file, 0));
 }
 
 /// Note a path whose presence alone matters (a parent folder's `.git`).
@@ -195,8 +204,7 @@ pub(crate) fn note_link_chain(path: &Path) {
 /// Note a file whose bytes were read from disk.
 pub(crate) fn note_read(file: &Path) {
     each(|s| {
-        push(&s.files, file);
-        lock(&s.read).insert(file.to_path_buf());
+        note(s, file, READ);
     });
 }
 
@@ -206,6 +214,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 fn push(v: &Mutex<Vec<PathBuf>>, p: &Path) {
     lock(v).push(p.to_path_buf());
+}
+
+/// Note `file` with the `how` bits ([`READ`], [`REUSED`], or 0 for listed).
+fn note(s: &Session, file: &Path, how: u8) {
+    let mut files = lock(&s.files);
+    match files.get_mut(file) {
+        Some(f) => *f |= how,
+        None => {
+            files.insert(file.to_path_buf(), how);
+        }
+    }
 }
 
 /// The prior bytes of `file` when a recording holds them and `meta` (the file's current
@@ -223,8 +242,7 @@ pub(crate) fn prior_bytes(file: &Path, meta: &Metadata) -> Option<Vec<u8>> {
             .map(|p| (s, p))
     })?;
     let bytes = p.source.read_text().into_bytes();
-    push(&s.files, file);
-    lock(&s.reused).insert(file.to_path_buf());
+    note(s, file, REUSED);
     Some(bytes)
 }
 
