@@ -1,7 +1,7 @@
 //! The [`Corpus`]: an arena of [`Node`]s plus the [`Source`] texts they point into.
 //!
 //! Loaders build one corpus per root with [`Corpus::add_root`]/[`Corpus::add_child`], then
-//! call [`Corpus::finalize`] to assign string ids and container sizes. Corpora of several
+//! call [`Corpus::finalize`] to number the id segments and sum container sizes. Corpora of several
 //! roots are joined with [`Corpus::append`].
 
 use std::collections::HashMap;
@@ -271,8 +271,10 @@ impl Corpus {
             .map(|(_, s)| s)
     }
 
-    /// Assign string ids (docs/DESIGN.md §2) and container sizes (Σ of non-`duplicate`/`alias`/
-    /// `variant` children; a container that is itself such a copy sums all its children), and rebuild the id lookup.
+    /// Number the id segments among siblings (the `-2`, `-3` suffixes of the string ids that
+    /// [`Corpus::id`] makes, docs/DESIGN.md §2) and sum container sizes (Σ of
+    /// non-`duplicate`/`alias`/`variant` children; a container that is itself such a copy sums
+    /// all its children), and drop the id lookup so the next [`Corpus::find`] rebuilds it.
     /// Call after loading; calling again is harmless.
     pub fn finalize(&mut self) {
         let roots = self.roots.clone();
@@ -328,7 +330,7 @@ impl Corpus {
         }
     }
 
-    /// Move every node, source and bundle of `other` into `self` (ids are re-based);
+    /// Move every node, source and bundle of `other` into `self` (arena indexes are re-based);
     /// `other`'s roots are appended after ours. Call [`Corpus::finalize`] afterwards if root
     /// labels changed.
     pub fn append(&mut self, other: Corpus) {
