@@ -368,13 +368,8 @@ impl FileSections {
     /// The section node of heading `h` (its title taken out as `title`), whose own text
     /// ends at `own_end`.
     fn heading_node(&self, h: &Heading, title: String, summary: String, own_end: usize) -> Node {
-        let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
         let mut n = self.node(title, summary, h.line, [h.start, own_end, self.to]);
-        n.seg_given = given.is_some();
-        match given {
-            Some(given) => n.seg = Some(given.into()),
-            None => n.seg_title = true,
-        }
+        n.name_by_heading(h.anchor.as_deref());
         n.level = h.level;
         n
     }

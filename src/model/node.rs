@@ -380,6 +380,16 @@ impl Node {
         self.seg.as_deref().map(std::borrow::Cow::Borrowed)
     }
 
+    /// Name a heading's section: by the slug of the author's `{#anchor}` when it gives a
+    /// non-empty one (held, `seg_given`), else by the slug of the title, made when asked for
+    /// (`seg_title`; docs/FORMATS.md §10). Call once the title is final.
+    pub fn name_by_heading(&mut self, anchor: Option<&str>) {
+        let given = anchor.map(super::id::slug).filter(|a| !a.is_empty());
+        self.seg_given = given.is_some();
+        self.seg_title = given.is_none();
+        self.seg = given.map(Into::into);
+    }
+
     /// Whether this node has an id segment ([`Node::seg`] is `Some`).
     pub fn has_seg(&self) -> bool {
         self.seg_title || self.seg.is_some()

@@ -3,10 +3,11 @@
 //! heading sections under a parent.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::formats::sections::Heading;
 use crate::formats::walk::read::{ReadOutcome, read_file};
-use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning, id};
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, SourceId, TextSpan, Warning};
 
 /// Byte offset → 1-based line lookup for one text (binary search over line starts).
 #[derive(Clone, Debug)]
@@ -117,6 +118,7 @@ pub fn nest_headings(
 ) -> Vec<NodeId> {
     let mut top = Vec::new();
     let mut stack: Vec<(u8, NodeId)> = Vec::new();
+    let path: Arc<str> = path.into();
     for (i, h) in hs.iter().enumerate() {
         let own_end = hs.get(i + 1).map_or(end, |n| n.start);
         let sec_end = hs[i + 1..]
@@ -126,11 +128,14 @@ pub fn nest_headings(
         while stack.last().is_some_and(|(l, _)| *l >= h.level) {
             stack.pop();
         }
-        let mut node = Node::new(NodeKind::Section, format, h.title.clone(), path);
+        let mut node = Node::new(
+            NodeKind::Section,
+            format,
+            h.title.clone(),
+            Arc::clone(&path),
+        );
         // A `{#id}` attribute names the section, as in markdown files (docs/FORMATS.md §10).
-        let given = h.anchor.as_deref().map(id::slug).filter(|a| !a.is_empty());
-        node.seg_given = given.is_some();
-        node.seg = Some(given.unwrap_or_else(|| id::slug(&h.title)).into());
+        node.name_by_heading(h.anchor.as_deref());
         node.level = h.level;
         node.line_start = Some(h.line);
         node.line_end = Some(li.last_line(h.start, sec_end));
