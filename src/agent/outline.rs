@@ -150,7 +150,7 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
     };
     let res = ws.index.search(corpus, q, &opts);
     let own = own_hit_scores(ws, &res.hits);
-    let mut best: HashMap<NodeId, f64> = HashMap::new();
+    let mut lifted: Vec<(NodeId, f64)> = Vec::new();
     for (&start, &score) in &own {
         if corpus
             .ancestors(start)
@@ -167,6 +167,17 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
             })
             .last()
             .unwrap_or(start);
+        lifted.push((from, score));
+    }
+    if let Some(tie) = near_tie(ws, &lifted) {
+        for (from, _) in &mut lifted {
+            if *from == tie || corpus.ancestors(*from).any(|a| a == tie) {
+                *from = tie;
+            }
+        }
+    }
+    let mut best: HashMap<NodeId, f64> = HashMap::new();
+    for (from, score) in lifted {
         let mut at = Some(from);
         while let Some(n) = at {
             let s = best.entry(n).or_insert(0.0);
@@ -177,6 +188,40 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
         }
     }
     best
+}
+
+/// Least share of the best hit's score a hit elsewhere must have to be a near tie with it
+/// ([`near_tie`]).
+pub const NEAR_TIE: f64 = 0.85;
+
+/// Tokens of a node up to which two near-tied hits under it lift it ([`near_tie`]): read
+/// whole (a folder file by file), it fits the default `read` budget (8,000) with its
+/// entries' provenance.
+pub const TIE_READ_TOKENS: u64 = 6_000;
+
+/// The node a walk should read when the evidence is split: the lowest common ancestor of
+/// the best lifted hit and the best one outside it (neither holding the other), when that
+/// one scores at least [`NEAR_TIE`] of the best, and the ancestor is no root and has at most
+/// [`TIE_READ_TOKENS`] tokens. A near tie between a page and its sub-page, or two sibling
+/// pages, is a coin toss for the ranking; reading what holds both costs one read
+/// (docs/MCP.md "Outline").
+fn near_tie(ws: &Workspace, lifted: &[(NodeId, f64)]) -> Option<NodeId> {
+    let corpus = &ws.corpus;
+    let &(top, top_score) = lifted.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if top_score <= 0.0 {
+        return None;
+    }
+    let inside = |n: NodeId, of: NodeId| n == of || corpus.ancestors(n).any(|a| a == of);
+    let &(other, score) = lifted
+        .iter()
+        .filter(|(n, _)| !inside(*n, top) && !inside(top, *n))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if score < NEAR_TIE * top_score {
+        return None;
+    }
+    let common = corpus.ancestors(top).find(|a| inside(other, *a))?;
+    (corpus.node(common).kind != NodeKind::Root && ws.tokens_of(common) <= TIE_READ_TOKENS)
+        .then_some(common)
 }
 
 /// Whether node `outer`'s text span holds node `inner`'s (same source), as a section's holds
@@ -1064,6 +1109,39 @@ pub(crate) mod tree_tests {
         );
         let scores = subtree_scores(&ws, "derive traits");
         assert_eq!(scores.get(&page_id), Some(&own[&see_also]));
+    }
+
+    #[test]
+    fn a_near_tie_between_two_pages_lifts_the_folder_that_holds_both_so_the_walk_reads_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = tmp.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("ch/swim.md", "# Swim\n\nA zebrafish swims here.\n");
+        write("ch/sleep.md", "# Sleep\n\nA zebrafish sleeps here.\n");
+        write(
+            "far/long.md",
+            "# Long\n\nOne zebrafish among many other words that make this page \
+             much longer than the two short pages, so that it scores lower.\n",
+        );
+        let ws = open(tmp.path());
+        let top = child_scores(&ws, "isa", "zebrafish");
+        assert_eq!(top[0].0, "/ch", "{top:?}");
+        assert!(top[0].1 > top[1].1 && top[1].1 > 0.0, "{top:?}");
+        // Below the folder nothing scores: the walk stops at it and reads both pages.
+        let inside = child_scores(&ws, "isa/ch", "zebrafish");
+        assert!(inside.iter().all(|(_, s)| *s == 0.0), "{inside:?}");
+        // A page that clearly wins is walked into as before.
+        write(
+            "ch/sleep.md",
+            "# Sleep\n\nA zebrafish, zebrafish and zebrafish sleep.\n",
+        );
+        let ws = open(tmp.path());
+        let inside = child_scores(&ws, "isa/ch", "zebrafish");
+        assert_eq!(inside[0].0, "/sleep.md", "{inside:?}");
+        assert!(inside[0].1 > inside[1].1 / NEAR_TIE, "{inside:?}");
     }
 
     #[test]

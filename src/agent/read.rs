@@ -3,9 +3,10 @@
 //! fits is served whole; one that does not fit beside the sections already packed waits for
 //! the next reply (named in `left_out`, handed back as a `cursor`); one larger than a whole
 //! reply is served in passages ([`super::passage`]) whose texts concatenate into its exact
-//! text, the cursor pointing at the next byte. Every reply that hands back a cursor serves
-//! at least one byte the one before did not, so following cursors always ends. Never a
-//! silent cut.
+//! text, the cursor pointing at the next byte. An id without text of its own (a folder, a
+//! root) is read as the texts under it, file by file in tree order, the cursor counting the
+//! files served. Every reply that hands back a cursor serves at least one byte the one
+//! before did not, so following cursors always ends. Never a silent cut.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -32,6 +33,9 @@ const ENTRY_SLACK: usize = 120;
 /// Fewest characters a reply must have left for text once its ids, errors and cursor are
 /// written; fewer is an error asking for fewer ids.
 const MIN_TEXT_ROOM: usize = 2_000;
+/// Most texts one reply takes from under one folder id (each is a section entry); the
+/// cursor continues with the next.
+pub const MAX_FOLDER_TEXTS: usize = 200;
 
 /// A read request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,8 +59,11 @@ pub struct Cursor {
     pub generation: u64,
     /// The ids (as asked) still to read, in order.
     pub keys: Vec<String>,
-    /// Bytes of the first key's text already served (0: from its start); always a
-    /// character boundary of that text.
+    /// Texts under the first key already served whole, when it is a folder (0 otherwise):
+    /// the reply resumes at its text of this number, in tree order.
+    pub file: usize,
+    /// Bytes of the first key's text (of a folder: of its text numbered `file`) already
+    /// served (0: from its start); always a character boundary of that text.
     pub offset: usize,
     /// FNV-1a 64 of the first text's bytes before `offset` (0 when `offset` is 0): a
     /// changed text is read again from its start instead of continuing mid-way.
@@ -69,6 +76,11 @@ pub struct Cursor {
 struct Piece<'w> {
     /// The key as asked (what a cursor carries).
     key: String,
+    /// The key's place in the request's keys.
+    key_ix: usize,
+    /// The text's number under its key when the key is a folder (`None`: the key's own
+    /// text).
+    file: Option<usize>,
     /// The node whose id, title and path the entry shows.
     node: NodeId,
     /// The visible text as stored (hidden sub-sections cut out).
@@ -91,6 +103,18 @@ struct Packed {
     resume: Option<(usize, usize)>,
 }
 
+/// The pieces of a request, the errors of keys without any, and where gathering stopped
+/// early: a folder with more texts than one reply takes, whose later texts and keys wait
+/// for the cursor.
+struct Gathered<'w> {
+    pieces: Vec<Piece<'w>>,
+    errors: Vec<Value>,
+    /// Keys (by place) that have an error entry.
+    failed: Vec<usize>,
+    /// The folder key (by place) cut after its last piece, and the number of its next text.
+    cut: Option<(usize, usize)>,
+}
+
 /// Run `a`: the document is `{"encoding", "generation", "max_tokens", "tokens", "sections":
 /// [{"id", "title", "path", "line_start", "line_end", "tokens", "exposure", "provenance",
 /// "text", "passage"?}], "left_out": [id…], "cursor", "next", "errors": [{"id", "error"}],
@@ -106,12 +130,11 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     let variant = parse_variant(cursor.variant.as_deref())?;
     let budget = ws.limits().budget(a.max_tokens, DEFAULT_READ_TOKENS)?;
     note.extend(budget.note.clone());
-    let (pieces, errors) = gather(ws, &cursor.keys, variant);
-    let start = resume_offset(&pieces, &cursor, &mut note);
-    let room = text_room(ws, &pieces, &errors, cursor.variant.as_deref())?;
-    let packed = pack(ws, &pieces, start, budget.tokens, room);
-    let (left_out, next_cursor, next) =
-        continuation(ws, &pieces, &packed, cursor.variant.as_deref());
+    let got = gather(ws, &cursor, variant, budget.tokens);
+    let start = resume_offset(&got.pieces, &cursor, &mut note);
+    let room = text_room(ws, &cursor, &got)?;
+    let packed = pack(ws, &got.pieces, start, budget.tokens, room);
+    let (left_out, next_cursor, next) = continuation(ws, &cursor, &got, &packed);
     Ok(json!({
         "encoding": ws.counter().encoding().as_str(),
         "generation": ws.generation,
@@ -121,7 +144,7 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
         "left_out": left_out,
         "cursor": next_cursor,
         "next": next,
-        "errors": errors,
+        "errors": got.errors,
         "note": if note.is_empty() { Value::Null } else { json!(note.join("; ")) },
     }))
 }
@@ -172,25 +195,45 @@ fn parse_variant(v: Option<&str>) -> AgentResult<Option<Variant>> {
     }
 }
 
-/// The pieces of `keys` in order, and an error entry for each key that has none.
+/// The pieces of `c`'s keys in order (a folder key's texts from its cursor's `file` on when
+/// it is the first key), and an error entry for each key that has none. Gathering stops
+/// after a folder cut to what `budget` tokens can take ([`folder_pieces`]).
 fn gather<'w>(
     ws: &'w Workspace,
-    keys: &[String],
+    c: &Cursor,
     variant: Option<Variant>,
-) -> (Vec<Piece<'w>>, Vec<Value>) {
-    let mut errors = Vec::new();
-    let mut pieces = Vec::new();
-    for key in keys {
-        let got = match variant {
-            Some(v) => variant_piece(ws, key, v),
-            None => section_piece(ws, key),
+    budget: u64,
+) -> Gathered<'w> {
+    let mut got = Gathered {
+        pieces: Vec::new(),
+        errors: Vec::new(),
+        failed: Vec::new(),
+        cut: None,
+    };
+    for (ix, key) in c.keys.iter().enumerate() {
+        let skip = if ix == 0 { c.file } else { 0 };
+        let pieces = match variant {
+            Some(v) => variant_piece(ws, key, v).map(|p| (vec![p], None)),
+            None => key_pieces(ws, key, skip, budget),
         };
-        match got {
-            Ok(p) => pieces.push(p),
-            Err(e) => errors.push(json!({"id": key, "error": e.0})),
+        match pieces {
+            Ok((mut pieces, cut)) => {
+                for p in &mut pieces {
+                    p.key_ix = ix;
+                }
+                got.pieces.append(&mut pieces);
+                if let Some(next) = cut {
+                    got.cut = Some((ix, next));
+                    break;
+                }
+            }
+            Err(e) => {
+                got.errors.push(json!({"id": key, "error": e.0}));
+                got.failed.push(ix);
+            }
         }
     }
-    (pieces, errors)
+    got
 }
 
 /// The byte offset the first piece resumes at: the cursor's, when the first piece is the
@@ -200,7 +243,7 @@ fn resume_offset(pieces: &[Piece<'_>], c: &Cursor, note: &mut Vec<String>) -> us
     let Some(first) = pieces.first() else {
         return 0;
     };
-    if c.offset == 0 || c.keys.first() != Some(&first.key) {
+    if c.offset == 0 || first.key_ix != 0 || first.file.unwrap_or(0) != c.file {
         return 0;
     }
     let text = first.text.as_bytes();
@@ -221,35 +264,32 @@ fn resume_offset(pieces: &[Piece<'_>], c: &Cursor, note: &mut Vec<String>) -> us
 /// server's cap less the document with every piece left out (the largest `left_out` and
 /// cursor this reply can have), its errors and notes. Errors: less than
 /// [`MIN_TEXT_ROOM`] left.
-fn text_room(
-    ws: &Workspace,
-    pieces: &[Piece<'_>],
-    errors: &[Value],
-    variant: Option<&str>,
-) -> AgentResult<usize> {
-    let ids: Vec<String> = pieces.iter().map(|p| ws.corpus.id(p.node)).collect();
+fn text_room(ws: &Workspace, c: &Cursor, got: &Gathered<'_>) -> AgentResult<usize> {
+    let mut ids: Vec<String> = got.pieces.iter().map(|p| ws.corpus.id(p.node)).collect();
+    ids.extend(c.keys.iter().cloned());
     let widest = Cursor {
         generation: ws.generation,
-        keys: pieces.iter().map(|p| p.key.clone()).collect(),
+        keys: c.keys.clone(),
+        file: usize::MAX,
         offset: usize::MAX,
         check: u64::MAX,
-        variant: variant.map(str::to_string),
+        variant: c.variant.clone(),
     };
     let skeleton = json!({
         "encoding": ws.counter().encoding().as_str(), "generation": u64::MAX,
         "max_tokens": u64::MAX, "tokens": u64::MAX, "sections": [],
         "left_out": ids, "cursor": encode_cursor(&widest), "next": "",
-        "errors": errors, "note": "",
+        "errors": got.errors, "note": "",
     });
     // Notes and the `next` line: short sentences naming at most one id each; commas
     // between entries.
     let longest = ids.iter().map(|i| i.chars().count()).max().unwrap_or(0);
-    let reserve = skeleton.to_string().chars().count() + 1_000 + 3 * longest + 2 * pieces.len();
+    let reserve = skeleton.to_string().chars().count() + 1_000 + 3 * longest + 2 * got.pieces.len();
     let room = ws.limits().max_chars.saturating_sub(reserve);
     if room < MIN_TEXT_ROOM {
         return err(format!(
             "these {} ids leave no room for text under this server's limit of {} characters: pass fewer ids",
-            pieces.len() + errors.len(),
+            c.keys.len(),
             ws.limits().max_chars
         ));
     }
@@ -330,73 +370,151 @@ fn passage_of(
 }
 
 /// `left_out`, `cursor` and `next` of a reply: the ids still to read from where the
-/// packing stopped, or nothing when everything was served.
+/// packing stopped (or from a cut folder's next text), or nothing when everything was
+/// served. `left_out` names the sections gathered and not served, then a cut folder's id
+/// (for its texts not gathered yet), then the keys not gathered after it.
 fn continuation(
     ws: &Workspace,
-    pieces: &[Piece<'_>],
+    c: &Cursor,
+    got: &Gathered<'_>,
     packed: &Packed,
-    variant: Option<&str>,
 ) -> (Vec<String>, Option<String>, Option<String>) {
-    let Some((i, offset)) = packed.resume else {
-        return (Vec::new(), None, None);
+    let (at, file, offset, check) = match (packed.resume, got.cut) {
+        (Some((i, offset)), _) => {
+            let p = &got.pieces[i];
+            let check = if offset == 0 {
+                0
+            } else {
+                fnv1a(&p.text.as_bytes()[..offset])
+            };
+            (i, p.file.unwrap_or(0), offset, check)
+        }
+        (None, Some((_, next))) => (got.pieces.len(), next, 0, 0),
+        (None, None) => return (Vec::new(), None, None),
     };
-    let rest = &pieces[i..];
-    let first = &pieces[i];
+    let key_ix = got
+        .pieces
+        .get(at)
+        .map_or_else(|| got.cut.map_or(0, |(k, _)| k), |p| p.key_ix);
     let cursor = Cursor {
         generation: ws.generation,
-        keys: rest.iter().map(|p| p.key.clone()).collect(),
+        keys: (key_ix..c.keys.len())
+            .filter(|k| !got.failed.contains(k))
+            .map(|k| c.keys[k].clone())
+            .collect(),
+        file,
         offset,
-        check: if offset == 0 {
-            0
-        } else {
-            fnv1a(&first.text.as_bytes()[..offset])
-        },
-        variant: variant.map(str::to_string),
+        check,
+        variant: c.variant.clone(),
     };
-    let ids: Vec<String> = rest.iter().map(|p| ws.corpus.id(p.node)).collect();
-    let next = if offset == 0 {
-        format!(
-            "{} section(s) did not fit in this reply: call read with cursor to get them",
-            ids.len()
-        )
-    } else {
-        format!(
+    let mut ids: Vec<String> = got.pieces[at..]
+        .iter()
+        .map(|p| ws.corpus.id(p.node))
+        .collect();
+    if let Some((k, _)) = got.cut {
+        ids.extend(c.keys[k..].iter().cloned());
+    }
+    let next = match got.pieces.get(at) {
+        Some(p) if offset > 0 => format!(
             "{} is served in passages: {offset} of its {} bytes so far; call read with cursor for the next passage ({} section(s) to go)",
             ids[0],
-            first.text.len(),
+            p.text.len(),
             ids.len()
-        )
+        ),
+        _ => format!(
+            "{} section(s) did not fit in this reply: call read with cursor to get them",
+            ids.len()
+        ),
     };
     (ids, Some(encode_cursor(&cursor)), Some(next))
 }
 
-/// The section `key`: its text without hidden sub-sections.
-fn section_piece<'w>(ws: &'w Workspace, key: &str) -> AgentResult<Piece<'w>> {
-    let corpus = &ws.corpus;
+/// The pieces of `key`: its text without hidden sub-sections, or for a node without text
+/// of its own, its texts from number `skip` on ([`folder_pieces`]) and, when they were cut
+/// short, the number of the next one.
+fn key_pieces<'w>(
+    ws: &'w Workspace,
+    key: &str,
+    skip: usize,
+    budget: u64,
+) -> AgentResult<(Vec<Piece<'w>>, Option<usize>)> {
     let id = served(ws, key)?;
-    let n = corpus.node(id);
-    if n.span.is_none() {
-        let kids: Vec<String> = n.children.iter().map(|c| corpus.id(*c)).take(20).collect();
+    if ws.corpus.node(id).span.is_some() {
+        return Ok((vec![section_piece(ws, key, id, None)], None));
+    }
+    folder_pieces(ws, key, id, skip, budget)
+}
+
+/// The texts under `id`, a node without text of its own (a folder, a root): each outermost
+/// node with text (a file; a section of a file without text of its own) that is not hidden,
+/// in tree order. Nothing under it is an error.
+fn text_units(ws: &Workspace, key: &str, id: NodeId) -> AgentResult<Vec<NodeId>> {
+    let corpus = &ws.corpus;
+    let mut out = Vec::new();
+    let mut stack: Vec<NodeId> = corpus.node(id).children.iter().rev().copied().collect();
+    while let Some(n) = stack.pop() {
+        if ws.exposure.level(corpus, n) == Exposure::Hidden {
+            continue;
+        }
+        let node = corpus.node(n);
+        if node.span.is_some() {
+            out.push(n);
+        } else {
+            stack.extend(node.children.iter().rev().copied());
+        }
+    }
+    if out.is_empty() {
         return err(format!(
-            "{} is a {} without text of its own: read its children ({})",
-            corpus.id(id),
-            n.kind.as_str(),
-            kids.join(", ")
+            "{key} is a {} with no text under it",
+            corpus.node(id).kind.as_str()
         ));
     }
-    let text = ws.exposure.visible_text(corpus, id);
+    Ok(out)
+}
+
+/// The pieces of the texts under folder `id` ([`text_units`]) from number `skip` on, while
+/// their tokens stay within `budget` (the text that passes it included: the reply stops
+/// there) and at most [`MAX_FOLDER_TEXTS`] of them; with the number of the next text when
+/// some are left. A `skip` past the end gives none.
+fn folder_pieces<'w>(
+    ws: &'w Workspace,
+    key: &str,
+    id: NodeId,
+    skip: usize,
+    budget: u64,
+) -> AgentResult<(Vec<Piece<'w>>, Option<usize>)> {
+    let units = text_units(ws, key, id)?;
+    let mut pieces = Vec::new();
+    let mut tokens = 0u64;
+    for (i, n) in units.iter().enumerate().skip(skip) {
+        if tokens > budget || pieces.len() == MAX_FOLDER_TEXTS {
+            return Ok((pieces, Some(i)));
+        }
+        let p = section_piece(ws, key, *n, Some(i));
+        tokens += p.tokens;
+        pieces.push(p);
+    }
+    Ok((pieces, None))
+}
+
+/// The piece of node `id` asked for as `key` (text number `file` under it when `key` is a
+/// folder): its text without hidden sub-sections.
+fn section_piece<'w>(ws: &'w Workspace, key: &str, id: NodeId, file: Option<usize>) -> Piece<'w> {
+    let text = ws.exposure.visible_text(&ws.corpus, id);
     let (tokens, exact_lines) = match &text {
         Cow::Borrowed(_) => (ws.tokens_of(id), true),
         Cow::Owned(t) => (ws.counter().count(t), false),
     };
-    Ok(Piece {
+    Piece {
         key: key.to_string(),
+        key_ix: 0,
+        file,
         node: id,
         text,
         tokens,
         exact_lines,
         variant: None,
-    })
+    }
 }
 
 /// The entry of `p`'s text bytes `range` holding `tokens` tokens: the whole section, or a
@@ -488,6 +606,8 @@ fn variant_piece<'w>(ws: &'w Workspace, key: &str, v: Variant) -> AgentResult<Pi
                 let ids = nodes.iter().map(|n| corpus.id(*n)).collect();
                 return Ok(Piece {
                     key: key.to_string(),
+                    key_ix: 0,
+                    file: None,
                     node: first,
                     tokens: ws.counter().count(&text),
                     text: Cow::Owned(text),
@@ -508,17 +628,22 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A cursor's JSON array: generation, keys, offset, check, variant.
-type Wire = (u64, Vec<String>, usize, u64, Option<String>);
+/// A cursor's JSON array: generation, keys, offset, check, variant, file.
+type Wire = (u64, Vec<String>, usize, u64, Option<String>, usize);
+
+/// A cursor's JSON array before folders were read: generation, keys, offset, check, variant.
+type WireV2 = (u64, Vec<String>, usize, u64, Option<String>);
 
 /// A cursor as text: URL-safe base64 (no padding) of the JSON array `[generation, [key…],
-/// offset, check, variant]` (docs/MCP.md "Cursors").
+/// offset, check, variant, file]` (docs/MCP.md "Cursors").
 pub fn encode_cursor(c: &Cursor) -> String {
-    URL_SAFE_NO_PAD.encode(json!([c.generation, c.keys, c.offset, c.check, c.variant]).to_string())
+    let wire = json!([c.generation, c.keys, c.offset, c.check, c.variant, c.file]);
+    URL_SAFE_NO_PAD.encode(wire.to_string())
 }
 
-/// The cursor [`encode_cursor`] made (a two-element `[generation, [key…]]` array, from
-/// before passages, reads from the first key's start). Errors: anything else.
+/// The cursor [`encode_cursor`] made (the five-element array of before folders were read
+/// has `file` 0; a two-element `[generation, [key…]]` array, from before passages, reads
+/// from the first key's start). Errors: anything else.
 pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
     let bad = || {
         AgentError(format!(
@@ -526,14 +651,27 @@ pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
         ))
     };
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
-    let full: Result<Wire, _> = serde_json::from_slice(&bytes);
-    if let Ok((generation, keys, offset, check, variant)) = full {
+    if let Ok((generation, keys, offset, check, variant, file)) =
+        serde_json::from_slice::<Wire>(&bytes)
+    {
+        return Ok(Cursor {
+            generation,
+            keys,
+            file,
+            offset,
+            check,
+            variant,
+        });
+    }
+    if let Ok((generation, keys, offset, check, variant)) = serde_json::from_slice::<WireV2>(&bytes)
+    {
         return Ok(Cursor {
             generation,
             keys,
             offset,
             check,
             variant,
+            ..Cursor::default()
         });
     }
     let (generation, keys): (u64, Vec<String>) =
@@ -554,12 +692,22 @@ mod tests {
         let c = Cursor {
             generation: 3,
             keys: vec!["a/b.md#c".to_string(), "d".to_string()],
+            file: 7,
             offset: 1_234,
             check: fnv1a(b"abc"),
             variant: Some("quick".into()),
         };
         assert_eq!(decode_cursor(&encode_cursor(&c)), Ok(c));
         assert!(decode_cursor("not a cursor").is_err());
+        let five = URL_SAFE_NO_PAD.encode(r#"[4,["y"],12,99,null]"#);
+        let want = Cursor {
+            generation: 4,
+            keys: vec!["y".into()],
+            offset: 12,
+            check: 99,
+            ..Cursor::default()
+        };
+        assert_eq!(decode_cursor(&five), Ok(want));
         let old = URL_SAFE_NO_PAD.encode(r#"[2,["x"]]"#);
         let want = Cursor {
             generation: 2,
@@ -567,6 +715,53 @@ mod tests {
             ..Cursor::default()
         };
         assert_eq!(decode_cursor(&old), Ok(want));
+    }
+
+    #[test]
+    fn a_folder_of_more_texts_than_one_reply_takes_goes_on_at_the_next_text() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..230 {
+            let path = tmp.path().join(format!("n{i:03}.md"));
+            std::fs::write(path, format!("note {i}\n")).unwrap();
+        }
+        let mut config = crate::agent::outline::tree_tests::config(tmp.path());
+        config.limits.max_chars = 1_000_000;
+        let ws = Workspace::open(config);
+        let a = ReadArgs {
+            ids: vec!["isa".into(), "isa/n000.md".into()],
+            max_tokens: Some(20_000),
+            ..ReadArgs::default()
+        };
+        let first = read(&ws, &a).unwrap();
+        let texts = |v: &Value| -> Vec<String> {
+            v["sections"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|s| s["text"].as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        let served = texts(&first);
+        assert_eq!(
+            (served.len(), served[199].as_str()),
+            (MAX_FOLDER_TEXTS, "note 199\n")
+        );
+        assert_eq!(first["left_out"], json!(["isa", "isa/n000.md"]));
+        let c = decode_cursor(first["cursor"].as_str().unwrap()).unwrap();
+        assert_eq!((c.keys.len(), c.file, c.offset), (2, 200, 0));
+        let a = ReadArgs {
+            cursor: first["cursor"].as_str().map(str::to_string),
+            max_tokens: Some(20_000),
+            ..ReadArgs::default()
+        };
+        let rest = read(&ws, &a).unwrap();
+        let served = texts(&rest);
+        assert_eq!(served.len(), 31);
+        assert_eq!(
+            (served[0].as_str(), served[30].as_str()),
+            ("note 200\n", "note 0\n")
+        );
+        assert_eq!(rest["cursor"], Value::Null);
     }
 
     #[test]

@@ -166,7 +166,8 @@ fn doctree_policies(name: &str) -> Vec<(String, u64, u64)> {
 
 /// The progressive-exposure doc tree of `doctree/RBE-Mini` (docs/FORMATS.md §6): its READMEs
 /// are navigation, so the walk and the reads reach the pages (before that, every
-/// leaf README outranked its page: outline-walk 15 of 30, search-read 24 of 30).
+/// leaf README outranked its page: outline-walk 15 of 30, search-read 24 of 30). A near tie
+/// between a page and its sub-page lifts the folder that holds both: outline-walk 24 → 26.
 #[test]
 fn eval_doctree_dev_policies_reach_the_pages_not_the_readmes() {
     assert_eq!(
@@ -174,7 +175,7 @@ fn eval_doctree_dev_policies_reach_the_pages_not_the_readmes() {
         [
             ("search-read".to_string(), 30, 28),
             ("brief".to_string(), 30, 30),
-            ("outline-walk".to_string(), 30, 24),
+            ("outline-walk".to_string(), 30, 26),
         ]
     );
 }
@@ -211,7 +212,9 @@ fn eval_doctree2_validation_policies() {
 /// Two more dev trees made through the crawl → collapse → merge → summary pipeline
 /// (`doctree/Ref-Mini`, six merged folders; `doctree/Prom-Mini`, three chapter folders
 /// without a page). A walk that reaches a short `doc.md` reads it whole, every merged page
-/// with it: outline-walk 37 → 38 here for Ref-Mini (39 → 40 with the `MiniLM` model), Prom-Mini unchanged.
+/// with it: outline-walk 37 → 38 here for Ref-Mini (39 → 40 with the `MiniLM` model), Prom-Mini
+/// unchanged. A near tie between two pages lifts the folder that holds both: Ref-Mini 38 →
+/// 39 (40 → 42 with `MiniLM`), Prom-Mini 39 → 39 (38 → 39).
 #[test]
 fn eval_doctree3_and_doctree4_dev_policies() {
     assert_eq!(
@@ -219,7 +222,7 @@ fn eval_doctree3_and_doctree4_dev_policies() {
         [
             ("search-read".to_string(), 45, 43),
             ("brief".to_string(), 45, 43),
-            ("outline-walk".to_string(), 45, 38),
+            ("outline-walk".to_string(), 45, 39),
         ]
     );
     assert_eq!(

@@ -382,3 +382,95 @@ fn load_skill_serves_a_body_over_the_cap_in_passages_equal_to_skillnav_render() 
     assert!(calls >= 3, "{calls} calls");
     rpc.finish();
 }
+
+/// Follow `read` cursors from `first` to the end over texts of several sections: each
+/// section's text (passages joined in order, each starting where the last ended), the
+/// section ids in the order first served, and the number of calls. No reply is seen twice
+/// and each is under [`CAP`].
+fn read_sections(
+    rpc: &mut Rpc,
+    first: &Value,
+) -> (
+    std::collections::HashMap<String, String>,
+    Vec<String>,
+    usize,
+) {
+    let mut texts: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let (mut order, mut calls, mut seen) = (Vec::new(), 0, HashSet::new());
+    let mut args = first.clone();
+    loop {
+        let reply = rpc.tool_text("read", &args);
+        calls += 1;
+        assert!(reply.chars().count() < CAP, "call {calls}");
+        assert!(seen.insert(reply.clone()), "call {calls} repeated a reply");
+        let doc: Value = serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{e}"));
+        let sections = doc["sections"].as_array().cloned().unwrap_or_default();
+        assert!(!sections.is_empty(), "call {calls} served nothing: {doc}");
+        for s in &sections {
+            let id = s["id"].as_str().unwrap_or_default().to_string();
+            let text = texts.entry(id.clone()).or_default();
+            let from = s["passage"]["from"].as_u64().unwrap_or(0) as usize;
+            assert_eq!(from, text.len(), "call {calls}: {id} not contiguous");
+            text.push_str(s["text"].as_str().unwrap_or_default());
+            if !order.contains(&id) {
+                order.push(id);
+            }
+        }
+        match doc["cursor"].as_str() {
+            Some(c) => args = json!({"cursor": c, "max_tokens": first["max_tokens"]}),
+            None => return (texts, order, calls),
+        }
+    }
+}
+
+#[test]
+fn a_folder_reads_as_its_files_in_tree_order_and_its_cursor_walks_every_byte() {
+    let tmp = tempdir();
+    let mut w = Words(0x2545_F491_4F6C_DD1D);
+    let mut files: Vec<(String, String)> = Vec::new();
+    // In tree order: a folder's sub-folders come before its files.
+    for (path, paragraphs) in [
+        ("guide/a-intro/doc.md", 30),
+        ("guide/b-setup/c-deep/doc.md", 400),
+        ("guide/b-setup/doc.md", 3),
+        ("guide/d-end.md", 5),
+    ] {
+        let body: String = (0..paragraphs).map(|_| w.paragraph("\n")).collect();
+        let text = format!("{body}closing words of {path}\n");
+        write(tmp.path(), path, text.as_bytes());
+        files.push((path.to_string(), text));
+    }
+    for i in 0..230 {
+        let text = format!("note {i}\n");
+        write(
+            tmp.path(),
+            &format!("guide/many/n{i:03}.md"),
+            text.as_bytes(),
+        );
+    }
+    let mut rpc = Rpc::ready([tmp.path().join("guide")]);
+    // A folder is read as its texts, file by file in tree order; the 400-paragraph file
+    // comes in passages and the next file waits for the cursor.
+    let first =
+        json!({"ids": ["guide/a-intro", "guide/b-setup", "guide/d-end.md"], "max_tokens": 3000});
+    let (texts, order, calls) = read_sections(&mut rpc, &first);
+    let ids: Vec<&String> = files.iter().map(|(p, _)| p).collect();
+    assert_eq!(order.iter().collect::<Vec<_>>(), ids);
+    for (path, want) in &files {
+        assert_eq!(texts.get(path), Some(want), "{path}");
+    }
+    assert!(calls >= 5, "{calls} calls");
+    // More texts than fit one reply (the character cap binds before 200 texts): the
+    // cursor goes on at the next text, and every text comes once, in order.
+    let many = json!({"ids": ["guide/many"], "max_tokens": 25_000});
+    let reply = rpc.tool("read", &many);
+    let first_reply = reply["sections"].as_array().map_or(0, Vec::len);
+    assert!((150..230).contains(&first_reply), "{first_reply}");
+    let left: Vec<Value> = reply["left_out"].as_array().cloned().unwrap_or_default();
+    assert_eq!(left.last(), Some(&json!("guide/many")), "{left:?}");
+    let (texts, order, calls) = read_sections(&mut rpc, &many);
+    let want: Vec<String> = (0..230).map(|i| format!("guide/many/n{i:03}.md")).collect();
+    assert_eq!((order, calls), (want, 2));
+    assert_eq!(texts["guide/many/n229.md"], "note 229\n");
+    rpc.finish();
+}

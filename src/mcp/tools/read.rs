@@ -21,10 +21,11 @@ pub fn definition() -> Value {
         "Read sections",
         "Sections by id, each with a provenance line (id, path, lines, tokens). Packs whole sections in order under max_tokens; \
 what does not fit is listed in left_out with a cursor: call read(cursor=...) for the rest. A section larger than one reply comes \
-in passages (cut between paragraphs, lines or words; `passage` gives its byte range) that concatenate into its exact text.",
+in passages (cut between paragraphs, lines or words; `passage` gives its byte range) that concatenate into its exact text. \
+A folder id reads as the files under it, in tree order.",
         Input {
             properties: json!({
-                "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids in the order wanted (alias: id)."},
+                "ids": {"type": "array", "items": {"type": "string"}, "description": "Section (or folder) ids in the order wanted (alias: id)."},
                 "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer."},
                 "cursor": {"type": "string", "description": "The cursor of an earlier read: continues where it stopped (the next sections or passage)."},
                 "variant": {"type": "string", "enum": ["quick", "standard", "complete", "auto"], "description": "Skill_Seekers llms variant to read from."},
