@@ -130,7 +130,7 @@ pub const WHOLE_READ_TOKENS: u64 = 4_000;
 
 /// The best BM25 score of `q`'s retrievable content hits (the first [`SCORE_HITS`]) in each
 /// node's subtree: every hit (and every copy folded into it) lifts itself and its
-/// ancestors, with two exceptions, both because a hit's text holds its sub-sections' (docs/MCP.md
+/// ancestors, with these exceptions (a hit's text holds its sub-sections'; docs/MCP.md
 /// "Outline"):
 /// - a hit inside a better-scoring hit lifts nothing, so a walk that reaches the better hit
 ///   stops there;
@@ -139,7 +139,10 @@ pub const WHOLE_READ_TOKENS: u64 = 4_000;
 ///   short sub-section (a "See also" list) that happens to score higher;
 /// - likewise a hit inside a doc tree's `doc.md` of at most [`WHOLE_READ_TOKENS`] lifts that
 ///   file: the page (or the pages a merge joined) is the unit a doc tree is read in
-///   (docs/FORMATS.md §6), so a walk that reaches it reads it whole.
+///   (docs/FORMATS.md §6), so a walk that reaches it reads it whole;
+/// - when the best hit and the best one outside it score within [`NEAR_TIE`] of each other,
+///   every hit under their lowest common ancestor lifts that ancestor (no root, at most
+///   [`TIE_READ_TOKENS`] tokens), so a walk reads both instead of guessing.
 ///
 /// Nodes without a hit below them are absent (score 0).
 pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
@@ -191,10 +194,10 @@ pub fn subtree_scores(ws: &Workspace, q: &str) -> HashMap<NodeId, f64> {
 }
 
 /// Least share of the best hit's score a hit elsewhere must have to be a near tie with it
-/// ([`near_tie`]).
+/// ([`subtree_scores`]).
 pub const NEAR_TIE: f64 = 0.85;
 
-/// Tokens of a node up to which two near-tied hits under it lift it ([`near_tie`]): read
+/// Tokens of a node up to which two near-tied hits under it lift it ([`subtree_scores`]): read
 /// whole (a folder file by file), it fits the default `read` budget (8,000) with its
 /// entries' provenance.
 pub const TIE_READ_TOKENS: u64 = 6_000;
