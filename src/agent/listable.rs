@@ -46,6 +46,15 @@ impl From<Finding> for Reason {
     }
 }
 
+/// The `sep-duplicate-name` reason of a skill named `name` that the loader's same-name rule
+/// shadows (`why`: its warning, `shadowed by <id> (same skill name…)`).
+pub fn shadowed(name: &str, why: &str) -> Reason {
+    Reason::new(
+        "sep-duplicate-name",
+        format!("skill://{name}/SKILL.md: {why}"),
+    )
+}
+
 /// The `sep-duplicate-name` reason of a listable skill named `name` when the skill whose
 /// `SKILL.md` is `first` already serves that name (one URI, `skill://<name>/SKILL.md`).
 pub fn duplicate(name: &str, first: &std::path::Path) -> Reason {
@@ -167,7 +176,15 @@ pub fn check(text: &str, folder_name: &str) -> Result<ServedFrontmatter, Vec<Rea
     if let Some(r) = fence_problem(text, &fm) {
         return Err(vec![r]);
     }
-    let yaml = text.get(fm.yaml.clone()).unwrap_or("");
+    let yaml = host_yaml(text.get(fm.yaml.clone()).unwrap_or(""));
+    if let Some(why) = readers_disagree(yaml) {
+        return Err(vec![Reason::new(
+            "sep-yaml",
+            format!(
+                "{why}: YAML readers give it different values, so a host may not read back the frontmatter served; quote the value"
+            ),
+        )]);
+    }
     let values = frontmatter::typed::typed_values(yaml).map_err(|(_, msg)| {
         vec![Reason::new(
             "sep-yaml",
@@ -175,6 +192,88 @@ pub fn check(text: &str, folder_name: &str) -> Result<ServedFrontmatter, Vec<Rea
         )]
     })?;
     served(values)
+}
+
+/// The YAML an SEP-2640 host reads between the fences: the lines up to the closing `---`
+/// less the line break that ends the last one (it belongs to the fence). Only a keep-chomped
+/// block scalar (`|+`, `>+`) at the end sees the difference: its trailing blank lines.
+fn host_yaml(between: &str) -> &str {
+    between
+        .strip_suffix("\r\n")
+        .or_else(|| between.strip_suffix('\n'))
+        .unwrap_or(between)
+}
+
+/// What in `yaml` YAML readers give different values for, if anything: an explicit tag
+/// (`!!binary`, `!!float 1`: a reader may resolve it, keep the text or refuse it), a merge
+/// key (`<<`, YAML 1.1 only), or a plain scalar that YAML 1.1 reads as a number and the
+/// YAML 1.2 core schema as text (`0b101`, `+0x1`, `-0o7`; serde-saphyr reads them as
+/// numbers). Node starts are looked for where block and flow nodes begin (after `key: `,
+/// `- `, `[`, `{`, `,`), never inside quotes or block scalar bodies.
+fn readers_disagree(yaml: &str) -> Option<&'static str> {
+    let mut block: Option<usize> = None;
+    for line in yaml.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim();
+        match block {
+            Some(at) if body.is_empty() || indent > at => continue,
+            _ => block = None,
+        }
+        if body.starts_with('#') {
+            continue;
+        }
+        if let Some(why) = nodes(body).find_map(node_problem) {
+            return Some(why);
+        }
+        let value = body.split(" #").next().unwrap_or(body).trim_end();
+        let last = value.rsplit([' ', ':']).next().unwrap_or("");
+        if (value.ends_with(['|', '>']) || last.starts_with(['|', '>'])) && !last.is_empty() {
+            block = Some(indent);
+        }
+    }
+    None
+}
+
+/// The node texts that start on one trimmed line: the first, and each after `: `, `- `,
+/// `[`, `{` or `,` outside quotes, up to the next indicator.
+fn nodes(line: &str) -> impl Iterator<Item = &str> {
+    let mut starts = vec![0];
+    let (mut single, mut double) = (false, false);
+    let bytes = line.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        match b {
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'[' | b'{' | b',' if !single && !double => starts.push(i + 1),
+            b':' | b'-' if !single && !double && bytes.get(i + 1) == Some(&b' ') => {
+                starts.push(i + 2);
+            }
+            _ => {}
+        }
+    }
+    starts.into_iter().map(move |s| {
+        let rest = line[s..].trim_start();
+        let end = rest.find([',', ']', '}', '#']).unwrap_or(rest.len());
+        rest[..end].trim_end()
+    })
+}
+
+/// Why the node text `node` reads differently across YAML readers ([`readers_disagree`]).
+fn node_problem(node: &str) -> Option<&'static str> {
+    if node.starts_with('!') {
+        return Some("an explicit tag");
+    }
+    if node == "<<" || node.starts_with("<<:") {
+        return Some("a merge key (<<)");
+    }
+    let token = node.split(": ").next().unwrap_or(node);
+    let unsigned = token.strip_prefix(['+', '-']).unwrap_or(token);
+    let digits = |s: &str, radix: u32| !s.is_empty() && s.chars().all(|c| c.is_digit(radix));
+    let binary = unsigned.strip_prefix("0b").is_some_and(|d| digits(d, 2));
+    let signed = token.len() != unsigned.len()
+        && (unsigned.strip_prefix("0x").is_some_and(|d| digits(d, 16))
+            || unsigned.strip_prefix("0o").is_some_and(|d| digits(d, 8)));
+    (binary || signed).then_some("a YAML 1.1 number such as 0b101 or +0x1")
 }
 
 /// The `sep-fence` reason when a host would not find the frontmatter block `fm` of `text`
@@ -314,6 +413,48 @@ mod tests {
     fn a_name_a_yaml_reader_types_as_a_number_is_left_out() {
         let text = "---\nname: 2024\ndescription: d\n---\n";
         assert_eq!(rules(check(text, "2024")), ["sep-name"]);
+    }
+
+    #[test]
+    fn a_keep_chomped_description_is_served_without_the_line_break_of_the_closing_fence() {
+        let text = "---\nname: k\ndescription: |+\n  a\n\n---\nB\n";
+        let fm = check(text, "k").unwrap_or_else(|r| panic!("{r:?}"));
+        assert_eq!(fm.description, "a\n");
+        let crlf = text.replace('\n', "\r\n");
+        let fm = check(&crlf, "k").unwrap_or_else(|r| panic!("{r:?}"));
+        assert_eq!(fm.description, "a\n");
+    }
+
+    #[test]
+    fn tags_merge_keys_and_yaml_1_1_numbers_are_left_out_and_their_look_alikes_are_not() {
+        for yaml in [
+            "license: 0b11",
+            "metadata: {a: 0b101}",
+            "metadata:\n  a: +0x1",
+            "keywords:\n  - -0o7",
+            "metadata:\n  a: !!float 1",
+            "description2: !!binary aGVsbG8=",
+            "keywords: [1, !custom x]",
+            "base: &b {a: 1}\nmetadata:\n  <<: *b",
+        ] {
+            let text = format!("---\nname: k\ndescription: d\n{yaml}\n---\n");
+            assert_eq!(rules(check(&text, "k")), ["sep-yaml"], "{yaml}");
+        }
+        for yaml in [
+            "license: '0b11'",
+            "metadata: {a: \"+0x1\"}",
+            "note: flags such as 0b101 or +0x1 stay text here!",
+            "note: Hello! !important",
+            "metadata: {a: 0x1F, b: 0o17}",
+            "note: |\n  !!binary in a block scalar\n  0b101\nafter: 1",
+        ] {
+            let text = format!("---\nname: k\ndescription: d\n{yaml}\n---\n");
+            assert!(
+                check(&text, "k").is_ok(),
+                "{yaml}: {:?}",
+                rules(check(&text, "k"))
+            );
+        }
     }
 
     #[test]

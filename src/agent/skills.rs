@@ -129,10 +129,10 @@ pub fn decode_path(p: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Every skill of `ws` that is not hidden, not a copy and not shadowed by a same-named
-/// skill, with a SKILL.md on disk, in tree order, with its files (read now for their
-/// digests; unreadable files and dot-files are left out). The first listable skill of a
-/// name is served under it; a later one is left out (`sep-duplicate-name`).
+/// Every skill of `ws` that is not hidden and not a copy, with a SKILL.md on disk, in tree
+/// order, with its files (read now for their digests; unreadable files and dot-files are
+/// left out). The first listable skill of a name is served under it; a later one, and one
+/// the loader's same-name rule shadows, is left out (`sep-duplicate-name`).
 pub fn manifests(ws: &Workspace) -> Vec<SkillManifest> {
     heads(ws)
         .into_iter()
@@ -178,7 +178,7 @@ fn heads(ws: &Workspace) -> Vec<SkillManifest> {
     let mut out = Vec::new();
     for id in corpus.all_preorder() {
         let n = corpus.node(id);
-        if n.kind != NodeKind::Skill || corpus.is_copy(id) || n.flags.has(Flag::Shadowed) {
+        if n.kind != NodeKind::Skill || corpus.is_copy(id) {
             continue;
         }
         let level = ws.exposure.level(corpus, id);
@@ -188,7 +188,16 @@ fn heads(ws: &Workspace) -> Vec<SkillManifest> {
         let Some(mut m) = head(ws, id, level) else {
             continue;
         };
-        if m.served() {
+        if n.flags.has(Flag::Shadowed) {
+            let why = n
+                .warnings
+                .iter()
+                .find(|w| w.message.starts_with("shadowed by"));
+            m.left_out.push(listable::shadowed(
+                &m.name,
+                why.map_or("shadowed by a skill of the same name", |w| &w.message),
+            ));
+        } else if m.served() {
             match first_of.get(&m.name) {
                 Some(first) => m.left_out.push(listable::duplicate(&m.name, first)),
                 None => {

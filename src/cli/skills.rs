@@ -143,6 +143,7 @@ fn skill_reports(
         let body = frontmatter::parse(s.text)
             .map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
         let mut findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
+        findings.extend(sep_findings(s.text, &s.folder, profile));
         findings.extend(
             s.path
                 .parent()
@@ -156,6 +157,30 @@ fn skill_reports(
         });
     }
     (reports, report_skills)
+}
+
+/// Why `skillnav mcp` leaves the skill out of its SEP-2640 `skills/list` when the Agent
+/// Skills rules do not say it (the `sep-…` rules of [`crate::agent::listable::check`]), as
+/// findings: `validate` names every skill the server leaves out.
+fn sep_findings(text: &str, folder: &str, profile: Profile) -> Vec<Finding> {
+    let Err(reasons) = crate::agent::listable::check(text, folder) else {
+        return Vec::new();
+    };
+    reasons
+        .into_iter()
+        .filter_map(|r| {
+            let rule = ["sep-fence", "sep-yaml", "sep-name", "sep-description"]
+                .into_iter()
+                .find(|id| *id == r.rule)?;
+            Some(Finding {
+                file: None,
+                severity: crate::skill::severity::severity(rule, profile),
+                rule,
+                message: format!("left out of an SEP-2640 skills/list: {}", r.message),
+                line: None,
+            })
+        })
+        .collect()
 }
 
 /// The corpus-wide lints `validate` reports ([`crate::skill::lints::in_validate`]), each

@@ -1,8 +1,8 @@
 //! Resources: the files of every skill `skills/list` lists (`skill://<name>/<path>`, bytes
 //! as on disk: text, else base64) and every listed section (`skillnav://<id>`), listed a
 //! page at a time; `resources/read` also serves `explicit` skills and sections by URI,
-//! never hidden ones nor the skills left out of `skills/list`, and serves a text or file
-//! over the result caps a passage at a time; `resources/directory/read` lists a served
+//! never hidden ones nor the skills left out of `skills/list`, serves a skill file whole
+//! and a section over the result caps a passage at a time; `resources/directory/read` lists a served
 //! skill folder's direct children (SEP-2640, [`crate::agent::skill_dirs`]).
 
 use base64::Engine;
@@ -64,12 +64,14 @@ pub fn list(ws: &Workspace, cursor: Option<&str>) -> Result<ListResourcesResult,
     Ok(result)
 }
 
-/// `resources/read` of a `skill://` file or a `skillnav://` section, a passage at a time
-/// when it is over the result caps ([`sections::text_passage`]): `contents[0]` holds the
-/// passage (its `_meta` `skillnav/passage` gives `from`, `to`, `bytes` and `next`), and while
-/// more follows `contents[1]` is a one-line pointer whose `uri` is the next passage's
-/// (`<uri>?offset=<byte>`). Error `-32002` (resource not found) for an unknown URI, hidden
-/// ones included; `-32602` for a bad `?offset=`.
+/// `resources/read` of a `skill://` file (whole, whatever its size: SEP-2640 checks its
+/// bytes against the manifest) or a `skillnav://` section, a passage at a time when it is
+/// over the result caps ([`sections::text_passage`]): `contents[0]` holds the passage (its
+/// `_meta` `skillnav/passage` gives `from`, `to`, `bytes` and `next`), and while more follows
+/// `contents[1]` is a one-line pointer whose `uri` is the next passage's
+/// (`<uri>?offset=<byte>`; a `skill://` file read with `?offset=` is served in passages
+/// too). Error `-32002` (resource not found) for an unknown URI, hidden ones included;
+/// `-32602` for a bad `?offset=`.
 pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> {
     let not_found = |msg: String| ErrorData::resource_not_found(msg, None);
     let bad = |e: crate::agent::error::AgentError| ErrorData::invalid_params(e.0, None);
@@ -77,6 +79,9 @@ pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> 
     let (limits, counter) = (ws.limits(), ws.counter());
     if base.starts_with(skills::SCHEME) {
         let (bytes, rel) = skills::read_file(ws, base).map_err(|e| not_found(e.0))?;
+        if base.len() == uri.len() {
+            return Ok(ReadResourceResult::new(vec![whole_file(bytes, uri, &rel)]));
+        }
         return Ok(match String::from_utf8(bytes) {
             Ok(text) => {
                 let p =
@@ -99,6 +104,18 @@ pub fn read(ws: &Workspace, uri: &str) -> Result<ReadResourceResult, ErrorData> 
     let p = sections::text_passage(limits, counter, base, &text, offset).map_err(bad)?;
     let body = ResourceContents::text(&text[p.range.clone()], uri).with_mime_type("text/markdown");
     Ok(passage_result(body, &p))
+}
+
+/// A skill file whole, as SEP-2640 has hosts check it (its manifest's `size` and `digest`
+/// cover every byte, and a read of another length fails): UTF-8 as text, else base64.
+fn whole_file(bytes: Vec<u8>, uri: &str, rel: &str) -> ResourceContents {
+    match String::from_utf8(bytes) {
+        Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime(rel)),
+        Err(e) => {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(e.into_bytes());
+            ResourceContents::blob(b64, uri).with_mime_type("application/octet-stream")
+        }
+    }
 }
 
 /// The result holding `body`, the passage `p` of its resource: as is when `p` is the whole

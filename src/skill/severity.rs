@@ -57,7 +57,7 @@ impl Severity {
 
 /// Every rule id with its severity under the spec profile and under the Claude Code
 /// profile (docs/FORMATS.md §3.2, §3.4; docs/AGENTS.md "Lints").
-pub const RULES: [(&str, Severity, Severity); 42] = [
+pub const RULES: [(&str, Severity, Severity); 46] = [
     ("frontmatter-missing", E, E),
     ("skill-md-unreadable", E, E),
     ("name-missing", E, E),
@@ -112,6 +112,13 @@ pub const RULES: [(&str, Severity, Severity); 42] = [
     // drops or leaves out of its listing is a warning.
     ("client-not-loaded", E, E),
     ("client-listing", W, W),
+    // What keeps a skill out of `skillnav mcp`'s SEP-2640 `skills/list` beyond the Agent
+    // Skills rules: an SEP host's reading of the file, not a rule of the specification
+    // (docs/MCP.md "Which skills are listed").
+    ("sep-fence", W, W),
+    ("sep-yaml", W, W),
+    ("sep-name", W, W),
+    ("sep-description", W, W),
 ];
 
 /// The severity of `rule` under `profile`; a rule missing from [`RULES`] is a warning.

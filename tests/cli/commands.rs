@@ -620,7 +620,9 @@ fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
         v["roots"][0]["children"][0]["meta"]["description"], "bad \u{FFFD}\u{FFFD} utf8 \u{FFFD}",
         "{v}"
     );
-    for (dir, line) in [(&fm_bad, 3), (&body_bad, 6)] {
+    // Bytes that are not UTF-8 in the frontmatter also keep the skill out of the MCP
+    // server's SEP-2640 listing (no host reads them back), and `validate` says so.
+    for (dir, line, warnings) in [(&fm_bad, 3, "2 warnings"), (&body_bad, 6, "1 warning")] {
         let out = skillnav(&["validate", s(dir)]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{text}");
@@ -628,7 +630,15 @@ fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
             text.contains(&format!("{line}")) && text.contains("invalid-utf8"),
             "{text}"
         );
-        assert!(text.ends_with(": 0 errors, 1 warning\n"), "{text}");
+        assert!(
+            text.ends_with(&format!(": 0 errors, {warnings}\n")),
+            "{text}"
+        );
+        assert_eq!(
+            text.contains("warning[sep-yaml]"),
+            warnings == "2 warnings",
+            "{text}"
+        );
         assert!(!text.contains("yaml-strict"), "{text}");
     }
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::wait_bounded;
 use crate::support::child::{TEST_CACHE_HOME, under_ci};
-use crate::support::fs::fixture_path;
+use crate::support::fs::{fixture_path, tempdir, write};
 
 /// The Inspector release the checks were written against.
 const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
@@ -38,13 +38,18 @@ fn npx_or_skip() -> bool {
 /// Run the Inspector CLI on `skillnav mcp tests/fixtures/sep2640` with `args` after the
 /// server command; its status, stdout and stderr.
 fn inspector(args: &[&str]) -> (ExitStatus, String, String) {
+    inspector_on(&fixture_path("sep2640"), args)
+}
+
+/// Run the Inspector CLI on `skillnav mcp ROOT` with `args` after the server command.
+fn inspector_on(root: &std::path::Path, args: &[&str]) -> (ExitStatus, String, String) {
     let child = Command::new("npx")
         .args(["-y", INSPECTOR, "--cli"])
         .arg("-e")
         .arg(format!("XDG_CACHE_HOME={TEST_CACHE_HOME}"))
         .arg(env!("CARGO_BIN_EXE_skillnav"))
         .arg("mcp")
-        .arg(fixture_path("sep2640"))
+        .arg(root)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -137,5 +142,54 @@ fn the_pinned_inspector_reads_a_skill_folder_with_resources_directory_read() {
                 105
             ),
         ]
+    );
+}
+
+/// Skills in shapes real authors write that the Inspector once failed: a reference file and
+/// a binary asset over the result caps (a `skill://` file is served whole: its manifest's
+/// size and digest cover every byte), and a keep-chomped description before the closing
+/// fence (the fence's own line break is not the value's). Frontmatter that YAML readers
+/// read differently (a tag, a YAML 1.1 number) is left out, and said so.
+#[test]
+fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
+    if !npx_or_skip() {
+        return;
+    }
+    let tmp = tempdir();
+    let big: String = (0..3_000)
+        .map(|i| format!("Line {i} of a long API reference, with words enough to be long.\n"))
+        .collect();
+    write(
+        tmp.path(),
+        "big/SKILL.md",
+        b"---\nname: big\ndescription: A skill with a large reference.\n---\n\nRead references/api.md.\n",
+    );
+    write(tmp.path(), "big/references/api.md", big.as_bytes());
+    let blob: Vec<u8> = (0..40_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    write(tmp.path(), "big/assets/blob.bin", &blob);
+    write(
+        tmp.path(),
+        "kept/SKILL.md",
+        b"---\r\nname: kept\r\ndescription: |+\r\n  Keeps its line breaks.\r\n\r\n---\r\nBody\r\n",
+    );
+    write(
+        tmp.path(),
+        "tagged/SKILL.md",
+        b"---\nname: tagged\ndescription: d\nlicense: 0b11\n---\n",
+    );
+    let (status, out, err) = inspector_on(tmp.path(), &["--method", "skills/list", "--verify"]);
+    assert_eq!(status.code(), Some(0), "{out}\n{err}");
+    let names: Vec<String> = json_lines(&out)
+        .iter()
+        .map(|r| format!("{} {}", r["name"], r["outcome"]))
+        .collect();
+    assert_eq!(
+        names,
+        [r#""big" "verified""#, r#""kept" "verified""#],
+        "{out}"
+    );
+    assert!(
+        err.contains("tagged (") && err.contains("sep-yaml"),
+        "the server names what it left out\n{err}"
     );
 }
