@@ -38,14 +38,15 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
         }) else {
             continue;
         };
+        // A `SKILL.md` that links to another file of the root is read from that file.
+        let (file, path) = match crate::agent::skills::md_file(corpus, file) {
+            Some(found) => found,
+            None => (file, PathBuf::from(&*corpus.node(file).path)),
+        };
         let Some(span) = corpus.node(file).span else {
             continue;
         };
         let src = &corpus.sources[span.source.0 as usize];
-        let path = src
-            .abs_path
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(&*corpus.node(file).path));
         let folder = path
             .parent()
             .and_then(Path::file_name)

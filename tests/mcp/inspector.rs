@@ -147,9 +147,10 @@ fn the_pinned_inspector_reads_a_skill_folder_with_resources_directory_read() {
 
 /// Skills in shapes real authors write that the Inspector once failed: a reference file and
 /// a binary asset over the result caps (a `skill://` file is served whole: its manifest's
-/// size and digest cover every byte), and a keep-chomped description before the closing
-/// fence (the fence's own line break is not the value's). Frontmatter that YAML readers
-/// read differently (a tag, a YAML 1.1 number) is left out, and said so.
+/// size and digest cover every byte), a keep-chomped description before the closing fence
+/// (the fence's own line break is not the value's), and a `SKILL.md` that is a symbolic
+/// link to another file of the skill. Frontmatter that YAML readers read differently (a
+/// tag, a YAML 1.1 number) is left out, and said so.
 #[test]
 fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
     if !npx_or_skip() {
@@ -172,6 +173,14 @@ fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
         "kept/SKILL.md",
         b"---\r\nname: kept\r\ndescription: |+\r\n  Keeps its line breaks.\r\n\r\n---\r\nBody\r\n",
     );
+    // A SKILL.md that is a link to another file of the skill is the skill's SKILL.md.
+    write(
+        tmp.path(),
+        "linked/notes.md",
+        b"---\nname: linked\ndescription: Its SKILL.md is a symbolic link.\n---\n",
+    );
+    std::os::unix::fs::symlink("notes.md", tmp.path().join("linked/SKILL.md"))
+        .unwrap_or_else(|e| panic!("symlink: {e}"));
     write(
         tmp.path(),
         "tagged/SKILL.md",
@@ -185,7 +194,11 @@ fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
         .collect();
     assert_eq!(
         names,
-        [r#""big" "verified""#, r#""kept" "verified""#],
+        [
+            r#""big" "verified""#,
+            r#""kept" "verified""#,
+            r#""linked" "verified""#
+        ],
         "{out}"
     );
     assert!(
