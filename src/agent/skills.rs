@@ -266,8 +266,9 @@ pub fn md_file(corpus: &Corpus, md: NodeId) -> Option<(NodeId, PathBuf)> {
 }
 
 /// The files of `m`: `SKILL.md` first, then every file below the skill in tree order, but
-/// copies, `hidden` ones and dot-files (a path segment starting with `.`, as SEP-2640
-/// catalogs leave them out); each read now for its digest, an unreadable one left out.
+/// copies, `hidden` ones, links to files outside the opened folder that were not read, and
+/// dot-files (a path segment starting with `.`, as SEP-2640 catalogs leave them out); each
+/// read now for its digest, an unreadable one left out.
 fn files(ws: &Workspace, m: &SkillManifest) -> Vec<SkillFile> {
     let corpus = &ws.corpus;
     let root = format!("{SCHEME}{}/", encode_path(&m.name));
@@ -289,7 +290,13 @@ fn files(ws: &Workspace, m: &SkillManifest) -> Vec<SkillFile> {
     let mut stack: Vec<NodeId> = corpus.node(m.node).children.iter().rev().copied().collect();
     while let Some(c) = stack.pop() {
         let n = corpus.node(c);
-        if corpus.is_copy(c) || ws.exposure.level(corpus, c) == Exposure::Hidden || Some(c) == md {
+        // A link to a file outside the opened folder is listed in the tree but not read
+        // (without `--follow-links`); it is not served either.
+        if corpus.is_copy(c)
+            || ws.exposure.level(corpus, c) == Exposure::Hidden
+            || Some(c) == md
+            || n.flags.has(Flag::ExternalLink)
+        {
             continue;
         }
         if n.kind == NodeKind::File {

@@ -168,6 +168,14 @@ fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
     write(tmp.path(), "big/references/api.md", big.as_bytes());
     let blob: Vec<u8> = (0..40_000u32).map(|i| (i * 7 % 251) as u8).collect();
     write(tmp.path(), "big/assets/blob.bin", &blob);
+    // A link to a file outside the opened folder is not read, so not served either.
+    let outside = tempdir();
+    write(outside.path(), "secret.md", b"not part of the skill\n");
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.md"),
+        tmp.path().join("big/references/outside.md"),
+    )
+    .unwrap_or_else(|e| panic!("symlink: {e}"));
     write(
         tmp.path(),
         "kept/SKILL.md",
@@ -200,6 +208,12 @@ fn the_pinned_inspector_verifies_large_files_and_keep_chomped_descriptions() {
             r#""linked" "verified""#
         ],
         "{out}"
+    );
+    // big: SKILL.md, references/api.md, assets/blob.bin; kept: SKILL.md; linked: SKILL.md
+    // and notes.md.
+    assert!(
+        err.contains("Verified 3 skills and 6 files: no conformance errors."),
+        "{err}"
     );
     assert!(
         err.contains("tagged (") && err.contains("sep-yaml"),
