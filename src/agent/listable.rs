@@ -279,10 +279,18 @@ fn node_problem(node: &str) -> Option<&'static str> {
 /// The `sep-fence` reason when a host would not find the frontmatter block `fm` of `text`
 /// where the lenient parser found it.
 fn fence_problem(text: &str, fm: &Frontmatter) -> Option<Reason> {
+    let block = text.get(..fm.block.end).unwrap_or(text);
     let why = if fm.bom {
         "the file starts with a byte-order mark"
     } else if fm.line_ending == LineEnding::Cr {
         "its lines end in a lone CR"
+    } else if block
+        .match_indices('\r')
+        .any(|(i, _)| !block[i + 1..].starts_with('\n'))
+    {
+        "a line of the frontmatter ends in a lone CR (hosts disagree where its lines end)"
+    } else if fence_after_separator(block) {
+        "a `---` follows a U+2028 or U+2029 (JavaScript hosts read those as line breaks and close the frontmatter there)"
     } else if !text
         .get(fm.yaml.end..fm.block.end)
         .is_some_and(|close| close.starts_with("---"))
@@ -297,6 +305,38 @@ fn fence_problem(text: &str, fm: &Frontmatter) -> Option<Reason> {
             "{why}; SEP-2640 hosts read the frontmatter between a first `---` line and the next `---` line"
         ),
     ))
+}
+
+/// Whether `block` holds a U+2028 or U+2029 followed by `---` and then only spaces or tabs
+/// up to a line end: a JavaScript multiline `^---[ \t]*$` (the Inspector's fence) matches
+/// there.
+fn fence_after_separator(block: &str) -> bool {
+    block
+        .match_indices(['\u{2028}', '\u{2029}'])
+        .any(|(i, sep)| {
+            let rest = &block[i + sep.len()..];
+            rest.strip_prefix("---").is_some_and(|after| {
+                let after = after.trim_start_matches([' ', '\t']);
+                after.is_empty() || after.starts_with(['\r', '\n', '\u{2028}', '\u{2029}'])
+            })
+        })
+}
+
+/// Whether `c` is white space to JavaScript's `String.prototype.trim` (ECMAScript
+/// `WhiteSpace` and `LineTerminator`), as SEP-2640 hosts written in it test a description for
+/// emptiness: U+FEFF is (Rust's `char::is_whitespace` says it is not).
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{B}' | '\u{C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{FEFF}'
+    )
 }
 
 /// Split `values` into the served frontmatter, or the `sep-name` / `sep-description`
@@ -319,7 +359,7 @@ fn served(mut values: Map<String, Json>) -> Result<ServedFrontmatter, Vec<Reason
         }
     };
     let description = match description {
-        Some(Json::String(d)) if !d.trim().is_empty() => {
+        Some(Json::String(d)) if !d.trim_matches(js_space).is_empty() => {
             let n = d.chars().count();
             if n > DESCRIPTION_MAX_CHARS {
                 reasons.push(Reason::new(
@@ -461,8 +501,27 @@ mod tests {
     fn fences_a_host_cannot_find_are_left_out() {
         let bom = "\u{FEFF}---\nname: a\ndescription: d\n---\n";
         let dots = "---\nname: a\ndescription: d\n...\n";
-        assert_eq!(rules(check(bom, "a")), ["sep-fence"]);
-        assert_eq!(rules(check(dots, "a")), ["sep-fence"]);
+        let cr_before_fence = "---\r\nname: a\r\ndescription: d\r\r\n---\r\n";
+        let separator = "---\nname: a\ndescription: d\u{2028}---\n---\n";
+        let commented = "---\nname: a\n# note\u{2029}--- \t\ndescription: d\n---\n";
+        for text in [bom, dots, cr_before_fence, separator, commented] {
+            assert_eq!(rules(check(text, "a")), ["sep-fence"], "{text:?}");
+        }
+        // A separator not followed by a fence, and CRLF throughout, are read alike.
+        for text in [
+            "---\nname: a\ndescription: d\u{2028}--- e\n---\n",
+            "---\r\nname: a\r\ndescription: d\r\n---\r\n",
+        ] {
+            assert!(check(text, "a").is_ok(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_description_empty_to_a_javascript_trim_is_left_out() {
+        let bom_only = "---\nname: a\ndescription: \"\\uFEFF \"\n---\n";
+        assert_eq!(rules(check(bom_only, "a")), ["sep-description"]);
+        let text = "---\nname: a\ndescription: \"\\uFEFF d\"\n---\n";
+        assert!(check(text, "a").is_ok());
     }
 
     /// Tolerating a rule only means something for a rule the Spec profile calls an error.

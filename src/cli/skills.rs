@@ -139,12 +139,13 @@ fn skill_reports(
 ) -> (Vec<SkillReport>, Vec<NodeId>) {
     let mut reports = Vec::new();
     let mut report_skills = Vec::new();
+    let mut served: std::collections::HashMap<String, PathBuf> = std::collections::HashMap::new();
     for s in skill_files(corpus) {
         report_skills.push(s.skill);
         let body = frontmatter::parse(s.text)
             .map_or(s.text, |fm| s.text.get(fm.block.end..).unwrap_or(""));
         let mut findings = validate_skill_md(s.text, &s.folder, Some(counter.count(body)), profile);
-        findings.extend(sep_findings(s.text, &s.folder, profile));
+        findings.extend(sep_findings(corpus, &s, profile, &mut served));
         findings.extend(
             s.path
                 .parent()
@@ -160,28 +161,59 @@ fn skill_reports(
     (reports, report_skills)
 }
 
-/// Why `skillnav mcp` leaves the skill out of its SEP-2640 `skills/list` when the Agent
-/// Skills rules do not say it (the `sep-…` rules of [`crate::agent::listable::check`]), as
-/// findings: `validate` names every skill the server leaves out.
-fn sep_findings(text: &str, folder: &str, profile: Profile) -> Vec<Finding> {
-    let Err(reasons) = crate::agent::listable::check(text, folder) else {
-        return Vec::new();
+/// Why `skillnav mcp` leaves the skill `s` out of its SEP-2640 `skills/list` when the
+/// Agent Skills rules do not say it, as findings, so `validate` names every skill the
+/// server leaves out: the `sep-…` rules of [`crate::agent::listable::check`], and
+/// `sep-duplicate-name` for a skill the loader's same-name rule shadows or whose name a
+/// skill before it in `served` (names to `SKILL.md` paths, filled here) already serves.
+fn sep_findings(
+    corpus: &Corpus,
+    s: &SkillFile<'_>,
+    profile: Profile,
+    served: &mut std::collections::HashMap<String, PathBuf>,
+) -> Vec<Finding> {
+    let finding = |rule: &'static str, why: String| Finding {
+        file: None,
+        severity: crate::skill::severity::severity(rule, profile),
+        rule,
+        message: format!("left out of an SEP-2640 skills/list: {why}"),
+        line: None,
     };
-    reasons
-        .into_iter()
-        .filter_map(|r| {
-            let rule = ["sep-fence", "sep-yaml", "sep-name", "sep-description"]
-                .into_iter()
-                .find(|id| *id == r.rule)?;
-            Some(Finding {
-                file: None,
-                severity: crate::skill::severity::severity(rule, profile),
-                rule,
-                message: format!("left out of an SEP-2640 skills/list: {}", r.message),
-                line: None,
+    let node = corpus.node(s.skill);
+    if node.flags.has(Flag::Shadowed) {
+        let why = node
+            .warnings
+            .iter()
+            .find(|w| w.message.starts_with("shadowed by"))
+            .map_or_else(
+                || "shadowed by a skill of the same name".into(),
+                |w| w.message.clone(),
+            );
+        return vec![finding("sep-duplicate-name", why)];
+    }
+    match crate::agent::listable::check(s.text, &s.folder) {
+        Ok(fm) => {
+            if let Some(first) = served.get(&fm.name) {
+                let why = format!(
+                    "skill://{}/SKILL.md is already served by {}",
+                    fm.name,
+                    first.display()
+                );
+                return vec![finding("sep-duplicate-name", why)];
+            }
+            served.insert(fm.name, s.path.clone());
+            Vec::new()
+        }
+        Err(reasons) => reasons
+            .into_iter()
+            .filter_map(|r| {
+                let rule = ["sep-fence", "sep-yaml", "sep-name", "sep-description"]
+                    .into_iter()
+                    .find(|id| *id == r.rule)?;
+                Some(finding(rule, r.message))
             })
-        })
-        .collect()
+            .collect(),
+    }
 }
 
 /// The corpus-wide lints `validate` reports ([`crate::skill::lints::in_validate`]), each

@@ -57,7 +57,7 @@ impl Severity {
 
 /// Every rule id with its severity under the spec profile and under the Claude Code
 /// profile (docs/FORMATS.md §3.2, §3.4; docs/AGENTS.md "Lints").
-pub const RULES: [(&str, Severity, Severity); 46] = [
+pub const RULES: [(&str, Severity, Severity); 47] = [
     ("frontmatter-missing", E, E),
     ("skill-md-unreadable", E, E),
     ("name-missing", E, E),
@@ -119,6 +119,7 @@ pub const RULES: [(&str, Severity, Severity); 46] = [
     ("sep-yaml", W, W),
     ("sep-name", W, W),
     ("sep-description", W, W),
+    ("sep-duplicate-name", W, W),
 ];
 
 /// The severity of `rule` under `profile`; a rule missing from [`RULES`] is a warning.

@@ -593,6 +593,57 @@ fn xml_outputs_of_control_characters_are_well_formed_xml() {
     );
 }
 
+/// `validate` names every skill `skillnav mcp` leaves out of its SEP-2640 listing, for
+/// the host's reasons too: a same-named skill shadowed by another, a lone CR before the
+/// closing fence, a description only U+FEFF.
+#[test]
+fn validate_names_the_skills_an_sep_2640_listing_leaves_out() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |rel: &str, bytes: &[u8]| {
+        let path = t.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap_or(t.path()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(path, bytes).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("pdf/SKILL.md", b"---\nname: pdf\ndescription: PDFs.\n---\n");
+    write(
+        "vendor/pdf/SKILL.md",
+        b"---\nname: pdf\ndescription: Also PDFs.\n---\n",
+    );
+    write(
+        "crlf/SKILL.md",
+        b"---\r\nname: crlf\r\ndescription: d\r\r\n---\r\n",
+    );
+    write(
+        "feff/SKILL.md",
+        "---\nname: feff\ndescription: \"\u{FEFF}\"\n---\n".as_bytes(),
+    );
+    let out = skillnav(&["validate", s(t.path())]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let named: Vec<(&str, &str)> = text
+        .lines()
+        .filter(|l| l.contains("warning[sep-"))
+        .filter_map(|l| {
+            let rule = l.split("warning[").nth(1)?.split(']').next()?;
+            let skill = l
+                .strip_prefix(s(t.path()))?
+                .trim_start_matches('/')
+                .split('/')
+                .next()?;
+            Some((skill, rule))
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("crlf", "sep-fence"),
+            ("feff", "sep-description"),
+            ("vendor", "sep-duplicate-name")
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

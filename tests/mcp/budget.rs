@@ -428,7 +428,7 @@ fn a_folder_reads_as_its_files_in_tree_order_and_its_cursor_walks_every_byte() {
     let tmp = tempdir();
     let mut w = Words(0x2545_F491_4F6C_DD1D);
     let mut files: Vec<(String, String)> = Vec::new();
-    // In tree order: a folder's sub-folders come before its files.
+    // In tree order (here, without READMEs, a folder's sub-folders come before its files).
     for (path, paragraphs) in [
         ("guide/a-intro/doc.md", 30),
         ("guide/b-setup/c-deep/doc.md", 400),
