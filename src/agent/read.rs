@@ -266,7 +266,9 @@ fn resume_offset(pieces: &[Piece<'_>], c: &Cursor, note: &mut Vec<String>) -> us
 /// [`MIN_TEXT_ROOM`] left.
 fn text_room(ws: &Workspace, c: &Cursor, got: &Gathered<'_>) -> AgentResult<usize> {
     let mut ids: Vec<String> = got.pieces.iter().map(|p| ws.corpus.id(p.node)).collect();
-    ids.extend(c.keys.iter().cloned());
+    if let Some((k, _)) = got.cut {
+        ids.extend(c.keys[k..].iter().cloned());
+    }
     let widest = Cursor {
         generation: ws.generation,
         keys: c.keys.clone(),
