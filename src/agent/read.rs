@@ -224,6 +224,7 @@ fn gather<'w>(
                 got.pieces.append(&mut pieces);
                 if let Some(next) = cut {
                     got.cut = Some((ix, next));
+                    unknown_after(ws, c, ix, &mut got);
                     break;
                 }
             }
@@ -234,6 +235,18 @@ fn gather<'w>(
         }
     }
     got
+}
+
+/// Error entries, in this reply already, for the keys after place `cut` (a folder whose
+/// later texts wait for the cursor) that name no served node: they are not gathered yet,
+/// but an unknown id is said at once rather than when the cursor reaches it.
+fn unknown_after(ws: &Workspace, c: &Cursor, cut: usize, got: &mut Gathered<'_>) {
+    for (ix, key) in c.keys.iter().enumerate().skip(cut + 1) {
+        if let Err(e) = served(ws, key) {
+            got.errors.push(json!({"id": key, "error": e.0}));
+            got.failed.push(ix);
+        }
+    }
 }
 
 /// The byte offset the first piece resumes at: the cursor's, when the first piece is the
@@ -414,7 +427,8 @@ fn continuation(
         .map(|p| ws.corpus.id(p.node))
         .collect();
     if let Some((k, _)) = got.cut {
-        ids.extend(c.keys[k..].iter().cloned());
+        let waiting = (k..c.keys.len()).filter(|i| !got.failed.contains(i));
+        ids.extend(waiting.map(|i| c.keys[i].clone()));
     }
     let next = match got.pieces.get(at) {
         Some(p) if offset > 0 => format!(
@@ -730,7 +744,7 @@ mod tests {
         config.limits.max_chars = 1_000_000;
         let ws = Workspace::open(config);
         let a = ReadArgs {
-            ids: vec!["isa".into(), "isa/n000.md".into()],
+            ids: vec!["isa".into(), "no/such".into(), "isa/n000.md".into()],
             max_tokens: Some(20_000),
             ..ReadArgs::default()
         };
@@ -748,7 +762,10 @@ mod tests {
             (served.len(), served[199].as_str()),
             (MAX_FOLDER_TEXTS, "note 199\n")
         );
+        // An unknown id after the folder is said in the first reply, not when the cursor
+        // reaches it.
         assert_eq!(first["left_out"], json!(["isa", "isa/n000.md"]));
+        assert_eq!(first["errors"][0]["id"], json!("no/such"));
         let c = decode_cursor(first["cursor"].as_str().unwrap()).unwrap();
         assert_eq!((c.keys.len(), c.file, c.offset), (2, 200, 0));
         let a = ReadArgs {
