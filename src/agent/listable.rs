@@ -12,6 +12,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::frontmatter::{self, Frontmatter, LineEnding};
+use crate::model::{Corpus, Flag, NodeId};
 use crate::skill::validate::{DESCRIPTION_MAX_CHARS, Finding, listing_blockers};
 
 /// Why a skill is left out of `skills/list`: a rule id (a `validate` rule such as
@@ -46,13 +47,23 @@ impl From<Finding> for Reason {
     }
 }
 
-/// The `sep-duplicate-name` reason of a skill named `name` that the loader's same-name rule
-/// shadows (`why`: its warning, `shadowed by <id> (same skill name…)`).
-pub fn shadowed(name: &str, why: &str) -> Reason {
-    Reason::new(
+/// The `sep-duplicate-name` reason of the skill node `skill` (listed as `name`) when the
+/// loader's same-name rule shadows it, citing the loader's warning (`shadowed by <id> (same
+/// skill name…)`); `None` when it is not shadowed.
+pub fn shadowed(corpus: &Corpus, skill: NodeId, name: &str) -> Option<Reason> {
+    let node = corpus.node(skill);
+    if !node.flags.has(Flag::Shadowed) {
+        return None;
+    }
+    let why = node
+        .warnings
+        .iter()
+        .find(|w| w.message.starts_with("shadowed by"))
+        .map_or("shadowed by a skill of the same name", |w| &w.message);
+    Some(Reason::new(
         "sep-duplicate-name",
         format!("skill://{name}/SKILL.md: {why}"),
-    )
+    ))
 }
 
 /// The `sep-duplicate-name` reason of a listable skill named `name` when the skill whose

@@ -188,15 +188,8 @@ fn heads(ws: &Workspace) -> Vec<SkillManifest> {
         let Some(mut m) = head(ws, id, level) else {
             continue;
         };
-        if n.flags.has(Flag::Shadowed) {
-            let why = n
-                .warnings
-                .iter()
-                .find(|w| w.message.starts_with("shadowed by"));
-            m.left_out.push(listable::shadowed(
-                &m.name,
-                why.map_or("shadowed by a skill of the same name", |w| &w.message),
-            ));
+        if let Some(r) = listable::shadowed(corpus, id, &m.name) {
+            m.left_out.push(r);
         } else if m.served() {
             match first_of.get(&m.name) {
                 Some(first) => m.left_out.push(listable::duplicate(&m.name, first)),

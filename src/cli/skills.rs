@@ -172,49 +172,51 @@ fn sep_findings(
     profile: Profile,
     served: &mut std::collections::HashMap<String, PathBuf>,
 ) -> Vec<Finding> {
-    let finding = |rule: &'static str, why: String| Finding {
-        file: None,
-        severity: crate::skill::severity::severity(rule, profile),
-        rule,
-        message: format!("left out of an SEP-2640 skills/list: {why}"),
-        line: None,
-    };
-    let node = corpus.node(s.skill);
-    if node.flags.has(Flag::Shadowed) {
-        let why = node
-            .warnings
-            .iter()
-            .find(|w| w.message.starts_with("shadowed by"))
-            .map_or_else(
-                || "shadowed by a skill of the same name".into(),
-                |w| w.message.clone(),
-            );
-        return vec![finding("sep-duplicate-name", why)];
-    }
-    match crate::agent::listable::check(s.text, &s.folder) {
-        Ok(fm) => {
-            if let Some(first) = served.get(&fm.name) {
-                let why = format!(
-                    "skill://{}/SKILL.md is already served by {}",
-                    fm.name,
-                    first.display()
-                );
-                return vec![finding("sep-duplicate-name", why)];
-            }
-            served.insert(fm.name, s.path.clone());
-            Vec::new()
-        }
-        Err(reasons) => reasons
-            .into_iter()
-            .filter_map(|r| {
-                let rule = ["sep-fence", "sep-yaml", "sep-name", "sep-description"]
-                    .into_iter()
-                    .find(|id| *id == r.rule)?;
-                Some(finding(rule, r.message))
+    sep_reasons(corpus, s, served)
+        .into_iter()
+        .filter_map(|r| {
+            let rule = SEP_RULES.into_iter().find(|id| *id == r.rule)?;
+            Some(Finding {
+                file: None,
+                severity: crate::skill::severity::severity(rule, profile),
+                rule,
+                message: format!("left out of an SEP-2640 skills/list: {}", r.message),
+                line: None,
             })
-            .collect(),
-    }
+        })
+        .collect()
 }
+
+/// The reasons `skillnav mcp` leaves `s` out of its listing, as [`sep_findings`] says.
+fn sep_reasons(
+    corpus: &Corpus,
+    s: &SkillFile<'_>,
+    served: &mut std::collections::HashMap<String, PathBuf>,
+) -> Vec<crate::agent::listable::Reason> {
+    use crate::agent::listable;
+    if let Some(r) = listable::shadowed(corpus, s.skill, &corpus.node(s.skill).title) {
+        return vec![r];
+    }
+    let fm = match listable::check(s.text, &s.folder) {
+        Ok(fm) => fm,
+        Err(reasons) => return reasons,
+    };
+    if let Some(first) = served.get(&fm.name) {
+        return vec![listable::duplicate(&fm.name, first)];
+    }
+    served.insert(fm.name, s.path.clone());
+    Vec::new()
+}
+
+/// The `sep-…` rules of [`crate::agent::listable`] that `validate` reports (the others
+/// are Agent Skills rules it reports already).
+const SEP_RULES: [&str; 5] = [
+    "sep-fence",
+    "sep-yaml",
+    "sep-name",
+    "sep-description",
+    "sep-duplicate-name",
+];
 
 /// The corpus-wide lints `validate` reports ([`crate::skill::lints::in_validate`]), each
 /// added to its skill's report, or as a report of its own for a file outside any skill.
