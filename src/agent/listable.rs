@@ -196,6 +196,15 @@ pub fn check(text: &str, folder_name: &str) -> Result<ServedFrontmatter, Vec<Rea
             ),
         )]);
     }
+    if let Some(line) = not_utf8_line(yaml) {
+        return Err(vec![Reason::new(
+            "sep-yaml",
+            format!(
+                "line {} of the frontmatter holds bytes that are not UTF-8, which no host reads back as written; save SKILL.md as UTF-8",
+                line + 1
+            ),
+        )]);
+    }
     let values = frontmatter::typed::typed_values(yaml).map_err(|(_, msg)| {
         vec![Reason::new(
             "sep-yaml",
@@ -203,6 +212,13 @@ pub fn check(text: &str, folder_name: &str) -> Result<ServedFrontmatter, Vec<Rea
         )]
     })?;
     served(values)
+}
+
+/// The 0-based line of `yaml` (the text between the fences) holding the stand-in of a byte
+/// that is not UTF-8 ([`crate::model::INVALID_BYTE_PLACEHOLDER`]), if any.
+fn not_utf8_line(yaml: &str) -> Option<usize> {
+    let stand_in = char::from(crate::model::INVALID_BYTE_PLACEHOLDER);
+    yaml.lines().position(|l| l.contains(stand_in))
 }
 
 /// The YAML an SEP-2640 host reads between the fences: the lines up to the closing `---`
@@ -426,6 +442,27 @@ mod tests {
         let fm = check(text, "pdf").unwrap_or_else(|r| panic!("{r:?}"));
         assert_eq!(fm.description, "Folded multi-line text.\n");
         assert_eq!(fm.extra.get("version"), Some(&Json::from("2.1.0")));
+    }
+
+    #[test]
+    fn a_cp1252_quote_in_the_frontmatter_is_named_as_bytes_that_are_not_utf8() {
+        // `\x93hello\x94` read from a cp1252 file: each bad byte is held as its stand-in.
+        let text = "---\nname: s1\ndescription: Use when the user says \u{1a}hello\u{1a}.\n---\n";
+        let reasons = check(text, "s1").unwrap_err();
+        assert_eq!(reasons.len(), 1);
+        assert_eq!(reasons[0].rule, "sep-yaml");
+        assert!(
+            reasons[0]
+                .message
+                .starts_with("line 2 of the frontmatter holds bytes that are not UTF-8"),
+            "{}",
+            reasons[0].message
+        );
+        assert!(
+            !reasons[0].message.contains("\\u{1a}"),
+            "{}",
+            reasons[0].message
+        );
     }
 
     #[test]

@@ -85,8 +85,9 @@ pub fn resolve_scopes(corpus: &mut Corpus, first_wins: bool) -> Vec<NodeId> {
 }
 
 /// Mark shadowed skills in a corpus of several roots. Skills are compared by their name
-/// (the node title: frontmatter `name`, else the folder name). Within one root, the first
-/// of two same-named skills wins (a root is one scope); across roots `precedence` decides
+/// (the node title: frontmatter `name`, else the folder name). Within one root (a root is
+/// one scope), of two same-named skills the one in a folder of that name wins, else the
+/// first; across roots `precedence` decides
 /// (the scope a root label names, [`super::agents::scope_of_label`], then root order). The
 /// loser gets `meta.shadowed_by` (the winner's id) and, for the scope profiles,
 /// `meta.shadowed_why`. Returns the shadowed skill nodes.
@@ -150,6 +151,12 @@ fn resolve_scopes_in(corpus: &mut Corpus, precedence: Precedence, per_agent: boo
                 None => {
                     winners.insert(name, (n, ri, rank));
                 }
+                Some((w, wr, _))
+                    if wr == ri && !named_as_folder(corpus, w) && named_as_folder(corpus, n) =>
+                {
+                    shadowed.push((w, n));
+                    winners.insert(name, (n, ri, rank));
+                }
                 Some((w, wr, wrank)) if wr != ri && beats(precedence, rank, wrank) => {
                     shadowed.push((w, n));
                     winners.insert(name, (n, ri, rank));
@@ -181,6 +188,14 @@ fn resolve_scopes_in(corpus: &mut Corpus, precedence: Precedence, per_agent: boo
         out.push(loser);
     }
     out
+}
+
+/// Whether skill node `n` bears its folder's name (the Agent Skills rule `name` = folder
+/// name): within one root such a skill wins over a same-named one in another folder, so a
+/// folder that borrows a sibling's name never shadows the sibling.
+fn named_as_folder(corpus: &Corpus, n: NodeId) -> bool {
+    let node = corpus.node(n);
+    node.path.rsplit('/').next() == Some(node.title.as_str())
 }
 
 /// Whether a skill of a later root with `rank` beats the current winner of `wrank`.
@@ -292,6 +307,22 @@ mod tests {
         assert_eq!(
             c.node(a).warnings[0].message,
             "shadowed by user/pdf (same skill name)"
+        );
+    }
+
+    #[test]
+    fn a_folder_that_borrows_a_siblings_name_does_not_shadow_the_sibling() {
+        let mut c = Corpus::new();
+        let r = c.add_root(Node::new(NodeKind::Root, Format::SkillsDir, "project", ""));
+        // Found first, but its folder is not named `pdf`.
+        let impostor = c.add_child(r, Node::new(NodeKind::Skill, Format::Skill, "pdf", "a-pdf"));
+        let real = c.add_child(r, Node::new(NodeKind::Skill, Format::Skill, "pdf", "pdf"));
+        c.finalize();
+        assert_eq!(resolve_scopes(&mut c, true), vec![impostor]);
+        assert!(!c.node(real).flags.has(Flag::Shadowed));
+        assert_eq!(
+            c.node(impostor).warnings[0].message,
+            "shadowed by project/pdf (same skill name)"
         );
     }
 
