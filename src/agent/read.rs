@@ -500,6 +500,12 @@ fn folder_pieces<'w>(
     budget: u64,
 ) -> AgentResult<(Vec<Piece<'w>>, Option<usize>)> {
     let units = text_units(ws, key, id)?;
+    if skip >= units.len() {
+        return err(format!(
+            "the cursor points past the last text of {key:?} (it has {}): read {key:?} without a cursor to start over",
+            units.len()
+        ));
+    }
     let mut pieces = Vec::new();
     let mut tokens = 0u64;
     for (i, n) in units.iter().enumerate().skip(skip) {
@@ -781,6 +787,20 @@ mod tests {
             ("note 200\n", "note 0\n")
         );
         assert_eq!(rest["cursor"], Value::Null);
+        // A hand-edited cursor past the folder's last text is said, not skipped silently.
+        let past = encode_cursor(&Cursor { file: 230, ..c });
+        let a = ReadArgs {
+            cursor: Some(past),
+            ..ReadArgs::default()
+        };
+        let v = read(&ws, &a).unwrap();
+        assert_eq!(v["errors"][0]["id"], json!("isa"));
+        let msg = v["errors"][0]["error"].as_str().unwrap_or_default();
+        assert!(
+            msg.starts_with("the cursor points past the last text of \"isa\" (it has 230)"),
+            "{v}"
+        );
+        assert_eq!(texts(&v), vec!["note 0\n".to_string()]);
     }
 
     #[test]
