@@ -258,8 +258,28 @@ pub fn mark_cross_root_aliases(corpus: &mut Corpus) -> Vec<NodeId> {
             an.bytes = an.bytes.saturating_sub(bytes);
         }
         out.push(n);
+        mark_skill_alias(corpus, n, first);
     }
     out
+}
+
+/// Flag `alias` the skill whose `SKILL.md` is the alias file `file` (of `first`), so one
+/// skill opened through two roots (`validate a a/skills`) is one skill, not one shadowing
+/// itself; its `meta.alias_of` is the first occurrence's skill.
+fn mark_skill_alias(corpus: &mut Corpus, file: NodeId, first: NodeId) {
+    let skill_of = |c: &Corpus, f: NodeId| {
+        let parent = c.node(f).parent?;
+        let is_skill_file =
+            super::walk::skill_file::SKILL_FILE_NAMES.contains(&c.node(f).title.as_str());
+        (is_skill_file && c.node(parent).kind == NodeKind::Skill).then_some(parent)
+    };
+    let (Some(skill), Some(first_skill)) = (skill_of(corpus, file), skill_of(corpus, first)) else {
+        return;
+    };
+    let first_id = corpus.id(first_skill);
+    let node = corpus.node_mut(skill);
+    node.flags.set(Flag::Alias);
+    node.meta.insert("alias_of".into(), first_id.into());
 }
 
 /// Prefix every skill title with its root label (`scope:name`, context-chef's namespace

@@ -645,6 +645,27 @@ fn validate_names_the_skills_an_sep_2640_listing_leaves_out() {
 }
 
 #[test]
+fn one_skill_opened_through_two_roots_is_checked_once_and_shadows_nothing() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = t.path().join("skills/s1");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: s1\ndescription: Use when x.\n---\n# B\n[bad](nope.md)\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let sub = t.path().join("skills");
+    let out = skillnav(&["validate", s(t.path()), s(&sub)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("sep-duplicate-name"), "{text}");
+    assert_eq!(text.matches("warning[broken-link]").count(), 1, "{text}");
+    assert!(
+        text.ends_with("1 skill checked (spec): 0 errors, 1 warning\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn invalid_utf8_skill_lists_replacement_characters_and_validate_warns() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let write = |name: &str, bytes: &[u8]| {
