@@ -15,7 +15,7 @@ use super::error::{AgentResult, err};
 use super::listable::{self, LeftOut, Reason};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
-use crate::model::{Corpus, Flag, NodeId, NodeKind};
+use crate::model::{Flag, NodeId, NodeKind};
 use crate::skill::layers::listing_entry;
 use crate::skill::skill_md;
 use crate::skill::validate::Profile;
@@ -207,7 +207,7 @@ fn heads(ws: &Workspace) -> Vec<SkillManifest> {
 /// [`listable::check`] passes, else the listing's name and description with the reasons.
 fn head(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManifest> {
     let corpus = &ws.corpus;
-    let (md, md_path) = md_file(corpus, skill_md(corpus, skill)?)?;
+    let (md, md_path) = crate::formats::skill::md_file(corpus, skill_md(corpus, skill)?)?;
     let base_dir = md_path.parent()?.to_path_buf();
     let folder = base_dir
         .file_name()
@@ -233,29 +233,6 @@ fn head(ws: &Workspace, skill: NodeId, level: Exposure) -> Option<SkillManifest>
         md_path,
         left_out,
     })
-}
-
-/// The node holding the text of the `SKILL.md` node `md`, and `SKILL.md`'s path on disk:
-/// `md` itself, or for a `SKILL.md` that is a symbolic link to a file of the same root (an
-/// alias, not read twice), the file it links to (`alias_of`) with the link's own path, so
-/// the skill's folder stays the link's. `None` when neither has a file on disk.
-pub fn md_file(corpus: &Corpus, md: NodeId) -> Option<(NodeId, PathBuf)> {
-    let abs = |n: NodeId| {
-        let span = corpus.node(n).span?;
-        corpus.sources[span.source.0 as usize].abs_path.clone()
-    };
-    if let Some(path) = abs(md) {
-        return Some((md, path));
-    }
-    let node = corpus.node(md);
-    let rel = node.meta.get("alias_of")?.as_str()?;
-    let root = corpus.ancestors(md).last()?;
-    let target = corpus.find(&format!("{}/{rel}", corpus.id(root)))?;
-    let mut root_dir = abs(target)?;
-    for _ in corpus.node(target).path.split('/') {
-        root_dir.pop();
-    }
-    Some((target, root_dir.join(&*node.path)))
 }
 
 /// The files of `m`: `SKILL.md` first, then every file below the skill in tree order, but

@@ -39,7 +39,7 @@ fn skill_files(corpus: &Corpus) -> Vec<SkillFile<'_>> {
             continue;
         };
         // A `SKILL.md` that links to another file of the root is read from that file.
-        let (file, path) = match crate::agent::skills::md_file(corpus, file) {
+        let (file, path) = match crate::formats::skill::md_file(corpus, file) {
             Some(found) => found,
             None => (file, PathBuf::from(&*corpus.node(file).path)),
         };

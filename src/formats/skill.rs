@@ -2,7 +2,7 @@
 //! the description as summary/detail, every frontmatter key in `meta`, and the folder's
 //! files below it (`SKILL.md` first; `scripts/` and `assets/` listed as assets).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::sections::collapse_ws;
 use super::walk::loader::{Loader, Mode, folder_name};
@@ -10,7 +10,7 @@ use super::walk::probe::FolderProbe;
 pub use super::walk::skill_file::{
     SKILL_FILE_NAMES, frontmatter_meta, frontmatter_warnings, skill_md_in,
 };
-use crate::model::{Format, Node, NodeId, NodeKind, Warning};
+use crate::model::{Corpus, Format, Node, NodeId, NodeKind, Warning};
 
 /// Whether folder `dir` is a skill: it holds a skill file (see [`skill_md_in`]), looked up
 /// in the folder's listing.
@@ -67,4 +67,27 @@ pub(crate) fn load_dir(ld: &mut Loader<'_>, parent: NodeId, real: &Path, rel: &s
     }
     node.meta = meta.into();
     skill
+}
+
+/// The node holding the text of the `SKILL.md` node `md`, and `SKILL.md`'s path on disk:
+/// `md` itself, or for a `SKILL.md` that is a symbolic link to a file of the same root (an
+/// alias, not read twice), the file it links to (`alias_of`) with the link's own path, so
+/// the skill's folder stays the link's. `None` when neither has a file on disk.
+pub fn md_file(corpus: &Corpus, md: NodeId) -> Option<(NodeId, PathBuf)> {
+    let abs = |n: NodeId| {
+        let span = corpus.node(n).span?;
+        corpus.sources[span.source.0 as usize].abs_path.clone()
+    };
+    if let Some(path) = abs(md) {
+        return Some((md, path));
+    }
+    let node = corpus.node(md);
+    let rel = node.meta.get("alias_of")?.as_str()?;
+    let root = corpus.ancestors(md).last()?;
+    let target = corpus.find(&format!("{}/{rel}", corpus.id(root)))?;
+    let mut root_dir = abs(target)?;
+    for _ in corpus.node(target).path.split('/') {
+        root_dir.pop();
+    }
+    Some((target, root_dir.join(&*node.path)))
 }

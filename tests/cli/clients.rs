@@ -96,6 +96,35 @@ fn a_lower_case_skill_md_is_listed_by_no_client_and_fails_validate_for_each() {
 }
 
 #[test]
+fn a_skill_md_that_links_to_a_file_of_its_folder_is_listed_by_every_client() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    let skills = proj.join(".claude/skills");
+    write(
+        &skills,
+        "linked/real/actual.md",
+        b"---\nname: linked\ndescription: Its SKILL.md is a link.\n---\n# L\n",
+    );
+    std::os::unix::fs::symlink("real/actual.md", skills.join("linked/SKILL.md"))
+        .unwrap_or_else(|e| panic!("symlink: {e}"));
+    for agent in [
+        "claude-code",
+        "codex",
+        "copilot",
+        "gemini",
+        "opencode",
+        "cursor",
+    ] {
+        let v = json(&run_in(
+            &proj,
+            &home,
+            &["list", "--agent", agent, "--json", ".claude/skills"],
+        ));
+        assert_eq!(status(&v, "linked"), ("full".into(), 23), "{agent}: {v}");
+    }
+}
+
+#[test]
 fn codex_refuses_long_descriptions_unclosed_frontmatter_and_hidden_folders() {
     let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let (home, proj) = repo(t.path());

@@ -113,11 +113,14 @@ fn candidate(
     text: Option<&str>,
 ) -> Option<Candidate> {
     let file = skill_file(corpus, id)?;
-    let span = corpus.node(file).span?;
+    let rel = corpus.node(file).path.clone();
+    // A `SKILL.md` that is a link to another file of the skill is read from that file;
+    // its path stays the link's.
+    let (holder, path) = crate::formats::skill::md_file(corpus, file)
+        .unwrap_or_else(|| (file, PathBuf::from(&*rel)));
+    let span = corpus.node(holder).span?;
     let src = corpus.sources.get(span.source.0 as usize)?;
     let text = text.unwrap_or(src.text());
-    let rel = corpus.node(file).path.clone();
-    let path = src.abs_path.clone().unwrap_or_else(|| PathBuf::from(&*rel));
     let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
     let folder = path
         .parent()
