@@ -70,6 +70,9 @@ pub struct Cursor {
     pub check: u64,
     /// The llms variant the read used, if any.
     pub variant: Option<String>,
+    /// The `max_tokens` the read that made the cursor was asked for (`None`: the default):
+    /// a read by cursor without its own `max_tokens` keeps that budget.
+    pub max_tokens: Option<u64>,
 }
 
 /// One section (or variant text) ready to pack.
@@ -128,7 +131,7 @@ pub fn read(ws: &Workspace, a: &ReadArgs) -> AgentResult<Value> {
     let mut note: Vec<String> = Vec::new();
     let cursor = request(ws, a, &mut note)?;
     let variant = parse_variant(cursor.variant.as_deref())?;
-    let budget = ws.limits().budget(a.max_tokens, DEFAULT_READ_TOKENS)?;
+    let budget = ws.limits().budget(cursor.max_tokens, DEFAULT_READ_TOKENS)?;
     note.extend(budget.note.clone());
     let got = gather(ws, &cursor, variant, budget.tokens);
     let start = resume_offset(&got.pieces, &cursor, &mut note);
@@ -156,6 +159,7 @@ fn request(ws: &Workspace, a: &ReadArgs, note: &mut Vec<String>) -> AgentResult<
         generation: ws.generation,
         keys: a.ids.clone(),
         variant: a.variant.clone(),
+        max_tokens: a.max_tokens,
         ..Cursor::default()
     };
     if let Some(text) = &a.cursor {
@@ -169,7 +173,12 @@ fn request(ws: &Workspace, a: &ReadArgs, note: &mut Vec<String>) -> AgentResult<
             );
         }
         let variant = a.variant.clone().or(given.variant.clone());
-        c = Cursor { variant, ..given };
+        let max_tokens = a.max_tokens.or(given.max_tokens);
+        c = Cursor {
+            variant,
+            max_tokens,
+            ..given
+        };
     }
     if c.keys.is_empty() {
         return err("ids is empty: pass the ids of sections to read (from search or outline)");
@@ -289,6 +298,7 @@ fn text_room(ws: &Workspace, c: &Cursor, got: &Gathered<'_>) -> AgentResult<usiz
         offset: usize::MAX,
         check: u64::MAX,
         variant: c.variant.clone(),
+        max_tokens: Some(u64::MAX),
     };
     let skeleton = json!({
         "encoding": ws.counter().encoding().as_str(), "generation": u64::MAX,
@@ -421,6 +431,7 @@ fn continuation(
         offset,
         check,
         variant: c.variant.clone(),
+        max_tokens: c.max_tokens,
     };
     let mut ids: Vec<String> = got.pieces[at..]
         .iter()
@@ -650,16 +661,36 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A cursor's JSON array: generation, keys, offset, check, variant, file.
-type Wire = (u64, Vec<String>, usize, u64, Option<String>, usize);
+/// A cursor's JSON array: generation, keys, offset, check, variant, file, max_tokens.
+type Wire = (
+    u64,
+    Vec<String>,
+    usize,
+    u64,
+    Option<String>,
+    usize,
+    Option<u64>,
+);
+
+/// A cursor's JSON array before it carried `max_tokens`: generation, keys, offset, check,
+/// variant, file.
+type WireV3 = (u64, Vec<String>, usize, u64, Option<String>, usize);
 
 /// A cursor's JSON array before folders were read: generation, keys, offset, check, variant.
 type WireV2 = (u64, Vec<String>, usize, u64, Option<String>);
 
 /// A cursor as text: URL-safe base64 (no padding) of the JSON array `[generation, [key…],
-/// offset, check, variant, file]` (docs/MCP.md "Cursors").
+/// offset, check, variant, file, max_tokens]` (docs/MCP.md "Cursors").
 pub fn encode_cursor(c: &Cursor) -> String {
-    let wire = json!([c.generation, c.keys, c.offset, c.check, c.variant, c.file]);
+    let wire = json!([
+        c.generation,
+        c.keys,
+        c.offset,
+        c.check,
+        c.variant,
+        c.file,
+        c.max_tokens
+    ]);
     URL_SAFE_NO_PAD.encode(wire.to_string())
 }
 
@@ -673,7 +704,7 @@ pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
         ))
     };
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
-    if let Ok((generation, keys, offset, check, variant, file)) =
+    if let Ok((generation, keys, offset, check, variant, file, max_tokens)) =
         serde_json::from_slice::<Wire>(&bytes)
     {
         return Ok(Cursor {
@@ -683,6 +714,20 @@ pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
             offset,
             check,
             variant,
+            max_tokens,
+        });
+    }
+    if let Ok((generation, keys, offset, check, variant, file)) =
+        serde_json::from_slice::<WireV3>(&bytes)
+    {
+        return Ok(Cursor {
+            generation,
+            keys,
+            file,
+            offset,
+            check,
+            variant,
+            ..Cursor::default()
         });
     }
     if let Ok((generation, keys, offset, check, variant)) = serde_json::from_slice::<WireV2>(&bytes)
@@ -718,9 +763,20 @@ mod tests {
             offset: 1_234,
             check: fnv1a(b"abc"),
             variant: Some("quick".into()),
+            max_tokens: Some(50),
         };
         assert_eq!(decode_cursor(&encode_cursor(&c)), Ok(c));
         assert!(decode_cursor("not a cursor").is_err());
+        let six = URL_SAFE_NO_PAD.encode(r#"[5,["z"],3,9,null,2]"#);
+        let want = Cursor {
+            generation: 5,
+            keys: vec!["z".into()],
+            file: 2,
+            offset: 3,
+            check: 9,
+            ..Cursor::default()
+        };
+        assert_eq!(decode_cursor(&six), Ok(want));
         let five = URL_SAFE_NO_PAD.encode(r#"[4,["y"],12,99,null]"#);
         let want = Cursor {
             generation: 4,
@@ -801,6 +857,43 @@ mod tests {
             "{v}"
         );
         assert_eq!(texts(&v), vec!["note 0\n".to_string()]);
+    }
+
+    #[test]
+    fn a_cursor_keeps_the_max_tokens_of_the_read_that_made_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let para = "word ".repeat(40);
+        let text = format!("# Big\n\n{}", format!("{para}\n\n").repeat(60));
+        std::fs::write(tmp.path().join("big.md"), &text).unwrap();
+        let ws = Workspace::open(crate::agent::outline::tree_tests::config(tmp.path()));
+        let first = read(
+            &ws,
+            &ReadArgs {
+                ids: vec!["isa/big.md".into()],
+                max_tokens: Some(200),
+                ..ReadArgs::default()
+            },
+        )
+        .unwrap();
+        let by_cursor = |cursor: &Value, max_tokens: Option<u64>| {
+            read(
+                &ws,
+                &ReadArgs {
+                    cursor: cursor.as_str().map(str::to_string),
+                    max_tokens,
+                    ..ReadArgs::default()
+                },
+            )
+            .unwrap()
+        };
+        let second = by_cursor(&first["cursor"], None);
+        assert_eq!(second["max_tokens"], json!(200), "{second}");
+        assert!(second["tokens"].as_u64().unwrap() <= 200, "{second}");
+        // A max_tokens given with the cursor still wins, and the next cursor carries it.
+        let third = by_cursor(&second["cursor"], Some(400));
+        assert_eq!(third["max_tokens"], json!(400));
+        let fourth = by_cursor(&third["cursor"], None);
+        assert_eq!(fourth["max_tokens"], json!(400));
     }
 
     #[test]

@@ -26,7 +26,7 @@ A folder id reads as the files under it, in tree order.",
         Input {
             properties: json!({
                 "ids": {"type": "array", "items": {"type": "string"}, "description": "Section (or folder) ids in the order wanted (alias: id)."},
-                "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer."},
+                "max_tokens": {"type": "integer", "minimum": 1, "default": 8000, "description": "Token budget of this answer (with a cursor: of the read that made it, unless given)."},
                 "cursor": {"type": "string", "description": "The cursor of an earlier read: continues where it stopped (the next sections or passage)."},
                 "variant": {"type": "string", "enum": ["quick", "standard", "complete", "auto"], "description": "Skill_Seekers llms variant to read from."},
             }),
