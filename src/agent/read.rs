@@ -661,7 +661,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A cursor's JSON array: generation, keys, offset, check, variant, file, max_tokens.
+/// A cursor's JSON array: generation, keys, offset, check, variant, file, `max_tokens`.
 type Wire = (
     u64,
     Vec<String>,
