@@ -14,9 +14,10 @@ use crate::tokens::TokenCounter;
 /// What a passage's size is counted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measure {
-    /// Characters (Unicode scalar values) of the text as is: a `resources/read` text.
+    /// Characters (Unicode scalar values) of the text as is.
     Chars,
-    /// Characters the text takes inside a JSON string, as a tool's JSON result holds it:
+    /// Characters the text takes inside a JSON string, as a tool result or a `resources/read`
+    /// result holds it:
     /// `"`, `\` and the escaped controls (`\n`, `\r`, `\t`, `\b`, `\f`) count 2, other
     /// control characters 6 (`\u001f`), everything else 1.
     JsonChars,

@@ -166,7 +166,8 @@ pub fn split_offset(uri: &str) -> AgentResult<(&str, usize)> {
 }
 
 /// The passage of `text` (the resource at `base`) from byte `offset` that stays under
-/// `limits` (characters as is, and tokens of `counter`), cut by [`passage::fit`]; the
+/// `limits` (characters as the result's JSON string holds them, escapes counted, and tokens
+/// of `counter`), cut by [`passage::fit`]; the
 /// whole text when it fits. Errors: `offset` past the end or inside a character.
 pub fn text_passage(
     limits: Limits,
@@ -183,7 +184,8 @@ pub fn text_passage(
     }
     let room = limits.max_chars.saturating_sub(RESOURCE_FRAME + base.len());
     let rest = &text[offset..];
-    let fits = Measure::Chars.of(rest) <= room && counter.count(rest) <= limits.max_tokens;
+    // Measured as the result's JSON holds the text (escapes counted), as tool results are.
+    let fits = Measure::JsonChars.of(rest) <= room && counter.count(rest) <= limits.max_tokens;
     let end = if fits {
         text.len()
     } else {
@@ -191,7 +193,7 @@ pub fn text_passage(
             text,
             offset,
             room,
-            Measure::Chars,
+            Measure::JsonChars,
             limits.max_tokens,
             counter,
         )
@@ -265,8 +267,9 @@ mod tests {
         loop {
             let p = text_passage(limits, counter, "skillnav://x", &text, at)
                 .unwrap_or_else(|e| panic!("{e}"));
+            // Counted as the result's JSON holds it: each `\r\n` takes 4 characters.
             assert!(
-                p.range.len() <= 2_000 - "skillnav://x".len(),
+                Measure::JsonChars.of(&text[p.range.clone()]) <= 2_000 - "skillnav://x".len(),
                 "{:?}",
                 p.range
             );
@@ -285,7 +288,7 @@ mod tests {
                 None => break,
             }
         }
-        assert_eq!((got == text, text.len(), calls), (true, 14_800, 8));
+        assert_eq!((got == text, text.len(), calls), (true, 14_800, 9));
     }
 
     #[test]
