@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value as Json, json};
 
 use super::args::GlobalOpts;
-use crate::eval::triggers::{self, ClientRun, Counts, Outcome, Ranking, TriggerQuery};
+use crate::eval::triggers::{self, ClientRun, Counts, Outcome, Ranking, TriggerQuery, figure};
 use crate::skill::clients::{self, Client, ClientOptions};
 use crate::util::sanitize::sanitize_line;
 
@@ -61,12 +61,14 @@ pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> any
     }
     let mut below = false;
     if let Some(r) = req.min_recall {
-        for run in runs.iter().filter(|run| run.overall.recall() < r) {
+        for run in runs.iter() {
+            let Some(recall) = run.overall.recall().filter(|x| *x < r) else {
+                continue;
+            };
             below = true;
             eprintln!(
-                "skillnav: {} recall {:.3} is below --min-recall {r}",
+                "skillnav: {} recall {recall:.3} is below --min-recall {r}",
                 run.client.as_str(),
-                run.overall.recall()
             );
         }
     }
@@ -108,8 +110,9 @@ fn counts_json(c: &Counts) -> Json {
     })
 }
 
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+/// `x` rounded to 3 decimals; null when undefined.
+fn round3(x: Option<f64>) -> Json {
+    x.map_or(Json::Null, |x| json!((x * 1000.0).round() / 1000.0))
 }
 
 fn outcome_str(o: &Outcome) -> String {
@@ -178,11 +181,11 @@ fn print_runs(out: &mut dyn Write, runs: &[ClientRun]) -> anyhow::Result<()> {
         let o = &run.overall;
         writeln!(
             out,
-            "{}: precision {:.3}, recall {:.3}, F1 {:.3} ({} queries)",
+            "{}: precision {}, recall {}, F1 {} ({} queries)",
             run.client.as_str(),
-            o.precision(),
-            o.recall(),
-            o.f1(),
+            figure(o.precision(), 3).trim_start(),
+            figure(o.recall(), 3).trim_start(),
+            figure(o.f1(), 3).trim_start(),
             run.routed.len()
         )?;
     }
@@ -221,7 +224,12 @@ fn print_table(out: &mut dyn Write, runs: &[ClientRun]) -> anyhow::Result<()> {
                 let c = r.per_skill.get(name).copied().unwrap_or_default();
                 format!(
                     "{:>17}",
-                    format!("{:.2}  {:.2}  {:.2}", c.precision(), c.recall(), c.f1())
+                    format!(
+                        "{}  {}  {}",
+                        figure(c.precision(), 2),
+                        figure(c.recall(), 2),
+                        figure(c.f1(), 2)
+                    )
                 )
             })
             .collect();

@@ -34,7 +34,8 @@ pub struct TriggerQuery {
 }
 
 /// Read a `--queries` file: a JSON array of [`TriggerQuery`], each naming its `skill`.
-/// Errors: unreadable file, not a JSON array of such objects, an entry without `skill`.
+/// Errors: unreadable file, not a JSON array of such objects, an entry without `skill` or
+/// with an empty `query`.
 pub fn read_queries(path: &Path) -> anyhow::Result<Vec<TriggerQuery>> {
     let text =
         std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -47,7 +48,21 @@ pub fn read_queries(path: &Path) -> anyhow::Result<Vec<TriggerQuery>> {
             q.query
         );
     }
+    no_empty_query(path, &qs)?;
     Ok(qs)
+}
+
+/// Error when an entry of `path` has an empty (or blank) `query`: it would be routed to no
+/// skill and count as a miss or a quiet negative that tells nothing.
+fn no_empty_query(path: &Path, qs: &[TriggerQuery]) -> anyhow::Result<()> {
+    match qs.iter().position(|q| q.query.trim().is_empty()) {
+        Some(i) => anyhow::bail!(
+            "{}: entry {} has an empty query (write the request a user would type)",
+            path.display(),
+            i + 1
+        ),
+        None => Ok(()),
+    }
 }
 
 /// The `evals/eval_queries.json` of every skill of `corpus`, each query given that skill's
@@ -70,6 +85,7 @@ pub fn skill_queries(corpus: &Corpus) -> anyhow::Result<Vec<TriggerQuery>> {
                 file.display()
             )
         })?;
+        no_empty_query(&file, &qs)?;
         let name = c.fm_name.clone().unwrap_or_else(|| c.folder.clone());
         out.extend(qs.into_iter().map(|mut q| {
             q.skill.clone_from(&name);
@@ -140,27 +156,35 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// tp / (tp + fp); 1.0 when it never won anything.
-    pub fn precision(&self) -> f64 {
+    /// tp / (tp + fp); `None` when it never won anything (no precision to speak of).
+    pub fn precision(&self) -> Option<f64> {
         ratio(self.tp, self.tp + self.fp)
     }
-    /// tp / (tp + fn); 1.0 when it has no positives.
-    pub fn recall(&self) -> f64 {
+    /// tp / (tp + fn); `None` when it has no positives.
+    pub fn recall(&self) -> Option<f64> {
         ratio(self.tp, self.tp + self.fn_)
     }
-    /// The harmonic mean of precision and recall (0 when both are 0).
-    pub fn f1(&self) -> f64 {
-        let (p, r) = (self.precision(), self.recall());
-        if p + r == 0.0 {
-            0.0
-        } else {
-            2.0 * p * r / (p + r)
+    /// The harmonic mean of precision and recall: 0 when it won none of its positives or
+    /// only others' queries, `None` when neither is defined.
+    pub fn f1(&self) -> Option<f64> {
+        match (self.precision(), self.recall()) {
+            (None, None) => None,
+            (Some(p), Some(r)) if p + r > 0.0 => Some(2.0 * p * r / (p + r)),
+            _ => Some(0.0),
         }
     }
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+/// `x` with `decimals` decimals, or `—` (padded to the same width) when undefined.
+pub fn figure(x: Option<f64>, decimals: usize) -> String {
+    match x {
+        Some(x) => format!("{x:.decimals$}"),
+        None => format!("{:>w$}", "—", w = decimals + 2),
+    }
+}
+
+fn ratio(a: usize, b: usize) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
 }
 
 /// The eval of one client.
@@ -353,7 +377,8 @@ fn score(routed: &[Routed]) -> (BTreeMap<String, Counts>, Counts) {
     (per, overall)
 }
 
-/// The per-skill figures of one client as lines, `name  P 0.75  R 1.00  F1 0.86  (3/3)`,
+/// The per-skill figures of one client as lines, `name  P 0.75  R 1.00  F1 0.86  (3/3)`
+/// (`—` for a figure with nothing to count),
 /// then one line per positive that did not fire (`  ✗ pdf-form-filler: beaten by
 /// pdf-toolkit — Could you type…`); the TUI's clients popup shows them.
 pub fn per_skill_lines(run: &ClientRun) -> Vec<String> {
@@ -368,10 +393,10 @@ pub fn per_skill_lines(run: &ClientRun) -> Vec<String> {
         .iter()
         .map(|(name, c)| {
             format!(
-                "{name:<w$}  P {:.2}  R {:.2}  F1 {:.2}  ({}/{})",
-                c.precision(),
-                c.recall(),
-                c.f1(),
+                "{name:<w$}  P {}  R {}  F1 {}  ({}/{})",
+                figure(c.precision(), 2),
+                figure(c.recall(), 2),
+                figure(c.f1(), 2),
                 c.tp,
                 c.tp + c.fn_
             )

@@ -234,3 +234,62 @@ fn a_near_miss_won_by_another_skill_is_named_against_the_winner() {
     assert!(fp > 0);
     assert_eq!(lines, fp, "{text}");
 }
+
+#[test]
+fn a_figure_with_nothing_to_count_is_null_not_a_perfect_score_and_an_empty_query_is_refused() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let q = t.path().join("q.json");
+    std::fs::write(
+        &q,
+        r#"[{"query":"quantum chromodynamics on a lattice","should_trigger":true,"skill":"pdf-toolkit"}]"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let qs = q.display().to_string();
+    let dir = p("overlap");
+    let out = run(
+        &[
+            "eval",
+            "--triggers",
+            "--queries",
+            &qs,
+            "--agent",
+            "codex",
+            "--json",
+            &dir,
+        ],
+        None,
+    );
+    let v = json(&out);
+    let skills = &v["clients"][0]["skills"];
+    // pdf-toolkit had one positive and won nothing: recall 0, no precision to speak of.
+    assert_eq!(skills["pdf-toolkit"]["recall"], 0.0, "{v}");
+    assert_eq!(skills["pdf-toolkit"]["precision"], Value::Null, "{v}");
+    assert_eq!(skills["pdf-toolkit"]["f1"], 0.0, "{v}");
+    let text = run(
+        &[
+            "eval",
+            "--triggers",
+            "--queries",
+            &qs,
+            "--agent",
+            "codex",
+            &dir,
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("pdf-toolkit "))
+        .unwrap_or_default();
+    assert!(row.ends_with("—  0.00  0.00"), "{text}");
+    std::fs::write(
+        &q,
+        r#"[{"query":"  ","should_trigger":true,"skill":"pdf-toolkit"}]"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run(&["eval", "--triggers", "--queries", &qs, &dir], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("entry 1 has an empty query"), "{err}");
+}
