@@ -61,7 +61,7 @@ pub fn run(out: &mut dyn Write, req: &TriggerRequest<'_>, g: &GlobalOpts) -> any
     }
     let mut below = false;
     if let Some(r) = req.min_recall {
-        for run in runs.iter() {
+        for run in &runs {
             let Some(recall) = run.overall.recall().filter(|x| *x < r) else {
                 continue;
             };
