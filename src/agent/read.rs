@@ -21,7 +21,7 @@ use super::passage::{self, Measure};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::formats::catalog::{self, Variant};
-use crate::model::{NodeId, NodeKind};
+use crate::model::{Flag, NodeId, NodeKind};
 
 /// Default budget of one read, in tokens.
 pub const DEFAULT_READ_TOKENS: u64 = 8_000;
@@ -465,11 +465,41 @@ fn key_pieces<'w>(
     skip: usize,
     budget: u64,
 ) -> AgentResult<(Vec<Piece<'w>>, Option<usize>)> {
-    let id = served(ws, key)?;
+    let id = link_target(ws, key, served(ws, key)?)?;
     if ws.corpus.node(id).span.is_some() {
         return Ok((vec![section_piece(ws, key, id, None)], None));
     }
     folder_pieces(ws, key, id, skip, budget)
+}
+
+/// The node to read for node `id` (asked as `key`): for a symbolic link to a file of the
+/// same root (an alias, not read twice) the file it links to, unless hidden; else `id`.
+/// Errors: a link to a file outside the opened folder, which is not read without
+/// `--follow-links`.
+fn link_target(ws: &Workspace, key: &str, id: NodeId) -> AgentResult<NodeId> {
+    let corpus = &ws.corpus;
+    let node = corpus.node(id);
+    if node.span.is_some() || node.kind != NodeKind::File {
+        return Ok(id);
+    }
+    if node.flags.has(Flag::ExternalLink) {
+        return err(format!(
+            "{key} is a link to a file outside the opened folder, which is not read: start the server with --follow-links to read it"
+        ));
+    }
+    let target = node
+        .flags
+        .has(Flag::Alias)
+        .then(|| node.meta.get("alias_of").and_then(|v| v.as_str()))
+        .flatten()
+        .and_then(|rel| {
+            let root = corpus.ancestors(id).last()?;
+            corpus.find(&format!("{}/{rel}", corpus.id(root)))
+        });
+    match target {
+        Some(t) => served(ws, &corpus.id(t)),
+        None => Ok(id),
+    }
 }
 
 /// The texts under `id`, a node without text of its own (a folder, a root): each outermost
@@ -894,6 +924,38 @@ mod tests {
         assert_eq!(third["max_tokens"], json!(400));
         let fourth = by_cursor(&third["cursor"], None);
         assert_eq!(fourth["max_tokens"], json!(400));
+    }
+
+    #[test]
+    fn a_link_reads_as_the_file_it_links_to_and_a_link_out_of_the_root_says_how_to_read_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let docs = tmp.path().join("docs");
+        std::fs::create_dir_all(&docs).unwrap();
+        std::fs::write(docs.join("real.md"), "# Real\n\nThe text.\n").unwrap();
+        std::fs::write(tmp.path().join("outside.md"), "# Out\n").unwrap();
+        std::os::unix::fs::symlink("real.md", docs.join("link.md")).unwrap();
+        std::os::unix::fs::symlink("../outside.md", docs.join("out.md")).unwrap();
+        let ws = Workspace::open(crate::agent::outline::tree_tests::config(&docs));
+        let root = ws.corpus.id(ws.corpus.roots[0]);
+        let v = read(
+            &ws,
+            &ReadArgs {
+                ids: vec![format!("{root}/link.md"), format!("{root}/out.md")],
+                ..ReadArgs::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            v["sections"][0]["id"],
+            json!(format!("{root}/real.md")),
+            "{v}"
+        );
+        assert_eq!(v["sections"][0]["text"], json!("# Real\n\nThe text.\n"));
+        let msg = v["errors"][0]["error"].as_str().unwrap_or_default();
+        assert!(
+            msg.ends_with("start the server with --follow-links to read it"),
+            "{v}"
+        );
     }
 
     #[test]
