@@ -114,6 +114,36 @@ pub fn served(ws: &Workspace, key: &str) -> AgentResult<NodeId> {
     Ok(node)
 }
 
+/// The node to read for node `id` (asked as `key`): for a symbolic link to a file of the
+/// same root (an alias, not read twice) the file it links to, unless hidden; else `id`.
+/// Errors: a link to a file outside the opened folder, which is not read without
+/// `--follow-links`.
+pub fn link_target(ws: &Workspace, key: &str, id: NodeId) -> AgentResult<NodeId> {
+    let corpus = &ws.corpus;
+    let node = corpus.node(id);
+    if node.span.is_some() || node.kind != NodeKind::File {
+        return Ok(id);
+    }
+    if node.flags.has(Flag::ExternalLink) {
+        return err(format!(
+            "{key} is a link to a file outside the opened folder, which is not read: start the server with --follow-links to read it"
+        ));
+    }
+    let target = node
+        .flags
+        .has(Flag::Alias)
+        .then(|| node.meta.get("alias_of").and_then(|v| v.as_str()))
+        .flatten()
+        .and_then(|rel| {
+            let root = corpus.ancestors(id).last()?;
+            corpus.find(&format!("{}/{rel}", corpus.id(root)))
+        });
+    match target {
+        Some(t) => served(ws, &corpus.id(t)),
+        None => Ok(id),
+    }
+}
+
 /// The roots that are not hidden, in load order.
 fn visible_roots(ws: &Workspace) -> Vec<NodeId> {
     ws.corpus

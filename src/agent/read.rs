@@ -16,12 +16,12 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
 use super::error::{AgentError, AgentResult, err};
-use super::outline::served;
+use super::outline::{link_target, served};
 use super::passage::{self, Measure};
 use super::workspace::Workspace;
 use crate::curate::exposure::Exposure;
 use crate::formats::catalog::{self, Variant};
-use crate::model::{Flag, NodeId, NodeKind};
+use crate::model::{NodeId, NodeKind};
 
 /// Default budget of one read, in tokens.
 pub const DEFAULT_READ_TOKENS: u64 = 8_000;
@@ -470,36 +470,6 @@ fn key_pieces<'w>(
         return Ok((vec![section_piece(ws, key, id, None)], None));
     }
     folder_pieces(ws, key, id, skip, budget)
-}
-
-/// The node to read for node `id` (asked as `key`): for a symbolic link to a file of the
-/// same root (an alias, not read twice) the file it links to, unless hidden; else `id`.
-/// Errors: a link to a file outside the opened folder, which is not read without
-/// `--follow-links`.
-fn link_target(ws: &Workspace, key: &str, id: NodeId) -> AgentResult<NodeId> {
-    let corpus = &ws.corpus;
-    let node = corpus.node(id);
-    if node.span.is_some() || node.kind != NodeKind::File {
-        return Ok(id);
-    }
-    if node.flags.has(Flag::ExternalLink) {
-        return err(format!(
-            "{key} is a link to a file outside the opened folder, which is not read: start the server with --follow-links to read it"
-        ));
-    }
-    let target = node
-        .flags
-        .has(Flag::Alias)
-        .then(|| node.meta.get("alias_of").and_then(|v| v.as_str()))
-        .flatten()
-        .and_then(|rel| {
-            let root = corpus.ancestors(id).last()?;
-            corpus.find(&format!("{}/{rel}", corpus.id(root)))
-        });
-    match target {
-        Some(t) => served(ws, &corpus.id(t)),
-        None => Ok(id),
-    }
 }
 
 /// The texts under `id`, a node without text of its own (a folder, a root): each outermost

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use super::error::{AgentResult, err};
 use super::limits::Limits;
-use super::outline::served;
+use super::outline::{link_target, served};
 use super::passage::{self, Measure};
 use super::skills::{decode_path, encode_path};
 use super::workspace::Workspace;
@@ -111,9 +111,22 @@ pub fn resolve_uri(ws: &Workspace, uri: &str) -> AgentResult<NodeId> {
     served(ws, &id)
 }
 
-/// The visible text of the section at `uri` (a URI without `?offset=`).
+/// The visible text of the section at `uri` (a URI without `?offset=`); a link to a file of
+/// the same root reads as that file. Errors: as [`resolve_uri`], a link out of the root,
+/// and a node without text of its own (a folder, a root, a binary file), which the `read`
+/// tool serves instead.
 pub fn read(ws: &Workspace, uri: &str) -> AgentResult<String> {
-    let id = resolve_uri(ws, uri)?;
+    let asked = resolve_uri(ws, uri)?;
+    let id = link_target(ws, &ws.corpus.id(asked), asked)?;
+    let node = ws.corpus.node(id);
+    if node.span.is_none() {
+        let what = if node.children.is_empty() {
+            "has no text (a binary or unread file)"
+        } else {
+            "is a folder: each file under it is a resource of its own (resources/list), or call the read tool with its id to get them all"
+        };
+        return err(format!("{uri} {what}"));
+    }
     Ok(ws
         .exposure
         .visible_text(&ws.corpus, id)
@@ -289,6 +302,26 @@ mod tests {
             }
         }
         assert_eq!((got == text, text.len(), calls), (true, 14_800, 9));
+    }
+
+    #[test]
+    fn a_folder_uri_is_an_error_that_names_the_way_and_a_link_reads_as_its_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("sub")).unwrap();
+        std::fs::write(tmp.path().join("sub/a.md"), "# A\n\nalpha\n").unwrap();
+        std::os::unix::fs::symlink("sub/a.md", tmp.path().join("link.md")).unwrap();
+        let ws = Workspace::open(crate::agent::outline::tree_tests::config(tmp.path()));
+        let root = ws.corpus.id(ws.corpus.roots[0]);
+        let folder = read(&ws, &format!("{SCHEME}{root}%2Fsub")).unwrap_err();
+        assert!(
+            folder
+                .0
+                .contains("is a folder: each file under it is a resource"),
+            "{}",
+            folder.0
+        );
+        let link = read(&ws, &format!("{SCHEME}{root}%2Flink.md"));
+        assert_eq!(link.map_err(|e| e.0), Ok("# A\n\nalpha\n".to_string()));
     }
 
     #[test]
