@@ -330,11 +330,7 @@ fn validate_command(
     g: &args::GlobalOpts,
     counter: TokenCounter,
 ) -> anyhow::Result<i32> {
-    let corpus = if crate::skill::clients::Client::parse(profile).is_some() {
-        open::open_for_agent(paths, g)?
-    } else {
-        open::open(paths, g)?
-    };
+    let corpus = open::open_skills(paths, g)?;
     let code = skills::validate(
         out,
         &corpus,

@@ -245,6 +245,24 @@ pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpu
     open(paths, g)
 }
 
+/// [`open`] for a command that checks skills (`validate`): with no PATH and no skill folder
+/// found from the current directory (its agents' folders, `--agent`'s when given, and
+/// `$HOME`'s), an empty corpus and a note on stderr instead of the bundled sample, so a
+/// check in a project without skills never passes by checking the sample.
+pub fn open_skills(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
+    if paths.is_empty() {
+        let cwd = std::env::current_dir().context("current directory")?;
+        if formats::discover_roots_for(&cwd, g.agent.as_deref()).is_empty() {
+            eprintln!(
+                "skillnav: no skill folder found from {} or in $HOME (.claude/skills, .agents/skills, …): pass the folders to check",
+                sanitize_line(&cwd.display().to_string())
+            );
+            return Ok(Corpus::new());
+        }
+    }
+    open(paths, g)
+}
+
 /// [`open`] with the roots' BM25 and fuzzy indexes, through the persisted index
 /// (docs/DESIGN.md §8 "Persisted index"): its warnings go to stderr. Call
 /// [`crate::store::Indexed::save`] (through [`persist`]) once the answer is out.

@@ -847,3 +847,24 @@ fn json_output_to_a_terminal_is_indented() {
     let text = String::from_utf8_lossy(&raw).replace("\r\n", "\n");
     assert!(text.contains("\n  \"roots\": ["), "{text}");
 }
+
+#[test]
+fn validate_with_no_path_and_no_skill_folder_checks_nothing_not_the_sample() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let home = t.path().join("home");
+    std::fs::create_dir_all(&home).unwrap_or_else(|e| panic!("{e}"));
+    let out = crate::support::child::skillnav_command()
+        .arg("validate")
+        .current_dir(t.path())
+        .env("HOME", &home)
+        .env("XDG_CACHE_HOME", t.path().join("cache"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run skillnav: {e}"));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "0 skills checked (spec): 0 errors, 0 warnings\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no skill folder found from"), "{err}");
+}
