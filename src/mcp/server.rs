@@ -8,11 +8,12 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -219,6 +220,35 @@ impl ServerHandler for SkillnavServer {
         self.state.ready().await;
         super::resources::read_directory(&self.state.fresh(&[]), &request.uri)
     }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Err(not_served("completion/complete"))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(not_served(&request.method))
+    }
+}
+
+/// The methods this server answers, for the `-32601` of any other.
+pub const METHODS: &str = "initialize, ping, tools/list, tools/call, resources/list, \
+resources/read, resources/directory/read, prompts/list, prompts/get, skills/list, skills/get";
+
+/// `-32601` (method not found) for `method`, naming the methods this server answers.
+fn not_served(method: &str) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        format!("method {method:?} is not served; this server answers {METHODS}"),
+        None,
+    )
 }
 
 #[cfg(test)]

@@ -48,6 +48,13 @@ fn malformed_json_rpc_gets_the_spec_errors_and_the_server_keeps_answering() {
     assert_eq!(id_and_code(&rpc.next()), (json!("s"), json!(-32602)));
     let unknown = rpc.call("no/such/method", &json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let msg = unknown["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        msg.starts_with("method \"no/such/method\" is not served; this server answers initialize,"),
+        "{unknown}"
+    );
+    let complete = rpc.call("completion/complete", &json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": "b"}}));
+    assert_eq!(complete["error"]["code"], -32601, "{complete}");
     let neg = rpc.call(
         "tools/call",
         &json!({"name": "read", "arguments": {"ids": "x", "max_tokens": -5}}),
