@@ -95,8 +95,8 @@ pub fn verify_strict(yaml: &str) -> Result<(), (u32, String)> {
                 .location()
                 .map_or(0, |l| u32::try_from(l.line()).unwrap_or(u32::MAX));
             let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-            Err((line, first))
+            let first = msg.lines().next().unwrap_or("invalid YAML");
+            Err((line, super::typed::reader_message(first)))
         }
     }
 }

@@ -41,10 +41,19 @@ pub fn typed_values(yaml: &str) -> Result<Map<String, Json>, (u32, String)> {
             let msg = e.to_string();
             (
                 line,
-                msg.lines().next().unwrap_or("invalid YAML").to_string(),
+                reader_message(msg.lines().next().unwrap_or("invalid YAML")),
             )
         })?;
     Ok(map)
+}
+
+/// The YAML reader's message in a user's words: its advice about the reader's own settings
+/// (`set DuplicateKeyPolicy in Options …`) is replaced by what to do with the file.
+pub(crate) fn reader_message(msg: &str) -> String {
+    match msg.split_once(", set DuplicateKeyPolicy") {
+        Some((head, _)) => format!("{head} (a key appears twice: keep one)"),
+        None => msg.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +106,11 @@ mod tests {
     fn non_finite_numbers_and_duplicate_keys_are_refused() {
         assert_eq!(typed_values("a: .inf").map_err(|e| e.0), Err(1));
         assert_eq!(typed_values("a: 1\na: 2").map_err(|e| e.0), Err(2));
+        let msg = typed_values("a: 1\na: 2").map_err(|e| e.1).unwrap_err();
+        assert!(
+            msg.ends_with("duplicate mapping key: a (a key appears twice: keep one)"),
+            "{msg}"
+        );
     }
 
     #[test]
