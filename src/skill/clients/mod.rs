@@ -165,7 +165,7 @@ pub fn listing_of(
             line: None,
             why: refusals[i]
                 .clone()
-                .or_else(|| hidden[i].map(|w| hidden_why(client, &cands[w]))),
+                .or_else(|| hidden[i].map(|w| hidden_why(client, &cands[i], &cands[w]))),
         })
         .collect();
     let listed: Vec<usize> = (0..cands.len())
@@ -185,15 +185,26 @@ pub fn listing_of(
     }
 }
 
-/// Why a same-named skill hides another: the winner's folder, and whose rule it is.
-fn hidden_why(client: Client, winner: &candidate::Candidate) -> String {
+/// Why a same-named skill hides `loser`: both files, and whose rule it is (between
+/// two skills of one scope, the scope rule says nothing: the one found first wins).
+fn hidden_why(
+    client: Client,
+    loser: &candidate::Candidate,
+    winner: &candidate::Candidate,
+) -> String {
     let rule = match rules::SameName::of(client) {
+        rules::SameName::UserFirst | rules::SameName::ProjectFirst
+            if loser.scope == winner.scope =>
+        {
+            "both in one scope, whose order is not documented: skillnav keeps the first found"
+        }
         rules::SameName::UserFirst => "personal over project",
         rules::SameName::ProjectFirst => "workspace over user",
         _ => "no documented rule; skillnav applies --precedence",
     };
     format!(
-        "hidden by the same-named {} skill {} ({}: {rule})",
+        "{} is hidden by the same-named {} skill {} ({}: {rule})",
+        loser.path.display(),
         winner.scope.as_str(),
         winner.path.display(),
         client.display()
