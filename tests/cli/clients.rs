@@ -419,3 +419,31 @@ fn codex_refuses_a_list_description_and_json_lines_are_the_lines_sent() {
         .unwrap_or_default();
     assert_eq!(refused["line"], Value::Null);
 }
+
+#[test]
+fn two_same_named_skills_of_one_scope_are_told_apart_and_not_blamed_on_the_scope_rule() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    let skills = proj.join(".claude/skills");
+    for d in ["dup1", "dup2"] {
+        write(
+            &skills,
+            &format!("{d}/SKILL.md"),
+            format!("---\nname: shared-name\ndescription: {d}.\n---\n").as_bytes(),
+        );
+    }
+    let v = json(&run_in(
+        &proj,
+        &home,
+        &["list", "--agent", "claude-code", "--json"],
+    ));
+    let why = v["skills"][1]["why"].as_str().unwrap_or_default();
+    assert!(why.contains("dup2/SKILL.md is hidden by"), "{why}");
+    assert!(why.contains("skills/dup1/SKILL.md"), "{why}");
+    assert!(
+        why.ends_with(
+            "both in one scope, whose order is not documented: skillnav keeps the first found)"
+        ),
+        "{why}"
+    );
+}
