@@ -97,11 +97,25 @@ pub fn resolve_recipe(r: &str, store: Option<&Store>) -> AgentResult<Recipe> {
         Recipe::read(Path::new(r))
     } else {
         match store {
+            Some(s) if !s.list().iter().any(|n| n == r) => return err(no_such_recipe(r, s)),
             Some(s) => s.load(r),
             None => return err("no user data directory on this system; use a recipe FILE path"),
         }
     };
     got.map_err(|e| AgentError(e.to_string()))
+}
+
+/// The error for a recipe name `store` does not hold: the names it does hold, or how to
+/// save one.
+fn no_such_recipe(r: &str, store: &Store) -> String {
+    let names = store.list();
+    if names.is_empty() {
+        format!(
+            "no recipe named {r:?}: none is saved (save one from the TUI, or pass a recipe FILE path)"
+        )
+    } else {
+        format!("no recipe named {r:?}; saved recipes: {}", names.join(", "))
+    }
 }
 
 /// Resolve `a` against `corpus`. Levels: the recipe's (on top of the corpus's own), else the
@@ -286,6 +300,21 @@ impl Prepared {
 mod tests {
     use super::*;
     use crate::model::testing::one_file_root;
+
+    #[test]
+    fn an_unknown_recipe_name_lists_the_saved_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path());
+        let none = resolve_recipe("r1", Some(&store)).unwrap_err();
+        assert!(
+            none.0.starts_with("no recipe named \"r1\": none is saved"),
+            "{}",
+            none.0
+        );
+        std::fs::write(tmp.path().join("kept.json"), "{}").unwrap();
+        let some = resolve_recipe("r1", Some(&store)).unwrap_err();
+        assert_eq!(some.0, "no recipe named \"r1\"; saved recipes: kept");
+    }
 
     #[test]
     fn an_empty_or_blank_query_is_refused_as_by_the_mcp_tools() {

@@ -32,7 +32,7 @@ pub fn resolve_recipe(r: &str) -> anyhow::Result<Recipe> {
     if is_file_ref(r) {
         Ok(Recipe::read(Path::new(r))?)
     } else {
-        Ok(store()?.load(r)?)
+        crate::agent::brief::resolve_recipe(r, Some(&store()?)).map_err(|e| anyhow::anyhow!(e.0))
     }
 }
 
