@@ -46,6 +46,9 @@ pub struct OutlineArgs {
     pub max_tokens: Option<u64>,
     /// Rows with every `tree --json` field instead of the compact ones.
     pub full: bool,
+    /// Children of the node (`id`) to skip before the ones listed: where an earlier outline
+    /// stopped (`more_children`). Only with `id`.
+    pub offset: usize,
 }
 
 /// Outline `a.id` (an id or exact title), or without an id: the catalog when neither
@@ -75,6 +78,9 @@ pub fn outline(ws: &Workspace, a: &OutlineArgs) -> AgentResult<Value> {
     if let Some(q) = &a.query {
         check_query(q)?;
     }
+    if a.offset > 0 && a.id.is_none() {
+        return err("offset needs id: it skips that node's first children");
+    }
     let budget = ws.limits().budget(a.max_tokens, DEFAULT_OUTLINE_TOKENS)?;
     let tops = match &a.id {
         Some(key) => vec![served(ws, key)?],
@@ -89,6 +95,7 @@ pub fn outline(ws: &Workspace, a: &OutlineArgs) -> AgentResult<Value> {
         empty: TokenTable::empty(ws.counter().encoding(), &ws.corpus),
         scores,
         full: a.full,
+        offset: a.offset,
     };
     let asked = match (&a.id, a.depth) {
         (None, None) => 1,
@@ -293,6 +300,8 @@ struct Rows<'a> {
     empty: TokenTable,
     scores: Option<HashMap<NodeId, f64>>,
     full: bool,
+    /// Children of the top row skipped before the listed ones ([`OutlineArgs::offset`]).
+    offset: usize,
 }
 
 /// The row a child is listed below: its full id and its short summary (empty for a top
@@ -361,6 +370,12 @@ fn fit(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, asked: usize, budget: u64)
         };
         let doc = document(rows, tops, by_id, &mut shape);
         if !fits(rows.ws, &doc, budget) {
+            // A deeper level with fewer children per node beats stopping a level short.
+            if depth > 1
+                && let Some(capped) = capped_level(rows, tops, by_id, depth, budget)
+            {
+                chosen = Some(capped);
+            }
             break;
         }
         let done = !shape.cut;
@@ -372,6 +387,34 @@ fn fit(rows: &Rows<'_>, tops: &[NodeId], by_id: bool, asked: usize, budget: u64)
     let (doc, shape) =
         chosen.unwrap_or_else(|| fewer_children(rows, tops, by_id, budget, asked > 0));
     finish(rows.ws, doc, &shape, asked, budget)
+}
+
+/// Fewest children per node a deeper level may show in place of a shallower whole one.
+const MIN_CAPPED_KIDS: usize = 25;
+
+/// `depth` levels with at most 200, 100, 50 or 25 children per node: the first that fits
+/// `budget`, if any.
+fn capped_level(
+    rows: &Rows<'_>,
+    tops: &[NodeId],
+    by_id: bool,
+    depth: usize,
+    budget: u64,
+) -> Option<(Value, Shape)> {
+    let mut kids = 200;
+    while kids >= MIN_CAPPED_KIDS {
+        let mut shape = Shape {
+            depth,
+            kids,
+            cut: false,
+        };
+        let doc = document(rows, tops, by_id, &mut shape);
+        if fits(rows.ws, &doc, budget) {
+            return Some((doc, shape));
+        }
+        kids /= 2;
+    }
+    None
 }
 
 /// One level (when `one_level`) with fewer children per node (200, then halves) until it
@@ -444,13 +487,16 @@ fn finish(ws: &Workspace, mut doc: Value, shape: &Shape, asked: usize, budget: u
             ws.limits().max_chars
         ));
     } else if shape.kids != usize::MAX || (shape.depth < asked && shape.cut) {
-        let kids = if shape.kids == usize::MAX {
-            String::new()
+        let (kids, offset) = if shape.kids == usize::MAX {
+            (String::new(), "")
         } else {
-            format!(", first {} children per node", shape.kids)
+            (
+                format!(", first {} children per node", shape.kids),
+                ", pass offset (the children already listed) for a node's next children",
+            )
         };
         doc["truncated"] = json!(format!(
-            "cut to fit {budget} tokens and {} characters (depth {}{kids}): outline a child by id, or raise max_tokens",
+            "cut to fit {budget} tokens and {} characters (depth {}{kids}): outline a child by id{offset}, or raise max_tokens",
             ws.limits().max_chars,
             shape.depth
         ));
@@ -500,13 +546,19 @@ impl Rows<'_> {
             shape.cut = true;
         } else {
             let kids = shape.kids;
+            let skip = if above.id.is_empty() { self.offset } else { 0 };
             let shown: Vec<Value> = visible
                 .iter()
+                .skip(skip)
                 .take(kids)
                 .map(|c| self.entry_below(*c, &here, depth - 1, shape))
                 .collect();
-            if visible.len() > shown.len() {
-                o.insert("more_children".into(), json!(visible.len() - shown.len()));
+            if skip > 0 {
+                o.insert("children_offset".into(), json!(skip));
+            }
+            let more = visible.len().saturating_sub(skip + shown.len());
+            if more > 0 {
+                o.insert("more_children".into(), json!(more));
             }
             o.insert("children".into(), Value::Array(shown));
         }
@@ -1058,6 +1110,62 @@ pub(crate) mod tree_tests {
             o["truncated"].as_str().unwrap().contains("this node alone"),
             "{o}"
         );
+    }
+
+    #[test]
+    fn offset_lists_the_children_after_the_ones_shown_and_a_deep_level_caps_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let big = tmp.path().join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        for i in 0..300 {
+            std::fs::write(big.join(format!("n{i:03}.md")), format!("# N{i}\n\nnote\n")).unwrap();
+        }
+        std::fs::write(tmp.path().join("small.md"), "# Small\n\ntext\n").unwrap();
+        let ws = open(tmp.path());
+        let at = |offset: usize| {
+            let a = OutlineArgs {
+                id: Some("isa/big".into()),
+                depth: Some(1),
+                max_tokens: Some(2_000),
+                offset,
+                ..OutlineArgs::default()
+            };
+            outline(&ws, &a).unwrap()
+        };
+        let first = at(0);
+        let shown = first["node"]["children"].as_array().map_or(0, Vec::len);
+        let more = first["node"]["more_children"].as_u64().unwrap() as usize;
+        assert_eq!((shown + more, shown < 300), (300, true), "{first}");
+        let next = at(shown);
+        assert_eq!(next["node"]["children_offset"], json!(shown));
+        assert_eq!(
+            next["node"]["children"][0]["id"],
+            json!(format!("/n{shown:03}.md"))
+        );
+        let total = shown
+            + next["node"]["children"].as_array().map_or(0, Vec::len)
+            + next["node"]["more_children"].as_u64().unwrap_or(0) as usize;
+        assert_eq!(total, 300);
+        // Two levels asked from the root: the big folder's children are capped rather than
+        // the whole outline falling back to one level.
+        let two = OutlineArgs {
+            id: Some("isa".into()),
+            depth: Some(2),
+            max_tokens: Some(3_000),
+            ..OutlineArgs::default()
+        };
+        let o = outline(&ws, &two).unwrap();
+        assert_eq!(o["depth"], json!(2), "{o}");
+        assert!(
+            o["truncated"].as_str().unwrap().contains("pass offset"),
+            "{o}"
+        );
+        let no_id = OutlineArgs {
+            offset: 5,
+            depth: Some(1),
+            ..OutlineArgs::default()
+        };
+        assert!(outline(&ws, &no_id).is_err());
     }
 
     /// The scores of `query` on the children of `id`, by child id.

@@ -1,4 +1,4 @@
-//! The `outline` tool: `outline(id?, depth?, query?, max_tokens=4000, full=false)` → compact
+//! The `outline` tool: `outline(id?, depth?, query?, max_tokens=4000, full=false, offset=0)` → compact
 //! rows of a subtree, the roots and skills catalog, or each root's children
 //! ([`crate::agent::outline`]).
 
@@ -27,6 +27,7 @@ catalog, or with depth or query each root's children.",
                 "query": {"type": "string", "description": "Score every row by this search and order children best first."},
                 "max_tokens": {"type": "integer", "minimum": 1, "default": 4000, "description": "Token budget of the result; fewer levels are shown to fit."},
                 "full": {"type": "boolean", "default": false, "description": "Every tree --json field per row (path, lines, bytes, kind, meta…)."},
+                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "With id: skip the node's first children (those an earlier outline listed before more_children)."},
             }),
             required: &[],
         },
@@ -77,7 +78,7 @@ pub fn output_schema() -> Value {
             "id": string(), "title": string(), "tokens": count(), "summary": string(),
             "score": {"type": "number"}, "exposure": exposure(), "layers": layers(),
             "children": {"type": "array", "items": {"$ref": "#/$defs/row"}},
-            "children_count": count(), "more_children": count(),
+            "children_count": count(), "more_children": count(), "children_offset": count(),
         },
         "required": ["id"],
     });
@@ -104,6 +105,9 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let query = a.string(&["query", "question", "q"])?;
     let max_tokens = a.uint(&["max_tokens", "maxTokens", "budget"])?;
     let full = a.boolean(&["full"])?.unwrap_or(false);
+    let offset = a
+        .uint(&["offset"])?
+        .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
     a.finish()?;
     let ws = state.fresh(&[]);
     let args = OutlineArgs {
@@ -112,6 +116,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
         query,
         max_tokens,
         full,
+        offset,
     };
     outline(&ws, &args)
 }
