@@ -181,8 +181,20 @@ async def plain_server(paths: list[str]) -> None:
         two = full["sections"][0]["tokens"] + full["sections"][1]["tokens"]
         part = await call(s, "read", id=ids, max_tokens=two)
         check([x["id"] for x in part["sections"]] == ids[:2] and part["left_out"] == ids[2:] and part["cursor"], "read over budget gives a cursor", part)
-        rest = await call(s, "read", cursor=part["cursor"])
-        check([x["id"] for x in rest["sections"]] == ids[2:] and rest["cursor"] is None, "cursor reads the rest")
+        # The cursor keeps the budget of the read that made it: following cursors reads the
+        # rest in replies of at most that many tokens.
+        cursor, got, budgets = part["cursor"], {}, set()
+        for _ in range(50):
+            if not cursor:
+                break
+            rest = await call(s, "read", cursor=cursor)
+            budgets.add(rest["max_tokens"])
+            for x in rest["sections"]:
+                got[x["id"]] = got.get(x["id"], "") + x["text"]
+            cursor = rest["cursor"]
+        want = {x["id"]: x["text"] for x in full["sections"][2:]}
+        check(cursor is None and got == want and budgets == {two}, "cursors read the rest within the first read's budget",
+              {"budgets": sorted(budgets), "ids": list(got)})
         whole = (await call(s, "read", ids=["skills/notes/SKILL.md"]))["sections"][0]["text"]
         big = await call(s, "read", ids=["skills/notes/SKILL.md"], max_tokens=10)
         first = big["sections"][0]
