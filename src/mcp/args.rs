@@ -53,7 +53,9 @@ impl<'a> Args<'a> {
             Some((n, Value::Number(x))) => match x.as_u64() {
                 Some(v) => Ok(Some(v)),
                 None if x.as_f64().is_some_and(|f| f > u64::MAX as f64) => Ok(Some(u64::MAX)),
-                None => err(format!("{n} must be a whole number, not a negative or fractional one (got {x})")),
+                None => err(format!(
+                    "{n} must be a whole number, not a negative or fractional one (got {x})"
+                )),
             },
             Some((n, Value::String(s))) => match s.trim().parse::<u64>() {
                 Ok(v) => Ok(Some(v)),

@@ -203,7 +203,7 @@ fn clients_popup_shows_the_trigger_eval_per_skill() {
     let b = built(&app);
     assert!(
         b.text
-            .contains("\ntrigger eval, claude-code (22 queries from evals/eval_queries.json)\n"),
+            .contains("\ntrigger eval, claude-code (22 queries from evals/eval_queries.json; BM25 and the static table, without the model: `skillnav eval --triggers` uses an installed one)\n"),
         "{}",
         b.text
     );
@@ -216,6 +216,32 @@ fn clients_popup_shows_the_trigger_eval_per_skill() {
     assert!(
         b.text
             .contains("\n  ✗ pdf-form-filler: beaten by pdf-toolkit — Could you type my details"),
+        "{}",
+        b.text
+    );
+}
+
+#[test]
+fn a_malformed_eval_queries_file_is_named_in_the_clients_popup() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let dir = t.path().join("per-skill");
+    crate::support::fs::copy_dir(
+        &crate::support::fs::fixture_path("triggers/per-skill"),
+        &dir,
+    );
+    crate::support::fs::write(
+        &dir,
+        "release-notes/evals/eval_queries.json",
+        br#"[{"query": "clean this csv", "should_trigger": true},"#,
+    );
+    let store = t.path().join("recipes");
+    let mut app = app_with(vec![spec(&dir, "per-skill")], 140, 40, &store, |_| {});
+    press(&mut app, KeyCode::Char('A'));
+    let b = built(&app);
+    assert!(b.text.contains("\n\ntrigger eval: "), "{}", b.text);
+    assert!(
+        b.text
+            .contains("release-notes/evals/eval_queries.json: not a list of"),
         "{}",
         b.text
     );

@@ -83,8 +83,13 @@ fn agent_listing(shared: &Shared) -> BuiltText {
     };
     let listings = clients::all_listings(shared.corpus, &opts, None);
     let mut text = report::side_by_side(&listings);
-    // A malformed eval_queries.json leaves the trigger section out (`eval --triggers` names it).
-    let queries = crate::eval::triggers::skill_queries(shared.corpus).unwrap_or_default();
+    let queries = match crate::eval::triggers::skill_queries(shared.corpus) {
+        Ok(q) => q,
+        Err(e) => {
+            text.push_str(&format!("\n\ntrigger eval: {e}\n"));
+            Vec::new()
+        }
+    };
     if let Some(claude) = listings.first().filter(|_| !queries.is_empty()) {
         // As `eval --triggers` without a model (the static table): deterministic and fast.
         let run = crate::eval::triggers::run_client(
@@ -93,7 +98,7 @@ fn agent_listing(shared: &Shared) -> BuiltText {
             crate::eval::triggers::Ranking::Table,
         );
         text.push_str(&format!(
-            "\n\ntrigger eval, claude-code ({} {} from evals/eval_queries.json)\n",
+            "\n\ntrigger eval, claude-code ({} {} from evals/eval_queries.json; BM25 and the static table, without the model: `skillnav eval --triggers` uses an installed one)\n",
             queries.len(),
             if queries.len() == 1 {
                 "query"
