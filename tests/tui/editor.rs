@@ -194,12 +194,17 @@ fn file_changed_on_disk_is_refused_with_reload_offer() {
     assert!(ed.stale);
     let msg = ed.message.clone().unwrap_or_default();
     assert!(
-        msg.contains("changed on disk since it was read") && msg.contains("r reloads it"),
+        msg == "Not saved: the file changed on disk. r reloads it and DROPS your edits; Esc goes back.",
         "{msg}"
     );
+    let shown = screen(&app, 100, 30);
     assert!(
-        screen(&app, 100, 30).contains("r reload"),
-        "the popup offers the reload"
+        shown.contains("r reload, dropping edits"),
+        "the popup offers the reload and says what it costs:\n{shown}"
+    );
+    assert!(
+        shown.contains("DROPS your edits"),
+        "the whole message is shown:\n{shown}"
     );
     act(&mut app, &[Action::Reload]);
     assert_eq!(app.mode(), Mode::Form);

@@ -540,9 +540,11 @@ fn confirm_save(s: &mut Saving, ed: &mut Editor) -> bool {
         }
         Err(Error::Refused(m)) if m.contains("changed on disk") => {
             ed.stale = true;
-            ed.message = Some(format!(
-                "Not saved: {m}. r reloads it (drops your edits), Esc goes back."
-            ));
+            // Short enough for the editor's message line: the path is in its title.
+            ed.message = Some(
+                "Not saved: the file changed on disk. r reloads it and DROPS your edits; Esc goes back."
+                    .into(),
+            );
         }
         Err(e) => ed.message = Some(format!("Not saved: {e}")),
     }

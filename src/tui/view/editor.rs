@@ -378,6 +378,7 @@ fn footer(app: &App, mode: Mode, width: usize) -> Line<'static> {
         (Mode::Prompt, Action::Confirm) => "add",
         (Mode::Confirm, Action::Confirm) => "discard",
         (Mode::Confirm, Action::Escape) => "keep editing",
+        (_, Action::Reload) => "reload, dropping edits",
         (_, a) => a.hint(),
     };
     let t = &app.theme;
