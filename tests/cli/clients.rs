@@ -447,3 +447,35 @@ fn two_same_named_skills_of_one_scope_are_told_apart_and_not_blamed_on_the_scope
         "{why}"
     );
 }
+
+#[test]
+fn a_binary_or_utf16_skill_md_is_a_not_loaded_row_for_every_client() {
+    let t = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let (home, proj) = repo(t.path());
+    let skills = proj.join(".claude/skills");
+    skill(&skills, "ok", "Fine.", None);
+    write(&skills, "nul/SKILL.md", b"\0\0---\nname: nul\n");
+    let mut wide = vec![0xFF, 0xFE];
+    for u in "---\nname: wide\ndescription: UTF-16.\n---\n".encode_utf16() {
+        wide.extend(u.to_le_bytes());
+    }
+    write(&skills, "wide/SKILL.md", &wide);
+    for agent in [
+        "claude-code",
+        "codex",
+        "copilot",
+        "gemini",
+        "opencode",
+        "cursor",
+    ] {
+        let v = json(&run_in(
+            &proj,
+            &home,
+            &["list", "--agent", agent, "--json", ".claude/skills"],
+        ));
+        assert_eq!(status(&v, "ok").0, "full", "{agent}: {v}");
+        for name in ["nul", "wide"] {
+            assert_eq!(status(&v, name), ("not-loaded".into(), 0), "{agent}: {v}");
+        }
+    }
+}

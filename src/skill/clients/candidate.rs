@@ -22,6 +22,9 @@ pub enum FmState {
     Unclosed,
     /// Closed, but a strict YAML reader refuses it: (file line, message).
     Invalid(u32, String),
+    /// The file holds no text skillnav could read (binary, UTF-16, unreadable): no client
+    /// reads a skill from it either.
+    Unreadable,
 }
 
 /// One skill as a client's loader meets it.
@@ -118,9 +121,18 @@ fn candidate(
     // its path stays the link's.
     let (holder, path) = crate::formats::skill::md_file(corpus, file)
         .unwrap_or_else(|| (file, PathBuf::from(&*rel)));
-    let span = corpus.node(holder).span?;
-    let src = corpus.sources.get(span.source.0 as usize)?;
-    let text = text.unwrap_or(src.text());
+    // A link out of the root that was not read is left out: the client follows it, but
+    // there is no text here to judge it by.
+    if corpus.node(holder).flags.has(Flag::ExternalLink) && text.is_none() {
+        return None;
+    }
+    let loaded = corpus
+        .node(holder)
+        .span
+        .and_then(|span| corpus.sources.get(span.source.0 as usize))
+        .map(|src| src.text());
+    let unreadable = text.is_none() && loaded.is_none();
+    let text = text.or(loaded).unwrap_or("");
     let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
     let folder = path
         .parent()
@@ -139,7 +151,11 @@ fn candidate(
         hidden: parts[..parts.len().saturating_sub(1)]
             .iter()
             .any(|p| p.starts_with('.')),
-        fm: fm_state(parsed.as_ref(), text),
+        fm: if unreadable {
+            FmState::Unreadable
+        } else {
+            fm_state(parsed.as_ref(), text)
+        },
         fm_name: fields.name,
         title: corpus.node(id).title.clone(),
         description: fields.description,

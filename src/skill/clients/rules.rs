@@ -47,6 +47,9 @@ pub fn refusal(client: Client, c: &Candidate) -> Option<String> {
 
 fn frontmatter_refusal(client: Client, c: &Candidate) -> Option<String> {
     match (&c.fm, client) {
+        (FmState::Unreadable, _) => {
+            Some("SKILL.md is not text a client reads (binary, UTF-16 or unreadable)".into())
+        }
         (FmState::Unclosed, _) => Some("the frontmatter never closes (no second --- line)".into()),
         // Claude Code reads a SKILL.md without frontmatter (name from the folder,
         // description from the first paragraph); the others need the block.
