@@ -106,7 +106,8 @@ pub fn get(bytes: &[u8], key_path: &str) -> Result<Option<KeyNode>> {
 /// trailing comment and style where the new value allows (quoted stays quoted, a `>`/`|`
 /// block stays a block, a `- item` list stays one); a value equal to the current one leaves
 /// the bytes untouched. A value written plain must also be [`quote::plain_safe`] (no
-/// YAML 1.1/1.2 reader types it: `2.10`, `no`, `null`, `2024-01-01` are single-quoted).
+/// YAML 1.1/1.2 reader types it: `2.10`, `no`, `null`, `2024-01-01` are single-quoted),
+/// except `true`/`false` for a [`BOOLEAN_KEYS`] key, which a client reads as a boolean.
 /// A new key is appended at the end of the frontmatter (or of its
 /// parent map for a dotted path, creating parents as needed); a file without frontmatter
 /// gets a new block (after the BOM, in the file's line ending).
@@ -375,14 +376,30 @@ fn flow_list(items: &[String], force_double: bool) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-/// Choose the rendering for `value` replacing `old` (None for a new key at column `indent`).
+/// Keys whose value a client reads as a YAML boolean (Claude Code's skill frontmatter:
+/// `disable-model-invocation`, `user-invocable`): `true` and `false` are written plain there,
+/// not quoted as strings.
+pub const BOOLEAN_KEYS: [&str; 2] = ["disable-model-invocation", "user-invocable"];
+
+/// Whether setting `key` to `value` writes a plain YAML boolean ([`BOOLEAN_KEYS`]).
+fn plain_boolean(key: &str, value: &EditValue) -> bool {
+    BOOLEAN_KEYS.contains(&key) && matches!(value, EditValue::Str(s) if s == "true" || s == "false")
+}
+
+/// Choose the rendering for `value` of `key` replacing `old` (None for a new key at column
+/// `indent`).
 fn choose(
     text: &str,
-    old: Option<&KeyNode>,
+    (key, old): (&str, Option<&KeyNode>),
     indent: usize,
     value: &EditValue,
     force_double: bool,
 ) -> Rendering {
+    if let EditValue::Str(s) = value
+        && plain_boolean(key, value)
+    {
+        return Rendering::Inline(s.clone());
+    }
     let style = old.map_or(ValueStyle::Empty, |n| n.style);
     match value {
         EditValue::Str(s) => {
@@ -450,7 +467,7 @@ fn new_entry_text(
             new_entry_text(&segs[1..], value, indent + 2, nl, force_double)
         );
     }
-    match choose("", None, indent, value, force_double) {
+    match choose("", (&segs[0], None), indent, value, force_double) {
         Rendering::Inline(r) => format!("{pad}{key}: {r}{nl}"),
         Rendering::Block(bt) => format!("{pad}{key}: {}{nl}{}{nl}", bt.header, bt.lines.join(nl)),
         Rendering::Dashes(items) => {
@@ -521,7 +538,7 @@ fn plan_set(
         return Ok(replace_value(
             text,
             n,
-            choose(text, Some(n), n.indent, value, force_double),
+            choose(text, (&n.key, Some(n)), n.indent, value, force_double),
             nl,
         ));
     }
@@ -639,6 +656,39 @@ mod tests {
 
     fn set_str(t: &str, k: &str, v: &str) -> String {
         String::from_utf8(set(t.as_bytes(), k, &EditValue::Str(v.into())).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_boolean_key_is_written_plain_and_other_keys_keep_true_quoted() {
+        let t = b"---\nname: x\n---\n";
+        let set_to = |key: &str, v: &str| {
+            String::from_utf8(set(t, key, &EditValue::Str(v.into())).unwrap()).unwrap()
+        };
+        assert_eq!(
+            set_to("disable-model-invocation", "true"),
+            "---\nname: x\ndisable-model-invocation: true\n---\n"
+        );
+        assert_eq!(
+            set_to("user-invocable", "false"),
+            "---\nname: x\nuser-invocable: false\n---\n"
+        );
+        assert_eq!(
+            set_to("license", "true"),
+            "---\nname: x\nlicense: 'true'\n---\n"
+        );
+        // Anything but true/false stays a quoted string.
+        assert_eq!(
+            set_to("user-invocable", "yes"),
+            "---\nname: x\nuser-invocable: 'yes'\n---\n"
+        );
+        let quoted = b"---\ndisable-model-invocation: 'false'\n---\n";
+        let out = set(
+            quoted,
+            "disable-model-invocation",
+            &EditValue::Str("true".into()),
+        )
+        .unwrap();
+        assert_eq!(out, b"---\ndisable-model-invocation: true\n---\n");
     }
 
     #[test]
