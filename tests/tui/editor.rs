@@ -877,3 +877,16 @@ fn u_undoes_an_external_editor_edit_and_again_redoes_it() {
     act(&mut app, &[Action::UndoSave]);
     assert_eq!(app.status, "Nothing to undo: no save in this session");
 }
+
+#[test]
+fn an_editor_too_small_to_draw_says_so_instead_of_showing_the_tree_beneath() {
+    let (_tmp, dir) = copy_fixture("crlf-skill");
+    let mut app = app_on(&dir, 30, 6);
+    open_at(&mut app, "description");
+    let shown = screen(&app, 30, 6);
+    assert!(
+        shown.starts_with("Window too small to edit\ncrlf-skill"),
+        "{shown}"
+    );
+    assert!(shown.contains("resize it, or Esc"), "{shown}");
+}

@@ -36,6 +36,24 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         h,
     );
     if area.width < 10 || area.height < 5 {
+        // The editor still takes the keys: say so rather than show the tree beneath it.
+        frame.render_widget(Clear, screen);
+        let lines: Vec<Line> = [
+            "Window too small to edit".to_string(),
+            ed.shown.clone(),
+            "resize it, or Esc".to_string(),
+        ]
+        .into_iter()
+        .map(|t| {
+            fit(
+                vec![(t, app.theme.header)],
+                vec![],
+                usize::from(screen.width),
+                0,
+            )
+        })
+        .collect();
+        frame.render_widget(Paragraph::new(lines), screen);
         return;
     }
     frame.render_widget(
