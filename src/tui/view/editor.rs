@@ -36,24 +36,7 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         h,
     );
     if area.width < 10 || area.height < 5 {
-        // The editor still takes the keys: say so rather than show the tree beneath it.
-        frame.render_widget(Clear, screen);
-        let lines: Vec<Line> = [
-            "Window too small to edit".to_string(),
-            ed.shown.clone(),
-            "resize it, or Esc".to_string(),
-        ]
-        .into_iter()
-        .map(|t| {
-            fit(
-                vec![(t, app.theme.header)],
-                vec![],
-                usize::from(screen.width),
-                0,
-            )
-        })
-        .collect();
-        frame.render_widget(Paragraph::new(lines), screen);
+        draw_too_small(frame, app, ed, screen);
         return;
     }
     frame.render_widget(
@@ -119,6 +102,22 @@ pub fn draw(frame: &mut Frame, app: &App, screen: Rect) {
         Mode::Confirm => draw_confirm(frame, app, ed, area),
         _ => {}
     }
+}
+
+/// The editor still takes the keys when the window is too small to draw it: say so rather
+/// than show the tree beneath it.
+fn draw_too_small(frame: &mut Frame, app: &App, ed: &Editor, screen: Rect) {
+    frame.render_widget(Clear, screen);
+    let width = usize::from(screen.width);
+    let lines: Vec<Line> = [
+        "Window too small to edit".to_string(),
+        ed.shown.clone(),
+        "resize it, or Esc".to_string(),
+    ]
+    .into_iter()
+    .map(|t| fit(vec![(t, app.theme.header)], vec![], width, 0))
+    .collect();
+    frame.render_widget(Paragraph::new(lines), screen);
 }
 
 /// The form: the field list on the left, the selected field's value on the right.
