@@ -67,6 +67,8 @@ pub struct ClientSkill {
     pub name: String,
     /// Scope of its folder.
     pub scope: Scope,
+    /// Path of its skill file (absolute when the corpus knows it).
+    pub path: std::path::PathBuf,
     /// What the client does with it.
     pub status: Status,
     /// Chars of the entry text before the client's cuts (without the name).
@@ -158,6 +160,7 @@ pub fn listing_of(
             node: c.node,
             name: names[i].clone(),
             scope: c.scope,
+            path: c.path.clone(),
             status: Status::NotLoaded,
             entry_chars: 0,
             chars_shown: 0,

@@ -3,8 +3,9 @@
 //! "Client profiles").
 
 use serde_json::{Value as Json, json};
+use unicode_width::UnicodeWidthStr;
 
-use super::{Budget, Client, ClientListing, ClientOptions, Status};
+use super::{Budget, Client, ClientListing, ClientOptions, ClientSkill, Status};
 
 /// `list --agent X --json`: `{"schema": 1, "agent", "budget_chars" (null when the client
 /// documents no budget), "budget_unit": "chars"|"tokens"|null, "budget", "needed", "used",
@@ -138,9 +139,43 @@ pub fn meter(l: &ClientListing) -> String {
     }
 }
 
+/// The row name of each skill: its name, with its scope when another skill has the name
+/// too, and the folder holding its skill file when that is not enough to tell them apart.
+fn row_names(skills: &[ClientSkill]) -> Vec<String> {
+    skills
+        .iter()
+        .map(|s| {
+            let same = |o: &&ClientSkill| o.name == s.name;
+            match skills.iter().filter(same).count() {
+                1 => s.name.clone(),
+                _ if skills
+                    .iter()
+                    .filter(same)
+                    .filter(|o| o.scope == s.scope)
+                    .count()
+                    == 1 =>
+                {
+                    format!("{} ({})", s.name, s.scope.as_str())
+                }
+                _ => {
+                    let folder = s.path.parent().and_then(|p| p.parent()).unwrap_or(&s.path);
+                    format!("{} ({}: {})", s.name, s.scope.as_str(), folder.display())
+                }
+            }
+        })
+        .collect()
+}
+
+/// `text` padded with spaces to `width` terminal cells (wide and combining characters
+/// counted as the terminal draws them).
+fn padded(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
 /// Every client side by side (all listings of one corpus, [`super::all_listings`]): a meter
 /// line per client with what it cuts, then a row per skill and a column per client
-/// ([`cell`]). Two skills of one name are told apart by their scope (`pdf (user)`).
+/// ([`cell`]), columns aligned in terminal cells. Two skills of one name are told apart by
+/// their scope (`pdf (user)`), and two of one scope by their folder.
 pub fn side_by_side(listings: &[ClientListing]) -> String {
     let Some(first) = listings.first() else {
         return String::new();
@@ -162,35 +197,19 @@ pub fn side_by_side(listings: &[ClientListing]) -> String {
         out.push(line);
     }
     out.push(String::new());
-    let names: Vec<String> = first
-        .skills
-        .iter()
-        .map(|s| {
-            let twice = first.skills.iter().filter(|o| o.name == s.name).count() > 1;
-            if twice {
-                format!("{} ({})", s.name, s.scope.as_str())
-            } else {
-                s.name.clone()
-            }
-        })
-        .collect();
-    let w = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let names = row_names(&first.skills);
+    let w = names.iter().map(|n| n.width()).max().unwrap_or(5).max(5);
     let cols: Vec<usize> = listings
         .iter()
         .map(|l| l.client.as_str().len().max(11))
         .collect();
-    let mut head = format!("{:<w$}", "skill");
+    let mut head = padded("skill", w);
     for (l, c) in listings.iter().zip(&cols) {
         head.push_str(&format!("  {:<c$}", l.client.as_str()));
     }
     out.push(head.trim_end().to_string());
     for (i, name) in names.iter().enumerate() {
-        let mut row = format!("{name:<w$}");
+        let mut row = padded(name, w);
         for (l, c) in listings.iter().zip(&cols) {
             let text = l.skills.get(i).map(cell).unwrap_or_default();
             row.push_str(&format!("  {text:<c$}"));
@@ -198,4 +217,54 @@ pub fn side_by_side(listings: &[ClientListing]) -> String {
         out.push(row.trim_end().to_string());
     }
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::agents::Scope;
+    use crate::model::NodeId;
+
+    fn skill(name: &str, scope: Scope, path: &str) -> ClientSkill {
+        ClientSkill {
+            node: NodeId(0),
+            name: name.into(),
+            scope,
+            path: path.into(),
+            status: Status::Full,
+            entry_chars: 0,
+            chars_shown: 0,
+            shown: String::new(),
+            why: None,
+            line: None,
+        }
+    }
+
+    #[test]
+    fn same_named_rows_are_told_apart_by_scope_then_by_folder() {
+        let skills = [
+            skill("hono", Scope::Project, "/a/skills/hono/SKILL.md"),
+            skill("hono", Scope::Project, "/b/skills/hono/SKILL.md"),
+            skill("pdf", Scope::Project, "/a/skills/pdf/SKILL.md"),
+            skill("pdf", Scope::User, "/h/skills/pdf/SKILL.md"),
+            skill("one", Scope::Project, "/a/skills/one/SKILL.md"),
+        ];
+        assert_eq!(
+            row_names(&skills),
+            [
+                "hono (project: /a/skills)",
+                "hono (project: /b/skills)",
+                "pdf (project)",
+                "pdf (user)",
+                "one"
+            ]
+        );
+    }
+
+    #[test]
+    fn wide_characters_are_padded_by_the_cells_they_take() {
+        assert_eq!(padded("漢字", 6), "漢字  ");
+        assert_eq!(padded("e\u{301}", 3), "e\u{301}  ");
+        assert_eq!(padded("toolong", 3), "toolong");
+    }
 }
