@@ -3,11 +3,11 @@
 
 use std::borrow::Cow;
 
-/// Replace C0/C1 control characters (except `\n`; a tab becomes one space), DEL and the
+/// Replace C0/C1 control characters (except `\n`; a tab becomes one space), DEL, the
 /// bidirectional controls (overrides, isolates and the invisible marks U+061C, U+200E,
-/// U+200F) with visible stand-ins, and the invalid-UTF-8
+/// U+200F) and the invisible Unicode tag characters (U+E0000–U+E007F) with visible stand-ins, and the invalid-UTF-8
 /// placeholder byte with U+FFFD. ESC is shown as `␛`, other C0 controls as their Control
-/// Pictures (U+2400 block), C1 controls, DEL and bidi controls as U+FFFD.
+/// Pictures (U+2400 block), C1 controls, DEL, bidi controls and tags as U+FFFD.
 /// Returns the input unchanged (borrowed) when nothing needs replacing.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(needs_replacing) {
@@ -68,7 +68,14 @@ pub fn json_safe(json: &str) -> Cow<'_, str> {
 }
 
 fn needs_replacing(c: char) -> bool {
-    (c.is_control() && c != '\n') || c == '\u{1A}' || is_bidi_control(c)
+    (c.is_control() && c != '\n') || c == '\u{1A}' || is_bidi_control(c) || is_tag(c)
+}
+
+/// Unicode tag characters (U+E0000–U+E007F): invisible on a terminal, they can carry a
+/// hidden ASCII text ("ASCII smuggling"), so they are shown as U+FFFD. (A subdivision flag
+/// emoji, 🏴 + tags, then shows as a black flag and stand-ins.)
+fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
 }
 
 /// Bidirectional controls (Unicode UAX #9 "explicit directional formatting characters" and
@@ -97,6 +104,14 @@ fn replacement(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unicode_tag_characters_that_hide_text_are_shown() {
+        // "hi" smuggled as tags after a visible word.
+        assert_eq!(sanitize("ok\u{E0068}\u{E0069}"), "ok\u{FFFD}\u{FFFD}");
+        assert_eq!(sanitize_line("a\u{E007F}"), "a\u{FFFD}");
+        assert_eq!(json_safe("\"\u{E0041}\""), "\"\\udb40\\udc41\"");
+    }
 
     #[test]
     fn escape_sequences_are_neutralised() {
