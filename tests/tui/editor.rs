@@ -890,3 +890,34 @@ fn an_editor_too_small_to_draw_says_so_instead_of_showing_the_tree_beneath() {
     );
     assert!(shown.contains("resize it, or Esc"), "{shown}");
 }
+
+#[test]
+fn e_on_a_latin1_frontmatter_or_a_binary_skill_md_says_what_is_wrong() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let latin = tmp.path().join("latin");
+    std::fs::create_dir_all(&latin).expect("mkdir");
+    std::fs::write(
+        latin.join("SKILL.md"),
+        b"---\nname: latin\ndescription: Caf\xe9 menus.\n---\nBody.\n",
+    )
+    .expect("write");
+    let mut app = app_on(&latin, 100, 30);
+    act(&mut app, &[Action::EditOpen]);
+    assert_ne!(app.mode(), Mode::Form);
+    assert!(
+        app.status.contains("holds bytes that are not UTF-8"),
+        "{}",
+        app.status
+    );
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("binary")).expect("mkdir");
+    std::fs::write(skills.join("binary/SKILL.md"), b"\0\0---\nname: binary\n").expect("write");
+    let mut app = app_on(&skills, 100, 30);
+    act(&mut app, &[Action::MoveDown, Action::EditOpen]);
+    assert_ne!(app.mode(), Mode::Form);
+    assert!(
+        app.status.contains("SKILL.md holds no text"),
+        "{}",
+        app.status
+    );
+}

@@ -86,7 +86,14 @@ pub fn open(shared: &Shared, current: Option<NodeId>, ctx: &mut Ctx) -> Option<B
     let id = current?;
     let corpus = shared.corpus;
     let Some((path, shown, folder, root)) = skill_file(corpus, id) else {
-        ctx.say("Not a skill: `e` edits the frontmatter of a SKILL.md");
+        let in_skill = std::iter::once(id)
+            .chain(corpus.ancestors(id))
+            .any(|n| corpus.node(n).kind == NodeKind::Skill);
+        ctx.say(if in_skill {
+            "This skill's SKILL.md holds no text skillnav read (binary, UTF-16 or a link it did not follow): `e` cannot edit it"
+        } else {
+            "Not a skill: `e` edits the frontmatter of a SKILL.md"
+        });
         return None;
     };
     if let Some(reason) = crate::remote::cache::read_only_reason(&path) {

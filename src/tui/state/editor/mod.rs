@@ -234,9 +234,14 @@ impl Editor {
     ) -> Result<Editor, String> {
         let file = frontmatter::load(path).map_err(|e| e.to_string())?;
         if RawText::of(&file.bytes).is_none() {
-            return Err(format!(
-                "{shown}: the frontmatter has no closing --- fence; fix it with E ($EDITOR)"
-            ));
+            // The form reads the UTF-8 text up to the first byte that is not UTF-8: a
+            // frontmatter cut there looks unclosed.
+            let why = if std::str::from_utf8(&file.bytes).is_err() {
+                "the frontmatter holds bytes that are not UTF-8 (or never closes); save it as UTF-8 with E ($EDITOR)"
+            } else {
+                "the frontmatter has no closing --- fence; fix it with E ($EDITOR)"
+            };
+            return Err(format!("{shown}: {why}"));
         }
         let mut ed = Editor {
             base: file.bytes.clone(),
