@@ -219,6 +219,10 @@ fn clients_popup_shows_the_trigger_eval_per_skill() {
         "{}",
         b.text
     );
+    assert!(
+        b.text.ends_with('\n'),
+        "w saves a text file that ends its last line"
+    );
 }
 
 #[test]

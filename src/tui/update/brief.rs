@@ -108,6 +108,10 @@ fn agent_listing(shared: &Shared) -> BuiltText {
         ));
         text.push_str(&crate::eval::triggers::per_skill_lines(&run).join("\n"));
     }
+    // Saved with `w` as a text file: it ends its last line.
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
     let skills = listings.first().map_or(0, |l| l.skills.len());
     let mut label = format!("clients · {}", human::plural(skills, "skill"));
     if let Some(c) = listings.first() {
