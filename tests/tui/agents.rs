@@ -319,4 +319,16 @@ fn collision_map_lists_the_planted_pairs_and_jumps_to_either_editor() {
         shown.ends_with(&format!("{}/SKILL.md", pairs[1].1)),
         "{shown}"
     );
+    // The editor says which collision it was opened for.
+    let note = app
+        .editor()
+        .and_then(|e| e.message.clone())
+        .unwrap_or_default();
+    assert!(
+        note.starts_with(&format!(
+            "description-overlap with {} (similarity 0.",
+            pairs[1].0
+        )),
+        "{note}"
+    );
 }

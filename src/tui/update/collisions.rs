@@ -16,8 +16,9 @@ pub enum After {
     Keep(Collisions),
     /// The map closes.
     Close,
-    /// The map closes on a skill the tree now shows: open its editor.
-    Edit,
+    /// The map closes on a skill the tree now shows: open its editor, with this note on
+    /// the collision it came for.
+    Edit(String),
 }
 
 /// `C`: the collision map of the loaded skills, or `None` when there is no collision (the
@@ -79,17 +80,18 @@ pub fn action(
             let Some(pair) = c.pairs.get(c.cursor) else {
                 return After::Keep(c);
             };
-            let (id, _) = if action == Action::Confirm {
-                pair.a.clone()
+            let ((id, _), (_, other)) = if action == Action::Confirm {
+                (pair.a.clone(), pair.b.clone())
             } else {
-                pair.b.clone()
+                (pair.b.clone(), pair.a.clone())
             };
+            let note = overlap_note(&other, pair);
             // Back to the tree on that skill, then its editor over it (`Esc` there returns
             // to the tree; `C` opens the map again).
             panes.search.showing = false;
             *panes.focus = Focus::Left;
             panes.tree.reveal(corpus, id);
-            return After::Edit;
+            return After::Edit(note);
         }
         _ => {}
     }
@@ -99,4 +101,18 @@ pub fn action(
         c.offset = c.cursor + 1 - page;
     }
     After::Keep(c)
+}
+
+/// The editor's note for a skill opened from the map: which skill it competes with, how
+/// similar their entries are and the phrases both hold (`validate`'s `description-overlap`).
+fn overlap_note(other: &str, pair: &crate::tui::state::collisions::Pair) -> String {
+    let shared = if pair.phrases.is_empty() {
+        String::new()
+    } else {
+        format!("; shared: {}", pair.phrases.join(", "))
+    };
+    format!(
+        "description-overlap with {other} (similarity {:.2}{shared})",
+        pair.similarity
+    )
 }

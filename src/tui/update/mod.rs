@@ -317,7 +317,12 @@ fn route_key(app: &mut App, action: Action) {
             match collisions::action(c, a, page, p.shared.corpus, &mut p.panes) {
                 collisions::After::Keep(c) => p.popups.push(Popup::Collisions(c)),
                 collisions::After::Close => {}
-                collisions::After::Edit => open_editor(app),
+                collisions::After::Edit(note) => {
+                    open_editor(app);
+                    if let Some(Popup::Editor(ed)) = app.popups.last_mut() {
+                        ed.message = Some(note);
+                    }
+                }
             }
         }
         (top @ Popup::Brief(_), Action::CycleBudget) => {
