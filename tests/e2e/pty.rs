@@ -256,6 +256,37 @@ fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
+fn text_typed_past_1024_bytes_at_once_arrives_without_another_key() {
+    let (_tmp, dir) = crlf_skill();
+    let mut s = start_on(&dir, &[]);
+    s.screen
+        .wait_for("the tree", |t| t.contains("◆ crlf-skill"));
+    s.send(b"e");
+    s.screen.wait_for("the form", |t| {
+        t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form")
+    });
+    s.send(b"j\r");
+    s.screen.wait_for("the description's text area", |t| {
+        t.contains("Esc field list")
+    });
+    // One write of 1,400 bytes: crossterm reads 1,024 at a time, and the rest must not
+    // wait in the kernel for the next key.
+    s.send(&[b'x'; 1_400]);
+    s.screen.wait_for("all 1,400 characters", |t| {
+        t.contains("description is 1425 chars; the limit is 1024")
+    });
+    s.send(b"\x1b");
+    s.screen
+        .wait_for("the field list", |t| t.contains("Enter edit value"));
+    s.send(b"\x1b");
+    s.screen
+        .wait_for("the discard prompt", |t| t.contains("Discard changes?"));
+    s.send(b"\r");
+    s.send(b"q");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
 fn form_edit_of_description_is_saved_to_disk() {
     let (_tmp, dir) = crlf_skill();
     let mut s = start_on(&dir, &[]);
