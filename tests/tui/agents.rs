@@ -76,6 +76,22 @@ fn clients_popup_has_a_column_per_client_matching_the_cli() {
     assert_eq!(row("s22")[1], "dropped");
     assert_eq!(row("s01")[1], "full");
     assert_cells_match_cli(&text, &home, &proj);
+    // Columns as wide as their widest cell (`codex` holds no `not loaded`): 83 columns here,
+    // where every column was 11 wide (91).
+    let widest = text
+        .lines()
+        .skip_while(|l| !l.starts_with("skill "))
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    assert_eq!(widest, 83, "{text}");
+    assert!(
+        text.contains(
+            "\nskill          claude-code  codex    copilot     gemini      opencode    cursor\n"
+        ),
+        "{text}"
+    );
     // Every client's meter heads the popup; the label carries Claude Code's.
     assert!(
         text.starts_with("claude-code  listing 10,491 / 8,000 chars (131%) · 1 truncated · 10 dropped · 1 not loaded\n"),

@@ -199,9 +199,14 @@ pub fn side_by_side(listings: &[ClientListing]) -> String {
     out.push(String::new());
     let names = row_names(&first.skills);
     let w = names.iter().map(|n| n.width()).max().unwrap_or(5).max(5);
+    // Each column as wide as its client's name or its widest cell, so a listing of `full`
+    // cells fits an 80-column terminal.
     let cols: Vec<usize> = listings
         .iter()
-        .map(|l| l.client.as_str().len().max(11))
+        .map(|l| {
+            let widest = l.skills.iter().map(|s| cell(s).width()).max().unwrap_or(0);
+            l.client.as_str().len().max(widest)
+        })
         .collect();
     let mut head = padded("skill", w);
     for (l, c) in listings.iter().zip(&cols) {
