@@ -661,24 +661,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A cursor's JSON array: generation, keys, offset, check, variant, file, `max_tokens`.
-type Wire = (
-    u64,
-    Vec<String>,
-    usize,
-    u64,
-    Option<String>,
-    usize,
-    Option<u64>,
-);
-
-/// A cursor's JSON array before it carried `max_tokens`: generation, keys, offset, check,
-/// variant, file.
-type WireV3 = (u64, Vec<String>, usize, u64, Option<String>, usize);
-
-/// A cursor's JSON array before folders were read: generation, keys, offset, check, variant.
-type WireV2 = (u64, Vec<String>, usize, u64, Option<String>);
-
 /// A cursor as text: URL-safe base64 (no padding) of the JSON array `[generation, [key…],
 /// offset, check, variant, file, max_tokens]` (docs/MCP.md "Cursors").
 pub fn encode_cursor(c: &Cursor) -> String {
@@ -694,9 +676,10 @@ pub fn encode_cursor(c: &Cursor) -> String {
     URL_SAFE_NO_PAD.encode(wire.to_string())
 }
 
-/// The cursor [`encode_cursor`] made (the five-element array of before folders were read
-/// has `file` 0; a two-element `[generation, [key…]]` array, from before passages, reads
-/// from the first key's start). Errors: anything else.
+/// The cursor [`encode_cursor`] made, or one of its older forms: six elements (before it
+/// carried `max_tokens`: the default budget), five (before folders were read: `file` 0), or
+/// two, `[generation, [key…]]` (before passages: from the first key's start). Errors:
+/// anything else.
 pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
     let bad = || {
         AgentError(format!(
@@ -704,50 +687,30 @@ pub fn decode_cursor(c: &str) -> AgentResult<Cursor> {
         ))
     };
     let bytes = URL_SAFE_NO_PAD.decode(c.trim()).map_err(|_| bad())?;
-    if let Ok((generation, keys, offset, check, variant, file, max_tokens)) =
-        serde_json::from_slice::<Wire>(&bytes)
-    {
-        return Ok(Cursor {
-            generation,
-            keys,
-            file,
-            offset,
-            check,
-            variant,
-            max_tokens,
-        });
+    let parts: Vec<Value> = serde_json::from_slice(&bytes).map_err(|_| bad())?;
+    // `[generation, keys, offset, check, variant, file, max_tokens]`, or one of its older
+    // forms: the first 2, 5 or 6 elements (the missing ones at their defaults).
+    if !matches!(parts.len(), 2 | 5 | 6 | 7) {
+        return Err(bad());
     }
-    if let Ok((generation, keys, offset, check, variant, file)) =
-        serde_json::from_slice::<WireV3>(&bytes)
-    {
-        return Ok(Cursor {
-            generation,
-            keys,
-            file,
-            offset,
-            check,
-            variant,
-            ..Cursor::default()
-        });
-    }
-    if let Ok((generation, keys, offset, check, variant)) = serde_json::from_slice::<WireV2>(&bytes)
-    {
-        return Ok(Cursor {
-            generation,
-            keys,
-            offset,
-            check,
-            variant,
-            ..Cursor::default()
-        });
-    }
-    let (generation, keys): (u64, Vec<String>) =
-        serde_json::from_slice(&bytes).map_err(|_| bad())?;
     Ok(Cursor {
-        generation,
-        keys,
-        ..Cursor::default()
+        generation: part(&parts, 0).ok_or_else(bad)?,
+        keys: part(&parts, 1).ok_or_else(bad)?,
+        offset: part(&parts, 2).ok_or_else(bad)?,
+        check: part(&parts, 3).ok_or_else(bad)?,
+        variant: part(&parts, 4).ok_or_else(bad)?,
+        file: part(&parts, 5).ok_or_else(bad)?,
+        max_tokens: part(&parts, 6).ok_or_else(bad)?,
     })
+}
+
+/// Element `i` of a cursor's array read as `T`: its default when the array is shorter,
+/// `None` when the element is not a `T`.
+fn part<T: serde::de::DeserializeOwned + Default>(parts: &[Value], i: usize) -> Option<T> {
+    match parts.get(i) {
+        None => Some(T::default()),
+        Some(v) => T::deserialize(v).ok(),
+    }
 }
 
 #[cfg(test)]
