@@ -40,6 +40,24 @@ fn statuses(v: &Value, name: &str) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
+/// `list --agent X --json .claude/skills` in `proj` for every client: (agent, document).
+fn every_listing(proj: &Path, home: &Path) -> Vec<(&'static str, Value)> {
+    [
+        "claude-code",
+        "codex",
+        "copilot",
+        "gemini",
+        "opencode",
+        "cursor",
+    ]
+    .into_iter()
+    .map(|agent| {
+        let args = ["list", "--agent", agent, "--json", ".claude/skills"];
+        (agent, json(&run_in(proj, home, &args)))
+    })
+    .collect()
+}
+
 /// A repository `proj` (with `.git`) whose work happens in `proj/app`, and a home.
 fn repo(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let (home, proj) = (t.join("home"), t.join("proj"));
@@ -107,19 +125,7 @@ fn a_skill_md_that_links_to_a_file_of_its_folder_is_listed_by_every_client() {
     );
     std::os::unix::fs::symlink("real/actual.md", skills.join("linked/SKILL.md"))
         .unwrap_or_else(|e| panic!("symlink: {e}"));
-    for agent in [
-        "claude-code",
-        "codex",
-        "copilot",
-        "gemini",
-        "opencode",
-        "cursor",
-    ] {
-        let v = json(&run_in(
-            &proj,
-            &home,
-            &["list", "--agent", agent, "--json", ".claude/skills"],
-        ));
+    for (agent, v) in every_listing(&proj, &home) {
         assert_eq!(status(&v, "linked"), ("full".into(), 23), "{agent}: {v}");
     }
 }
@@ -460,19 +466,7 @@ fn a_binary_or_utf16_skill_md_is_a_not_loaded_row_for_every_client() {
         wide.extend(u.to_le_bytes());
     }
     write(&skills, "wide/SKILL.md", &wide);
-    for agent in [
-        "claude-code",
-        "codex",
-        "copilot",
-        "gemini",
-        "opencode",
-        "cursor",
-    ] {
-        let v = json(&run_in(
-            &proj,
-            &home,
-            &["list", "--agent", agent, "--json", ".claude/skills"],
-        ));
+    for (agent, v) in every_listing(&proj, &home) {
         assert_eq!(status(&v, "ok").0, "full", "{agent}: {v}");
         for name in ["nul", "wide"] {
             assert_eq!(status(&v, name), ("not-loaded".into(), 0), "{agent}: {v}");

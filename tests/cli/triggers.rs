@@ -246,37 +246,21 @@ fn a_figure_with_nothing_to_count_is_null_not_a_perfect_score_and_an_empty_query
     .unwrap_or_else(|e| panic!("{e}"));
     let qs = q.display().to_string();
     let dir = p("overlap");
-    let out = run(
-        &[
-            "eval",
-            "--triggers",
-            "--queries",
-            &qs,
-            "--agent",
-            "codex",
-            "--json",
-            &dir,
-        ],
-        None,
-    );
-    let v = json(&out);
+    let codex = |as_json: bool| {
+        let mut args = vec!["eval", "--triggers", "--queries", &qs, "--agent", "codex"];
+        if as_json {
+            args.push("--json");
+        }
+        args.push(&dir);
+        run(&args, None)
+    };
+    let v = json(&codex(true));
     let skills = &v["clients"][0]["skills"];
     // pdf-toolkit had one positive and won nothing: recall 0, no precision to speak of.
     assert_eq!(skills["pdf-toolkit"]["recall"], 0.0, "{v}");
     assert_eq!(skills["pdf-toolkit"]["precision"], Value::Null, "{v}");
     assert_eq!(skills["pdf-toolkit"]["f1"], 0.0, "{v}");
-    let text = run(
-        &[
-            "eval",
-            "--triggers",
-            "--queries",
-            &qs,
-            "--agent",
-            "codex",
-            &dir,
-        ],
-        None,
-    );
+    let text = codex(false);
     let text = String::from_utf8_lossy(&text.stdout);
     let row = text
         .lines()

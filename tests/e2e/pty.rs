@@ -255,10 +255,10 @@ fn crlf_skill() -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
-#[test]
-fn text_typed_past_1024_bytes_at_once_arrives_without_another_key() {
-    let (_tmp, dir) = crlf_skill();
-    let mut s = start_on(&dir, &[]);
+/// The app on the skill folder `dir`, its form editor open on the description's text area:
+/// `e` on the root (it holds one skill) opens the form, `j` selects description.
+fn description_area(dir: &std::path::Path) -> Session {
+    let mut s = start_on(dir, &[]);
     s.screen
         .wait_for("the tree", |t| t.contains("◆ crlf-skill"));
     s.send(b"e");
@@ -269,6 +269,13 @@ fn text_typed_past_1024_bytes_at_once_arrives_without_another_key() {
     s.screen.wait_for("the description's text area", |t| {
         t.contains("Esc field list")
     });
+    s
+}
+
+#[test]
+fn text_typed_past_1024_bytes_at_once_arrives_without_another_key() {
+    let (_tmp, dir) = crlf_skill();
+    let mut s = description_area(&dir);
     // One write of 1,400 bytes: crossterm reads 1,024 at a time, and the rest must not
     // wait in the kernel for the next key.
     s.send(&[b'x'; 1_400]);
@@ -289,18 +296,7 @@ fn text_typed_past_1024_bytes_at_once_arrives_without_another_key() {
 #[test]
 fn form_edit_of_description_is_saved_to_disk() {
     let (_tmp, dir) = crlf_skill();
-    let mut s = start_on(&dir, &[]);
-    s.screen
-        .wait_for("the tree", |t| t.contains("◆ crlf-skill"));
-    // `e` on the root (it holds one skill) opens the form; `j` selects description.
-    s.send(b"e");
-    s.screen.wait_for("the form", |t| {
-        t.contains("Edit crlf-skill: crlf-skill/SKILL.md · form")
-    });
-    s.send(b"j\r");
-    s.screen.wait_for("the description's text area", |t| {
-        t.contains("Esc field list")
-    });
+    let mut s = description_area(&dir);
     // Home, Ctrl-k (delete to the end of the line), the new text; `q` types here.
     s.send(b"\x1b[H\x0b");
     s.send(b"Saved from a quick PTY test");
