@@ -136,16 +136,7 @@ pub fn link_target(ws: &Workspace, key: &str, id: NodeId) -> AgentResult<NodeId>
             "{key} is a link to a file outside the opened folder, which is not read: start the server with --follow-links to read it"
         ));
     }
-    let target = node
-        .flags
-        .has(Flag::Alias)
-        .then(|| node.meta.get("alias_of").and_then(|v| v.as_str()))
-        .flatten()
-        .and_then(|rel| {
-            let root = corpus.ancestors(id).last()?;
-            corpus.find(&format!("{}/{rel}", corpus.id(root)))
-        });
-    match target {
+    match crate::formats::walk::link_target(corpus, id) {
         Some(t) => served(ws, &corpus.id(t)),
         None => Ok(id),
     }

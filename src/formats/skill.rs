@@ -82,9 +82,7 @@ pub fn md_file(corpus: &Corpus, md: NodeId) -> Option<(NodeId, PathBuf)> {
         return Some((md, path));
     }
     let node = corpus.node(md);
-    let rel = node.meta.get("alias_of")?.as_str()?;
-    let root = corpus.ancestors(md).last()?;
-    let target = corpus.find(&format!("{}/{rel}", corpus.id(root)))?;
+    let target = super::walk::link_target(corpus, md)?;
     let mut root_dir = abs(target)?;
     for _ in corpus.node(target).path.split('/') {
         root_dir.pop();

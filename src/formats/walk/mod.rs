@@ -19,6 +19,7 @@ pub mod skill_file;
 pub mod skipped;
 pub mod spill;
 mod symlinks;
+pub use symlinks::link_target;
 pub mod text_file;
 
 pub use list::{

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::list::{Entry, IgnoreStack};
 use super::loader::{Loader, Mode, file_format, file_size};
 use super::skill_file::skill_md_in;
-use crate::model::{Flag, Format, Node, NodeId, NodeKind, Warning};
+use crate::model::{Corpus, Flag, Format, Node, NodeId, NodeKind, Warning};
 
 impl Loader<'_> {
     /// A symbolic link entry `e` inside folder `dir_real` (docs/DESIGN.md §2 "Symlinks").
@@ -226,4 +226,17 @@ fn shown_rel(rel: &Option<String>, abs: &Path) -> String {
         Some(r) => r.clone(),
         None => abs.display().to_string(),
     }
+}
+
+/// The node a symbolic link inside the opened root stands for: an alias listed by the walk
+/// carries `meta.alias_of`, the target's path relative to the root, and the target is the
+/// node at that path. `None` for anything else (a cross-root alias has text of its own).
+pub fn link_target(corpus: &Corpus, link: NodeId) -> Option<NodeId> {
+    let node = corpus.node(link);
+    if !node.flags.has(Flag::Alias) || node.span.is_some() {
+        return None;
+    }
+    let rel = node.meta.get("alias_of")?.as_str()?;
+    let root = corpus.ancestors(link).last()?;
+    corpus.find(&format!("{}/{rel}", corpus.id(root)))
 }
