@@ -234,15 +234,21 @@ pub fn load(specs: &[RootSpec], g: &GlobalOpts) -> Corpus {
 /// --profile`, `eval --triggers`): with no PATH, `--agent` named and none of its folders
 /// present, the corpus is empty (that agent lists nothing) instead of the bundled sample.
 pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
-    if paths.is_empty()
-        && let Some(agent) = g.agent.as_deref()
-    {
-        let cwd = std::env::current_dir().context("current directory")?;
-        if formats::discover_roots_for(&cwd, Some(agent)).is_empty() {
-            return Ok(Corpus::new());
-        }
+    if g.agent.is_some() && no_skill_folder(paths, g)?.is_some() {
+        return Ok(Corpus::new());
     }
     open(paths, g)
+}
+
+/// With no PATH, the working directory when no skill folder is found from it (its agents'
+/// folders, `--agent`'s when given, and `$HOME`'s); `None` otherwise.
+fn no_skill_folder(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Option<PathBuf>> {
+    if !paths.is_empty() {
+        return Ok(None);
+    }
+    let cwd = std::env::current_dir().context("current directory")?;
+    let none = formats::discover_roots_for(&cwd, g.agent.as_deref()).is_empty();
+    Ok(none.then_some(cwd))
 }
 
 /// [`open`] for a command that checks skills (`validate`): with no PATH and no skill folder
@@ -250,15 +256,12 @@ pub fn open_for_agent(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpu
 /// `$HOME`'s), an empty corpus and a note on stderr instead of the bundled sample, so a
 /// check in a project without skills never passes by checking the sample.
 pub fn open_skills(paths: &[PathBuf], g: &GlobalOpts) -> anyhow::Result<Corpus> {
-    if paths.is_empty() {
-        let cwd = std::env::current_dir().context("current directory")?;
-        if formats::discover_roots_for(&cwd, g.agent.as_deref()).is_empty() {
-            eprintln!(
-                "skillnav: no skill folder found from {} or in $HOME (.claude/skills, .agents/skills, …): pass the folders to check",
-                sanitize_line(&cwd.display().to_string())
-            );
-            return Ok(Corpus::new());
-        }
+    if let Some(cwd) = no_skill_folder(paths, g)? {
+        eprintln!(
+            "skillnav: no skill folder found from {} or in $HOME (.claude/skills, .agents/skills, …): pass the folders to check",
+            sanitize_line(&cwd.display().to_string())
+        );
+        return Ok(Corpus::new());
     }
     open(paths, g)
 }
