@@ -140,7 +140,7 @@ pub fn meter(l: &ClientListing) -> String {
 }
 
 /// The row name of each skill: its name, with its scope when another skill has the name
-/// too, and the folder holding its skill file when that is not enough to tell them apart.
+/// too, and the end of its folder's path when that is not enough to tell them apart.
 fn row_names(skills: &[ClientSkill]) -> Vec<String> {
     skills
         .iter()
@@ -158,12 +158,40 @@ fn row_names(skills: &[ClientSkill]) -> Vec<String> {
                     format!("{} ({})", s.name, s.scope.as_str())
                 }
                 _ => {
-                    let folder = s.path.parent().and_then(|p| p.parent()).unwrap_or(&s.path);
-                    format!("{} ({}: {})", s.name, s.scope.as_str(), folder.display())
+                    let rivals: Vec<&ClientSkill> = skills
+                        .iter()
+                        .filter(|o| o.name == s.name && o.scope == s.scope)
+                        .collect();
+                    format!(
+                        "{} ({}: {})",
+                        s.name,
+                        s.scope.as_str(),
+                        folder_tail(s, &rivals)
+                    )
                 }
             }
         })
         .collect()
+}
+
+/// The end of the path of `s`'s skill folder that tells it from `rivals` (same name and
+/// scope, `s` among them): its last segment, else its last two, else the whole path.
+fn folder_tail(s: &ClientSkill, rivals: &[&ClientSkill]) -> String {
+    let tail = |c: &ClientSkill, n: usize| -> String {
+        let dir = c.path.parent().unwrap_or(&c.path);
+        let parts: Vec<String> = dir
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        parts[parts.len().saturating_sub(n)..].join("/")
+    };
+    for n in [1, 2] {
+        let mine = tail(s, n);
+        if rivals.iter().filter(|o| tail(o, n) == mine).count() == 1 {
+            return mine;
+        }
+    }
+    s.path.parent().unwrap_or(&s.path).display().to_string()
 }
 
 /// `text` padded with spaces to `width` terminal cells (wide and combining characters
@@ -250,6 +278,9 @@ mod tests {
         let skills = [
             skill("hono", Scope::Project, "/a/skills/hono/SKILL.md"),
             skill("hono", Scope::Project, "/b/skills/hono/SKILL.md"),
+            skill("hono", Scope::Project, "/c/hono-unified/SKILL.md"),
+            skill("deploy", Scope::User, "/h/team-a/deploy/SKILL.md"),
+            skill("deploy", Scope::User, "/h/team-b/deploy/SKILL.md"),
             skill("pdf", Scope::Project, "/a/skills/pdf/SKILL.md"),
             skill("pdf", Scope::User, "/h/skills/pdf/SKILL.md"),
             skill("one", Scope::Project, "/a/skills/one/SKILL.md"),
@@ -257,8 +288,12 @@ mod tests {
         assert_eq!(
             row_names(&skills),
             [
-                "hono (project: /a/skills)",
-                "hono (project: /b/skills)",
+                // The last segment that tells them apart, else the whole path.
+                "hono (project: /a/skills/hono)",
+                "hono (project: /b/skills/hono)",
+                "hono (project: hono-unified)",
+                "deploy (user: team-a/deploy)",
+                "deploy (user: team-b/deploy)",
                 "pdf (project)",
                 "pdf (user)",
                 "one"
