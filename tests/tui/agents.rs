@@ -76,8 +76,9 @@ fn clients_popup_has_a_column_per_client_matching_the_cli() {
     assert_eq!(row("s22")[1], "dropped");
     assert_eq!(row("s01")[1], "full");
     assert_cells_match_cli(&text, &home, &proj);
-    // Columns as wide as their widest cell (`codex` holds no `not loaded`): 83 columns here,
-    // where every column was 11 wide (91).
+    // Columns as wide as their widest cell (`codex` holds no `not loaded`), one space apart
+    // when two would pass 80 columns: 77 columns here (83 with two spaces, 91 when every
+    // column was 11 wide).
     let widest = text
         .lines()
         .skip_while(|l| !l.starts_with("skill "))
@@ -85,10 +86,10 @@ fn clients_popup_has_a_column_per_client_matching_the_cli() {
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0);
-    assert_eq!(widest, 83, "{text}");
+    assert_eq!(widest, 77, "{text}");
     assert!(
         text.contains(
-            "\nskill          claude-code  codex    copilot     gemini      opencode    cursor\n"
+            "\nskill         claude-code codex   copilot    gemini     opencode   cursor\n"
         ),
         "{text}"
     );
@@ -136,13 +137,36 @@ fn clients_popup(home: &Path, proj: &Path) -> (String, String) {
 /// The cells of the clients popup's row `name` (the row whose first cell is `name`) in the
 /// popup `text`.
 fn popup_row(text: &str, name: &str) -> Vec<String> {
-    text.lines()
-        .find(|l| l.split("  ").next() == Some(name) || l.starts_with(&format!("{name} ")))
+    // Columns start where the header's words do (cells such as `not loaded` hold a space).
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("skill "))
+        .unwrap_or_else(|| panic!("no header in\n{text}"));
+    let h: Vec<char> = header.chars().collect();
+    let starts: Vec<usize> = (0..h.len())
+        .filter(|&i| h[i] != ' ' && (i == 0 || h[i - 1] == ' '))
+        .collect();
+    let row: Vec<char> = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} ")) || *l == name)
         .unwrap_or_else(|| panic!("no row {name} in\n{text}"))
-        .split("  ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map(String::from)
+        .chars()
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| {
+            let b = starts
+                .get(k + 1)
+                .copied()
+                .unwrap_or(row.len())
+                .min(row.len());
+            row[a.min(b)..b]
+                .iter()
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
         .collect()
 }
 

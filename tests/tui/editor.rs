@@ -795,6 +795,48 @@ fn paste_into_single_line_field_turns_line_breaks_into_spaces() {
 }
 
 #[test]
+fn paste_of_esc_and_bel_into_a_field_leaves_them_out_and_says_so() {
+    let (_tmp, dir) = copy_fixture("form-skill");
+    let mut app = app_on(&dir, 100, 30);
+    open_at(&mut app, "license");
+    act(&mut app, &[Action::EditField]);
+    clear_line(&mut app);
+    act(&mut app, &[Action::Paste("MIT\u{1b}[2J\u{7}\tok".into())]);
+    let ed = app.editor().expect("editor");
+    let text = ed.field().map(|f| f.text.lines().join("\n"));
+    assert_eq!(text.as_deref(), Some("MIT[2J\tok"));
+    assert_eq!(
+        app.status,
+        "Pasted without 2 control character(s) a terminal cannot show (U+001B, U+0007)"
+    );
+}
+
+#[test]
+fn a_field_holding_an_escaped_esc_from_the_file_is_named_and_shown_as_a_stand_in() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("esc-skill");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: esc-skill\ndescription: \"Red \\e[31malert\\a text\"\n---\nBody.\n",
+    )
+    .expect("write");
+    let mut app = app_on(&dir, 120, 30);
+    open_at(&mut app, "description");
+    let shown = screen(&app, 120, 30);
+    assert!(
+        shown.contains("▸ description              Red ␛[31malert␇ text"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "⚠ `description` holds 2 control character(s) the form cannot show (U+001B, U+0007); r shows them escaped"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
 fn enter_in_description_still_adds_a_line() {
     let (_tmp, dir) = copy_fixture("form-skill");
     let mut app = app_on(&dir, 100, 30);

@@ -17,7 +17,9 @@ use skillnav::tui::state::app::App;
 use skillnav::tui::update::update;
 
 use crate::support::fs::fixture_path;
-use crate::support::tui::{act, app_on_corpus, draw, row_text, screen, screen_text, span_text};
+use crate::support::tui::{
+    act, app_on_corpus, draw, goto, id, row_text, screen, screen_text, span_text,
+};
 
 fn fixture(name: &str) -> PathBuf {
     fixture_path("tui").join(name)
@@ -492,4 +494,32 @@ fn results_keep_the_selected_hit_when_the_index_completes() {
     assert!(text.contains("Content (BM25) · 31 "), "{text}");
     assert!(!text.contains("indexing…"), "{text}");
     assert!(text.contains(&title), "{text}");
+}
+
+#[test]
+fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("root");
+    for (name, desc) in [("good", &b"Fine."[..]), ("latin", &b"caf\xe9 menu"[..])] {
+        std::fs::create_dir_all(root.join(name)).expect("mkdir");
+        let mut text = format!("---\nname: {name}\ndescription: ").into_bytes();
+        text.extend_from_slice(desc);
+        text.extend_from_slice(b"\n---\nBody\n");
+        std::fs::write(root.join(name).join("SKILL.md"), text).expect("write");
+    }
+    let mut app = crate::support::tui::tui_over(&root, "root", 80, 12);
+    let row_of = |app: &App, start: &str| {
+        screen(app).lines().find(|l| l.contains(start)).map_or_else(
+            || panic!("no row {start}:\n{}", screen(app)),
+            |l| l.split('│').next().unwrap_or("").trim_end().to_string(),
+        )
+    };
+    let row = |app: &App, title: &str| row_of(app, &format!("★ {title} "));
+    assert!(row(&app, "latin").ends_with("!    Σ14"), "{}", screen(&app));
+    assert!(!row(&app, "good").contains('!'), "{}", screen(&app));
+    // Opened, the mark is on the file's row, not on the skill's twice.
+    let file = id(&app, "root/latin/SKILL.md");
+    goto(&mut app, file);
+    assert!(!row(&app, "latin").contains('!'), "{}", screen(&app));
+    assert!(row_of(&app, "≡ SKILL.md").contains('!'), "{}", screen(&app));
 }

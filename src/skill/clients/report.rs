@@ -236,16 +236,23 @@ pub fn side_by_side(listings: &[ClientListing]) -> String {
             l.client.as_str().len().max(widest)
         })
         .collect();
+    // Two spaces between columns, one when two would pass the 78 cells of the TUI's popup
+    // on an 80-column terminal (six `not loaded` columns then fit beside a 13-cell name).
+    let gap = if w + cols.iter().map(|c| c + 2).sum::<usize>() > 78 {
+        " "
+    } else {
+        "  "
+    };
     let mut head = padded("skill", w);
     for (l, c) in listings.iter().zip(&cols) {
-        head.push_str(&format!("  {:<c$}", l.client.as_str()));
+        head.push_str(&format!("{gap}{:<c$}", l.client.as_str()));
     }
     out.push(head.trim_end().to_string());
     for (i, name) in names.iter().enumerate() {
         let mut row = padded(name, w);
         for (l, c) in listings.iter().zip(&cols) {
             let text = l.skills.get(i).map(cell).unwrap_or_default();
-            row.push_str(&format!("  {text:<c$}"));
+            row.push_str(&format!("{gap}{text:<c$}"));
         }
         out.push(row.trim_end().to_string());
     }

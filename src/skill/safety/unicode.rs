@@ -57,7 +57,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
             let m = format!(
                 "{} bidirectional control character(s) ({}): the line is shown in another order than it is read",
                 bidi.len(),
-                code_points(&bidi)
+                code_point_list(&bidi)
             );
             out.push(("safety-bidi", n, m));
         }
@@ -65,7 +65,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
             let m = format!(
                 "{} zero-width or invisible character(s) ({}) a reader cannot see",
                 zero.len(),
-                code_points(&zero)
+                code_point_list(&zero)
             );
             out.push(("safety-zero-width", n, m));
         }
@@ -74,7 +74,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
 }
 
 /// `U+200B, U+202E` (distinct code points in first-seen order, at most five, then `…`).
-fn code_points(cs: &[char]) -> String {
+pub fn code_point_list(cs: &[char]) -> String {
     let mut seen: Vec<char> = Vec::new();
     for c in cs {
         if !seen.contains(c) {

@@ -359,7 +359,9 @@ fn act(s: &mut Saving, ed: &mut Box<Editor>, action: Action) -> bool {
                 }
             }
         }
-        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(text)) => paste(ed, mode, &text),
+        (Mode::Field | Mode::Raw | Mode::Prompt, Action::Paste(text)) => {
+            paste(s.ctx, ed, mode, &text);
+        }
         (Mode::Prompt, Action::Confirm) => add_key(s.ctx, ed),
         (Mode::Prompt | Mode::Confirm, Action::Escape) => ed.mode = ed.back,
         (Mode::Confirm, Action::Confirm) => return close(s.ctx, "Discarded the changes"),
@@ -414,10 +416,20 @@ fn toggle_profile(ctx: &mut Ctx, ed: &mut Editor) {
 }
 
 /// Paste `s` into the text being edited in `mode`: on one line in the key prompt and a
-/// one-line field.
-fn paste(ed: &mut Editor, mode: Mode, s: &str) {
+/// one-line field. Control characters other than line breaks and tabs (ESC, BEL, …) are
+/// left out, and the status names them: a text area draws them as nothing, so they would
+/// reach the file unseen.
+fn paste(ctx: &mut Ctx, ed: &mut Editor, mode: Mode, s: &str) {
     let one_line = mode == Mode::Prompt
         || (mode == Mode::Field && ed.field().is_some_and(|f| !f.multi_line()));
+    let (s, dropped) = without_controls(s);
+    if !dropped.is_empty() {
+        ctx.say(format!(
+            "Pasted without {} control character(s) a terminal cannot show ({})",
+            dropped.len(),
+            crate::skill::safety::unicode::code_point_list(&dropped)
+        ));
+    }
     if let Some(area) = ed.area_mut() {
         let s = if one_line {
             s.replace("\r\n", " ").replace(['\r', '\n'], " ")
@@ -429,6 +441,22 @@ fn paste(ed: &mut Editor, mode: Mode, s: &str) {
             ed.recompute();
         }
     }
+}
+
+/// `s` without its control characters other than `\n`, `\r` and `\t`, and the ones left out.
+fn without_controls(s: &str) -> (String, Vec<char>) {
+    let mut dropped = Vec::new();
+    let kept = s
+        .chars()
+        .filter(|c| {
+            let drop = c.is_control() && !matches!(c, '\n' | '\r' | '\t');
+            if drop {
+                dropped.push(*c);
+            }
+            !drop
+        })
+        .collect();
+    (kept, dropped)
 }
 
 /// Add the key typed in the prompt, then edit its value.

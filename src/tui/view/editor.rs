@@ -302,6 +302,18 @@ fn problem_lines(app: &App, ed: &Editor, width: usize) -> Vec<Line<'static>> {
             0,
         ));
     }
+    for f in &ed.fields {
+        let cs = f.controls();
+        if !cs.is_empty() {
+            let text = format!(
+                "⚠ `{}` holds {} control character(s) the form cannot show ({}); r shows them escaped",
+                f.key,
+                cs.len(),
+                crate::skill::safety::unicode::code_point_list(&cs)
+            );
+            out.push(fit(vec![(text, t.warn)], vec![], width, 0));
+        }
+    }
     let n = ed.findings.len();
     for (i, f) in ed.findings.iter().enumerate() {
         if out.len() + 1 == MAX_PROBLEM_LINES && i + 1 < n {

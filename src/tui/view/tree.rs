@@ -164,14 +164,23 @@ fn title_pieces(app: &App, row: Row, level: Option<Exposure>) -> Vec<Piece> {
 }
 
 /// The flags of node `id` on the right: ` dup` (a copy, unless an `alias`), ` !`
-/// (warnings), and a skill's Claude Code listing mark (`∅` dropped, `✂N` cut).
+/// (warnings; on a collapsed skill also its files' warnings, such as a `SKILL.md` that is
+/// not UTF-8), and a skill's Claude Code listing mark (`∅` dropped, `✂N` cut).
 fn flag_pieces(app: &App, id: NodeId, alias: bool, right: &mut Vec<Piece>) {
     let t = &app.theme;
     let node = app.corpus.node(id);
     if app.corpus.is_copy(id) && !alias {
         right.push((" dup".into(), t.dim));
     }
-    if !node.warnings.is_empty() {
+    let files_warned = || {
+        node.kind == NodeKind::Skill
+            && !app.tree.expanded.contains(&id)
+            && node
+                .children
+                .iter()
+                .any(|c| !app.corpus.node(*c).warnings.is_empty())
+    };
+    if !node.warnings.is_empty() || files_warned() {
         right.push((" !".into(), t.warn));
     }
     if node.kind == NodeKind::Skill

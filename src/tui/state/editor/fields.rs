@@ -145,7 +145,22 @@ impl Field {
         }
     }
 
-    /// One-line preview of the value for the field list (first line, `…` when more).
+    /// The control characters (other than tabs) in the value being edited, in order: a
+    /// text area draws them as nothing, so the editor names them.
+    pub fn controls(&self) -> Vec<char> {
+        if !self.editable() || self.removed {
+            return Vec::new();
+        }
+        self.text
+            .lines()
+            .iter()
+            .flat_map(|l| l.chars())
+            .filter(|c| c.is_control() && *c != '\t')
+            .collect()
+    }
+
+    /// One-line preview of the value for the field list (first line, `…` when more), with
+    /// control characters shown as stand-ins ([`crate::util::sanitize::sanitize_line`]).
     pub fn preview(&self) -> String {
         match self.kind {
             FieldKind::Map => "(map: entries below)".into(),
@@ -153,6 +168,7 @@ impl Field {
             _ => {
                 let lines = self.text.lines();
                 let first = lines.first().map_or("", String::as_str);
+                let first = crate::util::sanitize::sanitize_line(first);
                 if lines.len() > 1 {
                     format!("{first} …")
                 } else {
