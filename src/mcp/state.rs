@@ -170,9 +170,9 @@ impl State {
     /// from the disk ([`LoadedFiles::all_unchanged`]), so an overflow on a huge tree does
     /// not reload what did not change. A file created while events were lost is seen at
     /// the next event in its folder, or when a request reads a changed file. Events lost
-    /// while the first load runs (the load's own reads fill the watcher's queue with open
-    /// events on a big tree) are checked the same way once that load is in place, instead
-    /// of making the first request load everything again.
+    /// while the first load runs (a tree rewritten in bulk meanwhile, for one) are checked
+    /// the same way once that load is in place, instead of making the first request load
+    /// everything again.
     pub fn rescan(&self) {
         let Some(files) = self.loaded_files() else {
             self.rescan_after_load.store(true, Ordering::SeqCst);

@@ -22,7 +22,7 @@ pub fn watch(
     recipes: Option<&Path>,
 ) -> Option<notify::RecommendedWatcher> {
     let weak = Arc::downgrade(state);
-    let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+    let handler = move |ev: notify::Result<notify::Event>| {
         let Some(s) = weak.upgrade() else {
             return;
         };
@@ -33,8 +33,8 @@ pub fn watch(
             // An error means events may be lost (an overflowing queue, for one).
             Err(_) => s.rescan(),
         }
-    })
-    .ok()?;
+    };
+    let mut w = notify::RecommendedWatcher::new(handler, config()).ok()?;
     for p in roots {
         if let Err(e) = w.watch(p, RecursiveMode::Recursive) {
             // Too many folders for the platform's watch limit, for one: say so once.
@@ -49,4 +49,48 @@ pub fn watch(
         let _ = w.watch(dir, RecursiveMode::NonRecursive);
     }
     Some(w)
+}
+
+/// The watcher's configuration: no access events. The load's and every read's own opens
+/// would otherwise fill the kernel queue of a big tree (inotify's 16,384 events), and each
+/// overflow costs a rescan of every loaded file.
+fn config() -> notify::Config {
+    notify::Config::default().with_event_kinds(notify::EventKindMask::CORE)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use notify::Watcher;
+
+    #[test]
+    fn reading_a_watched_file_sends_no_event_and_writing_it_does() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let file = dir.path().join("a.md");
+        std::fs::write(&file, "# A\n").expect("write");
+        let (tx, rx) = mpsc::channel();
+        let mut w = notify::RecommendedWatcher::new(
+            move |ev: notify::Result<notify::Event>| {
+                let _ = tx.send(ev.map(|e| e.kind));
+            },
+            super::config(),
+        )
+        .expect("watcher");
+        w.watch(dir.path(), notify::RecursiveMode::Recursive)
+            .expect("watch");
+        for _ in 0..50 {
+            std::fs::read_to_string(&file).expect("read");
+        }
+        std::fs::write(&file, "# B\n").expect("write");
+        let first = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
+        assert!(
+            matches!(
+                first,
+                Ok(notify::EventKind::Modify(_) | notify::EventKind::Create(_))
+            ),
+            "{first:?}"
+        );
+    }
 }
