@@ -264,11 +264,26 @@ pub fn apply_sections(
         to,
     };
     let mut top = Vec::new();
-    if !prelude_blank {
+    if prelude_blank {
+        let first_start = scan.headings.first().map_or(to, |h| h.start);
+        own_text_through(corpus, file, from, first_start);
+    } else {
         top.push(sections.add_prelude(corpus, &file_title, from, &mut scan));
     }
     sections.add_headings(corpus, scan, &mut top);
     top
+}
+
+/// A prelude that is no section (blank lines, HTML comments) stays the file's own text:
+/// when `file`'s own text ends at `from`, it now ends at `first_start`, so every byte of
+/// the file is counted in one node (docs/DESIGN.md §2 "Sizes").
+fn own_text_through(corpus: &mut Corpus, file: NodeId, from: usize, first_start: usize) {
+    if let Some(span) = corpus.node_mut(file).span.as_mut()
+        && span.own_end == from
+        && first_start >= from
+    {
+        span.own_end = first_start.min(span.end);
+    }
 }
 
 /// What the section nodes of one file share, for [`apply_sections`].

@@ -325,3 +325,26 @@ fn binaries_are_sized_leaves_and_oversized_text_is_reported() {
         vec!["left out on purpose: 1 text file over 1 MiB listed with their size only"]
     );
 }
+
+/// A page whose template comment comes before its first heading: the comment is the
+/// file's own text, so the file's bytes are its own plus its sections', and its tokens those
+/// of its whole text.
+#[test]
+fn a_comment_before_the_first_heading_is_the_files_own_text() {
+    let t = tempdir();
+    let note = "<!--\n**Note:** remove these comment blocks when the KEP is complete.\n-->\n";
+    let text = format!("{note}# Title\n\nBody text.\n");
+    write(&t.path().join("docs"), "readme.md", text.as_bytes());
+    let c = load_as(&t.path().join("docs"), "docs");
+    let file = c.find("docs/readme.md").expect("file");
+    let node = c.node(file);
+    assert_eq!(node.own_bytes, note.len() as u64);
+    let sections: u64 = node.children.iter().map(|k| c.node(*k).bytes).sum();
+    assert_eq!(
+        (node.own_bytes + sections, node.bytes),
+        (text.len() as u64, text.len() as u64)
+    );
+    let counter = TokenCounter::new(Encoding::O200kBase);
+    let table = TokenTable::count_all(&c, counter);
+    assert_eq!(table.total(file), Some(counter.count(&text) as u64));
+}

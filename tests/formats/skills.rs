@@ -54,15 +54,19 @@ fn single_skill_root_brand_guidelines() {
     let lic = size(&dir.join("LICENSE.txt"));
     assert_eq!(c.node(get(&c, "brand-guidelines/SKILL.md")).bytes, md);
     assert_eq!(skill.bytes, md + lic);
-    // The SKILL.md file's own text is its frontmatter block.
+    // The SKILL.md file's own text is its frontmatter block and the blank line after it
+    // (no section holds that line, so the file does: every byte is counted once).
     assert!(
         c.own_text(get(&c, "brand-guidelines/SKILL.md"))
             .starts_with("---\nname: brand-guidelines\n")
     );
     assert!(
         c.own_text(get(&c, "brand-guidelines/SKILL.md"))
-            .ends_with("LICENSE.txt\n---\n")
+            .ends_with("LICENSE.txt\n---\n\n")
     );
+    let file = c.node(get(&c, "brand-guidelines/SKILL.md"));
+    let sections: u64 = file.children.iter().map(|k| c.node(*k).bytes).sum();
+    assert_eq!(file.own_bytes + sections, file.bytes);
 }
 
 #[test]

@@ -449,7 +449,8 @@ fn toml_front_matter_is_metadata_not_a_section_and_its_bytes_still_count() {
             "draft": false
         })
     );
-    assert_eq!((file.bytes, file.own_bytes), (228, 103));
+    // Own text: the TOML block and the blank line before the first heading.
+    assert_eq!((file.bytes, file.own_bytes), (228, 104));
     let deploy = c.find("hugo/content/deploy.md#deploy").unwrap();
     assert_eq!(
         c.summary(deploy),

@@ -255,7 +255,7 @@ fn bundle_skill_md_frontmatter_is_not_headings() {
     assert_eq!(
         c.own_text(file),
         "---\nname: Hono Docs\ndescription: Hono web framework documentation (routing, middleware, \
-         helpers, getting-started guides).\nretrieval: BM25 (Robertson IDF, k1=1.5, b=0.75)\n---\n"
+         helpers, getting-started guides).\nretrieval: BM25 (Robertson IDF, k1=1.5, b=0.75)\n---\n\n"
     );
     let sections: Vec<(String, u32)> = c
         .preorder(file)
