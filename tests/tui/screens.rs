@@ -523,3 +523,33 @@ fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
     assert!(!row(&app, "latin").contains('!'), "{}", screen(&app));
     assert!(row_of(&app, "≡ SKILL.md").contains('!'), "{}", screen(&app));
 }
+
+#[test]
+fn a_lone_h2_under_a_lone_h1_keeps_its_row_and_a_search_hit_in_it_lands_on_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("rl2");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::write(
+        root.join("b.md"),
+        "# Alpha\n\none\n\n## Beta\n\ntwo\n\n### C1\n\nc1\n\n### C2\n\nc2\n",
+    )
+    .expect("write");
+    let mut app = crate::support::tui::tui_over(&root, "rl2", 80, 12);
+    // The file and its one H1 are one row; Beta is its child, C1 and C2 Beta's.
+    let c1 = id(&app, "rl2/b.md#alpha/beta/c1");
+    goto(&mut app, c1);
+    let rows: Vec<String> = screen(&app)
+        .lines()
+        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+        .collect();
+    let titles: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| {
+            r.split_once(['≡', '#'])
+                .map(|(_, t)| t.split("  ").next().unwrap_or("").trim())
+        })
+        .collect();
+    assert_eq!(titles, ["b.md", "Beta", "C1", "C2"], "{}", screen(&app));
+    let beta = id(&app, "rl2/b.md#alpha/beta");
+    goto(&mut app, beta);
+}

@@ -70,19 +70,16 @@ pub struct TreeState {
 }
 
 /// The node whose children a row of `id` shows: `id` itself, or, for a file whose only
-/// child is a heading section, that section (followed while the chain goes on).
+/// child is a heading section, that section (one step only: a lone `##` under the lone `#`
+/// keeps its own row, so it can be seen, selected and reached from a search hit).
 pub fn compact_tail(corpus: &Corpus, id: NodeId) -> NodeId {
-    let mut cur = id;
-    if corpus.node(cur).kind != NodeKind::File {
-        return cur;
-    }
-    while let [only] = corpus.node(cur).children.as_slice() {
-        if corpus.node(*only).kind != NodeKind::Section {
-            break;
+    let node = corpus.node(id);
+    match node.children.as_slice() {
+        [only] if node.kind == NodeKind::File && corpus.node(*only).kind == NodeKind::Section => {
+            *only
         }
-        cur = *only;
+        _ => id,
     }
-    cur
 }
 
 impl TreeState {
