@@ -57,18 +57,48 @@ mod x11 {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let mut line = String::new();
-            let ok = BufReader::new(stdout.take(16)).read_line(&mut line).is_ok() && line == "ok\n";
-            let _ = tx.send(ok);
+            let _ = BufReader::new(stdout.take(64)).read_line(&mut line);
+            let _ = tx.send(line);
         });
-        let confirmed = rx.recv_timeout(timeout).unwrap_or(false);
-        if confirmed && writer.join().unwrap_or(false) {
+        let answer = rx.recv_timeout(timeout).unwrap_or_default();
+        if answer == "ok\n" && writer.join().unwrap_or(false) {
             // Reap the child when it stops serving, so it never lingers as a zombie.
             std::thread::spawn(move || child.wait());
             return Ok(());
         }
         let _ = child.kill();
         std::thread::spawn(move || child.wait());
-        Err("the clipboard did not confirm in time".into())
+        Err(refusal(&answer, text.len()))
+    }
+
+    /// The reason of a serving child that did not confirm: its `too-large MAX` line, or
+    /// no answer in time.
+    fn refusal(answer: &str, len: usize) -> String {
+        match answer
+            .strip_prefix(TOO_LARGE)
+            .and_then(|m| m.trim().parse::<usize>().ok())
+        {
+            Some(max) => format!(
+                "{} is over the {} the X server takes in one request (its clipboard has no larger transfers here)",
+                crate::util::human::human_bytes(len as u64),
+                crate::util::human::human_bytes(max as u64)
+            ),
+            None => "the clipboard did not confirm in time".into(),
+        }
+    }
+
+    /// The serving child's answer for a text the X server cannot take in one request
+    /// (arboard serves a selection in one `ChangeProperty`, without the INCR protocol):
+    /// `too-large MAX\n`, MAX in bytes.
+    const TOO_LARGE: &str = "too-large ";
+
+    /// The most bytes one request to the display's X server may carry (its BIG-REQUESTS
+    /// limit, 16 MiB on Xorg and Xvfb), less the `ChangeProperty` header; `None` when the
+    /// display cannot be reached.
+    fn max_property_bytes() -> Option<usize> {
+        use x11rb::connection::RequestConnection as _;
+        let (conn, _) = x11rb::connect(None).ok()?;
+        Some(conn.maximum_request_bytes().saturating_sub(64))
     }
 
     /// How often the serving child asks the X server who owns the clipboard.
@@ -118,6 +148,13 @@ mod x11 {
         let mut text = String::new();
         if std::io::stdin().read_to_string(&mut text).is_err() {
             return 2;
+        }
+        if let Some(max) = max_property_bytes().filter(|m| text.len() > *m) {
+            let mut out = std::io::stdout();
+            let _ = out
+                .write_all(format!("{TOO_LARGE}{max}\n").as_bytes())
+                .and_then(|()| out.flush());
+            return 3;
         }
         let Ok(mut cb) = arboard::Clipboard::new() else {
             return 1;
@@ -183,7 +220,8 @@ pub(crate) fn copy(
 /// take the clipboard, write `ok\n` to stdout once it owns it, and keep serving until another
 /// program takes ownership or the X display closes (then it exits 0). Returns the process exit code: 0 after serving, 1 when the
 /// clipboard could not be taken (nothing is written to stdout then), 2 when stdin was not
-/// UTF-8 text. On platforms whose clipboard outlives the process it sets the text and
+/// UTF-8 text, 3 when the text is larger than the X server takes in one request (stdout
+/// then says `too-large MAX`). On platforms whose clipboard outlives the process it sets the text and
 /// confirms at once.
 pub fn serve_main() -> i32 {
     #[cfg(all(

@@ -316,3 +316,34 @@ fn serving_child_exits_when_its_x_display_closes() {
         "the serving child did not exit after its display closed"
     );
 }
+
+/// A text over the X server's one-request limit (16 MiB on Xvfb with BIG-REQUESTS): the
+/// serving child cannot hand it over (no INCR transfers), so the native path refuses it with
+/// the reason instead of reporting a copy nobody can paste, and the copy goes to a file.
+#[test]
+fn a_text_over_the_x_servers_request_limit_is_saved_not_reported_copied() {
+    if !x11_ready() {
+        return;
+    }
+    let line = "0123456789abcdef ".repeat(64) + "\n";
+    let text = line.repeat(17 * 1024 * 1024 / line.len() + 1);
+    let err = skillnav::clipboard::copy_native(&text, &options()).expect_err("refused");
+    assert!(
+        err.contains("is over the") && err.contains("the X server takes in one request"),
+        "{err}"
+    );
+    match copy_with(&text, &options()).expect("copy") {
+        CopyOutcome::Saved(path) => {
+            assert_eq!(std::fs::read_to_string(&path).expect("saved file"), text);
+            let _ = std::fs::remove_file(path);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Under the limit the clipboard still takes it.
+    let small = line.repeat(1000);
+    assert_eq!(
+        copy_with(&small, &options()).expect("copy"),
+        CopyOutcome::Copied
+    );
+    assert_eq!(xclip_out(), small);
+}
