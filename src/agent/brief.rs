@@ -28,8 +28,8 @@ pub struct BriefArgs {
     pub recipe: Option<String>,
     /// `auto`, `answer`, `extract`, `locate` or `summarize`.
     pub mode: String,
-    /// Output format.
-    pub format: BriefFormat,
+    /// Output format; `None`: the recipe's (its `format`, as the TUI saved it), else md.
+    pub format: Option<BriefFormat>,
     /// Retrieved sections at most; `None`: 8, or, with a token budget (given or the
     /// recipe's), ranked sections until the budget is full.
     pub top_k: Option<usize>,
@@ -48,7 +48,7 @@ impl Default for BriefArgs {
             ids: Vec::new(),
             recipe: None,
             mode: "auto".into(),
-            format: BriefFormat::Md,
+            format: None,
             top_k: None,
             budget: None,
             max_chars: None,
@@ -133,7 +133,7 @@ pub fn prepare(
     if let Some(q) = &a.query {
         super::limits::check_query_has_words(q)?;
     }
-    if a.format == BriefFormat::Lazytools {
+    if a.format == Some(BriefFormat::Lazytools) {
         return prepare_lazytools(corpus, a);
     }
     let mut base_levels = ExposureMap::from_corpus(corpus);
@@ -152,7 +152,13 @@ pub fn prepare(
             .or_else(|| recipe.as_ref().and_then(|r| r.query.clone())),
         top_k: a.top_k.unwrap_or(Request::default_top_k(budget)),
         mode: brief_mode(recipe.as_ref(), &a.mode)?,
-        format: a.format,
+        format: a
+            .format
+            .or_else(|| {
+                let r = recipe.as_ref()?;
+                BriefFormat::parse_layout(r.format.as_deref()?)
+            })
+            .unwrap_or_default(),
         budget,
         exposure,
         from_recipe: recipe.is_some(),
@@ -323,7 +329,7 @@ mod tests {
             for format in [BriefFormat::Md, BriefFormat::Lazytools] {
                 let a = BriefArgs {
                     query: Some(q.to_string()),
-                    format,
+                    format: Some(format),
                     ..BriefArgs::default()
                 };
                 let got = prepare(&corpus, &a, None, None).map(|_| ());

@@ -114,15 +114,16 @@ pub fn build_in(
         .map_or(0, |_| counter.count(&layout.render(&head, &[], &[])));
     let (sections, corrections) = select::gather(corpus, index, &req, mode, plain, frame, counter);
     head.corrections = corrections;
-    if req.top_k != select::UNTIL_FULL {
-        head.top_k = req.top_k;
-        return select::pack(&head, &sections, layout, counter);
-    }
-    // Filling a budget: the brief states how many hits it took, which only packing knows.
+    // The brief states how many hits it holds, which only packing knows: hits already in
+    // the selection, or over the budget, are not held (docs/DESIGN.md §5).
     let retrieved = |included: &mut dyn Iterator<Item = &BriefSection>| {
         included.filter(|s| s.origin == Origin::Retrieved).count()
     };
-    head.top_k = retrieved(&mut sections.iter().filter(|s| !s.spare));
+    head.top_k = if req.top_k == select::UNTIL_FULL {
+        retrieved(&mut sections.iter().filter(|s| !s.spare))
+    } else {
+        req.top_k
+    };
     let brief = select::pack(&head, &sections, layout, counter);
     let took = retrieved(&mut sections.iter().filter(|s| brief.included.contains(&s.node)));
     if took == head.top_k {

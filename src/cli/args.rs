@@ -453,9 +453,9 @@ pub struct BriefArgs {
     /// modes; `auto` picks one from the query).
     #[arg(long, default_value = "auto")]
     pub mode: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "md")]
-    pub format: BriefFormat,
+    /// Output format [default: md, or the recipe's when `--recipe` names one that saved it]
+    #[arg(long, value_enum)]
+    pub format: Option<BriefFormat>,
     /// Retrieved sections at most (default 8; with --max-tokens and a query: as many ranked
     /// sections as fit the budget).
     #[arg(long)]

@@ -10,7 +10,7 @@ use crate::tokens::TokenCounter;
 
 /// Build the brief described by `a` with [`crate::agent::brief`] (the one request the MCP
 /// `brief` tool also uses) and deliver it. A recipe adds its selection (before `--select`
-/// ids), its exposure levels, and its query/budget/mode when the command line gives none;
+/// ids), its exposure levels, and its query/budget/mode/format when the command line gives none;
 /// without a recipe the corpus's own levels apply (`meta.exposure`, e.g. ADR bodies are
 /// `explicit`). `--format lazytools` is lazytools' `query_skill` instead. Errors: nothing to
 /// brief, an unknown id, an unknown mode, an unreadable recipe.
@@ -33,7 +33,7 @@ pub fn run(
         .then(|| crate::index::Index::build(corpus, &mut |_, _| {}));
     // Semantic signals never apply to lazytools' format (byte-exact parity).
     if let Some(index) = &index
-        && a.format != BriefFormat::Lazytools
+        && a.format != Some(BriefFormat::Lazytools)
     {
         let semantic = super::args::semantic_or_setting(a.semantic);
         if semantic.table() {
@@ -49,6 +49,7 @@ pub fn run(
             index.attach_reranker(r);
         }
     }
+    let format = prepared.request.format;
     let brief = prepared.build(corpus, index.as_ref(), counter);
     if !brief.left_out.is_empty() {
         eprintln!(
@@ -59,8 +60,8 @@ pub fn run(
     let how = super::deliver::Delivery {
         output: a.output.as_deref(),
         copy: a.copy,
-        ext: match a.format {
-            BriefFormat::Xml | BriefFormat::Json => a.format.as_str(),
+        ext: match format {
+            BriefFormat::Xml | BriefFormat::Json => format.as_str(),
             BriefFormat::Md | BriefFormat::Lazytools => "md",
         },
     };

@@ -76,6 +76,33 @@ fn md_golden_selected_then_retrieved() {
     assert_eq!(b.tokens, counter().count(&b.text));
 }
 
+/// The TUI's case: the hits of the query are already selected, so the brief holds none of
+/// them as retrieved and says `top 0`, not the `top 2` it asked for.
+#[test]
+fn a_query_whose_hits_are_all_selected_says_it_holds_no_hits() {
+    let c = fixture();
+    let index = Index::build(&c, &mut |_, _| {});
+    let asked = req(&[], Some("where are tags"), BriefFormat::Md);
+    let hits = curated_brief(&c, Some(&index), &asked, counter());
+    let held: Vec<NodeId> = c
+        .all_preorder()
+        .into_iter()
+        .filter(|n| hits.text.contains(&format!("`{}`", c.id(*n))))
+        .collect();
+    assert!(!held.is_empty(), "{}", hits.text);
+    let b = curated_brief(
+        &c,
+        Some(&index),
+        &req(&held, Some("where are tags"), BriefFormat::Md),
+        counter(),
+    );
+    assert!(
+        b.text.contains("Query: where are tags · top 0 by BM25\n"),
+        "{}",
+        b.text
+    );
+}
+
 #[test]
 fn xml_golden_has_one_document_per_source() {
     let c = fixture();

@@ -397,7 +397,8 @@ fn query_brief_golden_shows_own_text_and_scores() {
         concat!(
             "# Context brief\n",
             "\n",
-            "Query: folder · top 3 by BM25\n",
+            // Asked for 3, one matched: the brief states the hits it holds.
+            "Query: folder · top 1 by BM25\n",
             "Sources: docs · 1 section · 12 tokens (bytes4) · 46 bytes\n",
             "\n",
             "---\n",
@@ -450,7 +451,7 @@ fn query_brief_says_how_a_typo_was_searched() {
     let b = brief::query_brief(&c, &index, "clipbord", 3, None, bytes4());
     assert!(
         b.text.starts_with(
-            "# Context brief\n\nQuery: clipbord · top 3 by BM25\nSearched as: clipbord → clipboard\n"
+            "# Context brief\n\nQuery: clipbord · top 1 by BM25\nSearched as: clipbord → clipboard\n"
         ),
         "{}",
         b.text
@@ -468,7 +469,7 @@ fn query_brief_without_hits_says_no_sections_matched() {
     let b = brief::query_brief(&c, &index, "zzzz", 3, Some(50), bytes4());
     assert_eq!(
         b.text,
-        "# Context brief\n\nQuery: zzzz · top 3 by BM25\n\nNo sections matched.\n"
+        "# Context brief\n\nQuery: zzzz · top 0 by BM25\n\nNo sections matched.\n"
     );
     assert_eq!((b.sections, b.left_out.len()), (0, 0));
 }

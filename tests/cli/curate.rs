@@ -288,3 +288,36 @@ fn brief_max_tokens_reads_a_budget_as_the_tui_does() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not a token budget"), "{err}");
 }
+
+/// A recipe saved with a format briefs in that format, as the TUI's `y` does with it; a
+/// `--format` on the command line still wins.
+#[test]
+fn brief_with_a_recipe_uses_its_saved_format_unless_format_is_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = fixtures().join("hono-mini");
+    let r = root.to_str().unwrap();
+    let recipe = tmp.path().join("xml-kit.json");
+    let rf = recipe.to_str().unwrap();
+    let tree: serde_json::Value =
+        serde_json::from_str(&ok(&run(&["tree", r, "--json"], tmp.path()))).unwrap();
+    let id = tree["roots"][0]["children"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(&run(
+        &[
+            "recipe", "save", "xml-kit", r, "--select", &id, "--format", "xml", "--file", rf,
+        ],
+        tmp.path(),
+    ));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&recipe).unwrap()).unwrap();
+    assert_eq!(saved["format"], "xml");
+    let brief = ok(&run(&["brief", r, "--recipe", rf], tmp.path()));
+    assert!(brief.starts_with("<context_brief "), "{brief}");
+    let md = ok(&run(
+        &["brief", r, "--recipe", rf, "--format", "md"],
+        tmp.path(),
+    ));
+    assert!(md.starts_with("# Context brief\n"), "{md}");
+}

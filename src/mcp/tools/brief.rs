@@ -61,10 +61,11 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let ids = a.strings(&["ids", "id", "select"])?;
     let recipe = a.string(&["recipe"])?;
     let mode = a.string(&["mode"])?.unwrap_or_else(|| "auto".into());
+    // No format: the recipe's, else md (as `skillnav brief`).
     let format = match a.string(&["format"])? {
-        None => BriefFormat::Md,
+        None => None,
         Some(f) => match BriefFormat::parse(&f.trim().to_ascii_lowercase()) {
-            Some(f) => f,
+            Some(f) => Some(f),
             None => return err(format!("unknown format {f:?} (md, xml, json, lazytools)")),
         },
     };
@@ -105,6 +106,7 @@ pub fn call(state: &State, mut a: Args<'_>) -> AgentResult<Value> {
     let overlay = ws.config.recipe.as_ref().map(|_| &ws.exposure);
     let store = ws.store();
     let mut prepared = prepare(&ws.corpus, &args, store.as_ref(), overlay)?;
+    let format = prepared.request.format;
     let (out, note) = fit(&ws, &mut prepared, budget.and_then(|b| b.note));
     Ok(json!({
         "text": out.text,
