@@ -159,14 +159,31 @@ fn open_remotes(
     for s in specs.iter() {
         crate::model::id::dedupe(&s.label, &mut taken);
     }
-    let mut pending = Vec::new();
-    for src in sources {
-        let opened = remote::open(src, opts)?;
-        if let Some(note) = &opened.note {
+    // The same source given twice is opened once.
+    let mut seen = std::collections::HashSet::new();
+    let sources: Vec<&remote::Source> = sources
+        .iter()
+        .filter(|s| seen.insert(s.canonical()))
+        .collect();
+    let mut opened = Vec::new();
+    for src in &sources {
+        let o = remote::open(src, opts)?;
+        if let Some(note) = &o.note {
             eprintln!("{}", sanitize_line(note));
         }
-        let label = crate::model::id::dedupe(&opened.label, &mut taken);
-        if let Some(plan) = opened.pages {
+        opened.push(o);
+    }
+    // Labels are given in sorted source order, as local roots' in sorted real-path order,
+    // so a root's ids do not depend on the order of the arguments (docs/REMOTE.md).
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order.sort_by_key(|i| sources[*i].canonical());
+    let mut labels = vec![String::new(); sources.len()];
+    for i in order {
+        labels[i] = crate::model::id::dedupe(&opened[i].label, &mut taken);
+    }
+    let mut pending = Vec::new();
+    for (o, label) in opened.into_iter().zip(labels) {
+        if let Some(plan) = o.pages {
             pending.push(remote::Pending {
                 root: specs.len(),
                 label: label.clone(),
@@ -174,7 +191,7 @@ fn open_remotes(
             });
         }
         specs.push(RootSpec {
-            path: opened.path,
+            path: o.path,
             label,
         });
     }

@@ -274,3 +274,50 @@ fn huge_download_caps_and_timeouts_are_clamped_not_a_crash() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Two URLs of one host share its label: the one that sorts first keeps it, the other gets
+/// `-2`, in either argument order, so a recipe's ids hold whichever way they are opened; a
+/// URL given twice is one root.
+#[test]
+fn two_urls_of_one_host_get_the_same_labels_in_either_argument_order() {
+    let server = serve(site_routes());
+    let (_t, cache) = cache_dir();
+    let label = server.base.trim_start_matches("http://").to_string();
+    let index = format!("{}/llms.txt", server.base);
+    let page = format!("{}/docs/app.md", server.base);
+    let roots = |args: &[&str]| -> Vec<(String, String)> {
+        let mut argv = vec!["tree"];
+        argv.extend_from_slice(args);
+        argv.push("--json");
+        let v: serde_json::Value =
+            serde_json::from_str(&ok(&cache, &server.base, &argv)).unwrap_or_default();
+        let mut out: Vec<(String, String)> = v["roots"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                let root = r["id"].as_str().unwrap_or("").to_string();
+                let index = format!("{root}/llms.txt");
+                let holds_index = r["children"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["id"].as_str() == Some(index.as_str()));
+                (root, if holds_index { "index" } else { "page" }.to_string())
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let one = roots(&[&index, &page]);
+    let other = roots(&[&page, &index, &page]);
+    assert_eq!(one, other);
+    // `…/docs/app.md` sorts before `…/llms.txt`.
+    assert_eq!(
+        one,
+        [
+            (label.clone(), "page".to_string()),
+            (format!("{label}-2"), "index".to_string())
+        ]
+    );
+}
