@@ -126,7 +126,7 @@ pub enum Command {
         /// Roots to search.
         paths: Vec<PathBuf>,
         /// Hits per group.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = at_least_one)]
         top_k: usize,
         /// Expand the last word as a prefix (as while typing in the TUI).
         #[arg(long)]
@@ -165,7 +165,7 @@ pub enum Command {
         #[arg(long)]
         policies: bool,
         /// Hits the search → read policy reads (with `--policies`).
-        #[arg(long, default_value_t = 3, requires = "policies")]
+        #[arg(long, default_value_t = 3, requires = "policies", value_parser = at_least_one)]
         top_k: usize,
         /// The offline trigger eval over the skill roots given (default: every agent's
         /// skill folders): route each skill's `evals/eval_queries.json` (or `--queries`)
@@ -458,7 +458,7 @@ pub struct BriefArgs {
     pub format: Option<BriefFormat>,
     /// Retrieved sections at most (default 8; with --max-tokens and a query: as many ranked
     /// sections as fit the budget).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one)]
     pub top_k: Option<usize>,
     /// Token budget: pack sections in order while they fit; the brief says what it left out.
     /// Written as the TUI's `B` takes it: `12000`, `12k`, `1.5k`; `0` or `none`: no budget of
@@ -579,8 +579,8 @@ pub struct ExportArgs {
     /// Also write assets/catalog.json (active-skills schema).
     #[arg(long)]
     pub with_catalog: bool,
-    /// Size limit of each reference file, in bytes.
-    #[arg(long, default_value_t = crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES)]
+    /// Size limit of each reference file, in bytes (at least 1024).
+    #[arg(long, default_value_t = crate::curate::export::DEFAULT_MAX_REFERENCE_BYTES, value_parser = reference_bytes)]
     pub max_reference_bytes: usize,
     /// Frontmatter description (default: generated from the sources and the section titles).
     #[arg(long)]
@@ -710,6 +710,24 @@ pub enum RecipeOp {
 }
 
 /// A number from 0 to 1 (`--min-recall`); NaN and values outside are refused.
+/// A count of at least 1 (`--top-k`: 0 would ask for no hits at all).
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// `--max-reference-bytes`: at least 1024, so a reference file holds more than a line or two.
+fn reference_bytes(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n < 1024 => Err(format!("{n} is under 1024 bytes")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
 fn unit_interval(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
     if (0.0..=1.0).contains(&v) {

@@ -17,6 +17,10 @@ pub fn run(out: &mut dyn Write, op: &DoctreeOp) -> anyhow::Result<()> {
             min_words,
             max_words,
         } => {
+            anyhow::ensure!(
+                min_words <= max_words,
+                "--min-words {min_words} is over --max-words {max_words}: no short doc could ever be merged"
+            );
             let opts = MergeOptions {
                 min_words: *min_words,
                 max_words: *max_words,

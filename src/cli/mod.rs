@@ -127,6 +127,7 @@ fn run(cli: Cli, launch: TuiLauncher<'_>) -> anyhow::Result<i32> {
             semantic,
             json,
         }) => {
+            open::check_locals(&paths)?;
             let opts = search_options(&query, semantic, top_k, prefix, json)?;
             search_command(&mut out, &paths, &g, &query, &opts)
         }

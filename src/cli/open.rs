@@ -102,7 +102,10 @@ pub fn roots_for(paths: &[PathBuf], sample: bool, g: &GlobalOpts) -> anyhow::Res
 /// folder (`render`, `fm get`, `catalog`).
 pub fn local_path(p: &std::path::Path, g: &GlobalOpts) -> anyhow::Result<PathBuf> {
     match p.to_str().and_then(remote::parse) {
-        None => Ok(p.to_path_buf()),
+        None => {
+            check_local(1, p)?;
+            Ok(p.to_path_buf())
+        }
         Some(Err(e)) => bail!("{e}"),
         Some(Ok(src)) => {
             let opened = remote::open(&src, &remote_options(g))?;
@@ -125,6 +128,18 @@ pub fn refuse_remote(p: &std::path::Path, what: &str) -> anyhow::Result<()> {
             "{}: remote sources are read-only; {what} needs a local copy (`skillnav export` writes one)",
             p.display()
         );
+    }
+    Ok(())
+}
+
+/// [`check_local`] on every local PATH (remote sources are checked when fetched): for a
+/// command that does other work before it opens the roots, so a wrong path is its only
+/// message. Errors: as [`roots_for`]'s for a missing or special path.
+pub fn check_locals(paths: &[PathBuf]) -> anyhow::Result<()> {
+    for (i, p) in paths.iter().enumerate() {
+        if p.to_str().and_then(remote::parse).is_none() {
+            check_local(i, p)?;
+        }
     }
     Ok(())
 }

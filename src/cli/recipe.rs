@@ -93,6 +93,9 @@ pub fn run_recipe(
             file,
         } => {
             check_brief_settings(mode.as_deref(), format.as_deref())?;
+            if select.is_empty() && exposure.is_empty() && query.is_none() {
+                bail!("nothing to save: pass --select ids, --exposure levels or a --query");
+            }
             let corpus = open(paths)?;
             let mut sel = Selection::new();
             for key in select {

@@ -329,14 +329,53 @@ fn usage_and_io_errors_exit_2_with_one_line() {
         &["--no-such-flag"][..],
         &["tree", "/no/such/path"],
         &["show", "no-such-id", "tests/fixtures/brief"],
+        // A wrong path is the only message, before the re-rank notice.
+        &["search", "foo", "/no/such/path"],
+        &["render", "/no/such/path"],
+        &["catalog", "/no/such/path"],
+        // Values that cannot give an answer are refused, not run.
+        &[
+            "brief",
+            "tests/fixtures/brief",
+            "--query",
+            "folder",
+            "--top-k",
+            "0",
+        ],
+        &["search", "folder", "tests/fixtures/brief", "--top-k", "0"],
+        &[
+            "doctree",
+            "merge",
+            "tests/fixtures/brief",
+            "--dry-run",
+            "--min-words",
+            "500",
+            "--max-words",
+            "10",
+        ],
+        &[
+            "recipe",
+            "save",
+            "empty",
+            "tests/fixtures/brief",
+            "--file",
+            "/tmp/never-written.json",
+        ],
     ] {
         let out = skillnav(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("skillnav: "), "{err}");
+        if args.contains(&"/no/such/path") {
+            assert!(
+                err.contains("/no/such/path: no such file or directory"),
+                "{err}"
+            );
+        }
         assert!(out.stdout.is_empty());
     }
+    assert!(!std::path::Path::new("/tmp/never-written.json").exists());
 }
 
 /// `skillnav ARGS` exits 2 with the MCP tools' empty-query message and prints nothing.

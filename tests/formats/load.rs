@@ -558,3 +558,31 @@ fn the_cli_shows_a_preamble_as_preamble_in_tree_search_and_brief() {
          summary.\n</document>\n</context_brief>\n"
     );
 }
+
+/// Two links that point at each other are named as a loop, not as a link to a missing
+/// file; a link to a missing file is still "broken".
+#[cfg(unix)]
+#[test]
+fn links_pointing_at_each_other_are_a_loop_not_a_broken_link() {
+    use std::os::unix::fs::symlink;
+    let t = tempdir();
+    let root = t.path();
+    write(root, "a.md", b"# A\n");
+    let ok = |r: std::io::Result<()>| r.unwrap_or_else(|e| panic!("symlink: {e}"));
+    ok(symlink("loopb", root.join("loopa")));
+    ok(symlink("loopa", root.join("loopb")));
+    ok(symlink("missing.md", root.join("gone.md")));
+    let c = load_as(root, "r");
+    assert_eq!(
+        warnings(&c, "r/loopa"),
+        ["loopa: symbolic link loop to loopb"]
+    );
+    assert_eq!(
+        warnings(&c, "r/loopb"),
+        ["loopb: symbolic link loop to loopa"]
+    );
+    assert_eq!(
+        warnings(&c, "r/gone.md"),
+        ["gone.md: broken symbolic link to missing.md"]
+    );
+}

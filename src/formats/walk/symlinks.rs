@@ -44,14 +44,22 @@ impl Loader<'_> {
         Some(LinkTarget { real, inside, rel })
     }
 
-    /// A broken link `e`: an empty asset with a warning naming what it points to.
+    /// A broken link `e`: an empty asset with a warning naming what it points to, and why
+    /// it cannot be followed (a loop of links is named as one, not as a missing target).
     fn add_broken_link(&mut self, parent: NodeId, e: &Entry, rel: &str) {
         let shown_target = std::fs::read_link(&e.path)
             .map(|p| p.display().to_string())
             .unwrap_or_default();
+        let looped = std::fs::canonicalize(&e.path)
+            .is_err_and(|err| err.raw_os_error() == Some(libc_eloop()));
+        let what = if looped {
+            "symbolic link loop"
+        } else {
+            "broken symbolic link"
+        };
         let id = self.add_asset(parent, &e.name, rel, 0);
         self.corpus.node_mut(id).warnings.push(Warning::at(
-            format!("broken symbolic link to {shown_target}"),
+            format!("{what} to {shown_target}"),
             rel,
             None,
         ));
@@ -239,4 +247,14 @@ pub fn link_target(corpus: &Corpus, link: NodeId) -> Option<NodeId> {
     let rel = node.meta.get("alias_of")?.as_str()?;
     let root = corpus.ancestors(link).last()?;
     corpus.find(&format!("{}/{rel}", corpus.id(root)))
+}
+
+/// The OS error number of "too many levels of symbolic links" (`ELOOP`: 40 on Linux, 62 on
+/// the BSDs and macOS).
+fn libc_eloop() -> i32 {
+    if cfg!(any(target_os = "linux", target_os = "android")) {
+        40
+    } else {
+        62
+    }
 }
