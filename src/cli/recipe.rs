@@ -74,6 +74,14 @@ fn check_brief_settings(mode: Option<&str>, format: Option<&str>) -> anyhow::Res
     Ok(())
 }
 
+/// Refuse to save a recipe that would hold nothing (`empty`: no ids, levels or query).
+fn something_to_save(empty: bool) -> anyhow::Result<()> {
+    if empty {
+        bail!("nothing to save: pass --select ids, --exposure levels or a --query");
+    }
+    Ok(())
+}
+
 /// `recipe` subcommands. `open` loads the roots a subcommand names.
 pub fn run_recipe(
     out: &mut dyn Write,
@@ -93,9 +101,7 @@ pub fn run_recipe(
             file,
         } => {
             check_brief_settings(mode.as_deref(), format.as_deref())?;
-            if select.is_empty() && exposure.is_empty() && query.is_none() {
-                bail!("nothing to save: pass --select ids, --exposure levels or a --query");
-            }
+            something_to_save(select.is_empty() && exposure.is_empty() && query.is_none())?;
             let corpus = open(paths)?;
             let mut sel = Selection::new();
             for key in select {
