@@ -553,3 +553,31 @@ fn a_lone_h2_under_a_lone_h1_keeps_its_row_and_a_search_hit_in_it_lands_on_it() 
     let beta = id(&app, "rl2/b.md#alpha/beta");
     goto(&mut app, beta);
 }
+
+#[test]
+fn a_licence_file_shows_its_default_explicit_level_in_the_exposure_column() {
+    use skillnav::curate::exposure::Exposure;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("root");
+    std::fs::create_dir_all(root.join("kit")).expect("mkdir");
+    std::fs::write(
+        root.join("kit/SKILL.md"),
+        "---\nname: kit\ndescription: A kit.\n---\n# Kit\n\nBody.\n",
+    )
+    .expect("write");
+    std::fs::write(root.join("kit/LICENSE.txt"), "MIT License\n").expect("write");
+    let mut app = crate::support::tui::tui_over(&root, "root", 100, 12);
+    let skill_md = id(&app, "root/kit/SKILL.md");
+    app.curate.exposure.set(skill_md, Some(Exposure::Always));
+    let licence = id(&app, "root/kit/LICENSE.txt");
+    goto(&mut app, licence);
+    let shown = screen(&app);
+    let row = |needle: &str| {
+        shown.lines().find(|l| l.contains(needle)).map_or_else(
+            || panic!("no {needle}:\n{shown}"),
+            |l| l.split('│').next().unwrap_or("").to_string(),
+        )
+    };
+    assert!(row("≡ LICENSE.txt").contains(" exp "), "{shown}");
+    assert!(row("≡ SKILL.md").contains(" alw "), "{shown}");
+}

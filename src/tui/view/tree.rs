@@ -106,6 +106,8 @@ pub fn row_line(app: &App, i: usize, width: usize) -> Line<'static> {
             None if corpus.ancestors(row.id).any(|a| exposure.own(a).is_some()) => {
                 (level.tag(), t.dim)
             }
+            // A licence file is `explicit` by default (docs/DESIGN.md §5).
+            None if level == Exposure::Explicit => (level.tag(), t.dim),
             None => ("·", t.dim),
         };
         right.push((format!(" {text:>3}"), style));
