@@ -507,21 +507,35 @@ fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
         text.extend_from_slice(b"\n---\nBody\n");
         std::fs::write(root.join(name).join("SKILL.md"), text).expect("write");
     }
+    std::fs::write(root.join("good/logo.bin"), b"\x89PNG\0\0\0").expect("write");
     let mut app = crate::support::tui::tui_over(&root, "root", 80, 12);
     let row_of = |app: &App, start: &str| {
-        screen(app).lines().find(|l| l.contains(start)).map_or_else(
-            || panic!("no row {start}:\n{}", screen(app)),
-            |l| l.split('│').next().unwrap_or("").trim_end().to_string(),
-        )
+        screen(app)
+            .lines()
+            .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+            .find(|l| l.contains(start))
+            .unwrap_or_else(|| panic!("no row {start}:\n{}", screen(app)))
     };
     let row = |app: &App, title: &str| row_of(app, &format!("★ {title} "));
     assert!(row(&app, "latin").ends_with("!    Σ14"), "{}", screen(&app));
     assert!(!row(&app, "good").contains('!'), "{}", screen(&app));
+    // A childless binary sums nothing: no Σ on its row.
+    let logo = id(&app, "root/good/logo.bin");
+    goto(&mut app, logo);
+    let logo_row = row_of(&app, "logo.bin");
+    assert!(logo_row.ends_with(" 0"), "{logo_row}");
+    assert!(!logo_row.contains('Σ'), "{logo_row}");
     // Opened, the mark is on the file's row, not on the skill's twice.
     let file = id(&app, "root/latin/SKILL.md");
     goto(&mut app, file);
     assert!(!row(&app, "latin").contains('!'), "{}", screen(&app));
-    assert!(row_of(&app, "≡ SKILL.md").contains('!'), "{}", screen(&app));
+    // The last SKILL.md row is latin's (good's comes first).
+    let latin_md = screen(&app)
+        .lines()
+        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+        .rfind(|l| l.contains("≡ SKILL.md"))
+        .unwrap_or_default();
+    assert!(latin_md.contains('!'), "{}", screen(&app));
 }
 
 #[test]

@@ -204,10 +204,12 @@ fn flag_pieces(app: &App, id: NodeId, alias: bool, right: &mut Vec<Piece>) {
 fn size_pieces(app: &App, id: NodeId, alias: bool, width: usize, right: &mut Vec<Piece>) {
     let t = &app.theme;
     let node = app.corpus.node(id);
+    // A node without text of its own that holds others sums them; a childless binary or
+    // link is no container.
     let container = matches!(
         node.kind,
         NodeKind::Root | NodeKind::Skill | NodeKind::Dir | NodeKind::Group
-    ) || node.span.is_none();
+    ) || (node.span.is_none() && !node.children.is_empty());
     // Narrow panes keep the titles readable: bytes go first (the preview header shows
     // them), then tokens. Decided by the pane width alone, so columns stay aligned.
     if width >= 24 {
