@@ -18,8 +18,9 @@ pub fn selection_units(
     exposure: &ExposureMap,
 ) -> Vec<NodeId> {
     let members: Vec<NodeId> = selection.members().collect();
-    selection
-        .units(corpus)
+    let units = selection.units(corpus);
+    let units = without_repeated_copies(corpus, units);
+    units
         .into_iter()
         .filter(|u| {
             exposure.level(corpus, *u) != Exposure::Explicit
@@ -29,6 +30,36 @@ pub fn selection_units(
                     .is_none_or(|m| m == *u || exposure.level(corpus, m) == Exposure::Explicit)
         })
         .collect()
+}
+
+/// `units` less each copy (`duplicate`/`alias`/`variant`, [`Corpus::is_copy`]) whose text
+/// another unit of the list already holds byte for byte: copies are never counted twice in a
+/// selection (docs/DESIGN.md §2), whether the copy was selected by id beside its original
+/// or reached through a container. A copy selected alone stays.
+fn without_repeated_copies(corpus: &Corpus, units: Vec<NodeId>) -> Vec<NodeId> {
+    let copies: Vec<NodeId> = units
+        .iter()
+        .copied()
+        .filter(|u| corpus.is_copy(*u))
+        .collect();
+    if copies.is_empty() {
+        return units;
+    }
+    let repeated = |c: NodeId| {
+        let bytes = corpus.node(c).bytes;
+        let mut same_size = units
+            .iter()
+            .filter(|o| **o != c && !corpus.is_copy(**o) && corpus.node(**o).bytes == bytes)
+            .peekable();
+        if same_size.peek().is_none() {
+            return false;
+        }
+        // One text at a time: two spans of one source are never read under each other.
+        let text = corpus.with_text(c, str::to_owned);
+        same_size.any(|o| corpus.with_text(*o, |t| t == text))
+    };
+    let drop: Vec<NodeId> = copies.into_iter().filter(|c| repeated(*c)).collect();
+    units.into_iter().filter(|u| !drop.contains(u)).collect()
 }
 
 /// The text units a brief of `selection` holds: the [`selection_units`] whose level admits a

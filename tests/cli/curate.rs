@@ -321,3 +321,36 @@ fn brief_with_a_recipe_uses_its_saved_format_unless_format_is_given() {
     ));
     assert!(md.starts_with("# Context brief\n"), "{md}");
 }
+
+/// Two files with the same text: selecting both by id, or their folder, gives the text once;
+/// the copy selected alone is briefed.
+#[test]
+fn a_copy_selected_beside_its_original_is_briefed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("cb2");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("x.md"), "# same\n\nThe same text.\n").unwrap();
+    std::fs::write(root.join("y.md"), "# same\n\nThe same text.\n").unwrap();
+    std::fs::write(root.join("z.md"), "# other\n\nOther text.\n").unwrap();
+    let r = root.to_str().unwrap();
+    let sections = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["brief", r, "--format", "json"];
+        args.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_str(&ok(&run(&args, tmp.path()))).unwrap();
+        v["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let x = "cb2/x.md";
+    let y = "cb2/y.md";
+    let z = "cb2/z.md";
+    assert_eq!(sections(&["--select", x, "--select", y]), ["cb2/x.md"]);
+    assert_eq!(
+        sections(&["--select", x, "--select", y, "--select", z]),
+        ["cb2/x.md", "cb2/z.md"]
+    );
+    assert_eq!(sections(&["--select", y]), ["cb2/y.md"]);
+}
