@@ -709,7 +709,6 @@ pub enum RecipeOp {
     },
 }
 
-/// A number from 0 to 1 (`--min-recall`); NaN and values outside are refused.
 /// A count of at least 1 (`--top-k`: 0 would ask for no hits at all).
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
@@ -728,6 +727,7 @@ fn reference_bytes(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A number from 0 to 1 (`--min-recall`); NaN and values outside are refused.
 fn unit_interval(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
     if (0.0..=1.0).contains(&v) {

@@ -140,7 +140,8 @@ pub(super) fn copy_with_ext(
 
 /// Try only the system clipboard (step 1 of [`copy_with`]); `Ok(())` once it holds the text.
 /// The TUI uses this first so that, when it fails, it can ask before an oversized OSC 52
-/// send. Errors: a one-line reason (no display, no confirmation in time).
+/// send. Errors: a one-line reason (no display, a text over the X server's one-request
+/// limit, no confirmation in time).
 pub fn copy_native(text: &str, opts: &CopyOptions) -> Result<(), String> {
     if !opts.native {
         return Err("the system clipboard is off".into());
