@@ -56,11 +56,11 @@ fn brief_invoices_quotes_the_lead_section_of_the_skill_whose_description_holds_i
     let billing = search_score(&c, &idx, "invoices", "skills/billing");
     let notes = search_score(&c, &idx, "invoices", "skills/notes/SKILL.md#notes");
     // The skill node has no text: its SKILL.md's top section (up to `## Totals`) stands
-    // in for it, first, with the skill's score.
+    // in for it, first, with the skill's score. Two hits of the 8 asked for: `top 2`.
     assert_eq!(
         b.text,
         format!(
-            "# Context brief\n\nQuery: invoices · top 8 by BM25\n\
+            "# Context brief\n\nQuery: invoices · top 2 by BM25\n\
              Sources: skills · 2 sections · 37 tokens (bytes4) · 143 bytes\n\n---\n\n\
              ## Billing\n`skills/billing/SKILL.md#billing` · billing/SKILL.md · lines 8–11 · score {billing:.3}\n\n\
              Draft the document from the order, then send it to the customer.\n\n---\n\n\
