@@ -27,9 +27,9 @@ each with provenance, under max_tokens; left-out sections are named at the end."
             properties: json!({
                 "query": {"type": "string", "description": "Retrieve sections for this query (aliases: question, task)."},
                 "ids": {"type": "array", "items": {"type": "string"}, "description": "Section ids to include first (aliases: id, select)."},
-                "recipe": {"type": "string", "description": "A saved recipe name (its selection, levels, budget)."},
+                "recipe": {"type": "string", "description": "A saved recipe name (its selection, levels, budget, mode and format)."},
                 "mode": {"type": "string", "enum": ["auto", "answer", "extract", "locate", "summarize"], "default": "auto"},
-                "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"], "default": "md"},
+                "format": {"type": "string", "enum": ["md", "xml", "json", "lazytools"], "default": "md", "description": "Output format; without it, the recipe's (when it saved one), else md."},
                 "max_tokens": {"type": "integer", "minimum": 1, "description": "Token budget of the whole brief."},
                 "top_k": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Retrieved sections at most (default 8; with max_tokens: as many ranked sections as fit)."},
                 "max_chars": {"type": "integer", "minimum": 1, "description": "Character budget (lazytools format)."},
