@@ -711,17 +711,18 @@ pub enum RecipeOp {
 
 /// A count of at least 1 (`--top-k`: 0 would ask for no hits at all).
 fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{s:?} is not a whole number")),
-    }
+    count_at_least(s, 1)
 }
 
 /// `--max-reference-bytes`: at least 1024, so a reference file holds more than a line or two.
 fn reference_bytes(s: &str) -> Result<usize, String> {
+    count_at_least(s, 1024)
+}
+
+/// A whole number of at least `min`.
+fn count_at_least(s: &str, min: usize) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if n < 1024 => Err(format!("{n} is under 1024 bytes")),
+        Ok(n) if n < min => Err(format!("must be at least {min}")),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("{s:?} is not a whole number")),
     }

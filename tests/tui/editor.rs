@@ -815,12 +815,11 @@ fn paste_of_esc_and_bel_into_a_field_leaves_them_out_and_says_so() {
 fn a_field_holding_an_escaped_esc_from_the_file_is_named_and_shown_as_a_stand_in() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("esc-skill");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(
-        dir.join("SKILL.md"),
-        "---\nname: esc-skill\ndescription: \"Red \\e[31malert\\a text\"\n---\nBody.\n",
-    )
-    .expect("write");
+    crate::support::fs::write(
+        &dir,
+        "SKILL.md",
+        b"---\nname: esc-skill\ndescription: \"Red \\e[31malert\\a text\"\n---\nBody.\n",
+    );
     let mut app = app_on(&dir, 120, 30);
     open_at(&mut app, "description");
     let shown = screen(&app, 120, 30);

@@ -16,7 +16,7 @@ use skillnav::tui::input::keymap::Mode;
 use skillnav::tui::state::app::App;
 use skillnav::tui::update::update;
 
-use crate::support::fs::fixture_path;
+use crate::support::fs::{fixture_path, write};
 use crate::support::tui::{
     act, app_on_corpus, draw, goto, id, row_text, screen, screen_text, span_text,
 };
@@ -496,33 +496,41 @@ fn results_keep_the_selected_hit_when_the_index_completes() {
     assert!(text.contains(&title), "{text}");
 }
 
+/// The tree pane's part of each screen line (left of the first `│`), right-trimmed.
+fn tree_rows(app: &App) -> Vec<String> {
+    screen(app)
+        .lines()
+        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+        .collect()
+}
+
+/// The first tree row holding `needle` (panics with the screen when none does).
+fn tree_row(app: &App, needle: &str) -> String {
+    tree_rows(app)
+        .into_iter()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no row {needle}:\n{}", screen(app)))
+}
+
 #[test]
 fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("root");
     for (name, desc) in [("good", &b"Fine."[..]), ("latin", &b"caf\xe9 menu"[..])] {
-        std::fs::create_dir_all(root.join(name)).expect("mkdir");
         let mut text = format!("---\nname: {name}\ndescription: ").into_bytes();
         text.extend_from_slice(desc);
         text.extend_from_slice(b"\n---\nBody\n");
-        std::fs::write(root.join(name).join("SKILL.md"), text).expect("write");
+        write(&root, &format!("{name}/SKILL.md"), &text);
     }
-    std::fs::write(root.join("good/logo.bin"), b"\x89PNG\0\0\0").expect("write");
+    write(&root, "good/logo.bin", b"\x89PNG\0\0\0");
     let mut app = crate::support::tui::tui_over(&root, "root", 80, 12);
-    let row_of = |app: &App, start: &str| {
-        screen(app)
-            .lines()
-            .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
-            .find(|l| l.contains(start))
-            .unwrap_or_else(|| panic!("no row {start}:\n{}", screen(app)))
-    };
-    let row = |app: &App, title: &str| row_of(app, &format!("★ {title} "));
+    let row = |app: &App, title: &str| tree_row(app, &format!("★ {title} "));
     assert!(row(&app, "latin").ends_with("!    Σ14"), "{}", screen(&app));
     assert!(!row(&app, "good").contains('!'), "{}", screen(&app));
     // A childless binary sums nothing: no Σ on its row.
     let logo = id(&app, "root/good/logo.bin");
     goto(&mut app, logo);
-    let logo_row = row_of(&app, "logo.bin");
+    let logo_row = tree_row(&app, "logo.bin");
     assert!(logo_row.ends_with(" 0"), "{logo_row}");
     assert!(!logo_row.contains('Σ'), "{logo_row}");
     // Opened, the mark is on the file's row, not on the skill's twice.
@@ -530,9 +538,8 @@ fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
     goto(&mut app, file);
     assert!(!row(&app, "latin").contains('!'), "{}", screen(&app));
     // The last SKILL.md row is latin's (good's comes first).
-    let latin_md = screen(&app)
-        .lines()
-        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
+    let latin_md = tree_rows(&app)
+        .into_iter()
         .rfind(|l| l.contains("≡ SKILL.md"))
         .unwrap_or_default();
     assert!(latin_md.contains('!'), "{}", screen(&app));
@@ -542,20 +549,16 @@ fn a_collapsed_skill_whose_skill_md_is_not_utf8_shows_the_warning_mark() {
 fn a_lone_h2_under_a_lone_h1_keeps_its_row_and_a_search_hit_in_it_lands_on_it() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("rl2");
-    std::fs::create_dir_all(&root).expect("mkdir");
-    std::fs::write(
-        root.join("b.md"),
-        "# Alpha\n\none\n\n## Beta\n\ntwo\n\n### C1\n\nc1\n\n### C2\n\nc2\n",
-    )
-    .expect("write");
+    write(
+        &root,
+        "b.md",
+        b"# Alpha\n\none\n\n## Beta\n\ntwo\n\n### C1\n\nc1\n\n### C2\n\nc2\n",
+    );
     let mut app = crate::support::tui::tui_over(&root, "rl2", 80, 12);
     // The file and its one H1 are one row; Beta is its child, C1 and C2 Beta's.
     let c1 = id(&app, "rl2/b.md#alpha/beta/c1");
     goto(&mut app, c1);
-    let rows: Vec<String> = screen(&app)
-        .lines()
-        .map(|l| l.split('│').next().unwrap_or("").trim_end().to_string())
-        .collect();
+    let rows = tree_rows(&app);
     let titles: Vec<&str> = rows
         .iter()
         .filter_map(|r| {
@@ -573,25 +576,18 @@ fn a_licence_file_shows_its_default_explicit_level_in_the_exposure_column() {
     use skillnav::curate::exposure::Exposure;
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("root");
-    std::fs::create_dir_all(root.join("kit")).expect("mkdir");
-    std::fs::write(
-        root.join("kit/SKILL.md"),
-        "---\nname: kit\ndescription: A kit.\n---\n# Kit\n\nBody.\n",
-    )
-    .expect("write");
-    std::fs::write(root.join("kit/LICENSE.txt"), "MIT License\n").expect("write");
+    write(
+        &root,
+        "kit/SKILL.md",
+        b"---\nname: kit\ndescription: A kit.\n---\n# Kit\n\nBody.\n",
+    );
+    write(&root, "kit/LICENSE.txt", b"MIT License\n");
     let mut app = crate::support::tui::tui_over(&root, "root", 100, 12);
     let skill_md = id(&app, "root/kit/SKILL.md");
     app.curate.exposure.set(skill_md, Some(Exposure::Always));
     let licence = id(&app, "root/kit/LICENSE.txt");
     goto(&mut app, licence);
     let shown = screen(&app);
-    let row = |needle: &str| {
-        shown.lines().find(|l| l.contains(needle)).map_or_else(
-            || panic!("no {needle}:\n{shown}"),
-            |l| l.split('│').next().unwrap_or("").to_string(),
-        )
-    };
-    assert!(row("≡ LICENSE.txt").contains(" exp "), "{shown}");
-    assert!(row("≡ SKILL.md").contains(" alw "), "{shown}");
+    assert!(tree_row(&app, "≡ LICENSE.txt").contains(" exp "), "{shown}");
+    assert!(tree_row(&app, "≡ SKILL.md").contains(" alw "), "{shown}");
 }
