@@ -339,11 +339,6 @@ fn a_text_over_the_x_servers_request_limit_is_saved_not_reported_copied() {
         }
         other => panic!("{other:?}"),
     }
-    // Under the limit the clipboard still takes it.
-    let small = line.repeat(1000);
-    assert_eq!(
-        copy_with(&small, &options()).expect("copy"),
-        CopyOutcome::Copied
-    );
-    assert_eq!(xclip_out(), small);
+    // Nothing here takes the clipboard (the refused child exits before it would), so this
+    // test never races the one beside it on the same display, which copies under the limit.
 }
